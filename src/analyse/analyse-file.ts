@@ -1,0 +1,73 @@
+// Analysis of one file: a pure function from source text to the facts the planner needs.
+import type { NewExpression, Node } from '@babel/types';
+import { walk } from './ast.ts';
+import { findHandlers, type HandlerSite } from './find-handlers.ts';
+import { findLegacySites, type LegacySite } from './find-sites.ts';
+import { dialectOf, parseSource } from './parse.ts';
+import { SERVER_PACKAGE } from './sdk-surface.ts';
+
+export interface FileAnalysis {
+  source: string;
+  fileName: string;
+  /** TypeScript syntax: the rewrite writes type arguments and annotations. */
+  typed: boolean;
+  handlers: HandlerSite[];
+  sites: LegacySite[];
+  /** `new McpServer(...)` expressions, where the verifier is wired. */
+  serverConstructions: NewExpression[];
+  /** Local names imported from @modelcontextprotocol/server, and the import to merge into. */
+  serverImport?: { node: Node; names: Set<string> };
+  /** Names declared at the top level of the module (to detect clashes with what we add). */
+  topLevelNames: Set<string>;
+  /** Offset just after the last top-level import: where generated helpers go. */
+  afterImports: number;
+}
+
+export function analyseFile(source: string, fileName: string): FileAnalysis {
+  const dialect = dialectOf(fileName);
+  const ast = parseSource(source, dialect);
+  const program = ast.program;
+
+  let afterImports = 0;
+  let serverImport: FileAnalysis['serverImport'];
+  const topLevelNames = new Set<string>();
+  const mcpServerNames = new Set<string>(['McpServer']);
+  for (const statement of program.body) {
+    if (statement.type === 'ImportDeclaration') {
+      afterImports = statement.end!;
+      for (const spec of statement.specifiers) topLevelNames.add(spec.local.name);
+      if (statement.source.value === SERVER_PACKAGE && statement.importKind !== 'type' && statement.specifiers.every((s) => s.type === 'ImportSpecifier')) {
+        const names = new Set(statement.specifiers.map((s) => s.local.name));
+        serverImport ??= { node: statement, names };
+        for (const s of statement.specifiers) {
+          if (s.type === 'ImportSpecifier' && s.imported.type === 'Identifier' && s.imported.name === 'McpServer') mcpServerNames.add(s.local.name);
+        }
+      }
+    } else if (statement.type === 'VariableDeclaration') {
+      for (const d of statement.declarations) if (d.id.type === 'Identifier') topLevelNames.add(d.id.name);
+    } else if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id) {
+      topLevelNames.add(statement.id.name);
+    } else if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) {
+      const decl = statement.declaration as Node;
+      if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) if (d.id.type === 'Identifier') topLevelNames.add(d.id.name);
+      if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) topLevelNames.add(decl.id.name);
+    }
+  }
+
+  const serverConstructions: NewExpression[] = [];
+  walk(program, (node) => {
+    if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
+  });
+
+  return {
+    source,
+    fileName,
+    typed: dialect !== 'js',
+    handlers: findHandlers(program, source),
+    sites: findLegacySites(program),
+    serverConstructions,
+    serverImport,
+    topLevelNames,
+    afterImports,
+  };
+}

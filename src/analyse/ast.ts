@@ -1,0 +1,148 @@
+// Small, dependency-free helpers over Babel nodes. The analysis walks plain objects rather
+// than building a scope tree: every question it asks ("which names are read after this
+// point?") is answered conservatively by over-approximation, which can only make the
+// codemod carry or refuse more, never less.
+import type { Node } from '@babel/types';
+
+const SKIP_KEYS = new Set(['loc', 'leadingComments', 'trailingComments', 'innerComments', 'extra', 'range']);
+
+export function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+export function children(node: Node): Node[] {
+  const out: Node[] = [];
+  for (const key of Object.keys(node)) {
+    if (SKIP_KEYS.has(key)) continue;
+    const value = (node as unknown as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) out.push(item);
+    } else if (isNode(value)) {
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+/** Depth-first walk; return false from `enter` to skip a subtree. Parents are passed along. */
+export function walk(node: Node, enter: (node: Node, parents: readonly Node[]) => boolean | void): void {
+  const parents: Node[] = [];
+  const visit = (current: Node): void => {
+    if (enter(current, parents) === false) return;
+    parents.push(current);
+    for (const child of children(current)) visit(child);
+    parents.pop();
+  };
+  visit(node);
+}
+
+export type FunctionNode = Extract<
+  Node,
+  { type: 'ArrowFunctionExpression' | 'FunctionExpression' | 'FunctionDeclaration' | 'ObjectMethod' | 'ClassMethod' | 'ClassPrivateMethod' }
+>;
+
+export function isFunction(node: Node): node is FunctionNode {
+  return (
+    node.type === 'ArrowFunctionExpression' ||
+    node.type === 'FunctionExpression' ||
+    node.type === 'FunctionDeclaration' ||
+    node.type === 'ObjectMethod' ||
+    node.type === 'ClassMethod' ||
+    node.type === 'ClassPrivateMethod'
+  );
+}
+
+/** Names bound by a declaration pattern (`a`, `{ a, b: c }`, `[a, ...rest]`, `a = 1`). */
+export function boundNames(pattern: Node): Array<{ name: string; start: number }> {
+  switch (pattern.type) {
+    case 'Identifier':
+      return [{ name: pattern.name, start: pattern.start ?? 0 }];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((p) => (p.type === 'RestElement' ? boundNames(p.argument) : boundNames(p.value)));
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((e) => (e ? boundNames(e) : []));
+    case 'AssignmentPattern':
+      return boundNames(pattern.left);
+    case 'RestElement':
+      return boundNames(pattern.argument);
+    case 'TSParameterProperty':
+      return boundNames(pattern.parameter);
+    default:
+      return [];
+  }
+}
+
+/**
+ * Identifier names read or written anywhere under `node`, excluding positions that are not
+ * references: non-computed member properties, object keys, labels, type annotations.
+ * Over-approximates (shadowing is ignored), which is the safe direction for liveness.
+ */
+export function referencedNames(node: Node): Set<string> {
+  const names = new Set<string>();
+  walk(node, (current, parents) => {
+    const parent = parents[parents.length - 1];
+    if (current.type.startsWith('TS') && current.type !== 'TSAsExpression' && current.type !== 'TSNonNullExpression' && current.type !== 'TSSatisfiesExpression' && current.type !== 'TSTypeAssertion') {
+      return false;
+    }
+    if (current.type === 'Identifier' || current.type === 'JSXIdentifier') {
+      if (parent && isNonReferencePosition(current, parent)) return;
+      names.add(current.name);
+    }
+    return undefined;
+  });
+  return names;
+}
+
+function isNonReferencePosition(id: Node, parent: Node): boolean {
+  switch (parent.type) {
+    case 'MemberExpression':
+    case 'OptionalMemberExpression':
+      return parent.property === id && !parent.computed;
+    case 'ObjectProperty':
+      return parent.key === id && !parent.computed && !parent.shorthand;
+    case 'ObjectMethod':
+    case 'ClassMethod':
+    case 'ClassProperty':
+    case 'ClassPrivateMethod':
+      return parent.key === id && !parent.computed;
+    case 'LabeledStatement':
+    case 'BreakStatement':
+    case 'ContinueStatement':
+      return true;
+    case 'JSXAttribute':
+      return parent.name === id;
+    default:
+      return false;
+  }
+}
+
+/** `a.b.c` as a dotted string when the chain is plain identifiers / `this`, else undefined. */
+export function memberPath(node: Node): string | undefined {
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'ThisExpression') return 'this';
+  if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed) {
+    const object = memberPath(node.object);
+    if (object === undefined) return undefined;
+    if (node.property.type === 'Identifier') return `${object}.${node.property.name}`;
+    if (node.property.type === 'PrivateName') return `${object}.#${node.property.id.name}`;
+  }
+  return undefined;
+}
+
+export function stringValue(node: Node | undefined | null): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'StringLiteral') return node.value;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
+}
+
+export function propertyOf(object: Node, name: string): Node | undefined {
+  if (object.type !== 'ObjectExpression') return undefined;
+  for (const p of object.properties) {
+    if (p.type !== 'ObjectProperty' && p.type !== 'ObjectMethod') continue;
+    if (p.computed) continue;
+    const key = p.key.type === 'Identifier' ? p.key.name : stringValue(p.key);
+    if (key === name) return p.type === 'ObjectProperty' ? (p.value as Node) : p;
+  }
+  return undefined;
+}

@@ -1,0 +1,56 @@
+// Finds the handlers that serve tools/call, prompts/get and resources/read: the only
+// requests that may answer input_required, so the only places a legacy call can migrate.
+import type { CallExpression, Node } from '@babel/types';
+import { isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS } from './sdk-surface.ts';
+
+export interface HandlerSite {
+  kind: 'tool' | 'prompt' | 'resource';
+  /** The registered name: a literal's value, else the argument's source text. */
+  name: string;
+  call: CallExpression;
+  fn: FunctionNode;
+  /** Index of the context parameter in the handler's parameter list. */
+  ctxIndex: number;
+}
+
+export function findHandlers(program: Node, source: string): HandlerSite[] {
+  const found: HandlerSite[] = [];
+  walk(program, (node) => {
+    if (node.type !== 'CallExpression') return;
+    const callee = node.callee;
+    if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
+    const kind = HANDLER_REGISTRARS[callee.property.name];
+    if (!kind || node.arguments.length < 2) return;
+    const last = node.arguments[node.arguments.length - 1]!;
+    if (!isFunction(last)) return;
+    const first = node.arguments[0]!;
+    const name = stringValue(first) ?? source.slice(first.start!, first.end!);
+    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name) });
+  });
+  return found;
+}
+
+/**
+ * Where the context parameter sits. v2 passes `(args, ctx)` when the tool or prompt declares
+ * an arguments schema and `(ctx)` otherwise; resources pass `(uri, ctx)` or, for templates,
+ * `(uri, variables, ctx)`.
+ */
+function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: string): number {
+  const args = call.arguments;
+  if (kind === 'resource') {
+    const target = args[1];
+    return target && target.type === 'NewExpression' ? 2 : 1;
+  }
+  if (method === 'registerTool' || method === 'registerPrompt') {
+    const config = args[1];
+    if (config && config.type === 'ObjectExpression') return propertyOf(config, ARGS_SCHEMA_PROPERTY[kind]) ? 1 : 0;
+    // A config we cannot see into: trust the handler's own arity.
+    const fn = args[args.length - 1] as FunctionNode;
+    return fn.params.length >= 2 ? 1 : 0;
+  }
+  // Legacy `tool(name, [description], [schema], [annotations], cb)`: a schema argument is an
+  // object literal somewhere between the name and the callback.
+  const middle = args.slice(1, -1);
+  return middle.some((a) => a.type === 'ObjectExpression' || a.type === 'Identifier') ? 1 : 0;
+}

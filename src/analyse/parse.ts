@@ -1,0 +1,39 @@
+// Parsing is the one place that knows which syntax a file may use: the extension decides
+// whether TypeScript and JSX are on. The same @babel/parser powers jscodeshift's `tsx`
+// parser, so offsets here match what a stock jscodeshift run sees.
+import { parse, type ParserPlugin } from '@babel/parser';
+import type { File } from '@babel/types';
+
+export type Dialect = 'ts' | 'tsx' | 'js';
+
+export function dialectOf(fileName: string): Dialect {
+  if (/\.(c|m)?tsx?$/.test(fileName)) return fileName.endsWith('x') ? 'tsx' : 'ts';
+  return 'js';
+}
+
+export class ParseFailure extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(message);
+    this.name = 'ParseFailure';
+  }
+}
+
+export function parseSource(source: string, dialect: Dialect): File {
+  const plugins: ParserPlugin[] =
+    dialect === 'js' ? ['jsx'] : dialect === 'tsx' ? ['typescript', 'jsx'] : ['typescript'];
+  try {
+    return parse(source, {
+      sourceType: 'unambiguous',
+      allowReturnOutsideFunction: true,
+      allowAwaitOutsideFunction: true,
+      plugins: [...plugins, 'decorators-legacy', 'importAttributes', 'explicitResourceManagement'],
+    });
+  } catch (error) {
+    const e = error as Error & { loc?: { line: number; column: number } };
+    throw new ParseFailure(e.message, e.loc?.line, e.loc?.column);
+  }
+}

@@ -1,0 +1,88 @@
+// The legacy push surface and its MRTR replacement, as data. Detection and rendering both
+// read these tables, so supporting another spelling of a legacy call is a one-line change.
+import type { InputKind } from '../plan/types.ts';
+
+export const SERVER_PACKAGE = '@modelcontextprotocol/server';
+
+/** How a legacy call is recognised: the receiver path's shape and the method name. */
+export interface LegacyCallShape {
+  /** `ctx` means the handler's context parameter; `*` means any receiver. */
+  receiver: 'ctx.mcpReq' | 'ctx' | '*.server';
+  method: string;
+  /** Fixed kind, or `by-method` when the kind comes from a `{ method: '...' }` request object. */
+  kind: InputKind | 'by-method';
+  /** What the legacy call resolved to; the migrated variable keeps this type. */
+  resultType?: string;
+}
+
+export const LEGACY_CALLS: readonly LegacyCallShape[] = [
+  { receiver: 'ctx.mcpReq', method: 'elicitInput', kind: 'elicit', resultType: 'ElicitResult' },
+  { receiver: 'ctx.mcpReq', method: 'requestSampling', kind: 'sampling', resultType: 'CreateMessageResult | CreateMessageResultWithTools' },
+  { receiver: 'ctx.mcpReq', method: 'send', kind: 'by-method' },
+  { receiver: 'ctx', method: 'sendRequest', kind: 'by-method' },
+  { receiver: '*.server', method: 'elicitInput', kind: 'elicit', resultType: 'ElicitResult' },
+  { receiver: '*.server', method: 'createMessage', kind: 'sampling', resultType: 'CreateMessageResult' },
+  { receiver: '*.server', method: 'listRoots', kind: 'roots', resultType: 'ListRootsResult' },
+];
+
+/** Request methods that used to travel server→client, and the kind each becomes. */
+export const REQUEST_METHODS: Readonly<Record<string, InputKind>> = {
+  'elicitation/create': 'elicit',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+export interface KindInfo {
+  /** The `inputRequired.*` builder that embeds the request. */
+  builder: string;
+  /** Result type for `by-method` calls (typed like `ResultTypeMap[method]`). */
+  resultType: string;
+  /** Spec type names a bare response must match (checked with `isSpecType`). */
+  specTypes: string[];
+  /** Guidance attached to the migrated site; sampling and roots are deprecated (SEP-2577). */
+  guidance?: string;
+}
+
+export const KINDS: Readonly<Record<InputKind, KindInfo>> = {
+  elicit: { builder: 'inputRequired.elicit', resultType: 'ElicitResult', specTypes: ['ElicitResult'] },
+  elicitUrl: { builder: 'inputRequired.elicitUrl', resultType: 'ElicitResult', specTypes: ['ElicitResult'] },
+  sampling: {
+    builder: 'inputRequired.createMessage',
+    resultType: 'CreateMessageResult | CreateMessageResultWithTools',
+    specTypes: ['CreateMessageResult', 'CreateMessageResultWithTools'],
+    guidance:
+      'sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
+  },
+  roots: {
+    builder: 'inputRequired.listRoots',
+    resultType: 'ListRootsResult',
+    specTypes: ['ListRootsResult'],
+    guidance: 'roots are deprecated in MCP 2026-07-28 (SEP-2577): prefer taking the paths as tool parameters.',
+  },
+};
+
+/** Registration methods whose handlers may answer input_required, and the kind they serve. */
+export const HANDLER_REGISTRARS: Readonly<Record<string, 'tool' | 'prompt' | 'resource'>> = {
+  registerTool: 'tool',
+  tool: 'tool',
+  registerPrompt: 'prompt',
+  prompt: 'prompt',
+  registerResource: 'resource',
+  resource: 'resource',
+};
+
+/** The config property whose presence means the handler's first parameter is the arguments. */
+export const ARGS_SCHEMA_PROPERTY: Readonly<Record<'tool' | 'prompt', string>> = {
+  tool: 'inputSchema',
+  prompt: 'argsSchema',
+};
+
+/** Prefix of every comment the codemod leaves for a human; `check` counts them. */
+export const TODO_MARKER = '@mrtr-todo';
+/** Prefix of informational comments (deprecation guidance) that do not fail `check`. */
+export const NOTE_MARKER = '@mrtr-note';
+/** The markers the official v1-to-v2 codemod leaves; they count as open work too. */
+export const OFFICIAL_CODEMOD_MARKER = '@mcp-codemod-error';
+
+/** Cheap text test: only files containing one of these can hold a legacy site. */
+export const PREFILTER = /elicitInput|requestSampling|createMessage|listRoots|sendRequest|mcpReq\.send|elicitation\/create|sampling\/createMessage|roots\/list/;

@@ -1,0 +1,17 @@
+// Type facts are optional input to the analysis: what the checker knows about a local that
+// must travel in requestState. The analysis never imports the compiler; a provider built on
+// ts-morph (see ./ts-type-facts.ts) answers these questions when a TypeScript program exists.
+
+export interface LocalTypeFact {
+  /** The type as it can be written at the handler, or undefined when it cannot be named there. */
+  text?: string;
+  /** Whether a JSON round trip gives back the same value. */
+  jsonSafe: boolean;
+  /** Why not, in words a user understands ("Date does not survive JSON", ...). */
+  why?: string;
+}
+
+export interface TypeFacts {
+  /** Facts about the local declared by the identifier starting at `start`. */
+  local(name: string, start: number): LocalTypeFact | undefined;
+}

@@ -1,0 +1,42 @@
+// Line arithmetic on the original text. Everything the rewriter splices is aligned to
+// whole lines so indentation and comments around an edit stay as the user wrote them.
+
+export function lineStartOf(source: string, offset: number): number {
+  const nl = source.lastIndexOf('\n', offset - 1);
+  return nl + 1;
+}
+
+/** Offset of the `\n` ending the line containing `offset` (or the source length). */
+export function lineEndOf(source: string, offset: number): number {
+  const nl = source.indexOf('\n', offset);
+  return nl === -1 ? source.length : nl;
+}
+
+export function indentAt(source: string, offset: number): string {
+  const start = lineStartOf(source, offset);
+  const match = /^[ \t]*/.exec(source.slice(start, offset + 1));
+  return match ? match[0] : '';
+}
+
+/** True when only whitespace precedes `offset` on its line. */
+export function startsLine(source: string, offset: number): boolean {
+  return /^[ \t]*$/.test(source.slice(lineStartOf(source, offset), offset));
+}
+
+/** What follows `offset` on its line, when it is only whitespace or a line comment. */
+export function lineTail(source: string, offset: number): string | undefined {
+  const rest = source.slice(offset, lineEndOf(source, offset)).replace(/\r$/, '');
+  if (/^\s*$/.test(rest)) return '';
+  if (/^\s*\/\/.*$/.test(rest)) return rest.replace(/\s+$/, '');
+  return undefined;
+}
+
+export function lineColumn(source: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: offset - last };
+}

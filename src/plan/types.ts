@@ -1,0 +1,117 @@
+// The plan is the contract between analysis and rewriting: everything the rewriter needs,
+// as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
+// plan can be inspected, serialised into a report, and rendered without re-analysing.
+
+export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** How the awaited value was used at the suspension point. */
+export type Binding =
+  | { form: 'declare'; kind: 'const' | 'let' | 'var'; name: string; annotation?: string }
+  | { form: 'assign'; name: string }
+  | { form: 'discard' }
+  | { form: 'return' };
+
+export interface LiftedLocal {
+  name: string;
+  /** Restored with `let` when the original was reassignable. */
+  mutable: boolean;
+  /** TypeScript type text for the typed state; undefined in JavaScript. */
+  typeText?: string;
+}
+
+export interface SuspensionPoint {
+  /** inputRequests key, also the step name that waits for it. */
+  key: string;
+  kind: InputKind;
+  /** `inputRequired.elicit({...})`, the embedded request, rendered from the original arguments. */
+  requestText: string;
+  /** Where the request's params begin in the source (to keep literal lines intact when moved). */
+  paramsStart: number;
+  /** The legacy call as written, for the report. */
+  legacyText: string;
+  /** The type the legacy call resolved to, which the bare response keeps. */
+  resultType: string;
+  /** Runtime guard that a bare response has that shape. */
+  guard: string;
+  statement: Span;
+  binding: Binding;
+  /** Locals declared before this point and read after it: they travel in requestState. */
+  lifted: LiftedLocal[];
+  line: number;
+  column: number;
+}
+
+export interface HandlerPlan {
+  /** Names the handler in requestState: `tool:delete_records`. */
+  id: string;
+  kind: 'tool' | 'prompt' | 'resource';
+  /** Offsets of `{` and `}` of the handler body. */
+  body: Span;
+  points: SuspensionPoint[];
+  /** The context parameter to use; `addParam` says where and how to add it when missing. */
+  ctxName: string;
+  addParam?: { at: number; text: string; close?: { at: number; text: string } };
+  /** Widens an explicit `Promise<X>` return type to admit the input_required result. */
+  returnTypeEdit?: Edit;
+  /** Expression that names the call's arguments, digested into requestState. */
+  argsText: string;
+  line: number;
+  /** Literal spans whose lines must not be re-indented (their text is data). */
+  verbatim: Span[];
+}
+
+export type SiteStatus = 'migrated' | 'marked';
+
+export interface SiteReport {
+  line: number;
+  column: number;
+  kind: InputKind;
+  handler?: string;
+  status: SiteStatus;
+  /** For migrated sites: what moved into requestState. */
+  lifted?: string[];
+  /** For marked sites: why, and what to do. */
+  code?: string;
+  reason?: string;
+  next?: string;
+  /** Deprecation guidance attached to sampling and roots sites. */
+  guidance?: string;
+}
+
+export interface Marker {
+  /** Offset of the start of the line the comment goes above. */
+  lineStart: number;
+  indent: string;
+  code: string;
+  reason: string;
+  next: string;
+}
+
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface FilePlan {
+  handlers: HandlerPlan[];
+  markers: Marker[];
+  sites: SiteReport[];
+  /** Named imports from @modelcontextprotocol/server the rewrite needs (`type X` for types). */
+  imports: string[];
+  /** Extra edits outside handlers: server options wiring. */
+  edits: Edit[];
+  /** Whether the generated request-state helpers must be added. */
+  needsHelpers: boolean;
+  /** Export the codec because no McpServer is constructed in this file. */
+  exportCodec: boolean;
+  typed: boolean;
+  /** Where the helper block goes: just after the last import. */
+  helpersAt: number;
+  eol: string;
+}

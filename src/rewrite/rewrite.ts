@@ -1,0 +1,45 @@
+// Rewriting: a pure function from (source, plan) to text. All changes are splices at
+// offsets the plan names; everything else is copied through untouched.
+import { TODO_MARKER } from '../analyse/sdk-surface.ts';
+import type { Edit, FilePlan, Marker } from '../plan/types.ts';
+import { helpersBlock } from './helpers-block.ts';
+import { renderHandler } from './render-handler.ts';
+
+export function rewrite(source: string, plan: FilePlan): string {
+  const edits: Edit[] = [...plan.edits];
+  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed));
+  if (plan.needsHelpers) {
+    const block = helpersBlock({ typed: plan.typed, exportCodec: plan.exportCodec, eol: plan.eol });
+    const at = plan.helpersAt;
+    edits.push(at === 0 ? { start: 0, end: 0, text: block + plan.eol + plan.eol } : { start: at, end: at, text: plan.eol + plan.eol + block });
+  }
+  for (const marker of plan.markers) {
+    if (alreadyMarked(source, marker)) continue;
+    edits.push({ start: marker.lineStart, end: marker.lineStart, text: markerComment(marker) + plan.eol });
+  }
+  return applyEdits(source, edits);
+}
+
+export function markerComment(marker: Pick<Marker, 'indent' | 'code' | 'reason' | 'next'>): string {
+  return `${marker.indent}// ${TODO_MARKER}(${marker.code}): ${marker.reason} Next: ${marker.next}`;
+}
+
+/** A marker already on the line above (from an earlier run) is not added again. */
+function alreadyMarked(source: string, marker: Marker): boolean {
+  if (marker.lineStart === 0) return false;
+  const previousStart = source.lastIndexOf('\n', marker.lineStart - 2) + 1;
+  return source.slice(previousStart, marker.lineStart).includes(`${TODO_MARKER}(${marker.code})`);
+}
+
+/** Applies non-overlapping edits; insertions at the same offset keep their given order. */
+export function applyEdits(source: string, edits: Edit[]): string {
+  const ordered = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.i - b.i);
+  let out = '';
+  let cursor = 0;
+  for (const edit of ordered) {
+    if (edit.start < cursor) throw new Error(`overlapping edits at offset ${edit.start}`);
+    out += source.slice(cursor, edit.start) + edit.text;
+    cursor = edit.end;
+  }
+  return out + source.slice(cursor);
+}

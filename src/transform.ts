@@ -1,0 +1,39 @@
+// The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
+import { analyseFile } from './analyse/analyse-file.ts';
+import type { TypeFacts } from './analyse/type-facts.ts';
+import { planFile } from './plan/plan-file.ts';
+import type { FilePlan } from './plan/types.ts';
+import { rewrite } from './rewrite/rewrite.ts';
+
+export interface TransformResult {
+  output: string;
+  plan: FilePlan;
+  changed: boolean;
+}
+
+export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts): TransformResult {
+  const analysis = analyseFile(source, fileName);
+  const plan = planFile(analysis, { typeFacts });
+  const output = rewrite(source, plan);
+  return { output, plan, changed: output !== source };
+}
+
+/** Supplies type facts for a file; the engine shares one across a run. */
+export interface TypeFactsSource {
+  forFile(fileName: string, source: string): Promise<TypeFacts>;
+}
+
+/**
+ * Transforms one file, asking the type checker only when the answer depends on it: a
+ * TypeScript file whose plan lifts locals (their types and JSON-safety come from the
+ * checker) or refused a local for want of a type. Everything else never loads the compiler.
+ */
+export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource): Promise<TransformResult> {
+  const quick = transformSource(source, fileName);
+  if (!types || !quick.plan.typed || !dependsOnTypes(quick.plan)) return quick;
+  return transformSource(source, fileName, await types.forFile(fileName, source));
+}
+
+function dependsOnTypes(plan: FilePlan): boolean {
+  return plan.sites.some((s) => (s.status === 'migrated' && (s.lifted?.length ?? 0) > 0) || s.code === 'untyped-local');
+}

@@ -1,0 +1,100 @@
+// End to end through the real SDK: each legacy fixture server, run on the 2025 era through a
+// real @modelcontextprotocol/client, against its migrated output run on the 2026-07-28 era
+// and on the 2025 era (the SDK's legacy shim). Same results, same questions, same side
+// effects, in the same order: a rewrite that re-ran code before a question would change
+// the world's log even where the results agree.
+import type { McpServer } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { createWorld, type World } from '../fixtures/_support/world.ts';
+import { runCalls, type ClientScript, type Era, type ToolCall } from './support/harness.ts';
+
+type ServerModule = { createServer(world: World): McpServer };
+
+interface Scenario {
+  fixture: string;
+  calls: ToolCall[];
+  script: ClientScript;
+  /** The log the legacy server produces: pinned so the comparison cannot pass vacuously. */
+  legacyLog: string[];
+}
+
+const accept = (content: Record<string, unknown>) => ({ action: 'accept' as const, content });
+
+const scenarios: Record<string, Scenario> = {
+  'confirm then delete (accepted)': {
+    fixture: 'elicit-confirm-delete',
+    calls: [{ name: 'delete_records', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ confirm: true }) },
+    legacyLog: ['count:logs', 'delete:logs=3'],
+  },
+  'confirm then delete (declined)': {
+    fixture: 'elicit-confirm-delete',
+    calls: [{ name: 'delete_records', arguments: { table: 'users' } }],
+    script: { elicit: () => ({ action: 'decline' }) },
+    legacyLog: ['count:users'],
+  },
+  'sampling tool': {
+    fixture: 'sampling-summarise',
+    calls: [{ name: 'summarise', arguments: { text: 'a long text about tides and moons' } }],
+    script: {
+      sample: (params) => ({
+        role: 'assistant',
+        model: 'scripted',
+        content: { type: 'text', text: `summary of ${JSON.stringify(params).length} chars` },
+      }),
+    },
+    legacyLog: ['audit:summarise:33', 'audit:summary:20'],
+  },
+  'two questions with a local between them': {
+    fixture: 'two-questions',
+    calls: [{ name: 'register_user', arguments: {} }],
+    script: {
+      elicit: (params) => (String(params.message).includes('name') ? accept({ name: 'ada' }) : accept({ age: 36 })),
+    },
+    legacyLog: ['audit:register:start', 'count:users', 'audit:register:ADA-5/36'],
+  },
+  'roots and a discarded answer': {
+    fixture: 'request-forms',
+    calls: [
+      { name: 'list_workspace', arguments: {} },
+      { name: 'notify_user', arguments: { note: 'build finished' } },
+    ],
+    script: { roots: [{ uri: 'file:///work/a', name: 'a' }, { uri: 'file:///work/b' }], elicit: () => ({ action: 'cancel' }) },
+    legacyLog: ['audit:roots:asked', 'audit:notify:build finished', 'audit:notify:done'],
+  },
+};
+
+async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {
+  return (await import(`../fixtures/${fixture}/${which}.ts`)) as ServerModule;
+}
+
+async function record(module: ServerModule, era: Era, scenario: Scenario) {
+  const world = createWorld();
+  const recording = await runCalls(() => module.createServer(world), era, scenario.calls, scenario.script);
+  return { ...recording, log: world.log };
+}
+
+describe.each(Object.entries(scenarios))('%s', (_name, scenario) => {
+  it('behaves like the legacy server on both eras', async () => {
+    const legacy = await record(await load(scenario.fixture, 'input'), 'legacy', scenario);
+    expect(legacy.log).toEqual(scenario.legacyLog);
+    expect(legacy.questions.length).toBeGreaterThan(0);
+    expect(JSON.stringify(legacy.results)).not.toContain('isError');
+
+    const migrated = await load(scenario.fixture, 'output');
+    for (const era of ['modern', 'legacy'] as const) {
+      const run = await record(migrated, era, scenario);
+      expect(run.era).toBe(era);
+      expect({ era, results: run.results }).toEqual({ era, results: legacy.results });
+      expect({ era, questions: run.questions }).toEqual({ era, questions: legacy.questions });
+      expect({ era, log: run.log }).toEqual({ era, log: legacy.log });
+    }
+  });
+});
+
+it('the unmigrated legacy server fails on the 2026-07-28 era, so the comparison above is not vacuous', async () => {
+  const scenario = scenarios['confirm then delete (accepted)']!;
+  const run = await record(await load(scenario.fixture, 'input'), 'modern', scenario);
+  expect(JSON.stringify(run.results)).toContain('Server-to-client requests are not available');
+  expect(run.log).toEqual(['count:logs']);
+});

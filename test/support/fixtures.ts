@@ -1,0 +1,36 @@
+// Fixture discovery: fixtures/<case>/input.<ext> beside output.<ext> (jscodeshift's
+// __testfixtures__ convention, one folder a case so a case can carry its own README).
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const FIXTURES = path.join(ROOT, 'fixtures');
+
+export interface FixtureCase {
+  name: string;
+  inputPath: string;
+  outputPath: string;
+  input: string;
+  output: string;
+}
+
+export function fixtureCases(): FixtureCase[] {
+  return readdirSync(FIXTURES, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
+    .map((d) => {
+      const dir = path.join(FIXTURES, d.name);
+      const inputName = readdirSync(dir).find((f) => f.startsWith('input.'));
+      if (!inputName) throw new Error(`fixture ${d.name} has no input file`);
+      const inputPath = path.join(dir, inputName);
+      const outputPath = path.join(dir, inputName.replace(/^input\./, 'output.'));
+      return {
+        name: d.name,
+        inputPath,
+        outputPath,
+        input: readFileSync(inputPath, 'utf8'),
+        output: existsSync(outputPath) ? readFileSync(outputPath, 'utf8') : '',
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
