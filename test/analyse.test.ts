@@ -1,0 +1,119 @@
+// Analysis and planning as pure functions of source text: every legacy spelling the
+// skeleton promises is found, unrelated look-alikes are not, and each statement shape maps
+// to the binding the rewrite needs.
+import { describe, expect, it } from 'vitest';
+import { analyseFile } from '../src/analyse/analyse-file.ts';
+import { planFile } from '../src/plan/plan-file.ts';
+import { transformSource } from '../src/transform.ts';
+
+const tool = (body: string, params = '{ q }, ctx') => `
+import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: schema }, async (${params}) => {
+${body}
+});
+`;
+
+describe('legacy call detection', () => {
+  it.each([
+    ['ctx.mcpReq.elicitInput(p)', 'elicit'],
+    ['ctx.mcpReq.requestSampling(p)', 'sampling'],
+    ["ctx.mcpReq.send({ method: 'elicitation/create', params: p })", 'elicit'],
+    ["ctx.mcpReq.send({ method: 'roots/list' })", 'roots'],
+    ['server.server.elicitInput(p)', 'elicit'],
+    ['server.server.createMessage(p)', 'sampling'],
+    ['server.server.listRoots()', 'roots'],
+    ["ctx.sendRequest({ method: 'sampling/createMessage', params: p }, CreateMessageResultSchema)", 'sampling'],
+  ])('finds %s as %s', (call, kind) => {
+    const { sites } = analyseFile(tool(`  const r = await ${call};\n  return r;`), 'server.ts');
+    expect(sites.map((s) => s.kind)).toEqual([kind]);
+  });
+
+  it.each([
+    "ctx.mcpReq.send({ method: 'ping' })",
+    'other.sendRequest(request)',
+    'client.createMessage(p)',
+    'ctx.mcpReq.notify(n)',
+  ])('ignores %s', (call) => {
+    expect(analyseFile(tool(`  await ${call};\n  return x;`), 'server.ts').sites).toEqual([]);
+  });
+
+  it('reports a send whose request object it cannot read, and refuses to rewrite it', () => {
+    const { plan } = transformSource(tool('  const r = await ctx.mcpReq.send(request);\n  return r;'), 'server.ts');
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-request' }]);
+    expect(plan.handlers).toEqual([]);
+  });
+});
+
+describe('statement shapes', () => {
+  const shapeOf = (body: string) => {
+    const plan = planFile(analyseFile(tool(body), 'server.js'));
+    return plan.handlers[0]?.points.map((p) => p.binding);
+  };
+
+  it('declaration, discard, assignment and return', () => {
+    expect(shapeOf('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;')).toEqual([{ form: 'declare', kind: 'const', name: 'a', annotation: undefined }]);
+    expect(shapeOf('  await ctx.mcpReq.elicitInput(p);\n  return x;')).toEqual([{ form: 'discard' }]);
+    expect(shapeOf('  let a;\n  a = await ctx.mcpReq.elicitInput(p);\n  return a;')).toEqual([{ form: 'assign', name: 'a' }]);
+    expect(shapeOf('  return await ctx.mcpReq.elicitInput(p);')).toEqual([{ form: 'return' }]);
+  });
+
+  it('lifts exactly the locals declared before a point and read after it', () => {
+    const plan = planFile(
+      analyseFile(tool('  const a = 1;\n  const unused = 2;\n  const b = await ctx.mcpReq.elicitInput(p);\n  const c = a + 1;\n  const d = await ctx.mcpReq.elicitInput(p);\n  return [a, b, c, d];'), 'server.js'),
+    );
+    expect(plan.handlers[0]!.points.map((p) => p.lifted.map((l) => l.name))).toEqual([['a'], ['a', 'b', 'c']]);
+  });
+
+  it('refuses a function local that lives across a question, in JavaScript too', () => {
+    const { plan, changed } = transformSource(tool('  const f = () => 1;\n  const a = await ctx.mcpReq.elicitInput(p);\n  return f(a);'), 'server.js');
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unserialisable-local' }]);
+    expect(changed).toBe(true); // the marker comment
+  });
+
+  it('refuses an argument reassigned before a question', () => {
+    const { plan } = transformSource(tool('  q = q.trim();\n  const a = await ctx.mcpReq.elicitInput(p);\n  return a;'), 'server.js');
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'param-reassigned' }]);
+  });
+
+  it('refuses a TypeScript local whose type it cannot know without the checker', () => {
+    const { plan } = transformSource(tool('  const n = count();\n  const a = await ctx.mcpReq.elicitInput(p);\n  return n;'), 'server.ts');
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'untyped-local' }]);
+  });
+
+  it('uses an explicit annotation as the lifted type without the checker', () => {
+    const { plan, output } = transformSource(tool('  const n: number = count();\n  const a = await ctx.mcpReq.elicitInput(p);\n  return n;'), 'server.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['n'] }]);
+    expect(output).toContain('const { n } = mrtr.locals<{ n: number }>();');
+  });
+
+  it('marks a legacy call in a nested function of the handler instead of rewriting it', () => {
+    const { plan } = transformSource(tool('  const ask = async () => ctx.mcpReq.elicitInput(p);\n  return ask();'), 'server.js');
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'closure' }]);
+  });
+});
+
+describe('rewrite invariants', () => {
+  it('leaves a file without legacy sites byte for byte', () => {
+    const source = "import x from 'y';\r\n\r\nconst a = 1; // comment\r\n";
+    expect(transformSource(source, 'a.ts').output).toBe(source);
+  });
+
+  it('keeps CRLF line endings in everything it writes', () => {
+    const source = tool('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;').replace(/\n/g, '\r\n');
+    const { output } = transformSource(source, 'server.js');
+    expect(output).toContain('mrtr.askAgain()');
+    expect(output.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
+  it('adds a context parameter when the handler had none', () => {
+    const { output } = transformSource(tool('  const a = await server.server.elicitInput(p);\n  return a;', '{ q }'), 'server.js');
+    expect(output).toContain('async ({ q }, ctx) => {');
+    expect(output).toContain("await mrtrResume(ctx, 'tool:t', ['a'], { q });");
+  });
+
+  it('is a fixed point', () => {
+    const once = transformSource(tool('  const n = 1;\n  const a = await ctx.mcpReq.elicitInput(p);\n  return [a, n];'), 'server.js').output;
+    expect(transformSource(once, 'server.js').output).toBe(once);
+  });
+});

@@ -1,0 +1,34 @@
+// The transform under the stock jscodeshift runner gives the same output as the CLI's
+// pipeline, fixture for fixture. Run on copies inside the project so the copies resolve
+// the real packages (their types decide what may travel in requestState).
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, expect, it } from 'vitest';
+import { fixtureCases, FIXTURES, ROOT } from '../test/support/fixtures.ts';
+
+const run = promisify(execFile);
+mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+const work = mkdtempSync(path.join(ROOT, '.tmp', 'jscodeshift-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+it('runs under `jscodeshift -t transforms/mrtr-handlers.ts --parser=tsx` with the fixture outputs', async () => {
+  const cases = fixtureCases();
+  cpSync(path.join(FIXTURES, '_support'), path.join(work, '_support'), { recursive: true });
+  for (const c of cases) {
+    mkdirSync(path.join(work, c.name));
+    writeFileSync(path.join(work, c.name, path.basename(c.inputPath)), c.input);
+  }
+  const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
+  const transform = path.join(ROOT, 'transforms', 'mrtr-handlers.ts');
+  const targets = cases.map((c) => path.join(work, c.name, path.basename(c.inputPath)));
+  const { stdout } = await run(process.execPath, [bin, '-t', transform, '--parser=tsx', '--run-in-band', ...targets], { cwd: ROOT });
+  expect(stdout).toContain('0 errors');
+  for (const c of cases) {
+    const migrated = readFileSync(path.join(work, c.name, path.basename(c.inputPath)), 'utf8');
+    expect({ fixture: c.name, migrated }).toEqual({ fixture: c.name, migrated: c.output });
+  }
+  // Refused sites are reported through jscodeshift's own channel too.
+  expect(stdout).toContain('@mrtr-todo(no-request-to-answer)');
+});
