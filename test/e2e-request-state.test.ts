@@ -109,3 +109,35 @@ describe('a migrated handler on the 2026-07-28 era', () => {
     await connection.close();
   });
 });
+
+describe('principal binding over the real HTTP entry', () => {
+  it('refuses state minted for one authenticated client when another presents it', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const { createMcpHandler } = await import('@modelcontextprotocol/server');
+    const world = createWorld();
+    const handler = createMcpHandler(() => deleteServer.createServer(world));
+    let principal = 'alice';
+    const transport = new StreamableHTTPClientTransport(new URL('http://probe.invalid/mcp'), {
+      fetch: (url, init) => handler.fetch(new Request(url, init), { authInfo: { token: `token-${principal}`, clientId: principal, scopes: [] } }),
+    });
+    const client = new Client(
+      { name: 'binding-probe', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } },
+    );
+    await client.connect(transport);
+    const call = (params: Record<string, unknown>) =>
+      client.request({ method: 'tools/call', params }, { allowInputRequired: true }).catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
+
+    const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as { requestState: string };
+    principal = 'bob';
+    const stolen = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    expect(stolen).toMatchObject({ error: { code: -32602, message: 'Invalid or expired requestState' } });
+    expect(world.log).toEqual(['count:logs']);
+
+    principal = 'alice';
+    const own = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    expect(own).toMatchObject({ content: [{ type: 'text', text: 'Deleted 3 records from logs.' }] });
+    expect(world.log).toEqual(['count:logs', 'delete:logs=3']);
+    await client.close();
+  });
+});
