@@ -62,6 +62,18 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [{ uri: 'file:///work/a', name: 'a' }, { uri: 'file:///work/b' }], elicit: () => ({ action: 'cancel' }) },
     legacyLog: ['audit:roots:asked', 'audit:notify:build finished', 'audit:notify:done'],
   },
+  'Promise.all as one round with two keys': {
+    fixture: 'promise-all-and-patterns',
+    calls: [{ name: 'plan_trip', arguments: { city: 'Lisbon' } }],
+    script: { elicit: (params) => (String(params.message).startsWith('When') ? accept({ when: 'May' }) : accept({ amount: 900 })) },
+    legacyLog: ['audit:trip:Lisbon', 'audit:trip:Lisbon:May:900'],
+  },
+  'a destructured answer living across a second question': {
+    fixture: 'promise-all-and-patterns',
+    calls: [{ name: 'pick_root', arguments: {} }],
+    script: { roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }], elicit: () => accept({ index: 1 }) },
+    legacyLog: ['audit:roots:2'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {

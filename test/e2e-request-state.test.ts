@@ -128,7 +128,7 @@ describe('principal binding over the real HTTP entry', () => {
     const call = (params: Record<string, unknown>) =>
       client.request({ method: 'tools/call', params }, { allowInputRequired: true }).catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
 
-    const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as { requestState: string };
+    const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as unknown as { requestState: string };
     principal = 'bob';
     const stolen = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
     expect(stolen).toMatchObject({ error: { code: -32602, message: 'Invalid or expired requestState' } });

@@ -9,9 +9,13 @@ export interface Span {
   end: number;
 }
 
-/** How the awaited value was used at the suspension point. */
+/**
+ * How the awaited value was used at the suspension point. `declare` keeps the declaration's
+ * target as written: an identifier (`name`) or a pattern (`pattern`, e.g. `{ roots }` or the
+ * `[a, b]` of an awaited Promise.all).
+ */
 export type Binding =
-  | { form: 'declare'; kind: 'const' | 'let' | 'var'; name: string; annotation?: string }
+  | { form: 'declare'; kind: 'const' | 'let' | 'var'; name?: string; pattern?: string; names?: string[]; elements?: string[]; annotation?: string }
   | { form: 'assign'; name: string }
   | { form: 'discard' }
   | { form: 'return' };
@@ -24,8 +28,9 @@ export interface LiftedLocal {
   typeText?: string;
 }
 
-export interface SuspensionPoint {
-  /** inputRequests key, also the step name that waits for it. */
+/** One embedded request of a round. */
+export interface PlannedRequest {
+  /** inputRequests key. */
   key: string;
   kind: InputKind;
   /** `inputRequired.elicit({...})`, the embedded request, rendered from the original arguments. */
@@ -36,14 +41,21 @@ export interface SuspensionPoint {
   legacyText: string;
   /** The type the legacy call resolved to, which the bare response keeps. */
   resultType: string;
-  /** Runtime guard that a bare response has that shape. */
-  guard: string;
+  /** Which response shape `mrtr.response` checks. */
+  guard: 'elicit' | 'sampling' | 'roots';
+  line: number;
+  column: number;
+}
+
+/** A suspension point: one round of questions (several when awaited together with Promise.all). */
+export interface SuspensionPoint {
+  /** The step name that waits for this round's answers. */
+  step: string;
+  requests: PlannedRequest[];
   statement: Span;
   binding: Binding;
   /** Locals declared before this point and read after it: they travel in requestState. */
   lifted: LiftedLocal[];
-  line: number;
-  column: number;
 }
 
 export interface HandlerPlan {

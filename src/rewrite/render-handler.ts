@@ -4,7 +4,7 @@
 // for byte, so the diff shows only what had to change.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
 import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
-import type { Edit, HandlerPlan, LiftedLocal, Span, SuspensionPoint } from '../plan/types.ts';
+import type { Edit, HandlerPlan, LiftedLocal, PlannedRequest, Span, SuspensionPoint } from '../plan/types.ts';
 
 export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean): Edit[] {
   const { points, body } = plan;
@@ -17,24 +17,24 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   const out: string[] = [];
   const firstNl = source.indexOf('\n', body.start);
   out.push(source.slice(body.start, firstNl).replace(/\r$/, '')); // `{` and whatever shares its line
-  const keys = points.map((p) => `'${p.key}'`).join(', ');
+  const keys = points.map((p) => quote(p.step)).join(', ');
   out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${quote(plan.id)}, [${keys}], ${plan.argsText});`);
 
   // First call: everything before the first question, then the question.
   out.push(`${I}if (mrtr.step === undefined) {`);
   out.push(...reindent(firstNl + 1, lineStartOf(source, first.statement.start), U));
-  out.push(...askLines(first, I + U, I, U, source, plan, typed));
+  out.push(...askLines(first, I + U, U, source, plan));
   out.push(`${I}}`);
 
   // Each middle step: restore, read the answer, run the segment, ask the next question.
   for (let i = 1; i < points.length; i++) {
     const answered = points[i - 1]!;
     const next = points[i]!;
-    out.push(`${I}if (mrtr.step === '${answered.key}') {`);
+    out.push(`${I}if (mrtr.step === ${quote(answered.step)}) {`);
     out.push(...restoreLines(answered.lifted, I + U, typed));
     out.push(...readLines(answered, I + U, source, typed));
     out.push(...reindent(lineEndOf(source, answered.statement.end) + 1, lineStartOf(source, next.statement.start), U));
-    out.push(...askLines(next, I + U, I, U, source, plan, typed));
+    out.push(...askLines(next, I + U, U, source, plan));
     out.push(`${I}}`);
   }
 
@@ -73,27 +73,29 @@ function indentLines(source: string, from: number, to: number, add: string, verb
   return lines;
 }
 
-function askLines(point: SuspensionPoint, indent: string, original: string, U: string, source: string, plan: HandlerPlan, typed: boolean): string[] {
+function askLines(point: SuspensionPoint, indent: string, U: string, source: string, plan: HandlerPlan): string[] {
   const lines: string[] = [];
-  const guidance = KINDS[point.kind].guidance;
-  if (guidance) lines.push(`${indent}// ${NOTE_MARKER}: ${guidance}`);
+  const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
+  for (const g of guidance) lines.push(`${indent}// ${NOTE_MARKER}: ${g}`);
   const locals = point.lifted.length === 0 ? '{}' : `{ ${point.lifted.map((l) => l.name).join(', ')} }`;
-  // The request's own continuation lines move with it: from the statement's indentation to the key's.
-  const shift = (indent + U).slice(original.length);
-  const request = point.requestText
-    .split('\n')
-    .map((line, i) => (i === 0 || line.trim() === '' || insideLiteral(point, plan, source, i) ? line : shift + line))
-    .join('\n');
-  lines.push(`${indent}return mrtr.ask('${point.key}', ${locals}, {`);
-  lines.push(`${indent}${U}${point.key}: ${request},`);
+  lines.push(`${indent}return mrtr.ask(${quote(point.step)}, ${locals}, {`);
+  // A request's continuation lines keep their indentation relative to its first line.
+  const keyIndent = indent + U;
+  for (const request of point.requests) {
+    const was = indentAt(source, request.paramsStart);
+    const text = request.requestText
+      .split('\n')
+      .map((line, i) => (i === 0 || line.trim() === '' || insideLiteral(request, plan, source, i) || !line.startsWith(was) ? line : keyIndent + line.slice(was.length)))
+      .join('\n');
+    lines.push(`${keyIndent}${request.key}: ${text},`);
+  }
   lines.push(`${indent}});`);
-  void typed;
   return lines;
 }
 
-/** Whether line `i` of a point's request text starts inside a string or template literal. */
-function insideLiteral(point: SuspensionPoint, plan: HandlerPlan, source: string, i: number): boolean {
-  let offset = point.paramsStart;
+/** Whether line `i` of a request's text starts inside a string or template literal. */
+function insideLiteral(request: PlannedRequest, plan: HandlerPlan, source: string, i: number): boolean {
+  let offset = request.paramsStart;
   for (let n = 0; n < i; n++) offset = source.indexOf('\n', offset) + 1;
   return plan.verbatim.some((s) => s.start < offset && offset < s.end);
 }
@@ -110,20 +112,34 @@ function restoreLines(lifted: LiftedLocal[], indent: string, typed: boolean): st
   return lines;
 }
 
+/**
+ * Reads a round's answers into the variables the legacy code used, re-asking when any is
+ * missing. The answer lands directly in the declared name where there is one; otherwise in
+ * a temporary the original binding (pattern, assignment, return) then takes from.
+ */
 function readLines(point: SuspensionPoint, indent: string, source: string, typed: boolean): string[] {
-  const type = typed ? `<${point.resultType}>` : '';
-  const read = `mrtr.response${type}('${point.key}', '${point.guard}')`;
+  const { binding, requests } = point;
+  const single = requests.length === 1;
+  const direct =
+    binding.form !== 'declare' ? undefined
+    : single ? (binding.name ? [binding.name] : undefined)
+    : binding.elements?.length === requests.length ? binding.elements : undefined;
+  const names = direct ?? requests.map((_, i) => (single ? 'mrtrAnswer' : `mrtrAnswer${i + 1}`));
+  const declKind = direct && binding.form === 'declare' ? binding.kind : 'const';
+  const lines = requests.map((r, i) => `${indent}${declKind} ${names[i]} = mrtr.response${typed ? `<${r.resultType}>` : ''}(${quote(r.key)}, '${r.guard}');`);
   const tail = lineTail(source, point.statement.end) ?? '';
-  const again = 'return mrtr.askAgain();';
-  const b = point.binding;
-  switch (b.form) {
-    case 'declare':
-      return [`${indent}${b.kind} ${b.name} = ${read};`, `${indent}if (${b.name} === undefined) ${again}${tail}`];
-    case 'assign':
-      return [`${indent}const mrtrAnswer = ${read};`, `${indent}if (mrtrAnswer === undefined) ${again}`, `${indent}${b.name} = mrtrAnswer;${tail}`];
-    case 'discard':
-      return [`${indent}if (${read} === undefined) ${again}${tail}`];
-    case 'return':
-      return [`${indent}const mrtrAnswer = ${read};`, `${indent}if (mrtrAnswer === undefined) ${again}`, `${indent}return mrtrAnswer;${tail}`];
+  const missing = names.map((n) => `${n} === undefined`).join(' || ');
+  const value = single ? names[0]! : `[${names.join(', ')}]`;
+  const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
+  let finish: string | undefined;
+  if (binding.form === 'declare' && !direct) finish = binding.name ? `${binding.kind} ${binding.name}${tuple} = ${value};` : `${binding.kind} ${binding.pattern} = ${value};`;
+  if (binding.form === 'assign') finish = `${binding.name} = ${value};`;
+  if (binding.form === 'return') finish = `return ${value};`;
+  if (binding.form === 'discard' && single) {
+    const [only] = lines;
+    return [`${indent}if (${only!.trim().replace(/^const mrtrAnswer = (.*);$/, '$1')} === undefined) return mrtr.askAgain();${tail}`];
   }
+  lines.push(`${indent}if (${missing}) return mrtr.askAgain();${finish ? '' : tail}`);
+  if (finish) lines.push(`${indent}${finish}${tail}`);
+  return lines;
 }

@@ -1,0 +1,264 @@
+// Plans one handler: where it suspends, what each round asks, and what travels across each
+// point. Returns a Refusal (pinned to the offending site) when any site cannot move safely.
+import type { Node, Statement } from '@babel/types';
+import { boundNames, referencedNames, walk } from '../analyse/ast.ts';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import type { HandlerSite } from '../analyse/find-handlers.ts';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import { KINDS } from '../analyse/sdk-surface.ts';
+import type { TypeFacts } from '../analyse/type-facts.ts';
+import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
+import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { jsonUnsafeInitializer } from './serialisable.ts';
+import { statementShape } from './statement-shape.ts';
+import { lineTail, startsLine } from './text.ts';
+import type { Binding, Edit, HandlerPlan, LiftedLocal, PlannedRequest, SuspensionPoint } from './types.ts';
+
+export function handlerId(handler: HandlerSite): string {
+  return `${handler.kind}:${handler.name}`;
+}
+
+/** A round before keys and liveness: the statement, its binding and its sites in order. */
+interface Round {
+  index: number;
+  binding: Binding;
+  sites: LegacySite[];
+}
+
+export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites: LegacySite[], facts?: TypeFacts): HandlerPlan | Refusal {
+  const { source } = analysis;
+  const fn = handler.fn;
+  if (fn.body.type !== 'BlockStatement') {
+    return new Refusal('expression-body', 'the handler body is a single expression.', `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`, sites[0]);
+  }
+  const statements = fn.body.body;
+
+  const rounds = roundsOf(statements, sites, fn, source);
+  if (rounds instanceof Refusal) return rounds;
+
+  const context = contextParameter(source, handler, sites);
+  if (context instanceof Refusal) return context;
+  for (const site of sites) {
+    if (site.shape.receiver !== '*.server' && site.receiverHead !== context.name) {
+      return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
+    }
+  }
+  if (referencedNames(fn.body).has('mrtr')) {
+    return new Refusal('name-clash', 'the handler already uses the name `mrtr`, which the migration needs.', 'rename that variable and run again.', sites[0]);
+  }
+  const returnTypeEdit = widenReturnType(source, fn);
+  if (returnTypeEdit instanceof Refusal) return returnTypeEdit.at(sites[0]!);
+
+  // Arguments are re-sent on every retry, so they need not travel, but they must not change.
+  const argParams = fn.params.slice(0, handler.ctxIndex);
+  const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
+  for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.index))) {
+    if (argNames.has(name)) {
+      return new Refusal('param-reassigned', `the argument \`${name}\` is reassigned before a question; a retry re-sends the original arguments.`, 'assign to a new local instead of the parameter, then run again.', rounds[0]!.sites[0]);
+    }
+  }
+
+  const keys = requestKeys(rounds);
+  const points: SuspensionPoint[] = [];
+  const declaredSoFar: Declared[] = [];
+  for (let i = 0; i < rounds.length; i++) {
+    const round = rounds[i]!;
+    const from = i === 0 ? 0 : rounds[i - 1]!.index; // the previous round's own answers first
+    for (const s of statements.slice(from, round.index)) declaredSoFar.push(...declaredBy(s));
+    const readAfter = namesReadIn(statements.slice(round.index + 1));
+    const lifted: LiftedLocal[] = [];
+    for (const d of declaredSoFar) {
+      if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
+      const local = liftLocal(analysis, d, rounds, keys, statements, facts);
+      if (local instanceof Refusal) return local.at(round.sites[0]!);
+      lifted.push(local);
+    }
+    const requests = round.sites.map((site, j) => plannedRequest(source, site, keys[i]![j]!, round.sites.length === 1 ? round.binding : undefined));
+    points.push({
+      step: keys[i]!.join('+'),
+      requests,
+      statement: { start: statements[round.index]!.start!, end: statements[round.index]!.end! },
+      binding: round.binding,
+      lifted,
+    });
+  }
+
+  return {
+    id: handlerId(handler),
+    kind: handler.kind,
+    body: { start: fn.body.start!, end: fn.body.end! },
+    points,
+    ctxName: context.name,
+    addParam: context.addParam,
+    returnTypeEdit,
+    argsText: argsDigestText(argParams, handler.kind),
+    line: handler.call.loc!.start.line,
+    verbatim: verbatimSpans(fn.body),
+  };
+}
+
+/** Groups the sites into rounds: each the awaited call (or Promise.all) of one top-level statement. */
+function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite['fn'], source: string): Round[] | Refusal {
+  const rounds: Round[] = [];
+  for (const site of sites) {
+    if (site.enclosing !== fn) {
+      return new Refusal('closure', 'the request is made inside a function nested in the handler, which the handler cannot suspend.', `lift the request out of the nested function into the handler body, or ${MANUAL_STEP}.`, site);
+    }
+    if (site.kind === undefined) {
+      return new Refusal('unknown-request', 'the request object is not a literal, so the codemod cannot tell which request it sends.', `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`, site);
+    }
+    if (site.kind === 'elicitUrl') {
+      return new Refusal('url-elicitation', 'URL-mode elicitation is not migrated yet.', 'return inputRequired({ inputRequests: { key: inputRequired.elicitUrl({ message, url }) } }) and read the response on the retry.', site);
+    }
+    const index = statements.findIndex((s) => s.start! <= site.call.start! && site.call.end! <= s.end!);
+    if (rounds.some((r) => r.index === index)) continue; // already taken with its Promise.all siblings
+    const statement = statements[index];
+    const shape = statement ? statementShape(statement, source) : undefined;
+    if (!statement || !shape || !shape.calls.includes(site.call)) {
+      return new Refusal('nested-site', 'the request is awaited inside a block, condition or larger expression, which this version does not restructure.', `make the awaited call its own statement in the handler body (const x = await ...), or ${MANUAL_STEP}.`, site);
+    }
+    const roundSites = shape.calls.map((call) => sites.find((s) => s.call === call));
+    if (roundSites.some((s) => s === undefined)) {
+      return new Refusal('mixed-promise-all', 'Promise.all awaits a legacy request together with other work.', `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`, site);
+    }
+    if (!startsLine(source, statement.start!) || lineTail(source, statement.end!) === undefined) {
+      return new Refusal('layout', 'the statement shares its line with other code.', 'put the awaited call on a line of its own and run again.', site);
+    }
+    rounds.push({ index, binding: shape.binding, sites: roundSites as LegacySite[] });
+  }
+  return rounds.sort((a, b) => a.index - b.index);
+}
+
+/** Keys name the answers: the variable a response lands in where there is one. */
+function requestKeys(rounds: Round[]): string[][] {
+  const used = new Set<string>();
+  let counter = 0;
+  const unique = (base: string) => {
+    let key = base;
+    for (let n = 2; used.has(key); n++) key = `${base}${n}`;
+    used.add(key);
+    return key;
+  };
+  return rounds.map(({ binding, sites }) =>
+    sites.map((_, j) => {
+      counter++;
+      const named =
+        sites.length === 1
+          ? binding.form === 'assign' ? binding.name : binding.form === 'declare' ? (binding.name ?? binding.names?.[0]) : undefined
+          : binding.form === 'declare' ? binding.elements?.[j] : undefined;
+      return unique(named ?? `input${counter}`);
+    }),
+  );
+}
+
+function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
+  const kind = site.kind!;
+  const paramsText = site.params ? source.slice(site.params.start!, site.params.end!) : '';
+  const { line, column } = site.call.loc!.start;
+  return {
+    key,
+    kind,
+    requestText: `${KINDS[kind].builder}(${paramsText})`,
+    paramsStart: site.params?.start ?? site.call.start!,
+    legacyText: source.slice(site.call.start!, site.call.end!),
+    resultType: (binding?.form === 'declare' && binding.annotation) || site.shape.resultType || KINDS[kind].resultType,
+    guard: kind === 'elicitUrl' ? 'elicit' : kind,
+    line,
+    column: column + 1,
+  };
+}
+
+function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[]): { name: string; addParam?: HandlerPlan['addParam'] } | Refusal {
+  const fn = handler.fn;
+  const param = fn.params[handler.ctxIndex];
+  if (param) {
+    if (param.type === 'Identifier') return { name: param.name };
+    return new Refusal('context-pattern', 'the handler destructures its context parameter.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
+  }
+  if (fn.params.length !== handler.ctxIndex) {
+    return new Refusal('context-pattern', 'the handler parameters do not match the registration.', MANUAL_STEP, sites[0]);
+  }
+  const name = referencedNames(fn.body).has('ctx') ? 'mrtrCtx' : 'ctx';
+  const before = handler.ctxIndex === 0 ? '' : '_args, ';
+  if (fn.params.length > 0) {
+    const last = fn.params[fn.params.length - 1]!;
+    const parenthesised = source.slice(fn.start!, last.start!).includes('(');
+    if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${name})` } } };
+    return { name, addParam: { at: last.end!, text: `, ${name}` } };
+  }
+  const open = source.indexOf('(', fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? fn.start!));
+  if (open === -1 || open > fn.body.start!) return new Refusal('context-pattern', 'cannot add a context parameter to this handler.', MANUAL_STEP, sites[0]);
+  return { name, addParam: { at: open + 1, text: `${before}${name}` } };
+}
+
+/** An explicit `Promise<X>` return type must admit the input_required result. */
+function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefined | Refusal {
+  const returnType = fn.returnType;
+  if (!returnType || returnType.type !== 'TSTypeAnnotation') return undefined;
+  const text = source.slice(returnType.typeAnnotation.start!, returnType.typeAnnotation.end!);
+  const promised = /^Promise<([\s\S]*)>$/.exec(text);
+  if (!promised) {
+    return new Refusal('return-type', `the handler's return type \`${text}\` is not a Promise the codemod can widen.`, 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.');
+  }
+  if (/\bInputRequiredResult\b/.test(text)) return undefined;
+  return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised[1]} | InputRequiredResult>` };
+}
+
+function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], statements: Statement[], facts: TypeFacts | undefined): LiftedLocal | Refusal {
+  const { source } = analysis;
+  const { name, mutable } = declared;
+  if (declared.via !== 'variable') {
+    return new Refusal('unserialisable-local', `the ${declared.via} \`${name}\` is declared before a question and used after it; it cannot travel in requestState.`, `move \`${name}\` out of the handler (or below the last question), then run again.`);
+  }
+  // An earlier round's own answer: plain JSON of a type the plan already knows.
+  const roundIndex = rounds.findIndex((r) => statements[r.index]!.start! <= declared.start && declared.start < statements[r.index]!.end!);
+  if (roundIndex !== -1) {
+    const round = rounds[roundIndex]!;
+    const types = round.sites.map((site, j) => plannedRequest(source, site, keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType);
+    return { name, mutable, typeText: analysis.typed ? answerType(round.binding, name, types) ?? facts?.local(name, declared.start)?.text : undefined };
+  }
+  const fact = facts?.local(name, declared.start);
+  const recompute = `recompute \`${name}\` after the answer, or keep a JSON form of it and rebuild it, then run again.`;
+  if (fact && !fact.jsonSafe) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
+  const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
+  if (syntactic) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but holds ${syntactic}, which does not survive a JSON round trip.`, recompute);
+  if (!analysis.typed) return { name, mutable };
+  const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
+  const typeText = annotation ?? fact?.text;
+  if (!typeText) {
+    return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
+  }
+  return { name, mutable, typeText };
+}
+
+/** The type of a name bound by a round's answer, written in terms of the result types. */
+function answerType(binding: Binding, name: string, types: string[]): string | undefined {
+  const single = types.length === 1 ? types[0]! : undefined;
+  if (binding.form === 'assign' || (binding.form === 'declare' && binding.name === name)) return single ?? `[${types.join(', ')}]`;
+  if (binding.form !== 'declare') return undefined;
+  const element = binding.elements?.indexOf(name) ?? -1;
+  if (element !== -1 && types.length > 1) return types[element];
+  // `{ roots }` of a single answer: the property's type, when the pattern is plain shorthand.
+  if (single && binding.pattern && /^\{[\s\w,]*\}$/.test(binding.pattern)) return `${/^\w+$/.test(single) ? single : `(${single})`}['${name}']`;
+  return undefined;
+}
+
+/** The expression digested into requestState so state minted for other arguments is refused. */
+function argsDigestText(params: Node[], kind: HandlerSite['kind']): string {
+  if (params.length === 0) return '{}';
+  const parts = params.map((p, i) => {
+    if (p.type === 'Identifier') return kind === 'resource' && i === 0 ? `${p.name}.href` : p.name;
+    return `{ ${boundNames(p).map((b) => b.name).join(', ')} }`;
+  });
+  return parts.length === 1 ? parts[0]! : `[${parts.join(', ')}]`;
+}
+
+/** String and template literals keep their lines exactly: re-indenting them would change data. */
+function verbatimSpans(body: Node): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  walk(body, (node) => {
+    if (node.type === 'TemplateLiteral' || node.type === 'StringLiteral') spans.push({ start: node.start!, end: node.end! });
+    return undefined;
+  });
+  return spans;
+}
