@@ -108,11 +108,10 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
       return; // a dangling link is not a source file
     }
     if (!isInside(realRoot, target)) return;
+    // A link to a skipped folder, or to something inside one, is skipped like the folder itself.
     if (info.isDirectory()) {
-      // A link to a skipped folder (or into one) is skipped like the folder itself.
-      if (path.relative(realRoot, target).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part))) return;
-      await visitDirectory(asGiven(target), target);
-    } else if (info.isFile() && isSourceFile(target) && !insideSkipped(realRoot, target)) {
+      if (!throughSkipped(realRoot, target)) await visitDirectory(asGiven(target), target);
+    } else if (info.isFile() && isSourceFile(target) && !throughSkipped(realRoot, path.dirname(target))) {
       found.add(asGiven(target));
     }
   }
@@ -120,14 +119,14 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
   await visitDirectory(root, realRoot);
 }
 
-function insideSkipped(realRoot: string, target: string): boolean {
-  const parts = path.relative(realRoot, path.dirname(target)).split(path.sep);
-  return parts.some((part) => SKIPPED_DIRECTORIES.has(part));
+/** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */
+function throughSkipped(realRoot: string, dir: string): boolean {
+  return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part));
 }
 
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 export function describeFsError(error: unknown): string {

@@ -1,0 +1,54 @@
+// Small legacy server sources shared by test/engine.test.ts and test/cli.test.ts. None of them
+// lifts a local across a question, so the transform never needs type facts (and the temporary
+// directories they are copied to need no node_modules).
+
+/** A v2 server whose one tool asks for confirmation: migrates cleanly. */
+export const ELICIT_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'demo', version: '1.0.0' });
+  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
+    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  return server;
+}
+`;
+
+/**
+ * One request the codemod cannot move (made inside a nested function: marked \`closure\` on
+ * line 6, column 29) and two sampling requests it migrates with the same deprecation note.
+ */
+export const MIXED_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'mixed', version: '1.0.0' });
+  server.registerTool('later', { description: 'Ask later' }, async (ctx) => {
+    const ask = async () => ctx.mcpReq.elicitInput({ message: 'Later?', requestedSchema: { type: 'object', properties: {} } });
+    const answer = await ask();
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  server.registerTool('summarise', { description: 'Summarise' }, async (ctx) => {
+    const reply = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 50 });
+    return { content: [{ type: 'text', text: String(reply.model) }] };
+  });
+  server.registerTool('summarise_again', { description: 'Summarise again' }, async (ctx) => {
+    const reply = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi again' } }], maxTokens: 50 });
+    return { content: [{ type: 'text', text: String(reply.model) }] };
+  });
+  return server;
+}
+`;
+
+/** Mentions a legacy call (so passes the prefilter) but does not parse: error at line 3. */
+export const BROKEN_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+// uses ctx.mcpReq.elicitInput somewhere
+export const broken = {;
+`;
+
+/** No legacy name at all, and not even valid syntax: the prefilter must keep it from the parser. */
+export const UNRELATED_BROKEN = `export const util = (;
+`;
+
+export const PLAIN_MODULE = `export const answer = 42;
+`;

@@ -1,0 +1,240 @@
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../src/engine/atomic-write.ts';
+import { discoverFiles, isSourceFile } from '../src/engine/discover.ts';
+import { decodeSource, runCodemod, type RunResult } from '../src/engine/run.ts';
+import { unifiedDiff } from '../src/report/diff.ts';
+import { formatSummary } from '../src/report/summary.ts';
+import type { TypeFactsSource } from '../src/transform.ts';
+import { BROKEN_SERVER, ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE, UNRELATED_BROKEN } from './engine-samples.ts';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mrtr-engine-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function put(relative: string, content: string | Uint8Array): Promise<string> {
+  const file = path.join(dir, relative);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+  return file;
+}
+
+/** None of the samples lifts a local, so a run must never ask for type facts. */
+const noTypes: TypeFactsSource = {
+  forFile: () => {
+    throw new Error('type facts were not expected');
+  },
+};
+
+describe('discoverFiles', () => {
+  it('keeps source extensions, drops declaration files, skips dependency and output folders, sorts', async () => {
+    for (const name of ['a.ts', 'b.tsx', 'c.mts', 'd.cts', 'e.js', 'f.jsx', 'g.mjs', 'h.cjs', 'types.d.ts', 'more.d.mts', 'README.md', 'data.json']) {
+      await put(`src/${name}`, PLAIN_MODULE);
+    }
+    await put('src/deep/er/z.ts', PLAIN_MODULE);
+    for (const skipped of ['node_modules/pkg/index.ts', 'dist/index.js', 'build/index.js', '.git/hooks/x.js', 'src/node_modules/y.ts']) {
+      await put(skipped, ELICIT_SERVER);
+    }
+
+    const { files, problems } = await discoverFiles(['.'], dir);
+    expect(problems).toEqual([]);
+    expect(files.map((f) => path.relative(dir, f))).toEqual([
+      'src/a.ts', 'src/b.tsx', 'src/c.mts', 'src/d.cts', 'src/deep/er/z.ts', 'src/e.js', 'src/f.jsx', 'src/g.mjs', 'src/h.cjs',
+    ]);
+    expect(files.every((f) => path.isAbsolute(f))).toBe(true);
+  });
+
+  it('deduplicates overlapping arguments and takes a named file even in a skipped folder', async () => {
+    await put('src/a.ts', PLAIN_MODULE);
+    await put('dist/keep.js', PLAIN_MODULE);
+    const { files } = await discoverFiles(['src', './src/a.ts', path.join(dir, 'src'), 'dist/keep.js', 'src/../src/a.ts'], dir);
+    expect(files.map((f) => path.relative(dir, f))).toEqual(['dist/keep.js', 'src/a.ts']);
+  });
+
+  it('reports missing arguments and goes on', async () => {
+    await put('src/a.ts', PLAIN_MODULE);
+    const { files, problems } = await discoverFiles(['nope', 'src'], dir);
+    expect(files.map((f) => path.relative(dir, f))).toEqual(['src/a.ts']);
+    expect(problems).toEqual([{ path: path.join(dir, 'nope'), message: 'no such file or directory' }]);
+  });
+
+  it('follows symlinks only inside the root, lists each file once under its real place, survives cycles', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'mrtr-outside-'));
+    try {
+      await writeFile(path.join(outside, 'secret.ts'), ELICIT_SERVER);
+      await put('root/src/real.ts', PLAIN_MODULE);
+      await put('root/node_modules/dep/index.ts', PLAIN_MODULE);
+      const root = path.join(dir, 'root');
+      await symlink(outside, path.join(root, 'out-dir'));
+      await symlink(path.join(outside, 'secret.ts'), path.join(root, 'out-file.ts'));
+      await symlink(path.join(root, 'src', 'real.ts'), path.join(root, 'alias.ts'));
+      await symlink(path.join(root, 'src'), path.join(root, 'src-link'));
+      await symlink(root, path.join(root, 'src', 'loop'));
+      await symlink(path.join(root, 'node_modules', 'dep'), path.join(root, 'dep-link'));
+      await symlink(path.join(root, 'missing.ts'), path.join(root, 'dangling.ts'));
+
+      const { files, problems } = await discoverFiles([root], dir);
+      expect(problems).toEqual([]);
+      expect(files.map((f) => path.relative(dir, f))).toEqual(['root/src/real.ts']);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('knows declaration files from sources', () => {
+    expect(isSourceFile('x.d.ts')).toBe(false);
+    expect(isSourceFile('x.d.cts')).toBe(false);
+    expect(isSourceFile('styles.d.css.ts')).toBe(false);
+    expect(isSourceFile('x.ts')).toBe(true);
+    expect(isSourceFile('d.ts')).toBe(true);
+    expect(isSourceFile('x.json')).toBe(false);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('replaces the content and keeps the mode bits, leaving no temporary file', async () => {
+    const file = await put('bin/tool.ts', 'old\n');
+    await chmod(file, 0o751);
+    await writeFileAtomic(file, 'new\n');
+    expect(await readFile(file, 'utf8')).toBe('new\n');
+    expect((await stat(file)).mode & 0o7777).toBe(0o751);
+    expect(await readdir(path.dirname(file))).toEqual(['tool.ts']);
+  });
+
+  it('writes through a symlink, which stays a link', async () => {
+    const target = await put('real.ts', 'old\n');
+    const link = path.join(dir, 'link.ts');
+    await symlink(target, link);
+    await writeFileAtomic(link, 'new\n');
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readlink(link)).toBe(target);
+    expect(await readFile(target, 'utf8')).toBe('new\n');
+  });
+
+  it('creates a missing file', async () => {
+    const file = path.join(dir, 'fresh.ts');
+    await writeFileAtomic(file, 'hello\n', { mode: 0o640 });
+    expect(await readFile(file, 'utf8')).toBe('hello\n');
+    expect((await stat(file)).mode & 0o777).toBe(0o640);
+  });
+});
+
+describe('runCodemod', () => {
+  it('isolates failures: unparsable, binary and non-UTF-8 files are reported, the others migrated', async () => {
+    await put('src/good.ts', ELICIT_SERVER);
+    await put('src/broken.ts', BROKEN_SERVER);
+    await put('src/unrelated-broken.ts', UNRELATED_BROKEN);
+    await put('src/binary.js', Buffer.from([0x63, 0x72, 0x65, 0x61, 0x74, 0x65, 0x00, 0x01]));
+    await put('src/latin1.js', Buffer.from('// café elicitInput\n', 'latin1'));
+    await put('src/plain.ts', PLAIN_MODULE);
+
+    const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
+
+    expect(result.filesScanned).toBe(6);
+    // good.ts and broken.ts mention a legacy call; unrelated-broken.ts is never parsed.
+    expect(result.candidates).toBe(2);
+    expect(result.errors).toEqual([
+      { file: 'src/binary.js', stage: 'read', message: 'binary file (contains NUL bytes); skipped' },
+      { file: 'src/broken.ts', stage: 'parse', message: expect.stringMatching(/^cannot parse: Unexpected token/), line: 3, column: 24 },
+      { file: 'src/latin1.js', stage: 'read', message: expect.stringMatching(/^not valid UTF-8/) },
+    ]);
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/good.ts', true]]);
+    expect(result.sites).toEqual([
+      { file: 'src/good.ts', line: 6, column: 26, kind: 'elicit', handler: 'tool:go', status: 'migrated', lifted: [], guidance: undefined },
+    ]);
+    const written = await readFile(path.join(dir, 'src/good.ts'), 'utf8');
+    expect(written).toBe(result.changed[0]!.output);
+    expect(written).toContain("inputRequired.elicit({ message: 'Go?'");
+    expect(await readFile(path.join(dir, 'src/broken.ts'), 'utf8')).toBe(BROKEN_SERVER);
+  });
+
+  it('writes nothing in a dry run, and a second run finds nothing to change', async () => {
+    const file = await put('server.ts', ELICIT_SERVER);
+    const dry = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: noTypes });
+    expect(dry.changed).toHaveLength(1);
+    expect(dry.changed[0]!.written).toBe(false);
+    expect(await readFile(file, 'utf8')).toBe(ELICIT_SERVER);
+
+    const first = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
+    expect(first.changed[0]!.output).toBe(dry.changed[0]!.output);
+    const second = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
+    expect(second.changed).toEqual([]);
+    expect(second.sites).toEqual([]);
+    expect(await readFile(file, 'utf8')).toBe(first.changed[0]!.output);
+  });
+
+  it('keeps a byte order mark and CRLF line endings', async () => {
+    const file = await put('server.ts', '\uFEFF' + ELICIT_SERVER.replace(/\n/g, '\r\n'));
+    await runCodemod({ paths: ['server.ts'], write: true, cwd: dir, types: noTypes });
+    const bytes = await readFile(file);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text).toContain('inputRequired.elicit(');
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
+  it('reports marked and migrated sites with their file (default type provider)', async () => {
+    await put('pkg/mixed.ts', MIXED_SERVER);
+    const result = await runCodemod({ paths: ['pkg'], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.line, s.column, s.status, s.code])).toEqual([
+      ['pkg/mixed.ts', 6, 29, 'marked', 'closure'],
+      ['pkg/mixed.ts', 11, 25, 'migrated', undefined],
+      ['pkg/mixed.ts', 15, 25, 'migrated', undefined],
+    ]);
+  });
+});
+
+describe('decodeSource', () => {
+  it('accepts UTF-8 and refuses binary and other encodings', () => {
+    expect(decodeSource(Buffer.from('const s = "ü";\n'))).toBe('const s = "ü";\n');
+    expect(decodeSource(Buffer.from([0x61, 0x00]))).toEqual({ problem: expect.stringContaining('binary') });
+    expect(decodeSource(Buffer.from([0x61, 0xe9, 0x0a]))).toEqual({ problem: expect.stringContaining('UTF-8') });
+  });
+});
+
+describe('reports', () => {
+  it('formats a unified diff with a/ and b/ paths', () => {
+    expect(unifiedDiff({ path: 'src/x.ts', original: 'a\nb\nc\n', output: 'a\nB\nc\n' })).toBe(
+      '--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n',
+    );
+  });
+
+  it('summarises counts, every marker, errors, and each note once', () => {
+    const sampling = 'sampling is deprecated.';
+    const result: RunResult = {
+      filesScanned: 4,
+      candidates: 3,
+      changed: [{ path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true }],
+      sites: [
+        { file: 'src/a.ts', line: 3, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
+        { file: 'src/a.ts', line: 9, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
+        { file: 'src/b.ts', line: 7, column: 11, kind: 'elicit', status: 'marked', code: 'closure', reason: 'nested.', next: 'lift it.' },
+      ],
+      errors: [{ file: 'src/c.ts', stage: 'parse', message: 'cannot parse: Unexpected token', line: 2, column: 4 }],
+    };
+    expect(formatSummary(result, { dryRun: false })).toBe(
+      [
+        'Files scanned: 4 (3 mention server→client requests)',
+        'Files changed: 1',
+        '  src/a.ts',
+        'Sites migrated: 2',
+        'Markers left: 1',
+        '  src/b.ts:7:11  closure  nested.  Next: lift it.',
+        'Errors: 1',
+        '  src/c.ts:2:4  cannot parse: Unexpected token',
+        'Notes:',
+        '  sampling is deprecated. (2 sites)',
+        '',
+      ].join('\n'),
+    );
+    expect(formatSummary(result, { dryRun: true })).toContain('Files to change: 1 (dry run: nothing written)\n');
+  });
+});
