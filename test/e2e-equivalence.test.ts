@@ -74,6 +74,33 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }], elicit: () => accept({ index: 1 }) },
     legacyLog: ['audit:roots:2'],
   },
+  'a question in one if branch, the other branch without one': {
+    fixture: 'control-flow',
+    calls: [
+      { name: 'archive_table', arguments: { table: 'logs', force: false } },
+      { name: 'archive_table', arguments: { table: 'users', force: true } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['count:logs', 'audit:confirmed:logs', 'delete:logs=3', 'count:users', 'audit:forced:users', 'delete:users=5'],
+  },
+  'a declined question in an if branch returns early': {
+    fixture: 'control-flow',
+    calls: [{ name: 'archive_table', arguments: { table: 'logs', force: false } }],
+    script: { elicit: () => ({ action: 'decline' }) },
+    legacyLog: ['count:logs'],
+  },
+  'try/catch/finally around a question: the finally runs once': {
+    fixture: 'control-flow',
+    calls: [{ name: 'rename_project', arguments: { project: 'apollo' } }],
+    script: { elicit: () => accept({ name: 'artemis' }) },
+    legacyLog: ['audit:rename:apollo', 'audit:rename:finally', 'audit:rename:apollo->artemis'],
+  },
+  'a question awaited inside a condition': {
+    fixture: 'control-flow',
+    calls: [{ name: 'wipe_cache', arguments: {} }],
+    script: { elicit: () => accept({}) },
+    legacyLog: ['delete:cache=0'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {

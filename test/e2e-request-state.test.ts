@@ -103,7 +103,7 @@ describe('a migrated handler on the 2026-07-28 era', () => {
 
   it('refuses state minted for another tool, before that tool does anything', async () => {
     const { world, connection, first } = await firstRound(formsServer, 'list_workspace', {});
-    const replayed = await connection.callRaw({ name: 'notify_user', arguments: { note: 'x' }, inputResponses: { input1: { action: 'accept', content: {} } }, requestState: first.requestState });
+    const replayed = await connection.callRaw({ name: 'notify_user', arguments: { note: 'x' }, inputResponses: { answer: { action: 'accept', content: {} } }, requestState: first.requestState });
     expect(replayed).toMatchObject(REFUSED);
     expect(world.log).toEqual(['audit:roots:asked']);
     await connection.close();

@@ -9,8 +9,8 @@ export interface Declared {
   /** Offset of the binding identifier (where type facts are asked). */
   start: number;
   mutable: boolean;
-  /** What declared it: a variable (with its declarator), a function or a class. */
-  via: 'variable' | 'function' | 'class';
+  /** What declared it: a variable (with its declarator), a function, a class or a catch clause. */
+  via: 'variable' | 'function' | 'class' | 'caught';
   init?: Node | null;
   annotation?: Node | null;
 }

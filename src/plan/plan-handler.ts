@@ -10,17 +10,15 @@ import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
-import { statementShape } from './statement-shape.ts';
-import { lineTail, startsLine } from './text.ts';
+import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
 import type { Binding, Edit, HandlerPlan, LiftedLocal, PlannedRequest, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;
 }
 
-/** A round before keys and liveness: the statement, its binding and its sites in order. */
-interface Round {
-  index: number;
+/** A round before keys and liveness: where it sits, its binding and its sites in order. */
+interface Round extends LocatedRound {
   binding: Binding;
   sites: LegacySite[];
 }
@@ -35,6 +33,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
 
   const rounds = roundsOf(statements, sites, fn, source);
   if (rounds instanceof Refusal) return rounds;
+  const tree = buildTree(fn.body, rounds);
 
   const context = contextParameter(source, handler, sites);
   if (context instanceof Refusal) return context;
@@ -52,7 +51,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   // Arguments are re-sent on every retry, so they need not travel, but they must not change.
   const argParams = fn.params.slice(0, handler.ctxIndex);
   const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
-  for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.index))) {
+  for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
     if (argNames.has(name)) {
       return new Refusal('param-reassigned', `the argument \`${name}\` is reassigned before a question; a retry re-sends the original arguments.`, 'assign to a new local instead of the parameter, then run again.', rounds[0]!.sites[0]);
     }
@@ -60,25 +59,32 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
 
   const keys = requestKeys(rounds);
   const points: SuspensionPoint[] = [];
-  const declaredSoFar: Declared[] = [];
   for (let i = 0; i < rounds.length; i++) {
     const round = rounds[i]!;
-    const from = i === 0 ? 0 : rounds[i - 1]!.index; // the previous round's own answers first
-    for (const s of statements.slice(from, round.index)) declaredSoFar.push(...declaredBy(s));
-    const readAfter = namesReadIn(statements.slice(round.index + 1));
+    const inScope = declaredInScope(round);
+    const readAfter = namesReadAfter(round);
     const lifted: LiftedLocal[] = [];
-    for (const d of declaredSoFar) {
+    for (const d of inScope) {
       if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
-      const local = liftLocal(analysis, d, rounds, keys, statements, facts);
+      if (inScope.some((other) => other !== d && other.name === d.name)) {
+        return new Refusal('shadowed-local', `two locals named \`${d.name}\` are in scope at this question.`, `rename one of them, then run again.`, round.sites[0]);
+      }
+      const local = liftLocal(analysis, d, rounds, keys, facts);
       if (local instanceof Refusal) return local.at(round.sites[0]!);
       lifted.push(local);
+    }
+    const clash = resumeClash(round, lifted);
+    if (clash) {
+      return new Refusal('shadowed-local', `\`${clash}\` is declared again after the block that asks, so the resumed code cannot restore it under the same name.`, 'rename one of the two declarations, then run again.', round.sites[0]);
     }
     const requests = round.sites.map((site, j) => plannedRequest(source, site, keys[i]![j]!, round.sites.length === 1 ? round.binding : undefined));
     points.push({
       step: keys[i]!.join('+'),
       requests,
-      statement: { start: statements[round.index]!.start!, end: statements[round.index]!.end! },
+      statement: { start: round.statement.start!, end: round.statement.end! },
       binding: round.binding,
+      inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
+      path: round.path,
       lifted,
     });
   }
@@ -94,10 +100,11 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     argsText: argsDigestText(argParams, handler.kind),
     line: handler.call.loc!.start.line,
     verbatim: verbatimSpans(fn.body),
+    tree,
   };
 }
 
-/** Groups the sites into rounds: each the awaited call (or Promise.all) of one top-level statement. */
+/** Groups the sites into rounds: each the awaited call (or Promise.all) of one statement. */
 function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite['fn'], source: string): Round[] | Refusal {
   const rounds: Round[] = [];
   for (const site of sites) {
@@ -110,29 +117,67 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
     if (site.kind === 'elicitUrl') {
       return new Refusal('url-elicitation', 'URL-mode elicitation is not migrated yet.', 'return inputRequired({ inputRequests: { key: inputRequired.elicitUrl({ message, url }) } }) and read the response on the retry.', site);
     }
-    const index = statements.findIndex((s) => s.start! <= site.call.start! && site.call.end! <= s.end!);
-    if (rounds.some((r) => r.index === index)) continue; // already taken with its Promise.all siblings
-    const statement = statements[index];
-    const shape = statement ? statementShape(statement, source) : undefined;
-    if (!statement || !shape || !shape.calls.includes(site.call)) {
-      return new Refusal('nested-site', 'the request is awaited inside a block, condition or larger expression, which this version does not restructure.', `make the awaited call its own statement in the handler body (const x = await ...), or ${MANUAL_STEP}.`, site);
-    }
-    const roundSites = shape.calls.map((call) => sites.find((s) => s.call === call));
+    if (rounds.some((r) => r.sites.includes(site))) continue; // taken with its Promise.all siblings
+    const located = locateRound(statements, site, sites, source);
+    if (located instanceof Refusal) return located;
+    const roundSites = located.shape.calls.map((call) => sites.find((s) => s.call === call));
     if (roundSites.some((s) => s === undefined)) {
       return new Refusal('mixed-promise-all', 'Promise.all awaits a legacy request together with other work.', `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`, site);
     }
-    if (!startsLine(source, statement.start!) || lineTail(source, statement.end!) === undefined) {
-      return new Refusal('layout', 'the statement shares its line with other code.', 'put the awaited call on a line of its own and run again.', site);
-    }
-    rounds.push({ index, binding: shape.binding, sites: roundSites as LegacySite[] });
+    rounds.push({ ...located, binding: located.shape.binding, sites: roundSites as LegacySite[] });
   }
-  return rounds.sort((a, b) => a.index - b.index);
+  return rounds.sort((a, b) => a.statement.start! - b.statement.start!);
 }
+
+/** Locals in scope at a round's statement: declared earlier in each enclosing list, and catch parameters. */
+function declaredInScope(round: Round): Declared[] {
+  const out: Declared[] = [];
+  for (const frame of round.frames) {
+    for (const s of frame.list.slice(0, frame.index)) out.push(...declaredBy(s));
+    if (frame.role === 'catch' && frame.compound?.type === 'TryStatement' && frame.compound.handler?.param) {
+      for (const b of boundNames(frame.compound.handler.param)) out.push({ name: b.name, start: b.start, mutable: true, via: 'caught' });
+    }
+  }
+  return out;
+}
+
+/** Names the code that resumes after a round may read: the rest of every enclosing list and handler. */
+function namesReadAfter(round: Round): Set<string> {
+  const names = new Set<string>();
+  const add = (nodes: readonly Node[]) => {
+    for (const n of namesReadIn(nodes as Statement[])) names.add(n);
+  };
+  round.frames.forEach((frame) => {
+    add(frame.list.slice(frame.index + 1));
+    const c = frame.compound;
+    if (c?.type === 'TryStatement') {
+      if (frame.role === 'try' && c.handler) add([c.handler.body]);
+      if (frame.role !== 'finally' && c.finalizer) add([c.finalizer]);
+    }
+  });
+  if (round.inline) add([round.statement]);
+  return names;
+}
+
+/**
+ * Restored names live at the top of the resumed step, so the code after an enclosing block
+ * must not declare them again (legal in the original's nested scope, not at the top).
+ */
+function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
+  const atTop = new Set(lifted.map((l) => l.name));
+  if (round.binding.form === 'declare') for (const n of round.binding.name ? [round.binding.name] : (round.binding.names ?? [])) atTop.add(n);
+  for (const frame of round.frames.slice(0, -1)) {
+    for (const s of frame.list.slice(frame.index + 1)) for (const d of declaredBy(s)) if (atTop.has(d.name)) return d.name;
+  }
+  return undefined;
+}
+
+/** What an answer is called when the code gives it no name. */
+const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'answer', sampling: 'completion', roots: 'roots' } as const;
 
 /** Keys name the answers: the variable a response lands in where there is one. */
 function requestKeys(rounds: Round[]): string[][] {
   const used = new Set<string>();
-  let counter = 0;
   const unique = (base: string) => {
     let key = base;
     for (let n = 2; used.has(key); n++) key = `${base}${n}`;
@@ -140,13 +185,12 @@ function requestKeys(rounds: Round[]): string[][] {
     return key;
   };
   return rounds.map(({ binding, sites }) =>
-    sites.map((_, j) => {
-      counter++;
+    sites.map((site, j) => {
       const named =
         sites.length === 1
           ? binding.form === 'assign' ? binding.name : binding.form === 'declare' ? (binding.name ?? binding.names?.[0]) : undefined
           : binding.form === 'declare' ? binding.elements?.[j] : undefined;
-      return unique(named ?? `input${counter}`);
+      return unique(named ?? DEFAULT_KEYS[site.kind!]);
     }),
   );
 }
@@ -204,14 +248,17 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised[1]} | InputRequiredResult>` };
 }
 
-function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], statements: Statement[], facts: TypeFacts | undefined): LiftedLocal | Refusal {
+function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined): LiftedLocal | Refusal {
   const { source } = analysis;
   const { name, mutable } = declared;
+  if (declared.via === 'caught') {
+    return new Refusal('unserialisable-local', `the caught error \`${name}\` is used after a question asked in its catch block; an error does not survive JSON.`, `keep what you need of \`${name}\` (e.g. its message) in a local before asking, then run again.`);
+  }
   if (declared.via !== 'variable') {
     return new Refusal('unserialisable-local', `the ${declared.via} \`${name}\` is declared before a question and used after it; it cannot travel in requestState.`, `move \`${name}\` out of the handler (or below the last question), then run again.`);
   }
   // An earlier round's own answer: plain JSON of a type the plan already knows.
-  const roundIndex = rounds.findIndex((r) => statements[r.index]!.start! <= declared.start && declared.start < statements[r.index]!.end!);
+  const roundIndex = rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
   if (roundIndex !== -1) {
     const round = rounds[roundIndex]!;
     const types = round.sites.map((site, j) => plannedRequest(source, site, keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType);

@@ -54,8 +54,41 @@ export interface SuspensionPoint {
   requests: PlannedRequest[];
   statement: Span;
   binding: Binding;
+  /**
+   * For a request awaited inside a larger expression (`if ((await ask()).action ...)`): the
+   * span of the `await`, which the resumed statement reads from the answer instead.
+   */
+  inline?: Span;
+  /** Where the statement sits: item and child indices from the handler body down. */
+  path: PathStep[];
   /** Locals declared before this point and read after it: they travel in requestState. */
   lifted: LiftedLocal[];
+}
+
+/** One level of a point's position: the item in a list, and which child list of it to enter. */
+export interface PathStep {
+  item: number;
+  child?: number;
+}
+
+/**
+ * A statement list the rewrite may restructure (the handler body, or a block on the way to
+ * a question). `open` is just after its `{`, `close` is its `}`.
+ */
+export interface ListPlan {
+  open: number;
+  close: number;
+  items: ItemPlan[];
+}
+
+export type ItemPlan =
+  | { type: 'plain'; span: Span; declares: boolean; exits: boolean }
+  | { type: 'point'; span: Span; point: number; declares: boolean }
+  | { type: 'compound'; span: Span; kind: 'if' | 'try' | 'block'; children: ChildPlan[]; declares: boolean; exits: boolean };
+
+export interface ChildPlan {
+  role: 'consequent' | 'alternate' | 'try' | 'catch' | 'finally' | 'block';
+  list: ListPlan;
 }
 
 export interface HandlerPlan {
@@ -75,6 +108,8 @@ export interface HandlerPlan {
   line: number;
   /** Literal spans whose lines must not be re-indented (their text is data). */
   verbatim: Span[];
+  /** The body as a tree of the lists that lead to questions. */
+  tree: ListPlan;
 }
 
 export type SiteStatus = 'migrated' | 'marked';

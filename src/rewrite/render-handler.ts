@@ -1,51 +1,42 @@
-// Renders one planned handler body. The code before the first question moves into the
-// first-call branch (so it runs once), each middle segment into the branch of the step
-// whose answer it follows, and the code after the last question stays where it was, byte
-// for byte, so the diff shows only what had to change.
+// Renders one planned handler body. The first-call branch is the body with each question
+// replaced by `return mrtr.ask(...)`; the branch for each answered step restores what
+// travelled, reads the answer and runs the continuation: the rest of the block the
+// question sat in, wrapped in the try/catch/finally it sat in, then the rest of each
+// enclosing block. In straight-line code that is exactly the code between two questions,
+// and after the last question the code stays where it was, byte for byte.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
 import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
-import type { Edit, HandlerPlan, LiftedLocal, PlannedRequest, Span, SuspensionPoint } from '../plan/types.ts';
+import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PlannedRequest, SuspensionPoint } from '../plan/types.ts';
+
+interface Rendered {
+  lines: string[];
+  /** Whether control never falls off the end of these lines. */
+  exits: boolean;
+}
 
 export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean): Edit[] {
-  const { points, body } = plan;
-  const first = points[0]!;
-  const I = indentAt(source, first.statement.start);
+  const { points, body, tree } = plan;
+  const I = indentAt(source, tree.items[0]!.span.start);
   const outer = indentAt(source, body.start);
   const U = I.startsWith(outer) && I.length > outer.length ? I.slice(outer.length) : '  ';
-  const reindent = (from: number, to: number, add: string) => indentLines(source, from, to, add, plan.verbatim);
-
-  const out: string[] = [];
-  const firstNl = source.indexOf('\n', body.start);
-  out.push(source.slice(body.start, firstNl).replace(/\r$/, '')); // `{` and whatever shares its line
+  const r = new BodyRenderer(source, plan, U, typed);
   const keys = points.map((p) => quote(p.step)).join(', ');
+  // A branch that can complete normally must not run on into the next step's branch.
+  const fallsOff = (rendered: Rendered, indent: string) => (rendered.exits ? [] : [`${indent}return;`]);
+
+  const out: string[] = [source.slice(body.start, lineEndOf(source, body.start)).replace(/\r$/, '')];
   out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${quote(plan.id)}, [${keys}], ${plan.argsText});`);
-
-  // First call: everything before the first question, then the question.
-  out.push(`${I}if (mrtr.step === undefined) {`);
-  out.push(...reindent(firstNl + 1, lineStartOf(source, first.statement.start), U));
-  out.push(...askLines(first, I + U, U, source, plan));
-  out.push(`${I}}`);
-
-  // Each middle step: restore, read the answer, run the segment, ask the next question.
-  for (let i = 1; i < points.length; i++) {
-    const answered = points[i - 1]!;
-    const next = points[i]!;
-    out.push(`${I}if (mrtr.step === ${quote(answered.step)}) {`);
-    out.push(...restoreLines(answered.lifted, I + U, typed));
-    out.push(...readLines(answered, I + U, source, typed));
-    out.push(...reindent(lineEndOf(source, answered.statement.end) + 1, lineStartOf(source, next.statement.start), U));
-    out.push(...askLines(next, I + U, U, source, plan));
-    out.push(`${I}}`);
+  const first = r.list(tree, 0, I + U, false);
+  out.push(`${I}if (mrtr.step === undefined) {`, ...first.lines, ...fallsOff(first, I + U), `${I}}`);
+  for (const point of points.slice(0, -1)) {
+    const resumed = r.resume(point, I + U, false);
+    out.push(`${I}if (mrtr.step === ${quote(point.step)}) {`, ...resumed.lines, ...fallsOff(resumed, I + U), `${I}}`);
   }
+  out.push(...r.resume(points[points.length - 1]!, I, true).lines);
+  const closeLine = lineStartOf(source, tree.close);
+  out.push(source.slice(closeLine, body.end).replace(/\r(?=\n|$)/g, ''));
 
-  // The last answer: restore and read at the original indentation; the rest stays verbatim.
-  const last = points[points.length - 1]!;
-  out.push(...restoreLines(last.lifted, I, typed));
-  out.push(...readLines(last, I, source, typed));
-  const lastEnd = lineEndOf(source, last.statement.end);
-  const rest = source.slice(source[lastEnd - 1] === '\r' ? lastEnd - 1 : lastEnd, body.end);
-
-  const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) + rest }];
+  const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
   if (plan.addParam) {
     edits.push({ start: plan.addParam.at, end: plan.addParam.at, text: plan.addParam.text });
@@ -58,46 +49,172 @@ function quote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** Lines of source[from, to) (whole lines, `to` at a line start), each non-blank one indented by `add`. */
-function indentLines(source: string, from: number, to: number, add: string, verbatim: Span[]): string[] {
-  if (to <= from) return [];
-  const text = source.slice(from, to - 1); // drop the final newline
-  const lines: string[] = [];
-  let offset = from;
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/\r$/, '');
-    const inLiteral = verbatim.some((s) => s.start < offset && offset < s.end);
-    lines.push(inLiteral || line.trim() === '' ? (inLiteral ? line : '') : add + line);
-    offset += raw.length + 1;
-  }
-  return lines;
-}
+class BodyRenderer {
+  constructor(
+    private readonly source: string,
+    private readonly plan: HandlerPlan,
+    private readonly U: string,
+    private readonly typed: boolean,
+  ) {}
 
-function askLines(point: SuspensionPoint, indent: string, U: string, source: string, plan: HandlerPlan): string[] {
-  const lines: string[] = [];
-  const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
-  for (const g of guidance) lines.push(`${indent}// ${NOTE_MARKER}: ${g}`);
-  const locals = point.lifted.length === 0 ? '{}' : `{ ${point.lifted.map((l) => l.name).join(', ')} }`;
-  lines.push(`${indent}return mrtr.ask(${quote(point.step)}, ${locals}, {`);
-  // A request's continuation lines keep their indentation relative to its first line.
-  const keyIndent = indent + U;
-  for (const request of point.requests) {
-    const was = indentAt(source, request.paramsStart);
-    const text = request.requestText
-      .split('\n')
-      .map((line, i) => (i === 0 || line.trim() === '' || insideLiteral(request, plan, source, i) || !line.startsWith(was) ? line : keyIndent + line.slice(was.length)))
-      .join('\n');
-    lines.push(`${keyIndent}${request.key}: ${text},`);
+  /** Items of `list` from `from`, at `target` indentation; a question ends the list (its rest is unreachable). */
+  list(list: ListPlan, from: number, target: string, withTrailer: boolean): Rendered {
+    const { source } = this;
+    const lines: string[] = [];
+    const orig = list.items.length > 0 ? indentAt(source, list.items[0]!.span.start) : target;
+    let exits = false;
+    for (let i = from; i < list.items.length; i++) {
+      const item = list.items[i]!;
+      const chunkStart = i === 0 ? lineEndOf(source, list.open) + 1 : lineEndOf(source, list.items[i - 1]!.span.end) + 1;
+      lines.push(...this.shift(chunkStart, lineStartOf(source, item.span.start), orig, target)); // leading comments
+      if (item.type === 'point') {
+        lines.push(...this.ask(this.plan.points[item.point]!, target));
+        return { lines, exits: true };
+      }
+      if (item.type === 'compound') lines.push(...this.compound(item, target));
+      else lines.push(...this.shift(lineStartOf(source, item.span.start), lineEndOf(source, item.span.end) + 1, orig, target));
+      exits = item.exits;
+    }
+    if (withTrailer) {
+      const after = list.items.length > 0 ? lineEndOf(source, list.items[list.items.length - 1]!.span.end) + 1 : lineEndOf(source, list.open) + 1;
+      lines.push(...this.shift(after, lineStartOf(source, list.close), orig, target));
+    }
+    return { lines, exits };
   }
-  lines.push(`${indent}});`);
-  return lines;
-}
 
-/** Whether line `i` of a request's text starts inside a string or template literal. */
-function insideLiteral(request: PlannedRequest, plan: HandlerPlan, source: string, i: number): boolean {
-  let offset = request.paramsStart;
-  for (let n = 0; n < i; n++) offset = source.indexOf('\n', offset) + 1;
-  return plan.verbatim.some((s) => s.start < offset && offset < s.end);
+  /** A compound statement with a question below: its own text, each child list re-rendered. */
+  private compound(item: Extract<ItemPlan, { type: 'compound' }>, target: string): string[] {
+    const { source } = this;
+    const orig = indentAt(source, item.span.start);
+    const lines = this.shift(lineStartOf(source, item.span.start), lineEndOf(source, item.children[0]!.list.open - 1) + 1, orig, target);
+    item.children.forEach((child, j) => {
+      lines.push(...this.childBody(item, child.role, child.list, target));
+      const next = item.children[j + 1];
+      lines.push(...this.shift(lineStartOf(source, child.list.close), lineEndOf(source, next ? next.list.open - 1 : item.span.end) + 1, orig, target));
+    });
+    return lines;
+  }
+
+  /**
+   * A child list in full. A finally block next to a question is guarded: the first call
+   * returns the question through it, and its code belongs to the call that completes.
+   */
+  private childBody(item: Extract<ItemPlan, { type: 'compound' }>, role: string, list: ListPlan, target: string): string[] {
+    const inner = target + this.U;
+    if (role === 'finally' && item.kind === 'try') {
+      return [`${inner}if (!mrtr.suspended) {`, ...this.list(list, 0, inner + this.U, true).lines, `${inner}}`];
+    }
+    return this.list(list, 0, inner, true).lines;
+  }
+
+  /** The branch for an answered step: restore, read the answer, then the continuation. */
+  resume(point: SuspensionPoint, target: string, last: boolean): Rendered {
+    const head = [...restoreLines(point.lifted, target, this.typed), ...readLines(point, target, this.source, this.typed)];
+    const rest = this.continuation(point, this.plan.tree, 0, target, last);
+    return { lines: [...head, ...rest.lines], exits: rest.exits };
+  }
+
+  private continuation(point: SuspensionPoint, list: ListPlan, depth: number, target: string, last: boolean): Rendered {
+    const { source, U } = this;
+    const step = point.path[depth]!;
+    const topLevel = depth === 0;
+    const lines: string[] = [];
+    if (step.child === undefined) {
+      if (point.inline) lines.push(...this.resumedInline(point, list, target));
+      const rest = this.list(list, step.item + 1, target, topLevel && last);
+      return { lines: [...lines, ...rest.lines], exits: rest.exits || (point.binding.form === 'return' && rest.lines.length === 0) };
+    }
+    const item = list.items[step.item] as Extract<ItemPlan, { type: 'compound' }>;
+    const child = item.children[step.child]!;
+    const orig = indentAt(source, item.span.start);
+    const nextItem = point.path[depth + 1]!.item;
+    const scoped = child.list.items.slice(nextItem + 1).some((i) => i.declares);
+    let innerExits = false;
+    const wrapped = (indent: string) => {
+      const inner = this.continuation(point, child.list, depth + 1, indent, last);
+      innerExits = inner.exits;
+      return inner.lines;
+    };
+    if (child.role === 'try' || (child.role === 'catch' && item.children.some((c) => c.role === 'finally'))) {
+      // Resume inside the same handlers: `try {` the rest of the block, then the original catch/finally.
+      lines.push(`${target}try {`, ...wrapped(target + U));
+      for (let j = step.child + 1; j < item.children.length; j++) {
+        const c = item.children[j]!;
+        lines.push(...this.shift(lineStartOf(source, item.children[j - 1]!.list.close), lineEndOf(source, c.list.open - 1) + 1, orig, target));
+        lines.push(...this.childBody(item, c.role, c.list, target));
+      }
+      lines.push(...this.shift(lineStartOf(source, item.children[item.children.length - 1]!.list.close), lineEndOf(source, item.span.end) + 1, orig, target));
+      innerExits = false;
+    } else if (scoped) {
+      lines.push(`${target}{`, ...wrapped(target + U), `${target}}`);
+    } else {
+      lines.push(...wrapped(target));
+    }
+    const rest = this.list(list, step.item + 1, target, topLevel && last);
+    return { lines: [...lines, ...rest.lines], exits: rest.lines.length > 0 ? rest.exits : innerExits };
+  }
+
+  /** The statement that awaited inline, now reading the answer where the await was. */
+  private resumedInline(point: SuspensionPoint, list: ListPlan, target: string): string[] {
+    const { source } = this;
+    const start = lineStartOf(source, point.statement.start);
+    const end = lineEndOf(source, point.statement.end);
+    const text = source.slice(start, point.inline!.start) + 'mrtrAnswer' + source.slice(point.inline!.end, end);
+    const orig = indentAt(source, point.statement.start);
+    void list;
+    return text.split('\n').map((raw) => {
+      const line = raw.replace(/\r$/, '');
+      return line.startsWith(orig) ? target + line.slice(orig.length) : line;
+    });
+  }
+
+  /** Whole lines of source[from, to) moved from `orig` to `target` indentation; literals untouched. */
+  private shift(from: number, to: number, orig: string, target: string): string[] {
+    if (to <= from) return [];
+    const { source } = this;
+    const out: string[] = [];
+    let offset = from;
+    for (const raw of source.slice(from, to).replace(/\n$/, '').split('\n')) {
+      const line = raw.replace(/\r$/, '');
+      const inLiteral = this.plan.verbatim.some((s) => s.start < offset && offset < s.end);
+      if (inLiteral) out.push(line);
+      else if (line.trim() === '') out.push('');
+      else out.push(line.startsWith(orig) ? target + line.slice(orig.length) : line);
+      offset += raw.length + 1;
+    }
+    return out;
+  }
+
+  private ask(point: SuspensionPoint, indent: string): string[] {
+    const { source, U } = this;
+    const lines: string[] = [];
+    const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
+    for (const g of guidance) lines.push(`${indent}// ${NOTE_MARKER}: ${g}`);
+    const locals = point.lifted.length === 0 ? '{}' : `{ ${point.lifted.map((l) => l.name).join(', ')} }`;
+    lines.push(`${indent}return mrtr.ask(${quote(point.step)}, ${locals}, {`);
+    // A request's continuation lines keep their indentation relative to its first line.
+    const keyIndent = indent + U;
+    for (const request of point.requests) {
+      const was = indentAt(source, request.paramsStart);
+      const text = request.requestText
+        .split('\n')
+        .map((raw, i) => {
+          const line = raw.replace(/\r$/, '');
+          return i === 0 || line.trim() === '' || this.insideLiteral(request, i) || !line.startsWith(was) ? line : keyIndent + line.slice(was.length);
+        })
+        .join('\n');
+      lines.push(`${keyIndent}${request.key}: ${text},`);
+    }
+    lines.push(`${indent}});`);
+    return lines;
+  }
+
+  /** Whether line `i` of a request's text starts inside a string or template literal. */
+  private insideLiteral(request: PlannedRequest, i: number): boolean {
+    let offset = request.paramsStart;
+    for (let n = 0; n < i; n++) offset = this.source.indexOf('\n', offset) + 1;
+    return this.plan.verbatim.some((s) => s.start < offset && offset < s.end);
+  }
 }
 
 function restoreLines(lifted: LiftedLocal[], indent: string, typed: boolean): string[] {
@@ -115,7 +232,7 @@ function restoreLines(lifted: LiftedLocal[], indent: string, typed: boolean): st
 /**
  * Reads a round's answers into the variables the legacy code used, re-asking when any is
  * missing. The answer lands directly in the declared name where there is one; otherwise in
- * a temporary the original binding (pattern, assignment, return) then takes from.
+ * a temporary the original binding (pattern, assignment, return, inline use) takes it from.
  */
 function readLines(point: SuspensionPoint, indent: string, source: string, typed: boolean): string[] {
   const { binding, requests } = point;
@@ -127,7 +244,7 @@ function readLines(point: SuspensionPoint, indent: string, source: string, typed
   const names = direct ?? requests.map((_, i) => (single ? 'mrtrAnswer' : `mrtrAnswer${i + 1}`));
   const declKind = direct && binding.form === 'declare' ? binding.kind : 'const';
   const lines = requests.map((r, i) => `${indent}${declKind} ${names[i]} = mrtr.response${typed ? `<${r.resultType}>` : ''}(${quote(r.key)}, '${r.guard}');`);
-  const tail = lineTail(source, point.statement.end) ?? '';
+  const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
   const missing = names.map((n) => `${n} === undefined`).join(' || ');
   const value = single ? names[0]! : `[${names.join(', ')}]`;
   const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
@@ -135,9 +252,9 @@ function readLines(point: SuspensionPoint, indent: string, source: string, typed
   if (binding.form === 'declare' && !direct) finish = binding.name ? `${binding.kind} ${binding.name}${tuple} = ${value};` : `${binding.kind} ${binding.pattern} = ${value};`;
   if (binding.form === 'assign') finish = `${binding.name} = ${value};`;
   if (binding.form === 'return') finish = `return ${value};`;
-  if (binding.form === 'discard' && single) {
-    const [only] = lines;
-    return [`${indent}if (${only!.trim().replace(/^const mrtrAnswer = (.*);$/, '$1')} === undefined) return mrtr.askAgain();${tail}`];
+  if (binding.form === 'discard' && single && !point.inline) {
+    const r = requests[0]!;
+    return [`${indent}if (mrtr.response${typed ? `<${r.resultType}>` : ''}(${quote(r.key)}, '${r.guard}') === undefined) return mrtr.askAgain();${tail}`];
   }
   lines.push(`${indent}if (${missing}) return mrtr.askAgain();${finish ? '' : tail}`);
   if (finish) lines.push(`${indent}${finish}${tail}`);

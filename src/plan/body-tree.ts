@@ -1,0 +1,185 @@
+// The handler body as a tree of statement lists: where each question sits (its path), and
+// which compound statements (if/else, try/catch/finally, blocks) lead to one. Only those
+// are restructured; every other statement is copied as written.
+import type { Node, Statement } from '@babel/types';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import { declaredBy } from './liveness.ts';
+import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { statementShape, type StatementShape } from './statement-shape.ts';
+import { lineTail, startsLine } from './text.ts';
+import type { ChildPlan, ItemPlan, ListPlan, PathStep } from './types.ts';
+
+/** A located question: its statement, how its answer is bound, and where it sits. */
+export interface LocatedRound {
+  statement: Statement;
+  shape: StatementShape;
+  /** The `await` expression when the round is awaited inside a larger expression. */
+  inline?: Node;
+  path: PathStep[];
+  /** The lists and compound statements along the path, outermost first. */
+  frames: Frame[];
+}
+
+/** One level of a path: the list, the index of the item in it, and the child list entered. */
+export interface Frame {
+  list: Statement[];
+  index: number;
+  /** The compound statement at `index`, and which of its parts holds the next level. */
+  compound?: Statement;
+  role?: ChildPlan['role'];
+}
+
+const contains = (outer: Node, inner: Node) => outer.start! <= inner.start! && inner.end! <= outer.end!;
+
+/** Finds the round a site belongs to, descending through if/else, try/catch and blocks. */
+export function locateRound(body: Statement[], site: LegacySite, sites: LegacySite[], source: string): LocatedRound | Refusal {
+  let list = body;
+  const path: PathStep[] = [];
+  const frames: Frame[] = [];
+  for (;;) {
+    const index = list.findIndex((s) => contains(s, site.call));
+    const statement = list[index]!;
+    if (!startsLine(source, statement.start!) || lineTail(source, statement.end!) === undefined) {
+      return new Refusal('layout', 'the statement shares its line with other code.', 'put the awaited call on a line of its own and run again.', site);
+    }
+    const shape = statementShape(statement, source);
+    if (shape && shape.calls.includes(site.call)) {
+      path.push({ item: index });
+      frames.push({ list, index });
+      return { statement, shape, path, frames };
+    }
+    const child = childContaining(statement, site.call);
+    if (child instanceof Refusal) return child.at(site);
+    if (!child) {
+      // Awaited inside the statement's own expression: resumable when nothing with side
+      // effects runs before the question in that statement.
+      const inline = inlineAwait(statement, site, sites);
+      if (inline instanceof Refusal) return inline.at(site);
+      path.push({ item: index });
+      frames.push({ list, index });
+      return { statement, shape: { binding: { form: 'discard' }, calls: [site.call] }, inline, path, frames };
+    }
+    // The rewrite re-emits a restructured block line by line: its braces must end and start lines.
+    if (lineTail(source, child.block.start! + 1) === undefined || !startsLine(source, child.block.end! - 1)) {
+      return new Refusal('layout', 'a block on the way to the request opens or closes on a line shared with other code.', 'put the block\'s braces on their own lines (a formatter does this), then run again.', site);
+    }
+    path.push({ item: index, child: child.index });
+    frames.push({ list, index, compound: statement, role: child.role });
+    list = child.block.body;
+  }
+}
+
+/** The child block of a compound statement that holds `node`, undefined when it is in the statement's own expressions. */
+function childContaining(statement: Statement, node: Node): { index: number; role: ChildPlan['role']; block: Extract<Node, { type: 'BlockStatement' }> } | undefined | Refusal {
+  const parts = childParts(statement);
+  if (parts instanceof Refusal) return parts;
+  for (let i = 0; i < parts.length; i++) if (contains(parts[i]!.block, node)) return { index: i, ...parts[i]! };
+  if (statement.type === 'IfStatement' && (contains(statement.consequent, node) || (statement.alternate && contains(statement.alternate, node)))) {
+    return new Refusal('nested-site', 'the request is in an if branch without braces, or in an else-if chain.', `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`);
+  }
+  if (/^(For|ForIn|ForOf|While|DoWhile)Statement$/.test(statement.type) && contains((statement as { body: Node }).body, node)) {
+    return new Refusal('loop', 'the request is inside a loop, which this version does not split into rounds.', `ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`);
+  }
+  if (statement.type === 'SwitchStatement' && statement.cases.some((c) => c.consequent.some((s) => contains(s, node)))) {
+    return new Refusal('switch-case', 'the request is inside a switch case, which this version does not split.', `turn the switch into if/else, then run again; or ${MANUAL_STEP}.`);
+  }
+  if (statement.type === 'TryStatement' && statement.finalizer && contains(statement.finalizer, node)) {
+    return new Refusal('finally', 'the request is inside a finally block, which would run on every round.', `move the question out of the finally block; or ${MANUAL_STEP}.`);
+  }
+  if (statement.type === 'LabeledStatement' && contains(statement.body, node)) {
+    return new Refusal('nested-site', 'the request is inside a labeled statement.', MANUAL_STEP);
+  }
+  return undefined;
+}
+
+/** The parts of a compound statement the rewrite can restructure, in source order. */
+function childParts(statement: Statement): Array<{ role: ChildPlan['role']; block: Extract<Node, { type: 'BlockStatement' }> }> | Refusal {
+  switch (statement.type) {
+    case 'BlockStatement':
+      return [{ role: 'block', block: statement }];
+    case 'IfStatement': {
+      const parts: Array<{ role: ChildPlan['role']; block: Extract<Node, { type: 'BlockStatement' }> }> = [];
+      if (statement.consequent.type === 'BlockStatement') parts.push({ role: 'consequent', block: statement.consequent });
+      if (statement.alternate?.type === 'BlockStatement') parts.push({ role: 'alternate', block: statement.alternate });
+      return parts;
+    }
+    case 'TryStatement':
+      return [
+        { role: 'try' as const, block: statement.block },
+        ...(statement.handler ? [{ role: 'catch' as const, block: statement.handler.body }] : []),
+        ...(statement.finalizer ? [{ role: 'finally' as const, block: statement.finalizer }] : []),
+      ];
+    default:
+      return [];
+  }
+}
+
+const IMPURE = new Set(['CallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression', 'TaggedTemplateExpression', 'UnaryExpression', 'OptionalCallExpression', 'ImportExpression']);
+
+function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]): Node | Refusal {
+  const parent = site.ancestors[site.ancestors.length - 1];
+  if (!parent || parent.type !== 'AwaitExpression') {
+    return new Refusal('nested-site', 'the request is not awaited where it is made.', `await the request where it is made, then run again; or ${MANUAL_STEP}.`);
+  }
+  if (sites.some((s) => s !== site && contains(statement, s.call))) {
+    return new Refusal('nested-site', 'the statement that awaits this request contains another request.', `split it into separate statements, then run again; or ${MANUAL_STEP}.`);
+  }
+  let impure: Node | undefined;
+  const visit = (node: Node) => {
+    if (impure || node === parent) return;
+    if (node.end! <= parent.start! && IMPURE.has(node.type) && !(node.type === 'UnaryExpression' && node.operator !== 'delete')) impure = node;
+    for (const key of Object.keys(node)) {
+      if (key === 'loc' || key.endsWith('Comments')) continue;
+      const value = (node as unknown as Record<string, unknown>)[key];
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (child && typeof child === 'object' && typeof (child as Node).type === 'string') visit(child as Node);
+      }
+    }
+  };
+  visit(statement);
+  if (impure) {
+    return new Refusal('nested-site', 'the statement runs other code before it awaits the request, and that code must not run twice.', `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.`);
+  }
+  if (/^(For|ForIn|ForOf|While|DoWhile|Switch)Statement$/.test(statement.type)) {
+    return new Refusal('loop', 'the request is awaited in a loop or switch header.', MANUAL_STEP);
+  }
+  return parent;
+}
+
+/** Builds the list tree: compounds only where a question sits below, plain statements elsewhere. */
+export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, rounds: LocatedRound[]): ListPlan {
+  const build = (b: Extract<Node, { type: 'BlockStatement' }>): ListPlan => ({
+    open: b.start! + 1,
+    close: b.end! - 1,
+    items: b.body.map((statement): ItemPlan => {
+      const span = { start: statement.start!, end: statement.end! };
+      const declares = declaredBy(statement).length > 0 && statement.type !== 'ExpressionStatement';
+      const point = rounds.findIndex((r) => r.statement === statement);
+      if (point !== -1) return { type: 'point', span, point, declares };
+      const below = rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
+      const parts = childParts(statement);
+      if (below && !(parts instanceof Refusal) && parts.length > 0) {
+        return { type: 'compound', span, kind: statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : 'block', children: parts.map((p) => ({ role: p.role, list: build(p.block) })), declares: false, exits: alwaysExits(statement) };
+      }
+      return { type: 'plain', span, declares, exits: alwaysExits(statement) };
+    }),
+  });
+  return build(block);
+}
+
+/** Whether a statement never completes normally (conservative: false when unsure). */
+export function alwaysExits(statement: Node): boolean {
+  switch (statement.type) {
+    case 'ReturnStatement':
+    case 'ThrowStatement':
+      return true;
+    case 'BlockStatement':
+      return statement.body.length > 0 && alwaysExits(statement.body[statement.body.length - 1]!);
+    case 'IfStatement':
+      return !!statement.alternate && alwaysExits(statement.consequent) && alwaysExits(statement.alternate);
+    case 'TryStatement':
+      return (statement.finalizer && alwaysExits(statement.finalizer)) || (alwaysExits(statement.block) && (!statement.handler || alwaysExits(statement.handler.body)));
+    default:
+      return false;
+  }
+}
