@@ -101,6 +101,21 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({}) },
     legacyLog: ['delete:cache=0'],
   },
+  'a low-level tools/call handler dispatching in a switch': {
+    fixture: 'low-level-and-prompt',
+    calls: [
+      { name: 'purge', arguments: { table: 'logs' } },
+      { name: 'echo', arguments: { table: 'users' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['count:logs', 'delete:logs=3'],
+  },
+  'a prompt that asks': {
+    fixture: 'low-level-and-prompt',
+    calls: [{ kind: 'prompt', name: 'release_notes', arguments: { version: '2.0' } }],
+    script: { elicit: () => accept({ audience: 'operators' }) },
+    legacyLog: ['audit:prompt:2.0'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {

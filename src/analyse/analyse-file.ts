@@ -8,6 +8,8 @@ import { SERVER_PACKAGE } from './sdk-surface.ts';
 
 export interface FileAnalysis {
   source: string;
+  /** The parsed program, for questions the planner asks lazily (the call graph). */
+  program: Node;
   fileName: string;
   /** TypeScript syntax: the rewrite writes type arguments and annotations. */
   typed: boolean;
@@ -61,6 +63,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
 
   return {
     source,
+    program,
     fileName,
     typed: dialect !== 'js',
     handlers: findHandlers(program, source),

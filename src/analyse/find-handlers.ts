@@ -2,10 +2,12 @@
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
 import { isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
-import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS } from './sdk-surface.ts';
+import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
 
 export interface HandlerSite {
   kind: 'tool' | 'prompt' | 'resource';
+  /** A low-level `setRequestHandler(...)` handler: one function serves every tool (prompt, resource). */
+  lowLevel?: boolean;
   /** The registered name: a literal's value, else the argument's source text. */
   name: string;
   call: CallExpression;
@@ -20,6 +22,11 @@ export function findHandlers(program: Node, source: string): HandlerSite[] {
     if (node.type !== 'CallExpression') return;
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
+    if (callee.property.name === 'setRequestHandler') {
+      const low = lowLevelHandler(node);
+      if (low) found.push(low);
+      return;
+    }
     const kind = HANDLER_REGISTRARS[callee.property.name];
     if (!kind || node.arguments.length < 2) return;
     const last = node.arguments[node.arguments.length - 1]!;
@@ -53,4 +60,14 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
   // object literal somewhere between the name and the callback.
   const middle = args.slice(1, -1);
   return middle.some((a) => a.type === 'ObjectExpression' || a.type === 'Identifier') ? 1 : 0;
+}
+
+/** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
+function lowLevelHandler(call: CallExpression): HandlerSite | undefined {
+  const [target, fn] = call.arguments;
+  if (!target || !fn || !isFunction(fn)) return undefined;
+  const method = stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined);
+  const kind = method ? LOW_LEVEL_METHODS[method] : undefined;
+  if (!kind || !method) return undefined;
+  return { kind, name: method, call, fn, ctxIndex: 1, lowLevel: true };
 }

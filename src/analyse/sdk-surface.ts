@@ -71,6 +71,18 @@ export const HANDLER_REGISTRARS: Readonly<Record<string, 'tool' | 'prompt' | 're
   resource: 'resource',
 };
 
+/** Low-level request handlers that may answer input_required, by method and by v1 schema name. */
+export const LOW_LEVEL_METHODS: Readonly<Record<string, 'tool' | 'prompt' | 'resource'>> = {
+  'tools/call': 'tool',
+  'prompts/get': 'prompt',
+  'resources/read': 'resource',
+};
+export const LOW_LEVEL_SCHEMAS: Readonly<Record<string, string>> = {
+  CallToolRequestSchema: 'tools/call',
+  GetPromptRequestSchema: 'prompts/get',
+  ReadResourceRequestSchema: 'resources/read',
+};
+
 /** The config property whose presence means the handler's first parameter is the arguments. */
 export const ARGS_SCHEMA_PROPERTY: Readonly<Record<'tool' | 'prompt', string>> = {
   tool: 'inputSchema',

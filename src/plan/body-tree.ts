@@ -3,6 +3,7 @@
 // are restructured; every other statement is copied as written.
 import type { Node, Statement } from '@babel/types';
 import type { LegacySite } from '../analyse/find-sites.ts';
+import { isFunction, walk } from '../analyse/ast.ts';
 import { declaredBy } from './liveness.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { statementShape, type StatementShape } from './statement-shape.ts';
@@ -31,6 +32,20 @@ export interface Frame {
 
 const contains = (outer: Node, inner: Node) => outer.start! <= inner.start! && inner.end! <= outer.end!;
 
+/**
+ * A statement list inside a compound statement: a block's body (`open` just after its `{`,
+ * `close` at its `}`) or a switch case's consequent (`open` just after `case x:`, `close` at
+ * the next case or the switch's `}`).
+ */
+interface Part {
+  role: ChildPlan['role'];
+  body: Statement[];
+  open: number;
+  close: number;
+}
+
+const inPart = (part: Part, node: Node) => part.open <= node.start! && node.end! <= part.close;
+
 /** Finds the round a site belongs to, descending through if/else, try/catch and blocks. */
 export function locateRound(body: Statement[], site: LegacySite, sites: LegacySite[], source: string): LocatedRound | Refusal {
   let list = body;
@@ -48,7 +63,7 @@ export function locateRound(body: Statement[], site: LegacySite, sites: LegacySi
       frames.push({ list, index });
       return { statement, shape, path, frames };
     }
-    const child = childContaining(statement, site.call);
+    const child = childContaining(statement, site.call, source);
     if (child instanceof Refusal) return child.at(site);
     if (!child) {
       // Awaited inside the statement's own expression: resumable when nothing with side
@@ -60,28 +75,28 @@ export function locateRound(body: Statement[], site: LegacySite, sites: LegacySi
       return { statement, shape: { binding: { form: 'discard' }, calls: [site.call] }, inline, path, frames };
     }
     // The rewrite re-emits a restructured block line by line: its braces must end and start lines.
-    if (lineTail(source, child.block.start! + 1) === undefined || !startsLine(source, child.block.end! - 1)) {
-      return new Refusal('layout', 'a block on the way to the request opens or closes on a line shared with other code.', 'put the block\'s braces on their own lines (a formatter does this), then run again.', site);
+    if (lineTail(source, child.open) === undefined || !startsLine(source, child.close)) {
+      return new Refusal('layout', 'a block on the way to the request opens or closes on a line shared with other code.', 'put the block\'s braces (or the case label) on their own lines (a formatter does this), then run again.', site);
+    }
+    if (child.role === 'case') {
+      const problem = caseContinuation(child.body, child.body.findIndex((s) => contains(s, site.call)));
+      if (problem) return problem.at(site);
     }
     path.push({ item: index, child: child.index });
     frames.push({ list, index, compound: statement, role: child.role });
-    list = child.block.body;
+    list = child.body;
   }
 }
 
-/** The child block of a compound statement that holds `node`, undefined when it is in the statement's own expressions. */
-function childContaining(statement: Statement, node: Node): { index: number; role: ChildPlan['role']; block: Extract<Node, { type: 'BlockStatement' }> } | undefined | Refusal {
-  const parts = childParts(statement);
-  if (parts instanceof Refusal) return parts;
-  for (let i = 0; i < parts.length; i++) if (contains(parts[i]!.block, node)) return { index: i, ...parts[i]! };
+/** The child list of a compound statement that holds `node`, undefined when it is in the statement's own expressions. */
+function childContaining(statement: Statement, node: Node, source: string): (Part & { index: number }) | undefined | Refusal {
+  const parts = childParts(statement, source);
+  for (let i = 0; i < parts.length; i++) if (inPart(parts[i]!, node)) return { index: i, ...parts[i]! };
   if (statement.type === 'IfStatement' && (contains(statement.consequent, node) || (statement.alternate && contains(statement.alternate, node)))) {
     return new Refusal('nested-site', 'the request is in an if branch without braces, or in an else-if chain.', `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`);
   }
   if (/^(For|ForIn|ForOf|While|DoWhile)Statement$/.test(statement.type) && contains((statement as { body: Node }).body, node)) {
     return new Refusal('loop', 'the request is inside a loop, which this version does not split into rounds.', `ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`);
-  }
-  if (statement.type === 'SwitchStatement' && statement.cases.some((c) => c.consequent.some((s) => contains(s, node)))) {
-    return new Refusal('switch-case', 'the request is inside a switch case, which this version does not split.', `turn the switch into if/else, then run again; or ${MANUAL_STEP}.`);
   }
   if (statement.type === 'TryStatement' && statement.finalizer && contains(statement.finalizer, node)) {
     return new Refusal('finally', 'the request is inside a finally block, which would run on every round.', `move the question out of the finally block; or ${MANUAL_STEP}.`);
@@ -93,25 +108,60 @@ function childContaining(statement: Statement, node: Node): { index: number; rol
 }
 
 /** The parts of a compound statement the rewrite can restructure, in source order. */
-function childParts(statement: Statement): Array<{ role: ChildPlan['role']; block: Extract<Node, { type: 'BlockStatement' }> }> | Refusal {
+function childParts(statement: Statement, source: string): Part[] {
+  const block = (role: ChildPlan['role'], b: Extract<Node, { type: 'BlockStatement' }>): Part => ({ role, body: b.body, open: b.start! + 1, close: b.end! - 1 });
   switch (statement.type) {
     case 'BlockStatement':
-      return [{ role: 'block', block: statement }];
-    case 'IfStatement': {
-      const parts: Array<{ role: ChildPlan['role']; block: Extract<Node, { type: 'BlockStatement' }> }> = [];
-      if (statement.consequent.type === 'BlockStatement') parts.push({ role: 'consequent', block: statement.consequent });
-      if (statement.alternate?.type === 'BlockStatement') parts.push({ role: 'alternate', block: statement.alternate });
-      return parts;
-    }
+      return [block('block', statement)];
+    case 'IfStatement':
+      return [
+        ...(statement.consequent.type === 'BlockStatement' ? [block('consequent', statement.consequent)] : []),
+        ...(statement.alternate?.type === 'BlockStatement' ? [block('alternate', statement.alternate)] : []),
+      ];
     case 'TryStatement':
       return [
-        { role: 'try' as const, block: statement.block },
-        ...(statement.handler ? [{ role: 'catch' as const, block: statement.handler.body }] : []),
-        ...(statement.finalizer ? [{ role: 'finally' as const, block: statement.finalizer }] : []),
+        block('try', statement.block),
+        ...(statement.handler ? [block('catch', statement.handler.body)] : []),
+        ...(statement.finalizer ? [block('finally', statement.finalizer)] : []),
       ];
+    case 'SwitchStatement':
+      return statement.cases.map((c, i) => {
+        const only = c.consequent.length === 1 ? c.consequent[0]! : undefined;
+        // `case 'x': {` ... `}`: the block is the case's list.
+        if (only?.type === 'BlockStatement') return { role: 'case' as const, body: only.body, open: only.start! + 1, close: only.end! - 1 };
+        const labelEnd = source.indexOf(':', c.test ? c.test.end! : c.start! + 'default'.length) + 1;
+        const next = statement.cases[i + 1];
+        return { role: 'case' as const, body: c.consequent, open: labelEnd, close: next ? next.start! : statement.end! - 1 };
+      });
     default:
       return [];
   }
+}
+
+/**
+ * Resuming inside a switch case runs the rest of that case only: it must end by leaving the
+ * switch (`break;` last) or the handler, with no other `break` that would need the switch.
+ */
+function caseContinuation(body: Statement[], index: number): Refusal | undefined {
+  const rest = body.slice(index + 1);
+  const last = rest[rest.length - 1];
+  const ends = last !== undefined && ((last.type === 'BreakStatement' && !last.label) || alwaysExits(last));
+  const innerBreak = rest.slice(0, -1).some((s) => breaksOut(s));
+  if (!ends || innerBreak) {
+    return new Refusal('switch-case', 'the switch case falls through or breaks out from the middle after the request.', `end the case with break or return right after its work, then run again; or ${MANUAL_STEP}.`);
+  }
+  return undefined;
+}
+
+/** Whether an unlabeled `break` in `node` leaves the enclosing switch (not a nested loop or switch). */
+function breaksOut(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (found || /^(For|ForIn|ForOf|While|DoWhile|Switch)Statement$/.test(n.type) || isFunction(n)) return n === node ? undefined : false;
+    if (n.type === 'BreakStatement' && !n.label) found = true;
+    return undefined;
+  });
+  return found;
 }
 
 const IMPURE = new Set(['CallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression', 'TaggedTemplateExpression', 'UnaryExpression', 'OptionalCallExpression', 'ImportExpression']);
@@ -147,24 +197,27 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
 }
 
 /** Builds the list tree: compounds only where a question sits below, plain statements elsewhere. */
-export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, rounds: LocatedRound[]): ListPlan {
-  const build = (b: Extract<Node, { type: 'BlockStatement' }>): ListPlan => ({
-    open: b.start! + 1,
-    close: b.end! - 1,
-    items: b.body.map((statement): ItemPlan => {
+export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, rounds: LocatedRound[], source: string): ListPlan {
+  const build = (part: Pick<Part, 'body' | 'open' | 'close' | 'role'>): ListPlan => ({
+    open: part.open,
+    close: part.close,
+    ...(part.role === 'case' ? { caseList: true } : {}),
+    items: part.body.map((statement): ItemPlan => {
       const span = { start: statement.start!, end: statement.end! };
       const declares = declaredBy(statement).length > 0 && statement.type !== 'ExpressionStatement';
       const point = rounds.findIndex((r) => r.statement === statement);
       if (point !== -1) return { type: 'point', span, point, declares };
       const below = rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
-      const parts = childParts(statement);
-      if (below && !(parts instanceof Refusal) && parts.length > 0) {
-        return { type: 'compound', span, kind: statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : 'block', children: parts.map((p) => ({ role: p.role, list: build(p.block) })), declares: false, exits: alwaysExits(statement) };
+      const parts = childParts(statement, source);
+      if (below && parts.length > 0) {
+        const kind = statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : statement.type === 'SwitchStatement' ? 'switch' : 'block';
+        return { type: 'compound', span, kind, children: parts.map((p) => ({ role: p.role, list: build(p) })), declares: false, exits: alwaysExits(statement) };
       }
-      return { type: 'plain', span, declares, exits: alwaysExits(statement) };
+      const isBreak = statement.type === 'BreakStatement' && !statement.label;
+      return { type: 'plain', span, declares, exits: alwaysExits(statement), ...(isBreak ? { isBreak } : {}) };
     }),
   });
-  return build(block);
+  return build({ body: block.body, open: block.start! + 1, close: block.end! - 1, role: 'block' });
 }
 
 /** Whether a statement never completes normally (conservative: false when unsure). */
@@ -179,6 +232,14 @@ export function alwaysExits(statement: Node): boolean {
       return !!statement.alternate && alwaysExits(statement.consequent) && alwaysExits(statement.alternate);
     case 'TryStatement':
       return (statement.finalizer && alwaysExits(statement.finalizer)) || (alwaysExits(statement.block) && (!statement.handler || alwaysExits(statement.handler.body)));
+    case 'SwitchStatement':
+      // Every way through ends the handler: a default, each case ending in an exit, no break.
+      return (
+        statement.cases.some((c) => c.test === null) &&
+        statement.cases.every((c) => c.consequent.length === 0 || alwaysExits(c.consequent[c.consequent.length - 1]!)) &&
+        !statement.cases.some((c) => c.consequent.some(breaksOut)) &&
+        statement.cases[statement.cases.length - 1]!.consequent.length > 0
+      );
     default:
       return false;
   }

@@ -6,6 +6,7 @@ import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
+import { buildCallGraph, handlersReaching, type CallGraph, type HelperChain } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
@@ -26,8 +27,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const planned: HandlerPlan[] = [];
 
   const byHandler = new Map<HandlerSite, LegacySite[]>();
+  let graph: CallGraph | undefined;
+  const reachHelpers = new Map<HandlerSite, string>();
   for (const site of sites) {
     const owner = handlers.find((h) => site.functions.includes(h.fn));
+    const chain = owner ? undefined : handlersReaching((graph ??= buildCallGraph(analysis.program)), handlers, site.enclosing);
+    if (chain) {
+      markHelper(site, chain);
+      for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
+      continue;
+    }
     if (!owner) {
       mark(site, new Refusal(
         'no-request-to-answer',
@@ -42,6 +51,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 
   for (const [handler, handlerSites] of byHandler) {
+    const helper = reachHelpers.get(handler);
+    if (helper) {
+      // Migrating the direct sites would leave a push through the helper in a migrated handler.
+      const refusal = new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`);
+      for (const site of handlerSites) mark(site, refusal, handler);
+      continue;
+    }
     const result = planHandler(analysis, handler, handlerSites, options.typeFacts);
     if (result instanceof Refusal) {
       for (const site of handlerSites) {
@@ -106,16 +122,36 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   };
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
-    const statement = [...site.ancestors].reverse().find(isStatementLike) ?? site.call;
-    const lineStart = lineStartOf(source, statement.start!);
-    const indent = indentAt(source, statement.start!);
     const { line, column } = site.call.loc!.start;
     reports.push({
       line, column: column + 1, kind: site.kind ?? 'elicit', handler: handler ? handlerId(handler) : undefined, status: 'marked',
       code: refusal.code, reason: refusal.reason, next: refusal.next, guidance: site.kind ? KINDS[site.kind].guidance : undefined,
     });
+    addMarker(site.ancestors, site.call, refusal);
+  }
+
+  function addMarker(ancestors: Node[], node: Node, refusal: Refusal) {
+    const statement = [...ancestors].reverse().find(isStatementLike) ?? node;
+    const lineStart = lineStartOf(source, statement.start!);
     if (markers.some((m) => m.lineStart === lineStart)) return;
-    markers.push({ lineStart, indent, code: refusal.code, reason: refusal.reason, next: refusal.next });
+    markers.push({ lineStart, indent: indentAt(source, statement.start!), code: refusal.code, reason: refusal.reason, next: refusal.next });
+  }
+
+  /**
+   * A request made in a helper: the helper cannot suspend its caller. The helper's site and
+   * every call that reaches it from a handler are marked, naming the chain.
+   */
+  function markHelper(site: LegacySite, chain: HelperChain) {
+    const helperLine = site.call.loc!.start.line;
+    const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
+    const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
+    mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it.`, next));
+    for (const { handler, call, chain: names } of chain.reaching) {
+      const refusal = new Refusal('via-helper', `this handler reaches a server→client request through ${names.map((n) => `\`${n}()\``).join(' → ')} (line ${helperLine}), which cannot suspend it.`, next);
+      const { line, column } = call.call.loc!.start;
+      reports.push({ line, column: column + 1, kind: site.kind ?? 'elicit', handler: handlerId(handler), status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
+      addMarker(call.ancestors, call.call, refusal);
+    }
   }
 }
 

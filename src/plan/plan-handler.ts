@@ -33,7 +33,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
 
   const rounds = roundsOf(statements, sites, fn, source);
   if (rounds instanceof Refusal) return rounds;
-  const tree = buildTree(fn.body, rounds);
+  const tree = buildTree(fn.body, rounds, source);
 
   const context = contextParameter(source, handler, sites);
   if (context instanceof Refusal) return context;
@@ -50,6 +50,9 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
 
   // Arguments are re-sent on every retry, so they need not travel, but they must not change.
   const argParams = fn.params.slice(0, handler.ctxIndex);
+  if (handler.lowLevel && argParams[0]?.type !== 'Identifier') {
+    return new Refusal('request-pattern', 'the low-level handler destructures its request, so the codemod cannot bind the state to the call it answers.', 'name the request parameter (request) and destructure inside the body, then run again.', sites[0]);
+  }
   const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
   for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
     if (argNames.has(name)) {
@@ -97,7 +100,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     ctxName: context.name,
     addParam: context.addParam,
     returnTypeEdit,
-    argsText: argsDigestText(argParams, handler.kind),
+    argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
     line: handler.call.loc!.start.line,
     verbatim: verbatimSpans(fn.body),
     tree,
@@ -298,6 +301,16 @@ function argsDigestText(params: Node[], kind: HandlerSite['kind']): string {
     return `{ ${boundNames(p).map((b) => b.name).join(', ')} }`;
   });
   return parts.length === 1 ? parts[0]! : `[${parts.join(', ')}]`;
+}
+
+/**
+ * A low-level handler's request carries per-request `_meta` (progress tokens) that a retry
+ * changes: digest only what names the call.
+ */
+function lowLevelDigestText(request: Node | undefined, kind: HandlerSite['kind']): string {
+  if (!request || request.type !== 'Identifier') return '{}';
+  const p = `${request.name}.params`;
+  return kind === 'resource' ? `${p}.uri` : `{ name: ${p}.name, arguments: ${p}.arguments }`;
 }
 
 /** String and template literals keep their lines exactly: re-indenting them would change data. */

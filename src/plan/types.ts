@@ -79,15 +79,17 @@ export interface ListPlan {
   open: number;
   close: number;
   items: ItemPlan[];
+  /** A switch case's statements: resuming inside it runs them without their final `break`. */
+  caseList?: boolean;
 }
 
 export type ItemPlan =
-  | { type: 'plain'; span: Span; declares: boolean; exits: boolean }
+  | { type: 'plain'; span: Span; declares: boolean; exits: boolean; isBreak?: boolean }
   | { type: 'point'; span: Span; point: number; declares: boolean }
-  | { type: 'compound'; span: Span; kind: 'if' | 'try' | 'block'; children: ChildPlan[]; declares: boolean; exits: boolean };
+  | { type: 'compound'; span: Span; kind: 'if' | 'try' | 'block' | 'switch'; children: ChildPlan[]; declares: boolean; exits: boolean };
 
 export interface ChildPlan {
-  role: 'consequent' | 'alternate' | 'try' | 'catch' | 'finally' | 'block';
+  role: 'consequent' | 'alternate' | 'try' | 'catch' | 'finally' | 'block' | 'case';
   list: ListPlan;
 }
 

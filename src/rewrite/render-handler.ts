@@ -21,8 +21,12 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   const U = I.startsWith(outer) && I.length > outer.length ? I.slice(outer.length) : '  ';
   const r = new BodyRenderer(source, plan, U, typed);
   const keys = points.map((p) => quote(p.step)).join(', ');
-  // A branch that can complete normally must not run on into the next step's branch.
-  const fallsOff = (rendered: Rendered, indent: string) => (rendered.exits ? [] : [`${indent}return;`]);
+  // A branch that can complete normally must not run on into the next step's branch. Each
+  // branch ends with the body's own last statement, so that can only happen when the
+  // original handler could fall off its end too (and `return;` is what it then did).
+  const last = tree.items[tree.items.length - 1]!;
+  const bodyExits = last.type === 'point' ? points[last.point]!.binding.form === 'return' : last.exits;
+  const fallsOff = (rendered: Rendered, indent: string) => (rendered.exits || bodyExits ? [] : [`${indent}return;`]);
 
   const out: string[] = [source.slice(body.start, lineEndOf(source, body.start)).replace(/\r$/, '')];
   out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${quote(plan.id)}, [${keys}], ${plan.argsText});`);
@@ -58,7 +62,7 @@ class BodyRenderer {
   ) {}
 
   /** Items of `list` from `from`, at `target` indentation; a question ends the list (its rest is unreachable). */
-  list(list: ListPlan, from: number, target: string, withTrailer: boolean): Rendered {
+  list(list: ListPlan, from: number, target: string, withTrailer: boolean, dropFinalBreak = false): Rendered {
     const { source } = this;
     const lines: string[] = [];
     const orig = list.items.length > 0 ? indentAt(source, list.items[0]!.span.start) : target;
@@ -71,6 +75,8 @@ class BodyRenderer {
         lines.push(...this.ask(this.plan.points[item.point]!, target));
         return { lines, exits: true };
       }
+      // Resumed outside its switch, a case's closing `break` has nothing left to leave.
+      if (dropFinalBreak && item.type === 'plain' && item.isBreak && i === list.items.length - 1) break;
       if (item.type === 'compound') lines.push(...this.compound(item, target));
       else lines.push(...this.shift(lineStartOf(source, item.span.start), lineEndOf(source, item.span.end) + 1, orig, target));
       exits = item.exits;
@@ -100,7 +106,10 @@ class BodyRenderer {
    * returns the question through it, and its code belongs to the call that completes.
    */
   private childBody(item: Extract<ItemPlan, { type: 'compound' }>, role: string, list: ListPlan, target: string): string[] {
-    const inner = target + this.U;
+    // Keep the child's indentation relative to its statement (switch cases nest two levels).
+    const orig = indentAt(this.source, item.span.start);
+    const own = list.items.length > 0 ? indentAt(this.source, list.items[0]!.span.start) : '';
+    const inner = own.startsWith(orig) && own.length > orig.length ? target + own.slice(orig.length) : target + this.U;
     if (role === 'finally' && item.kind === 'try') {
       return [`${inner}if (!mrtr.suspended) {`, ...this.list(list, 0, inner + this.U, true).lines, `${inner}}`];
     }
@@ -121,7 +130,7 @@ class BodyRenderer {
     const lines: string[] = [];
     if (step.child === undefined) {
       if (point.inline) lines.push(...this.resumedInline(point, list, target));
-      const rest = this.list(list, step.item + 1, target, topLevel && last);
+      const rest = this.list(list, step.item + 1, target, topLevel && last, list.caseList);
       return { lines: [...lines, ...rest.lines], exits: rest.exits || (point.binding.form === 'return' && rest.lines.length === 0) };
     }
     const item = list.items[step.item] as Extract<ItemPlan, { type: 'compound' }>;
@@ -150,7 +159,7 @@ class BodyRenderer {
     } else {
       lines.push(...wrapped(target));
     }
-    const rest = this.list(list, step.item + 1, target, topLevel && last);
+    const rest = this.list(list, step.item + 1, target, topLevel && last, list.caseList);
     return { lines: [...lines, ...rest.lines], exits: rest.lines.length > 0 ? rest.exits : innerExits };
   }
 

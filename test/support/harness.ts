@@ -67,7 +67,8 @@ export type Recording = {
 /** How a call that threw is recorded, so tests can compare it across eras. */
 export type ThrownRecord = { thrown: { name: string; code: unknown; message: string } };
 
-export type ToolCall = { name: string; arguments?: Record<string, unknown> };
+/** A tools/call by default; `kind: 'prompt'` makes it a prompts/get (arguments are strings there). */
+export type ToolCall = { name: string; arguments?: Record<string, unknown>; kind?: 'tool' | 'prompt' };
 
 /** The JSON-RPC error a `callRaw` returns instead of throwing. */
 export type RawError = { error: { code: number; message: string; data: unknown } };
@@ -212,8 +213,13 @@ export async function runCalls(
     try {
         for (const call of calls) {
             try {
-                // Modern: callTool auto-fulfils input_required rounds inside the call.
-                results.push(stripMeta(await connection.client.callTool(call)));
+                // Modern: callTool/getPrompt auto-fulfil input_required rounds inside the call.
+                const { kind, ...params } = call;
+                const result =
+                    kind === 'prompt'
+                        ? await connection.client.getPrompt({ name: params.name, arguments: params.arguments as Record<string, string> | undefined })
+                        : await connection.client.callTool(params);
+                results.push(stripMeta(result));
             } catch (error) {
                 results.push(toThrownRecord(error));
             }

@@ -1,0 +1,80 @@
+// Which handlers reach a legacy request through helper functions of the same file. A helper
+// cannot suspend the handler that called it, so each reaching call is marked, naming the
+// chain; the helper's own site says which handlers reach it.
+import type { CallExpression, Node } from '@babel/types';
+import { isFunction, walk, type FunctionNode } from './ast.ts';
+import type { HandlerSite } from './find-handlers.ts';
+
+export interface NamedCall {
+  call: CallExpression;
+  /** `confirm` for `confirm(...)`, `this.confirm(...)` and `helpers.confirm(...)`. */
+  callee: string;
+  functions: FunctionNode[];
+  ancestors: Node[];
+}
+
+export interface CallGraph {
+  /** The name a function is known by: its declaration, variable, method or property name. */
+  nameOf(fn: FunctionNode): string | undefined;
+  calls: NamedCall[];
+}
+
+export function buildCallGraph(program: Node): CallGraph {
+  const names = new Map<FunctionNode, string>();
+  const calls: NamedCall[] = [];
+  walk(program, (node, parents) => {
+    if (isFunction(node)) {
+      const parent = parents[parents.length - 1];
+      const name =
+        node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' ? node.id?.name : undefined;
+      const fromParent =
+        parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name
+        : (parent?.type === 'ClassProperty' || parent?.type === 'ObjectProperty') && parent.key.type === 'Identifier' ? parent.key.name
+        : undefined;
+      const own = (node.type === 'ClassMethod' || node.type === 'ObjectMethod') && node.key.type === 'Identifier' ? node.key.name : undefined;
+      const known = own ?? name ?? fromParent;
+      if (known) names.set(node, known);
+    }
+    if (node.type === 'CallExpression') {
+      const c = node.callee;
+      const callee = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
+      if (callee) calls.push({ call: node, callee, functions: parents.filter(isFunction) as FunctionNode[], ancestors: [...parents] });
+    }
+    return undefined;
+  });
+  return { nameOf: (fn) => names.get(fn), calls };
+}
+
+export interface HelperChain {
+  /** The helper that makes the request. */
+  helper: string;
+  /** Each handler call on the way to it, with the chain of helper names from the handler. */
+  reaching: Array<{ handler: HandlerSite; call: NamedCall; chain: string[] }>;
+}
+
+/** Handlers that reach `fn` through calls by name (transitively, same file). */
+export function handlersReaching(graph: CallGraph, handlers: HandlerSite[], fn: FunctionNode | undefined): HelperChain | undefined {
+  const helper = fn ? graph.nameOf(fn) : undefined;
+  if (!helper) return undefined;
+  const reaching: HelperChain['reaching'] = [];
+  const seen = new Set<string>([helper]);
+  const queue: Array<{ name: string; chain: string[] }> = [{ name: helper, chain: [helper] }];
+  while (queue.length > 0) {
+    const { name, chain } = queue.shift()!;
+    for (const call of graph.calls) {
+      if (call.callee !== name) continue;
+      const handler = handlers.find((h) => call.functions.includes(h.fn));
+      if (handler) {
+        reaching.push({ handler, call, chain });
+        continue;
+      }
+      const caller = call.functions[call.functions.length - 1];
+      const callerName = caller ? graph.nameOf(caller) : undefined;
+      if (callerName && !seen.has(callerName)) {
+        seen.add(callerName);
+        queue.push({ name: callerName, chain: [callerName, ...chain] });
+      }
+    }
+  }
+  return reaching.length > 0 ? { helper, reaching } : undefined;
+}
