@@ -116,6 +116,21 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ audience: 'operators' }) },
     legacyLog: ['audit:prompt:2.0'],
   },
+  'a helper that asks, used by two tools': {
+    fixture: 'helper-split',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'truncate_table', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Drop') ? accept({ ok: true }) : accept({ ok: false })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
+  },
+  'a helper that samples': {
+    fixture: 'helper-split',
+    calls: [{ name: 'digest', arguments: { text: 'tides' } }],
+    script: { sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'short' } }) },
+    legacyLog: [],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {

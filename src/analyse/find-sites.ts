@@ -19,6 +19,11 @@ export interface LegacySite {
   functions: FunctionNode[];
   /** Ancestors of the call, outermost first (for statement-shape checks). */
   ancestors: Node[];
+  /**
+   * Set on a call to a split helper (see plan/split-helper.ts): the call stands for the
+   * request the helper made. `result` wraps the answer into what the helper returned.
+   */
+  via?: { helper: string; requestText: string; result: [before: string, after: string]; valueType?: string; args: Node[] };
 }
 
 export function findLegacySites(program: Node): LegacySite[] {

@@ -6,11 +6,12 @@ import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { buildCallGraph, handlersReaching, type CallGraph, type HelperChain } from '../analyse/call-graph.ts';
+import { buildCallGraph, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
+import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { Refusal } from './refusal.ts';
 import { indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, Marker, SiteReport } from './types.ts';
@@ -26,15 +27,24 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const reports: SiteReport[] = [];
   const planned: HandlerPlan[] = [];
 
+  const eol = source.includes('\r\n') ? '\r\n' : '\n';
   const byHandler = new Map<HandlerSite, LegacySite[]>();
+  const addSite = (handler: HandlerSite, site: LegacySite) => byHandler.set(handler, [...(byHandler.get(handler) ?? []), site]);
   let graph: CallGraph | undefined;
   const reachHelpers = new Map<HandlerSite, string>();
+  const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
   for (const site of sites) {
     const owner = handlers.find((h) => site.functions.includes(h.fn));
     const chain = owner ? undefined : handlersReaching((graph ??= buildCallGraph(analysis.program)), handlers, site.enclosing);
     if (chain) {
-      markHelper(site, chain);
-      for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
+      const split = splittable(graph!, site, chain);
+      if (split instanceof Refusal) {
+        markHelper(site, chain, split);
+        for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
+        continue;
+      }
+      splits.push({ site, chain, split });
+      for (const r of chain.reaching) addSite(r.handler, viaSite(source, r.call, split));
       continue;
     }
     if (!owner) {
@@ -45,22 +55,46 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       ));
       continue;
     }
-    const list = byHandler.get(owner) ?? [];
-    list.push(site);
-    byHandler.set(owner, list);
+    addSite(owner, site);
   }
 
-  for (const [handler, handlerSites] of byHandler) {
-    const helper = reachHelpers.get(handler);
-    if (helper) {
-      // Migrating the direct sites would leave a push through the helper in a migrated handler.
-      const refusal = new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`);
-      for (const site of handlerSites) mark(site, refusal, handler);
+  // A helper is split only if every handler that calls it migrates: otherwise it stays, with
+  // its markers, and the handlers that did migrate through it are left as they were too.
+  const abandoned = new Set<string>();
+  const ownRefusals = new Map<HandlerSite, Refusal>(); // why a handler failed before its helpers were abandoned
+  let results: Map<HandlerSite, HandlerPlan | Refusal>;
+  for (;;) {
+    results = new Map();
+    for (const [handler, handlerSites] of byHandler) {
+      const helper = reachHelpers.get(handler) ?? handlerSites.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
+      results.set(handler, helper
+        ? new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`)
+        : planHandler(analysis, handler, handlerSites, options.typeFacts));
+    }
+    for (const [handler, result] of results) if (result instanceof Refusal && result.code !== 'blocked-by-helper' && !ownRefusals.has(handler)) ownRefusals.set(handler, result);
+    const failing = splits.filter(({ split, chain }) => !abandoned.has(split.name) && chain.reaching.some((r) => !(results.get(r.handler) && !(results.get(r.handler) instanceof Refusal))));
+    if (failing.length === 0) break;
+    for (const f of failing) abandoned.add(f.split.name);
+  }
+
+  const edits: Edit[] = [];
+  for (const { site, chain, split } of splits) {
+    if (abandoned.has(split.name)) {
+      markHelper(site, chain, new Refusal('in-helper', 'a handler that calls this helper could not be migrated, so the helper stays as it was.', 'see the markers in the handlers that call it.'));
       continue;
     }
-    const result = planHandler(analysis, handler, handlerSites, options.typeFacts);
+    edits.push(split.edit);
+    const { line, column } = site.call.loc!.start;
+    reports.push({ line, column: column + 1, kind: site.kind!, handler: `helper:${split.name}`, status: 'migrated', lifted: [], guidance: KINDS[site.kind!].guidance });
+  }
+
+  for (const [handler, planResult] of results) {
+    const result = planResult instanceof Refusal ? ownRefusals.get(handler) ?? planResult : planResult;
+    const handlerSites = byHandler.get(handler)!.filter((s) => !s.via || !abandoned.has(s.via.helper) || result instanceof Refusal);
     if (result instanceof Refusal) {
       for (const site of handlerSites) {
+        // Through a helper, only the handler's own problem is news: the helper's markers say the rest.
+        if (site.via && result.code === 'blocked-by-helper') continue;
         const own = result.site === undefined || result.site === site;
         mark(site, own ? result : new Refusal('blocked-by-sibling', `this handler is left as it was because another request in it cannot be migrated (line ${result.site!.call.loc!.start.line}: ${result.code}).`, 'fix that site first, then run the codemod again.'), handler);
       }
@@ -69,13 +103,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     planned.push(result);
     for (const p of result.points) {
       for (const r of p.requests) {
+        if (r.resultWrap) continue; // counted once, at the helper
         reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.map((l) => l.name), guidance: KINDS[r.kind].guidance });
       }
     }
   }
 
-  const eol = source.includes('\r\n') ? '\r\n' : '\n';
-  const edits: Edit[] = [];
   let exportCodec = false;
   const needsHelpers = planned.length > 0 && !source.includes(HELPERS_SENTINEL);
   if (planned.length > 0) {
@@ -130,6 +163,19 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     addMarker(site.ancestors, site.call, refusal);
   }
 
+  /** Whether the helper can be split for its callers: only direct calls from handlers, none elsewhere. */
+  function splittable(g: CallGraph, site: LegacySite, chain: HelperChain): HelperSplit | Refusal {
+    if (chain.reaching.some((r) => r.chain.length > 1)) {
+      return new Refusal('in-helper', `it is reached through other helpers (${chain.reaching.find((r) => r.chain.length > 1)!.chain.join(' → ')}).`, '');
+    }
+    const direct = new Set(chain.reaching.map((r) => r.call.call));
+    if (g.calls.some((c) => c.callee === chain.helper && !direct.has(c.call))) {
+      return new Refusal('in-helper', 'it is also called outside handlers.', '');
+    }
+    const split = splitHelper(source, site, chain.reaching.map((r) => r.call), analysis.typed, eol);
+    return split instanceof Refusal ? new Refusal('in-helper', split.reason.replace(/^this request is made in a helper /, 'it is a helper '), '') : split;
+  }
+
   function addMarker(ancestors: Node[], node: Node, refusal: Refusal) {
     const statement = [...ancestors].reverse().find(isStatementLike) ?? node;
     const lineStart = lineStartOf(source, statement.start!);
@@ -141,11 +187,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
    * A request made in a helper: the helper cannot suspend its caller. The helper's site and
    * every call that reaches it from a handler are marked, naming the chain.
    */
-  function markHelper(site: LegacySite, chain: HelperChain) {
+  function markHelper(site: LegacySite, chain: HelperChain, why: Refusal) {
     const helperLine = site.call.loc!.start.line;
     const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
     const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
-    mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it.`, next));
+    mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it, and this one cannot be split: ${why.reason}`, why.next || next));
     for (const { handler, call, chain: names } of chain.reaching) {
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through ${names.map((n) => `\`${n}()\``).join(' → ')} (line ${helperLine}), which cannot suspend it.`, next);
       const { line, column } = call.call.loc!.start;
@@ -153,6 +199,23 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addMarker(call.ancestors, call.call, refusal);
     }
   }
+}
+
+/** A handler's call to a split helper, standing for the request the helper made. */
+function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySite {
+  const args = call.call.arguments as Node[];
+  const texts = args.map((a) => source.slice(a.start!, a.end!));
+  const [before, after] = split.resultCall('\0', texts).split('\0') as [string, string];
+  return {
+    call: call.call,
+    shape: { receiver: '*.server', method: split.name, kind: split.kind, resultType: split.resultType },
+    receiverHead: '',
+    kind: split.kind,
+    enclosing: call.functions[call.functions.length - 1],
+    functions: call.functions,
+    ancestors: call.ancestors,
+    via: { helper: split.name, requestText: split.requestCall(texts), result: [before, after], valueType: split.valueType, args },
+  };
 }
 
 function isStatementLike(node: Node): boolean {

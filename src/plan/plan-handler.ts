@@ -159,6 +159,8 @@ function namesReadAfter(round: Round): Set<string> {
     }
   });
   if (round.inline) add([round.statement]);
+  // A split helper's result is computed on resume from the call's own arguments.
+  for (const site of round.sites) for (const arg of site.via?.args ?? []) for (const n of referencedNames(arg)) names.add(n);
   return names;
 }
 
@@ -205,10 +207,11 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
   return {
     key,
     kind,
-    requestText: `${KINDS[kind].builder}(${paramsText})`,
+    requestText: site.via ? site.via.requestText : `${KINDS[kind].builder}(${paramsText})`,
+    ...(site.via ? { resultWrap: site.via.result } : {}),
     paramsStart: site.params?.start ?? site.call.start!,
     legacyText: source.slice(site.call.start!, site.call.end!),
-    resultType: (binding?.form === 'declare' && binding.annotation) || site.shape.resultType || KINDS[kind].resultType,
+    resultType: site.via ? (site.shape.resultType ?? KINDS[kind].resultType) : (binding?.form === 'declare' && binding.annotation) || site.shape.resultType || KINDS[kind].resultType,
     guard: kind === 'elicitUrl' ? 'elicit' : kind,
     line,
     column: column + 1,
@@ -264,7 +267,11 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   const roundIndex = rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
   if (roundIndex !== -1) {
     const round = rounds[roundIndex]!;
-    const types = round.sites.map((site, j) => plannedRequest(source, site, keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType);
+    const types = round.sites.map((site, j) => site.via ? site.via.valueType ?? '' : plannedRequest(source, site, keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType);
+    if (types.some((t) => t === '')) {
+      const fact = facts?.local(name, declared.start);
+      return { name, mutable, typeText: analysis.typed ? fact?.text : undefined };
+    }
     return { name, mutable, typeText: analysis.typed ? answerType(round.binding, name, types) ?? facts?.local(name, declared.start)?.text : undefined };
   }
   const fact = facts?.local(name, declared.start);

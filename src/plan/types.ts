@@ -43,6 +43,8 @@ export interface PlannedRequest {
   resultType: string;
   /** Which response shape `mrtr.response` checks. */
   guard: 'elicit' | 'sampling' | 'roots';
+  /** For a split helper's call: what the helper made of the answer (`confirmResult(` … `, msg)`). */
+  resultWrap?: [before: string, after: string];
   line: number;
   column: number;
 }

@@ -168,7 +168,9 @@ class BodyRenderer {
     const { source } = this;
     const start = lineStartOf(source, point.statement.start);
     const end = lineEndOf(source, point.statement.end);
-    const text = source.slice(start, point.inline!.start) + 'mrtrAnswer' + source.slice(point.inline!.end, end);
+    const wrap = point.requests[0]!.resultWrap;
+    const answer = wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
+    const text = source.slice(start, point.inline!.start) + answer + source.slice(point.inline!.end, end);
     const orig = indentAt(source, point.statement.start);
     void list;
     return text.split('\n').map((raw) => {
@@ -246,8 +248,9 @@ function restoreLines(lifted: LiftedLocal[], indent: string, typed: boolean): st
 function readLines(point: SuspensionPoint, indent: string, source: string, typed: boolean): string[] {
   const { binding, requests } = point;
   const single = requests.length === 1;
+  const wrapped = requests.some((r) => r.resultWrap);
   const direct =
-    binding.form !== 'declare' ? undefined
+    binding.form !== 'declare' || wrapped ? undefined
     : single ? (binding.name ? [binding.name] : undefined)
     : binding.elements?.length === requests.length ? binding.elements : undefined;
   const names = direct ?? requests.map((_, i) => (single ? 'mrtrAnswer' : `mrtrAnswer${i + 1}`));
@@ -255,13 +258,15 @@ function readLines(point: SuspensionPoint, indent: string, source: string, typed
   const lines = requests.map((r, i) => `${indent}${declKind} ${names[i]} = mrtr.response${typed ? `<${r.resultType}>` : ''}(${quote(r.key)}, '${r.guard}');`);
   const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
   const missing = names.map((n) => `${n} === undefined`).join(' || ');
-  const value = single ? names[0]! : `[${names.join(', ')}]`;
+  const wrap = (name: string, i: number) => (requests[i]!.resultWrap ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}` : name);
+  const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
   const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
   let finish: string | undefined;
   if (binding.form === 'declare' && !direct) finish = binding.name ? `${binding.kind} ${binding.name}${tuple} = ${value};` : `${binding.kind} ${binding.pattern} = ${value};`;
   if (binding.form === 'assign') finish = `${binding.name} = ${value};`;
   if (binding.form === 'return') finish = `return ${value};`;
-  if (binding.form === 'discard' && single && !point.inline) {
+  if (binding.form === 'discard' && wrapped && !point.inline) finish = `${value};`;
+  if (binding.form === 'discard' && single && !point.inline && !wrapped) {
     const r = requests[0]!;
     return [`${indent}if (mrtr.response${typed ? `<${r.resultType}>` : ''}(${quote(r.key)}, '${r.guard}') === undefined) return mrtr.askAgain();${tail}`];
   }

@@ -1,0 +1,136 @@
+// A helper that makes the request for its callers (`async function confirm(ctx, msg) {
+// const a = await ctx.mcpReq.elicitInput(...); return a.action === 'accept'; }`) cannot
+// suspend them. When it has this simple shape, it is split in two: `confirmRequest(...)`
+// builds the request each calling handler asks with, and `confirmResult(answer, ...)` is
+// what the helper made of the answer, which the handler computes when it resumes.
+import type { Node, Statement } from '@babel/types';
+import { referencedNames, walk } from '../analyse/ast.ts';
+import type { NamedCall } from '../analyse/call-graph.ts';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import { KINDS } from '../analyse/sdk-surface.ts';
+import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { indentAt, lineEndOf, lineStartOf } from './text.ts';
+import type { Edit, InputKind } from './types.ts';
+
+export interface HelperSplit {
+  name: string;
+  kind: InputKind;
+  resultType: string;
+  /** What the helper returned (its Promise<...> unwrapped), when annotated. */
+  valueType?: string;
+  /** Replaces the helper's declaration with the two functions. */
+  edit: Edit;
+  /** Call text of the request builder for the arguments of one call. */
+  requestCall(args: string[]): string;
+  /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
+  resultCall(answer: string, args: string[]): string;
+}
+
+const IMPURE = /^(CallExpression|NewExpression|AssignmentExpression|UpdateExpression|AwaitExpression|YieldExpression|TaggedTemplateExpression|OptionalCallExpression)$/;
+
+export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | Refusal {
+  const fn = site.enclosing!;
+  const refuse = (reason: string) => new Refusal('in-helper', `this request is made in a helper ${reason}`, `inline the helper into its handlers, or ${MANUAL_STEP}.`, site);
+  const holder = declarationOf(site, fn);
+  if (!holder) return refuse('that is not a plain function declaration or const function.');
+  if (holder.exported) return refuse('that is exported: callers in other modules would still need the old function.');
+  if (!fn.async || fn.body.type !== 'BlockStatement') return refuse('that is not an async function with a block body.');
+  if (fn.params.some((p) => p.type !== 'Identifier')) return refuse('whose parameters are not plain names.');
+  const body = fn.body.body;
+  const [first, ...post] = body;
+  // The request must be the helper's first statement: anything before it would run again.
+  const answer = first ? answerBinding(first, site.call) : undefined;
+  if (!answer) return refuse('that does other work before its request, or awaits it inside an expression.');
+  let awaits = false;
+  for (const s of post) walk(s, (n) => void (n.type === 'AwaitExpression' && (awaits = true)));
+  if (awaits) return refuse('that awaits more after its request.');
+  if (post.some((s) => referencedNames(s).has('this'))) return refuse('that uses `this`.');
+  for (const call of calls) {
+    const parent = call.ancestors[call.ancestors.length - 1];
+    if (!parent || parent.type !== 'AwaitExpression') return refuse('whose result a handler does not await where it calls it.');
+    if (call.call.arguments.some((a) => impure(a))) {
+      return refuse('called with arguments that compute something (they would be computed again when the handler resumes).');
+    }
+  }
+
+  const name = holder.name;
+  const params = fn.params.map((p) => (p as { name: string }).name);
+  const paramText = fn.params.map((p) => source.slice(p.start!, p.end!));
+  const kind = site.kind!;
+  const resultType = site.shape.resultType ?? KINDS[kind].resultType;
+  const requestArgs = site.params ? source.slice(site.params.start!, site.params.end!) : '';
+  const requestNames = site.params ? referencedNames(site.params) : new Set<string>();
+  const usedByRequest = params.map((p) => requestNames.has(p));
+  const postNames = new Set(post.flatMap((s) => [...referencedNames(s)]));
+  const usedByResult = params.map((p) => postNames.has(p));
+  const identity = answer.form === 'return';
+
+  const indent = indentAt(source, holder.node.start!);
+  const returnType = fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
+  const unwrapped = returnType ? /^Promise<([\s\S]*)>$/.exec(returnType)?.[1] : undefined;
+  const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
+  const lines = [
+    `// ${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
+    `// handler asks with ${name}Request() and, once answered, computes ${name}Result().`,
+    `function ${name}Request(${pick(usedByRequest)}) {`,
+    `  return ${KINDS[kind].builder}(${requestArgs});`,
+    '}',
+  ].map((l) => indent + l);
+  if (!identity) {
+    const answerParam = `${answer.name}${typed ? `: ${resultType}` : ''}`;
+    const resultParams = [answerParam, pick(usedByResult)].filter(Boolean).join(', ');
+    const from = lineStartOf(source, post[0]?.start ?? fn.body.end! - 1);
+    const postLines = source.slice(from, lineStartOf(source, fn.body.end! - 1)).replace(/\r?\n$/, '').split(/\r?\n/);
+    lines.push('', `${indent}function ${name}Result(${resultParams})${typed && unwrapped ? `: ${unwrapped}` : ''} {`, ...postLines, `${indent}}`);
+  }
+  const end = lineEndOf(source, holder.node.end!);
+  const edit: Edit = { start: lineStartOf(source, holder.node.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
+  const select = (args: string[], used: boolean[]) => args.filter((_, i) => used[i]);
+  return {
+    name,
+    kind,
+    resultType,
+    valueType: identity ? resultType : unwrapped,
+    edit,
+    requestCall: (args) => `${name}Request(${select(args, usedByRequest).join(', ')})`,
+    resultCall: (answerText, args) => (identity ? answerText : `${name}Result(${[answerText, ...select(args, usedByResult)].join(', ')})`),
+  };
+}
+
+function impure(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (IMPURE.test(n.type)) found = true;
+    return found ? false : undefined;
+  });
+  return found;
+}
+
+/** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */
+function answerBinding(statement: Statement, call: Node): { form: 'declare'; name: string } | { form: 'return' } | undefined {
+  const awaited = (n: Node | null | undefined) => n === call || (n?.type === 'AwaitExpression' && n.argument === call);
+  if (statement.type === 'ReturnStatement' && awaited(statement.argument)) return { form: 'return' };
+  if (statement.type === 'VariableDeclaration' && statement.kind === 'const' && statement.declarations.length === 1) {
+    const d = statement.declarations[0]!;
+    if (d.id.type === 'Identifier' && !d.id.typeAnnotation && d.init?.type === 'AwaitExpression' && d.init.argument === call) return { form: 'declare', name: d.id.name };
+  }
+  return undefined;
+}
+
+/** The helper's own declaration: `function name() {}` or `const name = async () => {}`, maybe exported. */
+function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; exported: boolean } | undefined {
+  const chain = site.ancestors;
+  const at = chain.indexOf(fn as never);
+  const parent = chain[at - 1];
+  const grand = chain[at - 2];
+  if (fn.type === 'FunctionDeclaration' && fn.id) {
+    const exported = parent?.type === 'ExportNamedDeclaration';
+    return { name: fn.id.name, node: exported ? parent! : fn, exported };
+  }
+  if ((fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && grand?.type === 'VariableDeclaration' && grand.declarations.length === 1) {
+    const top = chain[at - 3];
+    const exported = top?.type === 'ExportNamedDeclaration';
+    return { name: parent.id.name, node: exported ? top! : grand, exported };
+  }
+  return undefined;
+}
