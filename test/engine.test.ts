@@ -232,6 +232,7 @@ describe('reports', () => {
         '  src/c.ts:2:4  cannot parse: Unexpected token',
         'Notes:',
         '  sampling is deprecated. (2 sites)',
+        'migrated 2/3 handlers; 1 needs manual work: src/b.ts:7 (closure)',
         '',
       ].join('\n'),
     );

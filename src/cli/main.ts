@@ -6,6 +6,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
+import { shouldColor } from '../report/color.ts';
+import { checkCommandModule, runCheckCommand, type CheckCommand } from './check-command.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FILE_ERRORS = 1;
@@ -15,17 +17,35 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   cwd: string;
+  /** Whether stderr is a terminal (the progress line is drawn only there); tests set it. */
+  stderrIsTTY?: boolean;
+  /** Terminal width for the progress line. */
+  stderrColumns?: number;
+  /** Colour diffs on stdout (decided from the TTY and NO_COLOR/FORCE_COLOR; tests set it). */
+  color?: boolean;
 }
 
 interface MigrateCommand {
   name: 'migrate';
   paths: string[];
   dryRun: boolean;
+  /** --force: write even when git shows uncommitted changes under the paths. */
+  force?: boolean;
+  /** --include / --exclude: picomatch globs relative to cwd (exclude wins). */
+  include?: string[];
+  exclude?: string[];
+  /** --json: print only a JSON summary on stdout (shape in src/report/json-summary.ts). */
+  json?: boolean;
+  /** --patch FILE: the plain unified diff of the change, for `git apply`. */
+  patch?: string;
+  /** --report FILE: a self-contained HTML page reviewing the change. */
+  report?: string;
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let command: MigrateCommand | undefined;
+  let check: CheckCommand | undefined;
   const parser = yargs()
     .scriptName('mrtr-codemod')
     .usage('$0 <command> [options]\n\nMigrate MCP servers from server→client requests (elicitation, sampling, roots) to MCP 2026-07-28 multi round-trip requests.')
@@ -34,14 +54,26 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       'Rewrite legacy server→client requests in the given files and directories',
       (y) =>
         y
-          .positional('paths', { type: 'string', array: true, describe: 'Files or directories (node_modules, dist, build and .git are skipped)' })
+          .positional('paths', { type: 'string', array: true, describe: 'Files or directories (in a directory, node_modules, dist, build, .git and what .gitignore ignores are skipped)' })
           .option('dry-run', { type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' })
+          .option('patch', { type: 'string', requiresArg: true, describe: 'Also write the change as a plain unified diff to FILE (git apply-able from this directory); with or without --dry-run' })
+          .option('report', { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML review page to FILE: each diff, each site explained; with or without --dry-run' })
+          .option('force', { type: 'boolean', default: false, describe: 'Write even when git shows uncommitted changes under the paths (refused otherwise, exit 2)' })
+          .option('include', { type: 'string', requiresArg: true, describe: 'Only take files matching this glob, relative to the current directory (repeatable)' })
+          .option('exclude', { type: 'string', requiresArg: true, describe: 'Leave out files matching this glob (repeatable; wins over --include)' })
+          .option('json', { type: 'boolean', default: false, describe: 'Print only a JSON summary on stdout (no diff, no progress line)' })
           .example('$0 migrate src', 'rewrite every server file under src in place')
+          .example('$0 migrate --dry-run --patch mrtr.patch --report mrtr.html src', 'write the change as a patch and a review page; touch nothing else')
           .example('$0 migrate --dry-run src > mrtr.patch', 'review the change first'),
       (args) => {
         command = { name: 'migrate', paths: (args.paths ?? []).map(String), dryRun: Boolean(args.dryRun) };
+        if (typeof args.patch === 'string') command.patch = args.patch;
+        const globs = (value: unknown) => (value === undefined ? [] : [value].flat().map(String));
+        Object.assign(command, { force: Boolean(args.force), include: globs(args.include), exclude: globs(args.exclude), json: Boolean(args.json) });
+        if (typeof args.report === 'string') command.report = args.report;
       },
     )
+    .command(checkCommandModule((c) => void (check = c)))
     .demandCommand(1, 'Name a command: migrate')
     .strict()
     .help()
@@ -57,6 +89,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     io.stderr(parsed.output ? `${parsed.output}\n` : `${parsed.error.message}\n`);
     return EXIT_USAGE;
   }
+  if (check) return runCheckCommand(check, io);
   if (!command) {
     // --help or --version: yargs produced the text and ran no command.
     if (parsed.output) io.stdout(`${parsed.output}\n`);
@@ -71,12 +104,35 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
     import('../report/diff.ts'),
     import('../report/summary.ts'),
   ]);
-  const result = await runCodemod({ paths: command.paths, write: !command.dryRun, cwd: io.cwd });
-  if (command.dryRun) {
-    const patch = unifiedDiffs(result.changed);
-    if (patch) io.stdout(`${patch}\n`);
+  // --patch / --report: a bad output path is a usage error, found before any source is touched.
+  const review = command.patch !== undefined || command.report !== undefined ? await import('../report/patch.ts') : undefined;
+  const reviewProblem = await review?.reviewOutputsProblem(command, io.cwd);
+  if (reviewProblem) {
+    io.stderr(`mrtr-codemod: ${reviewProblem}\n`);
+    return EXIT_USAGE;
   }
-  io.stdout(formatSummary(result, { dryRun: command.dryRun }));
+  // One-shot safety: the dirty-tree guard, discovery (.gitignore, --include/--exclude), progress.
+  const [{ discoverFiles }, { checkDirtyTree, formatDirtyRefusal }, { createProgress, runDiscovered }] = await Promise.all([
+    import('../engine/discover.ts'),
+    import('../engine/git.ts'),
+    import('./progress.ts'),
+  ]);
+  if (!command.dryRun && !command.force) {
+    const tree = await checkDirtyTree(command.paths, io.cwd);
+    if (tree.dirty.length > 0) {
+      io.stderr(formatDirtyRefusal(tree));
+      return EXIT_USAGE;
+    }
+  }
+  const discovery = await discoverFiles(command.paths, io.cwd, { include: command.include, exclude: command.exclude });
+  const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
+  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd }, progress);
+  if (command.dryRun && !command.json) {
+    const patch = unifiedDiffs(result.changed);
+    if (patch) io.stdout(`${io.color ? (await import('../report/diff.ts')).colorizeDiff(patch) : patch}\n`);
+  }
+  io.stdout(command.json ? (await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun }) : formatSummary(result, { dryRun: command.dryRun }));
+  if (review && !(await review.writeReviewOutputs(result, command, io))) return EXIT_FILE_ERRORS;
   return result.errors.length > 0 ? EXIT_FILE_ERRORS : EXIT_OK;
 }
 
@@ -85,6 +141,9 @@ function processIo(): CliIo {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     cwd: process.cwd(),
+    stderrIsTTY: process.stderr.isTTY === true,
+    stderrColumns: process.stderr.columns,
+    color: shouldColor(process.stdout.isTTY, process.env),
   };
 }
 

@@ -3,8 +3,25 @@
 // skipping dependency and build output folders, and a symlink met during the walk is followed
 // only when its target stays inside the directory that was given, so a run never edits files
 // outside the tree the user pointed at. The result is absolute, sorted and deduplicated.
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+//
+// What a walk leaves out, and what it does not:
+// - `node_modules`, `dist`, `build` and `.git` below a walked directory (a directory named on
+//   the command line is walked even when it is one of them).
+// - Files git ignores: the `.gitignore` files from the root of the git work tree down to each
+//   file (nested ones included, deeper ones winning, as in git), and `.git/info/exclude`.
+//   Outside a git work tree only the `.gitignore` files inside the walked directory count.
+//   A path named on the command line is the user's explicit choice and is not subject to
+//   .gitignore: a named file is always taken, and a named directory that git ignores is walked
+//   with only the .gitignore files inside it (like `git add -f`, unlike a walk from above).
+//   The global `core.excludesFile` is not read.
+// - `include` / `exclude`: picomatch globs matched against the path relative to `cwd` (with
+//   `/`); a glob that matches a directory covers everything below it. With includes, a file
+//   must match one; a file matching an exclude is left out, whatever the includes say. These
+//   apply to named files too: they are filters the user wrote on the same command line.
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
 
 export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
@@ -24,6 +41,15 @@ export interface Discovery {
   problems: DiscoveryProblem[];
 }
 
+export interface DiscoverOptions {
+  /** Leave out what git ignores during a walk (default true). */
+  gitignore?: boolean;
+  /** picomatch globs relative to cwd: when given, a file must match one of them. */
+  include?: readonly string[];
+  /** picomatch globs relative to cwd: a file matching one is left out (exclude wins). */
+  exclude?: readonly string[];
+}
+
 /** Whether a file name is a source file the codemod reads (declaration files are not). */
 export function isSourceFile(fileName: string): boolean {
   const base = path.basename(fileName);
@@ -31,9 +57,10 @@ export function isSourceFile(fileName: string): boolean {
   return SOURCE_EXTENSIONS.includes(path.extname(base));
 }
 
-export async function discoverFiles(paths: readonly string[], cwd: string): Promise<Discovery> {
+export async function discoverFiles(paths: readonly string[], cwd: string, options: DiscoverOptions = {}): Promise<Discovery> {
   const found = new Set<string>();
   const problems: DiscoveryProblem[] = [];
+  const filter = pathFilter(cwd, options);
 
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
@@ -45,10 +72,12 @@ export async function discoverFiles(paths: readonly string[], cwd: string): Prom
       continue;
     }
     if (info.isDirectory()) {
-      await walk(absolute, problems, found);
+      const rules = options.gitignore === false ? undefined : await GitIgnoreRules.forRoot(absolute);
+      await walk(absolute, problems, found, { rules, filter });
     } else if (info.isFile()) {
-      // Named on the command line: taken when it is a source file, whatever directory it is in.
-      if (isSourceFile(absolute)) found.add(absolute);
+      // Named on the command line: taken when it is a source file, whatever directory it is in
+      // and whatever .gitignore says; only --include/--exclude still apply.
+      if (isSourceFile(absolute) && filter.file(absolute)) found.add(absolute);
     } else {
       problems.push({ path: absolute, message: 'not a regular file or directory' });
     }
@@ -57,13 +86,19 @@ export async function discoverFiles(paths: readonly string[], cwd: string): Prom
   return { files: [...found].sort(compareCodeUnits), problems };
 }
 
+interface WalkContext {
+  rules?: GitIgnoreRules;
+  filter: PathFilter;
+}
+
 /**
  * Walks one root. Paths are reported as seen from the root as given: a symlink inside the
  * tree is replaced by where its target lives in that same tree, so a file reached both
  * directly and through a link is listed once, and never under the link's name (writing
  * through a link name would replace the link).
  */
-async function walk(root: string, problems: DiscoveryProblem[], found: Set<string>): Promise<void> {
+async function walk(root: string, problems: DiscoveryProblem[], found: Set<string>, context: WalkContext): Promise<void> {
+  const { rules, filter } = context;
   let realRoot: string;
   try {
     realRoot = await realpath(root);
@@ -73,6 +108,10 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
   }
   const visited = new Set<string>();
   const asGiven = (real: string) => path.join(root, path.relative(realRoot, real));
+  const ignored = async (full: string, isDirectory: boolean) => (rules ? rules.ignores(full, isDirectory) : false);
+  const take = async (file: string) => {
+    if (filter.file(file) && !(await ignored(file, false))) found.add(file);
+  };
 
   async function visitDirectory(dir: string, realDir: string): Promise<void> {
     if (visited.has(realDir)) return;
@@ -89,11 +128,13 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
+        if (filter.prunes(full) || (await ignored(full, true))) continue;
         await visitDirectory(full, path.join(realDir, entry.name));
       } else if (entry.isFile()) {
-        if (isSourceFile(entry.name)) found.add(full);
+        if (isSourceFile(entry.name)) await take(full);
       } else if (entry.isSymbolicLink()) {
-        await visitLink(full);
+        // git tracks a link as a file: a link that git ignores is not followed.
+        if (!(await ignored(full, false))) await visitLink(full);
       }
     }
   }
@@ -108,11 +149,14 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
       return; // a dangling link is not a source file
     }
     if (!isInside(realRoot, target)) return;
-    // A link to a skipped folder, or to something inside one, is skipped like the folder itself.
+    // A link to a skipped folder, or to something inside one, is skipped like the folder itself;
+    // so is one to an ignored or excluded place (checked where the target lives in this tree).
     if (info.isDirectory()) {
-      if (!throughSkipped(realRoot, target)) await visitDirectory(asGiven(target), target);
+      const dir = asGiven(target);
+      if (throughSkipped(realRoot, target) || filter.prunes(dir) || (await ignored(dir, true))) return;
+      await visitDirectory(dir, target);
     } else if (info.isFile() && isSourceFile(target) && !throughSkipped(realRoot, path.dirname(target))) {
-      found.add(asGiven(target));
+      await take(asGiven(target));
     }
   }
 
@@ -127,6 +171,149 @@ function throughSkipped(realRoot: string, dir: string): boolean {
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+// --- --include / --exclude ------------------------------------------------------------------
+
+interface PathFilter {
+  /** Whether a file (absolute) passes the includes and excludes. */
+  file(absolute: string): boolean;
+  /** Whether a directory (absolute) is excluded, so the walk need not enter it. */
+  prunes(absolute: string): boolean;
+}
+
+function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
+  const compile = (globs: readonly string[] | undefined) => {
+    const cleaned = (globs ?? []).map((g) => g.replace(/^\.\//, '').replace(/\/+$/, '')).filter((g) => g !== '');
+    return cleaned.length === 0 ? undefined : picomatch(cleaned, { dot: true });
+  };
+  const include = compile(options.include);
+  const exclude = compile(options.exclude);
+  // A glob naming a directory covers what is below it: the path or any of its ancestors may match.
+  const selfOrAncestor = (matcher: picomatch.Matcher, relative: string) => {
+    const parts = relative.split('/');
+    for (let i = parts.length; i > 0; i--) if (matcher(parts.slice(0, i).join('/'))) return true;
+    return false;
+  };
+  const relative = (absolute: string) => path.relative(cwd, absolute).split(path.sep).join('/');
+  return {
+    file(absolute) {
+      const rel = relative(absolute);
+      if (exclude && selfOrAncestor(exclude, rel)) return false;
+      return include ? selfOrAncestor(include, rel) : true;
+    },
+    prunes(absolute) {
+      return exclude !== undefined && selfOrAncestor(exclude, relative(absolute));
+    },
+  };
+}
+
+// --- .gitignore -----------------------------------------------------------------------------
+
+/**
+ * The ignore rules that apply below `base` (the root of the git work tree, or the walked
+ * directory outside one). Every `.gitignore` between `base` and a path is read on first use
+ * and rebased onto `base`, so one matcher holds them all: a deeper file's rules come later and
+ * win, and a directory git excludes excludes everything below it (git never reads the
+ * `.gitignore` files inside an excluded directory, and neither does the walk enter one).
+ */
+export class GitIgnoreRules {
+  private readonly matcher: Ignore = ignore({ ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
+  private readonly loaded = new Map<string, Promise<void>>();
+
+  private constructor(readonly base: string) {}
+
+  /** The rules for a walk from `root`: from its git work tree's root when it has one. */
+  static async forRoot(root: string): Promise<GitIgnoreRules> {
+    const top = await findWorkTree(root);
+    if (top !== undefined && top !== root) {
+      const rules = new GitIgnoreRules(top);
+      await rules.addFile(await gitInfoExclude(top), '');
+      // A directory named on the command line that git ignores is still walked (see above).
+      if (!(await rules.ignores(root, true))) return rules;
+      return new GitIgnoreRules(root);
+    }
+    const rules = new GitIgnoreRules(root);
+    if (top !== undefined) await rules.addFile(await gitInfoExclude(top), '');
+    return rules;
+  }
+
+  /** Whether git would ignore `absolute` (below `base`); `isDirectory` as for a trailing `/`. */
+  async ignores(absolute: string, isDirectory: boolean): Promise<boolean> {
+    const relative = path.relative(this.base, absolute);
+    if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return false;
+    await this.loadDown(path.dirname(absolute));
+    const posix = relative.split(path.sep).join('/');
+    return this.matcher.ignores(isDirectory ? `${posix}/` : posix);
+  }
+
+  /** Reads the .gitignore of every directory from `base` down to `dir`, ancestors first. */
+  private async loadDown(dir: string): Promise<void> {
+    const relative = path.relative(this.base, dir);
+    const parts = relative === '' ? [] : relative.split(path.sep);
+    for (let i = 0; i <= parts.length; i++) {
+      const sub = parts.slice(0, i).join('/');
+      let pending = this.loaded.get(sub);
+      if (!pending) {
+        pending = this.addFile(path.join(this.base, ...parts.slice(0, i), '.gitignore'), sub);
+        this.loaded.set(sub, pending);
+      }
+      await pending;
+    }
+  }
+
+  private async addFile(file: string | undefined, dir: string): Promise<void> {
+    if (file === undefined) return;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return; // no such file (the usual case), or not readable: no rules
+    }
+    const patterns = text.split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
+    if (patterns.length > 0) this.matcher.add(patterns);
+  }
+}
+
+/**
+ * A line of the .gitignore in `dir` (relative to the matcher's base, `/`-separated) as a
+ * pattern relative to the base. Git's rule: a pattern with a slash other than a trailing one is
+ * anchored to its file's directory; one without matches at any depth below it.
+ */
+export function rebasePattern(line: string, dir: string): string | undefined {
+  if (line.trim() === '' || line.startsWith('#')) return undefined;
+  if (dir === '') return line;
+  const negative = line.startsWith('!');
+  const body = negative ? line.slice(1) : line;
+  const anchored = body.trimEnd().replace(/\/+$/, '').includes('/');
+  const rebased = anchored ? `${dir}/${body.replace(/^\//, '')}` : `${dir}/**/${body}`;
+  return negative ? `!${rebased}` : rebased;
+}
+
+/** The root of the git work tree holding `dir`: the nearest ancestor with a `.git` entry. */
+export async function findWorkTree(dir: string): Promise<string | undefined> {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    try {
+      await lstat(path.join(current, '.git'));
+      return current;
+    } catch {
+      // keep looking upwards
+    }
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** `.git/info/exclude` of the work tree at `top` (following a `.git` file's `gitdir:`). */
+async function gitInfoExclude(top: string): Promise<string | undefined> {
+  const dotGit = path.join(top, '.git');
+  try {
+    const info = await stat(dotGit);
+    if (info.isDirectory()) return path.join(dotGit, 'info', 'exclude');
+    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
+    return pointer ? path.join(path.resolve(top, pointer[1]!), 'info', 'exclude') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function describeFsError(error: unknown): string {

@@ -2,6 +2,7 @@
 // `--- a/<path>` / `+++ b/<path>` headers with paths relative to the directory the run was in.
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ChangedFile } from '../engine/run.ts';
+import { ansiDiffLine } from './color.ts';
 
 /** Lines of context around each change, as git uses. */
 export const DIFF_CONTEXT = 3;
@@ -16,4 +17,93 @@ export function unifiedDiff(file: Pick<ChangedFile, 'path' | 'original' | 'outpu
 /** One patch for all changed files, in the order given (the run's order is sorted by path). */
 export function unifiedDiffs(files: readonly Pick<ChangedFile, 'path' | 'original' | 'output'>[]): string {
   return files.map(unifiedDiff).join('');
+}
+
+export type DiffLineKind = 'file-old' | 'file-new' | 'header' | 'hunk' | 'add' | 'remove' | 'context' | 'no-newline';
+
+export interface DiffLine {
+  kind: DiffLineKind;
+  /** The line as it is in the patch, sign included, without its `\n`. */
+  text: string;
+  /** `\n`, or '' for a last line that had none. */
+  eol: string;
+  /** Line number in the original file (context and removed lines). */
+  oldLine?: number;
+  /** Line number in the new file (context and added lines). */
+  newLine?: number;
+}
+
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/**
+ * Splits a unified diff into classified lines. Inside a hunk the line counts of its `@@`
+ * header decide where it ends, so content that looks like a header (a removed `-- x` line
+ * reads `--- x`) is still classified as content.
+ */
+export function classifyUnifiedDiff(patch: string): DiffLine[] {
+  const out: DiffLine[] = [];
+  let oldLeft = 0;
+  let newLeft = 0;
+  let oldLine = 0;
+  let newLine = 0;
+  let start = 0;
+  while (start < patch.length) {
+    const end = patch.indexOf('\n', start);
+    const text = end === -1 ? patch.slice(start) : patch.slice(start, end);
+    const eol = end === -1 ? '' : '\n';
+    start = end === -1 ? patch.length : end + 1;
+
+    if (text.startsWith('\\')) {
+      out.push({ kind: 'no-newline', text, eol });
+      continue;
+    }
+    if (oldLeft > 0 || newLeft > 0) {
+      const sign = text[0];
+      if (sign === '+' && newLeft > 0) {
+        out.push({ kind: 'add', text, eol, newLine: newLine++ });
+        newLeft--;
+        continue;
+      }
+      if (sign === '-' && oldLeft > 0) {
+        out.push({ kind: 'remove', text, eol, oldLine: oldLine++ });
+        oldLeft--;
+        continue;
+      }
+      if ((sign === ' ' || text === '') && oldLeft > 0 && newLeft > 0) {
+        out.push({ kind: 'context', text, eol, oldLine: oldLine++, newLine: newLine++ });
+        oldLeft--;
+        newLeft--;
+        continue;
+      }
+      // A malformed hunk: fall through and read the line as a header.
+      oldLeft = newLeft = 0;
+    }
+    const hunk = HUNK_HEADER.exec(text);
+    if (hunk) {
+      oldLine = Number(hunk[1]);
+      oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      newLine = Number(hunk[3]);
+      newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
+      // `-0,0` / `+0,0` (file created or emptied): numbering starts at line 1.
+      if (oldLeft === 0 && oldLine === 0) oldLine = 1;
+      if (newLeft === 0 && newLine === 0) newLine = 1;
+      out.push({ kind: 'hunk', text, eol });
+    } else if (text.startsWith('--- ')) {
+      out.push({ kind: 'file-old', text, eol });
+    } else if (text.startsWith('+++ ')) {
+      out.push({ kind: 'file-new', text, eol });
+    } else {
+      out.push({ kind: 'header', text, eol });
+    }
+  }
+  return out;
+}
+
+/**
+ * The same patch with ANSI colours, for a terminal. Lines are classified by position (a
+ * removed line reading `-- x` is still a removal), and stripping the escapes gives back the
+ * input exactly. Never use it for a patch file.
+ */
+export function colorizeDiff(patch: string): string {
+  return classifyUnifiedDiff(patch).map(ansiDiffLine).join('');
 }

@@ -2,6 +2,7 @@
 // what is left for a person (each marker with where, why and what next), what failed, and
 // the deprecation notes for sampling and roots, each note once however many sites it concerns.
 import type { RunResult } from '../engine/run.ts';
+import { formatHandlerLine, summariseHandlers } from './json-summary.ts';
 
 export interface SummaryOptions {
   /** Whether the run wrote nothing (changes were only shown). */
@@ -36,6 +37,9 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     lines.push('Notes:');
     for (const [note, sites] of notes) lines.push(`  ${note} (${count(sites, 'site')})`);
   }
+
+  // The last line is the headline: whole handlers migrated, and those left for a person.
+  lines.push(formatHandlerLine(summariseHandlers(result.sites)));
 
   return lines.join('\n') + '\n';
 }

@@ -1,0 +1,373 @@
+// `mrtr-codemod check <paths..> [--format text|json|sarif|github]`: the CI lint mode. It writes
+// nothing and exits 0 when nothing is left to migrate, 1 when legacy server→client requests or
+// `@mrtr-todo` / `@mcp-codemod-error` markers remain, 2 on a usage error or when some input
+// could not be read or parsed (what could be checked is still reported).
+//
+// Findings come from two sources, merged per file:
+// - the codemod itself, run as a dry run (runCodemod with write: false): every site it reports
+//   is still in the code, either migratable (`legacy-request`) or refused (`mrtr-todo/<code>`,
+//   whose marker comment may or may not be written yet);
+// - the comments of every discovered source file that mentions a marker (not only the files
+//   the prefilter passes: a marker stays after its legacy call is gone).
+// A refused site and its own marker (same code, in the comment lines just above the site's
+// statement, where migrate writes it) are one finding, reported at the site with the marker's
+// words. `@mrtr-note` comments are guidance, not findings.
+//
+// This module is imported by the CLI at start-up for its yargs definition: everything heavy
+// (engine, parser, formats) is imported when the command runs.
+import type { CommandModule } from 'yargs';
+import type { Comment, Node } from '@babel/types';
+import type { RunSite } from '../engine/run.ts';
+import type { InputKind } from '../plan/types.ts';
+import {
+  buildCheckReport,
+  CHECK_FORMATS,
+  errorLocation,
+  LEGACY_RULE,
+  OFFICIAL_RULE,
+  TODO_RULE_PREFIX,
+  type CheckError,
+  type CheckFormat,
+  type CheckReport,
+  type Finding,
+} from '../report/formats/check-report.ts';
+
+export interface CheckCommand {
+  name: 'check';
+  paths: string[];
+  format: CheckFormat;
+}
+
+/** The minimal I/O `check` needs (the CLI's CliIo fits). */
+export interface CheckIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+}
+
+interface CheckArgs {
+  paths?: string[];
+  format: CheckFormat;
+}
+
+/** The yargs definition of `check`; `onCommand` receives the parsed command (run it with runCheckCommand). */
+export function checkCommandModule(onCommand: (command: CheckCommand) => void): CommandModule<object, CheckArgs> {
+  return {
+    command: 'check <paths..>',
+    describe: 'Exit 1 if legacy server→client requests or @mrtr-todo / @mcp-codemod-error markers remain (CI lint; writes nothing)',
+    builder: (y) =>
+      y
+        .positional('paths', { type: 'string', array: true, describe: 'Files or directories (skipped as by migrate)' })
+        .option('format', { choices: CHECK_FORMATS, default: 'text' as CheckFormat, describe: 'Output: text lines, a JSON report, a SARIF 2.1.0 log, or GitHub Actions annotations' })
+        .example('$0 check src', 'list what is left; exit 1 if anything is')
+        .example('$0 check --format sarif . > mrtr.sarif', 'a SARIF log for github/codeql-action/upload-sarif')
+        .example('$0 check --format github .', 'annotate the pull request from a GitHub Actions step')
+        .epilogue('Exit codes: 0 nothing left, 1 findings, 2 usage error or unreadable/unparsable input.'),
+    handler: (args) => {
+      onCommand({ name: 'check', paths: (args.paths ?? []).map(String), format: args.format });
+    },
+  };
+}
+
+/** Runs `check`, prints the report in the chosen format, and returns the exit code. */
+export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promise<number> {
+  const report = await collectCheckReport(command.paths, io.cwd);
+  const { formatCheckReport } = await import('../report/formats/index.ts');
+  io.stdout(formatCheckReport(report, command.format));
+  // The machine formats keep stdout a single document: say on stderr what could not be checked.
+  if (command.format === 'json' || command.format === 'sarif') {
+    for (const error of report.errors) io.stderr(`mrtr-codemod check: ${errorLocation(error)}: ${error.message}\n`);
+  }
+  return report.summary.exitCode;
+}
+
+// --- collecting findings ----------------------------------------------------------------------
+
+/** Quick text test before a file's comments are parsed. */
+const MARKER_TEXT = /@mrtr-todo|@mcp-codemod-error/;
+/** A marker at the start of a comment line (after `//`, `/*`, `*` and spaces). */
+const MARKER_START = /^@(mrtr-todo|mcp-codemod-error)(?![\w-])/;
+const READ_CONCURRENCY = 16;
+
+/** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
+export async function collectCheckReport(paths: readonly string[], cwd: string): Promise<CheckReport> {
+  const [{ discoverFiles, describeFsError }, { runCodemod, decodeSource, displayPath }] = await Promise.all([
+    import('../engine/discover.ts'),
+    import('../engine/run.ts'),
+  ]);
+  const discovery = await discoverFiles(paths, cwd);
+  const errors: CheckError[] = discovery.problems.map((p) => ({ file: displayPath(cwd, p.path), stage: 'discover', message: p.message }));
+  const files = discovery.files.map((absolute) => ({ absolute, file: displayPath(cwd, absolute) }));
+
+  // The codemod's view: the discovered files, named one by one (so the same list is used here).
+  const run = files.length > 0 ? await runCodemod({ paths: files.map((f) => f.absolute), write: false, cwd }) : undefined;
+  const failed = new Map<string, CheckError['stage']>();
+  for (const error of run?.errors ?? []) {
+    errors.push({ ...error, stage: error.stage });
+    if (!failed.has(error.file)) failed.set(error.file, error.stage);
+  }
+  const sitesByFile = new Map<string, RunSite[]>();
+  for (const site of run?.sites ?? []) {
+    const list = sitesByFile.get(site.file) ?? [];
+    list.push(site);
+    sitesByFile.set(site.file, list);
+  }
+
+  // The comments' view: every discovered file that mentions a marker.
+  const scans = new Map<string, FileScan>();
+  const scanOne = async ({ absolute, file }: { absolute: string; file: string }) => {
+    const stage = failed.get(file);
+    if (stage === 'read' || stage === 'discover') return; // already reported; nothing to scan
+    let bytes: Buffer;
+    try {
+      bytes = await (await import('node:fs/promises')).readFile(absolute);
+    } catch (error) {
+      errors.push({ file, stage: 'read', message: `cannot read: ${describeFsError(error)}` });
+      return;
+    }
+    const source = decodeSource(bytes);
+    if (typeof source !== 'string') {
+      errors.push({ file, stage: 'read', message: source.problem });
+      return;
+    }
+    if (!MARKER_TEXT.test(source)) return;
+    const scan = await scanSource(source, absolute);
+    if (scan.parseError && stage === undefined) errors.push({ file, stage: 'parse', ...scan.parseError });
+    scans.set(file, scan);
+  };
+  for (let i = 0; i < files.length; i += READ_CONCURRENCY) await Promise.all(files.slice(i, i + READ_CONCURRENCY).map(scanOne));
+
+  const findings: Finding[] = [];
+  for (const { file } of files) {
+    const sites = sitesByFile.get(file) ?? [];
+    const scan = scans.get(file);
+    if (sites.length > 0 || (scan && scan.markers.length > 0)) findings.push(...findingsForFile(file, sites, scan));
+  }
+  return buildCheckReport(findings, errors, files.length);
+}
+
+export interface MarkerComment {
+  kind: 'todo' | 'official';
+  /** Where the `@` of the marker is (1-based line and column). */
+  line: number;
+  column: number;
+  /** For `@mrtr-todo(<code>)`. */
+  code?: string;
+  /** The marker's text (for a todo marker, up to ` Next:`). */
+  reason: string;
+  /** For a todo marker: what its ` Next:` says. */
+  next?: string;
+}
+
+export interface FileScan {
+  markers: MarkerComment[];
+  /** Lines that hold only comment text (and whitespace). */
+  commentLines: Set<number>;
+  /** First line of the statement holding the legacy call at `line:column`, when the file parsed. */
+  statementLine(line: number, column: number): number | undefined;
+  parseError?: { message: string; line?: number; column?: number };
+}
+
+/** Markers in the comments of one file, and where each legacy call's statement begins. */
+export async function scanSource(source: string, fileName: string): Promise<FileScan> {
+  const [{ parseSource, dialectOf, ParseFailure }, { findLegacySites }] = await Promise.all([
+    import('../analyse/parse.ts'),
+    import('../analyse/find-sites.ts'),
+  ]);
+  let ast;
+  try {
+    ast = parseSource(source, dialectOf(fileName));
+  } catch (error) {
+    if (!(error instanceof ParseFailure)) throw error;
+    // Still list the markers (by lines that start as comments), so the report says what it can.
+    const fallback = markersByLines(source);
+    return {
+      ...fallback,
+      statementLine: () => undefined,
+      parseError: {
+        message: `cannot parse: ${error.message.replace(/\s*\(\d+:\d+\)$/, '')}`,
+        ...(error.line !== undefined ? { line: error.line } : {}),
+        ...(error.column !== undefined ? { column: error.column + 1 } : {}),
+      },
+    };
+  }
+  const comments = (ast.comments ?? []) as Comment[];
+  const markers = comments.flatMap((comment) => markersInComment(comment));
+  const lineStarts = lineStartOffsets(source);
+  const commentLines = new Set<number>();
+  for (const comment of comments) {
+    const { start, end } = comment.loc!;
+    const before = source.slice(lineStarts[start.line - 1]!, comment.start!);
+    for (let line = start.line; line <= end.line; line++) {
+      if (line === start.line && before.trim() !== '') continue;
+      const after = line === end.line ? source.slice(comment.end!, lineEnd(source, comment.end!)) : '';
+      if (after.trim() !== '' && !after.trim().startsWith('//') && !after.trim().startsWith('/*')) continue;
+      commentLines.add(line);
+    }
+  }
+  const statements = new Map<string, number>();
+  for (const site of findLegacySites(ast.program)) {
+    const statement = [...site.ancestors].reverse().find(isStatementLike) ?? site.call;
+    const { line, column } = site.call.loc!.start;
+    statements.set(`${line}:${column + 1}`, statement.loc!.start.line);
+  }
+  return { markers, commentLines, statementLine: (line, column) => statements.get(`${line}:${column}`) };
+}
+
+/** Same test as the planner: the statement a marker is written above. */
+function isStatementLike(node: Node): boolean {
+  return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
+}
+
+/** The markers a comment holds: each line of it that starts with `@mrtr-todo` or `@mcp-codemod-error`. */
+export function markersInComment(comment: Pick<Comment, 'type' | 'value' | 'loc'>): MarkerComment[] {
+  const lines = comment.value.split(/\r\n|\r|\n/);
+  const block = comment.type === 'CommentBlock';
+  const startLine = comment.loc!.start.line;
+  const startColumn = comment.loc!.start.column + 2; // after `//` or `/*`
+  const out: MarkerComment[] = [];
+  lines.forEach((text, i) => {
+    const prefix = /^[\s*/!]*/.exec(text)![0];
+    const rest = text.slice(prefix.length);
+    const match = MARKER_START.exec(rest);
+    if (!match) return;
+    let body = rest.slice(match[0].length);
+    // In a block comment the text may go on over the next lines, up to a blank line or a tag.
+    if (block) {
+      for (const more of lines.slice(i + 1)) {
+        const line = more.replace(/^[\s*]*/, '').trimEnd();
+        if (line === '' || line.startsWith('@')) break;
+        body += ` ${line}`;
+      }
+    }
+    out.push(parseMarker(match[1] === 'mrtr-todo' ? 'todo' : 'official', body, startLine + i, (i === 0 ? startColumn : 0) + prefix.length + 1));
+  });
+  return out;
+}
+
+/** Fallback for a file that does not parse: markers on lines that start with a comment. */
+function markersByLines(source: string): Pick<FileScan, 'markers' | 'commentLines'> {
+  const markers: MarkerComment[] = [];
+  const commentLines = new Set<number>();
+  source.split(/\r\n|\r|\n/).forEach((text, i) => {
+    const opener = /^\s*(?:\/\/+|\/\*+|\*+)[\s*/!]*/.exec(text);
+    if (!opener) return;
+    commentLines.add(i + 1);
+    const rest = text.slice(opener[0].length);
+    const match = MARKER_START.exec(rest);
+    if (!match) return;
+    const body = rest.slice(match[0].length).replace(/\*+\/\s*$/, '');
+    markers.push(parseMarker(match[1] === 'mrtr-todo' ? 'todo' : 'official', body, i + 1, opener[0].length + 1));
+  });
+  return { markers, commentLines };
+}
+
+function parseMarker(kind: MarkerComment['kind'], body: string, line: number, column: number): MarkerComment {
+  if (kind === 'official') return { kind, line, column, reason: body.replace(/^\s*:?\s*/, '').trim() };
+  const m = /^\(([^)]*)\)\s*:?\s*([\s\S]*)$/.exec(body) ?? /^\s*:?\s*([\s\S]*)$/.exec(body)!;
+  const code = m.length === 3 ? m[1]!.trim() : undefined;
+  const text = (m.length === 3 ? m[2]! : m[1]!).trim();
+  const cut = /\s*\bNext:\s*/.exec(text);
+  const reason = cut ? text.slice(0, cut.index).trim() : text;
+  const next = cut ? text.slice(cut.index + cut[0].length).trim() : undefined;
+  return { kind, line, column, ...(code ? { code } : {}), reason, ...(next ? { next } : {}) };
+}
+
+const KIND_LABEL: Readonly<Record<InputKind, string>> = {
+  elicit: 'elicitation',
+  elicitUrl: 'URL elicitation',
+  sampling: 'sampling',
+  roots: 'roots',
+};
+
+/** One file's findings: its sites, each merged with its own marker, and the other markers. */
+export function findingsForFile(file: string, sites: readonly RunSite[], scan: FileScan | undefined): Finding[] {
+  const markers = scan?.markers ?? [];
+  const used = new Set<MarkerComment>();
+  const findings: Finding[] = [];
+  const ordered = [...sites].sort((a, b) => a.line - b.line || a.column - b.column);
+
+  for (const site of ordered) {
+    const where = { kind: site.kind, ...(site.handler ? { handler: site.handler } : {}) };
+    if (site.status === 'migrated') {
+      findings.push({
+        file,
+        line: site.line,
+        column: site.column,
+        ruleId: LEGACY_RULE,
+        severity: 'error',
+        message: `${KIND_LABEL[site.kind]} request still awaited from the client${site.handler ? ` in ${site.handler}` : ''}; MCP 2026-07-28 removed server→client requests`,
+        hint: `\`mrtr-codemod migrate ${shellWord(file)}\` can rewrite it`,
+        ...where,
+      });
+      continue;
+    }
+    const code = site.code ?? 'unspecified';
+    const marker = code === 'server-elsewhere' ? fileMarker(markers, code, used) : ownMarker(site, code, markers, scan);
+    if (marker) used.add(marker);
+    // server-elsewhere is a file-level report (line 1): the marker says where it really is.
+    const at = marker && code === 'server-elsewhere' ? marker : site;
+    findings.push({
+      file,
+      line: at.line,
+      column: at.column,
+      ruleId: `${TODO_RULE_PREFIX}${code}`,
+      severity: 'error',
+      message: todoMessage(marker?.reason ?? site.reason ?? '', marker ? marker.next : site.next),
+      ...(code === 'server-elsewhere' ? {} : where),
+      ...(marker ? { markerLine: marker.line } : {}),
+    });
+  }
+
+  for (const marker of markers) {
+    if (used.has(marker)) continue;
+    findings.push({
+      file,
+      line: marker.line,
+      column: marker.column,
+      ruleId: marker.kind === 'official' ? OFFICIAL_RULE : `${TODO_RULE_PREFIX}${marker.code ?? 'unspecified'}`,
+      severity: 'error',
+      message:
+        marker.kind === 'official'
+          ? marker.reason || 'manual migration required (left by the official v1-to-v2 codemod)'
+          : todoMessage(marker.reason, marker.next),
+      markerLine: marker.line,
+    });
+  }
+  return findings;
+}
+
+/** The todo marker with this code in the comment lines right above the site's statement. */
+function ownMarker(site: RunSite, code: string, markers: readonly MarkerComment[], scan: FileScan | undefined): MarkerComment | undefined {
+  if (!scan || markers.length === 0) return undefined;
+  const statementLine = scan.statementLine(site.line, site.column) ?? site.line;
+  let top = statementLine;
+  while (top > 1 && scan.commentLines.has(top - 1)) top--;
+  return markers.find((m) => m.kind === 'todo' && m.code === code && m.line >= top && m.line < statementLine);
+}
+
+function fileMarker(markers: readonly MarkerComment[], code: string, used: ReadonlySet<MarkerComment>): MarkerComment | undefined {
+  const same = markers.filter((m) => m.kind === 'todo' && m.code === code);
+  return same.find((m) => !used.has(m)) ?? same[0];
+}
+
+function todoMessage(reason: string, next: string | undefined): string {
+  const text = reason.trim() || 'left for a person by mrtr-codemod';
+  return next ? `${text} Next: ${next}` : text;
+}
+
+/** A path as one shell word (quoted when it holds anything but plain characters). */
+function shellWord(file: string): string {
+  return /^[\w./@+-]+$/.test(file) ? file : `'${file.replace(/'/g, `'\\''`)}'`;
+}
+
+function lineStartOffsets(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function lineEnd(source: string, offset: number): number {
+  const nl = source.indexOf('\n', offset);
+  return nl === -1 ? source.length : nl;
+}

@@ -1,0 +1,267 @@
+// The result of `mrtr-codemod check`, independent of how it is printed: what is still open
+// (findings), what could not be looked at (errors), and the rule catalogue every output format
+// describes its findings with. Pure data: no file system, no engine.
+//
+// A finding is one of:
+// - `legacy-request`: a server→client request (elicitation, sampling, roots) the codemod can
+//   migrate, still awaited in the code (`mrtr-codemod migrate` rewrites it);
+// - `mrtr-todo/<code>`: a site the codemod refuses (its `@mrtr-todo(<code>)` marker may or may
+//   not be written yet), or an `@mrtr-todo` marker comment left in the code;
+// - `mcp-codemod-error`: an `@mcp-codemod-error` comment left by the official v1-to-v2 codemod.
+// `@mrtr-note` comments (deprecation guidance) are not findings.
+import type { InputKind } from '../../plan/types.ts';
+
+export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+export type CheckFormat = (typeof CHECK_FORMATS)[number];
+
+/** Exit codes of `check`. */
+export const CHECK_EXIT = {
+  /** Nothing left: no legacy request, no marker. */
+  clean: 0,
+  /** Findings remain. */
+  findings: 1,
+  /** Usage error, or some input could not be read or parsed (findings may be listed too). */
+  errors: 2,
+} as const;
+
+export const LEGACY_RULE = 'legacy-request';
+export const TODO_RULE_PREFIX = 'mrtr-todo/';
+export const OFFICIAL_RULE = 'mcp-codemod-error';
+
+export interface Finding {
+  /** Relative to the working directory, with `/` separators. */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, in UTF-16 code units. */
+  column: number;
+  /** `legacy-request`, `mrtr-todo/<code>` or `mcp-codemod-error`. */
+  ruleId: string;
+  /** Every finding fails check. */
+  severity: 'error';
+  message: string;
+  /** For `legacy-request`: the command that rewrites it. */
+  hint?: string;
+  /** The kind of request, for findings that are legacy sites. */
+  kind?: InputKind;
+  /** The handler the site is in (`tool:delete_records`), when it is in one. */
+  handler?: string;
+  /** Line of the marker comment in the file, when there is one (absent: not written yet). */
+  markerLine?: number;
+}
+
+export type CheckErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
+
+export interface CheckError {
+  /** Relative to the working directory, with `/` separators. */
+  file: string;
+  stage: CheckErrorStage;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+export interface CheckSummary {
+  /** Source files discovered and read. */
+  filesScanned: number;
+  filesWithFindings: number;
+  findings: number;
+  /** Findings `mrtr-codemod migrate` can rewrite (`legacy-request`). */
+  fixable: number;
+  errors: number;
+  /** Findings per rule id, keys sorted. */
+  byRule: Record<string, number>;
+  exitCode: 0 | 1 | 2;
+}
+
+/** The `--format json` document (and what every other format is rendered from). */
+export interface CheckReport {
+  /** Changes only when a field changes meaning or goes away. */
+  version: 1;
+  /** Sorted by file, line, column, rule id. */
+  findings: Finding[];
+  /** Sorted by file, then as found. */
+  errors: CheckError[];
+  summary: CheckSummary;
+}
+
+export function checkExitCode(findings: number, errors: number): 0 | 1 | 2 {
+  if (errors > 0) return CHECK_EXIT.errors;
+  return findings > 0 ? CHECK_EXIT.findings : CHECK_EXIT.clean;
+}
+
+/** Assembles the report: sorts, counts, and fixes the key order of every object. */
+export function buildCheckReport(findings: readonly Finding[], errors: readonly CheckError[], filesScanned: number): CheckReport {
+  const sorted = [...findings].sort(
+    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.ruleId, b.ruleId),
+  );
+  const byRuleCounts = new Map<string, number>();
+  for (const f of sorted) byRuleCounts.set(f.ruleId, (byRuleCounts.get(f.ruleId) ?? 0) + 1);
+  const byRule: Record<string, number> = {};
+  for (const id of [...byRuleCounts.keys()].sort(compare)) byRule[id] = byRuleCounts.get(id)!;
+  const orderedErrors = errors
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => compare(a.e.file, b.e.file) || a.i - b.i)
+    .map(({ e }) => normaliseError(e));
+  return {
+    version: 1,
+    findings: sorted.map(normaliseFinding),
+    errors: orderedErrors,
+    summary: {
+      filesScanned,
+      filesWithFindings: new Set(sorted.map((f) => f.file)).size,
+      findings: sorted.length,
+      fixable: sorted.filter((f) => f.ruleId === LEGACY_RULE).length,
+      errors: orderedErrors.length,
+      byRule,
+      exitCode: checkExitCode(sorted.length, orderedErrors.length),
+    },
+  };
+}
+
+function normaliseFinding(f: Finding): Finding {
+  return {
+    file: f.file,
+    line: f.line,
+    column: f.column,
+    ruleId: f.ruleId,
+    severity: 'error',
+    message: f.message,
+    ...(f.hint !== undefined ? { hint: f.hint } : {}),
+    ...(f.kind !== undefined ? { kind: f.kind } : {}),
+    ...(f.handler !== undefined ? { handler: f.handler } : {}),
+    ...(f.markerLine !== undefined ? { markerLine: f.markerLine } : {}),
+  };
+}
+
+function normaliseError(e: CheckError): CheckError {
+  return {
+    file: e.file,
+    stage: e.stage,
+    message: e.message,
+    ...(e.line !== undefined ? { line: e.line } : {}),
+    ...(e.column !== undefined ? { column: e.column } : {}),
+  };
+}
+
+/** The message with its hint, for the one-line formats. */
+export function messageWithHint(finding: Finding): string {
+  return finding.hint ? `${finding.message} (${finding.hint})` : finding.message;
+}
+
+/** `path:line:col` of an error, as far as it is known. */
+export function errorLocation(error: CheckError): string {
+  if (error.line === undefined) return error.file;
+  return `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;
+}
+
+/** The pseudo rule id an error is listed under in the line formats (`parse-error`). */
+export function errorRuleId(error: CheckError): string {
+  return `${error.stage}-error`;
+}
+
+/** The one-line total the text and github formats end with. */
+export function formatTotal(report: CheckReport): string {
+  const s = report.summary;
+  const fixable = s.fixable > 0 ? ` (${s.fixable} can be rewritten by \`mrtr-codemod migrate\`)` : '';
+  return (
+    `mrtr-codemod check: ${count(s.findings, 'finding')} in ${count(s.filesWithFindings, 'file')}${fixable}, ` +
+    `${count(s.errors, 'error')}, ${count(s.filesScanned, 'file')} checked`
+  );
+}
+
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// --- rules ----------------------------------------------------------------------------------
+
+export interface RuleInfo {
+  id: string;
+  /** One sentence. */
+  shortDescription: string;
+  fullDescription: string;
+  /** What to do about it. */
+  help: string;
+}
+
+const MANUAL =
+  'Migrate it by hand: return inputRequired({ inputRequests, requestState }) and resume from ctx.mcpReq.requestState() on the retry; then delete the @mrtr-todo comment.';
+
+/** Why the codemod refuses a site, by marker code (the README's table). */
+const TODO_CODES: Readonly<Record<string, { short: string; help: string }>> = {
+  'no-request-to-answer': {
+    short: 'A server→client request runs outside tools/call, prompts/get or resources/read (e.g. in oninitialized).',
+    help: 'Only those handlers may answer input_required. Ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
+  },
+  'nested-site': {
+    short: 'The request is awaited inside a block, condition or larger expression the codemod does not restructure.',
+    help: `Move the request to a statement of its own at the top level of the handler and run mrtr-codemod migrate again, or ${MANUAL.charAt(0).toLowerCase()}${MANUAL.slice(1)}`,
+  },
+  closure: {
+    short: 'The request is made inside a function nested in the handler.',
+    help: `Inline the request into the handler body and run mrtr-codemod migrate again, or ${MANUAL.charAt(0).toLowerCase()}${MANUAL.slice(1)}`,
+  },
+  'unserialisable-local': {
+    short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
+    help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
+  },
+  'untyped-local': {
+    short: 'The type of a local that travels in requestState cannot be named at the handler.',
+    help: 'Annotate the local with a type that can be named at the handler, then run mrtr-codemod migrate again.',
+  },
+  'param-reassigned': {
+    short: 'An argument is reassigned before a question; the retry re-sends the original.',
+    help: 'Assign to a new local instead of the parameter, then run mrtr-codemod migrate again.',
+  },
+  'unknown-request': {
+    short: 'A send(request) whose request object is not a literal.',
+    help: `Write the request as an object literal with a literal method, or ${MANUAL.charAt(0).toLowerCase()}${MANUAL.slice(1)}`,
+  },
+  'server-elsewhere': {
+    short: 'No new McpServer(...) in this file, so the request-state verifier is not wired here.',
+    help: 'Add requestState: { verify: mrtrCodec.verify } to the McpServer options where the server is constructed (mrtrCodec is exported from this file), then delete the @mrtr-todo comment.',
+  },
+  'blocked-by-sibling': {
+    short: 'The handler is left as it was because another request in it cannot be migrated.',
+    help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
+  },
+  'name-clash': {
+    short: 'The module declares a name the migration imports from @modelcontextprotocol/server.',
+    help: 'Rename the local declaration, then run mrtr-codemod migrate again.',
+  },
+};
+
+export function ruleInfo(ruleId: string): RuleInfo {
+  if (ruleId === LEGACY_RULE) {
+    return {
+      id: ruleId,
+      shortDescription: 'A server→client request (elicitation, sampling or roots) is still awaited from the client.',
+      fullDescription:
+        'MCP 2026-07-28 removed server-initiated requests: a tool, prompt or resource handler must return inputRequired(...) and read the answer from the client\'s retry (Multi Round-Trip Requests). This site can be migrated automatically.',
+      help: 'Run `mrtr-codemod migrate <paths>` (review first with `--dry-run`): the handler becomes a first-call branch that asks and resume branches that read the answers, with its state in a signed requestState.',
+    };
+  }
+  if (ruleId === OFFICIAL_RULE) {
+    return {
+      id: ruleId,
+      shortDescription: 'A marker left by the official MCP v1-to-v2 codemod: manual migration required.',
+      fullDescription:
+        'The official @modelcontextprotocol/codemod v1-to-v2 migration leaves an @mcp-codemod-error comment where it could not migrate the code; the code is not yet on the v2 SDK.',
+      help: 'Do what the comment says by hand, then delete the @mcp-codemod-error comment.',
+    };
+  }
+  const code = ruleId.startsWith(TODO_RULE_PREFIX) ? ruleId.slice(TODO_RULE_PREFIX.length) : ruleId;
+  const known = TODO_CODES[code];
+  return {
+    id: ruleId,
+    shortDescription: known ? known.short : `Not migrated (${code}): the codemod left this site for a person.`,
+    fullDescription:
+      'mrtr-codemod left this server→client request as it was, with an @mrtr-todo comment saying why and what to do next; it still has to be migrated to MCP 2026-07-28 Multi Round-Trip Requests.',
+    help: known ? known.help : MANUAL,
+  };
+}

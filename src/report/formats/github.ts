@@ -1,0 +1,34 @@
+// `check --format github`: GitHub Actions workflow commands, one `::error` annotation per
+// finding and per file that could not be checked, then the one-line total (a plain log line).
+// Values are escaped as @actions/core does: in the message `%`, CR and LF; in properties also
+// `:` and `,`.
+import { errorRuleId, formatTotal, messageWithHint, type CheckReport } from './check-report.ts';
+
+export function formatGithub(report: CheckReport): string {
+  const lines: string[] = [];
+  for (const f of report.findings) {
+    lines.push(command({ file: f.file, line: f.line, col: f.column, title: `mrtr-codemod ${f.ruleId}` }, messageWithHint(f)));
+  }
+  for (const e of report.errors) {
+    const where = e.stage === 'discover' ? { title: `mrtr-codemod ${errorRuleId(e)}` } : { file: e.file, line: e.line, col: e.column, title: `mrtr-codemod ${errorRuleId(e)}` };
+    lines.push(command(where, e.stage === 'discover' ? `${e.file}: ${e.message}` : e.message));
+  }
+  lines.push(formatTotal(report));
+  return lines.join('\n') + '\n';
+}
+
+function command(properties: Record<string, string | number | undefined>, message: string): string {
+  const props = Object.entries(properties)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
+    .join(',');
+  return `::error${props ? ` ${props}` : ''}::${escapeData(message)}`;
+}
+
+export function escapeData(value: string): string {
+  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeProperty(value: string): string {
+  return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

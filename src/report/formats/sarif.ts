@@ -1,0 +1,107 @@
+// `check --format sarif`: a SARIF 2.1.0 log (validated against the official OASIS schema in
+// test/check.test.ts) that github/codeql-action/upload-sarif accepts. One run; the driver
+// `mrtr-codemod` describes each rule id the results use; every result is an `error` at a
+// location relative to %SRCROOT% (the directory check ran in: run it from the repository
+// root for code scanning). Files that could not be checked are tool execution notifications,
+// and `executionSuccessful` is false when there are any.
+import { readFileSync } from 'node:fs';
+import { messageWithHint, ruleInfo, type CheckError, type CheckReport, type Finding } from './check-report.ts';
+
+export const SARIF_SCHEMA_URI = 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json';
+export const SRCROOT = '%SRCROOT%';
+
+export function formatSarif(report: CheckReport, options: { version?: string } = {}): string {
+  return `${JSON.stringify(sarifLog(report, options), null, 2)}\n`;
+}
+
+export function sarifLog(report: CheckReport, options: { version?: string } = {}): Record<string, unknown> {
+  const ruleIds = [...new Set(report.findings.map((f) => f.ruleId))].sort();
+  const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));
+  const version = options.version ?? toolVersion();
+  return {
+    $schema: SARIF_SCHEMA_URI,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'mrtr-codemod',
+            version,
+            semanticVersion: version,
+            rules: ruleIds.map((id) => {
+              const rule = ruleInfo(id);
+              return {
+                id,
+                shortDescription: { text: rule.shortDescription },
+                fullDescription: { text: rule.fullDescription },
+                help: { text: rule.help },
+                defaultConfiguration: { level: 'error' },
+                properties: { tags: ['mcp', 'migration'] },
+              };
+            }),
+          },
+        },
+        invocations: [
+          {
+            executionSuccessful: report.errors.length === 0,
+            exitCode: report.summary.exitCode,
+            ...(report.errors.length > 0 ? { toolExecutionNotifications: report.errors.map(notification) } : {}),
+          },
+        ],
+        columnKind: 'utf16CodeUnits',
+        results: report.findings.map((f) => result(f, ruleIndex.get(f.ruleId)!)),
+      },
+    ],
+  };
+}
+
+function result(finding: Finding, ruleIndex: number): Record<string, unknown> {
+  return {
+    ruleId: finding.ruleId,
+    ruleIndex,
+    level: 'error',
+    message: { text: messageWithHint(finding) },
+    locations: [location(finding.file, finding.line, finding.column)],
+  };
+}
+
+function notification(error: CheckError): Record<string, unknown> {
+  return {
+    level: 'error',
+    message: { text: `${error.file}: ${error.message}` },
+    ...(error.stage === 'discover' ? {} : { locations: [location(error.file, error.line, error.column)] }),
+    properties: { stage: error.stage },
+  };
+}
+
+function location(file: string, line?: number, column?: number): Record<string, unknown> {
+  return {
+    physicalLocation: {
+      artifactLocation: { uri: fileUri(file), uriBaseId: SRCROOT },
+      ...(line !== undefined ? { region: { startLine: line, ...(column !== undefined ? { startColumn: column } : {}) } } : {}),
+    },
+  };
+}
+
+/** A relative path (with `/`) as a relative URI reference: each segment percent-encoded. */
+export function fileUri(file: string): string {
+  return file
+    .split('/')
+    .map((segment) => segment.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=@]/gu, (c) => encodeURIComponent(c)))
+    .join('/');
+}
+
+let cachedVersion: string | undefined;
+
+/** This package's version (package.json), as the SARIF driver version. */
+export function toolVersion(): string {
+  if (cachedVersion === undefined) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+      cachedVersion = pkg.version ?? '0.0.0';
+    } catch {
+      cachedVersion = '0.0.0';
+    }
+  }
+  return cachedVersion;
+}

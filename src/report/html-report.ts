@@ -1,0 +1,299 @@
+// The `--report FILE.html` page: one self-contained file for reviewing a run. Inline CSS,
+// no script, no external resource of any kind (a Content-Security-Policy of
+// `default-src 'none'` makes the browser refuse one even if it slipped in), so it can be
+// opened from disk, attached to a ticket or archived by CI. Everything that comes from the
+// migrated sources (paths, code, reasons) is HTML-escaped.
+import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
+import type { InputKind } from '../plan/types.ts';
+import { classifyUnifiedDiff, unifiedDiff, type DiffLine } from './diff.ts';
+
+export interface HtmlReportOptions {
+  /** Whether the run wrote nothing (changes were only computed). */
+  dryRun: boolean;
+}
+
+export const REPORT_TITLE = 'mrtr-codemod review';
+
+/** Escapes text for HTML element content and double- or single-quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+const KIND_LABEL: Record<InputKind, string> = {
+  elicit: 'elicit',
+  elicitUrl: 'elicit (URL)',
+  sampling: 'sampling',
+  roots: 'roots',
+};
+
+export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
+  const migrated = result.sites.filter((s) => s.status === 'migrated').length;
+  const marked = result.sites.filter((s) => s.status === 'marked').length;
+  const sitesByFile = groupSites(result.sites);
+  const changedPaths = new Set(result.changed.map((f) => f.path));
+  const unchangedWithSites = [...sitesByFile.keys()].filter((file) => !changedPaths.has(file)).sort();
+
+  const fileIds = new Map<string, string>();
+  [...result.changed.map((f) => f.path), ...unchangedWithSites].forEach((file, i) => fileIds.set(file, `file-${i + 1}`));
+
+  const body: string[] = [];
+  body.push('<header class="top">');
+  body.push(`<h1>${escapeHtml(REPORT_TITLE)}</h1>`);
+  body.push(
+    `<p class="mode">${
+      options.dryRun
+        ? 'Dry run: nothing was written. Apply the change with <code>mrtr-codemod migrate</code> (or the <code>--patch</code> file with <code>git apply</code>).'
+        : 'The changed files were rewritten in place.'
+    }</p>`,
+  );
+  body.push('<dl class="totals">');
+  body.push(total('files', options.dryRun ? 'Files to change' : 'Files changed', result.changed.length, `of ${result.filesScanned} scanned`));
+  body.push(total('migrated', 'Sites migrated', migrated));
+  body.push(total('markers', 'Markers left', marked, marked > 0 ? 'grep -rn @mrtr-todo' : undefined));
+  body.push(total('errors', 'Errors', result.errors.length));
+  body.push('</dl>');
+  body.push('</header>');
+
+  body.push('<main>');
+  if (fileIds.size > 0) {
+    body.push('<nav class="toc" aria-label="Files"><h2>Files</h2><ul>');
+    for (const [file, id] of fileIds) {
+      const sites = sitesByFile.get(file) ?? [];
+      body.push(`<li><a href="#${id}"><code>${escapeHtml(file)}</code></a> <span class="muted">${siteCounts(sites)}</span></li>`);
+    }
+    body.push('</ul></nav>');
+  }
+
+  const notes = guidanceNotes(result.sites);
+  if (notes.length > 0) {
+    body.push('<section class="notes" id="notes"><h2>Deprecation notes</h2><ul>');
+    for (const [note, count] of notes) body.push(`<li class="guidance">${escapeHtml(note)} <span class="muted">(${plural(count, 'site')})</span></li>`);
+    body.push('</ul></section>');
+  }
+
+  if (result.errors.length > 0) {
+    body.push('<section class="errors" id="errors"><h2>Errors</h2><ul>');
+    for (const error of result.errors) body.push(renderError(error));
+    body.push('</ul></section>');
+  }
+
+  for (const file of result.changed) body.push(renderFile(file, fileIds.get(file.path)!, sitesByFile.get(file.path) ?? []));
+  for (const file of unchangedWithSites) body.push(renderFile(undefined, fileIds.get(file)!, sitesByFile.get(file)!, file));
+
+  if (fileIds.size === 0 && result.errors.length === 0) {
+    body.push('<p class="empty">Nothing to migrate: no file makes a legacy server→client request.</p>');
+  }
+  body.push('</main>');
+
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
+    '<meta name="color-scheme" content="light dark">',
+    `<title>${escapeHtml(REPORT_TITLE)}</title>`,
+    `<style>${CSS}</style>`,
+    '</head>',
+    '<body>',
+    ...body,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function total(key: string, label: string, value: number, hint?: string): string {
+  const cls = value > 0 && (key === 'errors' || key === 'markers') ? ` attention-${key}` : '';
+  return `<div class="total${cls}" data-total="${key}"><dt>${label}</dt><dd>${value}</dd>${hint ? `<dd class="hint">${escapeHtml(hint)}</dd>` : ''}</div>`;
+}
+
+function renderFile(file: ChangedFile | undefined, id: string, sites: readonly RunSite[], pathWhenUnchanged?: string): string {
+  const filePath = file?.path ?? pathWhenUnchanged!;
+  const lines = file ? classifyUnifiedDiff(unifiedDiff(file)) : [];
+  const anchored = new Set(lines.filter((l) => l.oldLine !== undefined).map((l) => l.oldLine!));
+
+  const out: string[] = [];
+  out.push(`<section class="file" id="${id}" data-path="${escapeHtml(filePath)}">`);
+  out.push(`<h2><code>${escapeHtml(filePath)}</code> <span class="muted">${siteCounts(sites)}${file ? '' : ' · not changed'}</span></h2>`);
+  if (sites.length > 0) {
+    out.push('<h3>Sites</h3>');
+    out.push('<ol class="sites">');
+    for (const site of sites) out.push(renderSite(site, anchored.has(site.line) ? `${id}-o${site.line}` : undefined));
+    out.push('</ol>');
+  }
+  if (file) {
+    out.push('<h3>Diff</h3>');
+    out.push('<div class="diff-wrap"><table class="diff">');
+    out.push('<colgroup><col class="ln-col"><col class="ln-col"><col></colgroup>');
+    for (const line of lines) out.push(renderDiffLine(line, id));
+    out.push('</table></div>');
+  }
+  out.push('</section>');
+  return out.join('\n');
+}
+
+function renderSite(site: RunSite, anchor: string | undefined): string {
+  const where = `line ${site.line}:${site.column}`;
+  const whereHtml = anchor ? `<a class="where" href="#${anchor}">${where}</a>` : `<span class="where">${where}</span>`;
+  const handler = site.handler
+    ? `<code class="handler">${escapeHtml(site.handler)}</code>`
+    : '<span class="handler none">outside any tool, prompt or resource handler</span>';
+  const kind = `<span class="kind kind-${escapeHtml(site.kind)}">${escapeHtml(KIND_LABEL[site.kind] ?? site.kind)}</span>`;
+  const attrs =
+    `class="site site-${escapeHtml(site.status)}" data-status="${escapeHtml(site.status)}" data-kind="${escapeHtml(site.kind)}"` +
+    (site.handler ? ` data-handler="${escapeHtml(site.handler)}"` : '') +
+    (site.code ? ` data-code="${escapeHtml(site.code)}"` : '');
+
+  const out: string[] = [`<li ${attrs}>`];
+  if (site.status === 'migrated') {
+    out.push(`<div class="site-head"><span class="badge badge-migrated">migrated</span> ${handler} ${kind} ${whereHtml}</div>`);
+    const lifted = site.lifted ?? [];
+    out.push(
+      lifted.length > 0
+        ? `<p class="lifted">Moved into requestState: ${lifted.map((name) => `<code>${escapeHtml(name)}</code>`).join(', ')}</p>`
+        : '<p class="lifted lifted-none">Nothing to carry: no local lives across the question.</p>',
+    );
+  } else {
+    out.push(
+      `<div class="site-head"><span class="badge badge-marked">marked</span> <code class="code">@mrtr-todo(${escapeHtml(site.code ?? 'todo')})</code> ${handler} ${kind} ${whereHtml}</div>`,
+    );
+    if (site.reason) out.push(`<p class="reason"><strong>Why:</strong> ${escapeHtml(site.reason)}</p>`);
+    if (site.next) out.push(`<p class="next"><strong>Next:</strong> ${escapeHtml(site.next)}</p>`);
+  }
+  if (site.guidance) out.push(`<p class="guidance"><strong>Note:</strong> ${escapeHtml(site.guidance)}</p>`);
+  out.push('</li>');
+  return out.join('\n');
+}
+
+const LINE_CLASS: Record<DiffLine['kind'], string> = {
+  'file-old': 'diff-file',
+  'file-new': 'diff-file',
+  header: 'diff-file',
+  hunk: 'diff-hunk',
+  add: 'diff-add',
+  remove: 'diff-remove',
+  context: 'diff-context',
+  'no-newline': 'diff-meta',
+};
+
+function renderDiffLine(line: DiffLine, fileId: string): string {
+  const id = line.oldLine !== undefined ? ` id="${fileId}-o${line.oldLine}"` : '';
+  const oldNo = line.oldLine !== undefined ? ` data-n="${line.oldLine}"` : '';
+  const newNo = line.newLine !== undefined ? ` data-n="${line.newLine}"` : '';
+  return `<tr class="diff-line ${LINE_CLASS[line.kind]}"${id}><td class="ln"${oldNo}></td><td class="ln"${newNo}></td><td class="text">${displayText(line.text)}</td></tr>`;
+}
+
+/** The line escaped; a CR (CRLF files) is dropped at the end and shown as ␍ elsewhere, as HTML would turn it into a line break. */
+function displayText(text: string): string {
+  const shown = text.replace(/\r$/, '').replace(/\r/g, '\u240d');
+  return shown === '' ? ' ' : escapeHtml(shown);
+}
+
+function renderError(error: RunError): string {
+  const at = error.line === undefined ? error.file : `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;
+  return `<li class="error" data-stage="${escapeHtml(error.stage)}"><code>${escapeHtml(at)}</code> <span class="muted">${escapeHtml(error.stage)}</span> ${escapeHtml(error.message)}</li>`;
+}
+
+function groupSites(sites: readonly RunSite[]): Map<string, RunSite[]> {
+  const byFile = new Map<string, RunSite[]>();
+  for (const site of sites) {
+    const list = byFile.get(site.file) ?? [];
+    list.push(site);
+    byFile.set(site.file, list);
+  }
+  for (const list of byFile.values()) list.sort((a, b) => a.line - b.line || a.column - b.column);
+  return byFile;
+}
+
+function guidanceNotes(sites: readonly RunSite[]): [string, number][] {
+  const notes = new Map<string, number>();
+  for (const site of sites) if (site.guidance) notes.set(site.guidance, (notes.get(site.guidance) ?? 0) + 1);
+  return [...notes];
+}
+
+function siteCounts(sites: readonly RunSite[]): string {
+  const migrated = sites.filter((s) => s.status === 'migrated').length;
+  const marked = sites.length - migrated;
+  const parts = [`${migrated} migrated`];
+  if (marked > 0) parts.push(plural(marked, 'marker'));
+  return parts.join(' · ');
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+const CSS = `
+:root {
+  color-scheme: light dark;
+  --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --panel: #f6f8fa;
+  --add-bg: #dafbe1; --add-fg: #116329; --del-bg: #ffebe9; --del-fg: #a40e26;
+  --hunk-bg: #ddf4ff; --hunk-fg: #0550ae; --ok: #1a7f37; --warn: #9a6700; --warn-bg: #fff8c5;
+  --err: #cf222e; --link: #0969da;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --border: #3d444d; --panel: #151b23;
+    --add-bg: #12361f; --add-fg: #7ee2a8; --del-bg: #4a1619; --del-fg: #ffa198;
+    --hunk-bg: #0c2d6b; --hunk-fg: #a5d6ff; --ok: #3fb950; --warn: #d29922; --warn-bg: #3b2e0a;
+    --err: #f85149; --link: #4493f8;
+  }
+}
+* { box-sizing: border-box; }
+body { margin: 0; padding: 1.5rem clamp(1rem, 3vw, 3rem); background: var(--bg); color: var(--fg);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
+code, .diff { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
+a { color: var(--link); }
+h1 { margin: 0 0 .25rem; font-size: 1.6rem; }
+h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
+h2 code { font-size: 1.05rem; }
+.lifted code { background: var(--bg); border: 1px solid var(--border); border-radius: 4px; padding: 0 .3rem; }
+h3 { font-size: .85rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 1rem 0 .5rem; }
+.muted, .hint { color: var(--muted); font-weight: normal; font-size: .85rem; }
+.mode { margin: 0 0 1rem; color: var(--muted); }
+.totals { display: flex; flex-wrap: wrap; gap: .75rem; margin: 0 0 1.5rem; }
+.total { border: 1px solid var(--border); border-radius: 8px; padding: .5rem 1rem; min-width: 9rem; background: var(--panel); }
+.total dt { font-size: .8rem; color: var(--muted); }
+.total dd { margin: 0; font-size: 1.6rem; font-weight: 600; }
+.total dd.hint { font-size: .75rem; font-weight: normal; }
+.attention-markers dd:not(.hint) { color: var(--warn); }
+.attention-errors dd:not(.hint) { color: var(--err); }
+.toc, .notes, .errors, .file { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+.toc ul, .notes ul, .errors ul { margin: 0; padding-left: 1.25rem; }
+.errors { border-color: var(--err); }
+.error code { color: var(--err); }
+.sites { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }
+.site { border: 1px solid var(--border); border-left-width: 4px; border-radius: 6px; padding: .5rem .75rem; background: var(--panel); }
+.site-migrated { border-left-color: var(--ok); }
+.site-marked { border-left-color: var(--warn); }
+.site p { margin: .35rem 0 0; }
+.site-head { display: flex; flex-wrap: wrap; gap: .5rem; align-items: baseline; }
+.badge { font-size: .75rem; font-weight: 600; text-transform: uppercase; border-radius: 999px; padding: 0 .55rem; border: 1px solid currentColor; }
+.badge-migrated { color: var(--ok); }
+.badge-marked { color: var(--warn); background: var(--warn-bg); }
+.handler { font-weight: 600; }
+.handler.none { font-style: italic; font-weight: normal; color: var(--muted); }
+.kind { font-size: .8rem; border: 1px solid var(--border); border-radius: 4px; padding: 0 .4rem; }
+.where { font-size: .85rem; }
+.guidance { color: var(--muted); }
+.diff-wrap { overflow-x: auto; border: 1px solid var(--border); border-radius: 6px; }
+.diff { border-collapse: collapse; width: 100%; line-height: 1.45; }
+.diff col.ln-col { width: 3.5em; }
+.diff td { padding: 0 .5rem; vertical-align: top; }
+.diff td.text { white-space: pre; }
+.diff td.ln { text-align: right; color: var(--muted); user-select: none; border-right: 1px solid var(--border); }
+.diff td.ln::before { content: attr(data-n); }
+.diff-add { background: var(--add-bg); }
+.diff-add td.text { color: var(--add-fg); }
+.diff-remove { background: var(--del-bg); }
+.diff-remove td.text { color: var(--del-fg); }
+.diff-hunk { background: var(--hunk-bg); color: var(--hunk-fg); }
+.diff-file { font-weight: 600; background: var(--panel); }
+.diff-meta { color: var(--muted); font-style: italic; }
+.diff-line:target { outline: 2px solid var(--link); outline-offset: -2px; }
+.empty { color: var(--muted); }
+`;

@@ -1,0 +1,477 @@
+// `mrtr-codemod check`: the CI lint mode, through the real entry (node bin/mrtr-codemod.js) on
+// temporary trees under .tmp/ (git-ignored). Every format is checked on the same tree: JSON
+// parses and says the same as text, SARIF validates against the official SARIF 2.1.0 schema
+// (test/schemas), GitHub annotations are well-formed workflow commands. No run writes anything.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markersInComment } from '../src/cli/check-command.ts';
+import { buildCheckReport, type CheckReport } from '../src/report/formats/check-report.ts';
+import { escapeData, escapeProperty } from '../src/report/formats/github.ts';
+import { fileUri, sarifLog } from '../src/report/formats/sarif.ts';
+import { BROKEN_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL('../bin/mrtr-codemod.js', import.meta.url));
+const TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
+const SCHEMA = fileURLToPath(new URL('./schemas/sarif-schema-2.1.0.json', import.meta.url));
+
+// ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(cwd: string, ...args: string[]): Promise<CliRun> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof e.code !== 'number') throw error;
+    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+const dirs: string[] = [];
+beforeAll(async () => {
+  await mkdir(TMP, { recursive: true });
+});
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory under .tmp/ holding `files`. */
+async function tree(files: Record<string, string | Buffer>): Promise<string> {
+  const root = await mkdtemp(path.join(TMP, 'check-'));
+  dirs.push(root);
+  for (const [name, content] of Object.entries(files)) {
+    const file = path.join(root, name);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, content);
+  }
+  return root;
+}
+
+/** Bytes, mode and mtime of every file under `root`, to prove check touched nothing. */
+async function snapshot(root: string): Promise<Record<string, { bytes: string; mode: number; mtimeMs: number }>> {
+  const out: Record<string, { bytes: string; mode: number; mtimeMs: number }> = {};
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const info = await stat(file);
+    out[path.relative(root, file)] = { bytes: (await readFile(file)).toString('base64'), mode: info.mode, mtimeMs: info.mtimeMs };
+  }
+  return out;
+}
+
+/** Runs check and asserts it left the tree exactly as it was. */
+async function check(root: string, ...args: string[]): Promise<CliRun> {
+  const before = await snapshot(root);
+  const result = await cli(root, 'check', ...args);
+  expect(await snapshot(root)).toEqual(before);
+  return result;
+}
+
+// --- sample sources -----------------------------------------------------------------------------
+
+/** A v2 server: one tool that elicits (migratable), and an oninitialized hook asking for roots (refused). */
+const LEGACY_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'demo', version: '1.0.0' });
+  server.registerTool('t', { inputSchema: z.object({ x: z.string() }) }, async ({ x }, ctx) => {
+    const answer = await ctx.mcpReq.elicitInput({ message: x, requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  server.server.oninitialized = async () => {
+    const { roots } = await server.server.listRoots();
+    console.log(roots.length);
+  };
+  return server;
+}
+`;
+
+/** What the official v1-to-v2 codemod leaves: a block and a line marker. */
+const OFFICIAL_MARKED = `import { McpServer } from '@modelcontextprotocol/server';
+/* @mcp-codemod-error Unknown SDK import path: @modelcontextprotocol/sdk/experimental/tasks/interfaces.js. Manual migration required. */
+import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+
+export function make(server: McpServer, options: CreateTaskOptions): void {
+  // @mcp-codemod-error 100% manual, see: the v2 guide
+  server.registerTool('x', {}, async () => ({ content: [] }));
+}
+`;
+
+/** Notes, and marker text that is not in a comment: none of it is a finding. */
+const NOT_FINDINGS = `// @mrtr-note: sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.
+export const expected = \`
+  // @mrtr-todo(closure): text in a string is not a marker
+\`;
+/** Mentions @mrtr-todo in prose, which is not a marker either. */
+export const n = 1;
+`;
+
+/** A leftover marker whose site is gone, in a file whose name needs escaping. */
+const LEFTOVER_MARKER = `export function later() {
+  // @mrtr-todo(closure): the request is made inside a nested function, 100% of it. Next: inline it, then run again.
+  return 1;
+}
+`;
+
+const ODD_NAME = 'src/odd, name:1.ts';
+
+// --- exit codes and text ------------------------------------------------------------------------
+
+describe('mrtr-codemod check', () => {
+  it('exits 0 on a clean tree, prints only the total, and writes nothing', async () => {
+    const root = await tree({
+      'src/util.ts': PLAIN_MODULE,
+      'src/notes.ts': NOT_FINDINGS,
+      'README.md': 'Run `grep -rn @mrtr-todo` to list markers (@mrtr-todo(closure): not source).\n',
+    });
+    const result = await check(root, '.');
+    expect(result).toEqual({ code: 0, stdout: 'mrtr-codemod check: 0 findings in 0 files, 0 errors, 2 files checked\n', stderr: '' });
+  });
+
+  it('exits 1 on a legacy site and lists it (text)', async () => {
+    const root = await tree({ 'src/server.ts': LEGACY_SERVER, 'src/util.ts': PLAIN_MODULE });
+    const result = await check(root, 'src');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.split('\n')).toEqual([
+      'src/server.ts:7:26  legacy-request  elicitation request still awaited from the client in tool:t; MCP 2026-07-28 removed server→client requests (`mrtr-codemod migrate src/server.ts` can rewrite it)',
+      'src/server.ts:11:29  mrtr-todo/no-request-to-answer  this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28. Next: ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
+      'mrtr-codemod check: 2 findings in 1 file (1 can be rewritten by `mrtr-codemod migrate`), 0 errors, 2 files checked',
+      '',
+    ]);
+  });
+
+  it('after migrate, a refused site still fails check, once (site and its marker are one finding)', async () => {
+    const root = await tree({ 'src/server.ts': LEGACY_SERVER, 'src/tools/mixed.ts': MIXED_SERVER });
+    const migrated = await cli(root, 'migrate', 'src');
+    expect(migrated.code).toBe(0);
+    const server = await readFile(path.join(root, 'src/server.ts'), 'utf8');
+    expect(server).toContain('// @mrtr-todo(no-request-to-answer):');
+    expect(await readFile(path.join(root, 'src/tools/mixed.ts'), 'utf8')).toContain('// @mrtr-note: sampling is deprecated');
+
+    const result = await check(root, '--format', 'json', 'src');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as CheckReport;
+    const markerLine = server.split('\n').findIndex((line) => line.includes('@mrtr-todo(no-request-to-answer)')) + 1;
+    expect(report.findings.map((f) => [f.file, f.line, f.ruleId, f.markerLine])).toEqual([
+      ['src/server.ts', markerLine + 1, 'mrtr-todo/no-request-to-answer', markerLine],
+      ['src/tools/mixed.ts', expect.any(Number), 'mrtr-todo/closure', expect.any(Number)],
+    ]);
+    // The sampling sites were migrated: their @mrtr-note comments are not findings.
+    expect(report.summary).toMatchObject({ findings: 2, fixable: 0, errors: 0, byRule: { 'mrtr-todo/closure': 1, 'mrtr-todo/no-request-to-answer': 1 }, exitCode: 1 });
+  });
+
+  it('a file whose server is built elsewhere: the server-elsewhere marker is one finding, before and after migrate', async () => {
+    const source = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export function registerTools(server: McpServer): void {
+  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
+    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+}
+`;
+    const root = await tree({ 'src/tools.ts': source });
+    const before = JSON.parse((await check(root, '--format', 'json', '.')).stdout) as CheckReport;
+    expect(before.findings.map((f) => [f.line, f.ruleId, f.markerLine])).toEqual([
+      [1, 'mrtr-todo/server-elsewhere', undefined],
+      [5, 'legacy-request', undefined],
+    ]);
+    expect((await cli(root, 'migrate', '.')).code).toBe(0);
+    const after = await check(root, '--format', 'json', '.');
+    expect(after.code).toBe(1);
+    const migrated = (await readFile(path.join(root, 'src/tools.ts'), 'utf8')).split('\n');
+    const line = migrated.findIndex((l) => l.includes('@mrtr-todo(server-elsewhere)')) + 1;
+    expect((JSON.parse(after.stdout) as CheckReport).findings.map((f) => [f.line, f.column, f.ruleId, f.markerLine])).toEqual([
+      [line, 4, 'mrtr-todo/server-elsewhere', line],
+    ]);
+  });
+
+  it('an @mcp-codemod-error comment fails check; an @mrtr-note does not', async () => {
+    const root = await tree({ 'src/official.ts': OFFICIAL_MARKED, 'src/notes.ts': NOT_FINDINGS });
+    const result = await check(root, 'src');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        'src/official.ts:2:4  mcp-codemod-error  Unknown SDK import path: @modelcontextprotocol/sdk/experimental/tasks/interfaces.js. Manual migration required.',
+        'src/official.ts:6:6  mcp-codemod-error  100% manual, see: the v2 guide',
+        'mrtr-codemod check: 2 findings in 1 file, 0 errors, 2 files checked',
+        '',
+      ].join('\n'),
+    );
+    const notesOnly = await check(root, 'src/notes.ts');
+    expect(notesOnly.code).toBe(0);
+  });
+
+  it('exits 2 on unparsable or unreadable input, still listing what it could check', async () => {
+    const root = await tree({
+      'src/broken.ts': BROKEN_SERVER,
+      'src/binary.ts': Buffer.from([0x65, 0x78, 0x00, 0x70]),
+      'src/latin1.ts': Buffer.from('export const caf\xe9 = 1; // @mrtr-todo(closure): x\n', 'latin1'),
+      'src/marker-broken.ts': '// @mrtr-todo(closure): left for later. Next: fix it.\nexport const x = (;\n',
+      'src/server.ts': LEGACY_SERVER,
+    });
+    const result = await check(root, 'src', 'missing-dir');
+    expect(result.code).toBe(2);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain('src/marker-broken.ts:1:4  mrtr-todo/closure  left for later. Next: fix it.');
+    expect(lines.filter((l) => l.startsWith('src/server.ts:'))).toHaveLength(2);
+    expect(lines).toContainEqual(expect.stringMatching(/^src\/broken\.ts:3:\d+  parse-error  cannot parse: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^src\/marker-broken\.ts:2:\d+  parse-error  cannot parse: /));
+    expect(lines).toContain('src/binary.ts  read-error  binary file (contains NUL bytes); skipped');
+    expect(lines).toContain('src/latin1.ts  read-error  not valid UTF-8; skipped (convert the file to UTF-8 to migrate it)');
+    expect(lines).toContain('missing-dir  discover-error  no such file or directory');
+    expect(lines.at(-2)).toBe('mrtr-codemod check: 3 findings in 2 files (1 can be rewritten by `mrtr-codemod migrate`), 5 errors, 5 files checked');
+
+    // The machine formats keep stdout one document and say on stderr what failed.
+    const json = await check(root, '--format', 'json', 'src', 'missing-dir');
+    expect(json.code).toBe(2);
+    const report = JSON.parse(json.stdout) as CheckReport;
+    expect(report.errors.map((e) => [e.file, e.stage])).toEqual([
+      ['missing-dir', 'discover'],
+      ['src/binary.ts', 'read'],
+      ['src/broken.ts', 'parse'],
+      ['src/latin1.ts', 'read'],
+      ['src/marker-broken.ts', 'parse'],
+    ]);
+    expect(json.stderr.trim().split('\n')).toHaveLength(5);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    const root = await tree({ 'src/util.ts': PLAIN_MODULE });
+    expect((await check(root)).code).toBe(2);
+    const badFormat = await check(root, '--format', 'xml', 'src');
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toContain('Choices: "text", "json", "sarif", "github"');
+    expect((await check(root, '--no-such-option', 'src')).code).toBe(2);
+  });
+});
+
+// --- formats ------------------------------------------------------------------------------------
+
+describe('check formats on one tree', () => {
+  let root: string;
+  const outputs: Record<string, CliRun> = {};
+
+  beforeAll(async () => {
+    root = await tree({
+      'src/server.ts': LEGACY_SERVER,
+      'src/official.ts': OFFICIAL_MARKED,
+      [ODD_NAME]: LEFTOVER_MARKER,
+      'src/notes.ts': NOT_FINDINGS,
+    });
+    const before = await snapshot(root);
+    await Promise.all(
+      ['text', 'json', 'sarif', 'github'].map(async (format) => {
+        outputs[format] = await cli(root, 'check', '--format', format, '.');
+      }),
+    );
+    expect(await snapshot(root)).toEqual(before);
+  });
+
+  const expected = [
+    { file: ODD_NAME, line: 2, column: 6, ruleId: 'mrtr-todo/closure', message: 'the request is made inside a nested function, 100% of it. Next: inline it, then run again.' },
+    { file: 'src/official.ts', line: 2, column: 4, ruleId: 'mcp-codemod-error', message: 'Unknown SDK import path: @modelcontextprotocol/sdk/experimental/tasks/interfaces.js. Manual migration required.' },
+    { file: 'src/official.ts', line: 6, column: 6, ruleId: 'mcp-codemod-error', message: '100% manual, see: the v2 guide' },
+    { file: 'src/server.ts', line: 7, column: 26, ruleId: 'legacy-request', message: 'elicitation request still awaited from the client in tool:t; MCP 2026-07-28 removed server→client requests' },
+    { file: 'src/server.ts', line: 11, column: 29, ruleId: 'mrtr-todo/no-request-to-answer', message: expect.stringMatching(/^this server→client request runs outside .* Next: ask from inside/) },
+  ];
+
+  it('every format exits 1 and prints nothing on stderr', () => {
+    for (const format of ['text', 'json', 'sarif', 'github']) expect([format, outputs[format]!.code, outputs[format]!.stderr]).toEqual([format, 1, '']);
+  });
+
+  it('json: a stable documented object that says what text says', () => {
+    const report = JSON.parse(outputs.json!.stdout) as CheckReport;
+    expect(Object.keys(report)).toEqual(['version', 'findings', 'errors', 'summary']);
+    expect(report.version).toBe(1);
+    expect(report.findings).toMatchObject(expected);
+    expect(report.findings.every((f) => f.severity === 'error')).toBe(true);
+    expect(report.findings[3]).toEqual({
+      file: 'src/server.ts',
+      line: 7,
+      column: 26,
+      ruleId: 'legacy-request',
+      severity: 'error',
+      message: 'elicitation request still awaited from the client in tool:t; MCP 2026-07-28 removed server→client requests',
+      hint: '`mrtr-codemod migrate src/server.ts` can rewrite it',
+      kind: 'elicit',
+      handler: 'tool:t',
+    });
+    expect(report.errors).toEqual([]);
+    expect(report.summary).toEqual({
+      filesScanned: 4,
+      filesWithFindings: 3,
+      findings: 5,
+      fixable: 1,
+      errors: 0,
+      byRule: { 'legacy-request': 1, 'mcp-codemod-error': 2, 'mrtr-todo/closure': 1, 'mrtr-todo/no-request-to-answer': 1 },
+      exitCode: 1,
+    });
+    // text: the same findings, one line each, in the same order.
+    const textLines = outputs.text!.stdout.trimEnd().split('\n');
+    expect(textLines.slice(0, -1).map((l) => l.split('  ').slice(0, 2))).toEqual(report.findings.map((f) => [`${f.file}:${f.line}:${f.column}`, f.ruleId]));
+    expect(textLines.at(-1)).toBe('mrtr-codemod check: 5 findings in 3 files (1 can be rewritten by `mrtr-codemod migrate`), 0 errors, 4 files checked');
+  });
+
+  it('sarif: valid against the official SARIF 2.1.0 schema, with rules, levels and relative locations', () => {
+    const log = JSON.parse(outputs.sarif!.stdout) as SarifLog;
+    expectValidSarif(log);
+    const run = log.runs[0]!;
+    expect(run.tool.driver.name).toBe('mrtr-codemod');
+    expect(run.tool.driver.version).toBe(packageVersion());
+    expect(run.tool.driver.rules.map((r) => r.id)).toEqual(['legacy-request', 'mcp-codemod-error', 'mrtr-todo/closure', 'mrtr-todo/no-request-to-answer']);
+    for (const rule of run.tool.driver.rules) {
+      expect(rule.shortDescription.text).not.toBe('');
+      expect(rule.help.text).not.toBe('');
+    }
+    expect(run.invocations[0]).toEqual({ executionSuccessful: true, exitCode: 1 });
+    expect(run.results.map((r) => [r.ruleId, run.tool.driver.rules[r.ruleIndex]!.id, r.level])).toEqual(expected.map((e) => [e.ruleId, e.ruleId, 'error']));
+    expect(run.results.map((r) => r.locations[0]!.physicalLocation)).toEqual(
+      expected.map((e) => ({
+        artifactLocation: { uri: e.file === ODD_NAME ? 'src/odd,%20name%3A1.ts' : e.file, uriBaseId: '%SRCROOT%' },
+        region: { startLine: e.line, startColumn: e.column },
+      })),
+    );
+    expect(run.results[3]!.message.text).toBe(
+      'elicitation request still awaited from the client in tool:t; MCP 2026-07-28 removed server→client requests (`mrtr-codemod migrate src/server.ts` can rewrite it)',
+    );
+  });
+
+  it('github: one well-formed ::error command per finding, properties and data escaped', () => {
+    const lines = outputs.github!.stdout.trimEnd().split('\n');
+    const commands = lines.filter((l) => l.startsWith('::'));
+    expect(commands).toHaveLength(expected.length);
+    expect(lines.slice(expected.length)).toEqual(['mrtr-codemod check: 5 findings in 3 files (1 can be rewritten by `mrtr-codemod migrate`), 0 errors, 4 files checked']);
+    const wellFormed = /^::error file=([^,:\r\n]*),line=(\d+),col=(\d+),title=([^,:\r\n]*)::([^\r\n]*)$/;
+    commands.forEach((line, i) => {
+      const m = wellFormed.exec(line);
+      expect(m, line).not.toBeNull();
+      const unescape = (s: string) => s.replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+      // Every % in the data is an escape: no bare % is left.
+      expect(m![5]!.replace(/%(25|0D|0A)/g, '')).not.toContain('%');
+      expect(unescape(m![1]!)).toBe(expected[i]!.file);
+      expect([Number(m![2]), Number(m![3])]).toEqual([expected[i]!.line, expected[i]!.column]);
+      expect(unescape(m![4]!)).toBe(`mrtr-codemod ${expected[i]!.ruleId}`);
+    });
+    expect(commands[0]).toBe(
+      '::error file=src/odd%2C name%3A1.ts,line=2,col=6,title=mrtr-codemod mrtr-todo/closure::the request is made inside a nested function, 100%25 of it. Next: inline it, then run again.',
+    );
+  });
+});
+
+// --- units: markers, escaping, SARIF with errors --------------------------------------------------
+
+describe('check building blocks', () => {
+  it('reads markers at the start of comment lines only, including JSDoc-style block comments', () => {
+    const block = { type: 'CommentBlock' as const, value: '*\n * Some text @mrtr-todo(x) in prose.\n * @mcp-codemod-error Manual migration\n *   required here.\n ', loc: { start: { line: 10, column: 2 } } };
+    expect(markersInComment(block as never)).toEqual([{ kind: 'official', line: 12, column: 4, reason: 'Manual migration required here.' }]);
+    const line = { type: 'CommentLine' as const, value: ' @mrtr-todo(nested-site): inside an if. Next: move it out.', loc: { start: { line: 3, column: 4 } } };
+    expect(markersInComment(line as never)).toEqual([{ kind: 'todo', line: 3, column: 8, code: 'nested-site', reason: 'inside an if.', next: 'move it out.' }]);
+    const note = { type: 'CommentLine' as const, value: ' @mrtr-note: roots are deprecated', loc: { start: { line: 1, column: 0 } } };
+    expect(markersInComment(note as never)).toEqual([]);
+  });
+
+  it('escapes workflow-command data and properties as @actions/core does', () => {
+    expect(escapeData('100% done\r\nnext: a, b')).toBe('100%25 done%0D%0Anext: a, b');
+    expect(escapeProperty('a,b:c%d\ne')).toBe('a%2Cb%3Ac%25d%0Ae');
+  });
+
+  it('encodes file paths as relative URI references', () => {
+    expect(fileUri('src/a b/c#d?.ts')).toBe('src/a%20b/c%23d%3F.ts');
+    expect(fileUri('x:y/é.ts')).toBe('x%3Ay/%C3%A9.ts');
+  });
+
+  it('a SARIF log with unreadable inputs and no findings is valid too', () => {
+    const report = buildCheckReport(
+      [],
+      [
+        { file: 'missing', stage: 'discover', message: 'no such file or directory' },
+        { file: 'src/broken.ts', stage: 'parse', message: 'cannot parse: Unexpected token', line: 3, column: 24 },
+      ],
+      1,
+    );
+    const log = sarifLog(report, { version: '1.2.3' }) as unknown as SarifLog;
+    expectValidSarif(log);
+    expect(log.runs[0]!.results).toEqual([]);
+    expect(log.runs[0]!.invocations[0]).toMatchObject({ executionSuccessful: false, exitCode: 2 });
+  });
+
+  it('the schema check is not vacuous: broken logs are refused', () => {
+    const good = sarifLog(buildCheckReport([{ file: 'a.ts', line: 1, column: 1, ruleId: 'legacy-request', severity: 'error', message: 'm' }], [], 1), { version: '1.0.0' });
+    expectValidSarif(good);
+    const broken = (mutate: (log: SarifLog) => void) => {
+      const copy = structuredClone(good) as unknown as SarifLog;
+      mutate(copy);
+      return copy;
+    };
+    for (const bad of [
+      broken((log) => ((log.runs[0]!.results[0]! as { level: string }).level = 'fatal')),
+      broken((log) => ((log.runs[0]!.results[0]!.locations[0]!.physicalLocation as { region: unknown }).region = { startLine: 0 })),
+      broken((log) => ((log.runs[0]!.tool.driver as { name?: string }).name = undefined)),
+      broken((log) => ((log.runs[0]!.results[0]! as { message: unknown }).message = {})),
+      broken((log) => ((log.runs[0]!.results[0]!.locations[0]!.physicalLocation as { artifactLocation: unknown }).artifactLocation = { uri: 'a b.ts' })),
+    ]) {
+      expect(validator!(JSON.parse(JSON.stringify(bad)))).toBe(false);
+    }
+  });
+});
+
+// --- SARIF schema -------------------------------------------------------------------------------
+
+interface SarifLog {
+  runs: Array<{
+    tool: { driver: { name: string; version: string; rules: Array<{ id: string; shortDescription: { text: string }; help: { text: string } }> } };
+    invocations: Array<Record<string, unknown>>;
+    results: Array<{
+      ruleId: string;
+      ruleIndex: number;
+      level: string;
+      message: { text: string };
+      locations: Array<{ physicalLocation: Record<string, unknown> }>;
+    }>;
+  }>;
+}
+
+let validator: ((data: unknown) => boolean) & { errors?: unknown } | undefined;
+
+function expectValidSarif(log: unknown): void {
+  if (!validator) {
+    // The official file declares draft 2020-12, is not valid against its own meta-schema, and
+    // writes case-insensitivity as a leading `(?i)` (see test/schemas/README.md).
+    const regExp = Object.assign(
+      (pattern: string, flags: string) => (pattern.startsWith('^(?i)') ? new RegExp(`^${pattern.slice(5)}`, `${flags}i`) : new RegExp(pattern, flags)),
+      { code: 'sarifRegExp' },
+    );
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, code: { regExp } });
+    addFormats(ajv);
+    validator = ajv.compile(JSON.parse(readSchema()));
+  }
+  const valid = validator(log);
+  expect(validator.errors ?? [], 'SARIF schema errors').toEqual([]);
+  expect(valid).toBe(true);
+}
+
+function readSchema(): string {
+  return readFileSync(SCHEMA, 'utf8');
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+}
