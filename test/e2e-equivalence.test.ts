@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
+import { fixtureCases } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type Era, type ToolCall } from './support/harness.ts';
 
 type ServerModule = { createServer(world: World): McpServer };
@@ -131,10 +132,18 @@ const scenarios: Record<string, Scenario> = {
     script: { sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'short' } }) },
     legacyLog: [],
   },
+  'a JavaScript server': {
+    fixture: 'javascript-server',
+    calls: [{ name: 'delete_records', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ confirm: true }) },
+    legacyLog: ['count:logs', 'delete:logs=3'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {
-  return (await import(`../fixtures/${fixture}/${which}.ts`)) as ServerModule;
+  const found = fixtureCases().find((c) => c.name === fixture);
+  if (!found) throw new Error(`no fixture ${fixture}`);
+  return (await import(which === 'input' ? found.inputPath : found.outputPath)) as ServerModule;
 }
 
 async function record(module: ServerModule, era: Era, scenario: Scenario) {
