@@ -11,9 +11,15 @@ export interface TransformResult {
   changed: boolean;
 }
 
-export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts): TransformResult {
+/** Choices a user makes about the migration (the CLI's flags). */
+export interface TransformOptions {
+  /** `flag` leaves sampling sites in place with a marker instead of migrating them. */
+  sampling?: 'migrate' | 'flag';
+}
+
+export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
   const analysis = analyseFile(source, fileName);
-  const plan = planFile(analysis, { typeFacts });
+  const plan = planFile(analysis, { typeFacts, sampling: options.sampling });
   const output = rewrite(source, plan);
   return { output, plan, changed: output !== source };
 }
@@ -28,10 +34,10 @@ export interface TypeFactsSource {
  * TypeScript file whose plan lifts locals (their types and JSON-safety come from the
  * checker) or refused a local for want of a type. Everything else never loads the compiler.
  */
-export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource): Promise<TransformResult> {
-  const quick = transformSource(source, fileName);
+export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}): Promise<TransformResult> {
+  const quick = transformSource(source, fileName, undefined, options);
   if (!types || !quick.plan.typed || !dependsOnTypes(quick.plan)) return quick;
-  return transformSource(source, fileName, await types.forFile(fileName, source));
+  return transformSource(source, fileName, await types.forFile(fileName, source), options);
 }
 
 function dependsOnTypes(plan: FilePlan): boolean {

@@ -14,13 +14,13 @@ const types = new TsTypeFactsProvider();
 
 describe.each(cases)('fixture $name', (fixture) => {
   it('migrates input to exactly the expected output', async () => {
-    const { output } = await transformWithTypes(fixture.input, fixture.inputPath, types);
+    const { output } = await transformWithTypes(fixture.input, fixture.inputPath, types, fixture.options);
     if (process.env.UPDATE_FIXTURES) writeFileSync(fixture.outputPath, output);
     expect(output).toBe(fixture.output);
   });
 
   it('leaves its output unchanged on a second run', async () => {
-    const again = await transformWithTypes(fixture.output, fixture.outputPath, types);
+    const again = await transformWithTypes(fixture.output, fixture.outputPath, types, fixture.options);
     expect(again.output).toBe(fixture.output);
   });
 

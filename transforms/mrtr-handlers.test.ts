@@ -14,7 +14,7 @@ const work = mkdtempSync(path.join(ROOT, '.tmp', 'jscodeshift-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 it('runs under `jscodeshift -t transforms/mrtr-handlers.ts --parser=tsx` with the fixture outputs', async () => {
-  const cases = fixtureCases();
+  const cases = fixtureCases().filter((c) => Object.keys(c.options).length === 0);
   cpSync(path.join(FIXTURES, '_support'), path.join(work, '_support'), { recursive: true });
   for (const c of cases) {
     mkdirSync(path.join(work, c.name));
@@ -31,4 +31,15 @@ it('runs under `jscodeshift -t transforms/mrtr-handlers.ts --parser=tsx` with th
   }
   // Refused sites are reported through jscodeshift's own channel too.
   expect(stdout).toContain('@mrtr-todo(no-request-to-answer)');
+});
+
+it('takes the same options as the CLI: --sampling=flag', async () => {
+  const c = fixtureCases().find((f) => f.name === 'sampling-flag-only')!;
+  mkdirSync(path.join(work, 'flag'), { recursive: true });
+  cpSync(path.join(FIXTURES, '_support'), path.join(work, '_support'), { recursive: true });
+  const target = path.join(work, 'flag', 'input.ts');
+  writeFileSync(target, c.input);
+  const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
+  await run(process.execPath, [bin, '-t', path.join(ROOT, 'transforms', 'mrtr-handlers.ts'), '--parser=tsx', '--run-in-band', '--sampling=flag', target], { cwd: ROOT });
+  expect(readFileSync(target, 'utf8')).toBe(c.output);
 });

@@ -30,8 +30,10 @@ const types = new TsTypeFactsProvider(async () => {
   return import('ts-morph');
 });
 
-export default async function transformer(file: FileInfo, api: API): Promise<string | undefined> {
-  const { output, changed, plan } = await transformWithTypes(file.source, file.path, types);
+export default async function transformer(file: FileInfo, api: API, options: { sampling?: string } = {}): Promise<string | undefined> {
+  // `--sampling=flag` on the jscodeshift command line, as on ours.
+  const sampling = options.sampling === 'flag' ? 'flag' : 'migrate';
+  const { output, changed, plan } = await transformWithTypes(file.source, file.path, types, { sampling });
   for (const site of plan.sites) {
     if (site.status === 'marked') api.report(`${file.path}:${site.line}:${site.column} @mrtr-todo(${site.code}) ${site.reason}`);
   }

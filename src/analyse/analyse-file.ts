@@ -2,7 +2,7 @@
 import type { NewExpression, Node } from '@babel/types';
 import { walk } from './ast.ts';
 import { findHandlers, type HandlerSite } from './find-handlers.ts';
-import { findLegacySites, type LegacySite } from './find-sites.ts';
+import { findLegacySites, findUrlElicitationThrows, type LegacySite, type UrlElicitationThrow } from './find-sites.ts';
 import { dialectOf, parseSource } from './parse.ts';
 import { SERVER_PACKAGE } from './sdk-surface.ts';
 
@@ -15,6 +15,8 @@ export interface FileAnalysis {
   typed: boolean;
   handlers: HandlerSite[];
   sites: LegacySite[];
+  /** `throw new UrlElicitationRequiredError([...])` statements. */
+  urlThrows: UrlElicitationThrow[];
   /** `new McpServer(...)` expressions, where the verifier is wired. */
   serverConstructions: NewExpression[];
   /** Local names imported from @modelcontextprotocol/server, and the import to merge into. */
@@ -68,6 +70,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     typed: dialect !== 'js',
     handlers: findHandlers(program, source),
     sites: findLegacySites(program),
+    urlThrows: /UrlElicitationRequiredError/.test(source) ? findUrlElicitationThrows(program) : [],
     serverConstructions,
     serverImport,
     topLevelNames,

@@ -76,3 +76,25 @@ function matchLegacyCall(call: CallExpression): Omit<LegacySite, 'call' | 'funct
   }
   return undefined;
 }
+
+/** `throw new UrlElicitationRequiredError([{ mode: 'url', ... }, ...])`: the 2025 way to send a user to a URL. */
+export interface UrlElicitationThrow {
+  statement: Node;
+  /** The elicitation objects, when the array is written out. */
+  elicitations?: Node[];
+  functions: FunctionNode[];
+  ancestors: Node[];
+}
+
+export function findUrlElicitationThrows(program: Node): UrlElicitationThrow[] {
+  const found: UrlElicitationThrow[] = [];
+  walk(program, (node, parents) => {
+    if (node.type !== 'ThrowStatement') return;
+    const error = node.argument;
+    if (error.type !== 'NewExpression' || error.callee.type !== 'Identifier' || error.callee.name !== 'UrlElicitationRequiredError') return;
+    const list = error.arguments[0];
+    const elicitations = list?.type === 'ArrayExpression' && list.elements.every((e) => e?.type === 'ObjectExpression') ? (list.elements as Node[]) : undefined;
+    found.push({ statement: node, elicitations, functions: parents.filter(isFunction) as FunctionNode[], ancestors: [...parents] });
+  });
+  return found;
+}

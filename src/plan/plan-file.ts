@@ -19,6 +19,8 @@ import { importEdit, wireVerifier } from './wiring.ts';
 
 export interface PlanOptions {
   typeFacts?: TypeFacts;
+  /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
+  sampling?: 'migrate' | 'flag';
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
@@ -58,6 +60,38 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     addSite(owner, site);
   }
 
+  // `throw new UrlElicitationRequiredError([...])` ended the call and the client called again
+  // once the user was done: returning the URL elicitation as an input request keeps exactly
+  // that (the retry runs the handler from the top, as the second call did).
+  const urlEdits: Edit[] = [];
+  const urlBlocked = new Set<HandlerSite>();
+  for (const t of analysis.urlThrows) {
+    const fn = t.functions[t.functions.length - 1];
+    const handler = handlers.find((h) => h.fn === fn);
+    const refuse = (refusal: Refusal) => {
+      reports.push({ line: t.statement.loc!.start.line, column: t.statement.loc!.start.column + 1, kind: 'elicitUrl', handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
+      addMarker(t.ancestors, t.statement, refusal);
+    };
+    if (!handler) {
+      refuse(new Refusal('no-request-to-answer', 'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.', 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.'));
+      continue;
+    }
+    if (byHandler.has(handler)) {
+      // The handler is also restructured for its other questions: the two rewrites would collide.
+      urlBlocked.add(handler);
+      refuse(new Refusal('url-elicitation', 'this handler throws UrlElicitationRequiredError and also awaits other requests.', 'return the URL elicitation with inputRequired(...) by hand, or split the handler, then run again.'));
+      continue;
+    }
+    if (!t.elicitations) {
+      refuse(new Refusal('url-elicitation', 'the URL elicitations are not written out as an array of object literals.', 'write them inline ([{ mode: \'url\', message, url, elicitationId }]), then run again.'));
+      continue;
+    }
+    const indent = indentAt(source, t.statement.start!);
+    const requests = t.elicitations.map((e, i) => `${indent}  ${i === 0 ? 'url' : `url${i + 1}`}: inputRequired.elicitUrl(${urlElicitationText(source, e)}),`);
+    urlEdits.push({ start: t.statement.start!, end: t.statement.end!, text: ['return inputRequired({ inputRequests: {', ...requests, `${indent}} });`].join(eol) });
+    reports.push({ line: t.statement.loc!.start.line, column: t.statement.loc!.start.column + 1, kind: 'elicitUrl', handler: handlerId(handler), status: 'migrated', lifted: [] });
+  }
+
   // A helper is split only if every handler that calls it migrates: otherwise it stays, with
   // its markers, and the handlers that did migrate through it are left as they were too.
   const abandoned = new Set<string>();
@@ -67,6 +101,15 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     results = new Map();
     for (const [handler, handlerSites] of byHandler) {
       const helper = reachHelpers.get(handler) ?? handlerSites.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
+      if (urlBlocked.has(handler)) {
+        results.set(handler, new Refusal('blocked-by-sibling', 'this handler also throws UrlElicitationRequiredError, so it is left as it was.', 'migrate the URL elicitation by hand, then run the codemod again.'));
+        continue;
+      }
+      const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
+      if (flagged) {
+        results.set(handler, new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged));
+        continue;
+      }
       results.set(handler, helper
         ? new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`)
         : planHandler(analysis, handler, handlerSites, options.typeFacts));
@@ -77,7 +120,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const f of failing) abandoned.add(f.split.name);
   }
 
-  const edits: Edit[] = [];
+  const edits: Edit[] = [...urlEdits];
   for (const { site, chain, split } of splits) {
     if (abandoned.has(split.name)) {
       markHelper(site, chain, new Refusal('in-helper', 'a handler that calls this helper could not be migrated, so the helper stays as it was.', 'see the markers in the handlers that call it.'));
@@ -104,10 +147,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const p of result.points) {
       for (const r of p.requests) {
         if (r.resultWrap) continue; // counted once, at the helper
-        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.map((l) => l.name), guidance: KINDS[r.kind].guidance });
+        const secret = p.secrets.length > 0 ? `${p.secrets.join(', ')} travel${p.secrets.length === 1 ? 's' : ''} in requestState, which the client can read: keep secrets on the server.` : undefined;
+        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.map((l) => l.name), guidance: [KINDS[r.kind].guidance, secret].filter(Boolean).join(' ') || undefined });
       }
     }
   }
+
 
   let exportCodec = false;
   const needsHelpers = planned.length > 0 && !source.includes(HELPERS_SENTINEL);
@@ -128,7 +173,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
     for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
   }
-  const wanted = planned.length === 0 ? [] : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
+  const wanted = planned.length === 0 ? (urlEdits.length > 0 ? ['inputRequired'] : []) : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
   const have = analysis.serverImport?.names ?? new Set<string>();
   const imports = wanted.filter((name) => !have.has(name.replace(/^type /, '')));
   const clash = imports.find((name) => analysis.topLevelNames.has(name.replace(/^type /, '')));
@@ -199,6 +244,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addMarker(call.ancestors, call.call, refusal);
     }
   }
+}
+
+/** An elicitation object without the 2025-only `mode` and `elicitationId`. */
+function urlElicitationText(source: string, object: Node): string {
+  if (object.type !== 'ObjectExpression') return source.slice(object.start!, object.end!);
+  const kept = object.properties.filter((p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')));
+  return `{ ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} }`;
 }
 
 /** A handler's call to a split helper, standing for the request the helper made. */

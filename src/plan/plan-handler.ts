@@ -89,6 +89,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
       path: round.path,
       lifted,
+      secrets: lifted.map((l) => l.name).filter((n) => CREDENTIAL_NAME.test(n)),
     });
   }
 
@@ -117,8 +118,8 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
     if (site.kind === undefined) {
       return new Refusal('unknown-request', 'the request object is not a literal, so the codemod cannot tell which request it sends.', `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`, site);
     }
-    if (site.kind === 'elicitUrl') {
-      return new Refusal('url-elicitation', 'URL-mode elicitation is not migrated yet.', 'return inputRequired({ inputRequests: { key: inputRequired.elicitUrl({ message, url }) } }) and read the response on the retry.', site);
+    if (site.kind === 'elicitUrl' && site.params?.type !== 'ObjectExpression') {
+      return new Refusal('url-elicitation', 'the URL-mode elicitation params are not an object literal, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.', 'write the params inline ({ mode: \'url\', message, url, elicitationId }), then run again.', site);
     }
     if (rounds.some((r) => r.sites.includes(site))) continue; // taken with its Promise.all siblings
     const located = locateRound(statements, site, sites, source);
@@ -177,6 +178,19 @@ function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
   return undefined;
 }
 
+/**
+ * URL-mode params for `inputRequired.elicitUrl`: the 2026-07-28 shape has no `mode` (the
+ * builder sets it) and no `elicitationId` (correlation travels in requestState).
+ */
+function urlParamsText(source: string, params: Extract<Node, { type: 'ObjectExpression' }>): string {
+  const kept = params.properties.filter((p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')));
+  if (kept.length === params.properties.length) return source.slice(params.start!, params.end!);
+  return `{ ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} }`;
+}
+
+/** Names that suggest a credential (the codec signs the state but the client can read it). */
+const CREDENTIAL_NAME = /token|secret|passw(or)?d|api_?key|credential|private_?key|session_?id|cookie|auth/i;
+
 /** What an answer is called when the code gives it no name. */
 const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'answer', sampling: 'completion', roots: 'roots' } as const;
 
@@ -202,7 +216,7 @@ function requestKeys(rounds: Round[]): string[][] {
 
 function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
   const kind = site.kind!;
-  const paramsText = site.params ? source.slice(site.params.start!, site.params.end!) : '';
+  const paramsText = kind === 'elicitUrl' && site.params?.type === 'ObjectExpression' ? urlParamsText(source, site.params) : site.params ? source.slice(site.params.start!, site.params.end!) : '';
   const { line, column } = site.call.loc!.start;
   return {
     key,

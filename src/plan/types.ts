@@ -65,6 +65,8 @@ export interface SuspensionPoint {
   path: PathStep[];
   /** Locals declared before this point and read after it: they travel in requestState. */
   lifted: LiftedLocal[];
+  /** Lifted locals whose names look like credentials: the state is signed, not encrypted. */
+  secrets: string[];
 }
 
 /** One level of a point's position: the item in a list, and which child list of it to enter. */

@@ -201,6 +201,10 @@ class BodyRenderer {
     const lines: string[] = [];
     const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
     for (const g of guidance) lines.push(`${indent}// ${NOTE_MARKER}: ${g}`);
+    if (point.secrets.length > 0) {
+      const names = point.secrets.map((n) => `\`${n}\``).join(', ');
+      lines.push(`${indent}// ${NOTE_MARKER}: ${names} ${point.secrets.length === 1 ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read it. Keep secrets on the server.`);
+    }
     const locals = point.lifted.length === 0 ? '{}' : `{ ${point.lifted.map((l) => l.name).join(', ')} }`;
     lines.push(`${indent}return mrtr.ask(${quote(point.step)}, ${locals}, {`);
     // A request's continuation lines keep their indentation relative to its first line.

@@ -13,6 +13,8 @@ export interface FixtureCase {
   outputPath: string;
   input: string;
   output: string;
+  /** fixtures/<case>/options.json: the transform options (the CLI flags) the case runs with. */
+  options: { sampling?: 'migrate' | 'flag' };
 }
 
 export function fixtureCases(): FixtureCase[] {
@@ -30,6 +32,7 @@ export function fixtureCases(): FixtureCase[] {
         outputPath,
         input: readFileSync(inputPath, 'utf8'),
         output: existsSync(outputPath) ? readFileSync(outputPath, 'utf8') : '',
+        options: existsSync(path.join(dir, 'options.json')) ? JSON.parse(readFileSync(path.join(dir, 'options.json'), 'utf8')) : {},
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
