@@ -41,5 +41,5 @@ export async function transformWithTypes(source: string, fileName: string, types
 }
 
 function dependsOnTypes(plan: FilePlan): boolean {
-  return plan.sites.some((s) => (s.status === 'migrated' && (s.lifted?.length ?? 0) > 0) || s.code === 'untyped-local');
+  return plan.uncertain > 0 || plan.sites.some((s) => (s.status === 'migrated' && (s.lifted?.length ?? 0) > 0) || s.code === 'untyped-local');
 }

@@ -58,9 +58,16 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     }
   }
 
+  // Names bound to an McpServer (built here, or annotated as one): `<name>.server.*` is the SDK's.
   const serverConstructions: NewExpression[] = [];
+  const serverNames = new Set<string>();
   walk(program, (node) => {
     if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
+    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init?.type === 'NewExpression' && node.init.callee.type === 'Identifier' && mcpServerNames.has(node.init.callee.name)) serverNames.add(node.id.name);
+    if (node.type === 'Identifier' && node.typeAnnotation?.type === 'TSTypeAnnotation') {
+      const t = node.typeAnnotation.typeAnnotation;
+      if (t.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && mcpServerNames.has(t.typeName.name)) serverNames.add(node.name);
+    }
   });
 
   return {
@@ -69,7 +76,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     fileName,
     typed: dialect !== 'js',
     handlers: findHandlers(program, source),
-    sites: findLegacySites(program),
+    sites: findLegacySites(program, serverNames),
     urlThrows: /UrlElicitationRequiredError/.test(source) ? findUrlElicitationThrows(program) : [],
     serverConstructions,
     serverImport,

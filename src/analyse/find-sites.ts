@@ -19,6 +19,13 @@ export interface LegacySite {
   functions: FunctionNode[];
   /** Ancestors of the call, outermost first (for statement-shape checks). */
   ancestors: Node[];
+  /** The receiver expression (`server.server` in `server.server.createMessage(...)`). */
+  receiver: Node;
+  /**
+   * Set when only the method name says it is an MCP request (`x.server.createMessage` where
+   * `x` is not known to be an McpServer): the type checker decides, when there is one.
+   */
+  uncertain?: boolean;
   /**
    * Set on a call to a split helper (see plan/split-helper.ts): the call stands for the
    * request the helper made. `result` wraps the answer into what the helper returned.
@@ -26,19 +33,21 @@ export interface LegacySite {
   via?: { helper: string; requestText: string; result: [before: string, after: string]; valueType?: string; args: Node[] };
 }
 
-export function findLegacySites(program: Node): LegacySite[] {
+export function findLegacySites(program: Node, serverNames: ReadonlySet<string> = new Set()): LegacySite[] {
   const sites: LegacySite[] = [];
   walk(program, (node, parents) => {
     if (node.type !== 'CallExpression') return;
     const matched = matchLegacyCall(node);
     if (!matched) return;
     const functions = parents.filter(isFunction) as FunctionNode[];
-    sites.push({ ...matched, call: node, functions, enclosing: functions[functions.length - 1], ancestors: [...parents] });
+    const receiver = (node.callee as Extract<Node, { type: 'MemberExpression' }>).object;
+    const known = matched.shape.receiver !== '*.server' || (receiver.type === 'MemberExpression' && receiver.object.type === 'Identifier' && serverNames.has(receiver.object.name));
+    sites.push({ ...matched, call: node, receiver, functions, enclosing: functions[functions.length - 1], ancestors: [...parents], ...(known ? {} : { uncertain: true }) });
   });
   return sites;
 }
 
-function matchLegacyCall(call: CallExpression): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors'> | undefined {
+function matchLegacyCall(call: CallExpression): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
   const callee = call.callee;
   if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return undefined;
   if (callee.property.type !== 'Identifier') return undefined;

@@ -19,7 +19,7 @@ export class TsTypeFactsProvider {
     const morph = (this.morph ??= await this.loadMorph());
     const project = (this.project ??= createProject(morph, fileName));
     const file = project.createSourceFile(path.resolve(fileName), source, { overwrite: true });
-    return { local: (name, start) => localFact(morph, file, name, start) };
+    return { local: (name, start) => localFact(morph, file, name, start), fromSdk: (start, end) => fromSdk(file, start, end) };
   }
 }
 
@@ -59,6 +59,19 @@ function localFact(morph: Morph, file: SourceFile, name: string, start: number):
   // A type printed as import("...") is not in scope at the handler: the user must name it.
   const nameable = !/import\(/.test(text);
   return { text: nameable ? widenLiteral(type, text) : undefined, jsonSafe: why === undefined, why };
+}
+
+const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;
+
+function fromSdk(file: SourceFile, start: number, end: number): boolean | undefined {
+  let node: MorphNode | undefined = file.getDescendantAtPos(start);
+  while (node && !(node.getStart() === start && node.getEnd() === end)) node = node.getParent();
+  if (!node) return undefined;
+  const type = node.getType();
+  if (type.isAny() || type.isUnknown()) return undefined;
+  const declarations = [type.getSymbol(), type.getAliasSymbol()].flatMap((s) => s?.getDeclarations() ?? []);
+  if (declarations.length === 0) return undefined;
+  return declarations.some((d) => SDK_PATH.test(d.getSourceFile().getFilePath()));
 }
 
 /** `const n = 3` has type `3`; the state should carry `number`, as the user thinks of it. */

@@ -14,4 +14,9 @@ export interface LocalTypeFact {
 export interface TypeFacts {
   /** Facts about the local declared by the identifier starting at `start`. */
   local(name: string, start: number): LocalTypeFact | undefined;
+  /**
+   * Whether the expression at [start, end) (a call's receiver) has a type declared by an MCP
+   * SDK package; undefined when the checker cannot tell (an `any`, an unresolved import).
+   */
+  fromSdk?(start: number, end: number): boolean | undefined;
 }

@@ -24,7 +24,12 @@ export interface PlanOptions {
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
-  const { source, sites, handlers } = analysis;
+  const { source, handlers } = analysis;
+  // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
+  // is left alone when the checker says its receiver is not an MCP SDK object.
+  const fromSdk = options.typeFacts?.fromSdk;
+  const sites = analysis.sites.filter((s) => !(s.uncertain && fromSdk?.(s.receiver.start!, s.receiver.end!) === false));
+  const uncertain = fromSdk ? 0 : sites.filter((s) => s.uncertain).length;
   const markers: Marker[] = [];
   const reports: SiteReport[] = [];
   const planned: HandlerPlan[] = [];
@@ -182,7 +187,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const refusal = new Refusal('name-clash', `the module already declares \`${clash.replace(/^type /, '')}\`, which the migration imports from ${SERVER_PACKAGE}.`, 'rename the local declaration, then run again.');
     for (const site of sites) if (planned.some((h) => site.functions.some((f) => f.body.start === h.body.start))) mark(site, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, imports: [], edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol };
+    return { handlers: [], markers, sites: kept, imports: [], edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain };
   }
   if (imports.length > 0) edits.push(importEdit(analysis, imports));
 
@@ -197,6 +202,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     typed: analysis.typed,
     helpersAt: analysis.afterImports,
     eol,
+    uncertain,
   };
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
@@ -260,6 +266,7 @@ function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySit
   const [before, after] = split.resultCall('\0', texts).split('\0') as [string, string];
   return {
     call: call.call,
+    receiver: call.call.callee,
     shape: { receiver: '*.server', method: split.name, kind: split.kind, resultType: split.resultType },
     receiverHead: '',
     kind: split.kind,

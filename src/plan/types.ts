@@ -167,4 +167,6 @@ export interface FilePlan {
   /** Where the helper block goes: just after the last import. */
   helpersAt: number;
   eol: string;
+  /** Sites recognised by name only, kept for want of type facts (the checker may clear them). */
+  uncertain: number;
 }
