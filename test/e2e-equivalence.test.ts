@@ -138,6 +138,16 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ confirm: true }) },
     legacyLog: ['count:logs', 'delete:logs=3'],
   },
+  'a private low-level Server, a bound alias and a destructured send': {
+    fixture: 'receiver-spellings',
+    calls: [
+      { name: 'archive', arguments: { table: 'logs' } },
+      { name: 'rename', arguments: { from: 'old' } },
+      { name: 'tag', arguments: { item: 'x' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:archive:logs', 'audit:rename:old:accept', 'audit:tag:x:accept'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {

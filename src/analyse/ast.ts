@@ -131,6 +131,7 @@ export function memberPath(node: Node): string | undefined {
 
 export function stringValue(node: Node | undefined | null): string | undefined {
   if (!node) return undefined;
+  if (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression') return stringValue(node.expression);
   if (node.type === 'StringLiteral') return node.value;
   if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
   return undefined;

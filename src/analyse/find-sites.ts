@@ -35,26 +35,79 @@ export interface LegacySite {
 
 export function findLegacySites(program: Node, serverNames: ReadonlySet<string> = new Set()): LegacySite[] {
   const sites: LegacySite[] = [];
+  const declarations = constDeclarations(program);
   walk(program, (node, parents) => {
     if (node.type !== 'CallExpression') return;
-    const matched = matchLegacyCall(node);
+    const target = callTarget(node, declarations);
+    if (!target) return;
+    const matched = matchLegacyCall(node, target, declarations);
     if (!matched) return;
     const functions = parents.filter(isFunction) as FunctionNode[];
-    const receiver = (node.callee as Extract<Node, { type: 'MemberExpression' }>).object;
-    const known = matched.shape.receiver !== '*.server' || (receiver.type === 'MemberExpression' && receiver.object.type === 'Identifier' && serverNames.has(receiver.object.name));
-    sites.push({ ...matched, call: node, receiver, functions, enclosing: functions[functions.length - 1], ancestors: [...parents], ...(known ? {} : { uncertain: true }) });
+    const parts = target.path.split('.');
+    const known =
+      matched.shape.receiver !== '*.server' ||
+      (parts.length === 2 && parts[1] === 'server' && serverNames.has(parts[0]!));
+    sites.push({ ...matched, call: node, receiver: target.receiver, functions, enclosing: functions[functions.length - 1], ancestors: [...parents], ...(known ? {} : { uncertain: true }) });
   });
   return sites;
 }
 
-function matchLegacyCall(call: CallExpression): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
+/** What a call calls: a method name and its receiver, seen through `const f = x.m.bind(x)`, `const f = x.m` and `const { m } = x`. */
+interface CallTarget {
+  method: string;
+  /** The receiver as a dotted path (`server.server`, `this.#server`, `ctx.mcpReq`). */
+  path: string;
+  /** The receiver expression, for the type checker. */
+  receiver: Node;
+}
+
+function callTarget(call: CallExpression, declarations: Map<string, Declared>): CallTarget | undefined {
+  const fromMember = (member: Node): CallTarget | undefined => {
+    if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier') return undefined;
+    const path = memberPath(member.object);
+    return path === undefined ? undefined : { method: member.property.name, path, receiver: member.object };
+  };
   const callee = call.callee;
-  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return undefined;
-  if (callee.property.type !== 'Identifier') return undefined;
-  const method = callee.property.name;
-  const receiver = memberPath(callee.object);
-  if (receiver === undefined) return undefined;
-  const parts = receiver.split('.');
+  if (callee.type !== 'Identifier') return fromMember(callee);
+  const declared = declarations.get(callee.name);
+  if (!declared) return undefined;
+  if (declared.from) {
+    const path = memberPath(declared.from.object);
+    return path === undefined ? undefined : { method: declared.from.property, path, receiver: declared.from.object };
+  }
+  let init = declared.init;
+  // `x.m.bind(x)`
+  if (init?.type === 'CallExpression' && init.callee.type === 'MemberExpression' && !init.callee.computed && init.callee.property.type === 'Identifier' && init.callee.property.name === 'bind') init = init.callee.object;
+  return init ? fromMember(init) : undefined;
+}
+
+interface Declared {
+  init?: Node | null;
+  /** `const { m } = x.y`: the name is the property `m` of `x.y`. */
+  from?: { property: string; object: Node };
+}
+
+/** Every `const` name of the file with what it was initialised to; a name declared twice is ambiguous and dropped. */
+function constDeclarations(program: Node): Map<string, Declared> {
+  const found = new Map<string, Declared>();
+  const ambiguous = new Set<string>();
+  const add = (name: string, d: Declared) => (found.has(name) ? ambiguous.add(name) : found.set(name, d));
+  walk(program, (node) => {
+    if (node.type !== 'VariableDeclarator') return;
+    if (node.id.type === 'Identifier') add(node.id.name, { init: node.init });
+    else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
+      for (const p of node.id.properties) {
+        if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier') add(p.value.name, { from: { property: p.key.name, object: node.init } });
+      }
+    }
+  });
+  for (const name of ambiguous) found.delete(name);
+  return found;
+}
+
+function matchLegacyCall(call: CallExpression, target: CallTarget, declarations: Map<string, Declared>): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
+  const { method } = target;
+  const parts = target.path.split('.');
   for (const shape of LEGACY_CALLS) {
     if (shape.method !== method) continue;
     const receiverMatches =
@@ -62,9 +115,14 @@ function matchLegacyCall(call: CallExpression): Omit<LegacySite, 'call' | 'funct
         ? parts.length === 2 && parts[1] === 'mcpReq'
         : shape.receiver === 'ctx'
           ? parts.length === 1
-          : parts.length >= 2 && parts[parts.length - 1] === 'server';
+          : /server$/i.test(parts[parts.length - 1]!);
     if (!receiverMatches) continue;
-    const first = call.arguments[0] as Node | undefined;
+    let first = call.arguments[0] as Node | undefined;
+    // `send(request, Schema)` with `const request = { method, params }` written just before.
+    if (first?.type === 'Identifier') {
+      const init = declarations.get(first.name)?.init;
+      if (init?.type === 'ObjectExpression') first = init;
+    }
     if (shape.kind !== 'by-method') {
       const kind =
         shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;

@@ -28,8 +28,9 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;
-  const sites = analysis.sites.filter((s) => !(s.uncertain && fromSdk?.(s.receiver.start!, s.receiver.end!) === false));
-  const uncertain = fromSdk ? 0 : sites.filter((s) => s.uncertain).length;
+  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk?.(s.receiver.start!, s.receiver.end!)]));
+  const candidates = analysis.sites.filter((s) => verdicts.get(s) !== false);
+  const uncertain = fromSdk ? 0 : verdicts.size;
   const markers: Marker[] = [];
   const reports: SiteReport[] = [];
   const planned: HandlerPlan[] = [];
@@ -40,6 +41,15 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   let graph: CallGraph | undefined;
   const reachHelpers = new Map<HandlerSite, string>();
   const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
+  const sites: LegacySite[] = [];
+  for (const site of candidates) {
+    if (site.uncertain && verdicts.get(site) !== true) {
+      // Refuse rather than guess: only the method name says this is an MCP request.
+      mark(site, new Refusal('unknown-receiver', `\`${source.slice(site.receiver.start!, site.receiver.end!)}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.'));
+      continue;
+    }
+    sites.push(site);
+  }
   for (const site of sites) {
     const owner = handlers.find((h) => site.functions.includes(h.fn));
     const chain = owner ? undefined : handlersReaching((graph ??= buildCallGraph(analysis.program)), handlers, site.enclosing);
