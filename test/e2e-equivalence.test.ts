@@ -148,6 +148,12 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['audit:archive:logs', 'audit:rename:old:accept', 'audit:tag:x:accept'],
   },
+  'a handler passed by name': {
+    fixture: 'handler-by-name',
+    calls: [{ name: 'purge', arguments: { table: 'users' } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['count:users', 'delete:users=5'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {

@@ -18,19 +18,22 @@ export interface HandlerSite {
 
 export function findHandlers(program: Node, source: string): HandlerSite[] {
   const found: HandlerSite[] = [];
+  const functions = namedFunctions(program);
   walk(program, (node) => {
     if (node.type !== 'CallExpression') return;
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
     if (callee.property.name === 'setRequestHandler') {
-      const low = lowLevelHandler(node);
+      const low = lowLevelHandler(node, functions);
       if (low) found.push(low);
       return;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
     if (!kind || node.arguments.length < 2) return;
-    const last = node.arguments[node.arguments.length - 1]!;
-    if (!isFunction(last)) return;
+    const lastArg = node.arguments[node.arguments.length - 1]!;
+    // A handler passed by name: `registerTool('x', config, handleX)`.
+    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : lastArg;
+    if (!last || !isFunction(last)) return;
     const first = node.arguments[0]!;
     const name = stringValue(first) ?? source.slice(first.start!, first.end!);
     found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name) });
@@ -62,9 +65,24 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
   return middle.some((a) => a.type === 'ObjectExpression' || a.type === 'Identifier') ? 1 : 0;
 }
 
+/** Functions of the file by name: declarations and `const f = async (...) => {...}`; a name declared twice is dropped. */
+function namedFunctions(program: Node): Map<string, FunctionNode> {
+  const found = new Map<string, FunctionNode>();
+  const twice = new Set<string>();
+  const add = (name: string, fn: FunctionNode) => (found.has(name) ? twice.add(name) : found.set(name, fn));
+  walk(program, (node) => {
+    if (node.type === 'FunctionDeclaration' && node.id) add(node.id.name, node);
+    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init && isFunction(node.init)) add(node.id.name, node.init);
+    return undefined;
+  });
+  for (const name of twice) found.delete(name);
+  return found;
+}
+
 /** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
-function lowLevelHandler(call: CallExpression): HandlerSite | undefined {
-  const [target, fn] = call.arguments;
+function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>): HandlerSite | undefined {
+  const [target, given] = call.arguments;
+  const fn = given?.type === 'Identifier' ? functions.get(given.name) : given;
   if (!target || !fn || !isFunction(fn)) return undefined;
   const method = stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined);
   const kind = method ? LOW_LEVEL_METHODS[method] : undefined;

@@ -115,6 +115,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   for (;;) {
     results = new Map();
     for (const [handler, handlerSites] of byHandler) {
+      if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
+        // One function serving several registrations: the state must name the one it was minted for.
+        const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
+        results.set(handler, new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.'));
+        continue;
+      }
       const helper = reachHelpers.get(handler) ?? handlerSites.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
       if (urlBlocked.has(handler)) {
         results.set(handler, new Refusal('blocked-by-sibling', 'this handler also throws UrlElicitationRequiredError, so it is left as it was.', 'migrate the URL elicitation by hand, then run the codemod again.'));
