@@ -3,6 +3,7 @@ import { analyseFile } from './analyse/analyse-file.ts';
 import type { TypeFacts } from './analyse/type-facts.ts';
 import { planFile } from './plan/plan-file.ts';
 import type { FilePlan } from './plan/types.ts';
+import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
 import { rewrite } from './rewrite/rewrite.ts';
 
 export interface TransformResult {
@@ -20,7 +21,8 @@ export interface TransformOptions {
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
   const analysis = analyseFile(source, fileName);
   const plan = planFile(analysis, { typeFacts, sampling: options.sampling });
-  const output = rewrite(source, plan);
+  // Second, separate concern on the rewritten text: capability checks inside handlers.
+  const output = rewriteCapabilityChecks(rewrite(source, plan), fileName).output;
   return { output, plan, changed: output !== source };
 }
 

@@ -154,6 +154,12 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['count:users', 'delete:users=5'],
   },
+  'a capability check before the question': {
+    fixture: 'capability-checks',
+    calls: [{ name: 'careful_delete', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['delete:logs=3'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {
@@ -191,4 +197,28 @@ it('the unmigrated legacy server fails on the 2026-07-28 era, so the comparison 
   const run = await record(await load(scenario.fixture, 'input'), 'modern', scenario);
   expect(JSON.stringify(run.results)).toContain('Server-to-client requests are not available');
   expect(run.log).toEqual(['count:logs']);
+});
+
+describe('a client that did not declare elicitation', () => {
+  const noElicitation = { sampling: {}, roots: { listChanged: true } };
+  const cases = [
+    { fixture: 'capability-checks', call: { name: 'careful_delete', arguments: { table: 'logs' } }, log: ['audit:refused:logs'] },
+    { fixture: 'elicit-confirm-delete', call: { name: 'delete_records', arguments: { table: 'logs' } }, log: ['count:logs'] },
+    { fixture: 'control-flow', call: { name: 'rename_project', arguments: { project: 'apollo' } }, log: ['audit:rename:apollo', 'audit:rename:fallback:SdkError: Client does not support form elicitation.', 'audit:rename:finally', 'audit:rename:apollo->apollo-copy'] },
+  ];
+
+  it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did', async ({ fixture, call, log }) => {
+    const legacyWorld = createWorld();
+    const legacyModule = await load(fixture, 'input');
+    const legacy = { ...(await runCalls(() => legacyModule.createServer(legacyWorld), 'legacy', [call], {}, noElicitation)), log: legacyWorld.log };
+    expect(legacy.log).toEqual(log);
+    expect(legacy.questions).toEqual([]);
+
+    const migratedModule = await load(fixture, 'output');
+    const modernWorld = createWorld();
+    const modern = await runCalls(() => migratedModule.createServer(modernWorld), 'modern', [call], {}, noElicitation);
+    expect(modern.questions).toEqual([]);
+    expect(modern.results).toEqual(legacy.results);
+    expect(modernWorld.log).toEqual(legacy.log);
+  });
 });

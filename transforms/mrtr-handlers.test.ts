@@ -43,3 +43,15 @@ it('takes the same options as the CLI: --sampling=flag', async () => {
   await run(process.execPath, [bin, '-t', path.join(ROOT, 'transforms', 'mrtr-handlers.ts'), '--parser=tsx', '--run-in-band', '--sampling=flag', target], { cwd: ROOT });
   expect(readFileSync(target, 'utf8')).toBe(c.output);
 });
+
+it('applies just the capability-check concern with transforms/client-capabilities.ts', async () => {
+  const c = fixtureCases().find((f) => f.name === 'capability-checks')!;
+  mkdirSync(path.join(work, 'caps'), { recursive: true });
+  const target = path.join(work, 'caps', 'input.ts');
+  writeFileSync(target, c.input);
+  const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
+  await run(process.execPath, [bin, '-t', path.join(ROOT, 'transforms', 'client-capabilities.ts'), '--parser=tsx', '--run-in-band', target], { cwd: ROOT });
+  const out = readFileSync(target, 'utf8');
+  expect(out).toContain('(ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities()');
+  expect(out).toContain('await ctx.mcpReq.elicitInput('); // the question itself is not this transform's concern
+});

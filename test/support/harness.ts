@@ -167,7 +167,9 @@ export async function runCalls(
     factory: () => McpServer,
     era: Era,
     calls: ToolCall[],
-    script: ClientScript
+    script: ClientScript,
+    /** What the client declares; all three kinds by default. */
+    capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES
 ): Promise<Recording> {
     const questions: Question[] = [];
     const problems: string[] = [];
@@ -190,23 +192,30 @@ export async function runCalls(
     };
 
     const options: ClientOptions = {
-        capabilities: CLIENT_CAPABILITIES,
+        capabilities,
         // Absent versionNegotiation is the 2025 `initialize` handshake; 'auto'
         // probes with server/discover and picks the modern era on serveStdio.
         ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {})
     };
 
+    // The client refuses handlers for capabilities it does not declare: register only those.
     const connection = await link(factory, era, options, client => {
-        client.setRequestHandler('elicitation/create', async request =>
-            // The script's `content` is looser than the SDK's primitive-valued record.
-            (await answer('elicitation/create', request.params, script.elicit)) as ElicitResult
-        );
-        client.setRequestHandler('sampling/createMessage', request =>
-            answer('sampling/createMessage', request.params, script.sample)
-        );
-        client.setRequestHandler('roots/list', async request => ({
-            roots: await answer('roots/list', request.params, script.roots && (() => script.roots!.map(root => ({ ...root }))))
-        }));
+        if (capabilities.elicitation) {
+            client.setRequestHandler('elicitation/create', async request =>
+                // The script's `content` is looser than the SDK's primitive-valued record.
+                (await answer('elicitation/create', request.params, script.elicit)) as ElicitResult
+            );
+        }
+        if (capabilities.sampling) {
+            client.setRequestHandler('sampling/createMessage', request =>
+                answer('sampling/createMessage', request.params, script.sample)
+            );
+        }
+        if (capabilities.roots) {
+            client.setRequestHandler('roots/list', async request => ({
+                roots: await answer('roots/list', request.params, script.roots && (() => script.roots!.map(root => ({ ...root }))))
+            }));
+        }
     });
 
     const results: unknown[] = [];

@@ -1,0 +1,56 @@
+// Capability checks inside handlers. On a 2026-07-28 request the client's capabilities
+// arrive with the request (`ctx.mcpReq.envelope`), and `server.getClientCapabilities()`
+// answers undefined there (measured on serveStdio), so a check such as
+// `if (!server.server.getClientCapabilities()?.elicitation)` would wrongly take the
+// "cannot ask" path on every modern call. Each such call in a handler reads the request's
+// own capabilities first and falls back to the connection's (the 2025 era).
+import type { Node } from '@babel/types';
+import { analyseFile } from '../analyse/analyse-file.ts';
+import { isFunction, memberPath, walk } from '../analyse/ast.ts';
+import { importEdit } from '../plan/wiring.ts';
+import type { Edit } from '../plan/types.ts';
+import { applyEdits } from './rewrite.ts';
+
+const KEY = 'CLIENT_CAPABILITIES_META_KEY';
+
+export interface CapabilityRewrite {
+  output: string;
+  /** Lines (1-based, in the input) of the checks rewritten. */
+  lines: number[];
+}
+
+export function rewriteCapabilityChecks(source: string, fileName: string): CapabilityRewrite {
+  if (!source.includes('getClientCapabilities')) return { output: source, lines: [] };
+  const analysis = analyseFile(source, fileName);
+  const edits: Edit[] = [];
+  const lines: number[] = [];
+  walk(analysis.program, (node, parents) => {
+    if (node.type !== 'CallExpression' || node.arguments.length > 0) return;
+    const callee = node.callee;
+    if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed || callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') return;
+    const receiver = memberPath(callee.object);
+    if (!receiver || !/server$/i.test(receiver.split('.').pop()!)) return;
+    const handler = analysis.handlers.find((h) => parents.includes(h.fn));
+    const ctx = handler?.fn.params[handler.ctxIndex];
+    if (!handler || ctx?.type !== 'Identifier' || shadows(parents, handler.fn, ctx.name)) return;
+    const parent = parents[parents.length - 1];
+    // Already rewritten (a second run): `<envelope>?.[KEY] ?? server.getClientCapabilities()`.
+    if (parent?.type === 'LogicalExpression' && parent.operator === '??' && parent.right === node && source.slice(parent.left.start!, parent.left.end!).includes(KEY)) return;
+    const envelope = analysis.typed
+      ? `(${ctx.name}.mcpReq.envelope as { [${KEY}]?: ClientCapabilities } | undefined)?.[${KEY}]`
+      : `${ctx.name}.mcpReq.envelope?.[${KEY}]`;
+    edits.push({ start: node.start!, end: node.end!, text: `(${envelope} ?? ${source.slice(node.start!, node.end!)})` });
+    lines.push(node.loc!.start.line);
+  });
+  if (edits.length === 0) return { output: source, lines };
+  const have = analysis.serverImport?.names ?? new Set<string>();
+  const wanted = [KEY, ...(analysis.typed ? ['type ClientCapabilities'] : [])].filter((n) => !have.has(n.replace(/^type /, '')));
+  if (wanted.length > 0) edits.push(importEdit(analysis, wanted));
+  return { output: applyEdits(source, edits), lines };
+}
+
+/** Whether a function between the handler and the call declares its own parameter named `name`. */
+function shadows(parents: readonly Node[], handlerFn: Node, name: string): boolean {
+  const inner = parents.slice(parents.indexOf(handlerFn as never) + 1).filter(isFunction);
+  return inner.some((fn) => fn.params.some((p) => p.type === 'Identifier' && p.name === name));
+}
