@@ -160,6 +160,24 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['delete:logs=3'],
   },
+  'a question per item of an array': {
+    fixture: 'loops',
+    calls: [{ name: 'delete_each', arguments: { tables: ['logs', 'users', 'cache'] } }],
+    script: { elicit: (params) => (String(params.message).includes('users') ? { action: 'decline' } : accept({ ok: true })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'count:users', 'count:cache', 'delete:cache=0'],
+  },
+  'a question asked again until the answer is valid': {
+    fixture: 'loops',
+    calls: [{ name: 'ask_age', arguments: {} }],
+    script: { elicit: (params) => (String(params.message).startsWith('How old') ? accept({ age: -3 }) : accept({ age: 36 })) },
+    legacyLog: ['audit:age:36:2'],
+  },
+  'a counted for loop': {
+    fixture: 'loops',
+    calls: [{ name: 'rate_items', arguments: { items: ['tea', 'coffee', 'water'] } }],
+    script: { elicit: (params) => accept({ stars: String(params.message).length % 5 }) },
+    legacyLog: ['audit:rated:6'],
+  },
 };
 
 async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {

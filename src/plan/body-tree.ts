@@ -8,7 +8,7 @@ import { declaredBy } from './liveness.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { statementShape, type StatementShape } from './statement-shape.ts';
 import { lineTail, startsLine } from './text.ts';
-import type { ChildPlan, ItemPlan, ListPlan, PathStep } from './types.ts';
+import type { ChildPlan, ItemPlan, ListPlan, LoopPlan, PathStep } from './types.ts';
 
 /** A located question: its statement, how its answer is bound, and where it sits. */
 export interface LocatedRound {
@@ -96,7 +96,7 @@ function childContaining(statement: Statement, node: Node, source: string): (Par
     return new Refusal('nested-site', 'the request is in an if branch without braces, or in an else-if chain.', `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`);
   }
   if (/^(For|ForIn|ForOf|While|DoWhile)Statement$/.test(statement.type) && contains((statement as { body: Node }).body, node)) {
-    return new Refusal('loop', 'the request is inside a loop, which this version does not split into rounds.', `ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`);
+    return new Refusal('loop', loopProblem(statement) ?? 'the request is inside a loop without braces.', `give the loop a block body over an array (for...of), or a while/for condition, then run again; or ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`);
   }
   if (statement.type === 'TryStatement' && statement.finalizer && contains(statement.finalizer, node)) {
     return new Refusal('finally', 'the request is inside a finally block, which would run on every round.', `move the question out of the finally block; or ${MANUAL_STEP}.`);
@@ -124,6 +124,11 @@ function childParts(statement: Statement, source: string): Part[] {
         ...(statement.handler ? [block('catch', statement.handler.body)] : []),
         ...(statement.finalizer ? [block('finally', statement.finalizer)] : []),
       ];
+    case 'WhileStatement':
+    case 'DoWhileStatement':
+    case 'ForStatement':
+    case 'ForOfStatement':
+      return statement.body.type === 'BlockStatement' && !loopProblem(statement) ? [block('loop', statement.body)] : [];
     case 'SwitchStatement':
       return statement.cases.map((c, i) => {
         const only = c.consequent.length === 1 ? c.consequent[0]! : undefined;
@@ -136,6 +141,34 @@ function childParts(statement: Statement, source: string): Part[] {
     default:
       return [];
   }
+}
+
+/** Why a loop cannot be resumed mid-iteration, or undefined when it can. */
+function loopProblem(statement: Statement): string | undefined {
+  if (statement.type === 'ForInStatement') return 'the request is inside a for...in loop, whose key order the retry could not resume.';
+  if (statement.type === 'ForOfStatement') {
+    if (statement.await) return 'the request is inside a for await loop.';
+    if (IMPURE_NODE(statement.right)) return 'the for...of loop iterates over an expression that computes something, which the retry would compute again.';
+  }
+  if (statement.type === 'ForStatement' && statement.init && statement.init.type !== 'VariableDeclaration' && IMPURE_NODE(statement.init)) {
+    return 'the for loop starts with an expression the retry could not skip.';
+  }
+  const body = (statement as { body: Node }).body;
+  let labeled = false;
+  walk(body, (n) => {
+    if ((n.type === 'BreakStatement' || n.type === 'ContinueStatement') && n.label) labeled = true;
+    return labeled ? false : undefined;
+  });
+  return labeled ? 'the loop body breaks or continues to a label.' : undefined;
+}
+
+function IMPURE_NODE(node: Node): boolean {
+  let impure = false;
+  walk(node, (n) => {
+    if (IMPURE.has(n.type) && !(n.type === 'UnaryExpression' && n.operator !== 'delete')) impure = true;
+    return impure ? false : undefined;
+  });
+  return impure;
 }
 
 /**
@@ -198,6 +231,23 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
 
 /** Builds the list tree: compounds only where a question sits below, plain statements elsewhere. */
 export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, rounds: LocatedRound[], source: string): ListPlan {
+  let loops = 0;
+  const text = (n: Node | null | undefined) => (n ? source.slice(n.start!, n.end!) : undefined);
+  const loopPlan = (statement: Statement): LoopPlan | undefined => {
+    const n = ++loops;
+    switch (statement.type) {
+      case 'WhileStatement':
+        return { kind: 'while', n, test: text(statement.test) };
+      case 'DoWhileStatement':
+        return { kind: 'do-while', n, test: text(statement.test) };
+      case 'ForStatement':
+        return { kind: 'for', n, test: text(statement.test), update: text(statement.update) };
+      case 'ForOfStatement':
+        return { kind: 'for-of', n, left: text(statement.left), iterable: text(statement.right) };
+      default:
+        return undefined;
+    }
+  };
   const build = (part: Pick<Part, 'body' | 'open' | 'close' | 'role'>): ListPlan => ({
     open: part.open,
     close: part.close,
@@ -210,8 +260,9 @@ export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, roun
       const below = rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
       const parts = childParts(statement, source);
       if (below && parts.length > 0) {
-        const kind = statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : statement.type === 'SwitchStatement' ? 'switch' : 'block';
-        return { type: 'compound', span, kind, children: parts.map((p) => ({ role: p.role, list: build(p) })), declares: false, exits: alwaysExits(statement) };
+        const kind = statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : statement.type === 'SwitchStatement' ? 'switch' : parts[0]!.role === 'loop' ? 'loop' : 'block';
+        const loop = kind === 'loop' ? loopPlan(statement) : undefined;
+        return { type: 'compound', span, kind, children: parts.map((p) => ({ role: p.role, list: build(p) })), declares: false, exits: alwaysExits(statement), ...(loop ? { loop } : {}) };
       }
       const isBreak = statement.type === 'BreakStatement' && !statement.label;
       return { type: 'plain', span, declares, exits: alwaysExits(statement), ...(isBreak ? { isBreak } : {}) };

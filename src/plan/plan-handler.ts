@@ -11,7 +11,7 @@ import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liven
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
-import type { Binding, Edit, HandlerPlan, LiftedLocal, PlannedRequest, SuspensionPoint } from './types.ts';
+import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;
@@ -76,6 +76,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       if (local instanceof Refusal) return local.at(round.sites[0]!);
       lifted.push(local);
     }
+    lifted.push(...loopCounters(tree, round.path, analysis.typed));
     const clash = resumeClash(round, lifted);
     if (clash) {
       return new Refusal('shadowed-local', `\`${clash}\` is declared again after the block that asks, so the resumed code cannot restore it under the same name.`, 'rename one of the two declarations, then run again.', round.sites[0]);
@@ -133,11 +134,29 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
   return rounds.sort((a, b) => a.statement.start! - b.statement.start!);
 }
 
-/** Locals in scope at a round's statement: declared earlier in each enclosing list, and catch parameters. */
+/** The iteration counters of the for...of loops a question sits in: they travel too. */
+function loopCounters(tree: ListPlan, path: PathStep[], typed: boolean): LiftedLocal[] {
+  const out: LiftedLocal[] = [];
+  let list: ListPlan | undefined = tree;
+  for (const step of path) {
+    const item: ItemPlan | undefined = list?.items[step.item];
+    if (step.child === undefined || item?.type !== 'compound') break;
+    if (item.loop?.kind === 'for-of') out.push({ name: `mrtrIndex${item.loop.n}`, mutable: true, typeText: typed ? 'number' : undefined });
+    list = item.children[step.child]?.list;
+  }
+  return out;
+}
+
+/** Locals in scope at a round's statement: declared earlier in each enclosing list, catch parameters and loop variables. */
 function declaredInScope(round: Round): Declared[] {
   const out: Declared[] = [];
   for (const frame of round.frames) {
     for (const s of frame.list.slice(0, frame.index)) out.push(...declaredBy(s));
+    const c = frame.compound;
+    if (frame.role === 'loop' && c) {
+      const decl = c.type === 'ForOfStatement' ? c.left : c.type === 'ForStatement' ? c.init : undefined;
+      if (decl?.type === 'VariableDeclaration') out.push(...declaredBy(decl));
+    }
     if (frame.role === 'catch' && frame.compound?.type === 'TryStatement' && frame.compound.handler?.param) {
       for (const b of boundNames(frame.compound.handler.param)) out.push({ name: b.name, start: b.start, mutable: true, via: 'caught' });
     }
@@ -154,6 +173,8 @@ function namesReadAfter(round: Round): Set<string> {
   round.frames.forEach((frame) => {
     add(frame.list.slice(frame.index + 1));
     const c = frame.compound;
+    // A loop goes on after the interrupted iteration: its header and its whole body run again.
+    if (frame.role === 'loop' && c) add([c]);
     if (c?.type === 'TryStatement') {
       if (frame.role === 'try' && c.handler) add([c.handler.body]);
       if (frame.role !== 'finally' && c.finalizer) add([c.finalizer]);

@@ -90,10 +90,26 @@ export interface ListPlan {
 export type ItemPlan =
   | { type: 'plain'; span: Span; declares: boolean; exits: boolean; isBreak?: boolean }
   | { type: 'point'; span: Span; point: number; declares: boolean }
-  | { type: 'compound'; span: Span; kind: 'if' | 'try' | 'block' | 'switch'; children: ChildPlan[]; declares: boolean; exits: boolean };
+  | { type: 'compound'; span: Span; kind: 'if' | 'try' | 'block' | 'switch' | 'loop'; children: ChildPlan[]; declares: boolean; exits: boolean; loop?: LoopPlan };
+
+/**
+ * A loop with a question in its body. Resuming re-enters it mid-iteration: a guard runs the
+ * rest of the interrupted iteration first, then the loop goes on as written. A `for...of`
+ * counts its iterations (`mrtrIndexN`) so the resumed loop starts at the item that asked.
+ */
+export interface LoopPlan {
+  kind: 'while' | 'do-while' | 'for' | 'for-of';
+  /** Numbers the loop's generated names: `mrtrResumingN`, `mrtrIndexN`. */
+  n: number;
+  /** Source text of the condition (while, do-while, for), update (for), left side and iterable (for-of). */
+  test?: string;
+  update?: string;
+  left?: string;
+  iterable?: string;
+}
 
 export interface ChildPlan {
-  role: 'consequent' | 'alternate' | 'try' | 'catch' | 'finally' | 'block' | 'case';
+  role: 'consequent' | 'alternate' | 'try' | 'catch' | 'finally' | 'block' | 'case' | 'loop';
   list: ListPlan;
 }
 

@@ -92,9 +92,14 @@ class BodyRenderer {
   private compound(item: Extract<ItemPlan, { type: 'compound' }>, target: string): string[] {
     const { source } = this;
     const orig = indentAt(source, item.span.start);
-    const lines = this.shift(lineStartOf(source, item.span.start), lineEndOf(source, item.children[0]!.list.open - 1) + 1, orig, target);
+    // A for...of loop with a question counts its iterations, so a retry can start at the right item.
+    const counter = item.loop?.kind === 'for-of' ? `mrtrIndex${item.loop.n}` : undefined;
+    const lines = counter ? [`${target}let ${counter} = -1;`] : [];
+    lines.push(...this.shift(lineStartOf(source, item.span.start), lineEndOf(source, item.children[0]!.list.open - 1) + 1, orig, target));
     item.children.forEach((child, j) => {
-      lines.push(...this.childBody(item, child.role, child.list, target));
+      const body = this.childBody(item, child.role, child.list, target);
+      if (counter) body.unshift(`${this.childIndent(item, child.list, target)}${counter}++;`);
+      lines.push(...body);
       const next = item.children[j + 1];
       lines.push(...this.shift(lineStartOf(source, child.list.close), lineEndOf(source, next ? next.list.open - 1 : item.span.end) + 1, orig, target));
     });
@@ -105,11 +110,15 @@ class BodyRenderer {
    * A child list in full. A finally block next to a question is guarded: the first call
    * returns the question through it, and its code belongs to the call that completes.
    */
-  private childBody(item: Extract<ItemPlan, { type: 'compound' }>, role: string, list: ListPlan, target: string): string[] {
-    // Keep the child's indentation relative to its statement (switch cases nest two levels).
+  /** Keeps a child's indentation relative to its statement (switch cases nest two levels). */
+  private childIndent(item: Extract<ItemPlan, { type: 'compound' }>, list: ListPlan, target: string): string {
     const orig = indentAt(this.source, item.span.start);
     const own = list.items.length > 0 ? indentAt(this.source, list.items[0]!.span.start) : '';
-    const inner = own.startsWith(orig) && own.length > orig.length ? target + own.slice(orig.length) : target + this.U;
+    return own.startsWith(orig) && own.length > orig.length ? target + own.slice(orig.length) : target + this.U;
+  }
+
+  private childBody(item: Extract<ItemPlan, { type: 'compound' }>, role: string, list: ListPlan, target: string): string[] {
+    const inner = this.childIndent(item, list, target);
     if (role === 'finally' && item.kind === 'try') {
       return [`${inner}if (!mrtr.suspended) {`, ...this.list(list, 0, inner + this.U, true).lines, `${inner}}`];
     }
@@ -144,7 +153,10 @@ class BodyRenderer {
       innerExits = inner.exits;
       return inner.lines;
     };
-    if (child.role === 'try' || (child.role === 'catch' && item.children.some((c) => c.role === 'finally'))) {
+    if (child.role === 'loop' && item.loop) {
+      lines.push(...this.resumedLoop(point, item, child.list, depth, target, last));
+      innerExits = false;
+    } else if (child.role === 'try' || (child.role === 'catch' && item.children.some((c) => c.role === 'finally'))) {
       // Resume inside the same handlers: `try {` the rest of the block, then the original catch/finally.
       lines.push(`${target}try {`, ...wrapped(target + U));
       for (let j = step.child + 1; j < item.children.length; j++) {
@@ -161,6 +173,36 @@ class BodyRenderer {
     }
     const rest = this.list(list, step.item + 1, target, topLevel && last, list.caseList);
     return { lines: [...lines, ...rest.lines], exits: rest.lines.length > 0 ? rest.exits : innerExits };
+  }
+
+  /**
+   * Re-enters a loop mid-iteration: the guard runs the rest of the interrupted iteration
+   * first (where `break` and `continue` still mean this loop), then the loop goes on as
+   * written, its condition first checked after that iteration.
+   */
+  private resumedLoop(point: SuspensionPoint, item: Extract<ItemPlan, { type: 'compound' }>, body: ListPlan, depth: number, target: string, last: boolean): string[] {
+    const { U } = this;
+    const loop = item.loop!;
+    const guard = `mrtrResuming${loop.n}`;
+    const counter = `mrtrIndex${loop.n}`;
+    const header =
+      loop.kind === 'while' ? `while (${guard} || (${loop.test})) {`
+      : loop.kind === 'for' ? `for (; ${loop.test ? `${guard} || (${loop.test})` : ''}; ${loop.update ?? ''}) {`
+      : loop.kind === 'for-of' ? `for (${loop.left} of [...${loop.iterable}].slice(${counter})) {`
+      : 'do {';
+    const inner = target + U + U;
+    return [
+      `${target}let ${guard} = true;`,
+      `${target}${header}`,
+      `${target}${U}if (${guard}) {`,
+      `${inner}${guard} = false;`,
+      ...this.continuation(point, body, depth + 1, inner, last).lines,
+      `${target}${U}} else {`,
+      ...(loop.kind === 'for-of' ? [`${inner}${counter}++;`] : []),
+      ...this.list(body, 0, inner, true).lines,
+      `${target}${U}}`,
+      loop.kind === 'do-while' ? `${target}} while (${loop.test});` : `${target}}`,
+    ];
   }
 
   /** The statement that awaited inline, now reading the answer where the await was. */
