@@ -117,3 +117,31 @@ describe('rewrite invariants', () => {
     expect(transformSource(once, 'server.js').output).toBe(once);
   });
 });
+
+describe('helpers in other modules', () => {
+  const helpers = `import type { ServerContext } from '@modelcontextprotocol/server';
+export async function confirm(ctx: ServerContext, message: string) {
+  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return answer.action === 'accept';
+}
+`;
+  const server = `import { McpServer } from '@modelcontextprotocol/server';
+import { confirm } from './helpers.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  if (!(await confirm(ctx, 'Go?'))) return { content: [] };
+  return { content: [] };
+});
+`;
+
+  it('marks an exported helper that asks, and every handler the engine says calls it', () => {
+    const helperPlan = planFile(analyseFile(helpers, 'helpers.ts'));
+    expect(helperPlan.sites).toMatchObject([{ status: 'marked', code: 'in-helper' }]);
+    const external = new Map([['confirm', { file: 'helpers.ts', line: 3, name: 'confirm' }]]);
+    const serverResult = transformSource(server, 'server.ts', undefined);
+    expect(serverResult.changed).toBe(false); // nothing to see without the engine's cross-module facts
+    const plan = planFile(analyseFile(server, 'server.ts'), { externalHelpers: external });
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'via-helper', handler: 'tool:t', line: 5 }]);
+    expect(plan.markers).toHaveLength(1);
+  });
+});

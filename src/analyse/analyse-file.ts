@@ -23,6 +23,10 @@ export interface FileAnalysis {
   serverImport?: { node: Node; names: Set<string> };
   /** Names declared at the top level of the module (to detect clashes with what we add). */
   topLevelNames: Set<string>;
+  /** Top-level names this module exports (a helper other modules may call from their handlers). */
+  exportedNames: Set<string>;
+  /** Imports by local name: which module specifier and which export (for calls into other modules). */
+  importedNames: Map<string, { from: string; imported: string }>;
   /** Offset just after the last top-level import: where generated helpers go. */
   afterImports: number;
 }
@@ -35,11 +39,17 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   let afterImports = 0;
   let serverImport: FileAnalysis['serverImport'];
   const topLevelNames = new Set<string>();
+  const exportedNames = new Set<string>();
+  const importedNames = new Map<string, { from: string; imported: string }>();
   const mcpServerNames = new Set<string>(['McpServer']);
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
       afterImports = statement.end!;
-      for (const spec of statement.specifiers) topLevelNames.add(spec.local.name);
+      for (const spec of statement.specifiers) {
+        topLevelNames.add(spec.local.name);
+        const imported = spec.type === 'ImportSpecifier' ? (spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
+        importedNames.set(spec.local.name, { from: statement.source.value, imported });
+      }
       if (statement.source.value === SERVER_PACKAGE && statement.importKind !== 'type' && statement.specifiers.every((s) => s.type === 'ImportSpecifier')) {
         const names = new Set(statement.specifiers.map((s) => s.local.name));
         serverImport ??= { node: statement, names };
@@ -53,8 +63,16 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
       topLevelNames.add(statement.id.name);
     } else if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) {
       const decl = statement.declaration as Node;
-      if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) if (d.id.type === 'Identifier') topLevelNames.add(d.id.name);
-      if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) topLevelNames.add(decl.id.name);
+      const names: string[] = [];
+      if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) if (d.id.type === 'Identifier') names.push(d.id.name);
+      if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) names.push(decl.id.name);
+      for (const n of names) {
+        topLevelNames.add(n);
+        exportedNames.add(n);
+      }
+    }
+    if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
+      for (const spec of statement.specifiers) if (spec.type === 'ExportSpecifier') exportedNames.add(spec.local.name);
     }
   }
 
@@ -81,6 +99,8 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     serverConstructions,
     serverImport,
     topLevelNames,
+    exportedNames,
+    importedNames,
     afterImports,
   };
 }

@@ -19,6 +19,11 @@ import { importEdit, wireVerifier } from './wiring.ts';
 
 export interface PlanOptions {
   typeFacts?: TypeFacts;
+  /**
+   * Functions of other modules of the project that make a legacy request, by the local name
+   * this module imports them under (the engine finds them): handlers calling them are marked.
+   */
+  externalHelpers?: ReadonlyMap<string, { file: string; line: number; name: string }>;
   /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
   sampling?: 'migrate' | 'flag';
 }
@@ -64,6 +69,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       for (const r of chain.reaching) addSite(r.handler, viaSite(source, r.call, split));
       continue;
     }
+    const exported = !owner && site.enclosing ? exportedHelperName(site) : undefined;
+    if (exported) {
+      mark(site, new Refusal('in-helper', `this request is made in \`${exported}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.`, `have \`${exported}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
+      continue;
+    }
     if (!owner) {
       mark(site, new Refusal(
         'no-request-to-answer',
@@ -105,6 +115,20 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const requests = t.elicitations.map((e, i) => `${indent}  ${i === 0 ? 'url' : `url${i + 1}`}: inputRequired.elicitUrl(${urlElicitationText(source, e)}),`);
     urlEdits.push({ start: t.statement.start!, end: t.statement.end!, text: ['return inputRequired({ inputRequests: {', ...requests, `${indent}} });`].join(eol) });
     reports.push({ line: t.statement.loc!.start.line, column: t.statement.loc!.start.column + 1, kind: 'elicitUrl', handler: handlerId(handler), status: 'migrated', lifted: [] });
+  }
+
+  // Calls from handlers into another module's helper that makes a request.
+  if (options.externalHelpers && options.externalHelpers.size > 0) {
+    for (const call of (graph ??= buildCallGraph(analysis.program)).calls) {
+      const external = call.call.callee.type === 'Identifier' ? options.externalHelpers.get(call.call.callee.name) : undefined;
+      const handler = external && handlers.find((h) => call.functions.includes(h.fn));
+      if (!external || !handler) continue;
+      const refusal = new Refusal('via-helper', `this handler reaches a server→client request through \`${external.name}()\` (${external.file}:${external.line}), which cannot suspend it.`, `have \`${external.name}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.`);
+      const { line, column } = call.call.loc!.start;
+      reports.push({ line, column: column + 1, kind: 'elicit', handler: handlerId(handler), status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
+      addMarker(call.ancestors, call.call, refusal);
+      reachHelpers.set(handler, external.name);
+    }
   }
 
   // A helper is split only if every handler that calls it migrates: otherwise it stays, with
@@ -228,6 +252,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       code: refusal.code, reason: refusal.reason, next: refusal.next, guidance: site.kind ? KINDS[site.kind].guidance : undefined,
     });
     addMarker(site.ancestors, site.call, refusal);
+  }
+
+  /** The exported name of the top-level function a site is in, if the module exports it. */
+  function exportedHelperName(site: LegacySite): string | undefined {
+    const name = (graph ??= buildCallGraph(analysis.program)).nameOf(site.functions[0]!);
+    return name && analysis.exportedNames.has(name) ? name : undefined;
   }
 
   /** Whether the helper can be split for its callers: only direct calls from handlers, none elsewhere. */
