@@ -256,6 +256,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 
   /** The exported name of the top-level function a site is in, if the module exports it. */
   function exportedHelperName(site: LegacySite): string | undefined {
+    if (site.functions.length !== 1) return undefined; // asked from a callback inside it, not by it
     const name = (graph ??= buildCallGraph(analysis.program)).nameOf(site.functions[0]!);
     return name && analysis.exportedNames.has(name) ? name : undefined;
   }
