@@ -12,6 +12,7 @@ import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
+import { planUrlThrow } from './url-elicitation.ts';
 import { Refusal } from './refusal.ts';
 import { indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, Marker, SiteReport } from './types.ts';
@@ -85,36 +86,21 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     addSite(owner, site);
   }
 
-  // `throw new UrlElicitationRequiredError([...])` ended the call and the client called again
-  // once the user was done: returning the URL elicitation as an input request keeps exactly
-  // that (the retry runs the handler from the top, as the second call did).
+  // URL elicitations thrown as errors: returned as input requests instead.
   const urlEdits: Edit[] = [];
   const urlBlocked = new Set<HandlerSite>();
   for (const t of analysis.urlThrows) {
-    const fn = t.functions[t.functions.length - 1];
-    const handler = handlers.find((h) => h.fn === fn);
-    const refuse = (refusal: Refusal) => {
-      reports.push({ line: t.statement.loc!.start.line, column: t.statement.loc!.start.column + 1, kind: 'elicitUrl', handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
-      addMarker(t.ancestors, t.statement, refusal);
-    };
-    if (!handler) {
-      refuse(new Refusal('no-request-to-answer', 'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.', 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.'));
+    const handler = handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
+    const outcome = planUrlThrow(source, eol, t, handler !== undefined, handler !== undefined && byHandler.has(handler));
+    const { line, column } = t.statement.loc!.start;
+    if (outcome instanceof Refusal) {
+      if (outcome.code === 'url-elicitation' && handler && byHandler.has(handler)) urlBlocked.add(handler);
+      reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handler ? handlerId(handler) : undefined, status: 'marked', code: outcome.code, reason: outcome.reason, next: outcome.next });
+      addMarker(t.ancestors, t.statement, outcome);
       continue;
     }
-    if (byHandler.has(handler)) {
-      // The handler is also restructured for its other questions: the two rewrites would collide.
-      urlBlocked.add(handler);
-      refuse(new Refusal('url-elicitation', 'this handler throws UrlElicitationRequiredError and also awaits other requests.', 'return the URL elicitation with inputRequired(...) by hand, or split the handler, then run again.'));
-      continue;
-    }
-    if (!t.elicitations) {
-      refuse(new Refusal('url-elicitation', 'the URL elicitations are not written out as an array of object literals.', 'write them inline ([{ mode: \'url\', message, url, elicitationId }]), then run again.'));
-      continue;
-    }
-    const indent = indentAt(source, t.statement.start!);
-    const requests = t.elicitations.map((e, i) => `${indent}  ${i === 0 ? 'url' : `url${i + 1}`}: inputRequired.elicitUrl(${urlElicitationText(source, e)}),`);
-    urlEdits.push({ start: t.statement.start!, end: t.statement.end!, text: ['return inputRequired({ inputRequests: {', ...requests, `${indent}} });`].join(eol) });
-    reports.push({ line: t.statement.loc!.start.line, column: t.statement.loc!.start.column + 1, kind: 'elicitUrl', handler: handlerId(handler), status: 'migrated', lifted: [] });
+    urlEdits.push(outcome);
+    reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });
   }
 
   // Calls from handlers into another module's helper that makes a request.
@@ -297,13 +283,6 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addMarker(call.ancestors, call.call, refusal);
     }
   }
-}
-
-/** An elicitation object without the 2025-only `mode` and `elicitationId`. */
-function urlElicitationText(source: string, object: Node): string {
-  if (object.type !== 'ObjectExpression') return source.slice(object.start!, object.end!);
-  const kept = object.properties.filter((p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')));
-  return `{ ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} }`;
 }
 
 /** A handler's call to a split helper, standing for the request the helper made. */

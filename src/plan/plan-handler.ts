@@ -11,6 +11,7 @@ import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liven
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
+import { urlParamsText } from './url-elicitation.ts';
 import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {
@@ -197,16 +198,6 @@ function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
     for (const s of frame.list.slice(frame.index + 1)) for (const d of declaredBy(s)) if (atTop.has(d.name)) return d.name;
   }
   return undefined;
-}
-
-/**
- * URL-mode params for `inputRequired.elicitUrl`: the 2026-07-28 shape has no `mode` (the
- * builder sets it) and no `elicitationId` (correlation travels in requestState).
- */
-function urlParamsText(source: string, params: Extract<Node, { type: 'ObjectExpression' }>): string {
-  const kept = params.properties.filter((p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')));
-  if (kept.length === params.properties.length) return source.slice(params.start!, params.end!);
-  return `{ ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} }`;
 }
 
 /** Names that suggest a credential (the codec signs the state but the client can read it). */
