@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSource, dialectOf } from '../src/analyse/parse.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
+import { isV1Source, upgradeV1 } from '../src/engine/v1-upgrade.ts';
 import { transformWithTypes } from '../src/transform.ts';
 import { fixtureCases } from './support/fixtures.ts';
 import { typecheck } from './support/typecheck.ts';
@@ -14,7 +15,9 @@ const types = new TsTypeFactsProvider();
 
 describe.each(cases)('fixture $name', (fixture) => {
   it('migrates input to exactly the expected output', async () => {
-    const { output } = await transformWithTypes(fixture.input, fixture.inputPath, types, fixture.options);
+    // A v1 server goes through the official v1-to-v2 codemod first, as in the engine.
+    const input = isV1Source(fixture.input) ? (await upgradeV1([{ path: fixture.inputPath, text: fixture.input }]))[0]!.text : fixture.input;
+    const { output } = await transformWithTypes(input, fixture.inputPath, types, fixture.options);
     if (process.env.UPDATE_FIXTURES) writeFileSync(fixture.outputPath, output);
     expect(output).toBe(fixture.output);
   });

@@ -14,7 +14,8 @@ const work = mkdtempSync(path.join(ROOT, '.tmp', 'jscodeshift-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 it('runs under `jscodeshift -t transforms/mrtr-handlers.ts --parser=tsx` with the fixture outputs', async () => {
-  const cases = fixtureCases().filter((c) => Object.keys(c.options).length === 0);
+  // v1 fixtures need the official v1-to-v2 codemod first; jscodeshift runs only the MRTR pass.
+  const cases = fixtureCases().filter((c) => Object.keys(c.options).length === 0 && !c.name.startsWith('v1-'));
   cpSync(path.join(FIXTURES, '_support'), path.join(work, '_support'), { recursive: true });
   for (const c of cases) {
     mkdirSync(path.join(work, c.name));

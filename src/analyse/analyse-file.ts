@@ -21,6 +21,8 @@ export interface FileAnalysis {
   serverConstructions: NewExpression[];
   /** Local names imported from @modelcontextprotocol/server, and the import to merge into. */
   serverImport?: { node: Node; names: Set<string> };
+  /** Every name imported from @modelcontextprotocol/server, by any import, and whether as a value or a type only. */
+  serverImported: Map<string, 'value' | 'type'>;
   /** Names declared at the top level of the module (to detect clashes with what we add). */
   topLevelNames: Set<string>;
   /** Top-level names this module exports (a helper other modules may call from their handlers). */
@@ -41,7 +43,9 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   const topLevelNames = new Set<string>();
   const exportedNames = new Set<string>();
   const importedNames = new Map<string, { from: string; imported: string }>();
+  // McpServer, and the low-level Server (its options take requestState too).
   const mcpServerNames = new Set<string>(['McpServer']);
+  const serverImported = new Map<string, 'value' | 'type'>();
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
       afterImports = statement.end!;
@@ -50,12 +54,17 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
         const imported = spec.type === 'ImportSpecifier' ? (spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
         importedNames.set(spec.local.name, { from: statement.source.value, imported });
       }
-      if (statement.source.value === SERVER_PACKAGE && statement.importKind !== 'type' && statement.specifiers.every((s) => s.type === 'ImportSpecifier')) {
-        const names = new Set(statement.specifiers.map((s) => s.local.name));
-        serverImport ??= { node: statement, names };
+      if (statement.source.value === SERVER_PACKAGE) {
         for (const s of statement.specifiers) {
-          if (s.type === 'ImportSpecifier' && s.imported.type === 'Identifier' && s.imported.name === 'McpServer') mcpServerNames.add(s.local.name);
+          if (s.type !== 'ImportSpecifier') continue;
+          const typeOnly = statement.importKind === 'type' || s.importKind === 'type';
+          if (serverImported.get(s.local.name) !== 'value') serverImported.set(s.local.name, typeOnly ? 'type' : 'value');
+          const imported = s.imported.type === 'Identifier' ? s.imported.name : s.imported.value;
+          if (imported === 'McpServer' || imported === 'Server') mcpServerNames.add(s.local.name);
         }
+      }
+      if (statement.source.value === SERVER_PACKAGE && statement.importKind !== 'type' && statement.specifiers.length > 0 && statement.specifiers.every((s) => s.type === 'ImportSpecifier')) {
+        serverImport ??= { node: statement, names: new Set(statement.specifiers.map((s) => s.local.name)) };
       }
     } else if (statement.type === 'VariableDeclaration') {
       for (const d of statement.declarations) if (d.id.type === 'Identifier') topLevelNames.add(d.id.name);
@@ -98,6 +107,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     urlThrows: /UrlElicitationRequiredError/.test(source) ? findUrlElicitationThrows(program) : [],
     serverConstructions,
     serverImport,
+    serverImported,
     topLevelNames,
     exportedNames,
     importedNames,

@@ -46,7 +46,8 @@ export function findLegacySites(program: Node, serverNames: ReadonlySet<string> 
     const parts = target.path.split('.');
     const known =
       matched.shape.receiver !== '*.server' ||
-      (parts.length === 2 && parts[1] === 'server' && serverNames.has(parts[0]!));
+      (parts.length === 2 && parts[1] === 'server' && serverNames.has(parts[0]!)) ||
+      (parts.length === 1 && serverNames.has(parts[0]!));
     sites.push({ ...matched, call: node, receiver: target.receiver, functions, enclosing: functions[functions.length - 1], ancestors: [...parents], ...(known ? {} : { uncertain: true }) });
   });
   return sites;
@@ -135,7 +136,10 @@ function matchLegacyCall(call: CallExpression, target: CallTarget, declarations:
       if (requestMethod === undefined) return { shape, receiverHead: parts[0]! };
       const kind = REQUEST_METHODS[requestMethod];
       if (!kind) return undefined; // some other request (ping, a custom method): not ours
-      return { shape, receiverHead: parts[0]!, kind, params: propertyOf(first, 'params') };
+      // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
+      const schema = call.arguments[1];
+      const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
+      return { shape: typed ? { ...shape, resultType: typed } : shape, receiverHead: parts[0]!, kind, params: propertyOf(first, 'params') };
     }
     // `sendRequest(x)` on an arbitrary identifier is too generic to flag without types.
     if (shape.receiver === 'ctx') return undefined;

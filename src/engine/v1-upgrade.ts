@@ -24,23 +24,30 @@
 //   but could not migrate (e.g. the context object forwarded to a helper, an unknown SDK import
 //   path, a removed API). Those comments are open work: `check` counts them.
 //
-// What it does not do:
+// What it does not do (each checked in test/v1-upgrade.test.ts):
 // - anything about MRTR: `server.server.elicitInput/createMessage/listRoots` and
 //   `ctx.mcpReq.send({ method: 'elicitation/create', … }, Schema)` stay as they are (the second
 //   pass migrates them);
-// - remap a context parameter that is not named `extra` and not annotated: in
-//   `async (args, context) => context.sendRequest(…)` the call stays `context.sendRequest(…)`,
-//   which does not exist on v2's `ServerContext` (and no marker is left);
-// - format: rewritten calls keep the indentation the printer gives them (run a formatter);
-//   imports it rewrites use double quotes; new lines are LF even in CRLF files;
-// - write package.json here: we run it on a scratch copy with a scratch manifest, and the real
-//   manifest is edited by package-json.ts (the official codemod would add the v2 packages at its
-//   own versions, ^2.3.1, below the ^2.4.0 that MRTR needs).
+// - remap a context parameter that is not named `extra`, or that is the callback's only
+//   parameter (a tool without inputSchema): `async (args, context) => context.sendRequest(…)`
+//   and `async (extra) => extra.sendRequest(…)` stay v1-shaped, with no marker (v2's
+//   ServerContext has neither `sendRequest` nor `signal`); a destructured `{ sendRequest }`
+//   parameter gets a marker and is left as it is;
+// - rewrite `require('@modelcontextprotocol/sdk/…')`: a CommonJS server comes back unchanged and
+//   without a marker (reported here as `v1-import-left`);
+// - format: rewritten calls keep the indentation its printer gives them (a `server.tool(…)` body
+//   moves right; run a formatter); the imports it writes use double quotes; the lines it writes
+//   are LF (we restore CRLF when the input was CRLF throughout);
+// - edit the user's package.json: we run it in a scratch directory with a scratch manifest, and
+//   the real manifest is edited by package-json.ts (the official codemod would add the v2
+//   packages at its own versions, ^2.3.1, below the ^2.4.0 that MRTR needs).
 //
-// Cost: `run()` is synchronous and builds one ts-morph project for all the files it is given
-// (the module itself loads ts-morph and TypeScript: ~0.3 s the first time). Only files that
-// import the v1 SDK (isV1Source) are handed to it; everything else is returned untouched
-// without being parsed.
+// Cost, measured (2-core box, 65-line v1 servers): loading the package (ts-morph, TypeScript)
+// takes ~0.6 s, once, on first use; then ~0.1 s per file, whatever the batch size; one run()
+// keeps every file it was given in one ts-morph project, ~1.5 MB each, until it returns (400
+// files in one run: 37 s, 840 MB peak RSS; in batches of 50: 35 s, 430 MB). run() is
+// synchronous: it blocks the event loop for a batch. Only files that import the v1 SDK
+// (isV1Source) are handed to it; everything else is returned untouched without being parsed.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,12 +58,16 @@ export const OFFICIAL_MARKER = '@mcp-codemod-error';
 
 /**
  * A module specifier naming the v1 SDK (or a subpath of it) in an import, an export-from, a
- * `require(...)`, a dynamic `import(...)`, an `import x = require(...)`, or a test-runner mock
- * (`vi.mock`, `jest.mock`, …), all of which the official codemod rewrites. A cheap text test:
- * a specifier inside a comment or string also counts (the codemod then changes nothing).
+ * dynamic `import(...)`, a `require(...)` or a test-runner mock (`vi.mock`, `jest.mock`, …):
+ * the positions the official codemod looks at (it rewrites all but `require`). A cheap text
+ * test: `from '@modelcontextprotocol/sdk'` inside a comment counts too (the codemod then changes
+ * nothing).
  */
-const V1_SPECIFIER =
-  /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*|\.(?:mock|doMock|unmock|importActual|requireActual|importMock|requireMock)\s*\(\s*)(['"`])@modelcontextprotocol\/sdk(?:\/[^'"`\s]*)?\1/;
+const SPECIFIER_POSITION = String.raw`(?:\bfrom\s*|\bimport\s*\(\s*(?:\/\*[\s\S]*?\*\/\s*)*|\bimport\s*|\brequire\s*(?:\.\s*resolve\s*)?\(\s*|\.\s*(?:mock|doMock|unmock|importActual|requireActual|importMock|requireMock)\s*\(\s*)`;
+const V1_SPECIFIER = new RegExp(SPECIFIER_POSITION + /(['"`])@modelcontextprotocol\/sdk(?:\/[^'"`\s]*)?\1/.source);
+/** The signals the official codemod infers the project type from (server vs client code). */
+const V1_SERVER_SPECIFIER = new RegExp(SPECIFIER_POSITION + /['"`]@modelcontextprotocol\/sdk\/server(?:\/|['"`])/.source);
+const V1_CLIENT_SPECIFIER = new RegExp(SPECIFIER_POSITION + /['"`]@modelcontextprotocol\/sdk\/client(?:\/|['"`])/.source);
 
 /** Whether the text imports, re-exports, requires or mocks `@modelcontextprotocol/sdk` (1.x). */
 export function isV1Source(text: string): boolean {
@@ -88,7 +99,9 @@ export type UpgradeNoteCode =
   /** A change to verify by hand (e.g. `ErrorCode` split into `ProtocolErrorCode` / `SdkErrorCode`). */
   | 'mcp-codemod-warning'
   /** What was done (e.g. a raw shape wrapped with `z.object()`). */
-  | 'mcp-codemod-info';
+  | 'mcp-codemod-info'
+  /** A `@modelcontextprotocol/sdk` specifier left in the upgraded text with no marker (e.g. `require()`). Open work. */
+  | 'v1-import-left';
 
 export interface UpgradeNote {
   /**
@@ -118,14 +131,24 @@ export interface UpgradedFile {
 export interface UpgradeOptions {
   /**
    * Decides where symbols from shared v1 paths (`sdk/types.js`, `sdk/shared/...`) go and the
-   * context type name. Default: the official codemod infers it from the files it is given
-   * (`sdk/server/...` imports mean server, `sdk/client/...` client): the same answer as on the
-   * whole tree, since only files importing the SDK give a signal.
+   * context type name. Default: inferred once from all the v1 files given, the way the official
+   * codemod does it (`sdk/server/...` imports mean server, `sdk/client/...` client): the same
+   * answer as on the whole tree, since only files importing the SDK give a signal.
    */
   projectType?: 'server' | 'client' | 'both';
-  /** Parent of the scratch directory (default: the OS temp directory). It is removed afterwards. */
+  /** Parent of the scratch directories (default: the OS temp directory). They are removed afterwards. */
   tmpDir?: string;
+  /**
+   * Files per official run() (default DEFAULT_BATCH_SIZE). One run keeps every file it was given
+   * in one ts-morph project until it returns: about 1.5 MB of heap per (65-line) file, so batches
+   * bound the memory; the time per file (about 0.1 s) does not depend on the batch size.
+   */
+  batchSize?: number;
+  /** Called after each file has been upgraded (progress display); batch by batch. */
+  onFileDone?: (path: string) => void;
 }
+
+export const DEFAULT_BATCH_SIZE = 50;
 
 /** What the official package exports; loaded on first use (it loads ts-morph and TypeScript). */
 type Official = typeof import('@modelcontextprotocol/codemod');
@@ -150,6 +173,27 @@ export async function upgradeV1(files: readonly SourceText[], options: UpgradeOp
   const migration = getMigration('v1-to-v2');
   if (!migration) throw new Error('@modelcontextprotocol/codemod has no v1-to-v2 migration');
 
+  // The codemod would infer the project type batch by batch, from the files of each batch: infer
+  // it once, the same way, from all of them, so every batch is migrated alike.
+  const projectType = options.projectType ?? inferProjectType(todo.map((f) => f.text));
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  for (let i = 0; i < todo.length; i += batchSize) {
+    const batch = todo.slice(i, i + batchSize);
+    for (const upgraded of await upgradeBatch(run, migration, batch, { ...options, projectType })) {
+      results[upgraded.index] = upgraded.file;
+      options.onFileDone?.(upgraded.file.path);
+    }
+  }
+  return results;
+}
+
+/** One official run() over a batch, in a scratch directory of its own that is removed after. */
+async function upgradeBatch(
+  run: Official['run'],
+  migration: NonNullable<ReturnType<Official['getMigration']>>,
+  batch: ReadonlyArray<SourceText & { index: number }>,
+  options: UpgradeOptions,
+): Promise<Array<{ index: number; file: UpgradedFile }>> {
   const scratch = await mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), 'mrtr-v1-upgrade-'));
   try {
     // A manifest of our own at the scratch root: the codemod looks for the nearest package.json
@@ -159,35 +203,48 @@ export async function upgradeV1(files: readonly SourceText[], options: UpgradeOp
     await writeFile(path.join(scratch, 'package.json'), JSON.stringify(scratchManifest(options.projectType), null, 2) + '\n');
     // One directory per file, so that no user path reaches the codemod's ignore globs
     // (`**/dist/**`, `**/coverage/**`, …) or collides; only the base name (its extension) matters.
-    const copies = todo.map((f, n) => ({ ...f, copy: path.join(scratch, 'src', `f${n}`, path.basename(f.path) || `file${n}.ts`) }));
+    const copies = batch.map((f, n) => ({ ...f, copy: path.join(scratch, 'src', `f${n}`, path.basename(f.path) || `file${n}.ts`) }));
     for (const c of copies) {
       await mkdir(path.dirname(c.copy), { recursive: true });
       await writeFile(c.copy, c.text);
     }
 
-    const outcome = run(migration, { targetDir: scratch });
+    let outcome: ReturnType<Official['run']>;
+    try {
+      outcome = run(migration, { targetDir: scratch });
+    } catch (error) {
+      // The runner catches what a transform throws, file by file; this is the runner itself
+      // failing (reading or writing the scratch copies). Each file of the batch is returned as
+      // it was, with the failure as open work, like a file the runner gave up on.
+      const message = `Transform failed: the official v1-to-v2 codemod stopped: ${(error as Error)?.message ?? String(error)}`;
+      return batch.map((f) => ({ index: f.index, file: { ...unchanged(f), notes: [{ line: 1, column: 1, message, code: 'mcp-codemod-failed' as const }] } }));
+    }
 
     const byCopy = new Map(outcome.fileResults.map((r) => [normalise(r.filePath), r]));
+    const out: Array<{ index: number; file: UpgradedFile }> = [];
     for (const c of copies) {
-      const text = await readFile(c.copy, 'utf8');
+      const text = keepLineEndings(c.text, await readFile(c.copy, 'utf8'));
       const diagnostics = byCopy.get(normalise(c.copy))?.diagnostics ?? [];
-      results[c.index] = {
-        path: c.path,
-        text,
-        changed: text !== c.text,
-        notes: notesFor(text, diagnostics),
-        stillImportsV1: isV1Source(text),
-        packages: importedPackages(text),
-      };
+      out.push({
+        index: c.index,
+        file: { path: c.path, text, changed: text !== c.text, notes: notesFor(text, diagnostics), stillImportsV1: isV1Source(text), packages: importedPackages(text) },
+      });
     }
+    return out;
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return results;
 }
 
 function unchanged(f: SourceText): UpgradedFile {
   return { path: f.path, text: f.text, changed: false, notes: [], stillImportsV1: isV1Source(f.text), packages: importedPackages(f.text) };
+}
+
+/** As the official codemod infers it: `sdk/server/...` imports mean server, `sdk/client/...` client. */
+function inferProjectType(texts: readonly string[]): UpgradeOptions['projectType'] {
+  const server = texts.some((t) => V1_SERVER_SPECIFIER.test(t));
+  const client = texts.some((t) => V1_CLIENT_SPECIFIER.test(t));
+  return server && client ? 'both' : server ? 'server' : client ? 'client' : undefined;
 }
 
 function scratchManifest(projectType: UpgradeOptions['projectType']): object {
@@ -195,6 +252,16 @@ function scratchManifest(projectType: UpgradeOptions['projectType']): object {
   if (projectType === 'server' || projectType === 'both') dependencies['@modelcontextprotocol/server'] = '*';
   if (projectType === 'client' || projectType === 'both') dependencies['@modelcontextprotocol/client'] = '*';
   return { name: 'mrtr-v1-upgrade-scratch', private: true, dependencies };
+}
+
+/**
+ * ts-morph writes the lines it adds or reprints (rewritten imports, markers) with LF, so a CRLF
+ * file comes back with mixed line endings. When the input used CRLF throughout, so does the
+ * output (no lone LF can come from the user's text then).
+ */
+function keepLineEndings(input: string, output: string): string {
+  if (!input.includes('\r\n') || /(^|[^\r])\n/.test(input)) return output;
+  return output.replace(/\r?\n/g, '\r\n');
 }
 
 /** ts-morph reports paths with `/` separators on every platform. */
@@ -206,7 +273,9 @@ type Diagnostic = import('@modelcontextprotocol/codemod').Diagnostic;
 
 function notesFor(text: string, diagnostics: readonly Diagnostic[]): UpgradeNote[] {
   const markers = officialMarkers(text);
-  const notes: UpgradeNote[] = [...markers];
+  // A file the codemod failed on comes back as it was: its v1 imports are that one failure.
+  const failed = diagnostics.some((d) => d.level === 'error');
+  const notes: UpgradeNote[] = [...markers, ...(failed ? [] : v1ImportsLeft(text, markers))];
   const lineCount = text.split('\n').length;
   for (const d of diagnostics) {
     const line = Math.min(Math.max(d.line, 1), lineCount);
@@ -217,10 +286,29 @@ function notesFor(text: string, diagnostics: readonly Diagnostic[]): UpgradeNote
       if (!placed) notes.push({ line, column: 1, message: d.message, code: 'mcp-codemod-error' });
       continue;
     }
-    const failed = d.level === 'error';
-    notes.push({ line, column: 1, message: d.message, code: failed ? 'mcp-codemod-failed' : d.level === 'warning' ? 'mcp-codemod-warning' : 'mcp-codemod-info' });
+    notes.push({ line, column: 1, message: d.message, code: d.level === 'error' ? 'mcp-codemod-failed' : d.level === 'warning' ? 'mcp-codemod-warning' : 'mcp-codemod-info' });
   }
   return notes.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * Specifiers of the v1 SDK the official codemod left without a marker on the line above: it
+ * rewrites `import` declarations, `export ... from`, dynamic `import()` and test mocks, but not
+ * `require()` (a CommonJS server comes back unchanged, silently). Such a file is still on v1.
+ */
+function v1ImportsLeft(text: string, markers: readonly UpgradeNote[]): UpgradeNote[] {
+  const out: UpgradeNote[] = [];
+  const marked = new Set(markers.map((m) => m.line + 1));
+  const global = new RegExp(V1_SPECIFIER.source, 'g');
+  for (const m of text.matchAll(global)) {
+    const at = m.index! + m[0].length - m[0].replace(/^[^'"`]*/, '').length + 1; // the specifier's first letter
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    const specifier = m[0].replace(/^[^'"`]*['"`]/, '').slice(0, -1);
+    if (marked.has(line) || markers.some((k) => k.message.includes(specifier))) continue;
+    out.push({ line, column: at - before.lastIndexOf('\n'), message: `still imports ${specifier}: the official v1-to-v2 codemod left it (it does not rewrite require() calls); this code stays on the v1 SDK, which has no MRTR. Move it to the v2 packages by hand.`, code: 'v1-import-left' });
+  }
+  return out;
 }
 
 /**

@@ -205,13 +205,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
   }
   const wanted = planned.length === 0 ? (urlEdits.length > 0 ? ['inputRequired'] : []) : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
-  const have = analysis.serverImport?.names ?? new Set<string>();
-  const imports = wanted.filter((name) => !have.has(name.replace(/^type /, '')));
+  const imports = wanted.filter((name) => !alreadyImported(analysis, name));
   const clash = imports.find((name) => analysis.topLevelNames.has(name.replace(/^type /, '')));
   if (clash) {
     // Importing a name the module already declares would not compile: refuse the whole file.
     const refusal = new Refusal('name-clash', `the module already declares \`${clash.replace(/^type /, '')}\`, which the migration imports from ${SERVER_PACKAGE}.`, 'rename the local declaration, then run again.');
-    for (const site of sites) if (planned.some((h) => site.functions.some((f) => f.body.start === h.body.start))) mark(site, refusal);
+    const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
+    for (const site of sites) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
     return { handlers: [], markers, sites: kept, imports: [], edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain };
   }
@@ -283,6 +283,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addMarker(call.ancestors, call.call, refusal);
     }
   }
+}
+
+/** Whether the module already imports `name` (`type X` is satisfied by a type-only import too). */
+export function alreadyImported(analysis: FileAnalysis, name: string): boolean {
+  const have = analysis.serverImported.get(name.replace(/^type /, ''));
+  return have === 'value' || (have === 'type' && name.startsWith('type '));
 }
 
 /** A handler's call to a split helper, standing for the request the helper made. */

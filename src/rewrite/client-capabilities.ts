@@ -7,6 +7,7 @@
 import type { Node } from '@babel/types';
 import { analyseFile } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath, walk } from '../analyse/ast.ts';
+import { alreadyImported } from '../plan/plan-file.ts';
 import { importEdit } from '../plan/wiring.ts';
 import type { Edit } from '../plan/types.ts';
 import { applyEdits } from './rewrite.ts';
@@ -43,8 +44,7 @@ export function rewriteCapabilityChecks(source: string, fileName: string): Capab
     lines.push(node.loc!.start.line);
   });
   if (edits.length === 0) return { output: source, lines };
-  const have = analysis.serverImport?.names ?? new Set<string>();
-  const wanted = [KEY, ...(analysis.typed ? ['type ClientCapabilities'] : [])].filter((n) => !have.has(n.replace(/^type /, '')));
+  const wanted = [KEY, ...(analysis.typed ? ['type ClientCapabilities'] : [])].filter((n) => !alreadyImported(analysis, n));
   if (wanted.length > 0) edits.push(importEdit(analysis, wanted));
   return { output: applyEdits(source, edits), lines };
 }
