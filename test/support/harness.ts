@@ -105,7 +105,7 @@ export function stripMeta<T>(value: T): T {
     return rest as T;
 }
 
-function normaliseQuestion(method: string, params: unknown): Question {
+export function normaliseQuestion(method: string, params: unknown): Question {
     const normalised: Record<string, unknown> = { ...(stripMeta(params as Record<string, unknown> | undefined) ?? {}) };
     if (method === 'elicitation/create' && 'requestedSchema' in normalised && !('mode' in normalised)) {
         normalised.mode = 'form';
