@@ -1,7 +1,7 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
 import { analyseFile } from './analyse/analyse-file.ts';
 import type { TypeFacts } from './analyse/type-facts.ts';
-import { planFile } from './plan/plan-file.ts';
+import { planFile, type PlanOptions } from './plan/plan-file.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
 import { rewrite } from './rewrite/rewrite.ts';
@@ -16,11 +16,13 @@ export interface TransformResult {
 export interface TransformOptions {
   /** `flag` leaves sampling sites in place with a marker instead of migrating them. */
   sampling?: 'migrate' | 'flag';
+  /** Asking helpers of other modules, by the local name this file imports them under (the engine finds them). */
+  externalHelpers?: PlanOptions['externalHelpers'];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
   const analysis = analyseFile(source, fileName);
-  const plan = planFile(analysis, { typeFacts, sampling: options.sampling });
+  const plan = planFile(analysis, { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers });
   // Second, separate concern on the rewritten text: capability checks inside handlers.
   const output = rewriteCapabilityChecks(rewrite(source, plan), fileName).output;
   return { output, plan, changed: output !== source };

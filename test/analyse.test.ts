@@ -145,3 +145,27 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     expect(plan.markers).toHaveLength(1);
   });
 });
+
+describe('what the real-world check found', () => {
+  it('names a handler by the value of a const tool name, not the variable', () => {
+    const source = tool('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;').replace("registerTool('t'", "registerTool(name").replace('const server', "const name = 'delete_a';\nconst server");
+    const { output } = transformSource(source, 'server.js');
+    expect(output).toContain("mrtrResume(ctx, 'tool:delete_a'");
+  });
+
+  it('refuses a handler registered under a name it cannot read', () => {
+    const source = tool('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;').replace("registerTool('t'", 'registerTool(names.pick()');
+    expect(transformSource(source, 'server.js').plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-tool-name' }]);
+  });
+
+  it('marks a request sent through a function parameter', () => {
+    const source = `async function background(sendRequest) {\n  await sendRequest({ method: 'elicitation/create', params: { message: 'm' } });\n}\n`;
+    expect(transformSource(source, 'server.js').plan.sites).toMatchObject([{ status: 'marked', code: 'no-request-to-answer' }]);
+  });
+
+  it('puts the marker of a refused URL throw right above the throw', () => {
+    const source = tool("  if (q) {\n    if (x) {\n      y();\n    } else {\n      throw new UrlElicitationRequiredError(list);\n    }\n  }\n  return 1;");
+    const { output } = transformSource(source, 'server.js');
+    expect(output).toMatch(/} else {\n\s+\/\/ @mrtr-todo\(url-elicitation\)[^\n]*\n\s+throw new UrlElicitationRequiredError/);
+  });
+});

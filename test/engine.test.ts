@@ -210,6 +210,7 @@ describe('reports', () => {
   it('summarises counts, every marker, errors, and each note once', () => {
     const sampling = 'sampling is deprecated.';
     const result: RunResult = {
+      upgrades: [],
       filesScanned: 4,
       candidates: 3,
       changed: [{ path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true }],

@@ -301,6 +301,7 @@ describe('--report FILE.html', () => {
 
     const hostile = '<img src=x onerror="alert(1)">&';
     const result: RunResult = {
+      upgrades: [],
       filesScanned: 1,
       candidates: 1,
       changed: [{ path: `dir/${hostile}.ts`, absolutePath: '/x', original: `a ${hostile}\n`, output: `b ${hostile}\n`, written: false }],

@@ -317,9 +317,11 @@ export function createServer(): McpServer {
       'tool:ask_context': 'migrated',
       'tool:roots_one_param': 'migrated',
       'tool:summarise': 'migrated',
+      // The destructured `sendRequest` is seen (a bare send with a legacy method) and marked.
+      'tool:ask_destructured': 'marked',
     });
     // Still v1-shaped after both passes (no marker from either): `context.signal` does not exist
-    // on v2's ServerContext; the destructured `sendRequest` is not seen as a site.
+    // on v2's ServerContext.
     expect(final.output).toContain('context.signal.throwIfAborted();');
     expect(final.output).toContain('const r = await sendRequest({');
   });

@@ -1,6 +1,6 @@
 // Analysis of one file: a pure function from source text to the facts the planner needs.
-import type { NewExpression, Node } from '@babel/types';
-import { walk } from './ast.ts';
+import type { CallExpression, NewExpression, Node } from '@babel/types';
+import { boundNames, isFunction, walk } from './ast.ts';
 import { findHandlers, type HandlerSite } from './find-handlers.ts';
 import { findLegacySites, findUrlElicitationThrows, type LegacySite, type UrlElicitationThrow } from './find-sites.ts';
 import { dialectOf, parseSource } from './parse.ts';
@@ -14,6 +14,8 @@ export interface FileAnalysis {
   /** TypeScript syntax: the rewrite writes type arguments and annotations. */
   typed: boolean;
   handlers: HandlerSite[];
+  /** Registrations whose name is neither a literal nor a const string: their handlers are not migrated. */
+  unnamedHandlers: CallExpression[];
   sites: LegacySite[];
   /** `throw new UrlElicitationRequiredError([...])` statements. */
   urlThrows: UrlElicitationThrow[];
@@ -25,6 +27,11 @@ export interface FileAnalysis {
   serverImported: Map<string, 'value' | 'type'>;
   /** Names declared at the top level of the module (to detect clashes with what we add). */
   topLevelNames: Set<string>;
+  /**
+   * Every name declared anywhere in the module (variables, functions, classes, parameters,
+   * catch bindings, imports, types): a name the migration adds must not be one of them.
+   */
+  declaredAnywhere: Set<string>;
   /** Top-level names this module exports (a helper other modules may call from their handlers). */
   exportedNames: Set<string>;
   /** Imports by local name: which module specifier and which export (for calls into other modules). */
@@ -88,7 +95,14 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   // Names bound to an McpServer (built here, or annotated as one): `<name>.server.*` is the SDK's.
   const serverConstructions: NewExpression[] = [];
   const serverNames = new Set<string>();
+  const declaredAnywhere = new Set<string>();
   walk(program, (node) => {
+    if (node.type === 'VariableDeclarator') for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
+    if (isFunction(node)) for (const p of node.params) for (const b of boundNames(p as Node)) declaredAnywhere.add(b.name);
+    if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) declaredAnywhere.add(node.id.name);
+    if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) declaredAnywhere.add(b.name);
+    if ((node.type === 'TSTypeAliasDeclaration' || node.type === 'TSInterfaceDeclaration' || node.type === 'TSEnumDeclaration') && node.id.type === 'Identifier') declaredAnywhere.add(node.id.name);
+    if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') declaredAnywhere.add(node.local.name);
     if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
     if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init?.type === 'NewExpression' && node.init.callee.type === 'Identifier' && mcpServerNames.has(node.init.callee.name)) serverNames.add(node.id.name);
     if (node.type === 'Identifier' && node.typeAnnotation?.type === 'TSTypeAnnotation') {
@@ -97,18 +111,21 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     }
   });
 
+  const unnamedHandlers: CallExpression[] = [];
   return {
     source,
     program,
     fileName,
     typed: dialect !== 'js',
-    handlers: findHandlers(program, source),
+    handlers: findHandlers(program, source, unnamedHandlers),
+    unnamedHandlers,
     sites: findLegacySites(program, serverNames),
     urlThrows: /UrlElicitationRequiredError/.test(source) ? findUrlElicitationThrows(program) : [],
     serverConstructions,
     serverImport,
     serverImported,
     topLevelNames,
+    declaredAnywhere,
     exportedNames,
     importedNames,
     afterImports,

@@ -16,9 +16,11 @@ export interface HandlerSite {
   ctxIndex: number;
 }
 
-export function findHandlers(program: Node, source: string): HandlerSite[] {
+export function findHandlers(program: Node, source: string, unnamed: CallExpression[] = []): HandlerSite[] {
   const found: HandlerSite[] = [];
   const functions = namedFunctions(program);
+  const constStrings = constStringValues(program);
+  void source;
   walk(program, (node) => {
     if (node.type !== 'CallExpression') return;
     const callee = node.callee;
@@ -35,7 +37,13 @@ export function findHandlers(program: Node, source: string): HandlerSite[] {
     const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : lastArg;
     if (!last || !isFunction(last)) return;
     const first = node.arguments[0]!;
-    const name = stringValue(first) ?? source.slice(first.start!, first.end!);
+    // The name is what requestState is bound to: a const's string value, never the variable's
+    // name (two modules' `const name = '...'` would otherwise accept each other's state).
+    const name = stringValue(first) ?? (first.type === 'Identifier' ? constStrings.get(first.name) : undefined);
+    if (name === undefined) {
+      unnamed.push(node);
+      return;
+    }
     found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name) });
   });
   return found;
@@ -63,6 +71,23 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
   // object literal somewhere between the name and the callback.
   const middle = args.slice(1, -1);
   return middle.some((a) => a.type === 'ObjectExpression' || a.type === 'Identifier') ? 1 : 0;
+}
+
+/** `const NAME = 'literal'` anywhere in the file, by name; a name declared twice is dropped. */
+function constStringValues(program: Node): Map<string, string> {
+  const found = new Map<string, string>();
+  const twice = new Set<string>();
+  walk(program, (node) => {
+    if (node.type !== 'VariableDeclaration' || node.kind !== 'const') return;
+    for (const d of node.declarations) {
+      const value = d.id.type === 'Identifier' ? stringValue(d.init) : undefined;
+      if (d.id.type !== 'Identifier' || value === undefined) continue;
+      if (found.has(d.id.name)) twice.add(d.id.name);
+      found.set(d.id.name, value);
+    }
+  });
+  for (const name of twice) found.delete(name);
+  return found;
 }
 
 /** Functions of the file by name: declarations and `const f = async (...) => {...}`; a name declared twice is dropped. */

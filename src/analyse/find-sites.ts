@@ -38,11 +38,11 @@ export function findLegacySites(program: Node, serverNames: ReadonlySet<string> 
   const declarations = constDeclarations(program);
   walk(program, (node, parents) => {
     if (node.type !== 'CallExpression') return;
-    const target = callTarget(node, declarations);
-    if (!target) return;
-    const matched = matchLegacyCall(node, target, declarations);
-    if (!matched) return;
     const functions = parents.filter(isFunction) as FunctionNode[];
+    const target = callTarget(node, declarations, functions);
+    if (!target) return;
+    const matched = matchLegacyCall(node, target, declarations, functions);
+    if (!matched) return;
     const parts = target.path.split('.');
     const known =
       matched.shape.receiver !== '*.server' ||
@@ -62,7 +62,7 @@ interface CallTarget {
   receiver: Node;
 }
 
-function callTarget(call: CallExpression, declarations: Map<string, Declared>): CallTarget | undefined {
+function callTarget(call: CallExpression, declarations: Declarations, functions: readonly FunctionNode[]): CallTarget | undefined {
   const fromMember = (member: Node): CallTarget | undefined => {
     if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier') return undefined;
     const path = memberPath(member.object);
@@ -70,8 +70,10 @@ function callTarget(call: CallExpression, declarations: Map<string, Declared>): 
   };
   const callee = call.callee;
   if (callee.type !== 'Identifier') return fromMember(callee);
-  const declared = declarations.get(callee.name);
-  if (!declared) return undefined;
+  const declared = declarations(callee.name, functions);
+  // A bare `send(...)` / `sendRequest(...)` we cannot trace (a parameter, say): still a site
+  // when its request names a legacy method, reported with no known receiver.
+  if (!declared) return /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
   if (declared.from) {
     const path = memberPath(declared.from.object);
     return path === undefined ? undefined : { method: declared.from.property, path, receiver: declared.from.object };
@@ -88,26 +90,49 @@ interface Declared {
   from?: { property: string; object: Node };
 }
 
-/** Every `const` name of the file with what it was initialised to; a name declared twice is ambiguous and dropped. */
-function constDeclarations(program: Node): Map<string, Declared> {
-  const found = new Map<string, Declared>();
-  const ambiguous = new Set<string>();
-  const add = (name: string, d: Declared) => (found.has(name) ? ambiguous.add(name) : found.set(name, d));
-  walk(program, (node) => {
+/**
+ * `const` names with what they were initialised to, by scope: the function a declaration sits
+ * in (null at the top of the module). A call resolves a name in its own function first, then
+ * outwards, as the language does; a name declared twice in one function is ambiguous.
+ */
+type Declarations = (name: string, functions: readonly FunctionNode[]) => Declared | undefined;
+
+function constDeclarations(program: Node): Declarations {
+  const byScope = new Map<FunctionNode | null, Map<string, Declared | 'ambiguous'>>();
+  const add = (scope: FunctionNode | null, name: string, d: Declared) => {
+    const names = byScope.get(scope) ?? new Map<string, Declared | 'ambiguous'>();
+    byScope.set(scope, names);
+    names.set(name, names.has(name) ? 'ambiguous' : d);
+  };
+  walk(program, (node, parents) => {
     if (node.type !== 'VariableDeclarator') return;
-    if (node.id.type === 'Identifier') add(node.id.name, { init: node.init });
+    const scope = (parents.filter(isFunction).pop() as FunctionNode | undefined) ?? null;
+    if (node.id.type === 'Identifier') add(scope, node.id.name, { init: node.init });
     else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
       for (const p of node.id.properties) {
-        if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier') add(p.value.name, { from: { property: p.key.name, object: node.init } });
+        if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier') add(scope, p.value.name, { from: { property: p.key.name, object: node.init } });
       }
     }
   });
-  for (const name of ambiguous) found.delete(name);
-  return found;
+  return (name, functions) => {
+    for (const scope of [...functions].reverse().concat([null as never])) {
+      const found = byScope.get(scope ?? null)?.get(name);
+      if (found === 'ambiguous') return undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
 }
 
-function matchLegacyCall(call: CallExpression, target: CallTarget, declarations: Map<string, Declared>): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
+function matchLegacyCall(call: CallExpression, target: CallTarget, declarations: Declarations, functions: readonly FunctionNode[]): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
   const { method } = target;
+  if (target.path === '') {
+    const first = call.arguments[0] as Node | undefined;
+    const requestMethod = first?.type === 'ObjectExpression' ? stringValue(propertyOf(first, 'method')) : undefined;
+    const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
+    const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
+    return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
+  }
   const parts = target.path.split('.');
   for (const shape of LEGACY_CALLS) {
     if (shape.method !== method) continue;
@@ -121,7 +146,7 @@ function matchLegacyCall(call: CallExpression, target: CallTarget, declarations:
     let first = call.arguments[0] as Node | undefined;
     // `send(request, Schema)` with `const request = { method, params }` written just before.
     if (first?.type === 'Identifier') {
-      const init = declarations.get(first.name)?.init;
+      const init = declarations(first.name, functions)?.init;
       if (init?.type === 'ObjectExpression') first = init;
     }
     if (shape.kind !== 'by-method') {

@@ -40,6 +40,10 @@ interface MigrateCommand {
   patch?: string;
   /** --report FILE: a self-contained HTML page reviewing the change. */
   report?: string;
+  /** --sampling=flag: mark sampling sites instead of migrating them. */
+  sampling?: 'migrate' | 'flag';
+  /** --no-v1: leave v1 SDK files as they are instead of running the official v1-to-v2 codemod first. */
+  v1?: boolean;
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
@@ -62,6 +66,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .option('include', { type: 'string', requiresArg: true, describe: 'Only take files matching this glob, relative to the current directory (repeatable)' })
           .option('exclude', { type: 'string', requiresArg: true, describe: 'Leave out files matching this glob (repeatable; wins over --include)' })
           .option('json', { type: 'boolean', default: false, describe: 'Print only a JSON summary on stdout (no diff, no progress line)' })
+          .option('sampling', { choices: ['migrate', 'flag'] as const, default: 'migrate' as const, describe: 'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)' })
+          .option('v1', { type: 'boolean', default: true, describe: 'Run the official v1-to-v2 codemod first on files that import @modelcontextprotocol/sdk, and update package.json (--no-v1 leaves them as they are)' })
           .example('$0 migrate src', 'rewrite every server file under src in place')
           .example('$0 migrate --dry-run --patch mrtr.patch --report mrtr.html src', 'write the change as a patch and a review page; touch nothing else')
           .example('$0 migrate --dry-run src > mrtr.patch', 'review the change first'),
@@ -69,7 +75,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         command = { name: 'migrate', paths: (args.paths ?? []).map(String), dryRun: Boolean(args.dryRun) };
         if (typeof args.patch === 'string') command.patch = args.patch;
         const globs = (value: unknown) => (value === undefined ? [] : [value].flat().map(String));
-        Object.assign(command, { force: Boolean(args.force), include: globs(args.include), exclude: globs(args.exclude), json: Boolean(args.json) });
+        Object.assign(command, { force: Boolean(args.force), include: globs(args.include), exclude: globs(args.exclude), json: Boolean(args.json), sampling: args.sampling === 'flag' ? 'flag' : 'migrate', v1: args.v1 !== false });
         if (typeof args.report === 'string') command.report = args.report;
       },
     )
@@ -126,7 +132,7 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   }
   const discovery = await discoverFiles(command.paths, io.cwd, { include: command.include, exclude: command.exclude });
   const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
-  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd }, progress);
+  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, transform: { sampling: command.sampling }, v1: command.v1 }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
     if (patch) io.stdout(`${io.color ? (await import('../report/diff.ts')).colorizeDiff(patch) : patch}\n`);

@@ -79,36 +79,17 @@ type Run = (options: RunOptions) => Promise<RunResult>;
 
 /**
  * Runs the codemod over discovered files and folds in discovery's problems, as one
- * `runCodemod(paths)` call would. With progress enabled the files go one at a time (sharing
- * one type-facts provider, so the checker still starts once) and each one ticks the line.
- * TODO: a per-file callback from runCodemod would make the one-at-a-time calls unnecessary.
+ * `runCodemod(paths)` call would; each handled file ticks the progress line.
  */
 export async function runDiscovered(run: Run, discovery: Discovery, options: Omit<RunOptions, 'paths'>, progress: Progress): Promise<RunResult> {
-  const result: RunResult = { filesScanned: 0, candidates: 0, changed: [], sites: [], errors: [] };
-  for (const problem of discovery.problems) {
-    result.errors.push({ file: displayPath(options.cwd, problem.path), stage: 'discover', message: problem.message });
-  }
-  const merge = (part: RunResult) => {
-    result.filesScanned += part.filesScanned;
-    result.candidates += part.candidates;
-    result.changed.push(...part.changed);
-    result.sites.push(...part.sites);
-    result.errors.push(...part.errors);
-  };
-  if (discovery.files.length === 0) return result;
-  if (!progress.enabled) {
-    merge(await run({ ...options, paths: discovery.files }));
-    return result;
-  }
-  const types = options.types ?? new (await import('../analyse/ts-type-facts.ts')).TsTypeFactsProvider();
+  const problems = discovery.problems.map((problem) => ({ file: displayPath(options.cwd, problem.path), stage: 'discover' as const, message: problem.message }));
+  if (discovery.files.length === 0) return { filesScanned: 0, candidates: 0, changed: [], sites: [], errors: problems, upgrades: [] };
   progress.start(discovery.files.length);
   try {
-    for (const file of discovery.files) {
-      merge(await run({ ...options, types, paths: [file] }));
-      progress.tick();
-    }
+    const result = await run({ ...options, paths: discovery.files, onFileDone: () => progress.tick() });
+    result.errors.unshift(...problems);
+    return result;
   } finally {
     progress.done();
   }
-  return result;
 }

@@ -2,15 +2,36 @@
 // Each file is handled on its own: a file that cannot be read, decoded, parsed or written is
 // reported and the run goes on with the next one. Nothing here prints; the CLI formats the
 // result (src/report).
-import { readFile } from 'node:fs/promises';
+//
+// How the cost stays proportional to the candidate bytes (measured by `npm run bench`; the
+// numbers are in bench/README.md):
+// - Every file is read (synchronously, a batch at a time) and tested against PREFILTER; only a
+//   file that passes is parsed. A file is held only until it has been handled.
+// - The TypeScript checker (ts-morph) is needed only by TypeScript files whose plan lifts a
+//   local. Those files are not answered one by one: each change to the checker's project
+//   rebuilds its program on the next query, so they are collected and added together, and the
+//   program is built once per batch (see TypeFactsBatch). One run has one checker, created on
+//   first need, in this thread; `types: false` never loads it.
+// - Everything runs on the main thread. worker_threads were measured on the 2-core target and
+//   did not pay: starting a worker and loading the pipeline into it took 0.4-1 s, about what
+//   the whole parse of 10,000 files' candidates costs (0.7 s), and each worker added ~70 MB.
+import { readFileSync } from 'node:fs';
+import { access, constants, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ParseFailure } from '../analyse/parse.ts';
+import { dialectOf, ParseFailure, parseSource } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
+import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { SiteReport } from '../plan/types.ts';
-import { transformWithTypes, type TypeFactsSource } from '../transform.ts';
+import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { describeFsError, discoverFiles } from './discover.ts';
+import { findAskingHelperImports } from './cross-module.ts';
+import { describeFsError, discoverFiles, type DiscoverOptions } from './discover.ts';
+import { updateManifests } from './manifests.ts';
+import { isV1Source, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
+
+/** Candidates larger than this are reported and not parsed (see RunOptions.maxFileBytes). */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 export interface RunOptions {
   /** Files or directories, relative to `cwd` or absolute. */
@@ -18,8 +39,48 @@ export interface RunOptions {
   /** Rewrite changed files in place; false computes the changes only (dry run). */
   write: boolean;
   cwd: string;
-  /** Type facts for the run; by default one TsTypeFactsProvider (it loads ts-morph only if needed). */
-  types?: TypeFactsSource;
+  /**
+   * Type facts for the run; by default one TsTypeFactsProvider (it loads ts-morph only if
+   * needed). `false`: syntax only, the checker is never loaded (analysis-only runs, `check`):
+   * a lifted local then needs an annotation, as in JavaScript.
+   */
+  types?: TypeFactsSource | false;
+  /** Discovery filters (.gitignore, include/exclude), passed to discoverFiles. */
+  discover?: DiscoverOptions;
+  /**
+   * Read-only files. A file with no write permission bit at all (mode & 0o222 === 0), or one
+   * this process may not write (access W_OK), is reported (stage `write`) and left as it is:
+   * an atomic write renames a new file over the old one, which the directory's permissions
+   * allow whatever the file's own mode says (and root may write anything), so the file's mode
+   * is the only sign left that its owner did not want it edited. `true` writes such files
+   * anyway (the user asked for it); they keep their mode bits, read-only included.
+   */
+  writeReadOnly?: boolean;
+  /**
+   * A candidate larger than this many bytes is reported (stage `read`) and not parsed: parsing
+   * and planning a multi-megabyte file (generated or bundled code, in practice) takes seconds
+   * and hundreds of megabytes. Default DEFAULT_MAX_FILE_BYTES (1 MiB). Files that do not pass
+   * the prefilter are never parsed, whatever their size.
+   */
+  maxFileBytes?: number;
+  /**
+   * Parse every rewritten text before it is written or returned (default true). A rewrite that
+   * would not parse is a bug of the codemod: the file is then left as it is and reported
+   * (stage `transform`), and none of its sites are listed as migrated. Analysis-only callers
+   * that never use the output (`check`) may turn this off: it costs one more parse per
+   * changed file.
+   */
+  verify?: boolean;
+  /** Called once for every discovered file when it has been handled (progress display). */
+  onFileDone?: (file: string) => void;
+  /** The user's choices for the migration (`--sampling=flag`). */
+  transform?: TransformOptions;
+  /**
+   * Files on the v1 SDK (`@modelcontextprotocol/sdk`) go through the official v1-to-v2 codemod
+   * first, and the package.json above them is updated (default true). `false` leaves them as
+   * they are (their legacy sites are then still reported, and cannot be migrated: v1 has no MRTR).
+   */
+  v1?: boolean;
 }
 
 export interface ChangedFile {
@@ -56,79 +117,342 @@ export interface RunResult {
   changed: ChangedFile[];
   sites: RunSite[];
   errors: RunError[];
+  /** Files upgraded from the v1 SDK by the official codemod, with what it left to do (its markers count as open work). */
+  upgrades: Array<{ file: string; notes: UpgradeNote[] }>;
+}
+
+/**
+ * Files are read synchronously, a batch at a time, yielding to the event loop between batches.
+ * Measured on 10,000 files (60 MB, page cache warm): readFileSync 95-130 ms, fs.readFile with
+ * 16 in flight 120-370 ms, fs/promises readFile with 16 in flight 370-500 ms.
+ */
+const READ_BATCH = 64;
+
+/** What one file contributed; assembled in discovery order at the end of the run. */
+interface FileOutcome {
+  sites: RunSite[];
+  changed?: ChangedFile;
+  errors: RunError[];
 }
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const { cwd, write } = options;
-  const types = options.types ?? new TsTypeFactsProvider();
-  const discovery = await discoverFiles(options.paths, cwd);
-  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [] };
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const inner = options.types === false ? undefined : (options.types ?? new TsTypeFactsProvider());
+  const types = inner && new TypeFactsBatch(inner);
+  const discovery = await discoverFiles(options.paths, cwd, options.discover);
+  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [] };
+  const upgradeV1Files = options.v1 !== false;
+  const v1Queue: Candidate[] = [];
+  const byPath = new Map<string, { outcome: FileOutcome; candidate?: Candidate }>();
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
 
-  for (const absolutePath of discovery.files) {
+  const outcomes: FileOutcome[] = [];
+  // Candidates whose transform is under way (most finish at once; those waiting for type
+  // facts finish when their batch is flushed).
+  const running = new Set<Promise<void>>();
+  const track = (task: Promise<void>) => {
+    running.add(task);
+    void task.finally(() => running.delete(task));
+  };
+  const done = (file: string) => options.onFileDone?.(file);
+
+  for (let i = 0; i < discovery.files.length; i++) {
+    // Let writes and other I/O of earlier candidates progress between runs of reads.
+    if (i > 0 && i % READ_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const absolutePath = discovery.files[i]!;
     const file = displayPath(cwd, absolutePath);
-    const fail = (stage: ErrorStage, message: string, line?: number, column?: number) =>
-      result.errors.push({ file, stage, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) });
+    const outcome: FileOutcome = { sites: [], errors: [] };
+    outcomes.push(outcome);
+    const fail = failer(file, outcome);
 
     let bytes: Buffer;
     try {
-      bytes = await readFile(absolutePath);
+      bytes = readFileSync(absolutePath);
     } catch (error) {
       fail('read', `cannot read: ${describeFsError(error)}`);
+      done(file);
       continue;
     }
     const source = decodeSource(bytes);
     if (typeof source !== 'string') {
       fail('read', source.problem);
+      done(file);
       continue;
     }
+    const v1 = upgradeV1Files && isV1Source(source);
     // Most files of a project never mention the legacy surface: they are not parsed at all.
-    if (!PREFILTER.test(source)) continue;
+    if (!v1 && !PREFILTER.test(source)) {
+      byPath.set(absolutePath, { outcome });
+      done(file);
+      continue;
+    }
     result.candidates++;
-
-    let transformed;
-    try {
-      transformed = await transformWithTypes(source, absolutePath, types);
-    } catch (error) {
-      if (error instanceof ParseFailure) fail('parse', `cannot parse: ${stripLocation(error.message)}`, error.line, error.column === undefined ? undefined : error.column + 1);
-      else fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
+    if (bytes.length > maxFileBytes) {
+      fail('read', `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}); skipped`);
+      done(file);
       continue;
     }
 
-    for (const site of transformed.plan.sites) result.sites.push({ file, ...site });
-    if (!transformed.changed) continue;
-
-    const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };
-    if (write) {
-      try {
-        // The file may have been edited while the run was busy: never overwrite that edit.
-        const now = await readFile(absolutePath);
-        if (!now.equals(bytes)) {
-          fail('write', 'the file changed on disk during the run; it was left as it is (run again)');
-          continue;
-        }
-        await writeFileAtomic(absolutePath, transformed.output);
-        changed.written = true;
-      } catch (error) {
-        fail('write', `cannot write: ${describeFsError(error)}`);
-        continue;
-      }
+    const candidate: Candidate = { absolutePath, file, bytes, source, input: source, outcome, fail, types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {} };
+    byPath.set(absolutePath, { outcome, candidate });
+    if (v1) {
+      // The official codemod runs on batches of v1 files, after this loop.
+      v1Queue.push(candidate);
+      continue;
     }
-    result.changed.push(changed);
+    track(runCandidate(candidate, done));
+    if (types && types.shouldFlush()) await types.flush();
+  }
+
+  // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
+  if (v1Queue.length > 0) {
+    const upgraded = await upgradeV1(v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })));
+    upgraded.forEach((u, i) => {
+      const c = v1Queue[i]!;
+      if (u.notes.length > 0) result.upgrades.push({ file: c.file, notes: u.notes });
+      c.input = u.text;
+      track(runCandidate(c, done));
+    });
+  }
+
+  // Flush what waits for type facts; anything that asks later is answered at once.
+  if (types) await types.finish();
+  while (running.size > 0) await Promise.all(running);
+
+  // Handlers in other modules that call a module's exported asking helper: transformed again,
+  // knowing it, so each such call is marked (a handler that still pushes a request is never
+  // left without a marker).
+  const helpers = new Map<string, Array<{ name: string; line: number }>>();
+  for (const [absolutePath, { candidate }] of byPath) {
+    const exported = candidate?.plan?.exportedHelpers ?? [];
+    if (exported.length > 0) helpers.set(absolutePath, exported);
+  }
+  if (helpers.size > 0) {
+    for (const [absolutePath, entry] of byPath) {
+      const source = entry.candidate?.input ?? readText(absolutePath);
+      if (source === undefined) continue;
+      const external = findAskingHelperImports(absolutePath, source, helpers, (p) => displayPath(cwd, p));
+      if (external.size === 0) continue;
+      const file = displayPath(cwd, absolutePath);
+      const outcome: FileOutcome = { sites: [], errors: [] };
+      const base = entry.candidate ?? { absolutePath, file, bytes: Buffer.from(source), source, input: source, outcome, fail: failer(file, outcome), types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: {} };
+      const again: Candidate = { ...base, outcome, fail: failer(file, outcome), transform: { ...(options.transform ?? {}), externalHelpers: external } };
+      entry.outcome.sites = [];
+      entry.outcome.changed = undefined;
+      entry.outcome.errors = [];
+      await runCandidate(again, () => undefined);
+      Object.assign(entry.outcome, outcome);
+    }
+  }
+
+  // The package.json above upgraded v1 files: the v2 server package in, the v1 SDK out once
+  // nothing imports it any more.
+  if (v1Queue.length > 0) {
+    const manifests = await updateManifests(v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.outcome.changed?.output ?? c.input })), { cwd, write, discover: options.discover });
+    for (const m of manifests) {
+      if (m.changed) result.changed.push(m.changed);
+      if (m.error) result.errors.push({ file: displayPath(cwd, m.absolutePath), stage: 'write', message: m.error });
+      if (m.warning) result.upgrades.push({ file: displayPath(cwd, m.absolutePath), notes: [{ line: 1, column: 1, code: 'mcp-codemod-warning', message: m.warning }] });
+    }
+  }
+
+  for (const outcome of outcomes) {
+    result.sites.push(...outcome.sites);
+    if (outcome.changed) result.changed.push(outcome.changed);
+    result.errors.push(...outcome.errors);
   }
   return result;
 }
+
+interface Candidate {
+  absolutePath: string;
+  file: string;
+  bytes: Buffer;
+  /** The text on disk: what a change is compared with and what a write replaces. */
+  source: string;
+  /** What the MRTR pass reads: the source, or the official codemod's v2 text of a v1 file. */
+  input: string;
+  outcome: FileOutcome;
+  fail: ReturnType<typeof failer>;
+  types: TypeFactsSource | undefined;
+  write: boolean;
+  writeReadOnly: boolean;
+  verify: boolean;
+  transform: TransformOptions;
+  /** Set once transformed. */
+  plan?: TransformResult['plan'];
+}
+
+function runCandidate(c: Candidate, done: (file: string) => void): Promise<void> {
+  return handleCandidate(c)
+    .catch((error: unknown) => c.fail('transform', `internal error: ${(error as Error)?.message ?? String(error)}`))
+    .finally(() => done(c.file));
+}
+
+function readText(absolutePath: string): string | undefined {
+  try {
+    const decoded = decodeSource(readFileSync(absolutePath));
+    return typeof decoded === 'string' ? decoded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function handleCandidate(c: Candidate): Promise<void> {
+  const { absolutePath, file, source, outcome, fail } = c;
+  let transformed: TransformResult;
+  try {
+    const result = await transformWithTypes(c.input, absolutePath, c.types, c.transform);
+    // Against the text on disk: a v1 file the official codemod upgraded changed even when
+    // the MRTR pass had nothing to add.
+    transformed = { ...result, changed: result.output !== source };
+    c.plan = result.plan;
+  } catch (error) {
+    if (error instanceof ParseFailure) fail('parse', `cannot parse: ${stripLocation(error.message)}`, error.line, error.column === undefined ? undefined : error.column + 1);
+    else fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
+    return;
+  }
+
+  if (transformed.changed && c.verify) {
+    try {
+      parseSource(transformed.output, dialectOf(absolutePath));
+    } catch (error) {
+      const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
+      fail('transform', `internal error: the rewritten text would not parse${where} (${stripLocation((error as Error).message)}); the file was left as it is (please report this)`);
+      return;
+    }
+  }
+  for (const site of transformed.plan.sites) outcome.sites.push({ file, ...site });
+  if (!transformed.changed) return;
+
+  const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };
+  if (c.write) {
+    try {
+      if (!c.writeReadOnly) {
+        const readOnly = await readOnlyReason(absolutePath);
+        if (readOnly) {
+          fail('write', `${readOnly}; left as it is (make it writable to migrate it)`);
+          return;
+        }
+      }
+      // The file may have been edited while the run was busy: never overwrite that edit.
+      const now = await readFile(absolutePath);
+      if (!now.equals(c.bytes)) {
+        fail('write', 'the file changed on disk during the run; it was left as it is (run again)');
+        return;
+      }
+      await writeFileAtomic(absolutePath, transformed.output);
+      changed.written = true;
+    } catch (error) {
+      fail('write', `cannot write: ${describeFsError(error)}`);
+      return;
+    }
+  }
+  outcome.changed = changed;
+}
+
+/** Why a file must not be rewritten without being asked to, or undefined when it may be. */
+async function readOnlyReason(file: string): Promise<string | undefined> {
+  const info = await stat(file);
+  if ((info.mode & 0o222) === 0) return 'read-only file (no write permission bit)';
+  try {
+    await access(file, constants.W_OK);
+  } catch {
+    return 'read-only file (no write permission for this user)';
+  }
+  return undefined;
+}
+
+function failer(file: string, outcome: FileOutcome) {
+  return (stage: ErrorStage, message: string, line?: number, column?: number) => {
+    outcome.errors.push({ file, stage, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) });
+  };
+}
+
+/**
+ * Batches type-fact requests for one run. Every change to the checker's project rebuilds its
+ * program on the next query, so answering files one at a time costs a rebuild (and its
+ * garbage) per file: measured 45 ms and ~1.5 MB of RSS per lifting file, 9 s and 612 MB for
+ * 200 of them, against 1.4 s and 312 MB when the same 200 are added first and asked after.
+ * `forFile` therefore only records the request; `flush` adds every recorded file to the
+ * project (through the wrapped source, in request order) and only then lets the waiting
+ * transforms ask their questions. After `finish`, requests are flushed as they come.
+ */
+export class TypeFactsBatch implements TypeFactsSource {
+  /** Flush once this many files, or this many bytes of source, are waiting. */
+  static readonly MAX_FILES = 256;
+  static readonly MAX_BYTES = 8 * 1024 * 1024;
+
+  private pending: Array<{ fileName: string; source: string; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }> = [];
+  private pendingBytes = 0;
+  private finished = false;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly inner: TypeFactsSource) {}
+
+  forFile(fileName: string, source: string): Promise<TypeFacts> {
+    return new Promise<TypeFacts>((resolve, reject) => {
+      this.pending.push({ fileName, source, resolve, reject });
+      this.pendingBytes += source.length;
+      if (this.finished) void this.flush();
+    });
+  }
+
+  shouldFlush(): boolean {
+    return this.pending.length >= TypeFactsBatch.MAX_FILES || this.pendingBytes >= TypeFactsBatch.MAX_BYTES;
+  }
+
+  /** Answers every waiting request; batches never interleave. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushNow());
+    return this.flushing;
+  }
+
+  /** No more files will come: flush what waits, and answer later requests at once. */
+  async finish(): Promise<void> {
+    this.finished = true;
+    // Let transforms that are still synchronous-or-microtask busy reach their request first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.flush();
+  }
+
+  private async flushNow(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const answers: Array<{ facts: TypeFacts } | { error: unknown }> = [];
+    for (const request of batch) {
+      try {
+        answers.push({ facts: await this.inner.forFile(request.fileName, request.source) });
+      } catch (error) {
+        answers.push({ error });
+      }
+    }
+    batch.forEach((request, i) => {
+      const answer = answers[i]!;
+      if ('facts' in answer) request.resolve(answer.facts);
+      else request.reject(answer.error);
+    });
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The text of a source file, or why it is not one (binary, or not UTF-8). A BOM is kept. */
 export function decodeSource(bytes: Uint8Array): string | { problem: string } {
   if (bytes.includes(0)) return { problem: 'binary file (contains NUL bytes); skipped' };
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     return { problem: 'not valid UTF-8; skipped (convert the file to UTF-8 to migrate it)' };
   }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /** Babel appends ` (line:column)` to its messages; the location is reported separately. */

@@ -9,7 +9,7 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { buildCallGraph, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
-import { HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
+import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { planUrlThrow } from './url-elicitation.ts';
@@ -43,21 +43,32 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
   const byHandler = new Map<HandlerSite, LegacySite[]>();
+  const exportedHelpers: FilePlan['exportedHelpers'] = [];
   const addSite = (handler: HandlerSite, site: LegacySite) => byHandler.set(handler, [...(byHandler.get(handler) ?? []), site]);
   let graph: CallGraph | undefined;
   const reachHelpers = new Map<HandlerSite, string>();
   const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
   const sites: LegacySite[] = [];
+  // Sites refused before planning; their handler is then left whole too.
+  const preset = new Map<LegacySite, Refusal>();
   for (const site of candidates) {
     if (site.uncertain && verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
-      mark(site, new Refusal('unknown-receiver', `\`${source.slice(site.receiver.start!, site.receiver.end!)}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.'));
-      continue;
+      preset.set(site, new Refusal('unknown-receiver', `\`${source.slice(site.receiver.start!, site.receiver.end!)}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
     }
     sites.push(site);
   }
   for (const site of sites) {
     const owner = handlers.find((h) => site.functions.includes(h.fn));
+    const refused = preset.get(site);
+    if (refused && !owner) {
+      mark(site, refused);
+      continue;
+    }
+    if (refused) {
+      addSite(owner!, site);
+      continue;
+    }
     const chain = owner ? undefined : handlersReaching((graph ??= buildCallGraph(analysis.program)), handlers, site.enclosing);
     if (chain) {
       const split = splittable(graph!, site, chain);
@@ -70,8 +81,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       for (const r of chain.reaching) addSite(r.handler, viaSite(source, r.call, split));
       continue;
     }
+    if (!owner && analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
+      mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string literal nor a const string of this module, and the request state must name the tool it was minted for.', 'register it under a literal name (or a const string declared in this module), then run again.'));
+      continue;
+    }
     const exported = !owner && site.enclosing ? exportedHelperName(site) : undefined;
     if (exported) {
+      exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
       mark(site, new Refusal('in-helper', `this request is made in \`${exported}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.`, `have \`${exported}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
       continue;
     }
@@ -96,7 +112,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (outcome instanceof Refusal) {
       if (outcome.code === 'url-elicitation' && handler && byHandler.has(handler)) urlBlocked.add(handler);
       reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handler ? handlerId(handler) : undefined, status: 'marked', code: outcome.code, reason: outcome.reason, next: outcome.next });
-      addMarker(t.ancestors, t.statement, outcome);
+      addMarker([...t.ancestors, t.statement], t.statement, outcome);
       continue;
     }
     urlEdits.push(outcome);
@@ -134,6 +150,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       const helper = reachHelpers.get(handler) ?? handlerSites.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
       if (urlBlocked.has(handler)) {
         results.set(handler, new Refusal('blocked-by-sibling', 'this handler also throws UrlElicitationRequiredError, so it is left as it was.', 'migrate the URL elicitation by hand, then run the codemod again.'));
+        continue;
+      }
+      const presetSite = handlerSites.find((s) => preset.has(s));
+      if (presetSite) {
+        results.set(handler, preset.get(presetSite)!);
         continue;
       }
       const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
@@ -206,14 +227,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
   const wanted = planned.length === 0 ? (urlEdits.length > 0 ? ['inputRequired'] : []) : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
   const imports = wanted.filter((name) => !alreadyImported(analysis, name));
-  const clash = imports.find((name) => analysis.topLevelNames.has(name.replace(/^type /, '')));
+  // A name the migration adds (an import, a helper of the generated block) that the module
+  // already declares, in any scope, would not compile or would be shadowed: refuse the file.
+  const added = [...imports.map((n) => n.replace(/^type /, '')), ...(needsHelpers ? HELPER_DECLARED : [])];
+  const clash = added.find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name));
   if (clash) {
-    // Importing a name the module already declares would not compile: refuse the whole file.
-    const refusal = new Refusal('name-clash', `the module already declares \`${clash.replace(/^type /, '')}\`, which the migration imports from ${SERVER_PACKAGE}.`, 'rename the local declaration, then run again.');
+    const refusal = new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.');
     const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
     for (const site of sites) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, imports: [], edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain };
+    return { handlers: [], markers, sites: kept, imports: [], edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
   }
   if (imports.length > 0) edits.push(importEdit(analysis, imports));
 
@@ -229,6 +252,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     helpersAt: analysis.afterImports,
     eol,
     uncertain,
+    exportedHelpers,
   };
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
@@ -256,6 +280,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (g.calls.some((c) => c.callee === chain.helper && !direct.has(c.call))) {
       return new Refusal('in-helper', 'it is also called outside handlers.', '');
     }
+    const taken = [`${chain.helper}Request`, `${chain.helper}Result`].find((n) => analysis.declaredAnywhere.has(n));
+    if (taken) return new Refusal('in-helper', `the module already declares \`${taken}\`, a name the split needs.`, '');
     const split = splitHelper(source, site, chain.reaching.map((r) => r.call), analysis.typed, eol);
     return split instanceof Refusal ? new Refusal('in-helper', split.reason.replace(/^this request is made in a helper /, 'it is a helper '), '') : split;
   }

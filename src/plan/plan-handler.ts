@@ -43,8 +43,11 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
     }
   }
-  if (referencedNames(fn.body).has('mrtr')) {
-    return new Refusal('name-clash', 'the handler already uses the name `mrtr`, which the migration needs.', 'rename that variable and run again.', sites[0]);
+  // The names the migrated body declares: none may be the handler's own.
+  const own = [...referencedNames(fn.body), ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
+  const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
+  if (taken) {
+    return new Refusal('name-clash', `the handler already uses the name \`${taken}\`, which the migration needs.`, 'rename that variable and run again.', sites[0]);
   }
   const returnTypeEdit = widenReturnType(source, fn);
   if (returnTypeEdit instanceof Refusal) return returnTypeEdit.at(sites[0]!);
@@ -119,6 +122,9 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
     }
     if (site.kind === undefined) {
       return new Refusal('unknown-request', 'the request object is not a literal, so the codemod cannot tell which request it sends.', `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`, site);
+    }
+    if (site.params?.type === 'ObjectExpression' && site.params.properties.some((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'task')) {
+      return new Refusal('task-augmented', 'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.', `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`, site);
     }
     if (site.kind === 'elicitUrl' && site.params?.type !== 'ObjectExpression') {
       return new Refusal('url-elicitation', 'the URL-mode elicitation params are not an object literal, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.', 'write the params inline ({ mode: \'url\', message, url, elicitationId }), then run again.', site);

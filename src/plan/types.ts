@@ -185,4 +185,6 @@ export interface FilePlan {
   eol: string;
   /** Sites recognised by name only, kept for want of type facts (the checker may clear them). */
   uncertain: number;
+  /** Exported functions of this module that make a legacy request: other modules' handlers calling them are marked. */
+  exportedHelpers: Array<{ name: string; line: number }>;
 }

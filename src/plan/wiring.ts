@@ -28,7 +28,8 @@ function wireVerifier(source: string, construction: Node): Edit[] {
       const afterLast = source.slice(last.end!, options.end! - 1);
       const hasTrailingComma = /^\s*,/.test(afterLast);
       const at = hasTrailingComma ? last.end! + afterLast.indexOf(',') + 1 : last.end!;
-      return [{ start: at, end: at, text: `${hasTrailingComma ? '' : ','}\n${indent}${verifier}${hasTrailingComma ? ',' : ''}` }];
+      const eol = source.includes('\r\n') ? '\r\n' : '\n';
+      return [{ start: at, end: at, text: `${hasTrailingComma ? '' : ','}${eol}${indent}${verifier}${hasTrailingComma ? ',' : ''}` }];
     }
     return [{ start: last.end!, end: last.end!, text: `, ${verifier}` }];
   }
@@ -47,7 +48,8 @@ function importEdit(analysis: FileAnalysis, names: string[]): Edit {
     if (source.slice(existing.start!, existing.end!).includes('\n')) {
       const indent = indentAt(source, last.start!);
       const at = trailingComma ? last.end! + between.indexOf(',') + 1 : last.end!;
-      const text = names.map((n, i) => `${i === 0 && !trailingComma ? ',' : ''}\n${indent}${n}${i < names.length - 1 || trailingComma ? ',' : ''}`).join('');
+      const eol = source.includes('\r\n') ? '\r\n' : '\n';
+      const text = names.map((n, i) => `${i === 0 && !trailingComma ? ',' : ''}${eol}${indent}${n}${i < names.length - 1 || trailingComma ? ',' : ''}`).join('');
       return { start: at, end: at, text };
     }
     const open = source.lastIndexOf('{', existing.specifiers[0]!.start!);

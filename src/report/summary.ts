@@ -25,6 +25,15 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     lines.push(`  ${site.file}:${site.line}:${site.column}  ${site.code ?? 'todo'}  ${site.reason ?? ''}  Next: ${site.next ?? ''}`);
   }
 
+  // The official v1-to-v2 codemod's own leftovers: its markers are open work too.
+  const upgrades = result.upgrades ?? [];
+  const open = upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'mcp-codemod-error' || n.code === 'mcp-codemod-failed' || n.code === 'v1-import-left').map((n) => ({ file: u.file, ...n })));
+  if (upgrades.length > 0) {
+    lines.push(`v1 to v2 (official codemod): ${count(open.length, 'item')} left`);
+    for (const n of open) lines.push(`  ${n.file}:${n.line}:${n.column}  ${n.code}  ${n.message}`);
+    for (const u of upgrades) for (const n of u.notes.filter((note) => note.code === 'mcp-codemod-warning')) lines.push(`  ${u.file}:${n.line}  warning  ${n.message}`);
+  }
+
   lines.push(`Errors: ${result.errors.length}`);
   for (const error of result.errors) {
     const at = error.line === undefined ? error.file : `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;

@@ -253,14 +253,14 @@ class BodyRenderer {
     const keyIndent = indent + U;
     for (const request of point.requests) {
       const was = indentAt(source, request.paramsStart);
-      const text = request.requestText
-        .split('\n')
-        .map((raw, i) => {
-          const line = raw.replace(/\r$/, '');
-          return i === 0 || line.trim() === '' || this.insideLiteral(request, i) || !line.startsWith(was) ? line : keyIndent + line.slice(was.length);
-        })
-        .join('\n');
-      lines.push(`${keyIndent}${request.key}: ${text},`);
+      // One array entry per line: the caller joins them with the file's own line ending.
+      const text = request.requestText.split('\n').map((raw, i) => {
+        const line = raw.replace(/\r$/, '');
+        return i === 0 || line.trim() === '' || this.insideLiteral(request, i) || !line.startsWith(was) ? line : keyIndent + line.slice(was.length);
+      });
+      text[0] = `${keyIndent}${request.key}: ${text[0]}`;
+      text[text.length - 1] = `${text[text.length - 1]},`;
+      lines.push(...text);
     }
     lines.push(`${indent}});`);
     return lines;

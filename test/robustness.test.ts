@@ -1,0 +1,489 @@
+// Robustness of a run over a real file system (through runCodemod): every hostile file is
+// reported, nothing else stops, and no file is ever left half written.
+//
+// The trees live under /work/main/.tmp (git-ignored) rather than the system temp directory so
+// that, where a test needs the TypeScript checker, `@modelcontextprotocol/server` resolves from
+// the project's node_modules.
+//
+// Read-only files. As root, a file's permission bits do not stop a write, and even for other
+// users an atomic write (temp file + rename) replaces a read-only file whenever its directory
+// is writable. So "read-only" is decided from the mode: a file without any write permission
+// bit (or one this user may not write) is reported at stage `write` and left as it is; the
+// option `writeReadOnly: true` is the user asking for it anyway, and the file then keeps its
+// read-only mode (writeFileAtomic copies the mode bits). A dry run reports nothing for them:
+// it writes nothing.
+import { spawn } from 'node:child_process';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseSource } from '../src/analyse/parse.ts';
+import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
+import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import type { TypeFactsSource } from '../src/transform.ts';
+import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TMP = path.join(ROOT, '.tmp');
+const made: string[] = [];
+let dir: string;
+
+beforeEach(async () => {
+  await mkdir(TMP, { recursive: true });
+  dir = await mkdtemp(path.join(TMP, 'robustness-'));
+  made.push(dir);
+});
+afterAll(async () => {
+  for (const d of made) await rm(d, { recursive: true, force: true });
+});
+
+async function put(relative: string, content: string | Uint8Array, mode?: number): Promise<string> {
+  const file = path.join(dir, relative);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+  if (mode !== undefined) await chmod(file, mode);
+  return file;
+}
+
+/** The samples lift no local: a run over them must never ask for type facts. */
+const noTypes: TypeFactsSource = {
+  forFile: () => {
+    throw new Error('type facts were not expected');
+  },
+};
+
+const migrated = (text: string) => text.includes('inputRequired.elicit(');
+
+/** Every file below `root` (links not followed), relative, sorted. */
+async function listTree(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (d: string) => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) await visit(full);
+      else out.push(path.relative(root, full));
+    }
+  };
+  await visit(root);
+  return out.sort();
+}
+
+/** A TypeScript server whose handler lifts an unannotated local: needs the checker. */
+const LIFTING = `import { McpServer } from '@modelcontextprotocol/server';
+
+export function createServer(db: { count(table: string): number }): McpServer {
+  const server = new McpServer({ name: 'lift', version: '1.0.0' });
+  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
+    const count = db.count('logs');
+    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: \`\${count} \${answer.action}\` }] };
+  });
+  return server;
+}
+`;
+
+const errorsOf = (result: RunResult) => result.errors.map((e) => [e.file, e.stage]);
+
+/** A server padded with comments to about `size` bytes (the padding is plain text, so cheap to parse). */
+function paddedServer(size: number): string {
+  const line = '// padding: the quick brown fox jumps over the lazy dog, again and again.\n';
+  return ELICIT_SERVER + line.repeat(Math.ceil((size - ELICIT_SERVER.length) / line.length));
+}
+
+describe('hostile inputs are reported, the rest of the run goes on', () => {
+  it('unparsable, binary, non-UTF-8 and UTF-16 files: each reported, untouched; good files migrated', async () => {
+    const good = await put('src/good.ts', ELICIT_SERVER);
+    const brokenBytes = Buffer.from(BROKEN_SERVER);
+    const broken = await put('src/broken.ts', brokenBytes);
+    const binaryBytes = Buffer.concat([Buffer.from('elicitInput'), Buffer.from([0, 1, 2, 255, 254])]);
+    const binary = await put('src/binary.js', binaryBytes);
+    const latin1Bytes = Buffer.from('// café: ctx.mcpReq.elicitInput(...)\n', 'latin1');
+    const latin1 = await put('src/latin1.ts', latin1Bytes);
+    const utf16Bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(ELICIT_SERVER, 'utf16le')]);
+    const utf16 = await put('src/utf16.ts', utf16Bytes);
+    const last = await put('src/zz-last.ts', ELICIT_SERVER);
+
+    const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
+
+    expect(errorsOf(result)).toEqual([
+      ['src/binary.js', 'read'],
+      ['src/broken.ts', 'parse'],
+      ['src/latin1.ts', 'read'],
+      ['src/utf16.ts', 'read'],
+    ]);
+    expect(result.errors.find((e) => e.stage === 'parse')).toMatchObject({ line: 3, message: expect.stringMatching(/^cannot parse/) });
+    expect(result.errors.filter((e) => e.stage === 'read').map((e) => e.message)).toEqual([
+      expect.stringContaining('binary'),
+      expect.stringContaining('UTF-8'),
+      expect.stringContaining('binary'),
+    ]);
+    expect(await readFile(broken)).toEqual(brokenBytes);
+    expect(await readFile(binary)).toEqual(binaryBytes);
+    expect(await readFile(latin1)).toEqual(latin1Bytes);
+    expect(await readFile(utf16)).toEqual(utf16Bytes);
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([
+      ['src/good.ts', true],
+      ['src/zz-last.ts', true],
+    ]);
+    expect(migrated(await readFile(good, 'utf8'))).toBe(true);
+    expect(migrated(await readFile(last, 'utf8'))).toBe(true);
+  });
+
+  it('a 5 MB candidate is reported as too large and not parsed; a 5 MB plain file is read and passed over', async () => {
+    const bigServer = paddedServer(5 * 1024 * 1024);
+    const bigServerFile = await put('src/big-server.ts', bigServer);
+    const bigPlain = 'export const table = [\n' + '  { key: "row", weight: 1, enabled: true },\n'.repeat(120_000) + '];\n';
+    expect(bigPlain.length).toBeGreaterThan(5 * 1024 * 1024);
+    await put('src/big-plain.ts', bigPlain);
+    const good = await put('src/good.ts', ELICIT_SERVER);
+
+    const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
+
+    expect(result.filesScanned).toBe(3);
+    expect(result.candidates).toBe(2);
+    expect(result.errors).toEqual([{ file: 'src/big-server.ts', stage: 'read', message: expect.stringMatching(/^too large to analyse \(5\.0 MiB, the limit is 1\.0 MiB\); skipped$/) }]);
+    expect(await readFile(bigServerFile, 'utf8')).toBe(bigServer);
+    expect(migrated(await readFile(good, 'utf8'))).toBe(true);
+  });
+
+  it('a large candidate under a raised limit is migrated whole', async () => {
+    const server = paddedServer(2 * 1024 * 1024);
+    const file = await put('big.ts', server);
+    const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes, maxFileBytes: 4 * 1024 * 1024 });
+    expect(result.errors).toEqual([]);
+    const text = await readFile(file, 'utf8');
+    expect(migrated(text)).toBe(true);
+    expect(text.endsWith(server.slice(-1000))).toBe(true);
+  });
+
+  it('keeps CRLF line endings and a byte order mark, alone and together', async () => {
+    const crlf = await put('crlf.ts', ELICIT_SERVER.replace(/\n/g, '\r\n'));
+    const bom = await put('bom.ts', '\uFEFF' + ELICIT_SERVER);
+    const both = await put('both.ts', '\uFEFF' + ELICIT_SERVER.replace(/\n/g, '\r\n'));
+    const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
+    expect(result.errors).toEqual([]);
+    expect(result.changed).toHaveLength(3);
+
+    for (const [file, hasBom, isCrlf] of [[crlf, false, true], [bom, true, false], [both, true, true]] as const) {
+      const bytes = await readFile(file);
+      expect([...bytes.subarray(0, 3)].join(',') === '239,187,191').toBe(hasBom);
+      const text = bytes.toString('utf8');
+      expect(migrated(text)).toBe(true);
+      if (isCrlf) expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+      else expect(text).not.toContain('\r');
+      expect(() => parseSource(text, 'ts')).not.toThrow();
+    }
+  });
+
+  it('never follows a symlink out of the root; a link inside is written through once and stays a link', async () => {
+    const outside = await mkdtemp(path.join(TMP, 'robustness-outside-'));
+    made.push(outside);
+    const secret = path.join(outside, 'secret.ts');
+    await writeFile(secret, ELICIT_SERVER);
+    await mkdir(path.join(outside, 'lib'));
+    await writeFile(path.join(outside, 'lib', 'server.ts'), ELICIT_SERVER);
+
+    const real = await put('root/src/real.ts', ELICIT_SERVER);
+    const root = path.join(dir, 'root');
+    await symlink(secret, path.join(root, 'out-file.ts'));
+    await symlink(path.join(outside, 'lib'), path.join(root, 'out-dir'));
+    await symlink('../../outside-nope.ts', path.join(root, 'dangling.ts'));
+    await symlink(path.join(root, 'src', 'real.ts'), path.join(root, 'alias.ts'));
+    await symlink(root, path.join(root, 'src', 'loop'));
+
+    const result = await runCodemod({ paths: ['root'], write: true, cwd: dir, types: noTypes });
+
+    expect(result.changed.map((c) => c.path)).toEqual(['root/src/real.ts']);
+    expect(await readFile(secret, 'utf8')).toBe(ELICIT_SERVER);
+    expect(await readFile(path.join(outside, 'lib', 'server.ts'), 'utf8')).toBe(ELICIT_SERVER);
+    expect(await listTree(outside)).toEqual(['lib/server.ts', 'secret.ts']);
+    expect(migrated(await readFile(real, 'utf8'))).toBe(true);
+    expect((await lstat(path.join(root, 'alias.ts'))).isSymbolicLink()).toBe(true);
+    expect(await readlink(path.join(root, 'alias.ts'))).toBe(real);
+    expect(result.sites.every((s) => s.file === 'root/src/real.ts')).toBe(true);
+  });
+
+  // Documents a gap in src/engine/discover.ts (not owned here): a link that leads out of the
+  // root is skipped silently (visitLink returns), so the user is never told that
+  // `root/out-file.ts` and `root/out-dir` were not looked at. The issue asks for each such case
+  // to be reported. `it.fails` keeps the suite green while the gap exists; when discovery
+  // reports the skipped links (as problems, or in a separate list the run passes on), this test
+  // fails: turn it into `it`.
+  it.fails('reports each symlink that leads out of the root (gap in discover.ts)', async () => {
+    const outside = await mkdtemp(path.join(TMP, 'robustness-outside-'));
+    made.push(outside);
+    await writeFile(path.join(outside, 'secret.ts'), ELICIT_SERVER);
+    await put('root/src/real.ts', PLAIN_MODULE);
+    await symlink(path.join(outside, 'secret.ts'), path.join(dir, 'root', 'out-file.ts'));
+    await symlink(outside, path.join(dir, 'root', 'out-dir'));
+
+    const result = await runCodemod({ paths: ['root'], write: true, cwd: dir, types: noTypes });
+
+    expect(result.errors.map((e) => e.file).sort()).toEqual(['root/out-dir', 'root/out-file.ts']);
+  });
+
+  it('reports a read-only file and leaves it alone, unless asked; modes are kept either way', async () => {
+    const readOnly = await put('src/a-read-only.ts', ELICIT_SERVER, 0o444);
+    const noWriteBits = await put('src/b-exec-only.ts', ELICIT_SERVER, 0o555);
+    const writable = await put('src/c-writable.ts', ELICIT_SERVER, 0o640);
+
+    const dry = await runCodemod({ paths: ['src'], write: false, cwd: dir, types: noTypes });
+    expect(dry.errors).toEqual([]);
+    expect(dry.changed.map((c) => [c.path, c.written])).toEqual([
+      ['src/a-read-only.ts', false],
+      ['src/b-exec-only.ts', false],
+      ['src/c-writable.ts', false],
+    ]);
+
+    const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
+    expect(result.errors).toEqual([
+      { file: 'src/a-read-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
+      { file: 'src/b-exec-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
+    ]);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/c-writable.ts']);
+    // Their sites are still listed: the report says what the file holds, the error why it was not written.
+    expect(new Set(result.sites.map((s) => s.file))).toEqual(new Set(['src/a-read-only.ts', 'src/b-exec-only.ts', 'src/c-writable.ts']));
+    expect(await readFile(readOnly, 'utf8')).toBe(ELICIT_SERVER);
+    expect(await readFile(noWriteBits, 'utf8')).toBe(ELICIT_SERVER);
+    expect(migrated(await readFile(writable, 'utf8'))).toBe(true);
+    expect((await stat(readOnly)).mode & 0o7777).toBe(0o444);
+    expect((await stat(noWriteBits)).mode & 0o7777).toBe(0o555);
+    expect((await stat(writable)).mode & 0o7777).toBe(0o640);
+
+    const forced = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes, writeReadOnly: true });
+    expect(forced.errors).toEqual([]);
+    expect(forced.changed.map((c) => [c.path, c.written])).toEqual([
+      ['src/a-read-only.ts', true],
+      ['src/b-exec-only.ts', true],
+    ]);
+    expect(migrated(await readFile(readOnly, 'utf8'))).toBe(true);
+    expect((await stat(readOnly)).mode & 0o7777).toBe(0o444);
+    expect((await stat(noWriteBits)).mode & 0o7777).toBe(0o555);
+  });
+
+  it('everything at once: each hazard reported once, every good file migrated, no stray temporary file', async () => {
+    const goods = await Promise.all(['a', 'm', 'z'].map((n) => put(`src/${n}/server.ts`, ELICIT_SERVER, 0o600)));
+    await put('src/broken.ts', BROKEN_SERVER);
+    await put('src/bin.js', Buffer.from([0x65, 0x6c, 0x69, 0x63, 0x69, 0x74, 0, 0]));
+    await put('src/big.ts', paddedServer(3 * 1024 * 1024));
+    await put('src/ro.ts', ELICIT_SERVER, 0o444);
+    await put('src/crlf.ts', '\uFEFF' + ELICIT_SERVER.replace(/\n/g, '\r\n'), 0o751);
+    await put('src/plain.ts', PLAIN_MODULE);
+    await symlink('/etc', path.join(dir, 'src', 'etc-link'));
+    await symlink('/etc/hostname', path.join(dir, 'src', 'host.ts'));
+
+    const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
+
+    expect(errorsOf(result)).toEqual([
+      ['src/big.ts', 'read'],
+      ['src/bin.js', 'read'],
+      ['src/broken.ts', 'parse'],
+      ['src/ro.ts', 'write'],
+    ]);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts']);
+    for (const file of goods) {
+      expect(migrated(await readFile(file, 'utf8'))).toBe(true);
+      expect((await stat(file)).mode & 0o7777).toBe(0o600);
+    }
+    expect((await stat(path.join(dir, 'src/crlf.ts'))).mode & 0o7777).toBe(0o751);
+    expect((await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'))).toEqual([]);
+  });
+});
+
+describe('a rewrite that would not parse', () => {
+  it('is never written: the file is left as it is, reported, and its sites are not listed', async () => {
+    const file = await put('lift.ts', LIFTING);
+    await put('other.ts', ELICIT_SERVER);
+    // Type facts that name an impossible type: the rewrite then embeds text that does not parse.
+    const badTypes: TypeFactsSource = { forFile: async () => ({ local: () => ({ text: 'number }{ (', jsonSafe: true }) }) };
+
+    const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: badTypes });
+
+    expect(result.errors).toEqual([
+      { file: 'lift.ts', stage: 'transform', message: expect.stringMatching(/^internal error: the rewritten text would not parse at line \d+ .*; the file was left as it is/) },
+    ]);
+    expect(await readFile(file, 'utf8')).toBe(LIFTING);
+    expect(result.changed.map((c) => c.path)).toEqual(['other.ts']);
+    expect(result.sites.map((s) => s.file)).toEqual(['other.ts']);
+  });
+});
+
+describe('inputs the pure transform gets wrong (test/property.test.ts, known bugs)', () => {
+  // Whatever the transform does with them, a run leaves each file either rewritten into text
+  // that parses, or exactly as it was with a diagnostic; the run goes on with the next file.
+  const CASES: Record<string, string> = {
+    'overlap.ts': `server.registerTool('pick_root', { description: 'd' }, async (ctx) => {
+  const { roots } = await server.server.listRoots();
+  const choice = await ctx.mcpReq.elicitInput({});
+});
+`,
+    'clash.ts': `import { McpServer } from '@modelcontextprotocol/server';
+const mrtrCodec = 1;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const a = await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: a.action }] };
+});
+`,
+  };
+
+  it('are rewritten into text that parses, or left as they are and reported', async () => {
+    for (const [name, text] of Object.entries(CASES)) await put(name, text);
+    await put('zz-good.ts', ELICIT_SERVER);
+
+    const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
+
+    for (const [name, text] of Object.entries(CASES)) {
+      const now = await readFile(path.join(dir, name), 'utf8');
+      if (now === text) {
+        expect(result.errors.filter((e) => e.file === name).map((e) => e.stage)).toEqual(['transform']);
+        expect(result.changed.map((c) => c.path)).not.toContain(name);
+      } else {
+        expect(() => parseSource(now, 'ts')).not.toThrow();
+      }
+    }
+    expect(migrated(await readFile(path.join(dir, 'zz-good.ts'), 'utf8'))).toBe(true);
+    expect((await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'))).toEqual([]);
+  });
+});
+
+describe('no half-written file, ever', () => {
+  /**
+   * Runs the codemod over `dir` in a child process (`bash -c`, so a shell limit can be set
+   * first), with `prelude` evaluated before it. Prints the run's errors and changed files.
+   */
+  function childRun(shellSetup: string, prelude: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+    const script = [
+      prelude,
+      `const { runCodemod } = await import(${JSON.stringify(path.join(ROOT, 'src/engine/run.ts'))});`,
+      `const result = await runCodemod({ paths: ['.'], write: true, cwd: ${JSON.stringify(dir)}, types: false });`,
+      'process.stdout.write(JSON.stringify({ errors: result.errors, changed: result.changed.map((c) => [c.path, c.written]) }));',
+    ].join('\n');
+    return new Promise((resolve, reject) => {
+      const child = spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    });
+  }
+
+  it('a write that fails part way (file size limit) leaves the original intact and no temporary file; the run reports it and goes on', async () => {
+    const big = paddedServer(600 * 1024);
+    const bigFile = await put('a-big.ts', big, 0o640);
+    const small = await put('b-small.ts', ELICIT_SERVER);
+
+    // RLIMIT_FSIZE of 256 KiB: writing the 600 KiB temporary file fails with EFBIG part way.
+    const run = await childRun('ulimit -f 256 &&', '');
+
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { errors: Array<{ file: string; stage: string; message: string }>; changed: Array<[string, boolean]> };
+    expect(result.errors).toEqual([{ file: 'a-big.ts', stage: 'write', message: expect.stringMatching(/^cannot write: .*(EFBIG|too large)/i) }]);
+    expect(result.changed).toEqual([['b-small.ts', true]]);
+    expect(await readFile(bigFile, 'utf8')).toBe(big);
+    expect((await stat(bigFile)).mode & 0o7777).toBe(0o640);
+    expect(migrated(await readFile(small, 'utf8'))).toBe(true);
+    expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts']);
+  });
+
+  it('a process killed in the middle of a write leaves the original intact', async () => {
+    const server = paddedServer(64 * 1024);
+    const file = await put('server.ts', server);
+
+    // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
+    const crashHalfWay = `
+      import { createRequire, syncBuiltinESMExports } from 'node:module';
+      const fsp = createRequire(import.meta.url)('node:fs/promises');
+      const realOpen = fsp.open;
+      fsp.open = async (file, ...rest) => {
+        const handle = await realOpen(file, ...rest);
+        if (String(file).endsWith('.mrtr-tmp')) {
+          handle.writeFile = async (data) => {
+            const bytes = Buffer.from(data);
+            await handle.write(bytes.subarray(0, bytes.length >> 1));
+            await handle.sync();
+            process.kill(process.pid, 'SIGKILL');
+            await new Promise(() => {});
+          };
+        }
+        return handle;
+      };
+      syncBuiltinESMExports();
+    `;
+    const run = await childRun('', crashHalfWay);
+
+    expect(run.signal, run.stderr).toBe('SIGKILL');
+    // The original is whole; the half-written temporary file is beside it, never in its place.
+    expect(await readFile(file, 'utf8')).toBe(server);
+    const left = (await listTree(dir)).filter((f) => f !== 'server.ts');
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/^\.server\.ts\.\d+\.[0-9a-f]+\.mrtr-tmp$/);
+    expect((await stat(path.join(dir, left[0]!))).size).toBeLessThan(server.length);
+  });
+});
+
+describe('the type checker', () => {
+
+  /** A provider whose ts-morph counts the checker projects it creates. */
+  function countingProvider() {
+    const counts = { loads: 0, projects: 0 };
+    const provider = new TsTypeFactsProvider(async () => {
+      counts.loads++;
+      const morph = await import('ts-morph');
+      class CountingProject extends morph.Project {
+        constructor(...args: ConstructorParameters<typeof morph.Project>) {
+          super(...args);
+          counts.projects++;
+        }
+      }
+      return { ...morph, Project: CountingProject } as typeof morph;
+    });
+    return { provider, counts };
+  }
+
+  it('is not loaded for files that lift nothing', async () => {
+    await put('server.ts', ELICIT_SERVER);
+    await put('plain.ts', PLAIN_MODULE);
+    const { provider, counts } = countingProvider();
+    const result = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: provider });
+    expect(result.changed).toHaveLength(1);
+    expect(counts).toEqual({ loads: 0, projects: 0 });
+  });
+
+  it('is loaded once, with one project, for a run where several files lift locals', async () => {
+    for (const n of ['a', 'b', 'c']) await put(`src/${n}.ts`, LIFTING);
+    await put('src/plain.ts', PLAIN_MODULE);
+    const { provider, counts } = countingProvider();
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types: provider });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.lifted])).toEqual([
+      ['src/a.ts', 'migrated', ['count']],
+      ['src/b.ts', 'migrated', ['count']],
+      ['src/c.ts', 'migrated', ['count']],
+    ]);
+    expect(result.changed[0]!.output).toContain('mrtr.locals<{ count: number }>()');
+    expect(counts.projects).toBe(1);
+
+    // Files that waited for type facts are written like the others, in place.
+    const written = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: provider });
+    expect(written.changed.map((c) => [c.path, c.written])).toEqual([
+      ['src/a.ts', true],
+      ['src/b.ts', true],
+      ['src/c.ts', true],
+    ]);
+    for (const n of ['a', 'b', 'c']) expect(await readFile(path.join(dir, `src/${n}.ts`), 'utf8')).toBe(result.changed[0]!.output);
+    expect(counts.projects).toBe(1);
+  });
+
+  it('is never loaded with types: false (a lifted local then needs an annotation)', async () => {
+    await put('a.ts', LIFTING);
+    const result = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: false });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'untyped-local']]);
+  });
+});
