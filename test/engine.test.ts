@@ -81,7 +81,11 @@ describe('discoverFiles', () => {
       await symlink(path.join(root, 'missing.ts'), path.join(root, 'dangling.ts'));
 
       const { files, problems } = await discoverFiles([root], dir);
-      expect(problems).toEqual([]);
+      // Links out of the root are not followed, and each is reported.
+      expect(problems.map((p) => [path.relative(dir, p.path), p.message])).toEqual([
+        ['root/out-dir', 'symbolic link to a folder outside the folder being walked; not followed'],
+        ['root/out-file.ts', 'symbolic link to a file outside the folder being walked; not followed'],
+      ]);
       expect(files.map((f) => path.relative(dir, f))).toEqual(['root/src/real.ts']);
     } finally {
       await rm(outside, { recursive: true, force: true });

@@ -203,13 +203,8 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     expect(result.sites.every((s) => s.file === 'root/src/real.ts')).toBe(true);
   });
 
-  // Documents a gap in src/engine/discover.ts (not owned here): a link that leads out of the
-  // root is skipped silently (visitLink returns), so the user is never told that
-  // `root/out-file.ts` and `root/out-dir` were not looked at. The issue asks for each such case
-  // to be reported. `it.fails` keeps the suite green while the gap exists; when discovery
-  // reports the skipped links (as problems, or in a separate list the run passes on), this test
-  // fails: turn it into `it`.
-  it.fails('reports each symlink that leads out of the root (gap in discover.ts)', async () => {
+  // A link that leads out of the root is never followed, and each one is reported.
+  it('reports each symlink that leads out of the root', async () => {
     const outside = await mkdtemp(path.join(TMP, 'robustness-outside-'));
     made.push(outside);
     await writeFile(path.join(outside, 'secret.ts'), ELICIT_SERVER);
@@ -275,6 +270,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
 
     expect(errorsOf(result)).toEqual([
+      ['src/etc-link', 'discover'],
       ['src/big.ts', 'read'],
       ['src/bin.js', 'read'],
       ['src/broken.ts', 'parse'],

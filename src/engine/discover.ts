@@ -148,7 +148,13 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
     } catch {
       return; // a dangling link is not a source file
     }
-    if (!isInside(realRoot, target)) return;
+    if (!isInside(realRoot, target)) {
+      // Never followed out of the folder being walked, but said: the user may have expected it.
+      if (info.isDirectory() || (info.isFile() && isSourceFile(target))) {
+        problems.push({ path: link, message: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed` });
+      }
+      return;
+    }
     // A link to a skipped folder, or to something inside one, is skipped like the folder itself;
     // so is one to an ignored or excluded place (checked where the target lives in this tree).
     if (info.isDirectory()) {
