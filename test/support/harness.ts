@@ -68,7 +68,7 @@ export type Recording = {
 export type ThrownRecord = { thrown: { name: string; code: unknown; message: string } };
 
 /** A tools/call by default; `kind: 'prompt'` makes it a prompts/get (arguments are strings there). */
-export type ToolCall = { name: string; arguments?: Record<string, unknown>; kind?: 'tool' | 'prompt' };
+export type ToolCall = { name: string; arguments?: Record<string, unknown>; kind?: 'tool' | 'prompt' | 'resource' };
 
 /** The JSON-RPC error a `callRaw` returns instead of throwing. */
 export type RawError = { error: { code: number; message: string; data: unknown } };
@@ -224,10 +224,13 @@ export async function runCalls(
             try {
                 // Modern: callTool/getPrompt auto-fulfil input_required rounds inside the call.
                 const { kind, ...params } = call;
+                // A resource call's `name` is the URI to read.
                 const result =
                     kind === 'prompt'
                         ? await connection.client.getPrompt({ name: params.name, arguments: params.arguments as Record<string, string> | undefined })
-                        : await connection.client.callTool(params);
+                        : kind === 'resource'
+                          ? await connection.client.readResource({ uri: params.name })
+                          : await connection.client.callTool(params);
                 results.push(stripMeta(result));
             } catch (error) {
                 results.push(toThrownRecord(error));
