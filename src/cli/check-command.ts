@@ -100,8 +100,10 @@ export async function collectCheckReport(paths: readonly string[], cwd: string):
   const files = discovery.files.map((absolute) => ({ absolute, file: displayPath(cwd, absolute) }));
 
   // The codemod's view: the discovered files, named one by one (so the same list is used here).
-  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate).
-  const run = files.length > 0 ? await runCodemod({ paths: files.map((f) => f.absolute), write: false, cwd, v1: false }) : undefined;
+  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate), the
+  // rewritten text is not re-parsed, and the type checker is asked only about receivers.
+  const { LintTypeFacts } = await import('../engine/lint-type-facts.ts');
+  const run = files.length > 0 ? await runCodemod({ paths: files.map((f) => f.absolute), write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() }) : undefined;
   const failed = new Map<string, CheckError['stage']>();
   for (const error of run?.errors ?? []) {
     errors.push({ ...error, stage: error.stage });
