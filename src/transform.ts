@@ -22,15 +22,28 @@ export interface TransformOptions {
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
   const analysis = analyseFile(source, fileName);
-  const plan = planFile(analysis, { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers });
+  return rewritten(source, fileName, planFile(analysis, planOptions(options, typeFacts)));
+}
+
+function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers };
+}
+
+function rewritten(source: string, fileName: string, plan: FilePlan): TransformResult {
   // Second, separate concern on the rewritten text: capability checks inside handlers.
   const output = rewriteCapabilityChecks(rewrite(source, plan), fileName).output;
   return { output, plan, changed: output !== source };
 }
 
+/** What a plan needs the checker for: the types of lifted locals, and whether receivers are the SDK's. */
+export interface TypeFactsNeed {
+  locals: boolean;
+  receivers: boolean;
+}
+
 /** Supplies type facts for a file; the engine shares one across a run. */
 export interface TypeFactsSource {
-  forFile(fileName: string, source: string): Promise<TypeFacts>;
+  forFile(fileName: string, source: string, need?: TypeFactsNeed): Promise<TypeFacts>;
 }
 
 /**
@@ -39,11 +52,14 @@ export interface TypeFactsSource {
  * checker) or refused a local for want of a type. Everything else never loads the compiler.
  */
 export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}): Promise<TransformResult> {
-  const quick = transformSource(source, fileName, undefined, options);
-  if (!types || !quick.plan.typed || !dependsOnTypes(quick.plan)) return quick;
-  return transformSource(source, fileName, await types.forFile(fileName, source), options);
-}
-
-function dependsOnTypes(plan: FilePlan): boolean {
-  return plan.uncertain > 0 || plan.sites.some((s) => (s.status === 'migrated' && (s.lifted?.length ?? 0) > 0) || s.code === 'untyped-local');
+  // One parse: the quick plan and, when it needs them, the plan with type facts share it.
+  const analysis = analyseFile(source, fileName);
+  const quick = planFile(analysis, planOptions(options));
+  const need: TypeFactsNeed = {
+    locals: quick.sites.some((s) => (s.status === 'migrated' && (s.lifted?.length ?? 0) > 0) || s.code === 'untyped-local'),
+    receivers: quick.uncertain > 0,
+  };
+  if (!types || !quick.typed || !(need.locals || need.receivers)) return rewritten(source, fileName, quick);
+  const facts = await types.forFile(fileName, source, need);
+  return rewritten(source, fileName, planFile(analysis, planOptions(options, facts)));
 }

@@ -3,17 +3,16 @@
 // site reads as migratable, which is what `check` reports); only the question of whether a
 // receiver is really an MCP SDK object goes to the checker, and only for files that ask it.
 // This keeps `check` off the TypeScript checker (seconds and ~300 MB) in all but those files.
-import { analyseFile } from '../analyse/analyse-file.ts';
 import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
-import type { TypeFactsSource } from '../transform.ts';
+import type { TypeFactsNeed, TypeFactsSource } from '../transform.ts';
 
 export class LintTypeFacts implements TypeFactsSource {
   private checker?: TsTypeFactsProvider;
 
-  async forFile(fileName: string, source: string): Promise<TypeFacts> {
+  async forFile(fileName: string, source: string, need?: TypeFactsNeed): Promise<TypeFacts> {
     const permissive: TypeFacts = { local: () => ({ text: 'unknown', jsonSafe: true }) };
-    if (!analyseFile(source, fileName).sites.some((s) => s.uncertain)) return permissive;
+    if (need && !need.receivers) return permissive;
     const real = await (this.checker ??= new TsTypeFactsProvider()).forFile(fileName, source);
     return { ...permissive, fromSdk: real.fromSdk };
   }

@@ -23,7 +23,7 @@ import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { SiteReport } from '../plan/types.ts';
-import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
+import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsNeed, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { findAskingHelperImports } from './cross-module.ts';
 import { describeFsError, discoverFiles, type DiscoverOptions } from './discover.ts';
@@ -386,16 +386,16 @@ export class TypeFactsBatch implements TypeFactsSource {
   static readonly MAX_FILES = 256;
   static readonly MAX_BYTES = 8 * 1024 * 1024;
 
-  private pending: Array<{ fileName: string; source: string; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }> = [];
+  private pending: Array<{ fileName: string; source: string; need?: TypeFactsNeed; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }> = [];
   private pendingBytes = 0;
   private finished = false;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly inner: TypeFactsSource) {}
 
-  forFile(fileName: string, source: string): Promise<TypeFacts> {
+  forFile(fileName: string, source: string, need?: TypeFactsNeed): Promise<TypeFacts> {
     return new Promise<TypeFacts>((resolve, reject) => {
-      this.pending.push({ fileName, source, resolve, reject });
+      this.pending.push({ fileName, source, need, resolve, reject });
       this.pendingBytes += source.length;
       if (this.finished) void this.flush();
     });
@@ -426,7 +426,7 @@ export class TypeFactsBatch implements TypeFactsSource {
     const answers: Array<{ facts: TypeFacts } | { error: unknown }> = [];
     for (const request of batch) {
       try {
-        answers.push({ facts: await this.inner.forFile(request.fileName, request.source) });
+        answers.push({ facts: await this.inner.forFile(request.fileName, request.source, request.need) });
       } catch (error) {
         answers.push({ error });
       }
