@@ -169,3 +169,20 @@ describe('what the real-world check found', () => {
     expect(output).toMatch(/} else {\n\s+\/\/ @mrtr-todo\(url-elicitation\)[^\n]*\n\s+throw new UrlElicitationRequiredError/);
   });
 });
+
+describe('registrations made late', () => {
+  it('marks a tool registered from oninitialized, which 2026-07-28 clients never trigger', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.server.oninitialized = () => {
+  server.registerTool('t', { description: 'd' }, async (ctx) => {
+    const a = await ctx.mcpReq.elicitInput(p);
+    return a;
+  });
+};
+`;
+    const { plan, output } = transformSource(source, 'server.js');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'registered-late'], ['migrated', undefined]]);
+    expect(output).toMatch(/\/\/ @mrtr-todo\(registered-late\)[^\n]*\n {2}server\.registerTool\('t'/);
+  });
+});

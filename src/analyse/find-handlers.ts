@@ -14,6 +14,8 @@ export interface HandlerSite {
   fn: FunctionNode;
   /** Index of the context parameter in the handler's parameter list. */
   ctxIndex: number;
+  /** Ancestors of the registration call (to tell a registration made late, in a hook). */
+  ancestors?: Node[];
 }
 
 export function findHandlers(program: Node, source: string, unnamed: CallExpression[] = []): HandlerSite[] {
@@ -21,13 +23,13 @@ export function findHandlers(program: Node, source: string, unnamed: CallExpress
   const functions = namedFunctions(program);
   const constStrings = constStringValues(program);
   void source;
-  walk(program, (node) => {
+  walk(program, (node, parents) => {
     if (node.type !== 'CallExpression') return;
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
     if (callee.property.name === 'setRequestHandler') {
       const low = lowLevelHandler(node, functions);
-      if (low) found.push(low);
+      if (low) found.push({ ...low, ancestors: [...parents] });
       return;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
@@ -44,7 +46,7 @@ export function findHandlers(program: Node, source: string, unnamed: CallExpress
       unnamed.push(node);
       return;
     }
-    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name) });
+    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name), ancestors: [...parents] });
   });
   return found;
 }
