@@ -2,12 +2,10 @@
 // temporary trees under .tmp/ (git-ignored). Every format is checked on the same tree: JSON
 // parses and says the same as text, SARIF validates against the official SARIF 2.1.0 schema
 // (test/schemas), GitHub annotations are well-formed workflow commands. No run writes anything.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,30 +15,12 @@ import { escapeData, escapeProperty } from '../src/report/formats/github.ts';
 import { fileUri, sarifLog } from '../src/report/formats/sarif.ts';
 import { BROKEN_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
 
-const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../bin/mrtr-codemod.js', import.meta.url));
 const TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
+import { cli, type CliRun } from './support/cli.ts';
 const SCHEMA = fileURLToPath(new URL('./schemas/sarif-schema-2.1.0.json', import.meta.url));
 
 // ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(cwd: string, ...args: string[]): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw error;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
 
 const dirs: string[] = [];
 beforeAll(async () => {

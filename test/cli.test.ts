@@ -1,37 +1,12 @@
 // The real entry (node bin/mrtr-codemod.js) on temporary copies of small legacy servers.
-import { execFile } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BROKEN_SERVER, ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { cli, git } from './support/cli.ts';
 
-const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../bin/mrtr-codemod.js', import.meta.url));
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(cwd: string, ...args: string[]): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw error;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd });
-  return stdout;
-}
 
 let dir: string;
 

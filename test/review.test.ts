@@ -3,12 +3,10 @@
 // real headless Chromium). The CLI runs are the real entry (node bin/mrtr-codemod.js) in
 // temporary git repositories under .tmp/, so the lifted local's type resolves against this
 // project's node_modules.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
@@ -17,9 +15,8 @@ import { shouldColor, stripAnsi } from '../src/report/color.ts';
 import { classifyUnifiedDiff, colorizeDiff, unifiedDiff, unifiedDiffs } from '../src/report/diff.ts';
 import { escapeHtml, renderHtmlReport } from '../src/report/html-report.ts';
 import { ELICIT_SERVER } from './engine-samples.ts';
+import { git, runCli } from './support/cli.ts';
 
-const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../bin/mrtr-codemod.js', import.meta.url));
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 const ESC = '\u001b';
@@ -51,31 +48,8 @@ export function createServer(): McpServer {
 }
 `;
 
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The real entry, with a colour environment of our choosing (nothing inherited from vitest). */
-async function cli(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const base = { ...process.env };
-  delete base.NO_COLOR;
-  delete base.FORCE_COLOR;
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw error;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd });
-  return stdout;
-}
+const cli = (cwd: string, args: string[], env: Record<string, string> = {}) => runCli(cwd, args, env);
 
 /** A fresh git repository under .tmp/ holding `files`, all staged (nothing is committed). */
 async function repo(prefix: string, files: Record<string, string>): Promise<string> {

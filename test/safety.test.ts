@@ -13,32 +13,10 @@ import { createProgress } from '../src/cli/progress.ts';
 import { discoverFiles, rebasePattern } from '../src/engine/discover.ts';
 import { parsePorcelainZ } from '../src/engine/git.ts';
 import { ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { cli, git } from './support/cli.ts';
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../bin/mrtr-codemod.js', import.meta.url));
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(cwd: string, ...args: string[]): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw error;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', ['-c', 'user.name=mrtr test', '-c', 'user.email=mrtr@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd });
-  return stdout;
-}
 
 async function tree(root: string, files: Record<string, string>): Promise<void> {
   for (const [name, content] of Object.entries(files)) {
