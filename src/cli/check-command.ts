@@ -15,6 +15,7 @@
 //
 // This module is imported by the CLI at start-up for its yargs definition: everything heavy
 // (engine, parser, formats) is imported when the command runs.
+import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import type { Comment, Node } from '@babel/types';
 import type { RunSite } from '../engine/run.ts';
@@ -123,7 +124,8 @@ export async function collectCheckReport(paths: readonly string[], cwd: string):
     if (stage === 'read' || stage === 'discover') return; // already reported; nothing to scan
     let bytes: Buffer;
     try {
-      bytes = await (await import('node:fs/promises')).readFile(absolute);
+      // Synchronous reads are the fastest here (measured for the engine: bench/README.md).
+      bytes = readFileSync(absolute);
     } catch (error) {
       errors.push({ file, stage: 'read', message: `cannot read: ${describeFsError(error)}` });
       return;
