@@ -26,17 +26,18 @@ export class TsTypeFactsProvider {
 function createProject(morph: Morph, fileName: string): Project {
   const tsconfig = findUp(path.dirname(path.resolve(fileName)), 'tsconfig.json');
   const { ts } = morph;
+  // The project's own compiler options decide how its imports resolve and what its types are
+  // (paths, lib, types); only a file with no tsconfig above it gets these defaults.
+  const defaults = {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    allowImportingTsExtensions: true,
+  };
   return new morph.Project({
     ...(tsconfig ? { tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true } : {}),
-    compilerOptions: {
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      allowImportingTsExtensions: true,
-    },
+    compilerOptions: { ...(tsconfig ? {} : defaults), skipLibCheck: true, noEmit: true },
     skipFileDependencyResolution: false,
   });
 }
