@@ -138,7 +138,7 @@ class BodyRenderer {
     const topLevel = depth === 0;
     const lines: string[] = [];
     if (step.child === undefined) {
-      if (point.inline) lines.push(...this.resumedInline(point, list, target));
+      if (point.inline) lines.push(...this.resumedInline(point, target));
       const rest = this.list(list, step.item + 1, target, topLevel && last, list.caseList);
       return { lines: [...lines, ...rest.lines], exits: rest.exits || (point.binding.form === 'return' && rest.lines.length === 0) };
     }
@@ -206,7 +206,7 @@ class BodyRenderer {
   }
 
   /** The statement that awaited inline, now reading the answer where the await was. */
-  private resumedInline(point: SuspensionPoint, list: ListPlan, target: string): string[] {
+  private resumedInline(point: SuspensionPoint, target: string): string[] {
     const { source } = this;
     const start = lineStartOf(source, point.statement.start);
     const end = lineEndOf(source, point.statement.end);
@@ -214,7 +214,6 @@ class BodyRenderer {
     const answer = wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
     const text = source.slice(start, point.inline!.start) + answer + source.slice(point.inline!.end, end);
     const orig = indentAt(source, point.statement.start);
-    void list;
     return text.split('\n').map((raw) => {
       const line = raw.replace(/\r$/, '');
       return line.startsWith(orig) ? target + line.slice(orig.length) : line;

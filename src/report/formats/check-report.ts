@@ -231,8 +231,64 @@ const TODO_CODES: Readonly<Record<string, { short: string; help: string }>> = {
     help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
   },
   'name-clash': {
-    short: 'The module declares a name the migration imports from @modelcontextprotocol/server.',
+    short: 'The module declares a name the migration adds (an import or a generated helper).',
     help: 'Rename the local declaration, then run mrtr-codemod migrate again.',
+  },
+  loop: {
+    short: 'The request is inside a loop the retry cannot resume (for...in, for await, a computed iterable, labeled jumps).',
+    help: 'Loop over an array with for...of (or a while/for condition), or ask once for everything the loop needs, then run mrtr-codemod migrate again.',
+  },
+  'switch-case': {
+    short: 'The request is in a switch case that falls through or breaks out from the middle after it.',
+    help: 'End the case with break or return right after its work, or turn the switch into if/else, then run mrtr-codemod migrate again.',
+  },
+  finally: {
+    short: 'The request is inside a finally block, which would run on every round.',
+    help: 'Move the question out of the finally block, then run mrtr-codemod migrate again.',
+  },
+  'in-helper': {
+    short: 'The request is made in a helper the codemod could not split for its callers.',
+    help: 'Have the helper build the request and let each handler ask and read the answer, or inline the helper into the handlers, then run mrtr-codemod migrate again.',
+  },
+  'via-helper': {
+    short: 'The handler reaches a server→client request through a helper, which cannot suspend it.',
+    help: 'Fix the helper (see its own marker), then run mrtr-codemod migrate again.',
+  },
+  'blocked-by-helper': {
+    short: 'The handler is left as it was because it also reaches a request through a helper.',
+    help: 'Fix the helper path first, then run mrtr-codemod migrate again.',
+  },
+  'shadowed-local': {
+    short: 'Two locals of the same name would have to travel in requestState.',
+    help: 'Rename one of them, then run mrtr-codemod migrate again.',
+  },
+  'unknown-receiver': {
+    short: 'A call that looks like a legacy request, on a receiver not known to be an MCP server object.',
+    help: 'If it is one, make the server object visible (construct or annotate it) or run on TypeScript sources with their types; if it is not, remove the comment.',
+  },
+  'unknown-tool-name': {
+    short: 'The handler is registered under a name that is neither a literal nor a const string.',
+    help: 'Register it under a literal name (or a const string of the module), then run mrtr-codemod migrate again.',
+  },
+  'shared-handler': {
+    short: 'One function is registered for several tools; its state must name exactly one.',
+    help: 'Give each registration its own function (wrapping a shared one), then run mrtr-codemod migrate again.',
+  },
+  'registered-late': {
+    short: 'The tool is registered from oninitialized, which a 2026-07-28 client never triggers.',
+    help: 'Register it when the server is built, and check the capabilities each request carries inside the handler.',
+  },
+  'task-augmented': {
+    short: 'The request asks the client to run it as a task, which 2026-07-28 input requests do not carry.',
+    help: 'Drop the task augmentation (the client answers on the retry), then run mrtr-codemod migrate again.',
+  },
+  'url-elicitation': {
+    short: 'A URL elicitation the codemod could not move to inputRequired.elicitUrl(...).',
+    help: 'Return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler.',
+  },
+  sampling: {
+    short: 'A sampling request left in place (--sampling=flag): sampling is deprecated (SEP-2577).',
+    help: 'Call your LLM provider API directly from the server, or run without --sampling=flag to migrate it to inputRequired.createMessage.',
   },
 };
 
