@@ -151,3 +151,20 @@ export function propertyOf(object: Node, name: string): Node | undefined {
   }
   return undefined;
 }
+
+const SIDE_EFFECTS = new Set(['CallExpression', 'OptionalCallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression', 'TaggedTemplateExpression', 'ImportExpression']);
+
+/** Whether evaluating this node itself may do something (a call, an assignment, `delete`...). */
+export function isSideEffect(node: Node): boolean {
+  return SIDE_EFFECTS.has(node.type) || (node.type === 'UnaryExpression' && node.operator === 'delete');
+}
+
+/** Whether evaluating `node` may do something: code the rewrite must not run twice. */
+export function hasSideEffects(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (isSideEffect(n)) found = true;
+    return found ? false : undefined;
+  });
+  return found;
+}

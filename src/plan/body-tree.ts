@@ -3,7 +3,7 @@
 // are restructured; every other statement is copied as written.
 import type { Node, Statement } from '@babel/types';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { isFunction, walk } from '../analyse/ast.ts';
+import { hasSideEffects, isFunction, isSideEffect, walk } from '../analyse/ast.ts';
 import { declaredBy } from './liveness.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { statementShape, type StatementShape } from './statement-shape.ts';
@@ -148,9 +148,9 @@ function loopProblem(statement: Statement): string | undefined {
   if (statement.type === 'ForInStatement') return 'the request is inside a for...in loop, whose key order the retry could not resume.';
   if (statement.type === 'ForOfStatement') {
     if (statement.await) return 'the request is inside a for await loop.';
-    if (IMPURE_NODE(statement.right)) return 'the for...of loop iterates over an expression that computes something, which the retry would compute again.';
+    if (hasSideEffects(statement.right)) return 'the for...of loop iterates over an expression that computes something, which the retry would compute again.';
   }
-  if (statement.type === 'ForStatement' && statement.init && statement.init.type !== 'VariableDeclaration' && IMPURE_NODE(statement.init)) {
+  if (statement.type === 'ForStatement' && statement.init && statement.init.type !== 'VariableDeclaration' && hasSideEffects(statement.init)) {
     return 'the for loop starts with an expression the retry could not skip.';
   }
   const body = (statement as { body: Node }).body;
@@ -160,15 +160,6 @@ function loopProblem(statement: Statement): string | undefined {
     return labeled ? false : undefined;
   });
   return labeled ? 'the loop body breaks or continues to a label.' : undefined;
-}
-
-function IMPURE_NODE(node: Node): boolean {
-  let impure = false;
-  walk(node, (n) => {
-    if (IMPURE.has(n.type) && !(n.type === 'UnaryExpression' && n.operator !== 'delete')) impure = true;
-    return impure ? false : undefined;
-  });
-  return impure;
 }
 
 /**
@@ -197,8 +188,6 @@ function breaksOut(node: Node): boolean {
   return found;
 }
 
-const IMPURE = new Set(['CallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression', 'TaggedTemplateExpression', 'UnaryExpression', 'OptionalCallExpression', 'ImportExpression']);
-
 function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]): Node | Refusal {
   const parent = site.ancestors[site.ancestors.length - 1];
   if (!parent || parent.type !== 'AwaitExpression') {
@@ -207,19 +196,13 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
   if (sites.some((s) => s !== site && contains(statement, s.call))) {
     return new Refusal('nested-site', 'the statement that awaits this request contains another request.', `split it into separate statements, then run again; or ${MANUAL_STEP}.`);
   }
-  let impure: Node | undefined;
-  const visit = (node: Node) => {
-    if (impure || node === parent) return;
-    if (node.end! <= parent.start! && IMPURE.has(node.type) && !(node.type === 'UnaryExpression' && node.operator !== 'delete')) impure = node;
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key.endsWith('Comments')) continue;
-      const value = (node as unknown as Record<string, unknown>)[key];
-      for (const child of Array.isArray(value) ? value : [value]) {
-        if (child && typeof child === 'object' && typeof (child as Node).type === 'string') visit(child as Node);
-      }
-    }
-  };
-  visit(statement);
+  // Anything evaluated before the await that does something would run again on the retry.
+  let impure = false;
+  walk(statement, (node) => {
+    if (impure || node === parent) return false;
+    if (node.end! <= parent.start! && isSideEffect(node)) impure = true;
+    return undefined;
+  });
   if (impure) {
     return new Refusal('nested-site', 'the statement runs other code before it awaits the request, and that code must not run twice.', `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.`);
   }

@@ -14,7 +14,7 @@ import { handlerId, planHandler } from './plan-handler.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { Refusal } from './refusal.ts';
-import { indentAt, lineStartOf } from './text.ts';
+import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, Marker, SiteReport } from './types.ts';
 import { importEdit, wireVerifier } from './wiring.ts';
 
@@ -41,7 +41,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const reports: SiteReport[] = [];
   const planned: HandlerPlan[] = [];
 
-  const eol = source.includes('\r\n') ? '\r\n' : '\n';
+  const eol = eolOf(source);
   const byHandler = new Map<HandlerSite, LegacySite[]>();
   const exportedHelpers: FilePlan['exportedHelpers'] = [];
   const addSite = (handler: HandlerSite, site: LegacySite) => byHandler.set(handler, [...(byHandler.get(handler) ?? []), site]);

@@ -4,7 +4,7 @@
 // builds the request each calling handler asks with, and `confirmResult(answer, ...)` is
 // what the helper made of the answer, which the handler computes when it resumes.
 import type { Node, Statement } from '@babel/types';
-import { referencedNames, walk } from '../analyse/ast.ts';
+import { hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
@@ -26,8 +26,6 @@ export interface HelperSplit {
   resultCall(answer: string, args: string[]): string;
 }
 
-const IMPURE = /^(CallExpression|NewExpression|AssignmentExpression|UpdateExpression|AwaitExpression|YieldExpression|TaggedTemplateExpression|OptionalCallExpression)$/;
-
 export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | Refusal {
   const fn = site.enclosing!;
   const refuse = (reason: string) => new Refusal('in-helper', `this request is made in a helper ${reason}`, `inline the helper into its handlers, or ${MANUAL_STEP}.`, site);
@@ -48,7 +46,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   for (const call of calls) {
     const parent = call.ancestors[call.ancestors.length - 1];
     if (!parent || parent.type !== 'AwaitExpression') return refuse('whose result a handler does not await where it calls it.');
-    if (call.call.arguments.some((a) => impure(a))) {
+    if (call.call.arguments.some((a) => hasSideEffects(a))) {
       return refuse('called with arguments that compute something (they would be computed again when the handler resumes).');
     }
   }
@@ -95,15 +93,6 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
     requestCall: (args) => `${name}Request(${select(args, usedByRequest).join(', ')})`,
     resultCall: (answerText, args) => (identity ? answerText : `${name}Result(${[answerText, ...select(args, usedByResult)].join(', ')})`),
   };
-}
-
-function impure(node: Node): boolean {
-  let found = false;
-  walk(node, (n) => {
-    if (IMPURE.test(n.type)) found = true;
-    return found ? false : undefined;
-  });
-  return found;
 }
 
 /** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */

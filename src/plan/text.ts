@@ -31,12 +31,7 @@ export function lineTail(source: string, offset: number): string | undefined {
   return undefined;
 }
 
-export function lineColumn(source: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let last = -1;
-  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) {
-    line++;
-    last = i;
-  }
-  return { line, column: offset - last };
+/** The line ending a file uses: what every line the rewrite adds must use too. */
+export function eolOf(source: string): string {
+  return source.includes('\r\n') ? '\r\n' : '\n';
 }

@@ -3,7 +3,7 @@
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
-import { indentAt } from './text.ts';
+import { eolOf, indentAt } from './text.ts';
 import type { Edit } from './types.ts';
 
 export /** Adds `requestState: { verify: mrtrCodec.verify }` to one `new McpServer(...)`. */
@@ -28,7 +28,7 @@ function wireVerifier(source: string, construction: Node): Edit[] {
       const afterLast = source.slice(last.end!, options.end! - 1);
       const hasTrailingComma = /^\s*,/.test(afterLast);
       const at = hasTrailingComma ? last.end! + afterLast.indexOf(',') + 1 : last.end!;
-      const eol = source.includes('\r\n') ? '\r\n' : '\n';
+      const eol = eolOf(source);
       return [{ start: at, end: at, text: `${hasTrailingComma ? '' : ','}${eol}${indent}${verifier}${hasTrailingComma ? ',' : ''}` }];
     }
     return [{ start: last.end!, end: last.end!, text: `, ${verifier}` }];
@@ -48,7 +48,7 @@ function importEdit(analysis: FileAnalysis, names: string[]): Edit {
     if (source.slice(existing.start!, existing.end!).includes('\n')) {
       const indent = indentAt(source, last.start!);
       const at = trailingComma ? last.end! + between.indexOf(',') + 1 : last.end!;
-      const eol = source.includes('\r\n') ? '\r\n' : '\n';
+      const eol = eolOf(source);
       const text = names.map((n, i) => `${i === 0 && !trailingComma ? ',' : ''}${eol}${indent}${n}${i < names.length - 1 || trailingComma ? ',' : ''}`).join('');
       return { start: at, end: at, text };
     }
@@ -57,11 +57,11 @@ function importEdit(analysis: FileAnalysis, names: string[]): Edit {
     const oneLine = `${source.slice(existing.start!, open)}{ ${merged.join(', ')} }${source.slice(close + 1, existing.end!)}`;
     if (oneLine.length <= 100) return { start: last.end!, end: last.end!, text: `, ${names.join(', ')}` };
     // Too long for one line: one specifier a line, as a formatter would print it.
-    const eol = source.includes('\r\n') ? '\r\n' : '\n';
+    const eol = eolOf(source);
     return { start: open, end: close + 1, text: `{${eol}${merged.map((m) => `  ${m},${eol}`).join('')}}` };
   }
   const at = analysis.afterImports;
-  const eol = source.includes('\r\n') ? '\r\n' : '\n';
+  const eol = eolOf(source);
   const statement = `import { ${names.join(', ')} } from '${SERVER_PACKAGE}';`;
   return at === 0 ? { start: 0, end: 0, text: statement + eol } : { start: at, end: at, text: eol + statement };
 }
