@@ -15,7 +15,6 @@
 //
 // This module is imported by the CLI at start-up for its yargs definition: everything heavy
 // (engine, parser, formats) is imported when the command runs.
-import { readFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import type { Comment, Node } from '@babel/types';
 import type { RunSite } from '../engine/run.ts';
@@ -88,11 +87,10 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
 const MARKER_TEXT = /@mrtr-todo|@mcp-codemod-error/;
 /** A marker at the start of a comment line (after `//`, `/*`, `*` and spaces). */
 const MARKER_START = /^@(mrtr-todo|mcp-codemod-error)(?![\w-])/;
-const READ_CONCURRENCY = 16;
 
 /** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
 export async function collectCheckReport(paths: readonly string[], cwd: string): Promise<CheckReport> {
-  const [{ discoverFiles, describeFsError }, { runCodemod, decodeSource, displayPath }] = await Promise.all([
+  const [{ discoverFiles }, { runCodemod, displayPath }] = await Promise.all([
     import('../engine/discover.ts'),
     import('../engine/run.ts'),
   ]);
@@ -104,7 +102,11 @@ export async function collectCheckReport(paths: readonly string[], cwd: string):
   // Analysis only: v1 files are checked as they are (the official codemod runs on migrate), the
   // rewritten text is not re-parsed, and the type checker is asked only about receivers.
   const { LintTypeFacts } = await import('../engine/lint-type-facts.ts');
-  const run = files.length > 0 ? await runCodemod({ paths: files.map((f) => f.absolute), write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() }) : undefined;
+  // Files whose text mentions a marker, kept as the run reads them (no second read).
+  const markerTexts = new Map<string, string>();
+  const onText = (absolute: string, source: string) => void (MARKER_TEXT.test(source) && markerTexts.set(absolute, source));
+  const found = files.map((f) => f.absolute);
+  const run = files.length > 0 ? await runCodemod({ paths: found, discovered: found, onText, write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() }) : undefined;
   const failed = new Map<string, CheckError['stage']>();
   for (const error of run?.errors ?? []) {
     errors.push({ ...error, stage: error.stage });
@@ -119,28 +121,13 @@ export async function collectCheckReport(paths: readonly string[], cwd: string):
 
   // The comments' view: every discovered file that mentions a marker.
   const scans = new Map<string, FileScan>();
-  const scanOne = async ({ absolute, file }: { absolute: string; file: string }) => {
-    const stage = failed.get(file);
-    if (stage === 'read' || stage === 'discover') return; // already reported; nothing to scan
-    let bytes: Buffer;
-    try {
-      // Synchronous reads are the fastest here (measured for the engine: bench/README.md).
-      bytes = readFileSync(absolute);
-    } catch (error) {
-      errors.push({ file, stage: 'read', message: `cannot read: ${describeFsError(error)}` });
-      return;
-    }
-    const source = decodeSource(bytes);
-    if (typeof source !== 'string') {
-      errors.push({ file, stage: 'read', message: source.problem });
-      return;
-    }
-    if (!MARKER_TEXT.test(source)) return;
+  for (const { absolute, file } of files) {
+    const source = markerTexts.get(absolute);
+    if (source === undefined) continue; // no marker text, or unreadable (the run reported it)
     const scan = await scanSource(source, absolute);
-    if (scan.parseError && stage === undefined) errors.push({ file, stage: 'parse', ...scan.parseError });
+    if (scan.parseError && !failed.has(file)) errors.push({ file, stage: 'parse', ...scan.parseError });
     scans.set(file, scan);
-  };
-  for (let i = 0; i < files.length; i += READ_CONCURRENCY) await Promise.all(files.slice(i, i + READ_CONCURRENCY).map(scanOne));
+  }
 
   const findings: Finding[] = [];
   for (const { file } of files) {

@@ -86,7 +86,7 @@ export async function runDiscovered(run: Run, discovery: Discovery, options: Omi
   if (discovery.files.length === 0) return { filesScanned: 0, candidates: 0, changed: [], sites: [], errors: problems, upgrades: [] };
   progress.start(discovery.files.length);
   try {
-    const result = await run({ ...options, paths: discovery.files, onFileDone: () => progress.tick() });
+    const result = await run({ ...options, paths: discovery.files, discovered: discovery.files, onFileDone: () => progress.tick() });
     result.errors.unshift(...problems);
     return result;
   } finally {

@@ -73,6 +73,10 @@ export interface RunOptions {
   verify?: boolean;
   /** Called once for every discovered file when it has been handled (progress display). */
   onFileDone?: (file: string) => void;
+  /** Called with the text of every file read (so a caller that also scans text reads nothing twice). */
+  onText?: (absolutePath: string, source: string) => void;
+  /** Files the caller has already discovered (absolute): used as they are, with no second walk. */
+  discovered?: readonly string[];
   /** The user's choices for the migration (`--sampling=flag`). */
   transform?: TransformOptions;
   /**
@@ -140,7 +144,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const inner = options.types === false ? undefined : (options.types ?? new TsTypeFactsProvider());
   const types = inner && new TypeFactsBatch(inner);
-  const discovery = await discoverFiles(options.paths, cwd, options.discover);
+  const discovery = options.discovered ? { files: [...options.discovered], problems: [] } : await discoverFiles(options.paths, cwd, options.discover);
   const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [] };
   const upgradeV1Files = options.v1 !== false;
   const v1Queue: Candidate[] = [];
@@ -182,6 +186,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       done(file);
       continue;
     }
+    options.onText?.(absolutePath, source);
     const v1 = upgradeV1Files && isV1Source(source);
     // Most files of a project never mention the legacy surface: they are not parsed at all.
     if (!v1 && !PREFILTER.test(source)) {
