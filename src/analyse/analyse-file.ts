@@ -1,6 +1,7 @@
 // Analysis of one file: a pure function from source text to the facts the planner needs.
 import type { CallExpression, NewExpression, Node } from '@babel/types';
-import { boundNames, isFunction, walk } from './ast.ts';
+import { boundNames } from './ast.ts';
+import { indexFile, type FileIndex } from './file-index.ts';
 import { findHandlers, type HandlerSite } from './find-handlers.ts';
 import { findLegacySites, findUrlElicitationThrows, type LegacySite, type UrlElicitationThrow } from './find-sites.ts';
 import { dialectOf, parseSource } from './parse.ts';
@@ -10,6 +11,8 @@ export interface FileAnalysis {
   source: string;
   /** The parsed program, for questions the planner asks lazily (the call graph). */
   program: Node;
+  /** The nodes the analysis passes look at, from one walk (the planner's call graph uses it too). */
+  index: FileIndex;
   fileName: string;
   /** TypeScript syntax: the rewrite writes type arguments and annotations. */
   typed: boolean;
@@ -96,31 +99,38 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   const serverConstructions: NewExpression[] = [];
   const serverNames = new Set<string>();
   const declaredAnywhere = new Set<string>();
-  walk(program, (node) => {
-    if (node.type === 'VariableDeclarator') for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
-    if (isFunction(node)) for (const p of node.params) for (const b of boundNames(p as Node)) declaredAnywhere.add(b.name);
-    if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) declaredAnywhere.add(node.id.name);
+  const index = indexFile(program);
+  for (const { node } of index.declarators) {
+    for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
+    if (node.id.type === 'Identifier' && node.init?.type === 'NewExpression' && node.init.callee.type === 'Identifier' && mcpServerNames.has(node.init.callee.name)) serverNames.add(node.id.name);
+  }
+  for (const { node } of index.functions) {
+    for (const p of node.params) for (const b of boundNames(p as Node)) declaredAnywhere.add(b.name);
+    if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) declaredAnywhere.add(node.id.name);
+  }
+  for (const node of index.otherDeclarations) {
+    if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) declaredAnywhere.add(node.id.name);
     if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) declaredAnywhere.add(b.name);
     if ((node.type === 'TSTypeAliasDeclaration' || node.type === 'TSInterfaceDeclaration' || node.type === 'TSEnumDeclaration') && node.id.type === 'Identifier') declaredAnywhere.add(node.id.name);
     if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') declaredAnywhere.add(node.local.name);
-    if (node.type === 'NewExpression' && node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
-    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init?.type === 'NewExpression' && node.init.callee.type === 'Identifier' && mcpServerNames.has(node.init.callee.name)) serverNames.add(node.id.name);
-    if (node.type === 'Identifier' && node.typeAnnotation?.type === 'TSTypeAnnotation') {
-      const t = node.typeAnnotation.typeAnnotation;
-      if (t.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && mcpServerNames.has(t.typeName.name)) serverNames.add(node.name);
-    }
-  });
+  }
+  for (const node of index.constructions) if (node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
+  for (const node of index.annotated) {
+    const t = node.typeAnnotation?.type === 'TSTypeAnnotation' ? node.typeAnnotation.typeAnnotation : undefined;
+    if (t?.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && mcpServerNames.has(t.typeName.name)) serverNames.add(node.name);
+  }
 
   const unnamedHandlers: CallExpression[] = [];
   return {
     source,
     program,
+    index,
     fileName,
     typed: dialect !== 'js',
-    handlers: findHandlers(program, source, unnamedHandlers),
+    handlers: findHandlers(index, unnamedHandlers),
     unnamedHandlers,
-    sites: findLegacySites(program, serverNames),
-    urlThrows: /UrlElicitationRequiredError/.test(source) ? findUrlElicitationThrows(program) : [],
+    sites: findLegacySites(index, serverNames),
+    urlThrows: /UrlElicitationRequiredError/.test(source) ? findUrlElicitationThrows(index) : [],
     serverConstructions,
     serverImport,
     serverImported,

@@ -28,13 +28,37 @@ export function children(node: Node): Node[] {
   return out;
 }
 
-/** Depth-first walk; return false from `enter` to skip a subtree. Parents are passed along. */
+/**
+ * Type-only subtrees: nothing under them runs, so no question of the analysis (calls, functions,
+ * bindings, references that must exist at run time) has its answer there. The node itself is
+ * still entered (a type alias's name is a declared name); its children are not.
+ */
+const TYPE_ONLY = new Set(['TSTypeAnnotation', 'TSTypeParameterDeclaration', 'TSTypeParameterInstantiation', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSDeclareFunction']);
+
+/**
+ * Depth-first walk; return false from `enter` to skip a subtree. Parents are passed along.
+ * Written without a child array per node: the analysis walks every candidate several times,
+ * and this loop is most of its cost after the parse.
+ */
 export function walk(node: Node, enter: (node: Node, parents: readonly Node[]) => boolean | void): void {
   const parents: Node[] = [];
   const visit = (current: Node): void => {
-    if (enter(current, parents) === false) return;
+    if (enter(current, parents) === false || TYPE_ONLY.has(current.type)) return;
+    const keys = VISITOR_KEYS[current.type];
     parents.push(current);
-    for (const child of children(current)) visit(child);
+    if (keys === undefined) {
+      for (const child of children(current)) visit(child);
+    } else {
+      for (let k = 0; k < keys.length; k++) {
+        const value = (current as unknown as Record<string, unknown>)[keys[k]!];
+        if (typeof value !== 'object' || value === null) continue;
+        if (Array.isArray(value)) {
+          for (let i = 0; i < value.length; i++) if (isNode(value[i])) visit(value[i] as Node);
+        } else if (isNode(value)) {
+          visit(value);
+        }
+      }
+    }
     parents.pop();
   };
   visit(node);

@@ -2,7 +2,8 @@
 // cannot suspend the handler that called it, so each reaching call is marked, naming the
 // chain; the helper's own site says which handlers reach it.
 import type { CallExpression, Node } from '@babel/types';
-import { isFunction, walk, type FunctionNode } from './ast.ts';
+import type { FunctionNode } from './ast.ts';
+import { enclosingFunctions, type FileIndex } from './file-index.ts';
 import type { HandlerSite } from './find-handlers.ts';
 
 export interface NamedCall {
@@ -19,29 +20,26 @@ export interface CallGraph {
   calls: NamedCall[];
 }
 
-export function buildCallGraph(program: Node): CallGraph {
+export function buildCallGraph(index: FileIndex): CallGraph {
   const names = new Map<FunctionNode, string>();
+  for (const { node, ancestors } of index.functions) {
+    const parent = ancestors[ancestors.length - 1];
+    const name =
+      node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' ? node.id?.name : undefined;
+    const fromParent =
+      parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name
+      : (parent?.type === 'ClassProperty' || parent?.type === 'ObjectProperty') && parent.key.type === 'Identifier' ? parent.key.name
+      : undefined;
+    const own = (node.type === 'ClassMethod' || node.type === 'ObjectMethod') && node.key.type === 'Identifier' ? node.key.name : undefined;
+    const known = own ?? name ?? fromParent;
+    if (known) names.set(node, known);
+  }
   const calls: NamedCall[] = [];
-  walk(program, (node, parents) => {
-    if (isFunction(node)) {
-      const parent = parents[parents.length - 1];
-      const name =
-        node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' ? node.id?.name : undefined;
-      const fromParent =
-        parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name
-        : (parent?.type === 'ClassProperty' || parent?.type === 'ObjectProperty') && parent.key.type === 'Identifier' ? parent.key.name
-        : undefined;
-      const own = (node.type === 'ClassMethod' || node.type === 'ObjectMethod') && node.key.type === 'Identifier' ? node.key.name : undefined;
-      const known = own ?? name ?? fromParent;
-      if (known) names.set(node, known);
-    }
-    if (node.type === 'CallExpression') {
-      const c = node.callee;
-      const callee = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
-      if (callee) calls.push({ call: node, callee, functions: parents.filter(isFunction) as FunctionNode[], ancestors: [...parents] });
-    }
-    return undefined;
-  });
+  for (const { node, ancestors } of index.calls) {
+    const c = node.callee;
+    const callee = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
+    if (callee) calls.push({ call: node, callee, functions: enclosingFunctions(ancestors), ancestors: [...ancestors] });
+  }
   return { nameOf: (fn) => names.get(fn), calls };
 }
 

@@ -1,7 +1,8 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { isFunction, propertyOf, stringValue, type FunctionNode } from './ast.ts';
+import type { FileIndex } from './file-index.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
 
 export interface HandlerSite {
@@ -18,36 +19,34 @@ export interface HandlerSite {
   ancestors?: Node[];
 }
 
-export function findHandlers(program: Node, source: string, unnamed: CallExpression[] = []): HandlerSite[] {
+export function findHandlers(index: FileIndex, unnamed: CallExpression[] = []): HandlerSite[] {
   const found: HandlerSite[] = [];
-  const functions = namedFunctions(program);
-  const constStrings = constStringValues(program);
-  void source;
-  walk(program, (node, parents) => {
-    if (node.type !== 'CallExpression') return;
+  const functions = namedFunctions(index);
+  const constStrings = constStringValues(index);
+  for (const { node, ancestors } of index.calls) {
     const callee = node.callee;
-    if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return;
+    if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
     if (callee.property.name === 'setRequestHandler') {
       const low = lowLevelHandler(node, functions);
-      if (low) found.push({ ...low, ancestors: [...parents] });
-      return;
+      if (low) found.push({ ...low, ancestors: [...ancestors] });
+      continue;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
-    if (!kind || node.arguments.length < 2) return;
+    if (!kind || node.arguments.length < 2) continue;
     const lastArg = node.arguments[node.arguments.length - 1]!;
     // A handler passed by name: `registerTool('x', config, handleX)`.
     const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : lastArg;
-    if (!last || !isFunction(last)) return;
+    if (!last || !isFunction(last)) continue;
     const first = node.arguments[0]!;
     // The name is what requestState is bound to: a const's string value, never the variable's
     // name (two modules' `const name = '...'` would otherwise accept each other's state).
     const name = stringValue(first) ?? (first.type === 'Identifier' ? constStrings.get(first.name) : undefined);
     if (name === undefined) {
       unnamed.push(node);
-      return;
+      continue;
     }
-    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name), ancestors: [...parents] });
-  });
+    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name), ancestors: [...ancestors] });
+  }
   return found;
 }
 
@@ -76,32 +75,27 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
 }
 
 /** `const NAME = 'literal'` anywhere in the file, by name; a name declared twice is dropped. */
-function constStringValues(program: Node): Map<string, string> {
+function constStringValues(index: FileIndex): Map<string, string> {
   const found = new Map<string, string>();
   const twice = new Set<string>();
-  walk(program, (node) => {
-    if (node.type !== 'VariableDeclaration' || node.kind !== 'const') return;
-    for (const d of node.declarations) {
-      const value = d.id.type === 'Identifier' ? stringValue(d.init) : undefined;
-      if (d.id.type !== 'Identifier' || value === undefined) continue;
-      if (found.has(d.id.name)) twice.add(d.id.name);
-      found.set(d.id.name, value);
-    }
-  });
+  for (const { node: d, declaration } of index.declarators) {
+    if (declaration.kind !== 'const') continue;
+    const value = d.id.type === 'Identifier' ? stringValue(d.init) : undefined;
+    if (d.id.type !== 'Identifier' || value === undefined) continue;
+    if (found.has(d.id.name)) twice.add(d.id.name);
+    found.set(d.id.name, value);
+  }
   for (const name of twice) found.delete(name);
   return found;
 }
 
 /** Functions of the file by name: declarations and `const f = async (...) => {...}`; a name declared twice is dropped. */
-function namedFunctions(program: Node): Map<string, FunctionNode> {
+function namedFunctions(index: FileIndex): Map<string, FunctionNode> {
   const found = new Map<string, FunctionNode>();
   const twice = new Set<string>();
   const add = (name: string, fn: FunctionNode) => (found.has(name) ? twice.add(name) : found.set(name, fn));
-  walk(program, (node) => {
-    if (node.type === 'FunctionDeclaration' && node.id) add(node.id.name, node);
-    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init && isFunction(node.init)) add(node.id.name, node.init);
-    return undefined;
-  });
+  for (const { node } of index.functions) if (node.type === 'FunctionDeclaration' && node.id) add(node.id.name, node);
+  for (const { node } of index.declarators) if (node.id.type === 'Identifier' && node.init && isFunction(node.init)) add(node.id.name, node.init);
   for (const name of twice) found.delete(name);
   return found;
 }

@@ -1,6 +1,7 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, Node } from '@babel/types';
-import { isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
+import { enclosingFunctions, type FileIndex } from './file-index.ts';
 import { LEGACY_CALLS, REQUEST_METHODS, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../plan/types.ts';
 
@@ -33,24 +34,38 @@ export interface LegacySite {
   via?: { helper: string; requestText: string; result: [before: string, after: string]; valueType?: string; args: Node[] };
 }
 
-export function findLegacySites(program: Node, serverNames: ReadonlySet<string> = new Set()): LegacySite[] {
+export function findLegacySites(index: FileIndex, serverNames: ReadonlySet<string> = new Set()): LegacySite[] {
   const sites: LegacySite[] = [];
-  const declarations = constDeclarations(program);
-  walk(program, (node, parents) => {
-    if (node.type !== 'CallExpression') return;
-    const functions = parents.filter(isFunction) as FunctionNode[];
+  const declarations = constDeclarations(index);
+  for (const { node, ancestors: parents } of index.calls) {
+    // Most calls are not requests: a cheap look at the callee's name first.
+    if (!mayBeLegacyCall(node)) continue;
+    const functions = enclosingFunctions(parents);
     const target = callTarget(node, declarations, functions);
-    if (!target) return;
+    if (!target) continue;
     const matched = matchLegacyCall(node, target, declarations, functions);
-    if (!matched) return;
+    if (!matched) continue;
     const parts = target.path.split('.');
     const known =
       matched.shape.receiver !== '*.server' ||
       (parts.length === 2 && parts[1] === 'server' && serverNames.has(parts[0]!)) ||
       (parts.length === 1 && serverNames.has(parts[0]!));
     sites.push({ ...matched, call: node, receiver: target.receiver, functions, enclosing: functions[functions.length - 1], ancestors: [...parents], ...(known ? {} : { uncertain: true }) });
-  });
+  }
   return sites;
+}
+
+const LEGACY_METHODS = new Set(LEGACY_CALLS.map((shape) => shape.method));
+
+/**
+ * False when the call cannot be a legacy request whatever its receiver: a method call whose
+ * name no legacy shape has. Calls through a plain name are looked up (`const f = x.m.bind(x)`).
+ */
+function mayBeLegacyCall(call: CallExpression): boolean {
+  const callee = call.callee;
+  if (callee.type === 'Identifier') return true;
+  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') return LEGACY_METHODS.has(callee.property.name);
+  return false;
 }
 
 /** What a call calls: a method name and its receiver, seen through `const f = x.m.bind(x)`, `const f = x.m` and `const { m } = x`. */
@@ -97,23 +112,21 @@ interface Declared {
  */
 type Declarations = (name: string, functions: readonly FunctionNode[]) => Declared | undefined;
 
-function constDeclarations(program: Node): Declarations {
+function constDeclarations(index: FileIndex): Declarations {
   const byScope = new Map<FunctionNode | null, Map<string, Declared | 'ambiguous'>>();
   const add = (scope: FunctionNode | null, name: string, d: Declared) => {
     const names = byScope.get(scope) ?? new Map<string, Declared | 'ambiguous'>();
     byScope.set(scope, names);
     names.set(name, names.has(name) ? 'ambiguous' : d);
   };
-  walk(program, (node, parents) => {
-    if (node.type !== 'VariableDeclarator') return;
-    const scope = (parents.filter(isFunction).pop() as FunctionNode | undefined) ?? null;
+  for (const { node, scope } of index.declarators) {
     if (node.id.type === 'Identifier') add(scope, node.id.name, { init: node.init });
     else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
       for (const p of node.id.properties) {
         if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier') add(scope, p.value.name, { from: { property: p.key.name, object: node.init } });
       }
     }
-  });
+  }
   return (name, functions) => {
     for (const scope of [...functions].reverse().concat([null as never])) {
       const found = byScope.get(scope ?? null)?.get(name);
@@ -182,15 +195,14 @@ export interface UrlElicitationThrow {
   ancestors: Node[];
 }
 
-export function findUrlElicitationThrows(program: Node): UrlElicitationThrow[] {
+export function findUrlElicitationThrows(index: FileIndex): UrlElicitationThrow[] {
   const found: UrlElicitationThrow[] = [];
-  walk(program, (node, parents) => {
-    if (node.type !== 'ThrowStatement') return;
+  for (const { node, ancestors: parents } of index.throws) {
     const error = node.argument;
-    if (error.type !== 'NewExpression' || error.callee.type !== 'Identifier' || error.callee.name !== 'UrlElicitationRequiredError') return;
+    if (error.type !== 'NewExpression' || error.callee.type !== 'Identifier' || error.callee.name !== 'UrlElicitationRequiredError') continue;
     const list = error.arguments[0];
     const elicitations = list?.type === 'ArrayExpression' && list.elements.every((e) => e?.type === 'ObjectExpression') ? (list.elements as Node[]) : undefined;
-    found.push({ statement: node, elicitations, functions: parents.filter(isFunction) as FunctionNode[], ancestors: [...parents] });
-  });
+    found.push({ statement: node, elicitations, functions: enclosingFunctions(parents), ancestors: [...parents] });
+  }
   return found;
 }

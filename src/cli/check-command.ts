@@ -162,9 +162,10 @@ export interface FileScan {
 
 /** Markers in the comments of one file, and where each legacy call's statement begins. */
 export async function scanSource(source: string, fileName: string): Promise<FileScan> {
-  const [{ parseSource, dialectOf, ParseFailure }, { findLegacySites }] = await Promise.all([
+  const [{ parseSource, dialectOf, ParseFailure }, { findLegacySites }, { indexFile }] = await Promise.all([
     import('../analyse/parse.ts'),
     import('../analyse/find-sites.ts'),
+    import('../analyse/file-index.ts'),
   ]);
   let ast;
   try {
@@ -198,7 +199,7 @@ export async function scanSource(source: string, fileName: string): Promise<File
     }
   }
   const statements = new Map<string, number>();
-  for (const site of findLegacySites(ast.program)) {
+  for (const site of findLegacySites(indexFile(ast.program))) {
     const statement = [...site.ancestors].reverse().find(isStatementLike) ?? site.call;
     const { line, column } = site.call.loc!.start;
     statements.set(`${line}:${column + 1}`, statement.loc!.start.line);

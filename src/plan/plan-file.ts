@@ -69,7 +69,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addSite(owner!, site);
       continue;
     }
-    const chain = owner ? undefined : handlersReaching((graph ??= buildCallGraph(analysis.program)), handlers, site.enclosing);
+    const chain = owner ? undefined : handlersReaching((graph ??= buildCallGraph(analysis.index)), handlers, site.enclosing);
     if (chain) {
       const split = splittable(graph!, site, chain);
       if (split instanceof Refusal) {
@@ -132,7 +132,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 
   // Calls from handlers into another module's helper that makes a request.
   if (options.externalHelpers && options.externalHelpers.size > 0) {
-    for (const call of (graph ??= buildCallGraph(analysis.program)).calls) {
+    for (const call of (graph ??= buildCallGraph(analysis.index)).calls) {
       const external = call.call.callee.type === 'Identifier' ? options.externalHelpers.get(call.call.callee.name) : undefined;
       const handler = external && handlers.find((h) => call.functions.includes(h.fn));
       if (!external || !handler) continue;
@@ -278,7 +278,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   /** The exported name of the top-level function a site is in, if the module exports it. */
   function exportedHelperName(site: LegacySite): string | undefined {
     if (site.functions.length !== 1) return undefined; // asked from a callback inside it, not by it
-    const name = (graph ??= buildCallGraph(analysis.program)).nameOf(site.functions[0]!);
+    const name = (graph ??= buildCallGraph(analysis.index)).nameOf(site.functions[0]!);
     return name && analysis.exportedNames.has(name) ? name : undefined;
   }
 
