@@ -15,14 +15,15 @@
 //            the analysis-only path: runCodemod without writing, without diffs, without the
 //            TypeScript checker (types: false) and without re-parsing outputs (verify: false).
 //   migrate  `migrate --dry-run`: runCodemod(write: false) with the default type facts (the
-//            checker loads when a TypeScript file lifts a local), plus the unified diffs.
+//            checker's thread starts with the first TypeScript candidate), plus the unified
+//            diffs, each made as its file is done (as the CLI does).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSource, dialectOf } from '../src/analyse/parse.ts';
 import { PREFILTER } from '../src/analyse/sdk-surface.ts';
 import { discoverFiles } from '../src/engine/discover.ts';
 import { decodeSource, runCodemod, type RunOptions } from '../src/engine/run.ts';
-import { unifiedDiffs } from '../src/report/diff.ts';
+import { unifiedDiff, unifiedDiffs } from '../src/report/diff.ts';
 
 export interface ChildReport {
   variant: string;
@@ -40,7 +41,7 @@ export interface ChildReport {
   sites?: number;
   errors?: number;
   patchBytes?: number;
-  /** migrate: the part spent making unified diffs. */
+  /** migrate: the part spent making unified diffs after the run (the rest were made during it). */
   diffMs?: number;
   /** process.resourceUsage().maxRSS, in KiB. */
   maxRssKiB: number;
@@ -77,7 +78,8 @@ async function checkCommand(dir: string): Promise<Omit<ChildReport, 'variant' | 
 
 async function codemod(dir: string, variant: 'check-analysis' | 'migrate', extra: Partial<RunOptions>): Promise<Omit<ChildReport, 'variant' | 'maxRssKiB'>> {
   const start = performance.now();
-  const result = await runCodemod({ paths: [dir], write: false, cwd: process.cwd(), ...(variant === 'check-analysis' ? { types: false as const, verify: false } : {}), ...extra });
+  // As `migrate --dry-run` does: each changed file's diff is made as soon as it is done.
+  const result = await runCodemod({ paths: [dir], write: false, cwd: process.cwd(), ...(variant === 'check-analysis' ? { types: false as const, verify: false } : { onChanged: (file) => void unifiedDiff(file) }), ...extra });
   const ran = performance.now();
   const patch = variant === 'migrate' ? unifiedDiffs(result.changed) : '';
   const workMs = performance.now() - start;

@@ -10,15 +10,15 @@
  * jscodeshift's `report`.
  */
 import type { API, FileInfo } from 'jscodeshift';
-import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
+import { TsTypeFactsProvider, type TypeScript } from '../src/analyse/ts-type-facts.ts';
 import { transformWithTypes } from '../src/transform.ts';
 
 export const parser = 'tsx';
 
 // One checker per worker process, shared by the files it transforms. Under the stock runner
 // this module was compiled by jscodeshift's @babel/register hook, which stays installed and
-// would also try (and fail) to recompile ts-morph's bundle; by the time the checker is
-// needed our own TypeScript is loaded, so the hook is released first.
+// would also try to recompile TypeScript's 9 MB bundle as it is required; by the time the
+// checker is needed our own code is loaded, so the hook is released first.
 const types = new TsTypeFactsProvider(async () => {
   if (typeof require === 'function') {
     try {
@@ -26,8 +26,9 @@ const types = new TsTypeFactsProvider(async () => {
     } catch {
       // Not under jscodeshift's runner: nothing to release.
     }
+    return require('typescript') as TypeScript;
   }
-  return import('ts-morph');
+  return (await import('../src/analyse/load-typescript.ts')).loadTypeScript();
 });
 
 export default async function transformer(file: FileInfo, api: API, options: { sampling?: string } = {}): Promise<string | undefined> {

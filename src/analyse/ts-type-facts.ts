@@ -1,45 +1,144 @@
-// Type facts from the TypeScript checker, through ts-morph. Loaded only when a TypeScript
-// file actually has a local to lift: the compiler costs about a second to start, and most
-// files (and `check`) never need it.
+// Type facts from the TypeScript checker (the compiler API of `typescript`, loaded with
+// createRequire: importing it as ESM costs about half a second more at start-up).
+//
+// The planner's questions are known before it runs (src/transform.ts records them): the type
+// of each local that travels in requestState, and whether a look-alike receiver is an MCP SDK
+// object. `TypeScriptFacts.answer` takes the questions of many files and answers them from one
+// program, so the standard library, @types/node and the SDK's declarations are read once per
+// program, not once per file. Declaration and dependency files are parsed once per run and
+// kept (a later program reuses them, binding included); the files asked about are dropped
+// after their answers, so memory stays at the libraries plus one batch.
+//
+// This module is used in a worker thread (./type-facts-worker.ts, the default for a run) and
+// in the calling thread (TsTypeFactsProvider below: tests, the jscodeshift transform).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Node as MorphNode, Project, SourceFile, Type } from 'ts-morph';
-import type { LocalTypeFact, TypeFacts } from './type-facts.ts';
+import type * as TS from 'typescript';
+import type { LocalTypeFact, TypeFacts, TypeQuestions } from './type-facts.ts';
 
-type Morph = typeof import('ts-morph');
+export type { TypeQuestions };
 
-/** One checker shared by every file of a run (so the SDK's types are read once). */
-export class TsTypeFactsProvider {
-  private project?: Project;
-  private morph?: Morph;
+export type TypeScript = typeof TS;
 
-  constructor(private readonly loadMorph: () => Promise<Morph> = () => import('ts-morph')) {}
+/** The answers, in the order of the questions; null where the checker cannot tell. */
+export interface TypeAnswers {
+  locals: Array<LocalTypeFact | null>;
+  receivers: Array<boolean | null>;
+}
 
-  async forFile(fileName: string, source: string): Promise<TypeFacts> {
-    const morph = (this.morph ??= await this.loadMorph());
-    const project = (this.project ??= createProject(morph, fileName));
-    const file = project.createSourceFile(path.resolve(fileName), source, { overwrite: true });
-    return { local: (name, start) => localFact(morph, file, name, start), fromSdk: (start, end) => fromSdk(file, start, end) };
+export interface TypeRequest {
+  fileName: string;
+  source: string;
+  questions: TypeQuestions;
+}
+
+/** Type facts over the answers to a file's questions; a question not asked has no answer. */
+export function factsFromAnswers(questions: TypeQuestions, answers: TypeAnswers): TypeFacts {
+  const locals = new Map<string, LocalTypeFact>();
+  questions.locals.forEach((q, i) => {
+    const a = answers.locals[i];
+    if (a) locals.set(`${q.start}:${q.name}`, a);
+  });
+  const receivers = new Map<string, boolean>();
+  questions.receivers.forEach((q, i) => {
+    const a = answers.receivers[i];
+    if (a !== null && a !== undefined) receivers.set(`${q.start}:${q.end}`, a);
+  });
+  return {
+    local: (name, start) => locals.get(`${start}:${name}`),
+    fromSdk: (start, end) => receivers.get(`${start}:${end}`),
+  };
+}
+
+/** One project's compiler options and the declaration files already parsed for it. */
+interface ProjectCache {
+  options: TS.CompilerOptions;
+  files: Map<string, TS.SourceFile>;
+}
+
+export class TypeScriptFacts {
+  private readonly projects = new Map<string, ProjectCache>();
+  /** Programs built so far (tests count them). */
+  programs = 0;
+
+  constructor(private readonly ts: TypeScript) {}
+
+  /** Answers the questions of every request; the requests under one tsconfig share a program. */
+  answer(requests: readonly TypeRequest[]): TypeAnswers[] {
+    const answers: TypeAnswers[] = new Array(requests.length);
+    const groups = new Map<string, number[]>();
+    requests.forEach((r, i) => {
+      const config = findUp(path.dirname(path.resolve(r.fileName)), 'tsconfig.json') ?? '';
+      groups.set(config, [...(groups.get(config) ?? []), i]);
+    });
+    for (const [config, indexes] of groups) {
+      const project = this.project(config);
+      const roots = new Map(indexes.map((i) => [normalise(path.resolve(requests[i]!.fileName)), requests[i]!.source]));
+      const program = this.program(project, roots);
+      const checker = program.getTypeChecker();
+      for (const i of indexes) {
+        const request = requests[i]!;
+        const file = program.getSourceFile(normalise(path.resolve(request.fileName)));
+        answers[i] = file
+          ? {
+              locals: request.questions.locals.map((q) => localFact(this.ts, checker, file, q.name, q.start) ?? null),
+              receivers: request.questions.receivers.map((q) => fromSdk(this.ts, checker, file, q.start, q.end) ?? null),
+            }
+          : { locals: request.questions.locals.map(() => null), receivers: request.questions.receivers.map(() => null) };
+      }
+    }
+    return answers;
+  }
+
+  private project(config: string): ProjectCache {
+    let project = this.projects.get(config);
+    if (!project) {
+      const { ts } = this;
+      // The project's own compiler options decide how its imports resolve and what its types
+      // are (paths, lib, types); only a file with no tsconfig above it gets these defaults.
+      const defaults: TS.CompilerOptions = {
+        strict: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        allowImportingTsExtensions: true,
+      };
+      const overrides: TS.CompilerOptions = { skipLibCheck: true, noEmit: true };
+      const parsed = config
+        ? ts.getParsedCommandLineOfConfigFile(config, overrides, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })?.options
+        : undefined;
+      project = { options: { ...(parsed ?? defaults), ...overrides }, files: new Map() };
+      this.projects.set(config, project);
+    }
+    return project;
+  }
+
+  private program(project: ProjectCache, roots: Map<string, string>): TS.Program {
+    const { ts } = this;
+    const host = ts.createCompilerHost(project.options, true);
+    // JSDoc carries types only in JavaScript: skipping it in TypeScript files (lib.dom.d.ts is
+    // mostly JSDoc) makes reading the declarations markedly faster, with the same types.
+    host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeInfo;
+    const read = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+      const key = normalise(fileName);
+      const root = roots.get(key);
+      if (root !== undefined) return ts.createSourceFile(fileName, root, languageVersion, false);
+      let file = project.files.get(key);
+      if (!file) {
+        file = read(fileName, languageVersion, onError, shouldCreate);
+        if (file) project.files.set(key, file);
+      }
+      return file;
+    };
+    const program = ts.createProgram({ rootNames: [...roots.keys()], options: project.options, host });
+    this.programs++;
+    return program;
   }
 }
 
-function createProject(morph: Morph, fileName: string): Project {
-  const tsconfig = findUp(path.dirname(path.resolve(fileName)), 'tsconfig.json');
-  const { ts } = morph;
-  // The project's own compiler options decide how its imports resolve and what its types are
-  // (paths, lib, types); only a file with no tsconfig above it gets these defaults.
-  const defaults = {
-    strict: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true,
-  };
-  return new morph.Project({
-    ...(tsconfig ? { tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true } : {}),
-    compilerOptions: { ...(tsconfig ? {} : defaults), skipLibCheck: true, noEmit: true },
-    skipFileDependencyResolution: false,
-  });
+function normalise(fileName: string): string {
+  return fileName.split(path.sep).join('/');
 }
 
 function findUp(dir: string, name: string): string | undefined {
@@ -50,85 +149,155 @@ function findUp(dir: string, name: string): string | undefined {
   }
 }
 
-function localFact(morph: Morph, file: SourceFile, name: string, start: number): LocalTypeFact | undefined {
-  const node = file.getDescendantAtPos(start);
-  if (!node || node.getText() !== name) return undefined;
-  const type = node.getType();
-  const flags = morph.ts.TypeFormatFlags.NoTruncation | morph.ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope;
-  const text = type.getText(node, flags);
-  const why = jsonProblem(type, node, 0);
+/** The innermost node spanning exactly [start, end), or with `end` undefined, the identifier starting at `start`. */
+function nodeAt(ts: TypeScript, file: TS.SourceFile, start: number, end?: number): TS.Node | undefined {
+  let found: TS.Node | undefined;
+  const visit = (node: TS.Node): void => {
+    if (node.pos > start || node.end < (end ?? start)) return;
+    const nodeStart = node.getStart(file);
+    if (end === undefined ? ts.isIdentifier(node) && nodeStart === start : nodeStart === start && node.end === end) found = node;
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, name: string, start: number): LocalTypeFact | undefined {
+  const node = nodeAt(ts, file, start);
+  if (!node || (node as TS.Identifier).text !== name) return undefined;
+  const type = declaredType(ts, checker, node) ?? checker.getTypeAtLocation(node);
+  const text = checker.typeToString(type, node, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+  const why = jsonProblem(ts, checker, type, node, 0);
   // A type printed as import("...") is not in scope at the handler: the user must name it.
   const nameable = !/import\(/.test(text);
-  return { text: nameable ? widenLiteral(type, text) : undefined, jsonSafe: why === undefined, why };
+  return { text: nameable ? widenLiteral(ts, type, text) : undefined, jsonSafe: why === undefined, ...(why === undefined ? {} : { why }) };
+}
+
+/**
+ * The type of an unannotated `const x = <init>` read off its initializer without checking the
+ * whole expression, where that is exact: a template or literal is a string (number, boolean);
+ * a call of a function with a single, non-generic signature has that signature's return type
+ * (awaited under `await`), whatever its arguments. Checking the arguments is what costs: in a
+ * handler they are usually its parameters, whose types come from resolving the registerTool
+ * call against the SDK's zod-typed overloads (about 10 ms a handler). Anything else: undefined,
+ * and the checker types the whole initializer.
+ */
+function declaredType(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node): TS.Type | undefined {
+  const declaration = name.parent;
+  if (!declaration || !ts.isVariableDeclaration(declaration) || declaration.name !== name || declaration.type || !declaration.initializer) return undefined;
+  if (!(declaration.parent.flags & ts.NodeFlags.Const)) return undefined;
+  let init = declaration.initializer;
+  while (ts.isParenthesizedExpression(init)) init = init.expression;
+  if (ts.isNoSubstitutionTemplateLiteral(init) || ts.isTemplateExpression(init) || ts.isStringLiteral(init)) return checker.getStringType();
+  if (ts.isNumericLiteral(init)) return checker.getNumberType();
+  if (init.kind === ts.SyntaxKind.TrueKeyword || init.kind === ts.SyntaxKind.FalseKeyword) return checker.getBooleanType();
+  const awaited = ts.isAwaitExpression(init);
+  const call = awaited ? (init as TS.AwaitExpression).expression : init;
+  if (!ts.isCallExpression(call) || call.questionDotToken || ts.isOptionalChain(call) || call.expression.kind === ts.SyntaxKind.SuperKeyword || call.expression.kind === ts.SyntaxKind.ImportKeyword) return undefined;
+  const signatures = checker.getTypeAtLocation(call.expression).getCallSignatures();
+  if (signatures.length !== 1 || (signatures[0]!.typeParameters?.length ?? 0) > 0) return undefined;
+  const returned = signatures[0]!.getReturnType();
+  // `this` and type parameters are only known at the call: leave those to the checker.
+  if (returned.flags & (ts.TypeFlags.TypeParameter | ts.TypeFlags.Any)) return undefined;
+  return awaited ? checker.getAwaitedType(returned) : returned;
 }
 
 const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;
 
-function fromSdk(file: SourceFile, start: number, end: number): boolean | undefined {
-  let node: MorphNode | undefined = file.getDescendantAtPos(start);
-  while (node && !(node.getStart() === start && node.getEnd() === end)) node = node.getParent();
+function fromSdk(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, start: number, end: number): boolean | undefined {
+  const node = nodeAt(ts, file, start, end);
   if (!node) return undefined;
-  const type = node.getType();
-  if (type.isAny() || type.isUnknown()) return undefined;
-  const declarations = [type.getSymbol(), type.getAliasSymbol()].flatMap((s) => s?.getDeclarations() ?? []);
+  const type = checker.getTypeAtLocation(node);
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  const declarations = [type.getSymbol(), type.aliasSymbol].flatMap((s) => s?.getDeclarations() ?? []);
   if (declarations.length === 0) return undefined;
-  return declarations.some((d) => SDK_PATH.test(d.getSourceFile().getFilePath()));
+  return declarations.some((d) => SDK_PATH.test(d.getSourceFile().fileName));
 }
 
 /** `const n = 3` has type `3`; the state should carry `number`, as the user thinks of it. */
-function widenLiteral(type: Type, text: string): string {
-  if (type.isNumberLiteral()) return 'number';
-  if (type.isStringLiteral()) return 'string';
-  if (type.isBooleanLiteral()) return 'boolean';
+function widenLiteral(ts: TypeScript, type: TS.Type, text: string): string {
+  if (type.flags & ts.TypeFlags.NumberLiteral) return 'number';
+  if (type.flags & ts.TypeFlags.StringLiteral) return 'string';
+  if (type.flags & ts.TypeFlags.BooleanLiteral) return 'boolean';
   return text;
 }
 
 const NON_JSON_CLASSES = new Set(['Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'Promise', 'RegExp', 'Buffer', 'Uint8Array', 'ArrayBuffer', 'URL', 'Error']);
 
 /** Why a value of this type would not survive JSON.stringify/parse; undefined when it would. */
-function jsonProblem(type: Type, at: MorphNode, depth: number): string | undefined {
+function jsonProblem(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, at: TS.Node, depth: number): string | undefined {
   if (depth > 6) return undefined;
-  if (type.isAny() || type.isUnknown()) return undefined;
-  if (type.isString() || type.isNumber() || type.isBoolean() || type.isNull() || type.isUndefined() || type.isLiteral() || type.isBooleanLiteral()) return undefined;
-  if (type.isEnum() || type.isEnumLiteral()) return undefined;
-  if (type.isUnion()) {
-    for (const t of type.getUnionTypes()) {
-      const problem = jsonProblem(t, at, depth + 1);
+  const { TypeFlags, ObjectFlags } = ts;
+  const flags = type.flags;
+  if (flags & (TypeFlags.Any | TypeFlags.Unknown)) return undefined;
+  if (flags & (TypeFlags.BigInt | TypeFlags.BigIntLiteral)) return 'is a bigint, which JSON cannot hold';
+  if (flags & (TypeFlags.StringLike | TypeFlags.NumberLike | TypeFlags.BooleanLike | TypeFlags.Null | TypeFlags.Undefined | TypeFlags.EnumLike)) return undefined;
+  if (type.isUnion() || type.isIntersection()) {
+    for (const t of type.types) {
+      const problem = jsonProblem(ts, checker, t, at, depth + 1);
       if (problem) return problem;
     }
     return undefined;
   }
-  if (type.isIntersection()) {
-    for (const t of type.getIntersectionTypes()) {
-      const problem = jsonProblem(t, at, depth + 1);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  const text = type.getText(at);
+  const text = checker.typeToString(type, at);
   if (type.getCallSignatures().length > 0) return `is a function (${text})`;
   if (type.getConstructSignatures().length > 0) return `is a class (${text})`;
-  const symbolName = type.getSymbol()?.getName();
+  const symbol = type.getSymbol();
+  const symbolName = symbol?.getName();
   if (symbolName && NON_JSON_CLASSES.has(symbolName)) return `is a ${symbolName}, which does not survive a JSON round trip`;
-  if (text.startsWith('bigint') || type.getFlags() & 64 /* BigInt */) return 'is a bigint, which JSON cannot hold';
-  if (type.isArray() || type.isTuple()) {
-    const elements = type.isArray() ? [type.getArrayElementTypeOrThrow()] : type.getTupleElements();
-    for (const t of elements) {
-      const problem = jsonProblem(t, at, depth + 1);
+  if (!(flags & TypeFlags.Object)) return undefined;
+  const reference = (type as TS.ObjectType).objectFlags & ObjectFlags.Reference ? (type as TS.TypeReference) : undefined;
+  const isArray = reference && (symbolName === 'Array' || symbolName === 'ReadonlyArray') && checker.getTypeArguments(reference).length === 1;
+  const isTuple = reference && reference.target.objectFlags & ObjectFlags.Tuple;
+  if (isArray || isTuple) {
+    for (const t of checker.getTypeArguments(reference!)) {
+      const problem = jsonProblem(ts, checker, t, at, depth + 1);
       if (problem) return problem;
     }
     return undefined;
   }
-  if (type.isObject()) {
-    // Instances of user classes lose their prototype (methods, getters) in JSON.
-    const declaration = type.getSymbol()?.getDeclarations()[0];
-    if (declaration && declaration.getKindName() === 'ClassDeclaration') return `is an instance of class ${symbolName}, which loses its methods in JSON`;
-    for (const property of type.getProperties()) {
-      const propertyType = property.getTypeAtLocation(at);
-      const problem = jsonProblem(propertyType, at, depth + 1);
-      if (problem) return `has a property \`${property.getName()}\` that ${problem}`;
-    }
-    return undefined;
+  // Instances of user classes lose their prototype (methods, getters) in JSON.
+  const declaration = symbol?.getDeclarations()?.[0];
+  if (declaration && declaration.kind === ts.SyntaxKind.ClassDeclaration) return `is an instance of class ${symbolName}, which loses its methods in JSON`;
+  for (const property of type.getProperties()) {
+    const problem = jsonProblem(ts, checker, checker.getTypeOfSymbolAtLocation(property, at), at, depth + 1);
+    if (problem) return `has a property \`${property.getName()}\` that ${problem}`;
   }
   return undefined;
+}
+
+/**
+ * Type facts answered in this thread: one TypeScriptFacts for the provider's lifetime, loaded
+ * on the first question. Questions asked in the same turn of the event loop share a program.
+ */
+export class TsTypeFactsProvider {
+  private facts?: TypeScriptFacts;
+  private loading?: Promise<TypeScript>;
+  private queue: Array<{ request: TypeRequest; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }> = [];
+
+  constructor(private readonly load: () => TypeScript | Promise<TypeScript> = async () => (await import('./load-typescript.ts')).loadTypeScript()) {}
+
+  /** Programs built so far (0 while TypeScript has not been needed). */
+  get programs(): number {
+    return this.facts?.programs ?? 0;
+  }
+
+  forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(() => void this.answerQueued());
+      this.queue.push({ request: { fileName, source, questions }, resolve, reject });
+    });
+  }
+
+  private async answerQueued(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      const ts = await (this.loading ??= Promise.resolve(this.load()));
+      const answers = (this.facts ??= new TypeScriptFacts(ts)).answer(batch.map((b) => b.request));
+      batch.forEach((b, i) => b.resolve(factsFromAnswers(b.request.questions, answers[i]!)));
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 // Type facts are optional input to the analysis: what the checker knows about a local that
 // must travel in requestState. The analysis never imports the compiler; a provider built on
-// ts-morph (see ./ts-type-facts.ts) answers these questions when a TypeScript program exists.
+// the TypeScript compiler API (see ./ts-type-facts.ts) answers these questions when a TypeScript program exists.
 
 export interface LocalTypeFact {
   /** The type as it can be written at the handler, or undefined when it cannot be named there. */
@@ -19,4 +19,10 @@ export interface TypeFacts {
    * SDK package; undefined when the checker cannot tell (an `any`, an unresolved import).
    */
   fromSdk?(start: number, end: number): boolean | undefined;
+}
+
+/** What the planner will ask about one file: the locals it lifts, the receivers it doubts. */
+export interface TypeQuestions {
+  locals: Array<{ name: string; start: number }>;
+  receivers: Array<{ start: number; end: number }>;
 }

@@ -6,6 +6,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
+import type { ChangedFile } from '../engine/run.ts';
 import { shouldColor } from '../report/color.ts';
 import { checkCommandModule, runCheckCommand, type CheckCommand } from './check-command.ts';
 
@@ -105,7 +106,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
-  const [{ runCodemod }, { unifiedDiffs }, { formatSummary }] = await Promise.all([
+  const [{ runCodemod }, { unifiedDiff, unifiedDiffs }, { formatSummary }] = await Promise.all([
     import('../engine/run.ts'),
     import('../report/diff.ts'),
     import('../report/summary.ts'),
@@ -132,7 +133,9 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   }
   const discovery = await discoverFiles(command.paths, io.cwd, { include: command.include, exclude: command.exclude });
   const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
-  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, transform: { sampling: command.sampling }, v1: command.v1 }, progress);
+  // Diffs to show or write are made as files finish, while others still wait for type facts.
+  const diffs = (command.dryRun && !command.json) || review !== undefined;
+  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, transform: { sampling: command.sampling }, v1: command.v1, ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
     if (patch) io.stdout(`${io.color ? (await import('../report/diff.ts')).colorizeDiff(patch) : patch}\n`);

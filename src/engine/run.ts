@@ -6,29 +6,29 @@
 // How the cost stays proportional to the candidate bytes (measured by `npm run bench`; the
 // numbers are in bench/README.md):
 // - Every file is read (synchronously, a batch at a time) and tested against PREFILTER; only a
-//   file that passes is parsed. A file is held only until it has been handled.
-// - The TypeScript checker (ts-morph) is needed only by TypeScript files whose plan lifts a
-//   local. Those files are not answered one by one: each change to the checker's project
-//   rebuilds its program on the next query, so they are collected and added together, and the
-//   program is built once per batch (see TypeFactsBatch). One run has one checker, created on
-//   first need, in this thread; `types: false` never loads it.
-// - Everything runs on the main thread. worker_threads were measured on the 2-core target and
-//   did not pay: starting a worker and loading the pipeline into it took 0.4-1 s, about what
-//   the whole parse of 10,000 files' candidates costs (0.7 s), and each worker added ~70 MB.
+//   file that passes is parsed, and each candidate is walked once (src/analyse/file-index.ts).
+//   A file is held only until it has been handled; no syntax tree outlives its file.
+// - The TypeScript checker is needed only by TypeScript files whose plan lifts a local (or
+//   doubts a receiver). It runs in its own thread (WorkerTypeFacts), started with the first
+//   TypeScript candidate: while it reads the standard library and the SDK's declarations, this
+//   thread reads and plans the other files; a file that waits for answers finishes when they
+//   come. `types: false` never starts it.
+// - Each changed file is verified to parse without re-parsing the generated helper block
+//   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { dialectOf, ParseFailure, parseSource } from '../analyse/parse.ts';
+import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
-import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
-import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { SiteReport } from '../plan/types.ts';
-import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsNeed, type TypeFactsSource } from '../transform.ts';
+import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { findAskingHelperImports } from './cross-module.ts';
 import { describeFsError, discoverFiles, type DiscoverOptions } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { isV1Source, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
+import { verifyParses } from './verify-output.ts';
+import { WorkerTypeFacts } from './worker-type-facts.ts';
 
 /** Candidates larger than this are reported and not parsed (see RunOptions.maxFileBytes). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -40,8 +40,8 @@ export interface RunOptions {
   write: boolean;
   cwd: string;
   /**
-   * Type facts for the run; by default one TsTypeFactsProvider (it loads ts-morph only if
-   * needed). `false`: syntax only, the checker is never loaded (analysis-only runs, `check`):
+   * Type facts for the run; by default a WorkerTypeFacts (the checker in its own thread,
+   * started only if needed). `false`: syntax only, the checker is never loaded (analysis-only runs, `check`):
    * a lifted local then needs an annotation, as in JavaScript.
    */
   types?: TypeFactsSource | false;
@@ -73,6 +73,12 @@ export interface RunOptions {
   verify?: boolean;
   /** Called once for every discovered file when it has been handled (progress display). */
   onFileDone?: (file: string) => void;
+  /**
+   * Called with each changed file as soon as its change is known (the object that ends up in
+   * RunResult.changed), so a caller can make its diff while other files still wait for type
+   * facts. A file transformed again (see the cross-module pass) is reported again.
+   */
+  onChanged?: (file: ChangedFile) => void;
   /** Called with the text of every file read (so a caller that also scans text reads nothing twice). */
   onText?: (absolutePath: string, source: string) => void;
   /** Files the caller has already discovered (absolute): used as they are, with no second walk. */
@@ -140,10 +146,18 @@ interface FileOutcome {
 }
 
 export async function runCodemod(options: RunOptions): Promise<RunResult> {
+  const types = options.types === false ? undefined : (options.types ?? new WorkerTypeFacts());
+  try {
+    return await run(options, types);
+  } finally {
+    // The checker's thread, if the run started one.
+    await types?.close?.();
+  }
+}
+
+async function run(options: RunOptions, types: TypeFactsSource | undefined): Promise<RunResult> {
   const { cwd, write } = options;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const inner = options.types === false ? undefined : (options.types ?? new TsTypeFactsProvider());
-  const types = inner && new TypeFactsBatch(inner);
   const discovery = options.discovered ? { files: [...options.discovered], problems: [] } : await discoverFiles(options.paths, cwd, options.discover);
   const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [] };
   const upgradeV1Files = options.v1 !== false;
@@ -154,6 +168,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
   }
 
   const outcomes: FileOutcome[] = [];
+  let prepared = false;
   // Candidates whose transform is under way (most finish at once; those waiting for type
   // facts finish when their batch is flushed).
   const running = new Set<Promise<void>>();
@@ -201,7 +216,12 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       continue;
     }
 
-    const candidate: Candidate = { absolutePath, file, bytes, source, input: source, outcome, fail, types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {} };
+    // The checker takes a while to start: let it begin with the first TypeScript candidate.
+    if (types?.prepare && !prepared && dialectOf(absolutePath) !== 'js') {
+      prepared = true;
+      types.prepare();
+    }
+    const candidate: Candidate = { absolutePath, file, bytes, source, input: source, outcome, fail, types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged };
     byPath.set(absolutePath, { outcome, candidate });
     if (v1) {
       // The official codemod runs on batches of v1 files, after this loop.
@@ -209,7 +229,6 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       continue;
     }
     track(runCandidate(candidate, done));
-    if (types && types.shouldFlush()) await types.flush();
   }
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
@@ -223,8 +242,8 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
     });
   }
 
-  // Flush what waits for type facts; anything that asks later is answered at once.
-  if (types) await types.finish();
+  // Candidates waiting for type facts finish as their answers come.
+  types?.flush?.();
   while (running.size > 0) await Promise.all(running);
 
   // Handlers in other modules that call a module's exported asking helper: transformed again,
@@ -243,7 +262,7 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
       if (external.size === 0) continue;
       const file = displayPath(cwd, absolutePath);
       const outcome: FileOutcome = { sites: [], errors: [] };
-      const base = entry.candidate ?? { absolutePath, file, bytes: Buffer.from(source), source, input: source, outcome, fail: failer(file, outcome), types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: {} };
+      const base = entry.candidate ?? { absolutePath, file, bytes: Buffer.from(source), source, input: source, outcome, fail: failer(file, outcome), types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: {}, onChanged: options.onChanged };
       const again: Candidate = { ...base, outcome, fail: failer(file, outcome), transform: { ...(options.transform ?? {}), externalHelpers: external } };
       entry.outcome.sites = [];
       entry.outcome.changed = undefined;
@@ -287,6 +306,7 @@ interface Candidate {
   writeReadOnly: boolean;
   verify: boolean;
   transform: TransformOptions;
+  onChanged: RunOptions['onChanged'];
   /**
    * Set once transformed: the asking helpers this module exports. Only this is kept of the
    * plan, which holds the file's syntax tree (kept for every candidate, the trees were most of
@@ -327,7 +347,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
 
   if (transformed.changed && c.verify) {
     try {
-      parseSource(transformed.output, dialectOf(absolutePath));
+      verifyParses(transformed.output, dialectOf(absolutePath));
     } catch (error) {
       const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
       fail('transform', `internal error: the rewritten text would not parse${where} (${stripLocation((error as Error).message)}); the file was left as it is (please report this)`);
@@ -361,6 +381,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     }
   }
   outcome.changed = changed;
+  c.onChanged?.(changed);
 }
 
 /** Why a file must not be rewritten without being asked to, or undefined when it may be. */
@@ -379,73 +400,6 @@ function failer(file: string, outcome: FileOutcome) {
   return (stage: ErrorStage, message: string, line?: number, column?: number) => {
     outcome.errors.push({ file, stage, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) });
   };
-}
-
-/**
- * Batches type-fact requests for one run. Every change to the checker's project rebuilds its
- * program on the next query, so answering files one at a time costs a rebuild (and its
- * garbage) per file: measured 45 ms and ~1.5 MB of RSS per lifting file, 9 s and 612 MB for
- * 200 of them, against 1.4 s and 312 MB when the same 200 are added first and asked after.
- * `forFile` therefore only records the request; `flush` adds every recorded file to the
- * project (through the wrapped source, in request order) and only then lets the waiting
- * transforms ask their questions. After `finish`, requests are flushed as they come.
- */
-export class TypeFactsBatch implements TypeFactsSource {
-  /** Flush once this many files, or this many bytes of source, are waiting. */
-  static readonly MAX_FILES = 256;
-  static readonly MAX_BYTES = 8 * 1024 * 1024;
-
-  private pending: Array<{ fileName: string; source: string; need?: TypeFactsNeed; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }> = [];
-  private pendingBytes = 0;
-  private finished = false;
-  private flushing: Promise<void> = Promise.resolve();
-
-  constructor(private readonly inner: TypeFactsSource) {}
-
-  forFile(fileName: string, source: string, need?: TypeFactsNeed): Promise<TypeFacts> {
-    return new Promise<TypeFacts>((resolve, reject) => {
-      this.pending.push({ fileName, source, need, resolve, reject });
-      this.pendingBytes += source.length;
-      if (this.finished) void this.flush();
-    });
-  }
-
-  shouldFlush(): boolean {
-    return this.pending.length >= TypeFactsBatch.MAX_FILES || this.pendingBytes >= TypeFactsBatch.MAX_BYTES;
-  }
-
-  /** Answers every waiting request; batches never interleave. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushNow());
-    return this.flushing;
-  }
-
-  /** No more files will come: flush what waits, and answer later requests at once. */
-  async finish(): Promise<void> {
-    this.finished = true;
-    // Let transforms that are still synchronous-or-microtask busy reach their request first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await this.flush();
-  }
-
-  private async flushNow(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
-    const answers: Array<{ facts: TypeFacts } | { error: unknown }> = [];
-    for (const request of batch) {
-      try {
-        answers.push({ facts: await this.inner.forFile(request.fileName, request.source, request.need) });
-      } catch (error) {
-        answers.push({ error });
-      }
-    }
-    batch.forEach((request, i) => {
-      const answer = answers[i]!;
-      if ('facts' in answer) request.resolve(answer.facts);
-      else request.reject(answer.error);
-    });
-  }
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -1,17 +1,27 @@
 // Unified diffs of a run's changes, in the form `git apply` (and `patch -p1`) accept:
 // `--- a/<path>` / `+++ b/<path>` headers with paths relative to the directory the run was in.
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ChangedFile } from '../engine/run.ts';
 import { ansiDiffLine } from './color.ts';
+import { unifiedPatch } from './line-diff.ts';
 
 /** Lines of context around each change, as git uses. */
 export const DIFF_CONTEXT = 3;
 
-export function unifiedDiff(file: Pick<ChangedFile, 'path' | 'original' | 'output'>): string {
-  return createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, file.original, file.output, undefined, undefined, {
-    context: DIFF_CONTEXT,
-    headerOptions: FILE_HEADERS_ONLY,
-  });
+type DiffedFile = Pick<ChangedFile, 'path' | 'original' | 'output'>;
+
+/**
+ * Diffs already made, by the file object they describe: the CLI makes each one as soon as the
+ * run reports the file changed (RunOptions.onChanged), while other files still wait for type
+ * facts, and prints them all at the end.
+ */
+const made = new WeakMap<DiffedFile, { path: string; original: string; output: string; patch: string }>();
+
+export function unifiedDiff(file: DiffedFile): string {
+  const known = made.get(file);
+  if (known && known.path === file.path && known.original === file.original && known.output === file.output) return known.patch;
+  const patch = unifiedPatch(`a/${file.path}`, `b/${file.path}`, file.original, file.output, DIFF_CONTEXT);
+  made.set(file, { path: file.path, original: file.original, output: file.output, patch });
+  return patch;
 }
 
 /** One patch for all changed files, in the order given (the run's order is sorted by path). */

@@ -1,0 +1,10 @@
+// Loads the `typescript` package this codemod depends on, with createRequire: importing it as
+// ESM costs about half a second more at start-up. Kept apart from ts-type-facts.ts because
+// `import.meta` makes a module ESM-only, and the jscodeshift transform loads that module
+// through a CommonJS hook (it loads TypeScript with its own `require`).
+import { createRequire } from 'node:module';
+import type { TypeScript } from './ts-type-facts.ts';
+
+export function loadTypeScript(): TypeScript {
+  return createRequire(import.meta.url)('typescript') as TypeScript;
+}

@@ -1,0 +1,65 @@
+// The type checker's thread (started by src/engine/worker-type-facts.ts). It loads TypeScript
+// as soon as it starts, while the main thread is still reading and analysing files, and
+// answers in rounds, one program a round:
+// - the first round starts with the first question: it pays for reading the standard library
+//   and the SDK's declarations (a second or more) while the main thread reads on;
+// - later questions wait until the main thread has read every file (`flush`), or until enough
+//   of them wait, or the main thread has been quiet for a while, and are answered together:
+//   each round builds a new program and checker (the declarations are reused), so fewer
+//   rounds cost less.
+import { parentPort } from 'node:worker_threads';
+import { loadTypeScript } from './load-typescript.ts';
+import { TypeScriptFacts, type TypeAnswers, type TypeRequest } from './ts-type-facts.ts';
+
+export type WorkerMessage = ({ kind: 'ask'; id: number } & TypeRequest) | { kind: 'flush' };
+
+export type WorkerReply = { id: number; answers: TypeAnswers } | { id: number; error: string };
+
+/** A round starts once this many files wait, flushed or not (it bounds the memory of a round). */
+const MAX_ROUND_FILES = 256;
+/** ...or when no question has come for this long (a caller that never flushes). */
+const QUIET_MS = 250;
+
+const port = parentPort!;
+const facts = new TypeScriptFacts(loadTypeScript());
+let pending: Array<{ id: number } & TypeRequest> = [];
+let rounds = 0;
+let flushed = false;
+let scheduled = false;
+let quiet: NodeJS.Timeout | undefined;
+
+port.on('message', (message: WorkerMessage) => {
+  if (message.kind === 'flush') flushed = true;
+  else pending.push(message);
+  clearTimeout(quiet);
+  if (rounds > 0 && !flushed && pending.length < MAX_ROUND_FILES) {
+    quiet = setTimeout(schedule, QUIET_MS);
+    return;
+  }
+  schedule();
+});
+
+function schedule(): void {
+  if (scheduled || pending.length === 0) return;
+  scheduled = true;
+  // After the messages already queued on the port have been taken in.
+  setImmediate(round);
+}
+
+function round(): void {
+  scheduled = false;
+  const batch = pending;
+  pending = [];
+  rounds++;
+  let replies: WorkerReply[];
+  try {
+    const answers = facts.answer(batch);
+    replies = batch.map((request, i) => ({ id: request.id, answers: answers[i]! }));
+  } catch (error) {
+    const message = (error as Error)?.message ?? String(error);
+    replies = batch.map((request) => ({ id: request.id, error: message }));
+  }
+  for (const reply of replies) port.postMessage(reply);
+  // Questions that came during the round, if the main thread has flushed meanwhile.
+  if (flushed || pending.length >= MAX_ROUND_FILES) schedule();
+}

@@ -1,0 +1,70 @@
+// The unified diff writer (src/report/line-diff.ts) checked against an independent patch
+// applier, the `diff` package's applyPatch (strict: no fuzz): every patch it writes must turn
+// the old text into the new one exactly.
+import { applyPatch } from 'diff';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { diffLines, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
+
+const patch = (before: string, after: string, context = 3) => unifiedPatch('a/f', 'b/f', before, after, context);
+
+describe('unifiedPatch', () => {
+  it('writes git-style hunks with three lines of context', () => {
+    expect(patch('a\nb\nc\nd\ne\nf\ng\nh\ni\n', 'a\nb\nc\nd\nE\nf\ng\nh\ni\n')).toBe('--- a/f\n+++ b/f\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n');
+  });
+
+  it('joins changes at most twice the context apart into one hunk and splits those further apart', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `l${i}`);
+    const near = [...lines];
+    near[5] = 'X';
+    near[11] = 'Y';
+    expect(patch(lines.join('\n') + '\n', near.join('\n') + '\n').match(/^@@/gm)).toHaveLength(1);
+    const far = [...lines];
+    far[5] = 'X';
+    far[13] = 'Y';
+    expect(patch(lines.join('\n') + '\n', far.join('\n') + '\n').match(/^@@/gm)).toHaveLength(2);
+  });
+
+  it('names the line before an empty range, and marks a last line without a newline', () => {
+    expect(patch('', 'a\n')).toBe('--- a/f\n+++ b/f\n@@ -0,0 +1,1 @@\n+a\n');
+    expect(patch('a\n', '')).toBe('--- a/f\n+++ b/f\n@@ -1,1 +0,0 @@\n-a\n');
+    expect(patch('a\nb', 'a\nb\n')).toBe('--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n');
+    expect(patch('same\n', 'same\n')).toBe('');
+  });
+
+  it('keeps carriage returns as part of each line', () => {
+    const out = patch('a\r\nb\r\n', 'a\r\nB\r\n');
+    expect(out).toContain('-b\r\n+B\r\n');
+    expect(applyPatch('a\r\nb\r\n', out)).toBe('a\r\nB\r\n');
+  });
+
+  it('writes patches that turn the old text into the new one (random edits)', () => {
+    const text = fc.array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 40 }).chain((lines) =>
+      fc.tuple(fc.constant(lines), fc.array(fc.tuple(fc.nat(40), fc.constantFrom('del', 'ins', 'swap')), { maxLength: 12 }), fc.boolean(), fc.boolean()),
+    );
+    fc.assert(
+      fc.property(text, ([lines, edits, oldEol, newEol]) => {
+        const next: string[] = [...lines];
+        for (const [at, op] of edits) {
+          const i = next.length === 0 ? 0 : at % next.length;
+          if (op === 'del') next.splice(i, 1);
+          else if (op === 'ins') next.splice(i, 0, 'x');
+          else if (next.length > 0) next[i] = 'y';
+        }
+        const before = lines.join('\n') + (lines.length > 0 && oldEol ? '\n' : '');
+        const after = next.join('\n') + (next.length > 0 && newEol ? '\n' : '');
+        const p = patch(before, after);
+        expect(before === after ? before : applyPatch(before, p)).toBe(after);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('diffLines', () => {
+  it('finds a shortest edit script', () => {
+    const edits = diffLines(splitLines('a\nb\nc\na\nb\nb\na\n'), splitLines('c\nb\na\nb\na\nc\n'));
+    // Myers' classic example: 5 edits (deletions plus insertions).
+    expect(edits.filter((e) => e.op !== 'equal')).toHaveLength(5);
+  });
+});
