@@ -17,6 +17,10 @@ export class LintTypeFacts implements TypeFactsSource {
     return { ...permissive, fromSdk: real.fromSdk };
   }
 
+  flush(): void {
+    this.checker?.flush();
+  }
+
   async close(): Promise<void> {
     await this.checker?.close();
   }
