@@ -1,7 +1,7 @@
 // Robustness of a run over a real file system (through runCodemod): every hostile file is
 // reported, nothing else stops, and no file is ever left half written.
 //
-// The trees live under /work/main/.tmp (git-ignored) rather than the system temp directory so
+// The trees live under the checkout's .tmp (git-ignored) rather than the system temp directory so
 // that, where a test needs the TypeScript checker, `@modelcontextprotocol/server` resolves from
 // the project's node_modules.
 //
