@@ -43,6 +43,20 @@ describe('legacy call detection', () => {
     expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-request' }]);
     expect(plan.handlers).toEqual([]);
   });
+
+  it('finds the context parameter of a handler passed by name with a config it cannot see into', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+async function handleX(ctx) {
+  const a = await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: a.action }] };
+}
+server.registerTool('x', config, handleX);
+`;
+    const { handlers } = analyseFile(source, 'server.js');
+    expect(handlers.map((h) => [h.name, h.ctxIndex])).toEqual([['x', 0]]);
+    expect(transformSource(source, 'server.js').plan.sites).toMatchObject([{ status: 'migrated', handler: 'tool:x' }]);
+  });
 });
 
 describe('statement shapes', () => {

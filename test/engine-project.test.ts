@@ -95,4 +95,48 @@ describe('a helper module that asks', () => {
     const tools = result.changed.find((c) => c.path === 'src/tools.ts')!;
     expect(tools.output).toContain('// @mrtr-todo(via-helper): this handler reaches a server→client request through `confirm()` (src/confirm.ts:3)');
   });
+
+  it('writes a module that both passes change with what both make: its own migration and the marker for the helper it calls', async () => {
+    await put(
+      'src/confirm.ts',
+      [
+        "import type { ServerContext } from '@modelcontextprotocol/server';",
+        'export async function confirm(ctx: ServerContext, message: string): Promise<boolean> {',
+        "  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
+        "  return answer.action === 'accept';",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await put(
+      'src/tools.ts',
+      [
+        "import { McpServer } from '@modelcontextprotocol/server';",
+        "import { confirm } from './confirm.js';",
+        '',
+        'export function register(server: McpServer): void {',
+        "  server.registerTool('wipe', { description: 'Wipe after asking' }, async (ctx) => {",
+        "    if (!(await confirm(ctx, 'Wipe?'))) return { content: [] };",
+        "    return { content: [{ type: 'text', text: 'wiped' }] };",
+        '  });',
+        "  server.registerTool('ask', { description: 'Ask directly' }, async (ctx) => {",
+        "    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });",
+        "    return { content: [{ type: 'text', text: answer.action }] };",
+        '  });',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const dry = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    const written = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    // The first pass writes the module's own migration; the second (knowing the helper) must
+    // not take that write for someone else's edit.
+    expect(written.errors).toEqual([]);
+    const tools = written.changed.find((c) => c.path === 'src/tools.ts')!;
+    expect(tools.written).toBe(true);
+    expect(tools.output).toBe(dry.changed.find((c) => c.path === 'src/tools.ts')!.output);
+    expect(tools.output).toContain('// @mrtr-todo(via-helper)');
+    expect(tools.output).toContain("return mrtr.ask('answer'");
+    expect(await readFile(path.join(dir, 'src/tools.ts'), 'utf8')).toBe(tools.output);
+  });
 });

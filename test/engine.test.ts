@@ -196,6 +196,26 @@ describe('runCodemod', () => {
   });
 });
 
+describe('a file whose only legacy construct is a URL elicitation throw', () => {
+  it('passes the prefilter and is migrated', async () => {
+    await put(
+      'src/link.ts',
+      [
+        "import { McpServer, UrlElicitationRequiredError } from '@modelcontextprotocol/server';",
+        "const server = new McpServer({ name: 's', version: '1' });",
+        "server.registerTool('link', { description: 'd' }, async () => {",
+        "  throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId: 'e1', url: 'https://example.com/auth', message: 'Sign in' }]);",
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: noTypes });
+    expect(result.candidates).toBe(1);
+    expect(result.sites.map((s) => [s.file, s.kind, s.status])).toEqual([['src/link.ts', 'elicitUrl', 'migrated']]);
+    expect(result.changed[0]!.output).toContain('inputRequired.elicitUrl(');
+  });
+});
+
 describe('decodeSource', () => {
   it('accepts UTF-8 and refuses binary and other encodings', () => {
     expect(decodeSource(Buffer.from('const s = "ü";\n'))).toBe('const s = "ü";\n');

@@ -68,3 +68,13 @@ describe('diffLines', () => {
     expect(edits.filter((e) => e.op !== 'equal')).toHaveLength(5);
   });
 });
+
+describe('large changes', () => {
+  it('diffs a file replaced wholesale at a size a spread of the edits would overflow', () => {
+    const before = Array.from({ length: 150_000 }, (_, i) => `old ${i}`).join('\n') + '\n';
+    const after = Array.from({ length: 150_000 }, (_, i) => `new ${i}`).join('\n') + '\n';
+    const edits = diffLines(splitLines(before), splitLines(after));
+    expect(edits).toHaveLength(300_000);
+    expect(edits.filter((e) => e.op === 'equal')).toHaveLength(0);
+  });
+});

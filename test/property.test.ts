@@ -6,9 +6,6 @@
 //  - give an output a second run leaves exactly as it is.
 // Runs with a fixed seed so CI is reproducible; PROPERTY_SEED and PROPERTY_RUNS explore more:
 //   PROPERTY_SEED=$RANDOM PROPERTY_RUNS=2000 npx vitest run test/property.test.ts
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Node } from '@babel/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,8 +13,8 @@ import { boundNames, walk } from '../src/analyse/ast.ts';
 import { dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
 import { transformSource } from '../src/transform.ts';
+import { fixtureCases } from './support/fixtures.ts';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const SEED = Number(process.env.PROPERTY_SEED ?? 20260728);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 250);
 
@@ -28,13 +25,7 @@ interface Seed {
   text: string;
 }
 
-const seeds: Seed[] = readdirSync(FIXTURES, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
-  .flatMap((d) => {
-    const input = readdirSync(path.join(FIXTURES, d.name)).find((f) => /^input\.[cm]?[jt]sx?$/.test(f));
-    return input ? [{ name: d.name, fileName: path.join(FIXTURES, d.name, input), text: readFileSync(path.join(FIXTURES, d.name, input), 'utf8') }] : [];
-  })
-  .sort((a, b) => (a.name < b.name ? -1 : 1));
+const seeds: Seed[] = fixtureCases().map((c) => ({ name: c.name, fileName: c.inputPath, text: c.input }));
 
 // --- mutations ------------------------------------------------------------------------------
 
@@ -186,7 +177,7 @@ function factsFor(mode: FactsMode): TypeFacts | undefined {
   };
 }
 
-function checkProperties(seed: Seed, text: string, mode: FactsMode, options: { crlf: boolean }): void {
+function checkProperties(seed: Seed, text: string, mode: FactsMode): void {
   const facts = factsFor(mode);
   const dialect = dialectOf(seed.fileName);
   const fail = (what: string, detail = '') => {
@@ -214,7 +205,7 @@ function checkProperties(seed: Seed, text: string, mode: FactsMode, options: { c
       fail('the output does not parse', `: ${(error as Error).message}\n--- output ---\n${first.output}`);
     }
     if (text.startsWith('\uFEFF') !== first.output.startsWith('\uFEFF')) fail('the BOM was not kept');
-    if (options.crlf && text.includes('\r\n') && !/(^|[^\r])\n/.test(text) && /(^|[^\r])\n/.test(first.output)) fail('a CRLF file got a bare LF', `\n--- output ---\n${first.output}`);
+    if (text.includes('\r\n') && !/(^|[^\r])\n/.test(text) && /(^|[^\r])\n/.test(first.output)) fail('a CRLF file got a bare LF', `\n--- output ---\n${first.output}`);
   }
   let second;
   try {
@@ -231,10 +222,10 @@ describe('property: mutated fixtures', () => {
   });
 
   it.each(seeds.map((s) => [s.name, s] as const))('holds on the unmutated seed %s', (_name, seed) => {
-    for (const mode of ['none', 'json-safe', 'mixed'] as const) checkProperties(seed, seed.text, mode, { crlf: true });
+    for (const mode of ['none', 'json-safe', 'mixed'] as const) checkProperties(seed, seed.text, mode);
   });
 
-  const property = (crlf: boolean, mutations: fc.Arbitrary<Mutation>, stats = { runs: 0, applied: 0 }) =>
+  const property = (mutations: fc.Arbitrary<Mutation>, stats = { runs: 0, applied: 0 }) =>
     fc.property(
       fc.constantFrom(...seeds),
       fc.array(mutations, { minLength: 1, maxLength: 8 }),
@@ -243,21 +234,15 @@ describe('property: mutated fixtures', () => {
         const { text, applied } = applyAll(seed, list);
         stats.runs++;
         stats.applied += applied.length;
-        checkProperties(seed, text, mode, { crlf });
+        checkProperties(seed, text, mode);
       },
     );
 
-  it('never crashes; outputs parse, keep a BOM, and are fixed points', () => {
+  it('never crashes; outputs parse, keep a BOM and CRLF-only endings, and are fixed points (renames onto the migration names included)', () => {
     const stats = { runs: 0, applied: 0 };
-    fc.assert(property(false, mutationsWith([]), stats), { seed: SEED, numRuns: RUNS });
+    fc.assert(property(mutationsWith([...MIGRATION_NAMES, ...HELPER_DECLARED]), stats), { seed: SEED, numRuns: RUNS });
     // The mutations must actually bite: on average more than one applies per run.
     expect(stats.applied).toBeGreaterThan(stats.runs);
-  });
-
-  // Stricter properties that currently fail on the known bugs below: run them to look for more
-  // (PROPERTY_EXPLORE=1 PROPERTY_SEED=$RANDOM npx vitest run test/property.test.ts).
-  it.runIf(process.env.PROPERTY_EXPLORE === '1')('explore: renames onto the migration names, CRLF kept CRLF-only', () => {
-    fc.assert(property(true, mutationsWith([...MIGRATION_NAMES, ...HELPER_DECLARED])), { seed: SEED, numRuns: RUNS * 4 });
   });
 });
 
@@ -267,7 +252,7 @@ describe('property: mutated fixtures', () => {
 
 const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
 
-const KNOWN_BUGS: Array<{ name: string; input: string; crlf?: boolean }> = [
+const KNOWN_BUGS: Array<{ name: string; input: string }> = [
   {
     // src/rewrite/rewrite.ts applyEdits throws `overlapping edits at offset 72`: an internal
     // Error, not a ParseFailure (runCodemod reports it as a transform error and goes on).
@@ -364,7 +349,6 @@ server.registerTool('b', { description: 'd' }, async (ctx) => {
     // multi-line server options and names added to a multi-line import (src/plan/wiring.ts:
     // `\n${indent}`). The output parses, but its line endings are mixed.
     name: 'writes bare LFs into a CRLF file (multi-line request, options and import)',
-    crlf: true,
     input: [
       'import {',
       '  McpServer,',
@@ -391,7 +375,7 @@ describe('minimal inputs the property found (fixed; kept as regression tests)', 
   for (const bug of KNOWN_BUGS) {
     it(`no longer ${bug.name}`, () => {
       const seed: Seed = { name: 'minimal', fileName: 'server.ts', text: bug.input };
-      for (const mode of ['none', 'json-safe'] as const) checkProperties(seed, bug.input, mode, { crlf: bug.crlf ?? false });
+      for (const mode of ['none', 'json-safe'] as const) checkProperties(seed, bug.input, mode);
     });
   }
 

@@ -130,7 +130,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     handlers: findHandlers(index, unnamedHandlers),
     unnamedHandlers,
     sites: findLegacySites(index, serverNames),
-    urlThrows: /UrlElicitationRequiredError/.test(source) ? findUrlElicitationThrows(index) : [],
+    urlThrows: findUrlElicitationThrows(index),
     serverConstructions,
     serverImport,
     serverImported,

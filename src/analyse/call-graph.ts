@@ -11,7 +11,7 @@ export interface NamedCall {
   /** `confirm` for `confirm(...)`, `this.confirm(...)` and `helpers.confirm(...)`. */
   callee: string;
   functions: FunctionNode[];
-  ancestors: Node[];
+  ancestors: readonly Node[];
 }
 
 export interface CallGraph {
@@ -38,7 +38,7 @@ export function buildCallGraph(index: FileIndex): CallGraph {
   for (const { node, ancestors } of index.calls) {
     const c = node.callee;
     const callee = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
-    if (callee) calls.push({ call: node, callee, functions: enclosingFunctions(ancestors), ancestors: [...ancestors] });
+    if (callee) calls.push({ call: node, callee, functions: enclosingFunctions(ancestors), ancestors });
   }
   return { nameOf: (fn) => names.get(fn), calls };
 }

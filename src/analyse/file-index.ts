@@ -6,7 +6,7 @@
 import type { CallExpression, Identifier, NewExpression, Node, ThrowStatement, VariableDeclaration, VariableDeclarator } from '@babel/types';
 import { isFunction, walk, type FunctionNode } from './ast.ts';
 
-/** A node with its ancestors, outermost first (a copy: the walk's own stack moves on). */
+/** A node with its ancestors, outermost first: a copy of the walk's stack, made once and shared by whatever keeps it (never mutated). */
 export interface Indexed<T extends Node> {
   node: T;
   ancestors: readonly Node[];

@@ -16,7 +16,7 @@ export interface HandlerSite {
   /** Index of the context parameter in the handler's parameter list. */
   ctxIndex: number;
   /** Ancestors of the registration call (to tell a registration made late, in a hook). */
-  ancestors?: Node[];
+  ancestors?: readonly Node[];
 }
 
 export function findHandlers(index: FileIndex, unnamed: CallExpression[] = []): HandlerSite[] {
@@ -28,7 +28,7 @@ export function findHandlers(index: FileIndex, unnamed: CallExpression[] = []): 
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
     if (callee.property.name === 'setRequestHandler') {
       const low = lowLevelHandler(node, functions);
-      if (low) found.push({ ...low, ancestors: [...ancestors] });
+      if (low) found.push({ ...low, ancestors });
       continue;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
@@ -45,7 +45,7 @@ export function findHandlers(index: FileIndex, unnamed: CallExpression[] = []): 
       unnamed.push(node);
       continue;
     }
-    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name), ancestors: [...ancestors] });
+    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors });
   }
   return found;
 }
@@ -55,7 +55,7 @@ export function findHandlers(index: FileIndex, unnamed: CallExpression[] = []): 
  * an arguments schema and `(ctx)` otherwise; resources pass `(uri, ctx)` or, for templates,
  * `(uri, variables, ctx)`.
  */
-function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: string): number {
+function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: string, fn: FunctionNode): number {
   const args = call.arguments;
   if (kind === 'resource') {
     const target = args[1];
@@ -65,7 +65,6 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
     const config = args[1];
     if (config && config.type === 'ObjectExpression') return propertyOf(config, ARGS_SCHEMA_PROPERTY[kind]) ? 1 : 0;
     // A config we cannot see into: trust the handler's own arity.
-    const fn = args[args.length - 1] as FunctionNode;
     return fn.params.length >= 2 ? 1 : 0;
   }
   // Legacy `tool(name, [description], [schema], [annotations], cb)`: a schema argument is an

@@ -2,7 +2,7 @@
 import type { CallExpression, Node } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { enclosingFunctions, type FileIndex } from './file-index.ts';
-import { LEGACY_CALLS, REQUEST_METHODS, type LegacyCallShape } from './sdk-surface.ts';
+import { LEGACY_CALLS, REQUEST_METHODS, URL_ELICITATION_ERROR, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../plan/types.ts';
 
 export interface LegacySite {
@@ -19,7 +19,7 @@ export interface LegacySite {
   /** Every enclosing function, innermost last. */
   functions: FunctionNode[];
   /** Ancestors of the call, outermost first (for statement-shape checks). */
-  ancestors: Node[];
+  ancestors: readonly Node[];
   /** The receiver expression (`server.server` in `server.server.createMessage(...)`). */
   receiver: Node;
   /**
@@ -50,7 +50,7 @@ export function findLegacySites(index: FileIndex, serverNames: ReadonlySet<strin
       matched.shape.receiver !== '*.server' ||
       (parts.length === 2 && parts[1] === 'server' && serverNames.has(parts[0]!)) ||
       (parts.length === 1 && serverNames.has(parts[0]!));
-    sites.push({ ...matched, call: node, receiver: target.receiver, functions, enclosing: functions[functions.length - 1], ancestors: [...parents], ...(known ? {} : { uncertain: true }) });
+    sites.push({ ...matched, call: node, receiver: target.receiver, functions, enclosing: functions[functions.length - 1], ancestors: parents, ...(known ? {} : { uncertain: true }) });
   }
   return sites;
 }
@@ -192,17 +192,17 @@ export interface UrlElicitationThrow {
   /** The elicitation objects, when the array is written out. */
   elicitations?: Node[];
   functions: FunctionNode[];
-  ancestors: Node[];
+  ancestors: readonly Node[];
 }
 
 export function findUrlElicitationThrows(index: FileIndex): UrlElicitationThrow[] {
   const found: UrlElicitationThrow[] = [];
   for (const { node, ancestors: parents } of index.throws) {
     const error = node.argument;
-    if (error.type !== 'NewExpression' || error.callee.type !== 'Identifier' || error.callee.name !== 'UrlElicitationRequiredError') continue;
+    if (error.type !== 'NewExpression' || error.callee.type !== 'Identifier' || error.callee.name !== URL_ELICITATION_ERROR) continue;
     const list = error.arguments[0];
     const elicitations = list?.type === 'ArrayExpression' && list.elements.every((e) => e?.type === 'ObjectExpression') ? (list.elements as Node[]) : undefined;
-    found.push({ statement: node, elicitations, functions: enclosingFunctions(parents), ancestors: [...parents] });
+    found.push({ statement: node, elicitations, functions: enclosingFunctions(parents), ancestors: parents });
   }
   return found;
 }

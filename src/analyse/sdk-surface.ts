@@ -93,8 +93,16 @@ export const ARGS_SCHEMA_PROPERTY: Readonly<Record<'tool' | 'prompt', string>> =
 export const TODO_MARKER = '@mrtr-todo';
 /** Prefix of informational comments (deprecation guidance) that do not fail `check`. */
 export const NOTE_MARKER = '@mrtr-note';
-/** The markers the official v1-to-v2 codemod leaves; they count as open work too. */
-export const OFFICIAL_CODEMOD_MARKER = '@mcp-codemod-error';
+/** The error a v1 tool threw to ask for URL elicitations (migrated like a question). */
+export const URL_ELICITATION_ERROR = 'UrlElicitationRequiredError';
 
-/** Cheap text test: only files containing one of these can hold a legacy site. */
-export const PREFILTER = /elicitInput|requestSampling|createMessage|listRoots|sendRequest|mcpReq\.send|elicitation\/create|sampling\/createMessage|roots\/list/;
+/**
+ * Cheap text test, built from the tables above: only a file containing one of these words can
+ * hold a legacy site. A plain `send` is in half the files of a project (sockets, streams), so
+ * the legacy `send` is looked for as `mcpReq.send`, or by the request method it names.
+ */
+export const PREFILTER = new RegExp(
+  [...new Set(LEGACY_CALLS.map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))), ...Object.keys(REQUEST_METHODS), URL_ELICITATION_ERROR]
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|'),
+);

@@ -1,13 +1,12 @@
-// Type facts from the TypeScript checker (the compiler API of `typescript`, loaded with
-// createRequire: importing it as ESM costs about half a second more at start-up).
+// Type facts from the TypeScript checker (the compiler API of `typescript`; load-typescript.ts
+// loads it).
 //
 // The planner's questions are known before it runs (src/transform.ts records them): the type
 // of each local that travels in requestState, and whether a look-alike receiver is an MCP SDK
 // object. `TypeScriptFacts.answer` takes the questions of many files and answers them from one
-// program, so the standard library, @types/node and the SDK's declarations are read once per
-// program, not once per file. Declaration and dependency files are parsed once per run and
-// kept (a later program reuses them, binding included); the files asked about are dropped
-// after their answers, so memory stays at the libraries plus one batch.
+// program. Declaration and dependency files (the standard library, @types/node, the SDK) are
+// parsed and bound once per run and reused by every later program; the files asked about are
+// dropped after their answers, so memory stays at the declarations plus one batch.
 //
 // This module is used in a worker thread (./type-facts-worker.ts, the default for a run) and
 // in the calling thread (TsTypeFactsProvider below: tests, the jscodeshift transform).
@@ -15,8 +14,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './type-facts.ts';
-
-export type { TypeQuestions };
 
 export type TypeScript = typeof TS;
 
@@ -67,18 +64,21 @@ export class TypeScriptFacts {
   answer(requests: readonly TypeRequest[]): TypeAnswers[] {
     const answers: TypeAnswers[] = new Array(requests.length);
     const groups = new Map<string, number[]>();
+    const keys = requests.map((r) => normalise(path.resolve(r.fileName)));
     requests.forEach((r, i) => {
       const config = findUp(path.dirname(path.resolve(r.fileName)), 'tsconfig.json') ?? '';
-      groups.set(config, [...(groups.get(config) ?? []), i]);
+      const group = groups.get(config) ?? [];
+      group.push(i);
+      groups.set(config, group);
     });
     for (const [config, indexes] of groups) {
       const project = this.project(config);
-      const roots = new Map(indexes.map((i) => [normalise(path.resolve(requests[i]!.fileName)), requests[i]!.source]));
+      const roots = new Map(indexes.map((i) => [keys[i]!, requests[i]!.source]));
       const program = this.program(project, roots);
       const checker = program.getTypeChecker();
       for (const i of indexes) {
         const request = requests[i]!;
-        const file = program.getSourceFile(normalise(path.resolve(request.fileName)));
+        const file = program.getSourceFile(keys[i]!);
         answers[i] = file
           ? {
               locals: request.questions.locals.map((q) => localFact(this.ts, checker, file, q.name, q.start) ?? null),
@@ -165,7 +165,7 @@ function nodeAt(ts: TypeScript, file: TS.SourceFile, start: number, end?: number
 function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, name: string, start: number): LocalTypeFact | undefined {
   const node = nodeAt(ts, file, start);
   if (!node || (node as TS.Identifier).text !== name) return undefined;
-  const type = declaredType(ts, checker, node) ?? checker.getTypeAtLocation(node);
+  const type = initializerType(ts, checker, node) ?? checker.getTypeAtLocation(node);
   const text = checker.typeToString(type, node, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
   const why = jsonProblem(ts, checker, type, node, 0);
   // A type printed as import("...") is not in scope at the handler: the user must name it.
@@ -182,7 +182,7 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
  * call against the SDK's zod-typed overloads (about 10 ms a handler). Anything else: undefined,
  * and the checker types the whole initializer.
  */
-function declaredType(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node): TS.Type | undefined {
+function initializerType(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node): TS.Type | undefined {
   const declaration = name.parent;
   if (!declaration || !ts.isVariableDeclaration(declaration) || declaration.name !== name || declaration.type || !declaration.initializer) return undefined;
   if (!(declaration.parent.flags & ts.NodeFlags.Const)) return undefined;

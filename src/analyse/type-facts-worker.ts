@@ -60,6 +60,4 @@ function round(): void {
     replies = batch.map((request) => ({ id: request.id, error: message }));
   }
   for (const reply of replies) port.postMessage(reply);
-  // Questions that came during the round, if the main thread has flushed meanwhile.
-  if (flushed || pending.length >= MAX_ROUND_FILES) schedule();
 }

@@ -233,8 +233,18 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
   if (v1Queue.length > 0) {
-    const upgraded = await upgradeV1(v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })));
-    upgraded.forEach((u, i) => {
+    let upgraded: Awaited<ReturnType<typeof upgradeV1>> | undefined;
+    try {
+      upgraded = await upgradeV1(v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })));
+    } catch (error) {
+      // The official package could not run (not installed, no scratch directory): its files
+      // are reported and left as they are, the rest of the run goes on.
+      for (const c of v1Queue.splice(0)) {
+        c.fail('transform', `the official v1-to-v2 codemod failed: ${(error as Error)?.message ?? String(error)}; the file was left as it is`);
+        done(c.file);
+      }
+    }
+    upgraded?.forEach((u, i) => {
       const c = v1Queue[i]!;
       if (u.notes.length > 0) result.upgrades.push({ file: c.file, notes: u.notes });
       c.input = u.text;
@@ -294,6 +304,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 interface Candidate {
   absolutePath: string;
   file: string;
+  /** The bytes on disk: read at the start, then what this run wrote. */
   bytes: Buffer;
   /** The text on disk: what a change is compared with and what a write replaces. */
   source: string;
@@ -375,6 +386,9 @@ async function handleCandidate(c: Candidate): Promise<void> {
       }
       await writeFileAtomic(absolutePath, transformed.output);
       changed.written = true;
+      // What is on disk now: the cross-module pass may transform this file again and write
+      // it over this text (it still diffs against the original, `source`).
+      c.bytes = Buffer.from(transformed.output);
     } catch (error) {
       fail('write', `cannot write: ${describeFsError(error)}`);
       return;

@@ -1,15 +1,16 @@
 // Type facts from a worker thread: the TypeScript checker is the one expensive part of a run
 // (seconds of reading and checking declarations), and its work does not depend on the files
-// the main thread is still reading, parsing and planning. Started on the first question, so a
-// run that never needs types never starts it; the main thread goes on with other files while
-// a file waits for its answers.
+// the main thread is still reading, parsing and planning. Started by `prepare` (the engine
+// calls it at the first TypeScript candidate) or by the first question, so a run that never
+// reaches one never starts it; the main thread goes on with other files while a file waits
+// for its answers.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { factsFromAnswers, type TypeQuestions } from '../analyse/ts-type-facts.ts';
-import type { TypeFacts } from '../analyse/type-facts.ts';
+import { factsFromAnswers } from '../analyse/ts-type-facts.ts';
+import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
 import type { WorkerMessage, WorkerReply } from '../analyse/type-facts-worker.ts';
 import type { TypeFactsSource } from '../transform.ts';
 
@@ -36,6 +37,8 @@ const OWN_TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.ur
 export class WorkerTypeFacts implements TypeFactsSource {
   private worker?: Worker;
   private failure?: Error;
+  /** Set by flush until close: a thread started later is told at once. */
+  private flushed = false;
   private nextId = 1;
   private readonly waiting = new Map<number, { questions: TypeQuestions; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }>();
 
@@ -58,12 +61,14 @@ export class WorkerTypeFacts implements TypeFactsSource {
 
   /** Every file has been read: answer what waits, and from now on answer as questions come. */
   flush(): void {
+    this.flushed = true;
     this.worker?.postMessage({ kind: 'flush' } satisfies WorkerMessage);
   }
 
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.flushed = false;
     if (worker) await worker.terminate();
   }
 
@@ -77,6 +82,7 @@ export class WorkerTypeFacts implements TypeFactsSource {
       },
     });
     worker.unref();
+    if (this.flushed) worker.postMessage({ kind: 'flush' } satisfies WorkerMessage);
     worker.on('message', (reply: WorkerReply) => {
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
@@ -91,8 +97,12 @@ export class WorkerTypeFacts implements TypeFactsSource {
       this.waiting.clear();
     };
     worker.on('error', fail);
+    worker.on('messageerror', fail);
+    // Any exit but the one close() asks for: later questions fail at once instead of waiting.
     worker.on('exit', (code) => {
-      if (this.waiting.size > 0) fail(new Error(`exit code ${code}`));
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      fail(new Error(`exit code ${code}`));
     });
     return worker;
   }

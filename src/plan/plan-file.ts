@@ -297,7 +297,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     return split instanceof Refusal ? new Refusal('in-helper', split.reason.replace(/^this request is made in a helper /, 'it is a helper '), '') : split;
   }
 
-  function addMarker(ancestors: Node[], node: Node, refusal: Refusal) {
+  function addMarker(ancestors: readonly Node[], node: Node, refusal: Refusal) {
     const statement = [...ancestors].reverse().find(isStatementLike) ?? node;
     const lineStart = lineStartOf(source, statement.start!);
     if (markers.some((m) => m.lineStart === lineStart)) return;

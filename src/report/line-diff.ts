@@ -35,7 +35,7 @@ export function diffLines(before: readonly Line[], after: readonly Line[]): Line
   // Lines compare by text and line break (a last line that gains a newline has changed).
   const ids = new Map<string, number>();
   const intern = (line: Line) => {
-    const key = line.eol === '' ? `${line.text}\u0000` : line.text;
+    const key = line.text + line.eol;
     let id = ids.get(key);
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
@@ -50,7 +50,8 @@ export function diffLines(before: readonly Line[], after: readonly Line[]): Line
 
   const edits: LineEdit[] = [];
   for (let i = 0; i < head; i++) edits.push({ op: 'equal', oldIndex: i, newIndex: i });
-  edits.push(...myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail), head));
+  // Not push(...middle): a spread of a few hundred thousand edits overflows the call stack.
+  for (const edit of myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail), head)) edits.push(edit);
   for (let i = tail; i > 0; i--) edits.push({ op: 'equal', oldIndex: a.length - i, newIndex: b.length - i });
   return edits;
 }
@@ -59,10 +60,7 @@ export function diffLines(before: readonly Line[], after: readonly Line[]): Line
 function myers(a: readonly number[], b: readonly number[], offset: number): LineEdit[] {
   const n = a.length;
   const m = b.length;
-  const replaceAll = (): LineEdit[] => [
-    ...a.map((_, i): LineEdit => ({ op: 'delete', oldIndex: offset + i })),
-    ...b.map((_, j): LineEdit => ({ op: 'insert', newIndex: offset + j })),
-  ];
+  const replaceAll = (): LineEdit[] => a.map((_, i): LineEdit => ({ op: 'delete', oldIndex: offset + i })).concat(b.map((_, j): LineEdit => ({ op: 'insert', newIndex: offset + j })));
   if (n === 0 || m === 0) return replaceAll();
   const max = Math.min(n + m, MAX_EDIT_DISTANCE);
   // v[k + max + 1]: the furthest x on diagonal k; trace[d]: v's cells -d..d after step d.
@@ -118,8 +116,8 @@ function myers(a: readonly number[], b: readonly number[], offset: number): Line
 
 /**
  * A unified diff of two texts (`--- a/…` / `+++ b/…` headers given by the caller), with
- * `context` lines around each change and git's "\ No newline at end of file" marker. Hunks
- * closer than twice the context are joined, as git and `diff -u` do. Empty when equal.
+ * `context` lines around each change and git's "\ No newline at end of file" marker. Hunks at
+ * most twice the context apart are joined, as git and `diff -u` do. Empty when equal.
  */
 export function unifiedPatch(oldName: string, newName: string, before: string, after: string, context: number): string {
   if (before === after) return '';
