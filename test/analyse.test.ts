@@ -107,6 +107,61 @@ describe('statement shapes', () => {
   });
 });
 
+describe('what belongs to nested functions', () => {
+  const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
+  const typed = { local: () => ({ text: 'number', jsonSafe: true }) };
+
+  it('does not take a nested function\'s own var for a handler local (the module\'s `count` is read after the question)', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+let count = 0;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  function helper() { var count = 5; return count; }
+  helper();
+  const answer = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: answer.action + count }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts', typed);
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [] }]);
+    expect(output).not.toContain('{ count }');
+  });
+
+  it('does not take the breaks of a loop inside a switch case for breaks out of the case', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: schema }, async ({ mode }, ctx) => {
+  switch (mode) {
+    case 'a': {
+      const answer = await ctx.mcpReq.elicitInput(${Q});
+      for (const x of [1, 2]) { if (x) break; }
+      return { content: [{ type: 'text', text: answer.action }] };
+    }
+    default:
+      return { content: [] };
+  }
+});
+`;
+    expect(transformSource(source, 'server.ts', typed).plan.sites).toMatchObject([{ status: 'migrated' }]);
+  });
+});
+
+describe('a module that already declares a name the migration adds', () => {
+  it('marks its URL elicitation throws as well as its questions', () => {
+    const source = `import { McpServer, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
+const inputRequired = 1;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('link', { description: 'd' }, async () => {
+  throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId: 'e1', url: 'https://example.com', message: 'Sign in' }]);
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicitUrl', status: 'marked', code: 'name-clash' }]);
+    expect(output).toContain('  // @mrtr-todo(name-clash): the module already declares `inputRequired`');
+    expect(output).toContain('  throw new UrlElicitationRequiredError(');
+  });
+});
+
 describe('rewrite invariants', () => {
   it('leaves a file without legacy sites byte for byte', () => {
     const source = "import x from 'y';\r\n\r\nconst a = 1; // comment\r\n";

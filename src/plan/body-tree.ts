@@ -181,7 +181,8 @@ function caseContinuation(body: Statement[], index: number): Refusal | undefined
 function breaksOut(node: Node): boolean {
   let found = false;
   walk(node, (n) => {
-    if (found || /^(For|ForIn|ForOf|While|DoWhile|Switch)Statement$/.test(n.type) || isFunction(n)) return n === node ? undefined : false;
+    // A loop, switch or function (the node itself included) owns the breaks inside it.
+    if (found || /^(For|ForIn|ForOf|While|DoWhile|Switch)Statement$/.test(n.type) || isFunction(n)) return false;
     if (n.type === 'BreakStatement' && !n.label) found = true;
     return undefined;
   });

@@ -39,9 +39,10 @@ export function declaredBy(statement: Statement): Declared[] {
     }
   };
   fromDeclaration(statement, true);
-  if (statement.type !== 'VariableDeclaration') {
+  // A function's own `var`s are its own, whether it is the statement or nested in it.
+  if (statement.type !== 'VariableDeclaration' && !isFunction(statement)) {
     walk(statement, (node) => {
-      if (node !== statement && isFunction(node)) return false;
+      if (isFunction(node)) return false;
       if (node !== statement && node.type === 'VariableDeclaration' && node.kind === 'var') fromDeclaration(node, false);
       return undefined;
     });

@@ -5,7 +5,7 @@
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
-import type { LegacySite } from '../analyse/find-sites.ts';
+import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { buildCallGraph, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
@@ -105,17 +105,23 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // URL elicitations thrown as errors: returned as input requests instead.
   const urlEdits: Edit[] = [];
   const urlBlocked = new Set<HandlerSite>();
+  const urlPlanned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }> = [];
+  const markThrow = (t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal) => {
+    const { line, column } = t.statement.loc!.start;
+    reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
+    addMarker([...t.ancestors, t.statement], t.statement, refusal);
+  };
   for (const t of analysis.urlThrows) {
     const handler = handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
     const outcome = planUrlThrow(source, eol, t, handler !== undefined, handler !== undefined && byHandler.has(handler));
-    const { line, column } = t.statement.loc!.start;
     if (outcome instanceof Refusal) {
       if (outcome.code === 'url-elicitation' && handler && byHandler.has(handler)) urlBlocked.add(handler);
-      reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handler ? handlerId(handler) : undefined, status: 'marked', code: outcome.code, reason: outcome.reason, next: outcome.next });
-      addMarker([...t.ancestors, t.statement], t.statement, outcome);
+      markThrow(t, handler, outcome);
       continue;
     }
     urlEdits.push(outcome);
+    urlPlanned.push({ t, handler: handler! });
+    const { line, column } = t.statement.loc!.start;
     reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });
   }
 
@@ -246,6 +252,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const refusal = new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.');
     const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
     for (const site of sites) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
+    for (const { t, handler } of urlPlanned) markThrow(t, handler, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
     return { handlers: [], markers, sites: kept, imports: [], edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
   }
