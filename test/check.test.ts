@@ -15,8 +15,11 @@ import { escapeData, escapeProperty } from '../src/report/formats/github.ts';
 import { fileUri, sarifLog } from '../src/report/formats/sarif.ts';
 import { BROKEN_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
 
-const TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
+import { REFUSAL_CODES } from '../src/plan/refusal.ts';
 import { cli, type CliRun } from './support/cli.ts';
+import { ROOT } from './support/fixtures.ts';
+
+const TMP = path.join(ROOT, '.tmp');
 const SCHEMA = fileURLToPath(new URL('./schemas/sarif-schema-2.1.0.json', import.meta.url));
 
 // ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
@@ -359,6 +362,12 @@ describe('check formats on one tree', () => {
 // --- units: markers, escaping, SARIF with errors --------------------------------------------------
 
 describe('check building blocks', () => {
+  it('every marker code is in the README\'s table of refusals', () => {
+    const table = readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('## When it refuses')[1]!.split('\n## ')[0]!;
+    const listed = new Set([...table.matchAll(/^\| (.+?) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!)));
+    expect(Object.keys(REFUSAL_CODES).filter((code) => !listed.has(code))).toEqual([]);
+  });
+
   it('reads markers at the start of comment lines only, including JSDoc-style block comments', () => {
     const block = { type: 'CommentBlock' as const, value: '*\n * Some text @mrtr-todo(x) in prose.\n * @mcp-codemod-error Manual migration\n *   required here.\n ', loc: { start: { line: 10, column: 2 } } };
     expect(markersInComment(block as never)).toEqual([{ kind: 'official', line: 12, column: 4, reason: 'Manual migration required here.' }]);

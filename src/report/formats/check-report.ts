@@ -9,6 +9,7 @@
 //   not be written yet), or an `@mrtr-todo` marker comment left in the code;
 // - `mcp-codemod-error`: an `@mcp-codemod-error` comment left by the official v1-to-v2 codemod.
 // `@mrtr-note` comments (deprecation guidance) are not findings.
+import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES } from '../../plan/refusal.ts';
 import type { InputKind } from '../../plan/types.ts';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -189,109 +190,6 @@ export interface RuleInfo {
   help: string;
 }
 
-const MANUAL =
-  'Migrate it by hand: return inputRequired({ inputRequests, requestState }) and resume from ctx.mcpReq.requestState() on the retry; then delete the @mrtr-todo comment.';
-
-/** Why the codemod refuses a site, by marker code (the README's table). */
-const TODO_CODES: Readonly<Record<string, { short: string; help: string }>> = {
-  'no-request-to-answer': {
-    short: 'A server→client request runs outside tools/call, prompts/get or resources/read (e.g. in oninitialized).',
-    help: 'Only those handlers may answer input_required. Ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
-  },
-  'nested-site': {
-    short: 'The request is awaited inside a block, condition or larger expression the codemod does not restructure.',
-    help: `Move the request to a statement of its own at the top level of the handler and run mrtr-codemod migrate again, or ${MANUAL.charAt(0).toLowerCase()}${MANUAL.slice(1)}`,
-  },
-  closure: {
-    short: 'The request is made inside a function nested in the handler.',
-    help: `Inline the request into the handler body and run mrtr-codemod migrate again, or ${MANUAL.charAt(0).toLowerCase()}${MANUAL.slice(1)}`,
-  },
-  'unserialisable-local': {
-    short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
-    help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
-  },
-  'untyped-local': {
-    short: 'The type of a local that travels in requestState cannot be named at the handler.',
-    help: 'Annotate the local with a type that can be named at the handler, then run mrtr-codemod migrate again.',
-  },
-  'param-reassigned': {
-    short: 'An argument is reassigned before a question; the retry re-sends the original.',
-    help: 'Assign to a new local instead of the parameter, then run mrtr-codemod migrate again.',
-  },
-  'unknown-request': {
-    short: 'A send(request) whose request object is not a literal.',
-    help: `Write the request as an object literal with a literal method, or ${MANUAL.charAt(0).toLowerCase()}${MANUAL.slice(1)}`,
-  },
-  'server-elsewhere': {
-    short: 'No new McpServer(...) in this file, so the request-state verifier is not wired here.',
-    help: 'Add requestState: { verify: mrtrCodec.verify } to the McpServer options where the server is constructed (mrtrCodec is exported from this file), then delete the @mrtr-todo comment.',
-  },
-  'blocked-by-sibling': {
-    short: 'The handler is left as it was because another request in it cannot be migrated.',
-    help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
-  },
-  'name-clash': {
-    short: 'The module declares a name the migration adds (an import or a generated helper).',
-    help: 'Rename the local declaration, then run mrtr-codemod migrate again.',
-  },
-  loop: {
-    short: 'The request is inside a loop the retry cannot resume (for...in, for await, a computed iterable, labeled jumps).',
-    help: 'Loop over an array with for...of (or a while/for condition), or ask once for everything the loop needs, then run mrtr-codemod migrate again.',
-  },
-  'switch-case': {
-    short: 'The request is in a switch case that falls through or breaks out from the middle after it.',
-    help: 'End the case with break or return right after its work, or turn the switch into if/else, then run mrtr-codemod migrate again.',
-  },
-  finally: {
-    short: 'The request is inside a finally block, which would run on every round.',
-    help: 'Move the question out of the finally block, then run mrtr-codemod migrate again.',
-  },
-  'in-helper': {
-    short: 'The request is made in a helper the codemod could not split for its callers.',
-    help: 'Have the helper build the request and let each handler ask and read the answer, or inline the helper into the handlers, then run mrtr-codemod migrate again.',
-  },
-  'via-helper': {
-    short: 'The handler reaches a server→client request through a helper, which cannot suspend it.',
-    help: 'Fix the helper (see its own marker), then run mrtr-codemod migrate again.',
-  },
-  'blocked-by-helper': {
-    short: 'The handler is left as it was because it also reaches a request through a helper.',
-    help: 'Fix the helper path first, then run mrtr-codemod migrate again.',
-  },
-  'shadowed-local': {
-    short: 'Two locals of the same name would have to travel in requestState.',
-    help: 'Rename one of them, then run mrtr-codemod migrate again.',
-  },
-  'unknown-receiver': {
-    short: 'A call that looks like a legacy request, on a receiver not known to be an MCP server object.',
-    help: 'If it is one, make the server object visible (construct or annotate it) or run on TypeScript sources with their types; if it is not, remove the comment.',
-  },
-  'unknown-tool-name': {
-    short: 'The handler is registered under a name that is neither a literal nor a const string.',
-    help: 'Register it under a literal name (or a const string of the module), then run mrtr-codemod migrate again.',
-  },
-  'shared-handler': {
-    short: 'One function is registered for several tools; its state must name exactly one.',
-    help: 'Give each registration its own function (wrapping a shared one), then run mrtr-codemod migrate again.',
-  },
-  'registered-late': {
-    short: 'The tool is registered from oninitialized, which a 2026-07-28 client never triggers.',
-    help: 'Register it when the server is built, and check the capabilities each request carries inside the handler.',
-  },
-  'task-augmented': {
-    short: 'The request asks the client to run it as a task, which 2026-07-28 input requests do not carry.',
-    help: 'Drop the task augmentation (the client answers on the retry), then run mrtr-codemod migrate again.',
-  },
-  'url-elicitation': {
-    short: 'A URL elicitation the codemod could not move to inputRequired.elicitUrl(...).',
-    help: 'Return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler.',
-  },
-  sampling: {
-    short: 'A sampling request left in place (--sampling=flag): sampling is deprecated (SEP-2577).',
-    help: 'Call your LLM provider API directly from the server, or run without --sampling=flag to migrate it to inputRequired.createMessage.',
-  },
-};
-
 export function ruleInfo(ruleId: string): RuleInfo {
   if (ruleId === LEGACY_RULE) {
     return {
@@ -312,12 +210,12 @@ export function ruleInfo(ruleId: string): RuleInfo {
     };
   }
   const code = ruleId.startsWith(TODO_RULE_PREFIX) ? ruleId.slice(TODO_RULE_PREFIX.length) : ruleId;
-  const known = TODO_CODES[code];
+  const known = isRefusalCode(code) ? REFUSAL_CODES[code] : undefined;
   return {
     id: ruleId,
     shortDescription: known ? known.short : `Not migrated (${code}): the codemod left this site for a person.`,
     fullDescription:
       'mrtr-codemod left this server→client request as it was, with an @mrtr-todo comment saying why and what to do next; it still has to be migrated to MCP 2026-07-28 Multi Round-Trip Requests.',
-    help: known ? known.help : MANUAL,
+    help: known ? known.help : MANUAL_HELP,
   };
 }
