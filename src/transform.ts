@@ -22,16 +22,19 @@ export interface TransformOptions {
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
   const analysis = analyseFile(source, fileName);
-  return rewritten(source, fileName, planFile(analysis, planOptions(options, typeFacts)));
+  return rewritten(analysis, planFile(analysis, planOptions(options, typeFacts)));
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
   return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers };
 }
 
-function rewritten(source: string, fileName: string, plan: FilePlan): TransformResult {
-  // Second, separate concern on the rewritten text: capability checks inside handlers.
-  const output = rewriteCapabilityChecks(rewrite(source, plan), fileName).output;
+function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
+  const { source, fileName } = analysis;
+  const migrated = rewrite(source, plan);
+  // Second, separate concern on the rewritten text: capability checks inside handlers (the
+  // analysis is reused when the rewrite changed nothing).
+  const output = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined).output;
   return { output, plan, changed: output !== source };
 }
 
@@ -51,19 +54,19 @@ export interface TypeFactsSource {
 }
 
 /**
- * Transforms one file, asking the type checker only when the answer depends on it: a
- * TypeScript file whose plan lifts locals (their types and JSON-safety come from the
- * checker), refused a local for want of a type, or has a receiver only types can tell.
- * Everything else never loads the compiler.
+ * Transforms one file, asking the type checker only when the plan asks a question only types
+ * answer: the type and JSON-safety of a local that travels in requestState, or whether a
+ * look-alike receiver is an MCP SDK object. Everything else never loads the compiler.
  */
 export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}): Promise<TransformResult> {
-  // One parse: the quick plan and, when it needs them, the plan with type facts share it.
+  // One parse: every plan of the file shares it.
   const analysis = analyseFile(source, fileName);
-  const quick = planFile(analysis, planOptions(options));
-  const wantsTypes = quick.uncertain > 0 || quick.sites.some((s) => (s.status === 'migrated' && (s.lifted?.length ?? 0) > 0) || s.code === 'untyped-local');
-  if (!types || !quick.typed || !wantsTypes) return rewritten(source, fileName, quick);
-  const facts = await types.forFile(fileName, source, typeQuestions(analysis, options));
-  return rewritten(source, fileName, planFile(analysis, planOptions(options, facts)));
+  if (!types || !analysis.typed) return rewritten(analysis, planFile(analysis, planOptions(options)));
+  const { questions, plan } = questionsOf(analysis, options);
+  // No question asked: the facts played no part, so that plan is the plan.
+  if (questions.locals.length === 0 && questions.receivers.length === 0) return rewritten(analysis, plan);
+  const facts = await types.forFile(fileName, source, questions);
+  return rewritten(analysis, planFile(analysis, planOptions(options, facts)));
 }
 
 /**
@@ -71,21 +74,19 @@ export async function transformWithTypes(source: string, fileName: string, types
  * answer everything permissively (every local typed and JSON-safe, every receiver the SDK's):
  * that plan asks about every local and receiver any answer could lead the real one to ask.
  */
-export function typeQuestions(analysis: FileAnalysis, options: TransformOptions = {}): TypeQuestions {
+function questionsOf(analysis: FileAnalysis, options: TransformOptions): { questions: TypeQuestions; plan: FilePlan } {
   const questions: TypeQuestions = { locals: [], receivers: [] };
-  const seen = new Set<string>();
+  const asked = new Set<string>();
+  const once = (key: string) => !asked.has(key) && Boolean(asked.add(key));
   const recording: TypeFacts = {
     local: (name, start) => {
-      if (!seen.has(`${start}:${name}`)) questions.locals.push({ name, start });
-      seen.add(`${start}:${name}`);
+      if (once(`local ${start} ${name}`)) questions.locals.push({ name, start });
       return { text: 'unknown', jsonSafe: true };
     },
     fromSdk: (start, end) => {
-      if (!seen.has(`${start}-${end}`)) questions.receivers.push({ start, end });
-      seen.add(`${start}-${end}`);
+      if (once(`receiver ${start} ${end}`)) questions.receivers.push({ start, end });
       return true;
     },
   };
-  planFile(analysis, planOptions(options, recording));
-  return questions;
+  return { questions, plan: planFile(analysis, planOptions(options, recording)) };
 }

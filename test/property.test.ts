@@ -266,10 +266,11 @@ const KNOWN_BUGS: Array<{ name: string; input: string }> = [
 `,
   },
   {
-    // src/plan/plan-file.ts checks analysis.topLevelNames only against the names it imports,
-    // never against what the helper block declares (mrtrCodec, mrtrResume, mrtrDigest,
+    // src/plan/plan-file.ts checked the module's top-level names only against the names it
+    // imports, never against what the helper block declares (mrtrCodec, mrtrResume, mrtrDigest,
     // mrtrStateKey, MrtrState); the output declares the name twice and does not parse. (Also:
-    // topLevelNames misses destructured names, type aliases, interfaces and enums.)
+    // those names missed destructured names, type aliases, interfaces and enums; it now checks
+    // declaredAnywhere.)
     name: 'redeclares a helper name the module already declares (const mrtrCodec)',
     input: `import { McpServer } from '@modelcontextprotocol/server';
 const mrtrCodec = 1;

@@ -28,8 +28,6 @@ export interface FileAnalysis {
   serverImport?: { node: Node; names: Set<string> };
   /** Every name imported from @modelcontextprotocol/server, by any import, and whether as a value or a type only. */
   serverImported: Map<string, 'value' | 'type'>;
-  /** Names declared at the top level of the module (to detect clashes with what we add). */
-  topLevelNames: Set<string>;
   /**
    * Every name declared anywhere in the module (variables, functions, classes, parameters,
    * catch bindings, imports, types): a name the migration adds must not be one of them.
@@ -50,7 +48,6 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
 
   let afterImports = 0;
   let serverImport: FileAnalysis['serverImport'];
-  const topLevelNames = new Set<string>();
   const exportedNames = new Set<string>();
   const importedNames = new Map<string, { from: string; imported: string }>();
   // McpServer, and the low-level Server (its options take requestState too).
@@ -60,35 +57,20 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     if (statement.type === 'ImportDeclaration') {
       afterImports = statement.end!;
       for (const spec of statement.specifiers) {
-        topLevelNames.add(spec.local.name);
         const imported = spec.type === 'ImportSpecifier' ? (spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
         importedNames.set(spec.local.name, { from: statement.source.value, imported });
-      }
-      if (statement.source.value === SERVER_PACKAGE) {
-        for (const s of statement.specifiers) {
-          if (s.type !== 'ImportSpecifier') continue;
-          const typeOnly = statement.importKind === 'type' || s.importKind === 'type';
-          if (serverImported.get(s.local.name) !== 'value') serverImported.set(s.local.name, typeOnly ? 'type' : 'value');
-          const imported = s.imported.type === 'Identifier' ? s.imported.name : s.imported.value;
-          if (imported === 'McpServer' || imported === 'Server') mcpServerNames.add(s.local.name);
-        }
+        if (statement.source.value !== SERVER_PACKAGE || spec.type !== 'ImportSpecifier') continue;
+        const typeOnly = statement.importKind === 'type' || spec.importKind === 'type';
+        if (serverImported.get(spec.local.name) !== 'value') serverImported.set(spec.local.name, typeOnly ? 'type' : 'value');
+        if (imported === 'McpServer' || imported === 'Server') mcpServerNames.add(spec.local.name);
       }
       if (statement.source.value === SERVER_PACKAGE && statement.importKind !== 'type' && statement.specifiers.length > 0 && statement.specifiers.every((s) => s.type === 'ImportSpecifier')) {
         serverImport ??= { node: statement, names: new Set(statement.specifiers.map((s) => s.local.name)) };
       }
-    } else if (statement.type === 'VariableDeclaration') {
-      for (const d of statement.declarations) if (d.id.type === 'Identifier') topLevelNames.add(d.id.name);
-    } else if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id) {
-      topLevelNames.add(statement.id.name);
     } else if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) {
       const decl = statement.declaration as Node;
-      const names: string[] = [];
-      if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) if (d.id.type === 'Identifier') names.push(d.id.name);
-      if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) names.push(decl.id.name);
-      for (const n of names) {
-        topLevelNames.add(n);
-        exportedNames.add(n);
-      }
+      if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) for (const b of boundNames(d.id)) exportedNames.add(b.name);
+      if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) exportedNames.add(decl.id.name);
     }
     if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
       for (const spec of statement.specifiers) if (spec.type === 'ExportSpecifier') exportedNames.add(spec.local.name);
@@ -134,7 +116,6 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     serverConstructions,
     serverImport,
     serverImported,
-    topLevelNames,
     declaredAnywhere,
     exportedNames,
     importedNames,

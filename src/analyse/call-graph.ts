@@ -20,7 +20,16 @@ export interface CallGraph {
   calls: NamedCall[];
 }
 
-export function buildCallGraph(index: FileIndex): CallGraph {
+const graphs = new WeakMap<FileIndex, CallGraph>();
+
+/** The file's call graph, built the first time a plan asks (a file may be planned twice). */
+export function callGraphOf(index: FileIndex): CallGraph {
+  let graph = graphs.get(index);
+  if (!graph) graphs.set(index, (graph = buildCallGraph(index)));
+  return graph;
+}
+
+function buildCallGraph(index: FileIndex): CallGraph {
   const names = new Map<FunctionNode, string>();
   for (const { node, ancestors } of index.functions) {
     const parent = ancestors[ancestors.length - 1];

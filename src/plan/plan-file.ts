@@ -6,7 +6,7 @@ import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
-import { buildCallGraph, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
+import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
@@ -45,7 +45,6 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const byHandler = new Map<HandlerSite, LegacySite[]>();
   const exportedHelpers: FilePlan['exportedHelpers'] = [];
   const addSite = (handler: HandlerSite, site: LegacySite) => byHandler.set(handler, [...(byHandler.get(handler) ?? []), site]);
-  let graph: CallGraph | undefined;
   const reachHelpers = new Map<HandlerSite, string>();
   const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
   const sites: LegacySite[] = [];
@@ -69,9 +68,9 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addSite(owner!, site);
       continue;
     }
-    const chain = owner ? undefined : handlersReaching((graph ??= buildCallGraph(analysis.index)), handlers, site.enclosing);
+    const chain = owner ? undefined : handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
     if (chain) {
-      const split = splittable(graph!, site, chain);
+      const split = splittable(callGraphOf(analysis.index), site, chain);
       if (split instanceof Refusal) {
         markHelper(site, chain, split);
         for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
@@ -138,7 +137,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 
   // Calls from handlers into another module's helper that makes a request.
   if (options.externalHelpers && options.externalHelpers.size > 0) {
-    for (const call of (graph ??= buildCallGraph(analysis.index)).calls) {
+    for (const call of callGraphOf(analysis.index).calls) {
       const external = call.call.callee.type === 'Identifier' ? options.externalHelpers.get(call.call.callee.name) : undefined;
       const handler = external && handlers.find((h) => call.functions.includes(h.fn));
       if (!external || !handler) continue;
@@ -285,7 +284,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   /** The exported name of the top-level function a site is in, if the module exports it. */
   function exportedHelperName(site: LegacySite): string | undefined {
     if (site.functions.length !== 1) return undefined; // asked from a callback inside it, not by it
-    const name = (graph ??= buildCallGraph(analysis.index)).nameOf(site.functions[0]!);
+    const name = callGraphOf(analysis.index).nameOf(site.functions[0]!);
     return name && analysis.exportedNames.has(name) ? name : undefined;
   }
 

@@ -306,11 +306,12 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
     }
     return { name, mutable, typeText: analysis.typed ? answerType(round.binding, name, types) ?? facts?.local(name, declared.start)?.text : undefined };
   }
-  const fact = facts?.local(name, declared.start);
   const recompute = `recompute \`${name}\` after the answer, or keep a JSON form of it and rebuild it, then run again.`;
-  if (fact && !fact.jsonSafe) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
+  // What the syntax already says (`new Date()`) is not asked of the checker.
   const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
   if (syntactic) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but holds ${syntactic}, which does not survive a JSON round trip.`, recompute);
+  const fact = facts?.local(name, declared.start);
+  if (fact && !fact.jsonSafe) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
   if (!analysis.typed) return { name, mutable };
   const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
   const typeText = annotation ?? fact?.text;

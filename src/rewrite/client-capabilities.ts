@@ -5,8 +5,8 @@
 // "cannot ask" path on every modern call. Each such call in a handler reads the request's
 // own capabilities first and falls back to the connection's (the 2025 era).
 import type { Node } from '@babel/types';
-import { analyseFile } from '../analyse/analyse-file.ts';
-import { isFunction, memberPath, walk } from '../analyse/ast.ts';
+import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
+import { isFunction, memberPath } from '../analyse/ast.ts';
 import { alreadyImported } from '../plan/plan-file.ts';
 import { importEdit } from '../plan/wiring.ts';
 import type { Edit } from '../plan/types.ts';
@@ -20,32 +20,33 @@ export interface CapabilityRewrite {
   lines: number[];
 }
 
-export function rewriteCapabilityChecks(source: string, fileName: string): CapabilityRewrite {
+/** `analysis` may be given when it is of this very text (the rewrite changed nothing), to save a parse. */
+export function rewriteCapabilityChecks(source: string, fileName: string, analysis?: FileAnalysis): CapabilityRewrite {
   if (!source.includes('getClientCapabilities')) return { output: source, lines: [] };
-  const analysis = analyseFile(source, fileName);
+  const file = analysis ?? analyseFile(source, fileName);
   const edits: Edit[] = [];
   const lines: number[] = [];
-  walk(analysis.program, (node, parents) => {
-    if (node.type !== 'CallExpression' || node.arguments.length > 0) return;
+  for (const { node, ancestors: parents } of file.index.calls) {
+    if (node.arguments.length > 0) continue;
     const callee = node.callee;
-    if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed || callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') return;
+    if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed || callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') continue;
     const receiver = memberPath(callee.object);
-    if (!receiver || !/server$/i.test(receiver.split('.').pop()!)) return;
-    const handler = analysis.handlers.find((h) => parents.includes(h.fn));
+    if (!receiver || !/server$/i.test(receiver.split('.').pop()!)) continue;
+    const handler = file.handlers.find((h) => parents.includes(h.fn));
     const ctx = handler?.fn.params[handler.ctxIndex];
-    if (!handler || ctx?.type !== 'Identifier' || shadows(parents, handler.fn, ctx.name)) return;
+    if (!handler || ctx?.type !== 'Identifier' || shadows(parents, handler.fn, ctx.name)) continue;
     const parent = parents[parents.length - 1];
     // Already rewritten (a second run): `<envelope>?.[KEY] ?? server.getClientCapabilities()`.
-    if (parent?.type === 'LogicalExpression' && parent.operator === '??' && parent.right === node && source.slice(parent.left.start!, parent.left.end!).includes(KEY)) return;
-    const envelope = analysis.typed
+    if (parent?.type === 'LogicalExpression' && parent.operator === '??' && parent.right === node && source.slice(parent.left.start!, parent.left.end!).includes(KEY)) continue;
+    const envelope = file.typed
       ? `(${ctx.name}.mcpReq.envelope as { [${KEY}]?: ClientCapabilities } | undefined)?.[${KEY}]`
       : `${ctx.name}.mcpReq.envelope?.[${KEY}]`;
     edits.push({ start: node.start!, end: node.end!, text: `(${envelope} ?? ${source.slice(node.start!, node.end!)})` });
     lines.push(node.loc!.start.line);
-  });
+  }
   if (edits.length === 0) return { output: source, lines };
-  const wanted = [KEY, ...(analysis.typed ? ['type ClientCapabilities'] : [])].filter((n) => !alreadyImported(analysis, n));
-  if (wanted.length > 0) edits.push(importEdit(analysis, wanted));
+  const wanted = [KEY, ...(file.typed ? ['type ClientCapabilities'] : [])].filter((n) => !alreadyImported(file, n));
+  if (wanted.length > 0) edits.push(importEdit(file, wanted));
   return { output: applyEdits(source, edits), lines };
 }
 
