@@ -163,6 +163,25 @@ server.registerTool('link', { description: 'd' }, async () => {
 });
 
 describe('rewrite invariants', () => {
+  it('keeps a multi-line template literal as it was when it moves to a deeper block (a question awaited inline, in a loop)', () => {
+    const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const out: string[] = [];
+  for (const item of ['a', 'b']) {
+    if ((await ctx.mcpReq.elicitInput(${Q})).action === 'accept') out.push(\`first \${item}
+    second\`);
+  }
+  return { content: [] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts', { local: () => ({ text: 'string', jsonSafe: true }) });
+    expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
+    // The resumed statement sits two levels deeper; the literal's second line is data.
+    expect(output).toContain("      if ((mrtrAnswer).action === 'accept') out.push(`first ${item}\n    second`);");
+  });
+
   it('leaves a file without legacy sites byte for byte', () => {
     const source = "import x from 'y';\r\n\r\nconst a = 1; // comment\r\n";
     expect(transformSource(source, 'a.ts').output).toBe(source);

@@ -353,11 +353,14 @@ function lowLevelDigestText(request: Node | undefined, kind: HandlerSite['kind']
   return kind === 'resource' ? `${p}.uri` : `{ name: ${p}.name, arguments: ${p}.arguments }`;
 }
 
-/** String and template literals keep their lines exactly: re-indenting them would change data. */
+/**
+ * String and template literals keep their lines exactly: re-indenting them would change data.
+ * Only those spanning lines can hold the start of a line.
+ */
 function verbatimSpans(body: Node): Array<{ start: number; end: number }> {
   const spans: Array<{ start: number; end: number }> = [];
   walk(body, (node) => {
-    if (node.type === 'TemplateLiteral' || node.type === 'StringLiteral') spans.push({ start: node.start!, end: node.end! });
+    if ((node.type === 'TemplateLiteral' || node.type === 'StringLiteral') && node.loc!.start.line !== node.loc!.end.line) spans.push({ start: node.start!, end: node.end! });
     return undefined;
   });
   return spans;

@@ -212,29 +212,33 @@ class BodyRenderer {
     const end = lineEndOf(source, point.statement.end);
     const wrap = point.requests[0]!.resultWrap;
     const answer = wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
-    const text = source.slice(start, point.inline!.start) + answer + source.slice(point.inline!.end, end);
-    const orig = indentAt(source, point.statement.start);
-    return text.split('\n').map((raw) => {
-      const line = raw.replace(/\r$/, '');
-      return line.startsWith(orig) ? target + line.slice(orig.length) : line;
-    });
+    const inline = point.inline!;
+    const before = source.slice(start, inline.start);
+    const lines = (before + answer + source.slice(inline.end, end)).split('\n');
+    // Where each line starts in the source: lines after the answer sit past the await it replaced.
+    const delta = inline.end - inline.start - answer.length;
+    const starts = lineStarts(lines, start).map((at) => (at - start > before.length ? at + delta : at));
+    return this.reindent(lines, starts, indentAt(source, point.statement.start), target);
   }
 
-  /** Whole lines of source[from, to) moved from `orig` to `target` indentation; literals untouched. */
+  /** Whole lines of source[from, to) moved from `orig` to `target` indentation. */
   private shift(from: number, to: number, orig: string, target: string): string[] {
     if (to <= from) return [];
-    const { source } = this;
-    const out: string[] = [];
-    let offset = from;
-    for (const raw of source.slice(from, to).replace(/\n$/, '').split('\n')) {
+    const lines = this.source.slice(from, to).replace(/\n$/, '').split('\n');
+    return this.reindent(lines, lineStarts(lines, from), orig, target);
+  }
+
+  /**
+   * Lines moved from `orig` to `target` indentation, except a line that starts inside a string
+   * or template literal: its text is data. `starts[i]` is where line i starts in the source.
+   */
+  private reindent(lines: readonly string[], starts: readonly number[], orig: string, target: string): string[] {
+    return lines.map((raw, i) => {
       const line = raw.replace(/\r$/, '');
-      const inLiteral = this.plan.verbatim.some((s) => s.start < offset && offset < s.end);
-      if (inLiteral) out.push(line);
-      else if (line.trim() === '') out.push('');
-      else out.push(line.startsWith(orig) ? target + line.slice(orig.length) : line);
-      offset += raw.length + 1;
-    }
-    return out;
+      if (this.plan.verbatim.some((s) => s.start < starts[i]! && starts[i]! < s.end)) return line;
+      if (line.trim() === '') return '';
+      return line.startsWith(orig) ? target + line.slice(orig.length) : line;
+    });
   }
 
   private ask(point: SuspensionPoint, indent: string): string[] {
@@ -251,12 +255,13 @@ class BodyRenderer {
     // A request's continuation lines keep their indentation relative to its first line.
     const keyIndent = indent + U;
     for (const request of point.requests) {
-      const was = indentAt(source, request.paramsStart);
-      // One array entry per line: the caller joins them with the file's own line ending.
-      const text = request.requestText.split('\n').map((raw, i) => {
-        const line = raw.replace(/\r$/, '');
-        return i === 0 || line.trim() === '' || this.insideLiteral(request, i) || !line.startsWith(was) ? line : keyIndent + line.slice(was.length);
-      });
+      // One array entry per line: the caller joins them with the file's own line ending. The
+      // first line is `builder(` and the params' first line; the others are the params' lines,
+      // starting in the source after each newline from the params on.
+      const [first, ...rest] = request.requestText.split('\n');
+      const starts: number[] = [];
+      for (let at = request.paramsStart; starts.length < rest.length; ) starts.push((at = source.indexOf('\n', at) + 1));
+      const text = [first!.replace(/\r$/, ''), ...this.reindent(rest, starts, indentAt(source, request.paramsStart), keyIndent)];
       text[0] = `${keyIndent}${request.key}: ${text[0]}`;
       text[text.length - 1] = `${text[text.length - 1]},`;
       lines.push(...text);
@@ -264,13 +269,17 @@ class BodyRenderer {
     lines.push(`${indent}});`);
     return lines;
   }
+}
 
-  /** Whether line `i` of a request's text starts inside a string or template literal. */
-  private insideLiteral(request: PlannedRequest, i: number): boolean {
-    let offset = request.paramsStart;
-    for (let n = 0; n < i; n++) offset = this.source.indexOf('\n', offset) + 1;
-    return this.plan.verbatim.some((s) => s.start < offset && offset < s.end);
+/** Where each of `lines` starts, given that the first starts at `base` (each ends with one `\n`). */
+function lineStarts(lines: readonly string[], base: number): number[] {
+  const starts: number[] = [];
+  let at = base;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length + 1;
   }
+  return starts;
 }
 
 function restoreLines(lifted: LiftedLocal[], indent: string, typed: boolean): string[] {
