@@ -3,6 +3,8 @@
 // to the binding the rewrite needs.
 import { describe, expect, it } from 'vitest';
 import { analyseFile } from '../src/analyse/analyse-file.ts';
+import { referencedNames } from '../src/analyse/ast.ts';
+import { parseSource } from '../src/analyse/parse.ts';
 import { planFile } from '../src/plan/plan-file.ts';
 import { transformSource } from '../src/transform.ts';
 
@@ -159,6 +161,13 @@ server.registerTool('link', { description: 'd' }, async () => {
     expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicitUrl', status: 'marked', code: 'name-clash' }]);
     expect(output).toContain('  // @mrtr-todo(name-clash): the module already declares `inputRequired`');
     expect(output).toContain('  throw new UrlElicitationRequiredError(');
+  });
+});
+
+describe('referencedNames', () => {
+  it('counts names read by TypeScript expressions (instantiations, enum initialisers, assertions) and not names in types', () => {
+    const { program } = parseSource('const g = f<string>; enum E { A = base } let y = x as T; let z: typeof w = 1;', 'ts');
+    expect([...referencedNames(program)].sort()).toEqual(['A', 'E', 'base', 'f', 'g', 'x', 'y', 'z']);
   });
 });
 

@@ -6,7 +6,7 @@ import * as babelTypes from '@babel/types';
 import type { Node } from '@babel/types';
 
 // Babel's table of which keys of each node type hold child nodes: walking only those is several
-// times faster than looking at every key (analysis walks each candidate a few times).
+// times faster than looking at every key.
 const VISITOR_KEYS = babelTypes.VISITOR_KEYS as Record<string, readonly string[]>;
 const SKIP_KEYS = new Set(['loc', 'leadingComments', 'trailingComments', 'innerComments', 'extra', 'range']);
 
@@ -37,8 +37,8 @@ const TYPE_ONLY = new Set(['TSTypeAnnotation', 'TSTypeParameterDeclaration', 'TS
 
 /**
  * Depth-first walk; return false from `enter` to skip a subtree. Parents are passed along.
- * Written without a child array per node: the analysis walks every candidate several times,
- * and this loop is most of its cost after the parse.
+ * Written without a child array per node: this loop is most of the analysis's cost after the
+ * parse (file-index.ts walks each candidate once; the planner walks statements again).
  */
 export function walk(node: Node, enter: (node: Node, parents: readonly Node[]) => boolean | void): void {
   const parents: Node[] = [];
@@ -109,9 +109,9 @@ export function referencedNames(node: Node): Set<string> {
   const names = new Set<string>();
   walk(node, (current, parents) => {
     const parent = parents[parents.length - 1];
-    if (current.type.startsWith('TS') && current.type !== 'TSAsExpression' && current.type !== 'TSNonNullExpression' && current.type !== 'TSSatisfiesExpression' && current.type !== 'TSTypeAssertion') {
-      return false;
-    }
+    // Types name nothing at run time; every other TS node (`x as T`, `f<T>`, an enum's
+    // initialisers, a namespace's body) may read values. The walk itself skips annotations.
+    if (babelTypes.isTSType(current)) return false;
     if (current.type === 'Identifier' || current.type === 'JSXIdentifier') {
       if (parent && isNonReferencePosition(current, parent)) return;
       names.add(current.name);
