@@ -55,6 +55,8 @@ interface ProjectCache {
 
 export class TypeScriptFacts {
   private readonly projects = new Map<string, ProjectCache>();
+  /** The tsconfig.json above each directory asked about ('' for none). */
+  private readonly configs = new Map<string, string>();
   /** Programs built so far (tests count them). */
   programs = 0;
 
@@ -66,7 +68,9 @@ export class TypeScriptFacts {
     const groups = new Map<string, number[]>();
     const keys = requests.map((r) => normalise(path.resolve(r.fileName)));
     requests.forEach((r, i) => {
-      const config = findUp(path.dirname(path.resolve(r.fileName)), 'tsconfig.json') ?? '';
+      const dir = path.dirname(path.resolve(r.fileName));
+      let config = this.configs.get(dir);
+      if (config === undefined) this.configs.set(dir, (config = findUp(dir, 'tsconfig.json') ?? ''));
       const group = groups.get(config) ?? [];
       group.push(i);
       groups.set(config, group);
@@ -239,9 +243,8 @@ function jsonProblem(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, at:
     }
     return undefined;
   }
-  const text = checker.typeToString(type, at);
-  if (type.getCallSignatures().length > 0) return `is a function (${text})`;
-  if (type.getConstructSignatures().length > 0) return `is a class (${text})`;
+  if (type.getCallSignatures().length > 0) return `is a function (${checker.typeToString(type, at)})`;
+  if (type.getConstructSignatures().length > 0) return `is a class (${checker.typeToString(type, at)})`;
   const symbol = type.getSymbol();
   const symbolName = symbol?.getName();
   if (symbolName && NON_JSON_CLASSES.has(symbolName)) return `is a ${symbolName}, which does not survive a JSON round trip`;

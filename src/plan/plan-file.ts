@@ -71,7 +71,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const chain = owner ? undefined : handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
     if (chain) {
       const split = splittable(callGraphOf(analysis.index), site, chain);
-      if (split instanceof Refusal) {
+      if (typeof split === 'string') {
         markHelper(site, chain, split);
         for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
         continue;
@@ -191,7 +191,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const edits: Edit[] = [...urlEdits];
   for (const { site, chain, split } of splits) {
     if (abandoned.has(split.name)) {
-      markHelper(site, chain, new Refusal('in-helper', 'a handler that calls this helper could not be migrated, so the helper stays as it was.', 'see the markers in the handlers that call it.'));
+      markHelper(site, chain, 'a handler that calls this helper could not be migrated, so the helper stays as it was.', 'see the markers in the handlers that call it.');
       continue;
     }
     edits.push(split.edit);
@@ -288,19 +288,14 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     return name && analysis.exportedNames.has(name) ? name : undefined;
   }
 
-  /** Whether the helper can be split for its callers: only direct calls from handlers, none elsewhere. */
-  function splittable(g: CallGraph, site: LegacySite, chain: HelperChain): HelperSplit | Refusal {
-    if (chain.reaching.some((r) => r.chain.length > 1)) {
-      return new Refusal('in-helper', `it is reached through other helpers (${chain.reaching.find((r) => r.chain.length > 1)!.chain.join(' → ')}).`, '');
-    }
+  /** The helper split for its callers (only direct calls from handlers, none elsewhere), or why not. */
+  function splittable(g: CallGraph, site: LegacySite, chain: HelperChain): HelperSplit | string {
+    if (chain.reaching.some((r) => r.chain.length > 1)) return `it is reached through other helpers (${chain.reaching.find((r) => r.chain.length > 1)!.chain.join(' → ')}).`;
     const direct = new Set(chain.reaching.map((r) => r.call.call));
-    if (g.calls.some((c) => c.callee === chain.helper && !direct.has(c.call))) {
-      return new Refusal('in-helper', 'it is also called outside handlers.', '');
-    }
+    if (g.calls.some((c) => c.callee === chain.helper && !direct.has(c.call))) return 'it is also called outside handlers.';
     const taken = [`${chain.helper}Request`, `${chain.helper}Result`].find((n) => analysis.declaredAnywhere.has(n));
-    if (taken) return new Refusal('in-helper', `the module already declares \`${taken}\`, a name the split needs.`, '');
-    const split = splitHelper(source, site, chain.reaching.map((r) => r.call), analysis.typed, eol);
-    return split instanceof Refusal ? new Refusal('in-helper', split.reason.replace(/^this request is made in a helper /, 'it is a helper '), '') : split;
+    if (taken) return `the module already declares \`${taken}\`, a name the split needs.`;
+    return splitHelper(source, site, chain.reaching.map((r) => r.call), analysis.typed, eol);
   }
 
   function addMarker(ancestors: readonly Node[], node: Node, refusal: Refusal) {
@@ -314,11 +309,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
    * A request made in a helper: the helper cannot suspend its caller. The helper's site and
    * every call that reaches it from a handler are marked, naming the chain.
    */
-  function markHelper(site: LegacySite, chain: HelperChain, why: Refusal) {
+  function markHelper(site: LegacySite, chain: HelperChain, why: string, helperNext?: string) {
     const helperLine = site.call.loc!.start.line;
     const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
     const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
-    mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it, and this one cannot be split: ${why.reason}`, why.next || next));
+    mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it, and this one cannot be split: ${why}`, helperNext ?? next));
     for (const { handler, call, chain: names } of chain.reaching) {
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through ${names.map((n) => `\`${n}()\``).join(' → ')} (line ${helperLine}), which cannot suspend it.`, next);
       const { line, column } = call.call.loc!.start;

@@ -8,7 +8,6 @@ import { hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
-import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { indentAt, lineEndOf, lineStartOf } from './text.ts';
 import type { Edit, InputKind } from './types.ts';
 
@@ -26,9 +25,10 @@ export interface HelperSplit {
   resultCall(answer: string, args: string[]): string;
 }
 
-export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | Refusal {
+/** The split, or why the helper cannot be split (`it is a helper that ...`). */
+export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | string {
   const fn = site.enclosing!;
-  const refuse = (reason: string) => new Refusal('in-helper', `this request is made in a helper ${reason}`, `inline the helper into its handlers, or ${MANUAL_STEP}.`, site);
+  const refuse = (reason: string) => `it is a helper ${reason}`;
   const holder = declarationOf(site, fn);
   if (!holder) return refuse('that is not a plain function declaration or const function.');
   if (holder.exported) return refuse('that is exported: callers in other modules would still need the old function.');
@@ -40,9 +40,11 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const answer = first ? answerBinding(first, site.call) : undefined;
   if (!answer) return refuse('that does other work before its request, or awaits it inside an expression.');
   let awaits = false;
-  for (const s of post) walk(s, (n) => void (n.type === 'AwaitExpression' && (awaits = true)));
+  let usesThis = false;
+  for (const s of post) walk(s, (n) => void ((n.type === 'AwaitExpression' && (awaits = true)) || (n.type === 'ThisExpression' && (usesThis = true))));
   if (awaits) return refuse('that awaits more after its request.');
-  if (post.some((s) => referencedNames(s).has('this'))) return refuse('that uses `this`.');
+  // The result half becomes a plain function: `this` would not be the helper's.
+  if (usesThis) return refuse('that uses `this`.');
   for (const call of calls) {
     const parent = call.ancestors[call.ancestors.length - 1];
     if (!parent || parent.type !== 'AwaitExpression') return refuse('whose result a handler does not await where it calls it.');
