@@ -149,43 +149,44 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     }
   }
 
+  // Each handler's own outcome, once: refused before planning (shared function, URL throw,
+  // preset, --sampling=flag, a helper that cannot be split), or planned.
+  const own = new Map<HandlerSite, HandlerPlan | Refusal>();
+  for (const [handler, handlerSites] of byHandler) own.set(handler, ownOutcome(handler, handlerSites));
+
   // A helper is split only if every handler that calls it migrates: otherwise it stays, with
   // its markers, and the handlers that did migrate through it are left as they were too.
   const abandoned = new Set<string>();
-  const ownRefusals = new Map<HandlerSite, Refusal>(); // why a handler failed before its helpers were abandoned
-  let results: Map<HandlerSite, HandlerPlan | Refusal>;
+  const outcome = (handler: HandlerSite): HandlerPlan | Refusal => {
+    const mine = own.get(handler)!;
+    if (mine instanceof Refusal) return mine;
+    const helper = byHandler.get(handler)!.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
+    return helper ? blockedByHelper(helper) : mine;
+  };
   for (;;) {
-    results = new Map();
-    for (const [handler, handlerSites] of byHandler) {
-      if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
-        // One function serving several registrations: the state must name the one it was minted for.
-        const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
-        results.set(handler, new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.'));
-        continue;
-      }
-      const helper = reachHelpers.get(handler) ?? handlerSites.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
-      if (urlBlocked.has(handler)) {
-        results.set(handler, new Refusal('blocked-by-sibling', 'this handler also throws UrlElicitationRequiredError, so it is left as it was.', 'migrate the URL elicitation by hand, then run the codemod again.'));
-        continue;
-      }
-      const presetSite = handlerSites.find((s) => preset.has(s));
-      if (presetSite) {
-        results.set(handler, preset.get(presetSite)!);
-        continue;
-      }
-      const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
-      if (flagged) {
-        results.set(handler, new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged));
-        continue;
-      }
-      results.set(handler, helper
-        ? new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`)
-        : planHandler(analysis, handler, handlerSites, options.typeFacts));
-    }
-    for (const [handler, result] of results) if (result instanceof Refusal && result.code !== 'blocked-by-helper' && !ownRefusals.has(handler)) ownRefusals.set(handler, result);
-    const failing = splits.filter(({ split, chain }) => !abandoned.has(split.name) && chain.reaching.some((r) => !(results.get(r.handler) && !(results.get(r.handler) instanceof Refusal))));
+    const failing = splits.filter(({ split, chain }) => !abandoned.has(split.name) && chain.reaching.some((r) => !byHandler.has(r.handler) || outcome(r.handler) instanceof Refusal));
     if (failing.length === 0) break;
     for (const f of failing) abandoned.add(f.split.name);
+  }
+  const results = new Map([...byHandler.keys()].map((handler) => [handler, outcome(handler)] as const));
+
+  function ownOutcome(handler: HandlerSite, handlerSites: LegacySite[]): HandlerPlan | Refusal {
+    if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
+      // One function serving several registrations: the state must name the one it was minted for.
+      const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
+      return new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.');
+    }
+    if (urlBlocked.has(handler)) return new Refusal('blocked-by-sibling', 'this handler also throws UrlElicitationRequiredError, so it is left as it was.', 'migrate the URL elicitation by hand, then run the codemod again.');
+    const presetSite = handlerSites.find((s) => preset.has(s));
+    if (presetSite) return preset.get(presetSite)!;
+    const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
+    if (flagged) return new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged);
+    const helper = reachHelpers.get(handler);
+    return helper ? blockedByHelper(helper) : planHandler(analysis, handler, handlerSites, options.typeFacts);
+  }
+
+  function blockedByHelper(helper: string): Refusal {
+    return new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`);
   }
 
   const edits: Edit[] = [...urlEdits];
@@ -199,8 +200,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     reports.push({ line, column: column + 1, kind: site.kind!, handler: `helper:${split.name}`, status: 'migrated', lifted: [], guidance: KINDS[site.kind!].guidance });
   }
 
-  for (const [handler, planResult] of results) {
-    const result = planResult instanceof Refusal ? ownRefusals.get(handler) ?? planResult : planResult;
+  for (const [handler, result] of results) {
     const handlerSites = byHandler.get(handler)!.filter((s) => !s.via || !abandoned.has(s.via.helper) || result instanceof Refusal);
     if (result instanceof Refusal) {
       for (const site of handlerSites) {
