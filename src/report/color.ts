@@ -4,7 +4,7 @@
 // runtime imports: the CLI loads this module to decide, before any command runs.
 import type { DiffLine, DiffLineKind } from './diff.ts';
 
-export type ColorEnv = Readonly<Record<string, string | undefined>>;
+type ColorEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * Whether to colour output written to a stream. NO_COLOR (set and not empty) always wins;

@@ -5,27 +5,30 @@ import { ansiDiffLine } from './color.ts';
 import { unifiedPatch } from './line-diff.ts';
 
 /** Lines of context around each change, as git uses. */
-export const DIFF_CONTEXT = 3;
+const DIFF_CONTEXT = 3;
 
+/** What a diff is made from: a ChangedFile, or anything with its path and two texts. */
 type DiffedFile = Pick<ChangedFile, 'path' | 'original' | 'output'>;
 
 /**
  * Diffs already made, by the file object they describe: the CLI makes each one as soon as the
  * run reports the file changed (RunOptions.onChanged), while other files still wait for type
- * facts, and prints them all at the end.
+ * facts, and prints them all at the end. Keyed by the object alone: the run never changes a
+ * ChangedFile's path or texts after reporting it (a file transformed again is a new object).
  */
-const made = new WeakMap<DiffedFile, { path: string; original: string; output: string; patch: string }>();
+const made = new WeakMap<object, string>();
 
 export function unifiedDiff(file: DiffedFile): string {
-  const known = made.get(file);
-  if (known && known.path === file.path && known.original === file.original && known.output === file.output) return known.patch;
-  const patch = unifiedPatch(`a/${file.path}`, `b/${file.path}`, file.original, file.output, DIFF_CONTEXT);
-  made.set(file, { path: file.path, original: file.original, output: file.output, patch });
+  let patch = made.get(file);
+  if (patch === undefined) {
+    patch = unifiedPatch(`a/${file.path}`, `b/${file.path}`, file.original, file.output, DIFF_CONTEXT);
+    made.set(file, patch);
+  }
   return patch;
 }
 
-/** One patch for all changed files, in the order given (the run's order is sorted by path). */
-export function unifiedDiffs(files: readonly Pick<ChangedFile, 'path' | 'original' | 'output'>[]): string {
+/** One patch for all changed files, in the order given (RunResult.changed: the manifests a v1 upgrade edited, then the files in discovery order). */
+export function unifiedDiffs(files: readonly DiffedFile[]): string {
   return files.map(unifiedDiff).join('');
 }
 

@@ -6,13 +6,15 @@
 import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
 import type { InputKind } from '../plan/types.ts';
 import { classifyUnifiedDiff, unifiedDiff, type DiffLine } from './diff.ts';
+import { count, errorLocation } from './formats/check-report.ts';
+import { guidanceNotes, openUpgradeNotes, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
 
-export interface HtmlReportOptions {
+interface HtmlReportOptions {
   /** Whether the run wrote nothing (changes were only computed). */
   dryRun: boolean;
 }
 
-export const REPORT_TITLE = 'mrtr-codemod review';
+const REPORT_TITLE = 'mrtr-codemod review';
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -28,15 +30,32 @@ const KIND_LABEL: Record<InputKind, string> = {
   roots: 'roots',
 };
 
+/** A file the page has a section for: changed by the run, or not changed but with sites. */
+interface ReportedFile {
+  path: string;
+  /** Absent when the run did not change the file (all its sites were left with markers). */
+  change?: ChangedFile;
+  /** The id of its section. */
+  id: string;
+  sites: RunSite[];
+  /** `2 migrated · 1 marker`, shown in the table of contents and the section heading. */
+  counts: string;
+}
+
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
-  const migrated = result.sites.filter((s) => s.status === 'migrated').length;
-  const marked = result.sites.filter((s) => s.status === 'marked').length;
+  const totals = siteTotals(result.sites);
+  const openUpgrades = openUpgradeNotes(result);
+  const upgradeChecks = upgradeWarnings(result);
   const sitesByFile = groupSites(result.sites);
   const changedPaths = new Set(result.changed.map((f) => f.path));
   const unchangedWithSites = [...sitesByFile.keys()].filter((file) => !changedPaths.has(file)).sort();
-
-  const fileIds = new Map<string, string>();
-  [...result.changed.map((f) => f.path), ...unchangedWithSites].forEach((file, i) => fileIds.set(file, `file-${i + 1}`));
+  const files: ReportedFile[] = [
+    ...result.changed.map((change) => ({ path: change.path, change })),
+    ...unchangedWithSites.map((path) => ({ path })),
+  ].map((file, i) => {
+    const fileSites = sitesByFile.get(file.path) ?? [];
+    return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: siteCounts(fileSites) };
+  });
 
   const body: string[] = [];
   body.push('<header class="top">');
@@ -50,26 +69,32 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
   );
   body.push('<dl class="totals">');
   body.push(total('files', options.dryRun ? 'Files to change' : 'Files changed', result.changed.length, `of ${result.filesScanned} scanned`));
-  body.push(total('migrated', 'Sites migrated', migrated));
-  body.push(total('markers', 'Markers left', marked, marked > 0 ? 'grep -rn @mrtr-todo' : undefined));
+  body.push(total('migrated', 'Sites migrated', totals.migrated));
+  body.push(total('markers', 'Markers left', totals.marked, totals.marked > 0 ? 'grep -rn @mrtr-todo' : undefined));
+  if (result.upgrades.length > 0) body.push(total('upgrades', 'v1 to v2 items left', openUpgrades.length));
   body.push(total('errors', 'Errors', result.errors.length));
   body.push('</dl>');
   body.push('</header>');
 
   body.push('<main>');
-  if (fileIds.size > 0) {
+  if (files.length > 0) {
     body.push('<nav class="toc" aria-label="Files"><h2>Files</h2><ul>');
-    for (const [file, id] of fileIds) {
-      const sites = sitesByFile.get(file) ?? [];
-      body.push(`<li><a href="#${id}"><code>${escapeHtml(file)}</code></a> <span class="muted">${siteCounts(sites)}</span></li>`);
-    }
+    for (const file of files) body.push(`<li><a href="#${file.id}"><code>${escapeHtml(file.path)}</code></a> <span class="muted">${file.counts}</span></li>`);
     body.push('</ul></nav>');
+  }
+
+  if (openUpgrades.length > 0 || upgradeChecks.length > 0) {
+    body.push('<section class="upgrades" id="upgrades"><h2>v1 to v2 (official codemod)</h2><ul>');
+    for (const note of openUpgrades) body.push(renderUpgradeNote(note, `${note.file}:${note.line}:${note.column}`, note.code));
+    // A warning's position is only near the statement (see UpgradeNote): its line is enough.
+    for (const note of upgradeChecks) body.push(renderUpgradeNote(note, `${note.file}:${note.line}`, 'warning'));
+    body.push('</ul></section>');
   }
 
   const notes = guidanceNotes(result.sites);
   if (notes.length > 0) {
     body.push('<section class="notes" id="notes"><h2>Deprecation notes</h2><ul>');
-    for (const [note, count] of notes) body.push(`<li class="guidance">${escapeHtml(note)} <span class="muted">(${plural(count, 'site')})</span></li>`);
+    for (const { note, sites } of notes) body.push(`<li class="guidance">${escapeHtml(note)} <span class="muted">(${count(sites, 'site')})</span></li>`);
     body.push('</ul></section>');
   }
 
@@ -79,10 +104,9 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
     body.push('</ul></section>');
   }
 
-  for (const file of result.changed) body.push(renderFile(file, fileIds.get(file.path)!, sitesByFile.get(file.path) ?? []));
-  for (const file of unchangedWithSites) body.push(renderFile(undefined, fileIds.get(file)!, sitesByFile.get(file)!, file));
+  for (const file of files) body.push(renderFile(file));
 
-  if (fileIds.size === 0 && result.errors.length === 0) {
+  if (files.length === 0 && result.errors.length === 0 && result.upgrades.length === 0) {
     body.push('<p class="empty">Nothing to migrate: no file makes a legacy server→client request.</p>');
   }
   body.push('</main>');
@@ -107,25 +131,24 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
 }
 
 function total(key: string, label: string, value: number, hint?: string): string {
-  const cls = value > 0 && (key === 'errors' || key === 'markers') ? ` attention-${key}` : '';
+  const cls = value > 0 && (key === 'errors' || key === 'markers' || key === 'upgrades') ? ` attention-${key}` : '';
   return `<div class="total${cls}" data-total="${key}"><dt>${label}</dt><dd>${value}</dd>${hint ? `<dd class="hint">${escapeHtml(hint)}</dd>` : ''}</div>`;
 }
 
-function renderFile(file: ChangedFile | undefined, id: string, sites: readonly RunSite[], pathWhenUnchanged?: string): string {
-  const filePath = file?.path ?? pathWhenUnchanged!;
-  const lines = file ? classifyUnifiedDiff(unifiedDiff(file)) : [];
+function renderFile({ path, change, id, sites, counts }: ReportedFile): string {
+  const lines = change ? classifyUnifiedDiff(unifiedDiff(change)) : [];
   const anchored = new Set(lines.filter((l) => l.oldLine !== undefined).map((l) => l.oldLine!));
 
   const out: string[] = [];
-  out.push(`<section class="file" id="${id}" data-path="${escapeHtml(filePath)}">`);
-  out.push(`<h2><code>${escapeHtml(filePath)}</code> <span class="muted">${siteCounts(sites)}${file ? '' : ' · not changed'}</span></h2>`);
+  out.push(`<section class="file" id="${id}" data-path="${escapeHtml(path)}">`);
+  out.push(`<h2><code>${escapeHtml(path)}</code> <span class="muted">${counts}${change ? '' : ' · not changed'}</span></h2>`);
   if (sites.length > 0) {
     out.push('<h3>Sites</h3>');
     out.push('<ol class="sites">');
     for (const site of sites) out.push(renderSite(site, anchored.has(site.line) ? `${id}-o${site.line}` : undefined));
     out.push('</ol>');
   }
-  if (file) {
+  if (change) {
     out.push('<h3>Diff</h3>');
     out.push('<div class="diff-wrap"><table class="diff">');
     out.push('<colgroup><col class="ln-col"><col class="ln-col"><col></colgroup>');
@@ -142,7 +165,7 @@ function renderSite(site: RunSite, anchor: string | undefined): string {
   const handler = site.handler
     ? `<code class="handler">${escapeHtml(site.handler)}</code>`
     : '<span class="handler none">outside any tool, prompt or resource handler</span>';
-  const kind = `<span class="kind kind-${escapeHtml(site.kind)}">${escapeHtml(KIND_LABEL[site.kind] ?? site.kind)}</span>`;
+  const kind = `<span class="kind kind-${escapeHtml(site.kind)}">${escapeHtml(KIND_LABEL[site.kind])}</span>`;
   const attrs =
     `class="site site-${escapeHtml(site.status)}" data-status="${escapeHtml(site.status)}" data-kind="${escapeHtml(site.kind)}"` +
     (site.handler ? ` data-handler="${escapeHtml(site.handler)}"` : '') +
@@ -194,8 +217,7 @@ function displayText(text: string): string {
 }
 
 function renderError(error: RunError): string {
-  const at = error.line === undefined ? error.file : `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;
-  return `<li class="error" data-stage="${escapeHtml(error.stage)}"><code>${escapeHtml(at)}</code> <span class="muted">${escapeHtml(error.stage)}</span> ${escapeHtml(error.message)}</li>`;
+  return `<li class="error" data-stage="${escapeHtml(error.stage)}"><code>${escapeHtml(errorLocation(error))}</code> <span class="muted">${escapeHtml(error.stage)}</span> ${escapeHtml(error.message)}</li>`;
 }
 
 function groupSites(sites: readonly RunSite[]): Map<string, RunSite[]> {
@@ -209,22 +231,13 @@ function groupSites(sites: readonly RunSite[]): Map<string, RunSite[]> {
   return byFile;
 }
 
-function guidanceNotes(sites: readonly RunSite[]): [string, number][] {
-  const notes = new Map<string, number>();
-  for (const site of sites) if (site.guidance) notes.set(site.guidance, (notes.get(site.guidance) ?? 0) + 1);
-  return [...notes];
+function renderUpgradeNote(note: FileUpgradeNote, at: string, label: string): string {
+  return `<li class="upgrade-note" data-code="${escapeHtml(note.code)}"><code>${escapeHtml(at)}</code> <span class="muted">${escapeHtml(label)}</span> ${escapeHtml(note.message)}</li>`;
 }
 
 function siteCounts(sites: readonly RunSite[]): string {
-  const migrated = sites.filter((s) => s.status === 'migrated').length;
-  const marked = sites.length - migrated;
-  const parts = [`${migrated} migrated`];
-  if (marked > 0) parts.push(plural(marked, 'marker'));
-  return parts.join(' · ');
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const { migrated, marked } = siteTotals(sites);
+  return marked > 0 ? `${migrated} migrated · ${count(marked, 'marker')}` : `${migrated} migrated`;
 }
 
 const CSS = `
@@ -260,10 +273,10 @@ h3 { font-size: .85rem; text-transform: uppercase; letter-spacing: .05em; color:
 .total dt { font-size: .8rem; color: var(--muted); }
 .total dd { margin: 0; font-size: 1.6rem; font-weight: 600; }
 .total dd.hint { font-size: .75rem; font-weight: normal; }
-.attention-markers dd:not(.hint) { color: var(--warn); }
+.attention-markers dd:not(.hint), .attention-upgrades dd:not(.hint) { color: var(--warn); }
 .attention-errors dd:not(.hint) { color: var(--err); }
-.toc, .notes, .errors, .file { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
-.toc ul, .notes ul, .errors ul { margin: 0; padding-left: 1.25rem; }
+.toc, .upgrades, .notes, .errors, .file { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+.toc ul, .upgrades ul, .notes ul, .errors ul { margin: 0; padding-left: 1.25rem; }
 .errors { border-color: var(--err); }
 .error code { color: var(--err); }
 .sites { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }

@@ -5,12 +5,12 @@
 // faster than the general-purpose `diff` package on the benchmark's 273 changed files.
 
 /** One line of a file, without its line break; `eol` is '\n' or '' for a last line without one. */
-export interface Line {
+interface Line {
   text: string;
   eol: string;
 }
 
-export type LineEdit = { op: 'equal'; oldIndex: number; newIndex: number } | { op: 'delete'; oldIndex: number } | { op: 'insert'; newIndex: number };
+type LineEdit = { op: 'equal'; oldIndex: number; newIndex: number } | { op: 'delete'; oldIndex: number } | { op: 'insert'; newIndex: number };
 
 /** Beyond this many differing lines the middle is reported as replaced wholesale (still a correct patch). */
 const MAX_EDIT_DISTANCE = 4000;

@@ -5,20 +5,16 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../engine/atomic-write.ts';
 import { describeFsError } from '../engine/discover.ts';
-import type { ChangedFile, RunResult } from '../engine/run.ts';
+import type { RunResult } from '../engine/run.ts';
 import { unifiedDiffs } from './diff.ts';
+import { count } from './formats/check-report.ts';
 import { renderHtmlReport } from './html-report.ts';
-
-/** The patch file's text: only the diffs, never colour, ready for `git apply` from the run's directory. */
-export function patchText(files: readonly Pick<ChangedFile, 'path' | 'original' | 'output'>[]): string {
-  return unifiedDiffs(files);
-}
 
 /**
  * Why `file` (relative to `cwd`) cannot be written, checked before the run so a bad path
  * fails before any source file is touched; undefined when it looks writable.
  */
-export async function outputPathProblem(file: string, cwd: string): Promise<string | undefined> {
+async function outputPathProblem(file: string, cwd: string): Promise<string | undefined> {
   const absolute = path.resolve(cwd, file);
   const target = await stat(absolute).catch(() => undefined);
   if (target?.isDirectory()) return `${file} is a directory`;
@@ -28,12 +24,7 @@ export async function outputPathProblem(file: string, cwd: string): Promise<stri
   return undefined;
 }
 
-/** Writes a review file (patch or report) atomically; `file` is relative to `cwd` or absolute. */
-export async function writeReviewFile(file: string, cwd: string, text: string): Promise<void> {
-  await writeFileAtomic(path.resolve(cwd, file), text);
-}
-
-export interface ReviewOutputs {
+interface ReviewOutputs {
   dryRun: boolean;
   /** --patch FILE */
   patch?: string;
@@ -71,7 +62,7 @@ export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutpu
   let ok = true;
   const write = async (option: string, file: string, text: () => string, what: string) => {
     try {
-      await writeReviewFile(file, io.cwd, text());
+      await writeFileAtomic(path.resolve(io.cwd, file), text());
       if (!outputs.json) io.stdout(`${what} written: ${file}\n`);
     } catch (error) {
       ok = false;
@@ -79,8 +70,8 @@ export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutpu
     }
   };
   if (outputs.patch !== undefined) {
-    const files = result.changed.length;
-    await write('--patch', outputs.patch, () => patchText(result.changed), `Patch (${files} file${files === 1 ? '' : 's'})`);
+    // Only the diffs, never colour: ready for `git apply` from the run's directory.
+    await write('--patch', outputs.patch, () => unifiedDiffs(result.changed), `Patch (${count(result.changed.length, 'file')})`);
   }
   if (outputs.report !== undefined) {
     await write('--report', outputs.report, () => renderHtmlReport(result, { dryRun: outputs.dryRun }), 'Report');

@@ -2,49 +2,45 @@
 // what is left for a person (each marker with where, why and what next), what failed, and
 // the deprecation notes for sampling and roots, each note once however many sites it concerns.
 import type { RunResult } from '../engine/run.ts';
-import { formatHandlerLine, summariseHandlers } from './json-summary.ts';
+import { count, errorLocation } from './formats/check-report.ts';
+import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings, type HandlerSummary } from './run-tally.ts';
 
-export interface SummaryOptions {
+interface SummaryOptions {
   /** Whether the run wrote nothing (changes were only shown). */
   dryRun: boolean;
 }
 
 export function formatSummary(result: RunResult, options: SummaryOptions): string {
   const lines: string[] = [];
-  const migrated = result.sites.filter((s) => s.status === 'migrated');
-  const marked = result.sites.filter((s) => s.status === 'marked');
+  const sites = siteTotals(result.sites);
 
   lines.push(`Files scanned: ${result.filesScanned} (${result.candidates} mention server→client requests)`);
   lines.push(options.dryRun ? `Files to change: ${result.changed.length} (dry run: nothing written)` : `Files changed: ${result.changed.length}`);
   for (const file of result.changed) lines.push(`  ${file.path}`);
 
-  lines.push(`Sites migrated: ${migrated.length}`);
+  lines.push(`Sites migrated: ${sites.migrated}`);
 
-  lines.push(`Markers left: ${marked.length}`);
-  for (const site of marked) {
+  lines.push(`Markers left: ${sites.marked}`);
+  for (const site of result.sites) {
+    if (site.status !== 'marked') continue;
     lines.push(`  ${site.file}:${site.line}:${site.column}  ${site.code ?? 'todo'}  ${site.reason ?? ''}  Next: ${site.next ?? ''}`);
   }
 
   // The official v1-to-v2 codemod's own leftovers: its markers are open work too.
-  const upgrades = result.upgrades ?? [];
-  const open = upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'mcp-codemod-error' || n.code === 'mcp-codemod-failed' || n.code === 'v1-import-left').map((n) => ({ file: u.file, ...n })));
-  if (upgrades.length > 0) {
+  if (result.upgrades.length > 0) {
+    const open = openUpgradeNotes(result);
     lines.push(`v1 to v2 (official codemod): ${count(open.length, 'item')} left`);
     for (const n of open) lines.push(`  ${n.file}:${n.line}:${n.column}  ${n.code}  ${n.message}`);
-    for (const u of upgrades) for (const n of u.notes.filter((note) => note.code === 'mcp-codemod-warning')) lines.push(`  ${u.file}:${n.line}  warning  ${n.message}`);
+    for (const n of upgradeWarnings(result)) lines.push(`  ${n.file}:${n.line}  warning  ${n.message}`);
   }
 
   lines.push(`Errors: ${result.errors.length}`);
-  for (const error of result.errors) {
-    const at = error.line === undefined ? error.file : `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;
-    lines.push(`  ${at}  ${error.message}`);
-  }
+  for (const error of result.errors) lines.push(`  ${errorLocation(error)}  ${error.message}`);
 
-  const notes = new Map<string, number>();
-  for (const site of result.sites) if (site.guidance) notes.set(site.guidance, (notes.get(site.guidance) ?? 0) + 1);
-  if (notes.size > 0) {
+  const notes = guidanceNotes(result.sites);
+  if (notes.length > 0) {
     lines.push('Notes:');
-    for (const [note, sites] of notes) lines.push(`  ${note} (${count(sites, 'site')})`);
+    for (const { note, sites } of notes) lines.push(`  ${note} (${count(sites, 'site')})`);
   }
 
   // The last line is the headline: whole handlers migrated, and those left for a person.
@@ -53,6 +49,13 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
   return lines.join('\n') + '\n';
 }
 
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+/** `migrated 14/17 handlers; 3 need manual work: tool:a (src/a.ts:12, closure), src/b.ts:40 (...)`. */
+function formatHandlerLine(summary: HandlerSummary, shown = 10): string {
+  let line = `migrated ${summary.migrated}/${count(summary.total, 'handler')}`;
+  const manual = summary.manual;
+  if (manual.length === 0) return line;
+  const names = manual.slice(0, shown).map((h) => `${h.handler ?? `${h.file}:${h.line}`} (${h.handler ? `${h.file}:${h.line}, ` : ''}${h.codes.join(', ')})`);
+  if (manual.length > shown) names.push(`and ${manual.length - shown} more (see the markers)`);
+  line += `; ${manual.length} ${manual.length === 1 ? 'needs' : 'need'} manual work: ${names.join(', ')}`;
+  return line;
 }

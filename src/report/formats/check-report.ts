@@ -16,7 +16,7 @@ export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type CheckFormat = (typeof CHECK_FORMATS)[number];
 
 /** Exit codes of `check`. */
-export const CHECK_EXIT = {
+const CHECK_EXIT = {
   /** Nothing left: no legacy request, no marker. */
   clean: 0,
   /** Findings remain. */
@@ -51,7 +51,7 @@ export interface Finding {
   markerLine?: number;
 }
 
-export type CheckErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
+type CheckErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
 
 export interface CheckError {
   /** Relative to the working directory, with `/` separators. */
@@ -62,7 +62,7 @@ export interface CheckError {
   column?: number;
 }
 
-export interface CheckSummary {
+interface CheckSummary {
   /** Source files discovered and read. */
   filesScanned: number;
   filesWithFindings: number;
@@ -86,7 +86,7 @@ export interface CheckReport {
   summary: CheckSummary;
 }
 
-export function checkExitCode(findings: number, errors: number): 0 | 1 | 2 {
+function checkExitCode(findings: number, errors: number): 0 | 1 | 2 {
   if (errors > 0) return CHECK_EXIT.errors;
   return findings > 0 ? CHECK_EXIT.findings : CHECK_EXIT.clean;
 }
@@ -150,8 +150,8 @@ export function messageWithHint(finding: Finding): string {
   return finding.hint ? `${finding.message} (${finding.hint})` : finding.message;
 }
 
-/** `path:line:col` of an error, as far as it is known. */
-export function errorLocation(error: CheckError): string {
+/** `path:line:col` of an error (of `check`, or of a `migrate` run), as far as it is known. */
+export function errorLocation(error: Pick<CheckError, 'file' | 'line' | 'column'>): string {
   if (error.line === undefined) return error.file;
   return `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;
 }
@@ -171,17 +171,18 @@ export function formatTotal(report: CheckReport): string {
   );
 }
 
+/** `1 file`, `2 files`: the one pluralizer of the reports (every noun they count takes an -s). */
 export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-export function compare(a: string, b: string): number {
+function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 // --- rules ----------------------------------------------------------------------------------
 
-export interface RuleInfo {
+interface RuleInfo {
   id: string;
   /** One sentence. */
   shortDescription: string;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { messageWithHint, ruleInfo, type CheckError, type CheckReport, type Finding } from './check-report.ts';
 
-export const SARIF_SCHEMA_URI = 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json';
+const SARIF_SCHEMA_URI = 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json';
 export const SRCROOT = '%SRCROOT%';
 
 export function formatSarif(report: CheckReport, options: { version?: string } = {}): string {
@@ -94,7 +94,7 @@ export function fileUri(file: string): string {
 let cachedVersion: string | undefined;
 
 /** This package's version (package.json), as the SARIF driver version. */
-export function toolVersion(): string {
+function toolVersion(): string {
   if (cachedVersion === undefined) {
     try {
       const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
