@@ -119,7 +119,9 @@ function constDeclarations(index: FileIndex): Declarations {
     byScope.set(scope, names);
     names.set(name, names.has(name) ? 'ambiguous' : d);
   };
-  for (const { node, scope } of index.declarators) {
+  for (const { node, declaration, scope } of index.declarators) {
+    // A `let` or `var` may hold something else by the time of the call: not followed.
+    if (declaration.kind !== 'const') continue;
     if (node.id.type === 'Identifier') add(scope, node.id.name, { init: node.init });
     else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
       for (const p of node.id.properties) {
@@ -128,8 +130,8 @@ function constDeclarations(index: FileIndex): Declarations {
     }
   }
   return (name, functions) => {
-    for (const scope of [...functions].reverse().concat([null as never])) {
-      const found = byScope.get(scope ?? null)?.get(name);
+    for (let i = functions.length - 1; i >= -1; i--) {
+      const found = byScope.get(i === -1 ? null : functions[i]!)?.get(name);
       if (found === 'ambiguous') return undefined;
       if (found) return found;
     }
