@@ -6,7 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
-import { fixtureCases } from './support/fixtures.ts';
+import { importFixture } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type Era, type ToolCall } from './support/harness.ts';
 
 type ServerModule = { createServer(world: World): McpServer };
@@ -201,12 +201,6 @@ function withoutCacheHints(results: unknown[]): unknown[] {
   });
 }
 
-async function load(fixture: string, which: 'input' | 'output'): Promise<ServerModule> {
-  const found = fixtureCases().find((c) => c.name === fixture);
-  if (!found) throw new Error(`no fixture ${fixture}`);
-  return (await import(which === 'input' ? found.inputPath : found.outputPath)) as ServerModule;
-}
-
 async function record(module: ServerModule, era: Era, scenario: Scenario) {
   const world = createWorld();
   const recording = await runCalls(() => module.createServer(world), era, scenario.calls, scenario.script);
@@ -215,12 +209,12 @@ async function record(module: ServerModule, era: Era, scenario: Scenario) {
 
 describe.each(Object.entries(scenarios))('%s', (_name, scenario) => {
   it('behaves like the legacy server on both eras', async () => {
-    const legacy = await record(await load(scenario.fixture, 'input'), 'legacy', scenario);
+    const legacy = await record(await importFixture<ServerModule>(scenario.fixture, 'input'), 'legacy', scenario);
     expect(legacy.log).toEqual(scenario.legacyLog);
     expect(legacy.questions.length).toBeGreaterThan(0);
     expect(JSON.stringify(legacy.results)).not.toContain('isError');
 
-    const migrated = await load(scenario.fixture, 'output');
+    const migrated = await importFixture<ServerModule>(scenario.fixture, 'output');
     for (const era of ['modern', 'legacy'] as const) {
       const run = await record(migrated, era, scenario);
       expect(run.era).toBe(era);
@@ -233,7 +227,7 @@ describe.each(Object.entries(scenarios))('%s', (_name, scenario) => {
 
 it('the unmigrated legacy server fails on the 2026-07-28 era, so the comparison above is not vacuous', async () => {
   const scenario = scenarios['confirm then delete (accepted)']!;
-  const run = await record(await load(scenario.fixture, 'input'), 'modern', scenario);
+  const run = await record(await importFixture<ServerModule>(scenario.fixture, 'input'), 'modern', scenario);
   expect(JSON.stringify(run.results)).toContain('Server-to-client requests are not available');
   expect(run.log).toEqual(['count:logs']);
 });
@@ -248,12 +242,12 @@ describe('a client that did not declare elicitation', () => {
 
   it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did', async ({ fixture, call, log }) => {
     const legacyWorld = createWorld();
-    const legacyModule = await load(fixture, 'input');
+    const legacyModule = await importFixture<ServerModule>(fixture, 'input');
     const legacy = { ...(await runCalls(() => legacyModule.createServer(legacyWorld), 'legacy', [call], {}, noElicitation)), log: legacyWorld.log };
     expect(legacy.log).toEqual(log);
     expect(legacy.questions).toEqual([]);
 
-    const migratedModule = await load(fixture, 'output');
+    const migratedModule = await importFixture<ServerModule>(fixture, 'output');
     const modernWorld = createWorld();
     const modern = await runCalls(() => migratedModule.createServer(modernWorld), 'modern', [call], {}, noElicitation);
     expect(modern.questions).toEqual([]);

@@ -5,7 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
-import { connectManual } from './support/harness.ts';
+import { connectManual, flipMac } from './support/harness.ts';
 
 type ServerModule = { createServer(world: World): McpServer };
 const deleteServer = (await import('../fixtures/elicit-confirm-delete/output.ts')) as ServerModule;
@@ -21,13 +21,6 @@ async function firstRound(module: ServerModule, name: string, args: Record<strin
   expect(first.resultType).toBe('input_required');
   expect(typeof first.requestState).toBe('string');
   return { world, connection, first };
-}
-
-/** Replaces one character of the MAC: the first, since the last one's low bits are padding. */
-function flipMac(state: string): string {
-  const dot = state.lastIndexOf('.');
-  const c = state[dot + 1] === 'A' ? 'B' : 'A';
-  return state.slice(0, dot + 1) + c + state.slice(dot + 2);
 }
 
 function payloadOf(state: string): { p: Record<string, unknown> } {

@@ -5,7 +5,7 @@ import type { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
-import { fixtureCases } from './support/fixtures.ts';
+import { importFixture } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
 import { runCallsV1 } from './support/harness-v1.ts';
 
@@ -31,20 +31,15 @@ const scenarios: Array<{ name: string; fixture: string; calls: ToolCall[]; scrip
   },
 ];
 
-const load = async (fixture: string, which: 'input' | 'output') => {
-  const found = fixtureCases().find((c) => c.name === fixture)!;
-  return import(which === 'input' ? found.inputPath : found.outputPath);
-};
-
 describe.each(scenarios)('$name', (scenario) => {
   it('behaves through the v2 client on both eras as the v1 server did through the v1 client', async () => {
-    const v1 = (await load(scenario.fixture, 'input')) as { createServer(world: World): McpServerV1 };
+    const v1 = await importFixture<{ createServer(world: World): McpServerV1 }>(scenario.fixture, 'input');
     const legacyWorld = createWorld();
     const legacy = await runCallsV1(() => v1.createServer(legacyWorld), scenario.calls, scenario.script);
     expect(legacyWorld.log).toEqual(scenario.legacyLog);
     expect(legacy.questions.length).toBeGreaterThan(0);
 
-    const migrated = (await load(scenario.fixture, 'output')) as { createServer(world: World): McpServer };
+    const migrated = await importFixture<{ createServer(world: World): McpServer }>(scenario.fixture, 'output');
     for (const era of ['modern', 'legacy'] as const) {
       const world = createWorld();
       const run = await runCalls(() => migrated.createServer(world), era, scenario.calls, scenario.script);

@@ -237,7 +237,10 @@ await server.connect(new StdioServerTransport());
       { path: 'a.ts', text: server },
       { path: 'b.ts', text: `import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';\nexport const s = CallToolResultSchema;\n` },
     ];
-    expect(await upgradeV1(files, { batchSize: 1 })).toEqual(await upgradeV1(files));
+    const oneByOne = await upgradeV1(files, { batchSize: 1 });
+    // Both files are upgraded: the runs compared each did something.
+    expect(oneByOne.map((r) => [r.path, r.changed])).toEqual([['a.ts', true], ['b.ts', true]]);
+    expect(oneByOne).toEqual(await upgradeV1(files));
   });
 });
 

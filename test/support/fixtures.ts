@@ -37,3 +37,10 @@ export function fixtureCases(): FixtureCase[] {
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** The module of fixture `name`'s input or output file, imported so its server can be run. */
+export async function importFixture<Module = unknown>(name: string, which: 'input' | 'output'): Promise<Module> {
+  const found = fixtureCases().find((c) => c.name === name);
+  if (!found) throw new Error(`no fixture ${name}`);
+  return (await import(which === 'input' ? found.inputPath : found.outputPath)) as Module;
+}

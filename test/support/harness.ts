@@ -287,3 +287,13 @@ export async function connectManual(factory: () => McpServer): Promise<ManualCon
 
     return { client, callRaw, close };
 }
+
+/**
+ * `state` with one character of its MAC replaced: the FIRST one. Not the last: the 32-byte
+ * MAC is 43 base64url characters, the last one's low 2 bits are padding and the codec's
+ * decoder ignores them, so e.g. A/B/C/D there all verify.
+ */
+export function flipMac(state: string): string {
+    const macStart = state.lastIndexOf('.') + 1;
+    return state.slice(0, macStart) + (state[macStart] === 'A' ? 'B' : 'A') + state.slice(macStart + 1);
+}
