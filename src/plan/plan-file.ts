@@ -253,7 +253,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const site of sites) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
     for (const { t, handler } of urlPlanned) markThrow(t, handler, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, imports: [], edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
+    return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
   }
   if (imports.length > 0) edits.push(importEdit(analysis, imports));
 
@@ -261,7 +261,6 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     handlers: planned,
     markers,
     sites: reports,
-    imports,
     edits,
     needsHelpers,
     exportCodec,

@@ -36,7 +36,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   if (rounds instanceof Refusal) return rounds;
   const tree = buildTree(fn.body, rounds, source);
 
-  const context = contextParameter(source, handler, sites);
+  const bodyNames = referencedNames(fn.body);
+  const context = contextParameter(source, handler, sites, bodyNames);
   if (context instanceof Refusal) return context;
   for (const site of sites) {
     if (site.shape.receiver !== '*.server' && site.receiverHead !== context.name) {
@@ -44,7 +45,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     }
   }
   // The names the migrated body declares: none may be the handler's own.
-  const own = [...referencedNames(fn.body), ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
+  const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
   const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
   if (taken) {
     return new Refusal('name-clash', `the handler already uses the name \`${taken}\`, which the migration needs.`, 'rename that variable and run again.', sites[0]);
@@ -100,14 +101,12 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
 
   return {
     id: handlerId(handler),
-    kind: handler.kind,
     body: { start: fn.body.start!, end: fn.body.end! },
     points,
     ctxName: context.name,
     addParam: context.addParam,
     returnTypeEdit,
     argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
-    line: handler.call.loc!.start.line,
     verbatim: verbatimSpans(fn.body),
     tree,
   };
@@ -242,7 +241,6 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
     requestText: site.via ? site.via.requestText : `${KINDS[kind].builder}(${paramsText})`,
     ...(site.via ? { resultWrap: site.via.result } : {}),
     paramsStart: site.params?.start ?? site.call.start!,
-    legacyText: source.slice(site.call.start!, site.call.end!),
     resultType: site.via ? (site.shape.resultType ?? KINDS[kind].resultType) : (binding?.form === 'declare' && binding.annotation) || site.shape.resultType || KINDS[kind].resultType,
     guard: kind === 'elicitUrl' ? 'elicit' : kind,
     line,
@@ -250,7 +248,7 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
   };
 }
 
-function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[]): { name: string; addParam?: HandlerPlan['addParam'] } | Refusal {
+function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>): { name: string; addParam?: HandlerPlan['addParam'] } | Refusal {
   const fn = handler.fn;
   const param = fn.params[handler.ctxIndex];
   if (param) {
@@ -260,7 +258,7 @@ function contextParameter(source: string, handler: HandlerSite, sites: LegacySit
   if (fn.params.length !== handler.ctxIndex) {
     return new Refusal('context-pattern', 'the handler parameters do not match the registration.', MANUAL_STEP, sites[0]);
   }
-  const name = referencedNames(fn.body).has('ctx') ? 'mrtrCtx' : 'ctx';
+  const name = bodyNames.has('ctx') ? 'mrtrCtx' : 'ctx';
   const before = handler.ctxIndex === 0 ? '' : '_args, ';
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;

@@ -37,8 +37,6 @@ export interface PlannedRequest {
   requestText: string;
   /** Where the request's params begin in the source (to keep literal lines intact when moved). */
   paramsStart: number;
-  /** The legacy call as written, for the report. */
-  legacyText: string;
   /** The type the legacy call resolved to, which the bare response keeps. */
   resultType: string;
   /** Which response shape `mrtr.response` checks. */
@@ -116,8 +114,7 @@ export interface ChildPlan {
 export interface HandlerPlan {
   /** Names the handler in requestState: `tool:delete_records`. */
   id: string;
-  kind: 'tool' | 'prompt' | 'resource';
-  /** Offsets of `{` and `}` of the handler body. */
+  /** The handler body, from its `{` to just past its `}`. */
   body: Span;
   points: SuspensionPoint[];
   /** The context parameter to use; `addParam` says where and how to add it when missing. */
@@ -127,7 +124,6 @@ export interface HandlerPlan {
   returnTypeEdit?: Edit;
   /** Expression that names the call's arguments, digested into requestState. */
   argsText: string;
-  line: number;
   /** Literal spans whose lines must not be re-indented (their text is data). */
   verbatim: Span[];
   /** The body as a tree of the lists that lead to questions. */
@@ -171,9 +167,7 @@ export interface FilePlan {
   handlers: HandlerPlan[];
   markers: Marker[];
   sites: SiteReport[];
-  /** Named imports from @modelcontextprotocol/server the rewrite needs (`type X` for types). */
-  imports: string[];
-  /** Extra edits outside handlers: server options wiring. */
+  /** Edits outside handlers: the import, the server options' verifier, helper splits, URL throws. */
   edits: Edit[];
   /** Whether the generated request-state helpers must be added. */
   needsHelpers: boolean;
