@@ -102,14 +102,14 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     if (t?.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && mcpServerNames.has(t.typeName.name)) serverNames.add(node.name);
   }
 
-  const unnamedHandlers: CallExpression[] = [];
+  const { handlers, unnamed: unnamedHandlers } = findHandlers(index);
   return {
     source,
     program,
     index,
     fileName,
     typed: dialect !== 'js',
-    handlers: findHandlers(index, unnamedHandlers),
+    handlers,
     unnamedHandlers,
     sites: findLegacySites(index, serverNames),
     urlThrows: findUrlElicitationThrows(index),

@@ -16,11 +16,13 @@ export interface HandlerSite {
   /** Index of the context parameter in the handler's parameter list. */
   ctxIndex: number;
   /** Ancestors of the registration call (to tell a registration made late, in a hook). */
-  ancestors?: readonly Node[];
+  ancestors: readonly Node[];
 }
 
-export function findHandlers(index: FileIndex, unnamed: CallExpression[] = []): HandlerSite[] {
+/** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */
+export function findHandlers(index: FileIndex): { handlers: HandlerSite[]; unnamed: CallExpression[] } {
   const found: HandlerSite[] = [];
+  const unnamed: CallExpression[] = [];
   const functions = namedFunctions(index);
   const constStrings = constStringValues(index);
   for (const { node, ancestors } of index.calls) {
@@ -47,7 +49,7 @@ export function findHandlers(index: FileIndex, unnamed: CallExpression[] = []): 
     }
     found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors });
   }
-  return found;
+  return { handlers: found, unnamed };
 }
 
 /**
@@ -100,7 +102,7 @@ function namedFunctions(index: FileIndex): Map<string, FunctionNode> {
 }
 
 /** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
-function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>): HandlerSite | undefined {
+function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>): Omit<HandlerSite, 'ancestors'> | undefined {
   const [target, given] = call.arguments;
   const fn = given?.type === 'Identifier' ? functions.get(given.name) : given;
   if (!target || !fn || !isFunction(fn)) return undefined;

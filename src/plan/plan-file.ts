@@ -127,12 +127,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // A handler registered from `oninitialized` never exists for a 2026-07-28 client: there is
   // no initialize on that revision, so the hook never runs.
   for (const handler of handlers) {
-    const hook = handler.ancestors?.find((a) => a.type === 'AssignmentExpression' && a.left.type === 'MemberExpression' && !a.left.computed && a.left.property.type === 'Identifier' && a.left.property.name === 'oninitialized');
+    const hook = handler.ancestors.find((a) => a.type === 'AssignmentExpression' && a.left.type === 'MemberExpression' && !a.left.computed && a.left.property.type === 'Identifier' && a.left.property.name === 'oninitialized');
     if (!hook || !byHandler.has(handler)) continue;
     const refusal = new Refusal('registered-late', `${handlerId(handler)} is registered from \`oninitialized\`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.`, 'register it when the server is built, and check the capabilities each request carries inside the handler.');
     const { line, column } = handler.call.loc!.start;
     reports.push({ line, column: column + 1, kind: byHandler.get(handler)![0]!.kind ?? 'elicit', handler: handlerId(handler), status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
-    addMarker(handler.ancestors!, handler.call, refusal);
+    addMarker(handler.ancestors, handler.call, refusal);
   }
 
   // Calls from handlers into another module's helper that makes a request.
