@@ -171,6 +171,27 @@ describe('referencedNames', () => {
   });
 });
 
+describe('requests made through an optional call', () => {
+  it('are found and marked, not rewritten (the rewrite would ask every time)', () => {
+    const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const a = await ctx.mcpReq.elicitInput?.(${Q});
+  return { content: [{ type: 'text', text: String(a?.action) }] };
+});
+server.registerTool('u', { description: 'd' }, async () => {
+  const b = await server.server?.createMessage({ messages: [], maxTokens: 5 });
+  return { content: [{ type: 'text', text: String(b) }] };
+});
+`;
+    expect(analyseFile(source, 'server.ts').sites.map((s) => [s.call.loc!.start.line, s.kind])).toEqual([[4, 'elicit'], [8, 'sampling']]);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([[4, 'marked', 'optional-call'], [8, 'marked', 'optional-call']]);
+    expect(output).not.toContain('mrtr.ask');
+  });
+});
+
 describe('rewrite invariants', () => {
   it('keeps a multi-line template literal as it was when it moves to a deeper block (a question awaited inline, in a loop)', () => {
     const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";

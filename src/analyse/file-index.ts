@@ -3,7 +3,7 @@
 // find-sites, call-graph, analyse-file) then go through these short lists instead of walking
 // the whole tree again: measured on the benchmark's 312 candidates, each whole-tree walk cost
 // about a fifth of the parse, and there were seven of them.
-import type { CallExpression, Identifier, NewExpression, Node, ThrowStatement, VariableDeclaration, VariableDeclarator } from '@babel/types';
+import type { CallExpression, Identifier, NewExpression, Node, OptionalCallExpression, ThrowStatement, VariableDeclaration, VariableDeclarator } from '@babel/types';
 import { isFunction, walk, type FunctionNode } from './ast.ts';
 
 /** A node with its ancestors, outermost first: a copy of the walk's stack, made once and shared by whatever keeps it (never mutated). */
@@ -23,6 +23,8 @@ export interface Declarator {
 export interface FileIndex {
   program: Node;
   calls: Array<Indexed<CallExpression>>;
+  /** `a?.b()` and `a.b?.()`: a legacy request spelled so is found, and refused (see find-sites). */
+  optionalCalls: Array<Indexed<OptionalCallExpression>>;
   functions: Array<Indexed<FunctionNode>>;
   declarators: Declarator[];
   throws: Array<Indexed<ThrowStatement>>;
@@ -34,11 +36,14 @@ export interface FileIndex {
 }
 
 export function indexFile(program: Node): FileIndex {
-  const index: FileIndex = { program, calls: [], functions: [], declarators: [], throws: [], constructions: [], annotated: [], otherDeclarations: [] };
+  const index: FileIndex = { program, calls: [], optionalCalls: [], functions: [], declarators: [], throws: [], constructions: [], annotated: [], otherDeclarations: [] };
   walk(program, (node, parents) => {
     switch (node.type) {
       case 'CallExpression':
         index.calls.push({ node, ancestors: parents.slice() });
+        break;
+      case 'OptionalCallExpression':
+        index.optionalCalls.push({ node, ancestors: parents.slice() });
         break;
       case 'VariableDeclarator': {
         const declaration = parents[parents.length - 1];

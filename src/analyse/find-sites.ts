@@ -1,12 +1,12 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, Node } from '@babel/types';
+import type { CallExpression, Node, OptionalCallExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { enclosingFunctions, type FileIndex } from './file-index.ts';
 import { LEGACY_CALLS, REQUEST_METHODS, URL_ELICITATION_ERROR, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../plan/types.ts';
 
 export interface LegacySite {
-  call: CallExpression;
+  call: CallExpression | OptionalCallExpression;
   shape: LegacyCallShape;
   /** The identifier the receiver starts with (`ctx` in `ctx.mcpReq.elicitInput`). */
   receiverHead: string;
@@ -37,7 +37,7 @@ export interface LegacySite {
 export function findLegacySites(index: FileIndex, serverNames: ReadonlySet<string> = new Set()): LegacySite[] {
   const sites: LegacySite[] = [];
   const declarations = constDeclarations(index);
-  for (const { node, ancestors: parents } of index.calls) {
+  for (const { node, ancestors: parents } of [...index.calls, ...index.optionalCalls]) {
     // Most calls are not requests: a cheap look at the callee's name first.
     if (!mayBeLegacyCall(node)) continue;
     const functions = enclosingFunctions(parents);
@@ -52,7 +52,8 @@ export function findLegacySites(index: FileIndex, serverNames: ReadonlySet<strin
       (parts.length === 1 && serverNames.has(parts[0]!));
     sites.push({ ...matched, call: node, receiver: target.receiver, functions, enclosing: functions[functions.length - 1], ancestors: parents, ...(known ? {} : { uncertain: true }) });
   }
-  return sites;
+  // In source order, optional calls among the others.
+  return sites.sort((a, b) => a.call.start! - b.call.start!);
 }
 
 const LEGACY_METHODS = new Set(LEGACY_CALLS.map((shape) => shape.method));
@@ -61,7 +62,7 @@ const LEGACY_METHODS = new Set(LEGACY_CALLS.map((shape) => shape.method));
  * False when the call cannot be a legacy request whatever its receiver: a method call whose
  * name no legacy shape has. Calls through a plain name are looked up (`const f = x.m.bind(x)`).
  */
-function mayBeLegacyCall(call: CallExpression): boolean {
+function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): boolean {
   const callee = call.callee;
   if (callee.type === 'Identifier') return true;
   if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') return LEGACY_METHODS.has(callee.property.name);
@@ -77,7 +78,7 @@ interface CallTarget {
   receiver: Node;
 }
 
-function callTarget(call: CallExpression, declarations: Declarations, functions: readonly FunctionNode[]): CallTarget | undefined {
+function callTarget(call: CallExpression | OptionalCallExpression, declarations: Declarations, functions: readonly FunctionNode[]): CallTarget | undefined {
   const fromMember = (member: Node): CallTarget | undefined => {
     if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier') return undefined;
     const path = memberPath(member.object);
@@ -139,7 +140,7 @@ function constDeclarations(index: FileIndex): Declarations {
   };
 }
 
-function matchLegacyCall(call: CallExpression, target: CallTarget, declarations: Declarations, functions: readonly FunctionNode[]): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
+function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: CallTarget, declarations: Declarations, functions: readonly FunctionNode[]): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
   const { method } = target;
   if (target.path === '') {
     const first = call.arguments[0] as Node | undefined;

@@ -13,7 +13,7 @@ import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/he
 import { handlerId, planHandler } from './plan-handler.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { planUrlThrow } from './url-elicitation.ts';
-import { Refusal } from './refusal.ts';
+import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, Marker, SiteReport } from './types.ts';
 import { importEdit, wireVerifier } from './wiring.ts';
@@ -54,6 +54,9 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (site.uncertain && verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
       preset.set(site, new Refusal('unknown-receiver', `\`${source.slice(site.receiver.start!, site.receiver.end!)}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
+    } else if (site.call.type === 'OptionalCallExpression') {
+      // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
+      preset.set(site, new Refusal('optional-call', 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.', `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.`, site));
     }
     sites.push(site);
   }

@@ -150,6 +150,10 @@ export const REFUSAL_CODES = {
     short: 'Promise.all awaits a legacy request together with other work.',
     help: `Await the other work in its own statement, before or after, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
   },
+  'optional-call': {
+    short: 'The request is made through an optional call (`?.`), which asks only when the receiver or method exists.',
+    help: `Make the call unconditional (check for the receiver first, in its own if), then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
+  },
   'return-type': {
     short: "The handler's return type is not a Promise the codemod can widen.",
     help: 'Widen it to Promise<... | InputRequiredResult> (or drop it), then run mrtr-codemod migrate again.',
