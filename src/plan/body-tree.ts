@@ -1,6 +1,6 @@
 // The handler body as a tree of statement lists: where each question sits (its path), and
-// which compound statements (if/else, try/catch/finally, blocks) lead to one. Only those
-// are restructured; every other statement is copied as written.
+// which compound statements (if/else, try/catch/finally, switch cases, loops, blocks) lead to
+// one. Only those are restructured; every other statement is copied as written.
 import type { Node, Statement } from '@babel/types';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { hasSideEffects, isFunction, isSideEffect, walk } from '../analyse/ast.ts';
@@ -46,7 +46,9 @@ interface Part {
 
 const inPart = (part: Part, node: Node) => part.open <= node.start! && node.end! <= part.close;
 
-/** Finds the round a site belongs to, descending through if/else, try/catch and blocks. */
+const isLoop = (node: Node) => /^(For|ForIn|ForOf|While|DoWhile)Statement$/.test(node.type);
+
+/** Finds the round a site belongs to, descending through if/else, try/catch, switch cases, loops and blocks. */
 export function locateRound(body: Statement[], site: LegacySite, sites: LegacySite[], source: string): LocatedRound | Refusal {
   let list = body;
   const path: PathStep[] = [];
@@ -95,7 +97,7 @@ function childContaining(statement: Statement, node: Node, source: string): (Par
   if (statement.type === 'IfStatement' && (contains(statement.consequent, node) || (statement.alternate && contains(statement.alternate, node)))) {
     return new Refusal('nested-site', 'the request is in an if branch without braces, or in an else-if chain.', `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`);
   }
-  if (/^(For|ForIn|ForOf|While|DoWhile)Statement$/.test(statement.type) && contains((statement as { body: Node }).body, node)) {
+  if (isLoop(statement) && contains((statement as { body: Node }).body, node)) {
     return new Refusal('loop', loopProblem(statement) ?? 'the request is inside a loop without braces.', `give the loop a block body over an array (for...of), or a while/for condition, then run again; or ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`);
   }
   if (statement.type === 'TryStatement' && statement.finalizer && contains(statement.finalizer, node)) {
@@ -182,7 +184,7 @@ function breaksOut(node: Node): boolean {
   let found = false;
   walk(node, (n) => {
     // A loop, switch or function (the node itself included) owns the breaks inside it.
-    if (found || /^(For|ForIn|ForOf|While|DoWhile|Switch)Statement$/.test(n.type) || isFunction(n)) return false;
+    if (found || isLoop(n) || n.type === 'SwitchStatement' || isFunction(n)) return false;
     if (n.type === 'BreakStatement' && !n.label) found = true;
     return undefined;
   });
@@ -207,7 +209,7 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
   if (impure) {
     return new Refusal('nested-site', 'the statement runs other code before it awaits the request, and that code must not run twice.', `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.`);
   }
-  if (/^(For|ForIn|ForOf|While|DoWhile|Switch)Statement$/.test(statement.type)) {
+  if (isLoop(statement) || statement.type === 'SwitchStatement') {
     return new Refusal('loop', 'the request is awaited in a loop or switch header.', MANUAL_STEP);
   }
   return parent;
@@ -242,8 +244,8 @@ export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, roun
       const point = rounds.findIndex((r) => r.statement === statement);
       if (point !== -1) return { type: 'point', span, point, declares };
       const below = rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
-      const parts = childParts(statement, source);
-      if (below && parts.length > 0) {
+      const parts = below ? childParts(statement, source) : [];
+      if (parts.length > 0) {
         const kind = statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : statement.type === 'SwitchStatement' ? 'switch' : parts[0]!.role === 'loop' ? 'loop' : 'block';
         const loop = kind === 'loop' ? loopPlan(statement) : undefined;
         return { type: 'compound', span, kind, children: parts.map((p) => ({ role: p.role, list: build(p) })), declares: false, exits: alwaysExits(statement), ...(loop ? { loop } : {}) };

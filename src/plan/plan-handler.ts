@@ -1,7 +1,7 @@
 // Plans one handler: where it suspends, what each round asks, and what travels across each
 // point. Returns a Refusal (pinned to the offending site) when any site cannot move safely.
 import type { Node, Statement } from '@babel/types';
-import { boundNames, referencedNames, walk } from '../analyse/ast.ts';
+import { boundNames, propertyOf, referencedNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
@@ -11,6 +11,7 @@ import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liven
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
+import { promisedType } from './text.ts';
 import { urlParamsText } from './url-elicitation.ts';
 import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
 
@@ -122,7 +123,7 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
     if (site.kind === undefined) {
       return new Refusal('unknown-request', 'the request object is not a literal, so the codemod cannot tell which request it sends.', `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`, site);
     }
-    if (site.params?.type === 'ObjectExpression' && site.params.properties.some((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'task')) {
+    if (site.params && propertyOf(site.params, 'task') !== undefined) {
       return new Refusal('task-augmented', 'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.', `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`, site);
     }
     if (site.kind === 'elicitUrl' && site.params?.type !== 'ObjectExpression') {
@@ -276,12 +277,12 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   const returnType = fn.returnType;
   if (!returnType || returnType.type !== 'TSTypeAnnotation') return undefined;
   const text = source.slice(returnType.typeAnnotation.start!, returnType.typeAnnotation.end!);
-  const promised = /^Promise<([\s\S]*)>$/.exec(text);
-  if (!promised) {
+  const promised = promisedType(text);
+  if (promised === undefined) {
     return new Refusal('return-type', `the handler's return type \`${text}\` is not a Promise the codemod can widen.`, 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.');
   }
   if (/\bInputRequiredResult\b/.test(text)) return undefined;
-  return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised[1]} | InputRequiredResult>` };
+  return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };
 }
 
 function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined): LiftedLocal | Refusal {

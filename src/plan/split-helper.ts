@@ -8,7 +8,7 @@ import { hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
-import { indentAt, lineEndOf, lineStartOf } from './text.ts';
+import { indentAt, lineEndOf, lineStartOf, promisedType } from './text.ts';
 import type { Edit, InputKind } from './types.ts';
 
 export interface HelperSplit {
@@ -67,7 +67,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
 
   const indent = indentAt(source, holder.node.start!);
   const returnType = fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
-  const unwrapped = returnType ? /^Promise<([\s\S]*)>$/.exec(returnType)?.[1] : undefined;
+  const unwrapped = returnType ? promisedType(returnType) : undefined;
   const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
   const lines = [
     `// ${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,

@@ -2,7 +2,7 @@
 // (or a Promise.all of such calls) awaited as a whole declaration initializer, expression
 // statement, assignment or return value.
 import type { Node, Statement } from '@babel/types';
-import { boundNames } from '../analyse/ast.ts';
+import { boundNames, memberPath } from '../analyse/ast.ts';
 import type { Binding } from './types.ts';
 
 export interface StatementShape {
@@ -53,10 +53,7 @@ function awaitedCalls(node: Node | null | undefined): Node[] | undefined {
   if (!node || node.type !== 'AwaitExpression') return undefined;
   const arg = node.argument;
   if (arg.type !== 'CallExpression') return undefined;
-  const callee = arg.callee;
-  const isPromiseAll =
-    callee.type === 'MemberExpression' && !callee.computed && callee.object.type === 'Identifier' && callee.object.name === 'Promise' && callee.property.type === 'Identifier' && callee.property.name === 'all';
-  if (!isPromiseAll) return [arg];
+  if (memberPath(arg.callee) !== 'Promise.all') return [arg];
   const list = arg.arguments[0];
   if (arg.arguments.length !== 1 || !list || list.type !== 'ArrayExpression' || list.elements.some((e) => !e || e.type === 'SpreadElement')) return undefined;
   return list.elements as Node[];

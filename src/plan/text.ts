@@ -35,3 +35,8 @@ export function lineTail(source: string, offset: number): string | undefined {
 export function eolOf(source: string): string {
   return source.includes('\r\n') ? '\r\n' : '\n';
 }
+
+/** `X` of a `Promise<X>` type's text; undefined for any other type. */
+export function promisedType(typeText: string): string | undefined {
+  return /^Promise<([\s\S]*)>$/.exec(typeText)?.[1];
+}

@@ -2,6 +2,7 @@
 // names the migration uses into the file's import from @modelcontextprotocol/server.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { propertyOf } from '../analyse/ast.ts';
 import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { eolOf, indentAt } from './text.ts';
 import type { Edit } from './types.ts';
@@ -18,8 +19,7 @@ function wireVerifier(source: string, construction: Node): Edit[] {
   }
   const options = args[1]!;
   if (options.type === 'ObjectExpression') {
-    const existing = options.properties.find((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'requestState');
-    if (existing) return [];
+    if (propertyOf(options, 'requestState') !== undefined) return [];
     if (options.properties.length === 0) return [{ start: options.start!, end: options.end!, text: `{ ${verifier} }` }];
     const last = options.properties[options.properties.length - 1]!;
     const multiline = source.slice(options.start!, options.end!).includes('\n');
