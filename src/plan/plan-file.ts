@@ -44,10 +44,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const eol = eolOf(source);
   const byHandler = new Map<HandlerSite, LegacySite[]>();
   const exportedHelpers: FilePlan['exportedHelpers'] = [];
-  const addSite = (handler: HandlerSite, site: LegacySite) => byHandler.set(handler, [...(byHandler.get(handler) ?? []), site]);
+  const addSite = (handler: HandlerSite, site: LegacySite) => {
+    const list = byHandler.get(handler);
+    if (list) list.push(site);
+    else byHandler.set(handler, [site]);
+  };
   const reachHelpers = new Map<HandlerSite, string>();
   const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
-  const sites: LegacySite[] = [];
   // Sites refused before planning; their handler is then left whole too.
   const preset = new Map<LegacySite, Refusal>();
   for (const site of candidates) {
@@ -58,9 +61,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
       preset.set(site, new Refusal('optional-call', 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.', `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.`, site));
     }
-    sites.push(site);
   }
-  for (const site of sites) {
+  for (const site of candidates) {
     const owner = handlers.find((h) => site.functions.includes(h.fn));
     const refused = preset.get(site);
     if (refused && !owner) {
@@ -253,7 +255,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   if (clash) {
     const refusal = new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.');
     const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
-    for (const site of sites) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
+    for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
     for (const { t, handler } of urlPlanned) markThrow(t, handler, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
     return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };

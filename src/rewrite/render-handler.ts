@@ -106,10 +106,6 @@ class BodyRenderer {
     return lines;
   }
 
-  /**
-   * A child list in full. A finally block next to a question is guarded: the first call
-   * returns the question through it, and its code belongs to the call that completes.
-   */
   /** Keeps a child's indentation relative to its statement (switch cases nest two levels). */
   private childIndent(item: Extract<ItemPlan, { type: 'compound' }>, list: ListPlan, target: string): string {
     const orig = indentAt(this.source, item.span.start);
@@ -117,6 +113,10 @@ class BodyRenderer {
     return own.startsWith(orig) && own.length > orig.length ? target + own.slice(orig.length) : target + this.U;
   }
 
+  /**
+   * A child list in full. A finally block next to a question is guarded: the first call
+   * returns the question through it, and its code belongs to the call that completes.
+   */
   private childBody(item: Extract<ItemPlan, { type: 'compound' }>, role: string, list: ListPlan, target: string): string[] {
     const inner = this.childIndent(item, list, target);
     if (role === 'finally' && item.kind === 'try') {
