@@ -10,19 +10,21 @@
 //   floor    discover + read every file + prefilter + babel-parse every candidate: the least
 //            any tool must do to look at the candidates' syntax.
 //   check    the `check` command's own collection (collectCheckReport in src/cli/check-command.ts,
-//            everything but printing); when that module is absent, the same as check-analysis.
+//            everything but printing).
 //   check-analysis
 //            the analysis-only path: runCodemod without writing, without diffs, without the
 //            TypeScript checker (types: false) and without re-parsing outputs (verify: false).
 //   migrate  `migrate --dry-run`: runCodemod(write: false) with the default type facts (the
 //            checker's thread starts with the first TypeScript candidate), plus the unified
 //            diffs, each made as its file is done (as the CLI does).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSource, dialectOf } from '../src/analyse/parse.ts';
 import { PREFILTER } from '../src/analyse/sdk-surface.ts';
+import { collectCheckReport } from '../src/cli/check-command.ts';
 import { discoverFiles } from '../src/engine/discover.ts';
-import { decodeSource, runCodemod, type RunOptions } from '../src/engine/run.ts';
+import { runCodemod, type RunSettings } from '../src/engine/run.ts';
+import { decodeSource } from '../src/engine/source-files.ts';
 import { unifiedDiff, unifiedDiffs } from '../src/report/diff.ts';
 
 export interface ChildReport {
@@ -68,15 +70,12 @@ async function floor(dir: string): Promise<Omit<ChildReport, 'variant' | 'maxRss
 }
 
 async function checkCommand(dir: string): Promise<Omit<ChildReport, 'variant' | 'maxRssKiB'>> {
-  const module = new URL('../src/cli/check-command.ts', import.meta.url);
-  if (!existsSync(module)) return codemod(dir, 'check-analysis', {});
-  const { collectCheckReport } = (await import(module.href)) as { collectCheckReport(paths: string[], cwd: string): Promise<{ findings: unknown[]; errors: unknown[]; summary: { filesScanned?: number } }> };
   const start = performance.now();
   const report = await collectCheckReport([dir], process.cwd());
-  return { files: report.summary.filesScanned ?? -1, candidates: -1, workMs: performance.now() - start, sites: report.findings.length, errors: report.errors.length };
+  return { files: report.summary.filesScanned, candidates: -1, workMs: performance.now() - start, sites: report.findings.length, errors: report.errors.length };
 }
 
-async function codemod(dir: string, variant: 'check-analysis' | 'migrate', extra: Partial<RunOptions>): Promise<Omit<ChildReport, 'variant' | 'maxRssKiB'>> {
+async function codemod(dir: string, variant: 'check-analysis' | 'migrate', extra: Partial<RunSettings>): Promise<Omit<ChildReport, 'variant' | 'maxRssKiB'>> {
   const start = performance.now();
   // As `migrate --dry-run` does: each changed file's diff is made as soon as it is done.
   const result = await runCodemod({ paths: [dir], write: false, cwd: process.cwd(), ...(variant === 'check-analysis' ? { types: false as const, verify: false } : { onChanged: (file) => void unifiedDiff(file) }), ...extra });
@@ -101,7 +100,7 @@ if (!variant || !dirArg) {
   process.exit(2);
 }
 const dir = path.resolve(dirArg);
-const extra = optionsJson ? (JSON.parse(optionsJson) as Partial<RunOptions>) : {};
+const extra = optionsJson ? (JSON.parse(optionsJson) as Partial<RunSettings>) : {};
 const measure = (target: string) =>
   variant === 'floor' ? floor(target) : variant === 'check' ? checkCommand(target) : codemod(target, variant as 'check-analysis' | 'migrate', extra);
 // BENCH_WARM=<dir>: run the variant once over <dir> first, unmeasured, so the JIT is warm and

@@ -31,9 +31,9 @@ interface Args {
   linearity: boolean;
   seed: number;
   variants: string[];
-  /** Variants measured for linearity (the check command is left out: it costs as migrate does). */
+  /** Variants measured for linearity (the check command is left out: its run is check-analysis's, with the checker asked only about receivers, plus a marker scan). */
   linearVariants: string[];
-  /** Extra variants: label=variant:json run options (experiments, e.g. worker counts). */
+  /** Extra variants: label=variant:json run options (experiments, e.g. `no-verify=migrate:{"verify":false}`). */
   extra: Array<{ label: string; variant: string; options: string }>;
 }
 
@@ -108,6 +108,9 @@ interface Row {
   workMs: number;
   /** The fastest run: the least disturbed by other load on the machine. */
   minMs: number;
+  /** CPU time (user + system) of the measured span: the median, and the least of the runs. */
+  cpuMs: number;
+  minCpuMs: number;
   wallMs: number;
   peakMiB: number;
 }

@@ -4,7 +4,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCodemod } from '../src/engine/run.ts';
+import type { TypeFacts } from '../src/analyse/type-facts.ts';
+import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import type { TypeFactsSource } from '../src/transform.ts';
 import { ROOT } from './support/fixtures.ts';
 
 let dir: string;
@@ -23,24 +25,8 @@ const put = async (relative: string, text: string) => {
 
 describe('a v1 project', () => {
   it('is upgraded by the official codemod, migrated, and its package.json moves to the v2 server package', async () => {
-    await put('package.json', '{\n  "name": "demo",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2",\n    "zod": "^4.2.0"\n  }\n}\n');
-    await put(
-      'src/server.ts',
-      [
-        "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
-        "import { z } from 'zod';",
-        '',
-        'export function createServer(): McpServer {',
-        "  const server = new McpServer({ name: 'demo', version: '1.0.0' });",
-        "  server.registerTool('go', { inputSchema: { target: z.string() } }, async ({ target }) => {",
-        "    const answer = await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
-        "    return { content: [{ type: 'text', text: answer.action }] };",
-        '  });',
-        '  return server;',
-        '}',
-        '',
-      ].join('\n'),
-    );
+    await put('package.json', V1_MANIFEST);
+    await put('src/server.ts', V1_SERVER);
     const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.changed.map((c) => c.path).sort()).toEqual(['package.json', 'src/server.ts']);
@@ -56,21 +42,28 @@ describe('a v1 project', () => {
     const again = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(again.changed).toEqual([]);
   });
+
+  it('keeps the v1 SDK in package.json while a file under it still imports the SDK, read or not by the run', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/server.ts', V1_SERVER);
+    // Outside the paths migrated: read for the manifest only.
+    await put('scripts/seed.ts', "import { Client } from '@modelcontextprotocol/sdk/client/index.js';\nexport const client = Client;\n");
+    const outside = await runCodemod({ paths: ['src'], write: false, cwd: dir });
+    expect(outside.errors).toEqual([]);
+    expect(dependenciesOf(outside)).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2', '@modelcontextprotocol/server': '^2.4.0', zod: '^4.2.0' });
+
+    // Read by the run, and too large to upgrade: still on v1.
+    await rm(path.join(dir, 'scripts'), { recursive: true });
+    await put('src/big.ts', `import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const S = Server;\n${'// padding\n'.repeat(500)}`);
+    const tooLarge = await runCodemod({ paths: ['src'], write: false, cwd: dir, maxFileBytes: 4096 });
+    expect(tooLarge.errors.map((e) => [e.file, e.stage])).toEqual([['src/big.ts', 'read']]);
+    expect(dependenciesOf(tooLarge)).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2', '@modelcontextprotocol/server': '^2.4.0', zod: '^4.2.0' });
+  });
 });
 
 describe('a helper module that asks', () => {
   it('is marked, and so is every handler in another module that calls it', async () => {
-    await put(
-      'src/confirm.ts',
-      [
-        "import type { ServerContext } from '@modelcontextprotocol/server';",
-        'export async function confirm(ctx: ServerContext, message: string): Promise<boolean> {',
-        "  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
-        "  return answer.action === 'accept';",
-        '}',
-        '',
-      ].join('\n'),
-    );
+    await put('src/confirm.ts', CONFIRM);
     await put(
       'src/tools.ts',
       [
@@ -96,18 +89,38 @@ describe('a helper module that asks', () => {
     expect(tools.output).toContain('// @mrtr-todo(via-helper): this handler reaches a server→client request through `confirm()` (src/confirm.ts:3)');
   });
 
+  it('is found through every specifier that names it (no extension, a folder index), and only there', async () => {
+    await put('src/ask/index.ts', CONFIRM);
+    await put('src/prompt.ts', CONFIRM.replace('confirm', 'prompt'));
+    await put('src/a.ts', toolsCalling('confirm', './ask'));
+    await put('src/b.ts', toolsCalling('prompt', './prompt'));
+    // Names a helper without importing it (a local function of the same name).
+    await put('src/c.ts', toolsCalling('confirm', './ask').replace("import { confirm } from './ask';", 'async function confirm(_ctx: unknown, _m: string) { return true; }'));
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code === 'via-helper').map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('through `confirm()` (src/ask/index.ts:3)');
+    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('through `prompt()` (src/prompt.ts:3)');
+  });
+
+  it('has the handlers that call it transformed again together, so their type questions share one round', async () => {
+    await put('src/confirm.ts', CONFIRM);
+    for (const name of ['a', 'b', 'c']) await put(`src/${name}.ts`, LIFTING_CALLER);
+    const { types, rounds } = roundCountingTypes();
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir, types });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code === 'via-helper').map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts']);
+    expect(result.sites.filter((s) => s.status === 'migrated').map((s) => [s.file, s.lifted])).toEqual([
+      ['src/a.ts', ['count']],
+      ['src/b.ts', ['count']],
+      ['src/c.ts', ['count']],
+    ]);
+    // One round for the main pass, one for the cross-module pass (not one a file).
+    expect(rounds()).toBe(2);
+  });
+
   it('writes a module that both passes change with what both make: its own migration and the marker for the helper it calls', async () => {
-    await put(
-      'src/confirm.ts',
-      [
-        "import type { ServerContext } from '@modelcontextprotocol/server';",
-        'export async function confirm(ctx: ServerContext, message: string): Promise<boolean> {',
-        "  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
-        "  return answer.action === 'accept';",
-        '}',
-        '',
-      ].join('\n'),
-    );
+    await put('src/confirm.ts', CONFIRM);
     await put(
       'src/tools.ts',
       [
@@ -140,3 +153,106 @@ describe('a helper module that asks', () => {
     expect(await readFile(path.join(dir, 'src/tools.ts'), 'utf8')).toBe(tools.output);
   });
 });
+
+const V1_MANIFEST = '{\n  "name": "demo",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2",\n    "zod": "^4.2.0"\n  }\n}\n';
+
+const V1_SERVER = [
+  "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+  "import { z } from 'zod';",
+  '',
+  'export function createServer(): McpServer {',
+  "  const server = new McpServer({ name: 'demo', version: '1.0.0' });",
+  "  server.registerTool('go', { inputSchema: { target: z.string() } }, async ({ target }) => {",
+  "    const answer = await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
+  "    return { content: [{ type: 'text', text: answer.action }] };",
+  '  });',
+  '  return server;',
+  '}',
+  '',
+].join('\n');
+
+/** The dependencies of the package.json a (dry) run computed. */
+function dependenciesOf(result: RunResult): unknown {
+  const manifest = result.changed.find((c) => c.path === 'package.json');
+  return manifest ? JSON.parse(manifest.output).dependencies : undefined;
+}
+
+/** A helper module whose exported function asks the client. */
+const CONFIRM = [
+  "import type { ServerContext } from '@modelcontextprotocol/server';",
+  'export async function confirm(ctx: ServerContext, message: string): Promise<boolean> {',
+  "  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
+  "  return answer.action === 'accept';",
+  '}',
+  '',
+].join('\n');
+
+/** A module whose only tie to the legacy surface is a call of `helper` (it does not pass the prefilter). */
+function toolsCalling(helper: string, from: string): string {
+  return [
+    "import { McpServer } from '@modelcontextprotocol/server';",
+    `import { ${helper} } from '${from}';`,
+    '',
+    'export function register(server: McpServer): void {',
+    "  server.registerTool('wipe', { description: 'Wipe after asking' }, async (ctx) => {",
+    `    if (!(await ${helper}(ctx, 'Wipe?'))) return { content: [] };`,
+    "    return { content: [{ type: 'text', text: 'wiped' }] };",
+    '  });',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Handlers of one module: one calls the helper, the other lifts an unannotated local (its type is asked). */
+const LIFTING_CALLER = [
+  "import { McpServer } from '@modelcontextprotocol/server';",
+  "import { confirm } from './confirm.js';",
+  '',
+  'export function register(server: McpServer, db: { count(table: string): number }): void {',
+  "  server.registerTool('wipe', { description: 'Wipe after asking' }, async (ctx) => {",
+  "    if (!(await confirm(ctx, 'Wipe?'))) return { content: [] };",
+  "    return { content: [{ type: 'text', text: 'wiped' }] };",
+  '  });',
+  "  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {",
+  "    const count = db.count('logs');",
+  "    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });",
+  "    return { content: [{ type: 'text', text: `${count} ${answer.action}` }] };",
+  '  });',
+  '}',
+  '',
+].join('\n');
+
+/**
+ * Type facts answered as the checker's thread answers them: once flushed, the questions that
+ * came in the same turn of the event loop are answered together, as one round.
+ */
+function roundCountingTypes(): { types: TypeFactsSource; rounds: () => number } {
+  const facts: TypeFacts = { local: () => ({ text: 'number', jsonSafe: true }), fromSdk: () => true };
+  let waiting: Array<() => void> = [];
+  let flushed = false;
+  let scheduled = false;
+  let rounds = 0;
+  const schedule = () => {
+    if (!flushed || scheduled || waiting.length === 0) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      rounds++;
+      const batch = waiting;
+      waiting = [];
+      for (const answer of batch) answer();
+    });
+  };
+  const types: TypeFactsSource = {
+    forFile: () =>
+      new Promise<TypeFacts>((resolve) => {
+        waiting.push(() => resolve(facts));
+        schedule();
+      }),
+    flush: () => {
+      flushed = true;
+      schedule();
+    },
+  };
+  return { types, rounds: () => rounds };
+}

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../src/engine/atomic-write.ts';
 import { discoverFiles, isSourceFile } from '../src/engine/discover.ts';
-import { decodeSource, runCodemod, type RunResult } from '../src/engine/run.ts';
+import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { decodeSource } from '../src/engine/source-files.ts';
 import { unifiedDiff } from '../src/report/diff.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
@@ -112,6 +113,15 @@ describe('writeFileAtomic', () => {
     expect(await readdir(path.dirname(file))).toEqual(['tool.ts']);
   });
 
+  it('keeps the setuid and setgid bits (they are set after the owner, whose change clears them)', async () => {
+    const file = await put('bin/suid', 'old\n');
+    await chmod(file, 0o6755);
+    // Not every file system (or user) may set them: then there is nothing to keep.
+    const before = (await stat(file)).mode & 0o7777;
+    await writeFileAtomic(file, 'new\n');
+    expect((await stat(file)).mode & 0o7777).toBe(before);
+  });
+
   it('writes through a symlink, which stays a link', async () => {
     const target = await put('real.ts', 'old\n');
     const link = path.join(dir, 'link.ts');
@@ -182,6 +192,16 @@ describe('runCodemod', () => {
     const text = bytes.toString('utf8');
     expect(text).toContain('inputRequired.elicit(');
     expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
+  it('takes a discovery made by its caller as it is, and reports its problems once', async () => {
+    await put('src/server.ts', ELICIT_SERVER);
+    await put('src/other.ts', ELICIT_SERVER);
+    const discovery = await discoverFiles(['src/server.ts', 'missing'], dir);
+    const result = await runCodemod({ discovery, write: false, cwd: dir, types: noTypes });
+    expect(result.filesScanned).toBe(1);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/server.ts']);
+    expect(result.errors).toEqual([{ file: 'missing', stage: 'discover', message: 'no such file or directory' }]);
   });
 
   it('reports marked and migrated sites with their file (default type provider)', async () => {

@@ -90,30 +90,29 @@ const MARKER_START = /^@(mrtr-todo|mcp-codemod-error)(?![\w-])/;
 
 /** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
 export async function collectCheckReport(paths: readonly string[], cwd: string): Promise<CheckReport> {
-  const [{ discoverFiles }, { runCodemod, displayPath }] = await Promise.all([
+  const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }] = await Promise.all([
     import('../engine/discover.ts'),
     import('../engine/run.ts'),
+    import('../engine/source-files.ts'),
+    import('../engine/lint-type-facts.ts'),
   ]);
   const discovery = await discoverFiles(paths, cwd);
-  const errors: CheckError[] = discovery.problems.map((p) => ({ file: displayPath(cwd, p.path), stage: 'discover', message: p.message }));
   const files = discovery.files.map((absolute) => ({ absolute, file: displayPath(cwd, absolute) }));
 
-  // The codemod's view: the discovered files, named one by one (so the same list is used here).
-  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate), the
-  // rewritten text is not re-parsed, and the type checker is asked only about receivers.
-  const { LintTypeFacts } = await import('../engine/lint-type-facts.ts');
   // Files whose text mentions a marker, kept as the run reads them (no second read).
   const markerTexts = new Map<string, string>();
   const onText = (absolute: string, source: string) => void (MARKER_TEXT.test(source) && markerTexts.set(absolute, source));
-  const found = files.map((f) => f.absolute);
-  const run = files.length > 0 ? await runCodemod({ paths: found, discovered: found, onText, write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() }) : undefined;
+  // The codemod's view, over the same discovered files (its errors include discovery's).
+  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate), the
+  // rewritten text is not re-parsed, and the type checker is asked only about receivers.
+  const run = await runCodemod({ discovery, onText, write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() });
+  const errors: CheckError[] = [...run.errors];
   const failed = new Map<string, CheckError['stage']>();
-  for (const error of run?.errors ?? []) {
-    errors.push({ ...error, stage: error.stage });
+  for (const error of run.errors) {
     if (!failed.has(error.file)) failed.set(error.file, error.stage);
   }
   const sitesByFile = new Map<string, RunSite[]>();
-  for (const site of run?.sites ?? []) {
+  for (const site of run.sites) {
     const list = sitesByFile.get(site.file) ?? [];
     list.push(site);
     sitesByFile.set(site.file, list);
@@ -162,10 +161,11 @@ export interface FileScan {
 
 /** Markers in the comments of one file, and where each legacy call's statement begins. */
 export async function scanSource(source: string, fileName: string): Promise<FileScan> {
-  const [{ parseSource, dialectOf, ParseFailure }, { findLegacySites }, { indexFile }] = await Promise.all([
+  const [{ parseSource, dialectOf, ParseFailure }, { findLegacySites }, { indexFile }, { stripLocation }] = await Promise.all([
     import('../analyse/parse.ts'),
     import('../analyse/find-sites.ts'),
     import('../analyse/file-index.ts'),
+    import('../engine/run.ts'),
   ]);
   let ast;
   try {
@@ -178,7 +178,7 @@ export async function scanSource(source: string, fileName: string): Promise<File
       ...fallback,
       statementLine: () => undefined,
       parseError: {
-        message: `cannot parse: ${error.message.replace(/\s*\(\d+:\d+\)$/, '')}`,
+        message: `cannot parse: ${stripLocation(error.message)}`,
         ...(error.line !== undefined ? { line: error.line } : {}),
         ...(error.column !== undefined ? { column: error.column + 1 } : {}),
       },

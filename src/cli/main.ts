@@ -1,8 +1,9 @@
-// The command line: `mrtr-codemod migrate <paths..> [--dry-run]`.
+// The command line: `mrtr-codemod migrate <paths..> [--dry-run]` rewrites, and
+// `mrtr-codemod check <paths..>` lints (src/cli/check-command.ts, with its own exit codes).
 // yargs only parses; the run itself (src/engine) and its presentation (src/report) are
-// imported when a command actually runs, so `--help` stays quick. Exit codes: 0 success,
-// 1 some file could not be read, parsed or written (all other files were still processed),
-// 2 usage error.
+// imported when a command actually runs, so `--help` stays quick. Exit codes of migrate:
+// 0 success, 1 some file could not be read, parsed or written (all other files were still
+// processed), 2 usage error.
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
@@ -81,7 +82,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       },
     )
     .command(checkCommandModule((c) => void (check = c)))
-    .demandCommand(1, 'Name a command: migrate')
+    .demandCommand(1, 'Name a command: migrate or check')
     .strict()
     .help()
     .alias('h', 'help')
@@ -106,7 +107,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
-  const [{ runCodemod }, { unifiedDiff, unifiedDiffs }, { formatSummary }] = await Promise.all([
+  const [{ runCodemod }, { colorizeDiff, unifiedDiff, unifiedDiffs }, { formatSummary }] = await Promise.all([
     import('../engine/run.ts'),
     import('../report/diff.ts'),
     import('../report/summary.ts'),
@@ -138,7 +139,7 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, transform: { sampling: command.sampling }, v1: command.v1, ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
-    if (patch) io.stdout(`${io.color ? (await import('../report/diff.ts')).colorizeDiff(patch) : patch}\n`);
+    if (patch) io.stdout(`${io.color ? colorizeDiff(patch) : patch}\n`);
   }
   io.stdout(command.json ? (await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun }) : formatSummary(result, { dryRun: command.dryRun }));
   if (review && !(await review.writeReviewOutputs(result, command, io))) return EXIT_FILE_ERRORS;

@@ -4,7 +4,7 @@
 // only for long runs: at least `minFiles` files (200), or once the run has taken `delayMs`
 // (1 s). Redrawn at most every `intervalMs`. Never a byte on a pipe or a file.
 import type { Discovery } from '../engine/discover.ts';
-import { displayPath, type RunOptions, type RunResult } from '../engine/run.ts';
+import type { RunOptions, RunResult, RunSettings } from '../engine/run.ts';
 
 export interface ProgressOptions {
   /** Whether progress may be drawn at all: stderr is a TTY and the output is not --json. */
@@ -77,18 +77,11 @@ export function createProgress(options: ProgressOptions): Progress {
 
 type Run = (options: RunOptions) => Promise<RunResult>;
 
-/**
- * Runs the codemod over discovered files and folds in discovery's problems, as one
- * `runCodemod(paths)` call would; each handled file ticks the progress line.
- */
-export async function runDiscovered(run: Run, discovery: Discovery, options: Omit<RunOptions, 'paths'>, progress: Progress): Promise<RunResult> {
-  const problems = discovery.problems.map((problem) => ({ file: displayPath(options.cwd, problem.path), stage: 'discover' as const, message: problem.message }));
-  if (discovery.files.length === 0) return { filesScanned: 0, candidates: 0, changed: [], sites: [], errors: problems, upgrades: [] };
+/** Runs the codemod over discovered files; each handled file ticks the progress line. */
+export async function runDiscovered(run: Run, discovery: Discovery, options: RunSettings, progress: Progress): Promise<RunResult> {
   progress.start(discovery.files.length);
   try {
-    const result = await run({ ...options, paths: discovery.files, discovered: discovery.files, onFileDone: () => progress.tick() });
-    result.errors.unshift(...problems);
-    return result;
+    return await run({ ...options, discovery, onFileDone: () => progress.tick() });
   } finally {
     progress.done();
   }

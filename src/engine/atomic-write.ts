@@ -31,9 +31,10 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
+    // chown first: it clears the setuid and setgid bits, which chmod then sets back.
+    if (existing) await chown(temp, existing.uid, existing.gid).catch(() => undefined);
     // open() applies the umask; chmod does not, so the copy gets exactly the original's bits.
     if (mode !== undefined) await chmod(temp, mode);
-    if (existing) await chown(temp, existing.uid, existing.gid).catch(() => undefined);
     await rename(temp, target);
     renamed = true;
     await syncDirectory(dir);

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
 import { discoverFiles, type DiscoverOptions } from './discover.ts';
 import { updateManifest, zodRangeProblem } from './package-json.ts';
-import { importedPackages, isV1Source } from './v1-upgrade.ts';
 import type { ChangedFile } from './run.ts';
+import { displayPath, readSource } from './source-files.ts';
+import { importedPackages, isV1Source } from './v1-upgrade.ts';
 
 export interface ManifestOutcome {
   absolutePath: string;
@@ -17,11 +18,18 @@ export interface ManifestOutcome {
   warning?: string;
 }
 
+export interface ManifestOptions {
+  cwd: string;
+  write: boolean;
+  discover?: DiscoverOptions;
+  /** The files the run read (absolute): not read again. */
+  read: ReadonlySet<string>;
+  /** Those of them whose text imported the v1 SDK when read. */
+  v1Sources: ReadonlySet<string>;
+}
+
 /** Updates (or, without `write`, computes) the manifest above each upgraded file, given their final texts. */
-export async function updateManifests(
-  upgraded: ReadonlyArray<{ absolutePath: string; text: string }>,
-  options: { cwd: string; write: boolean; discover?: DiscoverOptions },
-): Promise<ManifestOutcome[]> {
+export async function updateManifests(upgraded: ReadonlyArray<{ absolutePath: string; text: string }>, options: ManifestOptions): Promise<ManifestOutcome[]> {
   const byManifest = new Map<string, Array<{ absolutePath: string; text: string }>>();
   for (const file of upgraded) {
     const manifest = nearestManifest(path.dirname(file.absolutePath));
@@ -34,15 +42,20 @@ export async function updateManifests(
     try {
       const text = readFileSync(manifest, 'utf8');
       const finalTexts = new Map(files.map((f) => [f.absolutePath, f.text]));
-      // Every source under the manifest counts, not only the migrated paths (tests, scripts).
+      const importsV1 = (f: string) => {
+        const final = finalTexts.get(f);
+        if (final !== undefined) return isV1Source(final);
+        return options.read.has(f) ? options.v1Sources.has(f) : isV1Source(readSource(f)?.source ?? '');
+      };
+      // Every source under the manifest counts, not only the migrated paths (tests, scripts);
+      // only those the run did not read are read here.
       const { files: all } = await discoverFiles([path.dirname(manifest)], options.cwd, options.discover);
-      const stillImportsV1 = all.some((f) => isV1Source(finalTexts.get(f) ?? safeRead(f)));
+      const stillImportsV1 = all.some(importsV1);
       const packages = [...new Set(files.flatMap((f) => importedPackages(f.text)))];
       const updated = updateManifest(text, { stillImportsV1, packages });
       outcome.warning = zodRangeProblem(updated);
       if (updated === text) continue;
-      const relative = path.relative(options.cwd, manifest).split(path.sep).join('/');
-      outcome.changed = { path: relative, absolutePath: manifest, original: text, output: updated, written: false };
+      outcome.changed = { path: displayPath(options.cwd, manifest), absolutePath: manifest, original: text, output: updated, written: false };
       if (options.write) {
         await writeFileAtomic(manifest, updated);
         outcome.changed.written = true;
@@ -59,13 +72,5 @@ function nearestManifest(dir: string): string | undefined {
     const candidate = path.join(current, 'package.json');
     if (existsSync(candidate) && !current.split(path.sep).includes('node_modules')) return candidate;
     if (path.dirname(current) === current) return undefined;
-  }
-}
-
-function safeRead(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
   }
 }

@@ -17,15 +17,15 @@
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
 import { access, constants, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { findAskingHelperImports } from './cross-module.ts';
-import { describeFsError, discoverFiles, type DiscoverOptions } from './discover.ts';
+import { AskingHelperIndex } from './cross-module.ts';
+import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
+import { decodeSource, displayPath, readSource } from './source-files.ts';
 import { isV1Source, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
 import { verifyParses } from './verify-output.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
@@ -33,19 +33,21 @@ import { WorkerTypeFacts } from './worker-type-facts.ts';
 /** Candidates larger than this are reported and not parsed (see RunOptions.maxFileBytes). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
-export interface RunOptions {
-  /** Files or directories, relative to `cwd` or absolute. */
-  paths: readonly string[];
+/** Everything a run is told but what to run over. */
+export interface RunSettings {
   /** Rewrite changed files in place; false computes the changes only (dry run). */
   write: boolean;
   cwd: string;
   /**
    * Type facts for the run; by default a WorkerTypeFacts (the checker in its own thread,
-   * started only if needed). `false`: syntax only, the checker is never loaded (analysis-only runs, `check`):
+   * started only if needed). `false`: syntax only, the checker is never loaded (analysis-only runs):
    * a lifted local then needs an annotation, as in JavaScript.
    */
   types?: TypeFactsSource | false;
-  /** Discovery filters (.gitignore, include/exclude), passed to discoverFiles. */
+  /**
+   * Discovery filters (.gitignore, include/exclude), passed to discoverFiles: for the run's own
+   * walk of `paths`, and for the walk under a package.json updated after a v1 upgrade.
+   */
   discover?: DiscoverOptions;
   /**
    * Read-only files. A file with no write permission bit at all (mode & 0o222 === 0), or one
@@ -53,7 +55,8 @@ export interface RunOptions {
    * an atomic write renames a new file over the old one, which the directory's permissions
    * allow whatever the file's own mode says (and root may write anything), so the file's mode
    * is the only sign left that its owner did not want it edited. `true` writes such files
-   * anyway (the user asked for it); they keep their mode bits, read-only included.
+   * anyway; no CLI flag sets it (it is for callers of runCodemod that mean to, such as tests).
+   * Such files keep their mode bits, read-only included.
    */
   writeReadOnly?: boolean;
   /**
@@ -81,8 +84,6 @@ export interface RunOptions {
   onChanged?: (file: ChangedFile) => void;
   /** Called with the text of every file read (so a caller that also scans text reads nothing twice). */
   onText?: (absolutePath: string, source: string) => void;
-  /** Files the caller has already discovered (absolute): used as they are, with no second walk. */
-  discovered?: readonly string[];
   /** The user's choices for the migration (`--sampling=flag`). */
   transform?: TransformOptions;
   /**
@@ -92,6 +93,13 @@ export interface RunOptions {
    */
   v1?: boolean;
 }
+
+/**
+ * What a run goes over: `paths` (files or directories, relative to `cwd` or absolute), which
+ * it discovers itself, or the `discovery` a caller has already made (used as it is, with no
+ * second walk; its problems are reported as errors of stage `discover`, as the run's own are).
+ */
+export type RunOptions = RunSettings & ({ paths: readonly string[] } | { discovery: Discovery });
 
 export interface ChangedFile {
   /** Relative to cwd, with `/` separators. */
@@ -158,10 +166,13 @@ export async function runCodemod(options: RunOptions): Promise<RunResult> {
 async function run(options: RunOptions, types: TypeFactsSource | undefined): Promise<RunResult> {
   const { cwd, write } = options;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const discovery = options.discovered ? { files: [...options.discovered], problems: [] } : await discoverFiles(options.paths, cwd, options.discover);
+  const discovery = 'discovery' in options ? options.discovery : await discoverFiles(options.paths, cwd, options.discover);
+  const context: RunContext = { types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged };
   const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [] };
   const upgradeV1Files = options.v1 !== false;
   const v1Queue: Candidate[] = [];
+  // Files read whose text imports the v1 SDK: the manifest update need not read them again.
+  const v1Sources = new Set<string>();
   const byPath = new Map<string, { outcome: FileOutcome; candidate?: Candidate }>();
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
@@ -203,6 +214,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     options.onText?.(absolutePath, source);
     const v1 = upgradeV1Files && isV1Source(source);
+    if (v1) v1Sources.add(absolutePath);
     // Most files of a project never mention the legacy surface: they are not parsed at all.
     if (!v1 && !PREFILTER.test(source)) {
       byPath.set(absolutePath, { outcome });
@@ -221,14 +233,14 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       prepared = true;
       types.prepare();
     }
-    const candidate: Candidate = { absolutePath, file, bytes, source, input: source, outcome, fail, types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged };
-    byPath.set(absolutePath, { outcome, candidate });
+    const c = candidate(context, { absolutePath, file, bytes, source }, outcome);
+    byPath.set(absolutePath, { outcome, candidate: c });
     if (v1) {
       // The official codemod runs on batches of v1 files, after this loop.
-      v1Queue.push(candidate);
+      v1Queue.push(c);
       continue;
     }
-    track(runCandidate(candidate, done));
+    track(runCandidate(c, done));
   }
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
@@ -260,32 +272,38 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   // knowing it, so each such call is marked (a handler that still pushes a request is never
   // left without a marker).
   const helpers = new Map<string, Array<{ name: string; line: number }>>();
-  for (const [absolutePath, { candidate }] of byPath) {
-    const exported = candidate?.exportedHelpers ?? [];
+  for (const [absolutePath, { candidate: c }] of byPath) {
+    const exported = c?.exportedHelpers ?? [];
     if (exported.length > 0) helpers.set(absolutePath, exported);
   }
   if (helpers.size > 0) {
+    const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
     for (const [absolutePath, entry] of byPath) {
-      const source = entry.candidate?.input ?? readText(absolutePath);
-      if (source === undefined) continue;
-      const external = findAskingHelperImports(absolutePath, source, helpers, (p) => displayPath(cwd, p));
-      if (external.size === 0) continue;
-      const file = displayPath(cwd, absolutePath);
+      const known = entry.candidate;
+      // A file that names no helper cannot import one. A file the main pass did not transform
+      // is read again, but decoded (and parsed) only when its bytes name one.
+      const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => index.mentionedIn(bytes));
+      if (read === undefined || (known && !index.mentionedIn(read.source))) continue;
+      const externalHelpers = index.importsOf(absolutePath, read.source);
+      if (externalHelpers.size === 0) continue;
       const outcome: FileOutcome = { sites: [], errors: [] };
-      const base = entry.candidate ?? { absolutePath, file, bytes: Buffer.from(source), source, input: source, outcome, fail: failer(file, outcome), types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: {}, onChanged: options.onChanged };
-      const again: Candidate = { ...base, outcome, fail: failer(file, outcome), transform: { ...(options.transform ?? {}), externalHelpers: external } };
+      const again: Candidate = known
+        ? { ...known, outcome, fail: failer(known.file, outcome), externalHelpers }
+        : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...read }, outcome), externalHelpers };
       entry.outcome.sites = [];
       entry.outcome.changed = undefined;
       entry.outcome.errors = [];
-      await runCandidate(again, () => undefined);
-      Object.assign(entry.outcome, outcome);
+      // Started together, so the files that need type facts share one round of the checker.
+      track(runCandidate(again).then(() => void Object.assign(entry.outcome, outcome)));
     }
+    while (running.size > 0) await Promise.all(running);
   }
 
   // The package.json above upgraded v1 files: the v2 server package in, the v1 SDK out once
   // nothing imports it any more.
   if (v1Queue.length > 0) {
-    const manifests = await updateManifests(v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.outcome.changed?.output ?? c.input })), { cwd, write, discover: options.discover });
+    const upgraded = v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.outcome.changed?.output ?? c.input }));
+    const manifests = await updateManifests(upgraded, { cwd, write, discover: options.discover, read: new Set(discovery.files), v1Sources });
     for (const m of manifests) {
       if (m.changed) result.changed.push(m.changed);
       if (m.error) result.errors.push({ file: displayPath(cwd, m.absolutePath), stage: 'write', message: m.error });
@@ -301,7 +319,19 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   return result;
 }
 
+/** What every candidate of a run shares: the run's settings, decided once. */
+interface RunContext {
+  types: TypeFactsSource | undefined;
+  write: boolean;
+  writeReadOnly: boolean;
+  verify: boolean;
+  /** The user's choices for the migration. */
+  transform: TransformOptions;
+  onChanged: RunSettings['onChanged'];
+}
+
 interface Candidate {
+  context: RunContext;
   absolutePath: string;
   file: string;
   /** The bytes on disk: read at the start, then what this run wrote. */
@@ -312,12 +342,8 @@ interface Candidate {
   input: string;
   outcome: FileOutcome;
   fail: ReturnType<typeof failer>;
-  types: TypeFactsSource | undefined;
-  write: boolean;
-  writeReadOnly: boolean;
-  verify: boolean;
-  transform: TransformOptions;
-  onChanged: RunOptions['onChanged'];
+  /** In the cross-module pass: the asking helpers of other modules this file imports. */
+  externalHelpers?: TransformOptions['externalHelpers'];
   /**
    * Set once transformed: the asking helpers this module exports. Only this is kept of the
    * plan, which holds the file's syntax tree (kept for every candidate, the trees were most of
@@ -326,26 +352,22 @@ interface Candidate {
   exportedHelpers?: TransformResult['plan']['exportedHelpers'];
 }
 
-function runCandidate(c: Candidate, done: (file: string) => void): Promise<void> {
-  return handleCandidate(c)
-    .catch((error: unknown) => c.fail('transform', `internal error: ${(error as Error)?.message ?? String(error)}`))
-    .finally(() => done(c.file));
+function candidate(context: RunContext, read: { absolutePath: string; file: string; bytes: Buffer; source: string }, outcome: FileOutcome): Candidate {
+  return { context, ...read, input: read.source, outcome, fail: failer(read.file, outcome) };
 }
 
-function readText(absolutePath: string): string | undefined {
-  try {
-    const decoded = decodeSource(readFileSync(absolutePath));
-    return typeof decoded === 'string' ? decoded : undefined;
-  } catch {
-    return undefined;
-  }
+function runCandidate(c: Candidate, done?: (file: string) => void): Promise<void> {
+  return handleCandidate(c)
+    .catch((error: unknown) => c.fail('transform', `internal error: ${(error as Error)?.message ?? String(error)}`))
+    .finally(() => done?.(c.file));
 }
 
 async function handleCandidate(c: Candidate): Promise<void> {
-  const { absolutePath, file, source, outcome, fail } = c;
+  const { absolutePath, file, source, outcome, fail, context } = c;
   let transformed: TransformResult;
   try {
-    const result = await transformWithTypes(c.input, absolutePath, c.types, c.transform);
+    const options = c.externalHelpers ? { ...context.transform, externalHelpers: c.externalHelpers } : context.transform;
+    const result = await transformWithTypes(c.input, absolutePath, context.types, options);
     // Against the text on disk: a v1 file the official codemod upgraded changed even when
     // the MRTR pass had nothing to add.
     transformed = { ...result, changed: result.output !== source };
@@ -356,7 +378,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     return;
   }
 
-  if (transformed.changed && c.verify) {
+  if (transformed.changed && context.verify) {
     try {
       verifyParses(transformed.output, dialectOf(absolutePath));
     } catch (error) {
@@ -369,9 +391,9 @@ async function handleCandidate(c: Candidate): Promise<void> {
   if (!transformed.changed) return;
 
   const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };
-  if (c.write) {
+  if (context.write) {
     try {
-      if (!c.writeReadOnly) {
+      if (!context.writeReadOnly) {
         const readOnly = await readOnlyReason(absolutePath);
         if (readOnly) {
           fail('write', `${readOnly}; left as it is (make it writable to migrate it)`);
@@ -395,7 +417,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     }
   }
   outcome.changed = changed;
-  c.onChanged?.(changed);
+  context.onChanged?.(changed);
 }
 
 /** Why a file must not be rewritten without being asked to, or undefined when it may be. */
@@ -416,32 +438,11 @@ function failer(file: string, outcome: FileOutcome) {
   };
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** The text of a source file, or why it is not one (binary, or not UTF-8). A BOM is kept. */
-export function decodeSource(bytes: Uint8Array): string | { problem: string } {
-  if (bytes.includes(0)) return { problem: 'binary file (contains NUL bytes); skipped' };
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    return { problem: 'not valid UTF-8; skipped (convert the file to UTF-8 to migrate it)' };
-  }
-}
-
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /** Babel appends ` (line:column)` to its messages; the location is reported separately. */
-function stripLocation(message: string): string {
+export function stripLocation(message: string): string {
   return message.replace(/\s*\(\d+:\d+\)$/, '');
-}
-
-export function displayPath(cwd: string, absolutePath: string): string {
-  // The common case, a file under cwd, without path.relative (which resolves both paths: a
-  // tenth of a second on 10,000 files, done for each).
-  const prefix = cwd.endsWith(path.sep) ? cwd : cwd + path.sep;
-  const under = path.isAbsolute(absolutePath) && absolutePath.startsWith(prefix) && !absolutePath.includes(`${path.sep}..`) && !absolutePath.includes(`${path.sep}.${path.sep}`) && !absolutePath.includes(path.sep + path.sep);
-  const relative = (under ? absolutePath.slice(prefix.length) : path.relative(cwd, absolutePath)) || path.basename(absolutePath);
-  return relative.split(path.sep).join('/');
 }

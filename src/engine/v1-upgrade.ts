@@ -72,7 +72,7 @@ const V1_CLIENT_SPECIFIER = new RegExp(SPECIFIER_POSITION + /['"`]@modelcontextp
 /** Whether the text imports, re-exports, requires or mocks `@modelcontextprotocol/sdk` (1.x). */
 export function isV1Source(text: string): boolean {
   // Every file of a run is asked: a plain substring search first spares most of them the regex.
-  return text.includes('@modelcontextprotocol/sdk') && V1_SPECIFIER.test(text);
+  return text.includes(V1_PACKAGE) && V1_SPECIFIER.test(text);
 }
 
 /** Module specifiers (root package names) relevant to the manifest: the MCP packages and zod. */
