@@ -6,6 +6,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { renderHtmlReport } from '../src/report/html-report.ts';
+import { formatJsonSummary } from '../src/report/json-summary.ts';
+import { formatSummary } from '../src/report/summary.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
 import { ROOT } from './support/fixtures.ts';
 
@@ -41,6 +44,21 @@ describe('a v1 project', () => {
     // A second run changes nothing.
     const again = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(again.changed).toEqual([]);
+  });
+
+  it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/tasks.ts', "import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';\nexport type Options = CreateTaskOptions;\n");
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    const open = result.upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'mcp-codemod-error').map((n) => ({ file: u.file, line: n.line })));
+    expect(open).toEqual([{ file: 'src/tasks.ts', line: 1 }]);
+    expect(formatSummary(result, { dryRun: true })).toContain('src/tasks.ts:1');
+    const json = JSON.parse(formatJsonSummary(result, { dryRun: true })) as { upgrades: { open: Array<{ file: string; line: number; code: string }> } };
+    expect(json.upgrades.open.filter((n) => n.code === 'mcp-codemod-error').map((n) => [n.file, n.line])).toEqual([['src/tasks.ts', 1]]);
+    const page = renderHtmlReport(result, { dryRun: true });
+    expect(page).toContain('src/tasks.ts');
+    expect(page).toContain('mcp-codemod-error');
   });
 
   it('keeps the v1 SDK in package.json while a file under it still imports the SDK, read or not by the run', async () => {
