@@ -4,10 +4,11 @@
 // imported when a command actually runs, so `--help` stays quick. Exit codes of migrate:
 // 0 success, 1 some file could not be read, parsed or written (all other files were still
 // processed), 2 usage error.
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import type { ChangedFile } from '../engine/run.ts';
+import { packageVersion } from '../package-version.ts';
 import { shouldColor } from '../report/color.ts';
 import { checkCommandModule, runCheckCommand, type CheckCommand } from './check-command.ts';
 
@@ -155,15 +156,6 @@ function processIo(): CliIo {
     stderrColumns: process.stderr.columns,
     color: shouldColor(process.stdout.isTTY, process.env),
   };
-}
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /** Entry used by bin/mrtr-codemod.js (and by running this file directly). */

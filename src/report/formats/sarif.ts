@@ -4,7 +4,7 @@
 // location relative to %SRCROOT% (the directory check ran in: run it from the repository
 // root for code scanning). Files that could not be checked are tool execution notifications,
 // and `executionSuccessful` is false when there are any.
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../../package-version.ts';
 import { messageWithHint, ruleInfo, type CheckError, type CheckReport, type Finding } from './check-report.ts';
 
 const SARIF_SCHEMA_URI = 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json';
@@ -17,7 +17,7 @@ export function formatSarif(report: CheckReport, options: { version?: string } =
 export function sarifLog(report: CheckReport, options: { version?: string } = {}): Record<string, unknown> {
   const ruleIds = [...new Set(report.findings.map((f) => f.ruleId))].sort();
   const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));
-  const version = options.version ?? toolVersion();
+  const version = options.version ?? packageVersion();
   return {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
@@ -89,19 +89,4 @@ export function fileUri(file: string): string {
     .split('/')
     .map((segment) => segment.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=@]/gu, (c) => encodeURIComponent(c)))
     .join('/');
-}
-
-let cachedVersion: string | undefined;
-
-/** This package's version (package.json), as the SARIF driver version. */
-function toolVersion(): string {
-  if (cachedVersion === undefined) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-      cachedVersion = pkg.version ?? '0.0.0';
-    } catch {
-      cachedVersion = '0.0.0';
-    }
-  }
-  return cachedVersion;
 }
