@@ -4,12 +4,14 @@ import type { TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
 import { planFile, type PlanOptions } from './plan/plan-file.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
-import { rewrite } from './rewrite/rewrite.ts';
+import { applyEdits, type EditedText, rewriteEdits } from './rewrite/rewrite.ts';
 
 export interface TransformResult {
   output: string;
   plan: FilePlan;
   changed: boolean;
+  /** The output as splices into a text that parsed (see src/engine/verify-output.ts). */
+  edited: EditedText;
 }
 
 /** Choices a user makes about the migration (the CLI's flags). */
@@ -31,11 +33,14 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOpti
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
   const { source, fileName } = analysis;
-  const migrated = rewrite(source, plan);
+  const edits = rewriteEdits(source, plan);
+  const migrated = applyEdits(source, edits);
   // Second, separate concern on the rewritten text: capability checks inside handlers (the
   // analysis is reused when the rewrite changed nothing).
-  const output = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined).output;
-  return { output, plan, changed: output !== source };
+  const capabilities = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined);
+  // The last text parsed and the splices since: the output check parses only what they change.
+  const edited = capabilities.edited ?? { base: source, program: analysis.program, edits };
+  return { output: capabilities.output, plan, changed: capabilities.output !== source, edited };
 }
 
 /** Supplies type facts for a file; the engine shares one across a run. */

@@ -1,5 +1,5 @@
 // Analysis of one file: a pure function from source text to the facts the planner needs.
-import type { CallExpression, NewExpression, Node } from '@babel/types';
+import type { CallExpression, NewExpression, Node, Program } from '@babel/types';
 import { boundNames } from './ast.ts';
 import { indexFile, type FileIndex } from './file-index.ts';
 import { findHandlers, type HandlerSite } from './find-handlers.ts';
@@ -10,7 +10,7 @@ import { SERVER_PACKAGE } from './sdk-surface.ts';
 export interface FileAnalysis {
   source: string;
   /** The parsed program, for questions the planner asks lazily (the call graph). */
-  program: Node;
+  program: Program;
   /** The nodes the analysis passes look at, from one walk (the planner's call graph uses it too). */
   index: FileIndex;
   fileName: string;

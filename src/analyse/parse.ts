@@ -22,12 +22,13 @@ export class ParseFailure extends Error {
   }
 }
 
-export function parseSource(source: string, dialect: Dialect): File {
+/** `module` parses as a module only (a file is read as one when it imports or exports). */
+export function parseSource(source: string, dialect: Dialect, sourceType: 'unambiguous' | 'module' = 'unambiguous'): File {
   const plugins: ParserPlugin[] =
     dialect === 'js' ? ['jsx'] : dialect === 'tsx' ? ['typescript', 'jsx'] : ['typescript'];
   try {
     return parse(source, {
-      sourceType: 'unambiguous',
+      sourceType,
       allowReturnOutsideFunction: true,
       allowAwaitOutsideFunction: true,
       plugins: [...plugins, 'decorators-legacy', 'importAttributes', 'explicitResourceManagement'],

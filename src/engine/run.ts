@@ -380,7 +380,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
 
   if (transformed.changed && context.verify) {
     try {
-      verifyParses(transformed.output, dialectOf(absolutePath));
+      verifyParses(transformed.output, dialectOf(absolutePath), transformed.edited);
     } catch (error) {
       const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
       fail('transform', `internal error: the rewritten text would not parse${where} (${stripLocation((error as Error).message)}); the file was left as it is (please report this)`);

@@ -10,7 +10,7 @@ import { isFunction, memberPath } from '../analyse/ast.ts';
 import { alreadyImported } from '../plan/plan-file.ts';
 import { importEdit } from '../plan/wiring.ts';
 import type { Edit } from '../plan/types.ts';
-import { applyEdits } from './rewrite.ts';
+import { applyEdits, type EditedText } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
 
@@ -18,6 +18,8 @@ export interface CapabilityRewrite {
   output: string;
   /** Lines (1-based, in the input) of the checks rewritten. */
   lines: number[];
+  /** When the input was parsed: its syntax tree and the splices that made the output. */
+  edited?: EditedText;
 }
 
 /** `analysis` may be given when it is of this very text (the rewrite changed nothing), to save a parse. */
@@ -44,10 +46,11 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
     edits.push({ start: node.start!, end: node.end!, text: `(${envelope} ?? ${source.slice(node.start!, node.end!)})` });
     lines.push(node.loc!.start.line);
   }
-  if (edits.length === 0) return { output: source, lines };
+  const edited = (): EditedText => ({ base: source, program: file.program, edits });
+  if (edits.length === 0) return { output: source, lines, edited: edited() };
   const wanted = [KEY, ...(file.typed ? ['type ClientCapabilities'] : [])].filter((n) => !alreadyImported(file, n));
   if (wanted.length > 0) edits.push(importEdit(file, wanted));
-  return { output: applyEdits(source, edits), lines };
+  return { output: applyEdits(source, edits), lines, edited: edited() };
 }
 
 /** Whether a function between the handler and the call declares its own parameter named `name`. */

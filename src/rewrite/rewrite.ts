@@ -1,11 +1,24 @@
 // Rewriting: a pure function from (source, plan) to text. All changes are splices at
 // offsets the plan names; everything else is copied through untouched.
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
+import type { Program } from '@babel/types';
 import type { Edit, FilePlan, Marker } from '../plan/types.ts';
 import { helpersBlock } from './helpers-block.ts';
 import { renderHandler } from './render-handler.ts';
 
+/** A text that parsed, its syntax tree and the splices that made an output from it. */
+export interface EditedText {
+  base: string;
+  program: Program;
+  edits: readonly Edit[];
+}
+
 export function rewrite(source: string, plan: FilePlan): string {
+  return applyEdits(source, rewriteEdits(source, plan));
+}
+
+/** The splices `rewrite` makes (the output check parses only what they change). */
+export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
   const edits: Edit[] = [...plan.edits];
   for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed));
   if (plan.needsHelpers) {
@@ -17,7 +30,7 @@ export function rewrite(source: string, plan: FilePlan): string {
     if (alreadyMarked(source, marker)) continue;
     edits.push({ start: marker.lineStart, end: marker.lineStart, text: markerComment(marker) + plan.eol });
   }
-  return applyEdits(source, edits);
+  return edits;
 }
 
 export function markerComment(marker: Pick<Marker, 'indent' | 'code' | 'reason' | 'next'>): string {
