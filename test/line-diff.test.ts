@@ -4,7 +4,9 @@
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffLines, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
+import type { Edit } from '../src/plan/types.ts';
+import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
+import { applyEdits } from '../src/rewrite/rewrite.ts';
 
 const patch = (before: string, after: string, context = 3) => unifiedPatch('a/f', 'b/f', before, after, context);
 
@@ -58,6 +60,44 @@ describe('unifiedPatch', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('unifiedPatch with the splices that made the new text', () => {
+  it('writes patches that apply, diffing only the lines the splices touch (random splices)', () => {
+    const splices = fc.array(fc.constantFrom('a', 'b', 'a\nb', ''), { minLength: 1, maxLength: 30 }).chain((lines) => {
+      const text = lines.join('\n') + '\n';
+      const cut = fc.tuple(fc.nat(text.length), fc.nat(3), fc.constantFrom('', 'x', 'x\n', '\ny\n', 'b\n'));
+      return fc.tuple(fc.constant(text), fc.array(cut, { maxLength: 5 }));
+    });
+    fc.assert(
+      fc.property(splices, ([text, cuts]) => {
+        // Non-overlapping splices, as the rewrite makes them.
+        const edits: Edit[] = [];
+        let free = 0;
+        for (const [at, length, insert] of [...cuts].sort((x, y) => x[0] - y[0])) {
+          if (at < free) continue;
+          const end = Math.min(text.length, at + length);
+          edits.push({ start: at, end, text: insert });
+          free = end + 1;
+        }
+        const after = applyEdits(text, edits);
+        const p = unifiedPatch('a/f', 'b/f', text, after, 3, edits);
+        expect(text === after ? p : applyPatch(text, p)).toBe(text === after ? '' : after);
+        const regions = spliceRegions(edits, splitLines(text), splitLines(after));
+        expect(regions).toBeDefined();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('diffs the whole texts when the splices did not make the new text', () => {
+    const before = 'a\nb\nc\nd\n';
+    const after = 'a\nB\nc\nD\n';
+    // Claims only line 2 changed; line 4 changed too.
+    const claimed: Edit[] = [{ start: 2, end: 3, text: 'B' }];
+    expect(spliceRegions(claimed, splitLines(before), splitLines(after))).toBeUndefined();
+    expect(applyPatch(before, unifiedPatch('a/f', 'b/f', before, after, 3, claimed))).toBe(after);
   });
 });
 

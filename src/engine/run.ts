@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
-import type { SiteReport } from '../plan/types.ts';
+import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
@@ -107,6 +107,8 @@ export interface ChangedFile {
   absolutePath: string;
   original: string;
   output: string;
+  /** The splices into `original` that made `output`, when the run knows them (a diff then compares only the lines they touch). */
+  splices?: readonly Edit[];
   /** Whether the new text was written to disk (false in a dry run). */
   written: boolean;
 }
@@ -391,6 +393,8 @@ async function handleCandidate(c: Candidate): Promise<void> {
   if (!transformed.changed) return;
 
   const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };
+  // Splices into the text on disk (not a v1 file's upgraded text, nor a text edited twice).
+  if (transformed.edited.base === source) changed.splices = transformed.edited.edits;
   if (context.write) {
     try {
       if (!context.writeReadOnly) {
