@@ -4,7 +4,7 @@ import type { TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
 import { planFile, type PlanOptions } from './plan/plan-file.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
-import { applyEdits, type EditedText, rewriteEdits } from './rewrite/rewrite.ts';
+import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
 
 export interface TransformResult {
   output: string;
@@ -38,9 +38,14 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
   // Second, separate concern on the rewritten text: capability checks inside handlers (the
   // analysis is reused when the rewrite changed nothing).
   const capabilities = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined);
+  const changed = capabilities.output !== source;
   // The last text parsed and the splices since: the output check parses only what they change.
-  const edited = capabilities.edited ?? { base: source, program: analysis.program, edits };
-  return { output: capabilities.output, plan, changed: capabilities.output !== source, edited };
+  const edited = !changed
+    ? { base: source, edits: [] }
+    : capabilities.parsed
+      ? editedText(migrated, capabilities.parsed.program, capabilities.parsed.edits)
+      : editedText(source, analysis.program, edits);
+  return { output: capabilities.output, plan, changed, edited };
 }
 
 /** Supplies type facts for a file; the engine shares one across a run. */

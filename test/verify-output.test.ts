@@ -8,7 +8,7 @@ import { type Dialect, dialectOf, ParseFailure, parseSource } from '../src/analy
 import { partsParse, verifyParses } from '../src/engine/verify-output.ts';
 import type { Edit } from '../src/plan/types.ts';
 import { helpersBlock } from '../src/rewrite/helpers-block.ts';
-import { applyEdits, type EditedText } from '../src/rewrite/rewrite.ts';
+import { applyEdits, type EditedText, editedText } from '../src/rewrite/rewrite.ts';
 import { transformSource } from '../src/transform.ts';
 
 const block = helpersBlock({ typed: true, exportCodec: false, eol: '\n' });
@@ -19,7 +19,7 @@ function spliced(base: string, find: string, replace: string, dialect: Dialect =
   const start = base.indexOf(find);
   if (start === -1) throw new Error(`no ${find} in the base`);
   const edits: Edit[] = [{ start, end: start + find.length, text: replace }];
-  return { output: applyEdits(base, edits), edited: { base, program: parseSource(base, dialect).program, edits }, dialect };
+  return { output: applyEdits(base, edits), edited: editedText(base, parseSource(base, dialect).program, edits), dialect };
 }
 
 function expectRefused({ output, edited, dialect = 'ts' }: { output: string; edited: EditedText; dialect?: Dialect }): void {
@@ -61,7 +61,7 @@ describe('verifyParses with the splices: only the changed statements are parsed'
   it('accepts a changed statement between copied ones, and the helper block in a gap', () => {
     const base = `${imports}const a = 1;\nfoo();\nexport function f() {}\n`;
     const { output, edited } = spliced(base, 'foo();', 'const b = a + 1;\nbar(b);');
-    const withBlock = { ...edited, edits: [...edited.edits, { start: imports.length, end: imports.length, text: `\n${block}\n` }] };
+    const withBlock = editedText(base, parseSource(base, 'ts').program, [...edited.edits, { start: imports.length, end: imports.length, text: `\n${block}\n` }]);
     const text = applyEdits(base, withBlock.edits);
     expect(partsParse(output, 'ts', edited)).toBe(true);
     expect(partsParse(text, 'ts', withBlock)).toBe(true);
@@ -102,13 +102,13 @@ describe('verifyParses with the splices: only the changed statements are parsed'
     const base = `${imports}const x = 1;\n`;
     const at = base.indexOf('1;');
     const edits: Edit[] = [{ start: at, end: at, text: `${block}\n` }];
-    expectRefused({ output: applyEdits(base, edits), edited: { base, program: parseSource(base, 'ts').program, edits } });
+    expectRefused({ output: applyEdits(base, edits), edited: editedText(base, parseSource(base, 'ts').program, edits) });
   });
 
   it('refuses a helper block that does not parse', () => {
     const broken = block.replace('function mrtrStateKey()', 'function mrtrStateKey(');
     const base = `${imports}foo();\n`;
     const edits: Edit[] = [{ start: imports.length, end: imports.length, text: `\n${broken}\n` }];
-    expectRefused({ output: applyEdits(base, edits), edited: { base, program: parseSource(base, 'ts').program, edits } });
+    expectRefused({ output: applyEdits(base, edits), edited: editedText(base, parseSource(base, 'ts').program, edits) });
   });
 });

@@ -12,6 +12,8 @@
 //   where the parser starts any statement, as it did in the original.
 // - A copied statement is followed by other text than in the original, so it must end in a
 //   way nothing can continue: with `;`, or as a declaration closed by `}`. Others are checked.
+//   (Which statements are copied is worked out by the rewrite, src/rewrite/copied-statements.ts,
+//   while it has the syntax tree: no tree outlives its file's transform.)
 // - What the parser checks across statements: a name bound twice in the module scope, a name
 //   exported twice, an `export { x }` without an `x`. The names of the copied statements, the
 //   block and the checked text must not meet.
@@ -22,9 +24,9 @@
 // a `;` that did not come back on its own, a checked text that fails) parses the output whole.
 import type { Program, Statement } from '@babel/types';
 import { type Dialect, parseSource } from '../analyse/parse.ts';
+import { addTopLevelNames, emptyNames, type TopLevelNames } from '../analyse/top-level-names.ts';
 import { HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import type { EditedText } from '../rewrite/rewrite.ts';
-import { addTopLevelNames, emptyNames, type TopLevelNames } from './top-level-names.ts';
 
 const BLOCK_START = `// ${HELPERS_SENTINEL}`;
 const BLOCK_END = `// end of ${HELPERS_SENTINEL}`;
@@ -34,8 +36,8 @@ const parsedBlocks = new Map<string, TopLevelNames>();
 
 /**
  * Throws the parser's error (a ParseFailure) when `output` does not parse. With `edited` (the
- * output is `edited.base` with `edited.edits` applied), parses only what the edits changed
- * when that says the same as parsing the whole.
+ * output is `edited.base` with `edited.edits` applied, and what they copied through), parses
+ * only what the edits changed when that says the same as parsing the whole.
  */
 export function verifyParses(output: string, dialect: Dialect, edited?: EditedText): void {
   if (edited && partsParse(output, dialect, edited)) return;
@@ -43,30 +45,14 @@ export function verifyParses(output: string, dialect: Dialect, edited?: EditedTe
 }
 
 /** Whether the output provably parses from its changed parts; false when unsure. */
-export function partsParse(output: string, dialect: Dialect, { base, program, edits }: EditedText): boolean {
-  if (program.sourceType !== 'module' || program.directives.length > 0) return false;
-  const ordered = [...edits].sort((a, b) => a.start - b.start);
-  const copied = emptyNames();
-  // Output ranges of the statements copied through unchanged.
+export function partsParse(output: string, dialect: Dialect, { base, copied }: EditedText): boolean {
+  if (!copied) return false;
+  // Output ranges of the statements copied through unchanged (checked to be there).
   const holes: Array<{ start: number; end: number }> = [];
-  let e = 0;
-  let shift = 0;
-  for (const statement of program.body) {
-    const start = statement.start!;
-    const end = statement.end!;
-    while (e < ordered.length && ordered[e]!.end <= start) {
-      shift += ordered[e]!.text.length - (ordered[e]!.end - ordered[e]!.start);
-      e++;
-    }
-    // An edit that starts inside the statement (or spans it) changes it.
-    const touched = e < ordered.length && ordered[e]!.start < end;
-    if (touched || !closed(statement, base)) continue;
-    const at = start + shift;
-    if (!output.startsWith(base.slice(start, end), at)) return false;
-    holes.push({ start: at, end: at + end - start });
-    addTopLevelNames(statement, copied);
+  for (const range of copied.ranges) {
+    if (!output.startsWith(base.slice(range.from, range.from + range.end - range.start), range.start)) return false;
+    holes.push({ start: range.start, end: range.end });
   }
-  if (!copied.moduleSyntax) return false;
 
   const block = helperBlockIn(output, holes);
   let blockNames: TopLevelNames | undefined;
@@ -120,26 +106,7 @@ export function partsParse(output: string, dialect: Dialect, { base, program, ed
   // A stub taken into a statement before it (the text before it did not end there) leaves
   // no statement at its own offset.
   if (s !== stubs.length) return false;
-  return namesApart(copied, changed, blockNames ?? emptyNames());
-}
-
-/**
- * A statement nothing after it can continue: one that ends with `;`, or a declaration whose
- * closing `}` ends it (`f()` or `const f = function () {}` would take a following `(...)`).
- */
-function closed(statement: Statement, source: string): boolean {
-  if (source.charCodeAt(statement.end! - 1) === 59 /* ; */) return true;
-  const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
-  switch (declaration?.type) {
-    case 'FunctionDeclaration':
-    case 'ClassDeclaration':
-    case 'TSInterfaceDeclaration':
-    case 'TSEnumDeclaration':
-    case 'TSModuleDeclaration':
-      return declaration.end === statement.end && source.charCodeAt(statement.end! - 1) === 125; /* } */
-    default:
-      return false;
-  }
+  return namesApart(copied.names, changed, blockNames ?? emptyNames());
 }
 
 /** The generated helper block of the output, when it lies clear of the copied statements. */

@@ -4,13 +4,13 @@
 // `if (!server.server.getClientCapabilities()?.elicitation)` would wrongly take the
 // "cannot ask" path on every modern call. Each such call in a handler reads the request's
 // own capabilities first and falls back to the connection's (the 2025 era).
-import type { Node } from '@babel/types';
+import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath } from '../analyse/ast.ts';
 import { alreadyImported } from '../plan/plan-file.ts';
 import { importEdit } from '../plan/wiring.ts';
 import type { Edit } from '../plan/types.ts';
-import { applyEdits, type EditedText } from './rewrite.ts';
+import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
 
@@ -19,7 +19,7 @@ export interface CapabilityRewrite {
   /** Lines (1-based, in the input) of the checks rewritten. */
   lines: number[];
   /** When the input was parsed: its syntax tree and the splices that made the output. */
-  edited?: EditedText;
+  parsed?: { program: Program; edits: readonly Edit[] };
 }
 
 /** `analysis` may be given when it is of this very text (the rewrite changed nothing), to save a parse. */
@@ -46,11 +46,11 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
     edits.push({ start: node.start!, end: node.end!, text: `(${envelope} ?? ${source.slice(node.start!, node.end!)})` });
     lines.push(node.loc!.start.line);
   }
-  const edited = (): EditedText => ({ base: source, program: file.program, edits });
-  if (edits.length === 0) return { output: source, lines, edited: edited() };
+  const parsed = { program: file.program, edits };
+  if (edits.length === 0) return { output: source, lines, parsed };
   const wanted = [KEY, ...(file.typed ? ['type ClientCapabilities'] : [])].filter((n) => !alreadyImported(file, n));
   if (wanted.length > 0) edits.push(importEdit(file, wanted));
-  return { output: applyEdits(source, edits), lines, edited: edited() };
+  return { output: applyEdits(source, edits), lines, parsed };
 }
 
 /** Whether a function between the handler and the call declares its own parameter named `name`. */

@@ -3,14 +3,20 @@
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import type { Program } from '@babel/types';
 import type { Edit, FilePlan, Marker } from '../plan/types.ts';
+import { type CopiedStatements, copiedStatements } from './copied-statements.ts';
 import { helpersBlock } from './helpers-block.ts';
 import { renderHandler } from './render-handler.ts';
 
-/** A text that parsed, its syntax tree and the splices that made an output from it. */
+/** A text that parsed, the splices that made an output from it, and the statements they copied through. */
 export interface EditedText {
   base: string;
-  program: Program;
   edits: readonly Edit[];
+  copied?: CopiedStatements;
+}
+
+/** The EditedText of `edits` into `base`, whose syntax tree is `program`. */
+export function editedText(base: string, program: Program, edits: readonly Edit[]): EditedText {
+  return { base, edits, copied: copiedStatements(base, program, edits) };
 }
 
 export function rewrite(source: string, plan: FilePlan): string {
@@ -45,7 +51,7 @@ function alreadyMarked(source: string, marker: Marker): boolean {
 }
 
 /** Applies non-overlapping edits; insertions at the same offset keep their given order. */
-export function applyEdits(source: string, edits: Edit[]): string {
+export function applyEdits(source: string, edits: readonly Edit[]): string {
   const ordered = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.i - b.i);
   let out = '';
   let cursor = 0;

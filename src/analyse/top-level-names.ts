@@ -4,7 +4,7 @@
 // output check (verify-output.ts) parses only the statements a rewrite touched; these facts
 // tell it when the statements it did not parse could still clash with the ones it did.
 import type { Node, Statement } from '@babel/types';
-import { boundNames } from '../analyse/ast.ts';
+import { boundNames } from './ast.ts';
 
 export interface TopLevelNames {
   /** Names bound in the module scope: values, types and imports alike (over-approximated). */
