@@ -46,6 +46,44 @@ describe('a v1 project', () => {
     expect(again.changed).toEqual([]);
   });
 
+  it("reports a site at its line in the file on disk, though the official codemod's text moved it", async () => {
+    // The official codemod writes the multi-line `server.tool(` call on one line: in its text
+    // the question is 4 lines higher than in the file the user has (and the diff shows).
+    const source = [
+      "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+      "import { z } from 'zod';",
+      '',
+      'export function createServer(): McpServer {',
+      "  const server = new McpServer({ name: 'demo', version: '1.0.0' });",
+      '  server.tool(',
+      "    'go',",
+      "    'Go somewhere',",
+      '    { target: z.string() },',
+      '    async ({ target }) => {',
+      "      const answer = await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
+      "      return { content: [{ type: 'text', text: answer.action }] };",
+      '    },',
+      '  );',
+      '  return server;',
+      '}',
+      '',
+    ].join('\n');
+    await put('package.json', V1_MANIFEST);
+    await put('src/server.ts', source);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    const asked = source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1;
+    expect(asked).toBe(11);
+    // The column too: the official codemod indented that line 6 spaces deeper.
+    const column = source.split('\n')[asked - 1]!.indexOf('server.server.elicitInput') + 1;
+    expect(result.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated', line: asked, column }]);
+    // The review page links the site to its row on the old side of the diff.
+    const page = renderHtmlReport(result, { dryRun: true });
+    const anchor = /<a class="where" href="#([^"]+)">line 11:/.exec(page)?.[1];
+    expect(anchor).toBeDefined();
+    expect(page).toMatch(new RegExp(`<tr class="diff-line diff-remove" id="${anchor}">.*elicitInput`));
+  });
+
   it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {
     await put('package.json', V1_MANIFEST);
     await put('src/tasks.ts', "import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';\nexport type Options = CreateTaskOptions;\n");

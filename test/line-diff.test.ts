@@ -5,7 +5,7 @@ import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Edit } from '../src/plan/types.ts';
-import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
+import { diffLines, positionMap, spliceRegions, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
 import { applyEdits } from '../src/rewrite/rewrite.ts';
 
 const patch = (before: string, after: string, context = 3) => unifiedPatch('a/f', 'b/f', before, after, context);
@@ -98,6 +98,23 @@ describe('unifiedPatch with the splices that made the new text', () => {
     const claimed: Edit[] = [{ start: 2, end: 3, text: 'B' }];
     expect(spliceRegions(claimed, splitLines(before), splitLines(after))).toBeUndefined();
     expect(applyPatch(before, unifiedPatch('a/f', 'b/f', before, after, 3, claimed))).toBe(after);
+  });
+});
+
+describe('positionMap', () => {
+  it('maps shared lines exactly, a re-indented line by its text, and a rewritten one by its place', () => {
+    const before = ['a', 'call(x,', '    y)', '        z;', 'b', 'c', 'gone', 'd'].join('\n');
+    const after = ['a', 'call(x, y)', '  z;', 'b', 'c', 'd'].join('\n');
+    const map = positionMap(before, after);
+    expect(map(1, 1)).toEqual({ line: 1, column: 1 });
+    // `        z;` became `  z;`: the same text, 6 columns to the left.
+    expect(map(4, 9)).toEqual({ line: 3, column: 3 });
+    // `    y)` was joined into line 2: the change's first new line.
+    expect(map(3, 5).line).toBe(2);
+    expect(map(5, 1)).toEqual({ line: 4, column: 1 });
+    // A removed line with nothing in its place: the next shared line.
+    expect(map(7, 1).line).toBe(6);
+    expect(map(8, 1)).toEqual({ line: 6, column: 1 });
   });
 });
 

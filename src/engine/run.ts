@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
+import { positionMap } from '../report/line-diff.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -389,7 +390,10 @@ async function handleCandidate(c: Candidate): Promise<void> {
       return;
     }
   }
-  for (const site of transformed.plan.sites) outcome.sites.push({ file, ...site });
+  // A v1 file's sites were found in the official codemod's text: report them at the lines of
+  // the file on disk, the old side of its diff.
+  const toDisk = c.input === source || transformed.plan.sites.length === 0 ? undefined : positionMap(c.input, source);
+  for (const site of transformed.plan.sites) outcome.sites.push({ file, ...site, ...toDisk?.(site.line, site.column) });
   if (!transformed.changed) return;
 
   const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };

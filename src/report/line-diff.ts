@@ -203,6 +203,66 @@ function myers(a: readonly number[], b: readonly number[], oldOffset: number, ne
 }
 
 /**
+ * Maps a position in `before` (1-based line and column) to where that text is in `after`: exact
+ * for a line the two share; a changed line is looked for among the new lines of its change
+ * with the same text but for indentation (the official codemod re-indents what it rewraps),
+ * else taken to where the line above it went.
+ */
+export function positionMap(before: string, after: string): (line: number, column: number) => { line: number; column: number } {
+  const oldLines = splitLines(before);
+  const newLines = splitLines(after);
+  // For each old line (0-based): the new line it maps to and how much further right it is indented.
+  const to = new Int32Array(oldLines.length);
+  const shift = new Int32Array(oldLines.length);
+  const edits = diffLines(oldLines, newLines);
+  let i = 0;
+  while (i < edits.length) {
+    const edit = edits[i]!;
+    if (edit.op === 'equal') {
+      to[edit.oldIndex] = edit.newIndex;
+      i++;
+      continue;
+    }
+    // A change: the deletions and insertions up to the next shared line.
+    const removed: number[] = [];
+    const added: number[] = [];
+    for (; i < edits.length && edits[i]!.op !== 'equal'; i++) {
+      const e = edits[i]!;
+      if (e.op === 'delete') removed.push(e.oldIndex);
+      else if (e.op === 'insert') added.push(e.newIndex);
+    }
+    const next = i < edits.length ? (edits[i] as { newIndex: number }).newIndex : newLines.length;
+    const byText = new Map<string, number[]>();
+    for (const n of added) {
+      const key = newLines[n]!.text.trim();
+      byText.set(key, [...(byText.get(key) ?? []), n]);
+    }
+    // A line without its like went where the line above it went (joined into it), or to the
+    // change's first new line, or, when nothing replaced the change, to the next shared line.
+    let previous = added[0] ?? Math.min(next, Math.max(newLines.length - 1, 0));
+    for (const o of removed) {
+      const same = byText.get(oldLines[o]!.text.trim())?.shift();
+      if (same !== undefined) {
+        to[o] = same;
+        shift[o] = indentOf(newLines[same]!.text) - indentOf(oldLines[o]!.text);
+      } else {
+        to[o] = previous;
+      }
+      previous = to[o]!;
+    }
+  }
+  return (line, column) => {
+    if (oldLines.length === 0) return { line, column };
+    const o = Math.min(Math.max(line - 1, 0), oldLines.length - 1);
+    return { line: to[o]! + 1, column: Math.max(1, column + shift[o]!) };
+  };
+}
+
+function indentOf(text: string): number {
+  return text.length - text.trimStart().length;
+}
+
+/**
  * A unified diff of two texts (`--- a/…` / `+++ b/…` headers given by the caller), with
  * `context` lines around each change and git's "\ No newline at end of file" marker. Hunks at
  * most twice the context apart are joined, as git and `diff -u` do. Empty when equal.
