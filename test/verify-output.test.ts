@@ -3,13 +3,18 @@
 // generated helper block replaced by `;`. Each test below builds an output whose parts parse
 // alone while the whole does not: the check must still refuse it.
 import { readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { type Dialect, dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
+import { addTopLevelNames, emptyNames } from '../src/analyse/top-level-names.ts';
 import { partsParse, verifyParses } from '../src/engine/verify-output.ts';
 import type { Edit } from '../src/plan/types.ts';
 import { helpersBlock } from '../src/rewrite/helpers-block.ts';
-import { applyEdits, type EditedText, editedText } from '../src/rewrite/rewrite.ts';
+import { planFile } from '../src/plan/plan-file.ts';
+import { applyEdits, type EditedText, editedText, rewriteEdits } from '../src/rewrite/rewrite.ts';
 import { transformSource } from '../src/transform.ts';
+import { fixtureCases } from './support/fixtures.ts';
 
 const block = helpersBlock({ typed: true, exportCodec: false, eol: '\n' });
 const imports = "import { McpServer } from '@modelcontextprotocol/server';\n";
@@ -110,5 +115,61 @@ describe('verifyParses with the splices: only the changed statements are parsed'
     const base = `${imports}foo();\n`;
     const edits: Edit[] = [{ start: imports.length, end: imports.length, text: `\n${broken}\n` }];
     expectRefused({ output: applyEdits(base, edits), edited: editedText(base, parseSource(base, 'ts').program, edits) });
+  });
+});
+
+describe('property: a rewrite with a bug in one of its splices', () => {
+  // The check exists for bugs of the rewrite: a splice whose text is wrong. Each run takes a
+  // fixture's real splices and damages the text of one, most often at its ends (where the
+  // `;` that stand in for copied statements sit): a bracket, an unfinished statement, a
+  // declaration of a name the file binds at the top, a removed character. Can the parts check
+  // be fooled? When it says the output parses, parsing the whole must agree.
+  const cases = fixtureCases().flatMap((c) => {
+    const analysis = analyseFile(c.input, c.inputPath);
+    const edits = rewriteEdits(c.input, planFile(analysis, { typeFacts: { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true } }));
+    const names = emptyNames();
+    for (const statement of analysis.program.body) addTopLevelNames(statement, names);
+    const declarations = [...names.declared].map((n) => `const ${n} = 1;`);
+    return edits.length > 0 ? [{ name: c.name, source: c.input, program: analysis.program, dialect: dialectOf(c.inputPath), edits, declarations }] : [];
+  });
+  const damage = ['(', ')', '{', '}', ';', '\n', '`', "'", '/*', '//', 'if (ok)', 'if (ok)\n', 'label:', 'x = 1\n', 'f()\n', 'export', 'var z;', 'export { mrtrCodec };', 'export { nowhere };', 'import x from "x";', 'else', '=>', 'with (o) {}', 'export default 1;', 'export const server = 1;', ','];
+
+  it('never accepts an output that does not parse', () => {
+    let accepted = 0;
+    let broken = 0;
+    const run = fc.record({
+      c: fc.constantFrom(...cases),
+      which: fc.nat(),
+      where: fc.oneof(fc.constant('start' as const), fc.constant('end' as const), fc.nat()),
+      pick: fc.nat(),
+      own: fc.boolean(),
+      remove: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(run, ({ c, which, where, pick, own, remove }) => {
+        const edits = c.edits.map((e) => ({ ...e }));
+        const edit = edits[which % edits.length]!;
+        const n = edit.text.length;
+        const i = where === 'start' ? 0 : where === 'end' ? n : n === 0 ? 0 : where % n;
+        const text = own && c.declarations.length > 0 ? c.declarations[pick % c.declarations.length]! : damage[pick % damage.length]!;
+        // Insert the damage, or remove the character before the place (a lost `;` or line break).
+        edit.text = remove && i > 0 ? edit.text.slice(0, i - 1) + edit.text.slice(i) : edit.text.slice(0, i) + text + edit.text.slice(i);
+        const output = applyEdits(c.source, edits);
+        let parses = true;
+        try {
+          parseSource(output, c.dialect);
+        } catch {
+          parses = false;
+        }
+        if (!parses) broken++;
+        const inParts = partsParse(output, c.dialect, editedText(c.source, c.program, edits));
+        if (inParts) accepted++;
+        if (inParts && !parses) throw new Error(`accepted in parts, but does not parse whole (${c.name}):\n${output}`);
+      }),
+      { seed: 20261201, numRuns: 2000 },
+    );
+    // Both outcomes were seen: the runs tried the parts check on broken and on sound outputs.
+    expect(broken).toBeGreaterThan(200);
+    expect(accepted).toBeGreaterThan(200);
   });
 });
