@@ -17,6 +17,9 @@
 //   migrate  `migrate --dry-run`: runCodemod(write: false) with the default type facts (the
 //            checker's thread starts with the first TypeScript candidate), plus the unified
 //            diffs, each made as its file is done (as the CLI does).
+//   migrate-no-types
+//            `migrate --dry-run --no-types`: the same without the checker (a lifted local
+//            without an annotation is marked instead of migrated).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSource, dialectOf } from '../src/analyse/parse.ts';
@@ -41,6 +44,8 @@ export interface ChildReport {
   parseMs?: number;
   changed?: number;
   sites?: number;
+  /** Of the sites, those left marked (the rest migrated). */
+  marked?: number;
   errors?: number;
   patchBytes?: number;
   /** migrate: the part spent making unified diffs after the run (the rest were made during it). */
@@ -88,6 +93,7 @@ async function codemod(dir: string, variant: 'check-analysis' | 'migrate', extra
     workMs,
     changed: result.changed.length,
     sites: result.sites.length,
+    marked: result.sites.filter((site) => site.status === 'marked').length,
     errors: result.errors.length,
     patchBytes: patch.length,
     diffMs: performance.now() - ran,
@@ -96,13 +102,19 @@ async function codemod(dir: string, variant: 'check-analysis' | 'migrate', extra
 
 const [variant, dirArg, optionsJson] = process.argv.slice(2);
 if (!variant || !dirArg) {
-  process.stderr.write('usage: node --import tsx bench/child.ts <floor|check|check-analysis|migrate> <dir> [run options as JSON]\n');
+  process.stderr.write('usage: node --import tsx bench/child.ts <floor|check|check-analysis|migrate|migrate-no-types> <dir> [run options as JSON]\n');
   process.exit(2);
 }
 const dir = path.resolve(dirArg);
 const extra = optionsJson ? (JSON.parse(optionsJson) as Partial<RunSettings>) : {};
 const measure = (target: string) =>
-  variant === 'floor' ? floor(target) : variant === 'check' ? checkCommand(target) : codemod(target, variant as 'check-analysis' | 'migrate', extra);
+  variant === 'floor'
+    ? floor(target)
+    : variant === 'check'
+      ? checkCommand(target)
+      : variant === 'migrate-no-types'
+        ? codemod(target, 'migrate', { types: false, ...extra })
+        : codemod(target, variant as 'check-analysis' | 'migrate', extra);
 // BENCH_WARM=<dir>: run the variant once over <dir> first, unmeasured, so the JIT is warm and
 // the modules are loaded: what remains is the cost that grows with the input (linearity check).
 if (process.env.BENCH_WARM) await measure(path.resolve(process.env.BENCH_WARM));

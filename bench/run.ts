@@ -38,7 +38,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { files: 10_000, reps: 3, rebuild: false, linearity: true, seed: 20260728, variants: ['floor', 'check', 'check-analysis', 'migrate'], linearVariants: ['floor', 'check-analysis', 'migrate'], extra: [] };
+  const args: Args = { files: 10_000, reps: 3, rebuild: false, linearity: true, seed: 20260728, variants: ['floor', 'check', 'check-analysis', 'migrate', 'migrate-no-types'], linearVariants: ['floor', 'check-analysis', 'migrate'], extra: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -56,7 +56,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--seed') args.seed = Number(value());
     else if (a === '--variants') args.variants = value().split(',');
     else if (a === '--extra') {
-      const m = /^([^=]+)=(floor|check|check-analysis|migrate):(.*)$/.exec(value());
+      const m = /^([^=]+)=(floor|check|check-analysis|migrate|migrate-no-types):(.*)$/.exec(value());
       if (!m) throw new Error('--extra label=variant:{"json":"options"}');
       args.extra.push({ label: m[1]!, variant: m[2]!, options: m[3]! });
     } else throw new Error(`unknown argument ${a}`);
@@ -187,7 +187,9 @@ async function main(): Promise<void> {
   const parseMs = floorRow ? median(floorRow.runs.map((r) => r.parseMs ?? 0)) : undefined;
   if (parseMs !== undefined) out.push(`Floor: of its ${fmt(floorRow!.workMs)} ms, ${fmt(parseMs)} ms are in the parser (the rest is discovery, reading, decoding and the prefilter).`);
   const codemodRun = rows.find((r) => r.label === 'migrate')?.runs[0];
-  if (codemodRun) out.push(`migrate --dry-run: ${codemodRun.changed} files changed, ${codemodRun.sites} sites, ${codemodRun.errors} errors, ${codemodRun.patchBytes} bytes of patch.`);
+  if (codemodRun) out.push(`migrate --dry-run: ${codemodRun.changed} files changed, ${codemodRun.sites} sites (${codemodRun.marked} marked), ${codemodRun.errors} errors, ${codemodRun.patchBytes} bytes of patch.`);
+  const untypedRun = rows.find((r) => r.label === 'migrate-no-types')?.runs[0];
+  if (untypedRun) out.push(`migrate --dry-run --no-types: ${untypedRun.changed} files changed, ${untypedRun.sites} sites (${untypedRun.marked} marked: the lifted locals without an annotation), ${untypedRun.errors} errors.`);
   out.push('');
   out.push(table(rows, manifest));
   out.push('');
@@ -203,7 +205,7 @@ async function main(): Promise<void> {
   const checkRatio = ratio('check');
   const migrateRatio = ratio('migrate');
   const analysisRatio = ratio('check-analysis');
-  out.push(`Targets (work time; CPU-time ratios in the table): check ≤ 1.5x floor: check-analysis ${analysisRatio === undefined ? 'n/a' : fmt(analysisRatio, 2)}x ${verdict(analysisRatio === undefined ? undefined : analysisRatio <= 1.5)} (CPU ${fmt(cpuRatio('check-analysis') ?? NaN, 2)}x), the check command ${checkRatio === undefined ? 'n/a' : fmt(checkRatio, 2)}x ${verdict(checkRatio === undefined ? undefined : checkRatio <= 1.5)}; migrate ≤ 3x floor: ${migrateRatio === undefined ? 'n/a' : fmt(migrateRatio, 2)}x ${verdict(migrateRatio === undefined ? undefined : migrateRatio <= 3)} (CPU ${fmt(cpuRatio('migrate') ?? NaN, 2)}x); peak RSS < 250 MiB: ${rows.filter((r) => r.label !== 'floor').map((r) => `${r.label} ${fmt(r.peakMiB, 1)}`).join(', ')} MiB${args.files === 10_000 ? '' : ' (the target is stated at 10,000 files)'}.`);
+  out.push(`Targets (work time; CPU-time ratios in the table): check ≤ 1.5x floor: check-analysis ${analysisRatio === undefined ? 'n/a' : fmt(analysisRatio, 2)}x ${verdict(analysisRatio === undefined ? undefined : analysisRatio <= 1.5)} (CPU ${fmt(cpuRatio('check-analysis') ?? NaN, 2)}x), the check command ${checkRatio === undefined ? 'n/a' : fmt(checkRatio, 2)}x ${verdict(checkRatio === undefined ? undefined : checkRatio <= 1.5)}; migrate ≤ 3x floor: ${migrateRatio === undefined ? 'n/a' : fmt(migrateRatio, 2)}x ${verdict(migrateRatio === undefined ? undefined : migrateRatio <= 3)} (CPU ${fmt(cpuRatio('migrate') ?? NaN, 2)}x), with --no-types ${fmt(ratio('migrate-no-types') ?? NaN, 2)}x; peak RSS < 250 MiB: ${rows.filter((r) => r.label !== 'floor').map((r) => `${r.label} ${fmt(r.peakMiB, 1)}`).join(', ')} MiB${args.files === 10_000 ? '' : ' (the target is stated at 10,000 files)'}.`);
 
   if (lin.length > 0) {
     process.stderr.write('linearity…\n');

@@ -222,6 +222,26 @@ export function createServer(): McpServer {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it('--no-types never starts the checker: the unannotated local is marked, not guessed', async () => {
+    const projectTmp = fileURLToPath(new URL('../.tmp/', import.meta.url));
+    await mkdir(projectTmp, { recursive: true });
+    const root = await mkdtemp(path.join(projectTmp, 'cli-untyped-'));
+    try {
+      await tree({ 'server.ts': LIFTING_SERVER }, root);
+      const result = await cli(root, 'migrate', '--no-types', '--json', 'server.ts');
+      // A marked site is not an error of the run (check reports it, with exit 1).
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      const summary = JSON.parse(result.stdout) as { sites: { migrated: number; marked: number }; markers: Array<{ code: string }> };
+      expect(summary.sites).toMatchObject({ migrated: 0, marked: 1 });
+      expect(summary.markers.map((m) => m.code)).toEqual(['untyped-local']);
+      const marked = await readFile(path.join(root, 'server.ts'), 'utf8');
+      expect(marked).toContain('// @mrtr-todo(untyped-local):');
+      expect(marked).toContain('const answer = await ctx.mcpReq.elicitInput(');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('mrtr-codemod usage', () => {

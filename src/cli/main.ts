@@ -47,6 +47,8 @@ interface MigrateCommand {
   sampling?: 'migrate' | 'flag';
   /** --no-v1: leave v1 SDK files as they are instead of running the official v1-to-v2 codemod first. */
   v1?: boolean;
+  /** --no-types: never start the TypeScript checker (an unannotated lifted local is then marked). */
+  types?: boolean;
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
@@ -70,6 +72,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .option('exclude', { type: 'string', requiresArg: true, describe: 'Leave out files matching this glob (repeatable; wins over --include)' })
           .option('json', { type: 'boolean', default: false, describe: 'Print only a JSON summary on stdout (no diff, no progress line)' })
           .option('sampling', { choices: ['migrate', 'flag'] as const, default: 'migrate' as const, describe: 'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)' })
+          .option('types', { type: 'boolean', default: true, describe: 'Ask the TypeScript checker for the types of locals that travel in requestState (--no-types never starts it: about 250 MB and a few seconds less; such a local without a type annotation is then marked untyped-local instead of migrated)' })
           .option('v1', { type: 'boolean', default: true, describe: 'Run the official v1-to-v2 codemod first on files that import @modelcontextprotocol/sdk, and update package.json (--no-v1 leaves them as they are)' })
           .example('$0 migrate src', 'rewrite every server file under src in place')
           .example('$0 migrate --dry-run --patch mrtr.patch --report mrtr.html src', 'write the change as a patch and a review page; touch nothing else')
@@ -78,7 +81,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         command = { name: 'migrate', paths: (args.paths ?? []).map(String), dryRun: Boolean(args.dryRun) };
         if (typeof args.patch === 'string') command.patch = args.patch;
         const globs = (value: unknown) => (value === undefined ? [] : [value].flat().map(String));
-        Object.assign(command, { force: Boolean(args.force), include: globs(args.include), exclude: globs(args.exclude), json: Boolean(args.json), sampling: args.sampling === 'flag' ? 'flag' : 'migrate', v1: args.v1 !== false });
+        Object.assign(command, { force: Boolean(args.force), include: globs(args.include), exclude: globs(args.exclude), json: Boolean(args.json), sampling: args.sampling === 'flag' ? 'flag' : 'migrate', v1: args.v1 !== false, types: args.types !== false });
         if (typeof args.report === 'string') command.report = args.report;
       },
     )
@@ -137,7 +140,7 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
   // Diffs to show or write are made as files finish, while others still wait for type facts.
   const diffs = (command.dryRun && !command.json) || review !== undefined;
-  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, transform: { sampling: command.sampling }, v1: command.v1, ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
+  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, transform: { sampling: command.sampling }, v1: command.v1, ...(command.types === false ? { types: false as const } : {}), ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
     if (patch) io.stdout(`${io.color ? colorizeDiff(patch) : patch}\n`);
