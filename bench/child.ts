@@ -25,6 +25,9 @@ import path from 'node:path';
 import { parseSource, dialectOf } from '../src/analyse/parse.ts';
 import { PREFILTER } from '../src/analyse/sdk-surface.ts';
 import { collectCheckReport } from '../src/cli/check-command.ts';
+// Loaded before the clock starts, as every module the other variants use: collectCheckReport
+// imports the checker's modules lazily (the CLI's start-up does not pay for them otherwise).
+import '../src/engine/lint-type-facts.ts';
 import { discoverFiles } from '../src/engine/discover.ts';
 import { runCodemod, type RunSettings } from '../src/engine/run.ts';
 import { decodeSource } from '../src/engine/source-files.ts';
