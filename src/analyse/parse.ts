@@ -30,6 +30,9 @@ export function parseSource(source: string, dialect: Dialect, sourceType: 'unamb
     return parse(source, {
       sourceType,
       allowReturnOutsideFunction: true,
+      // Nothing reads comments off nodes (markers are found in File.comments, and rewrites are
+      // splices of the text): not attaching them parses ~8 % faster.
+      attachComment: false,
       allowAwaitOutsideFunction: true,
       plugins: [...plugins, 'decorators-legacy', 'importAttributes', 'explicitResourceManagement'],
     });
