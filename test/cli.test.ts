@@ -206,29 +206,32 @@ export function createServer(): McpServer {
 }
 `;
 
-  it('lifts a local with its checked type through the real entry', async () => {
+  /** A folder with the server, under this checkout's .tmp/ (so the SDK resolves), removed after `use`. */
+  async function inProject(use: (root: string) => Promise<void>): Promise<void> {
     const projectTmp = fileURLToPath(new URL('../.tmp/', import.meta.url));
     await mkdir(projectTmp, { recursive: true });
     const root = await mkdtemp(path.join(projectTmp, 'cli-typed-'));
     try {
       await tree({ 'server.ts': LIFTING_SERVER }, root);
+      await use(root);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }
+
+  it('lifts a local with its checked type through the real entry', async () => {
+    await inProject(async (root) => {
       const result = await cli(root, 'migrate', 'server.ts');
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toContain('Sites migrated: 1\n');
       const migrated = await readFile(path.join(root, 'server.ts'), 'utf8');
       expect(migrated).toContain("return mrtr.ask('answer', { count }, {");
       expect(migrated).toContain('const { count } = mrtr.locals<{ count: number }>();');
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it('--no-types never starts the checker: the unannotated local is marked, not guessed', async () => {
-    const projectTmp = fileURLToPath(new URL('../.tmp/', import.meta.url));
-    await mkdir(projectTmp, { recursive: true });
-    const root = await mkdtemp(path.join(projectTmp, 'cli-untyped-'));
-    try {
-      await tree({ 'server.ts': LIFTING_SERVER }, root);
+    await inProject(async (root) => {
       const result = await cli(root, 'migrate', '--no-types', '--json', 'server.ts');
       // A marked site is not an error of the run (check reports it, with exit 1).
       expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -238,9 +241,7 @@ export function createServer(): McpServer {
       const marked = await readFile(path.join(root, 'server.ts'), 'utf8');
       expect(marked).toContain('// @mrtr-todo(untyped-local):');
       expect(marked).toContain('const answer = await ctx.mcpReq.elicitInput(');
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
