@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { upgradeV1 } from '../src/engine/v1-upgrade.ts';
 import { renderHtmlReport } from '../src/report/html-report.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { formatSummary } from '../src/report/summary.ts';
@@ -77,6 +78,15 @@ describe('a v1 project', () => {
     // The column too: the official codemod indented that line 6 spaces deeper.
     const column = source.split('\n')[asked - 1]!.indexOf('server.server.elicitInput') + 1;
     expect(result.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated', line: asked, column }]);
+    // The official codemod's note is reported where its statement is in the text the run
+    // leaves (the helper block now sits above it), not at its line in the codemod's own text.
+    const [upgraded] = await upgradeV1([{ path: path.join(dir, 'src/server.ts'), text: source }]);
+    const info = upgraded!.notes.find((n) => n.code === 'mcp-codemod-info')!;
+    const statement = upgraded!.text.split('\n')[info.line - 1]!.trim().slice(0, 30);
+    const reported = result.upgrades.find((u) => u.file === 'src/server.ts')!.notes.find((n) => n.code === 'mcp-codemod-info')!;
+    const output = result.changed.find((c) => c.path === 'src/server.ts')!.output.split('\n');
+    expect(reported.line).toBeGreaterThan(info.line + 20);
+    expect(output[reported.line - 1]!.trim().slice(0, 30)).toBe(statement);
     // The review page links the site to its row on the old side of the diff.
     const page = renderHtmlReport(result, { dryRun: true });
     const anchor = /<a class="where" href="#([^"]+)">line 11:/.exec(page)?.[1];

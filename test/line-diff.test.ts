@@ -116,6 +116,14 @@ describe('positionMap', () => {
     expect(map(7, 1).line).toBe(6);
     expect(map(8, 1)).toEqual({ line: 6, column: 1 });
   });
+
+  it('maps a rewritten line to the new line that begins most like it, past lines inserted above', () => {
+    const before = ['x', 'handler(a) {', '  body();', '}'].join('\n');
+    const after = ['x', 'const h = 1;', 'handler(a, b) {', '  if (q) return;', '  body(b);', '}'].join('\n');
+    const map = positionMap(before, after);
+    expect(map(2, 1)).toEqual({ line: 3, column: 1 });
+    expect(map(3, 3)).toEqual({ line: 5, column: 3 });
+  });
 });
 
 describe('diffLines', () => {

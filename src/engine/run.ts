@@ -261,7 +261,11 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     upgraded?.forEach((u, i) => {
       const c = v1Queue[i]!;
-      if (u.notes.length > 0) result.upgrades.push({ file: c.file, notes: u.notes });
+      if (u.notes.length > 0) {
+        const reported = { file: c.file, notes: u.notes };
+        result.upgrades.push(reported);
+        c.upgrade = { notes: u.notes, reported };
+      }
       c.input = u.text;
       track(runCandidate(c, done));
     });
@@ -345,6 +349,11 @@ interface Candidate {
   input: string;
   outcome: FileOutcome;
   fail: ReturnType<typeof failer>;
+  /**
+   * A v1 file's notes from the official codemod, at their place in its text, and the entry of
+   * the run's result that reports them at their place in the text the run leaves.
+   */
+  upgrade?: { notes: readonly UpgradeNote[]; reported: { file: string; notes: UpgradeNote[] } };
   /** In the cross-module pass: the asking helpers of other modules this file imports. */
   externalHelpers?: TransformOptions['externalHelpers'];
   /**
@@ -394,6 +403,12 @@ async function handleCandidate(c: Candidate): Promise<void> {
   // the file on disk, the old side of its diff.
   const toDisk = c.input === source || transformed.plan.sites.length === 0 ? undefined : positionMap(c.input, source);
   for (const site of transformed.plan.sites) outcome.sites.push({ file, ...site, ...toDisk?.(site.line, site.column) });
+  // Its notes, at their place in the text the run leaves (the MRTR pass may add lines above
+  // them: the helper block goes after the imports).
+  if (c.upgrade && transformed.output !== c.input) {
+    const toOutput = positionMap(c.input, transformed.output);
+    c.upgrade.reported.notes = c.upgrade.notes.map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
+  }
   if (!transformed.changed) return;
 
   const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };

@@ -106,7 +106,8 @@ export type UpgradeNoteCode =
 
 export interface UpgradeNote {
   /**
-   * 1-based, in the upgraded text. For `mcp-codemod-error` this is exact: the line and column of
+   * 1-based, in the upgraded text (a run reports it in the text it leaves: the upgraded text as
+   * the MRTR pass rewrote it). For `mcp-codemod-error` this is exact: the line and column of
    * the `@` of the marker, as `check` reports it. For the other codes it is the line the official
    * codemod reported, which may refer to an intermediate text (its transforms run one after
    * another), with column 1: good enough to find the statement, not to point at it.

@@ -206,7 +206,7 @@ function myers(a: readonly number[], b: readonly number[], oldOffset: number, ne
  * Maps a position in `before` (1-based line and column) to where that text is in `after`: exact
  * for a line the two share; a changed line is looked for among the new lines of its change
  * with the same text but for indentation (the official codemod re-indents what it rewraps),
- * else taken to where the line above it went.
+ * then for the one that begins most like it, else taken to where the line above it went.
  */
 export function positionMap(before: string, after: string): (line: number, column: number) => { line: number; column: number } {
   const oldLines = splitLines(before);
@@ -232,19 +232,36 @@ export function positionMap(before: string, after: string): (line: number, colum
       else if (e.op === 'insert') added.push(e.newIndex);
     }
     const next = i < edits.length ? (edits[i] as { newIndex: number }).newIndex : newLines.length;
+    // In order: a line with the same text but for indentation; else the new line (not before
+    // the last one taken) that begins most like it (`f(a) {` that became `f(a, b) {`); else
+    // where the line above it went (a line joined into it); else the change's first new line,
+    // or, when nothing replaced the change, the next shared line.
+    const addedText = added.map((n) => newLines[n]!.text.trim());
     const byText = new Map<string, number[]>();
-    for (const n of added) {
-      const key = newLines[n]!.text.trim();
-      byText.set(key, [...(byText.get(key) ?? []), n]);
-    }
-    // A line without its like went where the line above it went (joined into it), or to the
-    // change's first new line, or, when nothing replaced the change, to the next shared line.
+    addedText.forEach((text, j) => byText.set(text, [...(byText.get(text) ?? []), j]));
+    // The search by beginnings compares every pair: only for changes of a sensible size.
+    const search = removed.length * added.length <= 250_000;
+    const taken = new Set<number>();
+    let from = 0;
     let previous = added[0] ?? Math.min(next, Math.max(newLines.length - 1, 0));
     for (const o of removed) {
-      const same = byText.get(oldLines[o]!.text.trim())?.shift();
-      if (same !== undefined) {
-        to[o] = same;
-        shift[o] = indentOf(newLines[same]!.text) - indentOf(oldLines[o]!.text);
+      const text = oldLines[o]!.text.trim();
+      const same = byText.get(text);
+      while (same && same.length > 0 && (same[0]! < from || taken.has(same[0]!))) same.shift();
+      let pick = same?.[0] ?? -1;
+      if (pick === -1 && search) {
+        let best = 0;
+        for (let j = from; j < added.length; j++) {
+          const common = commonPrefix(text, addedText[j]!);
+          if (common > best && !taken.has(j)) [best, pick] = [common, j];
+        }
+        if (best === 0 || best < Math.min(8, Math.ceil(text.length / 2))) pick = -1;
+      }
+      if (pick !== -1) {
+        taken.add(pick);
+        from = pick;
+        to[o] = added[pick]!;
+        shift[o] = indentOf(newLines[added[pick]!]!.text) - indentOf(oldLines[o]!.text);
       } else {
         to[o] = previous;
       }
@@ -256,6 +273,12 @@ export function positionMap(before: string, after: string): (line: number, colum
     const o = Math.min(Math.max(line - 1, 0), oldLines.length - 1);
     return { line: to[o]! + 1, column: Math.max(1, column + shift[o]!) };
   };
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
 }
 
 function indentOf(text: string): number {
