@@ -5,7 +5,8 @@ import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Edit } from '../src/plan/types.ts';
-import { diffLines, positionMap, spliceRegions, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
+import { positionMap } from '../src/engine/position-map.ts';
+import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
 import { applyEdits } from '../src/rewrite/rewrite.ts';
 
 const patch = (before: string, after: string, context = 3) => unifiedPatch('a/f', 'b/f', before, after, context);

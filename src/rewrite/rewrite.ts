@@ -1,7 +1,7 @@
 // Rewriting: a pure function from (source, plan) to text. All changes are splices at
 // offsets the plan names; everything else is copied through untouched.
-import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import type { Program } from '@babel/types';
+import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import type { Edit, FilePlan, Marker } from '../plan/types.ts';
 import { type CopiedStatements, copiedStatements } from './copied-statements.ts';
 import { helpersBlock } from './helpers-block.ts';
@@ -19,11 +19,10 @@ export function editedText(base: string, program: Program, edits: readonly Edit[
   return { base, edits, copied: copiedStatements(base, program, edits) };
 }
 
-export function rewrite(source: string, plan: FilePlan): string {
-  return applyEdits(source, rewriteEdits(source, plan));
-}
-
-/** The splices `rewrite` makes (the output check parses only what they change). */
+/**
+ * The splices that rewrite `source` by its plan (applyEdits makes the text; the output check
+ * parses only what they change).
+ */
 export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
   const edits: Edit[] = [...plan.edits];
   for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed));

@@ -1,0 +1,87 @@
+// Positions in one text mapped to another, through a line diff of the two: a v1 file's sites
+// are found in the official codemod's text and reported at their place in the file on disk,
+// and the official codemod's notes at their place in the text the run leaves.
+import { diffLines, splitLines } from '../report/line-diff.ts';
+
+/**
+ * Maps a position in `before` (1-based line and column) to where that text is in `after`: exact
+ * for a line the two share; a changed line is looked for among the new lines of its change
+ * with the same text but for indentation (the official codemod re-indents what it rewraps),
+ * then for the one that begins most like it, else taken to where the line above it went.
+ */
+export function positionMap(before: string, after: string): (line: number, column: number) => { line: number; column: number } {
+  const oldLines = splitLines(before);
+  const newLines = splitLines(after);
+  // For each old line (0-based): the new line it maps to and how much further right it is indented.
+  const to = new Int32Array(oldLines.length);
+  const shift = new Int32Array(oldLines.length);
+  const edits = diffLines(oldLines, newLines);
+  let i = 0;
+  while (i < edits.length) {
+    const edit = edits[i]!;
+    if (edit.op === 'equal') {
+      to[edit.oldIndex] = edit.newIndex;
+      i++;
+      continue;
+    }
+    // A change: the deletions and insertions up to the next shared line.
+    const removed: number[] = [];
+    const added: number[] = [];
+    for (; i < edits.length && edits[i]!.op !== 'equal'; i++) {
+      const e = edits[i]!;
+      if (e.op === 'delete') removed.push(e.oldIndex);
+      else if (e.op === 'insert') added.push(e.newIndex);
+    }
+    const next = i < edits.length ? (edits[i] as { newIndex: number }).newIndex : newLines.length;
+    // In order: a line with the same text but for indentation; else the new line (not before
+    // the last one taken) that begins most like it (`f(a) {` that became `f(a, b) {`); else
+    // where the line above it went (a line joined into it); else the change's first new line,
+    // or, when nothing replaced the change, the next shared line.
+    const addedText = added.map((n) => newLines[n]!.text.trim());
+    const byText = new Map<string, number[]>();
+    addedText.forEach((text, j) => byText.set(text, [...(byText.get(text) ?? []), j]));
+    // The search by beginnings compares every pair: only for changes of a sensible size.
+    const search = removed.length * added.length <= 250_000;
+    const taken = new Set<number>();
+    let from = 0;
+    let previous = added[0] ?? Math.min(next, Math.max(newLines.length - 1, 0));
+    for (const o of removed) {
+      const text = oldLines[o]!.text.trim();
+      const same = byText.get(text);
+      while (same && same.length > 0 && (same[0]! < from || taken.has(same[0]!))) same.shift();
+      let pick = same?.[0] ?? -1;
+      if (pick === -1 && search) {
+        let best = 0;
+        for (let j = from; j < added.length; j++) {
+          const common = commonPrefix(text, addedText[j]!);
+          if (common > best && !taken.has(j)) [best, pick] = [common, j];
+        }
+        if (best === 0 || best < Math.min(8, Math.ceil(text.length / 2))) pick = -1;
+      }
+      if (pick !== -1) {
+        taken.add(pick);
+        from = pick;
+        to[o] = added[pick]!;
+        shift[o] = indentOf(newLines[added[pick]!]!.text) - indentOf(oldLines[o]!.text);
+      } else {
+        to[o] = previous;
+      }
+      previous = to[o]!;
+    }
+  }
+  return (line, column) => {
+    if (oldLines.length === 0) return { line, column };
+    const o = Math.min(Math.max(line - 1, 0), oldLines.length - 1);
+    return { line: to[o]! + 1, column: Math.max(1, column + shift[o]!) };
+  };
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
+}
+
+function indentOf(text: string): number {
+  return text.length - text.trimStart().length;
+}
