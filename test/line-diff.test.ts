@@ -1,6 +1,7 @@
 // The unified diff writer (src/report/line-diff.ts) checked against an independent patch
 // applier, the `diff` package's applyPatch (strict: no fuzz): every patch it writes must turn
-// the old text into the new one exactly.
+// the old text into the new one exactly, with or without the splices that made the new text.
+// Also the position mapping built on the line diff (src/engine/position-map.ts).
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
