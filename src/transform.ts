@@ -68,9 +68,10 @@ export interface TypeFactsSource {
  * answer: the type and JSON-safety of a local that travels in requestState, or whether a
  * look-alike receiver is an MCP SDK object. Everything else never loads the compiler.
  */
-export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}): Promise<TransformResult> {
-  // One parse: every plan of the file shares it.
+export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<TransformResult> {
+  // One parse: every plan of the file shares it (and a caller that wants it, see RunSettings.onAnalysed).
   const analysis = analyseFile(source, fileName);
+  onAnalysis?.(analysis);
   if (!types || !analysis.typed) return rewritten(analysis, planFile(analysis, planOptions(options)));
   const { questions, plan } = questionsOf(analysis, options);
   // No question asked: the facts played no part, so that plan is the plan.

@@ -1,5 +1,5 @@
 // Analysis of one file: a pure function from source text to the facts the planner needs.
-import type { CallExpression, NewExpression, Node, Program } from '@babel/types';
+import type { CallExpression, Comment, NewExpression, Node, Program } from '@babel/types';
 import { boundNames } from './ast.ts';
 import { indexFile, type FileIndex } from './file-index.ts';
 import { findHandlers, type HandlerSite } from './find-handlers.ts';
@@ -11,6 +11,8 @@ export interface FileAnalysis {
   source: string;
   /** The parsed program, for questions the planner asks lazily (the call graph). */
   program: Program;
+  /** Every comment of the file, in order (`check` finds markers in them). */
+  comments: Comment[];
   /** The nodes the analysis passes look at, from one walk (the planner's call graph uses it too). */
   index: FileIndex;
   fileName: string;
@@ -106,6 +108,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   return {
     source,
     program,
+    comments: ast.comments ?? [],
     index,
     fileName,
     typed: dialect !== 'js',

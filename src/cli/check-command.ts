@@ -17,6 +17,7 @@
 // (engine, parser, formats) is imported when the command runs.
 import type { CommandModule } from 'yargs';
 import type { Comment, Node } from '@babel/types';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { RunSite } from '../engine/run.ts';
 import type { InputKind } from '../plan/types.ts';
 import {
@@ -98,13 +99,18 @@ export async function collectCheckReport(paths: readonly string[], cwd: string):
   ]);
   const discovery = await discoverFiles(paths, cwd);
 
-  // Files whose text mentions a marker, kept as the run reads them (no second read).
+  // Files whose text mentions a marker, kept as the run reads them (no second read), and
+  // scanned as the run analyses them (no second parse).
   const markerTexts = new Map<string, string>();
   const onText = (absolute: string, source: string) => void (MARKER_TEXT.test(source) && markerTexts.set(absolute, source));
+  const scanned = new Map<string, FileScan>();
+  const onAnalysed = (absolute: string, analysis: FileAnalysis) => {
+    if (markerTexts.get(absolute) === analysis.source) scanned.set(absolute, scanAnalysis(analysis));
+  };
   // The codemod's view, over the same discovered files (its errors include discovery's).
   // Analysis only: v1 files are checked as they are (the official codemod runs on migrate), the
   // rewritten text is not re-parsed, and the type checker is asked only about receivers.
-  const run = await runCodemod({ discovery, onText, write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() });
+  const run = await runCodemod({ discovery, onText, onAnalysed, write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() });
   // Named after the run, not before: 10,000 display paths held through the run made V8's
   // collector work about 4x as hard in most runs of the benchmark (+270 ms, +70 MB peak).
   const files = discovery.files.map((absolute) => ({ absolute, file: displayPath(cwd, absolute) }));
@@ -125,7 +131,7 @@ export async function collectCheckReport(paths: readonly string[], cwd: string):
   for (const { absolute, file } of files) {
     const source = markerTexts.get(absolute);
     if (source === undefined) continue; // no marker text, or unreadable (the run reported it)
-    const scan = await scanSource(source, absolute);
+    const scan = scanned.get(absolute) ?? (await scanSource(source, absolute));
     if (scan.parseError && !failed.has(file)) errors.push({ file, stage: 'parse', ...scan.parseError });
     scans.set(file, scan);
   }
@@ -163,15 +169,14 @@ export interface FileScan {
 
 /** Markers in the comments of one file, and where each legacy call's statement begins. */
 export async function scanSource(source: string, fileName: string): Promise<FileScan> {
-  const [{ parseSource, dialectOf, ParseFailure }, { findLegacySites }, { indexFile }, { stripLocation }] = await Promise.all([
+  const [{ analyseFile }, { ParseFailure }, { stripLocation }] = await Promise.all([
+    import('../analyse/analyse-file.ts'),
     import('../analyse/parse.ts'),
-    import('../analyse/find-sites.ts'),
-    import('../analyse/file-index.ts'),
     import('../engine/run.ts'),
   ]);
-  let ast;
+  let analysis;
   try {
-    ast = parseSource(source, dialectOf(fileName));
+    analysis = analyseFile(source, fileName);
   } catch (error) {
     if (!(error instanceof ParseFailure)) throw error;
     // Still list the markers (by lines that start as comments), so the report says what it can.
@@ -186,7 +191,11 @@ export async function scanSource(source: string, fileName: string): Promise<File
       },
     };
   }
-  const comments = (ast.comments ?? []) as Comment[];
+  return scanAnalysis(analysis);
+}
+
+/** scanSource over a file the run has analysed already (nothing is parsed again). */
+export function scanAnalysis({ source, comments, sites }: Pick<FileAnalysis, 'source' | 'comments' | 'sites'>): FileScan {
   const markers = comments.flatMap((comment) => markersInComment(comment));
   const lineStarts = lineStartOffsets(source);
   const commentLines = new Set<number>();
@@ -201,7 +210,7 @@ export async function scanSource(source: string, fileName: string): Promise<File
     }
   }
   const statements = new Map<string, number>();
-  for (const site of findLegacySites(indexFile(ast.program))) {
+  for (const site of sites) {
     const statement = [...site.ancestors].reverse().find(isStatementLike) ?? site.call;
     const { line, column } = site.call.loc!.start;
     statements.set(`${line}:${column + 1}`, statement.loc!.start.line);

@@ -17,6 +17,7 @@
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
 import { access, constants, readFile, stat } from 'node:fs/promises';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
@@ -85,6 +86,12 @@ export interface RunSettings {
   onChanged?: (file: ChangedFile) => void;
   /** Called with the text of every file read (so a caller that also scans text reads nothing twice). */
   onText?: (absolutePath: string, source: string) => void;
+  /**
+   * Called with each candidate's analysis, while its syntax tree is alive (so a caller that
+   * also needs the tree, as `check` does for its markers, parses nothing twice). Keep nothing
+   * of it beyond the call: a run holds no syntax tree after its file.
+   */
+  onAnalysed?: (absolutePath: string, analysis: FileAnalysis) => void;
   /** The user's choices for the migration (`--sampling=flag`). */
   transform?: TransformOptions;
   /**
@@ -170,7 +177,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const { cwd, write } = options;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const discovery = 'discovery' in options ? options.discovery : await discoverFiles(options.paths, cwd, options.discover);
-  const context: RunContext = { types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged };
+  const context: RunContext = { types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
   const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [] };
   const upgradeV1Files = options.v1 !== false;
   const v1Queue: Candidate[] = [];
@@ -335,6 +342,7 @@ interface RunContext {
   /** The user's choices for the migration. */
   transform: TransformOptions;
   onChanged: RunSettings['onChanged'];
+  onAnalysed: RunSettings['onAnalysed'];
 }
 
 interface Candidate {
@@ -379,7 +387,8 @@ async function handleCandidate(c: Candidate): Promise<void> {
   let transformed: TransformResult;
   try {
     const options = c.externalHelpers ? { ...context.transform, externalHelpers: c.externalHelpers } : context.transform;
-    const result = await transformWithTypes(c.input, absolutePath, context.types, options);
+    const onAnalysed = context.onAnalysed;
+    const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)));
     // Against the text on disk: a v1 file the official codemod upgraded changed even when
     // the MRTR pass had nothing to add.
     transformed = { ...result, changed: result.output !== source };
