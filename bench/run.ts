@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildReport } from './child.ts';
-import { ensureCorpus, ensureLinearityCorpus, type CorpusManifest } from './corpus.ts';
+import { ensureCorpus, ensureLinearityCorpus, ensureMigratedCorpus, type CorpusManifest } from './corpus.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPORA = path.join(ROOT, '.tmp', 'bench-corpus');
@@ -161,6 +161,8 @@ async function main(): Promise<void> {
   const lin = args.linearity
     ? await Promise.all([1, 2, 4].map(async (copies) => ({ copies, dir: path.join(CORPORA, `linear-${copies}x`), manifest: await ensureLinearityCorpus(path.join(CORPORA, `linear-${copies}x`), LINEAR_SERVERS, copies, args.seed, args.rebuild) })))
     : [];
+  const migratedDir = path.join(CORPORA, `files-${args.files}-migrated`);
+  const migratedManifest = args.variants.includes('check') ? await ensureMigratedCorpus(dir, migratedDir, manifest, ROOT, args.rebuild) : undefined;
   const warmDir = path.join(CORPORA, 'linear-warm');
   if (args.linearity) await ensureLinearityCorpus(warmDir, 200, 1, args.seed + 1, args.rebuild);
 
@@ -175,6 +177,9 @@ async function main(): Promise<void> {
   ];
   process.stderr.write(`measuring ${plan.map((p) => p.label).join(', ')} × ${args.reps}…\n`);
   const rows = await measure(plan, dir, args.reps);
+  const migratedRows = migratedManifest
+    ? await measure([{ label: 'floor', variant: 'floor' }, { label: 'check', variant: 'check' }], migratedDir, args.reps)
+    : undefined;
 
   const out: string[] = [];
   out.push(`## mrtr-codemod bench — ${new Date().toISOString()}`);
@@ -206,6 +211,20 @@ async function main(): Promise<void> {
   const migrateRatio = ratio('migrate');
   const analysisRatio = ratio('check-analysis');
   out.push(`Targets (work time; CPU-time ratios in the table): check ≤ 1.5x floor: check-analysis ${analysisRatio === undefined ? 'n/a' : fmt(analysisRatio, 2)}x ${verdict(analysisRatio === undefined ? undefined : analysisRatio <= 1.5)} (CPU ${fmt(cpuRatio('check-analysis') ?? NaN, 2)}x), the check command ${checkRatio === undefined ? 'n/a' : fmt(checkRatio, 2)}x ${verdict(checkRatio === undefined ? undefined : checkRatio <= 1.5)}; migrate ≤ 3x floor: ${migrateRatio === undefined ? 'n/a' : fmt(migrateRatio, 2)}x ${verdict(migrateRatio === undefined ? undefined : migrateRatio <= 3)} (CPU ${fmt(cpuRatio('migrate') ?? NaN, 2)}x), with --no-types ${fmt(ratio('migrate-no-types') ?? NaN, 2)}x; peak RSS < 250 MiB: ${rows.filter((r) => r.label !== 'floor').map((r) => `${r.label} ${fmt(r.peakMiB, 1)}`).join(', ')} MiB${args.files === 10_000 ? '' : ' (the target is stated at 10,000 files)'}.`);
+
+  if (migratedRows && migratedManifest) {
+    out.push('');
+    out.push(`### After \`migrate --no-types\`: \`check\` where markers are left (${migratedManifest.kinds.markers} files hold one)`);
+    out.push('');
+    out.push(`Corpus: the same files after \`migrate --force --no-types\` (${fmt(migratedManifest.totalBytes / 1e6, 1)} MB; ${migratedManifest.candidates} candidates, ${fmt(migratedManifest.candidateBytes / 1e6, 2)} MB), with its own floor.`);
+    out.push('');
+    out.push(table(migratedRows, migratedManifest));
+    const floorAfter = migratedRows.find((r) => r.label === 'floor')!;
+    const checkAfter = migratedRows.find((r) => r.label === 'check')!;
+    const after = checkAfter.workMs / floorAfter.workMs;
+    out.push('');
+    out.push(`Target: check ≤ 1.5x floor: ${fmt(after, 2)}x ${verdict(after <= 1.5)} (CPU ${fmt(checkAfter.cpuMs / floorAfter.cpuMs, 2)}x); peak RSS ${fmt(checkAfter.peakMiB, 1)} MiB.`);
+  }
 
   if (lin.length > 0) {
     process.stderr.write('linearity…\n');
