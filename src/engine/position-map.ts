@@ -39,7 +39,11 @@ export function positionMap(before: string, after: string): (line: number, colum
     // or, when nothing replaced the change, the next shared line.
     const addedText = added.map((n) => newLines[n]!.text.trim());
     const byText = new Map<string, number[]>();
-    addedText.forEach((text, j) => byText.set(text, [...(byText.get(text) ?? []), j]));
+    addedText.forEach((text, j) => {
+      const list = byText.get(text);
+      if (list) list.push(j);
+      else byText.set(text, [j]);
+    });
     // The search by beginnings compares every pair: only for changes of a sensible size.
     const search = removed.length * added.length <= 250_000;
     const taken = new Set<number>();
