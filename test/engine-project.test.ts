@@ -11,6 +11,7 @@ import { renderHtmlReport } from '../src/report/html-report.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
+import { ELICIT_SERVER } from './engine-samples.ts';
 import { ROOT } from './support/fixtures.ts';
 
 let dir: string;
@@ -92,6 +93,20 @@ describe('a v1 project', () => {
     const anchor = /<a class="where" href="#([^"]+)">line 11:/.exec(page)?.[1];
     expect(anchor).toBeDefined();
     expect(page).toMatch(new RegExp(`<tr class="diff-line diff-remove" id="${anchor}">.*elicitInput`));
+  });
+
+  it('reports each v1 file, leaves it and its package.json as they are, and migrates the rest when the official codemod cannot run', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/server.ts', V1_SERVER);
+    await put('src/v2.ts', ELICIT_SERVER);
+    // No scratch directory can be made under a file.
+    await put('blocker', '');
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir, v1ScratchDir: path.join(dir, 'blocker', 'scratch') });
+    expect(result.errors).toEqual([{ file: 'src/server.ts', stage: 'transform', message: expect.stringMatching(/^the official v1-to-v2 codemod failed: .*ENOTDIR.*; the file was left as it is$/) }]);
+    expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toBe(V1_SERVER);
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/v2.ts', true]]);
+    expect(result.sites).toMatchObject([{ file: 'src/v2.ts', status: 'migrated' }]);
   });
 
   it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {

@@ -100,6 +100,8 @@ export interface RunSettings {
    * they are (their legacy sites are then still reported, and cannot be migrated: v1 has no MRTR).
    */
   v1?: boolean;
+  /** Where the official codemod works on scratch copies of the v1 files (default: the OS temp directory). */
+  v1ScratchDir?: string;
 }
 
 /**
@@ -257,7 +259,10 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   if (v1Queue.length > 0) {
     let upgraded: Awaited<ReturnType<typeof upgradeV1>> | undefined;
     try {
-      upgraded = await upgradeV1(v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })));
+      upgraded = await upgradeV1(
+        v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })),
+        options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir },
+      );
     } catch (error) {
       // The official package could not run (not installed, no scratch directory): its files
       // are reported and left as they are, the rest of the run goes on.
