@@ -261,17 +261,25 @@ export function* corpusFiles(files: number, seed: number, share = 0.03): Generat
 }
 
 
+/**
+ * The manifest `dir` holds when it was built as `wanted` says (same corpus version, file count
+ * and seed), else undefined: the corpus is to be built (again).
+ */
+async function builtManifest(dir: string, wanted: Pick<CorpusManifest, 'version' | 'files' | 'seed'>, rebuild: boolean): Promise<CorpusManifest | undefined> {
+  if (rebuild) return undefined;
+  try {
+    const manifest = JSON.parse(await readFile(path.join(dir, 'corpus.json'), 'utf8')) as CorpusManifest;
+    return manifest.version === wanted.version && manifest.files === wanted.files && manifest.seed === wanted.seed ? manifest : undefined;
+  } catch {
+    return undefined; // missing or unreadable
+  }
+}
+
 /** Writes a corpus unless `dir` already holds this exact one; returns its manifest. */
 export async function ensureCorpus(dir: string, files: number, seed: number, rebuild = false): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'corpus.json');
-  if (!rebuild) {
-    try {
-      const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as CorpusManifest;
-      if (manifest.version === CORPUS_VERSION && manifest.files === files && manifest.seed === seed) return manifest;
-    } catch {
-      // missing or unreadable: build it
-    }
-  }
+  const built = await builtManifest(dir, { version: CORPUS_VERSION, files, seed }, rebuild);
+  if (built) return built;
   await rm(dir, { recursive: true, force: true });
   const manifest: CorpusManifest = { version: CORPUS_VERSION, files, seed, candidates: 0, candidateBytes: 0, totalBytes: 0, kinds: {} };
   const made = new Set<string>();
@@ -300,18 +308,13 @@ export async function ensureCorpus(dir: string, files: number, seed: number, reb
  * The corpus as a repository looks after `migrate --no-types` (the real CLI, run once and
  * kept): migrated servers, and the lifted locals without an annotation marked `@mrtr-todo`,
  * which is what `check` guards in CI after a migration. Its manifest counts the files that
- * hold a marker under `kinds.markers`.
+ * hold a marker under `kinds.markers`. Kept across runs like the others: after a change to
+ * what `migrate` writes, build it again with `--rebuild`.
  */
 export async function ensureMigratedCorpus(source: string, dir: string, base: CorpusManifest, root: string, rebuild = false): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'corpus.json');
-  if (!rebuild) {
-    try {
-      const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as CorpusManifest;
-      if (manifest.version === base.version && manifest.files === base.files && manifest.seed === base.seed) return manifest;
-    } catch {
-      // missing or unreadable: build it
-    }
-  }
+  const built = await builtManifest(dir, base, rebuild);
+  if (built) return built;
   await rm(dir, { recursive: true, force: true });
   await cp(source, dir, { recursive: true });
   await rm(manifestFile, { force: true });
@@ -343,14 +346,8 @@ export async function ensureMigratedCorpus(source: string, dir: string, base: Co
  */
 export async function ensureLinearityCorpus(dir: string, servers: number, copies: number, seed: number, rebuild = false): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'corpus.json');
-  if (!rebuild) {
-    try {
-      const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as CorpusManifest;
-      if (manifest.version === CORPUS_VERSION && manifest.files === servers * copies + 1 && manifest.seed === seed) return manifest;
-    } catch {
-      // build it
-    }
-  }
+  const built = await builtManifest(dir, { version: CORPUS_VERSION, files: servers * copies + 1, seed }, rebuild);
+  if (built) return built;
   await rm(dir, { recursive: true, force: true });
   const r = rng(seed);
   const manifest: CorpusManifest = { version: CORPUS_VERSION, files: servers * copies + 1, seed, candidates: 0, candidateBytes: 0, totalBytes: 0, kinds: {} };
