@@ -198,19 +198,22 @@ async function main(): Promise<void> {
   out.push('');
   out.push(table(rows, manifest));
   out.push('');
-  const ratio = (label: string) => {
+  const ratioOf = (label: string, of: 'workMs' | 'cpuMs') => {
     const r = rows.find((x) => x.label === label);
-    return r && floorRow ? r.workMs / floorRow.workMs : undefined;
+    return r && floorRow ? r[of] / floorRow[of] : undefined;
   };
   const verdict = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'met' : 'MISSED');
-  const cpuRatio = (label: string) => {
-    const r = rows.find((x) => x.label === label);
-    return r && floorRow ? r.cpuMs / floorRow.cpuMs : undefined;
+  const times = (ratio: number | undefined) => (ratio === undefined ? 'n/a' : `${fmt(ratio, 2)}x`);
+  // "1.43x met (CPU 1.52x)": the target is judged on work time.
+  const against = (label: string, limit: number) => {
+    const work = ratioOf(label, 'workMs');
+    return `${times(work)} ${verdict(work === undefined ? undefined : work <= limit)} (CPU ${times(ratioOf(label, 'cpuMs'))})`;
   };
-  const checkRatio = ratio('check');
-  const migrateRatio = ratio('migrate');
-  const analysisRatio = ratio('check-analysis');
-  out.push(`Targets (work time; CPU-time ratios in the table): check ≤ 1.5x floor: check-analysis ${analysisRatio === undefined ? 'n/a' : fmt(analysisRatio, 2)}x ${verdict(analysisRatio === undefined ? undefined : analysisRatio <= 1.5)} (CPU ${fmt(cpuRatio('check-analysis') ?? NaN, 2)}x), the check command ${checkRatio === undefined ? 'n/a' : fmt(checkRatio, 2)}x ${verdict(checkRatio === undefined ? undefined : checkRatio <= 1.5)}; migrate ≤ 3x floor: ${migrateRatio === undefined ? 'n/a' : fmt(migrateRatio, 2)}x ${verdict(migrateRatio === undefined ? undefined : migrateRatio <= 3)} (CPU ${fmt(cpuRatio('migrate') ?? NaN, 2)}x), with --no-types ${ratio('migrate-no-types') === undefined ? 'n/a' : `${fmt(ratio('migrate-no-types')!, 2)}x`}; peak RSS < 250 MiB: ${rows.filter((r) => r.label !== 'floor').map((r) => `${r.label} ${fmt(r.peakMiB, 1)}`).join(', ')} MiB${args.files === 10_000 ? '' : ' (the target is stated at 10,000 files)'}.`);
+  out.push(
+    `Targets (work time; CPU-time ratios in the table): check ≤ 1.5x floor: check-analysis ${against('check-analysis', 1.5)}, the check command ${against('check', 1.5)}; ` +
+      `migrate ≤ 3x floor: ${against('migrate', 3)}, with --no-types ${times(ratioOf('migrate-no-types', 'workMs'))}; ` +
+      `peak RSS < 250 MiB: ${rows.filter((r) => r.label !== 'floor').map((r) => `${r.label} ${fmt(r.peakMiB, 1)}`).join(', ')} MiB${args.files === 10_000 ? '' : ' (the target is stated at 10,000 files)'}.`,
+  );
 
   if (migratedRows && migratedManifest) {
     out.push('');
