@@ -109,6 +109,31 @@ describe('statement shapes', () => {
   });
 });
 
+describe('a request held in a const before it is sent', () => {
+  // The const ran once before the question; the retry must not run its initialiser again, so
+  // the question reads it from the const instead of repeating its text.
+  it.each([
+    ['send(request)', "const request = { method: 'elicitation/create' as const, params: { message: nextMessage(), requestedSchema: S } };\n  const answer = await ctx.mcpReq.send(request);", 'inputRequired.elicit(request.params)'],
+    ['elicitInput(params)', 'const params = { message: nextMessage(), requestedSchema: S };\n  const answer = await ctx.mcpReq.elicitInput(params);', 'inputRequired.elicit(params)'],
+  ])('%s: the params are read from the const, and their initialiser runs once', (_name, ask, expected) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const S = { type: 'object' as const, properties: {} };
+let n = 0;
+function nextMessage(): string { return \`question \${++n}\`; }
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  ${ask}
+  return { content: [{ type: 'text', text: answer.action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts', { local: () => ({ text: 'number', jsonSafe: true }) });
+    expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
+    expect(output).toContain(expected);
+    // In the function's declaration and the const's initialiser; not a third time in the question.
+    expect(output.match(/nextMessage\(\)/g)).toHaveLength(2);
+  });
+});
+
 describe('what belongs to nested functions', () => {
   const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
   const typed = { local: () => ({ text: 'number', jsonSafe: true }) };

@@ -14,6 +14,12 @@ export interface LegacySite {
   kind?: InputKind;
   /** The request's params expression, when there is one. */
   params?: Node;
+  /**
+   * Set when the call names a const that holds its request (`send(request)`): the expression
+   * that reads the params from it. A rewrite writes this, not the params' text, which would
+   * evaluate their initialiser a second time.
+   */
+  paramsRead?: string;
   /** Innermost enclosing function, if any. */
   enclosing?: FunctionNode;
   /** Every enclosing function, innermost last. */
@@ -160,15 +166,18 @@ function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: 
           : /server$/i.test(parts[parts.length - 1]!);
     if (!receiverMatches) continue;
     let first = call.arguments[0] as Node | undefined;
-    // `send(request, Schema)` with `const request = { method, params }` written just before.
+    // `send(request, Schema)` with `const request = { method, params }` written before: read
+    // statically from its initialiser, and written as a read of the const.
+    let held: string | undefined;
     if (first?.type === 'Identifier') {
       const init = declarations(first.name, functions)?.init;
-      if (init?.type === 'ObjectExpression') first = init;
+      if (init?.type === 'ObjectExpression') [held, first] = [first.name, init];
     }
     if (shape.kind !== 'by-method') {
       const kind =
         shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
-      return { shape, receiverHead: parts[0]!, kind, params: shape.kind === 'roots' ? undefined : first };
+      if (shape.kind === 'roots') return { shape, receiverHead: parts[0]!, kind };
+      return { shape, receiverHead: parts[0]!, kind, params: first, ...(held ? { paramsRead: held } : {}) };
     }
     // `send({ method, params })`: the request names its kind. A request we cannot read
     // statically is still reported (it may well be an elicitation), but never rewritten.
@@ -180,7 +189,8 @@ function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: 
       // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
       const schema = call.arguments[1];
       const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
-      return { shape: typed ? { ...shape, resultType: typed } : shape, receiverHead: parts[0]!, kind, params: propertyOf(first, 'params') };
+      const params = propertyOf(first, 'params');
+      return { shape: typed ? { ...shape, resultType: typed } : shape, receiverHead: parts[0]!, kind, params, ...(held && params ? { paramsRead: `${held}.params` } : {}) };
     }
     // `sendRequest(x)` on an arbitrary identifier is too generic to flag without types.
     if (shape.receiver === 'ctx') return undefined;

@@ -126,8 +126,8 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
     if (site.params && propertyOf(site.params, 'task') !== undefined) {
       return new Refusal('task-augmented', 'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.', `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`, site);
     }
-    if (site.kind === 'elicitUrl' && site.params?.type !== 'ObjectExpression') {
-      return new Refusal('url-elicitation', 'the URL-mode elicitation params are not an object literal, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.', 'write the params inline ({ mode: \'url\', message, url, elicitationId }), then run again.', site);
+    if (site.kind === 'elicitUrl' && (site.params?.type !== 'ObjectExpression' || site.paramsRead)) {
+      return new Refusal('url-elicitation', 'the URL-mode elicitation params are not an object literal written in the call, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.', 'write the params inline ({ mode: \'url\', message, url, elicitationId }), then run again.', site);
     }
     if (rounds.some((r) => r.sites.includes(site))) continue; // taken with its Promise.all siblings
     const located = locateRound(statements, site, sites, source);
@@ -234,7 +234,8 @@ function requestKeys(rounds: Round[]): string[][] {
 
 function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
   const kind = site.kind!;
-  const paramsText = kind === 'elicitUrl' && site.params?.type === 'ObjectExpression' ? urlParamsText(source, site.params) : site.params ? source.slice(site.params.start!, site.params.end!) : '';
+  const paramsText =
+    site.paramsRead ?? (kind === 'elicitUrl' && site.params?.type === 'ObjectExpression' ? urlParamsText(source, site.params) : site.params ? source.slice(site.params.start!, site.params.end!) : '');
   const { line, column } = site.call.loc!.start;
   return {
     key,

@@ -58,8 +58,8 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const paramText = fn.params.map((p) => source.slice(p.start!, p.end!));
   const kind = site.kind!;
   const resultType = site.shape.resultType ?? KINDS[kind].resultType;
-  const requestArgs = site.params ? source.slice(site.params.start!, site.params.end!) : '';
-  const requestNames = site.params ? referencedNames(site.params) : new Set<string>();
+  const requestArgs = site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '');
+  const requestNames = site.paramsRead ? new Set([site.paramsRead.split('.')[0]!]) : site.params ? referencedNames(site.params) : new Set<string>();
   const usedByRequest = params.map((p) => requestNames.has(p));
   const postNames = new Set(post.flatMap((s) => [...referencedNames(s)]));
   const usedByResult = params.map((p) => postNames.has(p));
