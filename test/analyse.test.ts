@@ -134,6 +134,33 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
   });
 });
 
+describe('an asking helper the module exports and a handler here also calls', () => {
+  const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
+  // However the export is written, the helper is not split (other modules still call it),
+  // and the engine is told it asks, so that their handlers are marked too.
+  it.each([
+    ['export async function', `export async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\n`],
+    ['export { confirm }', `async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\nexport { confirm };\n`],
+  ])('%s', (_name, helper) => {
+    const source = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+${helper}const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const action = await confirm(ctx);
+  return { content: [{ type: 'text', text: action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.exportedHelpers).toEqual([{ name: 'confirm', line: source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1 }]);
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
+      ['marked', 'in-helper'],
+      ['marked', 'via-helper'],
+    ]);
+    expect(output).toContain('async function confirm(ctx: ServerContext)');
+    expect(output).not.toContain('confirmRequest');
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+  });
+});
+
 describe('what belongs to nested functions', () => {
   const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
   const typed = { local: () => ({ text: 'number', jsonSafe: true }) };

@@ -73,9 +73,14 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addSite(owner!, site);
       continue;
     }
+    // A helper this module exports is asked through by other modules' handlers too (the
+    // engine marks those): it is never split, and is marked whether or not a handler here
+    // calls it.
+    const exported = !owner && site.enclosing ? exportedHelperName(site) : undefined;
+    if (exported) exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
     const chain = owner ? undefined : handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
     if (chain) {
-      const split = splittable(callGraphOf(analysis.index), site, chain);
+      const split = exported ? 'it is exported: callers in other modules would still need the old function.' : splittable(callGraphOf(analysis.index), site, chain);
       if (typeof split === 'string') {
         markHelper(site, chain, split);
         for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
@@ -89,9 +94,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string literal nor a const string of this module, and the request state must name the tool it was minted for.', 'register it under a literal name (or a const string declared in this module), then run again.'));
       continue;
     }
-    const exported = !owner && site.enclosing ? exportedHelperName(site) : undefined;
     if (exported) {
-      exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
       mark(site, new Refusal('in-helper', `this request is made in \`${exported}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.`, `have \`${exported}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
       continue;
     }

@@ -31,7 +31,6 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const refuse = (reason: string) => `it is a helper ${reason}`;
   const holder = declarationOf(site, fn);
   if (!holder) return refuse('that is not a plain function declaration or const function.');
-  if (holder.exported) return refuse('that is exported: callers in other modules would still need the old function.');
   if (!fn.async || fn.body.type !== 'BlockStatement') return refuse('that is not an async function with a block body.');
   if (fn.params.some((p) => p.type !== 'Identifier')) return refuse('whose parameters are not plain names.');
   const body = fn.body.body;
@@ -108,20 +107,18 @@ function answerBinding(statement: Statement, call: Node): { form: 'declare'; nam
   return undefined;
 }
 
-/** The helper's own declaration: `function name() {}` or `const name = async () => {}`, maybe exported. */
-function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; exported: boolean } | undefined {
+/**
+ * The helper's own declaration: `function name() {}` or `const name = async () => {}` (never an
+ * exported one: the planner does not split a helper the module exports).
+ */
+function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node } | undefined {
   const chain = site.ancestors;
   const at = chain.indexOf(fn as never);
   const parent = chain[at - 1];
   const grand = chain[at - 2];
-  if (fn.type === 'FunctionDeclaration' && fn.id) {
-    const exported = parent?.type === 'ExportNamedDeclaration';
-    return { name: fn.id.name, node: exported ? parent! : fn, exported };
-  }
+  if (fn.type === 'FunctionDeclaration' && fn.id) return { name: fn.id.name, node: fn };
   if ((fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && grand?.type === 'VariableDeclaration' && grand.declarations.length === 1) {
-    const top = chain[at - 3];
-    const exported = top?.type === 'ExportNamedDeclaration';
-    return { name: parent.id.name, node: exported ? top! : grand, exported };
+    return { name: parent.id.name, node: grand };
   }
   return undefined;
 }
