@@ -196,7 +196,17 @@ server.registerTool('t', { inputSchema: schema }, async ({ mode }, ctx) => {
   }
 });
 `;
-    expect(transformSource(source, 'server.ts', typed).plan.sites).toMatchObject([{ status: 'migrated' }]);
+    const { plan, output } = transformSource(source, 'server.ts', typed);
+    expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
+    // The retry reads the answer, then runs the loop with its own break, then returns.
+    expect(output).toContain(
+      [
+        "  if (answer === undefined) return mrtr.askAgain();",
+        '  for (const x of [1, 2]) { if (x) break; }',
+        "  return { content: [{ type: 'text', text: answer.action }] };",
+        '});',
+      ].join('\n'),
+    );
   });
 });
 

@@ -113,11 +113,12 @@ describe('writeFileAtomic', () => {
     expect(await readdir(path.dirname(file))).toEqual(['tool.ts']);
   });
 
-  it('keeps the setuid and setgid bits (they are set after the owner, whose change clears them)', async () => {
+  it('keeps the setuid and setgid bits (they are set after the owner, whose change clears them)', async (ctx) => {
     const file = await put('bin/suid', 'old\n');
     await chmod(file, 0o6755);
-    // Not every file system (or user) may set them: then there is nothing to keep.
     const before = (await stat(file)).mode & 0o7777;
+    // Not every file system (or user) may set them: then there is nothing to keep, or to test.
+    if ((before & 0o6000) !== 0o6000) ctx.skip();
     await writeFileAtomic(file, 'new\n');
     expect((await stat(file)).mode & 0o7777).toBe(before);
   });

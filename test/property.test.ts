@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { boundNames, walk } from '../src/analyse/ast.ts';
 import { dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
+import { HELPER_DECLARED } from '../src/rewrite/helpers-block.ts';
 import { transformSource } from '../src/transform.ts';
 import { fixtureCases } from './support/fixtures.ts';
 
@@ -36,8 +37,6 @@ type Mutation =
   | { kind: 'eol'; style: 'crlf' | 'mixed' | 'lf'; pick: number }
   | { kind: 'bom' };
 
-/** Names the generated helper block declares at the top level (src/rewrite/helpers-block.ts). */
-const HELPER_DECLARED = ['mrtrCodec', 'mrtrResume', 'mrtrDigest', 'mrtrStateKey', 'MrtrState'];
 /** Other names the migration writes or imports. */
 const MIGRATION_NAMES = ['mrtr', 'ctx', 'mrtrCtx', 'mrtrAnswer', 'inputRequired', 'isSpecType', 'ProtocolError', 'server'];
 

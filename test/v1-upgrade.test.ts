@@ -251,14 +251,13 @@ describe('v1 server → official v1-to-v2 → MRTR pass', () => {
     return { upgraded: upgraded!, final: await transformWithTypes(upgraded!.text, fileName, types) };
   };
 
-  // fixtures.test.ts checks these pairs parse and typecheck (inputs against the v1 SDK, outputs
-  // against the v2 packages); the MRTR pass alone does not turn input into output, so the pair is
-  // checked here through the combined pipeline.
+  // fixtures.test.ts checks that each pair comes out of the combined pipeline and typechecks;
+  // here, what the two passes say about it along the way.
   it.each(fixtureCases().filter((c) => c.name.startsWith('v1-')))('fixture $name', async (fixture) => {
     const { upgraded, final } = await migrate(fixture.inputPath, fixture.input);
     expect(upgraded.notes.filter((n) => n.code !== 'mcp-codemod-info')).toEqual([]);
+    expect(final.plan.sites.length).toBeGreaterThan(0);
     expect(final.plan.sites.every((s) => s.status === 'migrated')).toBe(true);
-    expect(final.output).toBe(fixture.output);
     expect((await upgradeV1([{ path: fixture.outputPath, text: fixture.output }]))[0]!.changed).toBe(false);
   });
 
@@ -364,8 +363,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   });
 
   it('low-level server: the MRTR pass migrates the helper despite the separate `import type { ServerContext }`', async () => {
-    // Today the second import from @modelcontextprotocol/server reads as a local `ServerContext`:
-    // a name-clash refusal, and the helper's site is then neither migrated nor marked nor listed.
+    // The second import from @modelcontextprotocol/server once read as a local `ServerContext`:
+    // a name-clash refusal, and the helper's site was then neither migrated nor marked nor listed.
     const { final } = await migrate('low.ts', lowLevel);
     expect(final.plan.sites).toContainEqual(expect.objectContaining({ handler: 'helper:confirm', status: 'migrated' }));
   });
