@@ -8,20 +8,21 @@ import type { TypeFactsSource } from '../transform.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
 export class LintTypeFacts implements TypeFactsSource {
-  private checker?: WorkerTypeFacts;
+  // Starts no thread until a receiver is asked about, and remembers a flush made before.
+  private readonly checker = new WorkerTypeFacts();
 
   async forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts> {
     const permissive: TypeFacts = { local: () => ({ text: 'unknown', jsonSafe: true }) };
     if (questions.receivers.length === 0) return permissive;
-    const real = await (this.checker ??= new WorkerTypeFacts()).forFile(fileName, source, { locals: [], receivers: questions.receivers });
+    const real = await this.checker.forFile(fileName, source, { locals: [], receivers: questions.receivers });
     return { ...permissive, fromSdk: real.fromSdk };
   }
 
   flush(): void {
-    this.checker?.flush();
+    this.checker.flush();
   }
 
   async close(): Promise<void> {
-    await this.checker?.close();
+    await this.checker.close();
   }
 }

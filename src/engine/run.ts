@@ -300,8 +300,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     for (const [absolutePath, entry] of byPath) {
       const known = entry.candidate;
       // A file that names no helper cannot import one. A file the main pass did not transform
-      // is read again, but decoded (and parsed) only when its bytes name one.
-      const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => index.mentionedIn(bytes));
+      // is read again, but decoded (and parsed) only when its bytes name one, within the size
+      // a candidate may have.
+      const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && index.mentionedIn(bytes));
       if (read === undefined || (known && !index.mentionedIn(read.source))) continue;
       const externalHelpers = index.importsOf(absolutePath, read.source);
       if (externalHelpers.size === 0) continue;
