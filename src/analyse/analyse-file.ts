@@ -26,8 +26,8 @@ export interface FileAnalysis {
   urlThrows: UrlElicitationThrow[];
   /** `new McpServer(...)` expressions, where the verifier is wired. */
   serverConstructions: NewExpression[];
-  /** Local names imported from @modelcontextprotocol/server, and the import to merge into. */
-  serverImport?: { node: Node; names: Set<string> };
+  /** The import from @modelcontextprotocol/server that the migration's names are merged into. */
+  serverImport?: Node;
   /** Every name imported from @modelcontextprotocol/server, by any import, and whether as a value or a type only. */
   serverImported: Map<string, 'value' | 'type'>;
   /**
@@ -67,7 +67,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
         if (imported === 'McpServer' || imported === 'Server') mcpServerNames.add(spec.local.name);
       }
       if (statement.source.value === SERVER_PACKAGE && statement.importKind !== 'type' && statement.specifiers.length > 0 && statement.specifiers.every((s) => s.type === 'ImportSpecifier')) {
-        serverImport ??= { node: statement, names: new Set(statement.specifiers.map((s) => s.local.name)) };
+        serverImport ??= statement;
       }
     } else if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) {
       const decl = statement.declaration as Node;

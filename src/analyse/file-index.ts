@@ -21,7 +21,6 @@ export interface Declarator {
 }
 
 export interface FileIndex {
-  program: Node;
   calls: Array<Indexed<CallExpression>>;
   /** `a?.b()` and `a.b?.()`: a legacy request spelled so is found, and refused (see find-sites). */
   optionalCalls: Array<Indexed<OptionalCallExpression>>;
@@ -36,7 +35,7 @@ export interface FileIndex {
 }
 
 export function indexFile(program: Node): FileIndex {
-  const index: FileIndex = { program, calls: [], optionalCalls: [], functions: [], declarators: [], throws: [], constructions: [], annotated: [], otherDeclarations: [] };
+  const index: FileIndex = { calls: [], optionalCalls: [], functions: [], declarators: [], throws: [], constructions: [], annotated: [], otherDeclarations: [] };
   walk(program, (node, parents) => {
     switch (node.type) {
       case 'CallExpression':

@@ -31,9 +31,12 @@ export function addTopLevelNames(statement: Statement, into: TopLevelNames): voi
     case 'ExportNamedDeclaration':
       into.moduleSyntax = true;
       if (statement.declaration) {
-        const before = new Set(into.declared);
-        addTopLevelNames(statement.declaration, into);
-        for (const name of into.declared) if (!before.has(name)) into.exported.add(name);
+        const own = new Set<string>();
+        addScopeNames(statement.declaration, own);
+        for (const name of own) {
+          into.declared.add(name);
+          into.exported.add(name);
+        }
       }
       for (const spec of statement.specifiers) {
         const exported = spec.exported.type === 'Identifier' ? spec.exported.name : spec.exported.value;

@@ -168,7 +168,7 @@ export interface FileScan {
 }
 
 /** Markers in the comments of one file, and where each legacy call's statement begins. */
-export async function scanSource(source: string, fileName: string): Promise<FileScan> {
+async function scanSource(source: string, fileName: string): Promise<FileScan> {
   const [{ analyseFile }, { ParseFailure }, { stripLocation }] = await Promise.all([
     import('../analyse/analyse-file.ts'),
     import('../analyse/parse.ts'),

@@ -12,6 +12,7 @@
 // breaking upgrade of their own code), so it is not changed here: zodRangeProblem() says when it
 // must be. When the code imports zod and the manifest does not declare it at all (it came in
 // through the v1 SDK), `^4.2.0` is added.
+import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { V1_PACKAGE } from './v1-upgrade.ts';
 
 /** Ranges for the packages an upgraded server may import. MRTR needs server/core/client 2.4.0. */
@@ -31,7 +32,6 @@ const FLOORS: Readonly<Record<string, [number, number, number]>> = {
   '@modelcontextprotocol/core': [2, 4, 0],
 };
 
-const SERVER_PACKAGE = '@modelcontextprotocol/server';
 const DEPENDENCY_SECTIONS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
 export interface ManifestUpdate {

@@ -39,7 +39,7 @@ function wireVerifier(source: string, construction: Node): Edit[] {
 export /** Merges the names the migration needs into the existing server import, or adds one. */
 function importEdit(analysis: FileAnalysis, names: string[]): Edit {
   const { source } = analysis;
-  const existing = analysis.serverImport?.node;
+  const existing = analysis.serverImport;
   if (existing && existing.type === 'ImportDeclaration' && existing.specifiers.length > 0) {
     const last = existing.specifiers[existing.specifiers.length - 1]!;
     const close = source.indexOf('}', last.end!);
