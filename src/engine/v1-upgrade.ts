@@ -51,10 +51,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { markersByLines } from '../analyse/markers.ts';
 
-/** The v1 SDK package, and the prefix of every official marker comment. */
+/** The v1 SDK package. */
 export const V1_PACKAGE = '@modelcontextprotocol/sdk';
-export const OFFICIAL_MARKER = '@mcp-codemod-error';
 
 /**
  * A module specifier naming the v1 SDK (or a subpath of it) in an import, an export-from, a
@@ -320,14 +320,7 @@ function v1ImportsLeft(text: string, markers: readonly UpgradeNote[]): UpgradeNo
  * line of their own (several messages for one line joined with ` | `).
  */
 export function officialMarkers(text: string): UpgradeNote[] {
-  const out: UpgradeNote[] = [];
-  text.split(/\r\n|\r|\n/).forEach((lineText, i) => {
-    const opener = /^\s*(?:\/\/+|\/\*+|\*+)[\s*/!]*/.exec(lineText);
-    if (!opener) return;
-    const rest = lineText.slice(opener[0].length);
-    if (!rest.startsWith(OFFICIAL_MARKER) || /^[\w-]/.test(rest.slice(OFFICIAL_MARKER.length))) return;
-    const message = rest.slice(OFFICIAL_MARKER.length).replace(/\*+\/\s*$/, '').replace(/^\s*:?\s*/, '').trim();
-    out.push({ line: i + 1, column: opener[0].length + 1, message, code: 'mcp-codemod-error' });
-  });
-  return out;
+  return markersByLines(text)
+    .markers.filter((m) => m.kind === 'official')
+    .map((m) => ({ line: m.line, column: m.column, message: m.reason, code: 'mcp-codemod-error' }));
 }
