@@ -232,10 +232,16 @@ it('the unmigrated legacy server fails on the 2026-07-28 era, so the comparison 
   expect(run.log).toEqual(['count:logs']);
 });
 
-describe('a client that did not declare elicitation', () => {
-  const noElicitation = { sampling: {}, roots: { listChanged: true } };
+// A client without form elicitation: none at all, or URL mode only (declaring a mode takes away
+// the 2025 meaning of a bare `elicitation: {}`, form).
+describe.each([
+  ['did not declare elicitation', { sampling: {}, roots: { listChanged: true } }, false],
+  ['declared URL elicitation only', { elicitation: { url: {} }, sampling: {}, roots: { listChanged: true } }, true],
+])('a client that %s', (_name, capabilities, urlOnly) => {
   const cases = [
-    { fixture: 'capability-checks', call: { name: 'careful_delete', arguments: { table: 'logs' } }, log: ['audit:refused:logs'] },
+    // The handler's own check asks only whether `elicitation` is declared: with URL mode only it
+    // goes on, and the question fails.
+    { fixture: 'capability-checks', call: { name: 'careful_delete', arguments: { table: 'logs' } }, log: urlOnly ? [] : ['audit:refused:logs'] },
     { fixture: 'elicit-confirm-delete', call: { name: 'delete_records', arguments: { table: 'logs' } }, log: ['count:logs'] },
     { fixture: 'control-flow', call: { name: 'rename_project', arguments: { project: 'apollo' } }, log: ['audit:rename:apollo', 'audit:rename:fallback:SdkError: Client does not support form elicitation.', 'audit:rename:finally', 'audit:rename:apollo->apollo-copy'] },
   ];
@@ -243,13 +249,13 @@ describe('a client that did not declare elicitation', () => {
   it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did', async ({ fixture, call, log }) => {
     const legacyWorld = createWorld();
     const legacyModule = await importFixture<ServerModule>(fixture, 'input');
-    const legacy = { ...(await runCalls(() => legacyModule.createServer(legacyWorld), 'legacy', [call], {}, noElicitation)), log: legacyWorld.log };
+    const legacy = { ...(await runCalls(() => legacyModule.createServer(legacyWorld), 'legacy', [call], {}, capabilities)), log: legacyWorld.log };
     expect(legacy.log).toEqual(log);
     expect(legacy.questions).toEqual([]);
 
     const migratedModule = await importFixture<ServerModule>(fixture, 'output');
     const modernWorld = createWorld();
-    const modern = await runCalls(() => migratedModule.createServer(modernWorld), 'modern', [call], {}, noElicitation);
+    const modern = await runCalls(() => migratedModule.createServer(modernWorld), 'modern', [call], {}, capabilities);
     expect(modern.questions).toEqual([]);
     expect(modern.results).toEqual(legacy.results);
     expect(modernWorld.log).toEqual(legacy.log);
