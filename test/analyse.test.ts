@@ -333,6 +333,23 @@ describe('what the real-world check found', () => {
     expect(output).toContain("mrtrResume(ctx, 'tool:delete_a'");
   });
 
+  it("does not name a handler after another function's const of the same name", () => {
+    // `name` in `register` is its parameter; the const `name` lives in `other`.
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+function other() { const name = 'wrong'; return name; }
+function register(name) {
+  server.registerTool(name, { description: 'd' }, async (ctx) => {
+    const a = await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
+    return a;
+  });
+}
+`;
+    const { plan, output } = transformSource(source, 'server.js');
+    expect(output).not.toContain("'tool:wrong'");
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-tool-name' }]);
+  });
+
   it('refuses a handler registered under a name it cannot read', () => {
     const source = tool('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;').replace("registerTool('t'", 'registerTool(names.pick()');
     expect(transformSource(source, 'server.js').plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-tool-name' }]);

@@ -4,7 +4,7 @@
 // the whole tree again: measured on the benchmark's 312 candidates, each whole-tree walk cost
 // about a fifth of the parse, and there were seven of them.
 import type { CallExpression, Identifier, NewExpression, Node, OptionalCallExpression, ThrowStatement, VariableDeclaration, VariableDeclarator } from '@babel/types';
-import { isFunction, walk, type FunctionNode } from './ast.ts';
+import { isFunction, memberPath, walk, type FunctionNode } from './ast.ts';
 
 /** A node with its ancestors, outermost first: a copy of the walk's stack, made once and shared by whatever keeps it (never mutated). */
 export interface Indexed<T extends Node> {
@@ -84,4 +84,44 @@ function innermostFunction(ancestors: readonly Node[]): FunctionNode | null {
 /** The functions among a node's ancestors, innermost last. */
 export function enclosingFunctions(ancestors: readonly Node[]): FunctionNode[] {
   return ancestors.filter(isFunction) as FunctionNode[];
+}
+
+export interface Declared {
+  init?: Node | null;
+  /** `const { m } = x.y`: the name is the property `m` of `x.y`. */
+  from?: { property: string; object: Node };
+}
+
+/**
+ * `const` names with what they were initialised to, by scope: the function a declaration sits
+ * in (null at the top of the module). A call resolves a name in its own function first, then
+ * outwards, as the language does; a name declared twice in one function is ambiguous.
+ */
+export type Declarations = (name: string, functions: readonly FunctionNode[]) => Declared | undefined;
+
+export function constDeclarations(index: FileIndex): Declarations {
+  const byScope = new Map<FunctionNode | null, Map<string, Declared | 'ambiguous'>>();
+  const add = (scope: FunctionNode | null, name: string, d: Declared) => {
+    const names = byScope.get(scope) ?? new Map<string, Declared | 'ambiguous'>();
+    byScope.set(scope, names);
+    names.set(name, names.has(name) ? 'ambiguous' : d);
+  };
+  for (const { node, declaration, scope } of index.declarators) {
+    // A `let` or `var` may hold something else by the time of the call: not followed.
+    if (declaration.kind !== 'const') continue;
+    if (node.id.type === 'Identifier') add(scope, node.id.name, { init: node.init });
+    else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
+      for (const p of node.id.properties) {
+        if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier') add(scope, p.value.name, { from: { property: p.key.name, object: node.init } });
+      }
+    }
+  }
+  return (name, functions) => {
+    for (let i = functions.length - 1; i >= -1; i--) {
+      const found = byScope.get(i === -1 ? null : functions[i]!)?.get(name);
+      if (found === 'ambiguous') return undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
 }

@@ -2,7 +2,7 @@
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
 import { isFunction, propertyOf, stringValue, type FunctionNode } from './ast.ts';
-import type { FileIndex } from './file-index.ts';
+import { constDeclarations, enclosingFunctions, type FileIndex } from './file-index.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
 
 export interface HandlerSite {
@@ -24,7 +24,7 @@ export function findHandlers(index: FileIndex): { handlers: HandlerSite[]; unnam
   const found: HandlerSite[] = [];
   const unnamed: CallExpression[] = [];
   const functions = namedFunctions(index);
-  const constStrings = constStringValues(index);
+  const declarations = constDeclarations(index);
   for (const { node, ancestors } of index.calls) {
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
@@ -41,8 +41,9 @@ export function findHandlers(index: FileIndex): { handlers: HandlerSite[]; unnam
     if (!last || !isFunction(last)) continue;
     const first = node.arguments[0]!;
     // The name is what requestState is bound to: a const's string value, never the variable's
-    // name (two modules' `const name = '...'` would otherwise accept each other's state).
-    const name = stringValue(first) ?? (first.type === 'Identifier' ? constStrings.get(first.name) : undefined);
+    // name (two modules' `const name = '...'` would otherwise accept each other's state). The
+    // const is the one the call sees: in its own function, or one around it.
+    const name = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
     if (name === undefined) {
       unnamed.push(node);
       continue;
@@ -73,21 +74,6 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
   // object literal somewhere between the name and the callback.
   const middle = args.slice(1, -1);
   return middle.some((a) => a.type === 'ObjectExpression' || a.type === 'Identifier') ? 1 : 0;
-}
-
-/** `const NAME = 'literal'` anywhere in the file, by name; a name declared twice is dropped. */
-function constStringValues(index: FileIndex): Map<string, string> {
-  const found = new Map<string, string>();
-  const twice = new Set<string>();
-  for (const { node: d, declaration } of index.declarators) {
-    if (declaration.kind !== 'const') continue;
-    const value = d.id.type === 'Identifier' ? stringValue(d.init) : undefined;
-    if (d.id.type !== 'Identifier' || value === undefined) continue;
-    if (found.has(d.id.name)) twice.add(d.id.name);
-    found.set(d.id.name, value);
-  }
-  for (const name of twice) found.delete(name);
-  return found;
 }
 
 /** Functions of the file by name: declarations and `const f = async (...) => {...}`; a name declared twice is dropped. */

@@ -1,7 +1,7 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, Node, OptionalCallExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
-import { enclosingFunctions, type FileIndex } from './file-index.ts';
+import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { LEGACY_CALLS, REQUEST_METHODS, URL_ELICITATION_ERROR, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../plan/types.ts';
 
@@ -104,46 +104,6 @@ function callTarget(call: CallExpression | OptionalCallExpression, declarations:
   // `x.m.bind(x)`
   if (init?.type === 'CallExpression' && init.callee.type === 'MemberExpression' && !init.callee.computed && init.callee.property.type === 'Identifier' && init.callee.property.name === 'bind') init = init.callee.object;
   return init ? fromMember(init) : undefined;
-}
-
-interface Declared {
-  init?: Node | null;
-  /** `const { m } = x.y`: the name is the property `m` of `x.y`. */
-  from?: { property: string; object: Node };
-}
-
-/**
- * `const` names with what they were initialised to, by scope: the function a declaration sits
- * in (null at the top of the module). A call resolves a name in its own function first, then
- * outwards, as the language does; a name declared twice in one function is ambiguous.
- */
-type Declarations = (name: string, functions: readonly FunctionNode[]) => Declared | undefined;
-
-function constDeclarations(index: FileIndex): Declarations {
-  const byScope = new Map<FunctionNode | null, Map<string, Declared | 'ambiguous'>>();
-  const add = (scope: FunctionNode | null, name: string, d: Declared) => {
-    const names = byScope.get(scope) ?? new Map<string, Declared | 'ambiguous'>();
-    byScope.set(scope, names);
-    names.set(name, names.has(name) ? 'ambiguous' : d);
-  };
-  for (const { node, declaration, scope } of index.declarators) {
-    // A `let` or `var` may hold something else by the time of the call: not followed.
-    if (declaration.kind !== 'const') continue;
-    if (node.id.type === 'Identifier') add(scope, node.id.name, { init: node.init });
-    else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
-      for (const p of node.id.properties) {
-        if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier') add(scope, p.value.name, { from: { property: p.key.name, object: node.init } });
-      }
-    }
-  }
-  return (name, functions) => {
-    for (let i = functions.length - 1; i >= -1; i--) {
-      const found = byScope.get(i === -1 ? null : functions[i]!)?.get(name);
-      if (found === 'ambiguous') return undefined;
-      if (found) return found;
-    }
-    return undefined;
-  };
 }
 
 function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: CallTarget, declarations: Declarations, functions: readonly FunctionNode[]): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
