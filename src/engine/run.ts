@@ -7,13 +7,14 @@
 // numbers are in bench/README.md):
 // - Every file is read (synchronously, a batch at a time) and tested against PREFILTER; only a
 //   file that passes is parsed, and each candidate is walked once (src/analyse/file-index.ts).
-//   A file is held only until it has been handled; no syntax tree outlives its file.
+//   A file that is not a candidate is dropped once tested; a candidate's text is kept for the
+//   cross-module pass, but no syntax tree outlives its file's transform.
 // - The TypeScript checker is needed only by TypeScript files whose plan lifts a local (or
 //   doubts a receiver). It runs in its own thread (WorkerTypeFacts), started with the first
 //   TypeScript candidate: while it reads the standard library and the SDK's declarations, this
 //   thread reads and plans the other files; a file that waits for answers finishes when they
 //   come. `types: false` never starts it.
-// - Each changed file is verified to parse without re-parsing the generated helper block
+// - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
 import { access, constants, readFile, stat } from 'node:fs/promises';
@@ -185,12 +186,17 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const v1Queue: Candidate[] = [];
   // Files read whose text imports the v1 SDK: the manifest update need not read them again.
   const v1Sources = new Set<string>();
-  const byPath = new Map<string, { outcome: FileOutcome; candidate?: Candidate }>();
+  // The candidates, by path (the cross-module pass looks them up).
+  const candidates = new Map<string, Candidate>();
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
 
+  // Outcomes by discovery index, made only for a file with something to report (a candidate, a
+  // file that cannot be read): most files have none, and an empty outcome and display path held
+  // for each of them through the run is work for the collector and nothing else.
   const outcomes: FileOutcome[] = [];
+  const outcomeAt = (i: number) => (outcomes[i] ??= { sites: [], errors: [] });
   let prepared = false;
   // Candidates whose transform is under way (most finish at once; those waiting for type
   // facts finish when their batch is flushed).
@@ -200,28 +206,27 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     void task.finally(() => running.delete(task));
   };
   const done = (file: string) => options.onFileDone?.(file);
+  const doneAt = (i: number) => options.onFileDone?.(displayPath(cwd, discovery.files[i]!));
 
   for (let i = 0; i < discovery.files.length; i++) {
     // Let writes and other I/O of earlier candidates progress between runs of reads.
     if (i > 0 && i % READ_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const absolutePath = discovery.files[i]!;
-    const file = displayPath(cwd, absolutePath);
-    const outcome: FileOutcome = { sites: [], errors: [] };
-    outcomes.push(outcome);
-    const fail = failer(file, outcome);
+    const fail = (stage: ErrorStage, message: string) => {
+      failer(displayPath(cwd, absolutePath), outcomeAt(i))(stage, message);
+      doneAt(i);
+    };
 
     let bytes: Buffer;
     try {
       bytes = readFileSync(absolutePath);
     } catch (error) {
       fail('read', `cannot read: ${describeFsError(error)}`);
-      done(file);
       continue;
     }
     const source = decodeSource(bytes);
     if (typeof source !== 'string') {
       fail('read', source.problem);
-      done(file);
       continue;
     }
     options.onText?.(absolutePath, source);
@@ -229,14 +234,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     if (v1) v1Sources.add(absolutePath);
     // Most files of a project never mention the legacy surface: they are not parsed at all.
     if (!v1 && !PREFILTER.test(source)) {
-      byPath.set(absolutePath, { outcome });
-      done(file);
+      doneAt(i);
       continue;
     }
     result.candidates++;
     if (bytes.length > maxFileBytes) {
       fail('read', `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}); skipped`);
-      done(file);
       continue;
     }
 
@@ -245,8 +248,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       prepared = true;
       types.prepare();
     }
-    const c = candidate(context, { absolutePath, file, bytes, source }, outcome);
-    byPath.set(absolutePath, { outcome, candidate: c });
+    const c = candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), bytes, source }, outcomeAt(i));
+    candidates.set(absolutePath, c);
     if (v1) {
       // The official codemod runs on batches of v1 files, after this loop.
       v1Queue.push(c);
@@ -291,14 +294,15 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   // knowing it, so each such call is marked (a handler that still pushes a request is never
   // left without a marker).
   const helpers = new Map<string, Array<{ name: string; line: number }>>();
-  for (const [absolutePath, { candidate: c }] of byPath) {
-    const exported = c?.exportedHelpers ?? [];
+  for (const [absolutePath, c] of candidates) {
+    const exported = c.exportedHelpers ?? [];
     if (exported.length > 0) helpers.set(absolutePath, exported);
   }
   if (helpers.size > 0) {
     const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
-    for (const [absolutePath, entry] of byPath) {
-      const known = entry.candidate;
+    for (let i = 0; i < discovery.files.length; i++) {
+      const absolutePath = discovery.files[i]!;
+      const known = candidates.get(absolutePath);
       // A file that names no helper cannot import one. A file the main pass did not transform
       // is read again, but decoded (and parsed) only when its bytes name one, within the size
       // a candidate may have.
@@ -310,11 +314,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       const again: Candidate = known
         ? { ...known, outcome, fail: failer(known.file, outcome), externalHelpers }
         : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...read }, outcome), externalHelpers };
-      entry.outcome.sites = [];
-      entry.outcome.changed = undefined;
-      entry.outcome.errors = [];
+      const reported = outcomeAt(i);
+      reported.sites = [];
+      reported.changed = undefined;
+      reported.errors = [];
       // Started together, so the files that need type facts share one round of the checker.
-      track(runCandidate(again).then(() => void Object.assign(entry.outcome, outcome)));
+      track(runCandidate(again).then(() => void Object.assign(reported, outcome)));
     }
     while (running.size > 0) await Promise.all(running);
   }
@@ -331,11 +336,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
   }
 
-  for (const outcome of outcomes) {
+  // In discovery order (forEach passes over the indexes that have no outcome).
+  outcomes.forEach((outcome) => {
     result.sites.push(...outcome.sites);
     if (outcome.changed) result.changed.push(outcome.changed);
     result.errors.push(...outcome.errors);
-  }
+  });
   return result;
 }
 
