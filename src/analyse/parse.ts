@@ -38,6 +38,7 @@ export function parseSource(source: string, dialect: Dialect, sourceType: 'unamb
     });
   } catch (error) {
     const e = error as Error & { loc?: { line: number; column: number } };
-    throw new ParseFailure(e.message, e.loc?.line, e.loc?.column);
+    // Babel appends ` (line:column)` to its messages; the location is carried apart.
+    throw new ParseFailure(e.message.replace(/\s*\(\d+:\d+\)$/, ''), e.loc?.line, e.loc?.column);
   }
 }

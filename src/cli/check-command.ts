@@ -155,11 +155,7 @@ export interface FileScan {
 
 /** Markers in the comments of one file, and where each legacy call's statement begins. */
 async function scanSource(source: string, fileName: string): Promise<FileScan> {
-  const [{ analyseFile }, { ParseFailure }, { stripLocation }] = await Promise.all([
-    import('../analyse/analyse-file.ts'),
-    import('../analyse/parse.ts'),
-    import('../engine/run.ts'),
-  ]);
+  const [{ analyseFile }, { ParseFailure }] = await Promise.all([import('../analyse/analyse-file.ts'), import('../analyse/parse.ts')]);
   let analysis;
   try {
     analysis = analyseFile(source, fileName);
@@ -171,7 +167,7 @@ async function scanSource(source: string, fileName: string): Promise<FileScan> {
       ...fallback,
       statementLine: () => undefined,
       parseError: {
-        message: `cannot parse: ${stripLocation(error.message)}`,
+        message: `cannot parse: ${error.message}`,
         ...(error.line !== undefined ? { line: error.line } : {}),
         ...(error.column !== undefined ? { column: error.column + 1 } : {}),
       },

@@ -136,11 +136,12 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
       return EXIT_USAGE;
     }
   }
-  const discovery = await discoverFiles(command.paths, io.cwd, { include: command.include, exclude: command.exclude });
+  const discoverOptions = { include: command.include, exclude: command.exclude };
+  const discovery = await discoverFiles(command.paths, io.cwd, discoverOptions);
   const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
   // Diffs to show or write are made as files finish, while others still wait for type facts.
   const diffs = (command.dryRun && !command.json) || review !== undefined;
-  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, transform: { sampling: command.sampling }, v1: command.v1, ...(command.types === false ? { types: false as const } : {}), ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
+  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, discover: discoverOptions, transform: { sampling: command.sampling }, v1: command.v1, ...(command.types === false ? { types: false as const } : {}), ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
     if (patch) io.stdout(`${io.color ? colorizeDiff(patch) : patch}\n`);

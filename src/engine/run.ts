@@ -406,7 +406,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     transformed = { ...result, changed: result.output !== source };
     c.exportedHelpers = result.plan.exportedHelpers;
   } catch (error) {
-    if (error instanceof ParseFailure) fail('parse', `cannot parse: ${stripLocation(error.message)}`, error.line, error.column === undefined ? undefined : error.column + 1);
+    if (error instanceof ParseFailure) fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
     else fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
     return;
   }
@@ -416,7 +416,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
       verifyParses(transformed.output, dialectOf(absolutePath), transformed.edited);
     } catch (error) {
       const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
-      fail('transform', `internal error: the rewritten text would not parse${where} (${stripLocation((error as Error).message)}); the file was left as it is (please report this)`);
+      fail('transform', `internal error: the rewritten text would not parse${where} (${(error as Error).message}); the file was left as it is (please report this)`);
       return;
     }
   }
@@ -484,9 +484,4 @@ function failer(file: string, outcome: FileOutcome) {
 
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
-
-/** Babel appends ` (line:column)` to its messages; the location is reported separately. */
-export function stripLocation(message: string): string {
-  return message.replace(/\s*\(\d+:\d+\)$/, '');
 }

@@ -16,18 +16,15 @@ const KEY = 'CLIENT_CAPABILITIES_META_KEY';
 
 export interface CapabilityRewrite {
   output: string;
-  /** Lines (1-based, in the input) of the checks rewritten. */
-  lines: number[];
   /** When the input was parsed: its syntax tree and the splices that made the output. */
   parsed?: { program: Program; edits: readonly Edit[] };
 }
 
 /** `analysis` may be given when it is of this very text (the rewrite changed nothing), to save a parse. */
 export function rewriteCapabilityChecks(source: string, fileName: string, analysis?: FileAnalysis): CapabilityRewrite {
-  if (!source.includes('getClientCapabilities')) return { output: source, lines: [] };
+  if (!source.includes('getClientCapabilities')) return { output: source };
   const file = analysis ?? analyseFile(source, fileName);
   const edits: Edit[] = [];
-  const lines: number[] = [];
   for (const { node, ancestors: parents } of file.index.calls) {
     if (node.arguments.length > 0) continue;
     const callee = node.callee;
@@ -44,13 +41,12 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
       ? `(${ctx.name}.mcpReq.envelope as { [${KEY}]?: ClientCapabilities } | undefined)?.[${KEY}]`
       : `${ctx.name}.mcpReq.envelope?.[${KEY}]`;
     edits.push({ start: node.start!, end: node.end!, text: `(${envelope} ?? ${source.slice(node.start!, node.end!)})` });
-    lines.push(node.loc!.start.line);
   }
   const parsed = { program: file.program, edits };
-  if (edits.length === 0) return { output: source, lines, parsed };
+  if (edits.length === 0) return { output: source, parsed };
   const wanted = [KEY, ...(file.typed ? ['type ClientCapabilities'] : [])].filter((n) => !alreadyImported(file, n));
   if (wanted.length > 0) edits.push(importEdit(file, wanted));
-  return { output: applyEdits(source, edits), lines, parsed };
+  return { output: applyEdits(source, edits), parsed };
 }
 
 /** Whether a function between the handler and the call declares its own parameter named `name`. */

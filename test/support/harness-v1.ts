@@ -29,6 +29,7 @@ export async function runCallsV1(factory: () => McpServer, calls: ToolCall[], sc
   const results: unknown[] = [];
   try {
     for (const { kind, ...call } of calls) {
+      if (kind !== undefined && kind !== 'tool' && kind !== 'prompt') throw new Error(`the v1 harness calls tools and prompts, not ${kind}s`);
       try {
         const result = kind === 'prompt' ? await client.getPrompt({ name: call.name, arguments: call.arguments as Record<string, string> }) : await client.callTool(call);
         results.push(stripMeta(result));
