@@ -11,7 +11,7 @@ import { McpServer, type CreateMessageResult } from '@modelcontextprotocol/serve
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, parseSource } from '../src/analyse/parse.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
-import { officialMarkers } from '../src/engine/v1-upgrade.ts';
+import { isV1Source, officialMarkers } from '../src/engine/v1-upgrade.ts';
 import type { SiteReport } from '../src/plan/types.ts';
 import { transformWithTypes } from '../src/transform.ts';
 import { runCalls, type ClientScript, type ScriptedElicitResult, type ToolCall } from './support/harness.ts';
@@ -147,7 +147,7 @@ describe('server-everything through migrate', () => {
   it('leaves every file parseable and off the v1 SDK, and keeps the official markers', () => {
     for (const f of copies.files) {
       expect(() => parseSource(f.mrtr.output, dialectOf(f.rel)), f.rel).not.toThrow();
-      expect({ file: f.rel, stillImportsV1: f.upgraded.stillImportsV1 }).toEqual({ file: f.rel, stillImportsV1: false });
+      expect({ file: f.rel, stillImportsV1: isV1Source(f.upgraded.text) }).toEqual({ file: f.rel, stillImportsV1: false });
       expect(f.upgraded.notes.filter((n) => n.code === 'v1-import-left' || n.code === 'mcp-codemod-failed'), f.rel).toEqual([]);
     }
 

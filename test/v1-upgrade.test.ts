@@ -187,10 +187,10 @@ await server.connect(new StdioServerTransport());
     // The MRTR pass's business: left as it was.
     expect(upgraded!.text).toContain('await server.server.elicitInput({');
     // The experimental import has no v2 home: it stays, with the official marker above it.
-    expect(upgraded!.stillImportsV1).toBe(true);
-    expect(upgraded!.packages).toEqual(['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'zod']);
+    expect(isV1Source(upgraded!.text)).toBe(true);
+    expect(importedPackages(upgraded!.text)).toEqual(['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'zod']);
 
-    expect(untouched).toEqual({ path: plainPath, text: plain, changed: false, notes: [], stillImportsV1: false, packages: [] });
+    expect(untouched).toEqual({ path: plainPath, text: plain, changed: false, notes: [] });
 
     const after = await Promise.all([serverPath, plainPath].map(async (f) => ({ text: await readFile(f, 'utf8'), mtime: (await stat(f)).mtimeMs })));
     expect(after).toEqual(before);

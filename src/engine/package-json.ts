@@ -38,8 +38,8 @@ export interface ManifestUpdate {
   /** Whether any source file still imports `@modelcontextprotocol/sdk` (then it stays). */
   stillImportsV1: boolean;
   /**
-   * Packages the migrated sources import (e.g. UpgradedFile.packages, computed on the final
-   * text): those of V2_RANGES that the manifest does not declare are added to `dependencies`.
+   * Packages the migrated sources import (importedPackages of their final text): those of
+   * V2_RANGES that the manifest does not declare are added to `dependencies`.
    * `@modelcontextprotocol/server` is added whatever this says.
    */
   packages?: readonly string[];

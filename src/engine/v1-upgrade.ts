@@ -124,10 +124,6 @@ export interface UpgradedFile {
   text: string;
   changed: boolean;
   notes: UpgradeNote[];
-  /** Whether the upgraded text still names `@modelcontextprotocol/sdk` (see isV1Source). */
-  stillImportsV1: boolean;
-  /** `@modelcontextprotocol/*` packages and `zod` the upgraded text imports (importedPackages). */
-  packages: string[];
 }
 
 export interface UpgradeOptions {
@@ -229,7 +225,7 @@ async function upgradeBatch(
       const diagnostics = byCopy.get(normalise(c.copy))?.diagnostics ?? [];
       out.push({
         index: c.index,
-        file: { path: c.path, text, changed: text !== c.text, notes: notesFor(text, diagnostics), stillImportsV1: isV1Source(text), packages: importedPackages(text) },
+        file: { path: c.path, text, changed: text !== c.text, notes: notesFor(text, diagnostics) },
       });
     }
     return out;
@@ -239,7 +235,7 @@ async function upgradeBatch(
 }
 
 function unchanged(f: SourceText): UpgradedFile {
-  return { path: f.path, text: f.text, changed: false, notes: [], stillImportsV1: isV1Source(f.text), packages: importedPackages(f.text) };
+  return { path: f.path, text: f.text, changed: false, notes: [] };
 }
 
 /** As the official codemod infers it: `sdk/server/...` imports mean server, `sdk/client/...` client. */
