@@ -161,6 +161,29 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
   });
 });
 
+describe('what a loop with a question carries', () => {
+  it("carries what the next iterations read of the loop's outer locals, not what each iteration declares afresh", () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: schema }, async ({ items }, ctx) => {
+  const seen: string[] = [];
+  for (const item of items) {
+    const label = \`#\${item}\`;
+    const answer = await ctx.mcpReq.elicitInput({ message: label, requestedSchema: { type: 'object', properties: {} } });
+    seen.push(item + answer.action);
+  }
+  return { content: [] };
+});
+`;
+    const { plan } = transformSource(source, 'server.ts', { local: () => ({ text: 'string', jsonSafe: true }) });
+    // `seen` is declared outside the loop and read by the iterations still to come (though not
+    // after the loop); `item` by the rest of this iteration; `label` by nothing after the
+    // question; the loop's own counter travels too.
+    expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
+    expect([...plan.sites[0]!.lifted!].sort()).toEqual(['item', 'mrtrIndex1', 'seen']);
+  });
+});
+
 describe('what belongs to nested functions', () => {
   const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
   const typed = { local: () => ({ text: 'number', jsonSafe: true }) };

@@ -177,11 +177,23 @@ function namesReadAfter(round: Round): Set<string> {
   const add = (nodes: readonly Node[]) => {
     for (const n of namesReadIn(nodes as Statement[])) names.add(n);
   };
-  round.frames.forEach((frame) => {
+  round.frames.forEach((frame, k) => {
     add(frame.list.slice(frame.index + 1));
     const c = frame.compound;
-    // A loop goes on after the interrupted iteration: its header and its whole body run again.
-    if (frame.role === 'loop' && c) add([c]);
+    // A loop goes on after the interrupted iteration: its header and its whole body run again,
+    // but with their own bindings of what each iteration declares afresh (a for...of/in `const`
+    // or `let`; a `const` or `let` of the body, the next frame's list, before the question),
+    // not this iteration's. (An outer local of the same name in scope at the question is
+    // refused as shadowed.)
+    if (frame.role === 'loop' && c) {
+      const afresh = new Set<string>();
+      const left = c.type === 'ForOfStatement' || c.type === 'ForInStatement' ? c.left : undefined;
+      const body = round.frames[k + 1];
+      for (const d of [left, ...(body ? body.list.slice(0, body.index) : [])]) {
+        if (d?.type === 'VariableDeclaration' && d.kind !== 'var') for (const v of d.declarations) for (const b of boundNames(v.id)) afresh.add(b.name);
+      }
+      for (const n of namesReadIn([c as Statement])) if (!afresh.has(n)) names.add(n);
+    }
     if (c?.type === 'TryStatement') {
       if (frame.role === 'try' && c.handler) add([c.handler.body]);
       if (frame.role !== 'finally' && c.finalizer) add([c.finalizer]);
