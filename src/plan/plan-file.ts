@@ -15,7 +15,7 @@ import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
-import type { Edit, FilePlan, HandlerPlan, Marker, SiteReport } from './types.ts';
+import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport } from './types.ts';
 import { importEdit, wireVerifier } from './wiring.ts';
 
 export interface PlanOptions {
@@ -114,9 +114,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const urlBlocked = new Set<HandlerSite>();
   const urlPlanned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }> = [];
   const markThrow = (t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal) => {
-    const { line, column } = t.statement.loc!.start;
-    reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
-    addMarker([...t.ancestors, t.statement], t.statement, refusal);
+    markAt(t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
   };
   for (const t of analysis.urlThrows) {
     const handler = handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
@@ -138,9 +136,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const hook = handler.ancestors.find((a) => a.type === 'AssignmentExpression' && a.left.type === 'MemberExpression' && !a.left.computed && a.left.property.type === 'Identifier' && a.left.property.name === 'oninitialized');
     if (!hook || !byHandler.has(handler)) continue;
     const refusal = new Refusal('registered-late', `${handlerId(handler)} is registered from \`oninitialized\`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.`, 'register it when the server is built, and check the capabilities each request carries inside the handler.');
-    const { line, column } = handler.call.loc!.start;
-    reports.push({ line, column: column + 1, kind: byHandler.get(handler)![0]!.kind ?? 'elicit', handler: handlerId(handler), status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
-    addMarker(handler.ancestors, handler.call, refusal);
+    markAt(handler.call, handler.ancestors, byHandler.get(handler)![0]!.kind ?? 'elicit', handler, refusal);
   }
 
   // Calls from handlers into another module's helper that makes a request.
@@ -150,9 +146,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       const handler = external && handlers.find((h) => call.functions.includes(h.fn));
       if (!external || !handler) continue;
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through \`${external.name}()\` (${external.file}:${external.line}), which cannot suspend it.`, `have \`${external.name}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.`);
-      const { line, column } = call.call.loc!.start;
-      reports.push({ line, column: column + 1, kind: 'elicit', handler: handlerId(handler), status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
-      addMarker(call.ancestors, call.call, refusal);
+      markAt(call.call, call.ancestors, 'elicit', handler, refusal);
       reachHelpers.set(handler, external.name);
     }
   }
@@ -280,12 +274,14 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   };
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
-    const { line, column } = site.call.loc!.start;
-    reports.push({
-      line, column: column + 1, kind: site.kind ?? 'elicit', handler: handler ? handlerId(handler) : undefined, status: 'marked',
-      code: refusal.code, reason: refusal.reason, next: refusal.next, guidance: site.kind ? KINDS[site.kind].guidance : undefined,
-    });
-    addMarker(site.ancestors, site.call, refusal);
+    markAt(site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined);
+  }
+
+  /** Reports `node` as marked, and writes the marker above its statement. */
+  function markAt(node: Node, ancestors: readonly Node[], kind: InputKind, handler: HandlerSite | undefined, refusal: Refusal, guidance?: string) {
+    const { line, column } = node.loc!.start;
+    reports.push({ line, column: column + 1, kind, handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next, guidance });
+    addMarker(ancestors, node, refusal);
   }
 
   /** The exported name of the top-level function a site is in, if the module exports it. */
@@ -323,9 +319,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it, and this one cannot be split: ${why}`, helperNext ?? next));
     for (const { handler, call, chain: names } of chain.reaching) {
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through ${names.map((n) => `\`${n}()\``).join(' → ')} (line ${helperLine}), which cannot suspend it.`, next);
-      const { line, column } = call.call.loc!.start;
-      reports.push({ line, column: column + 1, kind: site.kind ?? 'elicit', handler: handlerId(handler), status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next });
-      addMarker(call.ancestors, call.call, refusal);
+      markAt(call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
     }
   }
 }
