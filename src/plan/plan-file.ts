@@ -16,7 +16,7 @@ import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport } from './types.ts';
-import { importEdit, wireVerifier } from './wiring.ts';
+import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
 
 export interface PlanOptions {
   typeFacts?: TypeFacts;
@@ -324,11 +324,6 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 }
 
-/** Whether the module already imports `name` (`type X` is satisfied by a type-only import too). */
-export function alreadyImported(analysis: FileAnalysis, name: string): boolean {
-  const have = analysis.serverImported.get(name.replace(/^type /, ''));
-  return have === 'value' || (have === 'type' && name.startsWith('type '));
-}
 
 /** A handler's call to a split helper, standing for the request the helper made. */
 function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySite {

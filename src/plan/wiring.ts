@@ -36,8 +36,8 @@ function wireVerifier(source: string, construction: Node): Edit[] {
   return [{ start: options.start!, end: options.end!, text: `{ ...${source.slice(options.start!, options.end!)}, ${verifier} }` }];
 }
 
-export /** Merges the names the migration needs into the existing server import, or adds one. */
-function importEdit(analysis: FileAnalysis, names: string[]): Edit {
+/** Merges the names the migration needs into the existing server import, or adds one. */
+export function importEdit(analysis: FileAnalysis, names: string[]): Edit {
   const { source } = analysis;
   const existing = analysis.serverImport;
   if (existing && existing.type === 'ImportDeclaration' && existing.specifiers.length > 0) {
@@ -64,4 +64,10 @@ function importEdit(analysis: FileAnalysis, names: string[]): Edit {
   const eol = eolOf(source);
   const statement = `import { ${names.join(', ')} } from '${SERVER_PACKAGE}';`;
   return at === 0 ? { start: 0, end: 0, text: statement + eol } : { start: at, end: at, text: eol + statement };
+}
+
+/** Whether the module already imports `name` (`type X` is satisfied by a type-only import too). */
+export function alreadyImported(analysis: FileAnalysis, name: string): boolean {
+  const have = analysis.serverImported.get(name.replace(/^type /, ''));
+  return have === 'value' || (have === 'type' && name.startsWith('type '));
 }

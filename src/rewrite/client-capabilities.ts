@@ -7,9 +7,9 @@
 import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath } from '../analyse/ast.ts';
-import { alreadyImported } from '../plan/plan-file.ts';
-import { importEdit } from '../plan/wiring.ts';
+import { alreadyImported, importEdit } from '../plan/wiring.ts';
 import type { Edit } from '../plan/types.ts';
+import { requestCapabilities } from './helpers-block.ts';
 import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
@@ -37,10 +37,7 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
     const parent = parents[parents.length - 1];
     // Already rewritten (a second run): `<envelope>?.[KEY] ?? server.getClientCapabilities()`.
     if (parent?.type === 'LogicalExpression' && parent.operator === '??' && parent.right === node && source.slice(parent.left.start!, parent.left.end!).includes(KEY)) continue;
-    const envelope = file.typed
-      ? `(${ctx.name}.mcpReq.envelope as { [${KEY}]?: ClientCapabilities } | undefined)?.[${KEY}]`
-      : `${ctx.name}.mcpReq.envelope?.[${KEY}]`;
-    edits.push({ start: node.start!, end: node.end!, text: `(${envelope} ?? ${source.slice(node.start!, node.end!)})` });
+    edits.push({ start: node.start!, end: node.end!, text: `(${requestCapabilities(ctx.name, file.typed)} ?? ${source.slice(node.start!, node.end!)})` });
   }
   const parsed = { program: file.program, edits };
   if (edits.length === 0) return { output: source, parsed };

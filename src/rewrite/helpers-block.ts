@@ -23,6 +23,15 @@ export const HELPER_IMPORTS = [
   'type ServerContext',
 ] as const;
 
+/**
+ * The client capabilities a 2026-07-28 request carries, read off the handler's context `ctx`
+ * (undefined on a 2025-era request, whose capabilities are the connection's).
+ */
+export function requestCapabilities(ctx: string, typed: boolean): string {
+  const key = 'CLIENT_CAPABILITIES_META_KEY';
+  return typed ? `(${ctx}.mcpReq.envelope as { [${key}]?: ClientCapabilities } | undefined)?.[${key}]` : `${ctx}.mcpReq.envelope?.[${key}]`;
+}
+
 export function helpersBlock(options: { typed: boolean; exportCodec: boolean; eol: string }): string {
   const t = (typed: string, untyped = '') => (options.typed ? typed : untyped);
   const lines = [
@@ -121,7 +130,7 @@ export function helpersBlock(options: { typed: boolean; exportCodec: boolean; eo
     '// A form question needs `elicitation.form`, or a bare `elicitation: {}` (its 2025 meaning);',
     '// a URL one `elicitation.url`; sampling with tools `sampling.tools`.',
     `function mrtrRequireCapabilities(ctx${t(': ServerContext')}, ask${t(': InputRequests')})${t(': void')} {`,
-    `  const caps = (ctx.mcpReq.envelope${t(' as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined')})?.[CLIENT_CAPABILITIES_META_KEY];`,
+    `  const caps = ${requestCapabilities('ctx', options.typed)};`,
     '  if (!caps) return;',
     '  const elicitation = caps.elicitation;',
     '  const form = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);',
