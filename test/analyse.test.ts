@@ -8,6 +8,9 @@ import { parseSource } from '../src/analyse/parse.ts';
 import { planFile } from '../src/plan/plan-file.ts';
 import { transformSource } from '../src/transform.ts';
 
+/** The params of a form question, for sources written inline. */
+const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
+
 const tool = (body: string, params = '{ q }, ctx') => `
 import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
@@ -135,7 +138,6 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 });
 
 describe('an asking helper the module exports and a handler here also calls', () => {
-  const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
   // However the export is written, the helper is not split (other modules still call it),
   // and the engine is told it asks, so that their handlers are marked too.
   it.each([
@@ -185,7 +187,6 @@ server.registerTool('t', { inputSchema: schema }, async ({ items }, ctx) => {
 });
 
 describe('what belongs to nested functions', () => {
-  const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
   const typed = { local: () => ({ text: 'number', jsonSafe: true }) };
 
   it('does not take a nested function\'s own var for a handler local (the module\'s `count` is read after the question)', () => {
@@ -258,8 +259,7 @@ describe('referencedNames', () => {
 
 describe('requests made through an optional call', () => {
   it('are found and marked, not rewritten (the rewrite would ask every time)', () => {
-    const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
-    const source = `import { McpServer } from '@modelcontextprotocol/server';
+      const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const a = await ctx.mcpReq.elicitInput?.(${Q});
@@ -279,8 +279,7 @@ server.registerTool('u', { description: 'd' }, async () => {
 
 describe('rewrite invariants', () => {
   it('keeps a multi-line template literal as it was when it moves to a deeper block (a question awaited inline, in a loop)', () => {
-    const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
-    const source = `import { McpServer } from '@modelcontextprotocol/server';
+      const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const out: string[] = [];

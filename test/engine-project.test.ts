@@ -1,7 +1,7 @@
 // The engine's project-level steps, on temporary projects inside this checkout (so the SDK's
 // types resolve): a v1 server through the official codemod and the MRTR pass with its
 // package.json updated, and a helper module whose asking function other modules' handlers call.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
@@ -13,6 +13,7 @@ import { formatSummary } from '../src/report/summary.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
 import { ELICIT_SERVER } from './engine-samples.ts';
 import { ROOT } from './support/fixtures.ts';
+import { putFile } from './support/scratch.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -23,10 +24,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const put = async (relative: string, text: string) => {
-  await mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
-  await writeFile(path.join(dir, relative), text);
-};
+const put = (relative: string, text: string) => putFile(dir, relative, text);
 
 describe('a v1 project', () => {
   it('is upgraded by the official codemod, migrated, and its package.json moves to the v2 server package', async () => {

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,8 +8,8 @@ import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import { decodeSource } from '../src/engine/source-files.ts';
 import { unifiedDiff } from '../src/report/diff.ts';
 import { formatSummary } from '../src/report/summary.ts';
-import type { TypeFactsSource } from '../src/transform.ts';
 import { BROKEN_SERVER, ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE, UNRELATED_BROKEN } from './engine-samples.ts';
+import { noTypes, putFile } from './support/scratch.ts';
 
 let dir: string;
 
@@ -20,19 +20,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function put(relative: string, content: string | Uint8Array): Promise<string> {
-  const file = path.join(dir, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-  return file;
-}
-
-/** None of the samples lifts a local, so a run must never ask for type facts. */
-const noTypes: TypeFactsSource = {
-  forFile: () => {
-    throw new Error('type facts were not expected');
-  },
-};
+const put = (relative: string, content: string | Uint8Array) => putFile(dir, relative, content);
 
 describe('discoverFiles', () => {
   it('keeps source extensions, drops declaration files, skips dependency and output folders, sorts', async () => {

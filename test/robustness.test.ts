@@ -13,9 +13,8 @@
 // read-only mode (writeFileAtomic copies the mode bits). A dry run reports nothing for them:
 // it writes nothing.
 import { spawn } from 'node:child_process';
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSource } from '../src/analyse/parse.ts';
 import { loadTypeScript } from '../src/analyse/load-typescript.ts';
@@ -23,8 +22,9 @@ import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
 import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { ROOT } from './support/fixtures.ts';
+import { noTypes, putFile } from './support/scratch.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TMP = path.join(ROOT, '.tmp');
 const made: string[] = [];
 let dir: string;
@@ -38,20 +38,7 @@ afterAll(async () => {
   for (const d of made) await rm(d, { recursive: true, force: true });
 });
 
-async function put(relative: string, content: string | Uint8Array, mode?: number): Promise<string> {
-  const file = path.join(dir, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-  if (mode !== undefined) await chmod(file, mode);
-  return file;
-}
-
-/** The samples lift no local: a run over them must never ask for type facts. */
-const noTypes: TypeFactsSource = {
-  forFile: () => {
-    throw new Error('type facts were not expected');
-  },
-};
+const put = (relative: string, content: string | Uint8Array, mode?: number) => putFile(dir, relative, content, mode);
 
 const migrated = (text: string) => text.includes('inputRequired.elicit(');
 
