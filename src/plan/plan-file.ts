@@ -8,6 +8,7 @@ import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
+import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
@@ -56,7 +57,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   for (const site of candidates) {
     if (site.uncertain && verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
-      preset.set(site, new Refusal('unknown-receiver', `\`${source.slice(site.receiver.start!, site.receiver.end!)}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
+      preset.set(site, new Refusal('unknown-receiver', `\`${codeSnippet(source.slice(site.receiver.start!, site.receiver.end!))}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
     } else if (site.call.type === 'OptionalCallExpression') {
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
       preset.set(site, new Refusal('optional-call', 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.', `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.`, site));

@@ -6,6 +6,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
+import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
@@ -292,7 +293,7 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   const text = source.slice(returnType.typeAnnotation.start!, returnType.typeAnnotation.end!);
   const promised = promisedType(text);
   if (promised === undefined) {
-    return new Refusal('return-type', `the handler's return type \`${text}\` is not a Promise the codemod can widen.`, 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.');
+    return new Refusal('return-type', `the handler's return type \`${codeSnippet(text)}\` is not a Promise the codemod can widen.`, 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.');
   }
   if (/\bInputRequiredResult\b/.test(text)) return undefined;
   return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };

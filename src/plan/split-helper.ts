@@ -8,6 +8,7 @@ import { hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
+import { lineComment } from '../core/escape.ts';
 import { indentAt, lineEndOf, lineStartOf, promisedType } from './text.ts';
 import type { Edit, InputKind } from './types.ts';
 
@@ -69,8 +70,8 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const unwrapped = returnType ? promisedType(returnType) : undefined;
   const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
   const lines = [
-    `// ${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
-    `// handler asks with ${name}Request() and, once answered, computes ${name}Result().`,
+    lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
+    lineComment('', `handler asks with ${name}Request() and, once answered, computes ${name}Result().`),
     `function ${name}Request(${pick(usedByRequest)}) {`,
     `  return ${KINDS[kind].builder}(${requestArgs});`,
     '}',

@@ -5,6 +5,7 @@
 // enclosing block. In straight-line code that is exactly the code between two questions,
 // and after the last question the code stays where it was, byte for byte.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
+import { jsString as quote, lineComment } from '../core/escape.ts';
 import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
 import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PlannedRequest, SuspensionPoint } from '../plan/types.ts';
 
@@ -47,10 +48,6 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
     if (plan.addParam.close) edits.push({ start: plan.addParam.close.at, end: plan.addParam.close.at, text: plan.addParam.close.text });
   }
   return edits;
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 class BodyRenderer {
@@ -245,10 +242,10 @@ class BodyRenderer {
     const { source, U } = this;
     const lines: string[] = [];
     const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
-    for (const g of guidance) lines.push(`${indent}// ${NOTE_MARKER}: ${g}`);
+    for (const g of guidance) lines.push(lineComment(indent, `${NOTE_MARKER}: ${g}`));
     if (point.secrets.length > 0) {
       const names = point.secrets.map((n) => `\`${n}\``).join(', ');
-      lines.push(`${indent}// ${NOTE_MARKER}: ${names} ${point.secrets.length === 1 ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read it. Keep secrets on the server.`);
+      lines.push(lineComment(indent, `${NOTE_MARKER}: ${names} ${point.secrets.length === 1 ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read it. Keep secrets on the server.`));
     }
     const locals = point.lifted.length === 0 ? '{}' : `{ ${point.lifted.map((l) => l.name).join(', ')} }`;
     lines.push(`${indent}return mrtr.ask(${quote(point.step)}, ${locals}, {`);

@@ -2,6 +2,7 @@
 // offsets the plan names; everything else is copied through untouched.
 import type { Program } from '@babel/types';
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
+import { lineComment } from '../core/escape.ts';
 import type { Edit, FilePlan, Marker } from '../plan/types.ts';
 import { type CopiedStatements, copiedStatements } from './copied-statements.ts';
 import { helpersBlock } from './helpers-block.ts';
@@ -39,7 +40,7 @@ export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
 }
 
 export function markerComment(marker: Pick<Marker, 'indent' | 'code' | 'reason' | 'next'>): string {
-  return `${marker.indent}// ${TODO_MARKER}(${marker.code}): ${marker.reason} Next: ${marker.next}`;
+  return lineComment(marker.indent, `${TODO_MARKER}(${marker.code}): ${marker.reason} Next: ${marker.next}`);
 }
 
 /** A marker already on the line above (from an earlier run) is not added again. */
