@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BROKEN_SERVER, ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
-import { cli, git } from './support/cli.ts';
+import { stripAnsi } from '../src/report/color.ts';
+import { cli, git, runCli } from './support/cli.ts';
 
 
 let dir: string;
@@ -269,5 +270,44 @@ describe('mrtr-codemod usage', () => {
     expect(command.code).toBe(2);
     expect(command.stderr).toMatch(/Unknown arguments?: convert/);
     expect(command.stdout).toBe('');
+  });
+});
+
+describe('control characters from the repository never reach a terminal raw', () => {
+  // A file name, a tool name and source text, each carrying an escape sequence that erases the
+  // line (`ESC [2K`), a carriage return that rewrites it, and a bidirectional override.
+  const ESC = '\u001b[2K';
+  // (The carriage return is written as an escape in the tool name: a raw one would end the string.)
+  const evilServer = MIXED_SERVER.replace("'later'", `'later${ESC}\\r\u202e'`);
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  it('the summary, the check formats and every message escape them; a patch keeps the file exact', async () => {
+    await tree({ [`src/evil${ESC}\r.ts`]: evilServer, [`src/broken${ESC}.ts`]: BROKEN_SERVER });
+
+    const dry = await cli(dir, 'migrate', '--dry-run', 'src');
+    const summary = dry.stdout.slice(dry.stdout.indexOf('Files scanned:'));
+    expect(summary).not.toMatch(RAW);
+    expect(dry.stderr).not.toMatch(RAW);
+    expect(summary).toContain('  src/evil\\x1b[2K\\r.ts\n');
+    expect(summary).toContain('  src/broken\\x1b[2K.ts:3:24  cannot parse');
+    expect(summary).toContain('tool:later\\x1b[2K\\r\\u202e (src/evil\\x1b[2K\\r.ts:6, closure)');
+    // The patch itself (stdout is a pipe) carries the code byte for byte.
+    expect(dry.stdout.slice(0, dry.stdout.indexOf('Files scanned:'))).toContain(`registerTool('later${ESC}\\r\u202e'`);
+    const json = await cli(dir, 'migrate', '--dry-run', '--json', 'src');
+    expect(json.stdout).not.toMatch(RAW);
+    // The same value, escaped: JSON readers get the tool name as it is.
+    expect((JSON.parse(json.stdout) as { handlers: { needManualWork: Array<{ handler: string }> } }).handlers.needManualWork[0]!.handler).toBe(`tool:later${ESC}\r\u202e`);
+
+    for (const format of ['text', 'github', 'json', 'sarif']) {
+      const run = await cli(dir, 'check', '--format', format, 'src');
+      expect(run.stdout, format).not.toMatch(RAW);
+      expect(run.stderr, format).not.toMatch(RAW);
+    }
+    const report = JSON.parse((await cli(dir, 'check', '--format', 'json', 'src')).stdout) as { findings: Array<{ file: string }> };
+    expect(report.findings.map((f) => f.file)).toContain(`src/evil${ESC}\r.ts`);
+
+    // Coloured for a person, the diff shows the source's escapes as text too.
+    const coloured = await runCli(dir, ['migrate', '--dry-run', 'src'], { FORCE_COLOR: '1' });
+    expect(stripAnsi(coloured.stdout)).not.toMatch(RAW);
   });
 });

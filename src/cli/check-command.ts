@@ -18,6 +18,7 @@
 import type { CommandModule } from 'yargs';
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { terminalText } from '../core/escape.ts';
 import { markersByLines, markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import type { RunSite } from '../engine/run.ts';
 import type { InputKind } from '../plan/types.ts';
@@ -78,7 +79,7 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
   io.stdout(formatCheckReport(report, command.format));
   // The machine formats keep stdout a single document: say on stderr what could not be checked.
   if (command.format === 'json' || command.format === 'sarif') {
-    for (const error of report.errors) io.stderr(`mrtr-codemod check: ${errorLocation(error)}: ${error.message}\n`);
+    for (const error of report.errors) io.stderr(`mrtr-codemod check: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);
   }
   return report.summary.exitCode;
 }

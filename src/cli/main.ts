@@ -7,6 +7,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
+import { jsonText, terminalLines, terminalText } from '../core/escape.ts';
 import type { ChangedFile } from '../engine/run.ts';
 import { packageVersion } from '../package-version.ts';
 import { shouldColor } from '../report/color.ts';
@@ -26,6 +27,8 @@ export interface CliIo {
   stderrColumns?: number;
   /** Colour diffs on stdout (decided from the TTY and NO_COLOR/FORCE_COLOR; tests set it). */
   color?: boolean;
+  /** Whether stdout is a terminal (a diff shown there has its control characters escaped). */
+  stdoutIsTTY?: boolean;
 }
 
 interface MigrateCommand {
@@ -98,7 +101,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     parser.parse([...argv], {}, (error, _args, output) => resolve({ error: error ?? undefined, output }));
   });
   if (parsed.error) {
-    io.stderr(parsed.output ? `${parsed.output}\n` : `${parsed.error.message}\n`);
+    io.stderr(`${terminalLines(parsed.output || parsed.error.message)}\n`);
     return EXIT_USAGE;
   }
   if (check) return runCheckCommand(check, io);
@@ -111,7 +114,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
-  const [{ runCodemod }, { colorizeDiff, unifiedDiff, unifiedDiffs }, { formatSummary }] = await Promise.all([
+  const [{ runCodemod }, { terminalDiff, unifiedDiff, unifiedDiffs }, { formatSummary }] = await Promise.all([
     import('../engine/run.ts'),
     import('../report/diff.ts'),
     import('../report/summary.ts'),
@@ -120,7 +123,7 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   const review = command.patch !== undefined || command.report !== undefined ? await import('../report/patch.ts') : undefined;
   const reviewProblem = await review?.reviewOutputsProblem(command, io.cwd);
   if (reviewProblem) {
-    io.stderr(`mrtr-codemod: ${reviewProblem}\n`);
+    io.stderr(`mrtr-codemod: ${terminalText(reviewProblem)}\n`);
     return EXIT_USAGE;
   }
   // One-shot safety: the dirty-tree guard, discovery (.gitignore, --include/--exclude), progress.
@@ -144,9 +147,11 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, discover: discoverOptions, transform: { sampling: command.sampling }, v1: command.v1, ...(command.types === false ? { types: false as const } : {}), ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
-    if (patch) io.stdout(`${io.color ? colorizeDiff(patch) : patch}\n`);
+    // A patch for a file or a pipe stays exact; shown to a person, the code's control characters are escaped.
+    const shown = io.color || io.stdoutIsTTY;
+    if (patch) io.stdout(`${shown ? terminalDiff(patch, Boolean(io.color)) : patch}\n`);
   }
-  io.stdout(command.json ? (await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun }) : formatSummary(result, { dryRun: command.dryRun }));
+  io.stdout(command.json ? jsonText((await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun })) : formatSummary(result, { dryRun: command.dryRun }));
   if (review && !(await review.writeReviewOutputs(result, command, io))) return EXIT_FILE_ERRORS;
   return result.errors.length > 0 ? EXIT_FILE_ERRORS : EXIT_OK;
 }
@@ -158,6 +163,7 @@ function processIo(): CliIo {
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
     stderrColumns: process.stderr.columns,
+    stdoutIsTTY: process.stdout.isTTY === true,
     color: shouldColor(process.stdout.isTTY, process.env),
   };
 }
@@ -172,7 +178,7 @@ export async function cli(argv: readonly string[] = process.argv.slice(2)): Prom
   try {
     process.exitCode = await main(argv);
   } catch (error) {
-    process.stderr.write(`mrtr-codemod: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(`mrtr-codemod: ${terminalLines((error as Error)?.stack ?? String(error))}\n`);
     process.exitCode = EXIT_FILE_ERRORS;
   }
 }

@@ -115,8 +115,16 @@ export function classifyUnifiedDiff(patch: string): DiffLine[] {
 /**
  * The same patch with ANSI colours, for a terminal. Lines are classified by position (a
  * removed line reading `-- x` is still a removal), and stripping the escapes gives back the
- * input exactly. Never use it for a patch file.
+ * input exactly (when it has no control characters: see terminalDiff). Never use it for a
+ * patch file.
  */
 export function colorizeDiff(patch: string): string {
-  return classifyUnifiedDiff(patch).map(ansiDiffLine).join('');
+  return terminalDiff(patch, true);
+}
+
+/** A patch shown to a person: control characters of the code escaped, coloured when `color`. */
+export function terminalDiff(patch: string, color: boolean): string {
+  return classifyUnifiedDiff(patch)
+    .map((line) => ansiDiffLine(line, color))
+    .join('');
 }

@@ -3,6 +3,7 @@
 // atomically: a reader never sees half a patch or half a page.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { terminalText } from '../core/escape.ts';
 import { writeFileAtomic } from '../engine/atomic-write.ts';
 import { describeFsError } from '../engine/discover.ts';
 import type { RunResult } from '../engine/run.ts';
@@ -63,10 +64,10 @@ export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutpu
   const write = async (option: string, file: string, text: () => string, what: string) => {
     try {
       await writeFileAtomic(path.resolve(io.cwd, file), text());
-      if (!outputs.json) io.stdout(`${what} written: ${file}\n`);
+      if (!outputs.json) io.stdout(`${what} written: ${terminalText(file)}\n`);
     } catch (error) {
       ok = false;
-      io.stderr(`mrtr-codemod: ${option} ${file}: cannot write: ${describeFsError(error)}\n`);
+      io.stderr(`mrtr-codemod: ${option} ${terminalText(file)}: cannot write: ${terminalText(describeFsError(error))}\n`);
     }
   };
   if (outputs.patch !== undefined) {

@@ -1,6 +1,7 @@
 // The human summary printed at the end of a run: what was looked at, what was migrated,
 // what is left for a person (each marker with where, why and what next), what failed, and
 // the deprecation notes for sampling and roots, each note once however many sites it concerns.
+import { terminalText } from '../core/escape.ts';
 import type { RunResult } from '../engine/run.ts';
 import { count, errorLocation } from './formats/check-report.ts';
 import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings, type HandlerSummary } from './run-tally.ts';
@@ -46,7 +47,8 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
   // The last line is the headline: whole handlers migrated, and those left for a person.
   lines.push(formatHandlerLine(summariseHandlers(result.sites)));
 
-  return lines.join('\n') + '\n';
+  // Names and messages come from the repository: each line is escaped, so none can hide another.
+  return lines.map(terminalText).join('\n') + '\n';
 }
 
 /** `migrated 14/17 handlers; 3 need manual work: tool:a (src/a.ts:12, closure), src/b.ts:40 (...)`. */

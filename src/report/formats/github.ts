@@ -1,7 +1,9 @@
 // `check --format github`: GitHub Actions workflow commands, one `::error` annotation per
 // finding and per file that could not be checked, then the one-line total (a plain log line).
 // Values are escaped as @actions/core does: in the message `%`, CR and LF; in properties also
-// `:` and `,`.
+// `:` and `,`. Any other control character from the repository is escaped too (terminalText):
+// the log is read on a terminal as well as in the browser.
+import { terminalText } from '../../core/escape.ts';
 import { errorRuleId, formatTotal, messageWithHint, type CheckReport } from './check-report.ts';
 
 export function formatGithub(report: CheckReport): string {
@@ -13,7 +15,7 @@ export function formatGithub(report: CheckReport): string {
     const where = e.stage === 'discover' ? { title: `mrtr-codemod ${errorRuleId(e)}` } : { file: e.file, line: e.line, col: e.column, title: `mrtr-codemod ${errorRuleId(e)}` };
     lines.push(command(where, e.stage === 'discover' ? `${e.file}: ${e.message}` : e.message));
   }
-  lines.push(formatTotal(report));
+  lines.push(terminalText(formatTotal(report)));
   return lines.join('\n') + '\n';
 }
 
@@ -26,7 +28,7 @@ function command(properties: Record<string, string | number | undefined>, messag
 }
 
 export function escapeData(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return terminalText(value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 export function escapeProperty(value: string): string {

@@ -27,8 +27,9 @@
 //     "exitCode": 0 | 1 | 2
 //   }
 // }
+import { jsonText } from '../../core/escape.ts';
 import type { CheckReport } from './check-report.ts';
 
 export function formatJson(report: CheckReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${jsonText(JSON.stringify(report, null, 2))}\n`;
 }

@@ -4,6 +4,7 @@
 // location relative to %SRCROOT% (the directory check ran in: run it from the repository
 // root for code scanning). Files that could not be checked are tool execution notifications,
 // and `executionSuccessful` is false when there are any.
+import { jsonText } from '../../core/escape.ts';
 import { packageVersion } from '../../package-version.ts';
 import { messageWithHint, ruleInfo, type CheckError, type CheckReport, type Finding } from './check-report.ts';
 
@@ -11,7 +12,7 @@ const SARIF_SCHEMA_URI = 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec
 export const SRCROOT = '%SRCROOT%';
 
 export function formatSarif(report: CheckReport, options: { version?: string } = {}): string {
-  return `${JSON.stringify(sarifLog(report, options), null, 2)}\n`;
+  return `${jsonText(JSON.stringify(sarifLog(report, options), null, 2))}\n`;
 }
 
 export function sarifLog(report: CheckReport, options: { version?: string } = {}): Record<string, unknown> {
