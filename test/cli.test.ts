@@ -311,3 +311,61 @@ describe('control characters from the repository never reach a terminal raw', ()
     expect(stripAnsi(coloured.stdout)).not.toMatch(RAW);
   });
 });
+
+describe('unusual file names and arguments', () => {
+  it('--patch quotes names as git does (tab, newline, quote, backslash, space): git apply takes it and gives what migrate writes', async () => {
+    const names = ['src/tab\there.ts', 'src/new\nline.ts', 'src/q"uote.ts', 'src/back\\slash.ts', 'src/sp ace.ts', 'src/naïve.ts'];
+    await tree(Object.fromEntries(names.map((name) => [name, ELICIT_SERVER])));
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '--patch', '../mrtr.patch', 'src');
+    expect(dry.code).toBe(0);
+    const patchFile = path.join(dir, '..', 'mrtr.patch');
+    try {
+      const patch = await readFile(patchFile, 'utf8');
+      expect(patch).toContain('--- "a/src/tab\\there.ts"\n+++ "b/src/tab\\there.ts"\n');
+      expect(patch).toContain('--- "a/src/new\\nline.ts"\n');
+      expect(patch).toContain('--- "a/src/q\\"uote.ts"\n');
+      expect(patch).toContain('--- "a/src/back\\\\slash.ts"\n');
+      expect(patch).toContain('--- a/src/sp ace.ts\t\n+++ b/src/sp ace.ts\t\n');
+      expect(patch).toContain('--- a/src/naïve.ts\n');
+      await git(dir, 'apply', patchFile);
+      const applied = await Promise.all(names.map((name) => readFile(path.join(dir, name), 'utf8')));
+      await git(dir, 'checkout', '-q', '.');
+      expect((await cli(dir, 'migrate', 'src')).code).toBe(0);
+      expect(await Promise.all(names.map((name) => readFile(path.join(dir, name), 'utf8')))).toEqual(applied);
+      expect(applied.every((text) => text.includes('inputRequired.elicit('))).toBe(true);
+    } finally {
+      await rm(patchFile, { force: true });
+    }
+  });
+
+  it('takes every path after `--`, including one that starts with a dash', async () => {
+    await tree({ '-dash.ts': ELICIT_SERVER, 'src/server.ts': ELICIT_SERVER });
+    const dry = await cli(dir, 'migrate', '--dry-run', 'src', '--', '-dash.ts');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  -dash.ts\n  src/server.ts\n');
+    const only = await cli(dir, 'check', '--', '-dash.ts');
+    expect(only.code).toBe(1);
+    expect(only.stdout).toMatch(/^-dash\.ts:6:\d+ {2}legacy-request /);
+    expect(only.stdout).toContain('1 file checked');
+  });
+
+  it('reads the first pattern of a .gitignore that starts with a byte-order mark, at the root and below', async () => {
+    await tree({
+      '.gitignore': '\ufeffignored.ts\n',
+      'ignored.ts': ELICIT_SERVER,
+      'sub/.gitignore': '\ufeff/anchored.ts\n',
+      'sub/anchored.ts': ELICIT_SERVER,
+      'deep/.gitignore': '\ufeff# a comment, then a pattern\nlost.ts\n',
+      'deep/lost.ts': ELICIT_SERVER,
+      'kept.ts': ELICIT_SERVER,
+    });
+    await git(dir, 'init', '-q');
+    const run = await cli(dir, 'check', '.');
+    expect(run.stdout).toContain('1 file checked');
+    expect(run.stdout).toMatch(/^kept\.ts:/);
+  });
+});

@@ -54,10 +54,30 @@ interface MigrateCommand {
   types?: boolean;
 }
 
+/**
+ * Stands in for the paths after `--` while yargs parses the rest (it would drop them, and
+ * would find no path when all of them come after `--`). No argument can hold a NUL.
+ */
+const PATHS_AFTER_DASHES = '\0paths after --';
+
+/** The arguments with everything after `--` as one placeholder, and what it stands for. */
+function splitAtDashes(argv: readonly string[]): { args: string[]; after: string[] } {
+  const at = argv.indexOf('--');
+  if (at === -1) return { args: [...argv], after: [] };
+  const after = argv.slice(at + 1);
+  return { args: [...argv.slice(0, at), ...(after.length > 0 ? [PATHS_AFTER_DASHES] : [])], after };
+}
+
+/** The positional paths, with the placeholder replaced by the paths after `--`. */
+export function givenPaths(positional: readonly unknown[] | undefined, after: readonly string[]): string[] {
+  return (positional ?? []).map(String).flatMap((p) => (p === PATHS_AFTER_DASHES ? after : [p]));
+}
+
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let command: MigrateCommand | undefined;
   let check: CheckCommand | undefined;
+  const { args: toParse, after } = splitAtDashes(argv);
   const parser = yargs()
     .scriptName('mrtr-codemod')
     .usage('$0 <command> [options]\n\nMigrate MCP servers from server→client requests (elicitation, sampling, roots) to MCP 2026-07-28 multi round-trip requests.')
@@ -81,14 +101,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .example('$0 migrate --dry-run --patch mrtr.patch --report mrtr.html src', 'write the change as a patch and a review page; touch nothing else')
           .example('$0 migrate --dry-run src > mrtr.patch', 'review the change first'),
       (args) => {
-        command = { name: 'migrate', paths: (args.paths ?? []).map(String), dryRun: Boolean(args.dryRun) };
+        command = { name: 'migrate', paths: givenPaths(args.paths, after), dryRun: Boolean(args.dryRun) };
         if (typeof args.patch === 'string') command.patch = args.patch;
         const globs = (value: unknown) => (value === undefined ? [] : [value].flat().map(String));
         Object.assign(command, { force: Boolean(args.force), include: globs(args.include), exclude: globs(args.exclude), json: Boolean(args.json), sampling: args.sampling === 'flag' ? 'flag' : 'migrate', v1: args.v1 !== false, types: args.types !== false });
         if (typeof args.report === 'string') command.report = args.report;
       },
     )
-    .command(checkCommandModule((c) => void (check = c)))
+    .command(checkCommandModule((c) => void (check = { ...c, paths: givenPaths(c.paths, after) })))
     .demandCommand(1, 'Name a command: migrate or check')
     .strict()
     .help()
@@ -98,7 +118,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .exitProcess(false);
 
   const parsed = await new Promise<{ error?: Error; output: string }>((resolve) => {
-    parser.parse([...argv], {}, (error, _args, output) => resolve({ error: error ?? undefined, output }));
+    parser.parse(toParse, {}, (error, _args, output) => resolve({ error: error ?? undefined, output }));
   });
   if (parsed.error) {
     io.stderr(`${terminalLines(parsed.output || parsed.error.message)}\n`);

@@ -77,6 +77,20 @@ export function jsonText(json: string): string {
   return json.replace(UNSAFE, (char) => (char.charCodeAt(0) < 0x20 ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
+const GIT_SHORT: Record<string, string> = { '\u0007': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r', '"': '\\"', '\\': '\\\\' };
+
+/**
+ * A path as git writes it in a patch header (`git diff`, quote_c_style): as it is, unless it
+ * holds a double quote, a backslash or a character of the table above; then in double quotes,
+ * with C escapes and such characters' UTF-8 bytes in octal. (git quotes any other non-ASCII
+ * byte too unless core.quotePath is off; `git apply` reads both, so those stay readable.)
+ */
+export function gitQuotedPath(path: string): string {
+  if (!/["\\]/.test(path) && path.search(UNSAFE) === -1) return path;
+  const quoted = path.replace(/["\\]/g, (char) => GIT_SHORT[char]!).replace(UNSAFE, (char) => GIT_SHORT[char] ?? [...Buffer.from(char)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
+  return `"${quoted}"`;
+}
+
 /** A piece of source quoted in a message: whitespace runs collapsed, long text shortened. */
 export function codeSnippet(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -276,7 +276,8 @@ export class GitIgnoreRules {
     } catch {
       return; // no such file (the usual case), or not readable: no rules
     }
-    const patterns = text.split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
+    // A byte-order mark is not part of the first pattern (git skips it too).
+    const patterns = text.replace(/^\ufeff/, '').split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
     if (patterns.length > 0) this.matcher.add(patterns);
   }
 }

@@ -1,5 +1,6 @@
 // Unified diffs of a run's changes, in the form `git apply` (and `patch -p1`) accept:
 // `--- a/<path>` / `+++ b/<path>` headers with paths relative to the directory the run was in.
+import { gitQuotedPath } from '../core/escape.ts';
 import type { ChangedFile } from '../engine/run.ts';
 import { ansiDiffLine } from './color.ts';
 import { unifiedPatch } from './line-diff.ts';
@@ -21,10 +22,19 @@ const made = new WeakMap<object, string>();
 export function unifiedDiff(file: DiffedFile): string {
   let patch = made.get(file);
   if (patch === undefined) {
-    patch = unifiedPatch(`a/${file.path}`, `b/${file.path}`, file.original, file.output, DIFF_CONTEXT, file.splices);
+    patch = unifiedPatch(headerName('a/', file.path), headerName('b/', file.path), file.original, file.output, DIFF_CONTEXT, file.splices);
     made.set(file, patch);
   }
   return patch;
+}
+
+/**
+ * A file's name in a `---`/`+++` header, as git writes it: quoted when it must be (a tab or a
+ * line break would otherwise end the name), and followed by a tab when it holds a space, so
+ * that a trailing space is not taken for padding.
+ */
+function headerName(prefix: string, file: string): string {
+  return gitQuotedPath(prefix + file) + (file.includes(' ') ? '\t' : '');
 }
 
 /** One patch for all changed files, in the order given (RunResult.changed: the manifests a v1 upgrade edited, then the files in discovery order). */
