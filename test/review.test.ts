@@ -217,10 +217,10 @@ describe('--patch FILE', () => {
     cleanup.push(root);
     const missingDir = await cli(root, ['migrate', '--patch', 'no/such/dir/out.patch', 'server.ts']);
     expect(missingDir.code).toBe(2);
-    expect(missingDir.stderr).toContain('--patch: the directory of no/such/dir/out.patch does not exist');
+    expect(missingDir.stderr).toContain('--patch no/such/dir/out.patch: its folder does not exist');
     const isDir = await cli(root, ['migrate', '--report', '.', 'server.ts']);
     expect(isDir.code).toBe(2);
-    expect(isDir.stderr).toContain('--report: . is a directory');
+    expect(isDir.stderr).toContain('--report .: is a directory');
     const same = await cli(root, ['migrate', '--patch', 'x', '--report', './x', 'server.ts']);
     expect(same.code).toBe(2);
     expect(same.stderr).toContain('--patch and --report name the same file');

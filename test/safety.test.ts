@@ -1,7 +1,7 @@
 // One-shot safety through the real entry (node bin/mrtr-codemod.js), in throwaway git
 // repositories under the project's git-ignored .tmp/: the dirty-tree guard, .gitignore,
 // --include/--exclude, the handler summary line, --json, and the progress line.
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -352,5 +352,76 @@ describe('progress', () => {
     for (let i = 0; i < 1000; i++) disabled.tick();
     disabled.done();
     expect(off).toBe('');
+  });
+});
+
+describe('--patch and --report', () => {
+  /** A folder beside the repository, standing for everything outside it. */
+  async function outsideFolder(): Promise<string> {
+    const outside = await mkdtemp(path.join(PROJECT_TMP, 'safety-outside-'));
+    outsideFolders.push(outside);
+    await writeFile(path.join(outside, 'victim.txt'), 'precious\n');
+    return outside;
+  }
+  const outsideFolders: string[] = [];
+  afterEach(async () => {
+    for (const folder of outsideFolders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
+  const tempLeft = async (root: string) => (await readdir(root, { recursive: true })).filter((f) => String(f).endsWith('.mrtr-tmp'));
+
+  it('are never written through a committed symbolic link, even with --dry-run, and a refusal touches no source', async () => {
+    const outside = await outsideFolder();
+    await tree(dir, { 'src/server.ts': ELICIT_SERVER });
+    await symlink(path.join(outside, 'victim.txt'), path.join(dir, 'mrtr.patch'));
+    await symlink(path.join(outside, 'victim.txt'), path.join(dir, 'mrtr.html'));
+    await symlink(outside, path.join(dir, 'reports'));
+    await repo({});
+    const before = await snapshot(dir);
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '--patch', 'mrtr.patch', '--report', 'mrtr.html', 'src');
+    expect(dry).toMatchObject({ code: 2, stdout: '' });
+    expect(dry.stderr).toBe('mrtr-codemod: --patch mrtr.patch: is a symbolic link; it is not written through (remove the link or name another file)\n');
+    const report = await cli(dir, 'migrate', '--report', 'mrtr.html', 'src');
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('--report mrtr.html: is a symbolic link');
+    const folder = await cli(dir, 'migrate', '--patch', 'reports/mrtr.patch', 'src');
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain('--patch reports/mrtr.patch: its folder leads out of the current directory through a symbolic link');
+
+    expect(await readFile(path.join(outside, 'victim.txt'), 'utf8')).toBe('precious\n');
+    expect(await readdir(outside)).toEqual(['victim.txt']);
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await isMigrated('src/server.ts')).toBe(false);
+  });
+
+  it('a path that cannot be written is found before any source is touched', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    const tooLong = `${'x'.repeat(300)}.patch`;
+    const result = await cli(dir, 'migrate', '--patch', tooLong, 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^mrtr-codemod: --patch x+\.patch: cannot be written: file name too long\n$/);
+    expect(await isMigrated('src/server.ts')).toBe(false);
+    if (process.platform === 'linux') {
+      const proc = await cli(dir, 'migrate', '--report', '/proc/mrtr.html', 'src');
+      expect(proc.code).toBe(2);
+      expect(proc.stderr).toBe('mrtr-codemod: --report /proc/mrtr.html: cannot be written: no such file or directory\n');
+      expect(await isMigrated('src/server.ts')).toBe(false);
+    }
+    expect(await tempLeft(dir)).toEqual([]);
+  });
+
+  it('are written whole after the run, with no temporary file left, and nothing is left reserved by a refused run', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    await writeFile(path.join(dir, 'src/new.ts'), PLAIN_MODULE); // untracked: the guard refuses
+    const refused = await cli(dir, 'migrate', '--patch', 'out.patch', 'src');
+    expect(refused.code).toBe(2);
+    expect(await readdir(dir)).not.toContain('out.patch');
+    expect(await tempLeft(dir)).toEqual([]);
+
+    const written = await cli(dir, 'migrate', '--force', '--patch', 'out.patch', '--report', 'out.html', 'src');
+    expect(written.code).toBe(0);
+    expect(await read('out.patch')).toContain('--- a/src/server.ts\n');
+    expect(await read('out.html')).toContain('<html');
+    expect(await tempLeft(dir)).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { jsonText, terminalLines, terminalText } from '../core/escape.ts';
 import type { ChangedFile } from '../engine/run.ts';
+import type { ReservedOutputs } from '../report/patch.ts';
 import { packageVersion } from '../package-version.ts';
 import { shouldColor } from '../report/color.ts';
 import { checkCommandModule, runCheckCommand, type CheckCommand } from './check-command.ts';
@@ -134,18 +135,29 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
+  // --patch / --report: reserved first, so a bad output path is a usage error found before any
+  // source is touched.
+  const review = command.patch !== undefined || command.report !== undefined ? await import('../report/patch.ts') : undefined;
+  const reserved = await review?.reserveReviewOutputs(command, io.cwd);
+  if (reserved && 'problem' in reserved) {
+    io.stderr(`mrtr-codemod: ${terminalText(reserved.problem)}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await migrateReserved(command, io, review && reserved ? { review, reserved } : undefined);
+  } finally {
+    await reserved?.discard();
+  }
+}
+
+type ReviewModule = typeof import('../report/patch.ts');
+
+async function migrateReserved(command: MigrateCommand, io: CliIo, outputs: { review: ReviewModule; reserved: ReservedOutputs } | undefined): Promise<number> {
   const [{ runCodemod }, { terminalDiff, unifiedDiff, unifiedDiffs }, { formatSummary }] = await Promise.all([
     import('../engine/run.ts'),
     import('../report/diff.ts'),
     import('../report/summary.ts'),
   ]);
-  // --patch / --report: a bad output path is a usage error, found before any source is touched.
-  const review = command.patch !== undefined || command.report !== undefined ? await import('../report/patch.ts') : undefined;
-  const reviewProblem = await review?.reviewOutputsProblem(command, io.cwd);
-  if (reviewProblem) {
-    io.stderr(`mrtr-codemod: ${terminalText(reviewProblem)}\n`);
-    return EXIT_USAGE;
-  }
   // One-shot safety: the dirty-tree guard, discovery (.gitignore, --include/--exclude), progress.
   const [{ discoverFiles }, { checkDirtyTree, formatDirtyRefusal }, { createProgress, runDiscovered }] = await Promise.all([
     import('../engine/discover.ts'),
@@ -163,7 +175,7 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   const discovery = await discoverFiles(command.paths, io.cwd, discoverOptions);
   const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
   // Diffs to show or write are made as files finish, while others still wait for type facts.
-  const diffs = (command.dryRun && !command.json) || review !== undefined;
+  const diffs = (command.dryRun && !command.json) || outputs !== undefined;
   const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, discover: discoverOptions, transform: { sampling: command.sampling }, v1: command.v1, ...(command.types === false ? { types: false as const } : {}), ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
@@ -172,7 +184,7 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
     if (patch) io.stdout(`${shown ? terminalDiff(patch, Boolean(io.color)) : patch}\n`);
   }
   io.stdout(command.json ? jsonText((await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun })) : formatSummary(result, { dryRun: command.dryRun }));
-  if (review && !(await review.writeReviewOutputs(result, command, io))) return EXIT_FILE_ERRORS;
+  if (outputs && !(await outputs.review.writeReviewOutputs(result, command, outputs.reserved, io))) return EXIT_FILE_ERRORS;
   return result.errors.length > 0 ? EXIT_FILE_ERRORS : EXIT_OK;
 }
 

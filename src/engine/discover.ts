@@ -335,6 +335,12 @@ export function describeFsError(error: unknown): string {
       return 'not a directory';
     case 'ELOOP':
       return 'too many levels of symbolic links';
+    case 'ENAMETOOLONG':
+      return 'file name too long';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on device';
     default:
       return e?.message ?? String(error);
   }
