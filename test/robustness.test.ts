@@ -416,7 +416,56 @@ describe('no half-written file, ever', () => {
     expect(left[0]).toMatch(/^\.server\.ts\.\d+\.[0-9a-f]+\.mrtr-tmp$/);
     expect((await stat(path.join(dir, left[0]!))).size).toBeLessThan(server.length);
   });
+
+  it('an edit made while the run writes (between its read and its rename) is kept, and reported', async () => {
+    const file = await put('server.ts', ELICIT_SERVER);
+    await put('other.ts', ELICIT_SERVER);
+
+    // The moment the new text of server.ts is flushed to its temporary file, someone saves the
+    // file: the latest moment before the rename.
+    const editWhileWriting = `
+      import { createRequire, syncBuiltinESMExports } from 'node:module';
+      import { appendFileSync } from 'node:fs';
+      const fsp = createRequire(import.meta.url)('node:fs/promises');
+      const realOpen = fsp.open;
+      fsp.open = async (file, ...rest) => {
+        const handle = await realOpen(file, ...rest);
+        const name = String(file);
+        if (name.endsWith('.mrtr-tmp') && name.includes('/.server.ts.')) {
+          const sync = handle.sync.bind(handle);
+          handle.sync = async () => {
+            await sync();
+            appendFileSync(${JSON.stringify(file)}, '// saved by the user meanwhile\\n');
+          };
+        }
+        return handle;
+      };
+      syncBuiltinESMExports();
+    `;
+    const run = await childCli(editWhileWriting, ['migrate', '.']);
+
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('Files changed: 1\n  other.ts\n');
+    expect(run.stdout).toContain('Errors: 1\n  server.ts  the file changed on disk during the run; it was left as it is, with that change (run again)\n');
+    expect(await readFile(file, 'utf8')).toBe(`${ELICIT_SERVER}// saved by the user meanwhile\n`);
+    expect(migrated(await readFile(path.join(dir, 'other.ts'), 'utf8'))).toBe(true);
+    expect(await listTree(dir)).toEqual(['other.ts', 'server.ts']);
+  });
 });
+
+/** The CLI (src/cli/main.ts, as bin/mrtr-codemod.js runs it) in a child process in `dir`, with `prelude` evaluated first. */
+function childCli(prelude: string, args: readonly string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const script = [prelude, `const { cli } = await import(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});`, `await cli(${JSON.stringify(args)});`].join('\n');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
 
 describe('the type checker', () => {
 

@@ -17,13 +17,13 @@
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
-import { access, constants, readFile, stat } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
 import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
@@ -444,19 +444,16 @@ async function handleCandidate(c: Candidate): Promise<void> {
           return;
         }
       }
-      // The file may have been edited while the run was busy: never overwrite that edit.
-      const now = await readFile(absolutePath);
-      if (!now.equals(c.bytes)) {
-        fail('write', 'the file changed on disk during the run; it was left as it is (run again)');
-        return;
-      }
-      await writeFileAtomic(absolutePath, transformed.output);
+      // The file may have been edited while the run was busy: never overwrite that edit (it is
+      // compared just before the rename).
+      await writeFileAtomic(absolutePath, transformed.output, { expected: c.bytes });
       changed.written = true;
       // What is on disk now: the cross-module pass may transform this file again and write
       // it over this text (it still diffs against the original, `source`).
       c.bytes = Buffer.from(transformed.output);
     } catch (error) {
-      fail('write', `cannot write: ${describeFsError(error)}`);
+      if (error instanceof ChangedOnDiskError) fail('write', 'the file changed on disk during the run; it was left as it is, with that change (run again)');
+      else fail('write', `cannot write: ${describeFsError(error)}`);
       return;
     }
   }
