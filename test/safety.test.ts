@@ -10,7 +10,7 @@ import { main } from '../src/cli/main.ts';
 import { createProgress } from '../src/cli/progress.ts';
 import { discoverFiles, rebasePattern } from '../src/engine/discover.ts';
 import { parsePorcelainZ } from '../src/engine/git.ts';
-import { ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { cli, git } from './support/cli.ts';
 
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
@@ -423,5 +423,78 @@ describe('--patch and --report', () => {
     expect(await read('out.patch')).toContain('--- a/src/server.ts\n');
     expect(await read('out.html')).toContain('<html');
     expect(await tempLeft(dir)).toEqual([]);
+  });
+});
+
+describe('the package.json a v1 upgrade edits', () => {
+  const outsideFolders: string[] = [];
+  afterEach(async () => {
+    for (const folder of outsideFolders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('is only one inside the work tree and the current directory: one above the work tree is left, with a warning', async () => {
+    // dir/package.json above dir/repo, the git work tree the run is in.
+    await writeFile(path.join(dir, 'package.json'), V1_MANIFEST);
+    const repoDir = path.join(dir, 'repo');
+    await tree(repoDir, { 'src/server.ts': V1_SERVER });
+    await git(repoDir, 'init', '-q');
+    await git(repoDir, 'add', '-A');
+    await git(repoDir, 'commit', '-q', '-m', 'start');
+
+    // From the work tree: the manifest is above the directory the run is in.
+    const inside = await cli(repoDir, 'migrate', '--dry-run', 'src');
+    expect(inside.stdout).toContain('  ../package.json:1  warning  outside the directory the run is in, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
+    expect(inside.stdout).toContain('Files to change: 1 (dry run: nothing written)\n  src/server.ts\n');
+
+    // From above it: the manifest is in the directory the run is in, but outside the work tree.
+    const above = await cli(dir, 'migrate', 'repo/src');
+    expect(above.stderr).toBe('');
+    expect(above.stdout).toContain('  package.json:1  warning  outside the git work tree, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
+    expect(above.stdout).toContain('Files changed: 1\n  repo/src/server.ts\n');
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+    expect(await readFile(path.join(repoDir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
+  });
+
+  it('is never edited through a symbolic link', async () => {
+    const outside = await mkdtemp(path.join(PROJECT_TMP, 'safety-outside-'));
+    outsideFolders.push(outside);
+    await writeFile(path.join(outside, 'package.json'), V1_MANIFEST);
+    await symlink(path.join(outside, 'package.json'), path.join(dir, 'package.json'));
+    await repo({ 'src/server.ts': V1_SERVER });
+
+    const result = await cli(dir, 'migrate', 'src');
+    expect(await readFile(path.join(outside, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+    expect(result.stdout).toContain('  package.json  is a symbolic link; not edited through it (update it by hand)\n');
+    expect(result.code).not.toBe(0);
+  });
+
+  it('is covered by the dirty-tree guard', async () => {
+    await repo({ 'package.json': V1_MANIFEST, 'src/server.ts': V1_SERVER });
+    await writeFile(path.join(dir, 'package.json'), V1_MANIFEST.replace('"demo"', '"renamed"'));
+    const before = await snapshot(dir);
+
+    const result = await cli(dir, 'migrate', 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('1 file has uncommitted changes in git under the given paths:\n   M package.json\n');
+    expect(await snapshot(dir)).toEqual(before);
+    // A manifest the upgrade would not change does not block a run.
+    const v2 = '{ "dependencies": { "@modelcontextprotocol/server": "^2.4.0" } }\n';
+    await writeFile(path.join(dir, 'package.json'), v2);
+    await git(dir, 'commit', '-q', '-am', 'v2');
+    await writeFile(path.join(dir, 'package.json'), v2.replace('{ ', '{ "name": "x", '));
+    await writeFile(path.join(dir, 'src/server.ts'), ELICIT_SERVER);
+    await git(dir, 'commit', '-q', '-m', 'server', '--', 'src/server.ts');
+    expect((await cli(dir, 'migrate', 'src')).code).toBe(0);
+  });
+
+  it('is refused with a clear error when it has a key twice; the rest of the run goes on', async () => {
+    const twice = '{\n  "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2" },\n  "dependencies": { "zod": "^4.2.0" }\n}\n';
+    await repo({ 'package.json': twice, 'src/server.ts': V1_SERVER });
+
+    const result = await cli(dir, 'migrate', 'src');
+    expect(result.stdout).toContain('  package.json  cannot update: package.json has the key "dependencies" twice in one object (lines 2 and 3); remove one of them\n');
+    expect(await read('package.json')).toBe(twice);
+    expect(await read('src/server.ts')).toContain('inputRequired.elicit(');
+    expect(result.code).not.toBe(0);
   });
 });

@@ -165,7 +165,9 @@ async function migrateReserved(command: MigrateCommand, io: CliIo, outputs: { re
     import('./progress.ts'),
   ]);
   if (!command.dryRun && !command.force) {
-    const tree = await checkDirtyTree(command.paths, io.cwd);
+    // The package.json a v1 upgrade may edit above the paths is guarded with them.
+    const manifests = command.v1 === false ? [] : await (await import('../engine/manifests.ts')).manifestsToGuard(command.paths, io.cwd);
+    const tree = await checkDirtyTree([...command.paths, ...manifests], io.cwd);
     if (tree.dirty.length > 0) {
       io.stderr(formatDirtyRefusal(tree));
       return EXIT_USAGE;

@@ -17,6 +17,7 @@ import { unlinkSync } from 'node:fs';
 import { chmod, chown, lstat, open, readFile, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { processIsAlive, whenInterrupted } from './interrupt-cleanup.ts';
+import { isInside } from './source-files.ts';
 
 export interface AtomicWriteOptions {
   /** Mode for a file that does not exist yet (default 0o666 minus the umask). */
@@ -200,11 +201,6 @@ async function resolveTarget(file: string): Promise<string> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path.resolve(file);
     throw error;
   }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 /** Makes the rename itself durable. Not every platform can open a directory: best effort. */

@@ -22,6 +22,7 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { isInside } from './source-files.ts';
 
 export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
@@ -172,11 +173,6 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
 /** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */
 function throughSkipped(realRoot: string, dir: string): boolean {
   return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part));
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 // --- --include / --exclude ------------------------------------------------------------------
