@@ -21,7 +21,8 @@ import { loadTypeScript } from '../src/analyse/load-typescript.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
-import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
+import { BIN, cli, git, runCli } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { noTypes, putFile } from './support/scratch.ts';
 
@@ -382,30 +383,31 @@ describe('no half-written file, ever', () => {
     expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts']);
   });
 
+  // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
+  const crashHalfWay = `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const realOpen = fsp.open;
+    fsp.open = async (file, ...rest) => {
+      const handle = await realOpen(file, ...rest);
+      if (String(file).endsWith('.mrtr-tmp')) {
+        handle.writeFile = async (data) => {
+          const bytes = Buffer.from(data);
+          await handle.write(bytes.subarray(0, bytes.length >> 1));
+          await handle.sync();
+          process.kill(process.pid, 'SIGKILL');
+          await new Promise(() => {});
+        };
+      }
+      return handle;
+    };
+    syncBuiltinESMExports();
+  `;
+
   it('a process killed in the middle of a write leaves the original intact', async () => {
     const server = paddedServer(64 * 1024);
     const file = await put('server.ts', server);
 
-    // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
-    const crashHalfWay = `
-      import { createRequire, syncBuiltinESMExports } from 'node:module';
-      const fsp = createRequire(import.meta.url)('node:fs/promises');
-      const realOpen = fsp.open;
-      fsp.open = async (file, ...rest) => {
-        const handle = await realOpen(file, ...rest);
-        if (String(file).endsWith('.mrtr-tmp')) {
-          handle.writeFile = async (data) => {
-            const bytes = Buffer.from(data);
-            await handle.write(bytes.subarray(0, bytes.length >> 1));
-            await handle.sync();
-            process.kill(process.pid, 'SIGKILL');
-            await new Promise(() => {});
-          };
-        }
-        return handle;
-      };
-      syncBuiltinESMExports();
-    `;
     const run = await childRun('', crashHalfWay);
 
     expect(run.signal, run.stderr).toBe('SIGKILL');
@@ -415,6 +417,44 @@ describe('no half-written file, ever', () => {
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/^\.server\.ts\.\d+\.[0-9a-f]+\.mrtr-tmp$/);
     expect((await stat(path.join(dir, left[0]!))).size).toBeLessThan(server.length);
+  });
+
+  it('Ctrl-C in the middle of a write leaves the original intact and no temporary file', async () => {
+    const server = paddedServer(64 * 1024);
+    const file = await put('server.ts', server);
+    const interruptHalfWay = crashHalfWay.replace("process.kill(process.pid, 'SIGKILL');", "process.kill(process.pid, 'SIGINT');");
+
+    const run = await childCli(interruptHalfWay, ['migrate', '.']);
+
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
+    expect(await readFile(file, 'utf8')).toBe(server);
+    expect(await listTree(dir)).toEqual(['server.ts']);
+  });
+
+  it("the next run recognises a killed run's temporary file and removes it, and leaves a live run's alone", async () => {
+    const file = await put('server.ts', paddedServer(64 * 1024));
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+    expect((await childRun('', crashHalfWay)).signal).toBe('SIGKILL');
+    const [stale] = (await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'));
+    expect(stale).toBeDefined();
+
+    // Without recognising it, the dirty-tree guard would refuse: an untracked file.
+    const next = await cli(dir, 'migrate', '.');
+    expect(next.stderr).toBe(`mrtr-codemod: removed ${stale}, a temporary file left by an interrupted run\n`);
+    expect(next.code).toBe(0);
+    const outsideGit = async () => (await listTree(dir)).filter((f) => !f.startsWith(`.git${path.sep}`));
+    expect(migrated(await readFile(file, 'utf8'))).toBe(true);
+    expect(await outsideGit()).toEqual(['server.ts']);
+
+    // One whose process still runs (this one) may belong to a run in progress: kept.
+    const live = `.other.ts.${process.pid}.0123456789ab.mrtr-tmp`;
+    await put(live, 'in progress');
+    await put('other.ts', ELICIT_SERVER);
+    expect((await cli(dir, 'migrate', '--force', '.')).stderr).toBe('');
+    expect(await outsideGit()).toEqual([live, 'other.ts', 'server.ts']);
   });
 
   it('an edit made while the run writes (between its read and its rename) is kept, and reported', async () => {
@@ -450,6 +490,59 @@ describe('no half-written file, ever', () => {
     expect(await readFile(file, 'utf8')).toBe(`${ELICIT_SERVER}// saved by the user meanwhile\n`);
     expect(migrated(await readFile(path.join(dir, 'other.ts'), 'utf8'))).toBe(true);
     expect(await listTree(dir)).toEqual(['other.ts', 'server.ts']);
+  });
+});
+
+describe('a run stopped by a signal during the v1 pass', () => {
+  /** What the codemod left in a temporary folder (tsx keeps its cache there too). */
+  const ours = async (tmp: string) => (await readdir(tmp)).filter((name) => name.startsWith('mrtr-'));
+
+  /** A v1 project of a few files: the official codemod takes a second or two over them. */
+  async function v1Project(): Promise<void> {
+    await put('package.json', V1_MANIFEST);
+    for (let i = 0; i < 6; i++) await put(`src/server${i}.ts`, V1_SERVER);
+  }
+
+  /** Runs the real entry in `dir` with `tmp` as its temporary folder, and sends `signal` once the v1 pass has made its scratch copy there. */
+  async function runUntilScratch(tmp: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; scratch: string }> {
+    const child = spawn(process.execPath, [BIN, 'migrate', '--force', 'src'], { cwd: dir, env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
+    let scratch: string | undefined;
+    for (let waited = 0; scratch === undefined && waited < 60_000; waited += 10) {
+      scratch = (await readdir(tmp)).find((name) => name.startsWith('mrtr-v1-upgrade-'));
+      if (scratch === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child.kill(signal);
+    return { ...(await exited), stderr, scratch: scratch ?? '' };
+  }
+
+  it('Ctrl-C removes the scratch copy, says so, and exits 130; the sources are as they were', async () => {
+    await v1Project();
+    const tmp = await mkdtemp(path.join(TMP, 'robustness-tmpdir-'));
+    made.push(tmp);
+
+    const run = await runUntilScratch(tmp, 'SIGINT');
+    expect(await ours(tmp)).toEqual([]);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.scratch).toMatch(/^mrtr-v1-upgrade-\d+-\w{6}$/);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT); files already rewritten are complete, the others are as they were, and no temporary file is left\n');
+    for (let i = 0; i < 6; i++) expect(await readFile(path.join(dir, `src/server${i}.ts`), 'utf8')).toBe(V1_SERVER);
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+  });
+
+  it("a run killed outright leaves its scratch copy, and the next run's v1 pass removes it", async () => {
+    await v1Project();
+    const tmp = await mkdtemp(path.join(TMP, 'robustness-tmpdir-'));
+    made.push(tmp);
+
+    const killed = await runUntilScratch(tmp, 'SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    expect(await ours(tmp)).toEqual([killed.scratch]);
+
+    await runCli(dir, ['migrate', '--dry-run', 'src'], { NO_COLOR: '1', TMPDIR: tmp });
+    expect(await ours(tmp)).toEqual([]);
   });
 });
 

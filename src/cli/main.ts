@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { jsonText, terminalLines, terminalText } from '../core/escape.ts';
+import { cleanUpInterrupted } from '../engine/interrupt-cleanup.ts';
 import type { ChangedFile } from '../engine/run.ts';
 import type { ReservedOutputs } from '../report/patch.ts';
 import { packageVersion } from '../package-version.ts';
@@ -164,6 +165,16 @@ async function migrateReserved(command: MigrateCommand, io: CliIo, outputs: { re
     import('../engine/git.ts'),
     import('./progress.ts'),
   ]);
+  const discoverOptions = { include: command.include, exclude: command.exclude };
+  const discovery = await discoverFiles(command.paths, io.cwd, discoverOptions);
+  if (!command.dryRun) {
+    // Temporary files of a run that was killed (SIGKILL) are ours: removed before the guard looks.
+    const { removeStaleTempFiles } = await import('../engine/atomic-write.ts');
+    const { displayPath } = await import('../engine/source-files.ts');
+    for (const file of await removeStaleTempFiles(discovery.staleTemps)) {
+      io.stderr(`mrtr-codemod: removed ${terminalText(displayPath(io.cwd, file))}, a temporary file left by an interrupted run\n`);
+    }
+  }
   if (!command.dryRun && !command.force) {
     // The package.json a v1 upgrade may edit above the paths is guarded with them.
     const manifests = command.v1 === false ? [] : await (await import('../engine/manifests.ts')).manifestsToGuard(command.paths, io.cwd);
@@ -173,8 +184,6 @@ async function migrateReserved(command: MigrateCommand, io: CliIo, outputs: { re
       return EXIT_USAGE;
     }
   }
-  const discoverOptions = { include: command.include, exclude: command.exclude };
-  const discovery = await discoverFiles(command.paths, io.cwd, discoverOptions);
   const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
   // Diffs to show or write are made as files finish, while others still wait for type facts.
   const diffs = (command.dryRun && !command.json) || outputs !== undefined;
@@ -202,6 +211,28 @@ function processIo(): CliIo {
   };
 }
 
+/** Exit codes for the signals that stop a run: 128 + the signal's number, as shells report them. */
+const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/**
+ * On Ctrl-C (or SIGTERM, SIGHUP): remove what the run made and has not finished (temporary
+ * files, scratch copies), say so, and exit. A file is replaced by a rename, so each one is
+ * either as it was or fully rewritten. Returns a function that removes the handlers.
+ */
+function stopCleanlyOnSignals(): () => void {
+  const handlers = Object.entries(SIGNAL_EXIT).map(([signal, code]) => {
+    const handler = () => {
+      cleanUpInterrupted();
+      const erase = process.stderr.isTTY ? '\r\x1b[2K' : '';
+      process.stderr.write(`${erase}mrtr-codemod: interrupted (${signal}); files already rewritten are complete, the others are as they were, and no temporary file is left\n`);
+      process.exit(code);
+    };
+    process.on(signal, handler);
+    return () => void process.off(signal, handler);
+  });
+  return () => handlers.forEach((off) => off());
+}
+
 /** Entry used by bin/mrtr-codemod.js (and by running this file directly). */
 export async function cli(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   // `mrtr-codemod ... | head` closes the pipe early: stop quietly instead of crashing.
@@ -209,11 +240,14 @@ export async function cli(argv: readonly string[] = process.argv.slice(2)): Prom
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_OK);
     throw error;
   });
+  const stopHandlingSignals = stopCleanlyOnSignals();
   try {
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(`mrtr-codemod: ${terminalLines((error as Error)?.stack ?? String(error))}\n`);
     process.exitCode = EXIT_FILE_ERRORS;
+  } finally {
+    stopHandlingSignals();
   }
 }
 

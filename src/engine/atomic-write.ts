@@ -133,6 +133,21 @@ export function staleTempFile(name: string): boolean {
   return match !== null && !processIsAlive(Number(match[2]));
 }
 
+/** Removes those of `files` that are still stale temporary files; returns the ones removed. */
+export async function removeStaleTempFiles(files: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const file of files) {
+    if (!staleTempFile(path.basename(file))) continue;
+    try {
+      await unlink(file);
+      removed.push(file);
+    } catch {
+      // Gone already, or not ours to remove: left for the guard (git status) to show.
+    }
+  }
+  return removed;
+}
+
 /** A temporary file beside its target, removed if the process is interrupted before the rename. */
 class TempFile {
   private done = false;

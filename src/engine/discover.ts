@@ -22,6 +22,7 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { staleTempFile } from './atomic-write.ts';
 import { isInside } from './source-files.ts';
 
 export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -40,6 +41,11 @@ export interface Discovery {
   files: string[];
   /** Arguments that do not exist, directories that could not be listed, and the like. */
   problems: DiscoveryProblem[];
+  /**
+   * Temporary files of an earlier run that was killed before it could remove them (absolute):
+   * met in the walk, or beside a file named on the command line. A run that writes removes them.
+   */
+  staleTemps: string[];
 }
 
 export interface DiscoverOptions {
@@ -61,6 +67,8 @@ export function isSourceFile(fileName: string): boolean {
 export async function discoverFiles(paths: readonly string[], cwd: string, options: DiscoverOptions = {}): Promise<Discovery> {
   const found = new Set<string>();
   const problems: DiscoveryProblem[] = [];
+  const staleTemps: string[] = [];
+  const namedDirs = new Set<string>();
   const filter = pathFilter(cwd, options);
 
   for (const given of paths) {
@@ -74,22 +82,31 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
     }
     if (info.isDirectory()) {
       const rules = options.gitignore === false ? undefined : await GitIgnoreRules.forRoot(absolute);
-      await walk(absolute, problems, found, { rules, filter });
+      await walk(absolute, problems, found, { rules, filter, staleTemps });
     } else if (info.isFile()) {
       // Named on the command line: taken when it is a source file, whatever directory it is in
       // and whatever .gitignore says; only --include/--exclude still apply.
-      if (isSourceFile(absolute) && filter.file(absolute)) found.add(absolute);
+      if (isSourceFile(absolute) && filter.file(absolute)) {
+        found.add(absolute);
+        namedDirs.add(path.dirname(absolute));
+      }
     } else {
       problems.push({ path: absolute, message: 'not a regular file or directory' });
     }
   }
 
-  return { files: [...found].sort(compareCodeUnits), problems };
+  // Beside the files named on the command line (once a folder).
+  for (const dir of namedDirs) {
+    const names = await readdir(dir).catch(() => []);
+    for (const name of names) if (staleTempFile(name)) staleTemps.push(path.join(dir, name));
+  }
+  return { files: [...found].sort(compareCodeUnits), problems, staleTemps: [...new Set(staleTemps)].sort(compareCodeUnits) };
 }
 
 interface WalkContext {
   rules?: GitIgnoreRules;
   filter: PathFilter;
+  staleTemps: string[];
 }
 
 /**
@@ -133,6 +150,7 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
         await visitDirectory(full, path.join(realDir, entry.name));
       } else if (entry.isFile()) {
         if (isSourceFile(entry.name)) await take(full);
+        else if (staleTempFile(entry.name)) context.staleTemps.push(full);
       } else if (entry.isSymbolicLink()) {
         // git tracks a link as a file: a link that git ignores is not followed.
         if (!(await ignored(full, false))) await visitLink(full);
