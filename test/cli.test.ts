@@ -78,7 +78,7 @@ describe('mrtr-codemod migrate', () => {
     const before = await snapshot(dir);
 
     const dry = await cli(dir, 'migrate', '--dry-run', '.');
-    expect(dry.code).toBe(0);
+    expect(dry.code).toBe(1); // the change would leave a marker in mixed.ts
     expect(await snapshot(dir)).toEqual(before);
 
     const cut = dry.stdout.indexOf('Files scanned:');
@@ -100,7 +100,7 @@ describe('mrtr-codemod migrate', () => {
         await cp(dir, copy, { recursive: true });
         await git(copy, 'apply', patchFile);
         // The tree is a fresh, uncommitted repository: writing needs --force.
-        expect((await cli(dir, 'migrate', '--force', '.')).code).toBe(0);
+        expect((await cli(dir, 'migrate', '--force', '.')).code).toBe(1);
         for (const file of ['src/server.ts', 'src/tools/mixed.ts']) {
           expect(await readFile(path.join(copy, file), 'utf8')).toBe(await readFile(path.join(dir, file), 'utf8'));
         }
@@ -112,11 +112,11 @@ describe('mrtr-codemod migrate', () => {
     }
   });
 
-  it('reports a file that does not parse with its path and line, migrates the others, exits 1', async () => {
+  it('reports a file that does not parse with its path and line, migrates the others, exits 2', async () => {
     await tree({ 'a/broken.ts': BROKEN_SERVER, 'a/good.ts': ELICIT_SERVER, 'z/good.mts': ELICIT_SERVER });
 
     const result = await cli(dir, 'migrate', 'a', 'z');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/^Errors: 1\n {2}a\/broken\.ts:3:24 {2}cannot parse: Unexpected token/m);
     expect(result.stdout).toContain('Sites migrated: 2\n');
     expect(await readFile(path.join(dir, 'a/broken.ts'), 'utf8')).toBe(BROKEN_SERVER);
@@ -124,10 +124,10 @@ describe('mrtr-codemod migrate', () => {
     expect(await readFile(path.join(dir, 'z/good.mts'), 'utf8')).toContain('inputRequired.elicit(');
   });
 
-  it('exits 1 for a path that does not exist, still processing the rest', async () => {
+  it('exits 2 for a path that does not exist, still processing the rest', async () => {
     await tree({ 'src/server.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', 'missing', 'src');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toContain('  missing  no such file or directory\n');
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
   });
@@ -161,7 +161,7 @@ describe('mrtr-codemod migrate', () => {
   it('summarises migrated sites, each marker with where, why and next, and each note once', async () => {
     await tree({ 'mixed.ts': MIXED_SERVER, 'other.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', '.');
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1); // a marker is left for a person
     expect(result.stdout).toBe(
       [
         'Files scanned: 2 (2 mention server→client requests)',
@@ -184,7 +184,7 @@ describe('mrtr-codemod migrate', () => {
 
     // The marker stays reported on the next run (further down, below the helpers), and nothing changes.
     const again = await cli(dir, 'migrate', '.');
-    expect(again.code).toBe(0);
+    expect(again.code).toBe(1);
     expect(again.stdout).toContain('Files changed: 0\n');
     expect(again.stdout).toMatch(/^Markers left: 1\n {2}mixed\.ts:\d+:29 {2}closure /m);
   });
@@ -234,8 +234,8 @@ export function createServer(): McpServer {
   it('--no-types never starts the checker: the unannotated local is marked, not guessed', async () => {
     await inProject(async (root) => {
       const result = await cli(root, 'migrate', '--no-types', '--json', 'server.ts');
-      // A marked site is not an error of the run (check reports it, with exit 1).
-      expect(result).toMatchObject({ code: 0, stderr: '' });
+      // A marked site is not an error of the run, but is left for a person: exit 1, as check.
+      expect(result).toMatchObject({ code: 1, stderr: '' });
       const summary = JSON.parse(result.stdout) as { sites: { migrated: number; marked: number }; markers: Array<{ code: string }> };
       expect(summary.sites).toMatchObject({ migrated: 0, marked: 1 });
       expect(summary.markers.map((m) => m.code)).toEqual(['untyped-local']);
@@ -256,20 +256,20 @@ describe('mrtr-codemod usage', () => {
     expect(sub.stdout).toContain('--dry-run');
   });
 
-  it('exits 2 on usage errors', async () => {
-    const none = await cli(dir);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain('Name a command: migrate');
-    const noPaths = await cli(dir, 'migrate');
-    expect(noPaths.code).toBe(2);
-    expect(noPaths.stderr).toContain('Not enough non-option arguments');
-    const unknown = await cli(dir, 'migrate', '.', '--frobnicate');
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Unknown argument: frobnicate');
-    const command = await cli(dir, 'convert', '.');
-    expect(command.code).toBe(2);
-    expect(command.stderr).toMatch(/Unknown arguments?: convert/);
-    expect(command.stdout).toBe('');
+  it('a usage error is one line and a pointer to the help (exit 2); a mistyped option is answered with the nearest', async () => {
+    const usage = (message: string, help = 'mrtr-codemod migrate --help') => ({ code: 2, stdout: '', stderr: `mrtr-codemod: ${message}\nRun '${help}' for the options.\n` });
+    expect(await cli(dir, 'migrate', '--dryrun', 'src')).toEqual(usage('unknown option --dryrun; did you mean --dry-run?'));
+    expect(await cli(dir, 'migrate', 'src', '--exlcude=x')).toEqual(usage('unknown option --exlcude; did you mean --exclude?'));
+    expect(await cli(dir, 'migrate', '--dry-run', '--no-tyeps', 'src')).toEqual(usage('unknown option --no-tyeps; did you mean --no-types?'));
+    expect(await cli(dir, 'check', '--formt', 'json', 'src')).toEqual(usage('unknown option --formt; did you mean --format?', 'mrtr-codemod check --help'));
+    expect(await cli(dir, 'check', '--include', 'x', '--exclude', 'y', '--frobnicate', '.')).toEqual(usage('unknown option --frobnicate', 'mrtr-codemod check --help'));
+    expect(await cli(dir)).toEqual(usage('name a command: migrate or check', 'mrtr-codemod --help'));
+    expect(await cli(dir, 'convert', '.')).toEqual(usage('unknown command convert: the commands are migrate and check', 'mrtr-codemod --help'));
+    expect(await cli(dir, 'migrate')).toEqual(usage('Not enough non-option arguments: got 0, need at least 1'));
+    expect(await cli(dir, 'check', '--format', 'xml', '.')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^mrtr-codemod: Invalid values:.*\nRun 'mrtr-codemod check --help' for the options\.\n$/s) });
+    // Known spellings yargs accepts are not taken for typos.
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    expect((await cli(dir, 'migrate', '--dryRun', '--no-v1', '--types=false', 'src')).code).toBe(0);
   });
 });
 
@@ -367,5 +367,35 @@ describe('unusual file names and arguments', () => {
     const run = await cli(dir, 'check', '.');
     expect(run.stdout).toContain('1 file checked');
     expect(run.stdout).toMatch(/^kept\.ts:/);
+  });
+});
+
+describe('migrate and check answer alike', () => {
+  it('exit by one rule: 0 nothing left, 1 left for a person, 2 something could not be done', async () => {
+    await tree({ 'clean/server.ts': ELICIT_SERVER.replace(/await ctx\.mcpReq\.elicitInput\([^;]*\);/, "({ action: 'accept' });"), 'open/mixed.ts': MIXED_SERVER, 'broken/broken.ts': BROKEN_SERVER });
+    const codes = async (...paths: string[]) => [(await cli(dir, 'check', ...paths)).code, (await cli(dir, 'migrate', '--dry-run', ...paths)).code];
+    expect(await codes('clean')).toEqual([0, 0]);
+    expect(await codes('open')).toEqual([1, 1]); // check: findings; migrate: the change leaves a marker
+    expect(await codes('nope/', 'clean')).toEqual([2, 2]); // a path that does not exist
+    expect(await codes('broken', 'open')).toEqual([2, 2]); // a file that does not parse wins over findings
+  });
+
+  it('check takes --include and --exclude as migrate does', async () => {
+    await tree({ 'src/a.ts': ELICIT_SERVER, 'src/b.ts': ELICIT_SERVER, 'src/gen/c.ts': ELICIT_SERVER });
+    const checked = async (...args: string[]) => {
+      const run = await cli(dir, 'check', '--format', 'json', ...args);
+      return [...new Set((JSON.parse(run.stdout) as { findings: Array<{ file: string }> }).findings.map((f) => f.file))];
+    };
+    expect(await checked('src')).toEqual(['src/a.ts', 'src/b.ts', 'src/gen/c.ts']);
+    expect(await checked('--include', 'src/*.ts', 'src')).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(await checked('--exclude', 'src/gen', '--exclude', '**/b.ts', 'src')).toEqual(['src/a.ts']);
+  });
+
+  it('a dry run whose patch goes to a file or a pipe still says its errors on stderr', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER, 'src/broken.ts': BROKEN_SERVER });
+    const piped = await cli(dir, 'migrate', '--dry-run', 'src', 'nope');
+    expect(piped.code).toBe(2);
+    expect(piped.stdout).toContain('--- a/src/server.ts\n');
+    expect(piped.stderr).toBe('mrtr-codemod: nope: no such file or directory\nmrtr-codemod: src/broken.ts:3:24: cannot parse: Unexpected token\n');
   });
 });

@@ -160,7 +160,7 @@ describe('--patch FILE', () => {
     cleanup.push(root);
 
     const dry = await cli(root, ['migrate', '--dry-run', '--patch', 'out.patch', 'src'], { FORCE_COLOR: '1' });
-    expect(dry).toMatchObject({ code: 0, stderr: '' });
+    expect(dry).toMatchObject({ code: 1, stderr: '' }); // 1: the change leaves a marker for a person
     expect(dry.stdout).toContain('Patch (2 files) written: out.patch\n');
     // Nothing but the patch was written.
     expect(await git(root, 'status', '--porcelain')).toBe(
@@ -186,7 +186,7 @@ describe('--patch FILE', () => {
     await cp(root, applied, { recursive: true });
     // --force: the copy's files are staged, not committed (the dirty-tree guard would refuse).
     const real = await cli(migrated, ['migrate', '--force', 'src']);
-    expect(real).toMatchObject({ code: 0, stderr: '' });
+    expect(real).toMatchObject({ code: 1, stderr: '' });
     await git(applied, 'apply', 'out.patch');
     for (const name of Object.keys(files)) {
       expect(await readFile(path.join(applied, name), 'utf8'), name).toBe(await readFile(path.join(migrated, name), 'utf8'));
@@ -198,7 +198,7 @@ describe('--patch FILE', () => {
     const root = await repo('review-patch-write-', { 'server.ts': REVIEW_SERVER });
     cleanup.push(root);
     const result = await cli(root, ['migrate', '--force', '--patch', 'mrtr.patch', '--report', 'mrtr.html', 'server.ts']);
-    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result).toMatchObject({ code: 1, stderr: '' });
     expect(result.stdout).toContain('Files changed: 1\n');
     expect(result.stdout).toContain('Patch (1 file) written: mrtr.patch\nReport written: mrtr.html\n');
     const after = await readFile(path.join(root, 'server.ts'), 'utf8');
@@ -248,7 +248,7 @@ describe('--report FILE.html', () => {
     root = await repo('review-report-', { 'src/server.ts': REVIEW_SERVER });
     cleanup.push(root);
     const result = await cli(root, ['migrate', '--dry-run', '--report', 'review.html', 'src']);
-    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result).toMatchObject({ code: 1, stderr: '' });
     expect(result.stdout).toContain('Report written: review.html\n');
     reportFile = path.join(root, 'review.html');
     html = await readFile(reportFile, 'utf8');

@@ -484,7 +484,7 @@ describe('no half-written file, ever', () => {
     `;
     const run = await childCli(editWhileWriting, ['migrate', '.']);
 
-    expect(run.code, run.stderr).toBe(1);
+    expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toContain('Files changed: 1\n  other.ts\n');
     expect(run.stdout).toContain('Errors: 1\n  server.ts  the file changed on disk during the run; it was left as it is, with that change (run again)\n');
     expect(await readFile(file, 'utf8')).toBe(`${ELICIT_SERVER}// saved by the user meanwhile\n`);

@@ -251,7 +251,7 @@ describe('summary', () => {
   it('ends with the handler line: migrated N/M handlers, and which need manual work', async () => {
     await repo({ 'mixed.ts': MIXED_SERVER, 'other.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', '--dry-run', '.');
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(result.stdout.endsWith('\nmigrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)\n')).toBe(true);
 
     await writeFile(path.join(dir, 'mixed.ts'), PLAIN_MODULE);
@@ -261,7 +261,7 @@ describe('summary', () => {
   it('--json prints only the JSON summary, with the counts', async () => {
     await repo({ 'src/mixed.ts': MIXED_SERVER, 'src/other.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE, 'src/broken.ts': 'ctx.mcpReq.elicitInput(;\n' });
     const result = await cli(dir, 'migrate', '--json', 'src', 'missing');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toBe('');
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({
@@ -291,12 +291,18 @@ describe('summary', () => {
 });
 
 describe('progress', () => {
-  /** One legacy server among 249 plain modules: a run long enough for the progress line. */
+  /** One legacy server among 249 plain modules. */
   async function manyFiles(): Promise<void> {
     const files: Record<string, string> = { 'src/server.ts': ELICIT_SERVER };
     for (let i = 0; i < 249; i++) files[`src/m/${String(i).padStart(3, '0')}.ts`] = PLAIN_MODULE;
     await tree(dir, files);
   }
+  const terminal = (stderrIsTTY: boolean) => {
+    const out = { stdout: '', stderr: '' };
+    return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), cwd: dir, stderrIsTTY, stderrColumns: 100 } };
+  };
+  /** The lines a terminal would have shown, in order. */
+  const frames = (stderr: string) => stderr.split('\r\x1b[2K').filter((frame) => frame !== '');
 
   it('prints nothing on stderr when it is not a terminal', async () => {
     await manyFiles();
@@ -306,49 +312,71 @@ describe('progress', () => {
     expect(result.stdout).toContain('Files scanned: 250 ');
   });
 
-  it('draws one updating line on a terminal, erased at the end; never with --json', async () => {
-    await manyFiles();
-    const io = (stderrIsTTY: boolean) => {
-      const out = { stdout: '', stderr: '' };
-      return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), cwd: dir, stderrIsTTY, stderrColumns: 80 } };
-    };
-    const tty = io(true);
+  it('on a terminal, shows every phase from discovery on, even in a short run, and is erased at the end; never with --json', async () => {
+    await tree(dir, { 'src/server.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE });
+    const tty = terminal(true);
     expect(await main(['migrate', '--dry-run', 'src'], tty.io)).toBe(0);
     expect(tty.out.stderr).not.toContain('\n');
-    expect(tty.out.stderr).toMatch(/^\r\x1b\[2Kmrtr-codemod \[\.+\] 0\/250 files {3}0%/);
-    expect(tty.out.stderr).toContain('mrtr-codemod [##############################] 250/250 files 100%');
     expect(tty.out.stderr.endsWith('\r\x1b[2K')).toBe(true);
-    expect(tty.out.stdout).toContain('Files scanned: 250 (1 mention server→client requests)\n');
+    const shown = frames(tty.out.stderr);
+    expect(shown[0]).toMatch(/^mrtr-codemod finding files {2}\d+s$/);
+    expect(shown).toContainEqual(expect.stringMatching(/^mrtr-codemod \[\.+\] 0\/2 {3}0% {2}reading and migrating {2}\d+s$/));
+    expect(shown.at(-1)).toMatch(/^mrtr-codemod \[#+\] 2\/2 100% {2}(reading and migrating|finishing files) {2}\d+s$/);
+    expect(tty.out.stdout).toContain('Files scanned: 2 (1 mention server→client requests)\n');
 
-    const json = io(true);
+    // check shows it too (for its text format).
+    const check = terminal(true);
+    expect(await main(['check', 'src'], check.io)).toBe(1);
+    expect(frames(check.out.stderr)[0]).toMatch(/^mrtr-codemod finding files {2}\d+s$/);
+    expect(check.out.stderr.endsWith('\r\x1b[2K')).toBe(true);
+
+    const json = terminal(true);
     expect(await main(['migrate', '--dry-run', '--json', 'src'], json.io)).toBe(0);
     expect(json.out.stderr).toBe('');
-    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 250, changedFiles: [{ path: 'src/server.ts', written: false }] });
+    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 2, changedFiles: [{ path: 'src/server.ts', written: false }] });
   });
 
-  it('shows a short run only once it has taken a second, and never when disabled', () => {
+  it('moves through the v1 pass: its own phase, one step a file', async () => {
+    await tree(dir, { 'package.json': V1_MANIFEST, 'src/a.ts': V1_SERVER, 'src/b.ts': V1_SERVER, 'src/util.ts': PLAIN_MODULE });
+    const tty = terminal(true);
+    await main(['migrate', '--dry-run', 'src'], tty.io);
+    const shown = frames(tty.out.stderr);
+    const phases = [...new Set(shown.map((frame) => /\d% {2}(.+?) {2}\d+s$/.exec(frame)?.[1] ?? /^mrtr-codemod (\D+?) (?:\d+ )? *\d+s$/.exec(frame)?.[1]))];
+    expect(phases).toEqual(['finding files', 'reading and migrating', 'upgrading v1 files (official codemod)', 'finishing files', 'updating package.json']);
+    // 3 files and 2 upgrades: the v1 pass counts each file it upgrades.
+    expect(shown).toContainEqual(expect.stringMatching(/ 1\/5 {2}20% {2}upgrading v1 files \(official codemod\)/));
+    expect(shown).toContainEqual(expect.stringMatching(/ 2\/5 {2}40% {2}upgrading v1 files \(official codemod\)/));
+    const counts = shown.flatMap((frame) => / (\d)\/\d /.exec(frame)?.[1] ?? []).map(Number);
+    expect(counts).toEqual([...counts].sort());
+    expect(counts.at(-1)).toBe(5);
+  });
+
+  it('counts files as they are found, redraws at most every interval between phases, and every second regardless', () => {
     let clock = 0;
     let text = '';
-    const progress = createProgress({ enabled: true, write: (t) => void (text += t), now: () => clock, columns: 80 });
-    progress.start(10);
+    const progress = createProgress({ enabled: true, write: (t) => void (text += t), now: () => clock, columns: 80, tickMs: 0 });
+    progress.phase('finding files');
+    expect(frames(text)).toEqual(['mrtr-codemod finding files  0s']);
+    clock = 50;
+    progress.tick(); // within the interval: not drawn
+    clock = 150;
     progress.tick();
-    clock = 500;
-    progress.tick();
-    expect(text).toBe('');
-    clock = 1200;
-    progress.tick();
-    expect(text).toBe('\r\x1b[2Kmrtr-codemod [#########.....................] 3/10 files  30%');
-    clock = 1250;
-    progress.tick(); // within the redraw interval: not drawn
-    expect(text.split('\r').length).toBe(2);
-    for (let i = 0; i < 6; i++) progress.tick();
-    expect(text).toContain('10/10 files 100%');
+    expect(frames(text).at(-1)).toBe('mrtr-codemod finding files 2  0s');
+    progress.phase('reading and migrating', 10);
+    // The bar gives way to the label (80 columns).
+    expect(frames(text).at(-1)).toBe('mrtr-codemod [........................] 0/10   0%  reading and migrating  0s');
+    clock = 2300;
+    for (let i = 0; i < 3; i++) progress.tick();
+    expect(frames(text).at(-1)).toBe('mrtr-codemod [##......................] 1/10  10%  reading and migrating  2s');
+    for (let i = 0; i < 7; i++) progress.tick();
+    expect(frames(text).at(-1)).toBe('mrtr-codemod [########################] 10/10 100%  reading and migrating  2s');
     progress.done();
     expect(text.endsWith('\r\x1b[2K')).toBe(true);
 
     let off = '';
     const disabled = createProgress({ enabled: false, write: (t) => void (off += t) });
-    disabled.start(1000);
+    disabled.phase('finding files');
+    disabled.phase('reading and migrating', 1000);
     for (let i = 0; i < 1000; i++) disabled.tick();
     disabled.done();
     expect(off).toBe('');

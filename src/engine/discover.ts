@@ -64,8 +64,9 @@ export function isSourceFile(fileName: string): boolean {
   return SOURCE_EXTENSIONS.includes(path.extname(base));
 }
 
-export async function discoverFiles(paths: readonly string[], cwd: string, options: DiscoverOptions = {}): Promise<Discovery> {
-  const found = new Set<string>();
+/** The source files under `paths`; `onFound` is called as each is found (progress display). */
+export async function discoverFiles(paths: readonly string[], cwd: string, options: DiscoverOptions = {}, onFound?: () => void): Promise<Discovery> {
+  const found = new FoundFiles(onFound);
   const problems: DiscoveryProblem[] = [];
   const staleTemps: string[] = [];
   const namedDirs = new Set<string>();
@@ -100,7 +101,18 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
     const names = await readdir(dir).catch(() => []);
     for (const name of names) if (staleTempFile(name)) staleTemps.push(path.join(dir, name));
   }
-  return { files: [...found].sort(compareCodeUnits), problems, staleTemps: [...new Set(staleTemps)].sort(compareCodeUnits) };
+  return { files: [...found.files].sort(compareCodeUnits), problems, staleTemps: [...new Set(staleTemps)].sort(compareCodeUnits) };
+}
+
+/** The files found so far, each told to `onFound` once. */
+class FoundFiles {
+  readonly files = new Set<string>();
+  constructor(private readonly onFound?: () => void) {}
+  add(file: string): void {
+    if (this.files.has(file)) return;
+    this.files.add(file);
+    this.onFound?.();
+  }
 }
 
 interface WalkContext {
@@ -115,7 +127,7 @@ interface WalkContext {
  * directly and through a link is listed once, and never under the link's name (writing
  * through a link name would replace the link).
  */
-async function walk(root: string, problems: DiscoveryProblem[], found: Set<string>, context: WalkContext): Promise<void> {
+async function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, context: WalkContext): Promise<void> {
   const { rules, filter } = context;
   let realRoot: string;
   try {

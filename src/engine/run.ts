@@ -80,6 +80,14 @@ export interface RunSettings {
   /** Called once for every discovered file when it has been handled (progress display). */
   onFileDone?: (file: string) => void;
   /**
+   * Called as each phase of the run starts (progress display), with the steps it adds: `files`
+   * one a discovered file (each reported by onFileDone), `v1-upgrade` one a v1 file (each
+   * reported by onStep), the others none.
+   */
+  onPhase?: (phase: RunPhase, steps: number) => void;
+  /** One step of a phase other than `files` done (see onPhase). */
+  onStep?: () => void;
+  /**
    * Called with each changed file as soon as its change is known (the object that ends up in
    * RunResult.changed), so a caller can make its diff while other files still wait for type
    * facts. A file transformed again (see the cross-module pass) is reported again.
@@ -128,6 +136,9 @@ export interface RunSite extends SiteReport {
   /** File the site is in, relative to cwd, with `/` separators. */
   file: string;
 }
+
+/** The phases of a run, in order (each but `files` only when there is work for it). */
+export type RunPhase = 'files' | 'v1-upgrade' | 'finishing' | 'cross-module' | 'manifests';
 
 export type ErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
 
@@ -191,6 +202,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
+  options.onPhase?.('files', discovery.files.length);
 
   // Outcomes by discovery index, made only for a file with something to report (a candidate, a
   // file that cannot be read): most files have none, and an empty outcome and display path held
@@ -260,11 +272,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
   if (v1Queue.length > 0) {
+    options.onPhase?.('v1-upgrade', v1Queue.length);
     let upgraded: Awaited<ReturnType<typeof upgradeV1>> | undefined;
     try {
       upgraded = await upgradeV1(
         v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })),
-        options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir },
+        { ...(options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir }), onFileDone: () => options.onStep?.() },
       );
     } catch (error) {
       // The official package could not run (not installed, no scratch directory): its files
@@ -288,6 +301,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
   // Candidates waiting for type facts finish as their answers come.
   types?.flush?.();
+  if (running.size > 0) options.onPhase?.('finishing', 0);
   while (running.size > 0) await Promise.all(running);
 
   // Handlers in other modules that call a module's exported asking helper: transformed again,
@@ -299,6 +313,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     if (exported.length > 0) helpers.set(absolutePath, exported);
   }
   if (helpers.size > 0) {
+    options.onPhase?.('cross-module', 0);
     const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
     for (let i = 0; i < discovery.files.length; i++) {
       const absolutePath = discovery.files[i]!;
@@ -327,6 +342,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   // The package.json above upgraded v1 files: the v2 server package in, the v1 SDK out once
   // nothing imports it any more.
   if (v1Queue.length > 0) {
+    options.onPhase?.('manifests', 0);
     const upgraded = v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.outcome.changed?.output ?? c.input }));
     const manifests = await updateManifests(upgraded, { cwd, write, discover: options.discover, read: new Set(discovery.files), v1Sources });
     for (const m of manifests) {

@@ -11,19 +11,10 @@
 // `@mrtr-note` comments (deprecation guidance) are not findings.
 import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES } from '../../plan/refusal.ts';
 import type { InputKind } from '../../plan/types.ts';
+import { exitCodeFor, type ExitCode } from '../exit-codes.ts';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type CheckFormat = (typeof CHECK_FORMATS)[number];
-
-/** Exit codes of `check`. */
-const CHECK_EXIT = {
-  /** Nothing left: no legacy request, no marker. */
-  clean: 0,
-  /** Findings remain. */
-  findings: 1,
-  /** Usage error, or some input could not be read or parsed (findings may be listed too). */
-  errors: 2,
-} as const;
 
 export const LEGACY_RULE = 'legacy-request';
 export const TODO_RULE_PREFIX = 'mrtr-todo/';
@@ -72,7 +63,8 @@ interface CheckSummary {
   errors: number;
   /** Findings per rule id, keys sorted. */
   byRule: Record<string, number>;
-  exitCode: 0 | 1 | 2;
+  /** src/report/exit-codes.ts: 0 nothing left, 1 findings, 2 some input could not be checked. */
+  exitCode: ExitCode;
 }
 
 /** The `--format json` document (and what every other format is rendered from). */
@@ -84,11 +76,6 @@ export interface CheckReport {
   /** Sorted by file, then as found. */
   errors: CheckError[];
   summary: CheckSummary;
-}
-
-function checkExitCode(findings: number, errors: number): 0 | 1 | 2 {
-  if (errors > 0) return CHECK_EXIT.errors;
-  return findings > 0 ? CHECK_EXIT.findings : CHECK_EXIT.clean;
 }
 
 /** Assembles the report: sorts, counts, and fixes the key order of every object. */
@@ -115,7 +102,7 @@ export function buildCheckReport(findings: readonly Finding[], errors: readonly 
       fixable: sorted.filter((f) => f.ruleId === LEGACY_RULE).length,
       errors: orderedErrors.length,
       byRule,
-      exitCode: checkExitCode(sorted.length, orderedErrors.length),
+      exitCode: exitCodeFor({ open: sorted.length > 0, failed: orderedErrors.length > 0 }),
     },
   };
 }
