@@ -284,7 +284,7 @@ describe('check formats on one tree', () => {
 
   it('json: a stable documented object that says what text says', () => {
     const report = JSON.parse(outputs.json!.stdout) as CheckReport;
-    expect(Object.keys(report)).toEqual(['version', 'findings', 'errors', 'summary']);
+    expect(Object.keys(report)).toEqual(['version', 'findings', 'errors', 'skipped', 'summary']);
     expect(report.version).toBe(1);
     expect(report.findings).toMatchObject(expected);
     expect(report.findings.every((f) => f.severity === 'error')).toBe(true);
@@ -306,6 +306,7 @@ describe('check formats on one tree', () => {
       findings: 5,
       fixable: 1,
       errors: 0,
+      skipped: 0,
       byRule: { 'legacy-request': 1, 'mcp-codemod-error': 2, 'mrtr-todo/closure': 1, 'mrtr-todo/no-request-to-answer': 1 },
       exitCode: 1,
     });

@@ -399,3 +399,49 @@ describe('migrate and check answer alike', () => {
     expect(piped.stderr).toBe('mrtr-codemod: nope: no such file or directory\nmrtr-codemod: src/broken.ts:3:24: cannot parse: Unexpected token\n');
   });
 });
+
+describe('vendored, minified and bundled code', () => {
+  it('is skipped with a note, not an error; a bundle too large to parse that mentions a request is left for a person (exit 1)', async () => {
+    const line = '// padding: the quick brown fox jumps over the lazy dog, again and again.\n';
+    const js = ELICIT_SERVER.replace('(): McpServer', '()');
+    const bundle = js + line.repeat(Math.ceil((1.2 * 1024 * 1024) / line.length));
+    await tree({
+      'src/server.ts': ELICIT_SERVER,
+      'src/vendor/lib.js': js,
+      'third_party/x.ts': ELICIT_SERVER,
+      'src/app.min.js': js,
+      'web/bundle.js': bundle,
+    });
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '.');
+    expect(dry.code).toBe(1);
+    const summary = dry.stdout.slice(dry.stdout.indexOf('Files scanned:'));
+    expect(summary).toContain('Files to change: 1 (dry run: nothing written)\n  src/server.ts\n');
+    expect(summary).toContain(
+      [
+        'Errors: 0',
+        'Skipped: 4',
+        '  src/app.min.js  minified code; name the file to take it',
+        '  src/vendor  vendored code; name the folder to take it',
+        '  third_party  vendored code; name the folder to take it',
+        '  web/bundle.js  too large to analyse (1.2 MiB, the limit is 1.0 MiB): likely a bundle; migrate its sources and build it again',
+        '',
+      ].join('\n'),
+    );
+
+    const check = await cli(dir, 'check', '.');
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('web/bundle.js:1:1  not-analysed  too large to analyse');
+    expect(check.stdout).toContain('src/vendor  skipped  vendored code; name the folder to take it\n');
+    expect(check.stdout).toMatch(/, 0 errors, 2 files checked, 3 skipped\n$/);
+    expect(check.stdout).not.toContain('src/vendor/lib.js');
+
+    // Without the bundle nothing is left: vendored and minified code is not the project's.
+    await rm(path.join(dir, 'web'), { recursive: true });
+    await writeFile(path.join(dir, 'src/server.ts'), PLAIN_MODULE);
+    expect((await cli(dir, 'check', '.')).code).toBe(0);
+    expect((await cli(dir, 'migrate', '--dry-run', '.')).code).toBe(0);
+    // Named, they are taken.
+    expect((await cli(dir, 'check', 'src/vendor', 'src/app.min.js')).stdout).toMatch(/^src\/app\.min\.js:6:\d+ {2}legacy-request [^\n]*\nsrc\/vendor\/lib\.js:6:\d+ {2}legacy-request /);
+  });
+});

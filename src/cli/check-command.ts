@@ -29,11 +29,13 @@ import {
   CHECK_FORMATS,
   errorLocation,
   LEGACY_RULE,
+  NOT_ANALYSED_RULE,
   OFFICIAL_RULE,
   TODO_RULE_PREFIX,
   type CheckError,
   type CheckFormat,
   type CheckReport,
+  type CheckSkip,
   type Finding,
 } from '../report/formats/check-report.ts';
 import { FILE_FILTER_OPTIONS, optionList } from './options.ts';
@@ -170,7 +172,14 @@ export async function collectCheckReport(paths: readonly string[], cwd: string, 
     const scan = scans.get(file);
     if (sites.length > 0 || (scan && scan.markers.length > 0)) findings.push(...findingsForFile(file, sites, scan));
   }
-  return buildCheckReport(findings, errors, files.length);
+  // Passed over on purpose: a file too large to analyse that mentions a legacy request may still
+  // push one, so it is a finding; the rest (vendored, minified, links out) are notes.
+  const skipped: CheckSkip[] = [];
+  for (const skip of run.skipped ?? []) {
+    if (skip.candidate) findings.push({ file: skip.file, line: 1, column: 1, ruleId: NOT_ANALYSED_RULE, severity: 'error', message: skip.reason });
+    else skipped.push({ file: skip.file, reason: skip.reason });
+  }
+  return buildCheckReport(findings, errors, files.length, skipped);
 }
 
 export interface FileScan {

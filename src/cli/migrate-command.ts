@@ -202,6 +202,6 @@ async function report(command: MigrateCommand, io: MigrateIo, result: RunResult)
   if (patchOnStdout && !io.stdoutIsTTY) {
     for (const error of result.errors) io.stderr(`mrtr-codemod: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);
   }
-  const open = result.sites.some((site) => site.status === 'marked') || openUpgradeNotes(result).length > 0;
+  const open = result.sites.some((site) => site.status === 'marked') || openUpgradeNotes(result).length > 0 || (result.skipped ?? []).some((s) => s.candidate);
   return { open, failed: result.errors.length > 0 };
 }

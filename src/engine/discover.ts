@@ -7,6 +7,10 @@
 // What a walk leaves out, and what it does not:
 // - `node_modules`, `dist`, `build` and `.git` below a walked directory (a directory named on
 //   the command line is walked even when it is one of them).
+// - Vendored and minified code, with a note (Discovery.skipped): `vendor` and `third_party`
+//   folders and `*.min.js` files below a walked directory (named ones are taken). Somebody
+//   else's code, or a bundle built from sources that are migrated themselves.
+// - A symbolic link out of the walked directory, with a note.
 // - Files git ignores: the `.gitignore` files from the root of the git work tree down to each
 //   file (nested ones included, deeper ones winning, as in git), and `.git/info/exclude`.
 //   Outside a git work tree only the `.gitignore` files inside the walked directory count.
@@ -30,6 +34,19 @@ export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.ct
 /** Directory names never descended into (below a given root). */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', 'dist', 'build', '.git']);
 
+/** Directories of vendored code: not descended into either (below a given root), but noted. */
+export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set(['vendor', 'third_party']);
+
+/** A minified script (`app.min.js`, `.min.mjs`, `.min.cjs`). */
+const MINIFIED = /\.min\.[cm]?js$/;
+
+/** Why a walk passed over something a person might expect it to read. */
+export interface Skipped {
+  /** Absolute path of the folder or file. */
+  path: string;
+  reason: string;
+}
+
 export interface DiscoveryProblem {
   /** Absolute path of the argument or entry that could not be used. */
   path: string;
@@ -46,6 +63,8 @@ export interface Discovery {
    * met in the walk, or beside a file named on the command line. A run that writes removes them.
    */
   staleTemps: string[];
+  /** Vendored folders, minified files and links out of the walked folder, passed over (sorted by path). */
+  skipped: Skipped[];
 }
 
 export interface DiscoverOptions {
@@ -69,6 +88,7 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
   const found = new FoundFiles(onFound);
   const problems: DiscoveryProblem[] = [];
   const staleTemps: string[] = [];
+  const skipped: Skipped[] = [];
   const namedDirs = new Set<string>();
   const filter = pathFilter(cwd, options);
 
@@ -83,7 +103,7 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
     }
     if (info.isDirectory()) {
       const rules = options.gitignore === false ? undefined : await GitIgnoreRules.forRoot(absolute);
-      await walk(absolute, problems, found, { rules, filter, staleTemps });
+      await walk(absolute, problems, found, { rules, filter, staleTemps, skipped });
     } else if (info.isFile()) {
       // Named on the command line: taken when it is a source file, whatever directory it is in
       // and whatever .gitignore says; only --include/--exclude still apply.
@@ -101,7 +121,8 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
     const names = await readdir(dir).catch(() => []);
     for (const name of names) if (staleTempFile(name)) staleTemps.push(path.join(dir, name));
   }
-  return { files: [...found.files].sort(compareCodeUnits), problems, staleTemps: [...new Set(staleTemps)].sort(compareCodeUnits) };
+  skipped.sort((a, b) => compareCodeUnits(a.path, b.path));
+  return { files: [...found.files].sort(compareCodeUnits), problems, staleTemps: [...new Set(staleTemps)].sort(compareCodeUnits), skipped };
 }
 
 /** The files found so far, each told to `onFound` once. */
@@ -119,6 +140,7 @@ interface WalkContext {
   rules?: GitIgnoreRules;
   filter: PathFilter;
   staleTemps: string[];
+  skipped: Skipped[];
 }
 
 /**
@@ -140,7 +162,9 @@ async function walk(root: string, problems: DiscoveryProblem[], found: FoundFile
   const asGiven = (real: string) => path.join(root, path.relative(realRoot, real));
   const ignored = async (full: string, isDirectory: boolean) => (rules ? rules.ignores(full, isDirectory) : false);
   const take = async (file: string) => {
-    if (filter.file(file) && !(await ignored(file, false))) found.add(file);
+    if (!filter.file(file) || (await ignored(file, false))) return;
+    if (MINIFIED.test(file)) context.skipped.push({ path: file, reason: 'minified code; name the file to take it' });
+    else found.add(file);
   };
 
   async function visitDirectory(dir: string, realDir: string): Promise<void> {
@@ -159,7 +183,8 @@ async function walk(root: string, problems: DiscoveryProblem[], found: FoundFile
       if (entry.isDirectory()) {
         if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
         if (filter.prunes(full) || (await ignored(full, true))) continue;
-        await visitDirectory(full, path.join(realDir, entry.name));
+        if (VENDORED_DIRECTORIES.has(entry.name)) context.skipped.push({ path: full, reason: 'vendored code; name the folder to take it' });
+        else await visitDirectory(full, path.join(realDir, entry.name));
       } else if (entry.isFile()) {
         if (isSourceFile(entry.name)) await take(full);
         else if (staleTempFile(entry.name)) context.staleTemps.push(full);
@@ -182,7 +207,7 @@ async function walk(root: string, problems: DiscoveryProblem[], found: FoundFile
     if (!isInside(realRoot, target)) {
       // Never followed out of the folder being walked, but said: the user may have expected it.
       if (info.isDirectory() || (info.isFile() && isSourceFile(target))) {
-        problems.push({ path: link, message: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed` });
+        context.skipped.push({ path: link, reason: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed` });
       }
       return;
     }
@@ -202,7 +227,7 @@ async function walk(root: string, problems: DiscoveryProblem[], found: FoundFile
 
 /** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */
 function throughSkipped(realRoot: string, dir: string): boolean {
-  return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part));
+  return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part) || VENDORED_DIRECTORIES.has(part));
 }
 
 // --- --include / --exclude ------------------------------------------------------------------

@@ -25,7 +25,7 @@ import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
-import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
+import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
 import { decodeSource, displayPath, readSource } from './source-files.ts';
@@ -151,6 +151,18 @@ export interface RunError {
   column?: number;
 }
 
+/** Something the run passed over on purpose, with a note (not an error). */
+export interface RunSkip {
+  /** Relative to cwd, with `/` separators. */
+  file: string;
+  reason: string;
+  /**
+   * The file mentions a legacy request but was not analysed (too large): it may still push one,
+   * so it is left for a person (exit 1), as a finding would be.
+   */
+  candidate: boolean;
+}
+
 export interface RunResult {
   /** Source files discovered (and read). */
   filesScanned: number;
@@ -159,6 +171,11 @@ export interface RunResult {
   changed: ChangedFile[];
   sites: RunSite[];
   errors: RunError[];
+  /**
+   * Vendored and minified code, links out of the root, and candidates too large to analyse:
+   * passed over, with the reason (always set by runCodemod; optional for results made by hand).
+   */
+  skipped?: RunSkip[];
   /** Files upgraded from the v1 SDK by the official codemod, with what it left to do (its markers count as open work). */
   upgrades: Array<{ file: string; notes: UpgradeNote[] }>;
 }
@@ -192,7 +209,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const discovery = 'discovery' in options ? options.discovery : await discoverFiles(options.paths, cwd, options.discover);
   const context: RunContext = { types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
-  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [] };
+  const skipped: RunSkip[] = [];
+  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [] };
   const upgradeV1Files = options.v1 !== false;
   const v1Queue: Candidate[] = [];
   // Files read whose text imports the v1 SDK: the manifest update need not read them again.
@@ -202,6 +220,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
+  const tooLarge: RunSkip[] = [];
+  for (const skip of discovery.skipped) skipped.push({ file: displayPath(cwd, skip.path), reason: skip.reason, candidate: false });
   options.onPhase?.('files', discovery.files.length);
 
   // Outcomes by discovery index, made only for a file with something to report (a candidate, a
@@ -251,7 +271,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     result.candidates++;
     if (bytes.length > maxFileBytes) {
-      fail('read', `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}); skipped`);
+      // In practice a bundle built from sources that are migrated themselves: a note, not an error.
+      tooLarge.push({ file: displayPath(cwd, absolutePath), reason: `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}): likely a bundle; migrate its sources and build it again`, candidate: true });
+      doneAt(i);
       continue;
     }
 
@@ -352,6 +374,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
   }
 
+  skipped.push(...tooLarge);
+  skipped.sort((a, b) => compareCodeUnits(a.file, b.file));
   // In discovery order (forEach passes over the indexes that have no outcome).
   outcomes.forEach((outcome) => {
     result.sites.push(...outcome.sites);

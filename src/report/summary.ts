@@ -37,6 +37,9 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
 
   lines.push(`Errors: ${result.errors.length}`);
   for (const error of result.errors) lines.push(`  ${errorLocation(error)}  ${error.message}`);
+  // Passed over on purpose (vendored, minified, too large, links out of the root): notes, not errors.
+  const skipped = result.skipped ?? [];
+  if (skipped.length > 0) lines.push(`Skipped: ${skipped.length}`, ...skipped.map((s) => `  ${s.file}  ${s.reason}`));
 
   const notes = guidanceNotes(result.sites);
   if (notes.length > 0) {
