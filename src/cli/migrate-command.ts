@@ -176,9 +176,15 @@ async function removeStaleTemps(files: readonly string[], cwd: string): Promise<
 
 /** The refusal to print when git shows uncommitted changes under the paths (or in the package.json above them a v1 upgrade may edit). */
 async function dirtyTreeRefusal(command: MigrateCommand, cwd: string): Promise<string | undefined> {
-  const [{ checkDirtyTree, formatDirtyRefusal }, { manifestsToGuard }] = await Promise.all([import('../engine/git.ts'), import('../engine/manifests.ts')]);
+  const [{ checkDirtyTree, formatDirtyRefusal }, { manifestsToGuard }, { ownTempFile }] = await Promise.all([
+    import('../engine/git.ts'),
+    import('../engine/manifests.ts'),
+    import('../engine/atomic-write.ts'),
+  ]);
   const manifests = command.v1 === false ? [] : await manifestsToGuard(command.paths, cwd);
   const tree = await checkDirtyTree([...command.paths, ...manifests], cwd);
+  // The --patch / --report files this run reserved (inside the paths, maybe) are its own.
+  tree.dirty = tree.dirty.filter((entry) => !(entry.status === '??' && ownTempFile(entry.path.split('/').pop()!)));
   return tree.dirty.length > 0 ? formatDirtyRefusal(tree) : undefined;
 }
 

@@ -128,9 +128,19 @@ export async function reserveFile(file: string, within: string): Promise<Reserve
  * before it could clean up): made by this program, by a process that no longer runs.
  */
 export function staleTempFile(name: string): boolean {
-  if (!name.endsWith(TEMP_SUFFIX)) return false;
+  const pid = tempFileProcess(name);
+  return pid !== undefined && !processIsAlive(pid);
+}
+
+/** Whether a directory entry named `name` is a temporary file of this process (a reserved output, a write under way). */
+export function ownTempFile(name: string): boolean {
+  return tempFileProcess(name) === process.pid;
+}
+
+function tempFileProcess(name: string): number | undefined {
+  if (!name.endsWith(TEMP_SUFFIX)) return undefined;
   const match = TEMP_NAME.exec(name);
-  return match !== null && !processIsAlive(Number(match[2]));
+  return match ? Number(match[2]) : undefined;
 }
 
 /** Removes those of `files` that are still stale temporary files; returns the ones removed. */
