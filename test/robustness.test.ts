@@ -12,9 +12,10 @@
 // option `writeReadOnly: true` is the user asking for it anyway, and the file then keeps its
 // read-only mode (writeFileAtomic copies the mode bits). A dry run reports nothing for them:
 // it writes nothing.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSource } from '../src/analyse/parse.ts';
 import { loadTypeScript } from '../src/analyse/load-typescript.ts';
@@ -348,25 +349,14 @@ describe('no half-written file, ever', () => {
    * Runs the codemod over `dir` in a child process (`bash -c`, so a shell limit can be set
    * first), with `prelude` evaluated before it. Prints the run's errors and changed files.
    */
-  function childRun(shellSetup: string, prelude: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  function childRun(shellSetup: string, prelude: string): Promise<ChildOutcome> {
     const script = [
       prelude,
       `const { runCodemod } = await import(${JSON.stringify(path.join(ROOT, 'src/engine/run.ts'))});`,
       `const result = await runCodemod({ paths: ['.'], write: true, cwd: ${JSON.stringify(dir)}, types: false });`,
       'process.stdout.write(JSON.stringify({ errors: result.errors, changed: result.changed.map((c) => [c.path, c.written]) }));',
     ].join('\n');
-    return new Promise((resolve, reject) => {
-      const child = spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
+    return outcome(spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
   }
 
   it('a write that fails part way (file size limit) leaves the original intact and no temporary file; the run reports it and goes on', async () => {
@@ -508,18 +498,16 @@ describe('a run stopped by a signal during the v1 pass', () => {
   }
 
   /** Runs the real entry in `dir` with `tmp` as its temporary folder, and sends `signal` once the v1 pass has made its scratch copy there. */
-  async function runUntilScratch(tmp: string, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; scratch: string }> {
+  async function runUntilScratch(tmp: string, signal: NodeJS.Signals): Promise<ChildOutcome & { scratch: string }> {
     const child = spawn(process.execPath, [BIN, 'migrate', '--force', 'src'], { cwd: dir, env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
+    const exited = outcome(child);
     let scratch: string | undefined;
     for (let waited = 0; scratch === undefined && waited < 60_000; waited += 10) {
       scratch = (await readdir(tmp)).find((name) => name.startsWith('mrtr-v1-upgrade-'));
       if (scratch === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     child.kill(signal);
-    return { ...(await exited), stderr, scratch: scratch ?? '' };
+    return { ...(await exited), scratch: scratch ?? '' };
   }
 
   it('Ctrl-C removes the scratch copy, says so, and exits 130; the sources are as they were', async () => {
@@ -551,10 +539,21 @@ describe('a run stopped by a signal during the v1 pass', () => {
 });
 
 /** The CLI (src/cli/main.ts, as bin/mrtr-codemod.js runs it) in a child process in `dir`, with `prelude` evaluated first. */
-function childCli(prelude: string, args: readonly string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function childCli(prelude: string, args: readonly string[]): Promise<ChildOutcome> {
   const script = [prelude, `const { cli } = await import(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});`, `await cli(${JSON.stringify(args)});`].join('\n');
+  return outcome(spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+interface ChildOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** How a child process ended, and what it printed. */
+function outcome(child: ChildProcessByStdio<null, Readable, Readable>): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -38,6 +38,7 @@ import {
   type CheckSkip,
   type Finding,
 } from '../report/formats/check-report.ts';
+import type { CliIo } from './io.ts';
 import { FILE_FILTER_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
 
@@ -50,15 +51,8 @@ export interface CheckCommand {
   exclude?: string[];
 }
 
-/** The minimal I/O `check` needs (the CLI's CliIo fits). */
-export interface CheckIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  cwd: string;
-  /** Whether stderr is a terminal (a progress line is drawn there for the text format). */
-  stderrIsTTY?: boolean;
-  stderrColumns?: number;
-}
+/** The I/O `check` needs (a progress line on a terminal stderr for the text format). */
+export type CheckIo = Pick<CliIo, 'stdout' | 'stderr' | 'cwd' | 'stderrIsTTY' | 'stderrColumns'>;
 
 /** The options of `check` (the help shows them; a mistyped one is answered with the nearest). */
 export const CHECK_OPTIONS = {

@@ -9,25 +9,13 @@ import yargs from 'yargs';
 import { terminalLines, terminalText } from '../core/escape.ts';
 import { cleanUpInterrupted } from '../engine/interrupt-cleanup.ts';
 import { packageVersion } from '../package-version.ts';
-import { shouldColor } from '../report/color.ts';
 import { EXIT_CLEAN, EXIT_FAILED } from '../report/exit-codes.ts';
 import { CHECK_OPTIONS, checkCommandModule, runCheckCommand, type CheckCommand } from './check-command.ts';
 import { MIGRATE_OPTIONS, migrateCommandModule, runMigrateCommand, type MigrateCommand } from './migrate-command.ts';
+import { processIo, type CliIo } from './io.ts';
 import { unknownOption } from './options.ts';
 
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  cwd: string;
-  /** Whether stderr is a terminal (the progress line is drawn only there); tests set it. */
-  stderrIsTTY?: boolean;
-  /** Terminal width for the progress line. */
-  stderrColumns?: number;
-  /** Colour diffs on stdout (decided from the TTY and NO_COLOR/FORCE_COLOR; tests set it). */
-  color?: boolean;
-  /** Whether stdout is a terminal (a diff shown there has its control characters escaped). */
-  stdoutIsTTY?: boolean;
-}
+export type { CliIo } from './io.ts';
 
 const COMMAND_OPTIONS = { migrate: MIGRATE_OPTIONS, check: CHECK_OPTIONS } as const;
 
@@ -94,18 +82,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   const chosen: MigrateCommand | CheckCommand = command;
   return chosen.name === 'check' ? runCheckCommand(chosen, io) : runMigrateCommand(chosen, io);
-}
-
-function processIo(): CliIo {
-  return {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
-    cwd: process.cwd(),
-    stderrIsTTY: process.stderr.isTTY === true,
-    stderrColumns: process.stderr.columns,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    color: shouldColor(process.stdout.isTTY, process.env),
-  };
 }
 
 /** Exit codes for the signals that stop a run: 128 + the signal's number, as shells report them. */

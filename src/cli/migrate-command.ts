@@ -14,6 +14,7 @@ import { jsonText, terminalText } from '../core/escape.ts';
 import type { ChangedFile, RunResult } from '../engine/run.ts';
 import { EXIT_FAILED, exitCodeFor } from '../report/exit-codes.ts';
 import type { ReservedOutputs } from '../report/patch.ts';
+import type { CliIo } from './io.ts';
 import { FILE_FILTER_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
 
@@ -38,20 +39,6 @@ export interface MigrateCommand {
   v1?: boolean;
   /** --no-types: never start the TypeScript checker (an unannotated lifted local is then marked). */
   types?: boolean;
-}
-
-/** What migrate prints to and where it runs (the CLI's CliIo fits). */
-export interface MigrateIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  cwd: string;
-  /** Whether stderr is a terminal (the progress line is drawn only there). */
-  stderrIsTTY?: boolean;
-  stderrColumns?: number;
-  /** Colour diffs on stdout. */
-  color?: boolean;
-  /** Whether stdout is a terminal: a diff shown there has its control characters escaped; a diff to a pipe or a file is a patch, and errors are then also said on stderr. */
-  stdoutIsTTY?: boolean;
 }
 
 /** The options of `migrate` (the help shows them; a mistyped one is answered with the nearest). */
@@ -101,7 +88,7 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
 }
 
 /** Runs `migrate` and returns the exit code. */
-export async function runMigrateCommand(command: MigrateCommand, io: MigrateIo): Promise<number> {
+export async function runMigrateCommand(command: MigrateCommand, io: CliIo): Promise<number> {
   // --patch / --report: reserved first, so a bad output path is a usage error found before any
   // source is touched.
   const review = command.patch !== undefined || command.report !== undefined ? await import('../report/patch.ts') : undefined;
@@ -126,7 +113,7 @@ export async function runMigrateCommand(command: MigrateCommand, io: MigrateIo):
 }
 
 /** Steps 2 to 4 (see the top): the run's result, or the exit code of a refusal. */
-async function discoverAndRun(command: MigrateCommand, io: MigrateIo, progress: Progress): Promise<RunResult | number> {
+async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Progress): Promise<RunResult | number> {
   const [{ runCodemod }, { unifiedDiff }, { discoverFiles }, { runDiscovered }] = await Promise.all([
     import('../engine/run.ts'),
     import('../report/diff.ts'),
@@ -189,7 +176,7 @@ async function dirtyTreeRefusal(command: MigrateCommand, cwd: string): Promise<s
 }
 
 /** Step 4's printing (the diff, the summary, errors on stderr when stdout is a patch); returns what the exit code is made of. */
-async function report(command: MigrateCommand, io: MigrateIo, result: RunResult): Promise<{ open: boolean; failed: boolean }> {
+async function report(command: MigrateCommand, io: CliIo, result: RunResult): Promise<{ open: boolean; failed: boolean }> {
   const [{ terminalDiff, unifiedDiffs }, { formatSummary }, { openUpgradeNotes }, { errorLocation }] = await Promise.all([
     import('../report/diff.ts'),
     import('../report/summary.ts'),
