@@ -431,6 +431,23 @@ describe('check building blocks', () => {
     expect(log.runs[0]!.invocations[0]).toMatchObject({ executionSuccessful: false, exitCode: 2 });
   });
 
+  it('a SARIF log with a file too large to analyse and folders passed over is valid: a result, and notes', () => {
+    const report = buildCheckReport(
+      [{ file: 'web/bundle.js', line: 1, column: 1, ruleId: 'not-analysed', severity: 'error', message: 'too large to analyse (1.2 MiB, the limit is 1.0 MiB)' }],
+      [],
+      2,
+      [{ file: 'src/vendor', reason: 'vendored code; name the folder to take it' }],
+    );
+    const log = sarifLog(report, { version: '1.2.3' }) as unknown as SarifLog;
+    expectValidSarif(log);
+    expect(log.runs[0]!.results.map((r) => r.ruleId)).toEqual(['not-analysed']);
+    expect(log.runs[0]!.invocations[0]).toMatchObject({
+      executionSuccessful: true,
+      exitCode: 1,
+      toolExecutionNotifications: [{ level: 'note', message: { text: 'src/vendor: skipped: vendored code; name the folder to take it' } }],
+    });
+  });
+
   it('the schema check is not vacuous: broken logs are refused', () => {
     const good = sarifLog(buildCheckReport([{ file: 'a.ts', line: 1, column: 1, ruleId: 'legacy-request', severity: 'error', message: 'm' }], [], 1), { version: '1.0.0' });
     expectValidSarif(good);
