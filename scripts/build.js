@@ -1,11 +1,15 @@
-// `npm run build` (and `npm pack`, through prepack): dist/ afresh, src/ compiled into it by tsc
-// (tsconfig.build.json), and the modules kept as plain CommonJS (src/**/*.cjs, with their
-// declarations) copied beside the output.
+// `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), and the
+// modules kept as plain CommonJS (src/**/*.cjs, with their declarations) copied beside the
+// output. Also run as `prepack` (npm pack and publish) and as `prepare` (npm install from git,
+// which runs only prepare; and npm ci in a checkout, so that bin/ runs).
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// npm pack and publish run prepack, then prepare: build once.
+if (process.env.npm_lifecycle_event === 'prepare' && ['pack', 'publish'].includes(process.env.npm_command ?? '')) process.exit(0);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
