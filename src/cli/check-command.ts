@@ -86,7 +86,7 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
 // --- collecting findings ----------------------------------------------------------------------
 
 /** Quick text test before a file's comments are parsed. */
-const MARKER_TEXT = /@mrtr-todo|@mcp-codemod-error/;
+export const MARKER_TEXT = /@mrtr-todo|@mcp-codemod-error/;
 
 /** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
 export async function collectCheckReport(paths: readonly string[], cwd: string): Promise<CheckReport> {
