@@ -52,7 +52,7 @@ interface CheckArgs {
   format: CheckFormat;
 }
 
-/** The yargs definition of `check`; `onCommand` receives the parsed command (run it with runCheckCommand). */
+/** @internal The yargs definition of `check`; `onCommand` receives the parsed command (run it with runCheckCommand). Internal: the published declarations must not need yargs types. */
 export function checkCommandModule(onCommand: (command: CheckCommand) => void): CommandModule<object, CheckArgs> {
   return {
     command: 'check <paths..>',
