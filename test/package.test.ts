@@ -141,6 +141,28 @@ export const v1 = 1;
 `,
 };
 
+/**
+ * A preload (`node --require`) that appends every module file the process loads, required or
+ * imported, in every thread, to the file MRTR_TRACE names.
+ */
+const TRACE_LOADS = `const Module = require('node:module');
+const fs = require('node:fs');
+const out = process.env.MRTR_TRACE;
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolve.apply(this, args);
+  fs.appendFileSync(out, file + '\\n');
+  return file;
+};
+Module.register('data:text/javascript,' + encodeURIComponent(\`
+  import { appendFileSync } from 'node:fs';
+  export async function resolve(specifier, context, next) {
+    const result = await next(specifier, context);
+    appendFileSync(\${JSON.stringify(out)}, result.url + '\\\\n');
+    return result;
+  }\`));
+`;
+
 let appDir: string;
 let tarball: string;
 let packedFiles: string[];
@@ -228,6 +250,41 @@ describe('the packed tarball', () => {
     expect(dry.stdout).toContain('+} from "@modelcontextprotocol/server";\n');
     expect(dry.stdout).toContain('+        answer: inputRequired.elicit(');
     expect(dry.stdout).toContain('-    "@modelcontextprotocol/sdk": "^1.32.2"\n+    "@modelcontextprotocol/server": "^2.4.0"\n');
+  });
+
+  it('loads TypeScript, the official codemod and jscodeshift only when a run needs them', async () => {
+    await putFile(appDir, 'trace.cjs', TRACE_LOADS);
+    await putFile(appDir, 'plain/server.ts', ELICIT_SERVER);
+    await putFile(appDir, 'lifting/timed.ts', TIMED_SERVER);
+    const loads = async (...args: string[]) => {
+      const trace = path.join(appDir, `trace-${args.join('-').replace(/\W+/g, '_')}.txt`);
+      await writeFile(trace, '');
+      const ran = await sh('env', [`MRTR_TRACE=${trace}`, process.execPath, '--require', './trace.cjs', 'node_modules/mrtr-codemod/bin/mrtr-codemod.js', ...args], appDir);
+      expect([0, 1], ran.stderr).toContain(ran.code);
+      const files = (await readFile(trace, 'utf8')).split('\n');
+      return (name: string) => files.some((f) => f.includes(`/node_modules/${name}/`));
+    };
+    const heavy = ['typescript', '@modelcontextprotocol/codemod', 'jscodeshift'];
+    const help = await loads('--help');
+    expect(heavy.filter(help)).toEqual([]);
+    expect(help('mrtr-codemod')).toBe(true); // the trace sees what loads
+    expect(help('@babel/parser')).toBe(false);
+    const check = await loads('check', 'plain');
+    expect(heavy.filter(check)).toEqual([]);
+    expect(check('@babel/parser')).toBe(true);
+    // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod.
+    expect(heavy.filter(await loads('migrate', '--dry-run', 'lifting'))).toEqual(['typescript']);
+    expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['@modelcontextprotocol/codemod']);
+  });
+
+  it('the jscodeshift transform in dist/ runs under the stock jscodeshift runner', async () => {
+    await putFile(appDir, 'shift/server.ts', ELICIT_SERVER);
+    const jscodeshift = path.join(PROJECT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
+    const transform = path.join(appDir, 'node_modules', 'mrtr-codemod', 'dist', 'transforms', 'mrtr-handlers.js');
+    const shifted = await sh(process.execPath, [jscodeshift, '-t', transform, '--parser=tsx', '--run-in-band', 'shift/server.ts'], appDir);
+    expect(shifted.code, shifted.stderr).toBe(0);
+    expect(shifted.stdout).toContain('1 ok');
+    expect(await readFile(path.join(appDir, 'shift/server.ts'), 'utf8')).toContain("answer: inputRequired.elicit({ message: 'Go?'");
   });
 
   it('ESLint loads `mrtr-codemod/eslint` from the three-line eslint.config.js and reports what check reports', async () => {
