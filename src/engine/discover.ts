@@ -20,8 +20,9 @@
 //   apply to named files too: they are filters the user wrote on the same command line.
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import type { Ignore } from 'ignore';
+import type { Matcher } from 'picomatch';
+import { ignore, picomatch } from './globs.cjs';
 
 export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
@@ -196,7 +197,7 @@ function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
   const include = compile(options.include);
   const exclude = compile(options.exclude);
   // A glob naming a directory covers what is below it: the path or any of its ancestors may match.
-  const selfOrAncestor = (matcher: picomatch.Matcher, relative: string) => {
+  const selfOrAncestor = (matcher: Matcher, relative: string) => {
     const parts = relative.split('/');
     for (let i = parts.length; i > 0; i--) if (matcher(parts.slice(0, i).join('/'))) return true;
     return false;
