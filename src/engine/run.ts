@@ -239,7 +239,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     result.candidates++;
     if (bytes.length > maxFileBytes) {
-      fail('read', tooLargeMessage(bytes.length, maxFileBytes));
+      fail('read', `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}); skipped`);
       continue;
     }
 
@@ -482,8 +482,6 @@ function failer(file: string, outcome: FileOutcome) {
   };
 }
 
-/** Why a candidate of `bytes` is not analysed (the ESLint rule says it in the same words). */
-export function tooLargeMessage(bytes: number, limit: number): string {
-  const megabytes = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  return `too large to analyse (${megabytes(bytes)}, the limit is ${megabytes(limit)}); skipped`;
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

@@ -16,7 +16,7 @@ import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
 import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../cli/check-command.ts';
 import { AskingHelperIndex, moduleFiles } from '../engine/cross-module.ts';
 import { lintFacts, receiverQuestions } from '../engine/lint-type-facts.ts';
-import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from '../engine/run.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../engine/run.ts';
 import { displayPath, readSource } from '../engine/source-files.ts';
 import type { FilePlan } from '../plan/types.ts';
 import type { Finding } from '../report/formats/check-report.ts';
@@ -34,7 +34,7 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
   const candidate = PREFILTER.test(source);
   const bytes = Buffer.byteLength(source);
   const tooLarge = bytes > DEFAULT_MAX_FILE_BYTES;
-  const problem = candidate && tooLarge ? { problem: { message: tooLargeMessage(bytes, DEFAULT_MAX_FILE_BYTES) } } : {};
+  const problem = candidate && tooLarge ? { problem: { message: `too large to analyse (${megabytes(bytes)}, the limit is ${megabytes(DEFAULT_MAX_FILE_BYTES)}); skipped` } } : {};
   // A file that is no candidate is still planned when it imports an asking helper of another
   // module (check's cross-module pass): then each handler that calls it is marked.
   const helpers = tooLarge ? undefined : helpersImported(path.dirname(absolutePath), source);
@@ -54,6 +54,10 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
   const options = helpers ? externalHelpers(analysis, helpers, cwd) : {};
   const sites = planned ? lintPlan(analysis, options).sites.map((site) => ({ file, ...site })) : [];
   return { findings: findingsForFile(file, sites, marked ? scanAnalysis(analysis) : undefined), ...problem };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 /** The plan a check run makes of an analysed file (its type facts: LintTypeFacts's, answered at once). */
