@@ -67,7 +67,7 @@ interface CheckArgs {
   exclude?: unknown;
 }
 
-/** The yargs definition of `check`; `onCommand` receives the parsed command (run it with runCheckCommand). */
+/** @internal The yargs definition of `check`; `onCommand` receives the parsed command (run it with runCheckCommand). Internal: the published declarations must not need yargs types. */
 export function checkCommandModule(onCommand: (command: CheckCommand) => void): CommandModule<object, CheckArgs> {
   return {
     command: 'check <paths..>',
@@ -108,7 +108,7 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
 // --- collecting findings ----------------------------------------------------------------------
 
 /** Quick text test before a file's comments are parsed. */
-const MARKER_TEXT = /@mrtr-todo|@mcp-codemod-error/;
+export const MARKER_TEXT = /@mrtr-todo|@mcp-codemod-error/;
 
 /** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
 export async function collectCheckReport(paths: readonly string[], cwd: string, discover: DiscoverOptions = {}, progress?: Progress): Promise<CheckReport> {

@@ -24,8 +24,9 @@
 //   apply to named files too: they are filters the user wrote on the same command line.
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import type { Ignore } from 'ignore';
+import type { Matcher } from 'picomatch';
+import { ignore, picomatch } from './globs.cjs';
 import { staleTempFile } from './atomic-write.ts';
 import { isInside } from './source-files.ts';
 
@@ -39,6 +40,16 @@ export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set(['vendor', 'thi
 
 /** A minified script (`app.min.js`, `.min.mjs`, `.min.cjs`). */
 const MINIFIED = /\.min\.[cm]?js$/;
+
+/**
+ * Whether a walk of the folders above it passes over the file at `relative` (a path with `/`):
+ * a minified script, or a file in a vendored folder. (A file named on the command line is
+ * taken all the same; a linter, which is handed files one by one, asks this.)
+ */
+export function passedOverByWalks(relative: string): boolean {
+  const parts = relative.split('/');
+  return MINIFIED.test(relative) || parts.slice(0, -1).some((part) => VENDORED_DIRECTORIES.has(part));
+}
 
 /** Why a walk passed over something a person might expect it to read. */
 export interface Skipped {
@@ -247,7 +258,7 @@ function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
   const include = compile(options.include);
   const exclude = compile(options.exclude);
   // A glob naming a directory covers what is below it: the path or any of its ancestors may match.
-  const selfOrAncestor = (matcher: picomatch.Matcher, relative: string) => {
+  const selfOrAncestor = (matcher: Matcher, relative: string) => {
     const parts = relative.split('/');
     for (let i = parts.length; i > 0; i--) if (matcher(parts.slice(0, i).join('/'))) return true;
     return false;

@@ -272,7 +272,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     result.candidates++;
     if (bytes.length > maxFileBytes) {
       // In practice a bundle built from sources that are migrated themselves: a note, not an error.
-      tooLarge.push({ file: displayPath(cwd, absolutePath), reason: `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}): likely a bundle; migrate its sources and build it again`, candidate: true });
+      tooLarge.push({ file: displayPath(cwd, absolutePath), reason: tooLargeReason(bytes.length, maxFileBytes), candidate: true });
       doneAt(i);
       continue;
     }
@@ -517,6 +517,11 @@ function failer(file: string, outcome: FileOutcome) {
   return (stage: ErrorStage, message: string, line?: number, column?: number) => {
     outcome.errors.push({ file, stage, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) });
   };
+}
+
+/** Why a candidate of `bytes` was not analysed (the run's note, check's and the ESLint rule's finding). */
+export function tooLargeReason(bytes: number, maxFileBytes: number): string {
+  return `too large to analyse (${megabytes(bytes)}, the limit is ${megabytes(maxFileBytes)}): likely a bundle; migrate its sources and build it again`;
 }
 
 function megabytes(bytes: number): string {

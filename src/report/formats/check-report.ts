@@ -195,12 +195,32 @@ interface RuleInfo {
   fullDescription: string;
   /** What to do about it. */
   help: string;
+  /** Where the README explains it (SARIF's helpUri, the ESLint rule's docs link). */
+  docsUrl: string;
+}
+
+/** A section of the README, as the registry shows it. */
+export function readmeUrl(anchor: string): string {
+  return `https://www.npmjs.com/package/mrtr-codemod#${anchor}`;
+}
+
+/**
+ * The README anchor that documents a rule id: `legacy-request`, `mcp-codemod-error`, and
+ * `mrtr-todo-<code>` for each refusal code (test/eslint.test.ts checks that each is there);
+ * a code of no table goes to the table.
+ */
+export function docsAnchor(ruleId: string): string {
+  if (ruleId === LEGACY_RULE || ruleId === OFFICIAL_RULE || ruleId === NOT_ANALYSED_RULE) return ruleId;
+  const code = ruleId.startsWith(TODO_RULE_PREFIX) ? ruleId.slice(TODO_RULE_PREFIX.length) : ruleId;
+  return isRefusalCode(code) ? `mrtr-todo-${code}` : 'when-it-refuses';
 }
 
 export function ruleInfo(ruleId: string): RuleInfo {
+  const docsUrl = readmeUrl(docsAnchor(ruleId));
   if (ruleId === LEGACY_RULE) {
     return {
       id: ruleId,
+      docsUrl,
       shortDescription: 'A server→client request (elicitation, sampling or roots) is still awaited from the client.',
       fullDescription:
         'MCP 2026-07-28 removed server-initiated requests: a tool, prompt or resource handler must return inputRequired(...) and read the answer from the client\'s retry (Multi Round-Trip Requests). This site can be migrated automatically.',
@@ -210,6 +230,7 @@ export function ruleInfo(ruleId: string): RuleInfo {
   if (ruleId === NOT_ANALYSED_RULE) {
     return {
       id: ruleId,
+      docsUrl,
       shortDescription: 'A file that mentions a server→client request was too large to analyse.',
       fullDescription:
         'Files above the size limit (1 MiB) are not parsed: in practice they are bundles or generated code. This one mentions a legacy request, so it may still push one to the client.',
@@ -219,6 +240,7 @@ export function ruleInfo(ruleId: string): RuleInfo {
   if (ruleId === OFFICIAL_RULE) {
     return {
       id: ruleId,
+      docsUrl,
       shortDescription: 'A marker left by the official MCP v1-to-v2 codemod: manual migration required.',
       fullDescription:
         'The official @modelcontextprotocol/codemod v1-to-v2 migration leaves an @mcp-codemod-error comment where it could not migrate the code; the code is not yet on the v2 SDK.',
@@ -229,6 +251,7 @@ export function ruleInfo(ruleId: string): RuleInfo {
   const known = isRefusalCode(code) ? REFUSAL_CODES[code] : undefined;
   return {
     id: ruleId,
+    docsUrl,
     shortDescription: known ? known.short : `Not migrated (${code}): the codemod left this site for a person.`,
     fullDescription:
       'mrtr-codemod left this server→client request as it was, with an @mrtr-todo comment saying why and what to do next; it still has to be migrated to MCP 2026-07-28 Multi Round-Trip Requests.',

@@ -37,6 +37,7 @@ export function sarifLog(report: CheckReport, options: { version?: string } = {}
                 shortDescription: { text: rule.shortDescription },
                 fullDescription: { text: rule.fullDescription },
                 help: { text: rule.help },
+                helpUri: rule.docsUrl,
                 defaultConfiguration: { level: 'error' },
                 properties: { tags: ['mcp', 'migration'] },
               };

@@ -3,15 +3,15 @@
  * roots) awaited in MCP tool, prompt and resource handlers to 2026-07-28 Multi Round-Trip
  * Requests. Usable with the stock runner:
  *
- *   npx jscodeshift -t node_modules/mrtr-codemod/transforms/mrtr-handlers.ts --parser=tsx src/
+ *   npx jscodeshift -t node_modules/mrtr-codemod/dist/transforms/mrtr-handlers.js --parser=tsx src/
  *
  * It is a thin adapter over the same pipeline the mrtr-codemod CLI runs (src/transform.ts):
  * sites it cannot migrate get an `@mrtr-todo` comment, and each is reported through
  * jscodeshift's `report`.
  */
 import type { API, FileInfo } from 'jscodeshift';
-import { TsTypeFactsProvider, type TypeScript } from '../src/analyse/ts-type-facts.ts';
-import { transformWithTypes } from '../src/transform.ts';
+import { TsTypeFactsProvider, type TypeScript } from '../analyse/ts-type-facts.ts';
+import { transformWithTypes } from '../transform.ts';
 
 export const parser = 'tsx';
 
@@ -28,7 +28,7 @@ const types = new TsTypeFactsProvider(async () => {
     }
     return require('typescript') as TypeScript;
   }
-  return (await import('../src/analyse/load-typescript.ts')).loadTypeScript();
+  return (await import('../analyse/load-typescript.ts')).loadTypeScript();
 });
 
 export default async function transformer(file: FileInfo, api: API, options: { sampling?: string } = {}): Promise<string | undefined> {
