@@ -22,7 +22,8 @@
 //   `/`); a glob that matches a directory covers everything below it. With includes, a file
 //   must match one; a file matching an exclude is left out, whatever the includes say. These
 //   apply to named files too: they are filters the user wrote on the same command line.
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
 import type { Matcher } from 'picomatch';
@@ -94,7 +95,12 @@ export function isSourceFile(fileName: string): boolean {
   return SOURCE_EXTENSIONS.includes(path.extname(base));
 }
 
-/** The source files under `paths`; `onFound` is called as each is found (progress display). */
+/**
+ * The source files under `paths`; `onFound` is called as each is found (progress display).
+ * The walk is synchronous (listing a folder and testing its entries against the ignore rules is
+ * quicker done at once than as a promise per entry), and each folder's ignore rules are put
+ * together once, when the walk enters it.
+ */
 export async function discoverFiles(paths: readonly string[], cwd: string, options: DiscoverOptions = {}, onFound?: () => void): Promise<Discovery> {
   const found = new FoundFiles(onFound);
   const problems: DiscoveryProblem[] = [];
@@ -107,14 +113,14 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
     const absolute = path.resolve(cwd, given);
     let info;
     try {
-      info = await stat(absolute);
+      info = statSync(absolute);
     } catch (error) {
       problems.push({ path: absolute, message: describeFsError(error) });
       continue;
     }
     if (info.isDirectory()) {
-      const rules = options.gitignore === false ? undefined : await GitIgnoreRules.forRoot(absolute);
-      await walk(absolute, problems, found, { rules, filter, staleTemps, skipped });
+      const rules = options.gitignore === false ? undefined : GitIgnoreRules.forRoot(absolute);
+      walk(absolute, problems, found, { rules, filter, staleTemps, skipped });
     } else if (info.isFile()) {
       // Named on the command line: taken when it is a source file, whatever directory it is in
       // and whatever .gitignore says; only --include/--exclude still apply.
@@ -160,58 +166,62 @@ interface WalkContext {
  * directly and through a link is listed once, and never under the link's name (writing
  * through a link name would replace the link).
  */
-async function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, context: WalkContext): Promise<void> {
+function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, context: WalkContext): void {
   const { rules, filter } = context;
   let realRoot: string;
   try {
-    realRoot = await realpath(root);
+    realRoot = realpathSync(root);
   } catch (error) {
     problems.push({ path: root, message: describeFsError(error) });
     return;
   }
   const visited = new Set<string>();
   const asGiven = (real: string) => path.join(root, path.relative(realRoot, real));
-  const ignored = async (full: string, isDirectory: boolean) => (rules ? rules.ignores(full, isDirectory) : false);
-  const take = async (file: string) => {
-    if (!filter.file(file) || (await ignored(file, false))) return;
+  const take = (file: string, ignored: boolean) => {
+    if (ignored || !filter.file(file)) return;
     if (MINIFIED.test(file)) context.skipped.push({ path: file, reason: 'minified code; name the file to take it' });
     else found.add(file);
   };
 
-  async function visitDirectory(dir: string, realDir: string): Promise<void> {
+  function visitDirectory(dir: string, realDir: string): void {
     if (visited.has(realDir)) return;
     visited.add(realDir);
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
       problems.push({ path: dir, message: describeFsError(error) });
       return;
     }
     entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+    // The rules for this folder's entries: its parent's, and its own .gitignore's (git reads
+    // one only when it is a regular file).
+    const here = rules?.enter(dir, entries.some((e) => e.name === '.gitignore' && e.isFile()));
+    // `dir` is normalised (resolved, then joined with names): no path.join an entry.
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const entry of entries) {
-      const full = path.join(dir, entry.name);
+      const full = prefix + entry.name;
       if (entry.isDirectory()) {
         if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
-        if (filter.prunes(full) || (await ignored(full, true))) continue;
+        if (filter.prunes(full) || here?.ignores(entry.name, true)) continue;
         if (VENDORED_DIRECTORIES.has(entry.name)) context.skipped.push({ path: full, reason: 'vendored code; name the folder to take it' });
-        else await visitDirectory(full, path.join(realDir, entry.name));
+        else visitDirectory(full, path.join(realDir, entry.name));
       } else if (entry.isFile()) {
-        if (isSourceFile(entry.name)) await take(full);
+        if (isSourceFile(entry.name)) take(full, here?.ignores(entry.name, false) ?? false);
         else if (staleTempFile(entry.name)) context.staleTemps.push(full);
       } else if (entry.isSymbolicLink()) {
         // git tracks a link as a file: a link that git ignores is not followed.
-        if (!(await ignored(full, false))) await visitLink(full);
+        if (!here?.ignores(entry.name, false)) visitLink(full);
       }
     }
   }
 
-  async function visitLink(link: string): Promise<void> {
+  function visitLink(link: string): void {
     let target: string;
     let info;
     try {
-      target = await realpath(link);
-      info = await lstat(target);
+      target = realpathSync(link);
+      info = lstatSync(target);
     } catch {
       return; // a dangling link is not a source file
     }
@@ -226,14 +236,15 @@ async function walk(root: string, problems: DiscoveryProblem[], found: FoundFile
     // so is one to an ignored or excluded place (checked where the target lives in this tree).
     if (info.isDirectory()) {
       const dir = asGiven(target);
-      if (throughSkipped(realRoot, target) || filter.prunes(dir) || (await ignored(dir, true))) return;
-      await visitDirectory(dir, target);
+      if (throughSkipped(realRoot, target) || filter.prunes(dir) || rules?.ignores(dir, true)) return;
+      visitDirectory(dir, target);
     } else if (info.isFile() && isSourceFile(target) && !throughSkipped(realRoot, path.dirname(target))) {
-      await take(asGiven(target));
+      const file = asGiven(target);
+      take(file, rules?.ignores(file, false) ?? false);
     }
   }
 
-  await visitDirectory(root, realRoot);
+  visitDirectory(root, realRoot);
 }
 
 /** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */
@@ -250,6 +261,8 @@ interface PathFilter {
   prunes(absolute: string): boolean;
 }
 
+const NO_FILTER: PathFilter = { file: () => true, prunes: () => false };
+
 function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
   const compile = (globs: readonly string[] | undefined) => {
     const cleaned = (globs ?? []).map((g) => g.replace(/^\.\//, '').replace(/\/+$/, '')).filter((g) => g !== '');
@@ -257,6 +270,7 @@ function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
   };
   const include = compile(options.include);
   const exclude = compile(options.exclude);
+  if (!include && !exclude) return NO_FILTER;
   // A glob naming a directory covers what is below it: the path or any of its ancestors may match.
   const selfOrAncestor = (matcher: Matcher, relative: string) => {
     const parts = relative.split('/');
@@ -278,70 +292,110 @@ function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
 
 // --- .gitignore -----------------------------------------------------------------------------
 
+/** The ignore rules in force in one folder, for testing its entries by name. */
+export interface FolderRules {
+  /** Whether git would ignore the entry `name` of this folder (`isDirectory`: as with a trailing `/`). */
+  ignores(name: string, isDirectory: boolean): boolean;
+}
+
 /**
  * The ignore rules that apply below `base` (the root of the git work tree, or the walked
- * directory outside one). Every `.gitignore` between `base` and a path is read on first use
- * and rebased onto `base`, so one matcher holds them all: a deeper file's rules come later and
- * win, and a directory git excludes excludes everything below it (git never reads the
- * `.gitignore` files inside an excluded directory, and neither does the walk enter one).
+ * directory outside one). Each folder's rules are one matcher, put together once, when the
+ * walk enters the folder: its parent's rules, then the patterns of its own `.gitignore`
+ * rebased onto `base` (rebasePattern), so a deeper file's rules come later and win, as in git.
+ * A folder without a `.gitignore` shares its parent's matcher (and the matcher's cache of
+ * what it has decided). `.git/info/exclude` comes first, below every `.gitignore`. A directory
+ * git excludes excludes everything below it: the matcher tests a path's parent folders first,
+ * and git never reads the `.gitignore` files inside an excluded folder, nor does the walk
+ * enter one.
  */
 export class GitIgnoreRules {
-  private readonly matcher: Ignore = ignore({ ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
-  private readonly loaded = new Map<string, Promise<void>>();
+  /** Each folder's matcher, by its path relative to `base` ('' for base, `/`-separated). */
+  private readonly matchers = new Map<string, Ignore>();
 
-  private constructor(readonly base: string) {}
+  private constructor(
+    readonly base: string,
+    private readonly excludes: Ignore,
+  ) {}
 
   /** The rules for a walk from `root`: from its git work tree's root when it has one. */
-  static async forRoot(root: string): Promise<GitIgnoreRules> {
-    const top = await findWorkTree(root);
+  static forRoot(root: string): GitIgnoreRules {
+    const top = findWorkTreeSync(root);
+    const excludes = newMatcher();
+    const exclude = top === undefined ? undefined : gitInfoExclude(top);
+    if (exclude !== undefined) excludes.add(gitignorePatterns(exclude, ''));
     if (top !== undefined && top !== root) {
-      const rules = new GitIgnoreRules(top);
-      await rules.addFile(await gitInfoExclude(top), '');
+      const rules = new GitIgnoreRules(top, excludes);
       // A directory named on the command line that git ignores is still walked (see above).
-      if (!(await rules.ignores(root, true))) return rules;
-      return new GitIgnoreRules(root);
+      if (!rules.ignores(root, true)) return rules;
+      return new GitIgnoreRules(root, newMatcher());
     }
-    const rules = new GitIgnoreRules(root);
-    if (top !== undefined) await rules.addFile(await gitInfoExclude(top), '');
-    return rules;
+    return new GitIgnoreRules(root, excludes);
+  }
+
+  /**
+   * The rules for the entries of `dir` (absolute, at or below `base`), entered by the walk;
+   * `hasOwnFile`: it holds a `.gitignore` (the walk has listed it, so no file is opened in vain).
+   */
+  enter(dir: string, hasOwnFile: boolean): FolderRules {
+    const relative = this.relative(dir);
+    const matcher = relative === undefined ? newMatcher() : this.matcherFor(relative, hasOwnFile);
+    const prefix = relative ? `${relative}/` : '';
+    return { ignores: (name, isDirectory) => matcher.ignores(isDirectory ? `${prefix}${name}/` : `${prefix}${name}`) };
   }
 
   /** Whether git would ignore `absolute` (below `base`); `isDirectory` as for a trailing `/`. */
-  async ignores(absolute: string, isDirectory: boolean): Promise<boolean> {
+  ignores(absolute: string, isDirectory: boolean): boolean {
+    const relative = this.relative(absolute);
+    if (!relative) return false;
+    const slash = relative.lastIndexOf('/');
+    const matcher = this.matcherFor(slash === -1 ? '' : relative.slice(0, slash));
+    return matcher.ignores(isDirectory ? `${relative}/` : relative);
+  }
+
+  /** `absolute` relative to `base`, `/`-separated; undefined when it is not at or below it. */
+  private relative(absolute: string): string | undefined {
     const relative = path.relative(this.base, absolute);
-    if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return false;
-    await this.loadDown(path.dirname(absolute));
-    const posix = relative.split(path.sep).join('/');
-    return this.matcher.ignores(isDirectory ? `${posix}/` : posix);
+    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return undefined;
+    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
   }
 
-  /** Reads the .gitignore of every directory from `base` down to `dir`, ancestors first. */
-  private async loadDown(dir: string): Promise<void> {
-    const relative = path.relative(this.base, dir);
-    const parts = relative === '' ? [] : relative.split(path.sep);
-    for (let i = 0; i <= parts.length; i++) {
-      const sub = parts.slice(0, i).join('/');
-      let pending = this.loaded.get(sub);
-      if (!pending) {
-        pending = this.addFile(path.join(this.base, ...parts.slice(0, i), '.gitignore'), sub);
-        this.loaded.set(sub, pending);
-      }
-      await pending;
-    }
+  /** The matcher for the entries of the folder at `relative` (made on first use, with its parents'). */
+  private matcherFor(relative: string, hasOwnFile?: boolean): Ignore {
+    let matcher = this.matchers.get(relative);
+    if (matcher) return matcher;
+    const slash = relative.lastIndexOf('/');
+    const parent = relative === '' ? this.excludes : this.matcherFor(slash === -1 ? '' : relative.slice(0, slash));
+    const file = path.join(this.base, relative, '.gitignore');
+    const own = (hasOwnFile ?? isRegularFile(file)) ? gitignorePatterns(file, relative) : [];
+    matcher = own.length === 0 ? parent : newMatcher().add(parent).add(own);
+    this.matchers.set(relative, matcher);
+    return matcher;
   }
+}
 
-  private async addFile(file: string | undefined, dir: string): Promise<void> {
-    if (file === undefined) return;
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      return; // no such file (the usual case), or not readable: no rules
-    }
-    // A byte-order mark is not part of the first pattern (git skips it too).
-    const patterns = text.replace(/^\ufeff/, '').split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
-    if (patterns.length > 0) this.matcher.add(patterns);
+function newMatcher(): Ignore {
+  return ignore({ ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return lstatSync(file).isFile();
+  } catch {
+    return false;
   }
+}
+
+/** The patterns of the ignore file `file` in folder `dir` (relative to the base), rebased onto the base; none when it cannot be read. */
+function gitignorePatterns(file: string, dir: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return []; // not readable: no rules
+  }
+  // A byte-order mark is not part of the first pattern (git skips it too).
+  return text.replace(/^\ufeff/, '').split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
 }
 
 /**
@@ -361,24 +415,22 @@ export function rebasePattern(line: string, dir: string): string | undefined {
 
 /** The root of the git work tree holding `dir`: the nearest ancestor with a `.git` entry. */
 export async function findWorkTree(dir: string): Promise<string | undefined> {
+  return findWorkTreeSync(dir);
+}
+
+function findWorkTreeSync(dir: string): string | undefined {
   for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    try {
-      await lstat(path.join(current, '.git'));
-      return current;
-    } catch {
-      // keep looking upwards
-    }
+    if (lstatSync(path.join(current, '.git'), { throwIfNoEntry: false })) return current;
     if (path.dirname(current) === current) return undefined;
   }
 }
 
 /** `.git/info/exclude` of the work tree at `top` (following a `.git` file's `gitdir:`). */
-async function gitInfoExclude(top: string): Promise<string | undefined> {
+function gitInfoExclude(top: string): string | undefined {
   const dotGit = path.join(top, '.git');
   try {
-    const info = await stat(dotGit);
-    if (info.isDirectory()) return path.join(dotGit, 'info', 'exclude');
-    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
+    if (statSync(dotGit).isDirectory()) return path.join(dotGit, 'info', 'exclude');
+    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
     return pointer ? path.join(path.resolve(top, pointer[1]!), 'info', 'exclude') : undefined;
   } catch {
     return undefined;
