@@ -52,12 +52,7 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
 export interface TypeFactsSource {
   /** Answers `questions` about the file (a question not asked has no answer). */
   forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts>;
-  /**
-   * A TypeScript file that mentions the legacy surface was read: questions are likely to
-   * follow, so a source with a slow start may begin it now (load the compiler).
-   */
-  prepare?(): void;
-  /** Every file has been read: answer the questions that wait now, and later ones as they come. */
+  /** Every file has been read (or the engine waits for answers before it reads on): answer the questions that wait now, and later ones as they come. */
   flush?(): void;
   /** Releases what the source holds (a worker thread); called at the end of a run. */
   close?(): Promise<void>;

@@ -378,6 +378,8 @@ describe('no half-written file, ever', () => {
   });
 
   // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
+  // The write then never ends, as a write still in progress would not: a timer stands for it
+  // (with nothing pending, Node would exit before a signal it sent itself is handled).
   const crashHalfWay = `
     import { createRequire, syncBuiltinESMExports } from 'node:module';
     const fsp = createRequire(import.meta.url)('node:fs/promises');
@@ -390,7 +392,7 @@ describe('no half-written file, ever', () => {
           await handle.write(bytes.subarray(0, bytes.length >> 1));
           await handle.sync();
           process.kill(process.pid, 'SIGKILL');
-          await new Promise(() => {});
+          await new Promise((resolve) => setTimeout(resolve, 60_000));
         };
       }
       return handle;

@@ -6,10 +6,13 @@
 // - questions that come during a round start the next one as soon as it ends: the thread
 //   would otherwise sit idle while the main thread still reads (measured on the benchmark:
 //   the last round, after every file is read, went from ~550 ms to ~100-250 ms);
-// - other questions wait until the main thread has read every file (`flush`), or until
-//   enough of them wait, or the main thread has been quiet for a while, and are answered
-//   together: each round builds a new program and checker (the declarations are reused), so
-//   a round for a single question would cost as much as one for many.
+// - other questions wait until the main thread has read every file or waits for answers
+//   before it reads on (`flush`), or until enough of them wait, or the main thread has been
+//   quiet for a while, and are answered together: each round builds a new program and checker
+//   (the declarations are reused), so a round for a single question would cost as much as one
+//   for many;
+// - a round takes at most MAX_ROUND_FILES files, the oldest first: a round's program holds
+//   every file of it, so a larger round would cost memory in proportion to the project.
 import { parentPort } from 'node:worker_threads';
 import { loadTypeScript } from './load-typescript.ts';
 import { TypeScriptFacts, type TypeAnswers, type TypeRequest } from './ts-type-facts.ts';
@@ -18,14 +21,14 @@ export type WorkerMessage = ({ kind: 'ask'; id: number } & TypeRequest) | { kind
 
 export type WorkerReply = { id: number; answers: TypeAnswers } | { id: number; error: string };
 
-/** A round starts once this many files wait, flushed or not (it bounds the memory of a round). */
-const MAX_ROUND_FILES = 256;
+/** A round starts once this many files wait, flushed or not, and takes no more (it bounds the memory of a round). */
+const MAX_ROUND_FILES = 64;
 /** ...or when no question has come for this long (a caller that never flushes). */
 const QUIET_MS = 250;
 
 const port = parentPort!;
 const facts = new TypeScriptFacts(loadTypeScript());
-let pending: Array<{ id: number } & TypeRequest> = [];
+const pending: Array<{ id: number } & TypeRequest> = [];
 let rounds = 0;
 let flushed = false;
 let scheduled = false;
@@ -51,8 +54,7 @@ function schedule(): void {
 
 function round(): void {
   scheduled = false;
-  const batch = pending;
-  pending = [];
+  const batch = pending.splice(0, MAX_ROUND_FILES);
   rounds++;
   let replies: WorkerReply[];
   try {

@@ -10,10 +10,11 @@
 //   A file that is not a candidate is dropped once tested; a candidate's text is kept for the
 //   cross-module pass, but no syntax tree outlives its file's transform.
 // - The TypeScript checker is needed only by TypeScript files whose plan lifts a local (or
-//   doubts a receiver). It runs in its own thread (WorkerTypeFacts), started with the first
-//   TypeScript candidate: while it reads the standard library and the SDK's declarations, this
-//   thread reads and plans the other files; a file that waits for answers finishes when they
-//   come. `types: false` never starts it.
+//   doubts a receiver). It runs in its own thread (WorkerTypeFacts), started by the first
+//   question (a run that asks none never loads TypeScript): while it reads the standard library
+//   and the SDK's declarations, this thread reads and plans the other files; a file that waits
+//   for answers finishes when they come. Reading stops while MAX_WAITING files wait, so memory
+//   does not grow with the project. `types: false` never starts it.
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
@@ -187,6 +188,13 @@ export interface RunResult {
  */
 const READ_BATCH = 64;
 
+/**
+ * Reading stops while this many candidates wait (most wait for the checker's answers), until
+ * some are done: a waiting file holds its syntax tree. Twice the checker's largest round
+ * (MAX_ROUND_FILES in src/analyse/type-facts-worker.ts), so that the next round is ready when one ends.
+ */
+const MAX_WAITING = 128;
+
 /** What one file contributed; assembled in discovery order at the end of the run. */
 interface FileOutcome {
   sites: RunSite[];
@@ -229,7 +237,6 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   // for each of them through the run is work for the collector and nothing else.
   const outcomes: FileOutcome[] = [];
   const outcomeAt = (i: number) => (outcomes[i] ??= { sites: [], errors: [] });
-  let prepared = false;
   // Candidates whose transform is under way (most finish at once; those waiting for type
   // facts finish when their batch is flushed).
   const running = new Set<Promise<void>>();
@@ -241,8 +248,16 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const doneAt = (i: number) => options.onFileDone?.(displayPath(cwd, discovery.files[i]!));
 
   for (let i = 0; i < discovery.files.length; i++) {
-    // Let writes and other I/O of earlier candidates progress between runs of reads.
-    if (i > 0 && i % READ_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (i > 0 && i % READ_BATCH === 0) {
+      // Let writes and other I/O of earlier candidates progress between runs of reads.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      // Read no further while many files wait (for type facts, or a write): each holds its
+      // syntax tree until it is done, so memory would grow with the project.
+      while (running.size >= MAX_WAITING) {
+        types?.flush?.();
+        await Promise.race(running);
+      }
+    }
     const absolutePath = discovery.files[i]!;
     const fail = (stage: ErrorStage, message: string) => {
       failer(displayPath(cwd, absolutePath), outcomeAt(i))(stage, message);
@@ -277,11 +292,6 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       continue;
     }
 
-    // The checker takes a while to start: let it begin with the first TypeScript candidate.
-    if (types?.prepare && !prepared && dialectOf(absolutePath) !== 'js') {
-      prepared = true;
-      types.prepare();
-    }
     const c = candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), bytes, source }, outcomeAt(i));
     candidates.set(absolutePath, c);
     if (v1) {

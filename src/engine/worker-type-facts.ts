@@ -1,9 +1,8 @@
 // Type facts from a worker thread: the TypeScript checker is the one expensive part of a run
 // (seconds of reading and checking declarations), and its work does not depend on the files
-// the main thread is still reading, parsing and planning. Started by `prepare` (the engine
-// calls it at the first TypeScript candidate) or by the first question, so a run that never
-// reaches one never starts it; the main thread goes on with other files while a file waits
-// for its answers.
+// the main thread is still reading, parsing and planning. Started by the first question, so a
+// run that asks none never starts it (nor loads TypeScript); the main thread goes on with
+// other files while a file waits for its answers.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,12 +60,7 @@ export class WorkerTypeFacts implements TypeFactsSource {
     });
   }
 
-  /** Starts the thread (it loads TypeScript at once) so that it is ready for the first question. */
-  prepare(): void {
-    if (!this.failure) this.worker ??= this.start();
-  }
-
-  /** Every file has been read: answer what waits, and from now on answer as questions come. */
+  /** Every file has been read, or the reader waits for answers: answer what waits, and from now on answer as questions come. */
   flush(): void {
     this.flushed = true;
     this.worker?.postMessage({ kind: 'flush' } satisfies WorkerMessage);
