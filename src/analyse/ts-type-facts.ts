@@ -5,7 +5,9 @@
 // of each local that travels in requestState, and whether a look-alike receiver is an MCP SDK
 // object. `TypeScriptFacts.answer` takes the questions of many files and answers them from one
 // program. Declaration and dependency files (the standard library, @types/node, the SDK) are
-// parsed and bound once per run and reused by every later program; the files asked about are
+// parsed and bound once per run and reused by every later program; declaration files are
+// shared by every tsconfig project whose options read them alike (a monorepo's projects mostly
+// differ in paths and roots, not in how lib.dom.d.ts parses). The files asked about are
 // dropped after their answers, so memory stays at the declarations plus one batch.
 //
 // This module is used in a worker thread (./type-facts-worker.ts, the default for a run) and
@@ -47,14 +49,18 @@ export function factsFromAnswers(questions: TypeQuestions, answers: TypeAnswers)
   };
 }
 
-/** One project's compiler options and the declaration files already parsed for it. */
+/** One project's compiler options and the dependency files (not declarations) already parsed for it. */
 interface ProjectCache {
   options: TS.CompilerOptions;
   files: Map<string, TS.SourceFile>;
+  /** The options that decide how a file parses and binds, as a key: projects with the same key share declaration files. */
+  parseKey: string;
 }
 
 export class TypeScriptFacts {
   private readonly projects = new Map<string, ProjectCache>();
+  /** Declaration files parsed so far, by parse key, language version and module format, and name. */
+  private readonly declarations = new Map<string, TS.SourceFile>();
   /** The tsconfig.json above each directory asked about ('' for none). */
   private readonly configs = new Map<string, string>();
   /** Programs built so far (tests count them). */
@@ -111,7 +117,8 @@ export class TypeScriptFacts {
       const parsed = config
         ? ts.getParsedCommandLineOfConfigFile(config, overrides, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })?.options
         : undefined;
-      project = { options: { ...(parsed ?? defaults), ...overrides }, files: new Map() };
+      const options = { ...(parsed ?? defaults), ...overrides };
+      project = { options, files: new Map(), parseKey: parseKey(ts, options) };
       this.projects.set(config, project);
     }
     return project;
@@ -128,10 +135,13 @@ export class TypeScriptFacts {
       const key = normalise(fileName);
       const root = roots.get(key);
       if (root !== undefined) return ts.createSourceFile(fileName, root, languageVersion, false);
-      let file = project.files.get(key);
+      const declaration = DECLARATION_FILE.test(fileName);
+      const cache = declaration ? this.declarations : project.files;
+      const cacheKey = declaration ? `${project.parseKey}|${versionKey(languageVersion)}|${key}` : key;
+      let file = cache.get(cacheKey);
       if (!file) {
         file = read(fileName, languageVersion, onError, shouldCreate);
-        if (file) project.files.set(key, file);
+        if (file) cache.set(cacheKey, file);
       }
       return file;
     };
@@ -140,6 +150,25 @@ export class TypeScriptFacts {
     return program;
   }
 }
+
+/**
+ * The options that decide how a source file parses and binds (TypeScript's own list, which its
+ * language service uses to share files between projects), as a key; every option when this
+ * TypeScript does not expose the list (then only projects with equal options share).
+ */
+function parseKey(ts: TypeScript, options: TS.CompilerOptions): string {
+  const affecting = (ts as unknown as { sourceFileAffectingCompilerOptions?: ReadonlyArray<{ name: string }> }).sourceFileAffectingCompilerOptions;
+  const names = affecting ? ['strict', ...affecting.map((option) => option.name)] : Object.keys(options).sort();
+  return JSON.stringify(names.map((name) => options[name] ?? null));
+}
+
+/** The language version and module format a file is read with (a number, or the options object of recent TypeScript). */
+function versionKey(version: TS.ScriptTarget | TS.CreateSourceFileOptions): string {
+  return typeof version === 'object' ? `${version.languageVersion}:${version.impliedNodeFormat ?? ''}` : String(version);
+}
+
+/** `x.d.ts`, `.d.mts`, `.d.cts`, and `x.d.css.ts` (a declaration for another kind of file). */
+const DECLARATION_FILE = /\.d\.(?:[cm]?ts|[^./\\]+\.ts)$/;
 
 function normalise(fileName: string): string {
   return fileName.split(path.sep).join('/');
