@@ -39,8 +39,8 @@ export function rng(seed: number): Rng {
   };
 }
 
-const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
-const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+export const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
+export const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
 const WORDS = ['order', 'user', 'account', 'invoice', 'report', 'session', 'cache', 'queue', 'token', 'record', 'item', 'price', 'stock', 'event', 'metric', 'config', 'route', 'payload', 'batch', 'entry', 'ledger', 'audit', 'profile', 'widget', 'channel'];
 const VERBS = ['load', 'save', 'build', 'parse', 'format', 'merge', 'split', 'compute', 'resolve', 'update', 'collect', 'render', 'validate', 'normalise', 'fetch'];
@@ -50,7 +50,7 @@ const name = (r: Rng, n: number) => `${pick(r, VERBS)}${cap(pick(r, WORDS))}${n}
 const typeName = (r: Rng, n: number) => `${cap(pick(r, WORDS))}${cap(pick(r, WORDS))}${n}`;
 
 /** Size of a plain module, in bytes: most small, a long tail of large ones. */
-function plainSize(r: Rng): number {
+export function plainSize(r: Rng): number {
   const x = r();
   if (x < 0.65) return int(r, 300, 3_000);
   if (x < 0.92) return int(r, 3_000, 12_000);
@@ -85,7 +85,7 @@ function plainBlock(r: Rng, n: number, typed: boolean, jsx: boolean): string {
   }
 }
 
-function plainModule(r: Rng, ext: string, target: number): string {
+export function plainModule(r: Rng, ext: string, target: number): string {
   const typed = ext === '.ts' || ext === '.tsx';
   const jsx = ext === '.tsx' || ext === '.jsx';
   let out = `// Generated module for the mrtr-codemod benchmark.\nimport { ${name(r, 0)} } from './${pick(r, WORDS)}-helpers${typed ? '.ts' : '.js'}';\n\n`;
@@ -172,7 +172,7 @@ function refusedTool(r: Rng, id: string): string {
 
 export type ServerKind = 'ts-lifting' | 'ts-simple' | 'js-server' | 'refused' | 'mention-only';
 
-function serverModule(r: Rng, kind: ServerKind, n: number, worldImport: string, padTo: number): { ext: string; text: string } {
+export function serverModule(r: Rng, kind: ServerKind, n: number, worldImport: string, padTo: number): { ext: string; text: string } {
   const typed = kind !== 'js-server';
   const ext = typed ? '.ts' : '.js';
   if (kind === 'mention-only') {
@@ -198,7 +198,7 @@ function serverModule(r: Rng, kind: ServerKind, n: number, worldImport: string, 
   return { ext, text };
 }
 
-const WORLD = `// The outside world the corpus servers act on.
+export const WORLD = `// The outside world the corpus servers act on.
 export type World = {
   count(table: string): number;
   delete(table: string): void;
@@ -305,13 +305,13 @@ export async function ensureCorpus(dir: string, files: number, seed: number, reb
 }
 
 /**
- * The corpus as a repository looks after `migrate --no-types` (the real CLI, run once and
+ * The corpus as a repository looks after `migrate --no-types` (the compiled CLI `cli`, run once and
  * kept): migrated servers, and the lifted locals without an annotation marked `@mrtr-todo`,
  * which is what `check` guards in CI after a migration. Its manifest counts the files that
  * hold a marker under `kinds.markers`. Kept across runs like the others: after a change to
  * what `migrate` writes, build it again with `--rebuild`.
  */
-export async function ensureMigratedCorpus(source: string, dir: string, base: CorpusManifest, root: string, rebuild = false): Promise<CorpusManifest> {
+export async function ensureMigratedCorpus(source: string, dir: string, base: CorpusManifest, cli: string, rebuild = false): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'corpus.json');
   const built = await builtManifest(dir, base, rebuild);
   if (built) return built;
@@ -319,7 +319,7 @@ export async function ensureMigratedCorpus(source: string, dir: string, base: Co
   await cp(source, dir, { recursive: true });
   await rm(manifestFile, { force: true });
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'migrate', '--force', '--no-types', '--json', dir], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [cli, 'migrate', '--force', '--no-types', '--json', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
     child.on('exit', resolve);
   });

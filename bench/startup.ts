@@ -53,20 +53,24 @@ const median = (xs: readonly number[]) => {
 const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
 /** Measures start-up and returns its section of the report (Markdown). */
-export async function measureStartup(root: string, corpora: string, reps: number, seed: number, rebuild: boolean): Promise<string> {
+export async function measureStartup(root: string, corpora: string, reps: number, seed: number, rebuild: boolean, baseline?: string): Promise<string> {
   const bin = path.join(root, 'bin', 'mrtr-codemod.js');
   if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
   const projectDir = path.join(corpora, `startup-${PROJECT_FILES}`);
   const manifest: CorpusManifest = await ensureCorpus(projectDir, PROJECT_FILES, seed, rebuild, PROJECT_SERVER_SHARE);
   await mkdir(corpora, { recursive: true });
   const emptyDir = await mkdtemp(path.join(corpora, 'startup-empty-'));
-  const commands: Command[] = [
-    { label: 'node -e 0', args: ['-e', '0'], cwd: root },
-    { label: 'mrtr-codemod --help', args: [bin, '--help'], cwd: root, target: 2 },
-    { label: `mrtr-codemod check . (${PROJECT_FILES}-file project)`, args: [bin, 'check', '.'], cwd: projectDir, target: 3 },
-    { label: 'mrtr-codemod check . (empty folder)', args: [bin, 'check', '.'], cwd: emptyDir },
-    { label: `mrtr-codemod migrate --dry-run . (${PROJECT_FILES}-file project)`, args: [bin, 'migrate', '--dry-run', '.'], cwd: projectDir },
+  const cliCommands = (cli: string, suffix: string): Command[] => [
+    { label: `mrtr-codemod --help${suffix}`, args: [cli, '--help'], cwd: root, target: 2 },
+    { label: `mrtr-codemod --version${suffix}`, args: [cli, '--version'], cwd: root },
+    { label: `mrtr-codemod check . (${PROJECT_FILES}-file project)${suffix}`, args: [cli, 'check', '.'], cwd: projectDir, target: 3 },
+    { label: `mrtr-codemod check . (empty folder)${suffix}`, args: [cli, 'check', '.'], cwd: emptyDir },
+    { label: `mrtr-codemod migrate --dry-run . (${PROJECT_FILES}-file project)${suffix}`, args: [cli, 'migrate', '--dry-run', '.'], cwd: projectDir },
   ];
+  const after = cliCommands(bin, baseline ? ' (after)' : '');
+  const before = baseline ? cliCommands(path.join(baseline, 'bin', 'mrtr-codemod.js'), ' (before)') : [];
+  // Each command of this build beside the same command of the baseline, when there is one.
+  const commands: Command[] = [{ label: 'node -e 0', args: ['-e', '0'], cwd: root }, ...after.flatMap((command, i) => (before[i] ? [command, before[i]!] : [command]))];
   try {
     // Unmeasured: the page cache warm for every file the commands read.
     for (const command of commands) await runOnce(command);
