@@ -1,12 +1,13 @@
-// `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), and the
+// `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), the
 // modules kept as plain CommonJS (src/**/*.cjs, with their declarations) copied beside the
-// output. Also run as `prepack` (npm pack and publish) and as `prepare` (npm install from git,
+// output, and the help texts yargs prints kept in dist/cli/help-texts.json (src/cli/quick-help.ts:
+// `--help` and `--version` then need not load the CLI). Also run as `prepack` (npm pack and publish) and as `prepare` (npm install from git,
 // which runs only prepare; and npm ci in a checkout, so that bin/ runs).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // npm pack and publish run prepack, then prepare: build once.
 if (process.env.npm_lifecycle_event === 'prepare' && ['pack', 'publish'].includes(process.env.npm_command ?? '')) process.exit(0);
@@ -24,3 +25,10 @@ try {
   process.stderr.write('mrtr-codemod: dist/ was built, but the types do not check (above); npm test reports it.\n');
 }
 cpSync(path.join(root, 'src'), dist, { recursive: true, filter: (file) => statSync(file).isDirectory() || /\.(cjs|d\.cts)$/.test(file) });
+
+// Printed by the CLI just built, in English (the texts are used only where yargs would print English).
+process.env.LC_ALL = 'en_US.UTF-8';
+const { main } = await import(pathToFileURL(path.join(dist, 'cli', 'main.js')).href);
+const { renderHelpTexts } = await import(pathToFileURL(path.join(dist, 'cli', 'quick-help.js')).href);
+const { packageVersion } = await import(pathToFileURL(path.join(dist, 'package-version.js')).href);
+writeFileSync(path.join(dist, 'cli', 'help-texts.json'), `${JSON.stringify(await renderHelpTexts(main, packageVersion()), null, 1)}\n`);

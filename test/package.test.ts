@@ -269,9 +269,12 @@ describe('the packed tarball', () => {
     expect(heavy.filter(help)).toEqual([]);
     expect(help('mrtr-codemod')).toBe(true); // the trace sees what loads
     expect(help('@babel/parser')).toBe(false);
+    // The help is the text the build kept from yargs (src/cli/quick-help.ts): yargs is not loaded for it.
+    expect(help('yargs')).toBe(false);
     const check = await loads('check', 'plain');
     expect(heavy.filter(check)).toEqual([]);
     expect(check('@babel/parser')).toBe(true);
+    expect(check('yargs')).toBe(true);
     // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod.
     expect(heavy.filter(await loads('migrate', '--dry-run', 'lifting'))).toEqual(['typescript']);
     expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['@modelcontextprotocol/codemod']);

@@ -10,6 +10,8 @@ export interface CliIo {
   stderrIsTTY?: boolean;
   /** Terminal width for the progress line. */
   stderrColumns?: number;
+  /** Terminal width of stdout, where the help is printed (undefined off a terminal). */
+  stdoutColumns?: number;
   /** Colour diffs on stdout (decided from the TTY and NO_COLOR/FORCE_COLOR; tests set it). */
   color?: boolean;
   /**
@@ -26,6 +28,7 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
     stderrColumns: process.stderr.columns,
+    stdoutColumns: process.stdout.columns,
     stdoutIsTTY: process.stdout.isTTY === true,
     color: shouldColor(process.stdout.isTTY, process.env),
   };

@@ -14,6 +14,7 @@ import { CHECK_OPTIONS, checkCommandModule, runCheckCommand, type CheckCommand }
 import { MIGRATE_OPTIONS, migrateCommandModule, runMigrateCommand, type MigrateCommand } from './migrate-command.ts';
 import { processIo, type CliIo } from './io.ts';
 import { unknownOption } from './options.ts';
+import { helpWidth } from './quick-help.ts';
 
 export type { CliIo } from './io.ts';
 
@@ -68,7 +69,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .help()
     .alias('h', 'help')
     .version(packageVersion())
-    .wrap(Math.min(100, process.stdout.columns ?? 80))
+    .wrap(helpWidth(io.stdoutColumns))
     .exitProcess(false);
 
   const parsed = await new Promise<{ error?: Error; output: string }>((resolve) => {
