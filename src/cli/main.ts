@@ -72,6 +72,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .wrap(helpWidth(io.stdoutColumns))
     .exitProcess(false);
 
+  skipHelpAfterCommands(parser);
   const parsed = await new Promise<{ error?: Error; output: string }>((resolve) => {
     parser.parse(args, {}, (error, _args, output) => resolve({ error: error ?? undefined, output }));
   });
@@ -83,6 +84,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   const chosen: MigrateCommand | CheckCommand = command;
   return chosen.name === 'check' ? runCheckCommand(chosen, io) : runMigrateCommand(chosen, io);
+}
+
+/**
+ * yargs renders the whole help after it runs a command, to have it ready should the command
+ * ask to show it; ours never do (a usage error is one line), and that rendering (cliui,
+ * string-width) is a tenth of a small project's `check`. Its usage object is reached through
+ * yargs's internal methods: if a later yargs has none, the help is rendered as before.
+ */
+function skipHelpAfterCommands(parser: object): void {
+  type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } | undefined } };
+  const usage = (parser as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
 /** Exit codes for the signals that stop a run: 128 + the signal's number, as shells report them. */
