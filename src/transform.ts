@@ -64,14 +64,27 @@ export interface TypeFactsSource {
  * look-alike receiver is an MCP SDK object. Everything else never loads the compiler.
  */
 export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<TransformResult> {
+  const { analysis, plan } = await analyseAndPlan(source, fileName, types, options, onAnalysis);
+  return rewritten(analysis, plan);
+}
+
+/**
+ * The plan of one file, asking the type checker as transformWithTypes does, without the
+ * rewrite: a lint needs the sites, not the rewritten text.
+ */
+export async function planWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<FilePlan> {
+  return (await analyseAndPlan(source, fileName, types, options, onAnalysis)).plan;
+}
+
+async function analyseAndPlan(source: string, fileName: string, types: TypeFactsSource | undefined, options: TransformOptions, onAnalysis?: (analysis: FileAnalysis) => void): Promise<{ analysis: FileAnalysis; plan: FilePlan }> {
   // One parse: every plan of the file shares it (and a caller that wants it, see RunSettings.onAnalysed).
   const analysis = analyseFile(source, fileName);
   onAnalysis?.(analysis);
-  if (!types) return rewritten(analysis, planFile(analysis, planOptions(options)));
+  if (!types) return { analysis, plan: planFile(analysis, planOptions(options)) };
   const step = planOrQuestions(analysis, options);
-  if ('plan' in step) return rewritten(analysis, step.plan);
+  if ('plan' in step) return { analysis, plan: step.plan };
   const facts = await types.forFile(fileName, source, step.questions);
-  return rewritten(analysis, planWithFacts(analysis, facts, options));
+  return { analysis, plan: planWithFacts(analysis, facts, options) };
 }
 
 /**

@@ -131,9 +131,10 @@ export async function collectCheckReport(paths: readonly string[], cwd: string, 
     if (markerTexts.get(absolute) === analysis.source) scanned.set(absolute, scanAnalysis(analysis));
   };
   // The codemod's view, over the same discovered files (its errors include discovery's).
-  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate), the
-  // rewritten text is not re-parsed, and the type checker is asked only about receivers.
-  const settings = { onText, onAnalysed, write: false, cwd, v1: false, verify: false, types: new LintTypeFacts() };
+  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate),
+  // nothing is rewritten (the plans' sites are the findings), and the type checker is asked
+  // only about receivers.
+  const settings = { onText, onAnalysed, write: false, rewrite: false, cwd, v1: false, types: new LintTypeFacts() };
   const run = progress ? await runDiscovered(runCodemod, discovery, settings, progress) : await runCodemod({ ...settings, discovery });
   // Named after the run, not before: 10,000 display paths held through the run made V8's
   // collector work about 4x as hard in most runs of the benchmark (+270 ms, +70 MB peak).

@@ -22,8 +22,8 @@ import { access, constants, stat } from 'node:fs/promises';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
-import type { Edit, SiteReport } from '../plan/types.ts';
-import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
+import type { Edit, FilePlan, SiteReport } from '../plan/types.ts';
+import { planWithTypes, transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
 import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
@@ -78,6 +78,11 @@ export interface RunSettings {
    * changed file.
    */
   verify?: boolean;
+  /**
+   * Rewrite what the plans say (default true). `false` plans only: the sites and errors of a
+   * run, no changed file, nothing written (a lint, `check`, needs no rewritten text).
+   */
+  rewrite?: boolean;
   /** Called once for every discovered file when it has been handled (progress display). */
   onFileDone?: (file: string) => void;
   /**
@@ -216,7 +221,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const { cwd, write } = options;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const discovery = 'discovery' in options ? options.discovery : await discoverFiles(options.paths, cwd, options.discover);
-  const context: RunContext = { types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
+  const rewrite = options.rewrite !== false;
+  const context: RunContext = { types, write: write && rewrite, rewrite, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
   const skipped: RunSkip[] = [];
   const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [] };
   const upgradeV1Files = options.v1 !== false;
@@ -399,6 +405,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 interface RunContext {
   types: TypeFactsSource | undefined;
   write: boolean;
+  rewrite: boolean;
   writeReadOnly: boolean;
   verify: boolean;
   /** The user's choices for the migration. */
@@ -446,22 +453,30 @@ function runCandidate(c: Candidate, done?: (file: string) => void): Promise<void
 
 async function handleCandidate(c: Candidate): Promise<void> {
   const { absolutePath, file, source, outcome, fail, context } = c;
-  let transformed: TransformResult;
+  let plan: FilePlan;
+  // Undefined when the run plans only.
+  let transformed: TransformResult | undefined;
   try {
     const options = c.externalHelpers ? { ...context.transform, externalHelpers: c.externalHelpers } : context.transform;
     const onAnalysed = context.onAnalysed;
-    const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)));
-    // Against the text on disk: a v1 file the official codemod upgraded changed even when
-    // the MRTR pass had nothing to add.
-    transformed = { ...result, changed: result.output !== source };
-    c.exportedHelpers = result.plan.exportedHelpers;
+    const onAnalysis = onAnalysed && ((analysis: FileAnalysis) => onAnalysed(absolutePath, analysis));
+    if (context.rewrite) {
+      const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+      // Against the text on disk: a v1 file the official codemod upgraded changed even when
+      // the MRTR pass had nothing to add.
+      transformed = { ...result, changed: result.output !== source };
+      plan = result.plan;
+    } else {
+      plan = await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+    }
+    c.exportedHelpers = plan.exportedHelpers;
   } catch (error) {
     if (error instanceof ParseFailure) fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
     else fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
     return;
   }
 
-  if (transformed.changed && context.verify) {
+  if (transformed?.changed && context.verify) {
     try {
       verifyParses(transformed.output, dialectOf(absolutePath), transformed.edited);
     } catch (error) {
@@ -472,8 +487,9 @@ async function handleCandidate(c: Candidate): Promise<void> {
   }
   // A v1 file's sites were found in the official codemod's text: report them at the lines of
   // the file on disk, the old side of its diff.
-  const toDisk = c.input === source || transformed.plan.sites.length === 0 ? undefined : positionMap(c.input, source);
-  for (const site of transformed.plan.sites) outcome.sites.push({ file, ...site, ...toDisk?.(site.line, site.column) });
+  const toDisk = c.input === source || plan.sites.length === 0 ? undefined : positionMap(c.input, source);
+  for (const site of plan.sites) outcome.sites.push({ file, ...site, ...toDisk?.(site.line, site.column) });
+  if (!transformed) return;
   // Its notes, at their place in the text the run leaves (the MRTR pass may add lines above
   // them: the helper block goes after the imports).
   if (c.upgrade && transformed.output !== c.input) {
