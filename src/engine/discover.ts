@@ -310,25 +310,25 @@ export interface FolderRules {
  * enter one.
  */
 export class GitIgnoreRules {
-  /** Each folder's matcher, by its path relative to `base` ('' for base, `/`-separated). */
-  private readonly matchers = new Map<string, Ignore>();
+  /** Each folder's matcher, by its path relative to `base` ('' for base, `/`-separated); null while no rule applies. */
+  private readonly matchers = new Map<string, Ignore | null>();
 
   private constructor(
     readonly base: string,
-    private readonly excludes: Ignore,
+    private readonly excludes: Ignore | null,
   ) {}
 
   /** The rules for a walk from `root`: from its git work tree's root when it has one. */
   static forRoot(root: string): GitIgnoreRules {
     const top = findWorkTreeSync(root);
-    const excludes = newMatcher();
     const exclude = top === undefined ? undefined : gitInfoExclude(top);
-    if (exclude !== undefined) excludes.add(gitignorePatterns(exclude, ''));
+    const patterns = exclude === undefined ? [] : gitignorePatterns(exclude, '');
+    const excludes = patterns.length === 0 ? null : newMatcher().add(patterns);
     if (top !== undefined && top !== root) {
       const rules = new GitIgnoreRules(top, excludes);
       // A directory named on the command line that git ignores is still walked (see above).
       if (!rules.ignores(root, true)) return rules;
-      return new GitIgnoreRules(root, newMatcher());
+      return new GitIgnoreRules(root, null);
     }
     return new GitIgnoreRules(root, excludes);
   }
@@ -339,7 +339,8 @@ export class GitIgnoreRules {
    */
   enter(dir: string, hasOwnFile: boolean): FolderRules {
     const relative = this.relative(dir);
-    const matcher = relative === undefined ? newMatcher() : this.matcherFor(relative, hasOwnFile);
+    const matcher = relative === undefined ? null : this.matcherFor(relative, hasOwnFile);
+    if (!matcher) return NOTHING_IGNORED;
     const prefix = relative ? `${relative}/` : '';
     return { ignores: (name, isDirectory) => matcher.ignores(isDirectory ? `${prefix}${name}/` : `${prefix}${name}`) };
   }
@@ -350,7 +351,7 @@ export class GitIgnoreRules {
     if (!relative) return false;
     const slash = relative.lastIndexOf('/');
     const matcher = this.matcherFor(slash === -1 ? '' : relative.slice(0, slash));
-    return matcher.ignores(isDirectory ? `${relative}/` : relative);
+    return matcher !== null && matcher.ignores(isDirectory ? `${relative}/` : relative);
   }
 
   /** `absolute` relative to `base`, `/`-separated; undefined when it is not at or below it. */
@@ -361,18 +362,21 @@ export class GitIgnoreRules {
   }
 
   /** The matcher for the entries of the folder at `relative` (made on first use, with its parents'). */
-  private matcherFor(relative: string, hasOwnFile?: boolean): Ignore {
+  private matcherFor(relative: string, hasOwnFile?: boolean): Ignore | null {
     let matcher = this.matchers.get(relative);
-    if (matcher) return matcher;
+    if (matcher !== undefined) return matcher;
     const slash = relative.lastIndexOf('/');
     const parent = relative === '' ? this.excludes : this.matcherFor(slash === -1 ? '' : relative.slice(0, slash));
     const file = path.join(this.base, relative, '.gitignore');
     const own = (hasOwnFile ?? isRegularFile(file)) ? gitignorePatterns(file, relative) : [];
-    matcher = own.length === 0 ? parent : newMatcher().add(parent).add(own);
+    matcher = own.length === 0 ? parent : parent === null ? newMatcher().add(own) : newMatcher().add(parent).add(own);
     this.matchers.set(relative, matcher);
     return matcher;
   }
 }
+
+/** A folder no ignore rule applies to (no .gitignore above it, no info/exclude). */
+const NOTHING_IGNORED: FolderRules = { ignores: () => false };
 
 function newMatcher(): Ignore {
   return ignore({ ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
