@@ -1,4 +1,6 @@
-// One measured variant, in its own process (so peak RSS is the variant's own):
+// One measured variant, in process, for the linearity check (`npm run bench -- --linearity`,
+// bench/linearity.ts); the main benchmark measures whole processes of the compiled CLI instead
+// (bench/run.ts):
 //   node --import tsx bench/child.ts <variant> <corpus dir>
 // Prints one JSON line. `workMs` is measured inside the process, from the first file-system
 // call to the end (module loading and process start are not in it; bench/run.ts reports the
@@ -15,7 +17,7 @@
 //            the analysis-only path: runCodemod without writing, without diffs, without the
 //            TypeScript checker (types: false) and without re-parsing outputs (verify: false).
 //   migrate  `migrate --dry-run`: runCodemod(write: false) with the default type facts (the
-//            checker's thread starts with the first TypeScript candidate), plus the unified
+//            checker's thread starts with the first question), plus the unified
 //            diffs, each made as its file is done (as the CLI does).
 //   migrate-no-types
 //            `migrate --dry-run --no-types`: the same without the checker (a lifted local

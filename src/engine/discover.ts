@@ -17,7 +17,9 @@
 //   A path named on the command line is the user's explicit choice and is not subject to
 //   .gitignore: a named file is always taken, and a named directory that git ignores is walked
 //   with only the .gitignore files inside it (like `git add -f`, unlike a walk from above).
-//   The global `core.excludesFile` is not read.
+//   The global `core.excludesFile` is not read, nor git's index: a file git tracks although a
+//   pattern matches it (added with `git add -f`) is left out like an untracked one.
+//   test/discover-git.test.ts holds the result to `git ls-files` and `git check-ignore`.
 // - `include` / `exclude`: picomatch globs matched against the path relative to `cwd` (with
 //   `/`); a glob that matches a directory covers everything below it. With includes, a file
 //   must match one; a file matching an exclude is left out, whatever the includes say. These
