@@ -19,7 +19,9 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSource } from '../src/analyse/parse.ts';
 import { loadTypeScript } from '../src/analyse/load-typescript.ts';
-import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
+import { TsTypeFactsProvider, TypeScriptFacts } from '../src/analyse/ts-type-facts.ts';
+import { analyseFile } from '../src/analyse/analyse-file.ts';
+import { planOrQuestions } from '../src/transform.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
 import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
@@ -617,6 +619,33 @@ describe('the type checker', () => {
     for (const n of ['a', 'b', 'c']) expect(await readFile(path.join(dir, `src/${n}.ts`), 'utf8')).toBe(result.changed[0]!.output);
     // The second run's files: one more program, and TypeScript is not loaded again.
     expect(counts).toEqual({ loads: 1, projects: 2 });
+  });
+
+  it('reads the declaration files once for tsconfig projects that read them alike', async () => {
+    const options = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: ['node'] };
+    await put('tsconfig.base.json', JSON.stringify({ compilerOptions: options }));
+    // Two projects that differ in what a monorepo's projects differ in, and one that reads files otherwise (another target).
+    await put('api/tsconfig.json', JSON.stringify({ extends: '../tsconfig.base.json', include: ['.'] }));
+    await put('web/tsconfig.json', JSON.stringify({ extends: '../tsconfig.base.json', compilerOptions: { noUnusedLocals: true }, include: ['.'] }));
+    await put('old/tsconfig.json', JSON.stringify({ compilerOptions: { ...options, target: 'ES2020' } }));
+    const facts = new TypeScriptFacts(loadTypeScript());
+    const ask = async (file: string) => {
+      await put(file, LIFTING);
+      const fileName = path.join(dir, file);
+      const step = planOrQuestions(analyseFile(LIFTING, fileName));
+      if (!('questions' in step)) throw new Error('LIFTING asks nothing');
+      const [answers] = facts.answer([{ fileName, source: LIFTING, questions: step.questions }]);
+      return answers!.locals;
+    };
+
+    expect(await ask('api/server.ts')).toEqual([{ text: 'number', jsonSafe: true }]);
+    const read = facts.declarationFiles;
+    expect(read).toBeGreaterThan(10); // the standard library, @types/node, the SDK's declarations
+    expect(await ask('web/server.ts')).toEqual([{ text: 'number', jsonSafe: true }]);
+    expect(facts.declarationFiles).toBe(read);
+    expect(await ask('old/server.ts')).toEqual([{ text: 'number', jsonSafe: true }]);
+    expect(facts.declarationFiles).toBeGreaterThan(read);
+    expect(facts.programs).toBe(3);
   });
 
   it('is never loaded with types: false (a lifted local then needs an annotation)', async () => {

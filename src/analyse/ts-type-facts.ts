@@ -66,6 +66,11 @@ export class TypeScriptFacts {
   /** Programs built so far (tests count them). */
   programs = 0;
 
+  /** Declaration files parsed so far, whatever project asked for them (tests count them). */
+  get declarationFiles(): number {
+    return this.declarations.size;
+  }
+
   constructor(private readonly ts: TypeScript) {}
 
   /** Answers the questions of every request; the requests under one tsconfig share a program. */
