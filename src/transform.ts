@@ -52,8 +52,10 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
 export interface TypeFactsSource {
   /** Answers `questions` about the file (a question not asked has no answer). */
   forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts>;
-  /** Every file has been read (or the engine waits for answers before it reads on): answer the questions that wait now, and later ones as they come. */
+  /** Every file has been read: answer the questions that wait now, and later ones as they come. */
   flush?(): void;
+  /** The engine waits for answers before it reads on: answer the questions that wait now. */
+  hurry?(): void;
   /** Releases what the source holds (a worker thread); called at the end of a run. */
   close?(): Promise<void>;
 }

@@ -1,16 +1,14 @@
-// The type checker's thread (started by src/engine/worker-type-facts.ts). It loads TypeScript
-// as soon as it starts, while the main thread is still reading and analysing files, and
-// answers in rounds, one program a round:
+// The type checker's thread (started by src/engine/worker-type-facts.ts, at the first
+// question). It loads TypeScript as soon as it starts, while the main thread is still reading
+// and analysing files, and answers in rounds, one program a round:
 // - the first round starts with the first question: it pays for reading the standard library
 //   and the SDK's declarations (a second or more) while the main thread reads on;
-// - questions that come during a round start the next one as soon as it ends: the thread
-//   would otherwise sit idle while the main thread still reads (measured on the benchmark:
-//   the last round, after every file is read, went from ~550 ms to ~100-250 ms);
-// - other questions wait until the main thread has read every file or waits for answers
-//   before it reads on (`flush`), or until enough of them wait, or the main thread has been
-//   quiet for a while, and are answered together: each round builds a new program and checker
-//   (the declarations are reused), so a round for a single question would cost as much as one
-//   for many;
+// - later rounds gather questions: each builds a new program and checker (the declarations
+//   are reused), about a tenth of a second before the first answer, so a round of one file
+//   costs nearly what a round of many does. A round starts once MIN_ROUND_FILES wait and the
+//   thread is free; or when the main thread has read every file (`flush`: from then on every
+//   question is answered as soon as the thread is free), or waits for answers before it reads
+//   on (`hurry`), or has asked nothing for a while;
 // - a round takes at most MAX_ROUND_FILES files, the oldest first: a round's program holds
 //   every file of it, so a larger round would cost memory in proportion to the project.
 import { setFlagsFromString } from 'node:v8';
@@ -18,12 +16,14 @@ import { parentPort } from 'node:worker_threads';
 import { loadTypeScript } from './load-typescript.ts';
 import { TypeScriptFacts, type TypeAnswers, type TypeRequest } from './ts-type-facts.ts';
 
-export type WorkerMessage = ({ kind: 'ask'; id: number } & TypeRequest) | { kind: 'flush' };
+export type WorkerMessage = ({ kind: 'ask'; id: number } & TypeRequest) | { kind: 'flush' } | { kind: 'hurry' };
 
 export type WorkerReply = { id: number; answers: TypeAnswers } | { id: number; error: string };
 
-/** A round starts once this many files wait, flushed or not, and takes no more (it bounds the memory of a round). */
+/** A round takes no more files than this (it bounds the memory of a round). */
 const MAX_ROUND_FILES = 64;
+/** While the main thread reads, a round starts once this many files wait... */
+const MIN_ROUND_FILES = 16;
 /** ...or when no question has come for this long (a caller that never flushes). */
 const QUIET_MS = 250;
 
@@ -44,15 +44,16 @@ let quiet: NodeJS.Timeout | undefined;
 
 port.on('message', (message: WorkerMessage) => {
   if (message.kind === 'flush') flushed = true;
-  else pending.push(message);
+  else if (message.kind === 'ask') pending.push(message);
   clearTimeout(quiet);
-  if (rounds > 0 && !flushed && pending.length < MAX_ROUND_FILES) {
+  if (message.kind === 'ask' && rounds > 0 && !flushed && pending.length < MIN_ROUND_FILES) {
     quiet = setTimeout(schedule, QUIET_MS);
     return;
   }
   schedule();
 });
 
+/** Starts a round with what waits, once the thread is free. */
 function schedule(): void {
   if (scheduled || pending.length === 0) return;
   scheduled = true;
@@ -73,7 +74,11 @@ function round(): void {
     replies = batch.map((request) => ({ id: request.id, error: message }));
   }
   for (const reply of replies) port.postMessage(reply);
-  // Questions that came during the round have waited a round already: once the port has
-  // handed them over, they start the next one (the thread is free, the main thread is not).
-  setImmediate(schedule);
+  // Once the port has handed over the questions that came during the round: the next round at
+  // once when enough wait (or every file has been read), else after a quiet spell.
+  setImmediate(() => {
+    clearTimeout(quiet);
+    if (flushed || pending.length >= MIN_ROUND_FILES) schedule();
+    else if (pending.length > 0) quiet = setTimeout(schedule, QUIET_MS);
+  });
 }

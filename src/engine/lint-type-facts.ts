@@ -20,6 +20,10 @@ export class LintTypeFacts implements TypeFactsSource {
     this.checker.flush();
   }
 
+  hurry(): void {
+    this.checker.hurry();
+  }
+
   async close(): Promise<void> {
     await this.checker.close();
   }

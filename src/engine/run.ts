@@ -260,7 +260,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       // Read no further while many files wait (for type facts, or a write): each holds its
       // syntax tree until it is done, so memory would grow with the project.
       while (running.size >= MAX_WAITING) {
-        types?.flush?.();
+        types?.hurry?.();
         await Promise.race(running);
       }
     }

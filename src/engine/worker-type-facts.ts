@@ -60,10 +60,15 @@ export class WorkerTypeFacts implements TypeFactsSource {
     });
   }
 
-  /** Every file has been read, or the reader waits for answers: answer what waits, and from now on answer as questions come. */
+  /** Every file has been read: answer what waits, and from now on answer as questions come. */
   flush(): void {
     this.flushed = true;
     this.worker?.postMessage({ kind: 'flush' } satisfies WorkerMessage);
+  }
+
+  /** The reader waits for answers: answer what waits now. */
+  hurry(): void {
+    this.worker?.postMessage({ kind: 'hurry' } satisfies WorkerMessage);
   }
 
   async close(): Promise<void> {
