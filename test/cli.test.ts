@@ -47,19 +47,27 @@ describe('mrtr-codemod migrate', () => {
     expect(first.stdout).toBe(
       [
         'Files scanned: 2 (1 mention server→client requests)',
-        'Files changed: 1',
+        'Files changed: 2',
         '  src/server.ts',
+        '  src/mrtr-request-state.ts',
+        'Request-state module:',
+        '  src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports',
         'Sites migrated: 1',
         'Markers left: 0',
         'Errors: 0',
         'migrated 1/1 handler',
+        'Next steps:',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
         '',
       ].join('\n'),
     );
     const migrated = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
     expect(migrated).not.toContain('ctx.mcpReq.elicitInput(');
     expect(migrated).toContain("inputRequired.elicit({ message: 'Go?'");
-    expect(migrated).toContain('{ requestState: { verify: mrtrCodec.verify } }');
+    expect(migrated).toContain('{ requestState: { verify: mrtrVerify() } }');
+    expect(migrated).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
+    expect(await readFile(path.join(dir, 'src/mrtr-request-state.ts'), 'utf8')).toMatch(/^\/\/ @mrtr-generated request-state module, mrtr-codemod /);
     expect(await readFile(path.join(dir, 'src/util.ts'), 'utf8')).toBe(PLAIN_MODULE);
 
     const before = await snapshot(dir);
@@ -84,7 +92,8 @@ describe('mrtr-codemod migrate', () => {
     const patch = dry.stdout.slice(0, cut);
     expect(patch.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
     expect(patch).toContain('--- a/src/tools/mixed.ts\n+++ b/src/tools/mixed.ts\n');
-    expect(dry.stdout.slice(cut)).toContain('Files to change: 2 (dry run: nothing written)\n');
+    expect(patch).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
+    expect(dry.stdout.slice(cut)).toContain('Files to change: 3 (dry run: nothing written)\n');
     await writeFile(path.join(os.tmpdir(), `${path.basename(dir)}.patch`), patch);
     const patchFile = path.join(os.tmpdir(), `${path.basename(dir)}.patch`);
     try {
@@ -100,7 +109,7 @@ describe('mrtr-codemod migrate', () => {
         await git(copy, 'apply', patchFile);
         // The tree is a fresh, uncommitted repository: writing needs --force.
         expect((await cli(dir, 'migrate', '--force', '.')).code).toBe(0);
-        for (const file of ['src/server.ts', 'src/tools/mixed.ts']) {
+        for (const file of ['src/server.ts', 'src/tools/mixed.ts', 'src/mrtr-request-state.ts']) {
           expect(await readFile(path.join(copy, file), 'utf8')).toBe(await readFile(path.join(dir, file), 'utf8'));
         }
       } finally {
@@ -154,7 +163,8 @@ describe('mrtr-codemod migrate', () => {
     expect((await cli(dir, 'migrate', 'exec.ts', 'private.ts')).code).toBe(0);
     expect((await stat(path.join(dir, 'exec.ts'))).mode & 0o7777).toBe(0o755);
     expect((await stat(path.join(dir, 'private.ts'))).mode & 0o7777).toBe(0o600);
-    expect(await readdir(dir)).toEqual(['exec.ts', 'private.ts']);
+    // No temporary file left; the request-state module beside them is new.
+    expect(await readdir(dir)).toEqual(['exec.ts', 'mrtr-request-state.ts', 'private.ts']);
   });
 
   it('summarises migrated sites, each marker with where, why and next, and each note once', async () => {
@@ -164,9 +174,12 @@ describe('mrtr-codemod migrate', () => {
     expect(result.stdout).toBe(
       [
         'Files scanned: 2 (2 mention server→client requests)',
-        'Files changed: 2',
+        'Files changed: 3',
         '  mixed.ts',
         '  other.ts',
+        '  mrtr-request-state.ts',
+        'Request-state module:',
+        '  mrtr-request-state.ts: new, the request-state helpers every migrated file imports',
         'Sites migrated: 3',
         'Markers left: 1',
         '  mixed.ts:6:29  closure  the request is made inside a function nested in the handler, which the handler cannot suspend.  ' +
@@ -175,13 +188,17 @@ describe('mrtr-codemod migrate', () => {
         'Notes:',
         '  sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server. (2 sites)',
         'migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)',
+        'Next steps:',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
+        '  3. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',
       ].join('\n'),
     );
     const mixed = await readFile(path.join(dir, 'mixed.ts'), 'utf8');
     expect(mixed).toContain('// @mrtr-todo(closure):');
 
-    // The marker stays reported on the next run (further down, below the helpers), and nothing changes.
+    // The marker stays reported on the next run (further down, below the added import), and nothing changes.
     const again = await cli(dir, 'migrate', '.');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('Files changed: 0\n');

@@ -32,7 +32,7 @@ describe('a v1 project', () => {
     await put('src/server.ts', V1_SERVER);
     const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
     expect(result.errors).toEqual([]);
-    expect(result.changed.map((c) => c.path).sort()).toEqual(['package.json', 'src/server.ts']);
+    expect(result.changed.map((c) => c.path).sort()).toEqual(['package.json', 'src/mrtr-request-state.ts', 'src/server.ts']);
     const server = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
     expect(server).toContain("from \"@modelcontextprotocol/server\"");
     expect(server).not.toContain('@modelcontextprotocol/sdk');
@@ -78,13 +78,14 @@ describe('a v1 project', () => {
     const column = source.split('\n')[asked - 1]!.indexOf('server.server.elicitInput') + 1;
     expect(result.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated', line: asked, column }]);
     // The official codemod's note is reported where its statement is in the text the run
-    // leaves (the helper block now sits above it), not at its line in the codemod's own text.
+    // leaves (the import of the request-state module now sits above it), not at its line in the
+    // codemod's own text.
     const [upgraded] = await upgradeV1([{ path: path.join(dir, 'src/server.ts'), text: source }]);
     const info = upgraded!.notes.find((n) => n.code === 'mcp-codemod-info')!;
     const statement = upgraded!.text.split('\n')[info.line - 1]!.trim().slice(0, 30);
     const reported = result.upgrades.find((u) => u.file === 'src/server.ts')!.notes.find((n) => n.code === 'mcp-codemod-info')!;
     const output = result.changed.find((c) => c.path === 'src/server.ts')!.output.split('\n');
-    expect(reported.line).toBeGreaterThan(info.line + 20);
+    expect(reported.line).toBeGreaterThan(info.line);
     expect(output[reported.line - 1]!.trim().slice(0, 30)).toBe(statement);
     // The review page links the site to its row on the old side of the diff.
     const page = renderHtmlReport(result, { dryRun: true });
@@ -103,7 +104,7 @@ describe('a v1 project', () => {
     expect(result.errors).toEqual([{ file: 'src/server.ts', stage: 'transform', message: expect.stringMatching(/^the official v1-to-v2 codemod failed: .*ENOTDIR.*; the file was left as it is$/) }]);
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toBe(V1_SERVER);
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
-    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/v2.ts', true]]);
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/v2.ts', true], ['src/mrtr-request-state.ts', true]]);
     expect(result.sites).toMatchObject([{ file: 'src/v2.ts', status: 'migrated' }]);
   });
 

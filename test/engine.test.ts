@@ -148,7 +148,8 @@ describe('runCodemod', () => {
       { file: 'src/broken.ts', stage: 'parse', message: expect.stringMatching(/^cannot parse: Unexpected token/), line: 3, column: 24 },
       { file: 'src/latin1.js', stage: 'read', message: expect.stringMatching(/^not valid UTF-8/) },
     ]);
-    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/good.ts', true]]);
+    // The migrated file, and the request-state module it imports (written beside it).
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/good.ts', true], ['src/mrtr-request-state.ts', true]]);
     expect(result.sites).toEqual([
       { file: 'src/good.ts', line: 6, column: 26, kind: 'elicit', handler: 'tool:go', status: 'migrated', lifted: [], guidance: undefined },
     ]);
@@ -161,15 +162,17 @@ describe('runCodemod', () => {
   it('writes nothing in a dry run, and a second run finds nothing to change', async () => {
     const file = await put('server.ts', ELICIT_SERVER);
     const dry = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: noTypes });
-    expect(dry.changed).toHaveLength(1);
-    expect(dry.changed[0]!.written).toBe(false);
+    expect(dry.changed.map((c) => [c.path, c.written, c.created])).toEqual([['server.ts', false, undefined], ['mrtr-request-state.ts', false, true]]);
     expect(await readFile(file, 'utf8')).toBe(ELICIT_SERVER);
+    expect(await readdir(dir)).toEqual(['server.ts']);
 
     const first = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
-    expect(first.changed[0]!.output).toBe(dry.changed[0]!.output);
+    expect(first.changed.map((c) => c.output)).toEqual(dry.changed.map((c) => c.output));
+    expect(first.stateModules).toEqual([{ file: 'mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: [] }]);
     const second = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
     expect(second.changed).toEqual([]);
     expect(second.sites).toEqual([]);
+    expect(second.stateModules).toEqual([{ file: 'mrtr-request-state.ts', form: 'ts', status: 'current', wiredIn: [] }]);
     expect(await readFile(file, 'utf8')).toBe(first.changed[0]!.output);
   });
 
@@ -189,7 +192,7 @@ describe('runCodemod', () => {
     const discovery = await discoverFiles(['src/server.ts', 'missing'], dir);
     const result = await runCodemod({ discovery, write: false, cwd: dir, types: noTypes });
     expect(result.filesScanned).toBe(1);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/server.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/server.ts', 'src/mrtr-request-state.ts']);
     expect(result.errors).toEqual([{ file: 'missing', stage: 'discover', message: 'no such file or directory' }]);
   });
 
@@ -244,6 +247,7 @@ describe('reports', () => {
     const sampling = 'sampling is deprecated.';
     const result: RunResult = {
       upgrades: [],
+      stateModules: [],
       filesScanned: 4,
       candidates: 3,
       changed: [{ path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true }],

@@ -81,6 +81,7 @@ describe('the packed tarball', () => {
     expect(packedFiles).toContain('src/cli/main.ts');
     expect(packedFiles).toContain('src/engine/run.ts');
     expect(packedFiles).toContain('transforms/mrtr-handlers.ts');
+    expect(packedFiles).toContain('templates/request-state.ts');
     expect(packedFiles).toContain('README.md');
     expect(packedFiles).toContain('tsconfig.json');
     expect(packedFiles).toContain('package.json');
@@ -105,13 +106,16 @@ describe('the packed tarball', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout.startsWith('--- a/server.ts\n+++ b/server.ts\n@@ ')).toBe(true);
     expect(dry.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
-    expect(dry.stdout).toContain('Files to change: 1 (dry run: nothing written)\n');
+    expect(dry.stdout).toContain('--- /dev/null\n+++ b/mrtr-request-state.ts\n');
+    expect(dry.stdout).toContain('Files to change: 2 (dry run: nothing written)\n');
     expect(await readFile(path.join(app, 'server.ts'), 'utf8')).toBe(ELICIT_SERVER);
 
     const real = await sh('npx', ['--no-install', 'mrtr-codemod', 'migrate', 'server.ts'], app);
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stdout).toContain('Files changed: 1\n  server.ts\n');
-    expect(real.stdout.endsWith('migrated 1/1 handler\n')).toBe(true);
+    expect(real.stdout).toContain('Files changed: 2\n  server.ts\n  mrtr-request-state.ts\n');
+    expect(real.stdout).toContain('\nmigrated 1/1 handler\nNext steps:\n');
     expect(await readFile(path.join(app, 'server.ts'), 'utf8')).toContain('inputRequired.elicit(');
+    // The request-state module is the packed template's text.
+    expect(await readFile(path.join(app, 'mrtr-request-state.ts'), 'utf8')).toContain(await readFile(path.join(PROJECT, 'templates/request-state.ts'), 'utf8'));
   });
 });

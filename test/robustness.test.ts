@@ -112,6 +112,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     expect(result.changed.map((c) => [c.path, c.written])).toEqual([
       ['src/good.ts', true],
       ['src/zz-last.ts', true],
+      ['src/mrtr-request-state.ts', true],
     ]);
     expect(migrated(await readFile(good, 'utf8'))).toBe(true);
     expect(migrated(await readFile(last, 'utf8'))).toBe(true);
@@ -150,7 +151,8 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     const both = await put('both.ts', '\uFEFF' + ELICIT_SERVER.replace(/\n/g, '\r\n'));
     const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
     expect(result.errors).toEqual([]);
-    expect(result.changed).toHaveLength(3);
+    // The three files, and the request-state module they import.
+    expect(result.changed).toHaveLength(4);
 
     for (const [file, hasBom, isCrlf] of [[crlf, false, true], [bom, true, false], [both, true, true]] as const) {
       const bytes = await readFile(file);
@@ -181,7 +183,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
 
     const result = await runCodemod({ paths: ['root'], write: true, cwd: dir, types: noTypes });
 
-    expect(result.changed.map((c) => c.path)).toEqual(['root/src/real.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['root/src/real.ts', 'root/src/mrtr-request-state.ts']);
     expect(await readFile(secret, 'utf8')).toBe(ELICIT_SERVER);
     expect(await readFile(path.join(outside, 'lib', 'server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(await listTree(outside)).toEqual(['lib/server.ts', 'secret.ts']);
@@ -216,6 +218,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       ['src/a-read-only.ts', false],
       ['src/b-exec-only.ts', false],
       ['src/c-writable.ts', false],
+      ['src/mrtr-request-state.ts', false],
     ]);
 
     const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
@@ -223,7 +226,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       { file: 'src/a-read-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
       { file: 'src/b-exec-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
     ]);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/c-writable.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/c-writable.ts', 'src/mrtr-request-state.ts']);
     // Their sites are still listed: the report says what the file holds, the error why it was not written.
     expect(new Set(result.sites.map((s) => s.file))).toEqual(new Set(['src/a-read-only.ts', 'src/b-exec-only.ts', 'src/c-writable.ts']));
     expect(await readFile(readOnly, 'utf8')).toBe(ELICIT_SERVER);
@@ -264,7 +267,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       ['src/broken.ts', 'parse'],
       ['src/ro.ts', 'write'],
     ]);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts', 'src/mrtr-request-state.ts']);
     for (const file of goods) {
       expect(migrated(await readFile(file, 'utf8'))).toBe(true);
       expect((await stat(file)).mode & 0o7777).toBe(0o600);
@@ -287,7 +290,7 @@ describe('a rewrite that would not parse', () => {
       { file: 'lift.ts', stage: 'transform', message: expect.stringMatching(/^internal error: the rewritten text would not parse at line \d+ .*; the file was left as it is/) },
     ]);
     expect(await readFile(file, 'utf8')).toBe(LIFTING);
-    expect(result.changed.map((c) => c.path)).toEqual(['other.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['other.ts', 'mrtr-request-state.ts']);
     expect(result.sites.map((s) => s.file)).toEqual(['other.ts']);
   });
 });
@@ -302,7 +305,7 @@ describe('inputs the pure transform once got wrong (test/property.test.ts): mark
 });
 `,
     'clash.ts': `import { McpServer } from '@modelcontextprotocol/server';
-const mrtrCodec = 1;
+const mrtrResume = 1;
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const a = await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
@@ -320,7 +323,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: false });
 
     expect(result.errors).toEqual([]);
-    expect(result.changed.map((c) => c.path)).toEqual(['clash.ts', 'overlap.ts', 'zz-good.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['clash.ts', 'overlap.ts', 'zz-good.ts', 'mrtr-request-state.ts']);
     expect(result.sites.filter((s) => s.file !== 'zz-good.ts').map((s) => [s.file, s.line, s.status, s.code])).toEqual([
       ['clash.ts', 5, 'marked', 'name-clash'],
       ['overlap.ts', 2, 'marked', 'unknown-receiver'],
@@ -375,11 +378,11 @@ describe('no half-written file, ever', () => {
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as { errors: Array<{ file: string; stage: string; message: string }>; changed: Array<[string, boolean]> };
     expect(result.errors).toEqual([{ file: 'a-big.ts', stage: 'write', message: expect.stringMatching(/^cannot write: .*(EFBIG|too large)/i) }]);
-    expect(result.changed).toEqual([['b-small.ts', true]]);
+    expect(result.changed).toEqual([['b-small.ts', true], ['mrtr-request-state.ts', true]]);
     expect(await readFile(bigFile, 'utf8')).toBe(big);
     expect((await stat(bigFile)).mode & 0o7777).toBe(0o640);
     expect(migrated(await readFile(small, 'utf8'))).toBe(true);
-    expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts']);
+    expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts', 'mrtr-request-state.ts']);
   });
 
   it('a process killed in the middle of a write leaves the original intact', async () => {
@@ -442,7 +445,7 @@ describe('the type checker', () => {
     await put('plain.ts', PLAIN_MODULE);
     const { provider, counts } = countingProvider();
     const result = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: provider });
-    expect(result.changed).toHaveLength(1);
+    expect(result.changed.map((c) => c.path)).toEqual(['server.ts', 'mrtr-request-state.ts']);
     expect(counts).toEqual({ loads: 0, projects: 0 });
   });
 
@@ -466,6 +469,7 @@ describe('the type checker', () => {
       ['src/a.ts', true],
       ['src/b.ts', true],
       ['src/c.ts', true],
+      ['src/mrtr-request-state.ts', true],
     ]);
     for (const n of ['a', 'b', 'c']) expect(await readFile(path.join(dir, `src/${n}.ts`), 'utf8')).toBe(result.changed[0]!.output);
     // The second run's files: one more program, and TypeScript is not loaded again.

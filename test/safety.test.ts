@@ -113,8 +113,9 @@ describe('dirty git tree', () => {
     await repo({ 'src/server.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE, 'README.md': '# demo\n' });
     const result = await cli(dir, 'migrate', 'src');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain('Files changed: 1\n  src/server.ts\n');
-    expect(await git(dir, 'status', '--porcelain')).toBe(' M src/server.ts\n');
+    expect(result.stdout).toContain('Files changed: 2\n  src/server.ts\n  src/mrtr-request-state.ts\n');
+    // The migrated file, and the request-state module it imports, new beside it.
+    expect(await git(dir, 'status', '--porcelain')).toBe(' M src/server.ts\n?? src/mrtr-request-state.ts\n');
   });
 
   it('only looks under the given paths: a dirty file elsewhere does not block', async () => {
@@ -174,7 +175,7 @@ describe('.gitignore', () => {
     const result = await cli(dir, 'migrate', '--json', '.');
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { changedFiles: { path: string }[] };
-    expect(summary.changedFiles.map((f) => f.path)).toEqual(['src/deeper/only-here.ts', 'src/keep.gen.ts', 'src/server.ts']);
+    expect(summary.changedFiles.map((f) => f.path)).toEqual(['src/deeper/only-here.ts', 'src/keep.gen.ts', 'src/server.ts', 'src/mrtr-request-state.ts']);
     for (const untouched of ['src/a.gen.ts', 'src/only-here.ts', 'src/vendor/lib.ts', 'src/deeper/vendor/lib.ts', 'generated/server.ts', 'src/generated/x.ts', 'local/scratch.ts']) {
       expect(await read(untouched)).toBe(ELICIT_SERVER);
     }
@@ -192,6 +193,8 @@ describe('.gitignore', () => {
     expect(await isMigrated('scripts/two.ts')).toBe(false);
     const named = await cli(dir, 'migrate', 'scripts');
     expect(named.stdout).toContain('Files changed: 2\n  scripts/sub/three.ts\n  scripts/two.ts\n');
+    // The request-state module the first run wrote beside one.ts serves them too, as it is.
+    expect(named.stdout).not.toContain('mrtr-request-state');
   });
 
   it('rebases nested patterns onto the work tree root', () => {
@@ -216,10 +219,12 @@ describe('--include / --exclude', () => {
       'test/server.test.ts': ELICIT_SERVER,
     });
   });
+  // The files migrated: each builds its own server, so the request-state module they import
+  // goes in the deepest folder that holds them all (listed apart).
   const changed = async (...args: string[]) => {
     const result = await cli(dir, 'migrate', '--dry-run', '--json', ...args);
     expect(result.code).toBe(0);
-    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles.map((f) => f.path);
+    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles.map((f) => f.path).filter((f) => !f.endsWith('mrtr-request-state.ts'));
   };
 
   it('includes by glob, excludes by glob, exclude wins, a directory glob covers what is below it', async () => {
@@ -248,14 +253,17 @@ describe('--include / --exclude', () => {
 });
 
 describe('summary', () => {
-  it('ends with the handler line: migrated N/M handlers, and which need manual work', async () => {
+  it('gives the handler line (migrated N/M handlers, and which need manual work), then the next steps', async () => {
     await repo({ 'mixed.ts': MIXED_SERVER, 'other.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', '--dry-run', '.');
     expect(result.code).toBe(0);
-    expect(result.stdout.endsWith('\nmigrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)\n')).toBe(true);
+    const handlerLine = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('migrated '));
+    expect(handlerLine(result.stdout)).toBe('migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)');
+    // Then the next steps, the last of them the markers left.
+    expect(result.stdout).toMatch(/\nmigrated 3\/4 handlers[^\n]*\nNext steps:\n {2}1\. Apply the change: [^\n]*\n(?: {2}\d\. [^\n]*\n)* {2}\d\. Work through the 1 marker left [^\n]*\n$/);
 
     await writeFile(path.join(dir, 'mixed.ts'), PLAIN_MODULE);
-    expect((await cli(dir, 'migrate', '--dry-run', '.')).stdout.endsWith('\nmigrated 1/1 handler\n')).toBe(true);
+    expect(handlerLine((await cli(dir, 'migrate', '--dry-run', '.')).stdout)).toBe('migrated 1/1 handler');
   });
 
   it('--json prints only the JSON summary, with the counts', async () => {
@@ -272,6 +280,7 @@ describe('summary', () => {
       changedFiles: [
         { path: 'src/mixed.ts', written: true },
         { path: 'src/other.ts', written: true },
+        { path: 'src/mrtr-request-state.ts', written: true },
       ],
       sites: { total: 4, migrated: 3, marked: 1 },
       handlers: { total: 4, migrated: 3, manual: 1, needManualWork: [{ handler: 'tool:later', file: 'src/mixed.ts', line: 6, codes: ['closure'] }] },
@@ -323,7 +332,7 @@ describe('progress', () => {
     const json = io(true);
     expect(await main(['migrate', '--dry-run', '--json', 'src'], json.io)).toBe(0);
     expect(json.out.stderr).toBe('');
-    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 250, changedFiles: [{ path: 'src/server.ts', written: false }] });
+    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 250, changedFiles: [{ path: 'src/server.ts', written: false }, { path: 'src/mrtr-request-state.ts', written: false }] });
   });
 
   it('shows a short run only once it has taken a second, and never when disabled', () => {

@@ -24,8 +24,11 @@ it('runs under `jscodeshift -t transforms/mrtr-handlers.ts --parser=tsx` with th
   const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
   const transform = path.join(ROOT, 'transforms', 'mrtr-handlers.ts');
   const targets = cases.map((c) => path.join(work, c.name, path.basename(c.inputPath)));
-  const { stdout } = await run(process.execPath, [bin, '-t', transform, '--parser=tsx', '--run-in-band', ...targets], { cwd: ROOT });
+  // The outputs import the request-state modules of fixtures/_support (copied with it).
+  const stateModule = `--state-module=${path.join(work, '_support')}/`;
+  const { stdout } = await run(process.execPath, [bin, '-t', transform, '--parser=tsx', '--run-in-band', stateModule, ...targets], { cwd: ROOT });
   expect(stdout).toContain('0 errors');
+  expect(stdout).not.toContain('does not exist yet');
   for (const c of cases) {
     const migrated = readFileSync(path.join(work, c.name, path.basename(c.inputPath)), 'utf8');
     expect({ fixture: c.name, migrated }).toEqual({ fixture: c.name, migrated: c.output });
@@ -43,6 +46,31 @@ it('takes the same options as the CLI: --sampling=flag', async () => {
   const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
   await run(process.execPath, [bin, '-t', path.join(ROOT, 'transforms', 'mrtr-handlers.ts'), '--parser=tsx', '--run-in-band', '--sampling=flag', target], { cwd: ROOT });
   expect(readFileSync(target, 'utf8')).toBe(c.output);
+});
+
+it('imports the request-state module beside the file by default, and says when it is missing', async () => {
+  const c = fixtureCases().find((f) => f.name === 'elicit-confirm-delete')!;
+  mkdirSync(path.join(work, 'default'), { recursive: true });
+  const target = path.join(work, 'default', 'server.ts');
+  writeFileSync(target, c.input);
+  const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
+  const { stdout } = await run(process.execPath, [bin, '-t', path.join(ROOT, 'transforms', 'mrtr-handlers.ts'), '--parser=tsx', '--run-in-band', target], { cwd: ROOT });
+  const migrated = readFileSync(target, 'utf8');
+  expect(migrated).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.ts';");
+  expect(migrated).toContain('{ requestState: { verify: mrtrVerify() } }');
+  expect(stdout).toContain(`${target}: imports the request-state module ./mrtr-request-state.ts, which does not exist yet: run \`npx mrtr-codemod migrate ${path.dirname(target)}\` to write it`);
+});
+
+it('refuses a file on the v1 SDK with a clear message, and leaves it as it is', async () => {
+  const c = fixtureCases().find((f) => f.name === 'v1-mcp-server-elicit')!;
+  mkdirSync(path.join(work, 'v1'), { recursive: true });
+  const target = path.join(work, 'v1', 'server.ts');
+  writeFileSync(target, c.input);
+  const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
+  const { stdout } = await run(process.execPath, [bin, '-t', path.join(ROOT, 'transforms', 'mrtr-handlers.ts'), '--parser=tsx', '--run-in-band', target], { cwd: ROOT });
+  expect(readFileSync(target, 'utf8')).toBe(c.input);
+  expect(stdout).toContain(`${target}: left as it is: it imports the v1 SDK (@modelcontextprotocol/sdk), which has no multi round-trip requests.`);
+  expect(stdout).toContain('1 skipped');
 });
 
 it('applies just the capability-check concern with transforms/client-capabilities.ts', async () => {

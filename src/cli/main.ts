@@ -49,6 +49,8 @@ interface MigrateCommand {
   v1?: boolean;
   /** --no-types: never start the TypeScript checker (an unannotated lifted local is then marked). */
   types?: boolean;
+  /** --state-module PATH: where the request-state module goes (default: beside the module that builds the server). */
+  stateModule?: string;
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
@@ -74,6 +76,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
           .option('sampling', { choices: ['migrate', 'flag'] as const, default: 'migrate' as const, describe: 'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)' })
           .option('types', { type: 'boolean', default: true, describe: 'Ask the TypeScript checker for the types of locals that travel in requestState (--no-types never starts it: about 250 MB and a few seconds less; such a local without a type annotation is then marked untyped-local instead of migrated)' })
           .option('v1', { type: 'boolean', default: true, describe: 'Run the official v1-to-v2 codemod first on files that import @modelcontextprotocol/sdk, and update package.json (--no-v1 leaves them as they are)' })
+          .option('state-module', { type: 'string', requiresArg: true, describe: 'Where the request-state module the migrated files import goes (a file, or a folder for mrtr-request-state.<ext>); by default beside the module that builds the server' })
           .example('$0 migrate src', 'rewrite every server file under src in place')
           .example('$0 migrate --dry-run --patch mrtr.patch --report mrtr.html src', 'write the change as a patch and a review page; touch nothing else')
           .example('$0 migrate --dry-run src > mrtr.patch', 'review the change first'),
@@ -83,6 +86,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         const globs = (value: unknown) => (value === undefined ? [] : [value].flat().map(String));
         Object.assign(command, { force: Boolean(args.force), include: globs(args.include), exclude: globs(args.exclude), json: Boolean(args.json), sampling: args.sampling === 'flag' ? 'flag' : 'migrate', v1: args.v1 !== false, types: args.types !== false });
         if (typeof args.report === 'string') command.report = args.report;
+        if (typeof args.stateModule === 'string') command.stateModule = args.stateModule;
       },
     )
     .command(checkCommandModule((c) => void (check = c)))
@@ -141,7 +145,7 @@ async function migrate(command: MigrateCommand, io: CliIo): Promise<number> {
   const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
   // Diffs to show or write are made as files finish, while others still wait for type facts.
   const diffs = (command.dryRun && !command.json) || review !== undefined;
-  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, discover: discoverOptions, transform: { sampling: command.sampling }, v1: command.v1, ...(command.types === false ? { types: false as const } : {}), ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
+  const result = await runDiscovered(runCodemod, discovery, { write: !command.dryRun, cwd: io.cwd, discover: discoverOptions, transform: { sampling: command.sampling }, v1: command.v1, ...(command.stateModule !== undefined ? { stateModule: command.stateModule } : {}), ...(command.types === false ? { types: false as const } : {}), ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}) }, progress);
   if (command.dryRun && !command.json) {
     const patch = unifiedDiffs(result.changed);
     if (patch) io.stdout(`${io.color ? colorizeDiff(patch) : patch}\n`);

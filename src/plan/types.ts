@@ -1,6 +1,7 @@
 // The plan is the contract between analysis and rewriting: everything the rewriter needs,
 // as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
+import type { CodeStyle } from './code-style.ts';
 
 export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
 
@@ -169,13 +170,11 @@ export interface FilePlan {
   sites: SiteReport[];
   /** Edits outside handlers: the import, the server options' verifier, helper splits, URL throws. */
   edits: Edit[];
-  /** Whether the generated request-state helpers must be added. */
-  needsHelpers: boolean;
-  /** Export the codec because no McpServer is constructed in this file. */
-  exportCodec: boolean;
   typed: boolean;
-  /** Where the helper block goes: just after the last import. */
-  helpersAt: number;
+  /** The file's quotes and semicolons, which the lines the migration writes follow. */
+  style: CodeStyle;
+  /** How the migrated handlers import the request-state module (set when any is migrated). */
+  stateSpecifier?: string;
   eol: string;
   /** Sites recognised by name only, kept for want of type facts (the checker may clear them). */
   uncertain: number;

@@ -6,6 +6,7 @@
 // and after the last question the code stays where it was, byte for byte.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
 import { jsString as quote, lineComment } from '../core/escape.ts';
+import type { CodeStyle } from '../plan/code-style.ts';
 import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
 import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PlannedRequest, SuspensionPoint } from '../plan/types.ts';
 
@@ -15,7 +16,7 @@ interface Rendered {
   exits: boolean;
 }
 
-export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean): Edit[] {
+export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean, _style?: CodeStyle): Edit[] {
   const { points, body, tree } = plan;
   const I = indentAt(source, tree.items[0]!.span.start);
   const outer = indentAt(source, body.start);
