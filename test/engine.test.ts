@@ -243,14 +243,17 @@ describe('reports', () => {
     );
   });
 
-  it('summarises counts, every marker, errors, and each note once', () => {
+  it('summarises counts, the request-state module, every marker, errors, each note once, and the next steps', () => {
     const sampling = 'sampling is deprecated.';
     const result: RunResult = {
       upgrades: [],
-      stateModules: [],
+      stateModules: [{ file: 'src/mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: ['src/server.ts'] }],
       filesScanned: 4,
       candidates: 3,
-      changed: [{ path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true }],
+      changed: [
+        { path: 'package.json', absolutePath: '/x/package.json', original: '{}', output: '{ }', written: true },
+        { path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true },
+      ],
       sites: [
         { file: 'src/a.ts', line: 3, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
         { file: 'src/a.ts', line: 9, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
@@ -261,8 +264,11 @@ describe('reports', () => {
     expect(formatSummary(result, { dryRun: false })).toBe(
       [
         'Files scanned: 4 (3 mention server→client requests)',
-        'Files changed: 1',
+        'Files changed: 2',
+        '  package.json',
         '  src/a.ts',
+        'Request-state module:',
+        '  src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports; verifier wired in src/server.ts',
         'Sites migrated: 2',
         'Markers left: 1',
         '  src/b.ts:7:11  closure  nested.  Next: lift it.',
@@ -271,9 +277,16 @@ describe('reports', () => {
         'Notes:',
         '  sampling is deprecated. (2 sites)',
         'migrated 2/3 handlers; 1 needs manual work: src/b.ts:7 (closure)',
+        'Next steps:',
+        "  1. Run `npm install` (or your package manager's install): package.json changed.",
+        '  2. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  3. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
+        '  4. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',
       ].join('\n'),
     );
-    expect(formatSummary(result, { dryRun: true })).toContain('Files to change: 1 (dry run: nothing written)\n');
+    const dry = formatSummary(result, { dryRun: true });
+    expect(dry).toContain('Files to change: 2 (dry run: nothing written)\n');
+    expect(dry).toContain('Next steps:\n  1. Apply the change: run again without --dry-run (or `git apply` the patch).\n  2. Run `npm install`');
   });
 });

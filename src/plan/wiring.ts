@@ -3,7 +3,6 @@
 // request-state verifier wired into each `new McpServer(...)` of the file.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { propertyOf } from '../analyse/ast.ts';
 import { SERVER_PACKAGE, TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { lineComment } from '../core/escape.ts';
 import { codeStyleOf, type CodeStyle } from './code-style.ts';
@@ -106,7 +105,7 @@ export function wireVerifier(source: string, construction: Node): Edit[] | undef
   }
   const options = args[1]!;
   if (options.type !== 'ObjectExpression') return undefined;
-  const existing = propertyOf(options, 'requestState');
+  const existing = propertyNode(options, 'requestState');
   if (existing) return extendRequestState(source, existing);
   if (options.properties.length === 0) return [{ start: options.start!, end: options.end!, text: `{ ${verifier} }` }];
   return [appendProperty(source, options, verifier)];
@@ -115,14 +114,23 @@ export function wireVerifier(source: string, construction: Node): Edit[] | undef
 /** `requestState: { ... }` already there: its verifier wrapped, or ours added. */
 function extendRequestState(source: string, property: Node): Edit[] | undefined {
   if (property.type !== 'ObjectProperty' || property.value.type !== 'ObjectExpression') return undefined;
-  const verify = propertyOf(property.value, 'verify');
-  if (!verify) return property.value.properties.length === 0 ? [{ start: property.value.start!, end: property.value.end!, text: `{ verify: ${VERIFY_CALL} }` }] : [appendProperty(source, property.value, `verify: ${VERIFY_CALL}`)];
-  if (verify.type !== 'ObjectProperty' || verify.shorthand && verify.value.type !== 'Identifier') return undefined;
+  const options = property.value;
+  const verify = propertyNode(options, 'verify');
+  if (!verify) return options.properties.length === 0 ? [{ start: options.start!, end: options.end!, text: `{ verify: ${VERIFY_CALL} }` }] : [appendProperty(source, options, `verify: ${VERIFY_CALL}`)];
+  if (verify.type !== 'ObjectProperty') return undefined;
   const value = verify.value;
   if (value.type === 'CallExpression' && value.callee.type === 'Identifier' && value.callee.name === STATE_EXPORTS.verify) return [];
   const text = source.slice(value.start!, value.end!);
   if (verify.shorthand) return [{ start: verify.start!, end: verify.end!, text: `verify: ${STATE_EXPORTS.verify}(${text})` }];
   return [{ start: value.start!, end: value.end!, text: `${STATE_EXPORTS.verify}(${text})` }];
+}
+
+/** The property (or method) `name` of an object literal, not computed. */
+function propertyNode(object: Extract<Node, { type: 'ObjectExpression' }>, name: string): Extract<Node, { type: 'ObjectProperty' | 'ObjectMethod' }> | undefined {
+  for (const p of object.properties) {
+    if ((p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && !p.computed && ((p.key.type === 'Identifier' && p.key.name === name) || (p.key.type === 'StringLiteral' && p.key.value === name))) return p;
+  }
+  return undefined;
 }
 
 /** A property added after the last one of an object literal, in its layout. */
