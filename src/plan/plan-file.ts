@@ -8,7 +8,10 @@ import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
-import { codeSnippet } from '../core/escape.ts';
+import { codeSnippet, jsString } from '../core/escape.ts';
+import { codeStyleOf } from './code-style.ts';
+import { layoutHandler } from './resume-layout.ts';
+import { statementFacts } from './resume-facts.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
@@ -52,6 +55,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const planned: HandlerPlan[] = [];
 
   const eol = eolOf(source);
+  const style = codeStyleOf(source, analysis.program);
   const byHandler = new Map<HandlerSite, LegacySite[]>();
   const exportedHelpers: FilePlan['exportedHelpers'] = [];
   const addSite = (handler: HandlerSite, site: LegacySite) => {
@@ -194,7 +198,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
     if (flagged) return new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged);
     const helper = reachHelpers.get(handler);
-    return helper ? blockedByHelper(helper) : planHandler(analysis, handler, handlerSites, options.typeFacts);
+    return helper ? blockedByHelper(helper) : withLayout(planHandler(analysis, handler, handlerSites, options.typeFacts), handler, handlerSites);
+  }
+
+  /** A planned handler with how it is written (or why it cannot be written in place). */
+  function withLayout(plan: HandlerPlan | Refusal, handler: HandlerSite, handlerSites: LegacySite[]): HandlerPlan | Refusal {
+    if (plan instanceof Refusal) return plan;
+    const layout = layoutHandler(source, plan, statementFacts(handler.fn.body), (text) => jsString(text, style.quote));
+    if (layout instanceof Refusal) return layout.site ? layout : layout.at(handlerSites[0]!);
+    plan.layout = layout;
+    return plan;
   }
 
   function blockedByHelper(helper: string): Refusal {

@@ -2,6 +2,7 @@
 // as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
 import type { CodeStyle } from './code-style.ts';
+import type { HandlerLayout } from './resume-layout.ts';
 
 export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
 
@@ -129,6 +130,8 @@ export interface HandlerPlan {
   verbatim: Span[];
   /** The body as a tree of the lists that lead to questions. */
   tree: ListPlan;
+  /** How the body is written, each question once (set once the plan is made, see resume-layout.ts). */
+  layout?: HandlerLayout;
 }
 
 export type SiteStatus = 'migrated' | 'marked';
