@@ -34,7 +34,7 @@ describe('a v1 project', () => {
     expect(result.errors).toEqual([]);
     expect(result.changed.map((c) => c.path).sort()).toEqual(['package.json', 'src/mrtr-request-state.ts', 'src/server.ts']);
     const server = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
-    expect(server).toContain("from \"@modelcontextprotocol/server\"");
+    expect(server).toContain("from '@modelcontextprotocol/server'");
     expect(server).not.toContain('@modelcontextprotocol/sdk');
     expect(server).toContain("await mrtrResume(ctx, 'tool:go', ['answer'], { target })");
     const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));

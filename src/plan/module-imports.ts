@@ -50,18 +50,50 @@ export function isImported(imported: ReadonlyMap<string, 'value' | 'type'>, name
  * merged into an import (or require) of it that lists names, or a new statement after the
  * last import (or require).
  */
-export function addImport(source: string, program: Program, system: ModuleSystem, style: CodeStyle, specifier: string, names: readonly string[]): Edit {
+export function addImport(source: string, program: Program, system: ModuleSystem, style: CodeStyle, specifier: string, names: readonly string[], drops?: ReadonlyMap<number, ReadonlySet<string>>): Edit {
   const eol = eolOf(source);
-  const existing = program.body.find((s) => mergeable(s, specifier));
+  const existing = importToMergeInto(program, specifier);
+  const dropped = existing && drops?.get(existing.start!);
+  if (existing?.type === 'ImportDeclaration' && dropped) return rewriteImport(source, existing, dropped, names) ?? mergeInto(source, existing, names, eol);
   if (existing) return mergeInto(source, existing, names, eol);
   const listed = system === 'cjs' ? names.filter((n) => !n.startsWith('type ')) : names;
   const statement =
     system === 'cjs'
       ? `const { ${listed.join(', ')} } = require(${jsString(specifier, style.quote)})${style.semi ? ';' : ''}`
       : `import { ${listed.join(', ')} } from ${jsString(specifier, style.quote)}${style.semi ? ';' : ''}`;
-  const last = [...program.body].reverse().find((s) => s.type === 'ImportDeclaration' || requireOf(s) !== undefined);
+  // After the last import the migration keeps (one whose names all go is removed).
+  const removed = (s: Statement) => s.type === 'ImportDeclaration' && drops?.get(s.start!)?.size === s.specifiers.length;
+  const last = [...program.body].reverse().find((s) => (s.type === 'ImportDeclaration' || requireOf(s) !== undefined) && !removed(s));
   if (!last) return { start: 0, end: 0, text: statement + eol };
   return { start: last.end!, end: last.end!, text: eol + statement };
+}
+
+/**
+ * An import with the names `drop` (local names) taken out and `add` put in, in its layout (one
+ * name a line when it had one a line); the whole statement removed when nothing is left.
+ * Undefined when it cannot be written so (a default or namespace import to drop).
+ */
+export function rewriteImport(source: string, statement: Extract<Node, { type: 'ImportDeclaration' }>, drop: ReadonlySet<string>, add: readonly string[] = []): Edit | undefined {
+  const kept = statement.specifiers.filter((s) => !drop.has(s.local.name));
+  if (kept.length === 0 && add.length === 0) return removeLines(source, statement);
+  if (statement.specifiers.some((s) => s.type !== 'ImportSpecifier')) return undefined;
+  const first = statement.specifiers[0]!;
+  const open = source.lastIndexOf('{', first.start!);
+  const close = source.indexOf('}', statement.specifiers[statement.specifiers.length - 1]!.end!);
+  const names = [...kept.map((s) => source.slice(s.start!, s.end!)), ...add];
+  const eol = eolOf(source);
+  const multiline = source.slice(open, close).includes('\n');
+  const oneLine = `{ ${names.join(', ')} }`;
+  if (!multiline && source.slice(statement.start!, open).length + oneLine.length + source.slice(close + 1, statement.end!).length <= 100) return { start: open, end: close + 1, text: oneLine };
+  const indent = multiline ? indentAt(source, first.start!) : '  ';
+  return { start: open, end: close + 1, text: `{${eol}${names.map((n) => `${indent}${n},${eol}`).join('')}}` };
+}
+
+/** A statement's whole lines. */
+function removeLines(source: string, statement: Node): Edit {
+  const start = source.lastIndexOf('\n', statement.start! - 1) + 1;
+  const end = source.indexOf('\n', statement.end!);
+  return { start, end: end === -1 ? source.length : end + 1, text: '' };
 }
 
 /**
@@ -114,6 +146,11 @@ function requireOf(statement: Statement): { specifier: string; names: string[]; 
   const names: string[] = [];
   for (const p of d!.id.properties) if (p.type === 'ObjectProperty' && p.value.type === 'Identifier' && p.key.type === 'Identifier' && p.key.name === p.value.name) names.push(p.value.name);
   return { specifier: arg.value, names, pattern: d!.id };
+}
+
+/** The file's import (or require) of `specifier` that names are merged into, if it has one. */
+export function importToMergeInto(program: Program, specifier: string): Statement | undefined {
+  return program.body.find((s) => mergeable(s, specifier));
 }
 
 function mergeable(statement: Statement, specifier: string): boolean {

@@ -10,7 +10,7 @@ import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type N
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet, jsString } from '../core/escape.ts';
 import { codeStyleOf } from './code-style.ts';
-import { layoutHandler } from './resume-layout.ts';
+import { dropStatements, layoutHandler } from './resume-layout.ts';
 import { statementFacts } from './resume-facts.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
@@ -18,7 +18,8 @@ import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
-import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport } from './types.ts';
+import type { Edit, FilePlan, HandlerPlan, InputKind, ListPlan, Marker, SiteReport } from './types.ts';
+import { type DeadCode, deadDeclarations, type Replaced } from './dead-code.ts';
 import { fileEdits, SERVER_ELSEWHERE_REASON, serverElsewhereNext } from './wiring.ts';
 
 export interface PlanOptions {
@@ -246,8 +247,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     }
   }
 
+  // What the migration leaves unused (imports, aliases of the push API): removed.
+  const dead = unusedAfter(analysis, [...results].flatMap(([handler, r]) => (r instanceof Refusal ? [] : [{ plan: r, sites: byHandler.get(handler)! }])), edits);
+  edits.push(...dead.edits);
 
-  const tail = fileEdits(analysis, options, planned, urlEdits.length > 0);
+  const tail = fileEdits(analysis, options, planned, urlEdits.length > 0, dead.importDrops);
   if (tail instanceof Refusal) {
     // A name the migration adds that the module already declares, in any scope, would not
     // compile or would be shadowed: the file is refused.
@@ -351,4 +355,34 @@ function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySit
 
 function isStatementLike(node: Node): boolean {
   return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
+}
+
+/**
+ * The declarations the migration leaves unused, and how each goes: a statement of a migrated
+ * handler is left out of its layout, other statements are removed (unless another edit
+ * rewrites them), import specifiers are dropped with the import edits.
+ */
+function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: HandlerPlan; sites: LegacySite[] }>, edits: readonly Edit[]): DeadCode {
+  if (migrated.length === 0 && edits.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
+  const replaced: Replaced[] = edits.map((e) => ({ start: e.start, end: e.end, text: e.text }));
+  const renderable = new Set<number>();
+  for (const { plan, sites } of migrated) {
+    const asked = plan.points.flatMap((p) => p.requests.map((r) => r.requestText)).join('\n');
+    for (const site of sites) replaced.push({ start: site.call.start!, end: site.call.end!, text: asked });
+    const visit = (list: ListPlan) => {
+      for (const item of list.items) {
+        if (item.type === 'plain') renderable.add(item.span.start);
+        if (item.type === 'compound') for (const child of item.children) visit(child.list);
+      }
+    };
+    visit(plan.tree);
+  }
+  const bodies = migrated.map((m) => m.plan.body);
+  const dead = deadDeclarations(analysis.source, analysis.program, replaced, bodies, renderable);
+  for (const { plan } of migrated) {
+    const dropped = [...dead.inBodies].filter((at) => plan.body.start <= at && at < plan.body.end);
+    if (dropped.length > 0 && plan.layout) plan.layout = dropStatements(plan.layout, plan.tree, new Set(dropped));
+  }
+  // A removal inside text another edit rewrites (a split helper) is that edit's business.
+  return { ...dead, edits: dead.edits.filter((d) => !edits.some((e) => e.start < d.end && d.start < e.end)) };
 }

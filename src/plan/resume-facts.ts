@@ -34,6 +34,8 @@ export type Binding = 'low' | 'or' | 'and' | 'tight';
 export interface StatementFacts {
   /** Every name the statement references (shadowing ignored: over, never under). */
   reads: ReadonlySet<string>;
+  /** Every name it assigns (`x = ...`, `x++`). */
+  assigns: ReadonlySet<string>;
   declaration?: DeclarationFacts;
   /** The condition of an if, while, do...while or for, and how loosely it binds. */
   test?: Span & { binds: Binding };
@@ -64,7 +66,7 @@ function isStatement(node: Node): node is Statement {
 }
 
 function factsOf(statement: Statement): StatementFacts {
-  const facts: StatementFacts = { reads: referencedNames(statement) };
+  const facts: StatementFacts = { reads: referencedNames(statement), assigns: namesAssignedIn([statement]) };
   if (statement.type === 'VariableDeclaration') facts.declaration = declarationFacts(statement);
   if (statement.type === 'IfStatement') {
     facts.test = testOf(statement.test);

@@ -38,7 +38,8 @@ export interface ListLayout {
 export type Part = { guard?: string; units: Unit[] };
 
 export type Unit =
-  | { type: 'item'; item: number }
+  /** A statement as written; `constant`: a `let` the guard it moved into never reassigns (the retry restores it as `let`). */
+  | { type: 'item'; item: number; constant?: boolean }
   /** A declaration whose initialisers read the state on the retry. */
   | { type: 'init'; item: number; inits: DeclaratorInit[] }
   | { type: 'ask'; item: number; point: number }
@@ -72,6 +73,25 @@ export interface CompoundLayout {
   children: Array<ListLayout | undefined>;
   /** The try's finally block runs only on the call that does not ask. */
   suspendedFinally: boolean;
+}
+
+/** The layout without the statements starting at `starts` (declarations the migration leaves unused). */
+export function dropStatements(layout: HandlerLayout, tree: ListPlan, starts: ReadonlySet<number>): HandlerLayout {
+  const inList = (list: ListPlan, l: ListLayout): ListLayout => ({
+    parts: l.parts
+      .map((part) => ({
+        ...part,
+        units: part.units
+          .filter((u) => u.type !== 'item' || !starts.has(list.items[u.item]!.span.start))
+          .map((u) => {
+            if (u.type !== 'compound') return u;
+            const item = list.items[u.item] as Extract<ItemPlan, { type: 'compound' }>;
+            return { ...u, layout: { ...u.layout, children: u.layout.children.map((c, j) => (c ? inList(item.children[j]!.list, c) : c)) } };
+          }),
+      }))
+      .filter((part) => part.units.length > 0),
+  });
+  return { ...layout, body: inList(tree, layout.body) };
 }
 
 /** The first call: no step. */
@@ -194,6 +214,12 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
       }
       const escaping = guard ? declares.filter((n) => readsAfter.has(n) && !restoredAfter.has(n)) : [];
       if (!guard || escaping.length === 0) {
+        // A `let` reassigned only after the guard is a `const` inside it (its restored copy is the `let`).
+        if (guard && unit.type === 'item' && g.declaration?.kind === 'let' && declares.every((n) => restoredAfter.has(n))) {
+          const rest = pending.slice(pending.indexOf(g) + 1, j);
+          const assigned = rest.some((r) => r.unit.type === 'item' && declares.some((n) => ctx.facts.get(list.items[(r.unit as { item: number }).item]!.span.start)?.assigns.has(n)));
+          if (!assigned) unit = { ...unit, constant: true };
+        }
         inside.push(unit);
         if (!guard) for (const name of declares) visible.add(name);
         R = after(ctx, g, R);

@@ -6,7 +6,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { SERVER_PACKAGE, TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { lineComment } from '../core/escape.ts';
 import { codeStyleOf, type CodeStyle } from './code-style.ts';
-import { addImport, importedFrom, isImported, moduleSystemOf, stateModuleSpecifier } from './module-imports.ts';
+import { addImport, importedFrom, importToMergeInto, isImported, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
 import type { StateModuleOptions } from './plan-file.ts';
 import { Refusal } from './refusal.ts';
 import { eolOf, indentAt } from './text.ts';
@@ -38,7 +38,14 @@ export interface FileEdits {
  * turned into input requests when `urlRewrites`). A name the migration adds that the file
  * already declares is refused.
  */
-export function fileEdits(analysis: FileAnalysis, options: { typeFacts?: unknown; stateModule?: StateModuleOptions }, planned: HandlerPlan[], urlRewrites: boolean): FileEdits | (Refusal & { style: CodeStyle }) {
+export function fileEdits(
+  analysis: FileAnalysis,
+  options: { typeFacts?: unknown; stateModule?: StateModuleOptions },
+  planned: HandlerPlan[],
+  urlRewrites: boolean,
+  /** Import specifiers the migration leaves unused, by local name, by the import's start. */
+  importDrops: ReadonlyMap<number, ReadonlySet<string>> = new Map(),
+): FileEdits | (Refusal & { style: CodeStyle }) {
   const { source, program } = analysis;
   const style = codeStyleOf(source, program);
   const system = moduleSystemOf(analysis.fileName, program);
@@ -73,9 +80,19 @@ export function fileEdits(analysis: FileAnalysis, options: { typeFacts?: unknown
   if (clash) {
     return Object.assign(new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.'), { style });
   }
-  if (serverNames.length > 0) edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames));
+  const merged = new Set<number>();
+  if (serverNames.length > 0) {
+    const target = importToMergeInto(program, SERVER_PACKAGE);
+    if (target) merged.add(target.start!);
+    edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames, importDrops));
+  }
+  for (const [start, drop] of importDrops) {
+    const statement = program.body.find((s) => s.start === start);
+    const edit = !merged.has(start) && statement?.type === 'ImportDeclaration' ? rewriteImport(source, statement, drop) : undefined;
+    if (edit) edits.push(edit);
+  }
   if (newStateNames.length > 0) {
-    const edit = addImport(source, program, system, style, stateSpecifier, newStateNames);
+    const edit = addImport(source, program, system, style, stateSpecifier, newStateNames, importDrops);
     // Where the verifier could not be wired, the import says what is left to do.
     if (unwired && edit.text.startsWith(eolOf(source))) edit.text = eolOf(source) + serverElsewhereComment(stateSpecifier) + edit.text;
     edits.push(edit);

@@ -82,8 +82,11 @@ class BodyRenderer {
 
   private unit(list: ListPlan, unit: Unit, orig: string, target: string): string[] {
     switch (unit.type) {
-      case 'item':
-        return [...this.leading(list, unit.item, orig, target), ...this.itemLines(list.items[unit.item]!, [], orig, target)];
+      case 'item': {
+        const item = list.items[unit.item]!;
+        const edits = unit.constant ? [{ start: item.span.start, end: item.span.start + 'let'.length, text: 'const' }] : [];
+        return [...this.leading(list, unit.item, orig, target), ...this.itemLines(item, edits, orig, target)];
+      }
       case 'init':
         return [...this.leading(list, unit.item, orig, target), ...this.itemLines(list.items[unit.item]!, this.initEdits(this.layout.facts.get(list.items[unit.item]!.span.start)?.declaration, unit.inits), orig, target)];
       case 'ask':

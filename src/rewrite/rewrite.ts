@@ -44,9 +44,12 @@ function alreadyMarked(source: string, marker: Marker): boolean {
   return source.slice(previousStart, marker.lineStart).includes(`${TODO_MARKER}(${marker.code})`);
 }
 
-/** Applies non-overlapping edits; insertions at the same offset keep their given order. */
+/**
+ * Applies non-overlapping edits; insertions at the same offset keep their given order, and go
+ * before a replacement that starts there.
+ */
 export function applyEdits(source: string, edits: readonly Edit[]): string {
-  const ordered = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.i - b.i);
+  const ordered = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || Number(a.end > a.start) - Number(b.end > b.start) || a.i - b.i);
   let out = '';
   let cursor = 0;
   for (const edit of ordered) {
