@@ -92,6 +92,13 @@ describe('a v1 project', () => {
     const anchor = /<a class="where" href="#([^"]+)">line 11:/.exec(page)?.[1];
     expect(anchor).toBeDefined();
     expect(page).toMatch(new RegExp(`<tr class="diff-line diff-remove" id="${anchor}">.*elicitInput`));
+    // It says what changed besides the handlers: the manifest, the v1-to-v2 pass, the module.
+    const around = /<section class="around" id="around">([^]*?)<\/section>/.exec(page)?.[1] ?? '';
+    expect(around).toContain('package.json</code></a>: the v1 SDK (<code>@modelcontextprotocol/sdk</code>) has no multi round-trip requests, so the package moves to <code>@modelcontextprotocol/server</code>');
+    expect(around).toContain('src/server.ts</code></a>: moved from the v1 SDK to v2 by the official codemod before their handlers were migrated');
+    expect(around).toContain('src/mrtr-request-state.ts</code></a>: new, the request-state helpers every migrated file imports');
+    expect(page).toContain('<p class="upgraded">This file was on the v1 SDK');
+    expect(page).toMatch(/<section class="next-steps" id="next-steps"><h2>Next steps<\/h2><ol>\n<li>Apply the change[^]*<li>Run `npm install`/);
   });
 
   it('reports each v1 file, leaves it and its package.json as they are, and migrates the rest when the official codemod cannot run', async () => {
