@@ -2,16 +2,13 @@
 // typescript-eslint's, and a strict TypeScript compile (strict, no unused locals or
 // parameters, no implicit returns, no switch fallthrough), find nothing in a fixture's output
 // that they do not find in its input. The generated request-state module is clean on its own.
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import js from '@eslint/js';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCases, FIXTURES, ROOT, stateModulePath } from './support/fixtures.ts';
-
-const require = createRequire(import.meta.url);
-const ts = require('typescript') as typeof import('typescript');
+import { diagnosticsByFile } from './support/typecheck.ts';
 
 const cases = fixtureCases();
 
@@ -56,25 +53,7 @@ describe('strict tsc (strict, noUnusedLocals, noUnusedParameters, noImplicitRetu
   let byFile: Map<string, string[]>;
   beforeAll(() => {
     const files = [...cases.flatMap((c) => [c.inputPath, c.outputPath]), stateModulePath('x.ts')].filter((f) => /\.(m|c)?tsx?$/.test(f));
-    const program = ts.createProgram(files, {
-      strict: true,
-      noUnusedLocals: true,
-      noUnusedParameters: true,
-      noImplicitReturns: true,
-      noFallthroughCasesInSwitch: true,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      allowImportingTsExtensions: true,
-      types: ['node'],
-    });
-    byFile = new Map(files.map((f) => [f, []]));
-    for (const d of ts.getPreEmitDiagnostics(program)) {
-      const file = d.file ? path.resolve(d.file.fileName) : '';
-      byFile.get(file)?.push(`TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-    }
+    byFile = diagnosticsByFile(files, { noUnusedLocals: true, noUnusedParameters: true, noImplicitReturns: true, noFallthroughCasesInSwitch: true });
   });
 
   it.each(cases.filter((c) => /\.(m|c)?tsx?$/.test(c.inputPath)).map((c) => [c.name, c] as const))('finds nothing in the output of %s that it does not find in the input', (_name, c) => {
