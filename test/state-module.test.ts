@@ -124,6 +124,11 @@ describe('the engine writes it once a package', () => {
     expect(refused.errors).toEqual([{ file: 'src/server.ts', stage: 'write', message: expect.stringMatching(/^the request-state module's path src\/mrtr-request-state\.ts holds a file mrtr-codemod did not write; the file was left as it is/) }]);
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(await readFile(module, 'utf8')).toBe('export const mine = 1;\n');
+    // An analysis-only run (as `check` makes) uses no output: it reports the site, no error.
+    const analysed = await runCodemod({ paths: ['src'], write: false, verify: false, cwd: dir, types: false });
+    expect(analysed.errors).toEqual([]);
+    expect(analysed.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated' }]);
+    expect(analysed.stateModules).toEqual([]);
   });
 
   it('puts it where --state-module says, a file or a folder', async () => {

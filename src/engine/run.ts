@@ -352,10 +352,13 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
   // The request-state modules the migrated files import, and the verifier wired where each
   // server is built (the changed text of a candidate that builds one is replaced).
-  const step = await modules.finish(
-    [...candidates.values()].map((c) => ({ absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text: c.outcome.changed?.output ?? c.source, bytes: c.bytes })),
-    write,
-  );
+  // An analysis-only run (verify: false, as `check` runs) uses no output: nothing to write or wire.
+  const step = context.verify
+    ? await modules.finish(
+        [...candidates.values()].map((c) => ({ absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text: c.outcome.changed?.output ?? c.source, bytes: c.bytes })),
+        write,
+      )
+    : { modules: [], errors: [], changes: [] };
   result.stateModules = step.modules;
   for (const error of step.errors) result.errors.push({ file: error.file, stage: 'write', message: error.message });
   // Listed after the files of the run: the modules wired, then the request-state modules.
@@ -446,7 +449,9 @@ function runCandidate(c: Candidate, done?: (file: string) => void): Promise<void
 async function handleCandidate(c: Candidate): Promise<void> {
   const { absolutePath, file, source, outcome, fail, context } = c;
   let transformed: TransformResult;
-  if (c.placement?.refused) {
+  // The module's path holds another file: the migrated text would import it (an analysis-only
+  // run, which uses no output, goes on).
+  if (c.placement?.refused && context.verify) {
     fail('write', c.placement.refused);
     return;
   }
