@@ -59,7 +59,7 @@ export const REFUSAL_CODES = {
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
   },
   'server-elsewhere': {
-    short: 'The server these handlers are registered on is built neither in this file nor in a module of the project that imports it, so the request-state verifier is not wired.',
+    short: 'The server these handlers are registered on is built neither in this file nor in a module of the run that imports it, so the request-state verifier is not wired.',
     help: 'Add requestState: { verify: mrtrVerify() } to the McpServer options where the server is built (mrtrVerify comes from the generated request-state module), then delete the @mrtr-todo comment.',
   },
   'blocked-by-sibling': {

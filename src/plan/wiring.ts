@@ -18,7 +18,7 @@ export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as c
 /** The verifier, as the server options take it. */
 const VERIFY_CALL = `${STATE_EXPORTS.verify}()`;
 
-export const SERVER_ELSEWHERE_REASON = 'the server these handlers are registered on is not built in this file (nor in a module that imports it), so the request-state verifier is not wired.';
+export const SERVER_ELSEWHERE_REASON = 'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.';
 
 export function serverElsewhereNext(specifier: string): string {
   return `add \`requestState: { verify: ${VERIFY_CALL} }\` to the McpServer options where the server is built, importing ${STATE_EXPORTS.verify} from the request-state module (${specifier} from here).`;
