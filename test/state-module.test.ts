@@ -142,6 +142,38 @@ describe('the engine writes it once a package', () => {
     expect(folder.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'shared/mrtr-request-state.ts']);
   });
 
+  it('leaves server-elsewhere on the tools when the module that builds the server passes options it cannot extend', async () => {
+    const dir = await dirOf('unwirable');
+    await putFile(dir, 'src/server.ts', [
+      "import { McpServer, type ServerOptions } from '@modelcontextprotocol/server';",
+      "import { registerTools } from './tools.js';",
+      'export function createServer(options: ServerOptions): McpServer {',
+      "  const server = new McpServer({ name: 's', version: '1' }, options);",
+      '  registerTools(server);',
+      '  return server;',
+      '}',
+      '',
+    ].join('\n'));
+    await putFile(dir, 'src/tools.ts', [
+      "import type { McpServer } from '@modelcontextprotocol/server';",
+      'export function registerTools(server: McpServer): void {',
+      "  server.registerTool('go', { description: 'd' }, async (ctx) => {",
+      "    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });",
+      "    return { content: [{ type: 'text', text: answer.action }] };",
+      '  });',
+      '}',
+      '',
+    ].join('\n'));
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types: false });
+    expect(result.errors).toEqual([]);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/tools.ts', 'src/mrtr-request-state.ts']);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/tools.ts', 'migrated', undefined],
+      ['src/tools.ts', 'marked', 'server-elsewhere'],
+    ]);
+    expect(result.changed[0]!.output).toContain('// @mrtr-todo(server-elsewhere):');
+  });
+
   it('writes a missing module that migrated files import (as a jscodeshift run leaves them)', async () => {
     const dir = await dirOf('missing');
     const first = await runCodemod({ paths: ['.'], write: false, cwd: await dirOfWith(dir, ELICIT_SERVER), types: false });

@@ -122,7 +122,7 @@ export class StateModules {
       if (list) list.push(c);
       else byPackage.set(root, [c]);
     }
-    for (const [root, members] of byPackage) {
+    for (const members of byPackage.values()) {
       const builders = new Map(members.map((c) => [c.absolutePath, this.graph.buildersReaching(c.absolutePath).filter((b) => b !== c.absolutePath && canWire(b))]));
       const type = this.packageOf(members[0]!.absolutePath).type;
       const form = packageForm(members, type);
@@ -239,8 +239,8 @@ export class StateModules {
     } catch (error) {
       return { error: `internal error: wiring the request-state verifier would not parse (${(error as Error).message}); left as it is (please report this)` };
     }
-    const original = known ? (readSource(file)?.source ?? read.source) : read.source;
-    const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original, output, written: false };
+    // (The run puts a transformed file's own original in its place.)
+    const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: read.source, output, written: false };
     if (write) {
       try {
         const now = readFileSync(file);
