@@ -11,7 +11,7 @@ import { renderHtmlReport } from '../src/report/html-report.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
-import { ELICIT_SERVER } from './engine-samples.ts';
+import { ELICIT_SERVER, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { ROOT } from './support/fixtures.ts';
 import { putFile } from './support/scratch.ts';
 
@@ -143,7 +143,8 @@ describe('a v1 project', () => {
     await rm(path.join(dir, 'scripts'), { recursive: true });
     await put('src/big.ts', `import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const S = Server;\n${'// padding\n'.repeat(500)}`);
     const tooLarge = await runCodemod({ paths: ['src'], write: false, cwd: dir, maxFileBytes: 4096 });
-    expect(tooLarge.errors.map((e) => [e.file, e.stage])).toEqual([['src/big.ts', 'read']]);
+    expect(tooLarge.errors).toEqual([]);
+    expect(tooLarge.skipped?.map((s) => [s.file, s.candidate])).toEqual([['src/big.ts', true]]);
     expect(dependenciesOf(tooLarge)).toEqual({ '@modelcontextprotocol/sdk': '^1.32.2', '@modelcontextprotocol/server': '^2.4.0', zod: '^4.2.0' });
   });
 });
@@ -240,23 +241,6 @@ describe('a helper module that asks', () => {
     expect(await readFile(path.join(dir, 'src/tools.ts'), 'utf8')).toBe(tools.output);
   });
 });
-
-const V1_MANIFEST = '{\n  "name": "demo",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2",\n    "zod": "^4.2.0"\n  }\n}\n';
-
-const V1_SERVER = [
-  "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
-  "import { z } from 'zod';",
-  '',
-  'export function createServer(): McpServer {',
-  "  const server = new McpServer({ name: 'demo', version: '1.0.0' });",
-  "  server.registerTool('go', { inputSchema: { target: z.string() } }, async ({ target }) => {",
-  "    const answer = await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
-  "    return { content: [{ type: 'text', text: answer.action }] };",
-  '  });',
-  '  return server;',
-  '}',
-  '',
-].join('\n');
 
 /** The dependencies of the package.json a (dry) run computed. */
 function dependenciesOf(result: RunResult): unknown {

@@ -1,4 +1,4 @@
-// Small legacy server sources shared by test/engine.test.ts and test/cli.test.ts. None of them
+// Small legacy server sources shared by the engine, CLI and safety tests. None of them
 // lifts a local across a question, so the transform never needs type facts (and the temporary
 // directories they are copied to need no node_modules).
 
@@ -52,3 +52,22 @@ export const UNRELATED_BROKEN = `export const util = (;
 
 export const PLAIN_MODULE = `export const answer = 42;
 `;
+
+/** A package.json of a project on the v1 SDK. */
+export const V1_MANIFEST = '{\n  "name": "demo",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2",\n    "zod": "^4.2.0"\n  }\n}\n';
+
+/** A server on the v1 SDK whose tool asks (the official codemod moves it to v2 first). */
+export const V1_SERVER = [
+  "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+  "import { z } from 'zod';",
+  '',
+  'export function createServer(): McpServer {',
+  "  const server = new McpServer({ name: 'demo', version: '1.0.0' });",
+  "  server.registerTool('go', { inputSchema: { target: z.string() } }, async ({ target }) => {",
+  "    const answer = await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
+  "    return { content: [{ type: 'text', text: answer.action }] };",
+  '  });',
+  '  return server;',
+  '}',
+  '',
+].join('\n');

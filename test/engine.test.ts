@@ -69,9 +69,10 @@ describe('discoverFiles', () => {
       await symlink(path.join(root, 'node_modules', 'dep'), path.join(root, 'dep-link'));
       await symlink(path.join(root, 'missing.ts'), path.join(root, 'dangling.ts'));
 
-      const { files, problems } = await discoverFiles([root], dir);
-      // Links out of the root are not followed, and each is reported.
-      expect(problems.map((p) => [path.relative(dir, p.path), p.message])).toEqual([
+      const { files, problems, skipped } = await discoverFiles([root], dir);
+      // Links out of the root are not followed, and each is noted.
+      expect(problems).toEqual([]);
+      expect(skipped.map((p) => [path.relative(dir, p.path), p.reason])).toEqual([
         ['root/out-dir', 'symbolic link to a folder outside the folder being walked; not followed'],
         ['root/out-file.ts', 'symbolic link to a file outside the folder being walked; not followed'],
       ]);

@@ -12,16 +12,18 @@
 // option `writeReadOnly: true` is the user asking for it anyway, and the file then keeps its
 // read-only mode (writeFileAtomic copies the mode bits). A dry run reports nothing for them:
 // it writes nothing.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSource } from '../src/analyse/parse.ts';
 import { loadTypeScript } from '../src/analyse/load-typescript.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
-import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
+import { BIN, cli, git, runCli } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { noTypes, putFile } from './support/scratch.ts';
 
@@ -118,7 +120,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     expect(migrated(await readFile(last, 'utf8'))).toBe(true);
   });
 
-  it('a 5 MB candidate is reported as too large and not parsed; a 5 MB plain file is read and passed over', async () => {
+  it('a 5 MB candidate is noted as too large and not parsed; a 5 MB plain file is read and passed over', async () => {
     const bigServer = paddedServer(5 * 1024 * 1024);
     const bigServerFile = await put('src/big-server.ts', bigServer);
     const bigPlain = 'export const table = [\n' + '  { key: "row", weight: 1, enabled: true },\n'.repeat(120_000) + '];\n';
@@ -130,7 +132,8 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
 
     expect(result.filesScanned).toBe(3);
     expect(result.candidates).toBe(2);
-    expect(result.errors).toEqual([{ file: 'src/big-server.ts', stage: 'read', message: expect.stringMatching(/^too large to analyse \(5\.0 MiB, the limit is 1\.0 MiB\); skipped$/) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.skipped).toEqual([{ file: 'src/big-server.ts', reason: 'too large to analyse (5.0 MiB, the limit is 1.0 MiB): likely a bundle; migrate its sources and build it again', candidate: true }]);
     expect(await readFile(bigServerFile, 'utf8')).toBe(bigServer);
     expect(migrated(await readFile(good, 'utf8'))).toBe(true);
   });
@@ -194,7 +197,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
   });
 
   // A link that leads out of the root is never followed, and each one is reported.
-  it('reports each symlink that leads out of the root', async () => {
+  it('notes each symlink that leads out of the root', async () => {
     const outside = await mkdtemp(path.join(TMP, 'robustness-outside-'));
     made.push(outside);
     await writeFile(path.join(outside, 'secret.ts'), ELICIT_SERVER);
@@ -204,7 +207,11 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
 
     const result = await runCodemod({ paths: ['root'], write: true, cwd: dir, types: noTypes });
 
-    expect(result.errors.map((e) => e.file).sort()).toEqual(['root/out-dir', 'root/out-file.ts']);
+    expect(result.errors).toEqual([]);
+    expect(result.skipped?.map((s) => [s.file, s.candidate])).toEqual([
+      ['root/out-dir', false],
+      ['root/out-file.ts', false],
+    ]);
   });
 
   it('reports a read-only file and leaves it alone, unless asked; modes are kept either way', async () => {
@@ -261,12 +268,11 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
 
     expect(errorsOf(result)).toEqual([
-      ['src/etc-link', 'discover'],
-      ['src/big.ts', 'read'],
       ['src/bin.js', 'read'],
       ['src/broken.ts', 'parse'],
       ['src/ro.ts', 'write'],
     ]);
+    expect(result.skipped?.map((s) => s.file)).toEqual(['src/big.ts', 'src/etc-link']);
     expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts', 'src/mrtr-request-state.ts']);
     for (const file of goods) {
       expect(migrated(await readFile(file, 'utf8'))).toBe(true);
@@ -346,25 +352,14 @@ describe('no half-written file, ever', () => {
    * Runs the codemod over `dir` in a child process (`bash -c`, so a shell limit can be set
    * first), with `prelude` evaluated before it. Prints the run's errors and changed files.
    */
-  function childRun(shellSetup: string, prelude: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  function childRun(shellSetup: string, prelude: string): Promise<ChildOutcome> {
     const script = [
       prelude,
       `const { runCodemod } = await import(${JSON.stringify(path.join(ROOT, 'src/engine/run.ts'))});`,
       `const result = await runCodemod({ paths: ['.'], write: true, cwd: ${JSON.stringify(dir)}, types: false });`,
       'process.stdout.write(JSON.stringify({ errors: result.errors, changed: result.changed.map((c) => [c.path, c.written]) }));',
     ].join('\n');
-    return new Promise((resolve, reject) => {
-      const child = spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
+    return outcome(spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
   }
 
   it('a write that fails part way (file size limit) leaves the original intact and no temporary file; the run reports it and goes on', async () => {
@@ -385,30 +380,31 @@ describe('no half-written file, ever', () => {
     expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts', 'mrtr-request-state.ts']);
   });
 
+  // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
+  const crashHalfWay = `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const realOpen = fsp.open;
+    fsp.open = async (file, ...rest) => {
+      const handle = await realOpen(file, ...rest);
+      if (String(file).endsWith('.mrtr-tmp')) {
+        handle.writeFile = async (data) => {
+          const bytes = Buffer.from(data);
+          await handle.write(bytes.subarray(0, bytes.length >> 1));
+          await handle.sync();
+          process.kill(process.pid, 'SIGKILL');
+          await new Promise(() => {});
+        };
+      }
+      return handle;
+    };
+    syncBuiltinESMExports();
+  `;
+
   it('a process killed in the middle of a write leaves the original intact', async () => {
     const server = paddedServer(64 * 1024);
     const file = await put('server.ts', server);
 
-    // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
-    const crashHalfWay = `
-      import { createRequire, syncBuiltinESMExports } from 'node:module';
-      const fsp = createRequire(import.meta.url)('node:fs/promises');
-      const realOpen = fsp.open;
-      fsp.open = async (file, ...rest) => {
-        const handle = await realOpen(file, ...rest);
-        if (String(file).endsWith('.mrtr-tmp')) {
-          handle.writeFile = async (data) => {
-            const bytes = Buffer.from(data);
-            await handle.write(bytes.subarray(0, bytes.length >> 1));
-            await handle.sync();
-            process.kill(process.pid, 'SIGKILL');
-            await new Promise(() => {});
-          };
-        }
-        return handle;
-      };
-      syncBuiltinESMExports();
-    `;
     const run = await childRun('', crashHalfWay);
 
     expect(run.signal, run.stderr).toBe('SIGKILL');
@@ -419,7 +415,156 @@ describe('no half-written file, ever', () => {
     expect(left[0]).toMatch(/^\.server\.ts\.\d+\.[0-9a-f]+\.mrtr-tmp$/);
     expect((await stat(path.join(dir, left[0]!))).size).toBeLessThan(server.length);
   });
+
+  it('Ctrl-C in the middle of a write leaves the original intact and no temporary file', async () => {
+    const server = paddedServer(64 * 1024);
+    const file = await put('server.ts', server);
+    const interruptHalfWay = crashHalfWay.replace("process.kill(process.pid, 'SIGKILL');", "process.kill(process.pid, 'SIGINT');");
+
+    const run = await childCli(interruptHalfWay, ['migrate', '.']);
+
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
+    expect(await readFile(file, 'utf8')).toBe(server);
+    expect(await listTree(dir)).toEqual(['server.ts']);
+  });
+
+  it("the next run recognises a killed run's temporary file and removes it, and leaves a live run's alone", async () => {
+    const file = await put('server.ts', paddedServer(64 * 1024));
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+    expect((await childRun('', crashHalfWay)).signal).toBe('SIGKILL');
+    const [stale] = (await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'));
+    expect(stale).toBeDefined();
+
+    // Without recognising it, the dirty-tree guard would refuse: an untracked file.
+    const next = await cli(dir, 'migrate', '.');
+    expect(next.stderr).toBe(`mrtr-codemod: removed ${stale}, a temporary file left by an interrupted run\n`);
+    expect(next.code).toBe(0);
+    const outsideGit = async () => (await listTree(dir)).filter((f) => !f.startsWith(`.git${path.sep}`));
+    expect(migrated(await readFile(file, 'utf8'))).toBe(true);
+    expect(await outsideGit()).toEqual(['mrtr-request-state.ts', 'server.ts']);
+
+    // One whose process still runs (this one) may belong to a run in progress: kept.
+    const live = `.other.ts.${process.pid}.0123456789ab.mrtr-tmp`;
+    await put(live, 'in progress');
+    await put('other.ts', ELICIT_SERVER);
+    expect((await cli(dir, 'migrate', '--force', '.')).stderr).toBe('');
+    expect(await outsideGit()).toEqual([live, 'mrtr-request-state.ts', 'other.ts', 'server.ts']);
+  });
+
+  it('an edit made while the run writes (between its read and its rename) is kept, and reported', async () => {
+    const file = await put('server.ts', ELICIT_SERVER);
+    await put('other.ts', ELICIT_SERVER);
+
+    // The moment the new text of server.ts is flushed to its temporary file, someone saves the
+    // file: the latest moment before the rename.
+    const editWhileWriting = `
+      import { createRequire, syncBuiltinESMExports } from 'node:module';
+      import { appendFileSync } from 'node:fs';
+      const fsp = createRequire(import.meta.url)('node:fs/promises');
+      const realOpen = fsp.open;
+      fsp.open = async (file, ...rest) => {
+        const handle = await realOpen(file, ...rest);
+        const name = String(file);
+        if (name.endsWith('.mrtr-tmp') && name.includes('/.server.ts.')) {
+          const sync = handle.sync.bind(handle);
+          handle.sync = async () => {
+            await sync();
+            appendFileSync(${JSON.stringify(file)}, '// saved by the user meanwhile\\n');
+          };
+        }
+        return handle;
+      };
+      syncBuiltinESMExports();
+    `;
+    const run = await childCli(editWhileWriting, ['migrate', '.']);
+
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Files changed: 2\n  other.ts\n  mrtr-request-state.ts\n');
+    expect(run.stdout).toContain('Errors: 1\n  server.ts  the file changed on disk during the run; it was left as it is, with that change (run again)\n');
+    expect(await readFile(file, 'utf8')).toBe(`${ELICIT_SERVER}// saved by the user meanwhile\n`);
+    expect(migrated(await readFile(path.join(dir, 'other.ts'), 'utf8'))).toBe(true);
+    expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'other.ts', 'server.ts']);
+  });
 });
+
+describe('a run stopped by a signal during the v1 pass', () => {
+  /** What the codemod left in a temporary folder (tsx keeps its cache there too). */
+  const ours = async (tmp: string) => (await readdir(tmp)).filter((name) => name.startsWith('mrtr-'));
+
+  /** A v1 project of a few files: the official codemod takes a second or two over them. */
+  async function v1Project(): Promise<void> {
+    await put('package.json', V1_MANIFEST);
+    for (let i = 0; i < 6; i++) await put(`src/server${i}.ts`, V1_SERVER);
+  }
+
+  /** Runs the real entry in `dir` with `tmp` as its temporary folder, and sends `signal` once the v1 pass has made its scratch copy there. */
+  async function runUntilScratch(tmp: string, signal: NodeJS.Signals): Promise<ChildOutcome & { scratch: string }> {
+    const child = spawn(process.execPath, [BIN, 'migrate', '--force', 'src'], { cwd: dir, env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = outcome(child);
+    let scratch: string | undefined;
+    for (let waited = 0; scratch === undefined && waited < 60_000; waited += 10) {
+      scratch = (await readdir(tmp)).find((name) => name.startsWith('mrtr-v1-upgrade-'));
+      if (scratch === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child.kill(signal);
+    return { ...(await exited), scratch: scratch ?? '' };
+  }
+
+  it('Ctrl-C removes the scratch copy, says so, and exits 130; the sources are as they were', async () => {
+    await v1Project();
+    const tmp = await mkdtemp(path.join(TMP, 'robustness-tmpdir-'));
+    made.push(tmp);
+
+    const run = await runUntilScratch(tmp, 'SIGINT');
+    expect(await ours(tmp)).toEqual([]);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.scratch).toMatch(/^mrtr-v1-upgrade-\d+-\w{6}$/);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT); files already rewritten are complete, the others are as they were, and no temporary file is left\n');
+    for (let i = 0; i < 6; i++) expect(await readFile(path.join(dir, `src/server${i}.ts`), 'utf8')).toBe(V1_SERVER);
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+  });
+
+  it("a run killed outright leaves its scratch copy, and the next run's v1 pass removes it", async () => {
+    await v1Project();
+    const tmp = await mkdtemp(path.join(TMP, 'robustness-tmpdir-'));
+    made.push(tmp);
+
+    const killed = await runUntilScratch(tmp, 'SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    expect(await ours(tmp)).toEqual([killed.scratch]);
+
+    await runCli(dir, ['migrate', '--dry-run', 'src'], { NO_COLOR: '1', TMPDIR: tmp });
+    expect(await ours(tmp)).toEqual([]);
+  });
+});
+
+/** The CLI (src/cli/main.ts, as bin/mrtr-codemod.js runs it) in a child process in `dir`, with `prelude` evaluated first. */
+function childCli(prelude: string, args: readonly string[]): Promise<ChildOutcome> {
+  const script = [prelude, `const { cli } = await import(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});`, `await cli(${JSON.stringify(args)});`].join('\n');
+  return outcome(spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+interface ChildOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** How a child process ended, and what it printed. */
+function outcome(child: ChildProcessByStdio<null, Readable, Readable>): Promise<ChildOutcome> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
 
 describe('the type checker', () => {
 

@@ -122,6 +122,15 @@ describe('updateManifest', () => {
     expect(() => updateManifest('[]', { stillImportsV1: false })).toThrow(ManifestError);
   });
 
+  it('refuses a manifest with a key twice in one object, saying where', () => {
+    const twice = '{\n  "dependencies": { "@modelcontextprotocol/sdk": "^1.0.0" },\n  "name": "x",\n  "dependencies": { "zod": "^4.2.0" }\n}\n';
+    expect(() => updateManifest(twice, { stillImportsV1: false })).toThrow(new ManifestError('package.json has the key "dependencies" twice in one object (lines 2 and 4); remove one of them'));
+    const nested = '{ "dependencies": { "zod": "^4.2.0", "zod": "^3.0.0" } }';
+    expect(() => updateManifest(nested, { stillImportsV1: true })).toThrow(/the key "zod" twice in one object \(lines 1 and 1\)/);
+    // The same key in two different objects is fine.
+    expect(updateManifest('{ "dependencies": { "zod": "^4.2.0" }, "devDependencies": { "zod": "^4.2.0" } }', { stillImportsV1: true })).toContain('"@modelcontextprotocol/server"');
+  });
+
   it('says when the declared zod cannot serve the v2 SDK (>= 4.2)', () => {
     const zod = (range: string) => zodRangeProblem(`{ "dependencies": { "zod": ${JSON.stringify(range)} } }`);
     for (const bad of ['^3.25.0', '~4.1.0', '3.x', '<4.2.0', '>=3 <4', '4.1.5']) expect(zod(bad), bad).toMatch(/zod >= 4\.2\.0/);

@@ -1,7 +1,7 @@
 // Calls from one module's handlers into another module's exported helper that asks the
 // client. Found by the engine (it sees every file); the planner marks each such call.
 import path from 'node:path';
-import { analyseFile } from '../analyse/analyse-file.ts';
+import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 
 type Helper = { name: string; line: number };
@@ -32,13 +32,18 @@ export class AskingHelperIndex {
    * stand for. Parses the file: ask only of a file that mentions a helper (mentionedIn).
    */
   importsOf(file: string, source: string): Map<string, { file: string; line: number; name: string }> {
-    const found = new Map<string, { file: string; line: number; name: string }>();
     let analysis;
     try {
       analysis = analyseFile(source, file);
     } catch {
-      return found; // a file that does not parse is reported by the main pass
+      return new Map(); // a file that does not parse is reported by the main pass
     }
+    return this.importsIn(file, analysis);
+  }
+
+  /** importsOf, for a file already analysed. */
+  importsIn(file: string, analysis: Pick<FileAnalysis, 'importedNames'>): Map<string, { file: string; line: number; name: string }> {
+    const found = new Map<string, { file: string; line: number; name: string }>();
     for (const [local, { from, imported }] of analysis.importedNames) {
       if (!from.startsWith('.')) continue;
       const target = this.moduleOf(path.dirname(file), from);
@@ -54,9 +59,13 @@ export class AskingHelperIndex {
    * stand for are looked up in it, not on disk.
    */
   private moduleOf(dir: string, specifier: string): string | undefined {
-    const base = path.resolve(dir, specifier);
-    const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
-    const names = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
-    return names.find((name) => this.helpers.has(name));
+    return moduleFiles(dir, specifier).find((name) => this.helpers.has(name));
   }
+}
+
+/** The files a relative specifier may name, in the order they are tried. */
+export function moduleFiles(dir: string, specifier: string): string[] {
+  const base = path.resolve(dir, specifier);
+  const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
+  return [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
 }

@@ -17,15 +17,15 @@
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
-import { access, constants, readFile, stat } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
-import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
+import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
 import { type Placement, type StateModuleRecord, StateModules } from './state-modules.ts';
@@ -80,6 +80,14 @@ export interface RunSettings {
   verify?: boolean;
   /** Called once for every discovered file when it has been handled (progress display). */
   onFileDone?: (file: string) => void;
+  /**
+   * Called as each phase of the run starts (progress display), with the steps it adds: `files`
+   * one a discovered file (each reported by onFileDone), `v1-upgrade` one a v1 file (each
+   * reported by onStep), the others none.
+   */
+  onPhase?: (phase: RunPhase, steps: number) => void;
+  /** One step of a phase other than `files` done (see onPhase). */
+  onStep?: () => void;
   /**
    * Called with each changed file as soon as its change is known (the object that ends up in
    * RunResult.changed), so a caller can make its diff while other files still wait for type
@@ -139,6 +147,9 @@ export interface RunSite extends SiteReport {
   file: string;
 }
 
+/** The phases of a run, in order (each but `files` only when there is work for it). */
+export type RunPhase = 'files' | 'v1-upgrade' | 'finishing' | 'cross-module' | 'state-modules' | 'manifests';
+
 export type ErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
 
 export interface RunError {
@@ -150,6 +161,18 @@ export interface RunError {
   column?: number;
 }
 
+/** Something the run passed over on purpose, with a note (not an error). */
+export interface RunSkip {
+  /** Relative to cwd, with `/` separators. */
+  file: string;
+  reason: string;
+  /**
+   * The file mentions a legacy request but was not analysed (too large): it may still push one,
+   * so it is left for a person (exit 1), as a finding would be.
+   */
+  candidate: boolean;
+}
+
 export interface RunResult {
   /** Source files discovered (and read). */
   filesScanned: number;
@@ -158,6 +181,11 @@ export interface RunResult {
   changed: ChangedFile[];
   sites: RunSite[];
   errors: RunError[];
+  /**
+   * Vendored and minified code, links out of the root, and candidates too large to analyse:
+   * passed over, with the reason (always set by runCodemod; optional for results made by hand).
+   */
+  skipped?: RunSkip[];
   /** Files upgraded from the v1 SDK by the official codemod, with what it left to do (its markers count as open work). */
   upgrades: Array<{ file: string; notes: UpgradeNote[] }>;
   /** The request-state modules the migrated files import: written, refreshed or left, and where the verifier was wired. */
@@ -193,7 +221,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const discovery = 'discovery' in options ? options.discovery : await discoverFiles(options.paths, cwd, options.discover);
   const context: RunContext = { types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
-  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [], stateModules: [] };
+  const skipped: RunSkip[] = [];
+  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [], stateModules: [] };
   // The request-state module of each package: placed before the transforms, written after.
   const modules = new StateModules(cwd, options.stateModule);
   const pending: Candidate[] = [];
@@ -206,6 +235,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
+  const tooLarge: RunSkip[] = [];
+  for (const skip of discovery.skipped) skipped.push({ file: displayPath(cwd, skip.path), reason: skip.reason, candidate: false });
+  options.onPhase?.('files', discovery.files.length);
 
   // Outcomes by discovery index, made only for a file with something to report (a candidate, a
   // file that cannot be read): most files have none, and an empty outcome and display path held
@@ -255,7 +287,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     result.candidates++;
     if (bytes.length > maxFileBytes) {
-      fail('read', `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}); skipped`);
+      // In practice a bundle built from sources that are migrated themselves: a note, not an error.
+      tooLarge.push({ file: displayPath(cwd, absolutePath), reason: tooLargeReason(bytes.length, maxFileBytes), candidate: true });
+      doneAt(i);
       continue;
     }
 
@@ -280,11 +314,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
   if (v1Queue.length > 0) {
+    options.onPhase?.('v1-upgrade', v1Queue.length);
     let upgraded: Awaited<ReturnType<typeof upgradeV1>> | undefined;
     try {
       upgraded = await upgradeV1(
         v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })),
-        options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir },
+        { ...(options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir }), onFileDone: () => options.onStep?.() },
       );
     } catch (error) {
       // The official package could not run (not installed, no scratch directory): its files
@@ -308,6 +343,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
   // Candidates waiting for type facts finish as their answers come.
   types?.flush?.();
+  if (running.size > 0) options.onPhase?.('finishing', 0);
   while (running.size > 0) await Promise.all(running);
 
   // Handlers in other modules that call a module's exported asking helper: transformed again,
@@ -319,6 +355,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     if (exported.length > 0) helpers.set(absolutePath, exported);
   }
   if (helpers.size > 0) {
+    options.onPhase?.('cross-module', 0);
     const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
     for (let i = 0; i < discovery.files.length; i++) {
       const absolutePath = discovery.files[i]!;
@@ -353,6 +390,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   // The request-state modules the migrated files import, and the verifier wired where each
   // server is built (the changed text of a candidate that builds one is replaced).
   // An analysis-only run (verify: false, as `check` runs) uses no output: nothing to write or wire.
+  if (context.verify && candidates.size > 0) options.onPhase?.('state-modules', 0);
   const step = context.verify
     ? await modules.finish(
         [...candidates.values()].map((c) => ({ absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text: c.outcome.changed?.output ?? c.source, bytes: c.bytes })),
@@ -374,6 +412,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   // The package.json above upgraded v1 files: the v2 server package in, the v1 SDK out once
   // nothing imports it any more.
   if (v1Queue.length > 0) {
+    options.onPhase?.('manifests', 0);
     const upgraded = v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.outcome.changed?.output ?? c.input }));
     const manifests = await updateManifests(upgraded, { cwd, write, discover: options.discover, read: new Set(discovery.files), v1Sources });
     for (const m of manifests) {
@@ -383,6 +422,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
   }
 
+  skipped.push(...tooLarge);
+  skipped.sort((a, b) => compareCodeUnits(a.file, b.file));
   // In discovery order (forEach passes over the indexes that have no outcome).
   outcomes.forEach((outcome) => {
     result.sites.push(...outcome.sites);
@@ -503,19 +544,16 @@ async function handleCandidate(c: Candidate): Promise<void> {
           return;
         }
       }
-      // The file may have been edited while the run was busy: never overwrite that edit.
-      const now = await readFile(absolutePath);
-      if (!now.equals(c.bytes)) {
-        fail('write', 'the file changed on disk during the run; it was left as it is (run again)');
-        return;
-      }
-      await writeFileAtomic(absolutePath, transformed.output);
+      // The file may have been edited while the run was busy: never overwrite that edit (it is
+      // compared just before the rename).
+      await writeFileAtomic(absolutePath, transformed.output, { expected: c.bytes });
       changed.written = true;
       // What is on disk now: the cross-module pass may transform this file again and write
       // it over this text (it still diffs against the original, `source`).
       c.bytes = Buffer.from(transformed.output);
     } catch (error) {
-      fail('write', `cannot write: ${describeFsError(error)}`);
+      if (error instanceof ChangedOnDiskError) fail('write', 'the file changed on disk during the run; it was left as it is, with that change (run again)');
+      else fail('write', `cannot write: ${describeFsError(error)}`);
       return;
     }
   }
@@ -539,6 +577,11 @@ function failer(file: string, outcome: FileOutcome) {
   return (stage: ErrorStage, message: string, line?: number, column?: number) => {
     outcome.errors.push({ file, stage, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) });
   };
+}
+
+/** Why a candidate of `bytes` was not analysed (the run's note, check's and the ESLint rule's finding). */
+export function tooLargeReason(bytes: number, maxFileBytes: number): string {
+  return `too large to analyse (${megabytes(bytes)}, the limit is ${megabytes(maxFileBytes)}): likely a bundle; migrate its sources and build it again`;
 }
 
 function megabytes(bytes: number): string {

@@ -2,6 +2,7 @@
 // request-state module included), what is left for a person (each marker with where, why and
 // what next), what failed, the deprecation notes for sampling and roots, each note once
 // however many sites it concerns, and the next steps.
+import { terminalText } from '../core/escape.ts';
 import type { RunResult } from '../engine/run.ts';
 import { count, errorLocation } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
@@ -43,6 +44,9 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
 
   lines.push(`Errors: ${result.errors.length}`);
   for (const error of result.errors) lines.push(`  ${errorLocation(error)}  ${error.message}`);
+  // Passed over on purpose (vendored, minified, too large, links out of the root): notes, not errors.
+  const skipped = result.skipped ?? [];
+  if (skipped.length > 0) lines.push(`Skipped: ${skipped.length}`, ...skipped.map((s) => `  ${s.file}  ${s.reason}`));
 
   const notes = guidanceNotes(result.sites);
   if (notes.length > 0) {
@@ -58,7 +62,8 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     steps.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
   }
 
-  return lines.join('\n') + '\n';
+  // Names and messages come from the repository: each line is escaped, so none can hide another.
+  return lines.map(terminalText).join('\n') + '\n';
 }
 
 /** `migrated 14/17 handlers; 3 need manual work: tool:a (src/a.ts:12, closure), src/b.ts:40 (...)`. */

@@ -3,7 +3,7 @@
  * roots) awaited in MCP tool, prompt and resource handlers to 2026-07-28 Multi Round-Trip
  * Requests. Usable with the stock runner:
  *
- *   npx jscodeshift -t node_modules/mrtr-codemod/transforms/mrtr-handlers.ts --parser=tsx src/
+ *   npx jscodeshift -t node_modules/mrtr-codemod/dist/transforms/mrtr-handlers.js --parser=tsx src/
  *
  * It is a thin adapter over the same pipeline the mrtr-codemod CLI runs (src/transform.ts):
  * sites it cannot migrate get an `@mrtr-todo` comment, and each is reported through
@@ -17,10 +17,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { API, FileInfo } from 'jscodeshift';
-import { TsTypeFactsProvider, type TypeScript } from '../src/analyse/ts-type-facts.ts';
-import { isV1Source } from '../src/engine/v1-upgrade.ts';
-import { STATE_MODULE_NAME } from '../src/plan/module-imports.ts';
-import { transformWithTypes } from '../src/transform.ts';
+import { TsTypeFactsProvider, type TypeScript } from '../analyse/ts-type-facts.ts';
+import { isV1Source } from '../engine/v1-upgrade.ts';
+import { STATE_MODULE_NAME } from '../plan/module-imports.ts';
+import { transformWithTypes } from '../transform.ts';
 
 export const parser = 'tsx';
 
@@ -37,7 +37,7 @@ const types = new TsTypeFactsProvider(async () => {
     }
     return require('typescript') as TypeScript;
   }
-  return (await import('../src/analyse/load-typescript.ts')).loadTypeScript();
+  return (await import('../analyse/load-typescript.ts')).loadTypeScript();
 });
 
 interface Options {
