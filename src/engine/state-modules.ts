@@ -56,8 +56,8 @@ export interface TransformedFile {
   importsModule: boolean;
   /** Its text now: the output when it changed, else what was read. */
   text: string;
-  /** Its bytes on disk now (after this run's write, if any). */
-  bytes: Buffer;
+  /** Its bytes on disk now (after this run's write, if any). A Uint8Array, so the published declarations need no Node types. */
+  bytes: Uint8Array;
 }
 
 /** A file the step changed, in the shape of the run's ChangedFile. */
