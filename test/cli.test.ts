@@ -363,6 +363,36 @@ describe('unusual file names and arguments', () => {
     }
   });
 
+  it('names the request-state module as it does other files: escaped in the summary, quoted as git does in the patch that creates it', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+    // A tab, a quote and an escape sequence, in a folder that does not exist yet.
+    const name = 'lib/st\tate"\u001b[2K.ts';
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '--state-module', name, 'src');
+    expect(dry.code, dry.stderr).toBe(0);
+    const cut = dry.stdout.indexOf('Files scanned:');
+    const patch = dry.stdout.slice(0, cut);
+    expect(patch).toContain('--- /dev/null\n+++ "b/lib/st\\tate\\"\\033[2K.ts"\n');
+    expect(dry.stdout.slice(cut)).toContain('  lib/st\\tate"\\x1b[2K.ts: new, the request-state helpers every migrated file imports\n');
+    expect(dry.stdout.slice(cut)).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+
+    const patchFile = path.join(dir, '..', `${path.basename(dir)}.patch`);
+    try {
+      await writeFile(patchFile, patch);
+      await git(dir, 'apply', patchFile);
+      const applied = await readFile(path.join(dir, name), 'utf8');
+      await git(dir, 'checkout', '-q', '.');
+      await git(dir, 'clean', '-q', '-f', '-d');
+      expect((await cli(dir, 'migrate', '--state-module', name, 'src')).code).toBe(0);
+      expect(await readFile(path.join(dir, name), 'utf8')).toBe(applied);
+    } finally {
+      await rm(patchFile, { force: true });
+    }
+  });
+
   it('takes every path after `--`, including one that starts with a dash', async () => {
     await tree({ '-dash.ts': ELICIT_SERVER, 'src/server.ts': ELICIT_SERVER });
     const dry = await cli(dir, 'migrate', '--dry-run', 'src', '--', '-dash.ts');

@@ -22,7 +22,7 @@ import { loadTypeScript } from '../src/analyse/load-typescript.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
-import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
+import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, SPLIT_SERVER, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { BIN, cli, git, runCli } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { noTypes, putFile } from './support/scratch.ts';
@@ -487,6 +487,57 @@ describe('no half-written file, ever', () => {
     expect(await readFile(file, 'utf8')).toBe(`${ELICIT_SERVER}// saved by the user meanwhile\n`);
     expect(migrated(await readFile(path.join(dir, 'other.ts'), 'utf8'))).toBe(true);
     expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'other.ts', 'server.ts']);
+  });
+});
+
+describe('the request-state module and the wiring are written as the sources are', () => {
+  /** A prelude that runs `act` (JavaScript, given `file`, the temporary file's path) once the temporary file of `name` is flushed, just before its rename. */
+  const onceFlushed = (name: string, act: string) => `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    import { appendFileSync, writeFileSync } from 'node:fs';
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const realOpen = fsp.open;
+    fsp.open = async (file, ...rest) => {
+      const handle = await realOpen(file, ...rest);
+      if (String(file).endsWith('.mrtr-tmp') && String(file).includes(${JSON.stringify(`/.${name}.`)})) {
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => {
+          await sync();
+          ${act}
+        };
+      }
+      return handle;
+    };
+    syncBuiltinESMExports();
+  `;
+
+  it('Ctrl-C while the module is written leaves no temporary file; the files already rewritten are complete', async () => {
+    const server = await put('server.ts', ELICIT_SERVER);
+    const run = await childCli(onceFlushed('mrtr-request-state.ts', "process.kill(process.pid, 'SIGINT'); await new Promise(() => {});"), ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
+    expect(migrated(await readFile(server, 'utf8'))).toBe(true);
+    expect(await listTree(dir)).toEqual(['server.ts']);
+  });
+
+  it('a file saved at the module\'s path while the run writes it is kept, and reported', async () => {
+    await put('server.ts', ELICIT_SERVER);
+    const module = path.join(dir, 'mrtr-request-state.ts');
+    const run = await childCli(onceFlushed('mrtr-request-state.ts', `writeFileSync(${JSON.stringify(module)}, 'export const mine = 1;\\n');`), ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Errors: 1\n  mrtr-request-state.ts  the request-state module changed on disk during the run; it was left as it is (run again)\n');
+    expect(await readFile(module, 'utf8')).toBe('export const mine = 1;\n');
+    expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'server.ts']);
+  });
+
+  it('an edit saved in the module that builds the server while the run wires it is kept, and reported', async () => {
+    const server = await put('src/server.ts', SPLIT_SERVER['server.ts']);
+    await put('src/tools.ts', SPLIT_SERVER['tools.ts']);
+    const run = await childCli(onceFlushed('server.ts', `appendFileSync(${JSON.stringify(server)}, '// saved by the user meanwhile\\n');`), ['migrate', 'src']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Errors: 1\n  src/server.ts  the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)\n');
+    expect(await readFile(server, 'utf8')).toBe(`${SPLIT_SERVER['server.ts']}// saved by the user meanwhile\n`);
+    expect((await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'))).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@ import { main } from '../src/cli/main.ts';
 import { createProgress } from '../src/cli/progress.ts';
 import { discoverFiles, rebasePattern } from '../src/engine/discover.ts';
 import { parsePorcelainZ } from '../src/engine/git.ts';
-import { ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
+import { ELICIT_SERVER, MIXED_SERVER, olderStateModule, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { cli, git } from './support/cli.ts';
 
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
@@ -116,6 +116,23 @@ describe('dirty git tree', () => {
     expect(result.stdout).toContain('Files changed: 2\n  src/server.ts\n  src/mrtr-request-state.ts\n');
     // The migrated file, and the request-state module it imports, new beside it.
     expect(await git(dir, 'status', '--porcelain')).toBe(' M src/server.ts\n?? src/mrtr-request-state.ts\n');
+  });
+
+  it('covers the request-state module --state-module names outside the paths', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    // Untracked: refreshing it could not be undone by git.
+    await tree(dir, { 'lib/state.ts': olderStateModule() });
+    const before = await snapshot(dir);
+    const result = await cli(dir, 'migrate', '--state-module', 'lib/state.ts', 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('1 file has uncommitted changes in git under the given paths:\n  ?? lib/state.ts\n');
+    expect(await snapshot(dir)).toEqual(before);
+    // Committed, it is refreshed.
+    await git(dir, 'add', 'lib/state.ts');
+    await git(dir, 'commit', '-q', '-m', 'module');
+    const refreshed = await cli(dir, 'migrate', '--state-module', 'lib/state.ts', 'src');
+    expect(refreshed).toMatchObject({ code: 0, stderr: '' });
+    expect(refreshed.stdout).toContain('  lib/state.ts: refreshed to this version of the codemod\n');
   });
 
   it('only looks under the given paths: a dirty file elsewhere does not block', async () => {

@@ -1,9 +1,9 @@
 // The request-state module: its three forms made from templates/request-state.ts, what its
 // verifier claims, and the engine's step that writes it once a package (refreshing an
 // outdated one, leaving an edited one, refusing a path that holds another file), in
-// TypeScript, ES module and CommonJS packages.
+// TypeScript, ES module and CommonJS packages, within the bounds every write of a run keeps.
 import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -14,7 +14,8 @@ import { runCodemod } from '../src/engine/run.ts';
 import { requestCapabilities } from '../src/rewrite/client-capabilities.ts';
 import { STATE_MODULE_SENTINEL, stateModuleStatus, stateModuleText, TEMPLATE_PATH } from '../src/rewrite/state-module.ts';
 import { packageVersion } from '../src/package-version.ts';
-import { ELICIT_SERVER } from './engine-samples.ts';
+import { ELICIT_SERVER, olderStateModule, SPLIT_SERVER } from './engine-samples.ts';
+import { git } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { putFile } from './support/scratch.ts';
 
@@ -103,8 +104,7 @@ describe('the engine writes it once a package', () => {
     const dir = await dirOf('refresh');
     await putFile(dir, 'src/server.ts', ELICIT_SERVER);
     const module = path.join(dir, 'src/mrtr-request-state.ts');
-    // An older codemod's text: a valid header over another body.
-    const older = stateModuleText('ts').replace(/sha256:[0-9a-f]{16}/, `sha256:${digestOf('// older\n')}`).split('\n').slice(0, 4).join('\n') + '\n// older\n';
+    const older = olderStateModule();
     await writeFile(module, older);
     const refreshed = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
     expect(refreshed.errors).toEqual([]);
@@ -228,6 +228,81 @@ describe('the engine writes it once a package', () => {
   });
 });
 
+describe('the request-state step keeps the run\'s guarantees', () => {
+  const refusal = (detail: string) => [{ file: 'src/server.ts', stage: 'write', message: `the request-state module's path ${detail}, so it is not written there (name another path with --state-module)` }];
+
+  it('never writes it through a symbolic link, nor outside the directory the run is in (a dry run says so too)', async () => {
+    const dir = await dirOf('bounds');
+    const project = path.join(dir, 'project');
+    const outside = path.join(dir, 'outside');
+    await putFile(project, 'src/server.ts', ELICIT_SERVER);
+    const older = await putFile(outside, 'older.ts', olderStateModule());
+    const run = (stateModule?: string, write = true) => runCodemod({ paths: ['src'], write, cwd: project, types: false, ...(stateModule ? { stateModule } : {}) });
+
+    // The module's place is a link to an older module elsewhere: refreshing it would write there.
+    await symlink(older, path.join(project, 'src/mrtr-request-state.ts'));
+    for (const write of [true, false]) expect((await run(undefined, write)).errors).toEqual(refusal('src/mrtr-request-state.ts is a symbolic link; it is not written through'));
+    await rm(path.join(project, 'src/mrtr-request-state.ts'));
+    // Named outside, or in a folder that is a link leading out.
+    expect((await run('../outside/state.ts')).errors).toEqual(refusal('../outside/state.ts is outside the directory the run is in'));
+    await symlink(outside, path.join(project, 'lib'));
+    expect((await run('lib')).errors).toEqual(refusal('lib/mrtr-request-state.ts is outside the directory the run is in'));
+
+    expect(await readFile(path.join(project, 'src/server.ts'), 'utf8')).toBe(ELICIT_SERVER);
+    expect(await readdir(outside)).toEqual(['older.ts']);
+    expect(await readFile(older, 'utf8')).toBe(olderStateModule());
+  });
+
+  it('is put only inside the git work tree of every file that imports it', async () => {
+    const dir = await dirOf('work-trees');
+    for (const repo of ['a', 'b']) {
+      await putFile(dir, `${repo}/src/server.ts`, ELICIT_SERVER);
+      await git(path.join(dir, repo), 'init', '-q');
+    }
+    // One package (no package.json): its module would go in the folder above both work trees.
+    const result = await runCodemod({ paths: ['a', 'b'], write: true, cwd: dir, types: false });
+    expect(result.errors.map((e) => [e.file, e.message])).toEqual([
+      ['a/src/server.ts', "the request-state module's path mrtr-request-state.ts is outside the git work tree of a/src/server.ts, so it is not written there (name another path with --state-module)"],
+      ['b/src/server.ts', "the request-state module's path mrtr-request-state.ts is outside the git work tree of a/src/server.ts, so it is not written there (name another path with --state-module)"],
+    ]);
+    expect(result.changed).toEqual([]);
+    expect(await readdir(dir)).toEqual(['a', 'b']);
+  });
+
+  it('makes the folder --state-module names inside the directory the run is in', async () => {
+    const dir = await dirOf('new-folder');
+    await putFile(dir, 'src/server.ts', ELICIT_SERVER);
+    const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false, stateModule: 'lib/state/mrtr.ts' });
+    expect(result.errors).toEqual([]);
+    expect(await readFile(path.join(dir, 'lib/state/mrtr.ts'), 'utf8')).toBe(stateModuleText('ts'));
+  });
+
+  it('leaves a read-only module that builds the server unwired, and a read-only module unrefreshed, unless asked to write read-only files', async () => {
+    const dir = await dirOf('read-only');
+    const server = await putFile(dir, 'src/server.ts', SPLIT_SERVER['server.ts'], 0o444);
+    await putFile(dir, 'src/tools.ts', SPLIT_SERVER['tools.ts']);
+    // A dry run writes nothing, so it has nothing to refuse.
+    expect((await runCodemod({ paths: ['src'], write: false, cwd: dir, types: false })).errors).toEqual([]);
+    const refused = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
+    expect(refused.errors).toEqual([{ file: 'src/server.ts', stage: 'write', message: 'read-only file (no write permission bit); the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)' }]);
+    expect(await readFile(server, 'utf8')).toBe(SPLIT_SERVER['server.ts']);
+
+    // The refused run migrated tools.ts: back to its legacy text, so the next run wires again.
+    await putFile(dir, 'src/tools.ts', SPLIT_SERVER['tools.ts']);
+    const wired = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false, writeReadOnly: true });
+    expect(wired.errors).toEqual([]);
+    expect(await readFile(server, 'utf8')).toContain('{ requestState: { verify: mrtrVerify() } }');
+    expect((await stat(server)).mode & 0o777).toBe(0o444);
+
+    const module = path.join(dir, 'src/mrtr-request-state.ts');
+    await writeFile(module, olderStateModule());
+    await chmod(module, 0o444);
+    const old = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
+    expect(old.errors).toEqual([{ file: 'src/mrtr-request-state.ts', stage: 'write', message: 'read-only file (no write permission bit); the request-state module was left as it is (make it writable to refresh it)' }]);
+    expect(await readFile(module, 'utf8')).toBe(olderStateModule());
+  });
+});
+
 /** Calls the `go` tool of a server process, accepting its question; its log is what it wrote to stderr. */
 async function callOverStdio(script: string, era: 'modern' | 'legacy'): Promise<{ results: unknown[]; log: string[] }> {
   const client = new Client({ name: 'cjs-probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
@@ -256,6 +331,3 @@ async function dirOfWith(dir: string, server: string): Promise<string> {
   return dir;
 }
 
-function digestOf(body: string): string {
-  return (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(body).digest('hex').slice(0, 16);
-}

@@ -17,13 +17,12 @@
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
-import { access, constants, stat } from 'node:fs/promises';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
-import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
+import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
 import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
@@ -224,7 +223,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const skipped: RunSkip[] = [];
   const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [], stateModules: [] };
   // The request-state module of each package: placed before the transforms, written after.
-  const modules = new StateModules(cwd, options.stateModule);
+  const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
   const pending: Candidate[] = [];
   const upgradeV1Files = options.v1 !== false;
   const v1Queue: Candidate[] = [];
@@ -309,7 +308,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     pending.push(c);
   }
 
-  for (const [absolutePath, placement] of modules.place([...candidates.values()])) candidates.get(absolutePath)!.placement = placement;
+  for (const [absolutePath, placement] of await modules.place([...candidates.values()])) candidates.get(absolutePath)!.placement = placement;
   for (const c of pending) track(runCandidate(c, done));
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
@@ -559,18 +558,6 @@ async function handleCandidate(c: Candidate): Promise<void> {
   }
   outcome.changed = changed;
   context.onChanged?.(changed);
-}
-
-/** Why a file must not be rewritten without being asked to, or undefined when it may be. */
-async function readOnlyReason(file: string): Promise<string | undefined> {
-  const info = await stat(file);
-  if ((info.mode & 0o222) === 0) return 'read-only file (no write permission bit)';
-  try {
-    await access(file, constants.W_OK);
-  } catch {
-    return 'read-only file (no write permission for this user)';
-  }
-  return undefined;
 }
 
 function failer(file: string, outcome: FileOutcome) {

@@ -10,8 +10,14 @@
 // - After (finish): the module is written where a migrated file imports it (or refreshed when
 //   an earlier run wrote an older text and nobody edited it), and the verifier is wired into
 //   each module that builds the server and is not a migrated file that did it itself.
+//
+// Both steps keep the run's guarantees: the module's place is inside the directory the run is
+// in and the work tree of the files importing it, never a symbolic link (new-file-bounds.ts; a
+// place out of bounds refuses the files that would import it, as a foreign file there does);
+// every write is atomic and replaces only what was read (a new module only where there is
+// still none); a read-only file is left as it is.
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { analyseFile } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
@@ -23,9 +29,10 @@ import type { Edit } from '../plan/types.ts';
 import { STATE_EXPORTS, wireVerifier } from '../plan/wiring.ts';
 import { applyEdits } from '../rewrite/rewrite.ts';
 import { STATE_MODULE_SENTINEL, stateModuleStatus, stateModuleText, type StateModuleForm } from '../rewrite/state-module.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import { describeFsError } from './discover.ts';
 import { ImportGraph, resolveAmong } from './import-graph.ts';
+import { newFileProblem } from './new-file-bounds.ts';
 import { displayPath, readSource } from './source-files.ts';
 import { verifyParses } from './verify-output.ts';
 
@@ -45,7 +52,7 @@ export interface Placement {
   options: StateModuleOptions;
   /** The modules that build the server the candidate's handlers are registered on (other than the candidate). */
   builders: string[];
-  /** Set when the module's path holds a file the codemod did not write. */
+  /** Set when the module's path holds a file the codemod did not write, or is out of bounds. */
   refused?: string;
 }
 
@@ -81,11 +88,15 @@ export class StateModules {
   /** The form of each module path met: a package's, or that of the files importing a missing one. */
   private readonly forms = new Map<string, StateModuleForm>();
   private readonly packages = new Map<string, { root: string; type?: string }>();
+  /** The files that import each module path (placed, or found importing a missing one). */
+  private readonly importers = new Map<string, Set<string>>();
 
   constructor(
     private readonly cwd: string,
     /** --state-module: the module's path for every package, relative to cwd. */
     private readonly requested?: string,
+    /** Write read-only files too (RunSettings.writeReadOnly). */
+    private readonly writeReadOnly = false,
   ) {}
 
   /** Every file the run reads goes through here, with its text. */
@@ -102,12 +113,13 @@ export class StateModules {
       if (resolveAmong(dir, specifier, existsSync)) continue;
       const module = sourceFileOf(path.resolve(dir, specifier), file);
       this.missing.add(module);
+      this.importedBy(module, [file]);
       if (!this.forms.has(module)) this.forms.set(module, dialectOf(file) !== 'js' ? 'ts' : /\brequire\s*\(/.test(source) && !/^\s*(import|export)\s/m.test(source) ? 'cjs' : 'esm');
     }
   }
 
   /** Decides, before the candidates are transformed, where each one's module is. */
-  place(candidates: ReadonlyArray<{ absolutePath: string; source: string }>): Map<string, Placement> {
+  async place(candidates: ReadonlyArray<{ absolutePath: string; source: string }>): Promise<Map<string, Placement>> {
     const texts = new Map(candidates.map((c) => [c.absolutePath, c.source]));
     const wirable = new Map<string, boolean>();
     const canWire = (file: string) => {
@@ -130,7 +142,8 @@ export class StateModules {
       const located = [...new Set([...[...builders.values()].flat(), ...members.map((c) => c.absolutePath).filter((f) => this.graph.builders.has(f))])];
       const modulePath = this.modulePath(moduleExtension(form, type), members.map((c) => c.absolutePath), located);
       this.forms.set(modulePath, form);
-      const refused = this.foreign(modulePath, form);
+      this.importedBy(modulePath, members.map((c) => c.absolutePath));
+      const refused = this.foreign(modulePath, form) ?? (await this.outOfBounds(modulePath));
       for (const c of members) {
         const own = builders.get(c.absolutePath)!;
         this.placements.set(c.absolutePath, { options: { path: modulePath, verifierWiredElsewhere: own.length > 0 }, builders: own, ...(refused ? { refused } : {}) });
@@ -191,12 +204,13 @@ export class StateModules {
   private async writeModule(file: string, form: StateModuleForm, write: boolean): Promise<{ record: StateModuleRecord; change?: StepChange } | { error: string }> {
     const text = stateModuleText(form);
     const record = (status: StateModuleRecord['status']): StateModuleRecord => ({ file: displayPath(this.cwd, file), form, status, wiredIn: [] });
-    let before: string | undefined;
+    let bytes: Buffer | undefined;
     try {
-      before = await readFile(file, 'utf8');
+      bytes = await readFile(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return { error: `cannot read the request-state module: ${describeFsError(error)}` };
     }
+    const before = bytes?.toString('utf8');
     let status: StateModuleRecord['status'] = 'created';
     if (before !== undefined) {
       const found = stateModuleStatus(before, form);
@@ -205,12 +219,21 @@ export class StateModules {
       if (found.kind === 'edited') return { record: record('edited') };
       status = 'refreshed';
     }
+    // Found (a dry run too) before anything is written: the same outcome either way.
+    const refused = await this.outOfBounds(file);
+    if (refused) return { error: refused };
     const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: before ?? '', output: text, written: false, ...(before === undefined ? { created: true } : {}) };
     if (write) {
       try {
-        await writeFileAtomic(file, text);
+        const readOnly = bytes && !this.writeReadOnly ? await readOnlyReason(file) : undefined;
+        if (readOnly) return { error: `${readOnly}; the request-state module was left as it is (make it writable to refresh it)` };
+        // Its folder (named by --state-module) may not exist yet: it is inside the bounds.
+        if (!bytes) await mkdir(path.dirname(file), { recursive: true });
+        // A new module never replaces a file made meanwhile, a refreshed one only the text read.
+        await writeFileAtomic(file, text, { ...(bytes ? { expected: bytes } : { absent: true }), noLink: true });
         change.written = true;
       } catch (error) {
+        if (error instanceof ChangedOnDiskError) return { error: 'the request-state module changed on disk during the run; it was left as it is (run again)' };
         return { error: `cannot write the request-state module: ${describeFsError(error)}` };
       }
     }
@@ -243,11 +266,13 @@ export class StateModules {
     const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: read.source, output, written: false };
     if (write) {
       try {
-        const now = readFileSync(file);
-        if (!now.equals(read.bytes)) return { error: 'the file changed on disk during the run; the request-state verifier was not wired (run again)' };
-        await writeFileAtomic(file, output);
+        const readOnly = this.writeReadOnly ? undefined : await readOnlyReason(file);
+        if (readOnly) return { error: `${readOnly}; the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)` };
+        // Compared just before the rename: an edit saved while the run was busy is kept.
+        await writeFileAtomic(file, output, { expected: read.bytes });
         change.written = true;
       } catch (error) {
+        if (error instanceof ChangedOnDiskError) return { error: 'the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)' };
         return { error: `cannot write: ${describeFsError(error)}` };
       }
     }
@@ -262,6 +287,19 @@ export class StateModules {
     }
     const dir = commonDirectory(builders.length > 0 ? builders : members);
     return path.join(dir, STATE_MODULE_NAME + ext);
+  }
+
+  private importedBy(module: string, files: readonly string[]): void {
+    const set = this.importers.get(module) ?? new Set<string>();
+    for (const file of files) set.add(file);
+    this.importers.set(module, set);
+  }
+
+  /** Why the module's path cannot be used: it is outside the run's bounds, or a link. */
+  private async outOfBounds(modulePath: string): Promise<string | undefined> {
+    const problem = await newFileProblem(modulePath, this.cwd, this.importers.get(modulePath) ?? []);
+    if (!problem) return undefined;
+    return `the request-state module's path ${displayPath(this.cwd, modulePath)} ${problem}, so it is not written there (name another path with --state-module)`;
   }
 
   /** Why the module's path cannot be used: it holds a file the codemod did not write. */

@@ -90,7 +90,7 @@ export async function packAndMigrate(): Promise<EverythingCopies> {
     // written (and the verifier wired where the server is built) after.
     const modules = new StateModules(path.join(root, 'migrated'));
     for (const t of texts) modules.note(t.path, t.text);
-    const placements = modules.place(texts.filter((t) => isV1Source(t.text) || PREFILTER.test(t.text)).map((t) => ({ absolutePath: t.path, source: t.text })));
+    const placements = await modules.place(texts.filter((t) => isV1Source(t.text) || PREFILTER.test(t.text)).map((t) => ({ absolutePath: t.path, source: t.text })));
     const types = new TsTypeFactsProvider();
     const files: MigratedFile[] = [];
     const transformed: TransformedFile[] = [];
