@@ -369,9 +369,10 @@ describe('progress', () => {
     const shown = frames(tty.out.stderr);
     const phases = [...new Set(shown.map((frame) => /\d% {2}(.+?) {2}\d+s$/.exec(frame)?.[1] ?? /^mrtr-codemod (\D+?) (?:\d+ )? *\d+s$/.exec(frame)?.[1]))];
     expect(phases).toEqual(['finding files', 'reading and migrating', 'upgrading v1 files (official codemod)', 'finishing files', 'writing the request-state module', 'updating package.json']);
-    // 3 files and 2 upgrades: the v1 pass counts each file it upgrades.
+    // 3 files and 2 upgrades: the v1 pass counts each file it upgrades. (Whether 2/5 is drawn
+    // depends on the redraw interval: the two upgrades may end within it.)
     expect(shown).toContainEqual(expect.stringMatching(/ 1\/5 {2}20% {2}upgrading v1 files \(official codemod\)/));
-    expect(shown).toContainEqual(expect.stringMatching(/ 2\/5 {2}40% {2}upgrading v1 files \(official codemod\)/));
+    expect(shown).toContainEqual(expect.stringMatching(/ 3\/5 {2}60% {2}finishing files/));
     const counts = shown.flatMap((frame) => / (\d)\/\d /.exec(frame)?.[1] ?? []).map(Number);
     expect(counts).toEqual([...counts].sort());
     expect(counts.at(-1)).toBe(5);
