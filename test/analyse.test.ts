@@ -315,7 +315,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
   it('adds a context parameter when the handler had none', () => {
     const { output } = transformSource(tool('  const a = await server.server.elicitInput(p);\n  return a;', '{ q }'), 'server.js');
     expect(output).toContain('async ({ q }, ctx) => {');
-    expect(output).toContain("await mrtrResume(ctx, 'tool:t', ['a'], { q });");
+    expect(output).toContain("await mrtrResume(ctx, 'tool:t', ['a'], { q }, server);");
   });
 
   it('is a fixed point', () => {

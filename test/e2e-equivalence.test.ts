@@ -306,18 +306,23 @@ describe.each([
     { fixture: 'control-flow', call: { name: 'rename_project', arguments: { project: 'apollo' } }, log: ['audit:rename:apollo', 'audit:rename:fallback:SdkError: Client does not support form elicitation.', 'audit:rename:finally', 'audit:rename:apollo->apollo-copy'] },
   ];
 
-  it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did', async ({ fixture, call, log }) => {
+  it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did, on both eras', async ({ fixture, call, log }) => {
     const legacyWorld = createWorld();
     const legacyModule = await importFixture<ServerModule>(fixture, 'input');
     const legacy = { ...(await runCalls(() => legacyModule.createServer(legacyWorld), 'legacy', [call], {}, capabilities)), log: legacyWorld.log };
     expect(legacy.log).toEqual(log);
     expect(legacy.questions).toEqual([]);
 
+    // Both eras: on the 2025 era the request carries no capabilities, and the ones the client
+    // declared at initialize decide (the SDK's shim would otherwise fail the whole call, and a
+    // try/catch fallback would never run).
     const migratedModule = await importFixture<ServerModule>(fixture, 'output');
-    const modernWorld = createWorld();
-    const modern = await runCalls(() => migratedModule.createServer(modernWorld), 'modern', [call], {}, capabilities);
-    expect(modern.questions).toEqual([]);
-    expect(modern.results).toEqual(legacy.results);
-    expect(modernWorld.log).toEqual(legacy.log);
+    for (const era of ['modern', 'legacy'] as const) {
+      const migratedWorld = createWorld();
+      const migrated = await runCalls(() => migratedModule.createServer(migratedWorld), era, [call], {}, capabilities);
+      expect(migrated.questions, era).toEqual([]);
+      expect(migrated.results, era).toEqual(legacy.results);
+      expect(migratedWorld.log, era).toEqual(legacy.log);
+    }
   });
 });

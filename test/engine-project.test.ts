@@ -36,7 +36,7 @@ describe('a v1 project', () => {
     const server = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
     expect(server).toContain("from '@modelcontextprotocol/server'");
     expect(server).not.toContain('@modelcontextprotocol/sdk');
-    expect(server).toContain("await mrtrResume(ctx, 'tool:go', ['answer'], { target })");
+    expect(server).toContain("await mrtrResume(ctx, 'tool:go', ['answer'], { target }, server)");
     const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0', zod: '^4.2.0' });
     expect(result.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated', handler: 'tool:go' }]);

@@ -49,7 +49,7 @@ describe('the module text', () => {
   });
 
   it('reads the capabilities a request carries with the expression the capability-check rewrite writes', async () => {
-    expect(await readFile(TEMPLATE_PATH, 'utf8')).toContain(`const caps = ${requestCapabilities('ctx', true)};`);
+    expect(await readFile(TEMPLATE_PATH, 'utf8')).toContain(`const caps = ${requestCapabilities('ctx', true)} ?? `);
   });
 
   it('is the same module as JavaScript: the ES module imports and the CommonJS one requires, with the same exports', async () => {
@@ -59,7 +59,7 @@ describe('the module text', () => {
     const esm = (await import(pathToFileURL(path.join(dir, 'm.mjs')).href)) as Record<string, unknown>;
     const cjs = createRequire(import.meta.url)(path.join(dir, 'm.cjs')) as Record<string, unknown>;
     for (const exports of [esm, cjs]) {
-      expect(Object.keys(exports).filter((k) => k !== '__esModule').sort()).toEqual(['mrtrCodec', 'mrtrResume', 'mrtrVerify']);
+      expect(Object.keys(exports).filter((k) => k !== '__esModule').sort()).toEqual(['mrtrCodec', 'mrtrConfigure', 'mrtrResume', 'mrtrVerify']);
     }
     expect(stateModuleText('esm')).not.toMatch(/: (string|unknown|ServerContext)\b|<MrtrState>|\bas T\b/);
     expect(stateModuleText('cjs')).toContain('require("@modelcontextprotocol/server")');
@@ -77,14 +77,14 @@ describe('the module text', () => {
 
 describe('the verifier', () => {
   type Verify = (state: string, ctx: unknown) => unknown;
-  let module: { mrtrVerify(next?: Verify): Verify; mrtrCodec: { mint(p: unknown, ctx?: unknown): Promise<string> } };
+  let module: { mrtrVerify(next?: Verify): Verify; mrtrCodec(): { mint(p: unknown, ctx?: unknown): Promise<string> } };
   beforeAll(async () => {
     module = (await import('../fixtures/_support/mrtr-request-state.ts')) as unknown as typeof module;
   });
   const ctx = { mcpReq: {}, http: undefined };
 
   it('claims the state the module minted, and refuses it tampered', async () => {
-    const minted = `mrtr-${await module.mrtrCodec.mint({ handler: 'tool:t', step: 's', args: 'd', locals: {}, ask: {} }, ctx)}`;
+    const minted = `mrtr-${await module.mrtrCodec().mint({ handler: 'tool:t', step: 's', args: 'd', locals: {}, ask: {}, round: 'r1', born: Math.floor(Date.now() / 1000) }, ctx)}`;
     expect(await module.mrtrVerify()(minted, ctx)).toMatchObject({ handler: 'tool:t', step: 's' });
     await expect(async () => module.mrtrVerify()(`${minted.slice(0, -2)}AA`, ctx)).rejects.toThrow('mac');
   });
@@ -93,7 +93,7 @@ describe('the verifier', () => {
     const theirs = createRequestStateCodec<{ n: number }>({ key: 'their-own-key-0123456789abcdef0123456789' });
     const state = await theirs.mint({ n: 7 });
     expect(await module.mrtrVerify(theirs.verify as Verify)(state, ctx)).toEqual({ n: 7 });
-    expect(module.mrtrVerify()(state, ctx)).toBeUndefined(); // the handler reads the raw string
+    expect(await module.mrtrVerify()(state, ctx)).toBeUndefined(); // the handler reads the raw string
     // Their state is not ours just because it verifies: without the prefix it never reaches our codec.
     await expect(async () => module.mrtrVerify(theirs.verify as Verify)(`mrtr-${state}`, ctx)).rejects.toThrow('mac');
   });

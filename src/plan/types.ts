@@ -126,6 +126,12 @@ export interface HandlerPlan {
   returnTypeEdit?: Edit;
   /** Expression that names the call's arguments, digested into requestState. */
   argsText: string;
+  /**
+   * The server the handler is registered on, as the handler can name it (the registration's
+   * receiver, when the handler is written inside that call and nothing in it shadows the
+   * name): on a 2025-era connection it tells what the client declared.
+   */
+  serverText?: string;
   /** Literal spans whose lines must not be re-indented (their text is data). */
   verbatim: Span[];
   /** The body as a tree of the lists that lead to questions. */

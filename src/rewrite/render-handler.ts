@@ -24,7 +24,10 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   const keys = plan.points.map((p) => r.q(p.step)).join(', ');
 
   const out: string[] = [source.slice(body.start, lineEndOf(source, body.start)).replace(/\r$/, '')];
-  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${r.q(plan.id)}, [${keys}], ${plan.argsText})${r.semi}`);
+  const server = plan.serverText ? `, ${plan.serverText}` : '';
+  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${r.q(plan.id)}, [${keys}], ${plan.argsText}${server})${r.semi}`);
+  // State minted for another call: answered with a state the verifier refuses (-32602).
+  out.push(`${I}if (mrtr.refused) return mrtr.refused${r.semi}`);
   if (layout.stepVar !== 'mrtr.step') out.push(`${I}let ${layout.stepVar} = mrtr.step${r.semi}`);
   out.push(...r.list(tree, layout.body, I, I));
   out.push(source.slice(lineStartOf(source, tree.close), body.end).replace(/\r(?=\n|$)/g, ''));
