@@ -48,19 +48,27 @@ describe('mrtr-codemod migrate', () => {
     expect(first.stdout).toBe(
       [
         'Files scanned: 2 (1 mention server→client requests)',
-        'Files changed: 1',
+        'Files changed: 2',
         '  src/server.ts',
+        '  src/mrtr-request-state.ts',
+        'Request-state module:',
+        '  src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports',
         'Sites migrated: 1',
         'Markers left: 0',
         'Errors: 0',
         'migrated 1/1 handler',
+        'Next steps:',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
         '',
       ].join('\n'),
     );
     const migrated = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
     expect(migrated).not.toContain('ctx.mcpReq.elicitInput(');
     expect(migrated).toContain("inputRequired.elicit({ message: 'Go?'");
-    expect(migrated).toContain('{ requestState: { verify: mrtrCodec.verify } }');
+    expect(migrated).toContain('{ requestState: { verify: mrtrVerify() } }');
+    expect(migrated).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
+    expect(await readFile(path.join(dir, 'src/mrtr-request-state.ts'), 'utf8')).toMatch(/^\/\/ @mrtr-generated request-state module, mrtr-codemod /);
     expect(await readFile(path.join(dir, 'src/util.ts'), 'utf8')).toBe(PLAIN_MODULE);
 
     const before = await snapshot(dir);
@@ -85,7 +93,8 @@ describe('mrtr-codemod migrate', () => {
     const patch = dry.stdout.slice(0, cut);
     expect(patch.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
     expect(patch).toContain('--- a/src/tools/mixed.ts\n+++ b/src/tools/mixed.ts\n');
-    expect(dry.stdout.slice(cut)).toContain('Files to change: 2 (dry run: nothing written)\n');
+    expect(patch).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
+    expect(dry.stdout.slice(cut)).toContain('Files to change: 3 (dry run: nothing written)\n');
     await writeFile(path.join(os.tmpdir(), `${path.basename(dir)}.patch`), patch);
     const patchFile = path.join(os.tmpdir(), `${path.basename(dir)}.patch`);
     try {
@@ -101,7 +110,7 @@ describe('mrtr-codemod migrate', () => {
         await git(copy, 'apply', patchFile);
         // The tree is a fresh, uncommitted repository: writing needs --force.
         expect((await cli(dir, 'migrate', '--force', '.')).code).toBe(1);
-        for (const file of ['src/server.ts', 'src/tools/mixed.ts']) {
+        for (const file of ['src/server.ts', 'src/tools/mixed.ts', 'src/mrtr-request-state.ts']) {
           expect(await readFile(path.join(copy, file), 'utf8')).toBe(await readFile(path.join(dir, file), 'utf8'));
         }
       } finally {
@@ -155,7 +164,8 @@ describe('mrtr-codemod migrate', () => {
     expect((await cli(dir, 'migrate', 'exec.ts', 'private.ts')).code).toBe(0);
     expect((await stat(path.join(dir, 'exec.ts'))).mode & 0o7777).toBe(0o755);
     expect((await stat(path.join(dir, 'private.ts'))).mode & 0o7777).toBe(0o600);
-    expect(await readdir(dir)).toEqual(['exec.ts', 'private.ts']);
+    // No temporary file left; the request-state module beside them is new.
+    expect(await readdir(dir)).toEqual(['exec.ts', 'mrtr-request-state.ts', 'private.ts']);
   });
 
   it('summarises migrated sites, each marker with where, why and next, and each note once', async () => {
@@ -165,9 +175,12 @@ describe('mrtr-codemod migrate', () => {
     expect(result.stdout).toBe(
       [
         'Files scanned: 2 (2 mention server→client requests)',
-        'Files changed: 2',
+        'Files changed: 3',
         '  mixed.ts',
         '  other.ts',
+        '  mrtr-request-state.ts',
+        'Request-state module:',
+        '  mrtr-request-state.ts: new, the request-state helpers every migrated file imports',
         'Sites migrated: 3',
         'Markers left: 1',
         '  mixed.ts:6:29  closure  the request is made inside a function nested in the handler, which the handler cannot suspend.  ' +
@@ -176,13 +189,17 @@ describe('mrtr-codemod migrate', () => {
         'Notes:',
         '  sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server. (2 sites)',
         'migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)',
+        'Next steps:',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
+        '  3. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',
       ].join('\n'),
     );
     const mixed = await readFile(path.join(dir, 'mixed.ts'), 'utf8');
     expect(mixed).toContain('// @mrtr-todo(closure):');
 
-    // The marker stays reported on the next run (further down, below the helpers), and nothing changes.
+    // The marker stays reported on the next run (further down, below the added import), and nothing changes.
     const again = await cli(dir, 'migrate', '.');
     expect(again.code).toBe(1);
     expect(again.stdout).toContain('Files changed: 0\n');
@@ -331,12 +348,46 @@ describe('unusual file names and arguments', () => {
       expect(patch).toContain('--- "a/src/back\\\\slash.ts"\n');
       expect(patch).toContain('--- a/src/sp ace.ts\t\n+++ b/src/sp ace.ts\t\n');
       expect(patch).toContain('--- a/src/naïve.ts\n');
+      expect(patch).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
       await git(dir, 'apply', patchFile);
-      const applied = await Promise.all(names.map((name) => readFile(path.join(dir, name), 'utf8')));
+      const written = [...names, 'src/mrtr-request-state.ts'];
+      const applied = await Promise.all(written.map((name) => readFile(path.join(dir, name), 'utf8')));
+      // Back to the commit: the module the patch created is untracked, and would count as a change.
       await git(dir, 'checkout', '-q', '.');
+      await git(dir, 'clean', '-q', '-f');
       expect((await cli(dir, 'migrate', 'src')).code).toBe(0);
-      expect(await Promise.all(names.map((name) => readFile(path.join(dir, name), 'utf8')))).toEqual(applied);
-      expect(applied.every((text) => text.includes('inputRequired.elicit('))).toBe(true);
+      expect(await Promise.all(written.map((name) => readFile(path.join(dir, name), 'utf8')))).toEqual(applied);
+      expect(applied.slice(0, names.length).every((text) => text.includes('inputRequired.elicit('))).toBe(true);
+    } finally {
+      await rm(patchFile, { force: true });
+    }
+  });
+
+  it('names the request-state module as it does other files: escaped in the summary, quoted as git does in the patch that creates it', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+    // A tab, a quote and an escape sequence, in a folder that does not exist yet.
+    const name = 'lib/st\tate"\u001b[2K.ts';
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '--state-module', name, 'src');
+    expect(dry.code, dry.stderr).toBe(0);
+    const cut = dry.stdout.indexOf('Files scanned:');
+    const patch = dry.stdout.slice(0, cut);
+    expect(patch).toContain('--- /dev/null\n+++ "b/lib/st\\tate\\"\\033[2K.ts"\n');
+    expect(dry.stdout.slice(cut)).toContain('  lib/st\\tate"\\x1b[2K.ts: new, the request-state helpers every migrated file imports\n');
+    expect(dry.stdout.slice(cut)).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+
+    const patchFile = path.join(dir, '..', `${path.basename(dir)}.patch`);
+    try {
+      await writeFile(patchFile, patch);
+      await git(dir, 'apply', patchFile);
+      const applied = await readFile(path.join(dir, name), 'utf8');
+      await git(dir, 'checkout', '-q', '.');
+      await git(dir, 'clean', '-q', '-f', '-d');
+      expect((await cli(dir, 'migrate', '--state-module', name, 'src')).code).toBe(0);
+      expect(await readFile(path.join(dir, name), 'utf8')).toBe(applied);
     } finally {
       await rm(patchFile, { force: true });
     }
@@ -346,7 +397,7 @@ describe('unusual file names and arguments', () => {
     await tree({ '-dash.ts': ELICIT_SERVER, 'src/server.ts': ELICIT_SERVER });
     const dry = await cli(dir, 'migrate', '--dry-run', 'src', '--', '-dash.ts');
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  -dash.ts\n  src/server.ts\n');
+    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n  -dash.ts\n  src/server.ts\n  mrtr-request-state.ts\n');
     const only = await cli(dir, 'check', '--', '-dash.ts');
     expect(only.code).toBe(1);
     expect(only.stdout).toMatch(/^-dash\.ts:6:\d+ {2}legacy-request /);
@@ -416,7 +467,7 @@ describe('vendored, minified and bundled code', () => {
     const dry = await cli(dir, 'migrate', '--dry-run', '.');
     expect(dry.code).toBe(1);
     const summary = dry.stdout.slice(dry.stdout.indexOf('Files scanned:'));
-    expect(summary).toContain('Files to change: 1 (dry run: nothing written)\n  src/server.ts\n');
+    expect(summary).toContain('Files to change: 2 (dry run: nothing written)\n  src/server.ts\n  src/mrtr-request-state.ts\n');
     expect(summary).toContain(
       [
         'Errors: 0',

@@ -32,11 +32,11 @@ describe('a v1 project', () => {
     await put('src/server.ts', V1_SERVER);
     const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
     expect(result.errors).toEqual([]);
-    expect(result.changed.map((c) => c.path).sort()).toEqual(['package.json', 'src/server.ts']);
+    expect(result.changed.map((c) => c.path).sort()).toEqual(['package.json', 'src/mrtr-request-state.ts', 'src/server.ts']);
     const server = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
-    expect(server).toContain("from \"@modelcontextprotocol/server\"");
+    expect(server).toContain("from '@modelcontextprotocol/server'");
     expect(server).not.toContain('@modelcontextprotocol/sdk');
-    expect(server).toContain("await mrtrResume(ctx, 'tool:go', ['answer'], { target })");
+    expect(server).toContain("await mrtrResume(ctx, 'tool:go', ['answer'], { target }, server)");
     const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0', zod: '^4.2.0' });
     expect(result.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated', handler: 'tool:go' }]);
@@ -78,19 +78,27 @@ describe('a v1 project', () => {
     const column = source.split('\n')[asked - 1]!.indexOf('server.server.elicitInput') + 1;
     expect(result.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated', line: asked, column }]);
     // The official codemod's note is reported where its statement is in the text the run
-    // leaves (the helper block now sits above it), not at its line in the codemod's own text.
+    // leaves (the import of the request-state module now sits above it), not at its line in the
+    // codemod's own text.
     const [upgraded] = await upgradeV1([{ path: path.join(dir, 'src/server.ts'), text: source }]);
     const info = upgraded!.notes.find((n) => n.code === 'mcp-codemod-info')!;
     const statement = upgraded!.text.split('\n')[info.line - 1]!.trim().slice(0, 30);
     const reported = result.upgrades.find((u) => u.file === 'src/server.ts')!.notes.find((n) => n.code === 'mcp-codemod-info')!;
     const output = result.changed.find((c) => c.path === 'src/server.ts')!.output.split('\n');
-    expect(reported.line).toBeGreaterThan(info.line + 20);
+    expect(reported.line).toBeGreaterThan(info.line);
     expect(output[reported.line - 1]!.trim().slice(0, 30)).toBe(statement);
     // The review page links the site to its row on the old side of the diff.
     const page = renderHtmlReport(result, { dryRun: true });
     const anchor = /<a class="where" href="#([^"]+)">line 11:/.exec(page)?.[1];
     expect(anchor).toBeDefined();
     expect(page).toMatch(new RegExp(`<tr class="diff-line diff-remove" id="${anchor}">.*elicitInput`));
+    // It says what changed besides the handlers: the manifest, the v1-to-v2 pass, the module.
+    const around = /<section class="around" id="around">([^]*?)<\/section>/.exec(page)?.[1] ?? '';
+    expect(around).toContain('package.json</code></a>: the v1 SDK (<code>@modelcontextprotocol/sdk</code>) has no multi round-trip requests, so the package moves to <code>@modelcontextprotocol/server</code>');
+    expect(around).toContain('src/server.ts</code></a>: moved from the v1 SDK to v2 by the official codemod before their handlers were migrated');
+    expect(around).toContain('src/mrtr-request-state.ts</code></a>: new, the request-state helpers every migrated file imports');
+    expect(page).toContain('<p class="upgraded">This file was on the v1 SDK');
+    expect(page).toMatch(/<section class="next-steps" id="next-steps"><h2>Next steps<\/h2><ol>\n<li>Apply the change[^]*<li>Run `npm install`/);
   });
 
   it('reports each v1 file, leaves it and its package.json as they are, and migrates the rest when the official codemod cannot run', async () => {
@@ -103,7 +111,7 @@ describe('a v1 project', () => {
     expect(result.errors).toEqual([{ file: 'src/server.ts', stage: 'transform', message: expect.stringMatching(/^the official v1-to-v2 codemod failed: .*ENOTDIR.*; the file was left as it is$/) }]);
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toBe(V1_SERVER);
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
-    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/v2.ts', true]]);
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/v2.ts', true], ['src/mrtr-request-state.ts', true]]);
     expect(result.sites).toMatchObject([{ file: 'src/v2.ts', status: 'migrated' }]);
   });
 

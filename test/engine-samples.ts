@@ -1,6 +1,9 @@
-// Small legacy server sources shared by the engine, CLI and safety tests. None of them
+// Small legacy server sources (and an older request-state module) shared by the engine, CLI
+// and safety tests. None of them
 // lifts a local across a question, so the transform never needs type facts (and the temporary
 // directories they are copied to need no node_modules).
+import { createHash } from 'node:crypto';
+import { stateModuleText } from '../src/rewrite/state-module.ts';
 
 /** A v2 server whose one tool asks for confirmation: migrates cleanly. */
 export const ELICIT_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
@@ -71,3 +74,32 @@ export const V1_SERVER = [
   '}',
   '',
 ].join('\n');
+
+/** A server built in one module and given its tools by another: the run wires the verifier into `server.ts`. */
+export const SPLIT_SERVER = {
+  'server.ts': `import { McpServer } from '@modelcontextprotocol/server';
+import { registerTools } from './tools.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'split', version: '1.0.0' });
+  registerTools(server);
+  return server;
+}
+`,
+  'tools.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+
+export function registerTools(server: McpServer): void {
+  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
+    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+}
+`,
+};
+
+/** The request-state module as an older codemod wrote it: a valid header over another body (a run refreshes it). */
+export function olderStateModule(): string {
+  const body = '// older\n';
+  const header = stateModuleText('ts').replace(/sha256:[0-9a-f]{16}/, `sha256:${createHash('sha256').update(body).digest('hex').slice(0, 16)}`).split('\n').slice(0, 4).join('\n');
+  return `${header}\n${body}`;
+}

@@ -1,6 +1,6 @@
 // The published package, as a user gets it: `npm pack` (which builds dist/), the tarball
 // installed into an empty folder with no network, then its compiled bin runs `--help`, `check`
-// and `migrate` there, and ESLint loads `mrtr-codemod/eslint` from an eslint.config.js. The
+// and `migrate` there (which writes the request-state module from the packed template), and ESLint loads `mrtr-codemod/eslint` from an eslint.config.js. The
 // folder is in the system temp directory, away from this project's node_modules, so a
 // dependency missing from package.json (or a file missing from "files") cannot be found by
 // accident.
@@ -189,11 +189,12 @@ afterAll(async () => {
 });
 
 describe('the packed tarball', () => {
-  it('holds the launcher, compiled JavaScript with declarations, and README; no TypeScript sources, tests, fixtures or build files', () => {
-    for (const file of ['bin/mrtr-codemod.js', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/eslint/index.js', 'dist/eslint/index.d.ts', 'dist/analyse/type-facts-worker.js', 'dist/analyse/babel.cjs', 'dist/transforms/mrtr-handlers.js', 'README.md', 'package.json']) {
+  it('holds the launcher, compiled JavaScript with declarations, the request-state template, and README; no TypeScript sources, tests, fixtures or build files', () => {
+    for (const file of ['bin/mrtr-codemod.js', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/eslint/index.js', 'dist/eslint/index.d.ts', 'dist/analyse/type-facts-worker.js', 'dist/analyse/babel.cjs', 'dist/transforms/mrtr-handlers.js', 'dist/rewrite/state-module.js', 'templates/request-state.ts', 'README.md', 'package.json']) {
       expect(packedFiles).toContain(file);
     }
-    const stray = packedFiles.filter((f) => /^(src|test|fixtures|examples|bench|scripts|\.tmp|\.ci|node_modules)\//.test(f) || (/\.(c|m)?tsx?$/.test(f) && !/\.d\.(c|m)?ts$/.test(f)) || /^tsconfig/.test(f));
+    // templates/ is data: the run reads it to write the request-state module.
+    const stray = packedFiles.filter((f) => /^(src|test|fixtures|examples|bench|scripts|\.tmp|\.ci|node_modules)\//.test(f) || (/\.(c|m)?tsx?$/.test(f) && !/\.d\.(c|m)?ts$/.test(f) && !f.startsWith('templates/')) || /^tsconfig/.test(f));
     expect(stray).toEqual([]);
     expect(tarballBytes).toBeGreaterThan(0);
   });
@@ -230,12 +231,18 @@ describe('the packed tarball', () => {
     expect(dry.stdout.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
     expect(dry.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
     expect(dry.stdout).toContain('+    const { started } = mrtr.locals<{ started: number }>();');
+    expect(dry.stdout).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
+    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n');
     expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toBe(ELICIT_SERVER);
+    expect(existsSync(path.join(appDir, 'src/mrtr-request-state.ts'))).toBe(false);
 
     const real = await codemod(appDir, 'migrate', 'src');
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stdout).toContain('Files changed: 2\n  src/server.ts\n  src/timed.ts\n');
-    expect(real.stdout.endsWith('migrated 2/2 handlers\n')).toBe(true);
+    expect(real.stdout).toContain('Files changed: 3\n  src/server.ts\n  src/timed.ts\n  src/mrtr-request-state.ts\n');
+    expect(real.stdout).toContain('\nmigrated 2/2 handlers\nNext steps:\n');
+    expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
+    // The request-state module is the packed template's text, found from dist/ at run time.
+    expect(await readFile(path.join(appDir, 'src/mrtr-request-state.ts'), 'utf8')).toContain(await readFile(path.join(PROJECT, 'templates/request-state.ts'), 'utf8'));
     const after = await codemod(appDir, 'check', 'src');
     expect(after.code, after.stdout).toBe(0);
   });
@@ -246,10 +253,12 @@ describe('the packed tarball', () => {
     const dry = await codemod(appDir, 'migrate', '--dry-run', 'v1');
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain("-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';");
-    expect(dry.stdout).toContain('+import {\n+  McpServer,\n');
-    expect(dry.stdout).toContain('+} from "@modelcontextprotocol/server";\n');
+    // The official codemod's import of the v2 package, merged with what the MRTR pass imports.
+    expect(dry.stdout).toContain("+import { McpServer, inputRequired } from '@modelcontextprotocol/server';\n");
     expect(dry.stdout).toContain('+        answer: inputRequired.elicit(');
     expect(dry.stdout).toContain('-    "@modelcontextprotocol/sdk": "^1.32.2"\n+    "@modelcontextprotocol/server": "^2.4.0"\n');
+    // The package is JavaScript (an ES module, no "type"): its request-state module is the template as .mjs.
+    expect(dry.stdout).toContain('--- /dev/null\n+++ b/v1/mrtr-request-state.mjs\n');
   });
 
   it('loads TypeScript, the official codemod and jscodeshift only when a run needs them', async () => {
@@ -275,9 +284,10 @@ describe('the packed tarball', () => {
     expect(heavy.filter(check)).toEqual([]);
     expect(check('@babel/parser')).toBe(true);
     expect(check('yargs')).toBe(true);
-    // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod.
+    // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod,
+    // and, the package being JavaScript, its request-state module is the template through TypeScript's transpile.
     expect(heavy.filter(await loads('migrate', '--dry-run', 'lifting'))).toEqual(['typescript']);
-    expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['@modelcontextprotocol/codemod']);
+    expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['typescript', '@modelcontextprotocol/codemod']);
   });
 
   it('the jscodeshift transform in dist/ runs under the stock jscodeshift runner', async () => {
@@ -287,6 +297,8 @@ describe('the packed tarball', () => {
     const shifted = await sh(process.execPath, [jscodeshift, '-t', transform, '--parser=tsx', '--run-in-band', 'shift/server.ts'], appDir);
     expect(shifted.code, shifted.stderr).toBe(0);
     expect(shifted.stdout).toContain('1 ok');
+    // The transform writes only the file it is given, and says the module it imports is still to be written.
+    expect(shifted.stdout).toContain('imports the request-state module ./mrtr-request-state.js, which does not exist yet');
     expect(await readFile(path.join(appDir, 'shift/server.ts'), 'utf8')).toContain("answer: inputRequired.elicit({ message: 'Go?'");
   });
 

@@ -24,7 +24,7 @@ import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { planOrQuestions } from '../src/transform.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
-import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
+import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, SPLIT_SERVER, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { BIN, cli, git, runCli } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { noTypes, putFile } from './support/scratch.ts';
@@ -116,6 +116,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     expect(result.changed.map((c) => [c.path, c.written])).toEqual([
       ['src/good.ts', true],
       ['src/zz-last.ts', true],
+      ['src/mrtr-request-state.ts', true],
     ]);
     expect(migrated(await readFile(good, 'utf8'))).toBe(true);
     expect(migrated(await readFile(last, 'utf8'))).toBe(true);
@@ -155,7 +156,8 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     const both = await put('both.ts', '\uFEFF' + ELICIT_SERVER.replace(/\n/g, '\r\n'));
     const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
     expect(result.errors).toEqual([]);
-    expect(result.changed).toHaveLength(3);
+    // The three files, and the request-state module they import.
+    expect(result.changed).toHaveLength(4);
 
     for (const [file, hasBom, isCrlf] of [[crlf, false, true], [bom, true, false], [both, true, true]] as const) {
       const bytes = await readFile(file);
@@ -186,7 +188,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
 
     const result = await runCodemod({ paths: ['root'], write: true, cwd: dir, types: noTypes });
 
-    expect(result.changed.map((c) => c.path)).toEqual(['root/src/real.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['root/src/real.ts', 'root/src/mrtr-request-state.ts']);
     expect(await readFile(secret, 'utf8')).toBe(ELICIT_SERVER);
     expect(await readFile(path.join(outside, 'lib', 'server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(await listTree(outside)).toEqual(['lib/server.ts', 'secret.ts']);
@@ -225,6 +227,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       ['src/a-read-only.ts', false],
       ['src/b-exec-only.ts', false],
       ['src/c-writable.ts', false],
+      ['src/mrtr-request-state.ts', false],
     ]);
 
     const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
@@ -232,7 +235,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       { file: 'src/a-read-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
       { file: 'src/b-exec-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
     ]);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/c-writable.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/c-writable.ts', 'src/mrtr-request-state.ts']);
     // Their sites are still listed: the report says what the file holds, the error why it was not written.
     expect(new Set(result.sites.map((s) => s.file))).toEqual(new Set(['src/a-read-only.ts', 'src/b-exec-only.ts', 'src/c-writable.ts']));
     expect(await readFile(readOnly, 'utf8')).toBe(ELICIT_SERVER);
@@ -272,7 +275,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       ['src/ro.ts', 'write'],
     ]);
     expect(result.skipped?.map((s) => s.file)).toEqual(['src/big.ts', 'src/etc-link']);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts', 'src/mrtr-request-state.ts']);
     for (const file of goods) {
       expect(migrated(await readFile(file, 'utf8'))).toBe(true);
       expect((await stat(file)).mode & 0o7777).toBe(0o600);
@@ -295,7 +298,7 @@ describe('a rewrite that would not parse', () => {
       { file: 'lift.ts', stage: 'transform', message: expect.stringMatching(/^internal error: the rewritten text would not parse at line \d+ .*; the file was left as it is/) },
     ]);
     expect(await readFile(file, 'utf8')).toBe(LIFTING);
-    expect(result.changed.map((c) => c.path)).toEqual(['other.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['other.ts', 'mrtr-request-state.ts']);
     expect(result.sites.map((s) => s.file)).toEqual(['other.ts']);
   });
 });
@@ -310,7 +313,7 @@ describe('inputs the pure transform once got wrong (test/property.test.ts): mark
 });
 `,
     'clash.ts': `import { McpServer } from '@modelcontextprotocol/server';
-const mrtrCodec = 1;
+const mrtrResume = 1;
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const a = await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
@@ -328,7 +331,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: false });
 
     expect(result.errors).toEqual([]);
-    expect(result.changed.map((c) => c.path)).toEqual(['clash.ts', 'overlap.ts', 'zz-good.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['clash.ts', 'overlap.ts', 'zz-good.ts', 'mrtr-request-state.ts']);
     expect(result.sites.filter((s) => s.file !== 'zz-good.ts').map((s) => [s.file, s.line, s.status, s.code])).toEqual([
       ['clash.ts', 5, 'marked', 'name-clash'],
       ['overlap.ts', 2, 'marked', 'unknown-receiver'],
@@ -372,11 +375,11 @@ describe('no half-written file, ever', () => {
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as { errors: Array<{ file: string; stage: string; message: string }>; changed: Array<[string, boolean]> };
     expect(result.errors).toEqual([{ file: 'a-big.ts', stage: 'write', message: expect.stringMatching(/^cannot write: .*(EFBIG|too large)/i) }]);
-    expect(result.changed).toEqual([['b-small.ts', true]]);
+    expect(result.changed).toEqual([['b-small.ts', true], ['mrtr-request-state.ts', true]]);
     expect(await readFile(bigFile, 'utf8')).toBe(big);
     expect((await stat(bigFile)).mode & 0o7777).toBe(0o640);
     expect(migrated(await readFile(small, 'utf8'))).toBe(true);
-    expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts']);
+    expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts', 'mrtr-request-state.ts']);
   });
 
   // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
@@ -445,14 +448,14 @@ describe('no half-written file, ever', () => {
     expect(next.code).toBe(0);
     const outsideGit = async () => (await listTree(dir)).filter((f) => !f.startsWith(`.git${path.sep}`));
     expect(migrated(await readFile(file, 'utf8'))).toBe(true);
-    expect(await outsideGit()).toEqual(['server.ts']);
+    expect(await outsideGit()).toEqual(['mrtr-request-state.ts', 'server.ts']);
 
     // One whose process still runs (this one) may belong to a run in progress: kept.
     const live = `.other.ts.${process.pid}.0123456789ab.mrtr-tmp`;
     await put(live, 'in progress');
     await put('other.ts', ELICIT_SERVER);
     expect((await cli(dir, 'migrate', '--force', '.')).stderr).toBe('');
-    expect(await outsideGit()).toEqual([live, 'other.ts', 'server.ts']);
+    expect(await outsideGit()).toEqual([live, 'mrtr-request-state.ts', 'other.ts', 'server.ts']);
   });
 
   it('an edit made while the run writes (between its read and its rename) is kept, and reported', async () => {
@@ -483,11 +486,64 @@ describe('no half-written file, ever', () => {
     const run = await childCli(editWhileWriting, ['migrate', '.']);
 
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout).toContain('Files changed: 1\n  other.ts\n');
+    expect(run.stdout).toContain('Files changed: 2\n  other.ts\n  mrtr-request-state.ts\n');
     expect(run.stdout).toContain('Errors: 1\n  server.ts  the file changed on disk during the run; it was left as it is, with that change (run again)\n');
     expect(await readFile(file, 'utf8')).toBe(`${ELICIT_SERVER}// saved by the user meanwhile\n`);
     expect(migrated(await readFile(path.join(dir, 'other.ts'), 'utf8'))).toBe(true);
-    expect(await listTree(dir)).toEqual(['other.ts', 'server.ts']);
+    expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'other.ts', 'server.ts']);
+  });
+});
+
+describe('the request-state module and the wiring are written as the sources are', () => {
+  /** A prelude that runs `act` (JavaScript, given `file`, the temporary file's path) once the temporary file of `name` is flushed, just before its rename. */
+  const onceFlushed = (name: string, act: string) => `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    import { appendFileSync, writeFileSync } from 'node:fs';
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const realOpen = fsp.open;
+    fsp.open = async (file, ...rest) => {
+      const handle = await realOpen(file, ...rest);
+      if (String(file).endsWith('.mrtr-tmp') && String(file).includes(${JSON.stringify(`/.${name}.`)})) {
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => {
+          await sync();
+          ${act}
+        };
+      }
+      return handle;
+    };
+    syncBuiltinESMExports();
+  `;
+
+  it('Ctrl-C while the module is written leaves no temporary file; the files already rewritten are complete', async () => {
+    const server = await put('server.ts', ELICIT_SERVER);
+    // The write never ends, as one in progress would not: a timer stands for it (with nothing
+    // pending, Node would exit before the signal it sent itself is handled).
+    const run = await childCli(onceFlushed('mrtr-request-state.ts', "process.kill(process.pid, 'SIGINT'); await new Promise((resolve) => setTimeout(resolve, 60_000));"), ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
+    expect(migrated(await readFile(server, 'utf8'))).toBe(true);
+    expect(await listTree(dir)).toEqual(['server.ts']);
+  });
+
+  it('a file saved at the module\'s path while the run writes it is kept, and reported', async () => {
+    await put('server.ts', ELICIT_SERVER);
+    const module = path.join(dir, 'mrtr-request-state.ts');
+    const run = await childCli(onceFlushed('mrtr-request-state.ts', `writeFileSync(${JSON.stringify(module)}, 'export const mine = 1;\\n');`), ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Errors: 1\n  mrtr-request-state.ts  the request-state module changed on disk during the run; it was left as it is (run again)\n');
+    expect(await readFile(module, 'utf8')).toBe('export const mine = 1;\n');
+    expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'server.ts']);
+  });
+
+  it('an edit saved in the module that builds the server while the run wires it is kept, and reported', async () => {
+    const server = await put('src/server.ts', SPLIT_SERVER['server.ts']);
+    await put('src/tools.ts', SPLIT_SERVER['tools.ts']);
+    const run = await childCli(onceFlushed('server.ts', `appendFileSync(${JSON.stringify(server)}, '// saved by the user meanwhile\\n');`), ['migrate', 'src']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Errors: 1\n  src/server.ts  the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)\n');
+    expect(await readFile(server, 'utf8')).toBe(`${SPLIT_SERVER['server.ts']}// saved by the user meanwhile\n`);
+    expect((await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'))).toEqual([]);
   });
 });
 
@@ -591,7 +647,7 @@ describe('the type checker', () => {
     await put('plain.ts', PLAIN_MODULE);
     const { provider, counts } = countingProvider();
     const result = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: provider });
-    expect(result.changed).toHaveLength(1);
+    expect(result.changed.map((c) => c.path)).toEqual(['server.ts', 'mrtr-request-state.ts']);
     expect(counts).toEqual({ loads: 0, projects: 0 });
   });
 
@@ -615,6 +671,7 @@ describe('the type checker', () => {
       ['src/a.ts', true],
       ['src/b.ts', true],
       ['src/c.ts', true],
+      ['src/mrtr-request-state.ts', true],
     ]);
     for (const n of ['a', 'b', 'c']) expect(await readFile(path.join(dir, `src/${n}.ts`), 'utf8')).toBe(result.changed[0]!.output);
     // The second run's files: one more program, and TypeScript is not loaded again.

@@ -10,7 +10,7 @@ import { main } from '../src/cli/main.ts';
 import { createProgress } from '../src/cli/progress.ts';
 import { discoverFiles, rebasePattern } from '../src/engine/discover.ts';
 import { parsePorcelainZ } from '../src/engine/git.ts';
-import { ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
+import { ELICIT_SERVER, MIXED_SERVER, olderStateModule, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { cli, git } from './support/cli.ts';
 
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
@@ -113,8 +113,26 @@ describe('dirty git tree', () => {
     await repo({ 'src/server.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE, 'README.md': '# demo\n' });
     const result = await cli(dir, 'migrate', 'src');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain('Files changed: 1\n  src/server.ts\n');
-    expect(await git(dir, 'status', '--porcelain')).toBe(' M src/server.ts\n');
+    expect(result.stdout).toContain('Files changed: 2\n  src/server.ts\n  src/mrtr-request-state.ts\n');
+    // The migrated file, and the request-state module it imports, new beside it.
+    expect(await git(dir, 'status', '--porcelain')).toBe(' M src/server.ts\n?? src/mrtr-request-state.ts\n');
+  });
+
+  it('covers the request-state module --state-module names outside the paths', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    // Untracked: refreshing it could not be undone by git.
+    await tree(dir, { 'lib/state.ts': olderStateModule() });
+    const before = await snapshot(dir);
+    const result = await cli(dir, 'migrate', '--state-module', 'lib/state.ts', 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('1 file has uncommitted changes in git under the given paths:\n  ?? lib/state.ts\n');
+    expect(await snapshot(dir)).toEqual(before);
+    // Committed, it is refreshed.
+    await git(dir, 'add', 'lib/state.ts');
+    await git(dir, 'commit', '-q', '-m', 'module');
+    const refreshed = await cli(dir, 'migrate', '--state-module', 'lib/state.ts', 'src');
+    expect(refreshed).toMatchObject({ code: 0, stderr: '' });
+    expect(refreshed.stdout).toContain('  lib/state.ts: refreshed to this version of the codemod\n');
   });
 
   it('only looks under the given paths: a dirty file elsewhere does not block', async () => {
@@ -174,7 +192,7 @@ describe('.gitignore', () => {
     const result = await cli(dir, 'migrate', '--json', '.');
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { changedFiles: { path: string }[] };
-    expect(summary.changedFiles.map((f) => f.path)).toEqual(['src/deeper/only-here.ts', 'src/keep.gen.ts', 'src/server.ts']);
+    expect(summary.changedFiles.map((f) => f.path)).toEqual(['src/deeper/only-here.ts', 'src/keep.gen.ts', 'src/server.ts', 'src/mrtr-request-state.ts']);
     for (const untouched of ['src/a.gen.ts', 'src/only-here.ts', 'src/vendor/lib.ts', 'src/deeper/vendor/lib.ts', 'generated/server.ts', 'src/generated/x.ts', 'local/scratch.ts']) {
       expect(await read(untouched)).toBe(ELICIT_SERVER);
     }
@@ -192,6 +210,8 @@ describe('.gitignore', () => {
     expect(await isMigrated('scripts/two.ts')).toBe(false);
     const named = await cli(dir, 'migrate', 'scripts');
     expect(named.stdout).toContain('Files changed: 2\n  scripts/sub/three.ts\n  scripts/two.ts\n');
+    // The request-state module the first run wrote beside one.ts serves them too, as it is.
+    expect(named.stdout).not.toContain('mrtr-request-state');
   });
 
   it('rebases nested patterns onto the work tree root', () => {
@@ -216,10 +236,12 @@ describe('--include / --exclude', () => {
       'test/server.test.ts': ELICIT_SERVER,
     });
   });
+  // The files migrated: each builds its own server, so the request-state module they import
+  // goes in the deepest folder that holds them all (listed apart).
   const changed = async (...args: string[]) => {
     const result = await cli(dir, 'migrate', '--dry-run', '--json', ...args);
     expect(result.code).toBe(0);
-    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles.map((f) => f.path);
+    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles.map((f) => f.path).filter((f) => !f.endsWith('mrtr-request-state.ts'));
   };
 
   it('includes by glob, excludes by glob, exclude wins, a directory glob covers what is below it', async () => {
@@ -248,14 +270,17 @@ describe('--include / --exclude', () => {
 });
 
 describe('summary', () => {
-  it('ends with the handler line: migrated N/M handlers, and which need manual work', async () => {
+  it('gives the handler line (migrated N/M handlers, and which need manual work), then the next steps', async () => {
     await repo({ 'mixed.ts': MIXED_SERVER, 'other.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', '--dry-run', '.');
     expect(result.code).toBe(1);
-    expect(result.stdout.endsWith('\nmigrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)\n')).toBe(true);
+    const handlerLine = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('migrated '));
+    expect(handlerLine(result.stdout)).toBe('migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)');
+    // Then the next steps, the last of them the markers left.
+    expect(result.stdout).toMatch(/\nmigrated 3\/4 handlers[^\n]*\nNext steps:\n {2}1\. Apply the change: [^\n]*\n(?: {2}\d\. [^\n]*\n)* {2}\d\. Work through the 1 marker left [^\n]*\n$/);
 
     await writeFile(path.join(dir, 'mixed.ts'), PLAIN_MODULE);
-    expect((await cli(dir, 'migrate', '--dry-run', '.')).stdout.endsWith('\nmigrated 1/1 handler\n')).toBe(true);
+    expect(handlerLine((await cli(dir, 'migrate', '--dry-run', '.')).stdout)).toBe('migrated 1/1 handler');
   });
 
   it('--json prints only the JSON summary, with the counts', async () => {
@@ -272,6 +297,7 @@ describe('summary', () => {
       changedFiles: [
         { path: 'src/mixed.ts', written: true },
         { path: 'src/other.ts', written: true },
+        { path: 'src/mrtr-request-state.ts', written: true },
       ],
       sites: { total: 4, migrated: 3, marked: 1 },
       handlers: { total: 4, migrated: 3, manual: 1, needManualWork: [{ handler: 'tool:later', file: 'src/mixed.ts', line: 6, codes: ['closure'] }] },
@@ -321,7 +347,7 @@ describe('progress', () => {
     const shown = frames(tty.out.stderr);
     expect(shown[0]).toMatch(/^mrtr-codemod finding files {2}\d+s$/);
     expect(shown).toContainEqual(expect.stringMatching(/^mrtr-codemod \[\.+\] 0\/2 {3}0% {2}reading and migrating {2}\d+s$/));
-    expect(shown.at(-1)).toMatch(/^mrtr-codemod \[#+\] 2\/2 100% {2}(reading and migrating|finishing files) {2}\d+s$/);
+    expect(shown.at(-1)).toMatch(/^mrtr-codemod \[#+\] 2\/2 100% {2}(reading and migrating|finishing files|writing the request-state module) {2}\d+s$/);
     expect(tty.out.stdout).toContain('Files scanned: 2 (1 mention server→client requests)\n');
 
     // check shows it too (for its text format).
@@ -333,7 +359,7 @@ describe('progress', () => {
     const json = terminal(true);
     expect(await main(['migrate', '--dry-run', '--json', 'src'], json.io)).toBe(0);
     expect(json.out.stderr).toBe('');
-    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 2, changedFiles: [{ path: 'src/server.ts', written: false }] });
+    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 2, changedFiles: [{ path: 'src/server.ts', written: false }, { path: 'src/mrtr-request-state.ts', written: false }] });
   });
 
   it('moves through the v1 pass: its own phase, one step a file', async () => {
@@ -342,10 +368,11 @@ describe('progress', () => {
     await main(['migrate', '--dry-run', 'src'], tty.io);
     const shown = frames(tty.out.stderr);
     const phases = [...new Set(shown.map((frame) => /\d% {2}(.+?) {2}\d+s$/.exec(frame)?.[1] ?? /^mrtr-codemod (\D+?) (?:\d+ )? *\d+s$/.exec(frame)?.[1]))];
-    expect(phases).toEqual(['finding files', 'reading and migrating', 'upgrading v1 files (official codemod)', 'finishing files', 'updating package.json']);
-    // 3 files and 2 upgrades: the v1 pass counts each file it upgrades.
+    expect(phases).toEqual(['finding files', 'reading and migrating', 'upgrading v1 files (official codemod)', 'finishing files', 'writing the request-state module', 'updating package.json']);
+    // 3 files and 2 upgrades: the v1 pass counts each file it upgrades. (Whether 2/5 is drawn
+    // depends on the redraw interval: the two upgrades may end within it.)
     expect(shown).toContainEqual(expect.stringMatching(/ 1\/5 {2}20% {2}upgrading v1 files \(official codemod\)/));
-    expect(shown).toContainEqual(expect.stringMatching(/ 2\/5 {2}40% {2}upgrading v1 files \(official codemod\)/));
+    expect(shown).toContainEqual(expect.stringMatching(/ 3\/5 {2}60% {2}finishing files/));
     const counts = shown.flatMap((frame) => / (\d)\/\d /.exec(frame)?.[1] ?? []).map(Number);
     expect(counts).toEqual([...counts].sort());
     expect(counts.at(-1)).toBe(5);
@@ -475,13 +502,13 @@ describe('the package.json a v1 upgrade edits', () => {
     // From the work tree: the manifest is above the directory the run is in.
     const inside = await cli(repoDir, 'migrate', '--dry-run', 'src');
     expect(inside.stdout).toContain('  ../package.json:1  warning  outside the directory the run is in, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
-    expect(inside.stdout).toContain('Files to change: 1 (dry run: nothing written)\n  src/server.ts\n');
+    expect(inside.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  src/server.ts\n  src/mrtr-request-state.ts\n');
 
     // From above it: the manifest is in the directory the run is in, but outside the work tree.
     const above = await cli(dir, 'migrate', 'repo/src');
     expect(above.stderr).toBe('');
     expect(above.stdout).toContain('  package.json:1  warning  outside the git work tree, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
-    expect(above.stdout).toContain('Files changed: 1\n  repo/src/server.ts\n');
+    expect(above.stdout).toContain('Files changed: 2\n  repo/src/server.ts\n  repo/src/mrtr-request-state.ts\n');
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
     expect(await readFile(path.join(repoDir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
   });

@@ -3,12 +3,15 @@
 // 1. --patch / --report are reserved first (a path that cannot be written, or is a link, is a
 //    usage error before anything else happens);
 // 2. files are discovered; a writing run removes the temporary files a killed run left;
-// 3. the dirty-tree guard looks at the paths and the package.json above them;
+// 3. the dirty-tree guard looks at the paths, the package.json above them and the module
+//    --state-module names;
 // 4. the run; then the diff, the summary, and the review files.
 // Exit codes: src/report/exit-codes.ts (the same rule as check).
 //
 // This module is imported at start-up for its yargs definition: the engine and the reports are
 // imported when the command runs.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { CommandModule, Options } from 'yargs';
 import { jsonText, terminalText } from '../core/escape.ts';
 import type { ChangedFile, RunResult } from '../engine/run.ts';
@@ -39,6 +42,8 @@ export interface MigrateCommand {
   v1?: boolean;
   /** --no-types: never start the TypeScript checker (an unannotated lifted local is then marked). */
   types?: boolean;
+  /** --state-module PATH: where the request-state module goes (default: beside the module that builds the server). */
+  stateModule?: string;
 }
 
 /** The options of `migrate` (the help shows them; a mistyped one is answered with the nearest). */
@@ -52,6 +57,7 @@ export const MIGRATE_OPTIONS = {
   sampling: { choices: ['migrate', 'flag'], default: 'migrate', describe: 'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)' },
   types: { type: 'boolean', default: true, describe: 'Ask the TypeScript checker for the types of locals that travel in requestState (--no-types never starts it: about 250 MB and a few seconds less; such a local without a type annotation is then marked untyped-local instead of migrated)' },
   v1: { type: 'boolean', default: true, describe: 'Run the official v1-to-v2 codemod first on files that import @modelcontextprotocol/sdk, and update package.json (--no-v1 leaves them as they are)' },
+  'state-module': { type: 'string', requiresArg: true, describe: 'Where the request-state module the migrated files import goes (a file, or a folder for mrtr-request-state.<ext>); by default beside the module that builds the server' },
 } as const satisfies Record<string, Options>;
 
 /** The yargs definition of `migrate`; `onCommand` receives the parsed command (run it with runMigrateCommand). */
@@ -82,6 +88,7 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
       };
       if (typeof args.patch === 'string') command.patch = args.patch;
       if (typeof args.report === 'string') command.report = args.report;
+      if (typeof args.stateModule === 'string') command.stateModule = args.stateModule;
       onCommand(command);
     },
   };
@@ -147,6 +154,7 @@ async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Prog
       discover: discoverOptions,
       transform: { sampling: command.sampling },
       v1: command.v1,
+      ...(command.stateModule !== undefined ? { stateModule: command.stateModule } : {}),
       ...(command.types === false ? { types: false as const } : {}),
       ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}),
     },
@@ -161,7 +169,10 @@ async function removeStaleTemps(files: readonly string[], cwd: string): Promise<
   return (await removeStaleTempFiles(files)).map((file) => displayPath(cwd, file));
 }
 
-/** The refusal to print when git shows uncommitted changes under the paths (or in the package.json above them a v1 upgrade may edit). */
+/**
+ * The refusal to print when git shows uncommitted changes under the paths (or in the package.json
+ * above them a v1 upgrade may edit, or in the request-state module --state-module names).
+ */
 async function dirtyTreeRefusal(command: MigrateCommand, cwd: string): Promise<string | undefined> {
   const [{ checkDirtyTree, formatDirtyRefusal }, { manifestsToGuard }, { ownTempFile }] = await Promise.all([
     import('../engine/git.ts'),
@@ -169,10 +180,22 @@ async function dirtyTreeRefusal(command: MigrateCommand, cwd: string): Promise<s
     import('../engine/atomic-write.ts'),
   ]);
   const manifests = command.v1 === false ? [] : await manifestsToGuard(command.paths, cwd);
-  const tree = await checkDirtyTree([...command.paths, ...manifests], cwd);
+  const tree = await checkDirtyTree([...command.paths, ...manifests, ...(await stateModuleToGuard(command, cwd))], cwd);
   // The --patch / --report files this run reserved (inside the paths, maybe) are its own.
   tree.dirty = tree.dirty.filter((entry) => !(entry.status === '??' && ownTempFile(entry.path.split('/').pop()!)));
   return tree.dirty.length > 0 ? formatDirtyRefusal(tree) : undefined;
+}
+
+/**
+ * The request-state module --state-module names, when it is a file that exists: it may lie
+ * outside the paths. A folder is not guarded whole (its other files are not the run's); the
+ * module in it, like one put beside the server by default, is replaced only when it holds the
+ * text an earlier run wrote and nobody edited, and still holds it just before the rename.
+ */
+async function stateModuleToGuard(command: MigrateCommand, cwd: string): Promise<string[]> {
+  if (command.stateModule === undefined) return [];
+  const info = await stat(path.resolve(cwd, command.stateModule)).catch(() => undefined);
+  return info?.isFile() ? [command.stateModule] : [];
 }
 
 /** Step 4's printing (the diff, the summary, errors on stderr when stdout is a patch); returns what the exit code is made of. */

@@ -36,6 +36,7 @@ const RUN_PHASES: Readonly<Record<RunPhase, string>> = {
   'v1-upgrade': 'upgrading v1 files (official codemod)',
   finishing: 'finishing files',
   'cross-module': 'following helpers across modules',
+  'state-modules': 'writing the request-state module',
   manifests: 'updating package.json',
 };
 

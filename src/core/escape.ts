@@ -25,9 +25,10 @@ function escapeChar(char: string): string {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** `text` as a single-quoted JavaScript string literal whose value is exactly `text`. */
-export function jsString(text: string): string {
-  return `'${text.replace(/[\\']/g, '\\$&').replace(UNSAFE, escapeChar)}'`;
+/** `text` as a JavaScript string literal (single-quoted unless told) whose value is exactly `text`. */
+export function jsString(text: string, quote: "'" | '"' = "'"): string {
+  const special = quote === "'" ? /[\\']/g : /[\\"]/g;
+  return `${quote}${text.replace(special, '\\$&').replace(UNSAFE, escapeChar)}${quote}`;
 }
 
 /**

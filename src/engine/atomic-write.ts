@@ -5,7 +5,9 @@
 // Two kinds of target:
 // - a source file (writeFileAtomic): found by discovery inside the root, written through a link
 //   that stays inside it, and only if it still holds what the run read (`expected`, compared
-//   just before the rename: an edit made while the run was busy is never overwritten);
+//   just before the rename: an edit made while the run was busy is never overwritten); a file
+//   of the run's own (the request-state module) is never written through a link (`noLink`),
+//   and a new one never replaces a file made meanwhile (`absent`);
 // - an output the user named (reserveFile: --patch, --report): its temporary file is made
 //   before the run touches any source, so a path that cannot be written fails first; it is
 //   never written through a symbolic link.
@@ -14,7 +16,7 @@
 // (SIGKILL) leaves one, which the next run recognises (staleTempFile) and removes.
 import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
-import { chmod, chown, lstat, open, readFile, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { access, chmod, chown, constants, lstat, open, readFile, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { processIsAlive, whenInterrupted } from './interrupt-cleanup.ts';
 import { isInside } from './source-files.ts';
@@ -27,6 +29,10 @@ export interface AtomicWriteOptions {
    * (or is gone), nothing is written and a ChangedOnDiskError is thrown.
    */
   expected?: Uint8Array;
+  /** The file must not exist just before it is written (a new file): when one does, a ChangedOnDiskError is thrown. */
+  absent?: boolean;
+  /** Never write through a symbolic link: a file that is one (or becomes one before the rename) throws an OutputPathError. */
+  noLink?: boolean;
 }
 
 /** The file was edited (or removed) by someone else between the run's read and its write. */
@@ -51,6 +57,7 @@ const MAX_NAME_BYTES = 255 - '..4194304.0123456789ab.mrtr-tmp'.length;
  * is replaced and the link stays a link.
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  if (options.noLink && (await isLink(file))) throw new OutputPathError('is a symbolic link; it is not written through');
   const target = await resolveTarget(file);
   const existing = await stat(target).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
@@ -62,7 +69,21 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     if (options.expected && !(await holds(target, options.expected))) {
       throw new ChangedOnDiskError('the file changed on disk during the run');
     }
+    if (options.absent && (await lstat(target).catch(() => undefined))) throw new ChangedOnDiskError('a file was made at this path during the run');
+    if (options.noLink && (await isLink(target))) throw new OutputPathError('became a symbolic link during the run; not written through it');
   });
+}
+
+/** Why a file must not be rewritten without being asked to (its mode says so), or undefined when it may be. */
+export async function readOnlyReason(file: string): Promise<string | undefined> {
+  const info = await stat(file);
+  if ((info.mode & 0o222) === 0) return 'read-only file (no write permission bit)';
+  try {
+    await access(file, constants.W_OK);
+  } catch {
+    return 'read-only file (no write permission for this user)';
+  }
+  return undefined;
 }
 
 /** An output file reserved before the run: its temporary file exists, ready to be filled. */
@@ -212,6 +233,10 @@ function tempName(base: string): string {
   let name = base;
   while (Buffer.byteLength(name) > MAX_NAME_BYTES) name = name.slice(0, -1);
   return `.${name}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
+}
+
+async function isLink(file: string): Promise<boolean> {
+  return (await lstat(file).catch(() => undefined))?.isSymbolicLink() === true;
 }
 
 async function holds(file: string, expected: Uint8Array): Promise<boolean> {

@@ -18,17 +18,17 @@
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
-import { access, constants, stat } from 'node:fs/promises';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, FilePlan, SiteReport } from '../plan/types.ts';
 import { planWithTypes, transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
-import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
+import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
 import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
+import { type Placement, type StateModuleRecord, StateModules } from './state-modules.ts';
 import { decodeSource, displayPath, readSource } from './source-files.ts';
 import { isV1Source, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
 import { verifyParses } from './verify-output.ts';
@@ -117,6 +117,11 @@ export interface RunSettings {
   v1?: boolean;
   /** Where the official codemod works on scratch copies of the v1 files (default: the OS temp directory). */
   v1ScratchDir?: string;
+  /**
+   * The request-state module's path (`--state-module`), relative to `cwd`: a file, or a folder
+   * to put it in. By default each package gets one beside the module that builds its server.
+   */
+  stateModule?: string;
 }
 
 /**
@@ -134,6 +139,10 @@ export interface ChangedFile {
   output: string;
   /** The splices into `original` that made `output`, when the run knows them (a diff then compares only the lines they touch). */
   splices?: readonly Edit[];
+  /** The file did not exist before the run (the request-state module): its patch creates it. */
+  created?: boolean;
+  /** The file was on the v1 SDK: the official v1-to-v2 codemod changed it first (its diff shows both passes). */
+  upgradedFromV1?: boolean;
   /** Whether the new text was written to disk (false in a dry run). */
   written: boolean;
 }
@@ -144,7 +153,7 @@ export interface RunSite extends SiteReport {
 }
 
 /** The phases of a run, in order (each but `files` only when there is work for it). */
-export type RunPhase = 'files' | 'v1-upgrade' | 'finishing' | 'cross-module' | 'manifests';
+export type RunPhase = 'files' | 'v1-upgrade' | 'finishing' | 'cross-module' | 'state-modules' | 'manifests';
 
 export type ErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
 
@@ -184,6 +193,8 @@ export interface RunResult {
   skipped?: RunSkip[];
   /** Files upgraded from the v1 SDK by the official codemod, with what it left to do (its markers count as open work). */
   upgrades: Array<{ file: string; notes: UpgradeNote[] }>;
+  /** The request-state modules the migrated files import: written, refreshed or left, and where the verifier was wired. */
+  stateModules: StateModuleRecord[];
 }
 
 /**
@@ -224,7 +235,10 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const rewrite = options.rewrite !== false;
   const context: RunContext = { types, write: write && rewrite, rewrite, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
   const skipped: RunSkip[] = [];
-  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [] };
+  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [], stateModules: [] };
+  // The request-state module of each package: placed before the transforms, written after.
+  const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
+  const pending: Candidate[] = [];
   const upgradeV1Files = options.v1 !== false;
   const v1Queue: Candidate[] = [];
   // Files read whose text imports the v1 SDK: the manifest update need not read them again.
@@ -283,6 +297,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       continue;
     }
     options.onText?.(absolutePath, source);
+    modules.note(absolutePath, source);
     const v1 = upgradeV1Files && isV1Source(source);
     if (v1) v1Sources.add(absolutePath);
     // Most files of a project never mention the legacy surface: they are not parsed at all.
@@ -305,8 +320,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       v1Queue.push(c);
       continue;
     }
-    track(runCandidate(c, done));
+    // Transformed once every file is read: where the request-state module goes depends on them.
+    pending.push(c);
   }
+
+  for (const [absolutePath, placement] of await modules.place([...candidates.values()])) candidates.get(absolutePath)!.placement = placement;
+  for (const c of pending) track(runCandidate(c, done));
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
   if (v1Queue.length > 0) {
@@ -372,9 +391,39 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       reported.changed = undefined;
       reported.errors = [];
       // Started together, so the files that need type facts share one round of the checker.
-      track(runCandidate(again).then(() => void Object.assign(reported, outcome)));
+      track(
+        runCandidate(again).then(() => {
+          Object.assign(reported, outcome);
+          // What the request-state step needs of the file: what is on disk, what it imports.
+          if (known) Object.assign(known, { bytes: again.bytes, importsStateModule: again.importsStateModule });
+        }),
+      );
     }
     while (running.size > 0) await Promise.all(running);
+  }
+
+  // The request-state modules the migrated files import, and the verifier wired where each
+  // server is built (the changed text of a candidate that builds one is replaced).
+  // An analysis-only run (verify: false, or a plan-only run, as `check` runs) uses no output:
+  // nothing to write or wire.
+  const wire = context.verify && context.rewrite;
+  if (wire && candidates.size > 0) options.onPhase?.('state-modules', 0);
+  const step = wire
+    ? await modules.finish(
+        [...candidates.values()].map((c) => ({ absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text: c.outcome.changed?.output ?? c.source, bytes: c.bytes })),
+        context.write,
+      )
+    : { modules: [], errors: [], changes: [] };
+  result.stateModules = step.modules;
+  for (const error of step.errors) result.errors.push({ file: error.file, stage: 'write', message: error.message });
+  // Listed after the files of the run: the modules wired, then the request-state modules.
+  const stepChanged: ChangedFile[] = [];
+  for (const change of step.changes) {
+    const c = candidates.get(change.absolutePath);
+    const changed: ChangedFile = c ? { ...change, original: c.source, ...(c.outcome.changed?.upgradedFromV1 ? { upgradedFromV1: true } : {}) } : change;
+    if (c) c.outcome.changed = changed;
+    else stepChanged.push(changed);
+    options.onChanged?.(changed);
   }
 
   // The package.json above upgraded v1 files: the v2 server package in, the v1 SDK out once
@@ -398,6 +447,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     if (outcome.changed) result.changed.push(outcome.changed);
     result.errors.push(...outcome.errors);
   });
+  result.changed.push(...stepChanged);
   return result;
 }
 
@@ -439,6 +489,10 @@ interface Candidate {
    * a run's memory).
    */
   exportedHelpers?: TransformResult['plan']['exportedHelpers'];
+  /** Where the request-state module is for this file (decided once every file is read). */
+  placement?: Placement;
+  /** Set once transformed: its migrated handlers import the request-state module. */
+  importsStateModule?: boolean;
 }
 
 function candidate(context: RunContext, read: { absolutePath: string; file: string; bytes: Buffer; source: string }, outcome: FileOutcome): Candidate {
@@ -456,8 +510,14 @@ async function handleCandidate(c: Candidate): Promise<void> {
   let plan: FilePlan;
   // Undefined when the run plans only.
   let transformed: TransformResult | undefined;
+  // The module's path holds another file: the migrated text would import it (an analysis-only
+  // run, which uses no output, goes on).
+  if (c.placement?.refused && context.verify) {
+    fail('write', c.placement.refused);
+    return;
+  }
   try {
-    const options = c.externalHelpers ? { ...context.transform, externalHelpers: c.externalHelpers } : context.transform;
+    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.placement ? { stateModule: c.placement.options } : {}) };
     const onAnalysed = context.onAnalysed;
     const onAnalysis = onAnalysed && ((analysis: FileAnalysis) => onAnalysed(absolutePath, analysis));
     if (context.rewrite) {
@@ -470,6 +530,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
       plan = await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
     }
     c.exportedHelpers = plan.exportedHelpers;
+    c.importsStateModule = plan.handlers.length > 0;
   } catch (error) {
     if (error instanceof ParseFailure) fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
     else fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
@@ -498,7 +559,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   }
   if (!transformed.changed) return;
 
-  const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };
+  const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false, ...(c.input !== source ? { upgradedFromV1: true } : {}) };
   // Splices into the text on disk (not a v1 file's upgraded text, nor a text edited twice).
   if (transformed.edited.base === source) changed.splices = transformed.edited.edits;
   if (context.write) {
@@ -525,18 +586,6 @@ async function handleCandidate(c: Candidate): Promise<void> {
   }
   outcome.changed = changed;
   context.onChanged?.(changed);
-}
-
-/** Why a file must not be rewritten without being asked to, or undefined when it may be. */
-async function readOnlyReason(file: string): Promise<string | undefined> {
-  const info = await stat(file);
-  if ((info.mode & 0o222) === 0) return 'read-only file (no write permission bit)';
-  try {
-    await access(file, constants.W_OK);
-  } catch {
-    return 'read-only file (no write permission for this user)';
-  }
-  return undefined;
 }
 
 function failer(file: string, outcome: FileOutcome) {

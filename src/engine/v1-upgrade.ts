@@ -232,7 +232,7 @@ async function upgradeBatch(
     const byCopy = new Map(outcome.fileResults.map((r) => [normalise(r.filePath), r]));
     const out: Array<{ index: number; file: UpgradedFile }> = [];
     for (const c of copies) {
-      const text = keepLineEndings(c.text, await readFile(c.copy, 'utf8'));
+      const text = keepQuotes(c.text, keepLineEndings(c.text, await readFile(c.copy, 'utf8')));
       const diagnostics = byCopy.get(normalise(c.copy))?.diagnostics ?? [];
       out.push({
         index: c.index,
@@ -292,6 +292,30 @@ function scratchManifest(projectType: UpgradeOptions['projectType']): object {
 function keepLineEndings(input: string, output: string): string {
   if (!input.includes('\r\n') || /(^|[^\r])\n/.test(input)) return output;
   return output.replace(/\r?\n/g, '\r\n');
+}
+
+/** A module specifier in quotes: `from 'x'`, `import 'x'`, `import('x')`, `require('x')`. */
+const QUOTED_SPECIFIER = /(\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])([^'"\\\n]*)\2/g;
+
+/**
+ * ts-morph writes the imports it adds or rewrites in double quotes. In a file whose specifiers
+ * are in single quotes, those it wrote (a double-quoted specifier the input did not have) are
+ * put in single quotes too; the user's own are left as they were.
+ */
+function keepQuotes(input: string, output: string): string {
+  const inInput = [...input.matchAll(QUOTED_SPECIFIER)];
+  const single = inInput.filter((m) => m[2] === "'").length;
+  if (single <= inInput.length - single) return output;
+  const theirs = inInput.filter((m) => m[2] === '"').map((m) => m[3]!);
+  return output.replace(QUOTED_SPECIFIER, (whole, head: string, quote: string, specifier: string) => {
+    if (quote !== '"') return whole;
+    const i = theirs.indexOf(specifier);
+    if (i !== -1) {
+      theirs.splice(i, 1);
+      return whole;
+    }
+    return `${head}'${specifier}'`;
+  });
 }
 
 /** ts-morph reports paths with `/` separators on every platform. */

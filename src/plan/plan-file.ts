@@ -7,17 +7,20 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
-import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
-import { codeSnippet } from '../core/escape.ts';
+import { KINDS } from '../analyse/sdk-surface.ts';
+import { codeSnippet, jsString } from '../core/escape.ts';
+import { codeStyleOf } from './code-style.ts';
+import { dropStatements, layoutHandler } from './resume-layout.ts';
+import { statementFacts } from './resume-facts.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
-import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
-import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport } from './types.ts';
-import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
+import type { Edit, FilePlan, HandlerPlan, InputKind, ListPlan, Marker, SiteReport } from './types.ts';
+import { type DeadCode, deadDeclarations, type Replaced } from './dead-code.ts';
+import { fileEdits, SERVER_ELSEWHERE_REASON, serverElsewhereNext } from './wiring.ts';
 
 export interface PlanOptions {
   typeFacts?: TypeFacts;
@@ -28,6 +31,16 @@ export interface PlanOptions {
   externalHelpers?: ReadonlyMap<string, { file: string; line: number; name: string }>;
   /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
   sampling?: 'migrate' | 'flag';
+  /** The request-state module migrated handlers import (see StateModuleOptions). */
+  stateModule?: StateModuleOptions;
+}
+
+/** Where the request-state module is, and whether its verifier is wired in another module. */
+export interface StateModuleOptions {
+  /** Absolute path of the module; by default `mrtr-request-state.<ext>` beside the file. */
+  path?: string;
+  /** The engine wires the verifier where the server is built, in another module of the project. */
+  verifierWiredElsewhere?: boolean;
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
@@ -43,6 +56,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const planned: HandlerPlan[] = [];
 
   const eol = eolOf(source);
+  const style = codeStyleOf(source, analysis.program);
   const byHandler = new Map<HandlerSite, LegacySite[]>();
   const exportedHelpers: FilePlan['exportedHelpers'] = [];
   const addSite = (handler: HandlerSite, site: LegacySite) => {
@@ -185,7 +199,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
     if (flagged) return new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged);
     const helper = reachHelpers.get(handler);
-    return helper ? blockedByHelper(helper) : planHandler(analysis, handler, handlerSites, options.typeFacts);
+    return helper ? blockedByHelper(helper) : withLayout(planHandler(analysis, handler, handlerSites, options.typeFacts), handler, handlerSites);
+  }
+
+  /** A planned handler with how it is written (or why it cannot be written in place). */
+  function withLayout(plan: HandlerPlan | Refusal, handler: HandlerSite, handlerSites: LegacySite[]): HandlerPlan | Refusal {
+    if (plan instanceof Refusal) return plan;
+    const layout = layoutHandler(source, plan, statementFacts(handler.fn.body), (text) => jsString(text, style.quote));
+    if (layout instanceof Refusal) return layout.site ? layout : layout.at(handlerSites[0]!);
+    plan.layout = layout;
+    return plan;
   }
 
   function blockedByHelper(helper: string): Refusal {
@@ -224,51 +247,37 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     }
   }
 
+  // What the migration leaves unused (imports, aliases of the push API): removed.
+  const dead = unusedAfter(analysis, [...results].flatMap(([handler, r]) => (r instanceof Refusal ? [] : [{ plan: r, sites: byHandler.get(handler)! }])), edits);
+  edits.push(...dead.edits);
 
-  let exportCodec = false;
-  const needsHelpers = planned.length > 0 && !source.includes(HELPERS_SENTINEL);
-  if (planned.length > 0) {
-    if (analysis.serverConstructions.length === 0) {
-      exportCodec = needsHelpers;
-      reports.push({
-        line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere',
-        reason: 'no `new McpServer(...)` in this file, so the request-state verifier could not be wired here.',
-        next: 'add `requestState: { verify: mrtrCodec.verify }` to the McpServer options where the server is constructed (mrtrCodec is exported from this file).',
-      });
-    }
-    for (const construction of analysis.serverConstructions) edits.push(...wireVerifier(source, construction));
-  }
-
-  const typeImports = new Set<string>();
-  for (const h of planned) {
-    if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
-    for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
-  }
-  const wanted = planned.length === 0 ? (urlEdits.length > 0 ? ['inputRequired'] : []) : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
-  const imports = wanted.filter((name) => !alreadyImported(analysis, name));
-  // A name the migration adds (an import, a helper of the generated block) that the module
-  // already declares, in any scope, would not compile or would be shadowed: refuse the file.
-  const added = [...imports.map((n) => n.replace(/^type /, '')), ...(needsHelpers ? HELPER_DECLARED : [])];
-  const clash = added.find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name));
-  if (clash) {
-    const refusal = new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.');
+  const tail = fileEdits(analysis, options, planned, urlEdits.length > 0, dead.importDrops);
+  if (tail instanceof Refusal) {
+    // A name the migration adds that the module already declares, in any scope, would not
+    // compile or would be shadowed: the file is refused.
     const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
-    for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
-    for (const { t, handler } of urlPlanned) markThrow(t, handler, refusal);
+    for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, tail);
+    for (const { t, handler } of urlPlanned) markThrow(t, handler, tail);
     const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
+    return { handlers: [], markers, sites: kept, edits: [], typed: analysis.typed, style: tail.style, eol, uncertain, exportedHelpers };
   }
-  if (imports.length > 0) edits.push(importEdit(analysis, imports));
+  edits.push(...tail.edits);
+  if (tail.unwired) {
+    reports.push({
+      line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere',
+      reason: SERVER_ELSEWHERE_REASON,
+      next: serverElsewhereNext(tail.stateSpecifier),
+    });
+  }
 
   return {
     handlers: planned,
     markers,
     sites: reports,
     edits,
-    needsHelpers,
-    exportCodec,
     typed: analysis.typed,
-    helpersAt: analysis.afterImports,
+    style: tail.style,
+    ...(planned.length > 0 ? { stateSpecifier: tail.stateSpecifier } : {}),
     eol,
     uncertain,
     exportedHelpers,
@@ -346,4 +355,34 @@ function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySit
 
 function isStatementLike(node: Node): boolean {
   return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
+}
+
+/**
+ * The declarations the migration leaves unused, and how each goes: a statement of a migrated
+ * handler is left out of its layout, other statements are removed (unless another edit
+ * rewrites them), import specifiers are dropped with the import edits.
+ */
+function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: HandlerPlan; sites: LegacySite[] }>, edits: readonly Edit[]): DeadCode {
+  if (migrated.length === 0 && edits.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
+  const replaced: Replaced[] = edits.map((e) => ({ start: e.start, end: e.end, text: e.text }));
+  const renderable = new Set<number>();
+  for (const { plan, sites } of migrated) {
+    const asked = plan.points.flatMap((p) => p.requests.map((r) => r.requestText)).join('\n');
+    for (const site of sites) replaced.push({ start: site.call.start!, end: site.call.end!, text: asked });
+    const visit = (list: ListPlan) => {
+      for (const item of list.items) {
+        if (item.type === 'plain') renderable.add(item.span.start);
+        if (item.type === 'compound') for (const child of item.children) visit(child.list);
+      }
+    };
+    visit(plan.tree);
+  }
+  const bodies = migrated.map((m) => m.plan.body);
+  const dead = deadDeclarations(analysis.source, analysis.program, replaced, bodies, renderable);
+  for (const { plan } of migrated) {
+    const dropped = [...dead.inBodies].filter((at) => plan.body.start <= at && at < plan.body.end);
+    if (dropped.length > 0 && plan.layout) plan.layout = dropStatements(plan.layout, plan.tree, new Set(dropped));
+  }
+  // A removal inside text another edit rewrites (a split helper) is that edit's business.
+  return { ...dead, edits: dead.edits.filter((d) => !edits.some((e) => e.start < d.end && d.start < e.end)) };
 }

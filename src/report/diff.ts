@@ -9,7 +9,7 @@ import { unifiedPatch } from './line-diff.ts';
 const DIFF_CONTEXT = 3;
 
 /** What a diff is made from: a ChangedFile, or anything with its path and two texts. */
-type DiffedFile = Pick<ChangedFile, 'path' | 'original' | 'output' | 'splices'>;
+type DiffedFile = Pick<ChangedFile, 'path' | 'original' | 'output' | 'splices' | 'created'>;
 
 /**
  * Diffs already made, by the file object they describe: the CLI makes each one as soon as the
@@ -22,7 +22,8 @@ const made = new WeakMap<object, string>();
 export function unifiedDiff(file: DiffedFile): string {
   let patch = made.get(file);
   if (patch === undefined) {
-    patch = unifiedPatch(headerName('a/', file.path), headerName('b/', file.path), file.original, file.output, DIFF_CONTEXT, file.splices);
+    // A file the run creates (the request-state module) comes from /dev/null, as git writes it.
+    patch = unifiedPatch(file.created ? '/dev/null' : headerName('a/', file.path), headerName('b/', file.path), file.original, file.output, DIFF_CONTEXT, file.splices);
     made.set(file, patch);
   }
   return patch;

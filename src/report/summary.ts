@@ -1,9 +1,11 @@
-// The human summary printed at the end of a run: what was looked at, what was migrated,
-// what is left for a person (each marker with where, why and what next), what failed, and
-// the deprecation notes for sampling and roots, each note once however many sites it concerns.
+// The human summary printed at the end of a run: what was looked at, what was migrated (the
+// request-state module included), what is left for a person (each marker with where, why and
+// what next), what failed, the deprecation notes for sampling and roots, each note once
+// however many sites it concerns, and the next steps.
 import { terminalText } from '../core/escape.ts';
 import type { RunResult } from '../engine/run.ts';
 import { count, errorLocation } from './formats/check-report.ts';
+import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings, type HandlerSummary } from './run-tally.ts';
 
 interface SummaryOptions {
@@ -18,6 +20,11 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
   lines.push(`Files scanned: ${result.filesScanned} (${result.candidates} mention server→client requests)`);
   lines.push(options.dryRun ? `Files to change: ${result.changed.length} (dry run: nothing written)` : `Files changed: ${result.changed.length}`);
   for (const file of result.changed) lines.push(`  ${file.path}`);
+  const modules = stateModuleNotes(result.stateModules);
+  if (modules.length > 0) {
+    lines.push('Request-state module:');
+    for (const { file, note } of modules) lines.push(`  ${file}: ${note}`);
+  }
 
   lines.push(`Sites migrated: ${sites.migrated}`);
 
@@ -47,8 +54,13 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     for (const { note, sites } of notes) lines.push(`  ${note} (${count(sites, 'site')})`);
   }
 
-  // The last line is the headline: whole handlers migrated, and those left for a person.
+  // The headline: whole handlers migrated, and those left for a person; then what to do next.
   lines.push(formatHandlerLine(summariseHandlers(result.sites)));
+  const steps = nextSteps(result, { dryRun: options.dryRun });
+  if (steps.length > 0) {
+    lines.push('Next steps:');
+    steps.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
+  }
 
   // Names and messages come from the repository: each line is escaped, so none can hide another.
   return lines.map(terminalText).join('\n') + '\n';
