@@ -1,6 +1,7 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
 import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
 import type { TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
+import { receiversFromDeclarations } from './analyse/receiver-types.ts';
 import { planFile, type PlanOptions } from './plan/plan-file.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
@@ -103,7 +104,19 @@ export function planOrQuestions(analysis: FileAnalysis, options: TransformOption
 }
 
 export function planWithFacts(analysis: FileAnalysis, facts: TypeFacts, options: TransformOptions = {}): FilePlan {
-  return planFile(analysis, planOptions(options, facts));
+  const declared = declaredReceivers(analysis);
+  if (declared.size === 0) return planFile(analysis, planOptions(options, facts));
+  // The receivers the file's declarations answer were not asked (see questionsOf).
+  const fromSdk = facts.fromSdk;
+  return planFile(analysis, planOptions(options, { local: (name, start) => facts.local(name, start), fromSdk: (start, end) => declared.get(`${start}:${end}`) ?? fromSdk?.(start, end) }));
+}
+
+/** The doubtful receivers the file's own declarations and imports answer (src/analyse/receiver-types.ts), once an analysis. */
+const declaredReceiverCache = new WeakMap<FileAnalysis, Map<string, boolean>>();
+function declaredReceivers(analysis: FileAnalysis): Map<string, boolean> {
+  let found = declaredReceiverCache.get(analysis);
+  if (!found) declaredReceiverCache.set(analysis, (found = receiversFromDeclarations(analysis)));
+  return found;
 }
 
 /**
@@ -121,6 +134,9 @@ function questionsOf(analysis: FileAnalysis, options: TransformOptions): { quest
       return { text: 'unknown', jsonSafe: true };
     },
     fromSdk: (start, end) => {
+      // Answered from the file's declarations and imports first: the checker is not asked.
+      const declared = declaredReceivers(analysis).get(`${start}:${end}`);
+      if (declared !== undefined) return declared;
       if (once(`receiver ${start} ${end}`)) questions.receivers.push({ start, end });
       return true;
     },
