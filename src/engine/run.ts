@@ -10,11 +10,11 @@
 //   A file that is not a candidate is dropped once tested; a candidate's text is kept for the
 //   cross-module pass, but no syntax tree outlives its file's transform.
 // - The TypeScript checker is needed only by TypeScript files whose plan lifts a local (or
-//   doubts a receiver). It runs in its own thread (WorkerTypeFacts), started by the first
+//   doubts a receiver the file's own declarations do not answer). It runs in its own thread (WorkerTypeFacts), started by the first
 //   question (a run that asks none never loads TypeScript): while it reads the standard library
-//   and the SDK's declarations, this thread reads and plans the other files; a file that waits
-//   for answers finishes when they come. Reading stops while MAX_WAITING files wait, so memory
-//   does not grow with the project. `types: false` never starts it.
+//   and the SDK's declarations, this thread plans the other files; a file that waits for
+//   answers finishes when they come. No more files are started while MAX_WAITING wait, so
+//   memory does not grow with the project. `types: false` never starts it.
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
@@ -205,8 +205,8 @@ export interface RunResult {
 const READ_BATCH = 64;
 
 /**
- * Reading stops while this many candidates wait (most wait for the checker's answers), until
- * some are done: a waiting file holds its syntax tree. Twice the checker's largest round
+ * No more candidates are started while this many wait (most wait for the checker's answers),
+ * until some are done: a waiting file holds its syntax tree. Twice the checker's largest round
  * (MAX_ROUND_FILES in src/analyse/type-facts-worker.ts), so that the next round is ready when one ends.
  */
 const MAX_WAITING = 128;
@@ -268,16 +268,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const doneAt = (i: number) => options.onFileDone?.(displayPath(cwd, discovery.files[i]!));
 
   for (let i = 0; i < discovery.files.length; i++) {
-    if (i > 0 && i % READ_BATCH === 0) {
-      // Let writes and other I/O of earlier candidates progress between runs of reads.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      // Read no further while many files wait (for type facts, or a write): each holds its
-      // syntax tree until it is done, so memory would grow with the project.
-      while (running.size >= MAX_WAITING) {
-        types?.hurry?.();
-        await Promise.race(running);
-      }
-    }
+    // Let other I/O progress between runs of reads.
+    if (i > 0 && i % READ_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const absolutePath = discovery.files[i]!;
     const fail = (stage: ErrorStage, message: string) => {
       failer(displayPath(cwd, absolutePath), outcomeAt(i))(stage, message);
@@ -324,8 +316,18 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     pending.push(c);
   }
 
+  // Every file has been read: the checker answers questions as they come from now on.
+  types?.flush?.();
   for (const [absolutePath, placement] of await modules.place([...candidates.values()])) candidates.get(absolutePath)!.placement = placement;
-  for (const c of pending) track(runCandidate(c, done));
+  for (const c of pending) {
+    // No more than MAX_WAITING at a time (most wait for type facts): each holds its syntax
+    // tree until it is done, so memory would grow with the project.
+    while (running.size >= MAX_WAITING) {
+      types?.hurry?.();
+      await Promise.race(running);
+    }
+    track(runCandidate(c, done));
+  }
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
   if (v1Queue.length > 0) {
@@ -357,7 +359,6 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   }
 
   // Candidates waiting for type facts finish as their answers come.
-  types?.flush?.();
   if (running.size > 0) options.onPhase?.('finishing', 0);
   while (running.size > 0) await Promise.all(running);
 
