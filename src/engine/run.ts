@@ -373,9 +373,13 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   if (helpers.size > 0) {
     options.onPhase?.('cross-module', 0);
     const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
+    // The files whose relative imports (read with their text, see import-graph.ts) may name a
+    // module that exports a helper.
+    const importers = modules.graph.filesImportingAny(new Set(helpers.keys()));
     for (let i = 0; i < discovery.files.length; i++) {
       const absolutePath = discovery.files[i]!;
       const known = candidates.get(absolutePath);
+      if (!known && !importers.has(absolutePath)) continue;
       // A file that names no helper cannot import one. A file the main pass did not transform
       // is read again, but decoded (and parsed) only when its bytes name one, within the size
       // a candidate may have.
