@@ -1,8 +1,10 @@
 // `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), the
 // modules kept as plain CommonJS (src/**/*.cjs, with their declarations) copied beside the
-// output, and the help texts yargs prints kept in dist/cli/help-texts.json (src/cli/quick-help.ts:
-// `--help` and `--version` then need not load the CLI). Also run as `prepack` (npm pack and publish) and as `prepare` (npm install from git,
-// which runs only prepare; and npm ci in a checkout, so that bin/ runs).
+// output, the help texts yargs prints kept in dist/cli/help-texts.json (src/cli/quick-help.ts:
+// `--help` and `--version` then need not load the CLI), and the request-state module's
+// JavaScript forms in dist/rewrite/state-module-bodies.json (src/rewrite/state-module.ts).
+// Also run as `prepack` (npm pack and publish) and as `prepare` (npm install from git, which
+// runs only prepare; and npm ci in a checkout, so that bin/ runs).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,3 +34,6 @@ const { main } = await import(pathToFileURL(path.join(dist, 'cli', 'main.js')).h
 const { renderHelpTexts } = await import(pathToFileURL(path.join(dist, 'cli', 'quick-help.js')).href);
 const { packageVersion } = await import(pathToFileURL(path.join(dist, 'package-version.js')).href);
 writeFileSync(path.join(dist, 'cli', 'help-texts.json'), `${JSON.stringify(await renderHelpTexts(main, packageVersion()), null, 1)}\n`);
+// The request-state module's JavaScript forms, so that a run need not load TypeScript to write one.
+const { transpiledBodies } = await import(pathToFileURL(path.join(dist, 'rewrite', 'state-module.js')).href);
+writeFileSync(path.join(dist, 'rewrite', 'state-module-bodies.json'), `${JSON.stringify(transpiledBodies(), null, 1)}\n`);

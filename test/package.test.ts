@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eslintRuleName } from '../src/eslint/index.ts';
 import { messageWithHint, type CheckReport } from '../src/report/formats/check-report.ts';
+import { stateModuleText } from '../src/rewrite/state-module.ts';
 import { ELICIT_SERVER } from './engine-samples.ts';
 import { putFile } from './support/scratch.ts';
 
@@ -257,8 +258,11 @@ describe('the packed tarball', () => {
     expect(dry.stdout).toContain("+import { McpServer, inputRequired } from '@modelcontextprotocol/server';\n");
     expect(dry.stdout).toContain('+        answer: inputRequired.elicit(');
     expect(dry.stdout).toContain('-    "@modelcontextprotocol/sdk": "^1.32.2"\n+    "@modelcontextprotocol/server": "^2.4.0"\n');
-    // The package is JavaScript (an ES module, no "type"): its request-state module is the template as .mjs.
+    // The package is JavaScript (an ES module, no "type"): its request-state module is the template as .mjs,
+    // the text the build kept (dist/rewrite/state-module-bodies.json) being the template's transpile.
     expect(dry.stdout).toContain('--- /dev/null\n+++ b/v1/mrtr-request-state.mjs\n');
+    const created = dry.stdout.split('+++ b/v1/mrtr-request-state.mjs\n')[1]!.split(/\n(?=diff |--- )/)[0]!;
+    expect(created.split('\n').filter((line) => line.startsWith('+')).map((line) => `${line.slice(1)}\n`).join('')).toBe(stateModuleText('esm'));
   });
 
   it('loads TypeScript, the official codemod and jscodeshift only when a run needs them', async () => {
@@ -284,10 +288,10 @@ describe('the packed tarball', () => {
     expect(heavy.filter(check)).toEqual([]);
     expect(check('@babel/parser')).toBe(true);
     expect(check('yargs')).toBe(true);
-    // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod,
-    // and, the package being JavaScript, its request-state module is the template through TypeScript's transpile.
+    // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod
+    // (the package being JavaScript, its request-state module is the template's transpile the build kept).
     expect(heavy.filter(await loads('migrate', '--dry-run', 'lifting'))).toEqual(['typescript']);
-    expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['typescript', '@modelcontextprotocol/codemod']);
+    expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['@modelcontextprotocol/codemod']);
   });
 
   it('the jscodeshift transform in dist/ runs under the stock jscodeshift runner', async () => {

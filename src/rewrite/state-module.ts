@@ -58,10 +58,34 @@ function bodyOf(form: StateModuleForm): string {
   let body = bodies.get(form);
   if (body === undefined) {
     template ??= readFileSync(TEMPLATE_PATH, 'utf8').replace(/\r\n/g, '\n');
-    body = form === 'ts' ? template : transpiled(template, form);
+    body = form === 'ts' ? template : (keptBody(form, template) ?? transpiled(template, form));
     bodies.set(form, body);
   }
   return body;
+}
+
+/**
+ * The JavaScript forms as the build transpiled them, beside the compiled module: a run that
+ * writes one then need not load TypeScript (a third of a second). Used only when made from
+ * this very template; a checkout running the source has none.
+ */
+const KEPT_BODIES = new URL('./state-module-bodies.json', import.meta.url);
+
+function keptBody(form: 'esm' | 'cjs', source: string): string | undefined {
+  let kept: Partial<Record<'template' | 'esm' | 'cjs', unknown>>;
+  try {
+    kept = JSON.parse(readFileSync(KEPT_BODIES, 'utf8')) as typeof kept;
+  } catch {
+    return undefined;
+  }
+  const body = kept[form];
+  return kept.template === digest(source) && typeof body === 'string' ? body : undefined;
+}
+
+/** @internal What the build keeps (scripts/build.js): the JavaScript forms, and the digest of the template they come from. */
+export function transpiledBodies(): { template: string; esm: string; cjs: string } {
+  const source = readFileSync(TEMPLATE_PATH, 'utf8').replace(/\r\n/g, '\n');
+  return { template: digest(source), esm: transpiled(source, 'esm'), cjs: transpiled(source, 'cjs') };
 }
 
 function digest(body: string): string {
