@@ -211,6 +211,9 @@ const READ_BATCH = 64;
  */
 const MAX_WAITING = 128;
 
+/** Candidates started between turns of the event loop, in which those not waiting finish. */
+const START_BATCH = 8;
+
 /** What one file contributed; assembled in discovery order at the end of the run. */
 interface FileOutcome {
   sites: RunSite[];
@@ -320,13 +323,15 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   types?.flush?.();
   for (const [absolutePath, placement] of await modules.place([...candidates.values()])) candidates.get(absolutePath)!.placement = placement;
   for (const c of pending) {
-    // No more than MAX_WAITING at a time (most wait for type facts): each holds its syntax
-    // tree until it is done, so memory would grow with the project.
+    track(runCandidate(c, done));
+    // A few at a time, so that those that need no answers finish (and drop their syntax trees)
+    // before more start; no more than MAX_WAITING waiting (for type facts), since each holds its
+    // tree until it is done and memory would grow with the project.
+    if (running.size >= START_BATCH) await new Promise<void>((resolve) => setImmediate(resolve));
     while (running.size >= MAX_WAITING) {
       types?.hurry?.();
       await Promise.race(running);
     }
-    track(runCandidate(c, done));
   }
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
