@@ -63,6 +63,29 @@ export function walk(node: Node, enter: (node: Node, parents: readonly Node[]) =
   visit(node);
 }
 
+/**
+ * Calls `visit` on every node under `node` (itself included), types included, depth-first;
+ * return false to skip a node's subtree. No parents and no array a node: for passes that only
+ * collect (see walk).
+ */
+export function forEachNode(node: Node, visit: (node: Node) => boolean | void): void {
+  if (visit(node) === false) return;
+  const keys = VISITOR_KEYS[node.type];
+  if (keys === undefined) {
+    for (const child of children(node)) forEachNode(child, visit);
+    return;
+  }
+  for (let k = 0; k < keys.length; k++) {
+    const value = (node as unknown as Record<string, unknown>)[keys[k]!];
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (isNode(value[i])) forEachNode(value[i] as Node, visit);
+    } else if (isNode(value)) {
+      forEachNode(value, visit);
+    }
+  }
+}
+
 export type FunctionNode = Extract<
   Node,
   { type: 'ArrowFunctionExpression' | 'FunctionExpression' | 'FunctionDeclaration' | 'ObjectMethod' | 'ClassMethod' | 'ClassPrivateMethod' }

@@ -5,7 +5,8 @@
 // lay in text the migration replaces (a migrated call, a split helper, a URL throw) whose
 // replacement does not name it. One that was unused before is not the migration's to remove.
 import type { Node, Program, Statement } from '@babel/types';
-import { boundNames, children, hasSideEffects } from '../analyse/ast.ts';
+import { TS_TYPES } from '../analyse/babel.cjs';
+import { boundNames, forEachNode, hasSideEffects } from '../analyse/ast.ts';
 import { lineEndOf, lineStartOf, lineTail, startsLine } from './text.ts';
 import type { Edit, Span } from './types.ts';
 
@@ -37,8 +38,10 @@ interface Candidate {
  * `renderable`, the statements the renderer writes one by one).
  */
 export function deadDeclarations(source: string, program: Program, replaced: readonly Replaced[], bodies: readonly Span[], renderable: ReadonlySet<number>): DeadCode {
-  const occurrences = identifierOccurrences(program);
   const candidates = candidatesOf(program, bodies, renderable);
+  const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
+  if (candidates.length === 0 || replaced.length === 0) return result;
+  const occurrences = identifierOccurrences(program, new Set(candidates.flatMap((c) => c.names)));
   const removed: Span[] = [];
   const dead = new Set<Candidate>();
   const inside = (at: number, spans: readonly Span[]) => spans.some((s) => s.start <= at && at < s.end);
@@ -61,7 +64,6 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
     }
   }
 
-  const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
   for (const c of dead) {
     if ('import' in c.removal) {
       const drops = result.importDrops.get(c.removal.import.start!) ?? new Set<string>();
@@ -77,30 +79,31 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
   return result;
 }
 
-/** Every identifier (types included) and private name (`#x`), by name: where it occurs. */
-function identifierOccurrences(program: Program): Map<string, number[]> {
+/** Where each of `names` occurs as an identifier (types included) or private name (`#x`). */
+function identifierOccurrences(program: Program, names: ReadonlySet<string>): Map<string, number[]> {
   const found = new Map<string, number[]>();
   const add = (name: string, at: number) => {
+    if (!names.has(name)) return;
     const list = found.get(name);
     if (list) list.push(at);
     else found.set(name, [at]);
   };
-  const visit = (node: Node) => {
+  forEachNode(program, (node) => {
     if (node.type === 'Identifier' || node.type === 'JSXIdentifier') add(node.name, node.start!);
-    if (node.type === 'PrivateName') add(`#${node.id.name}`, node.start!);
-    for (const child of children(node)) visit(child);
-  };
-  visit(program);
+    else if (node.type === 'PrivateName') add(`#${node.id.name}`, node.start!);
+  });
   return found;
 }
 
 /** Imports, aliases (one declarator, nothing to run) and private fields (written only with `this.#x = value`). */
 function candidatesOf(program: Program, bodies: readonly Span[], renderable: ReadonlySet<number>): Candidate[] {
   const out: Candidate[] = [];
-  const visit = (node: Node) => {
+  forEachNode(program, (node) => {
+    // Nothing below a type declares a value.
+    if (TS_TYPES.has(node.type)) return false;
     if (node.type === 'ImportDeclaration') {
       for (const spec of node.specifiers) out.push({ names: [spec.local.name], own: [{ start: spec.start!, end: spec.end! }], removal: { import: node, local: spec.local.name } });
-      return;
+      return false;
     }
     if (node.type === 'VariableDeclaration' && node.declarations.length === 1) {
       const [d] = node.declarations;
@@ -118,26 +121,24 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
         out.push({ names: [`#${name}`], own: [member, ...writes].map((s) => ({ start: s.start!, end: s.end! })), removal: { statements: [member as unknown as Statement, ...writes] } });
       }
     }
-    for (const child of children(node)) visit(child);
-  };
-  visit(program);
+    return undefined;
+  });
   return out;
 }
 
 /** Statements `this.#name = <nothing to run>;` in a class body's methods. */
 function fieldWrites(body: Node, name: string): Statement[] {
   const writes: Statement[] = [];
-  const visit = (node: Node) => {
+  forEachNode(body, (node) => {
     if (node.type === 'ExpressionStatement' && node.expression.type === 'AssignmentExpression' && node.expression.operator === '=') {
       const left = node.expression.left;
       if (left.type === 'MemberExpression' && left.object.type === 'ThisExpression' && left.property.type === 'PrivateName' && left.property.id.name === name && isInert(node.expression.right)) {
         writes.push(node);
-        return;
+        return false;
       }
     }
-    for (const child of children(node)) visit(child);
-  };
-  visit(body);
+    return undefined;
+  });
   return writes;
 }
 
