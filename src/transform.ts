@@ -1,6 +1,6 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
 import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
-import type { TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
+import type { LocalTypeFact, TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
 import { receiversFromDeclarations } from './analyse/receiver-types.ts';
 import { planFile, type PlanOptions } from './plan/plan-file.ts';
 import type { FilePlan } from './plan/types.ts';
@@ -30,9 +30,11 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
   return rewritten(analysis, planFile(analysis, planOptions(options, typeFacts)));
 }
 
-function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, stateModule: options.stateModule };
+function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly?: () => boolean): PlanOptions {
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, stateModule: options.stateModule, ...(sitesOnly ? { sitesOnly } : {}) };
 }
+
+const ALWAYS = () => true;
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
   const { source, fileName } = analysis;
@@ -57,8 +59,14 @@ export interface TypeFactsSource {
   forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts>;
   /** Every file has been read: answer the questions that wait now, and later ones as they come. */
   flush?(): void;
-  /** The engine waits for answers before it reads on: answer the questions that wait now. */
+  /** The engine waits for answers before it starts more files: answer the questions that wait now. */
   hurry?(): void;
+  /**
+   * The answer this source gives about every local, without asking (a lint's, which does not
+   * carry locals anywhere): the planner then asks only about receivers, and a file that doubts
+   * none is planned once.
+   */
+  readonly everyLocal?: LocalTypeFact;
   /** Releases what the source holds (a worker thread); called at the end of a run. */
   close?(): Promise<void>;
 }
@@ -78,18 +86,18 @@ export async function transformWithTypes(source: string, fileName: string, types
  * rewrite: a lint needs the sites, not the rewritten text.
  */
 export async function planWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<FilePlan> {
-  return (await analyseAndPlan(source, fileName, types, options, onAnalysis)).plan;
+  return (await analyseAndPlan(source, fileName, types, options, onAnalysis, true)).plan;
 }
 
-async function analyseAndPlan(source: string, fileName: string, types: TypeFactsSource | undefined, options: TransformOptions, onAnalysis?: (analysis: FileAnalysis) => void): Promise<{ analysis: FileAnalysis; plan: FilePlan }> {
+async function analyseAndPlan(source: string, fileName: string, types: TypeFactsSource | undefined, options: TransformOptions, onAnalysis?: (analysis: FileAnalysis) => void, sitesOnly = false): Promise<{ analysis: FileAnalysis; plan: FilePlan }> {
   // One parse: every plan of the file shares it (and a caller that wants it, see RunSettings.onAnalysed).
   const analysis = analyseFile(source, fileName);
   onAnalysis?.(analysis);
-  if (!types) return { analysis, plan: planFile(analysis, planOptions(options)) };
-  const step = planOrQuestions(analysis, options);
+  if (!types) return { analysis, plan: planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined)) };
+  const step = planOrQuestions(analysis, options, sitesOnly, types.everyLocal);
   if ('plan' in step) return { analysis, plan: step.plan };
   const facts = await types.forFile(fileName, source, step.questions);
-  return { analysis, plan: planWithFacts(analysis, facts, options) };
+  return { analysis, plan: planWithFacts(analysis, facts, options, sitesOnly) };
 }
 
 /**
@@ -97,18 +105,20 @@ async function analyseAndPlan(source: string, fileName: string, types: TypeFacts
  * else the questions whose answers it needs (then plan with planWithFacts). For a caller that
  * answers them its own way (the ESLint rule answers at once, in its own thread).
  */
-export function planOrQuestions(analysis: FileAnalysis, options: TransformOptions = {}): { plan: FilePlan } | { questions: TypeQuestions } {
-  if (!analysis.typed) return { plan: planFile(analysis, planOptions(options)) };
-  const { questions, plan } = questionsOf(analysis, options);
+export function planOrQuestions(analysis: FileAnalysis, options: TransformOptions = {}, sitesOnly = false, everyLocal?: LocalTypeFact): { plan: FilePlan } | { questions: TypeQuestions } {
+  if (!analysis.typed) return { plan: planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined)) };
+  const { questions, plan } = questionsOf(analysis, options, sitesOnly, everyLocal);
   return questions.locals.length === 0 && questions.receivers.length === 0 ? { plan } : { questions };
 }
 
-export function planWithFacts(analysis: FileAnalysis, facts: TypeFacts, options: TransformOptions = {}): FilePlan {
+/** The plan with the answers to planOrQuestions's questions (`sitesOnly`: only its sites will be used). */
+export function planWithFacts(analysis: FileAnalysis, facts: TypeFacts, options: TransformOptions = {}, sitesOnly = false): FilePlan {
   const declared = declaredReceivers(analysis);
-  if (declared.size === 0) return planFile(analysis, planOptions(options, facts));
+  const only = sitesOnly ? ALWAYS : undefined;
+  if (declared.size === 0) return planFile(analysis, planOptions(options, facts, only));
   // The receivers the file's declarations answer were not asked (see questionsOf).
   const fromSdk = facts.fromSdk;
-  return planFile(analysis, planOptions(options, { local: (name, start) => facts.local(name, start), fromSdk: (start, end) => declared.get(`${start}:${end}`) ?? fromSdk?.(start, end) }));
+  return planFile(analysis, planOptions(options, { local: (name, start) => facts.local(name, start), fromSdk: (start, end) => declared.get(`${start}:${end}`) ?? fromSdk?.(start, end) }, only));
 }
 
 /** The doubtful receivers the file's own declarations and imports answer (src/analyse/receiver-types.ts), once an analysis. */
@@ -124,12 +134,13 @@ function declaredReceivers(analysis: FileAnalysis): Map<string, boolean> {
  * answer everything permissively (every local typed and JSON-safe, every receiver the SDK's):
  * that plan asks about every local and receiver any answer could lead the real one to ask.
  */
-function questionsOf(analysis: FileAnalysis, options: TransformOptions): { questions: TypeQuestions; plan: FilePlan } {
+function questionsOf(analysis: FileAnalysis, options: TransformOptions, sitesOnly: boolean, everyLocal?: LocalTypeFact): { questions: TypeQuestions; plan: FilePlan } {
   const questions: TypeQuestions = { locals: [], receivers: [] };
   const asked = new Set<string>();
   const once = (key: string) => !asked.has(key) && Boolean(asked.add(key));
   const recording: TypeFacts = {
     local: (name, start) => {
+      if (everyLocal) return everyLocal;
       if (once(`local ${start} ${name}`)) questions.locals.push({ name, start });
       return { text: 'unknown', jsonSafe: true };
     },
@@ -141,5 +152,7 @@ function questionsOf(analysis: FileAnalysis, options: TransformOptions): { quest
       return true;
     },
   };
-  return { questions, plan: planFile(analysis, planOptions(options, recording)) };
+  // A plan that asked a question is thrown away for the one with the answers: its edits are never used.
+  const unused = () => sitesOnly || questions.locals.length > 0 || questions.receivers.length > 0;
+  return { questions, plan: planFile(analysis, planOptions(options, recording, unused)) };
 }

@@ -2,7 +2,10 @@
 // (src/plan/dead-code.ts). The fixtures show the removals (receiver-spellings, url-elicitation-
 // and-secrets, v1-extra-send-request, helper-split, unrelated-look-alikes); these show the limits.
 import { describe, expect, it } from 'vitest';
+import { analyseFile } from '../src/analyse/analyse-file.ts';
+import { planFile } from '../src/plan/plan-file.ts';
 import { transformSource } from '../src/transform.ts';
+import { fixtureCases } from './support/fixtures.ts';
 
 const typed = { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true };
 
@@ -55,5 +58,19 @@ describe('declarations the migration leaves unused', () => {
     const { output } = transformSource(source, 'server.ts', typed);
     expect(output).toContain("import { QUESTION } from './questions.js';");
     expect(output).toContain('inputRequired.elicit(QUESTION)');
+  });
+});
+
+describe('a plan made for its sites only', () => {
+  it('reports what the whole plan reports, for every fixture (only the clean-up of the edits is left out)', () => {
+    for (const fixture of fixtureCases()) {
+      const analysis = analyseFile(fixture.input, fixture.inputPath);
+      const options = { ...fixture.transformOptions, typeFacts: typed };
+      const whole = planFile(analysis, options);
+      const sitesOnly = planFile(analysis, { ...options, sitesOnly: () => true });
+      expect(sitesOnly.sites, fixture.name).toEqual(whole.sites);
+      expect(sitesOnly.exportedHelpers, fixture.name).toEqual(whole.exportedHelpers);
+      expect(sitesOnly.handlers.map((h) => h.id), fixture.name).toEqual(whole.handlers.map((h) => h.id));
+    }
   });
 });

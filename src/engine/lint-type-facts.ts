@@ -3,13 +3,17 @@
 // site reads as migratable, which is what `check` reports); only the question of whether a
 // receiver is really an MCP SDK object goes to the checker, and only for files that ask it.
 // This keeps `check` off the TypeScript checker (seconds and ~200 MB) in all but those files.
-import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
+import type { LocalTypeFact, TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
 import type { TypeFactsSource } from '../transform.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
+
+/** What a lint takes every lifted local to be (it asks nothing about them). */
+export const LINT_LOCAL: LocalTypeFact = Object.freeze({ text: 'unknown', jsonSafe: true });
 
 export class LintTypeFacts implements TypeFactsSource {
   // Starts no thread until a receiver is asked about, and remembers a flush made before.
   private readonly checker = new WorkerTypeFacts();
+  readonly everyLocal = LINT_LOCAL;
 
   async forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts> {
     if (questions.receivers.length === 0) return lintFacts();
@@ -31,7 +35,7 @@ export class LintTypeFacts implements TypeFactsSource {
 
 /** A lint's facts: every local taken as it is; whether a receiver is the SDK's, from `checked` (the answers to receiverQuestions). */
 export function lintFacts(checked?: TypeFacts): TypeFacts {
-  return { local: () => ({ text: 'unknown', jsonSafe: true }), ...(checked ? { fromSdk: checked.fromSdk } : {}) };
+  return { local: () => LINT_LOCAL, ...(checked ? { fromSdk: checked.fromSdk } : {}) };
 }
 
 /** Of a plan's questions, those a lint asks the checker. */

@@ -15,7 +15,7 @@ import { factsFromAnswers, TypeScriptFacts } from '../analyse/ts-type-facts.ts';
 import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
 import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../cli/check-command.ts';
 import { AskingHelperIndex, moduleFiles } from '../engine/cross-module.ts';
-import { lintFacts, receiverQuestions } from '../engine/lint-type-facts.ts';
+import { LINT_LOCAL, lintFacts, receiverQuestions } from '../engine/lint-type-facts.ts';
 import { passedOverByWalks } from '../engine/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeReason } from '../engine/run.ts';
 import { displayPath, readSource } from '../engine/source-files.ts';
@@ -62,8 +62,9 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
 
 /** The plan a check run makes of an analysed file (its type facts: LintTypeFacts's, answered at once). */
 function lintPlan(analysis: FileAnalysis, options: TransformOptions = {}): FilePlan {
-  const step = planOrQuestions(analysis, options);
-  return 'plan' in step ? step.plan : planWithFacts(analysis, lintFactsNow(analysis.fileName, analysis.source, step.questions), options);
+  // A lint uses the plan's sites (and the helpers it exports), never its edits.
+  const step = planOrQuestions(analysis, options, true, LINT_LOCAL);
+  return 'plan' in step ? step.plan : planWithFacts(analysis, lintFactsNow(analysis.fileName, analysis.source, step.questions), options, true);
 }
 
 let checker: TypeScriptFacts | undefined;

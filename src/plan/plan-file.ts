@@ -33,6 +33,12 @@ export interface PlanOptions {
   sampling?: 'migrate' | 'flag';
   /** The request-state module migrated handlers import (see StateModuleOptions). */
   stateModule?: StateModuleOptions;
+  /**
+   * True when only the plan's sites will be used (a lint, or a plan made to find the questions
+   * for the checker): the edits' clean-up (the declarations the migration leaves unused) is then
+   * not worked out. Asked once the handlers are planned.
+   */
+  sitesOnly?: () => boolean;
 }
 
 /** Where the request-state module is, and whether its verifier is wired in another module. */
@@ -248,7 +254,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 
   // What the migration leaves unused (imports, aliases of the push API): removed.
-  const dead = unusedAfter(analysis, [...results].flatMap(([handler, r]) => (r instanceof Refusal ? [] : [{ plan: r, sites: byHandler.get(handler)! }])), edits);
+  const dead = options.sitesOnly?.() ? nothingDead() : unusedAfter(analysis, [...results].flatMap(([handler, r]) => (r instanceof Refusal ? [] : [{ plan: r, sites: byHandler.get(handler)! }])), edits);
   edits.push(...dead.edits);
 
   const tail = fileEdits(analysis, options, planned, urlEdits.length > 0, dead.importDrops);
@@ -357,13 +363,17 @@ function isStatementLike(node: Node): boolean {
   return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
 }
 
+function nothingDead(): DeadCode {
+  return { edits: [], importDrops: new Map(), inBodies: new Set() };
+}
+
 /**
  * The declarations the migration leaves unused, and how each goes: a statement of a migrated
  * handler is left out of its layout, other statements are removed (unless another edit
  * rewrites them), import specifiers are dropped with the import edits.
  */
 function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: HandlerPlan; sites: LegacySite[] }>, edits: readonly Edit[]): DeadCode {
-  if (migrated.length === 0 && edits.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
+  if (migrated.length === 0 && edits.length === 0) return nothingDead();
   const replaced: Replaced[] = edits.map((e) => ({ start: e.start, end: e.end, text: e.text }));
   const renderable = new Set<number>();
   for (const { plan, sites } of migrated) {
