@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Launcher: runs the compiled codemod (dist/, built by `npm run build`; `npm pack` builds it).
 // `--help` and `--version` are answered from the texts the build kept, where they are what the
-// CLI would print (src/cli/quick-help.ts), without loading it. Node's compile cache, where this
-// Node has one (22.1+), makes later starts quicker.
+// CLI would print (src/cli/quick-help.ts), without loading it. Anything else runs the CLI
+// bundled into one file by the build (dist/cli/main.bundle.js), or its modules when there is no
+// bundle. Node's compile cache, where this Node has one (22.1+), makes later starts quicker.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
 
-const main = new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(main)) {
+const modules = new URL('../dist/cli/main.js', import.meta.url);
+// The CLI as one file (scripts/bundle-cli.js): it starts sooner than its ~130 modules.
+const bundle = new URL('../dist/cli/main.bundle.js', import.meta.url);
+if (!existsSync(modules)) {
   process.stderr.write('mrtr-codemod: dist/ is missing; in a checkout of the source, run `npm run build` first.\n');
   process.exit(2);
 }
@@ -19,6 +22,6 @@ if (quick !== undefined) {
   process.stdout.write(quick);
 } else {
   module.enableCompileCache?.();
-  const { cli } = await import(main.href);
+  const { cli } = await import((existsSync(bundle) ? bundle : modules).href);
   await cli(argv);
 }

@@ -2,9 +2,10 @@
 // modules kept as plain CommonJS (src/**/*.cjs, with their declarations) copied beside the
 // output, the help texts yargs prints kept in dist/cli/help-texts.json (src/cli/quick-help.ts:
 // `--help` and `--version` then need not load the CLI), and the request-state module's
-// JavaScript forms in dist/rewrite/state-module-bodies.json (src/rewrite/state-module.ts).
-// Also run as `prepack` (npm pack and publish) and as `prepare` (npm install from git, which
-// runs only prepare; and npm ci in a checkout, so that bin/ runs).
+// JavaScript forms in dist/rewrite/state-module-bodies.json (src/rewrite/state-module.ts), and
+// the command line bundled into dist/cli/main.bundle.js (scripts/bundle-cli.js). Also run as
+// `prepack` (npm pack and publish) and as `prepare` (npm install from git, which runs only
+// prepare; and npm ci in a checkout, so that bin/ runs).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,3 +38,6 @@ writeFileSync(path.join(dist, 'cli', 'help-texts.json'), `${JSON.stringify(await
 // The request-state module's JavaScript forms, so that a run need not load TypeScript to write one.
 const { transpiledBodies } = await import(pathToFileURL(path.join(dist, 'rewrite', 'state-module.js')).href);
 writeFileSync(path.join(dist, 'rewrite', 'state-module-bodies.json'), `${JSON.stringify(transpiledBodies(), null, 1)}\n`);
+// The command line as one file (scripts/bundle-cli.js), which the launcher runs.
+const { bundleCli } = await import('./bundle-cli.js');
+if (!(await bundleCli(root))) process.stderr.write('mrtr-codemod: esbuild is not installed, so the CLI is not bundled; bin/mrtr-codemod.js runs dist/cli/main.js (it starts more slowly).\n');

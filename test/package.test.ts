@@ -191,7 +191,7 @@ afterAll(async () => {
 
 describe('the packed tarball', () => {
   it('holds the launcher, compiled JavaScript with declarations, the request-state template, and README; no TypeScript sources, tests, fixtures or build files', () => {
-    for (const file of ['bin/mrtr-codemod.js', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/eslint/index.js', 'dist/eslint/index.d.ts', 'dist/analyse/type-facts-worker.js', 'dist/analyse/babel.cjs', 'dist/transforms/mrtr-handlers.js', 'dist/rewrite/state-module.js', 'templates/request-state.ts', 'README.md', 'package.json']) {
+    for (const file of ['bin/mrtr-codemod.js', 'dist/cli/main.js', 'dist/cli/main.bundle.js', 'dist/rewrite/state-module-bodies.json', 'dist/index.js', 'dist/index.d.ts', 'dist/eslint/index.js', 'dist/eslint/index.d.ts', 'dist/analyse/type-facts-worker.js', 'dist/analyse/babel.cjs', 'dist/transforms/mrtr-handlers.js', 'dist/rewrite/state-module.js', 'templates/request-state.ts', 'README.md', 'package.json']) {
       expect(packedFiles).toContain(file);
     }
     // templates/ is data: the run reads it to write the request-state module.
@@ -207,6 +207,17 @@ describe('the packed tarball', () => {
     expect(existsSync(path.join(appDir, 'node_modules', 'tsx'))).toBe(false);
     expect(existsSync(path.join(appDir, 'node_modules', 'jscodeshift'))).toBe(false);
     expect(existsSync(path.join(appDir, 'node_modules', 'typescript'))).toBe(true);
+  });
+
+  it('the bundled CLI prints what its modules print, yargs\'s translations included', async () => {
+    // In German: yargs finds its translations where it is installed, not beside the bundle.
+    const german = (entry: string, ...args: string[]) => sh('env', ['-u', 'LC_ALL', '-u', 'LC_MESSAGES', '-u', 'LANGUAGE', 'LANG=de_DE.UTF-8', process.execPath, `node_modules/mrtr-codemod/${entry}`, ...args], appDir);
+    const viaBundle = await german('bin/mrtr-codemod.js', 'migrate');
+    expect(viaBundle.stderr).toContain('Nicht genügend Argumente');
+    expect(viaBundle).toEqual(await german('dist/cli/main.js', 'migrate'));
+    const help = await german('bin/mrtr-codemod.js', 'check', '--help', '--format', 'json');
+    expect(help.stdout).toContain('Optionen:');
+    expect(help).toEqual(await german('dist/cli/main.js', 'check', '--help', '--format', 'json'));
   });
 
   it('`npx mrtr-codemod --help` prints the usage', async () => {
@@ -275,7 +286,8 @@ describe('the packed tarball', () => {
       const ran = await sh('env', [`MRTR_TRACE=${trace}`, process.execPath, '--require', './trace.cjs', 'node_modules/mrtr-codemod/bin/mrtr-codemod.js', ...args], appDir);
       expect([0, 1], ran.stderr).toContain(ran.code);
       const files = (await readFile(trace, 'utf8')).split('\n');
-      return (name: string) => files.some((f) => f.includes(`/node_modules/${name}/`));
+      // A package (`yargs`) or a file of one (`mrtr-codemod/dist/cli/main.bundle.js`).
+      return (name: string) => files.some((f) => f.includes(`/node_modules/${name}/`) || f.endsWith(`/node_modules/${name}`));
     };
     const heavy = ['typescript', '@modelcontextprotocol/codemod', 'jscodeshift'];
     const help = await loads('--help');
@@ -286,8 +298,12 @@ describe('the packed tarball', () => {
     expect(help('yargs')).toBe(false);
     const check = await loads('check', 'plain');
     expect(heavy.filter(check)).toEqual([]);
-    expect(check('@babel/parser')).toBe(true);
-    expect(check('yargs')).toBe(true);
+    // The CLI runs as the one file the build bundled (scripts/bundle-cli.js): its modules, yargs and Babel are inside.
+    expect(check('mrtr-codemod/dist/cli/main.bundle.js')).toBe(true);
+    expect(check('mrtr-codemod/dist/engine/run.js')).toBe(false);
+    expect(check('@babel/parser/lib/index.js')).toBe(false);
+    // (yargs's folder is looked up, for its translations; its code is not loaded from there.)
+    expect(check('yargs/index.mjs')).toBe(false);
     // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod
     // (the package being JavaScript, its request-state module is the template's transpile the build kept).
     expect(heavy.filter(await loads('migrate', '--dry-run', 'lifting'))).toEqual(['typescript']);
