@@ -27,9 +27,11 @@ export interface DeadCode {
 interface Candidate {
   names: string[];
   /** Where the declaration is (its own references are there). */
-  own: Span[];
+  own: () => Span[];
   /** What removing it takes: an import specifier, or statements. */
-  removal: { import: Extract<Node, { type: 'ImportDeclaration' }>; local: string } | { statements: Statement[] };
+  removal: () => { import: Extract<Node, { type: 'ImportDeclaration' }>; local: string } | { statements: Statement[] };
+  /** Evaluating what it holds does nothing (one that does is never removed). */
+  inert: () => boolean;
 }
 
 /**
@@ -38,9 +40,10 @@ interface Candidate {
  * `renderable`, the statements the renderer writes one by one).
  */
 export function deadDeclarations(source: string, program: Program, replaced: readonly Replaced[], bodies: readonly Span[], renderable: ReadonlySet<number>): DeadCode {
-  const candidates = candidatesOf(program, bodies, renderable);
   const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
-  if (candidates.length === 0 || replaced.length === 0) return result;
+  if (replaced.length === 0) return result;
+  const candidates = mayDie(program, candidatesOf(program, bodies, renderable), replaced);
+  if (candidates.length === 0) return result;
   const occurrences = identifierOccurrences(program, new Set(candidates.flatMap((c) => c.names)));
   const removed: Span[] = [];
   const dead = new Set<Candidate>();
@@ -50,33 +53,71 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
     for (const c of candidates) {
       if (dead.has(c)) continue;
       const gone = c.names.every((name) => {
-        const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own));
+        const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own()));
         // The name, not a property of that name (`inputRequired.elicit` does not name `elicit`; `...elicit` does).
         const word = new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
         const dropped = (at: number) => replaced.some((r) => r.start <= at && at < r.end && !word.test(r.text)) || inside(at, removed);
         return refs.length > 0 && refs.every(dropped);
       });
-      if (!gone) continue;
+      if (!gone || !c.inert()) continue;
       dead.add(c);
-      if ('statements' in c.removal) removed.push(...c.removal.statements.map((s) => ({ start: s.start!, end: s.end! })));
-      else removed.push(...c.own);
+      removed.push(...removedSpans(c));
       changed = true;
     }
   }
 
   for (const c of dead) {
-    if ('import' in c.removal) {
-      const drops = result.importDrops.get(c.removal.import.start!) ?? new Set<string>();
-      drops.add(c.removal.local);
-      result.importDrops.set(c.removal.import.start!, drops);
+    const removal = c.removal();
+    if ('import' in removal) {
+      const drops = result.importDrops.get(removal.import.start!) ?? new Set<string>();
+      drops.add(removal.local);
+      result.importDrops.set(removal.import.start!, drops);
       continue;
     }
-    for (const statement of c.removal.statements) {
+    for (const statement of removal.statements) {
       if (inside(statement.start!, bodies)) result.inBodies.add(statement.start!);
       else result.edits.push(removeStatement(source, statement));
     }
   }
   return result;
+}
+
+/** What goes with a dead declaration: its statements, or its import specifier. */
+function removedSpans(c: Candidate): Span[] {
+  const removal = c.removal();
+  return 'statements' in removal ? removal.statements.map((s) => ({ start: s.start!, end: s.end! })) : c.own();
+}
+
+/**
+ * The candidates that may die: each of a dead one's names is referenced in replaced text, or in
+ * what goes with another dead one. Found from the names in those spans alone (a walk of the
+ * few nodes they cover), so that a file whose migration drops no declaration's last reference
+ * is not walked whole, nor its declarations' initialisers looked into.
+ */
+function mayDie(program: Program, candidates: readonly Candidate[], replaced: readonly Span[]): Candidate[] {
+  const named = new Set<string>();
+  const possible = new Set<Candidate>();
+  let spans: readonly Span[] = replaced;
+  while (spans.length > 0) {
+    for (const name of namesWithin(program, spans)) named.add(name);
+    const more = candidates.filter((c) => !possible.has(c) && c.names.every((name) => named.has(name)));
+    for (const c of more) possible.add(c);
+    spans = more.flatMap(removedSpans);
+  }
+  return candidates.filter((c) => possible.has(c));
+}
+
+/** The identifier (and private) names occurring inside `spans`. */
+function namesWithin(program: Program, spans: readonly Span[]): Set<string> {
+  const names = new Set<string>();
+  forEachNode(program, (node) => {
+    if (!spans.some((s) => node.start! < s.end && s.start < node.end!)) return false;
+    if (!spans.some((s) => s.start <= node.start! && node.start! < s.end)) return undefined;
+    if (node.type === 'Identifier' || node.type === 'JSXIdentifier') names.add(node.name);
+    else if (node.type === 'PrivateName') names.add(`#${node.id.name}`);
+    return undefined;
+  });
+  return names;
 }
 
 /** Where each of `names` occurs as an identifier (types included) or private name (`#x`). */
@@ -102,28 +143,42 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
     // Nothing below a type declares a value.
     if (TS_TYPES.has(node.type)) return false;
     if (node.type === 'ImportDeclaration') {
-      for (const spec of node.specifiers) out.push({ names: [spec.local.name], own: [{ start: spec.start!, end: spec.end! }], removal: { import: node, local: spec.local.name } });
+      for (const spec of node.specifiers) {
+        const own = [{ start: spec.start!, end: spec.end! }];
+        const removal = { import: node, local: spec.local.name };
+        out.push({ names: [spec.local.name], own: () => own, removal: () => removal, inert: () => true });
+      }
       return false;
     }
     if (node.type === 'VariableDeclaration' && node.declarations.length === 1) {
       const [d] = node.declarations;
       const inBody = bodies.some((b) => b.start <= node.start! && node.end! <= b.end);
       const simplePattern = d!.id.type === 'Identifier' || (d!.id.type === 'ObjectPattern' && d!.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
-      if (simplePattern && d!.init && isInert(d!.init) && (!inBody || renderable.has(node.start!))) {
-        out.push({ names: boundNames(d!.id).map((b) => b.name), own: [{ start: node.start!, end: node.end! }], removal: { statements: [node] } });
+      const init = d!.init;
+      if (simplePattern && init && (!inBody || renderable.has(node.start!))) {
+        const own = [{ start: node.start!, end: node.end! }];
+        const removal = { statements: [node] };
+        out.push({ names: boundNames(d!.id).map((b) => b.name), own: () => own, removal: () => removal, inert: once(() => isInert(init)) });
       }
     }
     if (node.type === 'ClassBody') {
       for (const member of node.body) {
-        if (member.type !== 'ClassPrivateProperty' || member.static || (member.value && !isInert(member.value))) continue;
+        if (member.type !== 'ClassPrivateProperty' || member.static) continue;
         const name = member.key.id.name;
-        const writes = fieldWrites(node, name);
-        out.push({ names: [`#${name}`], own: [member, ...writes].map((s) => ({ start: s.start!, end: s.end! })), removal: { statements: [member as unknown as Statement, ...writes] } });
+        const value = member.value;
+        const writes = once(() => fieldWrites(node, name));
+        const own = once(() => [member, ...writes()].map((s) => ({ start: s.start!, end: s.end! })));
+        out.push({ names: [`#${name}`], own, removal: () => ({ statements: [member as unknown as Statement, ...writes()] }), inert: () => !value || isInert(value) });
       }
     }
     return undefined;
   });
   return out;
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** Statements `this.#name = <nothing to run>;` in a class body's methods. */
