@@ -131,7 +131,9 @@ export class TypeScriptFacts {
 
   private program(project: ProjectCache, roots: Map<string, string>): TS.Program {
     const { ts } = this;
-    const host = ts.createCompilerHost(project.options, true);
+    // Parent pointers are set by the binder when the checker is made (as tsc leaves them):
+    // setting them while parsing too is one more walk of every declaration file.
+    const host = ts.createCompilerHost(project.options);
     // JSDoc carries types only in JavaScript: skipping it in TypeScript files (lib.dom.d.ts is
     // mostly JSDoc) makes reading the declarations markedly faster, with the same types.
     host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeInfo;
