@@ -77,8 +77,8 @@ export interface TypeFactsSource {
  * look-alike receiver is an MCP SDK object. Everything else never loads the compiler.
  */
 export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<TransformResult> {
-  const { analysis, plan } = await analyseAndPlan(source, fileName, types, options, onAnalysis);
-  return rewritten(analysis, plan);
+  const asked = askTypes(source, fileName, types, options, onAnalysis);
+  return rewritten(asked.analysis, await planAsked(asked, types, options));
 }
 
 /**
@@ -86,18 +86,51 @@ export async function transformWithTypes(source: string, fileName: string, types
  * rewrite: a lint needs the sites, not the rewritten text.
  */
 export async function planWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<FilePlan> {
-  return (await analyseAndPlan(source, fileName, types, options, onAnalysis, true)).plan;
+  return planAsked(askTypes(source, fileName, types, options, onAnalysis, true), types, options, true);
 }
 
-async function analyseAndPlan(source: string, fileName: string, types: TypeFactsSource | undefined, options: TransformOptions, onAnalysis?: (analysis: FileAnalysis) => void, sitesOnly = false): Promise<{ analysis: FileAnalysis; plan: FilePlan }> {
+/** A file analysed, with its questions put to the type checker (or the plan, when it asks none). */
+export interface AskedFile {
+  analysis: FileAnalysis;
+  /** The answers to come. */
+  facts?: Promise<TypeFacts>;
+  /** The plan, made with `options`, when the file asks nothing. */
+  plan?: FilePlan;
+  options: TransformOptions;
+}
+
+/**
+ * Analyses a file and puts its questions to `types` at once. The engine asks so while it is
+ * still reading (before it knows where the request-state module goes, which the questions do
+ * not depend on): the checker then starts sooner. Finish with transformAsked or planAsked.
+ */
+export function askTypes(source: string, fileName: string, types: TypeFactsSource | undefined, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void, sitesOnly = false): AskedFile {
   // One parse: every plan of the file shares it (and a caller that wants it, see RunSettings.onAnalysed).
   const analysis = analyseFile(source, fileName);
   onAnalysis?.(analysis);
-  if (!types) return { analysis, plan: planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined)) };
+  if (!types) return { analysis, plan: planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined)), options };
   const step = planOrQuestions(analysis, options, sitesOnly, types.everyLocal);
-  if ('plan' in step) return { analysis, plan: step.plan };
-  const facts = await types.forFile(fileName, source, step.questions);
-  return { analysis, plan: planWithFacts(analysis, facts, options, sitesOnly) };
+  if ('plan' in step) return { analysis, plan: step.plan, options };
+  return { analysis, facts: types.forFile(fileName, source, step.questions), options };
+}
+
+/** The rewritten file once its answers have come, with `options` (the request-state module's place included). */
+export async function transformAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions): Promise<TransformResult> {
+  return rewritten(asked.analysis, await planAsked(asked, types, options));
+}
+
+/** The plan of an asked file with `options` (`sitesOnly`: only its sites will be used). */
+export async function planAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly = false): Promise<FilePlan> {
+  const { analysis } = asked;
+  // The questions depend on the file and on these options, not on where the module is.
+  const sameQuestions = asked.options.sampling === options.sampling && asked.options.externalHelpers === options.externalHelpers;
+  if (asked.facts && sameQuestions) return planWithFacts(analysis, await asked.facts, options, sitesOnly);
+  if (asked.plan && asked.options === options) return asked.plan;
+  // Asked with other options (before the module's place was known): planned again, asking nothing.
+  if (!types) return planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined));
+  const step = planOrQuestions(analysis, options, sitesOnly, types.everyLocal);
+  if ('plan' in step) return step.plan;
+  return planWithFacts(analysis, await types.forFile(analysis.fileName, analysis.source, step.questions), options, sitesOnly);
 }
 
 /**

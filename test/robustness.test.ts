@@ -642,6 +642,25 @@ describe('the type checker', () => {
     return { provider, counts };
   }
 
+  it('is asked its first question while the files are still read, before the others wait', async () => {
+    await put('src/a.ts', LIFTING);
+    for (let i = 0; i < 100; i++) await put(`src/plain-${String(i).padStart(3, '0')}.ts`, PLAIN_MODULE);
+    await put('src/z.ts', LIFTING);
+    let read = 0;
+    const askedAfter: number[] = [];
+    const inner = new TsTypeFactsProvider(loadTypeScript);
+    const types: TypeFactsSource = {
+      forFile: (fileName, source, questions) => {
+        askedAfter.push(read);
+        return inner.forFile(fileName, source, questions);
+      },
+    };
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types, onText: () => void read++ });
+    expect(result.sites.map((s) => [s.file, s.status])).toEqual([['src/a.ts', 'migrated'], ['src/z.ts', 'migrated']]);
+    // a.ts asks as soon as it is read; z.ts once every file is.
+    expect(askedAfter).toEqual([1, 102]);
+  });
+
   it('is not loaded for files that lift nothing', async () => {
     await put('server.ts', ELICIT_SERVER);
     await put('plain.ts', PLAIN_MODULE);
@@ -651,7 +670,7 @@ describe('the type checker', () => {
     expect(counts).toEqual({ loads: 0, projects: 0 });
   });
 
-  it('is loaded once, and answers the files of a run that lift locals from one program', async () => {
+  it('is loaded once, and answers the files of a run that lift locals in two programs: the first question at once, the others together', async () => {
     for (const n of ['a', 'b', 'c']) await put(`src/${n}.ts`, LIFTING);
     await put('src/plain.ts', PLAIN_MODULE);
     const { provider, counts } = countingProvider();
@@ -663,7 +682,9 @@ describe('the type checker', () => {
       ['src/c.ts', 'migrated', ['count']],
     ]);
     expect(result.changed[0]!.output).toContain('mrtr.locals<{ count: number }>()');
-    expect(counts).toEqual({ loads: 1, projects: 1 });
+    // The first file's question is put while the others are read (the checker takes a while
+    // to start); the others' share a program.
+    expect(counts).toEqual({ loads: 1, projects: 2 });
 
     // Files that waited for type facts are written like the others, in place.
     const written = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: provider });
@@ -674,8 +695,8 @@ describe('the type checker', () => {
       ['src/mrtr-request-state.ts', true],
     ]);
     for (const n of ['a', 'b', 'c']) expect(await readFile(path.join(dir, `src/${n}.ts`), 'utf8')).toBe(result.changed[0]!.output);
-    // The second run's files: one more program, and TypeScript is not loaded again.
-    expect(counts).toEqual({ loads: 1, projects: 2 });
+    // The second run's files: two more programs, and TypeScript is not loaded again.
+    expect(counts).toEqual({ loads: 1, projects: 4 });
   });
 
   it('reads the declaration files once for tsconfig projects that read them alike', async () => {

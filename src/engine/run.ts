@@ -22,7 +22,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, FilePlan, SiteReport } from '../plan/types.ts';
-import { planWithTypes, transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
+import { askTypes, planAsked, planWithTypes, transformAsked, transformWithTypes, type AskedFile, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import { AskingHelperIndex } from './cross-module.ts';
 import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
@@ -214,6 +214,12 @@ const MAX_WAITING = 128;
 /** Candidates started between turns of the event loop, in which those not waiting finish. */
 const START_BATCH = 8;
 
+/**
+ * TypeScript candidates analysed while the files are read, until one asks the checker
+ * something (each holds its syntax tree until every file is read).
+ */
+const EARLY_FILES = 16;
+
 /** What one file contributed; assembled in discovery order at the end of the run. */
 interface FileOutcome {
   sites: RunSite[];
@@ -268,6 +274,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     void task.finally(() => running.delete(task));
   };
   const done = (file: string) => options.onFileDone?.(file);
+  let checkerAsked = false;
+  let analysedEarly = 0;
   const doneAt = (i: number) => options.onFileDone?.(displayPath(cwd, discovery.files[i]!));
 
   for (let i = 0; i < discovery.files.length; i++) {
@@ -316,6 +324,14 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       continue;
     }
     // Transformed once every file is read: where the request-state module goes depends on them.
+    // Until one has asked the checker something, TypeScript files are analysed now and their
+    // questions put at once (they do not depend on the module's place): the checker, which
+    // takes seconds to start, starts while the rest is read.
+    if (types && !checkerAsked && analysedEarly < EARLY_FILES && dialectOf(absolutePath) !== 'js') {
+      analysedEarly++;
+      c.asked = askEarly(c);
+      checkerAsked = c.asked?.facts !== undefined;
+    }
     pending.push(c);
   }
 
@@ -503,10 +519,26 @@ interface Candidate {
   placement?: Placement;
   /** Set once transformed: its migrated handlers import the request-state module. */
   importsStateModule?: boolean;
+  /** Analysed while the files were read, its questions put to the checker (askEarly); dropped once transformed. */
+  asked?: AskedFile;
 }
 
 function candidate(context: RunContext, read: { absolutePath: string; file: string; bytes: Buffer; source: string }, outcome: FileOutcome): Candidate {
   return { context, ...read, input: read.source, outcome, fail: failer(read.file, outcome) };
+}
+
+/** Analyses a candidate and puts its questions to the checker; undefined when it does not parse (its transform reports that). */
+function askEarly(c: Candidate): AskedFile | undefined {
+  const { context, absolutePath } = c;
+  const onAnalysed = context.onAnalysed;
+  try {
+    const asked = askTypes(c.input, absolutePath, context.types, context.transform, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)), !context.rewrite);
+    // Awaited when the file is transformed; a failure then is that file's error.
+    asked.facts?.catch(() => undefined);
+    return asked;
+  } catch {
+    return undefined;
+  }
 }
 
 function runCandidate(c: Candidate, done?: (file: string) => void): Promise<void> {
@@ -520,6 +552,9 @@ async function handleCandidate(c: Candidate): Promise<void> {
   let plan: FilePlan;
   // Undefined when the run plans only.
   let transformed: TransformResult | undefined;
+  // Analysed while the files were read: its tree goes with this transform.
+  const asked = c.asked;
+  c.asked = undefined;
   // The module's path holds another file: the migrated text would import it (an analysis-only
   // run, which uses no output, goes on).
   if (c.placement?.refused && context.verify) {
@@ -531,13 +566,13 @@ async function handleCandidate(c: Candidate): Promise<void> {
     const onAnalysed = context.onAnalysed;
     const onAnalysis = onAnalysed && ((analysis: FileAnalysis) => onAnalysed(absolutePath, analysis));
     if (context.rewrite) {
-      const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+      const result = asked ? await transformAsked(asked, context.types, options) : await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
       // Against the text on disk: a v1 file the official codemod upgraded changed even when
       // the MRTR pass had nothing to add.
       transformed = { ...result, changed: result.output !== source };
       plan = result.plan;
     } else {
-      plan = await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+      plan = asked ? await planAsked(asked, context.types, options, true) : await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
     }
     c.exportedHelpers = plan.exportedHelpers;
     c.importsStateModule = plan.handlers.length > 0;
