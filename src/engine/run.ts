@@ -335,8 +335,6 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     pending.push(c);
   }
 
-  // Every file has been read: the checker answers questions as they come from now on.
-  types?.flush?.();
   for (const [absolutePath, placement] of await modules.place([...candidates.values()])) candidates.get(absolutePath)!.placement = placement;
   for (const c of pending) {
     track(runCandidate(c, done));
@@ -379,7 +377,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     });
   }
 
-  // Candidates waiting for type facts finish as their answers come.
+  // Every candidate has asked what it asks: the checker answers what waits now, and any later
+  // question as it comes. Candidates waiting for type facts finish as their answers come.
+  types?.flush?.();
   if (running.size > 0) options.onPhase?.('finishing', 0);
   while (running.size > 0) await Promise.all(running);
 
