@@ -380,6 +380,8 @@ function register(name) {
   it('marks a request sent through a function parameter', () => {
     const source = `async function background(sendRequest) {\n  await sendRequest({ method: 'elicitation/create', params: { message: 'm' } });\n}\n`;
     expect(transformSource(source, 'server.js').plan.sites).toMatchObject([{ status: 'marked', code: 'no-request-to-answer' }]);
+    // Exported, other modules may call it from their handlers: nothing tells what it was handed.
+    expect(transformSource(`export ${source}`, 'server.js').plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-receiver' }]);
   });
 
   it('puts the marker of a refused URL throw right above the throw', () => {

@@ -79,15 +79,11 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     }
   }
 
-  // Names bound to an McpServer (built here, or annotated as one): `<name>.server.*` is the SDK's.
+  // Where the server is built (the verifier is wired there).
   const serverConstructions: NewExpression[] = [];
-  const serverNames = new Set<string>();
   const declaredAnywhere = new Set<string>();
   const index = indexFile(program);
-  for (const { node } of index.declarators) {
-    for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
-    if (node.id.type === 'Identifier' && node.init?.type === 'NewExpression' && node.init.callee.type === 'Identifier' && mcpServerNames.has(node.init.callee.name)) serverNames.add(node.id.name);
-  }
+  for (const { node } of index.declarators) for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
   for (const { node } of index.functions) {
     for (const p of node.params) for (const b of boundNames(p as Node)) declaredAnywhere.add(b.name);
     if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) declaredAnywhere.add(node.id.name);
@@ -99,10 +95,6 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') declaredAnywhere.add(node.local.name);
   }
   for (const node of index.constructions) if (node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
-  for (const node of index.annotated) {
-    const t = node.typeAnnotation?.type === 'TSTypeAnnotation' ? node.typeAnnotation.typeAnnotation : undefined;
-    if (t?.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && mcpServerNames.has(t.typeName.name)) serverNames.add(node.name);
-  }
 
   const { handlers, unnamed: unnamedHandlers } = findHandlers(index);
   return {
@@ -114,7 +106,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     typed: dialect !== 'js',
     handlers,
     unnamedHandlers,
-    sites: findLegacySites(index, serverNames),
+    sites: findLegacySites(index, importedNames),
     urlThrows: findUrlElicitationThrows(index),
     serverConstructions,
     serverImport,

@@ -210,12 +210,56 @@ const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;
 
 function fromSdk(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, start: number, end: number): boolean | undefined {
   const node = nodeAt(ts, file, start, end);
-  if (!node) return undefined;
-  const type = checker.getTypeAtLocation(node);
-  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  return node ? sdkType(ts, checker, checker.getTypeAtLocation(node), 0) : undefined;
+}
+
+/** Names of the push methods: a project's own interface or type literal with them stands in for the SDK's Server. */
+const PUSH_METHODS = new Set(['elicitInput', 'createMessage', 'listRoots', 'request', 'sendRequest', 'requestSampling']);
+
+/**
+ * Whether values of `type` are the SDK's: declared by an SDK package, or by the project on an
+ * SDK base (`interface AppServer extends McpServer`, however unresolved the SDK's declarations
+ * are: a checkout without node_modules still names its imports). Undefined when nothing can
+ * tell: an unresolved type, a function handed in, or a project's own stand-in with push methods
+ * (its calls are marked, never dropped). False only for a type that certainly is not the SDK's.
+ */
+function sdkType(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, depth: number): boolean | undefined {
+  if (depth > 4 || type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  if (type.isUnion()) {
+    const answers = new Set(type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null))).map((t) => sdkType(ts, checker, t, depth + 1)));
+    return answers.size === 1 ? [...answers][0] : undefined;
+  }
   const declarations = [type.getSymbol(), type.aliasSymbol].flatMap((s) => s?.getDeclarations() ?? []);
   if (declarations.length === 0) return undefined;
-  return declarations.some((d) => SDK_PATH.test(d.getSourceFile().fileName));
+  if (declarations.some((d) => SDK_PATH.test(d.getSourceFile().fileName))) return true;
+  let standIn = false;
+  for (const d of declarations) {
+    if (!ts.isInterfaceDeclaration(d) && !ts.isClassDeclaration(d) && !ts.isTypeLiteralNode(d)) continue;
+    if (!ts.isTypeLiteralNode(d)) {
+      for (const clause of d.heritageClauses ?? []) {
+        for (const base of clause.types) {
+          const named = importedFrom(ts, checker, base.expression);
+          if (named !== undefined && /^@modelcontextprotocol\/(sdk|server|core)(\/|$)/.test(named)) return true;
+          const baseType = checker.getTypeAtLocation(base);
+          if (sdkType(ts, checker, baseType, depth + 1) === true) return true;
+        }
+      }
+    }
+    const local = !d.getSourceFile().isDeclarationFile;
+    if (local && !ts.isClassDeclaration(d) && type.getProperties().some((p) => PUSH_METHODS.has(p.getName()))) standIn = true;
+  }
+  if (standIn || type.getCallSignatures().length > 0) return undefined;
+  return false;
+}
+
+/** The module an identifier's import names, resolved or not (`import { McpServer } from '...'`). */
+function importedFrom(ts: TypeScript, checker: TS.TypeChecker, expression: TS.Node): string | undefined {
+  const symbol = checker.getSymbolAtLocation(expression);
+  const declaration = symbol?.getDeclarations()?.[0];
+  if (!declaration || !(ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) || ts.isNamespaceImport(declaration))) return undefined;
+  let at: TS.Node = declaration;
+  while (!ts.isImportDeclaration(at)) at = at.parent;
+  return ts.isStringLiteral(at.moduleSpecifier) ? at.moduleSpecifier.text : undefined;
 }
 
 /** `const n = 3` has type `3`; the state should carry `number`, as the user thinks of it. */

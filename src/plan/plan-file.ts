@@ -35,7 +35,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;
-  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk?.(s.receiver.start!, s.receiver.end!)]));
+  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk && receiverVerdict(s, fromSdk)]));
   const candidates = analysis.sites.filter((s) => verdicts.get(s) !== false);
   const uncertain = fromSdk ? 0 : verdicts.size;
   const markers: Marker[] = [];
@@ -55,6 +55,9 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // Sites refused before planning; their handler is then left whole too.
   const preset = new Map<LegacySite, Refusal>();
   for (const site of candidates) {
+    // A function handed in, called where no handler reaches and no other module can: whatever it
+    // is, it asks outside a request (below), which says more than an unknown receiver.
+    if (site.handedIn && !handlers.some((h) => site.functions.includes(h.fn)) && !exportedHelperName(site) && !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)) continue;
     if (site.uncertain && verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
       preset.set(site, new Refusal('unknown-receiver', `\`${codeSnippet(source.slice(site.receiver.start!, site.receiver.end!))}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
@@ -68,6 +71,14 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const refused = preset.get(site);
     if (refused && !owner) {
       mark(site, refused);
+      // Its handlers, here and in other modules, still reach it: they are marked too.
+      const exported = site.enclosing ? exportedHelperName(site) : undefined;
+      if (exported) exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
+      const chain = handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
+      if (chain) {
+        markReaching(site, chain);
+        for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
+      }
       continue;
     }
     if (refused) {
@@ -314,10 +325,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
    * every call that reaches it from a handler are marked, naming the chain.
    */
   function markHelper(site: LegacySite, chain: HelperChain, why: string, helperNext?: string) {
-    const helperLine = site.call.loc!.start.line;
     const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
     const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
     mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it, and this one cannot be split: ${why}`, helperNext ?? next));
+    markReaching(site, chain);
+  }
+
+  /** Every call from a handler on the way to a helper's request that stays: marked, naming the chain. */
+  function markReaching(site: LegacySite, chain: HelperChain) {
+    const helperLine = site.call.loc!.start.line;
+    const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
     for (const { handler, call, chain: names } of chain.reaching) {
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through ${names.map((n) => `\`${n}()\``).join(' → ')} (line ${helperLine}), which cannot suspend it.`, next);
       markAt(call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
@@ -325,6 +342,17 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 }
 
+
+/**
+ * The checker's word on a receiver in doubt: the SDK's when the receiver's type is (a low-level
+ * Server), or when `x` of `x.server` is (an McpServer); not when both are certainly other
+ * types; undefined when either cannot tell (a stand-in interface, an unresolved type).
+ */
+function receiverVerdict(site: LegacySite, fromSdk: NonNullable<TypeFacts['fromSdk']>): boolean | undefined {
+  const answers = [site.receiver, ...(site.asked && site.asked !== site.receiver ? [site.asked] : [])].map((n) => fromSdk(n.start!, n.end!));
+  if (answers.includes(true)) return true;
+  return answers.every((a) => a === false) ? false : undefined;
+}
 
 /** A handler's call to a split helper, standing for the request the helper made. */
 function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySite {

@@ -42,7 +42,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const context = contextParameter(source, handler, sites, bodyNames);
   if (context instanceof Refusal) return context;
   for (const site of sites) {
-    if (site.shape.receiver !== '*.server' && site.receiverHead !== context.name) {
+    const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
+    if (site.shape.receiver !== '*.server' && site.receiverHead !== context.name && !throughPattern) {
       return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
     }
   }
@@ -107,6 +108,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     points,
     ctxName: context.name,
     addParam: context.addParam,
+    ...(context.paramEdit ? { paramEdit: context.paramEdit } : {}),
+    ...(context.prologue ? { prologue: context.prologue } : {}),
     returnTypeEdit,
     argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
     verbatim: verbatimSpans(fn.body),
@@ -263,18 +266,29 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
   };
 }
 
-function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>): { name: string; addParam?: HandlerPlan['addParam'] } | Refusal {
+interface ContextParameter {
+  name: string;
+  addParam?: HandlerPlan['addParam'];
+  /** A destructured context (`{ mcpReq, signal }`) becomes a name, destructured in the body as far as it is still read. */
+  paramEdit?: Edit;
+  prologue?: string;
+}
+
+function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>): ContextParameter | Refusal {
   const fn = handler.fn;
   const param = fn.params[handler.ctxIndex];
+  const fresh = bodyNames.has('ctx') ? 'mrtrCtx' : 'ctx';
   if (param) {
     if (param.type === 'Identifier') return { name: param.name };
+    if (param.type === 'ObjectPattern') return destructuredContext(source, handler, sites, param, fresh);
     return new Refusal('context-pattern', 'the handler destructures its context parameter.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
   }
-  if (fn.params.length !== handler.ctxIndex) {
+  if (fn.params.length > handler.ctxIndex) {
     return new Refusal('context-pattern', 'the handler parameters do not match the registration.', MANUAL_STEP, sites[0]);
   }
-  const name = bodyNames.has('ctx') ? 'mrtrCtx' : 'ctx';
-  const before = handler.ctxIndex === 0 ? '' : '_args, ';
+  const name = fresh;
+  // `async () => ...` registered with an arguments schema: the arguments come first.
+  const before = handler.ctxIndex === 1 && fn.params.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;
     const parenthesised = source.slice(fn.start!, last.start!).includes('(');
@@ -284,6 +298,36 @@ function contextParameter(source: string, handler: HandlerSite, sites: LegacySit
   const open = source.indexOf('(', fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? fn.start!));
   if (open === -1 || open > fn.body.start!) return new Refusal('context-pattern', 'cannot add a context parameter to this handler.', MANUAL_STEP, sites[0]);
   return { name, addParam: { at: open + 1, text: `${before}${name}` } };
+}
+
+/**
+ * `async (args, { mcpReq, signal }) => ...`: the parameter becomes `ctx` (its annotation kept)
+ * and the body destructures what it still reads (`const { signal } = ctx;`), without the names
+ * only the legacy calls used.
+ */
+function destructuredContext(source: string, handler: HandlerSite, sites: LegacySite[], pattern: Extract<Node, { type: 'ObjectPattern' }>, name: string): ContextParameter | Refusal {
+  const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
+  if (!plain) return new Refusal('context-pattern', 'the handler destructures its context parameter with defaults, nesting or a rest element.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
+  // What the body reads of each name once the legacy calls are gone.
+  const callees = new Set<Node>(sites.map((s) => s.call.callee));
+  const read = new Set<string>();
+  walk(handler.fn.body, (node, parents) => {
+    if (callees.has(node)) return false;
+    if (node.type === 'Identifier') {
+      const parent = parents[parents.length - 1];
+      const property = parent && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed;
+      const key = parent?.type === 'ObjectProperty' && parent.key === node && !parent.shorthand && !parent.computed;
+      if (!property && !key) read.add(node.name);
+    }
+    return undefined;
+  });
+  const kept = pattern.properties.filter((p) => read.has(((p as { value: Node }).value as { name: string }).name));
+  const annotation = pattern.typeAnnotation ? source.slice(pattern.typeAnnotation.start!, pattern.typeAnnotation.end!) : '';
+  return {
+    name,
+    paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
+    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name};` } : {}),
+  };
 }
 
 /** An explicit `Promise<X>` return type must admit the input_required result. */

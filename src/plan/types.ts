@@ -120,6 +120,10 @@ export interface HandlerPlan {
   /** The context parameter to use; `addParam` says where and how to add it when missing. */
   ctxName: string;
   addParam?: { at: number; text: string; close?: { at: number; text: string } };
+  /** Replaces a destructured context parameter with `ctxName`. */
+  paramEdit?: Edit;
+  /** A statement the migrated body starts with (before the resume): what a destructured context still gives. */
+  prologue?: string;
   /** Widens an explicit `Promise<X>` return type to admit the input_required result. */
   returnTypeEdit?: Edit;
   /** Expression that names the call's arguments, digested into requestState. */

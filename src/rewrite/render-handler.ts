@@ -30,6 +30,7 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   const fallsOff = (rendered: Rendered, indent: string) => (rendered.exits || bodyExits ? [] : [`${indent}return;`]);
 
   const out: string[] = [source.slice(body.start, lineEndOf(source, body.start)).replace(/\r$/, '')];
+  if (plan.prologue) out.push(`${I}${plan.prologue}`);
   out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${quote(plan.id)}, [${keys}], ${plan.argsText});`);
   const first = r.list(tree, 0, I + U, false);
   out.push(`${I}if (mrtr.step === undefined) {`, ...first.lines, ...fallsOff(first, I + U), `${I}}`);
@@ -43,6 +44,7 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
 
   const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
+  if (plan.paramEdit) edits.push(plan.paramEdit);
   if (plan.addParam) {
     edits.push({ start: plan.addParam.at, end: plan.addParam.at, text: plan.addParam.text });
     if (plan.addParam.close) edits.push({ start: plan.addParam.close.at, end: plan.addParam.close.at, text: plan.addParam.close.text });

@@ -1,0 +1,288 @@
+// The shapes real servers are written in, as pure functions of source text (no node_modules,
+// no type checker): every spelling of a legacy request is found, and the SDK objects are told
+// from where they came from.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseFile } from '../src/analyse/analyse-file.ts';
+import { parseSource } from '../src/analyse/parse.ts';
+import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
+import { transformSource, transformWithTypes } from '../src/transform.ts';
+
+/** The params of a form question, for sources written inline. */
+const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
+
+const statusOf = (source: string, file = 'server.ts') => transformSource(source, file).plan.sites.map((s) => [s.line, s.status, s.code]);
+
+describe('every spelling of a legacy request is found', () => {
+  it.each([
+    ['a bound method through optional chains', 'const elicit = server.server?.elicitInput?.bind(server.server);', `const a = await elicit(${Q});`, 'elicit'],
+    ["the low-level Server's request(), by its method", '', `const a = await server.server.request({ method: 'elicitation/create', params: ${Q} });`, 'elicit'],
+    ['request() for roots', '', "const a = await server.server.request({ method: 'roots/list' });", 'roots'],
+  ])('%s', (_name, before, call, kind) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+${before}
+server.registerTool('t', { description: 'd' }, async () => {
+  ${call}
+  return { content: [{ type: 'text', text: JSON.stringify(a) }] };
+});
+`;
+    expect(analyseFile(source, 'server.ts').sites.map((s) => [s.kind, s.uncertain ?? false])).toEqual([[kind, false]]);
+    expect(statusOf(source)).toEqual([[5, 'migrated', undefined]]);
+  });
+
+  it("takes a v1 low-level Server's request() with its result schema, in a class", () => {
+    const source = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+class App {
+  private server: Server;
+  constructor() {
+    this.server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+  }
+  async ask() {
+    return this.server.request({ method: 'elicitation/create', params: ${Q} }, ElicitResultSchema);
+  }
+}
+`;
+    expect(analyseFile(source, 'app.ts').sites.map((s) => [s.kind, s.shape.resultType, s.uncertain ?? false])).toEqual([['elicit', 'ElicitResult', false]]);
+  });
+
+  it.each([
+    ["another method's request", "await server.server.request({ method: 'ping' });"],
+    ['an HTTP client', "await http.request({ method: 'GET', url });"],
+    ['a request object it cannot read', 'await client.request(req);'],
+  ])('leaves alone %s', (_name, call) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\nasync function f() {\n  ${call}\n}\n`;
+    expect(analyseFile(source, 'server.ts').sites).toEqual([]);
+  });
+
+  it.each([
+    ['elicitInput', `await elicitInput(${Q})`, 'elicit'],
+    ['createMessage', 'await createMessage({ messages: [], maxTokens: 5 })', 'sampling'],
+    ['listRoots', 'await listRoots()', 'roots'],
+    ['sendRequest', `await sendRequest({ method: 'elicitation/create', params: ${Q} })`, 'elicit'],
+  ])('marks a function handed in as %s (unknown-receiver)', (name, call, kind) => {
+    const source = `export async function helper(${name}: any, x: string) {\n  const r = ${call};\n  return r;\n}\n`;
+    expect(analyseFile(source, 'helper.ts').sites.map((s) => s.kind)).toEqual([kind]);
+    expect(statusOf(source, 'helper.ts')).toEqual([[2, 'marked', 'unknown-receiver']]);
+  });
+
+  it('marks a call through a local stand-in interface with push methods, never drops it', () => {
+    const source = `interface Asker {
+  elicitInput(p: unknown): Promise<{ action: string }>;
+}
+export async function yesNo(asker: Asker) {
+  const a = await asker.elicitInput(${Q});
+  return a.action === 'accept';
+}
+`;
+    expect(statusOf(source, 'asker.ts')).toEqual([[5, 'marked', 'unknown-receiver']]);
+    // A type fact that says "not the SDK" for the stand-in is not asked for: only doubt is.
+    const facts = { local: () => undefined, fromSdk: () => undefined };
+    expect(transformSource(source, 'asker.ts', facts).plan.sites.map((s) => s.code)).toEqual(['unknown-receiver']);
+  });
+});
+
+describe('SDK objects known from where they came from', () => {
+  const server = (decl: string, receiver: string, file = 'server.ts') => `import { McpServer, Server, type ServerContext } from '@modelcontextprotocol/server';
+${decl.replaceAll('RECEIVER', receiver)}
+`;
+
+  it.each([
+    [
+      'a class field set in the constructor',
+      `class App {
+  private readonly server: McpServer;
+  constructor() {
+    this.server = new McpServer({ name: 's', version: '1' });
+    this.server.registerTool('t', { description: 'd' }, async () => {
+      const a = await this.server.server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    });
+  }
+}`,
+    ],
+    [
+      'a private field with its initialiser',
+      `class App {
+  readonly #mcp = new McpServer({ name: 's', version: '1' });
+  register() {
+    this.#mcp.registerTool('t', { description: 'd' }, async () => {
+      const a = await this.#mcp.server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    });
+  }
+}`,
+    ],
+    [
+      'a parameter property',
+      `class Tools {
+  constructor(private readonly mcp: McpServer) {}
+  register() {
+    this.mcp.registerTool('t', { description: 'd' }, async () => {
+      const a = await this.mcp.server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    });
+  }
+}`,
+    ],
+    [
+      'a local factory',
+      `function make() {
+  return new McpServer({ name: 's', version: '1' });
+}
+const srv = make();
+srv.registerTool('t', { description: 'd' }, async () => {
+  const a = await srv.server.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});`,
+    ],
+    [
+      'a project interface that extends an SDK type',
+      `interface AppServer extends McpServer {
+  started?: number;
+}
+export function register(app: AppServer) {
+  app.registerTool('t', { description: 'd' }, async () => {
+    const a = await app.server.elicitInput(${Q});
+    return { content: [{ type: 'text', text: a.action }] };
+  });
+}`,
+    ],
+    [
+      'an object literal holding it',
+      `const mcp = new McpServer({ name: 's', version: '1' });
+const app = { mcp };
+mcp.registerTool('t', { description: 'd' }, async () => {
+  const a = await app.mcp.server.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});`,
+    ],
+    [
+      'a low-level Server named anything',
+      `const low = new Server({ name: 's', version: '1' }, { capabilities: {} });
+low.setRequestHandler('tools/call', async (request) => {
+  const a = await low.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});`,
+    ],
+  ])('%s', (_name, code) => {
+    const source = server(code, '');
+    const sites = analyseFile(source, 'server.ts').sites;
+    expect(sites.map((s) => s.uncertain ?? false)).toEqual([false]);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => s.status)).toEqual(['migrated']);
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+  });
+
+  it.each([
+    ['an instance of a local class', 'class Llm {\n  server = { async createMessage(p: unknown) { return p; } };\n}\nconst llm = new Llm();\nexport const f = () => llm.server.createMessage({});'],
+    ['an object literal', 'const forms = { server: { async elicitInput(q: string) { return q; } } };\nexport const f = () => forms.server.elicitInput(\'q\');'],
+  ])('is certain that %s is not one', (_name, code) => {
+    expect(analyseFile(server(code, ''), 'server.ts').sites).toEqual([]);
+  });
+
+  it('keeps in doubt a receiver named like a server that nothing here explains', () => {
+    const source = "import { app } from './app.js';\nexport const f = () => app.server.createMessage({ messages: [], maxTokens: 1 });\n";
+    expect(analyseFile(source, 'f.ts').sites.map((s) => s.uncertain)).toEqual([true]);
+  });
+});
+
+describe('a handler that destructures its context', () => {
+  it('gets a named context, and destructures in its body only what it still reads', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: schema }, async ({ q }, { mcpReq, signal }) => {
+  const a = await mcpReq.send({ method: 'elicitation/create', params: ${Q} });
+  return { content: [{ type: 'text', text: a.action + String(signal.aborted) }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.js');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('async ({ q }, ctx) => {\n  const { signal } = ctx;\n  const mrtr = await mrtrResume(ctx,');
+    expect(output).not.toContain('mcpReq }');
+    expect(transformSource(output, 'server.js').output).toBe(output);
+  });
+
+  it('drops the destructuring when the legacy call was all it served', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: schema }, async ({ q }, { sendRequest }) => {
+  const a = await sendRequest({ method: 'elicitation/create', params: ${Q} });
+  return { content: [{ type: 'text', text: a.action }] };
+});
+`;
+    const { output } = transformSource(source, 'server.js');
+    expect(output).toContain("async ({ q }, ctx) => {\n  const mrtr = await mrtrResume(ctx, 'tool:t'");
+    expect(output).not.toContain('sendRequest');
+  });
+});
+
+it('gives a handler registered with an arguments schema, and no parameters, its arguments and context', () => {
+  const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('t', 'describe', {}, async () => {
+  const roots = await server.server.listRoots();
+  return { content: [{ type: 'text', text: String(roots.roots.length) }] };
+});
+`;
+  const { plan, output } = transformSource(source, 'server.js');
+  expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+  expect(output).toContain("server.tool('t', 'describe', {}, async (_args, ctx) => {");
+});
+
+it('marks the handlers that reach a helper asking through a receiver in doubt', () => {
+  const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+async function confirm(elicitInput: any, message: string) {
+  const a = await elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return a.action === 'accept';
+}
+server.registerTool('t', { description: 'd' }, async () => {
+  const ok = await confirm(server.server.elicitInput.bind(server.server), 'Go?');
+  return { content: [{ type: 'text', text: String(ok) }] };
+});
+`;
+  expect(statusOf(source)).toEqual([
+    [4, 'marked', 'unknown-receiver'],
+    [8, 'marked', 'via-helper'],
+  ]);
+});
+
+describe('the type checker in a checkout without node_modules', () => {
+  // Outside this checkout: '@modelcontextprotocol/server' does not resolve, as in a fresh clone.
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mrtr-no-modules-'));
+    writeFileSync(path.join(dir, 'mcp.ts'), "import { McpServer } from '@modelcontextprotocol/server';\nexport interface AppServer extends McpServer {\n  served?: number;\n}\nexport interface Asker {\n  createMessage(p: unknown): Promise<{ model: string }>;\n}\n");
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const tools = (type: string) => `import type { ${type} } from './mcp.js';
+export function register(app: ${type}) {
+  (app as any).registerTool('t', { description: 'd' }, async () => {
+    const r = await app.server.createMessage({ messages: [], maxTokens: 5 });
+    return { content: [{ type: 'text', text: r.model }] };
+  });
+}
+`;
+
+  it("takes a project type built on an unresolved SDK import for the SDK's", async () => {
+    const file = path.join(dir, 'tools.ts');
+    const source = tools('AppServer');
+    writeFileSync(file, source);
+    expect(analyseFile(source, file).sites.map((s) => s.uncertain)).toEqual([true]);
+    const { plan } = await transformWithTypes(source, file, new TsTypeFactsProvider());
+    expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.status, s.code])).toEqual([['migrated', undefined]]);
+  });
+
+  it('keeps a call on a stand-in with push methods marked, not dropped', async () => {
+    const file = path.join(dir, 'asker.ts');
+    const source = "import type { Asker } from './mcp.js';\nexport async function ask(asker: { server: Asker }) {\n  const r = await asker.server.createMessage({});\n  return r.model;\n}\n";
+    writeFileSync(file, source);
+    const { plan } = await transformWithTypes(source, file, new TsTypeFactsProvider());
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unknown-receiver']]);
+  });
+});
