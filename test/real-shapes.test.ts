@@ -286,3 +286,40 @@ export function register(app: ${type}) {
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unknown-receiver']]);
   });
 });
+
+describe('a URL elicitation thrown as an error', () => {
+  const handler = (body: string, returns = '') => `import { McpServer, UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+const server = new McpServer({ name: 's', version: '1' });
+declare function newId(): string;
+declare function settled(id: string): boolean;
+server.registerTool('pay', { inputSchema: z.object({ invoice: z.string() }) }, async ({ invoice })${returns} => {
+${body}
+});
+`;
+  const throwing = "    throw new UrlElicitationRequiredError([{ mode: 'url', message: 'Pay', url: `https://pay.example/${id}`, elicitationId: id }]);";
+
+  it('is a question resumed after the throw: what came before does not run again, and its id travels', () => {
+    const source = handler(`  const id: string = newId();\n  if (!settled(id)) {\n${throwing}\n  }\n  return { content: [{ type: 'text', text: id }] };`, ': Promise<CallToolResult>');
+    const { plan, output } = transformSource(source, 'pay.ts');
+    expect(plan.sites.map((s) => [s.line, s.status])).toEqual([[9, 'migrated']]);
+    expect(plan.sites[0]!.lifted).toEqual(['id']);
+    expect(output).toContain("return mrtr.ask('url', { id }, {\n        url: inputRequired.elicitUrl({ message: 'Pay', url: `https://pay.example/${id}` }),");
+    // The retry reads the answer and goes on after the throw: newId() runs on the first call only.
+    const resumed = output.slice(output.indexOf("if (mrtr.response<ElicitResult>('url', 'elicit')"));
+    expect(resumed).not.toContain('newId()');
+    expect(resumed).toContain("return { content: [{ type: 'text', text: id }] };");
+    expect(output).toContain('async ({ invoice }, ctx): Promise<CallToolResult | InputRequiredResult> => {');
+    expect(transformSource(output, 'pay.ts').output).toBe(output);
+  });
+
+  it('is refused where nothing follows it and code before it does something', () => {
+    const source = handler(`  const id = newId();\n${throwing.slice(2)}`);
+    expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);
+  });
+
+  it('is refused inside a try, whose catch saw the error', () => {
+    const source = handler(`  const id = 'x';\n  try {\n${throwing}\n  } catch (e) {\n    return { content: [] };\n  }\n  return { content: [] };`);
+    expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);
+  });
+});

@@ -1,13 +1,16 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, Node, OptionalCallExpression } from '@babel/types';
+import type { CallExpression, Node, ObjectExpression, OptionalCallExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
-import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, type LegacyCallShape } from './sdk-surface.ts';
+import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../plan/types.ts';
 
 export interface LegacySite {
-  call: CallExpression | OptionalCallExpression;
+  /** The call; for a URL elicitation thrown as an error, the elicitation's object in the array. */
+  call: CallExpression | OptionalCallExpression | ObjectExpression;
+  /** Where the site is reported, when not at `call` (a thrown URL elicitation: the throw). */
+  at?: Node;
   shape: LegacyCallShape;
   /** The identifier the receiver starts with (`ctx` in `ctx.mcpReq.elicitInput`). */
   receiverHead: string;
@@ -249,4 +252,25 @@ export function findUrlElicitationThrows(index: FileIndex): UrlElicitationThrow[
     found.push({ statement: node, elicitations, functions: enclosingFunctions(parents), ancestors: parents });
   }
   return found;
+}
+
+/**
+ * The elicitations of a thrown URL elicitation error, each a site of one round: asked like
+ * `await elicitInput({ mode: 'url', ... })`, resumed after the throw.
+ */
+export function urlThrowSites(t: UrlElicitationThrow): LegacySite[] {
+  const functions = t.functions;
+  const ancestors = [...t.ancestors, t.statement];
+  return (t.elicitations ?? []).map((element) => ({
+    call: element as ObjectExpression,
+    at: t.statement,
+    shape: URL_THROW_SHAPE,
+    receiverHead: '',
+    kind: 'elicitUrl' as const,
+    params: element,
+    receiver: element,
+    functions,
+    enclosing: functions[functions.length - 1],
+    ancestors,
+  }));
 }

@@ -6,8 +6,8 @@ export const SERVER_PACKAGE = '@modelcontextprotocol/server';
 
 /** How a legacy call is recognised: the receiver path's shape and the method name. */
 export interface LegacyCallShape {
-  /** `ctx` means the handler's context parameter; `*` means any receiver. */
-  receiver: 'ctx.mcpReq' | 'ctx' | '*.server';
+  /** `ctx` means the handler's context parameter; `*` means any receiver; `thrown` is a URL elicitation thrown as an error. */
+  receiver: 'ctx.mcpReq' | 'ctx' | '*.server' | 'thrown';
   method: string;
   /** Fixed kind, or `by-method` when the kind comes from a `{ method: '...' }` request object. */
   kind: InputKind | 'by-method';
@@ -96,6 +96,8 @@ export const TODO_MARKER = '@mrtr-todo';
 export const NOTE_MARKER = '@mrtr-note';
 /** The error a v1 tool threw to ask for URL elicitations (migrated like a question). */
 export const URL_ELICITATION_ERROR = 'UrlElicitationRequiredError';
+/** Each URL elicitation of a `throw new UrlElicitationRequiredError([...])`, as a question. */
+export const URL_THROW_SHAPE: LegacyCallShape = { receiver: 'thrown', method: URL_ELICITATION_ERROR, kind: 'elicitUrl', resultType: 'ElicitResult' };
 
 /** Parameter names that stand for a legacy call when a function is handed one (`async function ask(elicitInput, ...)`). */
 export const LEGACY_PARAMETER_NAMES: ReadonlySet<string> = new Set(['elicitInput', 'createMessage', 'listRoots', 'requestSampling', 'sendRequest', 'send']);

@@ -5,7 +5,7 @@
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
-import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
+import { urlThrowSites, type LegacySite, type UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
@@ -121,25 +121,27 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     addSite(owner, site);
   }
 
-  // URL elicitations thrown as errors: returned as input requests instead.
+  // URL elicitations thrown as errors: questions of their handler where code follows them,
+  // input requests returned at once where nothing does (see planUrlThrow). One that cannot move
+  // leaves its handler whole.
   const urlEdits: Edit[] = [];
   const urlBlocked = new Set<HandlerSite>();
   const urlPlanned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }> = [];
-  const markThrow = (t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal) => {
-    markAt(t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
-  };
+  const markThrow = (t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal) => markAt(t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
   for (const t of analysis.urlThrows) {
     const handler = handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
-    const outcome = planUrlThrow(source, eol, t, handler !== undefined, handler !== undefined && byHandler.has(handler));
-    if (outcome instanceof Refusal) {
-      if (outcome.code === 'url-elicitation' && handler && byHandler.has(handler)) urlBlocked.add(handler);
+    const outcome = planUrlThrow(source, eol, t, handler?.fn, handler !== undefined && byHandler.has(handler));
+    if (outcome === 'question') {
+      for (const site of urlThrowSites(t)) addSite(handler!, site);
+    } else if (outcome instanceof Refusal) {
       markThrow(t, handler, outcome);
-      continue;
+      if (handler) urlBlocked.add(handler);
+    } else {
+      urlEdits.push(outcome);
+      urlPlanned.push({ t, handler: handler! });
+      const { line, column } = t.statement.loc!.start;
+      reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });
     }
-    urlEdits.push(outcome);
-    urlPlanned.push({ t, handler: handler! });
-    const { line, column } = t.statement.loc!.start;
-    reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });
   }
 
   // A handler registered from `oninitialized` never exists for a 2026-07-28 client: there is
@@ -190,13 +192,15 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
       return new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.');
     }
-    if (urlBlocked.has(handler)) return new Refusal('blocked-by-sibling', 'this handler also throws UrlElicitationRequiredError, so it is left as it was.', 'migrate the URL elicitation by hand, then run the codemod again.');
+    if (urlBlocked.has(handler)) return new Refusal('blocked-by-sibling', 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.', 'see the marker at the throw, then run the codemod again.');
     const presetSite = handlerSites.find((s) => preset.has(s));
     if (presetSite) return preset.get(presetSite)!;
     const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
     if (flagged) return new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged);
+    // The handler's own problem says more than the helper path that blocks it too.
+    const plan = planHandler(analysis, handler, handlerSites, options.typeFacts);
     const helper = reachHelpers.get(handler);
-    return helper ? blockedByHelper(helper) : planHandler(analysis, handler, handlerSites, options.typeFacts);
+    return helper && !(plan instanceof Refusal) ? blockedByHelper(helper) : plan;
   }
 
   function blockedByHelper(helper: string): Refusal {

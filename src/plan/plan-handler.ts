@@ -43,7 +43,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   if (context instanceof Refusal) return context;
   for (const site of sites) {
     const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
-    if (site.shape.receiver !== '*.server' && site.receiverHead !== context.name && !throughPattern) {
+    const throughContext = site.shape.receiver === 'ctx' || site.shape.receiver === 'ctx.mcpReq';
+    if (throughContext && site.receiverHead !== context.name && !throughPattern) {
       return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
     }
   }
@@ -140,9 +141,25 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
     if (roundSites.some((s) => s === undefined)) {
       return new Refusal('mixed-promise-all', 'Promise.all awaits a legacy request together with other work.', `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`, site);
     }
+    if (located.statement.type === 'ThrowStatement') {
+      const problem = urlThrowProblem(located);
+      if (problem) return problem.at(site);
+    }
     rounds.push({ ...located, binding: located.shape.binding, sites: roundSites as LegacySite[] });
   }
   return rounds.sort((a, b) => a.statement.start! - b.statement.start!);
+}
+
+/**
+ * A thrown URL elicitation is resumed after the throw: the retry goes on with the code that
+ * follows it (the work the user's visit made possible), without running again what came
+ * before it. It cannot be resumed inside a try whose catch or finally saw the error.
+ */
+function urlThrowProblem(located: LocatedRound): Refusal | undefined {
+  if (located.frames.some((f) => f.role === 'try' || f.role === 'catch')) {
+    return new Refusal('url-elicitation', 'the URL elicitation is thrown inside a try block, whose catch or finally would have seen the error.', 'throw it outside the try block, then run again.');
+  }
+  return undefined;
 }
 
 /** The iteration counters of the for...of loops a question sits in: they travel too. */
@@ -226,7 +243,7 @@ function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
 const CREDENTIAL_NAME = /token|secret|passw(or)?d|api_?key|credential|private_?key|session_?id|cookie|auth/i;
 
 /** What an answer is called when the code gives it no name. */
-const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'answer', sampling: 'completion', roots: 'roots' } as const;
+const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'url', sampling: 'completion', roots: 'roots' } as const;
 
 /** Keys name the answers: the variable a response lands in where there is one. */
 function requestKeys(rounds: Round[]): string[][] {
@@ -252,7 +269,7 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
   const kind = site.kind!;
   const paramsText =
     site.paramsRead ?? (kind === 'elicitUrl' && site.params?.type === 'ObjectExpression' ? urlParamsText(source, site.params) : site.params ? source.slice(site.params.start!, site.params.end!) : '');
-  const { line, column } = site.call.loc!.start;
+  const { line, column } = (site.at ?? site.call).loc!.start;
   return {
     key,
     kind,
@@ -309,7 +326,7 @@ function destructuredContext(source: string, handler: HandlerSite, sites: Legacy
   const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
   if (!plain) return new Refusal('context-pattern', 'the handler destructures its context parameter with defaults, nesting or a rest element.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
   // What the body reads of each name once the legacy calls are gone.
-  const callees = new Set<Node>(sites.map((s) => s.call.callee));
+  const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'ObjectExpression' ? [] : [s.call.callee])));
   const read = new Set<string>();
   walk(handler.fn.body, (node, parents) => {
     if (callees.has(node)) return false;

@@ -19,3 +19,8 @@ export function newElicitationId(): string {
 export function pendingPayment(elicitationId: string): void {
   ledger.push(`pending:${elicitationId}`);
 }
+
+/** Whether the payment page reported back for this elicitation (its webhook writes the ledger). */
+export function isSettled(elicitationId: string): boolean {
+  return ledger.includes(`settled:${elicitationId}`);
+}

@@ -7,7 +7,7 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { invoices, ledger, newElicitationId, pendingPayment, type Invoice } from './accounts.js';
+import { invoices, isSettled, ledger, newElicitationId, pendingPayment, type Invoice } from './accounts.js';
 
 // Hand-written state for the refund tool (migrated by hand before the codemod existed).
 const refundCodec = createRequestStateCodec<{ invoice: string }>({ key: process.env.REFUND_KEY ?? 'x'.repeat(32) });
@@ -36,10 +36,15 @@ export function createServer(): McpServer {
     if (found.paid) return { content: [{ type: 'text', text: 'Already paid.' }] };
     const elicitationId = newElicitationId();
     pendingPayment(elicitationId);
-    // corpus-site: migrate
-    throw new UrlElicitationRequiredError([
-      { mode: 'url', message: `Pay ${found.amount} EUR`, url: `https://pay.example.com/${invoice}?e=${elicitationId}`, elicitationId },
-    ]);
+    if (!isSettled(elicitationId)) {
+      // corpus-site: migrate
+      throw new UrlElicitationRequiredError([
+        { mode: 'url', message: `Pay ${found.amount} EUR`, url: `https://pay.example.com/${invoice}?e=${elicitationId}`, elicitationId },
+      ]);
+    }
+    const settled = isSettled(elicitationId);
+    ledger.push(`paid:${invoice}:${settled}`);
+    return { content: [{ type: 'text', text: settled ? `Paid (${elicitationId}).` : 'Payment not received yet.' }] };
   });
 
   server.registerTool('dispute', { description: 'Dispute an invoice', inputSchema: z.object({ invoice: z.string() }) }, async ({ invoice }, ctx) => {
