@@ -323,3 +323,64 @@ ${body}
     expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);
   });
 });
+
+describe('what travels across a question', () => {
+  const tool = (body: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+type Note = { title: string; tags: string[] };
+declare const notes: Map<string, Note>;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async ({ id }, ctx) => {
+${body}
+});
+`;
+  const ask = `  const answer = await ctx.mcpReq.elicitInput(${Q});`;
+
+  it('keeps the narrowing a guard before the question made', () => {
+    const { output, plan } = transformSource(tool(`  const note: Note | undefined = notes.get(id);\n  if (!note) return { content: [] };\n${ask}\n  return { content: [{ type: 'text', text: note.title + answer.action }] };`), 'n.ts');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('const { note } = mrtr.locals<{ note: Note }>();');
+  });
+
+  it('keeps the narrowing of a question asked inside `if (note)`', () => {
+    const { output } = transformSource(tool(`  const note: Note | null | undefined = notes.get(id);\n  if (note) {\n  ${ask}\n    return { content: [{ type: 'text', text: note.title + answer.action }] };\n  }\n  return { content: [] };`), 'n.ts');
+    expect(output).toContain('mrtr.locals<{ note: Note }>()');
+  });
+
+  it('does not narrow where the guard does not leave', () => {
+    const { output } = transformSource(tool(`  const note: Note | undefined = notes.get(id);\n  if (!note) console.error('none');\n${ask}\n  return { content: [{ type: 'text', text: String(note?.title) + answer.action }] };`), 'n.ts');
+    expect(output).toContain('mrtr.locals<{ note: Note | undefined }>()');
+  });
+
+  it('declares an unassigned let again on the retry instead of carrying it', () => {
+    const { output, plan } = transformSource(tool(`  let reason: string;\n${ask}\n  reason = answer.action;\n  return { content: [{ type: 'text', text: reason }] };`), 'n.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [] }]);
+    expect(output).toContain("return mrtr.ask('answer', {}, {");
+    expect(output).toMatch(/\n {2}let reason: string;\n {2}const answer = mrtr\.response/);
+  });
+
+  it('carries a let assigned before the question', () => {
+    const { plan } = transformSource(tool(`  let reason: string;\n  reason = 'x';\n${ask}\n  return { content: [{ type: 'text', text: reason + answer.action }] };`), 'n.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['reason'] }]);
+  });
+
+  it.each([
+    ['a property assigned', 'note.title = String(answer.action);'],
+    ['a method that changes an array', 'note.tags.push(String(answer.action));'],
+  ])('marks a local that refers to an object held elsewhere and changed after the question: %s', (_name, change) => {
+    const { plan, output } = transformSource(tool(`  const note = notes.get(id)!;\n${ask}\n  ${change}\n  return { content: [] };`), 'n.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'mutated-local']]);
+    expect(output).toContain('@mrtr-todo(mutated-local): `note` refers to an object held elsewhere (`notes.get(id)!`)');
+  });
+
+  it('carries a value the handler made itself, changed after the question', () => {
+    const { plan } = transformSource(tool(`  const seen: Note = { title: id, tags: [] };\n${ask}\n  seen.tags.push(String(answer.action));\n  return { content: [{ type: 'text', text: seen.tags.join() }] };`), 'n.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['seen'] }]);
+  });
+
+  it("notes that code after the question reads the retry's request", () => {
+    const { output, plan } = transformSource(tool(`${ask}\n  console.error(ctx.mcpReq.id, ctx.mcpReq._meta?.progressToken);\n  return { content: [] };`), 'n.ts');
+    expect(output).toContain("// @mrtr-note: the code after this question reads `ctx.mcpReq.id`, `ctx.mcpReq._meta`: on the retry that answers it, that is the retry's request");
+    expect(plan.sites[0]!.guidance).toContain("ctx.mcpReq.id, ctx.mcpReq._meta is the retry's request");
+  });
+});

@@ -234,7 +234,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       for (const r of p.requests) {
         if (r.resultWrap) continue; // counted once, at the helper
         const secret = p.secrets.length > 0 ? `${p.secrets.join(', ')} travel${p.secrets.length === 1 ? 's' : ''} in requestState, which the client can read: keep secrets on the server.` : undefined;
-        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.map((l) => l.name), guidance: [KINDS[r.kind].guidance, secret].filter(Boolean).join(' ') || undefined });
+        const bound = p.requestBound.length > 0 ? `After the question, ${p.requestBound.join(', ')} is the retry's request, not the first call's.` : undefined;
+        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name), guidance: [KINDS[r.kind].guidance, secret, bound].filter(Boolean).join(' ') || undefined });
       }
     }
   }

@@ -11,6 +11,7 @@ import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
+import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
 import { promisedType } from './text.ts';
 import { urlParamsText } from './url-elicitation.ts';
@@ -81,7 +82,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       if (inScope.some((other) => other !== d && other.name === d.name)) {
         return new Refusal('shadowed-local', `two locals named \`${d.name}\` are in scope at this question.`, `rename one of them, then run again.`, round.sites[0]);
       }
-      const local = liftLocal(analysis, d, rounds, keys, facts);
+      const local = liftLocal(analysis, d, rounds, keys, facts, round);
       if (local instanceof Refusal) return local.at(round.sites[0]!);
       lifted.push(local);
     }
@@ -99,7 +100,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
       path: round.path,
       lifted,
-      secrets: lifted.map((l) => l.name).filter((n) => CREDENTIAL_NAME.test(n)),
+      secrets: lifted.filter((l) => !l.fresh).map((l) => l.name).filter((n) => CREDENTIAL_NAME.test(n)),
+      requestBound: requestBoundReads(round, context.name, source),
     });
   }
 
@@ -360,7 +362,7 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };
 }
 
-function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined): LiftedLocal | Refusal {
+function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined, at: Round): LiftedLocal | Refusal {
   const { source } = analysis;
   const { name, mutable } = declared;
   if (declared.via === 'caught') {
@@ -369,6 +371,9 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   if (declared.via !== 'variable') {
     return new Refusal('unserialisable-local', `the ${declared.via} \`${name}\` is declared before a question and used after it; it cannot travel in requestState.`, `move \`${name}\` out of the handler (or below the last question), then run again.`);
   }
+  const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
+  // Nothing in it yet: declared again on the retry, not carried.
+  if (unassignedAtQuestion(declared, at)) return { name, mutable, fresh: true, typeText: analysis.typed ? annotation : undefined };
   // An earlier round's own answer: plain JSON of a type the plan already knows.
   const roundIndex = rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
   if (roundIndex !== -1) {
@@ -384,15 +389,19 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   // What the syntax already says (`new Date()`) is not asked of the checker.
   const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
   if (syntactic) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but holds ${syntactic}, which does not survive a JSON round trip.`, recompute);
+  const mutation = mutatedAfter(declared, at, source);
+  if (mutation) {
+    const from = codeSnippet(source.slice(declared.init!.start!, declared.init!.end!));
+    return new Refusal('mutated-local', `\`${name}\` refers to an object held elsewhere (\`${from}\`) and the code after the question changes it (\`${codeSnippet(mutation)}\`): the retry would change a copy carried in requestState, not that object.`, `look \`${name}\` up again after the question (or change the object through its owner), then run again.`);
+  }
   const fact = facts?.local(name, declared.start);
   if (fact && !fact.jsonSafe) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
   if (!analysis.typed) return { name, mutable };
-  const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
   const typeText = annotation ?? fact?.text;
   if (!typeText) {
     return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
   }
-  return { name, mutable, typeText };
+  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at) };
 }
 
 /** The type of a name bound by a round's answer, written in terms of the result types. */

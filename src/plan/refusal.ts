@@ -46,6 +46,10 @@ export const REFUSAL_CODES = {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
   },
+  'mutated-local': {
+    short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
+    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
+  },
   'untyped-local': {
     short: 'The type of a local that travels in requestState cannot be named at the handler.',
     help: 'Annotate the local with a type that can be named at the handler, then run mrtr-codemod migrate again.',

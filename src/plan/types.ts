@@ -26,6 +26,8 @@ export interface LiftedLocal {
   mutable: boolean;
   /** TypeScript type text for the typed state; undefined in JavaScript. */
   typeText?: string;
+  /** Holds nothing yet at the question (`let x: T;`): declared again on the retry, not carried. */
+  fresh?: boolean;
 }
 
 /** One embedded request of a round. */
@@ -65,6 +67,8 @@ export interface SuspensionPoint {
   lifted: LiftedLocal[];
   /** Lifted locals whose names look like credentials: the state is signed, not encrypted. */
   secrets: string[];
+  /** What the code after the question reads of the request that carried the call (`ctx.mcpReq.id`): on the retry, the retry's. */
+  requestBound: string[];
 }
 
 /** One level of a point's position: the item in a list, and which child list of it to enter. */

@@ -249,7 +249,12 @@ class BodyRenderer {
       const names = point.secrets.map((n) => `\`${n}\``).join(', ');
       lines.push(lineComment(indent, `${NOTE_MARKER}: ${names} ${point.secrets.length === 1 ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read it. Keep secrets on the server.`));
     }
-    const locals = point.lifted.length === 0 ? '{}' : `{ ${point.lifted.map((l) => l.name).join(', ')} }`;
+    if (point.requestBound.length > 0) {
+      const reads = point.requestBound.map((n) => `\`${n}\``).join(', ');
+      lines.push(lineComment(indent, `${NOTE_MARKER}: the code after this question reads ${reads}: on the retry that answers it, that is the retry's request (its id, progress token and signal), not the first call's.`));
+    }
+    const carried = point.lifted.filter((l) => !l.fresh);
+    const locals = carried.length === 0 ? '{}' : `{ ${carried.map((l) => l.name).join(', ')} }`;
     lines.push(`${indent}return mrtr.ask(${quote(point.step)}, ${locals}, {`);
     // A request's continuation lines keep their indentation relative to its first line.
     const keyIndent = indent + U;
@@ -284,12 +289,13 @@ function lineStarts(lines: readonly string[], base: number): number[] {
 function restoreLines(lifted: LiftedLocal[], indent: string, typed: boolean): string[] {
   const lines: string[] = [];
   for (const mutable of [false, true]) {
-    const group = lifted.filter((l) => l.mutable === mutable);
+    const group = lifted.filter((l) => l.mutable === mutable && !l.fresh);
     if (group.length === 0) continue;
     const names = group.map((l) => l.name).join(', ');
     const type = typed ? `<{ ${group.map((l) => `${l.name}: ${l.typeText ?? 'unknown'}`).join('; ')} }>` : '';
     lines.push(`${indent}${mutable ? 'let' : 'const'} { ${names} } = mrtr.locals${type}();`);
   }
+  for (const l of lifted.filter((l) => l.fresh)) lines.push(`${indent}let ${l.name}${typed && l.typeText ? `: ${l.typeText}` : ''};`);
   return lines;
 }
 
