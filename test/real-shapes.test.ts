@@ -384,3 +384,31 @@ ${body}
     expect(plan.sites[0]!.guidance).toContain("ctx.mcpReq.id, ctx.mcpReq._meta is the retry's request");
   });
 });
+
+describe('imports whose last use the rewrite took', () => {
+  const server = (extra: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import { ElicitResultSchema, ListRootsResultSchema } from './schemas.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const a = await ctx.mcpReq.send({ method: 'elicitation/create', params: ${Q} }, ElicitResultSchema);
+  return { content: [{ type: 'text', text: a.action }] };
+});
+${extra}`;
+
+  it('are removed, and only those', () => {
+    const { output } = transformSource(server('export const keep = ListRootsResultSchema;\n'), 's.ts');
+    expect(output).toContain("import { ListRootsResultSchema } from './schemas.js';");
+    expect(output).not.toContain('ElicitResultSchema');
+  });
+
+  it('go with their declaration when nothing of it is left', () => {
+    const { output } = transformSource(server('').replace(', ListRootsResultSchema', ''), 's.ts');
+    expect(output).not.toContain("from './schemas.js'");
+    expect(output).not.toContain('ElicitResultSchema');
+  });
+
+  it('stay while something else uses them, in a type too', () => {
+    const { output } = transformSource(server('export type T = typeof ElicitResultSchema;\nexport const keep = ListRootsResultSchema;\n'), 's.ts');
+    expect(output).toContain("import { ElicitResultSchema, ListRootsResultSchema } from './schemas.js';");
+  });
+});

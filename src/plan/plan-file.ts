@@ -16,7 +16,8 @@ import { splitHelper, type HelperSplit } from './split-helper.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
-import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport } from './types.ts';
+import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport, Span } from './types.ts';
+import { consumedImportEdits, droppedAround } from './consumed-imports.ts';
 import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
 
 export interface PlanOptions {
@@ -275,6 +276,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
   }
   if (imports.length > 0) edits.push(importEdit(analysis, imports));
+  const helpersPoint = needsHelpers ? [{ start: analysis.afterImports, end: analysis.afterImports, text: '' }] : [];
+  edits.push(...consumedImportEdits(analysis.program, source, consumedSpans(), [...edits, ...helpersPoint]));
 
   return {
     handlers: planned,
@@ -289,6 +292,21 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     uncertain,
     exportedHelpers,
   };
+
+  /** The text the rewrite drops: each migrated request's call (or throw) but its params. */
+  function consumedSpans(): Span[] {
+    const spans: Span[] = [];
+    for (const [handler, result] of results) {
+      if (result instanceof Refusal) continue;
+      for (const site of byHandler.get(handler)!) {
+        if (site.via) continue;
+        if (site.at) spans.push(...droppedAround(site.at, urlThrowElements(site.at)));
+        else if (site.call.type !== 'ObjectExpression') spans.push(...droppedAround(site.call, site.paramsRead ? site.call.arguments.slice(0, 1) : site.params ? [site.params] : []));
+      }
+    }
+    for (const { t } of urlPlanned) spans.push(...droppedAround(t.statement, t.elicitations ?? []));
+    return spans;
+  }
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
     markAt(site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined);
@@ -375,6 +393,13 @@ function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySit
     ancestors: call.ancestors,
     via: { helper: split.name, requestText: split.requestCall(texts), result: [before, after], valueType: split.valueType, args },
   };
+}
+
+/** The elicitation objects of a thrown `new UrlElicitationRequiredError([...])`. */
+function urlThrowElements(statement: Node): Node[] {
+  const error = statement.type === 'ThrowStatement' ? statement.argument : undefined;
+  const list = error?.type === 'NewExpression' ? error.arguments[0] : undefined;
+  return list?.type === 'ArrayExpression' ? (list.elements.filter(Boolean) as Node[]) : [];
 }
 
 function isStatementLike(node: Node): boolean {
