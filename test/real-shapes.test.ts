@@ -278,6 +278,27 @@ export function register(app: ${type}) {
     expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.status, s.code])).toEqual([['migrated', undefined]]);
   });
 
+  it("imports the type a lifted local is named with from the module that exports it, beside the file's own import", async () => {
+    writeFileSync(path.join(dir, 'store.ts'), 'export interface Note {\n  title: string;\n}\nexport class NoteStore {\n  get(id: string): Note | undefined {\n    return { title: id };\n  }\n}\n');
+    const file = path.join(dir, 'notes.ts');
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+import { NoteStore } from './store.js';
+const store = new NoteStore();
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const note = store.get('a');
+  if (!note) return { content: [] };
+  const a = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: note.title + a.action }] };
+});
+`;
+    writeFileSync(file, source);
+    const { output, plan } = await transformWithTypes(source, file, new TsTypeFactsProvider());
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain("import { NoteStore, type Note } from './store.js';");
+    expect(output).toContain('mrtr.locals<{ note: Note }>()');
+  });
+
   it('keeps a call on a stand-in with push methods marked, not dropped', async () => {
     const file = path.join(dir, 'asker.ts');
     const source = "import type { Asker } from './mcp.js';\nexport async function ask(asker: { server: Asker }) {\n  const r = await asker.server.createMessage({});\n  return r.model;\n}\n";

@@ -172,9 +172,49 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
   const type = initializerType(ts, checker, node) ?? checker.getTypeAtLocation(node);
   const text = checker.typeToString(type, node, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
   const why = jsonProblem(ts, checker, type, node, 0);
-  // A type printed as import("...") is not in scope at the handler: the user must name it.
-  const nameable = !/import\(/.test(text);
-  return { text: nameable ? widenLiteral(ts, type, text) : undefined, jsonSafe: why === undefined, ...(why === undefined ? {} : { why }) };
+  // A type printed as import("...") is not in scope at the handler; nor is a name declared in
+  // another module, unless a module the file imports exports it (it is then imported beside).
+  const imports = /import\(/.test(text) ? undefined : importsNeeded(ts, checker, file, node, type);
+  const facts = { jsonSafe: why === undefined, ...(why === undefined ? {} : { why }) };
+  return imports ? { text: widenLiteral(ts, type, text), ...facts, ...(imports.length > 0 ? { imports } : {}) } : { text: undefined, ...facts };
+}
+
+/**
+ * The names of the printed type that are not in scope at `at`, each with the specifier of an
+ * import of this file whose module exports it; undefined when one of them has no such import.
+ */
+function importsNeeded(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, at: TS.Node, type: TS.Type): Array<{ name: string; from: string }> | undefined {
+  const typeNode = checker.typeToTypeNode(type, at, ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.UseAliasDefinedOutsideCurrentScope);
+  if (!typeNode) return [];
+  const names = new Set<string>();
+  const visit = (n: TS.Node): void => {
+    if (ts.isTypeReferenceNode(n) || ts.isExpressionWithTypeArguments(n)) {
+      let name: TS.Node = ts.isTypeReferenceNode(n) ? n.typeName : n.expression;
+      while (ts.isQualifiedName(name)) name = name.left;
+      if (ts.isIdentifier(name)) names.add(name.text);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(typeNode);
+  if (names.size === 0) return [];
+  const out: Array<{ name: string; from: string }> = [];
+  for (const name of names) {
+    if (checker.resolveName(name, at, ts.SymbolFlags.Type, false)) continue;
+    const from = exportingImport(ts, checker, file, name);
+    if (from === undefined) return undefined;
+    out.push({ name, from });
+  }
+  return out;
+}
+
+/** The specifier of an import of `file` whose module exports a type named `name`. */
+function exportingImport(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, name: string): string | undefined {
+  for (const statement of file.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const module = checker.getSymbolAtLocation(statement.moduleSpecifier);
+    if (module && checker.getExportsOfModule(module).some((e) => e.getName() === name)) return statement.moduleSpecifier.text;
+  }
+  return undefined;
 }
 
 /**

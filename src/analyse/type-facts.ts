@@ -9,6 +9,12 @@ export interface LocalTypeFact {
   jsonSafe: boolean;
   /** Why not, in words a user understands ("Date does not survive JSON", ...). */
   why?: string;
+  /**
+   * Names `text` uses that are not in scope at the local but are exported by a module the file
+   * already imports (`Note` of `import { NoteStore } from './store.js'`): imported as types
+   * beside it, the text names the type at the handler.
+   */
+  imports?: Array<{ name: string; from: string }>;
 }
 
 export interface TypeFacts {

@@ -18,6 +18,7 @@ import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport, Span } from './types.ts';
 import { consumedImportEdits, droppedAround } from './consumed-imports.ts';
+import { typeImportEdits } from './type-imports.ts';
 import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
 
 export interface PlanOptions {
@@ -276,6 +277,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
   }
   if (imports.length > 0) edits.push(importEdit(analysis, imports));
+  edits.push(...typeImportEdits(analysis.program, planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => l.typeImports ?? []))), eol));
   const helpersPoint = needsHelpers ? [{ start: analysis.afterImports, end: analysis.afterImports, text: '' }] : [];
   edits.push(...consumedImportEdits(analysis.program, source, consumedSpans(), [...edits, ...helpersPoint]));
 

@@ -401,7 +401,8 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   if (!typeText) {
     return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
   }
-  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at) };
+  const typeImports = annotation === undefined ? fact?.imports : undefined;
+  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at), ...(typeImports ? { typeImports } : {}) };
 }
 
 /** The type of a name bound by a round's answer, written in terms of the result types. */

@@ -28,6 +28,8 @@ export interface LiftedLocal {
   typeText?: string;
   /** Holds nothing yet at the question (`let x: T;`): declared again on the retry, not carried. */
   fresh?: boolean;
+  /** Names `typeText` uses that the module must import (as types) from one of its imports. */
+  typeImports?: Array<{ name: string; from: string }>;
 }
 
 /** One embedded request of a round. */
