@@ -433,3 +433,24 @@ ${extra}`;
     expect(output).toContain("import { ElicitResultSchema, ListRootsResultSchema } from './schemas.js';");
   });
 });
+
+describe('a handler already migrated by hand', () => {
+  it('is left alone when it has no legacy request, and marked when it has one too', () => {
+    const source = `import { McpServer, inputRequired } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('done', { description: 'd' }, async (ctx) => {
+  if (!ctx.mcpReq.inputResponses?.ok) return inputRequired({ inputRequests: { ok: inputRequired.elicit(${Q}) } });
+  return { content: [] };
+});
+server.registerTool('half', { description: 'd' }, async (ctx) => {
+  if (!ctx.mcpReq.inputResponses?.ok) return inputRequired({ inputRequests: { ok: inputRequired.elicit(${Q}) } });
+  const more = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: more.action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([[9, 'marked', 'hand-migrated']]);
+    expect(output).not.toContain('mrtrResume');
+    expect(output.split('\n').slice(0, 7).join('\n')).toBe(source.split('\n').slice(0, 7).join('\n'));
+  });
+});

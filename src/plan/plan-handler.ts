@@ -49,6 +49,10 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
     }
   }
+  const handMade = handMigration(fn.body, sites);
+  if (handMade) {
+    return new Refusal('hand-migrated', `this handler already answers in the 2026-07-28 way itself (\`${handMade}\`), and restructuring it around that would run its own resume logic twice.`, 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.', sites[0]);
+  }
   // The names the migrated body declares: none may be the handler's own.
   const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
   const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
@@ -118,6 +122,25 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     verbatim: verbatimSpans(fn.body),
     tree,
   };
+}
+
+/**
+ * What shows a handler was (partly) migrated by hand: it reads `inputResponses` or its
+ * `requestState()`, or returns `inputRequired(...)` itself. Undefined when nothing does.
+ */
+function handMigration(body: Node, sites: LegacySite[]): string | undefined {
+  let found: string | undefined;
+  const siteCalls = new Set<Node>(sites.map((s) => s.call));
+  walk(body, (node) => {
+    if (found || siteCalls.has(node)) return false;
+    if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier') {
+      const name = node.property.name;
+      if (name === 'inputResponses' || (name === 'requestState' && node.object.type !== 'ThisExpression')) found = `.${name}`;
+    }
+    if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'inputRequired') found = 'inputRequired(...)';
+    return undefined;
+  });
+  return found;
 }
 
 /** Groups the sites into rounds: each the awaited call (or Promise.all) of one statement. */

@@ -46,6 +46,10 @@ export const REFUSAL_CODES = {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
   },
+  'hand-migrated': {
+    short: 'The handler already answers with inputRequired (or reads inputResponses) itself, besides a legacy request.',
+    help: 'Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again.',
+  },
   'mutated-local': {
     short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
     help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
