@@ -369,7 +369,9 @@ function register(name) {
 `;
     const { plan, output } = transformSource(source, 'server.js');
     expect(output).not.toContain("'tool:wrong'");
-    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-tool-name' }]);
+    // The parameter `name` is what the registration reads: the handler names itself with it.
+    expect(plan.sites).toMatchObject([{ status: 'migrated', handler: 'tool:name' }]);
+    expect(output).toContain('await mrtrResume(ctx, `tool:${name}`,');
   });
 
   it('refuses a handler registered under a name it cannot read', () => {

@@ -454,3 +454,28 @@ server.registerTool('half', { description: 'd' }, async (ctx) => {
     expect(output.split('\n').slice(0, 7).join('\n')).toBe(source.split('\n').slice(0, 7).join('\n'));
   });
 });
+
+describe('registration names read at run time', () => {
+  const registered = (name: string, before = '') => `import { McpServer } from '@modelcontextprotocol/server';
+import { TOOLS } from './names.js';
+const server = new McpServer({ name: 's', version: '1' });
+${before}
+server.registerTool(${name}, { description: 'd' }, async (ctx) => {
+  const a = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});
+`;
+
+  it('names the state with the same expression (an imported const object)', () => {
+    const { output, plan } = transformSource(registered('TOOLS.create'), 's.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', handler: 'tool:TOOLS.create' }]);
+    expect(output).toContain("await mrtrResume(ctx, `tool:${TOOLS.create}`, ['a'], {});");
+  });
+
+  it.each([
+    ['a let that may change', 'names.create', "let names = { create: 'c' };"],
+    ['a call', 'pick()', 'declare function pick(): string;'],
+  ])('refuses %s', (_name, expression, before) => {
+    expect(transformSource(registered(expression, before), 's.ts').plan.sites.map((s) => s.code)).toEqual(['unknown-tool-name']);
+  });
+});

@@ -96,7 +96,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   }
   for (const node of index.constructions) if (node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
 
-  const { handlers, unnamed: unnamedHandlers } = findHandlers(index);
+  const { handlers, unnamed: unnamedHandlers } = findHandlers(index, importedNames);
   return {
     source,
     program,

@@ -1,7 +1,8 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { isFunction, propertyOf, stringValue, type FunctionNode } from './ast.ts';
+import { boundNames, isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { receiverResolver } from './receivers.ts';
 import { constDeclarations, enclosingFunctions, type FileIndex } from './file-index.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
 
@@ -9,8 +10,10 @@ export interface HandlerSite {
   kind: 'tool' | 'prompt' | 'resource';
   /** A low-level `setRequestHandler(...)` handler: one function serves every tool (prompt, resource). */
   lowLevel?: boolean;
-  /** The registered name: a literal's value, else the argument's source text. */
+  /** The registered name: a literal's (or const string's) value, else the argument's source text. */
   name: string;
+  /** Set when the name is read at run time: the expression the handler names itself with (`TOOLS.create`). */
+  nameText?: string;
   call: CallExpression;
   fn: FunctionNode;
   /** Index of the context parameter in the handler's parameter list. */
@@ -20,7 +23,9 @@ export interface HandlerSite {
 }
 
 /** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */
-export function findHandlers(index: FileIndex): { handlers: HandlerSite[]; unnamed: CallExpression[] } {
+type Imports = ReadonlyMap<string, { from: string; imported: string }>;
+
+export function findHandlers(index: FileIndex, imports: Imports = new Map()): { handlers: HandlerSite[]; unnamed: CallExpression[] } {
   const found: HandlerSite[] = [];
   const unnamed: CallExpression[] = [];
   const functions = namedFunctions(index);
@@ -43,12 +48,16 @@ export function findHandlers(index: FileIndex): { handlers: HandlerSite[]; unnam
     // The name is what requestState is bound to: a const's string value, never the variable's
     // name (two modules' `const name = '...'` would otherwise accept each other's state). The
     // const is the one the call sees: in its own function, or one around it.
-    const name = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
-    if (name === undefined) {
+    const around = enclosingFunctions(ancestors);
+    const name = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, around)?.init) : undefined);
+    // A name read at run time (`TOOLS.create`, an imported const): the handler names itself
+    // with the same expression, when that reads the same value wherever the handler runs.
+    const nameText = name === undefined ? stableNameExpression(index, imports, first, around, last) : undefined;
+    if (name === undefined && nameText === undefined) {
       unnamed.push(node);
       continue;
     }
-    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors });
+    found.push({ kind, name: name ?? nameText!, ...(nameText ? { nameText } : {}), call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors });
   }
   return { handlers: found, unnamed };
 }
@@ -96,4 +105,42 @@ function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNo
   const kind = method ? LOW_LEVEL_METHODS[method] : undefined;
   if (!kind || !method) return undefined;
   return { kind, name: method, call, fn, ctxIndex: 1, lowLevel: true };
+}
+
+/**
+ * The source text of a registration name read at run time (`TOOLS.create`, `names.search`, an
+ * imported const), when it reads the same value inside the handler as at the registration: a
+ * chain of plain property reads from a name that is imported, a const, or a parameter nothing
+ * assigns, and that the handler does not declare again.
+ */
+function stableNameExpression(index: FileIndex, imports: Imports, first: Node, functions: readonly FunctionNode[], handler: FunctionNode): string | undefined {
+  const path = memberPath(first);
+  if (path === undefined || path.startsWith('this')) return undefined;
+  const root = path.split('.')[0]!;
+  const b = receiverResolver(index, imports).bindingOf(root, functions);
+  const stable = b?.kind === 'import' || (b?.kind === 'variable' && b.constant) || (b?.kind === 'param' && !b.pattern && !assignedIn(b.fn, root));
+  if (!stable) return undefined;
+  if (handler.params.some((p) => boundNames(p).some((n) => n.name === root)) || declaresInBody(handler, root)) return undefined;
+  return path;
+}
+
+function assignedIn(fn: FunctionNode, name: string): boolean {
+  let found = false;
+  walk(fn.body, (node) => {
+    if (found) return false;
+    if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name)) found = true;
+    return undefined;
+  });
+  return found;
+}
+
+function declaresInBody(fn: FunctionNode, name: string): boolean {
+  let found = false;
+  walk(fn.body, (node) => {
+    if (found) return false;
+    if (node.type === 'VariableDeclarator' && boundNames(node.id).some((b) => b.name === name)) found = true;
+    if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id?.name === name) found = true;
+    return undefined;
+  });
+  return found;
 }

@@ -50,13 +50,13 @@ export type Binding =
   | { kind: 'class'; node: ClassNode }
   | { kind: 'import'; from: string; imported: string };
 
-const resolvers = new WeakMap<FileIndex, ReceiverResolver>();
+const resolvers = new WeakMap<FileIndex, { imports: Imports; resolver: ReceiverResolver }>();
 
 /** The resolver of a file, built the first time a site asks (most files never do). */
 export function receiverResolver(index: FileIndex, imports: Imports): ReceiverResolver {
-  let resolver = resolvers.get(index);
-  if (!resolver) resolvers.set(index, (resolver = buildResolver(index, imports)));
-  return resolver;
+  let built = resolvers.get(index);
+  if (!built || built.imports !== imports) resolvers.set(index, (built = { imports, resolver: buildResolver(index, imports) }));
+  return built.resolver;
 }
 
 function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {

@@ -105,7 +105,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       continue;
     }
     if (!owner && analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
-      mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string literal nor a const string of this module, and the request state must name the tool it was minted for.', 'register it under a literal name (or a const string declared in this module), then run again.'));
+      mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.', 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.'));
       continue;
     }
     if (exported) {

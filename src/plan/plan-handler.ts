@@ -111,6 +111,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
 
   return {
     id: handlerId(handler),
+    // A name read at run time: the handler names itself with the same expression.
+    ...(handler.nameText ? { idText: `\`${handler.kind}:\${${handler.nameText}}\`` } : {}),
     body: { start: fn.body.start!, end: fn.body.end! },
     points,
     ctxName: context.name,

@@ -111,8 +111,8 @@ export const REFUSAL_CODES = {
     help: 'If it is one, make the server object visible (construct or annotate it) or run on TypeScript sources with their types; if it is not, remove the comment.',
   },
   'unknown-tool-name': {
-    short: 'The handler is registered under a name that is neither a literal nor a const string.',
-    help: 'Register it under a literal name (or a const string of the module), then run mrtr-codemod migrate again.',
+    short: 'The handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter.',
+    help: 'Register it under a literal name, a const or an imported const (TOOLS.create), then run mrtr-codemod migrate again.',
   },
   'shared-handler': {
     short: 'One function is registered for several tools; its state must name exactly one.',

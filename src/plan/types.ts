@@ -120,6 +120,8 @@ export interface ChildPlan {
 export interface HandlerPlan {
   /** Names the handler in requestState: `tool:delete_records`. */
   id: string;
+  /** For a name read at run time, the expression that names it (`` `tool:${TOOLS.create}` ``); `id` then shows the source. */
+  idText?: string;
   /** The handler body, from its `{` to just past its `}`. */
   body: Span;
   points: SuspensionPoint[];

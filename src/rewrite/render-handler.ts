@@ -31,7 +31,7 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
 
   const out: string[] = [source.slice(body.start, lineEndOf(source, body.start)).replace(/\r$/, '')];
   if (plan.prologue) out.push(`${I}${plan.prologue}`);
-  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${quote(plan.id)}, [${keys}], ${plan.argsText});`);
+  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${plan.idText ?? quote(plan.id)}, [${keys}], ${plan.argsText});`);
   const first = r.list(tree, 0, I + U, false);
   out.push(`${I}if (mrtr.step === undefined) {`, ...first.lines, ...fallsOff(first, I + U), `${I}}`);
   for (const point of points.slice(0, -1)) {
