@@ -479,3 +479,29 @@ server.registerTool(${name}, { description: 'd' }, async (ctx) => {
     expect(transformSource(registered(expression, before), 's.ts').plan.sites.map((s) => s.code)).toEqual(['unknown-tool-name']);
   });
 });
+
+describe("a project's own tool definitions", () => {
+  const defined = (handler: string) => `import * as z from 'zod/v4';
+import { defineTool } from './registry.js';
+export const tool = defineTool({
+  name: 'deploy',
+  description: 'Deploy',
+  inputSchema: z.object({ env: z.string() }),
+  ${handler}
+});
+`;
+
+  it.each([
+    ['an arrow', `handler: async ({ env }, ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`],
+    ['a method', `async handler({ env }, ctx) {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`],
+  ])('are handlers: %s', (_name, handler) => {
+    const { plan, output } = transformSource(defined(handler), 'deploy.ts');
+    expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:deploy']]);
+    expect(output).toContain("await mrtrResume(ctx, 'tool:deploy', ['a'], { env });");
+  });
+
+  it('are marked for what they lack, not as asking outside a request, when the handler takes no context', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\n${defined(`handler: async ({ env }) => {\n    const a = await server.server.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`)}`;
+    expect(transformSource(source, 'deploy.ts').plan.sites.map((s) => s.code)).toEqual(['context-pattern']);
+  });
+});

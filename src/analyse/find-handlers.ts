@@ -20,6 +20,12 @@ export interface HandlerSite {
   ctxIndex: number;
   /** Ancestors of the registration call (to tell a registration made late, in a hook). */
   ancestors: readonly Node[];
+  /**
+   * A project's own tool definition (`defineTool({ name, inputSchema, handler })`) that its
+   * registry passes to registerTool: the handler's parameters are all the codemod sees of its
+   * registration, so a context parameter cannot be added to it.
+   */
+  definition?: boolean;
 }
 
 /** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */
@@ -31,6 +37,7 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
   const functions = namedFunctions(index);
   const declarations = constDeclarations(index);
   for (const { node, ancestors } of index.calls) {
+    found.push(...definitionsIn(node, ancestors, index, imports, declarations));
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
     if (callee.property.name === 'setRequestHandler') {
@@ -142,5 +149,34 @@ function declaresInBody(fn: FunctionNode, name: string): boolean {
     if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id?.name === name) found = true;
     return undefined;
   });
+  return found;
+}
+
+/** Property names a project's tool definition gives its handler function. */
+const DEFINITION_HANDLER_KEYS = ['handler', 'execute', 'callback', 'run', 'cb'];
+
+/**
+ * Tool definitions handed to a call (`defineTool({ name, description, inputSchema, handler })`,
+ * `registerAll(server, [{ name, handler }, ...])`): an object literal with a string `name` and
+ * a handler function. Its registry passes the SDK's `(args, ctx)` through: the arguments come
+ * first when the definition has an input schema (or the handler takes two parameters).
+ */
+function definitionsIn(call: CallExpression, ancestors: readonly Node[], index: FileIndex, imports: Imports, declarations: ReturnType<typeof constDeclarations>): HandlerSite[] {
+  const found: HandlerSite[] = [];
+  const objects = call.arguments.flatMap((a) => (a.type === 'ObjectExpression' ? [a] : a.type === 'ArrayExpression' ? a.elements.filter((e) => e?.type === 'ObjectExpression') : []));
+  for (const object of objects) {
+    if (object?.type !== 'ObjectExpression') continue;
+    const key = DEFINITION_HANDLER_KEYS.find((k) => propertyOf(object, k) !== undefined);
+    const fn = key ? propertyOf(object, key) : undefined;
+    const nameNode = propertyOf(object, 'name');
+    if (!fn || !isFunction(fn) || !nameNode) continue;
+    const around = enclosingFunctions(ancestors);
+    const name = stringValue(nameNode) ?? (nameNode.type === 'Identifier' ? stringValue(declarations(nameNode.name, around)?.init) : undefined);
+    const nameText = name === undefined ? stableNameExpression(index, imports, nameNode, around, fn) : undefined;
+    if (name === undefined && nameText === undefined) continue;
+    const schema = ['inputSchema', 'parameters', 'schema', 'argsSchema'].some((k) => propertyOf(object, k) !== undefined);
+    const ctxIndex = schema || fn.params.length >= 2 ? 1 : 0;
+    found.push({ kind: 'tool', name: name ?? nameText!, ...(nameText ? { nameText } : {}), call, fn, ctxIndex, ancestors, definition: true });
+  }
   return found;
 }

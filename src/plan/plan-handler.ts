@@ -330,6 +330,9 @@ function contextParameter(source: string, handler: HandlerSite, sites: LegacySit
   if (fn.params.length > handler.ctxIndex) {
     return new Refusal('context-pattern', 'the handler parameters do not match the registration.', MANUAL_STEP, sites[0]);
   }
+  if (handler.definition) {
+    return new Refusal('context-pattern', "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.", 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.', sites[0]);
+  }
   const name = fresh;
   // `async () => ...` registered with an arguments schema: the arguments come first.
   const before = handler.ctxIndex === 1 && fn.params.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
