@@ -505,3 +505,25 @@ export const tool = defineTool({
     expect(transformSource(source, 'deploy.ts').plan.sites.map((s) => s.code)).toEqual(['context-pattern']);
   });
 });
+
+describe('a low-level tools/call handler', () => {
+  const lowLevel = (cases: string, helpers = '') => `import { Server } from '@modelcontextprotocol/server';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+${helpers}
+server.setRequestHandler('tools/call', async (request) => {
+  switch (request.params.name) {
+${cases}
+    default:
+      throw new Error('unknown tool');
+  }
+});
+`;
+
+  it('asks through a helper that destructures its answer, from a case that returns it', () => {
+    const source = lowLevel("    case 'roots':\n      return await summary();", "async function summary() {\n  const { roots } = await server.listRoots();\n  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n}");
+    const { plan, output } = transformSource(source, 'low.ts');
+    expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:summary']]);
+    expect(output).toContain('function summaryResult({ roots }: ListRootsResult) {');
+    expect(output).toContain('  return summaryResult(mrtrAnswer);');
+  });
+});

@@ -37,7 +37,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const body = fn.body.body;
   const [first, ...post] = body;
   // The request must be the helper's first statement: anything before it would run again.
-  const answer = first ? answerBinding(first, site.call) : undefined;
+  const answer = first ? answerBinding(first, site.call, source) : undefined;
   if (!answer) return refuse('that does other work before its request, or awaits it inside an expression.');
   let awaits = false;
   let usesThis = false;
@@ -98,12 +98,15 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
 }
 
 /** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */
-function answerBinding(statement: Statement, call: Node): { form: 'declare'; name: string } | { form: 'return' } | undefined {
+function answerBinding(statement: Statement, call: Node, source: string): { form: 'declare'; name: string } | { form: 'return' } | undefined {
   const awaited = (n: Node | null | undefined) => n === call || (n?.type === 'AwaitExpression' && n.argument === call);
   if (statement.type === 'ReturnStatement' && awaited(statement.argument)) return { form: 'return' };
   if (statement.type === 'VariableDeclaration' && statement.kind === 'const' && statement.declarations.length === 1) {
     const d = statement.declarations[0]!;
-    if (d.id.type === 'Identifier' && !d.id.typeAnnotation && d.init?.type === 'AwaitExpression' && d.init.argument === call) return { form: 'declare', name: d.id.name };
+    if (d.init?.type !== 'AwaitExpression' || d.init.argument !== call || (d.id as { typeAnnotation?: unknown }).typeAnnotation) return undefined;
+    if (d.id.type === 'Identifier') return { form: 'declare', name: d.id.name };
+    // `const { roots } = await server.listRoots()`: the result half takes the pattern as its parameter.
+    if (d.id.type === 'ObjectPattern' || d.id.type === 'ArrayPattern') return { form: 'declare', name: source.slice(d.id.start!, d.id.end!) };
   }
   return undefined;
 }
