@@ -527,3 +527,46 @@ ${cases}
     expect(output).toContain('  return summaryResult(mrtrAnswer);');
   });
 });
+
+describe('a low-level handler dispatching on the tool name', () => {
+  const source = `import { Server } from '@modelcontextprotocol/server';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+async function ask(message: string) {
+  console.error(message);
+  const a = await server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return a.action;
+}
+server.setRequestHandler('tools/call', async (request) => {
+  switch (request.params.name) {
+    case 'helped':
+      return { content: [{ type: 'text', text: await ask('Go?') }] };
+    case 'closure': {
+      const later = async () => server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: String(later) }] };
+    }
+    case 'direct': {
+      const a = await server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    }
+    default:
+      throw new Error('unknown tool');
+  }
+});
+`;
+
+  it('migrates the cases it can, and marks the others where they are', () => {
+    const { plan, output } = transformSource(source, 'low.ts');
+    expect(plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([
+      [5, 'marked', 'in-helper'],
+      [11, 'marked', 'via-helper'],
+      [13, 'marked', 'closure'],
+      [17, 'migrated', undefined],
+    ]);
+    expect(output).toMatch(/case 'helped':\n\s+\/\/ @mrtr-todo\(via-helper\)[^\n]*\n\s+return \{ content: \[\{ type: 'text', text: await ask\('Go\?'\) \}\] \};/);
+    expect(output).toMatch(/\/\/ @mrtr-todo\(closure\)[^\n]*\n\s+const later = async \(\) => server\.elicitInput/);
+    expect(output).toContain("return mrtr.ask('a', {}, {");
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+    // A second run changes nothing: the cases left out keep their markers.
+    expect(transformSource(output, 'low.ts').output).toBe(output);
+  });
+});

@@ -19,6 +19,7 @@ import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport, Span } from './types.ts';
 import { consumedImportEdits, droppedAround } from './consumed-imports.ts';
 import { typeImportEdits } from './type-imports.ts';
+import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
 import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
 
 export interface PlanOptions {
@@ -52,7 +53,10 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (list) list.push(site);
     else byHandler.set(handler, [site]);
   };
-  const reachHelpers = new Map<HandlerSite, string>();
+  // Calls from handlers into helpers that cannot be migrated: they block their handler (or, in a
+  // handler dispatching by tool name, their case).
+  const reachHelpers = new Map<HandlerSite, Array<{ helper: string; call: Node; ancestors: readonly Node[] }>>();
+  const reaches = (handler: HandlerSite, helper: string, call: Node, ancestors: readonly Node[]) => reachHelpers.set(handler, [...(reachHelpers.get(handler) ?? []), { helper, call, ancestors }]);
   const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
   // Sites refused before planning; their handler is then left whole too.
   const preset = new Map<LegacySite, Refusal>();
@@ -79,7 +83,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       const chain = handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
       if (chain) {
         markReaching(site, chain);
-        for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
+        for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
       }
       continue;
     }
@@ -97,7 +101,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       const split = exported ? 'it is exported: callers in other modules would still need the old function.' : splittable(callGraphOf(analysis.index), site, chain);
       if (typeof split === 'string') {
         markHelper(site, chain, split);
-        for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
+        for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
         continue;
       }
       splits.push({ site, chain, split });
@@ -163,46 +167,61 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       if (!external || !handler) continue;
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through \`${external.name}()\` (${external.file}:${external.line}), which cannot suspend it.`, `have \`${external.name}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.`);
       markAt(call.call, call.ancestors, 'elicit', handler, refusal);
-      reachHelpers.set(handler, external.name);
+      reaches(handler, external.name, call.call, call.ancestors);
     }
   }
 
   // Each handler's own outcome, once: refused before planning (shared function, URL throw,
-  // preset, --sampling=flag, a helper that cannot be split), or planned.
-  const own = new Map<HandlerSite, HandlerPlan | Refusal>();
+  // preset, --sampling=flag, a helper that cannot be split), or planned (a handler that
+  // dispatches on the tool's name, case by case: `drops` are the sites of cases left out).
+  const own = new Map<HandlerSite, Outcome>();
   for (const [handler, handlerSites] of byHandler) own.set(handler, ownOutcome(handler, handlerSites));
 
-  // A helper is split only if every handler that calls it migrates: otherwise it stays, with
-  // its markers, and the handlers that did migrate through it are left as they were too.
+  // A helper is split only if every handler that calls it migrates the call: otherwise it stays,
+  // with its markers, and the handlers (or cases) that did migrate through it are left as they
+  // were too.
   const abandoned = new Set<string>();
-  const outcome = (handler: HandlerSite): HandlerPlan | Refusal => {
+  const outcome = (handler: HandlerSite): Outcome => {
     const mine = own.get(handler)!;
-    if (mine instanceof Refusal) return mine;
-    const helper = byHandler.get(handler)!.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
-    return helper ? blockedByHelper(helper) : mine;
+    if (mine.result instanceof Refusal) return mine;
+    const through = byHandler.get(handler)!.filter((s) => s.via && abandoned.has(s.via.helper) && !mine.drops.has(s));
+    if (through.length === 0) return mine;
+    return ownOutcome(handler, byHandler.get(handler)!, through.map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: blockedByHelper(s.via!.helper), site: s })));
+  };
+  const migratesCall = (handler: HandlerSite, call: Node) => {
+    const { result, drops } = outcome(handler);
+    return !(result instanceof Refusal) && ![...drops.keys()].some((s) => s.call === call);
   };
   for (;;) {
-    const failing = splits.filter(({ split, chain }) => !abandoned.has(split.name) && chain.reaching.some((r) => !byHandler.has(r.handler) || outcome(r.handler) instanceof Refusal));
+    const failing = splits.filter(({ split, chain }) => !abandoned.has(split.name) && chain.reaching.some((r) => !byHandler.has(r.handler) || !migratesCall(r.handler, r.call.call)));
     if (failing.length === 0) break;
     for (const f of failing) abandoned.add(f.split.name);
   }
-  const results = new Map([...byHandler.keys()].map((handler) => [handler, outcome(handler)] as const));
+  const outcomes = new Map([...byHandler.keys()].map((handler) => [handler, outcome(handler)] as const));
+  const results = new Map([...outcomes].map(([handler, o]) => [handler, o.result] as const));
 
-  function ownOutcome(handler: HandlerSite, handlerSites: LegacySite[]): HandlerPlan | Refusal {
+  function ownOutcome(handler: HandlerSite, handlerSites: LegacySite[], more: Blocked[] = []): Outcome {
     if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
       // One function serving several registrations: the state must name the one it was minted for.
       const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
-      return new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.');
+      return whole(new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.'));
     }
-    if (urlBlocked.has(handler)) return new Refusal('blocked-by-sibling', 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.', 'see the marker at the throw, then run the codemod again.');
-    const presetSite = handlerSites.find((s) => preset.has(s));
-    if (presetSite) return preset.get(presetSite)!;
+    if (urlBlocked.has(handler)) return whole(new Refusal('blocked-by-sibling', 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.', 'see the marker at the throw, then run the codemod again.'));
     const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
-    if (flagged) return new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged);
+    const blocked: Blocked[] = [
+      ...handlerSites.filter((s) => preset.has(s)).map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: preset.get(s)!, site: s })),
+      ...(flagged ? [{ node: flagged.call, ancestors: flagged.ancestors, refusal: new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged), site: flagged }] : []),
+      ...(reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper) })),
+      ...more,
+    ];
+    const plan = (sites: LegacySite[]) => planHandler(analysis, handler, sites, options.typeFacts);
+    const caseOf = dispatchCases(handler);
+    if (caseOf) return planByCase(caseOf, handlerSites, blocked, plan);
     // The handler's own problem says more than the helper path that blocks it too.
-    const plan = planHandler(analysis, handler, handlerSites, options.typeFacts);
-    const helper = reachHelpers.get(handler);
-    return helper && !(plan instanceof Refusal) ? blockedByHelper(helper) : plan;
+    const pinned = blocked.find((b) => b.site);
+    if (pinned) return whole(pinned.refusal);
+    const result = plan(handlerSites);
+    return whole(blocked.length > 0 && !(result instanceof Refusal) ? blocked[0]!.refusal : result);
   }
 
   function blockedByHelper(helper: string): Refusal {
@@ -222,6 +241,10 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 
   for (const [handler, result] of results) {
     const handlerSites = byHandler.get(handler)!.filter((s) => !s.via || !abandoned.has(s.via.helper) || result instanceof Refusal);
+    for (const [site, refusal] of outcomes.get(handler)!.drops) {
+      if (site.via && refusal.code === 'blocked-by-helper') continue;
+      mark(site, refusal, handler);
+    }
     if (result instanceof Refusal) {
       for (const site of handlerSites) {
         // Through a helper, only the handler's own problem is news: the helper's markers say the rest.
@@ -242,6 +265,14 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     }
   }
 
+
+  // Markers inside a body the rewrite renders go with it.
+  for (const h of planned) {
+    const inside = markers.filter((m) => h.body.start < m.lineStart && m.lineStart < h.body.end);
+    if (inside.length === 0) continue;
+    h.markers = inside;
+    for (const m of inside) markers.splice(markers.indexOf(m), 1);
+  }
 
   let exportCodec = false;
   const needsHelpers = planned.length > 0 && !source.includes(HELPERS_SENTINEL);
@@ -301,7 +332,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const [handler, result] of results) {
       if (result instanceof Refusal) continue;
       for (const site of byHandler.get(handler)!) {
-        if (site.via) continue;
+        if (site.via || outcomes.get(handler)!.drops.has(site)) continue;
         if (site.at) spans.push(...droppedAround(site.at, urlThrowElements(site.at)));
         else if (site.call.type !== 'ObjectExpression') spans.push(...droppedAround(site.call, site.paramsRead ? site.call.arguments.slice(0, 1) : site.params ? [site.params] : []));
       }
@@ -332,7 +363,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   function splittable(g: CallGraph, site: LegacySite, chain: HelperChain): HelperSplit | string {
     if (chain.reaching.some((r) => r.chain.length > 1)) return `it is reached through other helpers (${chain.reaching.find((r) => r.chain.length > 1)!.chain.join(' → ')}).`;
     const direct = new Set(chain.reaching.map((r) => r.call.call));
-    if (g.calls.some((c) => c.callee === chain.helper && !direct.has(c.call))) return 'it is also called outside handlers.';
+    const plain = g.plain(site.enclosing!);
+    if (g.calls.some((c) => c.callee === chain.helper && c.member !== plain && !direct.has(c.call))) return 'it is also called outside handlers.';
     const taken = [`${chain.helper}Request`, `${chain.helper}Result`].find((n) => analysis.declaredAnywhere.has(n));
     if (taken) return `the module already declares \`${taken}\`, a name the split needs.`;
     return splitHelper(source, site, chain.reaching.map((r) => r.call), analysis.typed, eol);
@@ -377,6 +409,16 @@ function receiverVerdict(site: LegacySite, fromSdk: NonNullable<TypeFacts['fromS
   const answers = [site.receiver, ...(site.asked && site.asked !== site.receiver ? [site.asked] : [])].map((n) => fromSdk(n.start!, n.end!));
   if (answers.includes(true)) return true;
   return answers.every((a) => a === false) ? false : undefined;
+}
+
+/** A handler's outcome, and the sites of the cases left out of it (see dispatch-cases.ts). */
+interface Outcome {
+  result: HandlerPlan | Refusal;
+  drops: Map<LegacySite, Refusal>;
+}
+
+function whole(result: HandlerPlan | Refusal): Outcome {
+  return { result, drops: new Map() };
 }
 
 /** A handler's call to a split helper, standing for the request the helper made. */

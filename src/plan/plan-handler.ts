@@ -9,7 +9,8 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
-import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { isRefusalCode, MANUAL_STEP, Refusal, type RefusalCode } from './refusal.ts';
+import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
@@ -48,6 +49,11 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     if (throughContext && site.receiverHead !== context.name && !throughPattern) {
       return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
     }
+  }
+  // Migrated by an earlier run, with a case left as it was: its sites keep what they were told.
+  if (callsMrtrResume(fn.body)) {
+    const earlier = markerAbove(analysis, sites[0]!);
+    return new Refusal(earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : 'hand-migrated', earlier?.reason ?? 'this handler was migrated by an earlier run, and this request was left as it was.', earlier?.next ?? MANUAL_STEP, sites[0]);
   }
   const handMade = handMigration(fn.body, sites);
   if (handMade) {
@@ -143,6 +149,29 @@ function handMigration(body: Node, sites: LegacySite[]): string | undefined {
     return undefined;
   });
   return found;
+}
+
+function callsMrtrResume(body: Node): boolean {
+  let found = false;
+  walk(body, (node) => {
+    if (found) return false;
+    if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'mrtrResume') found = true;
+    return undefined;
+  });
+  return found;
+}
+
+/** The `@mrtr-todo` marker an earlier run wrote just above a site's statement, if any. */
+function markerAbove(analysis: FileAnalysis, site: LegacySite): MarkerComment | undefined {
+  const statement = site.at ?? [...site.ancestors].reverse().find((a) => /Statement$|Declaration$/.test(a.type) && a.type !== 'BlockStatement') ?? site.call;
+  const line = statement.loc!.start.line;
+  for (let above = line - 1; above > 0; above--) {
+    const comment = analysis.comments.find((c) => c.loc!.start.line <= above && above <= c.loc!.end.line);
+    if (!comment) return undefined;
+    const marker = markersInComment(comment).find((m) => m.kind === 'todo');
+    if (marker) return marker;
+  }
+  return undefined;
 }
 
 /** Groups the sites into rounds: each the awaited call (or Promise.all) of one statement. */

@@ -140,6 +140,8 @@ export interface HandlerPlan {
   verbatim: Span[];
   /** The body as a tree of the lists that lead to questions. */
   tree: ListPlan;
+  /** Markers of sites left as they were inside the body (a case the handler migrates without). */
+  markers?: Marker[];
 }
 
 export type SiteStatus = 'migrated' | 'marked';

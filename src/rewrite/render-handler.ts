@@ -7,7 +7,7 @@
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
 import { jsString as quote, lineComment } from '../core/escape.ts';
 import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
-import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PlannedRequest, SuspensionPoint } from '../plan/types.ts';
+import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, Marker, PlannedRequest, SuspensionPoint } from '../plan/types.ts';
 
 interface Rendered {
   lines: string[];
@@ -15,12 +15,15 @@ interface Rendered {
   exits: boolean;
 }
 
-export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean): Edit[] {
+/** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
+export type MarkerText = (marker: Marker) => string | undefined;
+
+export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean, markerText: MarkerText = () => undefined): Edit[] {
   const { points, body, tree } = plan;
   const I = indentAt(source, tree.items[0]!.span.start);
   const outer = indentAt(source, body.start);
   const U = I.startsWith(outer) && I.length > outer.length ? I.slice(outer.length) : '  ';
-  const r = new BodyRenderer(source, plan, U, typed);
+  const r = new BodyRenderer(source, plan, U, typed, markerText);
   const keys = points.map((p) => quote(p.step)).join(', ');
   // A branch that can complete normally must not run on into the next step's branch. Each
   // branch ends with the body's own last statement, so that can only happen when the
@@ -58,6 +61,7 @@ class BodyRenderer {
     private readonly plan: HandlerPlan,
     private readonly U: string,
     private readonly typed: boolean,
+    private readonly markerText: MarkerText,
   ) {}
 
   /** Items of `list` from `from`, at `target` indentation; a question ends the list (its rest is unreachable). */
@@ -224,7 +228,17 @@ class BodyRenderer {
   private shift(from: number, to: number, orig: string, target: string): string[] {
     if (to <= from) return [];
     const lines = this.source.slice(from, to).replace(/\n$/, '').split('\n');
-    return this.reindent(lines, lineStarts(lines, from), orig, target);
+    const starts = lineStarts(lines, from);
+    const moved = this.reindent(lines, starts, orig, target);
+    // A site left as it was in a case of its own keeps its marker above its statement.
+    const markers = this.plan.markers ?? [];
+    if (markers.length === 0) return moved;
+    return moved.flatMap((line, i) => {
+      const marker = markers.find((m) => m.lineStart === starts[i]);
+      const indent = marker && (marker.indent.startsWith(orig) ? target + marker.indent.slice(orig.length) : marker.indent);
+      const text = marker && this.markerText({ ...marker, indent: indent! });
+      return text === undefined ? [line] : [text, line];
+    });
   }
 
   /**

@@ -26,7 +26,8 @@ export function editedText(base: string, program: Program, edits: readonly Edit[
  */
 export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
   const edits: Edit[] = [...plan.edits];
-  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed));
+  const inBody = (m: Marker) => (alreadyMarked(source, m) ? undefined : markerComment(m));
+  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed, inBody));
   if (plan.needsHelpers) {
     const block = helpersBlock({ typed: plan.typed, exportCodec: plan.exportCodec, eol: plan.eol });
     const at = plan.helpersAt;
