@@ -126,6 +126,15 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Drop') ? accept({ ok: true }) : accept({ ok: false })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
   },
+  'a chain of two helpers, both split': {
+    fixture: 'helper-chain-split',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'truncate_table', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Delete') ? accept({ ok: true }) : accept({ ok: false })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
+  },
   'a helper that samples': {
     fixture: 'helper-split',
     calls: [{ name: 'digest', arguments: { text: 'tides' } }],

@@ -570,3 +570,45 @@ server.setRequestHandler('tools/call', async (request) => {
     expect(transformSource(output, 'low.ts').output).toBe(output);
   });
 });
+
+describe('a class that wraps the request', () => {
+  const source = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+class Prompter {
+  constructor(private readonly server: McpServer) {}
+  private readonly log: string[] = [];
+  async confirm(message: string): Promise<boolean> {
+    const result = await this.server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+    this.log.push(result.action);
+    return result.action === 'accept';
+  }
+}
+class Notes {
+  private readonly server = new McpServer({ name: 'notes', version: '1' });
+  private readonly prompter = new Prompter(this.server);
+  register() {
+    this.server.registerTool('archive', { inputSchema: z.object({ id: z.string() }) }, async ({ id }) => {
+      if (!(await this.prompter.confirm(\`Archive \${id}?\`))) return { content: [] };
+      return { content: [{ type: 'text', text: id }] };
+    });
+  }
+}
+export const notes = new Notes();
+`;
+
+  it('is split into request and result methods, and the calling handler asks and resumes', () => {
+    const { plan, output } = transformSource(source, 'notes.ts');
+    expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:confirm']]);
+    expect(output).toContain('  confirmRequest(message: string) {\n    return inputRequired.elicit({ message, requestedSchema: { type: \'object\', properties: {} } });\n  }');
+    expect(output).toContain('  confirmResult(result: ElicitResult): boolean {\n    this.log.push(result.action);');
+    expect(output).toContain('answer: this.prompter.confirmRequest(`Archive ${id}?`),');
+    expect(output).toContain('if (!(this.prompter.confirmResult(mrtrAnswer))) return { content: [] };');
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+    expect(transformSource(output, 'notes.ts').output).toBe(output);
+  });
+
+  it('is not split while something it cannot follow may call the method', () => {
+    const more = source.replace('export const notes = new Notes();', 'export const notes = new Notes();\nexport const ask = (p: any) => p.confirm(\'x\');');
+    expect(transformSource(more, 'notes.ts').plan.sites.map((s) => s.code)).toEqual(['in-helper', 'via-helper']);
+  });
+});

@@ -50,7 +50,16 @@ export interface LegacySite {
    * Set on a call to a split helper (see plan/split-helper.ts): the call stands for the
    * request the helper made. `result` wraps the answer into what the helper returned.
    */
-  via?: { helper: string; requestText: string; result: [before: string, after: string]; valueType?: string; args: Node[] };
+  via?: {
+    helper: string;
+    requestText: string;
+    result: [before: string, after: string];
+    valueType?: string;
+    args: Node[];
+    /** The arguments the request half, and the result half, take. */
+    requestArgs: Node[];
+    resultArgs: Node[];
+  };
 }
 
 export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, { from: string; imported: string }> = new Map()): LegacySite[] {

@@ -23,7 +23,7 @@ export function isSdkSpecifier(specifier: string): boolean {
 const PUSH_METHODS = new Set(['elicitInput', 'createMessage', 'listRoots', 'request', 'sendRequest', 'requestSampling']);
 
 type Imports = ReadonlyMap<string, { from: string; imported: string }>;
-type ClassNode = Extract<Node, { type: 'ClassDeclaration' | 'ClassExpression' }>;
+export type ClassNode = Extract<Node, { type: 'ClassDeclaration' | 'ClassExpression' }>;
 
 /** What resolving gives: a role, an object literal (whose properties are looked into), or unknown. */
 type Resolved =
@@ -32,6 +32,8 @@ type Resolved =
   | { instance: ClassNode }
   /** A value of a project's own interface or type literal: its members' types say what its properties hold. */
   | { shape: readonly Node[]; chain: readonly FunctionNode[] }
+  /** An instance of a class another module exports (`new Prompter(...)`). */
+  | { imported: { from: string; imported: string } }
   | undefined;
 
 export interface ReceiverResolver {
@@ -41,6 +43,12 @@ export interface ReceiverResolver {
   isDuckTyped(node: Node, functions: readonly FunctionNode[]): boolean;
   /** The binding a name has at a point, for callers that ask what a callee is. */
   bindingOf(name: string, functions: readonly FunctionNode[]): Binding | undefined;
+  /**
+   * The class a value is an instance of: a class of this file, one imported (by module and
+   * name), `other` for a value that is certainly no class instance of the project, undefined
+   * when unknown.
+   */
+  classOf(node: Node, functions: readonly FunctionNode[]): ClassNode | { from: string; imported: string } | 'other' | undefined;
 }
 
 export type Binding =
@@ -185,6 +193,7 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
   };
   const roleOfResolved = (r: Resolved): Role | undefined => {
     if (typeof r !== 'object') return r;
+    if ('imported' in r) return undefined;
     // A stand-in with push methods is unknown: its calls are marked, never dropped.
     return 'shape' in r && r.shape.some((m) => PUSH_METHODS.has(memberName(m) ?? '')) ? undefined : 'other';
   };
@@ -239,10 +248,15 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
           const type = member.type === 'TSPropertySignature' && member.typeAnnotation?.type === 'TSTypeAnnotation' ? member.typeAnnotation.typeAnnotation : undefined;
           return type ? typeResolve(type, object.chain) : member.type === 'TSMethodSignature' ? 'other' : undefined;
         }
+        if (typeof object === 'object' && 'imported' in object) return undefined;
         if (typeof object === 'object' && 'instance' in object) {
           const entries = membersOf(object.instance).get(key);
           if (!entries) return undefined;
-          if (entries.length === 1 && entries[0]!.type) return typeResolve(entries[0]!.type, entries[0]!.chain);
+          if (entries.length === 1) {
+            const e = entries[0]!;
+            if (e.type) return typeResolve(e.type, e.chain);
+            if (e.value) return resolve(e.value, e.chain);
+          }
           return agree(entries.map((e) => (e.type ? typeRole(e.type, e.chain) : e.value ? roleOfResolved(resolve(e.value, e.chain)) : e.getter ? returnedRole(e.getter, e.chain) : undefined)));
         }
         if (typeof object === 'object') {
@@ -281,7 +295,7 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
   const constructed = (callee: Node, functions: readonly FunctionNode[]): Resolved => {
     if (callee.type !== 'Identifier') return undefined;
     const b = bindingOf(callee.name, functions);
-    if (b?.kind === 'import') return importedClass(b);
+    if (b?.kind === 'import') return importedClass(b) ?? (isSdkSpecifier(b.from) ? undefined : { imported: { from: b.from, imported: b.imported } });
     if (b?.kind === 'class') return b.node.superClass ? classRole(b.node, functions) : { instance: b.node };
     return undefined;
   };
@@ -375,6 +389,14 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
 
   return {
     roleOf: (node, functions) => roleOfResolved(resolve(node, functions)),
+    classOf: (node, functions) => {
+      const r = resolve(node, functions);
+      if (r === undefined) return undefined;
+      if (typeof r !== 'object') return 'other';
+      if ('instance' in r) return r.instance;
+      if ('imported' in r) return r.imported;
+      return 'other';
+    },
     isDuckTyped: (node, functions) => {
       const b = node.type === 'Identifier' ? bindingOf(node.name, functions) : undefined;
       const annotation = b && (b.kind === 'variable' || b.kind === 'param') ? b.annotation : undefined;

@@ -6,13 +6,15 @@ import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { urlThrowSites, type LegacySite, type UrlElicitationThrow } from '../analyse/find-sites.ts';
-import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
+import { callGraphOf, handlersReaching, type HelperChain } from '../analyse/call-graph.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
-import { splitHelper, type HelperSplit } from './split-helper.ts';
+import type { HelperSplit } from './split-helper.ts';
+import { splitTree, type HelperTree } from './helper-tree.ts';
+import type { FunctionNode } from '../analyse/ast.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
@@ -57,7 +59,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // handler dispatching by tool name, their case).
   const reachHelpers = new Map<HandlerSite, Array<{ helper: string; call: Node; ancestors: readonly Node[] }>>();
   const reaches = (handler: HandlerSite, helper: string, call: Node, ancestors: readonly Node[]) => reachHelpers.set(handler, [...(reachHelpers.get(handler) ?? []), { helper, call, ancestors }]);
-  const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
+  // Helpers split for the handlers that reach them: each with its tree (split whole, or not at all).
+  const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit; tree: HelperTree }> = [];
   // Sites refused before planning; their handler is then left whole too.
   const preset = new Map<LegacySite, Refusal>();
   for (const site of candidates) {
@@ -98,14 +101,14 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (exported) exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
     const chain = owner ? undefined : handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
     if (chain) {
-      const split = exported ? 'it is exported: callers in other modules would still need the old function.' : splittable(callGraphOf(analysis.index), site, chain);
-      if (typeof split === 'string') {
-        markHelper(site, chain, split);
+      const tree = exported ? 'it is exported: callers in other modules would still need the old function.' : helperTree(site);
+      if (typeof tree === 'string') {
+        markHelper(site, chain, tree);
         for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
         continue;
       }
-      splits.push({ site, chain, split });
-      for (const r of chain.reaching) addSite(r.handler, viaSite(source, r.call, split));
+      for (const s of tree.splits) splits.push({ ...s, chain, tree });
+      for (const c of tree.handlerCalls) addSite(c.handler, c.site);
       continue;
     }
     if (!owner && analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
@@ -193,9 +196,10 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     return !(result instanceof Refusal) && ![...drops.keys()].some((s) => s.call === call);
   };
   for (;;) {
-    const failing = splits.filter(({ split, chain }) => !abandoned.has(split.name) && chain.reaching.some((r) => !byHandler.has(r.handler) || !migratesCall(r.handler, r.call.call)));
+    const failing = splits.filter(({ split, tree }) => !abandoned.has(split.name) && tree.handlerCalls.some((c) => !migratesCall(c.handler, c.site.call)));
     if (failing.length === 0) break;
-    for (const f of failing) abandoned.add(f.split.name);
+    // A tree is split whole or not at all.
+    for (const f of failing) for (const s of f.tree.splits) abandoned.add(s.split.name);
   }
   const outcomes = new Map([...byHandler.keys()].map((handler) => [handler, outcome(handler)] as const));
   const results = new Map([...outcomes].map(([handler, o]) => [handler, o.result] as const));
@@ -230,6 +234,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 
   const edits: Edit[] = [...urlEdits];
   for (const { site, chain, split } of splits) {
+    // The innermost helper's request is the site; an outer helper's split builds on it.
+    if (site.via) {
+      if (!abandoned.has(split.name)) edits.push(split.edit);
+      continue;
+    }
     if (abandoned.has(split.name)) {
       markHelper(site, chain, 'a handler that calls this helper could not be migrated, so the helper stays as it was.', 'see the markers in the handlers that call it.');
       continue;
@@ -238,6 +247,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const { line, column } = site.call.loc!.start;
     reports.push({ line, column: column + 1, kind: site.kind!, handler: `helper:${split.name}`, status: 'migrated', lifted: [], guidance: KINDS[site.kind!].guidance });
   }
+
 
   for (const [handler, result] of results) {
     const handlerSites = byHandler.get(handler)!.filter((s) => !s.via || !abandoned.has(s.via.helper) || result instanceof Refusal);
@@ -359,15 +369,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     return name && analysis.exportedNames.has(name) ? name : undefined;
   }
 
-  /** The helper split for its callers (only direct calls from handlers, none elsewhere), or why not. */
-  function splittable(g: CallGraph, site: LegacySite, chain: HelperChain): HelperSplit | string {
-    if (chain.reaching.some((r) => r.chain.length > 1)) return `it is reached through other helpers (${chain.reaching.find((r) => r.chain.length > 1)!.chain.join(' → ')}).`;
-    const direct = new Set(chain.reaching.map((r) => r.call.call));
-    const plain = g.plain(site.enclosing!);
-    if (g.calls.some((c) => c.callee === chain.helper && c.member !== plain && !direct.has(c.call))) return 'it is also called outside handlers.';
-    const taken = [`${chain.helper}Request`, `${chain.helper}Result`].find((n) => analysis.declaredAnywhere.has(n));
-    if (taken) return `the module already declares \`${taken}\`, a name the split needs.`;
-    return splitHelper(source, site, chain.reaching.map((r) => r.call), analysis.typed, eol);
+  /** The splits of the helpers on the way from a request to its handlers, or why not. */
+  function helperTree(site: LegacySite): HelperTree | string {
+    const graph = callGraphOf(analysis.index);
+    const kept = (fn: FunctionNode) => {
+      const name = graph.nameOf(fn);
+      if (name && analysis.exportedNames.has(name)) return 'it is exported: callers in other modules would still need the old function.';
+      const taken = name ? [`${name}Request`, `${name}Result`].find((n) => analysis.declaredAnywhere.has(n) || graph.calls.some((c) => c.callee === n)) : undefined;
+      return taken ? `the module already declares \`${taken}\`, a name the split needs.` : undefined;
+    };
+    return splitTree({ source, graph, index: analysis.index, imports: analysis.importedNames, handlers, typed: analysis.typed, eol, kept }, site);
   }
 
   function addMarker(ancestors: readonly Node[], node: Node, refusal: Refusal) {
@@ -421,23 +432,6 @@ function whole(result: HandlerPlan | Refusal): Outcome {
   return { result, drops: new Map() };
 }
 
-/** A handler's call to a split helper, standing for the request the helper made. */
-function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySite {
-  const args = call.call.arguments as Node[];
-  const texts = args.map((a) => source.slice(a.start!, a.end!));
-  const [before, after] = split.resultCall('\0', texts).split('\0') as [string, string];
-  return {
-    call: call.call,
-    receiver: call.call.callee,
-    shape: { receiver: '*.server', method: split.name, kind: split.kind, resultType: split.resultType },
-    receiverHead: '',
-    kind: split.kind,
-    enclosing: call.functions[call.functions.length - 1],
-    functions: call.functions,
-    ancestors: call.ancestors,
-    via: { helper: split.name, requestText: split.requestCall(texts), result: [before, after], valueType: split.valueType, args },
-  };
-}
 
 /** The elicitation objects of a thrown `new UrlElicitationRequiredError([...])`. */
 function urlThrowElements(statement: Node): Node[] {

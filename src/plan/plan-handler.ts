@@ -278,7 +278,7 @@ function namesReadAfter(round: Round): Set<string> {
   });
   if (round.inline) add([round.statement]);
   // A split helper's result is computed on resume from the call's own arguments.
-  for (const site of round.sites) for (const arg of site.via?.args ?? []) for (const n of referencedNames(arg)) names.add(n);
+  for (const site of round.sites) for (const arg of site.via?.resultArgs ?? []) for (const n of referencedNames(arg)) names.add(n);
   return names;
 }
 
