@@ -20,6 +20,8 @@ export interface TransformOptions {
   sampling?: 'migrate' | 'flag';
   /** Asking helpers of other modules, by the local name this file imports them under (the engine finds them). */
   externalHelpers?: PlanOptions['externalHelpers'];
+  /** Exported asking helpers of this file to split: every other module's handler can ask through them (the engine found). */
+  splitExported?: readonly string[];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -28,7 +30,7 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers };
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}) };
 }
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {

@@ -138,12 +138,13 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 });
 
 describe('an asking helper the module exports and a handler here also calls', () => {
-  // However the export is written, the helper is not split (other modules still call it),
-  // and the engine is told it asks, so that their handlers are marked too.
+  // However the export is written, the helper is not split on its own (other modules may still
+  // call it), and the engine is told it asks, so that their handlers are marked too, or (where
+  // it can be split) ask through its halves once the engine says all of them can.
   it.each([
-    ['export async function', `export async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\n`],
-    ['export { confirm }', `async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\nexport { confirm };\n`],
-  ])('%s', (_name, helper) => {
+    ['export async function', `export async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\n`, true],
+    ['export { confirm }', `async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\nexport { confirm };\n`, false],
+  ])('%s', (_name, helper, splittable) => {
     const source = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 ${helper}const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
@@ -152,7 +153,8 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 });
 `;
     const { plan, output } = transformSource(source, 'server.ts');
-    expect(plan.exportedHelpers).toEqual([{ name: 'confirm', line: source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1 }]);
+    const line = source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1;
+    expect(plan.exportedHelpers).toEqual([{ name: 'confirm', line, ...(splittable ? { split: expect.objectContaining({ kind: 'elicit', identity: false }) } : {}) }]);
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
       ['marked', 'in-helper'],
       ['marked', 'via-helper'],
@@ -160,6 +162,13 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     expect(output).toContain('async function confirm(ctx: ServerContext)');
     expect(output).not.toContain('confirmRequest');
     expect(() => parseSource(output, 'ts')).not.toThrow();
+    if (!splittable) return;
+    // Once the engine says every other module's handlers can ask through it: split, exported.
+    const split = planFile(analyseFile(source, 'server.ts'), { splitExported: new Set(['confirm']) });
+    expect(split.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:confirm']]);
+    const { output: after } = transformSource(source, 'server.ts', undefined, { splitExported: ['confirm'] });
+    expect(after).toContain('export function confirmRequest() {');
+    expect(after).toContain('export function confirmResult(answer: ElicitResult) {');
   });
 });
 

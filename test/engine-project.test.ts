@@ -14,6 +14,7 @@ import type { TypeFactsSource } from '../src/transform.ts';
 import { ELICIT_SERVER } from './engine-samples.ts';
 import { ROOT } from './support/fixtures.ts';
 import { putFile } from './support/scratch.ts';
+import { typecheck } from './support/typecheck.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -161,11 +162,11 @@ describe('a helper module that asks', () => {
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.map((s) => [s.file, s.line, s.code])).toEqual([
-      ['src/confirm.ts', 3, 'in-helper'],
+      ['src/confirm.ts', 4, 'in-helper'],
       ['src/tools.ts', 6, 'via-helper'],
     ]);
     const tools = result.changed.find((c) => c.path === 'src/tools.ts')!;
-    expect(tools.output).toContain('// @mrtr-todo(via-helper): this handler reaches a server→client request through `confirm()` (src/confirm.ts:3)');
+    expect(tools.output).toContain('// @mrtr-todo(via-helper): this handler reaches a server→client request through `confirm()` (src/confirm.ts:4)');
   });
 
   it('is found through every specifier that names it (no extension, a folder index), and only there', async () => {
@@ -178,8 +179,8 @@ describe('a helper module that asks', () => {
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.filter((s) => s.code === 'via-helper').map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts']);
-    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('through `confirm()` (src/ask/index.ts:3)');
-    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('through `prompt()` (src/prompt.ts:3)');
+    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('through `confirm()` (src/ask/index.ts:4)');
+    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('through `prompt()` (src/prompt.ts:4)');
   });
 
   it('has the handlers that call it transformed again together, so their type questions share one round', async () => {
@@ -256,7 +257,10 @@ function dependenciesOf(result: RunResult): unknown {
   return manifest ? JSON.parse(manifest.output).dependencies : undefined;
 }
 
-/** A helper module whose exported function asks the client. */
+/**
+ * A helper module whose exported function asks the client, after doing something (which a
+ * retry would do again): it cannot be split, so every call of it stays, marked.
+ */
 const CONFIRM = [
   "import type { ServerContext } from '@modelcontextprotocol/server';",
   'export async function confirm(ctx: ServerContext, message: string): Promise<boolean> {',
@@ -264,7 +268,7 @@ const CONFIRM = [
   "  return answer.action === 'accept';",
   '}',
   '',
-].join('\n');
+].join('\n').replace('{\n  const answer', "{\n  console.error('asking');\n  const answer");
 
 /** A module whose only tie to the legacy surface is a call of `helper` (it does not pass the prefilter). */
 function toolsCalling(helper: string, from: string): string {
@@ -335,3 +339,110 @@ function roundCountingTypes(): { types: TypeFactsSource; rounds: () => number } 
   };
   return { types, rounds: () => rounds };
 }
+
+describe('helpers of a module that other modules ask through', () => {
+  const PROMPT = [
+    "import type { McpServer } from '@modelcontextprotocol/server';",
+    '',
+    'export async function confirm(server: McpServer, message: string): Promise<boolean> {',
+    "  const result = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
+    "  return result.action === 'accept';",
+    '}',
+    '',
+    'export async function confirmDestructive(server: McpServer, what: string): Promise<boolean> {',
+    '  return confirm(server, `This cannot be undone: ${what}.`);',
+    '}',
+    '',
+  ].join('\n');
+  const tools = (name: string, helper: string) =>
+    [
+      "import type { McpServer } from '@modelcontextprotocol/server';",
+      `import { ${helper} } from './prompt.js';`,
+      '',
+      'export function register(server: McpServer): void {',
+      `  server.registerTool('${name}', { description: 'd' }, async () => {`,
+      `    if (!(await ${helper}(server, 'it'))) return { content: [] };`,
+      "    return { content: [{ type: 'text', text: 'done' }] };",
+      '  });',
+      '}',
+      '',
+    ].join('\n');
+
+  it('are split, and every calling handler in the other modules asks through their halves', async () => {
+    await put('src/prompt.ts', PROMPT);
+    await put('src/a.ts', tools('wipe', 'confirmDestructive'));
+    await put('src/b.ts', tools('move', 'confirm'));
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.handler])).toEqual([['src/prompt.ts', 'migrated', 'helper:confirm']]);
+    const prompt = await readFile(path.join(dir, 'src/prompt.ts'), 'utf8');
+    expect(prompt).toContain('export function confirmRequest(message: string) {');
+    expect(prompt).toContain('export function confirmDestructiveRequest(what: string) {\n  return confirmRequest(`This cannot be undone: ${what}.`);');
+    expect(prompt).not.toMatch(/async function confirm\b/);
+    const a = await readFile(path.join(dir, 'src/a.ts'), 'utf8');
+    expect(a).toContain("import { confirmDestructiveRequest, confirmDestructiveResult } from './prompt.js';");
+    expect(a).toContain("answer: confirmDestructiveRequest('it'),");
+    const b = await readFile(path.join(dir, 'src/b.ts'), 'utf8');
+    expect(b).toContain("import { confirmRequest, confirmResult } from './prompt.js';");
+    expect(typecheck(['src/prompt.ts', 'src/a.ts', 'src/b.ts'].map((f) => path.join(dir, f))).filter((d) => !d.includes('mrtrCodec'))).toEqual([]);
+    // A second run changes nothing.
+    expect((await runCodemod({ paths: [dir], write: false, cwd: dir })).changed).toEqual([]);
+  });
+
+  it('stay whole, and every call is marked, when one call cannot ask through them', async () => {
+    await put('src/prompt.ts', PROMPT);
+    await put('src/a.ts', tools('wipe', 'confirmDestructive'));
+    // Outside any handler: a timer.
+    await put('src/b.ts', "import type { McpServer } from '@modelcontextprotocol/server';\nimport { confirm } from './prompt.js';\nexport const nag = (server: McpServer) => setInterval(() => void confirm(server, 'still there?'), 1000);\n");
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/a.ts', 'marked', 'via-helper'],
+      ['src/prompt.ts', 'marked', 'in-helper'],
+    ]);
+    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+  });
+
+  it('include methods of an exported class, called through an instance held in a field', async () => {
+    await put(
+      'src/prompter.ts',
+      [
+        "import type { McpServer } from '@modelcontextprotocol/server';",
+        'export class Prompter {',
+        '  constructor(private readonly server: McpServer) {}',
+        '  async confirm(message: string): Promise<boolean> {',
+        "    const result = await this.server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
+        "    return result.action === 'accept';",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await put(
+      'src/server.ts',
+      [
+        "import { McpServer } from '@modelcontextprotocol/server';",
+        "import { Prompter } from './prompter.js';",
+        'export class App {',
+        "  readonly server = new McpServer({ name: 'app', version: '1' });",
+        '  private readonly prompter: Prompter;',
+        '  constructor() {',
+        '    this.prompter = new Prompter(this.server);',
+        "    this.server.registerTool('archive', { description: 'd' }, async () => {",
+        "      if (!(await this.prompter.confirm('Archive?'))) return { content: [] };",
+        "      return { content: [{ type: 'text', text: 'archived' }] };",
+        '    });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status])).toEqual([['src/prompter.ts', 'migrated']]);
+    const server = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
+    expect(server).toContain("answer: this.prompter.confirmRequest('Archive?'),");
+    expect(server).toContain('if (!(this.prompter.confirmResult(mrtrAnswer))) return { content: [] };');
+    expect(typecheck(['src/prompter.ts', 'src/server.ts'].map((f) => path.join(dir, f)))).toEqual([]);
+  });
+});

@@ -252,10 +252,13 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
         if (typeof object === 'object' && 'instance' in object) {
           const entries = membersOf(object.instance).get(key);
           if (!entries) return undefined;
+          // A declared type says what the field holds, whatever assigns it.
+          const declared = entries.find((e) => e.type);
+          if (declared) return typeResolve(declared.type!, declared.chain);
           if (entries.length === 1) {
             const e = entries[0]!;
-            if (e.type) return typeResolve(e.type, e.chain);
             if (e.value) return resolve(e.value, e.chain);
+            if (e.getter) return returnedRole(e.getter, e.chain);
           }
           return agree(entries.map((e) => (e.type ? typeRole(e.type, e.chain) : e.value ? roleOfResolved(resolve(e.value, e.chain)) : e.getter ? returnedRole(e.getter, e.chain) : undefined)));
         }
@@ -338,7 +341,8 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
         }
         const name = type.typeName.name;
         const b = bindingOf(name, functions);
-        if (b?.kind === 'import') return importedClass(b);
+        // A class another module exports names its instances (`prompter: Prompter`).
+        if (b?.kind === 'import') return importedClass(b) ?? (isSdkSpecifier(b.from) ? undefined : { imported: { from: b.from, imported: b.imported } });
         if (b?.kind === 'class') return classRole(b.node, functions);
         const local = types.get(name);
         if (local) return localTypeResolve(local, functions);

@@ -1,14 +1,23 @@
-// Calls from one module's handlers into another module's exported helper that asks the
-// client. Found by the engine (it sees every file); the planner marks each such call.
+// Calls from one module's handlers into another module's exported helper that asks the client
+// (a function, or a method of an exported class). Found by the engine (it sees every file):
+// the helper is split, and each calling handler asks through its halves, when every such call
+// can migrate; otherwise the planner marks each call.
 import path from 'node:path';
 import { analyseFile } from '../analyse/analyse-file.ts';
+import type { ExternalHelper } from '../plan/plan-file.ts';
+import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 
-type Helper = { name: string; line: number };
+export type ExportedHelper = FilePlan['exportedHelpers'][number];
+
+/** One helper of the index: its module (absolute path, as discovered) and exported name. */
+export function helperKey(module: string, name: string): string {
+  return `${module}\0${name}`;
+}
 
 /** The asking helpers a run's modules export, and the imports of them from other modules. */
 export class AskingHelperIndex {
-  /** Every exported helper's name: a file whose text has none of them cannot import one. */
+  /** Every exported helper's name (a method's class name too): a file whose text has none of them cannot import one. */
   private readonly names: readonly string[];
 
   /**
@@ -16,10 +25,10 @@ export class AskingHelperIndex {
    * `display`: how a module is named in the marker of a call into it.
    */
   constructor(
-    private readonly helpers: ReadonlyMap<string, readonly Helper[]>,
+    private readonly helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
     private readonly display: (absolutePath: string) => string,
   ) {
-    this.names = [...new Set([...helpers.values()].flat().map((h) => h.name))];
+    this.names = [...new Set([...helpers.values()].flat().map((h) => h.name.split('.')[0]!))];
   }
 
   /** Whether a file's text (or its UTF-8 bytes, before decoding) mentions a helper's name. */
@@ -28,11 +37,13 @@ export class AskingHelperIndex {
   }
 
   /**
-   * The local names `source` imports from the modules of the index, mapped to the helper they
-   * stand for. Parses the file: ask only of a file that mentions a helper (mentionedIn).
+   * The local names `source` calls the index's helpers by (`confirm`, `Prompter.confirm` for a
+   * method of an imported class), mapped to the helper, its module and its split (only where
+   * `approved` holds its key, when given). Parses the file: ask only of a file that mentions a
+   * helper (mentionedIn).
    */
-  importsOf(file: string, source: string): Map<string, { file: string; line: number; name: string }> {
-    const found = new Map<string, { file: string; line: number; name: string }>();
+  importsOf(file: string, source: string, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
+    const found = new Map<string, ExternalHelper & { module: string }>();
     let analysis;
     try {
       analysis = analyseFile(source, file);
@@ -41,9 +52,14 @@ export class AskingHelperIndex {
     }
     for (const [local, { from, imported }] of analysis.importedNames) {
       if (!from.startsWith('.')) continue;
-      const target = this.moduleOf(path.dirname(file), from);
-      const helper = target ? this.helpers.get(target)!.find((h) => h.name === imported) : undefined;
-      if (target && helper) found.set(local, { file: this.display(target), line: helper.line, name: helper.name });
+      const module = this.moduleOf(path.dirname(file), from);
+      if (!module) continue;
+      for (const helper of this.helpers.get(module)!) {
+        const [owner, method] = helper.name.split('.') as [string, string | undefined];
+        if (owner !== imported) continue;
+        const split = helper.split && (!approved || approved.has(helperKey(module, helper.name))) ? { split: helper.split } : {};
+        found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...split });
+      }
     }
     return found;
   }
@@ -59,4 +75,50 @@ export class AskingHelperIndex {
     const names = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
     return names.find((name) => this.helpers.has(name));
   }
+}
+
+/**
+ * Which proposed splits to make: a helper is split when its own module can split it (its own
+ * handlers included) and every call of it from another module's handler migrates. `plan` plans
+ * a file with the given options without writing anything.
+ */
+export async function approvedSplits(
+  index: AskingHelperIndex,
+  helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
+  importers: ReadonlyArray<{ absolutePath: string; source: string }>,
+  plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper>; splitExported?: string[] }) => Promise<FilePlan | undefined>,
+): Promise<Set<string>> {
+  const approved = new Set<string>();
+  for (const [module, list] of helpers) for (const h of list) if (h.split) approved.add(helperKey(module, h.name));
+  if (approved.size === 0) return approved;
+  // The helper's own module, told to split them all: what it cannot (its own handlers) is out.
+  for (const [module, list] of helpers) {
+    const proposed = list.filter((h) => h.split).map((h) => h.name);
+    if (proposed.length === 0) continue;
+    const own = await plan(module, { splitExported: proposed });
+    for (const name of proposed) if (!own?.splitExported.includes(name)) approved.delete(helperKey(module, name));
+  }
+  // Every other module's calls: one that does not migrate keeps its helper whole.
+  await Promise.all(
+    importers.map(async ({ absolutePath, source }) => {
+      const externalHelpers = index.importsOf(absolutePath, source, approved);
+      if (![...externalHelpers.values()].some((h) => h.split)) return;
+      const planned = await plan(absolutePath, { externalHelpers });
+      if (!planned) return;
+      const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
+      for (const call of planned.externalCalls) {
+        const module = byName.get(`${call.file}\0${call.name}`);
+        if (!call.migrated && module) approved.delete(helperKey(module, call.name));
+      }
+    }),
+  );
+  // The helpers on the way to one request are split together or not at all (they build on
+  // each other's halves): they share the request's line.
+  for (const [module, list] of helpers) {
+    for (const h of list) {
+      if (approved.has(helperKey(module, h.name))) continue;
+      for (const other of list) if (other.line === h.line) approved.delete(helperKey(module, other.name));
+    }
+  }
+  return approved;
 }

@@ -24,7 +24,7 @@ import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { AskingHelperIndex } from './cross-module.ts';
+import { approvedSplits, AskingHelperIndex, helperKey, type ExportedHelper } from './cross-module.ts';
 import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
@@ -291,15 +291,17 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   while (running.size > 0) await Promise.all(running);
 
   // Handlers in other modules that call a module's exported asking helper: transformed again,
-  // knowing it, so each such call is marked (a handler that still pushes a request is never
-  // left without a marker).
-  const helpers = new Map<string, Array<{ name: string; line: number }>>();
+  // knowing it. Where every such call can ask through the helper's halves (and the helper's own
+  // module can split it), the helper is split and they do; otherwise each call is marked (a
+  // handler that still pushes a request is never left without a marker).
+  const helpers = new Map<string, ExportedHelper[]>();
   for (const [absolutePath, c] of candidates) {
     const exported = c.exportedHelpers ?? [];
     if (exported.length > 0) helpers.set(absolutePath, exported);
   }
   if (helpers.size > 0) {
     const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
+    const importers: Array<{ i: number; absolutePath: string; known?: Candidate; read: { bytes: Buffer; source: string } }> = [];
     for (let i = 0; i < discovery.files.length; i++) {
       const absolutePath = discovery.files[i]!;
       const known = candidates.get(absolutePath);
@@ -308,18 +310,48 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       // a candidate may have.
       const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && index.mentionedIn(bytes));
       if (read === undefined || (known && !index.mentionedIn(read.source))) continue;
-      const externalHelpers = index.importsOf(absolutePath, read.source);
-      if (externalHelpers.size === 0) continue;
+      importers.push({ i, absolutePath, known, read });
+    }
+    // First, plans only: which splits every caller can take.
+    const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
+    const plan = async (absolutePath: string, transform: Partial<TransformOptions>) => {
+      const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
+      if (source === undefined) return undefined;
+      try {
+        return (await transformWithTypes(source, absolutePath, context.types, { ...context.transform, ...transform })).plan;
+      } catch {
+        return undefined; // reported by the main pass
+      }
+    };
+    const approved = await approvedSplits(index, helpers, importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })), plan);
+    // Then the real transforms: importers with the approved splits, helper modules splitting them.
+    const split = new Map<string, string[]>();
+    for (const [module, list] of helpers) {
+      const names = list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name);
+      if (names.length > 0) split.set(module, names);
+    }
+    const again = new Map<string, { i: number; known?: Candidate; read: { bytes: Buffer; source: string }; externalHelpers?: TransformOptions['externalHelpers']; splitExported?: string[] }>();
+    for (const f of importers) {
+      const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
+      if (externalHelpers.size > 0) again.set(f.absolutePath, { i: f.i, known: f.known, read: f.read, externalHelpers });
+    }
+    for (const [module, names] of split) {
+      const known = candidates.get(module)!;
+      const entry = again.get(module) ?? { i: discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+      again.set(module, { ...entry, splitExported: names });
+    }
+    for (const [absolutePath, f] of again) {
       const outcome: FileOutcome = { sites: [], errors: [] };
-      const again: Candidate = known
-        ? { ...known, outcome, fail: failer(known.file, outcome), externalHelpers }
-        : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...read }, outcome), externalHelpers };
-      const reported = outcomeAt(i);
+      const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}) };
+      const rerun: Candidate = f.known
+        ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
+        : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome), ...extra };
+      const reported = outcomeAt(f.i);
       reported.sites = [];
       reported.changed = undefined;
       reported.errors = [];
       // Started together, so the files that need type facts share one round of the checker.
-      track(runCandidate(again).then(() => void Object.assign(reported, outcome)));
+      track(runCandidate(rerun).then(() => void Object.assign(reported, outcome)));
     }
     while (running.size > 0) await Promise.all(running);
   }
@@ -376,6 +408,8 @@ interface Candidate {
   upgrade?: { notes: readonly UpgradeNote[]; reported: { file: string; notes: UpgradeNote[] } };
   /** In the cross-module pass: the asking helpers of other modules this file imports. */
   externalHelpers?: TransformOptions['externalHelpers'];
+  /** In the cross-module pass: this module's exported helpers to split (every caller can ask through them). */
+  splitExported?: string[];
   /**
    * Set once transformed: the asking helpers this module exports. Only this is kept of the
    * plan, which holds the file's syntax tree (kept for every candidate, the trees were most of
@@ -398,7 +432,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   const { absolutePath, file, source, outcome, fail, context } = c;
   let transformed: TransformResult;
   try {
-    const options = c.externalHelpers ? { ...context.transform, externalHelpers: c.externalHelpers } : context.transform;
+    const options = c.externalHelpers || c.splitExported ? { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}) } : context.transform;
     const onAnalysed = context.onAnalysed;
     const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)));
     // Against the text on disk: a v1 file the official codemod upgraded changed even when

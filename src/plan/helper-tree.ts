@@ -27,8 +27,10 @@ interface TreeContext {
   handlers: readonly HandlerSite[];
   typed: boolean;
   eol: string;
-  /** Why a helper may not be split here (a module's export: other modules call it too), or undefined. */
+  /** Why a helper may not be split here, or undefined. */
   kept(fn: FunctionNode): string | undefined;
+  /** Whether other modules may call it (then nothing here need call it). */
+  exported(fn: FunctionNode): boolean;
 }
 
 /** The tree of splits above a request made in a helper, or why it cannot be split. */
@@ -48,7 +50,7 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   if (depth > 3) return 'it is reached through more than four helpers.';
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
-  if (calls.length === 0) return 'nothing here calls it.';
+  if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
   const split = splitHelper(source, site, calls, context.typed, context.eol);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });
@@ -98,7 +100,7 @@ function methodClass(index: FileIndex, fn: FunctionNode): ClassNode | undefined 
 }
 
 /** A call of a split helper, standing for the request the helper made. */
-export function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySite {
+export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit, 'edit'>): LegacySite {
   const args = call.call.arguments as Node[];
   const texts = args.map((a) => source.slice(a.start!, a.end!));
   const callee = call.call.callee;

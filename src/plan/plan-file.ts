@@ -6,23 +6,34 @@ import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { urlThrowSites, type LegacySite, type UrlElicitationThrow } from '../analyse/find-sites.ts';
-import { callGraphOf, handlersReaching, type HelperChain } from '../analyse/call-graph.ts';
+import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
+import { receiverResolver } from '../analyse/receivers.ts';
 import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
-import type { HelperSplit } from './split-helper.ts';
-import { splitTree, type HelperTree } from './helper-tree.ts';
-import type { FunctionNode } from '../analyse/ast.ts';
+import { shapeCalls, type HelperSplit, type SplitShape } from './split-helper.ts';
+import { splitTree, viaSite, type HelperTree } from './helper-tree.ts';
+import { isFunction, walk, type FunctionNode } from '../analyse/ast.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport, Span } from './types.ts';
-import { consumedImportEdits, droppedAround } from './consumed-imports.ts';
-import { typeImportEdits } from './type-imports.ts';
+import { droppedAround, importEdits } from './import-edits.ts';
 import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
 import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
+
+/**
+ * An asking helper of another module, as this module calls it: its exported name (`confirm`,
+ * `Prompter.confirm`), where it asks, and how it splits when the engine says it is split.
+ */
+export interface ExternalHelper {
+  file: string;
+  line: number;
+  name: string;
+  split?: SplitShape;
+}
 
 export interface PlanOptions {
   typeFacts?: TypeFacts;
@@ -30,9 +41,14 @@ export interface PlanOptions {
    * Functions of other modules of the project that make a legacy request, by the local name
    * this module imports them under (the engine finds them): handlers calling them are marked.
    */
-  externalHelpers?: ReadonlyMap<string, { file: string; line: number; name: string }>;
+  externalHelpers?: ReadonlyMap<string, ExternalHelper>;
   /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
   sampling?: 'migrate' | 'flag';
+  /**
+   * Exported helpers (`confirm`, `Prompter.confirm`) the engine found every other module's
+   * handlers can ask through once split: this module splits them too.
+   */
+  splitExported?: ReadonlySet<string>;
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
@@ -66,7 +82,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   for (const site of candidates) {
     // A function handed in, called where no handler reaches and no other module can: whatever it
     // is, it asks outside a request (below), which says more than an unknown receiver.
-    if (site.handedIn && !handlers.some((h) => site.functions.includes(h.fn)) && !exportedHelperName(site) && !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)) continue;
+    if (site.handedIn && !handlers.some((h) => site.functions.includes(h.fn)) && askingExports(site).length === 0 && !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)) continue;
     if (site.uncertain && verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
       preset.set(site, new Refusal('unknown-receiver', `\`${codeSnippet(source.slice(site.receiver.start!, site.receiver.end!))}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
@@ -81,8 +97,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (refused && !owner) {
       mark(site, refused);
       // Its handlers, here and in other modules, still reach it: they are marked too.
-      const exported = site.enclosing ? exportedHelperName(site) : undefined;
-      if (exported) exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
+      for (const name of askingExports(site)) exportedHelpers.push({ name, line: site.call.loc!.start.line });
       const chain = handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
       if (chain) {
         markReaching(site, chain);
@@ -94,29 +109,37 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       addSite(owner!, site);
       continue;
     }
-    // A helper this module exports is asked through by other modules' handlers too (the
-    // engine marks those): it is never split, and is marked whether or not a handler here
-    // calls it.
-    const exported = !owner && site.enclosing ? exportedHelperName(site) : undefined;
-    if (exported) exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
+    // A helper asked through by handlers: split (with the helpers on the way) when the whole
+    // tree can be. One this module exports is asked through by other modules' handlers too: it
+    // is split only when the engine says every one of them migrates (splitExported); until
+    // then it is marked, and what its split would be is reported for those modules to plan with.
+    const exported = owner ? [] : askingExports(site);
     const chain = owner ? undefined : handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
-    if (chain) {
-      const tree = exported ? 'it is exported: callers in other modules would still need the old function.' : helperTree(site);
-      if (typeof tree === 'string') {
-        markHelper(site, chain, tree);
-        for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
-        continue;
-      }
-      for (const s of tree.splits) splits.push({ ...s, chain, tree });
+    const tree = owner ? undefined : helperTree(site);
+    const pending = tree && typeof tree !== 'string' ? tree.splits.filter((s) => exportedNameOf(s.site.enclosing!) !== undefined && !options.splitExported?.has(exportedNameOf(s.site.enclosing!)!)) : [];
+    if (tree && typeof tree !== 'string' && pending.length === 0 && (tree.handlerCalls.length > 0 || exported.length > 0)) {
+      for (const s of tree.splits) splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
       for (const c of tree.handlerCalls) addSite(c.handler, c.site);
+      continue;
+    }
+    for (const name of exported) {
+      const proposed = pending.find((s) => exportedNameOf(s.site.enclosing!) === name);
+      exportedHelpers.push({ name, line: site.call.loc!.start.line, ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
+    }
+    if (chain) {
+      const why = typeof tree === 'string' ? tree : 'it is exported: other modules call it too, and it is split only once each of their handlers can be migrated (this run could not show that).';
+      markHelper(site, chain, why);
+      for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
       continue;
     }
     if (!owner && analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
       mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.', 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.'));
       continue;
     }
-    if (exported) {
-      mark(site, new Refusal('in-helper', `this request is made in \`${exported}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.`, `have \`${exported}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
+    if (exported.length > 0) {
+      const first = exported[exported.length - 1]!;
+      const why = typeof tree === 'string' ? ` It cannot be split: ${tree}` : '';
+      mark(site, new Refusal('in-helper', `this request is made in \`${first}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.${why}`, `have \`${first}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
       continue;
     }
     if (!owner) {
@@ -162,12 +185,20 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     markAt(handler.call, handler.ancestors, byHandler.get(handler)![0]!.kind ?? 'elicit', handler, refusal);
   }
 
-  // Calls from handlers into another module's helper that makes a request.
+  // Calls from handlers into another module's helper that makes a request: asked through its
+  // halves where the engine says it is split, marked otherwise.
+  const externalVia: Array<{ handler: HandlerSite; site: LegacySite; external: ExternalHelper }> = [];
   if (options.externalHelpers && options.externalHelpers.size > 0) {
     for (const call of callGraphOf(analysis.index).calls) {
-      const external = call.call.callee.type === 'Identifier' ? options.externalHelpers.get(call.call.callee.name) : undefined;
+      const external = externalHelperOf(call);
       const handler = external && handlers.find((h) => call.functions.includes(h.fn));
       if (!external || !handler) continue;
+      const via = external.split ? externalViaSite(call, external, external.split) : undefined;
+      if (via) {
+        externalVia.push({ handler, site: via, external });
+        addSite(handler, via);
+        continue;
+      }
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through \`${external.name}()\` (${external.file}:${external.line}), which cannot suspend it.`, `have \`${external.name}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.`);
       markAt(call.call, call.ancestors, 'elicit', handler, refusal);
       reaches(handler, external.name, call.call, call.ancestors);
@@ -203,6 +234,9 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
   const outcomes = new Map([...byHandler.keys()].map((handler) => [handler, outcome(handler)] as const));
   const results = new Map([...outcomes].map(([handler, o]) => [handler, o.result] as const));
+  const migrates = (handler: HandlerSite, site: LegacySite) => !(results.get(handler) instanceof Refusal) && !outcomes.get(handler)!.drops.has(site);
+  // For the engine: whether each call of another module's split helper migrated (it splits the helper only if all do).
+  const externalCalls = [...externalVia.map(({ handler, site, external }) => ({ file: external.file, name: external.name, migrated: migrates(handler, site) })), ...externalLeftovers()];
 
   function ownOutcome(handler: HandlerSite, handlerSites: LegacySite[], more: Blocked[] = []): Outcome {
     if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
@@ -233,6 +267,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 
   const edits: Edit[] = [...urlEdits];
+  // Exported helpers split here (the engine told other modules to ask through their halves).
+  const splitExported = splits.filter((s) => !abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(s.site.enclosing!) ?? []);
   for (const { site, chain, split } of splits) {
     // The innermost helper's request is the site; an outer helper's split builds on it.
     if (site.via) {
@@ -303,7 +339,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
     for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
   }
-  const wanted = planned.length === 0 ? (urlEdits.length > 0 ? ['inputRequired'] : []) : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
+  // A module whose helpers are split for other modules' handlers, and has none migrated itself,
+  // needs the builders and the answer types its halves name.
+  const splitOnly = splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
+  if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
+  const wanted = planned.length === 0 ? (urlEdits.length > 0 || splitOnly.length > 0 ? ['inputRequired', ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))] : []) : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
   const imports = wanted.filter((name) => !alreadyImported(analysis, name));
   // A name the migration adds (an import, a helper of the generated block) that the module
   // already declares, in any scope, would not compile or would be shadowed: refuse the file.
@@ -315,12 +355,17 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
     for (const { t, handler } of urlPlanned) markThrow(t, handler, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers };
+    return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers, externalCalls: externalCalls.map((c) => ({ ...c, migrated: false })), splitExported: [] };
   }
   if (imports.length > 0) edits.push(importEdit(analysis, imports));
-  edits.push(...typeImportEdits(analysis.program, planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => l.typeImports ?? []))), eol));
+  const halves = externalVia.filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method).flatMap(({ site, external }) => {
+    const base = external.name.split('.').pop()!;
+    const from = site.call.type === 'CallExpression' && site.call.callee.type === 'Identifier' ? analysis.importedNames.get(site.call.callee.name)?.from : undefined;
+    return from === undefined ? [] : [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])].map((name) => ({ name, from, type: false }));
+  });
+  const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
   const helpersPoint = needsHelpers ? [{ start: analysis.afterImports, end: analysis.afterImports, text: '' }] : [];
-  edits.push(...consumedImportEdits(analysis.program, source, consumedSpans(), [...edits, ...helpersPoint]));
+  edits.push(...importEdits(analysis.program, source, consumedSpans(), [...halves, ...typeNames], [...edits, ...helpersPoint], eol));
 
   return {
     handlers: planned,
@@ -334,6 +379,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     eol,
     uncertain,
     exportedHelpers,
+    externalCalls,
+    splitExported,
   };
 
   /** The text the rewrite drops: each migrated request's call (or throw) but its params. */
@@ -342,7 +389,10 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const [handler, result] of results) {
       if (result instanceof Refusal) continue;
       for (const site of byHandler.get(handler)!) {
-        if (site.via || outcomes.get(handler)!.drops.has(site)) continue;
+        if (outcomes.get(handler)!.drops.has(site)) continue;
+        // Another module's helper is called through its halves: its own name may go.
+        if (site.via && site.call.type === 'CallExpression' && externalVia.some((e) => e.site === site)) spans.push(...droppedAround(site.call, site.call.arguments));
+        if (site.via) continue;
         if (site.at) spans.push(...droppedAround(site.at, urlThrowElements(site.at)));
         else if (site.call.type !== 'ObjectExpression') spans.push(...droppedAround(site.call, site.paramsRead ? site.call.arguments.slice(0, 1) : site.params ? [site.params] : []));
       }
@@ -362,11 +412,101 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     addMarker(ancestors, node, refusal);
   }
 
-  /** The exported name of the top-level function a site is in, if the module exports it. */
-  function exportedHelperName(site: LegacySite): string | undefined {
-    if (site.functions.length !== 1) return undefined; // asked from a callback inside it, not by it
-    const name = callGraphOf(analysis.index).nameOf(site.functions[0]!);
-    return name && analysis.exportedNames.has(name) ? name : undefined;
+  /**
+   * The name under which other modules call a function of this module: an exported top-level
+   * function (or const), or `Class.method` for a method of an exported class.
+   */
+  function exportedNameOf(fn: FunctionNode): string | undefined {
+    const graph = callGraphOf(analysis.index);
+    const name = graph.nameOf(fn);
+    if (!name) return undefined;
+    const ancestors = analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+    if (fn.type === 'ClassMethod') {
+      const cls = ancestors[ancestors.length - 2];
+      const className = (cls?.type === 'ClassDeclaration' || cls?.type === 'ClassExpression') && cls.id ? cls.id.name : undefined;
+      return className && analysis.exportedNames.has(className) && ancestors.filter(isFunction).length === 0 ? `${className}.${name}` : undefined;
+    }
+    return ancestors.filter(isFunction).length === 0 && analysis.exportedNames.has(name) ? name : undefined;
+  }
+
+  /** Whether a function (a method: its class) is exported where it is declared (`export async function confirm`). */
+  function exportedInline(fn: FunctionNode): boolean {
+    const ancestors = analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+    const holder = fn.type === 'ClassMethod' ? ancestors[ancestors.length - 2] : fn.type === 'FunctionDeclaration' ? fn : ancestors[ancestors.length - 2];
+    const parent = holder ? [...ancestors, fn][[...ancestors, fn].indexOf(holder) - 1] : undefined;
+    return parent?.type === 'ExportNamedDeclaration';
+  }
+
+  /** The exported functions of this module that make the request, or reach it through calls here. */
+  function askingExports(site: LegacySite): string[] {
+    if (!site.enclosing || site.functions.length !== 1) return []; // asked from a callback inside it, not by it
+    const graph = callGraphOf(analysis.index);
+    const found: string[] = [];
+    const seen = new Set<FunctionNode>();
+    const queue: FunctionNode[] = [site.enclosing];
+    while (queue.length > 0) {
+      const fn = queue.shift()!;
+      if (seen.has(fn)) continue;
+      seen.add(fn);
+      const exported = exportedNameOf(fn);
+      if (exported) found.push(exported);
+      const name = graph.nameOf(fn);
+      if (!name) continue;
+      for (const c of graph.calls) if (c.callee === name && c.member !== graph.plain(fn) && c.functions.length > 0) queue.push(c.functions[c.functions.length - 1]!);
+    }
+    return found;
+  }
+
+  /**
+   * Uses of another module's split helper that no handler here asks through: a call outside a
+   * handler, the function passed around, a call of a method of that name on an object nothing
+   * here explains. Each keeps the helper whole (the engine splits it only if none is left).
+   */
+  function externalLeftovers(): Array<{ file: string; name: string; migrated: false }> {
+    const helpers = options.externalHelpers;
+    if (!helpers || helpers.size === 0) return [];
+    const asked = new Set<Node>(externalVia.map((e) => e.site.call));
+    const out: Array<{ file: string; name: string; migrated: false }> = [];
+    const methods = new Map<string, ExternalHelper[]>();
+    for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);
+    for (const call of callGraphOf(analysis.index).calls) {
+      if (asked.has(call.call)) continue;
+      const known = externalHelperOf(call);
+      if (known?.split) out.push({ file: known.file, name: known.name, migrated: false });
+      else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
+    }
+    // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
+    const callees = new Set<Node>(externalVia.map((e) => (e.site.call as { callee: Node }).callee));
+    walk(analysis.program, (node, parents) => {
+      if (node.type !== 'Identifier' || callees.has(node)) return undefined;
+      const h = helpers.get(node.name);
+      const parent = parents[parents.length - 1];
+      if (!h?.split || parent?.type === 'ImportSpecifier' || (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed)) return undefined;
+      out.push({ file: h.file, name: h.name, migrated: false });
+      return undefined;
+    });
+    return out;
+  }
+
+  /** The other module's helper a call calls: an imported function by its local name, or a method of an instance of an imported class. */
+  function externalHelperOf(call: NamedCall): ExternalHelper | undefined {
+    const helpers = options.externalHelpers!;
+    const callee = call.call.callee;
+    if (callee.type === 'Identifier') return helpers.get(callee.name);
+    if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
+    const cls = receiverResolver(analysis.index, analysis.importedNames).classOf(callee.object, call.functions);
+    if (!cls || cls === 'other' || !('imported' in cls)) return undefined;
+    const local = [...analysis.importedNames].find(([, i]) => i.from === cls.from && i.imported === cls.imported)?.[0];
+    return local ? helpers.get(`${local}.${callee.property.name}`) : undefined;
+  }
+
+  /** A call of another module's split helper, standing for its request (its halves imported by their exported names). */
+  function externalViaSite(call: NamedCall, external: ExternalHelper, shape: SplitShape): LegacySite | undefined {
+    const base = external.name.split('.').pop()!;
+    const halves = [`${base}Request`, ...(shape.identity ? [] : [`${base}Result`])];
+    // A function's halves are imported: a name this module already uses for something else stops it.
+    if (!shape.method && halves.some((h) => analysis.declaredAnywhere.has(h) && analysis.importedNames.get(h)?.imported !== h)) return undefined;
+    return viaSite(source, call, { name: base, ...shape, ...shapeCalls(base, shape) });
   }
 
   /** The splits of the helpers on the way from a request to its handlers, or why not. */
@@ -374,11 +514,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const graph = callGraphOf(analysis.index);
     const kept = (fn: FunctionNode) => {
       const name = graph.nameOf(fn);
-      if (name && analysis.exportedNames.has(name)) return 'it is exported: callers in other modules would still need the old function.';
+      // `export { confirm }` would name a function the split removes.
+      if (exportedNameOf(fn) && !exportedInline(fn)) return 'it is exported through an export list, which would name the function the split removes.';
       const taken = name ? [`${name}Request`, `${name}Result`].find((n) => analysis.declaredAnywhere.has(n) || graph.calls.some((c) => c.callee === n)) : undefined;
       return taken ? `the module already declares \`${taken}\`, a name the split needs.` : undefined;
     };
-    return splitTree({ source, graph, index: analysis.index, imports: analysis.importedNames, handlers, typed: analysis.typed, eol, kept }, site);
+    return splitTree({ source, graph, index: analysis.index, imports: analysis.importedNames, handlers, typed: analysis.typed, eol, kept, exported: (fn) => exportedNameOf(fn) !== undefined }, site);
   }
 
   function addMarker(ancestors: readonly Node[], node: Node, refusal: Refusal) {
@@ -420,6 +561,12 @@ function receiverVerdict(site: LegacySite, fromSdk: NonNullable<TypeFacts['fromS
   const answers = [site.receiver, ...(site.asked && site.asked !== site.receiver ? [site.asked] : [])].map((n) => fromSdk(n.start!, n.end!));
   if (answers.includes(true)) return true;
   return answers.every((a) => a === false) ? false : undefined;
+}
+
+/** What other modules need of a split to ask through it. */
+function shapeOf(split: HelperSplit): SplitShape {
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity } = split;
+  return { kind, resultType, ...(valueType ? { valueType } : {}), method, requestArgs, resultArgs, identity };
 }
 
 /** A handler's outcome, and the sites of the cases left out of it (see dispatch-cases.ts). */

@@ -12,20 +12,10 @@ import { lineComment } from '../core/escape.ts';
 import { indentAt, lineEndOf, lineStartOf, promisedType } from './text.ts';
 import type { Edit, InputKind } from './types.ts';
 
-export interface HelperSplit {
+export interface HelperSplit extends SplitShape {
   name: string;
-  kind: InputKind;
-  /** The bare answer's type (what the innermost request resolves to). */
-  resultType: string;
-  /** What the helper returned (its Promise<...> unwrapped), when annotated. */
-  valueType?: string;
   /** Replaces the helper's declaration with the two functions (or methods). */
   edit: Edit;
-  /** A method of a class: calls go through their receiver (`this.prompter.confirmRequest(...)`). */
-  method: boolean;
-  /** Which of a call's arguments the request half takes, and which the result half takes. */
-  requestArgs: boolean[];
-  resultArgs: boolean[];
   /** Call text of the request builder for the arguments of one call (and its receiver, for a method). */
   requestCall(args: string[], receiver?: string): string;
   /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
@@ -111,19 +101,33 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   }
   const end = lineEndOf(source, holder.node.end!);
   const edit: Edit = { start: lineStartOf(source, holder.node.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
+  const shape: SplitShape = { kind, resultType, valueType: identity ? resultType : unwrapped, method: holder.method, requestArgs: usedByRequest, resultArgs: usedByResult, identity };
+  return { name, ...shape, edit, ...shapeCalls(name, shape) };
+}
+
+/**
+ * What a module needs to know of a helper another module split, to ask through it: the kind
+ * and types of its request, which arguments each half takes, and whether it returned the bare
+ * answer. Plain data: the engine hands it from the helper's module to the modules calling it.
+ */
+export interface SplitShape {
+  kind: InputKind;
+  resultType: string;
+  valueType?: string;
+  method: boolean;
+  requestArgs: boolean[];
+  resultArgs: boolean[];
+  /** The helper returned the bare answer: nothing to compute on the retry. */
+  identity: boolean;
+}
+
+/** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */
+export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, 'requestCall' | 'resultCall'> {
   const select = (args: string[], used: boolean[]) => args.filter((_, i) => used[i]);
   const through = (receiver: string | undefined) => (receiver ? `${receiver}.` : '');
   return {
-    name,
-    kind,
-    resultType,
-    valueType: identity ? resultType : unwrapped,
-    edit,
-    method: holder.method,
-    requestArgs: usedByRequest,
-    resultArgs: usedByResult,
-    requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(args, usedByRequest).join(', ')})`,
-    resultCall: (answerText, args, receiver) => (identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, usedByResult)].join(', ')})`),
+    requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(args, shape.requestArgs).join(', ')})`,
+    resultCall: (answerText, args, receiver) => (shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`),
   };
 }
 
@@ -160,7 +164,8 @@ function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; 
     return { ...none, name: fn.id.name, node: exported ? parent! : fn, exported };
   }
   if ((fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && grand?.type === 'VariableDeclaration' && grand.declarations.length === 1) {
-    return { ...none, name: parent.id.name, node: grand };
+    const exported = chain[at - 3]?.type === 'ExportNamedDeclaration';
+    return { ...none, name: parent.id.name, node: exported ? chain[at - 3]! : grand, exported };
   }
   if (fn.type === 'ClassMethod' && fn.kind === 'method' && !fn.static && !fn.computed && fn.key.type === 'Identifier' && !fn.decorators?.length) {
     return { name: fn.key.name, node: fn, method: true, exported: false, modifiers: modifiersOf(fn) };

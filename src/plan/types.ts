@@ -1,6 +1,7 @@
 // The plan is the contract between analysis and rewriting: everything the rewriter needs,
 // as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
+import type { SplitShape } from './split-helper.ts';
 
 export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
 
@@ -193,6 +194,14 @@ export interface FilePlan {
   eol: string;
   /** Sites recognised by name only, kept for want of type facts (the checker may clear them). */
   uncertain: number;
-  /** Exported functions of this module that make a legacy request: other modules' handlers calling them are marked. */
-  exportedHelpers: Array<{ name: string; line: number }>;
+  /**
+   * Exported functions (and methods of exported classes, `Class.method`) of this module that
+   * make a legacy request: other modules' handlers calling them are marked, or, where `split`
+   * says how this module would split it, ask through its halves.
+   */
+  exportedHelpers: Array<{ name: string; line: number; split?: SplitShape }>;
+  /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
+  externalCalls: Array<{ file: string; name: string; migrated: boolean }>;
+  /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
+  splitExported: string[];
 }
