@@ -22,6 +22,8 @@ export interface TransformOptions {
   externalHelpers?: PlanOptions['externalHelpers'];
   /** Exported asking helpers of this file to split: every other module's handler can ask through them (the engine found). */
   splitExported?: readonly string[];
+  /** Functions of this file other modules hand their migrated tool definitions to: their handler type is widened. */
+  widenDefiners?: readonly string[];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -30,7 +32,7 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}) };
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}) };
 }
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {

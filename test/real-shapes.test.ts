@@ -612,3 +612,27 @@ export const notes = new Notes();
     expect(transformSource(more, 'notes.ts').plan.sites.map((s) => s.code)).toEqual(['in-helper', 'via-helper']);
   });
 });
+
+it("widens the registry's handler type that a migrated tool definition is handed to", () => {
+  const source = `import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+interface ToolDef {
+  name: string;
+  handler: (args: { env: string }, ctx: ServerContext) => Promise<CallToolResult>;
+}
+function defineTool(def: ToolDef): ToolDef {
+  return def;
+}
+export const tool = defineTool({
+  name: 'deploy',
+  inputSchema: {},
+  handler: async ({ env }, ctx) => {
+    const a = await ctx.mcpReq.elicitInput(${Q});
+    return { content: [{ type: 'text', text: env + a.action }] };
+  },
+});
+`;
+  const { output } = transformSource(source, 'registry.ts');
+  expect(output).toContain('handler: (args: { env: string }, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>;');
+  expect(output).toMatch(/type InputRequiredResult/);
+  expect(transformSource(output, 'registry.ts').output).toBe(output);
+});

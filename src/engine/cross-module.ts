@@ -64,17 +64,34 @@ export class AskingHelperIndex {
     return found;
   }
 
-  /**
-   * The module of the index that `./helpers.js` names, if any (TypeScript's `.js`-for-`.ts`
-   * convention included). Only the index's modules are of use, so the names a specifier may
-   * stand for are looked up in it, not on disk.
-   */
   private moduleOf(dir: string, specifier: string): string | undefined {
-    const base = path.resolve(dir, specifier);
-    const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
-    const names = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
-    return names.find((name) => this.helpers.has(name));
+    return moduleOf(dir, specifier, this.helpers);
   }
+}
+
+/**
+ * The module among `known` that `./helpers.js` names, if any (TypeScript's `.js`-for-`.ts`
+ * convention included). Only those modules are of use, so the names a specifier may stand for
+ * are looked up among them, not on disk.
+ */
+function moduleOf(dir: string, specifier: string, known: { has(name: string): boolean }): string | undefined {
+  const base = path.resolve(dir, specifier);
+  const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
+  const names = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
+  return names.find((name) => known.has(name));
+}
+
+/** The modules (among `discovered`) that define the registries candidates' migrated tool definitions are handed to, with the definer names. */
+export function definerModules(candidates: ReadonlyMap<string, { definers?: FilePlan['definers'] }>, discovered: ReadonlySet<string>): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  for (const [file, c] of candidates) {
+    for (const d of c.definers ?? []) {
+      if (!d.from.startsWith('.')) continue;
+      const module = moduleOf(path.dirname(file), d.from, discovered);
+      if (module) found.set(module, (found.get(module) ?? new Set()).add(d.name));
+    }
+  }
+  return found;
 }
 
 /**

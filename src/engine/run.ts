@@ -24,7 +24,7 @@ import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { approvedSplits, AskingHelperIndex, helperKey, type ExportedHelper } from './cross-module.ts';
+import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper } from './cross-module.ts';
 import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
@@ -299,7 +299,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     const exported = c.exportedHelpers ?? [];
     if (exported.length > 0) helpers.set(absolutePath, exported);
   }
-  if (helpers.size > 0) {
+  // The registries other modules' migrated tool definitions are handed to: their types are widened.
+  const definers = definerModules(candidates, new Set(discovery.files));
+  if (helpers.size > 0 || definers.size > 0) {
     const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
     const importers: Array<{ i: number; absolutePath: string; known?: Candidate; read: { bytes: Buffer; source: string } }> = [];
     for (let i = 0; i < discovery.files.length; i++) {
@@ -308,8 +310,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       // A file that names no helper cannot import one. A file the main pass did not transform
       // is read again, but decoded (and parsed) only when its bytes name one, within the size
       // a candidate may have.
-      const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && index.mentionedIn(bytes));
-      if (read === undefined || (known && !index.mentionedIn(read.source))) continue;
+      const definer = definers.has(absolutePath);
+      const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && (definer || index.mentionedIn(bytes)));
+      if (read === undefined || (known && !definer && !index.mentionedIn(read.source))) continue;
       importers.push({ i, absolutePath, known, read });
     }
     // First, plans only: which splits every caller can take.
@@ -330,10 +333,11 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       const names = list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name);
       if (names.length > 0) split.set(module, names);
     }
-    const again = new Map<string, { i: number; known?: Candidate; read: { bytes: Buffer; source: string }; externalHelpers?: TransformOptions['externalHelpers']; splitExported?: string[] }>();
+    const again = new Map<string, { i: number; known?: Candidate; read: { bytes: Buffer; source: string }; externalHelpers?: TransformOptions['externalHelpers']; splitExported?: string[]; widenDefiners?: string[] }>();
     for (const f of importers) {
       const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
-      if (externalHelpers.size > 0) again.set(f.absolutePath, { i: f.i, known: f.known, read: f.read, externalHelpers });
+      const widen = definers.get(f.absolutePath);
+      if (externalHelpers.size > 0 || widen) again.set(f.absolutePath, { i: f.i, known: f.known, read: f.read, ...(externalHelpers.size > 0 ? { externalHelpers } : {}), ...(widen ? { widenDefiners: [...widen] } : {}) });
     }
     for (const [module, names] of split) {
       const known = candidates.get(module)!;
@@ -342,7 +346,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     for (const [absolutePath, f] of again) {
       const outcome: FileOutcome = { sites: [], errors: [] };
-      const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}) };
+      const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}), ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}) };
       const rerun: Candidate = f.known
         ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
         : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome), ...extra };
@@ -410,6 +414,10 @@ interface Candidate {
   externalHelpers?: TransformOptions['externalHelpers'];
   /** In the cross-module pass: this module's exported helpers to split (every caller can ask through them). */
   splitExported?: string[];
+  /** In the cross-module pass: this module's functions other modules' migrated tool definitions are handed to. */
+  widenDefiners?: string[];
+  /** Set once transformed: the definers of other modules this module's migrated tool definitions are handed to. */
+  definers?: TransformResult['plan']['definers'];
   /**
    * Set once transformed: the asking helpers this module exports. Only this is kept of the
    * plan, which holds the file's syntax tree (kept for every candidate, the trees were most of
@@ -432,13 +440,14 @@ async function handleCandidate(c: Candidate): Promise<void> {
   const { absolutePath, file, source, outcome, fail, context } = c;
   let transformed: TransformResult;
   try {
-    const options = c.externalHelpers || c.splitExported ? { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}) } : context.transform;
+    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}), ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}) };
     const onAnalysed = context.onAnalysed;
     const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)));
     // Against the text on disk: a v1 file the official codemod upgraded changed even when
     // the MRTR pass had nothing to add.
     transformed = { ...result, changed: result.output !== source };
     c.exportedHelpers = result.plan.exportedHelpers;
+    c.definers = result.plan.definers;
   } catch (error) {
     if (error instanceof ParseFailure) fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
     else fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);

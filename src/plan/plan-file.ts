@@ -21,6 +21,7 @@ import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport, Span } from './types.ts';
 import { droppedAround, importEdits } from './import-edits.ts';
+import { widenDefinerEdits } from './definer-types.ts';
 import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
 import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
 
@@ -49,6 +50,8 @@ export interface PlanOptions {
    * handlers can ask through once split: this module splits them too.
    */
   splitExported?: ReadonlySet<string>;
+  /** Functions of this module other modules' migrated tool definitions are handed to: their parameter type is widened. */
+  widenDefiners?: ReadonlySet<string>;
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
@@ -334,7 +337,22 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const construction of analysis.serverConstructions) edits.push(...wireVerifier(source, construction));
   }
 
+  // Tool definitions migrated here: the definer that types them admits InputRequiredResult (here,
+  // or in its module, which the engine widens).
+  const definers: FilePlan['definers'] = [];
+  const localDefiners = new Set(options.widenDefiners ?? []);
+  for (const h of planned) {
+    const handler = handlers.find((x) => handlerId(x) === h.id && x.fn.body.start === h.body.start);
+    const callee = handler?.definition ? handler.call.callee : undefined;
+    if (callee?.type !== 'Identifier') continue;
+    const imported = analysis.importedNames.get(callee.name);
+    if (imported) definers.push({ from: imported.from, name: imported.imported });
+    else localDefiners.add(callee.name);
+  }
+  const definerEdits = widenDefinerEdits(analysis, [...localDefiners]);
+  edits.push(...definerEdits);
   const typeImports = new Set<string>();
+  if (definerEdits.length > 0) typeImports.add('type InputRequiredResult');
   for (const h of planned) {
     if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
     for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
@@ -343,7 +361,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // needs the builders and the answer types its halves name.
   const splitOnly = splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
   if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
-  const wanted = planned.length === 0 ? (urlEdits.length > 0 || splitOnly.length > 0 ? ['inputRequired', ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))] : []) : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
+  const wanted = planned.length === 0 ? [...(urlEdits.length > 0 || splitOnly.length > 0 ? ['inputRequired'] : []), ...(urlEdits.length > 0 || splitOnly.length > 0 || definerEdits.length > 0 ? [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t)) : [])] : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
   const imports = wanted.filter((name) => !alreadyImported(analysis, name));
   // A name the migration adds (an import, a helper of the generated block) that the module
   // already declares, in any scope, would not compile or would be shadowed: refuse the file.
@@ -355,7 +373,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
     for (const { t, handler } of urlPlanned) markThrow(t, handler, refusal);
     const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers, externalCalls: externalCalls.map((c) => ({ ...c, migrated: false })), splitExported: [] };
+    return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers, externalCalls: externalCalls.map((c) => ({ ...c, migrated: false })), splitExported: [], definers: [] };
   }
   if (imports.length > 0) edits.push(importEdit(analysis, imports));
   const halves = externalVia.filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method).flatMap(({ site, external }) => {
@@ -381,6 +399,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     exportedHelpers,
     externalCalls,
     splitExported,
+    definers,
   };
 
   /** The text the rewrite drops: each migrated request's call (or throw) but its params. */

@@ -204,4 +204,6 @@ export interface FilePlan {
   externalCalls: Array<{ file: string; name: string; migrated: boolean }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
+  /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
+  definers: Array<{ from: string; name: string }>;
 }

@@ -27,7 +27,7 @@ class WeatherServer {
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: [
         { name: 'forecast', description: 'Forecast for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
-        { name: 'subscribe', description: 'Subscribe to alerts', inputSchema: { type: 'object', properties: {} } },
+        { name: 'subscribe', description: 'Subscribe to alerts', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
       ],
     }));
 
