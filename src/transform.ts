@@ -24,6 +24,8 @@ export interface TransformOptions {
   splitExported?: readonly string[];
   /** Functions of this file other modules hand their migrated tool definitions to: their handler type is widened. */
   widenDefiners?: readonly string[];
+  /** The specifier through which this file reaches a module of the project that stays on the v1 SDK. */
+  v1Through?: string;
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -32,7 +34,7 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}) };
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}) };
 }
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {

@@ -108,6 +108,24 @@ describe('a v1 project', () => {
     expect(result.sites).toMatchObject([{ file: 'src/v2.ts', status: 'migrated' }]);
   });
 
+  it("drops the official codemod's marker about a destructured context once the migration leaves nothing of it", async () => {
+    await put('package.json', V1_MANIFEST);
+    await put(
+      'src/server.ts',
+      V1_SERVER.replace('async ({ target }) => {', 'async ({ target }, { sendRequest }) => {').replace(
+        "await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } })",
+        "await sendRequest({ method: 'elicitation/create', params: { message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema)",
+      ).replace("import { z } from 'zod';", "import { z } from 'zod';\nimport { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';"),
+    );
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:go']]);
+    const server = result.changed.find((c) => c.path === 'src/server.ts')!.output;
+    expect(server).not.toContain('@mcp-codemod-error');
+    expect(server).not.toContain('ElicitResultSchema');
+    expect(result.upgrades.flatMap((u) => u.notes).filter((n) => n.code === 'mcp-codemod-error')).toEqual([]);
+  });
+
   it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {
     await put('package.json', V1_MANIFEST);
     await put('src/tasks.ts', "import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';\nexport type Options = CreateTaskOptions;\n");
@@ -444,5 +462,49 @@ describe('helpers of a module that other modules ask through', () => {
     expect(server).toContain("answer: this.prompter.confirmRequest('Archive?'),");
     expect(server).toContain('if (!(this.prompter.confirmResult(mrtrAnswer))) return { content: [] };');
     expect(typecheck(['src/prompter.ts', 'src/server.ts'].map((f) => path.join(dir, f)))).toEqual([]);
+  });
+});
+
+describe('a module that reaches the v1 SDK through a module of the project', () => {
+  const MCP = "// The SDK classes the server uses, in one place.\nexport { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n";
+  const TOOLS = [
+    "import { z } from 'zod';",
+    "import type { McpServer } from '../mcp.js';",
+    '',
+    'export function register(server: McpServer) {',
+    "  server.tool('go', 'Go somewhere', { target: z.string() }, async ({ target }) => {",
+    "    const answer = await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
+    "    return { content: [{ type: 'text', text: answer.action }] };",
+    '  });',
+    '}',
+    '',
+  ].join('\n');
+
+  it('is upgraded with it, keeping its own import, and migrated', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/mcp.ts', MCP);
+    await put('src/tools/go.ts', TOOLS);
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere')).toMatchObject([{ file: 'src/tools/go.ts', status: 'migrated', handler: 'tool:go' }]);
+    const tools = await readFile(path.join(dir, 'src/tools/go.ts'), 'utf8');
+    expect(tools).toContain("import type { McpServer } from '../mcp.js';");
+    expect(tools).toContain("server.registerTool('go', { description: 'Go somewhere', inputSchema: z.object({ target: z.string() }) }");
+    expect(await readFile(path.join(dir, 'src/mcp.ts'), 'utf8')).toContain("export { McpServer } from '@modelcontextprotocol/server';");
+    expect(typecheck([path.join(dir, 'src/mcp.ts'), path.join(dir, 'src/tools/go.ts')]).filter((d) => !d.includes('mrtrCodec'))).toEqual([]);
+  });
+
+  it('is marked, not half-migrated to v2 calls, where v1 files are left as they are', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/mcp.ts', MCP);
+    await put('src/tools/go.ts', TOOLS);
+    await put('src/direct.ts', V1_SERVER);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir, v1: false });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/direct.ts', 'marked', 'v1-server'],
+      ['src/tools/go.ts', 'marked', 'v1-server'],
+    ]);
+    expect(result.changed.map((c) => c.output).join('\n')).not.toContain('inputRequired');
   });
 });

@@ -29,7 +29,8 @@ import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } 
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
 import { decodeSource, displayPath, readSource } from './source-files.ts';
-import { isV1Source, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
+import { isV1Source, officialMarkers, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
+import { cachedReader, v1Reach, type V1Reach } from './v1-reach.ts';
 import { verifyParses } from './verify-output.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
@@ -188,6 +189,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const v1Sources = new Set<string>();
   // The candidates, by path (the cross-module pass looks them up).
   const candidates = new Map<string, Candidate>();
+  // Modules a candidate imports, read to tell whether they are on the v1 SDK.
+  const readModule = cachedReader();
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
@@ -250,6 +253,15 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     const c = candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), bytes, source }, outcomeAt(i));
     candidates.set(absolutePath, c);
+    // Reaching the v1 SDK through a module of the project: upgraded with it (its imports of that
+    // module pointed at the SDK for the official codemod), or marked where v1 files stay.
+    const reach = v1 || isV1Source(source) ? undefined : v1Reach(absolutePath, source, readModule);
+    if (reach && upgradeV1Files && reach.aliased) {
+      c.alias = reach;
+      v1Queue.push(c);
+      continue;
+    }
+    if (reach && !upgradeV1Files) c.v1Through = reach.through;
     if (v1) {
       // The official codemod runs on batches of v1 files, after this loop.
       v1Queue.push(c);
@@ -263,7 +275,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     let upgraded: Awaited<ReturnType<typeof upgradeV1>> | undefined;
     try {
       upgraded = await upgradeV1(
-        v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })),
+        v1Queue.map((c) => ({ path: c.absolutePath, text: c.alias?.aliased ?? c.source })),
         options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir },
       );
     } catch (error) {
@@ -281,7 +293,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
         result.upgrades.push(reported);
         c.upgrade = { notes: u.notes, reported };
       }
-      c.input = u.text;
+      c.input = c.alias?.restore ? c.alias.restore(u.text) : u.text;
       track(runCandidate(c, done));
     });
   }
@@ -416,6 +428,10 @@ interface Candidate {
   splitExported?: string[];
   /** In the cross-module pass: this module's functions other modules' migrated tool definitions are handed to. */
   widenDefiners?: string[];
+  /** A file that reaches the v1 SDK through a module of the project: upgraded with it (see v1-reach.ts). */
+  alias?: V1Reach;
+  /** A file that reaches a module of the project that stays on the v1 SDK (by this specifier): its sites are marked. */
+  v1Through?: string;
   /** Set once transformed: the definers of other modules this module's migrated tool definitions are handed to. */
   definers?: TransformResult['plan']['definers'];
   /**
@@ -440,7 +456,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   const { absolutePath, file, source, outcome, fail, context } = c;
   let transformed: TransformResult;
   try {
-    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}), ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}) };
+    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}), ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}), ...(c.v1Through ? { v1Through: c.v1Through } : {}) };
     const onAnalysed = context.onAnalysed;
     const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)));
     // Against the text on disk: a v1 file the official codemod upgraded changed even when
@@ -471,7 +487,11 @@ async function handleCandidate(c: Candidate): Promise<void> {
   // them: the helper block goes after the imports).
   if (c.upgrade && transformed.output !== c.input) {
     const toOutput = positionMap(c.input, transformed.output);
-    c.upgrade.reported.notes = c.upgrade.notes.map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
+    // A marker of the official codemod the MRTR pass made obsolete (and removed) is no longer open work.
+    const written = new Set(officialMarkers(c.input).map((m) => m.message));
+    const left = new Set(officialMarkers(transformed.output).map((m) => m.message));
+    const removed = (note: UpgradeNote) => note.code === 'mcp-codemod-error' && written.has(note.message) && !left.has(note.message);
+    c.upgrade.reported.notes = c.upgrade.notes.filter((note) => !removed(note)).map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
   }
   if (!transformed.changed) return;
 

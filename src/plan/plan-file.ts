@@ -52,6 +52,11 @@ export interface PlanOptions {
   splitExported?: ReadonlySet<string>;
   /** Functions of this module other modules' migrated tool definitions are handed to: their parameter type is widened. */
   widenDefiners?: ReadonlySet<string>;
+  /**
+   * Set when this module reaches the v1 SDK through a module of the project that stays on v1
+   * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.
+   */
+  v1Through?: string;
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
@@ -82,7 +87,15 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit; tree: HelperTree }> = [];
   // Sites refused before planning; their handler is then left whole too.
   const preset = new Map<LegacySite, Refusal>();
+  // A module on the v1 SDK (imported here, or through a module of the project that stays on
+  // v1): v1 has no MRTR, and v2 calls would not run on its server.
+  const v1 = [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ?? (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
+  const v1Why = v1 ? `this module imports the v1 SDK (\`${codeSnippet(v1)}\`)` : options.v1Through ? `this module reaches the v1 SDK through \`${codeSnippet(options.v1Through)}\`, which stays on v1` : undefined;
   for (const site of candidates) {
+    if (v1Why) {
+      preset.set(site, new Refusal('v1-server', `${v1Why}, which has no MRTR: migrated to v2 calls, this request would not run on its server.`, 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.', site));
+      continue;
+    }
     // A function handed in, called where no handler reaches and no other module can: whatever it
     // is, it asks outside a request (below), which says more than an unknown receiver.
     if (site.handedIn && !handlers.some((h) => site.functions.includes(h.fn)) && askingExports(site).length === 0 && !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)) continue;

@@ -14,9 +14,9 @@ import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
-import { promisedType } from './text.ts';
+import { lineEndOf, lineStartOf, promisedType } from './text.ts';
 import { urlParamsText } from './url-elicitation.ts';
-import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
+import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, Span, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;
@@ -124,6 +124,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     ctxName: context.name,
     addParam: context.addParam,
     ...(context.paramEdit ? { paramEdit: context.paramEdit } : {}),
+    ...(context.paramEdit && !context.prologue ? staleMarkerEdit(analysis, handler) : {}),
     ...(context.prologue ? { prologue: context.prologue } : {}),
     returnTypeEdit,
     argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
@@ -404,6 +405,25 @@ function destructuredContext(source: string, handler: HandlerSite, sites: Legacy
     paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
     ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name};` } : {}),
   };
+}
+
+/**
+ * The official v1-to-v2 codemod's marker about a context destructured in the handler's
+ * parameters (`@mcp-codemod-error Destructuring of context parameter in signature: "{ ... }"`),
+ * above the registration: obsolete once nothing of the pattern is left. Its span, line included.
+ */
+export function obsoleteDestructuringMarker(analysis: FileAnalysis, handler: HandlerSite): Span | undefined {
+  const { source } = analysis;
+  const statement = [...handler.ancestors].reverse().find((a) => a.type === 'ExpressionStatement') ?? handler.call;
+  const comment = analysis.comments.find((c) => c.end! <= statement.start! && source.slice(c.end!, statement.start!).trim() === '');
+  if (!comment || !/^\s*\*?\s*@mcp-codemod-error Destructuring of context parameter in signature\b/.test(comment.value)) return undefined;
+  const end = lineEndOf(source, comment.end!);
+  return { start: lineStartOf(source, comment.start!), end: end < source.length ? end + 1 : end };
+}
+
+function staleMarkerEdit(analysis: FileAnalysis, handler: HandlerSite): { markerEdit?: Edit } {
+  const span = obsoleteDestructuringMarker(analysis, handler);
+  return span ? { markerEdit: { ...span, text: '' } } : {};
 }
 
 /** An explicit `Promise<X>` return type must admit the input_required result. */

@@ -131,6 +131,8 @@ export interface HandlerPlan {
   addParam?: { at: number; text: string; close?: { at: number; text: string } };
   /** Replaces a destructured context parameter with `ctxName`. */
   paramEdit?: Edit;
+  /** Removes the official codemod's marker about that destructuring, which nothing of it is left to need. */
+  markerEdit?: Edit;
   /** A statement the migrated body starts with (before the resume): what a destructured context still gives. */
   prologue?: string;
   /** Widens an explicit `Promise<X>` return type to admit the input_required result. */

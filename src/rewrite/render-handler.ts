@@ -48,6 +48,7 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
   if (plan.paramEdit) edits.push(plan.paramEdit);
+  if (plan.markerEdit) edits.push(plan.markerEdit);
   if (plan.addParam) {
     edits.push({ start: plan.addParam.at, end: plan.addParam.at, text: plan.addParam.text });
     if (plan.addParam.close) edits.push({ start: plan.addParam.close.at, end: plan.addParam.close.at, text: plan.addParam.close.text });
