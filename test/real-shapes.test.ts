@@ -636,3 +636,59 @@ export const tool = defineTool({
   expect(output).toMatch(/type InputRequiredResult/);
   expect(transformSource(output, 'registry.ts').output).toBe(output);
 });
+
+describe('a handler that delegates the call to a function that asks', () => {
+  const source = `import { Server } from '@modelcontextprotocol/server';
+class Weather {
+  private readonly server = new Server({ name: 'w', version: '1' }, { capabilities: { tools: {} } });
+  constructor() {
+    this.server.setRequestHandler('tools/call', async (request) => {
+      switch (request.params.name) {
+        case 'forecast':
+          return await this.forecast(request.params.arguments);
+        case 'alerts':
+          return this.alerts();
+        default:
+          throw new Error('unknown tool');
+      }
+    });
+  }
+  private async forecast(args: Record<string, unknown> | undefined) {
+    let city = typeof args?.city === 'string' ? args.city : undefined;
+    if (!city) {
+      const answer = await this.server.elicitInput(${Q});
+      if (answer.action !== 'accept') return { content: [{ type: 'text' as const, text: 'No city.' }] };
+      city = String(answer.content?.city);
+    }
+    return { content: [{ type: 'text' as const, text: city }] };
+  }
+  private async alerts() {
+    console.error('asking for roots');
+    const { roots } = await this.server.listRoots();
+    return { content: [{ type: 'text' as const, text: String(roots.length) }] };
+  }
+}
+export const weather = new Weather();
+`;
+
+  it('migrates each function as a handler of its own, and hands it the context', () => {
+    const facts = { local: () => ({ text: 'string | undefined', jsonSafe: true }) };
+    const { plan, output } = transformSource(source, 'weather.ts', facts);
+    expect(plan.sites.map((s) => [s.line, s.status, s.handler])).toEqual([
+      [19, 'migrated', 'tool:forecast()'],
+      [27, 'migrated', 'tool:alerts()'],
+    ]);
+    expect(output).toContain("this.server.setRequestHandler('tools/call', async (request, ctx) => {");
+    expect(output).toContain('return await this.forecast(request.params.arguments, ctx);');
+    expect(output).toContain('return this.alerts(ctx);');
+    expect(output).toContain('private async forecast(args: Record<string, unknown> | undefined, ctx: ServerContext) {');
+    expect(output).toContain("const mrtr = await mrtrResume(ctx, 'tool:forecast()', ['answer'], args);");
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+    expect(transformSource(output, 'weather.ts', facts).output).toBe(output);
+  });
+
+  it('is not migrated when the handler does something before it delegates', () => {
+    const busy = source.replace("        case 'forecast':\n", "        case 'forecast':\n          console.error('forecast');\n");
+    expect(transformSource(busy, 'weather.ts').plan.sites.map((s) => s.code)).toContain('in-helper');
+  });
+});

@@ -26,6 +26,8 @@ export interface HandlerSite {
    * registration, so a context parameter cannot be added to it.
    */
   definition?: boolean;
+  /** A function a handler delegates to (see plan/delegates.ts): the type its added context parameter is written with. */
+  contextType?: string;
 }
 
 /** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */

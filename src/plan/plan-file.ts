@@ -12,10 +12,11 @@ import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
-import { handlerId, planHandler } from './plan-handler.ts';
+import { contextParameter, handlerId, planHandler, type ContextParameter } from './plan-handler.ts';
+import { delegationTo, type Delegation } from './delegates.ts';
 import { shapeCalls, type HelperSplit, type SplitShape } from './split-helper.ts';
 import { splitTree, viaSite, type HelperTree } from './helper-tree.ts';
-import { isFunction, walk, type FunctionNode } from '../analyse/ast.ts';
+import { isFunction, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
@@ -87,6 +88,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit; tree: HelperTree }> = [];
   // Sites refused before planning; their handler is then left whole too.
   const preset = new Map<LegacySite, Refusal>();
+  // Requests in helpers that cannot be split, decided once every site is placed (a delegation).
+  const deferred: Array<{ site: LegacySite; chain: HelperChain; why: string }> = [];
   // A module on the v1 SDK (imported here, or through a module of the project that stays on
   // v1): v1 has no MRTR, and v2 calls would not run on its server.
   const v1 = [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ?? (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
@@ -144,8 +147,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     }
     if (chain) {
       const why = typeof tree === 'string' ? tree : 'it is exported: other modules call it too, and it is split only once each of their handlers can be migrated (this run could not show that).';
-      markHelper(site, chain, why);
-      for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
+      // Not split: a function its handlers delegate to may still be migrated as a handler (below).
+      if (exported.length === 0) deferred.push({ site, chain, why });
+      else {
+        markHelper(site, chain, why);
+        for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
+      }
       continue;
     }
     if (!owner && analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
@@ -221,6 +228,24 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     }
   }
 
+  // Functions handlers delegate to (return await this.handleX(args)): migrated as handlers of
+  // their own, when the handlers that call them ask nothing themselves. Else marked, as helpers.
+  const delegations: Array<{ delegation: Delegation; chains: Array<{ site: LegacySite; chain: HelperChain; why: string }> }> = [];
+  for (const fn of new Set(deferred.map((d) => d.site.enclosing!))) {
+    const mine = deferred.filter((d) => d.site.enclosing === fn);
+    const delegation = delegationTo(callGraphOf(analysis.index), handlers, fn, analysis.typed);
+    const ok = typeof delegation !== 'string' && delegation.calls.every((c) => !byHandler.has(c.handler) && callerContext(c.handler) !== undefined);
+    if (ok) {
+      delegations.push({ delegation, chains: mine });
+      for (const d of mine) addSite(delegation.handler, d.site);
+      continue;
+    }
+    for (const { site, chain, why } of mine) {
+      markHelper(site, chain, why);
+      for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
+    }
+  }
+
   // Each handler's own outcome, once: refused before planning (shared function, URL throw,
   // preset, --sampling=flag, a helper that cannot be split), or planned (a handler that
   // dispatches on the tool's name, case by case: `drops` are the sites of cases left out).
@@ -283,6 +308,24 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 
   const edits: Edit[] = [...urlEdits];
+  // A delegation migrated: each calling handler hands its context on (adding it where it had none).
+  const contextAdded = new Set<HandlerSite>();
+  for (const { delegation, chains } of delegations) {
+    if (results.get(delegation.handler) instanceof Refusal) {
+      for (const { site, chain } of chains.slice(0, 1)) markReaching(site, chain);
+      continue;
+    }
+    for (const { handler, call } of delegation.calls) {
+      const context = callerContext(handler)!;
+      if (context.addParam && !contextAdded.has(handler)) {
+        contextAdded.add(handler);
+        edits.push({ start: context.addParam.at, end: context.addParam.at, text: context.addParam.text });
+        if (context.addParam.close) edits.push({ start: context.addParam.close.at, end: context.addParam.close.at, text: context.addParam.close.text });
+      }
+      const last = call.arguments[call.arguments.length - 1];
+      edits.push(last ? { start: last.end!, end: last.end!, text: `, ${context.name}` } : { start: call.end! - 1, end: call.end! - 1, text: context.name });
+    }
+  }
   // Exported helpers split here (the engine told other modules to ask through their halves).
   const splitExported = splits.filter((s) => !abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(s.site.enclosing!) ?? []);
   for (const { site, chain, split } of splits) {
@@ -539,6 +582,14 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     // A function's halves are imported: a name this module already uses for something else stops it.
     if (!shape.method && halves.some((h) => analysis.declaredAnywhere.has(h) && analysis.importedNames.get(h)?.imported !== h)) return undefined;
     return viaSite(source, call, { name: base, ...shape, ...shapeCalls(base, shape) });
+  }
+
+  /** The context a handler hands on to a function it delegates to: its own parameter, or one added; undefined when it destructures it. */
+  function callerContext(handler: HandlerSite): ContextParameter | undefined {
+    const param = handler.fn.params[handler.ctxIndex];
+    if (param && param.type !== 'Identifier') return undefined;
+    const context = contextParameter(source, handler, [], referencedNames(handler.fn.body));
+    return context instanceof Refusal || context.paramEdit ? undefined : context;
   }
 
   /** The splits of the helpers on the way from a request to its handlers, or why not. */

@@ -34,6 +34,9 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   if (fn.body.type !== 'BlockStatement') {
     return new Refusal('expression-body', 'the handler body is a single expression.', `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`, sites[0]);
   }
+  if (!fn.async) {
+    return new Refusal('nested-site', 'the handler is not an async function, so it cannot await its state on the retry.', `make the handler async, then run again; or ${MANUAL_STEP}.`, sites[0]);
+  }
   const statements = fn.body.body;
 
   const rounds = roundsOf(statements, sites, fn, source);
@@ -340,7 +343,7 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
   };
 }
 
-interface ContextParameter {
+export interface ContextParameter {
   name: string;
   addParam?: HandlerPlan['addParam'];
   /** A destructured context (`{ mcpReq, signal }`) becomes a name, destructured in the body as far as it is still read. */
@@ -348,7 +351,7 @@ interface ContextParameter {
   prologue?: string;
 }
 
-function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>): ContextParameter | Refusal {
+export function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>): ContextParameter | Refusal {
   const fn = handler.fn;
   const param = fn.params[handler.ctxIndex];
   const fresh = bodyNames.has('ctx') ? 'mrtrCtx' : 'ctx';
@@ -364,17 +367,19 @@ function contextParameter(source: string, handler: HandlerSite, sites: LegacySit
     return new Refusal('context-pattern', "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.", 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.', sites[0]);
   }
   const name = fresh;
+  // A function a handler delegates to is no registration's callback: its context is typed.
+  const added = handler.contextType ? `${name}: ${handler.contextType}` : name;
   // `async () => ...` registered with an arguments schema: the arguments come first.
   const before = handler.ctxIndex === 1 && fn.params.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;
     const parenthesised = source.slice(fn.start!, last.start!).includes('(');
-    if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${name})` } } };
-    return { name, addParam: { at: last.end!, text: `, ${name}` } };
+    if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${added})` } } };
+    return { name, addParam: { at: last.end!, text: `, ${added}` } };
   }
-  const open = source.indexOf('(', fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? fn.start!));
+  const open = source.indexOf('(', fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? (fn as { key?: Node }).key?.end ?? fn.start!));
   if (open === -1 || open > fn.body.start!) return new Refusal('context-pattern', 'cannot add a context parameter to this handler.', MANUAL_STEP, sites[0]);
-  return { name, addParam: { at: open + 1, text: `${before}${name}` } };
+  return { name, addParam: { at: open + 1, text: `${before}${added}` } };
 }
 
 /**

@@ -43,7 +43,8 @@ export function statementShape(statement: Statement, source: string): StatementS
     return undefined;
   }
   if (statement.type === 'ReturnStatement') {
-    const calls = awaitedCalls(statement.argument);
+    // `return call()` in an async function returns what `return await call()` does.
+    const calls = awaitedCalls(statement.argument) ?? (statement.argument?.type === 'CallExpression' && memberPath(statement.argument.callee) !== 'Promise.all' ? [statement.argument] : undefined);
     if (calls) return { calls, binding: { form: 'return' } };
   }
   // `throw new UrlElicitationRequiredError([a, b])`: one round of URL questions, resumed after it.
