@@ -231,6 +231,26 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // Functions handlers delegate to (return await this.handleX(args)): migrated as handlers of
   // their own, when the handlers that call them ask nothing themselves. Else marked, as helpers.
   const delegations: Array<{ delegation: Delegation; chains: Array<{ site: LegacySite; chain: HelperChain; why: string }> }> = [];
+  const graph = callGraphOf(analysis.index);
+  const deferredDelegations = new Set([...new Set(deferred.map((d) => d.site.enclosing!))].flatMap((fn) => {
+    const d = delegationTo(graph, handlers, fn, analysis.typed);
+    return typeof d === 'string' ? [] : d.calls.map((c) => c.handler);
+  }));
+  // A helper that was split for a handler that also delegates to one that cannot be: delegated
+  // too, so that the handler (asking nothing itself) needs no state of its own.
+  const direct = (h: HandlerSite) => (byHandler.get(h) ?? []).some((x) => !x.via);
+  for (const tree of new Set(splits.map((s) => s.tree))) {
+    if (tree.splits.length !== 1 || !tree.handlerCalls.some((c) => deferredDelegations.has(c.handler)) || tree.handlerCalls.some((c) => direct(c.handler))) continue;
+    const { site, split } = tree.splits[0]!;
+    if (exportedNameOf(site.enclosing!) || typeof delegationTo(graph, handlers, site.enclosing!, analysis.typed) === 'string') continue;
+    for (const c of tree.handlerCalls) {
+      const rest = byHandler.get(c.handler)!.filter((x) => x !== c.site);
+      if (rest.length > 0) byHandler.set(c.handler, rest);
+      else byHandler.delete(c.handler);
+    }
+    splits.splice(0, splits.length, ...splits.filter((x) => x.tree !== tree));
+    deferred.push({ site, chain: handlersReaching(graph, handlers, site.enclosing) ?? { helper: split.name, reaching: [] }, why: 'it is delegated to.' });
+  }
   for (const fn of new Set(deferred.map((d) => d.site.enclosing!))) {
     const mine = deferred.filter((d) => d.site.enclosing === fn);
     const delegation = delegationTo(callGraphOf(analysis.index), handlers, fn, analysis.typed);
