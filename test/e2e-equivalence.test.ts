@@ -135,6 +135,46 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Delete') ? accept({ ok: true }) : accept({ ok: false })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
   },
+  'a server held by a class, and a class that wraps the question': {
+    fixture: 'class-held-server',
+    calls: [
+      { name: 'delete_records', arguments: { table: 'logs' } },
+      { name: 'archive_table', arguments: { table: 'users' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:archive:asked:users', 'audit:archive:done:users'],
+  },
+  'a low-level handler delegating each case to a method that asks': {
+    fixture: 'low-level-delegates',
+    calls: [
+      { name: 'purge', arguments: { table: 'logs' } },
+      { name: 'summarise', arguments: { text: 'tides' } },
+    ],
+    script: {
+      elicit: () => accept({ ok: true }),
+      sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'short' } }),
+    },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:summarise:5'],
+  },
+  "a project's own tool definitions, named by a const object": {
+    fixture: 'tool-definitions',
+    calls: [
+      { name: 'wipe_table', arguments: { table: 'logs' } },
+      { name: 'tag_table', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Wipe') ? accept({ ok: true }) : accept({ tag: 'hot' })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:tag:users:hot'],
+  },
+  'a bound method through optional chains, request() by method, a destructured context': {
+    fixture: 'receiver-provenance',
+    calls: [
+      { name: 'rename', arguments: { from: 'a' } },
+      { name: 'vote', arguments: { item: 'b' } },
+      { name: 'tag', arguments: { item: 'c' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:rename:a:accept', 'audit:vote:asked:b', 'audit:vote:b:accept', 'audit:tag:c:accept'],
+  },
   'a helper that samples': {
     fixture: 'helper-split',
     calls: [{ name: 'digest', arguments: { text: 'tides' } }],

@@ -343,7 +343,7 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
         const b = bindingOf(name, functions);
         // A class another module exports names its instances (`prompter: Prompter`).
         if (b?.kind === 'import') return importedClass(b) ?? (isSdkSpecifier(b.from) ? undefined : { imported: { from: b.from, imported: b.imported } });
-        if (b?.kind === 'class') return classRole(b.node, functions);
+        if (b?.kind === 'class') return b.node.superClass ? classRole(b.node, functions) : { instance: b.node };
         const local = types.get(name);
         if (local) return localTypeResolve(local, functions);
         return undefined;
