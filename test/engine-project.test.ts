@@ -502,8 +502,8 @@ describe('a module that reaches the v1 SDK through a module of the project', () 
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir, v1: false });
     expect(result.errors).toEqual([]);
     expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
-      ['src/direct.ts', 'marked', 'v1-server'],
-      ['src/tools/go.ts', 'marked', 'v1-server'],
+      ['src/direct.ts', 'marked', 'legacy-sdk'],
+      ['src/tools/go.ts', 'marked', 'legacy-sdk'],
     ]);
     expect(result.changed.map((c) => c.output).join('\n')).not.toContain('inputRequired');
   });

@@ -96,7 +96,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const v1Why = v1 ? `this module imports the v1 SDK (\`${codeSnippet(v1)}\`)` : options.v1Through ? `this module reaches the v1 SDK through \`${codeSnippet(options.v1Through)}\`, which stays on v1` : undefined;
   for (const site of candidates) {
     if (v1Why) {
-      preset.set(site, new Refusal('v1-server', `${v1Why}, which has no MRTR: migrated to v2 calls, this request would not run on its server.`, 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.', site));
+      preset.set(site, new Refusal('legacy-sdk', `${v1Why}, which has no MRTR: migrated to v2 calls, this request would not run on its server.`, 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.', site));
       continue;
     }
     // A function handed in, called where no handler reaches and no other module can: whatever it

@@ -46,7 +46,7 @@ export const REFUSAL_CODES = {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
   },
-  'v1-server': {
+  'legacy-sdk': {
     short: 'The module is on the v1 SDK (imported directly, or through a module of the project), which has no MRTR.',
     help: 'Move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run mrtr-codemod migrate again.',
   },

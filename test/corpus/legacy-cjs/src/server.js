@@ -6,7 +6,7 @@ const { z } = require('zod');
 const server = new McpServer({ name: 'legacy', version: '0.1.0' });
 
 server.tool('greet', { name: z.string() }, async ({ name }) => {
-  // corpus-site: mark v1-server
+  // corpus-site: mark legacy-sdk
   const answer = await server.server.elicitInput({
     message: `Greet ${name} formally?`,
     requestedSchema: { type: 'object', properties: { formal: { type: 'boolean' } } },
