@@ -494,6 +494,14 @@ describe('a module that reaches the v1 SDK through a module of the project', () 
     expect(typecheck([path.join(dir, 'src/mcp.ts'), path.join(dir, 'src/tools/go.ts')]).filter((d) => !d.includes('mrtrCodec'))).toEqual([]);
   });
 
+  it('is marked when the module is a copy of the v1 SDK kept in the project', async () => {
+    await put('vendor/mcp-sdk/server/mcp.js', 'export class McpServer {\n  constructor(info) {\n    this.info = info;\n  }\n  registerTool(name, config, cb) {\n    return { name, config, cb };\n  }\n}\n');
+    await put('src/tools.ts', TOOLS.replace("import type { McpServer } from '../mcp.js';", "import { McpServer } from '../vendor/mcp-sdk/server/mcp.js';").replace("server.tool('go', 'Go somewhere', { target: z.string() },", "server.registerTool('go', { inputSchema: { target: z.string() } },"));
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/tools.ts', 'marked', 'legacy-sdk']]);
+  });
+
   it('is marked, not half-migrated to v2 calls, where v1 files are left as they are', async () => {
     await put('package.json', V1_MANIFEST);
     await put('src/mcp.ts', MCP);

@@ -256,12 +256,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     // Reaching the v1 SDK through a module of the project: upgraded with it (its imports of that
     // module pointed at the SDK for the official codemod), or marked where v1 files stay.
     const reach = v1 || isV1Source(source) ? undefined : v1Reach(absolutePath, source, readModule);
-    if (reach && upgradeV1Files && reach.aliased) {
+    if (reach && upgradeV1Files && reach.aliased && !reach.vendored) {
       c.alias = reach;
       v1Queue.push(c);
       continue;
     }
-    if (reach && !upgradeV1Files) c.v1Through = reach.through;
+    if (reach && (!upgradeV1Files || reach.vendored)) c.v1Through = reach.through;
     if (v1) {
       // The official codemod runs on batches of v1 files, after this loop.
       v1Queue.push(c);

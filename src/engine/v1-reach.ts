@@ -16,6 +16,8 @@ import { isV1Source, V1_PACKAGE } from './v1-upgrade.ts';
 export interface V1Reach {
   /** The first relative specifier that leads to a v1 module (for a marker). */
   through: string;
+  /** The module is a copy of the SDK kept in the project (vendored): no codemod upgrades it. */
+  vendored?: boolean;
   /** The text to hand to the official codemod, when every such import can be pointed at the SDK. */
   aliased?: string;
   /** Puts the file's own specifiers back in the official codemod's output. */
@@ -23,6 +25,13 @@ export interface V1Reach {
 }
 
 const RELATIVE_SPECIFIER = /\bfrom\s*(['"])(\.{1,2}\/[^'"]+)\1/g;
+
+/**
+ * A module that defines the SDK's server classes itself: a copy of the v1 SDK kept in the
+ * project (`vendor/mcp-sdk/server/mcp.js`), which no codemod upgrades (v2's classes are only
+ * ever imported from the v2 packages).
+ */
+const VENDORED_SDK = /\bclass\s+McpServer\b[\s\S]*\bregisterTool\s*\(|\bclass\s+Server\s+extends\s+Protocol\b/;
 
 /**
  * Whether `text` (a file that does not import the v1 SDK itself) imports a module of the
@@ -37,7 +46,9 @@ export function v1Reach(file: string, text: string, read: (absolutePath: string)
     if (reached.has(specifier)) continue;
     const module = resolveOnDisk(dir, specifier);
     const moduleText = module ? read(module) : undefined;
-    if (moduleText !== undefined && isV1Source(moduleText)) reached.set(specifier, moduleText);
+    if (moduleText === undefined) continue;
+    if (VENDORED_SDK.test(moduleText) && !moduleText.includes('requestState')) return { through: specifier, vendored: true };
+    if (isV1Source(moduleText)) reached.set(specifier, moduleText);
   }
   if (reached.size === 0) return undefined;
   const through = [...reached.keys()][0]!;

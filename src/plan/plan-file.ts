@@ -93,7 +93,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // A module on the v1 SDK (imported here, or through a module of the project that stays on
   // v1): v1 has no MRTR, and v2 calls would not run on its server.
   const v1 = [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ?? (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
-  const v1Why = v1 ? `this module imports the v1 SDK (\`${codeSnippet(v1)}\`)` : options.v1Through ? `this module reaches the v1 SDK through \`${codeSnippet(options.v1Through)}\`, which stays on v1` : undefined;
+  const v1Why = v1 ? `this module imports the v1 SDK (\`${codeSnippet(v1)}\`)` : options.v1Through ? `this module reaches the v1 SDK through \`${codeSnippet(options.v1Through)}\` (a module that stays on v1, or a copy of the SDK kept in the project)` : undefined;
   for (const site of candidates) {
     if (v1Why) {
       preset.set(site, new Refusal('legacy-sdk', `${v1Why}, which has no MRTR: migrated to v2 calls, this request would not run on its server.`, 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.', site));
