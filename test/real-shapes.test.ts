@@ -692,3 +692,22 @@ export const weather = new Weather();
     expect(transformSource(busy, 'weather.ts').plan.sites.map((s) => s.code)).toContain('in-helper');
   });
 });
+
+it('takes a method of the class handed to a registration (this.handle.bind(this)) as the handler', () => {
+  const source = `import { Server } from '@modelcontextprotocol/server';
+class App {
+  private readonly server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+  constructor() {
+    this.server.setRequestHandler('tools/call', this.handleCall.bind(this));
+  }
+  private async handleCall(request: { params: { name: string } }) {
+    const a = await this.server.elicitInput(${Q});
+    return { content: [{ type: 'text' as const, text: request.params.name + a.action }] };
+  }
+}
+export const app = new App();
+`;
+  const { plan, output } = transformSource(source, 'app.ts');
+  expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:tools/call']]);
+  expect(output).toContain('private async handleCall(request: { params: { name: string } }, ctx: ServerContext) {');
+});

@@ -43,15 +43,16 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
     if (callee.property.name === 'setRequestHandler') {
-      const low = lowLevelHandler(node, functions);
+      const low = lowLevelHandler(node, functions, ancestors);
       if (low) found.push({ ...low, ancestors });
       continue;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
     if (!kind || node.arguments.length < 2) continue;
     const lastArg = node.arguments[node.arguments.length - 1]!;
-    // A handler passed by name: `registerTool('x', config, handleX)`.
-    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : lastArg;
+    // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
+    // registering it (`this.handleX.bind(this)`).
+    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : methodReference(lastArg, ancestors) ?? lastArg;
     if (!last || !isFunction(last)) continue;
     const first = node.arguments[0]!;
     // The name is what requestState is bound to: a const's string value, never the variable's
@@ -66,7 +67,9 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
       unnamed.push(node);
       continue;
     }
-    found.push({ kind, name: name ?? nameText!, ...(nameText ? { nameText } : {}), call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors });
+    // A function declared apart from the registration is not typed by it: its added context is.
+    const apart = last !== lastArg;
+    found.push({ kind, name: name ?? nameText!, ...(nameText ? { nameText } : {}), call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors, ...(apart ? { contextType: 'ServerContext' } : {}) });
   }
   return { handlers: found, unnamed };
 }
@@ -106,14 +109,14 @@ function namedFunctions(index: FileIndex): Map<string, FunctionNode> {
 }
 
 /** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
-function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>): Omit<HandlerSite, 'ancestors'> | undefined {
+function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>, ancestors: readonly Node[]): Omit<HandlerSite, 'ancestors'> | undefined {
   const [target, given] = call.arguments;
-  const fn = given?.type === 'Identifier' ? functions.get(given.name) : given;
+  const fn = given?.type === 'Identifier' ? functions.get(given.name) : given ? (methodReference(given, ancestors) ?? given) : undefined;
   if (!target || !fn || !isFunction(fn)) return undefined;
   const method = stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined);
   const kind = method ? LOW_LEVEL_METHODS[method] : undefined;
   if (!kind || !method) return undefined;
-  return { kind, name: method, call, fn, ctxIndex: 1, lowLevel: true };
+  return { kind, name: method, call, fn, ctxIndex: 1, lowLevel: true, ...(fn !== given ? { contextType: 'ServerContext' } : {}) };
 }
 
 /**
@@ -181,4 +184,33 @@ function definitionsIn(call: CallExpression, ancestors: readonly Node[], index: 
     found.push({ kind: 'tool', name: name ?? nameText!, ...(nameText ? { nameText } : {}), call, fn, ctxIndex, ancestors, definition: true });
   }
   return found;
+}
+
+/**
+ * `this.handleX` or `this.handleX.bind(this)` handed to a registration inside a class: the
+ * method (or arrow-valued field) of that class, when `this` there is the class's instance.
+ */
+function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode | undefined {
+  let ref = node;
+  if (ref.type === 'CallExpression' && ref.callee.type === 'MemberExpression' && !ref.callee.computed && ref.callee.property.type === 'Identifier' && ref.callee.property.name === 'bind' && ref.arguments.length === 1 && ref.arguments[0]!.type === 'ThisExpression') ref = ref.callee.object;
+  if (ref.type !== 'MemberExpression' || ref.object.type !== 'ThisExpression' || ref.computed) return undefined;
+  const key = ref.property.type === 'Identifier' ? ref.property.name : ref.property.type === 'PrivateName' ? `#${ref.property.id.name}` : undefined;
+  // `this` is the class's only where no function but arrows lies between the call and a method.
+  let cls: Node | undefined;
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const a = ancestors[i]!;
+    if (a.type === 'ClassMethod' || a.type === 'ClassPrivateMethod' || a.type === 'ClassProperty') {
+      cls = ancestors.slice(0, i).reverse().find((c) => c.type === 'ClassDeclaration' || c.type === 'ClassExpression');
+      break;
+    }
+    if (a.type === 'FunctionExpression' || a.type === 'FunctionDeclaration' || a.type === 'ObjectMethod') return undefined;
+  }
+  if (!cls || (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression') || !key) return undefined;
+  for (const member of cls.body.body) {
+    const name = 'key' in member && member.key ? (member.key.type === 'Identifier' ? member.key.name : member.key.type === 'PrivateName' ? `#${member.key.id.name}` : undefined) : undefined;
+    if (name !== key || ('static' in member && member.static)) continue;
+    if ((member.type === 'ClassMethod' && member.kind === 'method') || member.type === 'ClassPrivateMethod') return member as FunctionNode;
+    if ((member.type === 'ClassProperty' || member.type === 'ClassPrivateProperty') && member.value && isFunction(member.value)) return member.value;
+  }
+  return undefined;
 }

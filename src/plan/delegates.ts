@@ -18,7 +18,7 @@ export interface Delegation {
 }
 
 /** The delegation to `fn`, or why its calls are not all delegations. */
-export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[], fn: FunctionNode, typed: boolean): Delegation | string {
+export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[], fn: FunctionNode): Delegation | string {
   const name = graph.nameOf(fn);
   if (!name) return 'it has no name its callers use.';
   if (!fn.async || fn.body.type !== 'BlockStatement') return 'it is not an async function with a block body.';
@@ -38,7 +38,7 @@ export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[],
   if (kinds.size !== 1) return 'handlers of different kinds call it.';
   const first = found[0]!;
   return {
-    handler: { kind: first.handler.kind, name: `${name}()`, call: first.call, fn, ctxIndex: fn.params.length, ancestors: first.handler.ancestors, ...(typed ? { contextType: 'ServerContext' } : {}) },
+    handler: { kind: first.handler.kind, name: `${name}()`, call: first.call, fn, ctxIndex: fn.params.length, ancestors: first.handler.ancestors, contextType: 'ServerContext' },
     calls: found,
   };
 }

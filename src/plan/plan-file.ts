@@ -233,7 +233,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const delegations: Array<{ delegation: Delegation; chains: Array<{ site: LegacySite; chain: HelperChain; why: string }> }> = [];
   const graph = callGraphOf(analysis.index);
   const deferredDelegations = new Set([...new Set(deferred.map((d) => d.site.enclosing!))].flatMap((fn) => {
-    const d = delegationTo(graph, handlers, fn, analysis.typed);
+    const d = delegationTo(graph, handlers, fn);
     return typeof d === 'string' ? [] : d.calls.map((c) => c.handler);
   }));
   // A helper that was split for a handler that also delegates to one that cannot be: delegated
@@ -242,7 +242,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   for (const tree of new Set(splits.map((s) => s.tree))) {
     if (tree.splits.length !== 1 || !tree.handlerCalls.some((c) => deferredDelegations.has(c.handler)) || tree.handlerCalls.some((c) => direct(c.handler))) continue;
     const { site, split } = tree.splits[0]!;
-    if (exportedNameOf(site.enclosing!) || typeof delegationTo(graph, handlers, site.enclosing!, analysis.typed) === 'string') continue;
+    if (exportedNameOf(site.enclosing!) || typeof delegationTo(graph, handlers, site.enclosing!) === 'string') continue;
     for (const c of tree.handlerCalls) {
       const rest = byHandler.get(c.handler)!.filter((x) => x !== c.site);
       if (rest.length > 0) byHandler.set(c.handler, rest);
@@ -253,7 +253,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
   for (const fn of new Set(deferred.map((d) => d.site.enclosing!))) {
     const mine = deferred.filter((d) => d.site.enclosing === fn);
-    const delegation = delegationTo(callGraphOf(analysis.index), handlers, fn, analysis.typed);
+    const delegation = delegationTo(callGraphOf(analysis.index), handlers, fn);
     const ok = typeof delegation !== 'string' && delegation.calls.every((c) => !byHandler.has(c.handler) && callerContext(c.handler) !== undefined);
     if (ok) {
       delegations.push({ delegation, chains: mine });
@@ -608,7 +608,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   function callerContext(handler: HandlerSite): ContextParameter | undefined {
     const param = handler.fn.params[handler.ctxIndex];
     if (param && param.type !== 'Identifier') return undefined;
-    const context = contextParameter(source, handler, [], referencedNames(handler.fn.body));
+    const context = contextParameter(source, handler, [], referencedNames(handler.fn.body), analysis.typed);
     return context instanceof Refusal || context.paramEdit ? undefined : context;
   }
 

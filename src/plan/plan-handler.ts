@@ -44,7 +44,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const tree = buildTree(fn.body, rounds, source);
 
   const bodyNames = referencedNames(fn.body);
-  const context = contextParameter(source, handler, sites, bodyNames);
+  const context = contextParameter(source, handler, sites, bodyNames, analysis.typed);
   if (context instanceof Refusal) return context;
   for (const site of sites) {
     const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
@@ -351,7 +351,7 @@ export interface ContextParameter {
   prologue?: string;
 }
 
-export function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>): ContextParameter | Refusal {
+export function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>, typed = false): ContextParameter | Refusal {
   const fn = handler.fn;
   const param = fn.params[handler.ctxIndex];
   const fresh = bodyNames.has('ctx') ? 'mrtrCtx' : 'ctx';
@@ -368,7 +368,7 @@ export function contextParameter(source: string, handler: HandlerSite, sites: Le
   }
   const name = fresh;
   // A function a handler delegates to is no registration's callback: its context is typed.
-  const added = handler.contextType ? `${name}: ${handler.contextType}` : name;
+  const added = handler.contextType && typed ? `${name}: ${handler.contextType}` : name;
   // `async () => ...` registered with an arguments schema: the arguments come first.
   const before = handler.ctxIndex === 1 && fn.params.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
   if (fn.params.length > 0) {
