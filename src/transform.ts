@@ -26,6 +26,8 @@ export interface TransformOptions {
   widenDefiners?: readonly string[];
   /** The specifier through which this file reaches a module of the project that stays on the v1 SDK. */
   v1Through?: string;
+  /** This file's exported functions other modules register as handlers, and how. */
+  registeredAs?: PlanOptions['registeredAs'];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -34,7 +36,7 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}) };
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}), ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}) };
 }
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {

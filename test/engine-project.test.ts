@@ -516,3 +516,37 @@ describe('a module that reaches the v1 SDK through a module of the project', () 
     expect(result.changed.map((c) => c.output).join('\n')).not.toContain('inputRequired');
   });
 });
+
+it('migrates a handler exported by one module and registered by another', async () => {
+  await put(
+    'src/tools/search.ts',
+    [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      '',
+      "export const server = new McpServer({ name: 'search', version: '1' });",
+      '',
+      'export async function searchHandler({ query }: { query: string }) {',
+      "  const picked = await server.server.elicitInput({ message: `Search ${query}?`, requestedSchema: { type: 'object', properties: {} } });",
+      "  return { content: [{ type: 'text' as const, text: picked.action }] };",
+      '}',
+      '',
+    ].join('\n'),
+  );
+  await put(
+    'src/index.ts',
+    [
+      "import * as z from 'zod/v4';",
+      "import { searchHandler, server } from './tools/search.js';",
+      "server.registerTool('search', { inputSchema: z.object({ query: z.string() }) }, searchHandler);",
+      '',
+    ].join('\n'),
+  );
+  const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+  expect(result.errors).toEqual([]);
+  expect(result.sites.map((s) => [s.file, s.status, s.handler])).toEqual([['src/tools/search.ts', 'migrated', 'tool:search']]);
+  const search = await readFile(path.join(dir, 'src/tools/search.ts'), 'utf8');
+  expect(search).toContain('export async function searchHandler({ query }: { query: string }, ctx: ServerContext) {');
+  expect(search).toContain("const mrtr = await mrtrResume(ctx, 'tool:search', ['picked'], { query });");
+  expect(await readFile(path.join(dir, 'src/index.ts'), 'utf8')).toContain("server.registerTool('search', { inputSchema: z.object({ query: z.string() }) }, searchHandler);");
+  expect(typecheck([path.join(dir, 'src/tools/search.ts'), path.join(dir, 'src/index.ts')])).toEqual([]);
+});

@@ -2,7 +2,7 @@
 import type { CallExpression, Comment, NewExpression, Node, Program } from '@babel/types';
 import { boundNames } from './ast.ts';
 import { indexFile, type FileIndex } from './file-index.ts';
-import { findHandlers, type HandlerSite } from './find-handlers.ts';
+import { findHandlers, type HandlerSite, type ImportedRegistration } from './find-handlers.ts';
 import { findLegacySites, findUrlElicitationThrows, type LegacySite, type UrlElicitationThrow } from './find-sites.ts';
 import { dialectOf, parseSource } from './parse.ts';
 import { SERVER_PACKAGE } from './sdk-surface.ts';
@@ -21,6 +21,8 @@ export interface FileAnalysis {
   handlers: HandlerSite[];
   /** Registrations whose name is neither a literal nor a const string: their handlers are not migrated. */
   unnamedHandlers: CallExpression[];
+  /** Registrations of functions other modules of the project export (those modules migrate them). */
+  importedRegistrations: ImportedRegistration[];
   sites: LegacySite[];
   /** `throw new UrlElicitationRequiredError([...])` statements. */
   urlThrows: UrlElicitationThrow[];
@@ -96,7 +98,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   }
   for (const node of index.constructions) if (node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
 
-  const { handlers, unnamed: unnamedHandlers } = findHandlers(index, importedNames);
+  const { handlers, unnamed: unnamedHandlers, imported: importedRegistrations } = findHandlers(index, importedNames);
   return {
     source,
     program,
@@ -106,6 +108,7 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     typed: dialect !== 'js',
     handlers,
     unnamedHandlers,
+    importedRegistrations,
     sites: findLegacySites(index, importedNames),
     urlThrows: findUrlElicitationThrows(index),
     serverConstructions,

@@ -14,7 +14,8 @@ export interface HandlerSite {
   name: string;
   /** Set when the name is read at run time: the expression the handler names itself with (`TOOLS.create`). */
   nameText?: string;
-  call: CallExpression;
+  /** The registration; the function itself when another module registers it (see registeredHandlers). */
+  call: CallExpression | FunctionNode;
   fn: FunctionNode;
   /** Index of the context parameter in the handler's parameter list. */
   ctxIndex: number;
@@ -33,9 +34,22 @@ export interface HandlerSite {
 /** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */
 type Imports = ReadonlyMap<string, { from: string; imported: string }>;
 
-export function findHandlers(index: FileIndex, imports: Imports = new Map()): { handlers: HandlerSite[]; unnamed: CallExpression[] } {
+/** A registration of a function another module exports (`registerTool('x', config, handleX)`, `handleX` imported). */
+export interface ImportedRegistration {
+  /** The local name the function is imported under. */
+  local: string;
+  kind: HandlerSite['kind'];
+  /** The registered name (a string here), or the low-level method. */
+  name: string;
+  /** Where the context parameter sits, when the registration shows it. */
+  ctxIndex?: number;
+  lowLevel?: boolean;
+}
+
+export function findHandlers(index: FileIndex, imports: Imports = new Map()): { handlers: HandlerSite[]; unnamed: CallExpression[]; imported: ImportedRegistration[] } {
   const found: HandlerSite[] = [];
   const unnamed: CallExpression[] = [];
+  const imported: ImportedRegistration[] = [];
   const functions = namedFunctions(index);
   const declarations = constDeclarations(index);
   for (const { node, ancestors } of index.calls) {
@@ -45,6 +59,10 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
     if (callee.property.name === 'setRequestHandler') {
       const low = lowLevelHandler(node, functions, ancestors);
       if (low) found.push({ ...low, ancestors });
+      const [target, given] = node.arguments;
+      const method = target ? (stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined)) : undefined;
+      const lowKind = method ? LOW_LEVEL_METHODS[method] : undefined;
+      if (lowKind && given?.type === 'Identifier' && !functions.has(given.name) && imports.get(given.name)?.from.startsWith('.')) imported.push({ local: given.name, kind: lowKind, name: method!, ctxIndex: 1, lowLevel: true });
       continue;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
@@ -53,8 +71,16 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
     // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
     // registering it (`this.handleX.bind(this)`).
     const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : methodReference(lastArg, ancestors) ?? lastArg;
-    if (!last || !isFunction(last)) continue;
     const first = node.arguments[0]!;
+    // A function another module exports: that module migrates it, told how it is registered.
+    if (!last && lastArg.type === 'Identifier' && imports.get(lastArg.name)?.from.startsWith('.')) {
+      const registered = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
+      const config = node.arguments[1];
+      const ctxIndex = (callee.property.name === 'registerTool' || callee.property.name === 'registerPrompt') && config?.type === 'ObjectExpression' ? (propertyOf(config, ARGS_SCHEMA_PROPERTY[kind as 'tool' | 'prompt']) ? 1 : 0) : undefined;
+      if (registered !== undefined && kind !== 'resource') imported.push({ local: lastArg.name, kind, name: registered, ...(ctxIndex === undefined ? {} : { ctxIndex }) });
+      continue;
+    }
+    if (!last || !isFunction(last)) continue;
     // The name is what requestState is bound to: a const's string value, never the variable's
     // name (two modules' `const name = '...'` would otherwise accept each other's state). The
     // const is the one the call sees: in its own function, or one around it.
@@ -71,7 +97,34 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
     const apart = last !== lastArg;
     found.push({ kind, name: name ?? nameText!, ...(nameText ? { nameText } : {}), call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors, ...(apart ? { contextType: 'ServerContext' } : {}) });
   }
-  return { handlers: found, unnamed };
+  return { handlers: found, unnamed, imported };
+}
+
+/**
+ * The handlers another module registers by importing this module's functions (the engine
+ * finds those registrations): each exported function, as a handler of that registration. Its
+ * context comes second when the registration shows an arguments schema (or the function takes
+ * two parameters), and is typed when it has to be added (nothing types it here).
+ */
+export function registeredHandlers(program: Node, registrations: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>): HandlerSite[] {
+  const out: HandlerSite[] = [];
+  if (program.type !== 'Program') return out;
+  for (const statement of program.body) {
+    if (statement.type !== 'ExportNamedDeclaration' || !statement.declaration) continue;
+    const decl = statement.declaration;
+    const named: Array<[string, Node]> =
+      decl.type === 'FunctionDeclaration' && decl.id ? [[decl.id.name, decl]]
+      : decl.type === 'VariableDeclaration' ? decl.declarations.flatMap((d) => (d.id.type === 'Identifier' && d.init && isFunction(d.init) ? [[d.id.name, d.init] as [string, Node]] : []))
+      : [];
+    for (const [name, fn] of named) {
+      for (const r of registrations.filter((x) => x.name === name)) {
+        const f = fn as FunctionNode;
+        const ctxIndex = r.ctxIndex ?? (f.params.length >= 2 ? 1 : 0);
+        out.push({ kind: r.kind, name: r.registered, call: f, fn: f, ctxIndex, ancestors: [], contextType: 'ServerContext', ...(r.lowLevel ? { lowLevel: true } : {}) });
+      }
+    }
+  }
+  return out;
 }
 
 /**

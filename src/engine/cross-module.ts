@@ -4,11 +4,13 @@
 // can migrate; otherwise the planner marks each call.
 import path from 'node:path';
 import { analyseFile } from '../analyse/analyse-file.ts';
-import type { ExternalHelper } from '../plan/plan-file.ts';
+import type { ExternalHelper, PlanOptions } from '../plan/plan-file.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 
 export type ExportedHelper = FilePlan['exportedHelpers'][number];
+/** A registration, in another module, of a module's exported function as a handler. */
+export type Registered = NonNullable<PlanOptions['registeredAs']>[number];
 
 /** One helper of the index: its module (absolute path, as discovered) and exported name. */
 export function helperKey(module: string, name: string): string {
@@ -60,6 +62,28 @@ export class AskingHelperIndex {
         const split = helper.split && (!approved || approved.has(helperKey(module, helper.name))) ? { split: helper.split } : {};
         found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...split });
       }
+    }
+    return found;
+  }
+
+  /**
+   * The registrations in `source` of the index's helpers as handlers (`registerTool('x',
+   * config, handleX)`, `handleX` imported): by the helper's module, what the module is told.
+   */
+  registrationsOf(file: string, source: string): Map<string, Registered[]> {
+    const found = new Map<string, Registered[]>();
+    let analysis;
+    try {
+      analysis = analyseFile(source, file);
+    } catch {
+      return found;
+    }
+    for (const r of analysis.importedRegistrations) {
+      const { from, imported } = analysis.importedNames.get(r.local)!;
+      const module = this.moduleOf(path.dirname(file), from);
+      if (!module || !this.helpers.get(module)!.some((h) => h.name === imported)) continue;
+      const entry: Registered = { name: imported, kind: r.kind, registered: r.name, ...(r.ctxIndex === undefined ? {} : { ctxIndex: r.ctxIndex }), ...(r.lowLevel ? { lowLevel: true } : {}) };
+      found.set(module, [...(found.get(module) ?? []), entry]);
     }
     return found;
   }

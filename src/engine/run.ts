@@ -24,7 +24,7 @@ import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper } from './cross-module.ts';
+import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type Registered } from './cross-module.ts';
 import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
@@ -345,7 +345,10 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       const names = list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name);
       if (names.length > 0) split.set(module, names);
     }
-    const again = new Map<string, { i: number; known?: Candidate; read: { bytes: Buffer; source: string }; externalHelpers?: TransformOptions['externalHelpers']; splitExported?: string[]; widenDefiners?: string[] }>();
+    // Exported helpers another module registers as handlers: their module migrates them as such.
+    const registered = new Map<string, Registered[]>();
+    for (const f of importers) for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
+    const again = new Map<string, { i: number; known?: Candidate; read: { bytes: Buffer; source: string }; externalHelpers?: TransformOptions['externalHelpers']; splitExported?: string[]; widenDefiners?: string[]; registeredAs?: Registered[] }>();
     for (const f of importers) {
       const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
       const widen = definers.get(f.absolutePath);
@@ -356,9 +359,14 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       const entry = again.get(module) ?? { i: discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
       again.set(module, { ...entry, splitExported: names });
     }
+    for (const [module, list] of registered) {
+      const known = candidates.get(module)!;
+      const entry = again.get(module) ?? { i: discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+      again.set(module, { ...entry, registeredAs: list });
+    }
     for (const [absolutePath, f] of again) {
       const outcome: FileOutcome = { sites: [], errors: [] };
-      const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}), ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}) };
+      const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}), ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}), ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}) };
       const rerun: Candidate = f.known
         ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
         : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome), ...extra };
@@ -428,6 +436,8 @@ interface Candidate {
   splitExported?: string[];
   /** In the cross-module pass: this module's functions other modules' migrated tool definitions are handed to. */
   widenDefiners?: string[];
+  /** In the cross-module pass: this module's exported functions other modules register as handlers. */
+  registeredAs?: Registered[];
   /** A file that reaches the v1 SDK through a module of the project: upgraded with it (see v1-reach.ts). */
   alias?: V1Reach;
   /** A file that reaches a module of the project that stays on the v1 SDK (by this specifier): its sites are marked. */
@@ -456,7 +466,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   const { absolutePath, file, source, outcome, fail, context } = c;
   let transformed: TransformResult;
   try {
-    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}), ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}), ...(c.v1Through ? { v1Through: c.v1Through } : {}) };
+    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}), ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}), ...(c.v1Through ? { v1Through: c.v1Through } : {}), ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}) };
     const onAnalysed = context.onAnalysed;
     const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)));
     // Against the text on disk: a v1 file the official codemod upgraded changed even when

@@ -4,7 +4,7 @@
 // leaves the whole handler as it was, with every site marked.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import type { HandlerSite } from '../analyse/find-handlers.ts';
+import { registeredHandlers, type HandlerSite } from '../analyse/find-handlers.ts';
 import { urlThrowSites, type LegacySite, type UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
@@ -53,6 +53,8 @@ export interface PlanOptions {
   splitExported?: ReadonlySet<string>;
   /** Functions of this module other modules' migrated tool definitions are handed to: their parameter type is widened. */
   widenDefiners?: ReadonlySet<string>;
+  /** This module's exported functions other modules register as handlers, and how (the engine finds them). */
+  registeredAs?: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>;
   /**
    * Set when this module reaches the v1 SDK through a module of the project that stays on v1
    * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.
@@ -61,7 +63,9 @@ export interface PlanOptions {
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
-  const { source, handlers } = analysis;
+  const { source } = analysis;
+  // This module's functions other modules register as handlers (the engine found them).
+  const handlers = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;
@@ -419,7 +423,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const localDefiners = new Set(options.widenDefiners ?? []);
   for (const h of planned) {
     const handler = handlers.find((x) => handlerId(x) === h.id && x.fn.body.start === h.body.start);
-    const callee = handler?.definition ? handler.call.callee : undefined;
+    const callee = handler?.definition && handler.call.type === 'CallExpression' ? handler.call.callee : undefined;
     if (callee?.type !== 'Identifier') continue;
     const imported = analysis.importedNames.get(callee.name);
     if (imported) definers.push({ from: imported.from, name: imported.imported });
