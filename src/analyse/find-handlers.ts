@@ -53,7 +53,8 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
   const functions = namedFunctions(index);
   const declarations = constDeclarations(index);
   for (const { node, ancestors } of index.calls) {
-    found.push(...definitionsIn(node, ancestors, index, imports, declarations));
+    const defined = definitionsIn(node, ancestors, index, imports, declarations);
+    if (defined.length > 0) found.push(...defined);
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
     if (callee.property.name === 'setRequestHandler') {
@@ -221,6 +222,8 @@ const DEFINITION_HANDLER_KEYS = ['handler', 'execute', 'callback', 'run', 'cb'];
  */
 function definitionsIn(call: CallExpression, ancestors: readonly Node[], index: FileIndex, imports: Imports, declarations: ReturnType<typeof constDeclarations>): HandlerSite[] {
   const found: HandlerSite[] = [];
+  // Most calls hand over no object literal: looked at without allocating.
+  if (!call.arguments.some((a) => a.type === 'ObjectExpression' || a.type === 'ArrayExpression')) return found;
   const objects = call.arguments.flatMap((a) => (a.type === 'ObjectExpression' ? [a] : a.type === 'ArrayExpression' ? a.elements.filter((e) => e?.type === 'ObjectExpression') : []));
   for (const object of objects) {
     if (object?.type !== 'ObjectExpression') continue;

@@ -145,6 +145,8 @@ function callTarget(call: CallExpression | OptionalCallExpression, declarations:
   if (callee.type !== 'Identifier') return fromMember(callee);
   const declared = declarations(callee.name, functions);
   if (!declared) {
+    // Only a name of the legacy surface may be a function handed in (most calls are not).
+    if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
     const b = resolver().bindingOf(callee.name, functions);
     // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
     if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {

@@ -68,70 +68,92 @@ export function receiverResolver(index: FileIndex, imports: Imports): ReceiverRe
 }
 
 function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
-  // The functions around each function, innermost last (itself included), and the class `this` means in it.
-  const chains = new Map<FunctionNode | null, readonly FunctionNode[]>([[null, []]]);
-  const thisClass = new Map<FunctionNode, ClassNode | undefined>();
-  for (const { node, ancestors } of index.functions) {
-    const outer = ancestors.filter(isFunction) as FunctionNode[];
-    chains.set(node, [...outer, node]);
-    thisClass.set(node, classForThis(node, ancestors));
-  }
-  const chainOf = (fn: FunctionNode | null) => chains.get(fn) ?? [];
-
-  // Bindings by scope (the function a declaration sits in, null for the module); a name bound
-  // twice in one scope is ambiguous, and resolves to nothing.
-  const scopes = new Map<FunctionNode | null, Map<string, Binding | 'ambiguous'>>();
-  const bind = (scope: FunctionNode | null, name: string, b: Binding) => {
-    const names = scopes.get(scope) ?? new Map<string, Binding | 'ambiguous'>();
-    scopes.set(scope, names);
-    names.set(name, names.has(name) ? 'ambiguous' : b);
+  // The functions around each function, innermost last (itself included), and the class `this`
+  // means in it: worked out on demand (a file's resolver answers a few questions).
+  const ancestorsMemo = new Map<FunctionNode, readonly Node[]>();
+  const ancestorsOf = {
+    get: (fn: FunctionNode) => {
+      let found = ancestorsMemo.get(fn);
+      if (!found) ancestorsMemo.set(fn, (found = index.functions.find((f) => f.node === fn)?.ancestors ?? []));
+      return found;
+    },
   };
-  for (const { node, declaration, scope } of index.declarators) {
-    const chain = chainOf(scope);
-    const constant = declaration.kind === 'const';
-    if (node.id.type === 'Identifier') {
-      const annotation = node.id.typeAnnotation?.type === 'TSTypeAnnotation' ? node.id.typeAnnotation.typeAnnotation : undefined;
-      bind(scope, node.id.name, { kind: 'variable', id: node.id, init: node.init, annotation, chain, constant });
-    } else for (const b of boundNames(node.id)) bind(scope, b.name, { kind: 'variable', id: node.id, chain, constant });
-  }
-  for (const { node, ancestors } of index.functions) {
-    const chain = chainOf(node);
-    node.params.forEach((param) => {
-      const target = param.type === 'TSParameterProperty' ? param.parameter : param;
-      const fallback = target.type === 'AssignmentPattern' ? target.right : undefined;
-      const id = target.type === 'AssignmentPattern' ? target.left : target;
-      if (id.type === 'Identifier') {
-        const annotation = id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined;
-        bind(node, id.name, { kind: 'param', id, param, fn: node, chain, annotation, fallback });
-      } else if (id.type === 'ObjectPattern') {
-        for (const p of id.properties) {
-          if (p.type !== 'ObjectProperty' || p.computed || p.key.type !== 'Identifier') continue;
-          const value = p.value.type === 'AssignmentPattern' ? p.value.left : p.value;
-          if (value.type === 'Identifier') bind(node, value.name, { kind: 'param', id: value, param, fn: node, chain, pattern: { property: p.key.name } });
+  const chains = new Map<FunctionNode | null, readonly FunctionNode[]>([[null, []]]);
+  const chainOf = (fn: FunctionNode | null): readonly FunctionNode[] => {
+    let chain = chains.get(fn);
+    if (!chain) chains.set(fn, (chain = [...chainOf(nearestFunction(ancestorsOf.get(fn!) ?? [])), fn!]));
+    return chain;
+  };
+  const thisClasses = new Map<FunctionNode, ClassNode | undefined>();
+  const thisClass = { get: (fn: FunctionNode | undefined) => (fn === undefined ? undefined : thisClasses.has(fn) ? thisClasses.get(fn) : thisClasses.set(fn, classForThis(fn, ancestorsOf.get(fn) ?? [])).get(fn)) };
+
+  // Declarations by name, with the scope each sits in (the function, null for the module): one
+  // pass over the index's lists, the bindings made when a name is asked about. A name declared
+  // twice in one scope is ambiguous, and resolves to nothing.
+  type Entry = { scope: FunctionNode | null; make: () => Binding; made?: Binding };
+  // Looked up name by name: a file's resolver is asked about a few names, and building a table
+  // of every declaration of a large file cost more than the questions.
+  const table = new Map<string, Entry[]>();
+  const entriesFor = (name: string): Entry[] => {
+    let list = table.get(name);
+    if (list) return list;
+    list = [];
+    const bind = (scope: FunctionNode | null, make: () => Binding) => list!.push({ scope, make });
+    for (const { node, declaration, scope } of index.declarators) {
+      const constant = declaration.kind === 'const';
+      if (node.id.type === 'Identifier') {
+        if (node.id.name !== name) continue;
+        const id = node.id;
+        bind(scope, () => ({ kind: 'variable', id, init: node.init, annotation: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined, chain: chainOf(scope), constant }));
+      } else if (boundNames(node.id).some((b) => b.name === name)) bind(scope, () => ({ kind: 'variable', id: node.id, chain: chainOf(scope), constant }));
+    }
+    for (const { node, ancestors } of index.functions) {
+      for (const param of node.params) {
+        const target = param.type === 'TSParameterProperty' ? param.parameter : param;
+        const fallback = target.type === 'AssignmentPattern' ? target.right : undefined;
+        const id = target.type === 'AssignmentPattern' ? target.left : target;
+        if (id.type === 'Identifier') {
+          if (id.name === name) bind(node, () => ({ kind: 'param', id, param, fn: node, chain: chainOf(node), annotation: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined, fallback }));
+        } else if (id.type === 'ObjectPattern') {
+          for (const p of id.properties) {
+            if (p.type !== 'ObjectProperty' || p.computed || p.key.type !== 'Identifier') continue;
+            const value = p.value.type === 'AssignmentPattern' ? p.value.left : p.value;
+            const property = p.key.name;
+            if (value.type === 'Identifier' && value.name === name) bind(node, () => ({ kind: 'param', id: value, param, fn: node, chain: chainOf(node), pattern: { property } }));
+          }
         }
       }
-    });
-    if (node.type === 'FunctionDeclaration' && node.id) {
-      const outer = ancestors.filter(isFunction) as FunctionNode[];
-      bind(outer[outer.length - 1] ?? null, node.id.name, { kind: 'function', fn: node, chain });
+      if (node.type === 'FunctionDeclaration' && node.id?.name === name) bind(nearestFunction(ancestors), () => ({ kind: 'function', fn: node, chain: chainOf(node) }));
     }
-  }
-  const classes = new Map<string, ClassNode>();
-  const types = new Map<string, Node>();
-  for (const node of index.otherDeclarations) {
-    if (node.type === 'ClassDeclaration' && node.id) {
-      classes.set(node.id.name, node);
-      bind(null, node.id.name, { kind: 'class', node });
-    }
-    if ((node.type === 'TSInterfaceDeclaration' || node.type === 'TSTypeAliasDeclaration') && node.id.type === 'Identifier') types.set(node.id.name, node);
-  }
-  for (const [name, { from, imported }] of imports) bind(null, name, { kind: 'import', from, imported });
+    for (const node of index.otherDeclarations) if (node.type === 'ClassDeclaration' && node.id?.name === name) bind(null, () => ({ kind: 'class', node }));
+    const imported = imports.get(name);
+    if (imported) bind(null, () => ({ kind: 'import', from: imported.from, imported: imported.imported }));
+    table.set(name, list);
+    return list;
+  };
+  let typeTable: Map<string, Node> | undefined;
+  const types = {
+    get: (name: string) => {
+      if (!typeTable) {
+        typeTable = new Map();
+        for (const node of index.otherDeclarations) if ((node.type === 'TSInterfaceDeclaration' || node.type === 'TSTypeAliasDeclaration') && node.id.type === 'Identifier') typeTable.set(node.id.name, node);
+      }
+      return typeTable.get(name);
+    },
+  };
 
   const bindingOf = (name: string, functions: readonly FunctionNode[]): Binding | undefined => {
+    const entries = entriesFor(name);
+    if (entries.length === 0) return undefined;
     for (let i = functions.length - 1; i >= -1; i--) {
-      const found = scopes.get(i === -1 ? null : functions[i]!)?.get(name);
-      if (found === 'ambiguous') return undefined;
-      if (found) return found;
+      const scope = i === -1 ? null : functions[i]!;
+      let found: Entry | undefined;
+      for (const e of entries) {
+        if (e.scope !== scope) continue;
+        if (found) return undefined; // ambiguous
+        found = e;
+      }
+      if (found) return (found.made ??= found.make());
     }
     return undefined;
   };
@@ -436,13 +458,18 @@ function propertyValue(object: Extract<Node, { type: 'ObjectExpression' }>, key:
 
 /** The class whose instance `this` is inside `fn`: arrows take it from around them; other functions have their own `this`. */
 function classForThis(fn: FunctionNode, ancestors: readonly Node[]): ClassNode | undefined {
-  const chain = [...ancestors, fn];
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const n = chain[i]!;
-    if (n.type === 'ClassMethod' || n.type === 'ClassPrivateMethod' || n.type === 'ClassProperty' || n.type === 'ClassPrivateProperty') return n.static ? undefined : enclosingClass(chain, i);
+  for (let i = ancestors.length; i >= 0; i--) {
+    const n = i === ancestors.length ? fn : ancestors[i]!;
+    if (n.type === 'ClassMethod' || n.type === 'ClassPrivateMethod' || n.type === 'ClassProperty' || n.type === 'ClassPrivateProperty') return n.static ? undefined : enclosingClass(ancestors, i - 1);
     if (n.type === 'FunctionExpression' || n.type === 'FunctionDeclaration' || n.type === 'ObjectMethod') return undefined;
   }
   return undefined;
+}
+
+/** The innermost function among a node's ancestors (null at the top of the module). */
+function nearestFunction(ancestors: readonly Node[]): FunctionNode | null {
+  for (let i = ancestors.length - 1; i >= 0; i--) if (isFunction(ancestors[i]!)) return ancestors[i] as FunctionNode;
+  return null;
 }
 
 function enclosingClass(ancestors: readonly Node[], from: number): ClassNode | undefined {

@@ -6,7 +6,7 @@
 // beside `NoteStore`). One edit per import declaration; a declaration left with nothing goes
 // with its line, so package.json keeps only what is still imported.
 import type { ImportDeclaration, Node, Program } from '@babel/types';
-import { children } from '../analyse/ast.ts';
+import * as babelTypes from '@babel/types';
 import { jsString } from '../core/escape.ts';
 import { lineEndOf, lineStartOf } from './text.ts';
 import type { Edit, Span } from './types.ts';
@@ -26,7 +26,7 @@ export interface AddedImport {
  */
 export function importEdits(program: Program, source: string, consumed: readonly Span[], added: readonly AddedImport[], taken: readonly Edit[], eol: string): Edit[] {
   const imports = program.body.filter((s): s is ImportDeclaration => s.type === 'ImportDeclaration');
-  const unused = unusedImports(program, imports, consumed);
+  const unused = unusedImports(program, source, imports, consumed);
   const have = new Set(imports.flatMap((d) => d.specifiers.map((s) => s.local.name)));
   const wanted = new Map<string, AddedImport>();
   for (const a of added) if (!have.has(a.name) || unused.has(a.name)) wanted.set(a.name, { ...a, type: (wanted.get(a.name)?.type ?? true) && a.type });
@@ -75,20 +75,33 @@ export function droppedAround(outer: Node, kept: readonly Node[]): Span[] {
 }
 
 /** Imported names whose every reference (types included) lies in `consumed`. */
-function unusedImports(program: Program, imports: readonly ImportDeclaration[], consumed: readonly Span[]): Set<string> {
+function unusedImports(program: Program, source: string, imports: readonly ImportDeclaration[], consumed: readonly Span[]): Set<string> {
   if (consumed.length === 0) return new Set();
+  // Only a name the dropped text mentions can lose its last use: most migrated files have none
+  // (the dropped text is `ctx.mcpReq.elicitInput(`), and are not walked at all.
+  const dropped = consumed.map((s) => source.slice(s.start, s.end)).join('\n');
+  const locals = new Set(imports.flatMap((d) => d.specifiers.map((s) => s.local.name)).filter((name) => dropped.includes(name)));
+  if (locals.size === 0) return new Set();
   const inConsumed = (n: Node) => consumed.some((s) => s.start <= n.start! && n.end! <= s.end);
-  const locals = new Set(imports.flatMap((d) => d.specifiers.map((s) => s.local.name)));
   const inside = new Set<string>();
   const outside = new Set<string>();
-  const visit = (node: Node, parent: Node | undefined) => {
+  // Every reference, in types too (a type-only use keeps an import).
+  const visit = (node: Node, parent: Node | undefined): void => {
     if (node.type === 'ImportDeclaration') return;
     if (node.type === 'Identifier' && locals.has(node.name) && isReference(node, parent)) (inConsumed(node) ? inside : outside).add(node.name);
-    for (const child of children(node)) visit(child, node);
+    const keys = VISITOR_KEYS[node.type] ?? [];
+    for (const key of keys) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(value)) {
+        for (const item of value) if (item && typeof item === 'object' && typeof (item as Node).type === 'string') visit(item as Node, node);
+      } else if (value && typeof value === 'object' && typeof (value as Node).type === 'string') visit(value as Node, node);
+    }
   };
   visit(program, undefined);
   return new Set([...inside].filter((name) => !outside.has(name)));
 }
+
+const VISITOR_KEYS = babelTypes.VISITOR_KEYS as Record<string, readonly string[]>;
 
 /** The specifier list rewritten: from the first specifier to the last, or (adding only) an insertion after the last. */
 function specifierEdit(source: string, d: ImportDeclaration, gone: readonly Node[], kept: readonly string[], adding: readonly AddedImport[]): Edit {

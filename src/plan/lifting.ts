@@ -39,16 +39,53 @@ function after(round: LocatedRound): Node[] {
   return out;
 }
 
-function assigns(nodes: readonly Node[], name: string): boolean {
-  let found = false;
-  for (const n of nodes) {
+/**
+ * What the code around a question does, walked once per question: the names assigned before
+ * it; after it, the first change of what each name refers to, and the reads of a context's
+ * request (`<ctx>.mcpReq.id`, its `_meta`, its `signal`), by the context's name.
+ */
+interface Around {
+  assignedBefore: Set<string>;
+  changedAfter: Map<string, Node>;
+  requestReads: Array<{ ctx: string; text: string }>;
+}
+
+const arounds = new WeakMap<LocatedRound, Around>();
+
+function around(round: LocatedRound, source: string): Around {
+  let found = arounds.get(round);
+  if (found) return found;
+  const assignedBefore = new Set<string>();
+  for (const n of before(round)) {
     walk(n, (node) => {
-      if (found) return false;
-      if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name)) found = true;
-      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier' && node.argument.name === name) found = true;
+      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) assignedBefore.add(b.name);
+      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') assignedBefore.add(node.argument.name);
       return undefined;
     });
   }
+  const changedAfter = new Map<string, Node>();
+  const requestReads: Around['requestReads'] = [];
+  const changes = (root: string | undefined, node: Node) => {
+    if (root !== undefined && !changedAfter.has(root)) changedAfter.set(root, node);
+  };
+  const member = (m: Node) => (m.type === 'MemberExpression' || m.type === 'OptionalMemberExpression' ? rootName(m) : undefined);
+  for (const n of [...after(round), ...(round.inline ? [round.statement] : [])]) {
+    walk(n, (node) => {
+      if (node.type === 'AssignmentExpression') changes(member(node.left as Node), node);
+      else if (node.type === 'UpdateExpression') changes(member(node.argument), node);
+      else if (node.type === 'UnaryExpression' && node.operator === 'delete') changes(member(node.argument), node);
+      else if ((node.type === 'CallExpression' || node.type === 'OptionalCallExpression') && (node.callee.type === 'MemberExpression' || node.callee.type === 'OptionalMemberExpression') && !node.callee.computed && node.callee.property.type === 'Identifier' && MUTATORS.has(node.callee.property.name)) changes(rootName(node.callee.object), node);
+      else if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier' && REQUEST_BOUND.has(node.property.name)) {
+        const req = node.object;
+        if ((req.type === 'MemberExpression' || req.type === 'OptionalMemberExpression') && !req.computed && req.property.type === 'Identifier' && req.property.name === 'mcpReq' && req.object.type === 'Identifier') {
+          requestReads.push({ ctx: req.object.name, text: source.slice(node.start!, node.end!).replace(/\s+/g, '') });
+          return false;
+        }
+      }
+      return undefined;
+    });
+  }
+  arounds.set(round, (found = { assignedBefore, changedAfter, requestReads }));
   return found;
 }
 
@@ -57,8 +94,8 @@ function assigns(nodes: readonly Node[], name: string): boolean {
  * is declared again when the retry resumes, not carried (the code after the question writes
  * it before reading it, or reads `undefined` as it did).
  */
-export function unassignedAtQuestion(d: Declared, round: LocatedRound): boolean {
-  return d.via === 'variable' && d.mutable && !d.init && !assigns(before(round), d.name);
+export function unassignedAtQuestion(d: Declared, round: LocatedRound, source: string): boolean {
+  return d.via === 'variable' && d.mutable && !d.init && !around(round, source).assignedBefore.has(d.name);
 }
 
 /** `!x`, `x == null`, `x === undefined`, `typeof x === 'undefined'`: true when `x` is nullish (or falsy). */
@@ -95,11 +132,11 @@ function testsPresent(test: Node, name: string): boolean {
  * `null` (`if (!note) return ...;`, or the question inside `if (note) { ... }`): the restored
  * local keeps that narrowing, so the code after the question typechecks as it did.
  */
-export function narrowedAtQuestion(typeText: string, name: string, mutable: boolean, round: LocatedRound): string {
+export function narrowedAtQuestion(typeText: string, name: string, mutable: boolean, round: LocatedRound, source: string): string {
   const members = unionMembers(typeText);
   if (!members.some((m) => m === 'undefined' || m === 'null') || members.every((m) => m === 'undefined' || m === 'null')) return typeText;
   // A `let` may be assigned again after its guard.
-  if (mutable && assigns(before(round), name)) return typeText;
+  if (mutable && around(round, source).assignedBefore.has(name)) return typeText;
   const guarded = round.frames.some((frame, k) => {
     const guard = frame.list.slice(0, frame.index).some((s) => s.type === 'IfStatement' && !s.alternate && alwaysExits(s.consequent) && testsNullish(s.test, name));
     const inside = k < round.frames.length - 1 && frame.compound?.type === 'IfStatement' && frame.role === 'consequent' && testsPresent(frame.compound.test, name);
@@ -126,6 +163,9 @@ function unionMembers(text: string): string[] {
   return out.filter((m) => m !== '');
 }
 
+/** What a context says about the request it came with: a retry is another request, with its own. */
+const REQUEST_BOUND = new Set(['id', '_meta', 'signal']);
+
 /** Array and collection methods that change their receiver. */
 const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin', 'set', 'add', 'delete', 'clear']);
 
@@ -145,19 +185,7 @@ function rootName(node: Node): string | undefined {
  */
 export function mutatedAfter(d: Declared, round: LocatedRound, source: string): string | undefined {
   if (d.via !== 'variable' || !d.init || freshValue(d.init)) return undefined;
-  let found: Node | undefined;
-  for (const n of after(round)) {
-    walk(n, (node) => {
-      if (found) return false;
-      const member = (m: Node) => (m.type === 'MemberExpression' || m.type === 'OptionalMemberExpression') && rootName(m) === d.name;
-      if (node.type === 'AssignmentExpression' && member(node.left as Node)) found = node;
-      else if (node.type === 'UpdateExpression' && member(node.argument)) found = node;
-      else if (node.type === 'UnaryExpression' && node.operator === 'delete' && member(node.argument)) found = node;
-      else if ((node.type === 'CallExpression' || node.type === 'OptionalCallExpression') && (node.callee.type === 'MemberExpression' || node.callee.type === 'OptionalMemberExpression') && !node.callee.computed && node.callee.property.type === 'Identifier' && MUTATORS.has(node.callee.property.name) && rootName(node.callee.object) === d.name) found = node;
-      return undefined;
-    });
-    if (found) break;
-  }
+  const found = around(round, source).changedAfter.get(d.name);
   if (!found) return undefined;
   const text = source.slice(found.start!, found.end!);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -191,27 +219,11 @@ function freshValue(init: Node): boolean {
   }
 }
 
-/** What a context says about the request it came with: a retry is another request, with its own. */
-const REQUEST_BOUND = new Set(['id', '_meta', 'signal']);
-
 /**
  * Reads, in the code after the question, of what belongs to the request that carried the call
  * (`ctx.mcpReq.id`, its `_meta` and progress token, its `signal`): on the retry that answers
  * the question they are the retry's, not the first call's. Each distinct text once.
  */
 export function requestBoundReads(round: LocatedRound, ctxName: string, source: string): string[] {
-  const found = new Set<string>();
-  for (const n of [...after(round), ...(round.inline ? [round.statement] : [])]) {
-    walk(n, (node) => {
-      if (node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') return undefined;
-      const req = node.object;
-      if (node.computed || node.property.type !== 'Identifier' || !REQUEST_BOUND.has(node.property.name)) return undefined;
-      if ((req.type === 'MemberExpression' || req.type === 'OptionalMemberExpression') && !req.computed && req.property.type === 'Identifier' && req.property.name === 'mcpReq' && req.object.type === 'Identifier' && req.object.name === ctxName) {
-        found.add(source.slice(node.start!, node.end!).replace(/\s+/g, ''));
-        return false;
-      }
-      return undefined;
-    });
-  }
-  return [...found];
+  return [...new Set(around(round, source).requestReads.filter((r) => r.ctx === ctxName).map((r) => r.text))];
 }

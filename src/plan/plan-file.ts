@@ -235,9 +235,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // Functions handlers delegate to (return await this.handleX(args)): migrated as handlers of
   // their own, when the handlers that call them ask nothing themselves. Else marked, as helpers.
   const delegations: Array<{ delegation: Delegation; chains: Array<{ site: LegacySite; chain: HelperChain; why: string }> }> = [];
-  const graph = callGraphOf(analysis.index);
   const deferredDelegations = new Set([...new Set(deferred.map((d) => d.site.enclosing!))].flatMap((fn) => {
-    const d = delegationTo(graph, handlers, fn);
+    const d = delegationTo(callGraphOf(analysis.index), handlers, fn);
     return typeof d === 'string' ? [] : d.calls.map((c) => c.handler);
   }));
   // A helper that was split for a handler that also delegates to one that cannot be: delegated
@@ -246,6 +245,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   for (const tree of new Set(splits.map((s) => s.tree))) {
     if (tree.splits.length !== 1 || !tree.handlerCalls.some((c) => deferredDelegations.has(c.handler)) || tree.handlerCalls.some((c) => direct(c.handler))) continue;
     const { site, split } = tree.splits[0]!;
+    const graph = callGraphOf(analysis.index);
     if (exportedNameOf(site.enclosing!) || typeof delegationTo(graph, handlers, site.enclosing!) === 'string') continue;
     for (const c of tree.handlerCalls) {
       const rest = byHandler.get(c.handler)!.filter((x) => x !== c.site);

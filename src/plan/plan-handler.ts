@@ -455,7 +455,7 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   }
   const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
   // Nothing in it yet: declared again on the retry, not carried.
-  if (unassignedAtQuestion(declared, at)) return { name, mutable, fresh: true, typeText: analysis.typed ? annotation : undefined };
+  if (unassignedAtQuestion(declared, at, source)) return { name, mutable, fresh: true, typeText: analysis.typed ? annotation : undefined };
   // An earlier round's own answer: plain JSON of a type the plan already knows.
   const roundIndex = rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
   if (roundIndex !== -1) {
@@ -484,7 +484,7 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
     return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
   }
   const typeImports = annotation === undefined ? fact?.imports : undefined;
-  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at), ...(typeImports ? { typeImports } : {}) };
+  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };
 }
 
 /** The type of a name bound by a round's answer, written in terms of the result types. */
