@@ -339,6 +339,12 @@ ${body}
     expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);
   });
 
+  it('is reported at the throw, marked or migrated (the same line check reports)', () => {
+    const source = handler(`  const id = external.makeId();\n  if (!settled(id)) {\n${throwing}\n  }\n  return { content: [{ type: 'text', text: id }] };`);
+    // No annotation and no type checker: `id` cannot travel, so the site is marked, at line 9.
+    expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.line, s.column, s.status, s.code])).toEqual([[9, 5, 'marked', 'untyped-local']]);
+  });
+
   it('is refused inside a try, whose catch saw the error', () => {
     const source = handler(`  const id = 'x';\n  try {\n${throwing}\n  } catch (e) {\n    return { content: [] };\n  }\n  return { content: [] };`);
     expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);

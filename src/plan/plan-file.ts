@@ -501,12 +501,12 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
-    markAt(site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined);
+    markAt(site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined, site.at);
   }
 
   /** Reports `node` as marked, and writes the marker above its statement. */
-  function markAt(node: Node, ancestors: readonly Node[], kind: InputKind, handler: HandlerSite | undefined, refusal: Refusal, guidance?: string) {
-    const { line, column } = node.loc!.start;
+  function markAt(node: Node, ancestors: readonly Node[], kind: InputKind, handler: HandlerSite | undefined, refusal: Refusal, guidance?: string, reportAt: Node = node) {
+    const { line, column } = reportAt.loc!.start;
     reports.push({ line, column: column + 1, kind, handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next, guidance });
     addMarker(ancestors, node, refusal);
   }
