@@ -58,13 +58,14 @@ export type Binding =
   | { kind: 'class'; node: ClassNode }
   | { kind: 'import'; from: string; imported: string };
 
-const resolvers = new WeakMap<FileIndex, { imports: Imports; resolver: ReceiverResolver }>();
+// The last file's resolver only (a file's sites are planned together): a WeakMap by index kept
+// each file's tree alive through young-generation collections, and the run paid for it.
+let last: { index: FileIndex; imports: Imports; resolver: ReceiverResolver } | undefined;
 
 /** The resolver of a file, built the first time a site asks (most files never do). */
 export function receiverResolver(index: FileIndex, imports: Imports): ReceiverResolver {
-  let built = resolvers.get(index);
-  if (!built || built.imports !== imports) resolvers.set(index, (built = { imports, resolver: buildResolver(index, imports) }));
-  return built.resolver;
+  if (last?.index !== index || last.imports !== imports) last = { index, imports, resolver: buildResolver(index, imports) };
+  return last.resolver;
 }
 
 function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {

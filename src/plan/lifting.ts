@@ -50,11 +50,12 @@ interface Around {
   requestReads: Array<{ ctx: string; text: string }>;
 }
 
-const arounds = new WeakMap<LocatedRound, Around>();
+// The last question's only (its locals are asked about one after another): a WeakMap kept
+// each file's tree alive through young-generation collections, which the run paid for.
+let last: { round: LocatedRound; source: string; around: Around } | undefined;
 
 function around(round: LocatedRound, source: string): Around {
-  let found = arounds.get(round);
-  if (found) return found;
+  if (last?.round === round && last.source === source) return last.around;
   const assignedBefore = new Set<string>();
   for (const n of before(round)) {
     walk(n, (node) => {
@@ -85,8 +86,8 @@ function around(round: LocatedRound, source: string): Around {
       return undefined;
     });
   }
-  arounds.set(round, (found = { assignedBefore, changedAfter, requestReads }));
-  return found;
+  last = { round, source, around: { assignedBefore, changedAfter, requestReads } };
+  return last.around;
 }
 
 /**

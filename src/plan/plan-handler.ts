@@ -54,11 +54,13 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     }
   }
   // Migrated by an earlier run, with a case left as it was: its sites keep what they were told.
-  if (callsMrtrResume(fn.body)) {
+  // (The body's text is searched first: most bodies name neither, and a walk costs more.)
+  const bodyText = source.slice(fn.body.start!, fn.body.end!);
+  if (bodyText.includes('mrtrResume') && callsMrtrResume(fn.body)) {
     const earlier = markerAbove(analysis, sites[0]!);
     return new Refusal(earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : 'hand-migrated', earlier?.reason ?? 'this handler was migrated by an earlier run, and this request was left as it was.', earlier?.next ?? MANUAL_STEP, sites[0]);
   }
-  const handMade = handMigration(fn.body, sites);
+  const handMade = /inputResponses|requestState|inputRequired/.test(bodyText) ? handMigration(fn.body, sites) : undefined;
   if (handMade) {
     return new Refusal('hand-migrated', `this handler already answers in the 2026-07-28 way itself (\`${handMade}\`), and restructuring it around that would run its own resume logic twice.`, 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.', sites[0]);
   }
