@@ -275,15 +275,15 @@ async function builtManifest(dir: string, wanted: Pick<CorpusManifest, 'version'
   }
 }
 
-/** Writes a corpus unless `dir` already holds this exact one; returns its manifest. */
-export async function ensureCorpus(dir: string, files: number, seed: number, rebuild = false): Promise<CorpusManifest> {
+/** Writes a corpus unless `dir` already holds this exact one; returns its manifest. `share`: the part of the files that are MCP servers (corpusFiles's default if not given). */
+export async function ensureCorpus(dir: string, files: number, seed: number, rebuild = false, share?: number): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'corpus.json');
   const built = await builtManifest(dir, { version: CORPUS_VERSION, files, seed }, rebuild);
   if (built) return built;
   await rm(dir, { recursive: true, force: true });
   const manifest: CorpusManifest = { version: CORPUS_VERSION, files, seed, candidates: 0, candidateBytes: 0, totalBytes: 0, kinds: {} };
   const made = new Set<string>();
-  for (const file of corpusFiles(files, seed)) {
+  for (const file of corpusFiles(files, seed, share)) {
     const full = path.join(dir, file.relative);
     const parent = path.dirname(full);
     if (!made.has(parent)) {

@@ -1,11 +1,12 @@
-// `npm run bench [-- --files 1k|5k|10k] [--reps 3] [--rebuild] [--no-linearity]`
+// `npm run bench [-- --files 1k|5k|10k] [--reps 3] [--rebuild] [--no-linearity] [--startup-reps 20] [--no-startup | --startup-only]`
 //
 // Builds (once) a corpus in .tmp/bench-corpus, then measures, in this one run and each in its
 // own child process, the floor (discover + read + prefilter + babel-parse every candidate),
 // `check` (analysis only) and `migrate --dry-run`, and prints files/s, peak memory and the
 // ratio of each to the floor. Then checks that cost is linear in candidate bytes on corpora of
-// candidates only, at 1x, 2x and 4x the same bytes. It reports; it asserts nothing (speed is
-// measured, never asserted in tests).
+// candidates only, at 1x, 2x and 4x the same bytes. And start-up (bench/startup.ts): the
+// compiled CLI's `--help` and `check` on a 50-file project against `node -e 0`. It reports; it
+// asserts nothing (speed is measured, never asserted in tests).
 //
 // Peak memory is the child's maximum RSS from /usr/bin/time -v when it is installed (it
 // includes everything the process mapped), else the child's own process.resourceUsage().
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildReport } from './child.ts';
 import { ensureCorpus, ensureLinearityCorpus, ensureMigratedCorpus, type CorpusManifest } from './corpus.ts';
+import { measureStartup } from './startup.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPORA = path.join(ROOT, '.tmp', 'bench-corpus');
@@ -35,10 +37,13 @@ interface Args {
   linearVariants: string[];
   /** Extra variants: label=variant:json run options (experiments, e.g. `no-verify=migrate:{"verify":false}`). */
   extra: Array<{ label: string; variant: string; options: string }>;
+  /** Start-up: repetitions (0: not measured), and whether it is all that is measured. */
+  startupReps: number;
+  startupOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { files: 10_000, reps: 3, rebuild: false, linearity: true, seed: 20260728, variants: ['floor', 'check', 'check-analysis', 'migrate', 'migrate-no-types'], linearVariants: ['floor', 'check-analysis', 'migrate'], extra: [] };
+  const args: Args = { files: 10_000, reps: 3, rebuild: false, linearity: true, seed: 20260728, variants: ['floor', 'check', 'check-analysis', 'migrate', 'migrate-no-types'], linearVariants: ['floor', 'check-analysis', 'migrate'], extra: [], startupReps: 20, startupOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -53,6 +58,9 @@ function parseArgs(argv: string[]): Args {
     } else if (a === '--reps') args.reps = Math.max(1, Number(value()));
     else if (a === '--rebuild') args.rebuild = true;
     else if (a === '--no-linearity') args.linearity = false;
+    else if (a === '--startup-reps') args.startupReps = Math.max(1, Number(value()));
+    else if (a === '--no-startup') args.startupReps = 0;
+    else if (a === '--startup-only') args.startupOnly = true;
     else if (a === '--seed') args.seed = Number(value());
     else if (a === '--variants') args.variants = value().split(',');
     else if (a === '--extra') {
@@ -155,6 +163,13 @@ function table(rows: Row[], manifest: CorpusManifest): string {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.startupOnly) {
+    process.stderr.write('start-up…\n');
+    const text = `${await measureStartup(ROOT, CORPORA, args.startupReps || 20, args.seed, args.rebuild)}\n`;
+    process.stdout.write(text);
+    await writeFile(path.join(ROOT, '.tmp', 'bench-results-startup.md'), text);
+    return;
+  }
   const dir = path.join(CORPORA, `files-${args.files}`);
   process.stderr.write(`corpus: ${path.relative(ROOT, dir)} (${args.files} files)…\n`);
   const manifest = await ensureCorpus(dir, args.files, args.seed, args.rebuild);
@@ -253,6 +268,12 @@ async function main(): Promise<void> {
     out.push(
       `Candidate bytes: ${lin.map((l) => `${l.copies}x = ${fmt(l.manifest.candidateBytes / 1e6, 2)} MB`).join(', ')}. Linear cost means a marginal ratio ≈ 2 (each doubling adds twice the previous increment); 2x/1x and 4x/2x ≈ 2 as well when there is no fixed cost, and below 2 with one (the checker's start, JIT warm-up).`,
     );
+  }
+
+  if (args.startupReps > 0) {
+    process.stderr.write('start-up…\n');
+    out.push('');
+    out.push(await measureStartup(ROOT, CORPORA, args.startupReps, args.seed, args.rebuild));
   }
 
   const text = out.join('\n') + '\n';

@@ -28,6 +28,8 @@ export interface TransformOptions {
   v1Through?: string;
   /** This file's exported functions other modules register as handlers, and how. */
   registeredAs?: PlanOptions['registeredAs'];
+  /** Where the request-state module is (default: beside the file), and whether the engine wires its verifier elsewhere. */
+  stateModule?: PlanOptions['stateModule'];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -36,7 +38,7 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}), ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}) };
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, stateModule: options.stateModule, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}), ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}) };
 }
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
@@ -80,12 +82,26 @@ export async function transformWithTypes(source: string, fileName: string, types
   // One parse: every plan of the file shares it (and a caller that wants it, see RunSettings.onAnalysed).
   const analysis = analyseFile(source, fileName);
   onAnalysis?.(analysis);
-  if (!types || !analysis.typed) return rewritten(analysis, planFile(analysis, planOptions(options)));
+  if (!types) return rewritten(analysis, planFile(analysis, planOptions(options)));
+  const step = planOrQuestions(analysis, options);
+  if ('plan' in step) return rewritten(analysis, step.plan);
+  const facts = await types.forFile(fileName, source, step.questions);
+  return rewritten(analysis, planWithFacts(analysis, facts, options));
+}
+
+/**
+ * The plan when type facts would play no part in it (a JavaScript file, or no question asked),
+ * else the questions whose answers it needs (then plan with planWithFacts). For a caller that
+ * answers them its own way (the ESLint rule answers at once, in its own thread).
+ */
+export function planOrQuestions(analysis: FileAnalysis, options: TransformOptions = {}): { plan: FilePlan } | { questions: TypeQuestions } {
+  if (!analysis.typed) return { plan: planFile(analysis, planOptions(options)) };
   const { questions, plan } = questionsOf(analysis, options);
-  // No question asked: the facts played no part, so that plan is the plan.
-  if (questions.locals.length === 0 && questions.receivers.length === 0) return rewritten(analysis, plan);
-  const facts = await types.forFile(fileName, source, questions);
-  return rewritten(analysis, planFile(analysis, planOptions(options, facts)));
+  return questions.locals.length === 0 && questions.receivers.length === 0 ? { plan } : { questions };
+}
+
+export function planWithFacts(analysis: FileAnalysis, facts: TypeFacts, options: TransformOptions = {}): FilePlan {
+  return planFile(analysis, planOptions(options, facts));
 }
 
 /**

@@ -231,13 +231,14 @@ server.registerTool('t', { inputSchema: schema }, async ({ mode }, ctx) => {
 `;
     const { plan, output } = transformSource(source, 'server.ts', typed);
     expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
-    // The retry reads the answer, then runs the loop with its own break, then returns.
+    // The retry enters the same case, reads the answer, then runs the loop with its own break, then returns.
+    expect(output).toContain("  switch (mrtr.step === 'answer' ? 'a' : mode) {");
     expect(output).toContain(
       [
-        "  if (answer === undefined) return mrtr.askAgain();",
-        '  for (const x of [1, 2]) { if (x) break; }',
-        "  return { content: [{ type: 'text', text: answer.action }] };",
-        '});',
+        "      if (answer === undefined) return mrtr.askAgain();",
+        '      for (const x of [1, 2]) { if (x) break; }',
+        "      return { content: [{ type: 'text', text: answer.action }] };",
+        '    }',
       ].join('\n'),
     );
   });
@@ -256,6 +257,22 @@ server.registerTool('link', { description: 'd' }, async () => {
     expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicitUrl', status: 'marked', code: 'name-clash' }]);
     expect(output).toContain('  // @mrtr-todo(name-clash): the module already declares `inputRequired`');
     expect(output).toContain('  throw new UrlElicitationRequiredError(');
+  });
+
+  it('marks a question when the module imports inputRequired as a type only (a second import would not compile)', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+import type { inputRequired } from '@modelcontextprotocol/server';
+export type Builders = typeof inputRequired;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('ask', { description: 'd' }, async (ctx) => {
+  const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: answer.action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites).toMatchObject([{ line: 6, kind: 'elicit', status: 'marked', code: 'name-clash' }]);
+    expect(output).toContain('// @mrtr-todo(name-clash): the module imports `inputRequired` as a type only');
+    expect(output.match(/inputRequired/g)).toHaveLength(3);
   });
 });
 
@@ -287,22 +304,25 @@ server.registerTool('u', { description: 'd' }, async () => {
 });
 
 describe('rewrite invariants', () => {
-  it('keeps a multi-line template literal as it was when it moves to a deeper block (a question awaited inline, in a loop)', () => {
+  it('keeps a multi-line template literal as it was when it moves to a deeper block (before a question awaited inline, in a loop)', () => {
       const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const out: string[] = [];
   for (const item of ['a', 'b']) {
-    if ((await ctx.mcpReq.elicitInput(${Q})).action === 'accept') out.push(\`first \${item}
+    out.push(\`first \${item}
     second\`);
+    if ((await ctx.mcpReq.elicitInput(${Q})).action === 'accept') out.push(item);
   }
   return { content: [] };
 });
 `;
     const { plan, output } = transformSource(source, 'server.ts', { local: () => ({ text: 'string', jsonSafe: true }) });
     expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
-    // The resumed statement sits two levels deeper; the literal's second line is data.
-    expect(output).toContain("      if ((mrtrAnswer).action === 'accept') out.push(`first ${item}\n    second`);");
+    // The statement before the question moves into the first call's guard, a level deeper;
+    // the literal's second line is data. The inline question reads its answer where it was.
+    expect(output).toContain("    if (mrtrStep === undefined) {\n      out.push(`first ${item}\n    second`);\n      return mrtr.ask(");
+    expect(output).toContain("    if (mrtrAnswer.action === 'accept') out.push(item);");
   });
 
   it('leaves a file without legacy sites byte for byte', () => {
@@ -320,7 +340,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
   it('adds a context parameter when the handler had none', () => {
     const { output } = transformSource(tool('  const a = await server.server.elicitInput(p);\n  return a;', '{ q }'), 'server.js');
     expect(output).toContain('async ({ q }, ctx) => {');
-    expect(output).toContain("await mrtrResume(ctx, 'tool:t', ['a'], { q });");
+    expect(output).toContain("await mrtrResume(ctx, 'tool:t', ['a'], { q }, server);");
   });
 
   it('is a fixed point', () => {

@@ -145,7 +145,7 @@ describe('mrtr-codemod check', () => {
   it('after migrate, a refused site still fails check, once (site and its marker are one finding)', async () => {
     const root = await tree({ 'src/server.ts': LEGACY_SERVER, 'src/tools/mixed.ts': MIXED_SERVER });
     const migrated = await cli(root, 'migrate', 'src');
-    expect(migrated.code).toBe(0);
+    expect(migrated.code).toBe(1); // markers left, as check then says
     const server = await readFile(path.join(root, 'src/server.ts'), 'utf8');
     expect(server).toContain('// @mrtr-todo(no-request-to-answer):');
     expect(await readFile(path.join(root, 'src/tools/mixed.ts'), 'utf8')).toContain('// @mrtr-note: sampling is deprecated');
@@ -178,7 +178,7 @@ export function registerTools(server: McpServer): void {
       [1, 'mrtr-todo/server-elsewhere', undefined],
       [5, 'legacy-request', undefined],
     ]);
-    expect((await cli(root, 'migrate', '.')).code).toBe(0);
+    expect((await cli(root, 'migrate', '.')).code).toBe(1);
     const after = await check(root, '--format', 'json', '.');
     expect(after.code).toBe(1);
     const migrated = (await readFile(path.join(root, 'src/tools.ts'), 'utf8')).split('\n');
@@ -284,7 +284,7 @@ describe('check formats on one tree', () => {
 
   it('json: a stable documented object that says what text says', () => {
     const report = JSON.parse(outputs.json!.stdout) as CheckReport;
-    expect(Object.keys(report)).toEqual(['version', 'findings', 'errors', 'summary']);
+    expect(Object.keys(report)).toEqual(['version', 'findings', 'errors', 'skipped', 'summary']);
     expect(report.version).toBe(1);
     expect(report.findings).toMatchObject(expected);
     expect(report.findings.every((f) => f.severity === 'error')).toBe(true);
@@ -306,6 +306,7 @@ describe('check formats on one tree', () => {
       findings: 5,
       fixable: 1,
       errors: 0,
+      skipped: 0,
       byRule: { 'legacy-request': 1, 'mcp-codemod-error': 2, 'mrtr-todo/closure': 1, 'mrtr-todo/no-request-to-answer': 1 },
       exitCode: 1,
     });
@@ -428,6 +429,23 @@ describe('check building blocks', () => {
     expectValidSarif(log);
     expect(log.runs[0]!.results).toEqual([]);
     expect(log.runs[0]!.invocations[0]).toMatchObject({ executionSuccessful: false, exitCode: 2 });
+  });
+
+  it('a SARIF log with a file too large to analyse and folders passed over is valid: a result, and notes', () => {
+    const report = buildCheckReport(
+      [{ file: 'web/bundle.js', line: 1, column: 1, ruleId: 'not-analysed', severity: 'error', message: 'too large to analyse (1.2 MiB, the limit is 1.0 MiB)' }],
+      [],
+      2,
+      [{ file: 'src/vendor', reason: 'vendored code; name the folder to take it' }],
+    );
+    const log = sarifLog(report, { version: '1.2.3' }) as unknown as SarifLog;
+    expectValidSarif(log);
+    expect(log.runs[0]!.results.map((r) => r.ruleId)).toEqual(['not-analysed']);
+    expect(log.runs[0]!.invocations[0]).toMatchObject({
+      executionSuccessful: true,
+      exitCode: 1,
+      toolExecutionNotifications: [{ level: 'note', message: { text: 'src/vendor: skipped: vendored code; name the folder to take it' } }],
+    });
   });
 
   it('the schema check is not vacuous: broken logs are refused', () => {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BROKEN_SERVER, ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
-import { cli, git } from './support/cli.ts';
+import { stripAnsi } from '../src/report/color.ts';
+import { cli, git, runCli } from './support/cli.ts';
 
 
 let dir: string;
@@ -47,19 +48,27 @@ describe('mrtr-codemod migrate', () => {
     expect(first.stdout).toBe(
       [
         'Files scanned: 2 (1 mention server→client requests)',
-        'Files changed: 1',
+        'Files changed: 2',
         '  src/server.ts',
+        '  src/mrtr-request-state.ts',
+        'Request-state module:',
+        '  src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports',
         'Sites migrated: 1',
         'Markers left: 0',
         'Errors: 0',
         'migrated 1/1 handler',
+        'Next steps:',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
         '',
       ].join('\n'),
     );
     const migrated = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
     expect(migrated).not.toContain('ctx.mcpReq.elicitInput(');
     expect(migrated).toContain("inputRequired.elicit({ message: 'Go?'");
-    expect(migrated).toContain('{ requestState: { verify: mrtrCodec.verify } }');
+    expect(migrated).toContain('{ requestState: { verify: mrtrVerify() } }');
+    expect(migrated).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
+    expect(await readFile(path.join(dir, 'src/mrtr-request-state.ts'), 'utf8')).toMatch(/^\/\/ @mrtr-generated request-state module, mrtr-codemod /);
     expect(await readFile(path.join(dir, 'src/util.ts'), 'utf8')).toBe(PLAIN_MODULE);
 
     const before = await snapshot(dir);
@@ -77,14 +86,15 @@ describe('mrtr-codemod migrate', () => {
     const before = await snapshot(dir);
 
     const dry = await cli(dir, 'migrate', '--dry-run', '.');
-    expect(dry.code).toBe(0);
+    expect(dry.code).toBe(1); // the change would leave a marker in mixed.ts
     expect(await snapshot(dir)).toEqual(before);
 
     const cut = dry.stdout.indexOf('Files scanned:');
     const patch = dry.stdout.slice(0, cut);
     expect(patch.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
     expect(patch).toContain('--- a/src/tools/mixed.ts\n+++ b/src/tools/mixed.ts\n');
-    expect(dry.stdout.slice(cut)).toContain('Files to change: 2 (dry run: nothing written)\n');
+    expect(patch).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
+    expect(dry.stdout.slice(cut)).toContain('Files to change: 3 (dry run: nothing written)\n');
     await writeFile(path.join(os.tmpdir(), `${path.basename(dir)}.patch`), patch);
     const patchFile = path.join(os.tmpdir(), `${path.basename(dir)}.patch`);
     try {
@@ -99,8 +109,8 @@ describe('mrtr-codemod migrate', () => {
         await cp(dir, copy, { recursive: true });
         await git(copy, 'apply', patchFile);
         // The tree is a fresh, uncommitted repository: writing needs --force.
-        expect((await cli(dir, 'migrate', '--force', '.')).code).toBe(0);
-        for (const file of ['src/server.ts', 'src/tools/mixed.ts']) {
+        expect((await cli(dir, 'migrate', '--force', '.')).code).toBe(1);
+        for (const file of ['src/server.ts', 'src/tools/mixed.ts', 'src/mrtr-request-state.ts']) {
           expect(await readFile(path.join(copy, file), 'utf8')).toBe(await readFile(path.join(dir, file), 'utf8'));
         }
       } finally {
@@ -111,11 +121,11 @@ describe('mrtr-codemod migrate', () => {
     }
   });
 
-  it('reports a file that does not parse with its path and line, migrates the others, exits 1', async () => {
+  it('reports a file that does not parse with its path and line, migrates the others, exits 2', async () => {
     await tree({ 'a/broken.ts': BROKEN_SERVER, 'a/good.ts': ELICIT_SERVER, 'z/good.mts': ELICIT_SERVER });
 
     const result = await cli(dir, 'migrate', 'a', 'z');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/^Errors: 1\n {2}a\/broken\.ts:3:24 {2}cannot parse: Unexpected token/m);
     expect(result.stdout).toContain('Sites migrated: 2\n');
     expect(await readFile(path.join(dir, 'a/broken.ts'), 'utf8')).toBe(BROKEN_SERVER);
@@ -123,10 +133,10 @@ describe('mrtr-codemod migrate', () => {
     expect(await readFile(path.join(dir, 'z/good.mts'), 'utf8')).toContain('inputRequired.elicit(');
   });
 
-  it('exits 1 for a path that does not exist, still processing the rest', async () => {
+  it('exits 2 for a path that does not exist, still processing the rest', async () => {
     await tree({ 'src/server.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', 'missing', 'src');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toContain('  missing  no such file or directory\n');
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
   });
@@ -154,19 +164,23 @@ describe('mrtr-codemod migrate', () => {
     expect((await cli(dir, 'migrate', 'exec.ts', 'private.ts')).code).toBe(0);
     expect((await stat(path.join(dir, 'exec.ts'))).mode & 0o7777).toBe(0o755);
     expect((await stat(path.join(dir, 'private.ts'))).mode & 0o7777).toBe(0o600);
-    expect(await readdir(dir)).toEqual(['exec.ts', 'private.ts']);
+    // No temporary file left; the request-state module beside them is new.
+    expect(await readdir(dir)).toEqual(['exec.ts', 'mrtr-request-state.ts', 'private.ts']);
   });
 
   it('summarises migrated sites, each marker with where, why and next, and each note once', async () => {
     await tree({ 'mixed.ts': MIXED_SERVER, 'other.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', '.');
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1); // a marker is left for a person
     expect(result.stdout).toBe(
       [
         'Files scanned: 2 (2 mention server→client requests)',
-        'Files changed: 2',
+        'Files changed: 3',
         '  mixed.ts',
         '  other.ts',
+        '  mrtr-request-state.ts',
+        'Request-state module:',
+        '  mrtr-request-state.ts: new, the request-state helpers every migrated file imports',
         'Sites migrated: 3',
         'Markers left: 1',
         '  mixed.ts:6:29  closure  the request is made inside a function nested in the handler, which the handler cannot suspend.  ' +
@@ -175,15 +189,19 @@ describe('mrtr-codemod migrate', () => {
         'Notes:',
         '  sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server. (2 sites)',
         'migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)',
+        'Next steps:',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
+        '  3. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',
       ].join('\n'),
     );
     const mixed = await readFile(path.join(dir, 'mixed.ts'), 'utf8');
     expect(mixed).toContain('// @mrtr-todo(closure):');
 
-    // The marker stays reported on the next run (further down, below the helpers), and nothing changes.
+    // The marker stays reported on the next run (further down, below the added import), and nothing changes.
     const again = await cli(dir, 'migrate', '.');
-    expect(again.code).toBe(0);
+    expect(again.code).toBe(1);
     expect(again.stdout).toContain('Files changed: 0\n');
     expect(again.stdout).toMatch(/^Markers left: 1\n {2}mixed\.ts:\d+:29 {2}closure /m);
   });
@@ -233,8 +251,8 @@ export function createServer(): McpServer {
   it('--no-types never starts the checker: the unannotated local is marked, not guessed', async () => {
     await inProject(async (root) => {
       const result = await cli(root, 'migrate', '--no-types', '--json', 'server.ts');
-      // A marked site is not an error of the run (check reports it, with exit 1).
-      expect(result).toMatchObject({ code: 0, stderr: '' });
+      // A marked site is not an error of the run, but is left for a person: exit 1, as check.
+      expect(result).toMatchObject({ code: 1, stderr: '' });
       const summary = JSON.parse(result.stdout) as { sites: { migrated: number; marked: number }; markers: Array<{ code: string }> };
       expect(summary.sites).toMatchObject({ migrated: 0, marked: 1 });
       expect(summary.markers.map((m) => m.code)).toEqual(['untyped-local']);
@@ -255,19 +273,226 @@ describe('mrtr-codemod usage', () => {
     expect(sub.stdout).toContain('--dry-run');
   });
 
-  it('exits 2 on usage errors', async () => {
-    const none = await cli(dir);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain('Name a command: migrate');
-    const noPaths = await cli(dir, 'migrate');
-    expect(noPaths.code).toBe(2);
-    expect(noPaths.stderr).toContain('Not enough non-option arguments');
-    const unknown = await cli(dir, 'migrate', '.', '--frobnicate');
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Unknown argument: frobnicate');
-    const command = await cli(dir, 'convert', '.');
-    expect(command.code).toBe(2);
-    expect(command.stderr).toMatch(/Unknown arguments?: convert/);
-    expect(command.stdout).toBe('');
+  it('a usage error is one line and a pointer to the help (exit 2); a mistyped option is answered with the nearest', async () => {
+    const usage = (message: string, help = 'mrtr-codemod migrate --help') => ({ code: 2, stdout: '', stderr: `mrtr-codemod: ${message}\nRun '${help}' for the options.\n` });
+    expect(await cli(dir, 'migrate', '--dryrun', 'src')).toEqual(usage('unknown option --dryrun; did you mean --dry-run?'));
+    expect(await cli(dir, 'migrate', 'src', '--exlcude=x')).toEqual(usage('unknown option --exlcude; did you mean --exclude?'));
+    expect(await cli(dir, 'migrate', '--dry-run', '--no-tyeps', 'src')).toEqual(usage('unknown option --no-tyeps; did you mean --no-types?'));
+    expect(await cli(dir, 'check', '--formt', 'json', 'src')).toEqual(usage('unknown option --formt; did you mean --format?', 'mrtr-codemod check --help'));
+    expect(await cli(dir, 'check', '--include', 'x', '--exclude', 'y', '--frobnicate', '.')).toEqual(usage('unknown option --frobnicate', 'mrtr-codemod check --help'));
+    expect(await cli(dir)).toEqual(usage('name a command: migrate or check', 'mrtr-codemod --help'));
+    expect(await cli(dir, 'convert', '.')).toEqual(usage('unknown command convert: the commands are migrate and check', 'mrtr-codemod --help'));
+    expect(await cli(dir, 'migrate')).toEqual(usage('Not enough non-option arguments: got 0, need at least 1'));
+    expect(await cli(dir, 'check', '--format', 'xml', '.')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^mrtr-codemod: Invalid values:.*\nRun 'mrtr-codemod check --help' for the options\.\n$/s) });
+    // Known spellings yargs accepts are not taken for typos.
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    expect((await cli(dir, 'migrate', '--dryRun', '--no-v1', '--types=false', 'src')).code).toBe(0);
+  });
+});
+
+describe('control characters from the repository never reach a terminal raw', () => {
+  // A file name, a tool name and source text, each carrying an escape sequence that erases the
+  // line (`ESC [2K`), a carriage return that rewrites it, and a bidirectional override.
+  const ESC = '\u001b[2K';
+  // (The carriage return is written as an escape in the tool name: a raw one would end the string.)
+  const evilServer = MIXED_SERVER.replace("'later'", `'later${ESC}\\r\u202e'`);
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  it('the summary, the check formats and every message escape them; a patch keeps the file exact', async () => {
+    await tree({ [`src/evil${ESC}\r.ts`]: evilServer, [`src/broken${ESC}.ts`]: BROKEN_SERVER });
+
+    const dry = await cli(dir, 'migrate', '--dry-run', 'src');
+    const summary = dry.stdout.slice(dry.stdout.indexOf('Files scanned:'));
+    expect(summary).not.toMatch(RAW);
+    expect(dry.stderr).not.toMatch(RAW);
+    expect(summary).toContain('  src/evil\\x1b[2K\\r.ts\n');
+    expect(summary).toContain('  src/broken\\x1b[2K.ts:3:24  cannot parse');
+    expect(summary).toContain('tool:later\\x1b[2K\\r\\u202e (src/evil\\x1b[2K\\r.ts:6, closure)');
+    // The patch itself (stdout is a pipe) carries the code byte for byte.
+    expect(dry.stdout.slice(0, dry.stdout.indexOf('Files scanned:'))).toContain(`registerTool('later${ESC}\\r\u202e'`);
+    const json = await cli(dir, 'migrate', '--dry-run', '--json', 'src');
+    expect(json.stdout).not.toMatch(RAW);
+    // The same value, escaped: JSON readers get the tool name as it is.
+    expect((JSON.parse(json.stdout) as { handlers: { needManualWork: Array<{ handler: string }> } }).handlers.needManualWork[0]!.handler).toBe(`tool:later${ESC}\r\u202e`);
+
+    for (const format of ['text', 'github', 'json', 'sarif']) {
+      const run = await cli(dir, 'check', '--format', format, 'src');
+      expect(run.stdout, format).not.toMatch(RAW);
+      expect(run.stderr, format).not.toMatch(RAW);
+    }
+    const report = JSON.parse((await cli(dir, 'check', '--format', 'json', 'src')).stdout) as { findings: Array<{ file: string }> };
+    expect(report.findings.map((f) => f.file)).toContain(`src/evil${ESC}\r.ts`);
+
+    // Coloured for a person, the diff shows the source's escapes as text too.
+    const coloured = await runCli(dir, ['migrate', '--dry-run', 'src'], { FORCE_COLOR: '1' });
+    expect(stripAnsi(coloured.stdout)).not.toMatch(RAW);
+  });
+});
+
+describe('unusual file names and arguments', () => {
+  it('--patch quotes names as git does (tab, newline, quote, backslash, space): git apply takes it and gives what migrate writes', async () => {
+    const names = ['src/tab\there.ts', 'src/new\nline.ts', 'src/q"uote.ts', 'src/back\\slash.ts', 'src/sp ace.ts', 'src/naïve.ts'];
+    await tree(Object.fromEntries(names.map((name) => [name, ELICIT_SERVER])));
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '--patch', '../mrtr.patch', 'src');
+    expect(dry.code).toBe(0);
+    const patchFile = path.join(dir, '..', 'mrtr.patch');
+    try {
+      const patch = await readFile(patchFile, 'utf8');
+      expect(patch).toContain('--- "a/src/tab\\there.ts"\n+++ "b/src/tab\\there.ts"\n');
+      expect(patch).toContain('--- "a/src/new\\nline.ts"\n');
+      expect(patch).toContain('--- "a/src/q\\"uote.ts"\n');
+      expect(patch).toContain('--- "a/src/back\\\\slash.ts"\n');
+      expect(patch).toContain('--- a/src/sp ace.ts\t\n+++ b/src/sp ace.ts\t\n');
+      expect(patch).toContain('--- a/src/naïve.ts\n');
+      expect(patch).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
+      await git(dir, 'apply', patchFile);
+      const written = [...names, 'src/mrtr-request-state.ts'];
+      const applied = await Promise.all(written.map((name) => readFile(path.join(dir, name), 'utf8')));
+      // Back to the commit: the module the patch created is untracked, and would count as a change.
+      await git(dir, 'checkout', '-q', '.');
+      await git(dir, 'clean', '-q', '-f');
+      expect((await cli(dir, 'migrate', 'src')).code).toBe(0);
+      expect(await Promise.all(written.map((name) => readFile(path.join(dir, name), 'utf8')))).toEqual(applied);
+      expect(applied.slice(0, names.length).every((text) => text.includes('inputRequired.elicit('))).toBe(true);
+    } finally {
+      await rm(patchFile, { force: true });
+    }
+  });
+
+  it('names the request-state module as it does other files: escaped in the summary, quoted as git does in the patch that creates it', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+    // A tab, a quote and an escape sequence, in a folder that does not exist yet.
+    const name = 'lib/st\tate"\u001b[2K.ts';
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '--state-module', name, 'src');
+    expect(dry.code, dry.stderr).toBe(0);
+    const cut = dry.stdout.indexOf('Files scanned:');
+    const patch = dry.stdout.slice(0, cut);
+    expect(patch).toContain('--- /dev/null\n+++ "b/lib/st\\tate\\"\\033[2K.ts"\n');
+    expect(dry.stdout.slice(cut)).toContain('  lib/st\\tate"\\x1b[2K.ts: new, the request-state helpers every migrated file imports\n');
+    expect(dry.stdout.slice(cut)).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+
+    const patchFile = path.join(dir, '..', `${path.basename(dir)}.patch`);
+    try {
+      await writeFile(patchFile, patch);
+      await git(dir, 'apply', patchFile);
+      const applied = await readFile(path.join(dir, name), 'utf8');
+      await git(dir, 'checkout', '-q', '.');
+      await git(dir, 'clean', '-q', '-f', '-d');
+      expect((await cli(dir, 'migrate', '--state-module', name, 'src')).code).toBe(0);
+      expect(await readFile(path.join(dir, name), 'utf8')).toBe(applied);
+    } finally {
+      await rm(patchFile, { force: true });
+    }
+  });
+
+  it('takes every path after `--`, including one that starts with a dash', async () => {
+    await tree({ '-dash.ts': ELICIT_SERVER, 'src/server.ts': ELICIT_SERVER });
+    const dry = await cli(dir, 'migrate', '--dry-run', 'src', '--', '-dash.ts');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n  -dash.ts\n  src/server.ts\n  mrtr-request-state.ts\n');
+    const only = await cli(dir, 'check', '--', '-dash.ts');
+    expect(only.code).toBe(1);
+    expect(only.stdout).toMatch(/^-dash\.ts:6:\d+ {2}legacy-request /);
+    expect(only.stdout).toContain('1 file checked');
+  });
+
+  it('reads the first pattern of a .gitignore that starts with a byte-order mark, at the root and below', async () => {
+    await tree({
+      '.gitignore': '\ufeffignored.ts\n',
+      'ignored.ts': ELICIT_SERVER,
+      'sub/.gitignore': '\ufeff/anchored.ts\n',
+      'sub/anchored.ts': ELICIT_SERVER,
+      'deep/.gitignore': '\ufeff# a comment, then a pattern\nlost.ts\n',
+      'deep/lost.ts': ELICIT_SERVER,
+      'kept.ts': ELICIT_SERVER,
+    });
+    await git(dir, 'init', '-q');
+    const run = await cli(dir, 'check', '.');
+    expect(run.stdout).toContain('1 file checked');
+    expect(run.stdout).toMatch(/^kept\.ts:/);
+  });
+});
+
+describe('migrate and check answer alike', () => {
+  it('exit by one rule: 0 nothing left, 1 left for a person, 2 something could not be done', async () => {
+    await tree({ 'clean/server.ts': ELICIT_SERVER.replace(/await ctx\.mcpReq\.elicitInput\([^;]*\);/, "({ action: 'accept' });"), 'open/mixed.ts': MIXED_SERVER, 'broken/broken.ts': BROKEN_SERVER });
+    const codes = async (...paths: string[]) => [(await cli(dir, 'check', ...paths)).code, (await cli(dir, 'migrate', '--dry-run', ...paths)).code];
+    expect(await codes('clean')).toEqual([0, 0]);
+    expect(await codes('open')).toEqual([1, 1]); // check: findings; migrate: the change leaves a marker
+    expect(await codes('nope/', 'clean')).toEqual([2, 2]); // a path that does not exist
+    expect(await codes('broken', 'open')).toEqual([2, 2]); // a file that does not parse wins over findings
+  });
+
+  it('check takes --include and --exclude as migrate does', async () => {
+    await tree({ 'src/a.ts': ELICIT_SERVER, 'src/b.ts': ELICIT_SERVER, 'src/gen/c.ts': ELICIT_SERVER });
+    const checked = async (...args: string[]) => {
+      const run = await cli(dir, 'check', '--format', 'json', ...args);
+      return [...new Set((JSON.parse(run.stdout) as { findings: Array<{ file: string }> }).findings.map((f) => f.file))];
+    };
+    expect(await checked('src')).toEqual(['src/a.ts', 'src/b.ts', 'src/gen/c.ts']);
+    expect(await checked('--include', 'src/*.ts', 'src')).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(await checked('--exclude', 'src/gen', '--exclude', '**/b.ts', 'src')).toEqual(['src/a.ts']);
+  });
+
+  it('a dry run whose patch goes to a file or a pipe still says its errors on stderr', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER, 'src/broken.ts': BROKEN_SERVER });
+    const piped = await cli(dir, 'migrate', '--dry-run', 'src', 'nope');
+    expect(piped.code).toBe(2);
+    expect(piped.stdout).toContain('--- a/src/server.ts\n');
+    expect(piped.stderr).toBe('mrtr-codemod: nope: no such file or directory\nmrtr-codemod: src/broken.ts:3:24: cannot parse: Unexpected token\n');
+  });
+});
+
+describe('vendored, minified and bundled code', () => {
+  it('is skipped with a note, not an error; a bundle too large to parse that mentions a request is left for a person (exit 1)', async () => {
+    const line = '// padding: the quick brown fox jumps over the lazy dog, again and again.\n';
+    const js = ELICIT_SERVER.replace('(): McpServer', '()');
+    const bundle = js + line.repeat(Math.ceil((1.2 * 1024 * 1024) / line.length));
+    await tree({
+      'src/server.ts': ELICIT_SERVER,
+      'src/vendor/lib.js': js,
+      'third_party/x.ts': ELICIT_SERVER,
+      'src/app.min.js': js,
+      'web/bundle.js': bundle,
+    });
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '.');
+    expect(dry.code).toBe(1);
+    const summary = dry.stdout.slice(dry.stdout.indexOf('Files scanned:'));
+    expect(summary).toContain('Files to change: 2 (dry run: nothing written)\n  src/server.ts\n  src/mrtr-request-state.ts\n');
+    expect(summary).toContain(
+      [
+        'Errors: 0',
+        'Skipped: 4',
+        '  src/app.min.js  minified code; name the file to take it',
+        '  src/vendor  vendored code; name the folder to take it',
+        '  third_party  vendored code; name the folder to take it',
+        '  web/bundle.js  too large to analyse (1.2 MiB, the limit is 1.0 MiB): likely a bundle; migrate its sources and build it again',
+        '',
+      ].join('\n'),
+    );
+
+    const check = await cli(dir, 'check', '.');
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('web/bundle.js:1:1  not-analysed  too large to analyse');
+    expect(check.stdout).toContain('src/vendor  skipped  vendored code; name the folder to take it\n');
+    expect(check.stdout).toMatch(/, 0 errors, 2 files checked, 3 skipped\n$/);
+    expect(check.stdout).not.toContain('src/vendor/lib.js');
+
+    // Without the bundle nothing is left: vendored and minified code is not the project's.
+    await rm(path.join(dir, 'web'), { recursive: true });
+    await writeFile(path.join(dir, 'src/server.ts'), PLAIN_MODULE);
+    expect((await cli(dir, 'check', '.')).code).toBe(0);
+    expect((await cli(dir, 'migrate', '--dry-run', '.')).code).toBe(0);
+    // Named, they are taken.
+    expect((await cli(dir, 'check', 'src/vendor', 'src/app.min.js')).stdout).toMatch(/^src\/app\.min\.js:6:\d+ {2}legacy-request [^\n]*\nsrc\/vendor\/lib\.js:6:\d+ {2}legacy-request /);
   });
 });

@@ -236,6 +236,66 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({}) },
     legacyLog: ['audit:log:accept', 'count:users'],
   },
+  'a question in a catch block, with a finally': {
+    fixture: 'resume-in-place',
+    calls: [
+      { name: 'upload', arguments: { file: 'a.txt' } },
+      { name: 'upload', arguments: { file: 'b.bad' } },
+      { name: 'upload', arguments: { file: 'c.bad' } },
+    ],
+    script: { elicit: (params) => (String(params.message).includes('b.bad') ? accept({ ok: true }) : { action: 'decline' }) },
+    legacyLog: [
+      'audit:upload:a.txt', 'audit:sending:a.txt', 'audit:uploaded:a.txt', 'audit:upload:done',
+      'audit:upload:b.bad', 'audit:sending:b.bad', 'audit:failed:b.bad:Error: rejected', 'audit:retried:b.bad', 'audit:upload:done',
+      'audit:upload:c.bad', 'audit:sending:c.bad', 'audit:failed:c.bad:Error: rejected', 'audit:upload:done',
+    ],
+  },
+  'a question in a branch, and one after the branch': {
+    fixture: 'resume-in-place',
+    calls: [
+      { name: 'purge', arguments: { table: 'logs', force: false } },
+      { name: 'purge', arguments: { table: 'users', force: true } },
+      { name: 'purge', arguments: { table: 'keep', force: false } },
+    ],
+    script: { elicit: (params) => (params.message === 'Why?' ? accept({ reason: 'old' }) : params.message === 'Purge logs?' ? accept({ ok: true }) : { action: 'decline' }) },
+    legacyLog: ['audit:purge:logs:confirmed', 'delete:logs=3', 'audit:purge:users:forced', 'delete:users=5'],
+  },
+  'a question in each branch of an if/else': {
+    fixture: 'resume-in-place',
+    calls: [
+      { name: 'choose', arguments: { mode: 'fast' } },
+      { name: 'choose', arguments: { mode: 'slow' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Fast') ? accept({ ok: true }) : { action: 'decline' }) },
+    legacyLog: ['audit:mode:fast', 'audit:fast:accept', 'audit:mode:slow', 'audit:slow:decline'],
+  },
+  'a question in nested loops': {
+    fixture: 'resume-in-place',
+    calls: [{ name: 'sort', arguments: { groups: [['a', 'b'], ['c']] } }],
+    script: { elicit: (params) => (String(params.message) === 'Keep b?' ? { action: 'decline' } : accept({ ok: true })) },
+    legacyLog: ['audit:group:a+b', 'audit:group:c'],
+  },
+  'a question in a do...while loop': {
+    fixture: 'resume-in-place',
+    calls: [{ name: 'code', arguments: {} }],
+    script: { elicit: (params) => accept({ code: params.message === 'Code?' ? 'x' : 'abcd' }) },
+    legacyLog: ['audit:code:abcd:2'],
+  },
+  "a question in a switch's default case": {
+    fixture: 'resume-in-place',
+    calls: [
+      { name: 'kind', arguments: { kind: 'quick' } },
+      { name: 'kind', arguments: { kind: 'slow' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:kind:slow:accept'],
+  },
+  'a question in a loop, and one after the loop': {
+    fixture: 'resume-in-place',
+    calls: [{ name: 'tally', arguments: { items: ['x', 'y'] } }],
+    script: { elicit: (params) => (params.message === 'How many x?' ? accept({ n: 2 }) : params.message === 'How many y?' ? accept({ n: 3 }) : accept({ ok: true })) },
+    legacyLog: ['audit:saved:5'],
+  },
 };
 
 /**
@@ -295,18 +355,23 @@ describe.each([
     { fixture: 'control-flow', call: { name: 'rename_project', arguments: { project: 'apollo' } }, log: ['audit:rename:apollo', 'audit:rename:fallback:SdkError: Client does not support form elicitation.', 'audit:rename:finally', 'audit:rename:apollo->apollo-copy'] },
   ];
 
-  it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did', async ({ fixture, call, log }) => {
+  it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did, on both eras', async ({ fixture, call, log }) => {
     const legacyWorld = createWorld();
     const legacyModule = await importFixture<ServerModule>(fixture, 'input');
     const legacy = { ...(await runCalls(() => legacyModule.createServer(legacyWorld), 'legacy', [call], {}, capabilities)), log: legacyWorld.log };
     expect(legacy.log).toEqual(log);
     expect(legacy.questions).toEqual([]);
 
+    // Both eras: on the 2025 era the request carries no capabilities, and the ones the client
+    // declared at initialize decide (the SDK's shim would otherwise fail the whole call, and a
+    // try/catch fallback would never run).
     const migratedModule = await importFixture<ServerModule>(fixture, 'output');
-    const modernWorld = createWorld();
-    const modern = await runCalls(() => migratedModule.createServer(modernWorld), 'modern', [call], {}, capabilities);
-    expect(modern.questions).toEqual([]);
-    expect(modern.results).toEqual(legacy.results);
-    expect(modernWorld.log).toEqual(legacy.log);
+    for (const era of ['modern', 'legacy'] as const) {
+      const migratedWorld = createWorld();
+      const migrated = await runCalls(() => migratedModule.createServer(migratedWorld), era, [call], {}, capabilities);
+      expect(migrated.questions, era).toEqual([]);
+      expect(migrated.results, era).toEqual(legacy.results);
+      expect(migratedWorld.log, era).toEqual(legacy.log);
+    }
   });
 });

@@ -5,14 +5,16 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
-import { connectManual, flipMac } from './support/harness.ts';
+import { connectAutoFulfilling, connectManual, flipMac, runCalls } from './support/harness.ts';
 
 type ServerModule = { createServer(world: World): McpServer };
 const deleteServer = (await import('../fixtures/elicit-confirm-delete/output.ts')) as ServerModule;
 const formsServer = (await import('../fixtures/request-forms/output.ts')) as ServerModule;
+const deleteInput = (await import('../fixtures/elicit-confirm-delete/input.ts')) as ServerModule;
+/** The request-state module the migrated fixtures import (its settings are process-wide). */
+const stateModule = await import('../fixtures/_support/mrtr-request-state.ts');
 
 const CONFIRMED = { answer: { action: 'accept', content: { confirm: true } } };
-const REFUSED = { content: [{ type: 'text', text: 'Invalid or expired requestState' }], isError: true };
 
 async function firstRound(module: ServerModule, name: string, args: Record<string, unknown>) {
   const world = createWorld();
@@ -86,20 +88,29 @@ describe('a migrated handler on the 2026-07-28 era', () => {
     await connection.close();
   });
 
-  it('refuses state minted for the same tool with other arguments', async () => {
+  it('refuses state minted for the same tool with other arguments with -32602, before any side effect', async () => {
     const { world, connection, first } = await firstRound(deleteServer, 'delete_records', { table: 'logs' });
-    const replayed = await connection.callRaw({ name: 'delete_records', arguments: { table: 'users' }, inputResponses: CONFIRMED, requestState: first.requestState });
-    expect(replayed).toMatchObject(REFUSED);
+    const auto = await connectAutoFulfilling(() => deleteServer.createServer(world));
+    const replayed = await auto.callRaw({ name: 'delete_records', arguments: { table: 'users' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    expect(replayed).toEqual({ error: { code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state' } } });
     expect(world.log).toEqual(['count:logs']);
-    await connection.close();
+    await Promise.all([auto.close(), connection.close()]);
   });
 
-  it('refuses state minted for another tool, before that tool does anything', async () => {
+  it('refuses state minted for another tool with -32602: a manual client sees the state it must send back to learn so', async () => {
     const { world, connection, first } = await firstRound(formsServer, 'list_workspace', {});
-    const replayed = await connection.callRaw({ name: 'notify_user', arguments: { note: 'x' }, inputResponses: { answer: { action: 'accept', content: {} } }, requestState: first.requestState });
-    expect(replayed).toMatchObject(REFUSED);
+    const misdirected = { name: 'notify_user', arguments: { note: 'x' }, inputResponses: { answer: { action: 'accept', content: {} } }, requestState: first.requestState };
+    const answered = await connection.callRaw(misdirected);
+    expect(answered).toMatchObject({ resultType: 'input_required', requestState: 'mrtr-refused' });
+    expect(answered.inputRequests ?? {}).toEqual({});
+    const refused = await connection.callRaw({ name: 'notify_user', arguments: { note: 'x' }, requestState: answered.requestState });
+    expect(refused.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+
+    const { first: again } = await firstRound(formsServer, 'list_workspace', {});
+    const auto = await connectAutoFulfilling(() => formsServer.createServer(world));
+    expect(await auto.callRaw({ ...misdirected, requestState: again.requestState })).toMatchObject({ error: { code: -32602 } });
     expect(world.log).toEqual(['audit:roots:asked']);
-    await connection.close();
+    await Promise.all([auto.close(), connection.close()]);
   });
 });
 
@@ -131,6 +142,111 @@ describe('principal binding over the real HTTP entry', () => {
     const own = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
     expect(own).toMatchObject({ content: [{ type: 'text', text: 'Deleted 3 records from logs.' }] });
     expect(world.log).toEqual(['count:logs', 'delete:logs=3']);
+    await client.close();
+  });
+});
+
+describe('the promises kept against an untrusted client', () => {
+  it('resumes each round once: a completed round replayed with its answers is refused, and its side effect runs once', async () => {
+    const { world, connection, first } = await firstRound(deleteServer, 'delete_records', { table: 'logs' });
+    const retry = { name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState };
+    expect((await connection.callRaw(retry)).content).toEqual([{ type: 'text', text: 'Deleted 3 records from logs.' }]);
+    for (let i = 0; i < 2; i++) expect((await connection.callRaw(retry)).error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(world.log).toEqual(['count:logs', 'delete:logs=3']);
+    await connection.close();
+  });
+
+  it('records resumed rounds where mrtrConfigure says (a store several instances share)', async () => {
+    const claims: string[] = [];
+    const shared = new Set<string>();
+    stateModule.mrtrConfigure({ rounds: { claim: async (round) => (claims.push(round), shared.has(round) ? false : (shared.add(round), true)) } });
+    try {
+      const { world, connection, first } = await firstRound(deleteServer, 'delete_records', { table: 'logs' });
+      const retry = { name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState };
+      // Another instance (another server, same key and store) gets the replay.
+      const other = await connectManual(() => deleteServer.createServer(world));
+      await connection.callRaw(retry);
+      expect((await other.callRaw(retry)).error).toMatchObject({ code: -32602 });
+      expect(claims).toEqual([payloadOf(first.requestState).p.round, payloadOf(first.requestState).p.round]);
+      await Promise.all([other.close(), connection.close()]);
+    } finally {
+      stateModule.mrtrConfigure({ rounds: undefined });
+    }
+  });
+
+  it('bounds the whole flow: re-asking mints fresh state, but the flow ends MCP_REQUEST_STATE_TTL_SECONDS after its first question', async () => {
+    const { world, connection, first } = await firstRound(deleteServer, 'delete_records', { table: 'logs' });
+    const born = payloadOf(first.requestState).p.born as number;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 500_000);
+    const again = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, requestState: first.requestState });
+    expect(again.resultType).toBe('input_required');
+    expect(payloadOf(again.requestState).p.born).toBe(born); // the first question's time travels
+    vi.setSystemTime((born + 601) * 1000);
+    const late = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: again.requestState });
+    expect(late.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(world.log).toEqual(['count:logs']);
+    await connection.close();
+  });
+
+  it('refuses to mint a state over MCP_REQUEST_STATE_MAX_BYTES, with an error that says why', async () => {
+    stateModule.mrtrConfigure({ maxStateBytes: 300 });
+    try {
+      const world = createWorld();
+      const connection = await connectManual(() => deleteServer.createServer(world));
+      const result = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' } });
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(/^tool:delete_records: its requestState would be \d+ bytes, over the limit of 300 \(MCP_REQUEST_STATE_MAX_BYTES\)/);
+      await connection.close();
+    } finally {
+      stateModule.mrtrConfigure({ maxStateBytes: undefined });
+    }
+  });
+
+  // Accepted content that does not match the question's schema: the push API refused it before
+  // the handler went on (isError), and so does the migrated handler, on both eras.
+  describe.each([
+    ['a number too large for a boolean', { confirm: 1000000 }],
+    ['a string', { confirm: 'lots' }],
+    ['a missing value', {}],
+  ])('accepted content with %s', (_name, content) => {
+    it('is refused as the push API refused it, before the side effect', async () => {
+      const call = [{ name: 'delete_records', arguments: { table: 'logs' } }];
+      const script = { elicit: () => ({ action: 'accept' as const, content }) };
+      const legacyWorld = createWorld();
+      const legacy = await runCalls(() => deleteInput.createServer(legacyWorld), 'legacy', call, script);
+      expect(legacy.results[0]).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Elicitation response content does not match requested schema: data/) }] });
+      for (const era of ['modern', 'legacy'] as const) {
+        const world = createWorld();
+        const migrated = await runCalls(() => deleteServer.createServer(world), era, call, script);
+        expect(migrated.results, era).toEqual(legacy.results);
+        expect(world.log, era).toEqual(legacyWorld.log);
+      }
+      expect(legacyWorld.log).toEqual(['count:logs']);
+    });
+  });
+});
+
+describe('end-user binding over the real HTTP entry', () => {
+  it('refuses state minted for one user of an OAuth client when another user of the same client presents it', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const { createMcpHandler } = await import('@modelcontextprotocol/server');
+    const world = createWorld();
+    const handler = createMcpHandler(() => deleteServer.createServer(world));
+    let user = 'alice';
+    const transport = new StreamableHTTPClientTransport(new URL('http://probe.invalid/mcp'), {
+      fetch: (url, init) => handler.fetch(new Request(url, init), { authInfo: { token: `token-${user}`, clientId: 'one-app', scopes: [], extra: { sub: user } } }),
+    });
+    const client = new Client({ name: 'user-binding-probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } });
+    await client.connect(transport);
+    const call = (params: Record<string, unknown>) =>
+      client.request({ method: 'tools/call', params }, { allowInputRequired: true }).catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
+
+    const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as unknown as { requestState: string };
+    user = 'bob';
+    const stolen = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    expect(stolen).toMatchObject({ error: { code: -32602, message: 'Invalid or expired requestState' } });
+    expect(world.log).toEqual(['count:logs']);
     await client.close();
   });
 });

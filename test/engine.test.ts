@@ -69,9 +69,10 @@ describe('discoverFiles', () => {
       await symlink(path.join(root, 'node_modules', 'dep'), path.join(root, 'dep-link'));
       await symlink(path.join(root, 'missing.ts'), path.join(root, 'dangling.ts'));
 
-      const { files, problems } = await discoverFiles([root], dir);
-      // Links out of the root are not followed, and each is reported.
-      expect(problems.map((p) => [path.relative(dir, p.path), p.message])).toEqual([
+      const { files, problems, skipped } = await discoverFiles([root], dir);
+      // Links out of the root are not followed, and each is noted.
+      expect(problems).toEqual([]);
+      expect(skipped.map((p) => [path.relative(dir, p.path), p.reason])).toEqual([
         ['root/out-dir', 'symbolic link to a folder outside the folder being walked; not followed'],
         ['root/out-file.ts', 'symbolic link to a file outside the folder being walked; not followed'],
       ]);
@@ -148,7 +149,8 @@ describe('runCodemod', () => {
       { file: 'src/broken.ts', stage: 'parse', message: expect.stringMatching(/^cannot parse: Unexpected token/), line: 3, column: 24 },
       { file: 'src/latin1.js', stage: 'read', message: expect.stringMatching(/^not valid UTF-8/) },
     ]);
-    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/good.ts', true]]);
+    // The migrated file, and the request-state module it imports (written beside it).
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/good.ts', true], ['src/mrtr-request-state.ts', true]]);
     expect(result.sites).toEqual([
       { file: 'src/good.ts', line: 6, column: 26, kind: 'elicit', handler: 'tool:go', status: 'migrated', lifted: [], guidance: undefined },
     ]);
@@ -161,15 +163,17 @@ describe('runCodemod', () => {
   it('writes nothing in a dry run, and a second run finds nothing to change', async () => {
     const file = await put('server.ts', ELICIT_SERVER);
     const dry = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: noTypes });
-    expect(dry.changed).toHaveLength(1);
-    expect(dry.changed[0]!.written).toBe(false);
+    expect(dry.changed.map((c) => [c.path, c.written, c.created])).toEqual([['server.ts', false, undefined], ['mrtr-request-state.ts', false, true]]);
     expect(await readFile(file, 'utf8')).toBe(ELICIT_SERVER);
+    expect(await readdir(dir)).toEqual(['server.ts']);
 
     const first = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
-    expect(first.changed[0]!.output).toBe(dry.changed[0]!.output);
+    expect(first.changed.map((c) => c.output)).toEqual(dry.changed.map((c) => c.output));
+    expect(first.stateModules).toEqual([{ file: 'mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: [] }]);
     const second = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
     expect(second.changed).toEqual([]);
     expect(second.sites).toEqual([]);
+    expect(second.stateModules).toEqual([{ file: 'mrtr-request-state.ts', form: 'ts', status: 'current', wiredIn: [] }]);
     expect(await readFile(file, 'utf8')).toBe(first.changed[0]!.output);
   });
 
@@ -189,7 +193,7 @@ describe('runCodemod', () => {
     const discovery = await discoverFiles(['src/server.ts', 'missing'], dir);
     const result = await runCodemod({ discovery, write: false, cwd: dir, types: noTypes });
     expect(result.filesScanned).toBe(1);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/server.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/server.ts', 'src/mrtr-request-state.ts']);
     expect(result.errors).toEqual([{ file: 'missing', stage: 'discover', message: 'no such file or directory' }]);
   });
 
@@ -240,13 +244,17 @@ describe('reports', () => {
     );
   });
 
-  it('summarises counts, every marker, errors, and each note once', () => {
+  it('summarises counts, the request-state module, every marker, errors, each note once, and the next steps', () => {
     const sampling = 'sampling is deprecated.';
     const result: RunResult = {
       upgrades: [],
+      stateModules: [{ file: 'src/mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: ['src/server.ts'] }],
       filesScanned: 4,
       candidates: 3,
-      changed: [{ path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true }],
+      changed: [
+        { path: 'package.json', absolutePath: '/x/package.json', original: '{}', output: '{ }', written: true },
+        { path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true },
+      ],
       sites: [
         { file: 'src/a.ts', line: 3, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
         { file: 'src/a.ts', line: 9, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
@@ -257,8 +265,11 @@ describe('reports', () => {
     expect(formatSummary(result, { dryRun: false })).toBe(
       [
         'Files scanned: 4 (3 mention server→client requests)',
-        'Files changed: 1',
+        'Files changed: 2',
+        '  package.json',
         '  src/a.ts',
+        'Request-state module:',
+        '  src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports; verifier wired in src/server.ts',
         'Sites migrated: 2',
         'Markers left: 1',
         '  src/b.ts:7:11  closure  nested.  Next: lift it.',
@@ -267,9 +278,16 @@ describe('reports', () => {
         'Notes:',
         '  sampling is deprecated. (2 sites)',
         'migrated 2/3 handlers; 1 needs manual work: src/b.ts:7 (closure)',
+        'Next steps:',
+        "  1. Run `npm install` (or your package manager's install): package.json changed.",
+        '  2. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  3. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
+        '  4. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',
       ].join('\n'),
     );
-    expect(formatSummary(result, { dryRun: true })).toContain('Files to change: 1 (dry run: nothing written)\n');
+    const dry = formatSummary(result, { dryRun: true });
+    expect(dry).toContain('Files to change: 2 (dry run: nothing written)\n');
+    expect(dry).toContain('Next steps:\n  1. Apply the change: run again without --dry-run (or `git apply` the patch).\n  2. Run `npm install`');
   });
 });

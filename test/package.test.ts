@@ -1,32 +1,44 @@
-// The published package, as a user gets it: `npm pack`, install the tarball into an empty
-// folder, then `npx mrtr-codemod --help` and `npx mrtr-codemod migrate` there. The folder is in
-// the system temp directory, away from this project's node_modules, so a dependency missing
-// from package.json (or a file missing from "files") cannot be found by accident.
-// `npm install` runs with --prefer-offline: the npm cache is enough when it holds the
-// dependencies; otherwise npm fetches them from the registry.
+// The published package, as a user gets it: `npm pack` (which builds dist/), the tarball
+// installed into an empty folder with no network, then its compiled bin runs `--help`, `check`
+// and `migrate` there (which writes the request-state module from the packed template), and ESLint loads `mrtr-codemod/eslint` from an eslint.config.js. The
+// folder is in the system temp directory, away from this project's node_modules, so a
+// dependency missing from package.json (or a file missing from "files") cannot be found by
+// accident.
+//
+// No network: the tarball's dependencies come from the npm cache that `npm ci` filled for this
+// project. `npm ci` caches package tarballs, not the registry's package documents that
+// `npm install <tarball>` would need to resolve version ranges, so the empty folder gets a
+// lockfile: the tarball, and this project's lockfile entries for its production dependencies
+// (at the same places: they are this project's production tree). `npm ci --offline` installs
+// exactly that, as a user's `npm install mrtr-codemod` would, version for version.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eslintRuleName } from '../src/eslint/index.ts';
+import { messageWithHint, type CheckReport } from '../src/report/formats/check-report.ts';
 import { ELICIT_SERVER } from './engine-samples.ts';
+import { putFile } from './support/scratch.ts';
 
 const run = promisify(execFile);
 const PROJECT = fileURLToPath(new URL('../', import.meta.url));
-const PROJECT_TMP = path.join(PROJECT, '.tmp');
+const ESLINT_BIN = path.join(PROJECT, 'node_modules', 'eslint', 'bin', 'eslint.js');
 const MINUTES = 60_000;
 
 /** npm settings that may pass through; the rest of an enclosing `npm test`'s npm_* variables (its prefix, its package) must not. */
-const KEPT_NPM_SETTINGS = new Set(['cache', 'registry', 'userconfig', 'globalconfig', 'proxy', 'https_proxy', 'noproxy', 'strict_ssl', 'cafile', 'offline', 'prefer_offline']);
+const KEPT_NPM_SETTINGS = new Set(['cache', 'registry', 'userconfig', 'globalconfig', 'proxy', 'https_proxy', 'noproxy', 'strict_ssl', 'cafile']);
 
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     const npm = /^npm_(config_)?(.*)$/i.exec(key);
     if (npm && !(npm[1] && KEPT_NPM_SETTINGS.has(npm[2]!.toLowerCase()))) continue;
-    if (key === 'INIT_CWD') continue;
+    if (key === 'INIT_CWD' || key === 'NODE_OPTIONS') continue;
     env[key] = value;
   }
   return { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
@@ -49,69 +61,277 @@ async function sh(command: string, args: string[], cwd: string): Promise<Ran> {
   }
 }
 
-let packDir: string;
-let app: string;
+/** The installed command, as `npx mrtr-codemod` finds it in the folder (never fetched). */
+const codemod = (cwd: string, ...args: string[]) => sh('npx', ['--no-install', 'mrtr-codemod', ...args], cwd);
+
+type LockEntry = Record<string, unknown> & { dev?: boolean; devOptional?: boolean };
+interface Lockfile {
+  packages: Record<string, LockEntry>;
+}
+
+/**
+ * A lockfile for a folder that depends on the tarball only: the tarball, and this project's
+ * production tree (every entry of its lockfile that is not there for development only).
+ */
+async function lockfileFor(app: { name: string; version: string }, dir: string, tarball: string): Promise<Lockfile & Record<string, unknown>> {
+  const project = JSON.parse(await readFile(path.join(PROJECT, 'package-lock.json'), 'utf8')) as Lockfile;
+  const own = project.packages['']!;
+  const packages: Record<string, LockEntry> = {
+    '': { ...app, dependencies: { 'mrtr-codemod': `file:${tarball}` } },
+    'node_modules/mrtr-codemod': {
+      version: own.version,
+      resolved: `file:${tarball}`,
+      integrity: `sha512-${createHash('sha512').update(await readFile(path.join(dir, tarball))).digest('base64')}`,
+      ...Object.fromEntries(['license', 'dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta'].filter((k) => k in own).map((k) => [k, own[k]])),
+    },
+  };
+  for (const [place, entry] of Object.entries(project.packages)) {
+    if (place !== '' && !entry.dev && !entry.devOptional) packages[place] = entry;
+  }
+  return { ...app, lockfileVersion: 3, requires: true, packages };
+}
+
+/** A server whose handler carries an unannotated local across its question: migrate asks the checker (its thread) for its type. */
+const TIMED_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'timed', version: '1.0.0' });
+  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
+    const started = Date.now();
+    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: \`\${answer.action} after \${Date.now() - started} ms\` }] };
+  });
+  return server;
+}
+`;
+
+/** A server on the v1 SDK: migrate runs the official v1-to-v2 codemod first (loaded only then). */
+const V1_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export function createServer() {
+  const server = new McpServer({ name: 'v1', version: '1.0.0' });
+  server.registerTool('go', { description: 'Ask first' }, async () => {
+    const answer = await server.server.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  return server;
+}
+`;
+
+/** JavaScript for the ESLint run (its default parser): a legacy request, a marker of each kind, and a clean module. */
+const LINTED = {
+  'lint/server.mjs': `import { McpServer } from '@modelcontextprotocol/server';
+
+export function createServer() {
+  const server = new McpServer({ name: 'js', version: '1.0.0' });
+  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
+    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  return server;
+}
+`,
+  'lint/todo.js': `// @mrtr-todo(closure): the request is made inside a callback. Next: migrate by hand.
+export const later = 1;
+`,
+  'lint/official.js': `// @mcp-codemod-error 100% manual, see: the v2 guide
+export const v1 = 1;
+`,
+  'lint/clean.js': `export const total = (items) => items.reduce((sum, item) => sum + item.price, 0);
+`,
+};
+
+/**
+ * A preload (`node --require`) that appends every module file the process loads, required or
+ * imported, in every thread, to the file MRTR_TRACE names.
+ */
+const TRACE_LOADS = `const Module = require('node:module');
+const fs = require('node:fs');
+const out = process.env.MRTR_TRACE;
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const file = resolve.apply(this, args);
+  fs.appendFileSync(out, file + '\\n');
+  return file;
+};
+Module.register('data:text/javascript,' + encodeURIComponent(\`
+  import { appendFileSync } from 'node:fs';
+  export async function resolve(specifier, context, next) {
+    const result = await next(specifier, context);
+    appendFileSync(\${JSON.stringify(out)}, result.url + '\\\\n');
+    return result;
+  }\`));
+`;
+
+let appDir: string;
 let tarball: string;
 let packedFiles: string[];
+let tarballBytes: number;
 
 beforeAll(async () => {
-  await mkdir(PROJECT_TMP, { recursive: true });
-  packDir = await mkdtemp(path.join(PROJECT_TMP, 'pack-'));
-  app = await mkdtemp(path.join(os.tmpdir(), 'mrtr-installed-'));
-
-  const packed = await sh('npm', ['pack', '--json', '--pack-destination', packDir], PROJECT);
+  appDir = await mkdtemp(path.join(os.tmpdir(), 'mrtr-installed-'));
+  const packed = await sh('npm', ['pack', '--json', '--pack-destination', appDir], PROJECT);
   expect(packed.code, packed.stderr).toBe(0);
-  const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-  tarball = path.join(packDir, info!.filename);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; size: number; files: { path: string }[] }[];
+  tarball = info!.filename;
+  tarballBytes = info!.size;
   packedFiles = info!.files.map((f) => f.path).sort();
 
-  await writeFile(path.join(app, 'package.json'), `${JSON.stringify({ name: 'empty-app', version: '1.0.0', private: true }, null, 2)}\n`);
-  const installed = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], app);
-  expect(installed.code, installed.stderr).toBe(0);
+  const app = { name: 'empty-app', version: '1.0.0' };
+  await writeFile(path.join(appDir, 'package.json'), `${JSON.stringify({ ...app, private: true, dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`);
+  await writeFile(path.join(appDir, 'package-lock.json'), `${JSON.stringify(await lockfileFor(app, appDir, tarball), null, 2)}\n`);
+  const installed = await sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], appDir);
+  expect(installed.code, `${installed.stderr}\n(offline: the npm cache must hold this project's dependencies; run \`npm ci\` in the project first)`).toBe(0);
 }, 5 * MINUTES);
 
 afterAll(async () => {
-  await rm(packDir, { recursive: true, force: true });
-  await rm(app, { recursive: true, force: true });
+  await rm(appDir, { recursive: true, force: true });
 });
 
 describe('the packed tarball', () => {
-  it('holds the launcher, the sources, the transform, README and tsconfig; no tests, fixtures or examples', () => {
-    expect(packedFiles).toContain('bin/mrtr-codemod.js');
-    expect(packedFiles).toContain('src/cli/main.ts');
-    expect(packedFiles).toContain('src/engine/run.ts');
-    expect(packedFiles).toContain('transforms/mrtr-handlers.ts');
-    expect(packedFiles).toContain('README.md');
-    expect(packedFiles).toContain('tsconfig.json');
-    expect(packedFiles).toContain('package.json');
-    const stray = packedFiles.filter((f) => /^(test|fixtures|examples|\.tmp|\.ci|node_modules)\//.test(f) || /\.test\.ts$/.test(f));
+  it('holds the launcher, compiled JavaScript with declarations, the request-state template, and README; no TypeScript sources, tests, fixtures or build files', () => {
+    for (const file of ['bin/mrtr-codemod.js', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/eslint/index.js', 'dist/eslint/index.d.ts', 'dist/analyse/type-facts-worker.js', 'dist/analyse/babel.cjs', 'dist/transforms/mrtr-handlers.js', 'dist/rewrite/state-module.js', 'templates/request-state.ts', 'README.md', 'package.json']) {
+      expect(packedFiles).toContain(file);
+    }
+    // templates/ is data: the run reads it to write the request-state module.
+    const stray = packedFiles.filter((f) => /^(src|test|fixtures|examples|bench|scripts|\.tmp|\.ci|node_modules)\//.test(f) || (/\.(c|m)?tsx?$/.test(f) && !/\.d\.(c|m)?ts$/.test(f) && !f.startsWith('templates/')) || /^tsconfig/.test(f));
     expect(stray).toEqual([]);
+    expect(tarballBytes).toBeGreaterThan(0);
   });
 
-  it('installed into an empty folder: `npx mrtr-codemod --help` prints the usage', async () => {
-    const help = await sh('npx', ['--no-install', 'mrtr-codemod', '--help'], app);
+  it('installs with its dependencies and none of the development ones: no tsx, no jscodeshift (an optional peer)', async () => {
+    const manifest = JSON.parse(await readFile(path.join(appDir, 'node_modules', 'mrtr-codemod', 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(manifest.dependencies!)).not.toContain('tsx');
+    expect(manifest.peerDependenciesMeta).toEqual({ eslint: { optional: true }, jscodeshift: { optional: true } });
+    expect(existsSync(path.join(appDir, 'node_modules', 'tsx'))).toBe(false);
+    expect(existsSync(path.join(appDir, 'node_modules', 'jscodeshift'))).toBe(false);
+    expect(existsSync(path.join(appDir, 'node_modules', 'typescript'))).toBe(true);
+  });
+
+  it('`npx mrtr-codemod --help` prints the usage', async () => {
+    const help = await codemod(appDir, '--help');
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toContain('mrtr-codemod migrate <paths..>');
-    const sub = await sh('npx', ['--no-install', 'mrtr-codemod', 'migrate', '--help'], app);
+    expect(help.stdout).toContain('mrtr-codemod check <paths..>');
+    const sub = await codemod(appDir, 'migrate', '--help');
     expect(sub.code, sub.stderr).toBe(0);
     expect(sub.stdout).toContain('--dry-run');
-    expect(sub.stdout).toContain('--json');
   });
 
-  it('installed into an empty folder: `npx mrtr-codemod migrate` shows the diff, then migrates', async () => {
-    await writeFile(path.join(app, 'server.ts'), ELICIT_SERVER);
+  it('`npx mrtr-codemod check` fails on a legacy request, `migrate` rewrites it (the checker naming a lifted local from its thread), then check passes', async () => {
+    await putFile(appDir, 'src/server.ts', ELICIT_SERVER);
+    await putFile(appDir, 'src/timed.ts', TIMED_SERVER);
+    const before = await codemod(appDir, 'check', 'src');
+    expect(before.code, before.stderr).toBe(1);
+    expect(before.stdout).toContain('src/server.ts:6:26  legacy-request  elicitation request still awaited from the client in tool:go');
+    expect(before.stdout.trimEnd().split('\n').at(-1)).toBe('mrtr-codemod check: 2 findings in 2 files (2 can be rewritten by `mrtr-codemod migrate`), 0 errors, 2 files checked');
 
-    const dry = await sh('npx', ['--no-install', 'mrtr-codemod', 'migrate', '--dry-run', 'server.ts'], app);
+    const dry = await codemod(appDir, 'migrate', '--dry-run', 'src');
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout.startsWith('--- a/server.ts\n+++ b/server.ts\n@@ ')).toBe(true);
+    expect(dry.stdout.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
     expect(dry.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
-    expect(dry.stdout).toContain('Files to change: 1 (dry run: nothing written)\n');
-    expect(await readFile(path.join(app, 'server.ts'), 'utf8')).toBe(ELICIT_SERVER);
+    expect(dry.stdout).toContain('+    const { started } = mrtr.locals<{ started: number }>();');
+    expect(dry.stdout).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
+    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n');
+    expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toBe(ELICIT_SERVER);
+    expect(existsSync(path.join(appDir, 'src/mrtr-request-state.ts'))).toBe(false);
 
-    const real = await sh('npx', ['--no-install', 'mrtr-codemod', 'migrate', 'server.ts'], app);
+    const real = await codemod(appDir, 'migrate', 'src');
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stdout).toContain('Files changed: 1\n  server.ts\n');
-    expect(real.stdout.endsWith('migrated 1/1 handler\n')).toBe(true);
-    expect(await readFile(path.join(app, 'server.ts'), 'utf8')).toContain('inputRequired.elicit(');
+    expect(real.stdout).toContain('Files changed: 3\n  src/server.ts\n  src/timed.ts\n  src/mrtr-request-state.ts\n');
+    expect(real.stdout).toContain('\nmigrated 2/2 handlers\nNext steps:\n');
+    expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
+    // The request-state module is the packed template's text, found from dist/ at run time.
+    expect(await readFile(path.join(appDir, 'src/mrtr-request-state.ts'), 'utf8')).toContain(await readFile(path.join(PROJECT, 'templates/request-state.ts'), 'utf8'));
+    const after = await codemod(appDir, 'check', 'src');
+    expect(after.code, after.stdout).toBe(0);
+  });
+
+  it('`migrate` moves a v1 server to v2 first with the official codemod, which it loads from its dependencies', async () => {
+    await putFile(appDir, 'v1/package.json', `${JSON.stringify({ name: 'v1-server', private: true, dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } }, null, 2)}\n`);
+    await putFile(appDir, 'v1/server.mjs', V1_SERVER);
+    const dry = await codemod(appDir, 'migrate', '--dry-run', 'v1');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';");
+    // The official codemod's import of the v2 package, merged with what the MRTR pass imports.
+    expect(dry.stdout).toContain("+import { McpServer, inputRequired } from '@modelcontextprotocol/server';\n");
+    expect(dry.stdout).toContain('+        answer: inputRequired.elicit(');
+    expect(dry.stdout).toContain('-    "@modelcontextprotocol/sdk": "^1.32.2"\n+    "@modelcontextprotocol/server": "^2.4.0"\n');
+    // The package is JavaScript (an ES module, no "type"): its request-state module is the template as .mjs.
+    expect(dry.stdout).toContain('--- /dev/null\n+++ b/v1/mrtr-request-state.mjs\n');
+  });
+
+  it('loads TypeScript, the official codemod and jscodeshift only when a run needs them', async () => {
+    await putFile(appDir, 'trace.cjs', TRACE_LOADS);
+    await putFile(appDir, 'plain/server.ts', ELICIT_SERVER);
+    await putFile(appDir, 'lifting/timed.ts', TIMED_SERVER);
+    const loads = async (...args: string[]) => {
+      const trace = path.join(appDir, `trace-${args.join('-').replace(/\W+/g, '_')}.txt`);
+      await writeFile(trace, '');
+      const ran = await sh('env', [`MRTR_TRACE=${trace}`, process.execPath, '--require', './trace.cjs', 'node_modules/mrtr-codemod/bin/mrtr-codemod.js', ...args], appDir);
+      expect([0, 1], ran.stderr).toContain(ran.code);
+      const files = (await readFile(trace, 'utf8')).split('\n');
+      return (name: string) => files.some((f) => f.includes(`/node_modules/${name}/`));
+    };
+    const heavy = ['typescript', '@modelcontextprotocol/codemod', 'jscodeshift'];
+    const help = await loads('--help');
+    expect(heavy.filter(help)).toEqual([]);
+    expect(help('mrtr-codemod')).toBe(true); // the trace sees what loads
+    expect(help('@babel/parser')).toBe(false);
+    const check = await loads('check', 'plain');
+    expect(heavy.filter(check)).toEqual([]);
+    expect(check('@babel/parser')).toBe(true);
+    // A migration that lifts an unannotated local asks the checker (its thread loads TypeScript); a v1 file runs the official codemod,
+    // and, the package being JavaScript, its request-state module is the template through TypeScript's transpile.
+    expect(heavy.filter(await loads('migrate', '--dry-run', 'lifting'))).toEqual(['typescript']);
+    expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['typescript', '@modelcontextprotocol/codemod']);
+  });
+
+  it('the jscodeshift transform in dist/ runs under the stock jscodeshift runner', async () => {
+    await putFile(appDir, 'shift/server.ts', ELICIT_SERVER);
+    const jscodeshift = path.join(PROJECT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
+    const transform = path.join(appDir, 'node_modules', 'mrtr-codemod', 'dist', 'transforms', 'mrtr-handlers.js');
+    const shifted = await sh(process.execPath, [jscodeshift, '-t', transform, '--parser=tsx', '--run-in-band', 'shift/server.ts'], appDir);
+    expect(shifted.code, shifted.stderr).toBe(0);
+    expect(shifted.stdout).toContain('1 ok');
+    // The transform writes only the file it is given, and says the module it imports is still to be written.
+    expect(shifted.stdout).toContain('imports the request-state module ./mrtr-request-state.js, which does not exist yet');
+    expect(await readFile(path.join(appDir, 'shift/server.ts'), 'utf8')).toContain("answer: inputRequired.elicit({ message: 'Go?'");
+  });
+
+  it('ESLint loads `mrtr-codemod/eslint` from the three-line eslint.config.js and reports what check reports', async () => {
+    for (const [file, text] of Object.entries(LINTED)) await putFile(appDir, file, text);
+    await writeFile(path.join(appDir, 'eslint.config.js'), "import mrtr from 'mrtr-codemod/eslint';\nexport default [mrtr.configs.recommended];\n");
+    const linted = await sh(process.execPath, [ESLINT_BIN, '--format', 'json', 'lint'], appDir);
+    expect(linted.code, linted.stderr).toBe(1);
+    const eslint = (JSON.parse(linted.stdout) as Array<{ filePath: string; messages: Array<{ line: number; column: number; ruleId: string; message: string }> }>)
+      .flatMap((r) => r.messages.map((m) => [path.relative(appDir, r.filePath).split(path.sep).join('/'), m.line, m.column, m.ruleId, m.message]))
+      .sort();
+    const checked = await codemod(appDir, 'check', '--format', 'json', 'lint');
+    expect(checked.code, checked.stderr).toBe(1);
+    const fromCheck = (JSON.parse(checked.stdout) as CheckReport).findings.map((f) => [f.file, f.line, f.column, `mrtr-codemod/${eslintRuleName(f.ruleId)}`, messageWithHint(f)]).sort();
+    expect(eslint).toEqual(fromCheck);
+    expect(eslint.map((m) => `${m[0]} ${m[3]}`)).toEqual(['lint/official.js mrtr-codemod/mcp-codemod-error', 'lint/server.mjs mrtr-codemod/legacy-request', 'lint/todo.js mrtr-codemod/mrtr-todo-closure']);
+  });
+
+  it('types the programmatic API for a TypeScript project (declarations through `exports`)', async () => {
+    await writeFile(path.join(appDir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['api.ts'] }, null, 2)}\n`);
+    await writeFile(
+      path.join(appDir, 'api.ts'),
+      [
+        "import { collectCheckReport, runCodemod, transformSource, type RunResult } from 'mrtr-codemod';",
+        "const result: RunResult = await runCodemod({ paths: ['src'], cwd: '.', write: false });",
+        'const findings: number = (await collectCheckReport([\'src\'], \'.\')).findings.length;',
+        "const output: string = transformSource('', 'a.ts').output;",
+        'export const summary = [result.changed.length, findings, output.length];',
+        '// @ts-expect-error: a run needs to know whether to write',
+        "void runCodemod({ paths: ['src'], cwd: '.' });",
+        '',
+      ].join('\n'),
+    );
+    await writeFile(path.join(appDir, 'package.json'), `${JSON.stringify({ name: 'empty-app', version: '1.0.0', private: true, type: 'module', dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`);
+    const tsc = await sh(process.execPath, [path.join(appDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], appDir);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
   });
 });

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { boundNames, walk } from '../src/analyse/ast.ts';
 import { dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
-import { HELPER_DECLARED } from '../src/rewrite/helpers-block.ts';
+import { STATE_EXPORTS } from '../src/plan/wiring.ts';
 import { transformSource } from '../src/transform.ts';
 import { fixtureCases } from './support/fixtures.ts';
 
@@ -239,7 +239,7 @@ describe('property: mutated fixtures', () => {
 
   it('never crashes; outputs parse, keep a BOM and CRLF-only endings, and are fixed points (renames onto the migration names included)', () => {
     const stats = { runs: 0, applied: 0 };
-    fc.assert(property(mutationsWith([...MIGRATION_NAMES, ...HELPER_DECLARED]), stats), { seed: SEED, numRuns: RUNS });
+    fc.assert(property(mutationsWith([...MIGRATION_NAMES, ...Object.values(STATE_EXPORTS)]), stats), { seed: SEED, numRuns: RUNS });
     // The mutations must actually bite: on average more than one applies per run.
     expect(stats.applied).toBeGreaterThan(stats.runs);
   });
@@ -266,13 +266,13 @@ const KNOWN_BUGS: Array<{ name: string; input: string }> = [
   },
   {
     // src/plan/plan-file.ts checked the module's top-level names only against the names it
-    // imports, never against what the helper block declares (mrtrCodec, mrtrResume, mrtrDigest,
-    // mrtrStateKey, MrtrState); the output declares the name twice and does not parse. (Also:
-    // those names missed destructured names, type aliases, interfaces and enums; it now checks
-    // declaredAnywhere.)
-    name: 'redeclares a helper name the module already declares (const mrtrCodec)',
+    // imports from @modelcontextprotocol/server, never against what it imports from the
+    // request-state module (mrtrResume, mrtrVerify; once, the helper block's declarations);
+    // the output declares the name twice and does not parse. (Also: those names missed
+    // destructured names, type aliases, interfaces and enums; it now checks declaredAnywhere.)
+    name: 'redeclares a name imported from the request-state module (const mrtrResume)',
     input: `import { McpServer } from '@modelcontextprotocol/server';
-const mrtrCodec = 1;
+const mrtrResume = 1;
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const a = await ctx.mcpReq.elicitInput(${Q});

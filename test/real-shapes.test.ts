@@ -383,7 +383,9 @@ ${body}
     const { output, plan } = transformSource(tool(`  let reason: string;\n${ask}\n  reason = answer.action;\n  return { content: [{ type: 'text', text: reason }] };`), 'n.ts');
     expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [] }]);
     expect(output).toContain("return mrtr.ask('answer', {}, {");
-    expect(output).toMatch(/\n {2}let reason: string;\n {2}const answer = mrtr\.response/);
+    // Declared where it was, before the code the retry skips, and assigned after the question.
+    expect(output).toMatch(/\n {2}let reason: string;\n {2}if \(mrtr\.step === undefined\) \{\n/);
+    expect(output).toMatch(/\n {2}if \(answer === undefined\) return mrtr\.askAgain\(\);\n {2}reason = answer\.action;\n/);
   });
 
   it('carries a let assigned before the question', () => {
@@ -475,7 +477,7 @@ server.registerTool(${name}, { description: 'd' }, async (ctx) => {
   it('names the state with the same expression (an imported const object)', () => {
     const { output, plan } = transformSource(registered('TOOLS.create'), 's.ts');
     expect(plan.sites).toMatchObject([{ status: 'migrated', handler: 'tool:TOOLS.create' }]);
-    expect(output).toContain("await mrtrResume(ctx, `tool:${TOOLS.create}`, ['a'], {});");
+    expect(output).toContain("await mrtrResume(ctx, `tool:${TOOLS.create}`, ['a'], {}, server);");
   });
 
   it.each([

@@ -12,16 +12,18 @@
 // option `writeReadOnly: true` is the user asking for it anyway, and the file then keeps its
 // read-only mode (writeFileAtomic copies the mode bits). A dry run reports nothing for them:
 // it writes nothing.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSource } from '../src/analyse/parse.ts';
 import { loadTypeScript } from '../src/analyse/load-typescript.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
-import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, SPLIT_SERVER, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
+import { BIN, cli, git, runCli } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { noTypes, putFile } from './support/scratch.ts';
 
@@ -112,12 +114,13 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     expect(result.changed.map((c) => [c.path, c.written])).toEqual([
       ['src/good.ts', true],
       ['src/zz-last.ts', true],
+      ['src/mrtr-request-state.ts', true],
     ]);
     expect(migrated(await readFile(good, 'utf8'))).toBe(true);
     expect(migrated(await readFile(last, 'utf8'))).toBe(true);
   });
 
-  it('a 5 MB candidate is reported as too large and not parsed; a 5 MB plain file is read and passed over', async () => {
+  it('a 5 MB candidate is noted as too large and not parsed; a 5 MB plain file is read and passed over', async () => {
     const bigServer = paddedServer(5 * 1024 * 1024);
     const bigServerFile = await put('src/big-server.ts', bigServer);
     const bigPlain = 'export const table = [\n' + '  { key: "row", weight: 1, enabled: true },\n'.repeat(120_000) + '];\n';
@@ -129,7 +132,8 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
 
     expect(result.filesScanned).toBe(3);
     expect(result.candidates).toBe(2);
-    expect(result.errors).toEqual([{ file: 'src/big-server.ts', stage: 'read', message: expect.stringMatching(/^too large to analyse \(5\.0 MiB, the limit is 1\.0 MiB\); skipped$/) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.skipped).toEqual([{ file: 'src/big-server.ts', reason: 'too large to analyse (5.0 MiB, the limit is 1.0 MiB): likely a bundle; migrate its sources and build it again', candidate: true }]);
     expect(await readFile(bigServerFile, 'utf8')).toBe(bigServer);
     expect(migrated(await readFile(good, 'utf8'))).toBe(true);
   });
@@ -150,7 +154,8 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     const both = await put('both.ts', '\uFEFF' + ELICIT_SERVER.replace(/\n/g, '\r\n'));
     const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
     expect(result.errors).toEqual([]);
-    expect(result.changed).toHaveLength(3);
+    // The three files, and the request-state module they import.
+    expect(result.changed).toHaveLength(4);
 
     for (const [file, hasBom, isCrlf] of [[crlf, false, true], [bom, true, false], [both, true, true]] as const) {
       const bytes = await readFile(file);
@@ -181,7 +186,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
 
     const result = await runCodemod({ paths: ['root'], write: true, cwd: dir, types: noTypes });
 
-    expect(result.changed.map((c) => c.path)).toEqual(['root/src/real.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['root/src/real.ts', 'root/src/mrtr-request-state.ts']);
     expect(await readFile(secret, 'utf8')).toBe(ELICIT_SERVER);
     expect(await readFile(path.join(outside, 'lib', 'server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(await listTree(outside)).toEqual(['lib/server.ts', 'secret.ts']);
@@ -192,7 +197,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
   });
 
   // A link that leads out of the root is never followed, and each one is reported.
-  it('reports each symlink that leads out of the root', async () => {
+  it('notes each symlink that leads out of the root', async () => {
     const outside = await mkdtemp(path.join(TMP, 'robustness-outside-'));
     made.push(outside);
     await writeFile(path.join(outside, 'secret.ts'), ELICIT_SERVER);
@@ -202,7 +207,11 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
 
     const result = await runCodemod({ paths: ['root'], write: true, cwd: dir, types: noTypes });
 
-    expect(result.errors.map((e) => e.file).sort()).toEqual(['root/out-dir', 'root/out-file.ts']);
+    expect(result.errors).toEqual([]);
+    expect(result.skipped?.map((s) => [s.file, s.candidate])).toEqual([
+      ['root/out-dir', false],
+      ['root/out-file.ts', false],
+    ]);
   });
 
   it('reports a read-only file and leaves it alone, unless asked; modes are kept either way', async () => {
@@ -216,6 +225,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       ['src/a-read-only.ts', false],
       ['src/b-exec-only.ts', false],
       ['src/c-writable.ts', false],
+      ['src/mrtr-request-state.ts', false],
     ]);
 
     const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
@@ -223,7 +233,7 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
       { file: 'src/a-read-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
       { file: 'src/b-exec-only.ts', stage: 'write', message: 'read-only file (no write permission bit); left as it is (make it writable to migrate it)' },
     ]);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/c-writable.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/c-writable.ts', 'src/mrtr-request-state.ts']);
     // Their sites are still listed: the report says what the file holds, the error why it was not written.
     expect(new Set(result.sites.map((s) => s.file))).toEqual(new Set(['src/a-read-only.ts', 'src/b-exec-only.ts', 'src/c-writable.ts']));
     expect(await readFile(readOnly, 'utf8')).toBe(ELICIT_SERVER);
@@ -258,13 +268,12 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
 
     expect(errorsOf(result)).toEqual([
-      ['src/etc-link', 'discover'],
-      ['src/big.ts', 'read'],
       ['src/bin.js', 'read'],
       ['src/broken.ts', 'parse'],
       ['src/ro.ts', 'write'],
     ]);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts']);
+    expect(result.skipped?.map((s) => s.file)).toEqual(['src/big.ts', 'src/etc-link']);
+    expect(result.changed.map((c) => c.path)).toEqual(['src/a/server.ts', 'src/crlf.ts', 'src/m/server.ts', 'src/z/server.ts', 'src/mrtr-request-state.ts']);
     for (const file of goods) {
       expect(migrated(await readFile(file, 'utf8'))).toBe(true);
       expect((await stat(file)).mode & 0o7777).toBe(0o600);
@@ -287,7 +296,7 @@ describe('a rewrite that would not parse', () => {
       { file: 'lift.ts', stage: 'transform', message: expect.stringMatching(/^internal error: the rewritten text would not parse at line \d+ .*; the file was left as it is/) },
     ]);
     expect(await readFile(file, 'utf8')).toBe(LIFTING);
-    expect(result.changed.map((c) => c.path)).toEqual(['other.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['other.ts', 'mrtr-request-state.ts']);
     expect(result.sites.map((s) => s.file)).toEqual(['other.ts']);
   });
 });
@@ -302,7 +311,7 @@ describe('inputs the pure transform once got wrong (test/property.test.ts): mark
 });
 `,
     'clash.ts': `import { McpServer } from '@modelcontextprotocol/server';
-const mrtrCodec = 1;
+const mrtrResume = 1;
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const a = await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
@@ -320,7 +329,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: false });
 
     expect(result.errors).toEqual([]);
-    expect(result.changed.map((c) => c.path)).toEqual(['clash.ts', 'overlap.ts', 'zz-good.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual(['clash.ts', 'overlap.ts', 'zz-good.ts', 'mrtr-request-state.ts']);
     expect(result.sites.filter((s) => s.file !== 'zz-good.ts').map((s) => [s.file, s.line, s.status, s.code])).toEqual([
       ['clash.ts', 5, 'marked', 'name-clash'],
       ['overlap.ts', 2, 'marked', 'unknown-receiver'],
@@ -343,25 +352,14 @@ describe('no half-written file, ever', () => {
    * Runs the codemod over `dir` in a child process (`bash -c`, so a shell limit can be set
    * first), with `prelude` evaluated before it. Prints the run's errors and changed files.
    */
-  function childRun(shellSetup: string, prelude: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  function childRun(shellSetup: string, prelude: string): Promise<ChildOutcome> {
     const script = [
       prelude,
       `const { runCodemod } = await import(${JSON.stringify(path.join(ROOT, 'src/engine/run.ts'))});`,
       `const result = await runCodemod({ paths: ['.'], write: true, cwd: ${JSON.stringify(dir)}, types: false });`,
       'process.stdout.write(JSON.stringify({ errors: result.errors, changed: result.changed.map((c) => [c.path, c.written]) }));',
     ].join('\n');
-    return new Promise((resolve, reject) => {
-      const child = spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
+    return outcome(spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
   }
 
   it('a write that fails part way (file size limit) leaves the original intact and no temporary file; the run reports it and goes on', async () => {
@@ -375,37 +373,38 @@ describe('no half-written file, ever', () => {
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as { errors: Array<{ file: string; stage: string; message: string }>; changed: Array<[string, boolean]> };
     expect(result.errors).toEqual([{ file: 'a-big.ts', stage: 'write', message: expect.stringMatching(/^cannot write: .*(EFBIG|too large)/i) }]);
-    expect(result.changed).toEqual([['b-small.ts', true]]);
+    expect(result.changed).toEqual([['b-small.ts', true], ['mrtr-request-state.ts', true]]);
     expect(await readFile(bigFile, 'utf8')).toBe(big);
     expect((await stat(bigFile)).mode & 0o7777).toBe(0o640);
     expect(migrated(await readFile(small, 'utf8'))).toBe(true);
-    expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts']);
+    expect(await listTree(dir)).toEqual(['a-big.ts', 'b-small.ts', 'mrtr-request-state.ts']);
   });
+
+  // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
+  const crashHalfWay = `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const realOpen = fsp.open;
+    fsp.open = async (file, ...rest) => {
+      const handle = await realOpen(file, ...rest);
+      if (String(file).endsWith('.mrtr-tmp')) {
+        handle.writeFile = async (data) => {
+          const bytes = Buffer.from(data);
+          await handle.write(bytes.subarray(0, bytes.length >> 1));
+          await handle.sync();
+          process.kill(process.pid, 'SIGKILL');
+          await new Promise(() => {});
+        };
+      }
+      return handle;
+    };
+    syncBuiltinESMExports();
+  `;
 
   it('a process killed in the middle of a write leaves the original intact', async () => {
     const server = paddedServer(64 * 1024);
     const file = await put('server.ts', server);
 
-    // The temporary file gets half of the new text, is flushed, and the process dies (SIGKILL).
-    const crashHalfWay = `
-      import { createRequire, syncBuiltinESMExports } from 'node:module';
-      const fsp = createRequire(import.meta.url)('node:fs/promises');
-      const realOpen = fsp.open;
-      fsp.open = async (file, ...rest) => {
-        const handle = await realOpen(file, ...rest);
-        if (String(file).endsWith('.mrtr-tmp')) {
-          handle.writeFile = async (data) => {
-            const bytes = Buffer.from(data);
-            await handle.write(bytes.subarray(0, bytes.length >> 1));
-            await handle.sync();
-            process.kill(process.pid, 'SIGKILL');
-            await new Promise(() => {});
-          };
-        }
-        return handle;
-      };
-      syncBuiltinESMExports();
-    `;
     const run = await childRun('', crashHalfWay);
 
     expect(run.signal, run.stderr).toBe('SIGKILL');
@@ -416,7 +415,207 @@ describe('no half-written file, ever', () => {
     expect(left[0]).toMatch(/^\.server\.ts\.\d+\.[0-9a-f]+\.mrtr-tmp$/);
     expect((await stat(path.join(dir, left[0]!))).size).toBeLessThan(server.length);
   });
+
+  it('Ctrl-C in the middle of a write leaves the original intact and no temporary file', async () => {
+    const server = paddedServer(64 * 1024);
+    const file = await put('server.ts', server);
+    const interruptHalfWay = crashHalfWay.replace("process.kill(process.pid, 'SIGKILL');", "process.kill(process.pid, 'SIGINT');");
+
+    const run = await childCli(interruptHalfWay, ['migrate', '.']);
+
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
+    expect(await readFile(file, 'utf8')).toBe(server);
+    expect(await listTree(dir)).toEqual(['server.ts']);
+  });
+
+  it("the next run recognises a killed run's temporary file and removes it, and leaves a live run's alone", async () => {
+    const file = await put('server.ts', paddedServer(64 * 1024));
+    await git(dir, 'init', '-q');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-q', '-m', 'start');
+    expect((await childRun('', crashHalfWay)).signal).toBe('SIGKILL');
+    const [stale] = (await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'));
+    expect(stale).toBeDefined();
+
+    // Without recognising it, the dirty-tree guard would refuse: an untracked file.
+    const next = await cli(dir, 'migrate', '.');
+    expect(next.stderr).toBe(`mrtr-codemod: removed ${stale}, a temporary file left by an interrupted run\n`);
+    expect(next.code).toBe(0);
+    const outsideGit = async () => (await listTree(dir)).filter((f) => !f.startsWith(`.git${path.sep}`));
+    expect(migrated(await readFile(file, 'utf8'))).toBe(true);
+    expect(await outsideGit()).toEqual(['mrtr-request-state.ts', 'server.ts']);
+
+    // One whose process still runs (this one) may belong to a run in progress: kept.
+    const live = `.other.ts.${process.pid}.0123456789ab.mrtr-tmp`;
+    await put(live, 'in progress');
+    await put('other.ts', ELICIT_SERVER);
+    expect((await cli(dir, 'migrate', '--force', '.')).stderr).toBe('');
+    expect(await outsideGit()).toEqual([live, 'mrtr-request-state.ts', 'other.ts', 'server.ts']);
+  });
+
+  it('an edit made while the run writes (between its read and its rename) is kept, and reported', async () => {
+    const file = await put('server.ts', ELICIT_SERVER);
+    await put('other.ts', ELICIT_SERVER);
+
+    // The moment the new text of server.ts is flushed to its temporary file, someone saves the
+    // file: the latest moment before the rename.
+    const editWhileWriting = `
+      import { createRequire, syncBuiltinESMExports } from 'node:module';
+      import { appendFileSync } from 'node:fs';
+      const fsp = createRequire(import.meta.url)('node:fs/promises');
+      const realOpen = fsp.open;
+      fsp.open = async (file, ...rest) => {
+        const handle = await realOpen(file, ...rest);
+        const name = String(file);
+        if (name.endsWith('.mrtr-tmp') && name.includes('/.server.ts.')) {
+          const sync = handle.sync.bind(handle);
+          handle.sync = async () => {
+            await sync();
+            appendFileSync(${JSON.stringify(file)}, '// saved by the user meanwhile\\n');
+          };
+        }
+        return handle;
+      };
+      syncBuiltinESMExports();
+    `;
+    const run = await childCli(editWhileWriting, ['migrate', '.']);
+
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Files changed: 2\n  other.ts\n  mrtr-request-state.ts\n');
+    expect(run.stdout).toContain('Errors: 1\n  server.ts  the file changed on disk during the run; it was left as it is, with that change (run again)\n');
+    expect(await readFile(file, 'utf8')).toBe(`${ELICIT_SERVER}// saved by the user meanwhile\n`);
+    expect(migrated(await readFile(path.join(dir, 'other.ts'), 'utf8'))).toBe(true);
+    expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'other.ts', 'server.ts']);
+  });
 });
+
+describe('the request-state module and the wiring are written as the sources are', () => {
+  /** A prelude that runs `act` (JavaScript, given `file`, the temporary file's path) once the temporary file of `name` is flushed, just before its rename. */
+  const onceFlushed = (name: string, act: string) => `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    import { appendFileSync, writeFileSync } from 'node:fs';
+    const fsp = createRequire(import.meta.url)('node:fs/promises');
+    const realOpen = fsp.open;
+    fsp.open = async (file, ...rest) => {
+      const handle = await realOpen(file, ...rest);
+      if (String(file).endsWith('.mrtr-tmp') && String(file).includes(${JSON.stringify(`/.${name}.`)})) {
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => {
+          await sync();
+          ${act}
+        };
+      }
+      return handle;
+    };
+    syncBuiltinESMExports();
+  `;
+
+  it('Ctrl-C while the module is written leaves no temporary file; the files already rewritten are complete', async () => {
+    const server = await put('server.ts', ELICIT_SERVER);
+    const run = await childCli(onceFlushed('mrtr-request-state.ts', "process.kill(process.pid, 'SIGINT'); await new Promise(() => {});"), ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
+    expect(migrated(await readFile(server, 'utf8'))).toBe(true);
+    expect(await listTree(dir)).toEqual(['server.ts']);
+  });
+
+  it('a file saved at the module\'s path while the run writes it is kept, and reported', async () => {
+    await put('server.ts', ELICIT_SERVER);
+    const module = path.join(dir, 'mrtr-request-state.ts');
+    const run = await childCli(onceFlushed('mrtr-request-state.ts', `writeFileSync(${JSON.stringify(module)}, 'export const mine = 1;\\n');`), ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Errors: 1\n  mrtr-request-state.ts  the request-state module changed on disk during the run; it was left as it is (run again)\n');
+    expect(await readFile(module, 'utf8')).toBe('export const mine = 1;\n');
+    expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'server.ts']);
+  });
+
+  it('an edit saved in the module that builds the server while the run wires it is kept, and reported', async () => {
+    const server = await put('src/server.ts', SPLIT_SERVER['server.ts']);
+    await put('src/tools.ts', SPLIT_SERVER['tools.ts']);
+    const run = await childCli(onceFlushed('server.ts', `appendFileSync(${JSON.stringify(server)}, '// saved by the user meanwhile\\n');`), ['migrate', 'src']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toContain('Errors: 1\n  src/server.ts  the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)\n');
+    expect(await readFile(server, 'utf8')).toBe(`${SPLIT_SERVER['server.ts']}// saved by the user meanwhile\n`);
+    expect((await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'))).toEqual([]);
+  });
+});
+
+describe('a run stopped by a signal during the v1 pass', () => {
+  /** What the codemod left in a temporary folder (tsx keeps its cache there too). */
+  const ours = async (tmp: string) => (await readdir(tmp)).filter((name) => name.startsWith('mrtr-'));
+
+  /** A v1 project of a few files: the official codemod takes a second or two over them. */
+  async function v1Project(): Promise<void> {
+    await put('package.json', V1_MANIFEST);
+    for (let i = 0; i < 6; i++) await put(`src/server${i}.ts`, V1_SERVER);
+  }
+
+  /** Runs the real entry in `dir` with `tmp` as its temporary folder, and sends `signal` once the v1 pass has made its scratch copy there. */
+  async function runUntilScratch(tmp: string, signal: NodeJS.Signals): Promise<ChildOutcome & { scratch: string }> {
+    const child = spawn(process.execPath, [BIN, 'migrate', '--force', 'src'], { cwd: dir, env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = outcome(child);
+    let scratch: string | undefined;
+    for (let waited = 0; scratch === undefined && waited < 60_000; waited += 10) {
+      scratch = (await readdir(tmp)).find((name) => name.startsWith('mrtr-v1-upgrade-'));
+      if (scratch === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child.kill(signal);
+    return { ...(await exited), scratch: scratch ?? '' };
+  }
+
+  it('Ctrl-C removes the scratch copy, says so, and exits 130; the sources are as they were', async () => {
+    await v1Project();
+    const tmp = await mkdtemp(path.join(TMP, 'robustness-tmpdir-'));
+    made.push(tmp);
+
+    const run = await runUntilScratch(tmp, 'SIGINT');
+    expect(await ours(tmp)).toEqual([]);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.scratch).toMatch(/^mrtr-v1-upgrade-\d+-\w{6}$/);
+    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT); files already rewritten are complete, the others are as they were, and no temporary file is left\n');
+    for (let i = 0; i < 6; i++) expect(await readFile(path.join(dir, `src/server${i}.ts`), 'utf8')).toBe(V1_SERVER);
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+  });
+
+  it("a run killed outright leaves its scratch copy, and the next run's v1 pass removes it", async () => {
+    await v1Project();
+    const tmp = await mkdtemp(path.join(TMP, 'robustness-tmpdir-'));
+    made.push(tmp);
+
+    const killed = await runUntilScratch(tmp, 'SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    expect(await ours(tmp)).toEqual([killed.scratch]);
+
+    await runCli(dir, ['migrate', '--dry-run', 'src'], { NO_COLOR: '1', TMPDIR: tmp });
+    expect(await ours(tmp)).toEqual([]);
+  });
+});
+
+/** The CLI (src/cli/main.ts, as bin/mrtr-codemod.js runs it) in a child process in `dir`, with `prelude` evaluated first. */
+function childCli(prelude: string, args: readonly string[]): Promise<ChildOutcome> {
+  const script = [prelude, `const { cli } = await import(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});`, `await cli(${JSON.stringify(args)});`].join('\n');
+  return outcome(spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+interface ChildOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** How a child process ended, and what it printed. */
+function outcome(child: ChildProcessByStdio<null, Readable, Readable>): Promise<ChildOutcome> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
 
 describe('the type checker', () => {
 
@@ -442,7 +641,7 @@ describe('the type checker', () => {
     await put('plain.ts', PLAIN_MODULE);
     const { provider, counts } = countingProvider();
     const result = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: provider });
-    expect(result.changed).toHaveLength(1);
+    expect(result.changed.map((c) => c.path)).toEqual(['server.ts', 'mrtr-request-state.ts']);
     expect(counts).toEqual({ loads: 0, projects: 0 });
   });
 
@@ -466,6 +665,7 @@ describe('the type checker', () => {
       ['src/a.ts', true],
       ['src/b.ts', true],
       ['src/c.ts', true],
+      ['src/mrtr-request-state.ts', true],
     ]);
     for (const n of ['a', 'b', 'c']) expect(await readFile(path.join(dir, `src/${n}.ts`), 'utf8')).toBe(result.changed[0]!.output);
     // The second run's files: one more program, and TypeScript is not loaded again.

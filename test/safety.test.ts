@@ -1,7 +1,7 @@
 // One-shot safety through the real entry (node bin/mrtr-codemod.js), in throwaway git
 // repositories under the project's git-ignored .tmp/: the dirty-tree guard, .gitignore,
 // --include/--exclude, the handler summary line, --json, and the progress line.
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { main } from '../src/cli/main.ts';
 import { createProgress } from '../src/cli/progress.ts';
 import { discoverFiles, rebasePattern } from '../src/engine/discover.ts';
 import { parsePorcelainZ } from '../src/engine/git.ts';
-import { ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
+import { ELICIT_SERVER, MIXED_SERVER, olderStateModule, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { cli, git } from './support/cli.ts';
 
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
@@ -113,8 +113,26 @@ describe('dirty git tree', () => {
     await repo({ 'src/server.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE, 'README.md': '# demo\n' });
     const result = await cli(dir, 'migrate', 'src');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain('Files changed: 1\n  src/server.ts\n');
-    expect(await git(dir, 'status', '--porcelain')).toBe(' M src/server.ts\n');
+    expect(result.stdout).toContain('Files changed: 2\n  src/server.ts\n  src/mrtr-request-state.ts\n');
+    // The migrated file, and the request-state module it imports, new beside it.
+    expect(await git(dir, 'status', '--porcelain')).toBe(' M src/server.ts\n?? src/mrtr-request-state.ts\n');
+  });
+
+  it('covers the request-state module --state-module names outside the paths', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    // Untracked: refreshing it could not be undone by git.
+    await tree(dir, { 'lib/state.ts': olderStateModule() });
+    const before = await snapshot(dir);
+    const result = await cli(dir, 'migrate', '--state-module', 'lib/state.ts', 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('1 file has uncommitted changes in git under the given paths:\n  ?? lib/state.ts\n');
+    expect(await snapshot(dir)).toEqual(before);
+    // Committed, it is refreshed.
+    await git(dir, 'add', 'lib/state.ts');
+    await git(dir, 'commit', '-q', '-m', 'module');
+    const refreshed = await cli(dir, 'migrate', '--state-module', 'lib/state.ts', 'src');
+    expect(refreshed).toMatchObject({ code: 0, stderr: '' });
+    expect(refreshed.stdout).toContain('  lib/state.ts: refreshed to this version of the codemod\n');
   });
 
   it('only looks under the given paths: a dirty file elsewhere does not block', async () => {
@@ -174,7 +192,7 @@ describe('.gitignore', () => {
     const result = await cli(dir, 'migrate', '--json', '.');
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { changedFiles: { path: string }[] };
-    expect(summary.changedFiles.map((f) => f.path)).toEqual(['src/deeper/only-here.ts', 'src/keep.gen.ts', 'src/server.ts']);
+    expect(summary.changedFiles.map((f) => f.path)).toEqual(['src/deeper/only-here.ts', 'src/keep.gen.ts', 'src/server.ts', 'src/mrtr-request-state.ts']);
     for (const untouched of ['src/a.gen.ts', 'src/only-here.ts', 'src/vendor/lib.ts', 'src/deeper/vendor/lib.ts', 'generated/server.ts', 'src/generated/x.ts', 'local/scratch.ts']) {
       expect(await read(untouched)).toBe(ELICIT_SERVER);
     }
@@ -192,6 +210,8 @@ describe('.gitignore', () => {
     expect(await isMigrated('scripts/two.ts')).toBe(false);
     const named = await cli(dir, 'migrate', 'scripts');
     expect(named.stdout).toContain('Files changed: 2\n  scripts/sub/three.ts\n  scripts/two.ts\n');
+    // The request-state module the first run wrote beside one.ts serves them too, as it is.
+    expect(named.stdout).not.toContain('mrtr-request-state');
   });
 
   it('rebases nested patterns onto the work tree root', () => {
@@ -216,10 +236,12 @@ describe('--include / --exclude', () => {
       'test/server.test.ts': ELICIT_SERVER,
     });
   });
+  // The files migrated: each builds its own server, so the request-state module they import
+  // goes in the deepest folder that holds them all (listed apart).
   const changed = async (...args: string[]) => {
     const result = await cli(dir, 'migrate', '--dry-run', '--json', ...args);
     expect(result.code).toBe(0);
-    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles.map((f) => f.path);
+    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles.map((f) => f.path).filter((f) => !f.endsWith('mrtr-request-state.ts'));
   };
 
   it('includes by glob, excludes by glob, exclude wins, a directory glob covers what is below it', async () => {
@@ -248,20 +270,23 @@ describe('--include / --exclude', () => {
 });
 
 describe('summary', () => {
-  it('ends with the handler line: migrated N/M handlers, and which need manual work', async () => {
+  it('gives the handler line (migrated N/M handlers, and which need manual work), then the next steps', async () => {
     await repo({ 'mixed.ts': MIXED_SERVER, 'other.ts': ELICIT_SERVER });
     const result = await cli(dir, 'migrate', '--dry-run', '.');
-    expect(result.code).toBe(0);
-    expect(result.stdout.endsWith('\nmigrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)\n')).toBe(true);
+    expect(result.code).toBe(1);
+    const handlerLine = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('migrated '));
+    expect(handlerLine(result.stdout)).toBe('migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)');
+    // Then the next steps, the last of them the markers left.
+    expect(result.stdout).toMatch(/\nmigrated 3\/4 handlers[^\n]*\nNext steps:\n {2}1\. Apply the change: [^\n]*\n(?: {2}\d\. [^\n]*\n)* {2}\d\. Work through the 1 marker left [^\n]*\n$/);
 
     await writeFile(path.join(dir, 'mixed.ts'), PLAIN_MODULE);
-    expect((await cli(dir, 'migrate', '--dry-run', '.')).stdout.endsWith('\nmigrated 1/1 handler\n')).toBe(true);
+    expect(handlerLine((await cli(dir, 'migrate', '--dry-run', '.')).stdout)).toBe('migrated 1/1 handler');
   });
 
   it('--json prints only the JSON summary, with the counts', async () => {
     await repo({ 'src/mixed.ts': MIXED_SERVER, 'src/other.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE, 'src/broken.ts': 'ctx.mcpReq.elicitInput(;\n' });
     const result = await cli(dir, 'migrate', '--json', 'src', 'missing');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toBe('');
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({
@@ -272,6 +297,7 @@ describe('summary', () => {
       changedFiles: [
         { path: 'src/mixed.ts', written: true },
         { path: 'src/other.ts', written: true },
+        { path: 'src/mrtr-request-state.ts', written: true },
       ],
       sites: { total: 4, migrated: 3, marked: 1 },
       handlers: { total: 4, migrated: 3, manual: 1, needManualWork: [{ handler: 'tool:later', file: 'src/mixed.ts', line: 6, codes: ['closure'] }] },
@@ -291,12 +317,18 @@ describe('summary', () => {
 });
 
 describe('progress', () => {
-  /** One legacy server among 249 plain modules: a run long enough for the progress line. */
+  /** One legacy server among 249 plain modules. */
   async function manyFiles(): Promise<void> {
     const files: Record<string, string> = { 'src/server.ts': ELICIT_SERVER };
     for (let i = 0; i < 249; i++) files[`src/m/${String(i).padStart(3, '0')}.ts`] = PLAIN_MODULE;
     await tree(dir, files);
   }
+  const terminal = (stderrIsTTY: boolean) => {
+    const out = { stdout: '', stderr: '' };
+    return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), cwd: dir, stderrIsTTY, stderrColumns: 100 } };
+  };
+  /** The lines a terminal would have shown, in order. */
+  const frames = (stderr: string) => stderr.split('\r\x1b[2K').filter((frame) => frame !== '');
 
   it('prints nothing on stderr when it is not a terminal', async () => {
     await manyFiles();
@@ -306,51 +338,221 @@ describe('progress', () => {
     expect(result.stdout).toContain('Files scanned: 250 ');
   });
 
-  it('draws one updating line on a terminal, erased at the end; never with --json', async () => {
-    await manyFiles();
-    const io = (stderrIsTTY: boolean) => {
-      const out = { stdout: '', stderr: '' };
-      return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), cwd: dir, stderrIsTTY, stderrColumns: 80 } };
-    };
-    const tty = io(true);
+  it('on a terminal, shows every phase from discovery on, even in a short run, and is erased at the end; never with --json', async () => {
+    await tree(dir, { 'src/server.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE });
+    const tty = terminal(true);
     expect(await main(['migrate', '--dry-run', 'src'], tty.io)).toBe(0);
     expect(tty.out.stderr).not.toContain('\n');
-    expect(tty.out.stderr).toMatch(/^\r\x1b\[2Kmrtr-codemod \[\.+\] 0\/250 files {3}0%/);
-    expect(tty.out.stderr).toContain('mrtr-codemod [##############################] 250/250 files 100%');
     expect(tty.out.stderr.endsWith('\r\x1b[2K')).toBe(true);
-    expect(tty.out.stdout).toContain('Files scanned: 250 (1 mention server→client requests)\n');
+    const shown = frames(tty.out.stderr);
+    expect(shown[0]).toMatch(/^mrtr-codemod finding files {2}\d+s$/);
+    expect(shown).toContainEqual(expect.stringMatching(/^mrtr-codemod \[\.+\] 0\/2 {3}0% {2}reading and migrating {2}\d+s$/));
+    expect(shown.at(-1)).toMatch(/^mrtr-codemod \[#+\] 2\/2 100% {2}(reading and migrating|finishing files|writing the request-state module) {2}\d+s$/);
+    expect(tty.out.stdout).toContain('Files scanned: 2 (1 mention server→client requests)\n');
 
-    const json = io(true);
+    // check shows it too (for its text format).
+    const check = terminal(true);
+    expect(await main(['check', 'src'], check.io)).toBe(1);
+    expect(frames(check.out.stderr)[0]).toMatch(/^mrtr-codemod finding files {2}\d+s$/);
+    expect(check.out.stderr.endsWith('\r\x1b[2K')).toBe(true);
+
+    const json = terminal(true);
     expect(await main(['migrate', '--dry-run', '--json', 'src'], json.io)).toBe(0);
     expect(json.out.stderr).toBe('');
-    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 250, changedFiles: [{ path: 'src/server.ts', written: false }] });
+    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 2, changedFiles: [{ path: 'src/server.ts', written: false }, { path: 'src/mrtr-request-state.ts', written: false }] });
   });
 
-  it('shows a short run only once it has taken a second, and never when disabled', () => {
+  it('moves through the v1 pass: its own phase, one step a file', async () => {
+    await tree(dir, { 'package.json': V1_MANIFEST, 'src/a.ts': V1_SERVER, 'src/b.ts': V1_SERVER, 'src/util.ts': PLAIN_MODULE });
+    const tty = terminal(true);
+    await main(['migrate', '--dry-run', 'src'], tty.io);
+    const shown = frames(tty.out.stderr);
+    const phases = [...new Set(shown.map((frame) => /\d% {2}(.+?) {2}\d+s$/.exec(frame)?.[1] ?? /^mrtr-codemod (\D+?) (?:\d+ )? *\d+s$/.exec(frame)?.[1]))];
+    expect(phases).toEqual(['finding files', 'reading and migrating', 'upgrading v1 files (official codemod)', 'finishing files', 'writing the request-state module', 'updating package.json']);
+    // 3 files and 2 upgrades: the v1 pass counts each file it upgrades. (Whether 2/5 is drawn
+    // depends on the redraw interval: the two upgrades may end within it.)
+    expect(shown).toContainEqual(expect.stringMatching(/ 1\/5 {2}20% {2}upgrading v1 files \(official codemod\)/));
+    expect(shown).toContainEqual(expect.stringMatching(/ 3\/5 {2}60% {2}finishing files/));
+    const counts = shown.flatMap((frame) => / (\d)\/\d /.exec(frame)?.[1] ?? []).map(Number);
+    expect(counts).toEqual([...counts].sort());
+    expect(counts.at(-1)).toBe(5);
+  });
+
+  it('counts files as they are found, redraws at most every interval between phases, and every second regardless', () => {
     let clock = 0;
     let text = '';
-    const progress = createProgress({ enabled: true, write: (t) => void (text += t), now: () => clock, columns: 80 });
-    progress.start(10);
+    const progress = createProgress({ enabled: true, write: (t) => void (text += t), now: () => clock, columns: 80, tickMs: 0 });
+    progress.phase('finding files');
+    expect(frames(text)).toEqual(['mrtr-codemod finding files  0s']);
+    clock = 50;
+    progress.tick(); // within the interval: not drawn
+    clock = 150;
     progress.tick();
-    clock = 500;
-    progress.tick();
-    expect(text).toBe('');
-    clock = 1200;
-    progress.tick();
-    expect(text).toBe('\r\x1b[2Kmrtr-codemod [#########.....................] 3/10 files  30%');
-    clock = 1250;
-    progress.tick(); // within the redraw interval: not drawn
-    expect(text.split('\r').length).toBe(2);
-    for (let i = 0; i < 6; i++) progress.tick();
-    expect(text).toContain('10/10 files 100%');
+    expect(frames(text).at(-1)).toBe('mrtr-codemod finding files 2  0s');
+    progress.phase('reading and migrating', 10);
+    // The bar gives way to the label (80 columns).
+    expect(frames(text).at(-1)).toBe('mrtr-codemod [........................] 0/10   0%  reading and migrating  0s');
+    clock = 2300;
+    for (let i = 0; i < 3; i++) progress.tick();
+    expect(frames(text).at(-1)).toBe('mrtr-codemod [##......................] 1/10  10%  reading and migrating  2s');
+    for (let i = 0; i < 7; i++) progress.tick();
+    expect(frames(text).at(-1)).toBe('mrtr-codemod [########################] 10/10 100%  reading and migrating  2s');
     progress.done();
     expect(text.endsWith('\r\x1b[2K')).toBe(true);
 
     let off = '';
     const disabled = createProgress({ enabled: false, write: (t) => void (off += t) });
-    disabled.start(1000);
+    disabled.phase('finding files');
+    disabled.phase('reading and migrating', 1000);
     for (let i = 0; i < 1000; i++) disabled.tick();
     disabled.done();
     expect(off).toBe('');
+  });
+});
+
+describe('--patch and --report', () => {
+  /** A folder beside the repository, standing for everything outside it. */
+  async function outsideFolder(): Promise<string> {
+    const outside = await mkdtemp(path.join(PROJECT_TMP, 'safety-outside-'));
+    outsideFolders.push(outside);
+    await writeFile(path.join(outside, 'victim.txt'), 'precious\n');
+    return outside;
+  }
+  const outsideFolders: string[] = [];
+  afterEach(async () => {
+    for (const folder of outsideFolders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
+  const tempLeft = async (root: string) => (await readdir(root, { recursive: true })).filter((f) => String(f).endsWith('.mrtr-tmp'));
+
+  it('are never written through a committed symbolic link, even with --dry-run, and a refusal touches no source', async () => {
+    const outside = await outsideFolder();
+    await tree(dir, { 'src/server.ts': ELICIT_SERVER });
+    await symlink(path.join(outside, 'victim.txt'), path.join(dir, 'mrtr.patch'));
+    await symlink(path.join(outside, 'victim.txt'), path.join(dir, 'mrtr.html'));
+    await symlink(outside, path.join(dir, 'reports'));
+    await repo({});
+    const before = await snapshot(dir);
+
+    const dry = await cli(dir, 'migrate', '--dry-run', '--patch', 'mrtr.patch', '--report', 'mrtr.html', 'src');
+    expect(dry).toMatchObject({ code: 2, stdout: '' });
+    expect(dry.stderr).toBe('mrtr-codemod: --patch mrtr.patch: is a symbolic link; it is not written through (remove the link or name another file)\n');
+    const report = await cli(dir, 'migrate', '--report', 'mrtr.html', 'src');
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('--report mrtr.html: is a symbolic link');
+    const folder = await cli(dir, 'migrate', '--patch', 'reports/mrtr.patch', 'src');
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain('--patch reports/mrtr.patch: its folder leads out of the current directory through a symbolic link');
+
+    expect(await readFile(path.join(outside, 'victim.txt'), 'utf8')).toBe('precious\n');
+    expect(await readdir(outside)).toEqual(['victim.txt']);
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await isMigrated('src/server.ts')).toBe(false);
+  });
+
+  it('a path that cannot be written is found before any source is touched', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    const tooLong = `${'x'.repeat(300)}.patch`;
+    const result = await cli(dir, 'migrate', '--patch', tooLong, 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^mrtr-codemod: --patch x+\.patch: cannot be written: file name too long\n$/);
+    expect(await isMigrated('src/server.ts')).toBe(false);
+    if (process.platform === 'linux') {
+      const proc = await cli(dir, 'migrate', '--report', '/proc/mrtr.html', 'src');
+      expect(proc.code).toBe(2);
+      expect(proc.stderr).toBe('mrtr-codemod: --report /proc/mrtr.html: cannot be written: no such file or directory\n');
+      expect(await isMigrated('src/server.ts')).toBe(false);
+    }
+    expect(await tempLeft(dir)).toEqual([]);
+  });
+
+  it('are written whole after the run, with no temporary file left, and nothing is left reserved by a refused run', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    await writeFile(path.join(dir, 'src/new.ts'), PLAIN_MODULE); // untracked: the guard refuses
+    const refused = await cli(dir, 'migrate', '--patch', 'out.patch', 'src');
+    expect(refused.code).toBe(2);
+    expect(await readdir(dir)).not.toContain('out.patch');
+    expect(await tempLeft(dir)).toEqual([]);
+
+    await rm(path.join(dir, 'src/new.ts'));
+    // Reserved inside the paths given: the reservation itself does not make the tree dirty.
+    const written = await cli(dir, 'migrate', '--patch', 'out.patch', '--report', 'out.html', '.');
+    expect(written.stderr).toBe('');
+    expect(written.code).toBe(0);
+    expect(await read('out.patch')).toContain('--- a/src/server.ts\n');
+    expect(await read('out.html')).toContain('<html');
+    expect(await tempLeft(dir)).toEqual([]);
+  });
+});
+
+describe('the package.json a v1 upgrade edits', () => {
+  const outsideFolders: string[] = [];
+  afterEach(async () => {
+    for (const folder of outsideFolders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('is only one inside the work tree and the current directory: one above the work tree is left, with a warning', async () => {
+    // dir/package.json above dir/repo, the git work tree the run is in.
+    await writeFile(path.join(dir, 'package.json'), V1_MANIFEST);
+    const repoDir = path.join(dir, 'repo');
+    await tree(repoDir, { 'src/server.ts': V1_SERVER });
+    await git(repoDir, 'init', '-q');
+    await git(repoDir, 'add', '-A');
+    await git(repoDir, 'commit', '-q', '-m', 'start');
+
+    // From the work tree: the manifest is above the directory the run is in.
+    const inside = await cli(repoDir, 'migrate', '--dry-run', 'src');
+    expect(inside.stdout).toContain('  ../package.json:1  warning  outside the directory the run is in, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
+    expect(inside.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  src/server.ts\n  src/mrtr-request-state.ts\n');
+
+    // From above it: the manifest is in the directory the run is in, but outside the work tree.
+    const above = await cli(dir, 'migrate', 'repo/src');
+    expect(above.stderr).toBe('');
+    expect(above.stdout).toContain('  package.json:1  warning  outside the git work tree, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
+    expect(above.stdout).toContain('Files changed: 2\n  repo/src/server.ts\n  repo/src/mrtr-request-state.ts\n');
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+    expect(await readFile(path.join(repoDir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
+  });
+
+  it('is never edited through a symbolic link', async () => {
+    const outside = await mkdtemp(path.join(PROJECT_TMP, 'safety-outside-'));
+    outsideFolders.push(outside);
+    await writeFile(path.join(outside, 'package.json'), V1_MANIFEST);
+    await symlink(path.join(outside, 'package.json'), path.join(dir, 'package.json'));
+    await repo({ 'src/server.ts': V1_SERVER });
+
+    const result = await cli(dir, 'migrate', 'src');
+    expect(await readFile(path.join(outside, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
+    expect(result.stdout).toContain('  package.json  is a symbolic link; not edited through it (update it by hand)\n');
+    expect(result.code).not.toBe(0);
+  });
+
+  it('is covered by the dirty-tree guard', async () => {
+    await repo({ 'package.json': V1_MANIFEST, 'src/server.ts': V1_SERVER });
+    await writeFile(path.join(dir, 'package.json'), V1_MANIFEST.replace('"demo"', '"renamed"'));
+    const before = await snapshot(dir);
+
+    const result = await cli(dir, 'migrate', 'src');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('1 file has uncommitted changes in git under the given paths:\n   M package.json\n');
+    expect(await snapshot(dir)).toEqual(before);
+    // A manifest the upgrade would not change does not block a run.
+    const v2 = '{ "dependencies": { "@modelcontextprotocol/server": "^2.4.0" } }\n';
+    await writeFile(path.join(dir, 'package.json'), v2);
+    await git(dir, 'commit', '-q', '-am', 'v2');
+    await writeFile(path.join(dir, 'package.json'), v2.replace('{ ', '{ "name": "x", '));
+    await writeFile(path.join(dir, 'src/server.ts'), ELICIT_SERVER);
+    await git(dir, 'commit', '-q', '-m', 'server', '--', 'src/server.ts');
+    expect((await cli(dir, 'migrate', 'src')).code).toBe(0);
+  });
+
+  it('is refused with a clear error when it has a key twice; the rest of the run goes on', async () => {
+    const twice = '{\n  "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2" },\n  "dependencies": { "zod": "^4.2.0" }\n}\n';
+    await repo({ 'package.json': twice, 'src/server.ts': V1_SERVER });
+
+    const result = await cli(dir, 'migrate', 'src');
+    expect(result.stdout).toContain('  package.json  cannot update: package.json has the key "dependencies" twice in one object (lines 2 and 3); remove one of them\n');
+    expect(await read('package.json')).toBe(twice);
+    expect(await read('src/server.ts')).toContain('inputRequired.elicit(');
+    expect(result.code).not.toBe(0);
   });
 });

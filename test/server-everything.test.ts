@@ -3,7 +3,7 @@
 // that is the pack), run through the whole pipeline (official v1-to-v2 codemod, then the MRTR
 // pass) file by file, and its elicitation and sampling tools compared end to end: the original
 // through the real v1 client, the migrated copy through the real v2 client on both eras.
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,6 +13,7 @@ import { dialectOf, parseSource } from '../src/analyse/parse.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { isV1Source, officialMarkers } from '../src/engine/v1-upgrade.ts';
 import type { SiteReport } from '../src/plan/types.ts';
+import { stateModuleText } from '../src/rewrite/state-module.ts';
 import { transformWithTypes } from '../src/transform.ts';
 import { runCalls, type ClientScript, type ScriptedElicitResult, type ToolCall } from './support/harness.ts';
 import { runCallsV1 } from './support/harness-v1.ts';
@@ -22,8 +23,8 @@ const describeSite = (s: SiteReport) => `${s.kind} ${s.status}${s.code ? ` ${s.c
 
 /**
  * What the pipeline reports for each file with a legacy site, in report order (files not listed
- * have none). `server-elsewhere` is a file-level report (line 1): the tool modules construct no
- * McpServer, so the verifier must be wired where server/index.js does.
+ * have none). The tool modules build no McpServer: server/index.js does (reached through
+ * tools/index.js), and the verifier is wired there, so no `server-elsewhere` is left.
  */
 const EXPECTED_SITES: Record<string, string[]> = {
   'server/roots.js': ['roots marked unknown-receiver'],
@@ -32,9 +33,9 @@ const EXPECTED_SITES: Record<string, string[]> = {
   // The -async variants ask the client to run the request as a task (`task: {...}`), which the
   // 2026-07-28 input requests cannot carry: marked, not migrated.
   'tools/trigger-elicitation-request-async.js': ['elicit marked task-augmented'],
-  'tools/trigger-elicitation-request.js': ['elicit migrated', 'elicit marked server-elsewhere'],
+  'tools/trigger-elicitation-request.js': ['elicit migrated'],
   'tools/trigger-sampling-request-async.js': ['sampling marked task-augmented'],
-  'tools/trigger-sampling-request.js': ['sampling migrated', 'sampling marked server-elsewhere'],
+  'tools/trigger-sampling-request.js': ['sampling migrated'],
   'tools/trigger-url-elicitation.js': ['elicitUrl marked url-elicitation', 'elicit marked blocked-by-sibling'],
 };
 
@@ -115,10 +116,24 @@ describe('server-everything through migrate', () => {
         expect(f.mrtr.output, `${f.rel}:${s.line}`).toContain(`@mrtr-todo(${s.code})`);
       }
       // Sampling and roots call sites carry the deprecation guidance (SEP-2577).
-      for (const s of f.mrtr.plan.sites.filter((x) => (x.kind === 'sampling' || x.kind === 'roots') && x.code !== 'server-elsewhere')) {
+      for (const s of f.mrtr.plan.sites.filter((x) => x.kind === 'sampling' || x.kind === 'roots')) {
         expect(s.guidance, `${f.rel}:${s.line}`).toMatch(/deprecated/);
       }
     }
+  });
+
+  it('writes one request-state module beside server/index.js, which builds the server, and wires its verifier there', async () => {
+    expect(copies.stateModules).toEqual([{ file: 'dist/server/mrtr-request-state.js', form: 'esm', status: 'created', wiredIn: ['dist/server/index.js'] }]);
+    const module = await readFile(path.join(copies.migratedDist, 'server/mrtr-request-state.js'), 'utf8');
+    expect(module).toBe(stateModuleText('esm'));
+    // The migrated tool modules import it (in the file's own quotes); the server module wires it.
+    for (const rel of ['tools/trigger-elicitation-request.js', 'tools/trigger-sampling-request.js']) {
+      expect(file(rel).mrtr.output, rel).toContain('import { mrtrResume } from "../server/mrtr-request-state.js";');
+      expect(file(rel).mrtr.output, rel).not.toContain('server-elsewhere');
+    }
+    const index = file('server/index.js').mrtr.output;
+    expect(index).toContain('import { mrtrVerify } from "./mrtr-request-state.js";');
+    expect(index).toContain('requestState: { verify: mrtrVerify() },');
   });
 
   it('accounts for every grep hit of a legacy spelling in the original', () => {
@@ -132,7 +147,7 @@ describe('server-everything through migrate', () => {
     for (const f of copies.files) {
       const expected = Object.values(GREP_HITS[f.rel] ?? {});
       // Sites that are requests on a line: not the file-level verifier report, not the URL throw.
-      const callSites = f.mrtr.plan.sites.filter((s) => s.code !== 'server-elsewhere' && s.kind !== 'elicitUrl');
+      const callSites = f.mrtr.plan.sites.filter((s) => s.kind !== 'elicitUrl');
       expect({ file: f.rel, sites: callSites.length }).toEqual({ file: f.rel, sites: expected.filter((h) => h === 'request').length });
       const urlThrows = f.mrtr.plan.sites.filter((s) => s.kind === 'elicitUrl').length;
       expect({ file: f.rel, urlThrows }).toEqual({ file: f.rel, urlThrows: f.original.match(/throw new UrlElicitationRequiredError\(/g)?.length ?? 0 });
@@ -186,7 +201,8 @@ describe('server-everything through migrate', () => {
 // End to end.
 
 type V1Module = { createServer(): { server: McpServerV1; cleanup(sessionId?: string): void } };
-type ToolModule = { mrtrCodec: { verify: unknown }; [register: string]: unknown };
+type ToolModule = Record<string, unknown>;
+type StateModule = { mrtrVerify(): never };
 
 const load = async <T,>(dist: string, rel: string): Promise<T> => (await import(pathToFileURL(path.join(dist, rel)).href)) as T;
 
@@ -318,15 +334,15 @@ describe('server-everything end to end', () => {
     expect(texts[4]).toMatch(/echo\(32\): Resource trigger-sampling-request context: Name three primes/);
     expect(texts[5]).toMatch(/echo\(100\): Resource trigger-sampling-request context: Say hello/);
 
-    // Migrated: the migrated tool modules on a v2 McpServer, wired as their server-elsewhere
-    // marker asks (`requestState: { verify: mrtrCodec.verify }`). Every migrated module exports its
-    // own codec; all of them mint with the same key (MCP_REQUEST_STATE_KEY), so one verifies all.
+    // Migrated: the migrated tool modules on a v2 McpServer, with the verifier of the
+    // request-state module they import, wired as the run wired it into server/index.js.
     const elicitation = await load<ToolModule>(copies.migratedDist, 'tools/trigger-elicitation-request.js');
     const sampling = await load<ToolModule>(copies.migratedDist, 'tools/trigger-sampling-request.js');
+    const { mrtrVerify } = await load<StateModule>(copies.migratedDist, 'server/mrtr-request-state.js');
     const factory = () => {
       const server = new McpServer(
         { name: 'mcp-servers/everything', title: 'Everything Reference Server', version: '2.0.0' },
-        { capabilities: { tools: { listChanged: true } }, requestState: { verify: elicitation.mrtrCodec.verify as never } },
+        { capabilities: { tools: { listChanged: true } }, requestState: { verify: mrtrVerify() } },
       );
       registerAsIfInitialized(server, [
         elicitation.registerTriggerElicitationRequestTool as (s: McpServer) => void,
@@ -358,8 +374,9 @@ describe('server-everything end to end', () => {
 
   it('shows why the tools were registered by hand: from oninitialized they do not exist on the modern era', async () => {
     const elicitation = await load<ToolModule>(copies.migratedDist, 'tools/trigger-elicitation-request.js');
+    const { mrtrVerify } = await load<StateModule>(copies.migratedDist, 'server/mrtr-request-state.js');
     const factory = () => {
-      const server = new McpServer({ name: 'everything', version: '2.0.0' }, { capabilities: { tools: { listChanged: true } }, requestState: { verify: elicitation.mrtrCodec.verify as never } });
+      const server = new McpServer({ name: 'everything', version: '2.0.0' }, { capabilities: { tools: { listChanged: true } }, requestState: { verify: mrtrVerify() } });
       // As server-everything's createServer does it.
       server.server.oninitialized = () => (elicitation.registerTriggerElicitationRequestTool as (s: McpServer) => void)(server);
       return server;

@@ -122,6 +122,15 @@ describe('updateManifest', () => {
     expect(() => updateManifest('[]', { stillImportsV1: false })).toThrow(ManifestError);
   });
 
+  it('refuses a manifest with a key twice in one object, saying where', () => {
+    const twice = '{\n  "dependencies": { "@modelcontextprotocol/sdk": "^1.0.0" },\n  "name": "x",\n  "dependencies": { "zod": "^4.2.0" }\n}\n';
+    expect(() => updateManifest(twice, { stillImportsV1: false })).toThrow(new ManifestError('package.json has the key "dependencies" twice in one object (lines 2 and 4); remove one of them'));
+    const nested = '{ "dependencies": { "zod": "^4.2.0", "zod": "^3.0.0" } }';
+    expect(() => updateManifest(nested, { stillImportsV1: true })).toThrow(/the key "zod" twice in one object \(lines 1 and 1\)/);
+    // The same key in two different objects is fine.
+    expect(updateManifest('{ "dependencies": { "zod": "^4.2.0" }, "devDependencies": { "zod": "^4.2.0" } }', { stillImportsV1: true })).toContain('"@modelcontextprotocol/server"');
+  });
+
   it('says when the declared zod cannot serve the v2 SDK (>= 4.2)', () => {
     const zod = (range: string) => zodRangeProblem(`{ "dependencies": { "zod": ${JSON.stringify(range)} } }`);
     for (const bad of ['^3.25.0', '~4.1.0', '3.x', '<4.2.0', '>=3 <4', '4.1.5']) expect(zod(bad), bad).toMatch(/zod >= 4\.2\.0/);
@@ -180,8 +189,9 @@ await server.connect(new StdioServerTransport());
     expect(upgraded!.path).toBe(serverPath);
     expect(upgraded!.changed).toBe(true);
     expect(upgraded!.text.startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect(upgraded!.text).toContain(`import { McpServer } from "@modelcontextprotocol/server";`);
-    expect(upgraded!.text).toContain(`import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";`);
+    // In the file's own quotes (the official codemod writes double quotes).
+    expect(upgraded!.text).toContain(`import { McpServer } from '@modelcontextprotocol/server';`);
+    expect(upgraded!.text).toContain(`import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';`);
     expect(upgraded!.text).toContain(`{ inputSchema: z.object({ table: z.string() }) }, async ({ table }, ctx) => {`);
     expect(upgraded!.text).toContain('ctx.mcpReq.signal.throwIfAborted();');
     // The MRTR pass's business: left as it was.
@@ -229,7 +239,7 @@ await server.connect(new StdioServerTransport());
     expect(a!.notes).toEqual([expect.objectContaining({ code: 'v1-import-left', line: 1, column: 32 })]);
     expect(b!.changed).toBe(true);
     expect(b!.text).not.toMatch(/[^\r]\n/);
-    expect(b!.text).toContain('"@modelcontextprotocol/core";\r\n');
+    expect(b!.text).toContain("'@modelcontextprotocol/core';\r\n");
   });
 
   it('gives the same result whatever the batch size', async () => {
@@ -259,6 +269,22 @@ describe('v1 server → official v1-to-v2 → MRTR pass', () => {
     expect(final.plan.sites.length).toBeGreaterThan(0);
     expect(final.plan.sites.every((s) => s.status === 'migrated')).toBe(true);
     expect((await upgradeV1([{ path: fixture.outputPath, text: fixture.output }]))[0]!.changed).toBe(false);
+  });
+
+  it('keeps the file\'s quotes: the imports it rewrites in single quotes where the file uses them, its own double-quoted ones as they were', async () => {
+    const server = (quote: string) => [
+      `import { McpServer } from ${quote}@modelcontextprotocol/sdk/server/mcp.js${quote};`,
+      `import { z } from ${quote}zod${quote};`,
+      `import { World } from "./world.js";`,
+      '',
+      `export const server = new McpServer({ name: ${quote}s${quote}, version: ${quote}1${quote} });`,
+      '',
+    ].join('\n');
+    const [single] = await upgradeV1([{ path: 'single.ts', text: server("'") }]);
+    expect(single!.text).toContain(`import { McpServer } from '@modelcontextprotocol/server';`);
+    expect(single!.text).toContain(`import { World } from "./world.js";`);
+    const [double] = await upgradeV1([{ path: 'double.ts', text: server('"') }]);
+    expect(double!.text).toContain('import { McpServer } from "@modelcontextprotocol/server";');
   });
 
   // The shapes the official codemod leaves that the MRTR pass meets. Pinned so an upgrade of
@@ -305,7 +331,7 @@ export function createServer(): McpServer {
     const up = upgraded.text;
     // extra.sendRequest(request, Schema) → ctx.mcpReq.send(request, Schema): the schema stays.
     expect(up).toContain(`async ({ q }, ctx) => {\n    const r = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message: q, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema);`);
-    expect(up).toContain(`import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "@modelcontextprotocol/core";`);
+    expect(up).toContain(`import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/core';`);
     // A context parameter not named `extra`, or the only parameter: left in the v1 shape, no marker.
     expect(up).toContain(`async ({ q }, context) => {\n    context.signal.throwIfAborted();\n    const r = await context.sendRequest(`);
     expect(up).toContain(`async (extra) => {\n    const roots = await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);`);
@@ -356,7 +382,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
 
   it('low-level server: a separate type-only import, a remapped helper, a marker at the forwarding call', async () => {
     const { upgraded } = await migrate('low.ts', lowLevel);
-    expect(upgraded.text).toContain(`import { Server } from "@modelcontextprotocol/server";\nimport type { ServerContext } from "@modelcontextprotocol/server";`);
+    expect(upgraded.text).toContain(`import { Server } from '@modelcontextprotocol/server';\nimport type { ServerContext } from '@modelcontextprotocol/server';`);
     expect(upgraded.text).toContain(`async function confirm(extra: ServerContext, message: string): Promise<boolean> {\n  const r = await extra.mcpReq.send(`);
     expect(upgraded.text).toContain(`server.setRequestHandler('tools/call', async (request, ctx) => {`);
     expect(upgraded.notes.filter((n) => n.code === 'mcp-codemod-error')).toEqual([

@@ -1,6 +1,6 @@
 // The output check of src/engine/verify-output.ts. Given the splices that made an output, it
-// parses only the top-level statements they changed, with each copied statement and the
-// generated helper block replaced by `;`. Each test below builds an output whose parts parse
+// parses only the top-level statements they changed, with each copied statement replaced by
+// `;`. Each test below builds an output whose parts parse
 // alone while the whole does not: the check must still refuse it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,13 +9,11 @@ import { type Dialect, dialectOf, ParseFailure, parseSource } from '../src/analy
 import { addTopLevelNames, emptyNames } from '../src/analyse/top-level-names.ts';
 import { partsParse, verifyParses } from '../src/engine/verify-output.ts';
 import type { Edit } from '../src/plan/types.ts';
-import { helpersBlock } from '../src/rewrite/helpers-block.ts';
 import { planFile } from '../src/plan/plan-file.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from '../src/rewrite/rewrite.ts';
 import { transformSource } from '../src/transform.ts';
 import { fixtureCases } from './support/fixtures.ts';
 
-const block = helpersBlock({ typed: true, exportCodec: false, eol: '\n' });
 const imports = "import { McpServer } from '@modelcontextprotocol/server';\n";
 
 /** `base` with `find` replaced by `replace` (once), as an output and its splices. */
@@ -33,17 +31,12 @@ function expectRefused({ output, edited, dialect = 'ts' }: { output: string; edi
 }
 
 describe('verifyParses without splices (the whole output is parsed)', () => {
-  it('accepts a migrated file: the block between top-level statements', () => {
-    expect(() => verifyParses(`${imports}\n${block}\nexport const x = 1;\n`, 'ts')).not.toThrow();
+  it('accepts a text that parses', () => {
+    expect(() => verifyParses(`${imports}\nexport const x = 1;\n`, 'ts')).not.toThrow();
   });
 
-  it('refuses a file whose code outside the block does not parse', () => {
-    expect(() => verifyParses(`${imports}\n${block}\nexport const x = ;\n`, 'ts')).toThrow(ParseFailure);
-  });
-
-  it('refuses a broken block', () => {
-    const broken = block.replace('function mrtrStateKey()', 'function mrtrStateKey(');
-    expect(() => verifyParses(`${imports}\n${broken}\nexport const x = 1;\n`, 'ts')).toThrow(ParseFailure);
+  it('refuses a text that does not parse', () => {
+    expect(() => verifyParses(`${imports}\nexport const x = ;\n`, 'ts')).toThrow(ParseFailure);
   });
 });
 
@@ -52,20 +45,20 @@ describe('verifyParses with the splices: only the changed statements are parsed'
   // `;` or a declaration's `}`), and parses whole as well.
   it.each(fixtureCases().map((c) => [c.name, c] as const))('checks the output of fixture %s in parts', (_name, c) => {
     const facts = { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true };
-    const result = transformSource(c.input, c.inputPath, facts, c.options);
+    const result = transformSource(c.input, c.inputPath, facts, c.transformOptions);
     expect(result.changed).toBe(true);
     expect(partsParse(result.output, dialectOf(c.inputPath), result.edited)).toBe(true);
     expect(() => parseSource(result.output, dialectOf(c.inputPath))).not.toThrow();
   });
 
-  it('accepts a changed statement between copied ones, and the helper block in a gap', () => {
+  it('accepts a changed statement between copied ones, and an import added in a gap', () => {
     const base = `${imports}const a = 1;\nfoo();\nexport function f() {}\n`;
     const { output, edited } = spliced(base, 'foo();', 'const b = a + 1;\nbar(b);');
-    const withBlock = editedText(base, parseSource(base, 'ts').program, [...edited.edits, { start: imports.length, end: imports.length, text: `\n${block}\n` }]);
-    const text = applyEdits(base, withBlock.edits);
+    const withImport = editedText(base, parseSource(base, 'ts').program, [...edited.edits, { start: imports.length, end: imports.length, text: "import { mrtrResume } from './mrtr-request-state.js';\n" }]);
+    const text = applyEdits(base, withImport.edits);
     expect(partsParse(output, 'ts', edited)).toBe(true);
-    expect(partsParse(text, 'ts', withBlock)).toBe(true);
-    expect(() => verifyParses(text, 'ts', withBlock)).not.toThrow();
+    expect(partsParse(text, 'ts', withImport)).toBe(true);
+    expect(() => verifyParses(text, 'ts', withImport)).not.toThrow();
   });
 
   it('refuses a changed statement left unfinished before a copied one (`if (c)` + `const x`)', () => {
@@ -97,18 +90,11 @@ describe('verifyParses with the splices: only the changed statements are parsed'
     expectRefused(spliced(`${imports}foo();\n`, 'foo();', 'with (o) {}'));
   });
 
-  it('refuses the helper block spliced into the middle of a statement', () => {
-    // `const x = ` + block + `1;`: without the block the text reads `const x = 1;`.
+  it('refuses an import spliced into the middle of a statement', () => {
+    // `const x = ` + import + `1;`: without the import the text reads `const x = 1;`.
     const base = `${imports}const x = 1;\n`;
     const at = base.indexOf('1;');
-    const edits: Edit[] = [{ start: at, end: at, text: `${block}\n` }];
-    expectRefused({ output: applyEdits(base, edits), edited: editedText(base, parseSource(base, 'ts').program, edits) });
-  });
-
-  it('refuses a helper block that does not parse', () => {
-    const broken = block.replace('function mrtrStateKey()', 'function mrtrStateKey(');
-    const base = `${imports}foo();\n`;
-    const edits: Edit[] = [{ start: imports.length, end: imports.length, text: `\n${broken}\n` }];
+    const edits: Edit[] = [{ start: at, end: at, text: "import { y } from './y.js';\n" }];
     expectRefused({ output: applyEdits(base, edits), edited: editedText(base, parseSource(base, 'ts').program, edits) });
   });
 });
@@ -121,13 +107,13 @@ describe('property: a rewrite with a bug in one of its splices', () => {
   // be fooled? When it says the output parses, parsing the whole must agree.
   const cases = fixtureCases().flatMap((c) => {
     const analysis = analyseFile(c.input, c.inputPath);
-    const edits = rewriteEdits(c.input, planFile(analysis, { typeFacts: { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true } }));
+    const edits = rewriteEdits(c.input, planFile(analysis, { typeFacts: { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true }, stateModule: c.transformOptions.stateModule }));
     const names = emptyNames();
     for (const statement of analysis.program.body) addTopLevelNames(statement, names);
     const declarations = [...names.declared].map((n) => `const ${n} = 1;`);
     return edits.length > 0 ? [{ name: c.name, source: c.input, program: analysis.program, dialect: dialectOf(c.inputPath), edits, declarations }] : [];
   });
-  const damage = ['(', ')', '{', '}', ';', '\n', '`', "'", '/*', '//', 'if (ok)', 'if (ok)\n', 'label:', 'x = 1\n', 'f()\n', 'export', 'var z;', 'export { mrtrCodec };', 'export { nowhere };', 'import x from "x";', 'else', '=>', 'with (o) {}', 'export default 1;', 'export const server = 1;', ','];
+  const damage = ['(', ')', '{', '}', ';', '\n', '`', "'", '/*', '//', 'if (ok)', 'if (ok)\n', 'label:', 'x = 1\n', 'f()\n', 'export', 'var z;', 'export { mrtrResume };', 'export { nowhere };', 'import x from "x";', 'else', '=>', 'with (o) {}', 'export default 1;', 'export const server = 1;', ','];
 
   it('never accepts an output that does not parse', () => {
     let accepted = 0;

@@ -2,12 +2,11 @@
 // than building a scope tree: every question it asks ("which names are read after this
 // point?") is answered conservatively by over-approximation, which can only make the
 // codemod carry or refuse more, never less.
-import * as babelTypes from '@babel/types';
 import type { Node } from '@babel/types';
+import { TS_TYPES, VISITOR_KEYS } from './babel.cjs';
 
-// Babel's table of which keys of each node type hold child nodes: walking only those is several
-// times faster than looking at every key.
-const VISITOR_KEYS = babelTypes.VISITOR_KEYS as Record<string, readonly string[]>;
+// Babel's table of which keys of each node type hold child nodes (VISITOR_KEYS): walking only
+// those is several times faster than looking at every key.
 const SKIP_KEYS = new Set(['loc', 'leadingComments', 'trailingComments', 'innerComments', 'extra', 'range']);
 
 export function isNode(value: unknown): value is Node {
@@ -111,7 +110,7 @@ export function referencedNames(node: Node): Set<string> {
     const parent = parents[parents.length - 1];
     // Types name nothing at run time; every other TS node (`x as T`, `f<T>`, an enum's
     // initialisers, a namespace's body) may read values. The walk itself skips annotations.
-    if (babelTypes.isTSType(current)) return false;
+    if (TS_TYPES.has(current.type)) return false;
     if (current.type === 'Identifier' || current.type === 'JSXIdentifier') {
       if (parent && isNonReferencePosition(current, parent)) return;
       names.add(current.name);

@@ -1,8 +1,9 @@
 // Parsing is the one place that knows which syntax a file may use: the extension decides
 // whether TypeScript and JSX are on. The same @babel/parser powers jscodeshift's `tsx`
 // parser, so offsets here match what a stock jscodeshift run sees.
-import { parse, type ParserPlugin } from '@babel/parser';
+import type { ParserPlugin } from '@babel/parser';
 import type { File } from '@babel/types';
+import { parse } from './babel.cjs';
 
 export type Dialect = 'ts' | 'tsx' | 'js';
 

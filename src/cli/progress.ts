@@ -1,10 +1,12 @@
-// The progress line for long runs: one line on stderr, rewritten in place (`\r`), showing
-// files done out of the total, and erased when the run ends so the summary stands alone.
-// Shown only when stderr is a terminal and the output is for a person (not with --json), and
-// only for long runs: at least `minFiles` files (200), or once the run has taken `delayMs`
-// (1 s). Redrawn at most every `intervalMs`. Never a byte on a pipe or a file.
+// The progress line: one line on stderr, rewritten in place (`\r`), from the moment files are
+// looked for until the run ends, when it is erased so the summary stands alone. It shows the
+// phase the run is in (finding files, reading and migrating, the official v1 codemod, finishing
+// the files that wait for the type checker or a write, ...), the steps done out of the steps known, and the seconds so far
+// (redrawn every second, so a long phase never looks frozen). Shown only when stderr is a
+// terminal and the output is for a person (not with --json); never a byte on a pipe or a file.
+// Redrawn at most every `intervalMs` between phases.
 import type { Discovery } from '../engine/discover.ts';
-import type { RunOptions, RunResult, RunSettings } from '../engine/run.ts';
+import type { RunOptions, RunPhase, RunResult, RunSettings } from '../engine/run.ts';
 
 export interface ProgressOptions {
   /** Whether progress may be drawn at all: stderr is a TTY and the output is not --json. */
@@ -13,62 +15,89 @@ export interface ProgressOptions {
   /** Terminal width (the line is cut to fit). */
   columns?: number;
   now?: () => number;
-  minFiles?: number;
-  delayMs?: number;
   intervalMs?: number;
+  /** Redraw this often even when nothing moves (0: never; tests draw by hand). */
+  tickMs?: number;
 }
 
 export interface Progress {
   readonly enabled: boolean;
-  start(total: number): void;
-  /** One more file done. */
+  /** A new phase, named for a person, adding `steps` to the total (0: a phase counted by what it finds, or not at all). */
+  phase(label: string, steps?: number): void;
+  /** One step done (or, in a phase without steps, one more thing found). */
   tick(): void;
-  /** Erases the line if one was drawn. */
+  /** Erases the line if one was drawn, and stops redrawing. */
   done(): void;
 }
 
+/** How each phase of a run reads on the line. */
+const RUN_PHASES: Readonly<Record<RunPhase, string>> = {
+  files: 'reading and migrating',
+  'v1-upgrade': 'upgrading v1 files (official codemod)',
+  finishing: 'finishing files',
+  'cross-module': 'following helpers across modules',
+  'state-modules': 'writing the request-state module',
+  manifests: 'updating package.json',
+};
+
 export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? (() => Date.now());
-  const minFiles = options.minFiles ?? 200;
-  const delayMs = options.delayMs ?? 1000;
   const intervalMs = options.intervalMs ?? 100;
+  let startedAt: number | undefined;
+  let label = '';
   let total = 0;
   let doneCount = 0;
-  let startedAt = 0;
+  let found = 0;
   let lastDraw = -Infinity;
   let drawn = false;
+  let timer: ReturnType<typeof setInterval> | undefined;
 
   const draw = () => {
     const width = Math.max(20, (options.columns || 80) - 1); // 0: a terminal of unknown size
-    const ratio = total === 0 ? 1 : doneCount / total;
-    const counts = `${doneCount}/${total} files`;
-    const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
-    const label = 'mrtr-codemod';
-    // The bar keeps one width for the whole run: room is reserved for the widest count.
-    const room = width - label.length - `${total}/${total} files`.length - percent.length - 5;
-    const barWidth = Math.min(30, room);
-    const bar = barWidth >= 5 ? ` [${'#'.repeat(Math.round(ratio * barWidth)).padEnd(barWidth, '.')}]` : '';
-    options.write(`\r\x1b[2K${`${label}${bar} ${counts} ${percent}`.slice(0, width)}`);
+    const seconds = `${Math.floor((now() - (startedAt ?? now())) / 1000)}s`;
+    let line: string;
+    if (total === 0) {
+      line = `mrtr-codemod ${label}${found > 0 ? ` ${found}` : ''}  ${seconds}`;
+    } else {
+      const ratio = Math.min(1, doneCount / total);
+      const counts = `${doneCount}/${total}`;
+      const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
+      // The bar gives way to the label, and keeps one width for the whole phase: room is
+      // reserved for the widest count and a few digits of seconds.
+      const room = width - 'mrtr-codemod'.length - `${total}/${total}`.length - percent.length - label.length - 'sss'.length - 10;
+      const barWidth = Math.min(30, room);
+      const bar = barWidth >= 5 ? ` [${'#'.repeat(Math.round(ratio * barWidth)).padEnd(barWidth, '.')}]` : '';
+      line = `mrtr-codemod${bar} ${counts} ${percent}  ${label}  ${seconds}`;
+    }
+    options.write(`\r\x1b[2K${line.slice(0, width)}`);
     drawn = true;
     lastDraw = now();
   };
 
   return {
     enabled: options.enabled,
-    start(n) {
-      total = n;
-      doneCount = 0;
-      startedAt = now();
-      if (options.enabled && total >= minFiles) draw();
+    phase(name, steps = 0) {
+      if (!options.enabled) return;
+      startedAt ??= now();
+      label = name;
+      total += steps;
+      found = 0;
+      draw();
+      const tickMs = options.tickMs ?? 1000;
+      if (timer === undefined && tickMs > 0) {
+        timer = setInterval(draw, tickMs);
+        timer.unref();
+      }
     },
     tick() {
-      doneCount++;
       if (!options.enabled) return;
-      const t = now();
-      if (!drawn && total < minFiles && t - startedAt < delayMs) return;
-      if (t - lastDraw >= intervalMs || doneCount === total) draw();
+      if (total === 0) found++;
+      else doneCount++;
+      if (now() - lastDraw >= intervalMs || (total > 0 && doneCount === total)) draw();
     },
     done() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
       if (drawn) options.write('\r\x1b[2K');
       drawn = false;
     },
@@ -77,11 +106,16 @@ export function createProgress(options: ProgressOptions): Progress {
 
 type Run = (options: RunOptions) => Promise<RunResult>;
 
-/** Runs the codemod over discovered files; each handled file ticks the progress line. */
+/** Runs the codemod over discovered files; each phase and each step shows on the progress line. */
 export async function runDiscovered(run: Run, discovery: Discovery, options: RunSettings, progress: Progress): Promise<RunResult> {
-  progress.start(discovery.files.length);
   try {
-    return await run({ ...options, discovery, onFileDone: () => progress.tick() });
+    return await run({
+      ...options,
+      discovery,
+      onPhase: (phase, steps) => progress.phase(RUN_PHASES[phase], steps),
+      onFileDone: () => progress.tick(),
+      onStep: () => progress.tick(),
+    });
   } finally {
     progress.done();
   }

@@ -3,7 +3,7 @@
 // the helper is split, and each calling handler asks through its halves, when every such call
 // can migrate; otherwise the planner marks each call.
 import path from 'node:path';
-import { analyseFile } from '../analyse/analyse-file.ts';
+import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import type { ExternalHelper, PlanOptions } from '../plan/plan-file.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
@@ -45,13 +45,18 @@ export class AskingHelperIndex {
    * helper (mentionedIn).
    */
   importsOf(file: string, source: string, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
-    const found = new Map<string, ExternalHelper & { module: string }>();
     let analysis;
     try {
       analysis = analyseFile(source, file);
     } catch {
-      return found; // a file that does not parse is reported by the main pass
+      return new Map(); // a file that does not parse is reported by the main pass
     }
+    return this.importsIn(file, analysis, approved);
+  }
+
+  /** importsOf, for a file already analysed. */
+  importsIn(file: string, analysis: Pick<FileAnalysis, 'importedNames'>, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
+    const found = new Map<string, ExternalHelper & { module: string }>();
     for (const [local, { from, imported }] of analysis.importedNames) {
       if (!from.startsWith('.')) continue;
       const module = this.moduleOf(path.dirname(file), from);
@@ -99,10 +104,14 @@ export class AskingHelperIndex {
  * are looked up among them, not on disk.
  */
 function moduleOf(dir: string, specifier: string, known: { has(name: string): boolean }): string | undefined {
+  return moduleFiles(dir, specifier).find((name) => known.has(name));
+}
+
+/** The files a relative specifier may name, in the order they are tried. */
+export function moduleFiles(dir: string, specifier: string): string[] {
   const base = path.resolve(dir, specifier);
   const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
-  const names = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
-  return names.find((name) => known.has(name));
+  return [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
 }
 
 /** The modules (among `discovered`) that define the registries candidates' migrated tool definitions are handed to, with the definer names. */

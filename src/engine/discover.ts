@@ -7,6 +7,10 @@
 // What a walk leaves out, and what it does not:
 // - `node_modules`, `dist`, `build` and `.git` below a walked directory (a directory named on
 //   the command line is walked even when it is one of them).
+// - Vendored and minified code, with a note (Discovery.skipped): `vendor` and `third_party`
+//   folders and `*.min.js` files below a walked directory (named ones are taken). Somebody
+//   else's code, or a bundle built from sources that are migrated themselves.
+// - A symbolic link out of the walked directory, with a note.
 // - Files git ignores: the `.gitignore` files from the root of the git work tree down to each
 //   file (nested ones included, deeper ones winning, as in git), and `.git/info/exclude`.
 //   Outside a git work tree only the `.gitignore` files inside the walked directory count.
@@ -20,13 +24,39 @@
 //   apply to named files too: they are filters the user wrote on the same command line.
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import type { Ignore } from 'ignore';
+import type { Matcher } from 'picomatch';
+import { ignore, picomatch } from './globs.cjs';
+import { staleTempFile } from './atomic-write.ts';
+import { isInside } from './source-files.ts';
 
 export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /** Directory names never descended into (below a given root). */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', 'dist', 'build', '.git']);
+
+/** Directories of vendored code: not descended into either (below a given root), but noted. */
+export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set(['vendor', 'third_party']);
+
+/** A minified script (`app.min.js`, `.min.mjs`, `.min.cjs`). */
+const MINIFIED = /\.min\.[cm]?js$/;
+
+/**
+ * Whether a walk of the folders above it passes over the file at `relative` (a path with `/`):
+ * a minified script, or a file in a vendored folder. (A file named on the command line is
+ * taken all the same; a linter, which is handed files one by one, asks this.)
+ */
+export function passedOverByWalks(relative: string): boolean {
+  const parts = relative.split('/');
+  return MINIFIED.test(relative) || parts.slice(0, -1).some((part) => VENDORED_DIRECTORIES.has(part));
+}
+
+/** Why a walk passed over something a person might expect it to read. */
+export interface Skipped {
+  /** Absolute path of the folder or file. */
+  path: string;
+  reason: string;
+}
 
 export interface DiscoveryProblem {
   /** Absolute path of the argument or entry that could not be used. */
@@ -39,6 +69,13 @@ export interface Discovery {
   files: string[];
   /** Arguments that do not exist, directories that could not be listed, and the like. */
   problems: DiscoveryProblem[];
+  /**
+   * Temporary files of an earlier run that was killed before it could remove them (absolute):
+   * met in the walk, or beside a file named on the command line. A run that writes removes them.
+   */
+  staleTemps: string[];
+  /** Vendored folders, minified files and links out of the walked folder, passed over (sorted by path). */
+  skipped: Skipped[];
 }
 
 export interface DiscoverOptions {
@@ -57,9 +94,13 @@ export function isSourceFile(fileName: string): boolean {
   return SOURCE_EXTENSIONS.includes(path.extname(base));
 }
 
-export async function discoverFiles(paths: readonly string[], cwd: string, options: DiscoverOptions = {}): Promise<Discovery> {
-  const found = new Set<string>();
+/** The source files under `paths`; `onFound` is called as each is found (progress display). */
+export async function discoverFiles(paths: readonly string[], cwd: string, options: DiscoverOptions = {}, onFound?: () => void): Promise<Discovery> {
+  const found = new FoundFiles(onFound);
   const problems: DiscoveryProblem[] = [];
+  const staleTemps: string[] = [];
+  const skipped: Skipped[] = [];
+  const namedDirs = new Set<string>();
   const filter = pathFilter(cwd, options);
 
   for (const given of paths) {
@@ -73,22 +114,44 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
     }
     if (info.isDirectory()) {
       const rules = options.gitignore === false ? undefined : await GitIgnoreRules.forRoot(absolute);
-      await walk(absolute, problems, found, { rules, filter });
+      await walk(absolute, problems, found, { rules, filter, staleTemps, skipped });
     } else if (info.isFile()) {
       // Named on the command line: taken when it is a source file, whatever directory it is in
       // and whatever .gitignore says; only --include/--exclude still apply.
-      if (isSourceFile(absolute) && filter.file(absolute)) found.add(absolute);
+      if (isSourceFile(absolute) && filter.file(absolute)) {
+        found.add(absolute);
+        namedDirs.add(path.dirname(absolute));
+      }
     } else {
       problems.push({ path: absolute, message: 'not a regular file or directory' });
     }
   }
 
-  return { files: [...found].sort(compareCodeUnits), problems };
+  // Beside the files named on the command line (once a folder).
+  for (const dir of namedDirs) {
+    const names = await readdir(dir).catch(() => []);
+    for (const name of names) if (staleTempFile(name)) staleTemps.push(path.join(dir, name));
+  }
+  skipped.sort((a, b) => compareCodeUnits(a.path, b.path));
+  return { files: [...found.files].sort(compareCodeUnits), problems, staleTemps: [...new Set(staleTemps)].sort(compareCodeUnits), skipped };
+}
+
+/** The files found so far, each told to `onFound` once. */
+class FoundFiles {
+  readonly files = new Set<string>();
+  constructor(private readonly onFound?: () => void) {}
+  add(file: string): void {
+    if (this.files.has(file)) return;
+    this.files.add(file);
+    this.onFound?.();
+  }
 }
 
 interface WalkContext {
   rules?: GitIgnoreRules;
   filter: PathFilter;
+  staleTemps: string[];
+  skipped: Skipped[];
 }
 
 /**
@@ -97,7 +160,7 @@ interface WalkContext {
  * directly and through a link is listed once, and never under the link's name (writing
  * through a link name would replace the link).
  */
-async function walk(root: string, problems: DiscoveryProblem[], found: Set<string>, context: WalkContext): Promise<void> {
+async function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, context: WalkContext): Promise<void> {
   const { rules, filter } = context;
   let realRoot: string;
   try {
@@ -110,7 +173,9 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
   const asGiven = (real: string) => path.join(root, path.relative(realRoot, real));
   const ignored = async (full: string, isDirectory: boolean) => (rules ? rules.ignores(full, isDirectory) : false);
   const take = async (file: string) => {
-    if (filter.file(file) && !(await ignored(file, false))) found.add(file);
+    if (!filter.file(file) || (await ignored(file, false))) return;
+    if (MINIFIED.test(file)) context.skipped.push({ path: file, reason: 'minified code; name the file to take it' });
+    else found.add(file);
   };
 
   async function visitDirectory(dir: string, realDir: string): Promise<void> {
@@ -129,9 +194,11 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
       if (entry.isDirectory()) {
         if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
         if (filter.prunes(full) || (await ignored(full, true))) continue;
-        await visitDirectory(full, path.join(realDir, entry.name));
+        if (VENDORED_DIRECTORIES.has(entry.name)) context.skipped.push({ path: full, reason: 'vendored code; name the folder to take it' });
+        else await visitDirectory(full, path.join(realDir, entry.name));
       } else if (entry.isFile()) {
         if (isSourceFile(entry.name)) await take(full);
+        else if (staleTempFile(entry.name)) context.staleTemps.push(full);
       } else if (entry.isSymbolicLink()) {
         // git tracks a link as a file: a link that git ignores is not followed.
         if (!(await ignored(full, false))) await visitLink(full);
@@ -151,7 +218,7 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
     if (!isInside(realRoot, target)) {
       // Never followed out of the folder being walked, but said: the user may have expected it.
       if (info.isDirectory() || (info.isFile() && isSourceFile(target))) {
-        problems.push({ path: link, message: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed` });
+        context.skipped.push({ path: link, reason: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed` });
       }
       return;
     }
@@ -171,12 +238,7 @@ async function walk(root: string, problems: DiscoveryProblem[], found: Set<strin
 
 /** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */
 function throughSkipped(realRoot: string, dir: string): boolean {
-  return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part));
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part) || VENDORED_DIRECTORIES.has(part));
 }
 
 // --- --include / --exclude ------------------------------------------------------------------
@@ -196,7 +258,7 @@ function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
   const include = compile(options.include);
   const exclude = compile(options.exclude);
   // A glob naming a directory covers what is below it: the path or any of its ancestors may match.
-  const selfOrAncestor = (matcher: picomatch.Matcher, relative: string) => {
+  const selfOrAncestor = (matcher: Matcher, relative: string) => {
     const parts = relative.split('/');
     for (let i = parts.length; i > 0; i--) if (matcher(parts.slice(0, i).join('/'))) return true;
     return false;
@@ -276,7 +338,8 @@ export class GitIgnoreRules {
     } catch {
       return; // no such file (the usual case), or not readable: no rules
     }
-    const patterns = text.split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
+    // A byte-order mark is not part of the first pattern (git skips it too).
+    const patterns = text.replace(/^\ufeff/, '').split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
     if (patterns.length > 0) this.matcher.add(patterns);
   }
 }
@@ -334,6 +397,12 @@ export function describeFsError(error: unknown): string {
       return 'not a directory';
     case 'ELOOP':
       return 'too many levels of symbolic links';
+    case 'ENAMETOOLONG':
+      return 'file name too long';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on device';
     default:
       return e?.message ?? String(error);
   }

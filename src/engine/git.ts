@@ -10,6 +10,7 @@
 import { execFile } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { terminalText } from '../core/escape.ts';
 
 export interface DirtyEntry {
   /** Relative to cwd, with `/` separators. */
@@ -110,7 +111,7 @@ export function formatDirtyRefusal(check: DirtyCheck, shown = 5): string {
   const { dirty } = check;
   const lines = [
     `mrtr-codemod: refusing to write: ${dirty.length === 1 ? '1 file has' : `${dirty.length} files have`} uncommitted changes in git under the given paths:`,
-    ...dirty.slice(0, shown).map((entry) => `  ${entry.status} ${entry.path}`),
+    ...dirty.slice(0, shown).map((entry) => `  ${entry.status} ${terminalText(entry.path)}`),
   ];
   if (dirty.length > shown) lines.push(`  ... and ${dirty.length - shown} more (git status lists them)`);
   lines.push(

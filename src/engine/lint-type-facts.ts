@@ -12,10 +12,8 @@ export class LintTypeFacts implements TypeFactsSource {
   private readonly checker = new WorkerTypeFacts();
 
   async forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts> {
-    const permissive: TypeFacts = { local: () => ({ text: 'unknown', jsonSafe: true }) };
-    if (questions.receivers.length === 0) return permissive;
-    const real = await this.checker.forFile(fileName, source, { locals: [], receivers: questions.receivers });
-    return { ...permissive, fromSdk: real.fromSdk };
+    if (questions.receivers.length === 0) return lintFacts();
+    return lintFacts(await this.checker.forFile(fileName, source, receiverQuestions(questions)));
   }
 
   flush(): void {
@@ -25,4 +23,14 @@ export class LintTypeFacts implements TypeFactsSource {
   async close(): Promise<void> {
     await this.checker.close();
   }
+}
+
+/** A lint's facts: every local taken as it is; whether a receiver is the SDK's, from `checked` (the answers to receiverQuestions). */
+export function lintFacts(checked?: TypeFacts): TypeFacts {
+  return { local: () => ({ text: 'unknown', jsonSafe: true }), ...(checked ? { fromSdk: checked.fromSdk } : {}) };
+}
+
+/** Of a plan's questions, those a lint asks the checker. */
+export function receiverQuestions(questions: TypeQuestions): TypeQuestions {
+  return { locals: [], receivers: questions.receivers };
 }

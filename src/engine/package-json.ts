@@ -55,7 +55,9 @@ export class ManifestError extends Error {
  * packages of `packages` added when not declared, and `@modelcontextprotocol/sdk` removed from
  * `dependencies` and `devDependencies` unless `stillImportsV1`. `peerDependencies` and
  * `optionalDependencies` are not edited. Idempotent; returns the text itself when nothing
- * changes. Throws ManifestError when the text is not a JSON object.
+ * changes. Throws ManifestError when the text is not a JSON object, or when an object in it
+ * has the same key twice (JSON.parse would keep the last, npm too, but which one the user
+ * meant cannot be known: the edit would land in one and the other would still win or lose).
  */
 export function updateManifest(text: string, update: ManifestUpdate): string {
   let out = text;
@@ -229,6 +231,7 @@ function scan(text: string): ScannedObject {
   const object = (): ScannedObject => {
     const start = pos++;
     const members: ScannedMember[] = [];
+    const keys = new Map<string, number>();
     for (;;) {
       const before = pos;
       ws();
@@ -236,6 +239,11 @@ function scan(text: string): ScannedObject {
       const leading = text.slice(before, pos);
       const keyStart = pos;
       const key = string();
+      const first = keys.get(key);
+      if (first !== undefined) {
+        throw new ManifestError(`package.json has the key ${JSON.stringify(key)} twice in one object (lines ${lineAt(text, first)} and ${lineAt(text, keyStart)}); remove one of them`);
+      }
+      keys.set(key, keyStart);
       ws();
       pos++; // ':'
       ws();
@@ -250,6 +258,12 @@ function scan(text: string): ScannedObject {
   };
   ws();
   return object();
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 // --- ranges -----------------------------------------------------------------------------------

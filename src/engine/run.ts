@@ -17,17 +17,17 @@
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { readFileSync } from 'node:fs';
-import { access, constants, readFile, stat } from 'node:fs/promises';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, SiteReport } from '../plan/types.ts';
 import { transformWithTypes, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type Registered } from './cross-module.ts';
-import { describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
+import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
+import { type Placement, type StateModuleRecord, StateModules } from './state-modules.ts';
 import { decodeSource, displayPath, readSource } from './source-files.ts';
 import { isV1Source, officialMarkers, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
 import { cachedReader, v1Reach, type V1Reach } from './v1-reach.ts';
@@ -81,6 +81,14 @@ export interface RunSettings {
   /** Called once for every discovered file when it has been handled (progress display). */
   onFileDone?: (file: string) => void;
   /**
+   * Called as each phase of the run starts (progress display), with the steps it adds: `files`
+   * one a discovered file (each reported by onFileDone), `v1-upgrade` one a v1 file (each
+   * reported by onStep), the others none.
+   */
+  onPhase?: (phase: RunPhase, steps: number) => void;
+  /** One step of a phase other than `files` done (see onPhase). */
+  onStep?: () => void;
+  /**
    * Called with each changed file as soon as its change is known (the object that ends up in
    * RunResult.changed), so a caller can make its diff while other files still wait for type
    * facts. A file transformed again (see the cross-module pass) is reported again.
@@ -104,6 +112,11 @@ export interface RunSettings {
   v1?: boolean;
   /** Where the official codemod works on scratch copies of the v1 files (default: the OS temp directory). */
   v1ScratchDir?: string;
+  /**
+   * The request-state module's path (`--state-module`), relative to `cwd`: a file, or a folder
+   * to put it in. By default each package gets one beside the module that builds its server.
+   */
+  stateModule?: string;
 }
 
 /**
@@ -121,6 +134,10 @@ export interface ChangedFile {
   output: string;
   /** The splices into `original` that made `output`, when the run knows them (a diff then compares only the lines they touch). */
   splices?: readonly Edit[];
+  /** The file did not exist before the run (the request-state module): its patch creates it. */
+  created?: boolean;
+  /** The file was on the v1 SDK: the official v1-to-v2 codemod changed it first (its diff shows both passes). */
+  upgradedFromV1?: boolean;
   /** Whether the new text was written to disk (false in a dry run). */
   written: boolean;
 }
@@ -129,6 +146,9 @@ export interface RunSite extends SiteReport {
   /** File the site is in, relative to cwd, with `/` separators. */
   file: string;
 }
+
+/** The phases of a run, in order (each but `files` only when there is work for it). */
+export type RunPhase = 'files' | 'v1-upgrade' | 'finishing' | 'cross-module' | 'state-modules' | 'manifests';
 
 export type ErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
 
@@ -141,6 +161,18 @@ export interface RunError {
   column?: number;
 }
 
+/** Something the run passed over on purpose, with a note (not an error). */
+export interface RunSkip {
+  /** Relative to cwd, with `/` separators. */
+  file: string;
+  reason: string;
+  /**
+   * The file mentions a legacy request but was not analysed (too large): it may still push one,
+   * so it is left for a person (exit 1), as a finding would be.
+   */
+  candidate: boolean;
+}
+
 export interface RunResult {
   /** Source files discovered (and read). */
   filesScanned: number;
@@ -149,8 +181,15 @@ export interface RunResult {
   changed: ChangedFile[];
   sites: RunSite[];
   errors: RunError[];
+  /**
+   * Vendored and minified code, links out of the root, and candidates too large to analyse:
+   * passed over, with the reason (always set by runCodemod; optional for results made by hand).
+   */
+  skipped?: RunSkip[];
   /** Files upgraded from the v1 SDK by the official codemod, with what it left to do (its markers count as open work). */
   upgrades: Array<{ file: string; notes: UpgradeNote[] }>;
+  /** The request-state modules the migrated files import: written, refreshed or left, and where the verifier was wired. */
+  stateModules: StateModuleRecord[];
 }
 
 /**
@@ -182,7 +221,11 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const discovery = 'discovery' in options ? options.discovery : await discoverFiles(options.paths, cwd, options.discover);
   const context: RunContext = { types, write, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
-  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], upgrades: [] };
+  const skipped: RunSkip[] = [];
+  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [], stateModules: [] };
+  // The request-state module of each package: placed before the transforms, written after.
+  const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
+  const pending: Candidate[] = [];
   const upgradeV1Files = options.v1 !== false;
   const v1Queue: Candidate[] = [];
   // Files read whose text imports the v1 SDK: the manifest update need not read them again.
@@ -194,6 +237,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
+  const tooLarge: RunSkip[] = [];
+  for (const skip of discovery.skipped) skipped.push({ file: displayPath(cwd, skip.path), reason: skip.reason, candidate: false });
+  options.onPhase?.('files', discovery.files.length);
 
   // Outcomes by discovery index, made only for a file with something to report (a candidate, a
   // file that cannot be read): most files have none, and an empty outcome and display path held
@@ -233,6 +279,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       continue;
     }
     options.onText?.(absolutePath, source);
+    modules.note(absolutePath, source);
     const v1 = upgradeV1Files && isV1Source(source);
     if (v1) v1Sources.add(absolutePath);
     // Most files of a project never mention the legacy surface: they are not parsed at all.
@@ -242,7 +289,9 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
     result.candidates++;
     if (bytes.length > maxFileBytes) {
-      fail('read', `too large to analyse (${megabytes(bytes.length)}, the limit is ${megabytes(maxFileBytes)}); skipped`);
+      // In practice a bundle built from sources that are migrated themselves: a note, not an error.
+      tooLarge.push({ file: displayPath(cwd, absolutePath), reason: tooLargeReason(bytes.length, maxFileBytes), candidate: true });
+      doneAt(i);
       continue;
     }
 
@@ -267,16 +316,22 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
       v1Queue.push(c);
       continue;
     }
-    track(runCandidate(c, done));
+    // Transformed once every file is read: where the request-state module goes depends on them.
+    pending.push(c);
   }
+
+  const placements = await modules.place([...candidates.values()]);
+  for (const c of candidates.values()) c.placement = placements.get(c.absolutePath);
+  for (const c of pending) track(runCandidate(c, done));
 
   // v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made.
   if (v1Queue.length > 0) {
+    options.onPhase?.('v1-upgrade', v1Queue.length);
     let upgraded: Awaited<ReturnType<typeof upgradeV1>> | undefined;
     try {
       upgraded = await upgradeV1(
         v1Queue.map((c) => ({ path: c.absolutePath, text: c.alias?.aliased ?? c.source })),
-        options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir },
+        { ...(options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir }), onFileDone: () => options.onStep?.() },
       );
     } catch (error) {
       // The official package could not run (not installed, no scratch directory): its files
@@ -300,6 +355,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
   // Candidates waiting for type facts finish as their answers come.
   types?.flush?.();
+  if (running.size > 0) options.onPhase?.('finishing', 0);
   while (running.size > 0) await Promise.all(running);
 
   // Handlers in other modules that call a module's exported asking helper: transformed again,
@@ -314,75 +370,36 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   // The registries other modules' migrated tool definitions are handed to: their types are widened.
   const definers = definerModules(candidates, new Set(discovery.files));
   if (helpers.size > 0 || definers.size > 0) {
-    const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
-    const importers: Array<{ i: number; absolutePath: string; known?: Candidate; read: { bytes: Buffer; source: string } }> = [];
-    for (let i = 0; i < discovery.files.length; i++) {
-      const absolutePath = discovery.files[i]!;
-      const known = candidates.get(absolutePath);
-      // A file that names no helper cannot import one. A file the main pass did not transform
-      // is read again, but decoded (and parsed) only when its bytes name one, within the size
-      // a candidate may have.
-      const definer = definers.has(absolutePath);
-      const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && (definer || index.mentionedIn(bytes)));
-      if (read === undefined || (known && !definer && !index.mentionedIn(read.source))) continue;
-      importers.push({ i, absolutePath, known, read });
-    }
-    // First, plans only: which splits every caller can take.
-    const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
-    const plan = async (absolutePath: string, transform: Partial<TransformOptions>) => {
-      const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
-      if (source === undefined) return undefined;
-      try {
-        return (await transformWithTypes(source, absolutePath, context.types, { ...context.transform, ...transform })).plan;
-      } catch {
-        return undefined; // reported by the main pass
-      }
-    };
-    const approved = await approvedSplits(index, helpers, importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })), plan);
-    // Then the real transforms: importers with the approved splits, helper modules splitting them.
-    const split = new Map<string, string[]>();
-    for (const [module, list] of helpers) {
-      const names = list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name);
-      if (names.length > 0) split.set(module, names);
-    }
-    // Exported helpers another module registers as handlers: their module migrates them as such.
-    const registered = new Map<string, Registered[]>();
-    for (const f of importers) for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
-    const again = new Map<string, { i: number; known?: Candidate; read: { bytes: Buffer; source: string }; externalHelpers?: TransformOptions['externalHelpers']; splitExported?: string[]; widenDefiners?: string[]; registeredAs?: Registered[] }>();
-    for (const f of importers) {
-      const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
-      const widen = definers.get(f.absolutePath);
-      if (externalHelpers.size > 0 || widen) again.set(f.absolutePath, { i: f.i, known: f.known, read: f.read, ...(externalHelpers.size > 0 ? { externalHelpers } : {}), ...(widen ? { widenDefiners: [...widen] } : {}) });
-    }
-    for (const [module, names] of split) {
-      const known = candidates.get(module)!;
-      const entry = again.get(module) ?? { i: discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
-      again.set(module, { ...entry, splitExported: names });
-    }
-    for (const [module, list] of registered) {
-      const known = candidates.get(module)!;
-      const entry = again.get(module) ?? { i: discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
-      again.set(module, { ...entry, registeredAs: list });
-    }
-    for (const [absolutePath, f] of again) {
-      const outcome: FileOutcome = { sites: [], errors: [] };
-      const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}), ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}), ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}) };
-      const rerun: Candidate = f.known
-        ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
-        : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome), ...extra };
-      const reported = outcomeAt(f.i);
-      reported.sites = [];
-      reported.changed = undefined;
-      reported.errors = [];
-      // Started together, so the files that need type facts share one round of the checker.
-      track(runCandidate(rerun).then(() => void Object.assign(reported, outcome)));
-    }
-    while (running.size > 0) await Promise.all(running);
+    options.onPhase?.('cross-module', 0);
+    await crossModulePass({ context, cwd, discovery, candidates, helpers, definers, maxFileBytes, modules, outcomeAt, track, running });
+  }
+
+  // The request-state modules the migrated files import, and the verifier wired where each
+  // server is built (the changed text of a candidate that builds one is replaced).
+  // An analysis-only run (verify: false, as `check` runs) uses no output: nothing to write or wire.
+  if (context.verify && candidates.size > 0) options.onPhase?.('state-modules', 0);
+  const step = context.verify
+    ? await modules.finish(
+        [...candidates.values()].map((c) => ({ absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text: c.outcome.changed?.output ?? c.source, bytes: c.bytes })),
+        write,
+      )
+    : { modules: [], errors: [], changes: [] };
+  result.stateModules = step.modules;
+  for (const error of step.errors) result.errors.push({ file: error.file, stage: 'write', message: error.message });
+  // Listed after the files of the run: the modules wired, then the request-state modules.
+  const stepChanged: ChangedFile[] = [];
+  for (const change of step.changes) {
+    const c = candidates.get(change.absolutePath);
+    const changed: ChangedFile = c ? { ...change, original: c.source, ...(c.outcome.changed?.upgradedFromV1 ? { upgradedFromV1: true } : {}) } : change;
+    if (c) c.outcome.changed = changed;
+    else stepChanged.push(changed);
+    options.onChanged?.(changed);
   }
 
   // The package.json above upgraded v1 files: the v2 server package in, the v1 SDK out once
   // nothing imports it any more.
   if (v1Queue.length > 0) {
+    options.onPhase?.('manifests', 0);
     const upgraded = v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.outcome.changed?.output ?? c.input }));
     const manifests = await updateManifests(upgraded, { cwd, write, discover: options.discover, read: new Set(discovery.files), v1Sources });
     for (const m of manifests) {
@@ -392,13 +409,139 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     }
   }
 
+  skipped.push(...tooLarge);
+  skipped.sort((a, b) => compareCodeUnits(a.file, b.file));
   // In discovery order (forEach passes over the indexes that have no outcome).
   outcomes.forEach((outcome) => {
     result.sites.push(...outcome.sites);
     if (outcome.changed) result.changed.push(outcome.changed);
     result.errors.push(...outcome.errors);
   });
+  result.changed.push(...stepChanged);
   return result;
+}
+
+/** What the cross-module pass works with, of its run. */
+interface CrossModuleRun {
+  context: RunContext;
+  cwd: string;
+  discovery: Discovery;
+  /** The candidates by path; a file the pass migrates that was none joins them (the request-state step sees it). */
+  candidates: Map<string, Candidate>;
+  helpers: ReadonlyMap<string, ExportedHelper[]>;
+  definers: ReadonlyMap<string, Set<string>>;
+  maxFileBytes: number;
+  modules: StateModules;
+  outcomeAt: (i: number) => FileOutcome;
+  track: (task: Promise<void>) => void;
+  running: Set<Promise<void>>;
+}
+
+/**
+ * The cross-module pass: which exported helpers to split (every caller can ask through their
+ * halves), then every file concerned transformed again, knowing it: the importers, the helper
+ * modules that split, the modules whose functions other modules register as handlers, the
+ * registries to widen. A file that was no candidate and now migrates a handler is placed with
+ * its package's request-state module.
+ */
+async function crossModulePass(run: CrossModuleRun): Promise<void> {
+  const { context, cwd, discovery, candidates, helpers, definers, maxFileBytes, modules, outcomeAt, track, running } = run;
+  const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
+  const importers: Array<{ i: number; absolutePath: string; known?: Candidate; read: { bytes: Buffer; source: string } }> = [];
+  for (let i = 0; i < discovery.files.length; i++) {
+    const absolutePath = discovery.files[i]!;
+    const known = candidates.get(absolutePath);
+    // A file that names no helper cannot import one. A file the main pass did not transform
+    // is read again, but decoded (and parsed) only when its bytes name one, within the size
+    // a candidate may have.
+    const definer = definers.has(absolutePath);
+    const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && (definer || index.mentionedIn(bytes)));
+    if (read === undefined || (known && !definer && !index.mentionedIn(read.source))) continue;
+    importers.push({ i, absolutePath, known, read });
+  }
+  // First, plans only: which splits every caller can take.
+  const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
+  const plan = async (absolutePath: string, transform: Partial<TransformOptions>) => {
+    const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
+    if (source === undefined) return undefined;
+    try {
+      return (await transformWithTypes(source, absolutePath, context.types, { ...context.transform, ...transform })).plan;
+    } catch {
+      return undefined; // reported by the main pass
+    }
+  };
+  const approved = await approvedSplits(index, helpers, importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })), plan);
+  const again = filesToTransformAgain(index, approved, importers, helpers, definers, candidates, discovery);
+
+  // A file that was no candidate: placed now (it may migrate a handler through another module's helper).
+  const late = [...again].filter(([, f]) => !f.known);
+  const placements = late.length > 0 ? await modules.place(late.map(([absolutePath, f]) => ({ absolutePath, source: f.read.source }))) : undefined;
+  for (const [absolutePath, f] of again) {
+    const outcome: FileOutcome = { sites: [], errors: [] };
+    const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}), ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}), ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}) };
+    const rerun: Candidate = f.known
+      ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
+      : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome), ...extra, placement: placements?.get(absolutePath) };
+    const reported = outcomeAt(f.i);
+    reported.sites = [];
+    reported.changed = undefined;
+    reported.errors = [];
+    // Started together, so the files that need type facts share one round of the checker.
+    track(
+      runCandidate(rerun).then(() => {
+        Object.assign(reported, outcome);
+        // What the request-state step needs of the file: what is on disk, what it imports.
+        const settled = f.known ?? { ...rerun, outcome: reported };
+        Object.assign(settled, { bytes: rerun.bytes, importsStateModule: rerun.importsStateModule });
+        if (!f.known && rerun.importsStateModule) candidates.set(absolutePath, settled);
+      }),
+    );
+  }
+  while (running.size > 0) await Promise.all(running);
+}
+
+/** A file the cross-module pass transforms again, and what it is told. */
+interface AgainFile {
+  i: number;
+  known?: Candidate;
+  read: { bytes: Buffer; source: string };
+  externalHelpers?: TransformOptions['externalHelpers'];
+  splitExported?: string[];
+  widenDefiners?: string[];
+  registeredAs?: Registered[];
+}
+
+/** The files to transform again, by path: importers with the approved splits, helper modules splitting them, modules registered elsewhere. */
+function filesToTransformAgain(
+  index: AskingHelperIndex,
+  approved: ReadonlySet<string>,
+  importers: ReadonlyArray<{ i: number; absolutePath: string; known?: Candidate; read: { bytes: Buffer; source: string } }>,
+  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  definers: ReadonlyMap<string, Set<string>>,
+  candidates: ReadonlyMap<string, Candidate>,
+  discovery: Discovery,
+): Map<string, AgainFile> {
+  const split = new Map<string, string[]>();
+  for (const [module, list] of helpers) {
+    const names = list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name);
+    if (names.length > 0) split.set(module, names);
+  }
+  // Exported helpers another module registers as handlers: their module migrates them as such.
+  const registered = new Map<string, Registered[]>();
+  for (const f of importers) for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
+  const again = new Map<string, AgainFile>();
+  for (const f of importers) {
+    const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
+    const widen = definers.get(f.absolutePath);
+    if (externalHelpers.size > 0 || widen) again.set(f.absolutePath, { i: f.i, known: f.known, read: f.read, ...(externalHelpers.size > 0 ? { externalHelpers } : {}), ...(widen ? { widenDefiners: [...widen] } : {}) });
+  }
+  const entryOf = (module: string): AgainFile => {
+    const known = candidates.get(module)!;
+    return again.get(module) ?? { i: discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+  };
+  for (const [module, names] of split) again.set(module, { ...entryOf(module), splitExported: names });
+  for (const [module, list] of registered) again.set(module, { ...entryOf(module), registeredAs: list });
+  return again;
 }
 
 /** What every candidate of a run shares: the run's settings, decided once. */
@@ -450,6 +593,10 @@ interface Candidate {
    * a run's memory).
    */
   exportedHelpers?: TransformResult['plan']['exportedHelpers'];
+  /** Where the request-state module is for this file (decided once every file is read). */
+  placement?: Placement;
+  /** Set once transformed: its migrated handlers import the request-state module. */
+  importsStateModule?: boolean;
 }
 
 function candidate(context: RunContext, read: { absolutePath: string; file: string; bytes: Buffer; source: string }, outcome: FileOutcome): Candidate {
@@ -465,8 +612,22 @@ function runCandidate(c: Candidate, done?: (file: string) => void): Promise<void
 async function handleCandidate(c: Candidate): Promise<void> {
   const { absolutePath, file, source, outcome, fail, context } = c;
   let transformed: TransformResult;
+  // The module's path holds another file: the migrated text would import it (an analysis-only
+  // run, which uses no output, goes on).
+  if (c.placement?.refused && context.verify) {
+    fail('write', c.placement.refused);
+    return;
+  }
   try {
-    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.splitExported ? { splitExported: c.splitExported } : {}), ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}), ...(c.v1Through ? { v1Through: c.v1Through } : {}), ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}) };
+    const options = {
+      ...context.transform,
+      ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}),
+      ...(c.splitExported ? { splitExported: c.splitExported } : {}),
+      ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}),
+      ...(c.v1Through ? { v1Through: c.v1Through } : {}),
+      ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
+      ...(c.placement ? { stateModule: c.placement.options } : {}),
+    };
     const onAnalysed = context.onAnalysed;
     const result = await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)));
     // Against the text on disk: a v1 file the official codemod upgraded changed even when
@@ -474,6 +635,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     transformed = { ...result, changed: result.output !== source };
     c.exportedHelpers = result.plan.exportedHelpers;
     c.definers = result.plan.definers;
+    c.importsStateModule = result.plan.handlers.length > 0;
   } catch (error) {
     if (error instanceof ParseFailure) fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
     else fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
@@ -505,7 +667,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   }
   if (!transformed.changed) return;
 
-  const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false };
+  const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false, ...(c.input !== source ? { upgradedFromV1: true } : {}) };
   // Splices into the text on disk (not a v1 file's upgraded text, nor a text edited twice).
   if (transformed.edited.base === source) changed.splices = transformed.edited.edits;
   if (context.write) {
@@ -517,19 +679,16 @@ async function handleCandidate(c: Candidate): Promise<void> {
           return;
         }
       }
-      // The file may have been edited while the run was busy: never overwrite that edit.
-      const now = await readFile(absolutePath);
-      if (!now.equals(c.bytes)) {
-        fail('write', 'the file changed on disk during the run; it was left as it is (run again)');
-        return;
-      }
-      await writeFileAtomic(absolutePath, transformed.output);
+      // The file may have been edited while the run was busy: never overwrite that edit (it is
+      // compared just before the rename).
+      await writeFileAtomic(absolutePath, transformed.output, { expected: c.bytes });
       changed.written = true;
       // What is on disk now: the cross-module pass may transform this file again and write
       // it over this text (it still diffs against the original, `source`).
       c.bytes = Buffer.from(transformed.output);
     } catch (error) {
-      fail('write', `cannot write: ${describeFsError(error)}`);
+      if (error instanceof ChangedOnDiskError) fail('write', 'the file changed on disk during the run; it was left as it is, with that change (run again)');
+      else fail('write', `cannot write: ${describeFsError(error)}`);
       return;
     }
   }
@@ -537,22 +696,15 @@ async function handleCandidate(c: Candidate): Promise<void> {
   context.onChanged?.(changed);
 }
 
-/** Why a file must not be rewritten without being asked to, or undefined when it may be. */
-async function readOnlyReason(file: string): Promise<string | undefined> {
-  const info = await stat(file);
-  if ((info.mode & 0o222) === 0) return 'read-only file (no write permission bit)';
-  try {
-    await access(file, constants.W_OK);
-  } catch {
-    return 'read-only file (no write permission for this user)';
-  }
-  return undefined;
-}
-
 function failer(file: string, outcome: FileOutcome) {
   return (stage: ErrorStage, message: string, line?: number, column?: number) => {
     outcome.errors.push({ file, stage, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) });
   };
+}
+
+/** Why a candidate of `bytes` was not analysed (the run's note, check's and the ESLint rule's finding). */
+export function tooLargeReason(bytes: number, maxFileBytes: number): string {
+  return `too large to analyse (${megabytes(bytes)}, the limit is ${megabytes(maxFileBytes)}): likely a bundle; migrate its sources and build it again`;
 }
 
 function megabytes(bytes: number): string {

@@ -32,6 +32,12 @@ export function decodeSource(bytes: Uint8Array): string | { problem: string } {
   }
 }
 
+/** Whether `candidate` is `root` or lies below it (both absolute; compared as written, not resolved). */
+export function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
 export function displayPath(cwd: string, absolutePath: string): string {
   // The common case, a file under cwd, without path.relative (which resolves both paths: a
   // tenth of a second on 10,000 files, done for each).

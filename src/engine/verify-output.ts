@@ -2,12 +2,10 @@
 // is a bug of the codemod, and the file is then left as it is. Parsing every output whole
 // doubled a migration's parsing, yet the rewrite is a list of splices into a text that parsed:
 // most top-level statements of an output are copied through unchanged (three quarters of the
-// benchmark's output bytes), and a third of each migrated file is the generated helper block,
-// the same text in every file. So an output is checked in parts where that provably says the
+// benchmark's output bytes). So an output is checked in parts where that provably says the
 // same as parsing it whole:
 //
-// - The checked text is the output with each unchanged top-level statement, and the helper
-//   block, replaced by a `;`. Each `;` must come back as a top-level empty statement of its
+// - The checked text is the output with each unchanged top-level statement replaced by a `;`. Each `;` must come back as a top-level empty statement of its
 //   own: then the text before it ends a complete statement, and the copied statement starts
 //   where the parser starts any statement, as it did in the original.
 // - A copied statement is followed by other text than in the original, so it must end in a
@@ -15,24 +13,17 @@
 //   (Which statements are copied is worked out by the rewrite, src/rewrite/copied-statements.ts,
 //   while it has the syntax tree: no tree outlives its file's transform.)
 // - What the parser checks across statements: a name bound twice in the module scope, a name
-//   exported twice, an `export { x }` without an `x`. The names of the copied statements, the
-//   block and the checked text must not meet.
+//   exported twice, an `export { x }` without an `x`. The names of the copied statements and
+//   the checked text must not meet.
 // - The original was read as a module because a copied statement imports or exports, so the
 //   output is read as one too (never as a script).
 //
 // Anything else (a script, a statement that could be continued, a name that meets another,
 // a `;` that did not come back on its own, a checked text that fails) parses the output whole.
-import type { Program, Statement } from '@babel/types';
+import type { Program } from '@babel/types';
 import { type Dialect, parseSource } from '../analyse/parse.ts';
 import { addTopLevelNames, emptyNames, type TopLevelNames } from '../analyse/top-level-names.ts';
-import { HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
 import type { EditedText } from '../rewrite/rewrite.ts';
-
-const BLOCK_START = `// ${HELPERS_SENTINEL}`;
-const BLOCK_END = `// end of ${HELPERS_SENTINEL}`;
-
-/** Helper blocks already parsed (as modules), by dialect and text: the names they declare. */
-const parsedBlocks = new Map<string, TopLevelNames>();
 
 /**
  * Throws the parser's error (a ParseFailure) when `output` does not parse. With `edited` (the
@@ -52,27 +43,6 @@ export function partsParse(output: string, dialect: Dialect, { base, copied }: E
   for (const range of copied.ranges) {
     if (!output.startsWith(base.slice(range.from, range.from + range.end - range.start), range.start)) return false;
     holes.push({ start: range.start, end: range.end });
-  }
-
-  const block = helperBlockIn(output, holes);
-  let blockNames: TopLevelNames | undefined;
-  if (block) {
-    const text = output.slice(block.start, block.end);
-    const key = `${dialect}\u0000${text}`;
-    blockNames = parsedBlocks.get(key);
-    if (!blockNames) {
-      let body: Statement[];
-      try {
-        body = parseSource(text, dialect, 'module').program.body;
-      } catch {
-        return false;
-      }
-      const names = emptyNames();
-      for (const statement of body) addTopLevelNames(statement, names);
-      parsedBlocks.set(key, (blockNames = names));
-    }
-    holes.push(block);
-    holes.sort((a, b) => a.start - b.start);
   }
 
   let checked = '';
@@ -106,20 +76,10 @@ export function partsParse(output: string, dialect: Dialect, { base, copied }: E
   // A stub taken into a statement before it (the text before it did not end there) leaves
   // no statement at its own offset.
   if (s !== stubs.length) return false;
-  return namesApart(copied.names, changed, blockNames ?? emptyNames());
+  return namesApart(copied.names, changed);
 }
 
-/** The generated helper block of the output, when it lies clear of the copied statements. */
-function helperBlockIn(output: string, holes: ReadonlyArray<{ start: number; end: number }>): { start: number; end: number } | undefined {
-  const start = output.indexOf(BLOCK_START);
-  if (start === -1 || output.indexOf(BLOCK_START, start + 1) !== -1) return undefined;
-  const last = output.indexOf(BLOCK_END, start);
-  if (last === -1) return undefined;
-  const end = last + BLOCK_END.length;
-  return holes.some((h) => h.start < end && start < h.end) ? undefined : { start, end };
-}
-
-/** No name bound or exported twice across the three parts, and every local export bound. */
+/** No name bound or exported twice across the parts, and every local export bound. */
 function namesApart(...parts: TopLevelNames[]): boolean {
   for (let i = 0; i < parts.length; i++) {
     for (let j = i + 1; j < parts.length; j++) {

@@ -4,7 +4,6 @@
 // calls it at the first TypeScript candidate) or by the first question, so a run that never
 // reaches one never starts it; the main thread goes on with other files while a file waits
 // for its answers.
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,9 +13,13 @@ import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
 import type { WorkerMessage, WorkerReply } from '../analyse/type-facts-worker.ts';
 import type { TypeFactsSource } from '../transform.ts';
 
-// The codemod runs as TypeScript under tsx; a worker starts without the parent's loader, so
-// it registers tsx (with our own tsconfig) before importing its entry.
-const BOOTSTRAP = `
+// The thread's entry sits beside this module: compiled JavaScript in the published package, or
+// the TypeScript source when the codemod runs from a checkout (tests, the benchmark) under a
+// loader (tsx, vitest). A worker starts without the parent's loader, so from source it
+// registers tsx (with our own tsconfig) before importing its entry.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(`../analyse/type-facts-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
+const TSX_BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 import(workerData.tsxApi).then(({ register }) => {
   register({ tsconfig: workerData.tsconfig });
@@ -32,7 +35,11 @@ function tsxEsmApi(): string {
   return pathToFileURL(path.join(path.dirname(manifest), exported)).href;
 }
 
-const OWN_TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
+function startThread(): Worker {
+  if (!FROM_SOURCE) return new Worker(ENTRY);
+  const tsconfig = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
+  return new Worker(TSX_BOOTSTRAP, { eval: true, workerData: { tsxApi: tsxEsmApi(), tsconfig, entry: ENTRY.href } });
+}
 
 export class WorkerTypeFacts implements TypeFactsSource {
   private worker?: Worker;
@@ -73,14 +80,7 @@ export class WorkerTypeFacts implements TypeFactsSource {
   }
 
   private start(): Worker {
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: {
-        tsxApi: tsxEsmApi(),
-        tsconfig: existsSync(OWN_TSCONFIG) ? OWN_TSCONFIG : false,
-        entry: new URL('../analyse/type-facts-worker.ts', import.meta.url).href,
-      },
-    });
+    const worker = startThread();
     worker.unref();
     if (this.flushed) worker.postMessage({ kind: 'flush' } satisfies WorkerMessage);
     worker.on('message', (reply: WorkerReply) => {

@@ -8,10 +8,12 @@ import { registeredHandlers, type HandlerSite } from '../analyse/find-handlers.t
 import { urlThrowSites, type LegacySite, type UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
-import { KINDS, SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
-import { codeSnippet } from '../core/escape.ts';
+import { KINDS } from '../analyse/sdk-surface.ts';
+import { codeSnippet, jsString } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
-import { HELPER_DECLARED, HELPER_IMPORTS, HELPERS_SENTINEL } from '../rewrite/helpers-block.ts';
+import { codeStyleOf } from './code-style.ts';
+import { dropStatements, layoutHandler } from './resume-layout.ts';
+import { statementFacts } from './resume-facts.ts';
 import { contextParameter, handlerId, planHandler, type ContextParameter } from './plan-handler.ts';
 import { delegationTo, type Delegation } from './delegates.ts';
 import { shapeCalls, type HelperSplit, type SplitShape } from './split-helper.ts';
@@ -20,11 +22,11 @@ import { isFunction, referencedNames, walk, type FunctionNode } from '../analyse
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
-import type { Edit, FilePlan, HandlerPlan, InputKind, Marker, SiteReport, Span } from './types.ts';
-import { droppedAround, importEdits } from './import-edits.ts';
+import type { Edit, FilePlan, HandlerPlan, InputKind, ListPlan, Marker, SiteReport } from './types.ts';
+import { type DeadCode, deadDeclarations, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
-import { alreadyImported, importEdit, wireVerifier } from './wiring.ts';
+import { fileEdits, SERVER_ELSEWHERE_NEXT, SERVER_ELSEWHERE_REASON } from './wiring.ts';
 
 /**
  * An asking helper of another module, as this module calls it: its exported name (`confirm`,
@@ -60,10 +62,21 @@ export interface PlanOptions {
    * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.
    */
   v1Through?: string;
+  /** The request-state module migrated handlers import (see StateModuleOptions). */
+  stateModule?: StateModuleOptions;
+}
+
+/** Where the request-state module is, and whether its verifier is wired in another module. */
+export interface StateModuleOptions {
+  /** Absolute path of the module; by default `mrtr-request-state.<ext>` beside the file. */
+  path?: string;
+  /** The engine wires the verifier where the server is built, in another module of the project. */
+  verifierWiredElsewhere?: boolean;
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
   const { source } = analysis;
+  const style = codeStyleOf(source, analysis.program);
   // This module's functions other modules register as handlers (the engine found them).
   const handlers = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
@@ -317,7 +330,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       ...(reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper) })),
       ...more,
     ];
-    const plan = (sites: LegacySite[]) => planHandler(analysis, handler, sites, options.typeFacts);
+    const plan = (sites: LegacySite[]) => withLayout(planHandler(analysis, handler, sites, options.typeFacts), handler, sites);
     const caseOf = dispatchCases(handler);
     if (caseOf) return planByCase(caseOf, handlerSites, blocked, plan);
     // The handler's own problem says more than the helper path that blocks it too.
@@ -327,6 +340,15 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     return whole(blocked.length > 0 && !(result instanceof Refusal) ? blocked[0]!.refusal : result);
   }
 
+  /** A planned handler with how it is written (or why it cannot be written in place). */
+  function withLayout(plan: HandlerPlan | Refusal, handler: HandlerSite, handlerSites: LegacySite[]): HandlerPlan | Refusal {
+    if (plan instanceof Refusal) return plan;
+    const layout = layoutHandler(source, plan, statementFacts(handler.fn.body), (text) => jsString(text, style.quote));
+    if (layout instanceof Refusal) return layout.site ? layout : layout.at(handlerSites[0]!);
+    plan.layout = layout;
+    return plan;
+  }
+
   function blockedByHelper(helper: string): Refusal {
     return new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`);
   }
@@ -334,6 +356,8 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const edits: Edit[] = [...urlEdits];
   // A delegation migrated: each calling handler hands its context on (adding it where it had none).
   const contextAdded = new Set<HandlerSite>();
+  // The types of the context parameters added with one (`ctx: ServerContext`): imported.
+  const contextTypes = new Set<string>();
   for (const { delegation, chains } of delegations) {
     if (results.get(delegation.handler) instanceof Refusal) {
       for (const { site, chain } of chains.slice(0, 1)) markReaching(site, chain);
@@ -343,6 +367,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       const context = callerContext(handler)!;
       if (context.addParam && !contextAdded.has(handler)) {
         contextAdded.add(handler);
+        if (handler.contextType && analysis.typed) contextTypes.add(`type ${handler.contextType}`);
         edits.push({ start: context.addParam.at, end: context.addParam.at, text: context.addParam.text });
         if (context.addParam.close) edits.push({ start: context.addParam.close.at, end: context.addParam.close.at, text: context.addParam.close.text });
       }
@@ -403,20 +428,6 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const m of inside) markers.splice(markers.indexOf(m), 1);
   }
 
-  let exportCodec = false;
-  const needsHelpers = planned.length > 0 && !source.includes(HELPERS_SENTINEL);
-  if (planned.length > 0) {
-    if (analysis.serverConstructions.length === 0) {
-      exportCodec = needsHelpers;
-      reports.push({
-        line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere',
-        reason: 'no `new McpServer(...)` in this file, so the request-state verifier could not be wired here.',
-        next: 'add `requestState: { verify: mrtrCodec.verify }` to the McpServer options where the server is constructed (mrtrCodec is exported from this file).',
-      });
-    }
-    for (const construction of analysis.serverConstructions) edits.push(...wireVerifier(source, construction));
-  }
-
   // Tool definitions migrated here: the definer that types them admits InputRequiredResult (here,
   // or in its module, which the engine widens).
   const definers: FilePlan['definers'] = [];
@@ -431,49 +442,56 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
   const definerEdits = widenDefinerEdits(analysis, [...localDefiners]);
   edits.push(...definerEdits);
-  const typeImports = new Set<string>();
-  if (definerEdits.length > 0) typeImports.add('type InputRequiredResult');
-  for (const h of planned) {
-    if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
-    for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
-  }
-  // A module whose helpers are split for other modules' handlers, and has none migrated itself,
-  // needs the builders and the answer types its halves name.
+
+  // What the migration leaves unused (imports, aliases of the push API): removed.
+  const migratedSites = [...results].flatMap(([handler, r]) => (r instanceof Refusal ? [] : [{ plan: r, sites: byHandler.get(handler)!.filter((s) => migrates(handler, s) && (!s.via || !abandoned.has(s.via.helper))) }]));
+  const dead = unusedAfter(analysis, migratedSites, edits);
+  edits.push(...dead.edits);
+
+  // Outside the handlers: the server package's types a widened definer names, and a module
+  // whose helpers are split for other modules' handlers (with none migrated itself) needs the
+  // builders and the answer types its halves name.
+  const serverTypes = new Set<string>(contextTypes);
+  for (const [handler, r] of results) if (!(r instanceof Refusal) && r.addParam && handler.contextType && analysis.typed) serverTypes.add(`type ${handler.contextType}`);
+  if (definerEdits.length > 0) serverTypes.add('type InputRequiredResult');
   const splitOnly = splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
-  if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
-  const wanted = planned.length === 0 ? [...(urlEdits.length > 0 || splitOnly.length > 0 ? ['inputRequired'] : []), ...(urlEdits.length > 0 || splitOnly.length > 0 || definerEdits.length > 0 ? [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t)) : [])] : [...HELPER_IMPORTS.filter((name) => analysis.typed || !name.startsWith('type ')), ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))];
-  const imports = wanted.filter((name) => !alreadyImported(analysis, name));
-  // A name the migration adds (an import, a helper of the generated block) that the module
-  // already declares, in any scope, would not compile or would be shadowed: refuse the file.
-  const added = [...imports.map((n) => n.replace(/^type /, '')), ...(needsHelpers ? HELPER_DECLARED : [])];
-  const clash = added.find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name));
-  if (clash) {
-    const refusal = new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.');
-    const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
-    for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, refusal);
-    for (const { t, handler } of urlPlanned) markThrow(t, handler, refusal);
-    const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, edits: [], needsHelpers: false, exportCodec: false, typed: analysis.typed, helpersAt: analysis.afterImports, eol, uncertain, exportedHelpers, externalCalls: externalCalls.map((c) => ({ ...c, migrated: false })), splitExported: [], definers: [] };
-  }
-  if (imports.length > 0) edits.push(importEdit(analysis, imports));
+  if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) serverTypes.add(`type ${t.trim()}`);
+  // Names of the file's own modules the rewrite now uses: another module's split helper's
+  // halves (beside the helper's import), the type a lifted local is restored with.
   const halves = externalVia.filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method).flatMap(({ site, external }) => {
     const base = external.name.split('.').pop()!;
     const from = site.call.type === 'CallExpression' && site.call.callee.type === 'Identifier' ? analysis.importedNames.get(site.call.callee.name)?.from : undefined;
     return from === undefined ? [] : [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])].map((name) => ({ name, from, type: false }));
   });
   const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
-  const helpersPoint = needsHelpers ? [{ start: analysis.afterImports, end: analysis.afterImports, text: '' }] : [];
-  edits.push(...importEdits(analysis.program, source, consumedSpans(), [...halves, ...typeNames], [...edits, ...helpersPoint], eol));
+  const tail = fileEdits(analysis, options, planned, { builders: urlEdits.length > 0 || splitOnly.length > 0, serverTypes: [...serverTypes], moduleNames: [...halves, ...typeNames] }, dead.importDrops);
+  if (tail instanceof Refusal) {
+    // A name the migration adds that the module already declares, in any scope, would not
+    // compile or would be shadowed: the file is refused.
+    const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
+    for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, tail);
+    for (const { t, handler } of urlPlanned) markThrow(t, handler, tail);
+    for (const h of planned) markers.push(...(h.markers ?? []));
+    const kept = reports.filter((r) => r.status !== 'migrated');
+    return { handlers: [], markers, sites: kept, edits: [], typed: analysis.typed, style: tail.style, eol, uncertain, exportedHelpers, externalCalls: externalCalls.map((c) => ({ ...c, migrated: false })), splitExported: [], definers: [] };
+  }
+  edits.push(...tail.edits);
+  if (tail.unwired) {
+    reports.push({
+      line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere',
+      reason: SERVER_ELSEWHERE_REASON,
+      next: SERVER_ELSEWHERE_NEXT,
+    });
+  }
 
   return {
     handlers: planned,
     markers,
     sites: reports,
     edits,
-    needsHelpers,
-    exportCodec,
     typed: analysis.typed,
-    helpersAt: analysis.afterImports,
+    style: tail.style,
+    ...(planned.length > 0 ? { stateSpecifier: tail.stateSpecifier } : {}),
     eol,
     uncertain,
     exportedHelpers,
@@ -481,24 +499,6 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     splitExported,
     definers,
   };
-
-  /** The text the rewrite drops: each migrated request's call (or throw) but its params. */
-  function consumedSpans(): Span[] {
-    const spans: Span[] = [];
-    for (const [handler, result] of results) {
-      if (result instanceof Refusal) continue;
-      for (const site of byHandler.get(handler)!) {
-        if (outcomes.get(handler)!.drops.has(site)) continue;
-        // Another module's helper is called through its halves: its own name may go.
-        if (site.via && site.call.type === 'CallExpression' && externalVia.some((e) => e.site === site)) spans.push(...droppedAround(site.call, site.call.arguments));
-        if (site.via) continue;
-        if (site.at) spans.push(...droppedAround(site.at, urlThrowElements(site.at)));
-        else if (site.call.type !== 'ObjectExpression') spans.push(...droppedAround(site.call, site.paramsRead ? site.call.arguments.slice(0, 1) : site.params ? [site.params] : []));
-      }
-    }
-    for (const { t } of urlPlanned) spans.push(...droppedAround(t.statement, t.elicitations ?? []));
-    return spans;
-  }
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
     markAt(site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined, site.at);
@@ -686,12 +686,36 @@ function whole(result: HandlerPlan | Refusal): Outcome {
   return { result, drops: new Map() };
 }
 
-
-/** The elicitation objects of a thrown `new UrlElicitationRequiredError([...])`. */
-function urlThrowElements(statement: Node): Node[] {
-  const error = statement.type === 'ThrowStatement' ? statement.argument : undefined;
-  const list = error?.type === 'NewExpression' ? error.arguments[0] : undefined;
-  return list?.type === 'ArrayExpression' ? (list.elements.filter(Boolean) as Node[]) : [];
+/**
+ * The declarations the migration leaves unused, and how each goes: a statement of a migrated
+ * handler is left out of its layout, other statements are removed (unless another edit
+ * rewrites them), import specifiers are dropped with the import edits. `migrated`: each
+ * migrated handler with the sites it migrates (not those of a case it leaves as it was).
+ */
+function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: HandlerPlan; sites: LegacySite[] }>, edits: readonly Edit[]): DeadCode {
+  if (migrated.length === 0 && edits.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
+  const replaced: Replaced[] = edits.map((e) => ({ start: e.start, end: e.end, text: e.text }));
+  const renderable = new Set<number>();
+  for (const { plan, sites } of migrated) {
+    const asked = plan.points.flatMap((p) => p.requests.map((r) => r.requestText)).join('\n');
+    // A thrown URL elicitation: the whole throw (its error class included) becomes the question.
+    for (const site of sites) replaced.push({ start: (site.at ?? site.call).start!, end: (site.at ?? site.call).end!, text: asked });
+    const visit = (list: ListPlan) => {
+      for (const item of list.items) {
+        if (item.type === 'plain') renderable.add(item.span.start);
+        if (item.type === 'compound') for (const child of item.children) visit(child.list);
+      }
+    };
+    visit(plan.tree);
+  }
+  const bodies = migrated.map((m) => m.plan.body);
+  const dead = deadDeclarations(analysis.source, analysis.program, replaced, bodies, renderable);
+  for (const { plan } of migrated) {
+    const dropped = [...dead.inBodies].filter((at) => plan.body.start <= at && at < plan.body.end);
+    if (dropped.length > 0 && plan.layout) plan.layout = dropStatements(plan.layout, plan.tree, new Set(dropped));
+  }
+  // A removal inside text another edit rewrites (a split helper) is that edit's business.
+  return { ...dead, edits: dead.edits.filter((d) => !edits.some((e) => e.start < d.end && d.start < e.end)) };
 }
 
 function isStatementLike(node: Node): boolean {

@@ -1,11 +1,11 @@
 // Plans one handler: where it suspends, what each round asks, and what travels across each
 // point. Returns a Refusal (pinned to the offending site) when any site cannot move safely.
 import type { Node, Statement } from '@babel/types';
-import { boundNames, propertyOf, referencedNames, walk } from '../analyse/ast.ts';
+import { boundNames, memberPath, propertyOf, referencedNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { KINDS } from '../analyse/sdk-surface.ts';
+import { HANDLER_REGISTRARS, KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
@@ -133,6 +133,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     ...(context.prologue ? { prologue: context.prologue } : {}),
     returnTypeEdit,
     argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
+    serverText: registrationReceiver(handler),
     verbatim: verbatimSpans(fn.body),
     tree,
   };
@@ -350,6 +351,7 @@ export interface ContextParameter {
   addParam?: HandlerPlan['addParam'];
   /** A destructured context (`{ mcpReq, signal }`) becomes a name, destructured in the body as far as it is still read. */
   paramEdit?: Edit;
+  /** That destructuring, without its semicolon (the renderer writes the file's style). */
   prologue?: string;
 }
 
@@ -410,7 +412,7 @@ function destructuredContext(source: string, handler: HandlerSite, sites: Legacy
   return {
     name,
     paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
-    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name};` } : {}),
+    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name}` } : {}),
   };
 }
 
@@ -499,6 +501,47 @@ function answerType(binding: Binding, name: string, types: string[]): string | u
   // `{ roots }` of a single answer: the property's type, when the pattern is plain shorthand.
   if (single && binding.pattern && /^\{[\s\w,]*\}$/.test(binding.pattern)) return `${/^\w+$/.test(single) ? single : `(${single})`}['${name}']`;
   return undefined;
+}
+
+/**
+ * The receiver of the registration (`server` of `server.registerTool(...)`, `server.server` of
+ * `server.server.setRequestHandler(...)`), when the handler is written inside that call and
+ * reads the same object under that name: a name no binding of the handler shadows, or
+ * `this.x` in an arrow function.
+ */
+function registrationReceiver(handler: HandlerSite): string | undefined {
+  const { call, fn } = handler;
+  // A function registered in another module (the call is the function itself): no receiver here.
+  if (call.type !== 'CallExpression') return undefined;
+  const callee = call.callee;
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
+  if (!(callee.property.name in HANDLER_REGISTRARS) && callee.property.name !== 'setRequestHandler') return undefined;
+  if (fn.start! < call.start! || fn.end! > call.end!) return undefined;
+  const path = plainChain(callee.object) ? memberPath(callee.object) : undefined;
+  const root = path?.split('.')[0];
+  if (!path || !root) return undefined;
+  if (root === 'this') return fn.type === 'ArrowFunctionExpression' ? path : undefined;
+  const shadowed = fn.params.some((p) => boundNames(p).some((b) => b.name === root)) || declaredIn(fn.body).has(root);
+  return shadowed ? undefined : path;
+}
+
+/** `a.b.c` without optional links: evaluating it again gives the same object or the same throw. */
+function plainChain(node: Node): boolean {
+  if (node.type === 'Identifier' || node.type === 'ThisExpression') return true;
+  return node.type === 'MemberExpression' && !node.computed && plainChain(node.object);
+}
+
+/** Every name a declaration inside `body` binds (whatever its scope: a shadow anywhere counts). */
+function declaredIn(body: Node): Set<string> {
+  const names = new Set<string>();
+  walk(body, (node) => {
+    if (node.type === 'VariableDeclarator') for (const b of boundNames(node.id)) names.add(b.name);
+    if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) names.add(node.id.name);
+    if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') for (const p of node.params) for (const b of boundNames(p)) names.add(b.name);
+    if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) names.add(b.name);
+    return undefined;
+  });
+  return names;
 }
 
 /** The expression digested into requestState so state minted for other arguments is refused. */

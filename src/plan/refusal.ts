@@ -71,8 +71,8 @@ export const REFUSAL_CODES = {
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
   },
   'server-elsewhere': {
-    short: 'No new McpServer(...) in this file, so the request-state verifier is not wired here.',
-    help: 'Add requestState: { verify: mrtrCodec.verify } to the McpServer options where the server is constructed (mrtrCodec is exported from this file), then delete the @mrtr-todo comment.',
+    short: 'The server these handlers are registered on is built neither in this file nor in a module of the run that imports it, so the request-state verifier is not wired.',
+    help: 'Add requestState: { verify: mrtrVerify() } to the McpServer options where the server is built (mrtrVerify comes from the generated request-state module), then delete the @mrtr-todo comment.',
   },
   'blocked-by-sibling': {
     short: 'The handler is left as it was because another request in it cannot be migrated.',

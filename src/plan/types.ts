@@ -1,6 +1,8 @@
 // The plan is the contract between analysis and rewriting: everything the rewriter needs,
 // as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
+import type { CodeStyle } from './code-style.ts';
+import type { HandlerLayout } from './resume-layout.ts';
 import type { SplitShape } from './split-helper.ts';
 
 export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
@@ -139,12 +141,20 @@ export interface HandlerPlan {
   returnTypeEdit?: Edit;
   /** Expression that names the call's arguments, digested into requestState. */
   argsText: string;
+  /**
+   * The server the handler is registered on, as the handler can name it (the registration's
+   * receiver, when the handler is written inside that call and nothing in it shadows the
+   * name): on a 2025-era connection it tells what the client declared.
+   */
+  serverText?: string;
   /** Literal spans whose lines must not be re-indented (their text is data). */
   verbatim: Span[];
   /** The body as a tree of the lists that lead to questions. */
   tree: ListPlan;
   /** Markers of sites left as they were inside the body (a case the handler migrates without). */
   markers?: Marker[];
+  /** How the body is written, each question once (set once the plan is made, see resume-layout.ts). */
+  layout?: HandlerLayout;
 }
 
 export type SiteStatus = 'migrated' | 'marked';
@@ -186,13 +196,11 @@ export interface FilePlan {
   sites: SiteReport[];
   /** Edits outside handlers: the import, the server options' verifier, helper splits, URL throws. */
   edits: Edit[];
-  /** Whether the generated request-state helpers must be added. */
-  needsHelpers: boolean;
-  /** Export the codec because no McpServer is constructed in this file. */
-  exportCodec: boolean;
   typed: boolean;
-  /** Where the helper block goes: just after the last import. */
-  helpersAt: number;
+  /** The file's quotes and semicolons, which the lines the migration writes follow. */
+  style: CodeStyle;
+  /** How the migrated handlers import the request-state module (set when any is migrated). */
+  stateSpecifier?: string;
   eol: string;
   /** Sites recognised by name only, kept for want of type facts (the checker may clear them). */
   uncertain: number;

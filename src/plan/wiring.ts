@@ -1,73 +1,215 @@
-// Edits outside the handlers: wiring the verifier into `new McpServer(...)` and merging the
-// names the migration uses into the file's import from @modelcontextprotocol/server.
+// Edits outside the handlers: the imports a migrated file needs (the names it uses from
+// @modelcontextprotocol/server, and mrtrResume from the request-state module), and the
+// request-state verifier wired into each `new McpServer(...)` of the file.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { propertyOf } from '../analyse/ast.ts';
-import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
+import { SERVER_PACKAGE, TODO_MARKER } from '../analyse/sdk-surface.ts';
+import { lineComment } from '../core/escape.ts';
+import { codeStyleOf, type CodeStyle } from './code-style.ts';
+import { addImport, importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
+import type { StateModuleOptions } from './plan-file.ts';
+import { Refusal } from './refusal.ts';
 import { eolOf, indentAt } from './text.ts';
-import type { Edit } from './types.ts';
+import type { Edit, HandlerPlan } from './types.ts';
 
-export /** Adds `requestState: { verify: mrtrCodec.verify }` to one `new McpServer(...)`. */
-function wireVerifier(source: string, construction: Node): Edit[] {
-  if (construction.type !== 'NewExpression') return [];
+/** What the request-state module exports to migrated files and to the module that builds the server. */
+export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as const;
+
+/** The verifier, as the server options take it. */
+const VERIFY_CALL = `${STATE_EXPORTS.verify}()`;
+
+export const SERVER_ELSEWHERE_REASON = 'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.';
+
+// Not the module's path: that is the run's choice for the whole package (a file linted alone
+// cannot know it), and this file's import of mrtrResume names it already.
+export const SERVER_ELSEWHERE_NEXT = `add \`requestState: { verify: ${VERIFY_CALL} }\` to the McpServer options where the server is built, importing ${STATE_EXPORTS.verify} from the request-state module this file imports ${STATE_EXPORTS.resume} from.`;
+
+/** What the rewrite names outside the migrated handlers' own lines, besides mrtrResume. */
+export interface UsedOutside {
+  /** `inputRequired` itself: URL throws returned as input requests, helpers split for other modules. */
+  builders: boolean;
+  /** Types of the server package (`type InputRequiredResult` of a widened definer, a split helper's answer type). */
+  serverTypes: readonly string[];
+  /** Names of modules the file imports already (a split helper's halves, the type a lifted local is restored with). */
+  moduleNames: ReadonlyArray<{ name: string; from: string; type: boolean }>;
+}
+
+export interface FileEdits {
+  edits: Edit[];
+  style: CodeStyle;
+  /** The migrated handlers' verifier is wired neither here nor (as the engine says) elsewhere. */
+  unwired: boolean;
+  /** How this file imports the request-state module. */
+  stateSpecifier: string;
+}
+
+/**
+ * The imports and wiring of a file whose handlers `planned` migrated (and whose other edits use
+ * what `outside` says). A name the migration adds that the file already declares is refused.
+ */
+export function fileEdits(
+  analysis: FileAnalysis,
+  options: { typeFacts?: unknown; stateModule?: StateModuleOptions },
+  planned: HandlerPlan[],
+  outside: UsedOutside,
+  /** Import specifiers the migration leaves unused, by local name, by the import's start. */
+  importDrops: ReadonlyMap<number, ReadonlySet<string>> = new Map(),
+): FileEdits | (Refusal & { style: CodeStyle }) {
+  const { source, program } = analysis;
+  const style = codeStyleOf(source, program);
+  const system = moduleSystemOf(analysis.fileName, program);
+  const stateSpecifier = stateModuleSpecifier(analysis.fileName, program, options.stateModule?.path);
+  const edits: Edit[] = [];
+  let unwired = false;
+  const stateNames: string[] = [];
+  if (planned.length > 0) {
+    stateNames.push(STATE_EXPORTS.resume);
+    let wiredHere = false;
+    for (const construction of analysis.serverConstructions) {
+      const wiring = wireVerifier(source, construction);
+      if (wiring === undefined) continue;
+      wiredHere = true;
+      edits.push(...wiring);
+    }
+    if (wiredHere) stateNames.push(STATE_EXPORTS.verify);
+    unwired = !wiredHere && !options.stateModule?.verifierWiredElsewhere;
+  }
+
+  const typeImports = new Set<string>(outside.serverTypes);
+  for (const h of planned) {
+    if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
+    for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
+  }
+  const types = [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t));
+  const wanted = planned.length > 0 || outside.builders ? ['inputRequired', ...types] : types;
+  const serverNames = wanted.filter((name) => !isImported(importedFrom(program, SERVER_PACKAGE), name));
+  const haveState = importedFrom(program, stateSpecifier);
+  const newStateNames = stateNames.filter((name) => !isImported(haveState, name));
+
+  const clash = [...serverNames.map((n) => n.replace(/^type /, '')), ...newStateNames].find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name));
+  if (clash) {
+    return Object.assign(new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.'), { style });
+  }
+  // `import type { inputRequired }`: a second import of the name would not compile.
+  const typeOnly = serverNames.find((name) => !name.startsWith('type ') && importedFrom(program, SERVER_PACKAGE).get(name) === 'type');
+  if (typeOnly) {
+    return Object.assign(new Refusal('name-clash', `the module imports \`${typeOnly}\` as a type only, and the migration calls it.`, `import it as a value (drop \`type\`), then run again.`), { style });
+  }
+  const merged = new Set<number>();
+  if (serverNames.length > 0) {
+    const target = importToMergeInto(program, SERVER_PACKAGE);
+    if (target) merged.add(target.start!);
+    edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames, importDrops));
+  }
+  for (const [from, names] of byModule(outside.moduleNames)) {
+    const edit = moduleImport(analysis, system, style, from, names, importDrops);
+    if (!edit) continue;
+    merged.add(edit.target);
+    edits.push(edit.edit);
+  }
+  for (const [start, drop] of importDrops) {
+    const statement = program.body.find((s) => s.start === start);
+    const edit = !merged.has(start) && statement?.type === 'ImportDeclaration' ? rewriteImport(source, statement, drop) : undefined;
+    if (edit) edits.push(edit);
+  }
+  if (newStateNames.length > 0) {
+    const edit = addImport(source, program, system, style, stateSpecifier, newStateNames, importDrops);
+    // Where the verifier could not be wired, the import says what is left to do.
+    if (unwired && edit.text.startsWith(eolOf(source))) edit.text = eolOf(source) + serverElsewhereComment() + edit.text;
+    edits.push(edit);
+  }
+  return { edits, style, unwired, stateSpecifier };
+}
+
+/** Names to import, by module, each once (a value import where any of its uses is a value). */
+function byModule(names: UsedOutside['moduleNames']): Map<string, Map<string, boolean>> {
+  const found = new Map<string, Map<string, boolean>>();
+  for (const { name, from, type } of names) {
+    const list = found.get(from) ?? new Map<string, boolean>();
+    list.set(name, (list.get(name) ?? true) && type);
+    found.set(from, list);
+  }
+  return found;
+}
+
+/**
+ * `names` (name → type only) added to the file's import of `from`, the names already imported
+ * left out: merged into its import that lists names (its type-only one for types only), else
+ * a new import. `target`: the import statement the edit rewrites, if any.
+ */
+function moduleImport(analysis: FileAnalysis, system: ModuleSystem, style: CodeStyle, from: string, names: ReadonlyMap<string, boolean>, drops: ReadonlyMap<number, ReadonlySet<string>>): { edit: Edit; target: number } | undefined {
+  const { source, program } = analysis;
+  const have = importedFrom(program, from);
+  const missing = [...names].filter(([name, type]) => !isImported(have, type ? `type ${name}` : name));
+  if (missing.length === 0) return undefined;
+  const typeImport = missing.every(([, type]) => type) && !importToMergeInto(program, from) ? program.body.find((s) => s.type === 'ImportDeclaration' && s.source.value === from && s.importKind === 'type' && s.specifiers.length > 0) : undefined;
+  if (typeImport?.type === 'ImportDeclaration') {
+    const edit = rewriteImport(source, typeImport, drops.get(typeImport.start!) ?? new Set(), missing.map(([name]) => name));
+    if (edit) return { edit, target: typeImport.start! };
+  }
+  const target = importToMergeInto(program, from);
+  const edit = addImport(source, program, system, style, from, missing.map(([name, type]) => (type ? `type ${name}` : name)), drops);
+  return { edit, target: target?.start ?? -1 };
+}
+
+/** The marker above the state module's import of a file whose server is built elsewhere. */
+function serverElsewhereComment(): string {
+  return lineComment('', `${TODO_MARKER}(server-elsewhere): ${SERVER_ELSEWHERE_REASON} Next: ${SERVER_ELSEWHERE_NEXT}`);
+}
+
+/**
+ * Wires the verifier into one `new McpServer(...)` (or `new Server(...)`): `requestState:
+ * { verify: mrtrVerify() }` in its options, or `mrtrVerify(theirs)` around a verifier the
+ * options already have (state the module did not mint still goes to theirs). No edits when
+ * it is wired already; undefined when the options cannot be extended (not an object literal).
+ */
+export function wireVerifier(source: string, construction: Node): Edit[] | undefined {
+  if (construction.type !== 'NewExpression') return undefined;
   const args = construction.arguments;
-  const verifier = 'requestState: { verify: mrtrCodec.verify }';
-  if (args.length === 0) return [];
+  const verifier = `requestState: { verify: ${VERIFY_CALL} }`;
+  if (args.length === 0) return undefined;
   if (args.length === 1) {
     const first = args[0]!;
     return [{ start: first.end!, end: first.end!, text: `, { ${verifier} }` }];
   }
   const options = args[1]!;
-  if (options.type === 'ObjectExpression') {
-    if (propertyOf(options, 'requestState') !== undefined) return [];
-    if (options.properties.length === 0) return [{ start: options.start!, end: options.end!, text: `{ ${verifier} }` }];
-    const last = options.properties[options.properties.length - 1]!;
-    const multiline = source.slice(options.start!, options.end!).includes('\n');
-    if (multiline) {
-      const indent = indentAt(source, last.start!);
-      const afterLast = source.slice(last.end!, options.end! - 1);
-      const hasTrailingComma = /^\s*,/.test(afterLast);
-      const at = hasTrailingComma ? last.end! + afterLast.indexOf(',') + 1 : last.end!;
-      const eol = eolOf(source);
-      return [{ start: at, end: at, text: `${hasTrailingComma ? '' : ','}${eol}${indent}${verifier}${hasTrailingComma ? ',' : ''}` }];
-    }
-    return [{ start: last.end!, end: last.end!, text: `, ${verifier}` }];
-  }
-  return [{ start: options.start!, end: options.end!, text: `{ ...${source.slice(options.start!, options.end!)}, ${verifier} }` }];
+  if (options.type !== 'ObjectExpression') return undefined;
+  const existing = propertyNode(options, 'requestState');
+  if (existing) return extendRequestState(source, existing);
+  if (options.properties.length === 0) return [{ start: options.start!, end: options.end!, text: `{ ${verifier} }` }];
+  return [appendProperty(source, options, verifier)];
 }
 
-/** Merges the names the migration needs into the existing server import, or adds one. */
-export function importEdit(analysis: FileAnalysis, names: string[]): Edit {
-  const { source } = analysis;
-  const existing = analysis.serverImport;
-  if (existing && existing.type === 'ImportDeclaration' && existing.specifiers.length > 0) {
-    const last = existing.specifiers[existing.specifiers.length - 1]!;
-    const close = source.indexOf('}', last.end!);
-    const between = source.slice(last.end!, close);
-    const trailingComma = /^\s*,/.test(between);
-    if (source.slice(existing.start!, existing.end!).includes('\n')) {
-      const indent = indentAt(source, last.start!);
-      const at = trailingComma ? last.end! + between.indexOf(',') + 1 : last.end!;
-      const eol = eolOf(source);
-      const text = names.map((n, i) => `${i === 0 && !trailingComma ? ',' : ''}${eol}${indent}${n}${i < names.length - 1 || trailingComma ? ',' : ''}`).join('');
-      return { start: at, end: at, text };
-    }
-    const open = source.lastIndexOf('{', existing.specifiers[0]!.start!);
-    const merged = [...existing.specifiers.map((sp) => source.slice(sp.start!, sp.end!)), ...names];
-    const oneLine = `${source.slice(existing.start!, open)}{ ${merged.join(', ')} }${source.slice(close + 1, existing.end!)}`;
-    if (oneLine.length <= 100) return { start: last.end!, end: last.end!, text: `, ${names.join(', ')}` };
-    // Too long for one line: one specifier a line, as a formatter would print it.
-    const eol = eolOf(source);
-    return { start: open, end: close + 1, text: `{${eol}${merged.map((m) => `  ${m},${eol}`).join('')}}` };
+/** `requestState: { ... }` already there: its verifier wrapped, or ours added. */
+function extendRequestState(source: string, property: Node): Edit[] | undefined {
+  if (property.type !== 'ObjectProperty' || property.value.type !== 'ObjectExpression') return undefined;
+  const options = property.value;
+  const verify = propertyNode(options, 'verify');
+  if (!verify) return options.properties.length === 0 ? [{ start: options.start!, end: options.end!, text: `{ verify: ${VERIFY_CALL} }` }] : [appendProperty(source, options, `verify: ${VERIFY_CALL}`)];
+  if (verify.type !== 'ObjectProperty') return undefined;
+  const value = verify.value;
+  if (value.type === 'CallExpression' && value.callee.type === 'Identifier' && value.callee.name === STATE_EXPORTS.verify) return [];
+  const text = source.slice(value.start!, value.end!);
+  if (verify.shorthand) return [{ start: verify.start!, end: verify.end!, text: `verify: ${STATE_EXPORTS.verify}(${text})` }];
+  return [{ start: value.start!, end: value.end!, text: `${STATE_EXPORTS.verify}(${text})` }];
+}
+
+/** The property (or method) `name` of an object literal, not computed. */
+function propertyNode(object: Extract<Node, { type: 'ObjectExpression' }>, name: string): Extract<Node, { type: 'ObjectProperty' | 'ObjectMethod' }> | undefined {
+  for (const p of object.properties) {
+    if ((p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && !p.computed && ((p.key.type === 'Identifier' && p.key.name === name) || (p.key.type === 'StringLiteral' && p.key.value === name))) return p;
   }
-  const at = analysis.afterImports;
+  return undefined;
+}
+
+/** A property added after the last one of an object literal, in its layout. */
+function appendProperty(source: string, object: Extract<Node, { type: 'ObjectExpression' }>, property: string): Edit {
+  const last = object.properties[object.properties.length - 1]!;
+  if (!source.slice(object.start!, object.end!).includes('\n')) return { start: last.end!, end: last.end!, text: `, ${property}` };
+  const indent = indentAt(source, last.start!);
+  const afterLast = source.slice(last.end!, object.end! - 1);
+  const hasTrailingComma = /^\s*,/.test(afterLast);
+  const at = hasTrailingComma ? last.end! + afterLast.indexOf(',') + 1 : last.end!;
   const eol = eolOf(source);
-  const statement = `import { ${names.join(', ')} } from '${SERVER_PACKAGE}';`;
-  return at === 0 ? { start: 0, end: 0, text: statement + eol } : { start: at, end: at, text: eol + statement };
-}
-
-/** Whether the module already imports `name` (`type X` is satisfied by a type-only import too). */
-export function alreadyImported(analysis: FileAnalysis, name: string): boolean {
-  const have = analysis.serverImported.get(name.replace(/^type /, ''));
-  return have === 'value' || (have === 'type' && name.startsWith('type '));
+  return { start: at, end: at, text: `${hasTrailingComma ? '' : ','}${eol}${indent}${property}${hasTrailingComma ? ',' : ''}` };
 }

@@ -1,7 +1,9 @@
 // Terminal colour for diffs. Colour is decided once, from the stream and the environment
 // (https://no-color.org, FORCE_COLOR), and the decision is passed in: nothing here looks at
 // process.stdout, so the CLI's tests drive it with a flag instead of a real terminal. No
-// runtime imports: the CLI loads this module to decide, before any command runs.
+// runtime imports but the escape table: the CLI loads this module to decide, before any command
+// runs.
+import { terminalCodeLine } from '../core/escape.ts';
 import type { DiffLine, DiffLineKind } from './diff.ts';
 
 type ColorEnv = Readonly<Record<string, string | undefined>>;
@@ -32,16 +34,19 @@ const STYLE: Record<DiffLineKind, string> = {
 };
 
 /**
- * One classified diff line with its ANSI colour (file headers bold, hunk headers cyan,
- * additions green, removals red) and its line end. Stripping the escapes gives back
- * `line.text + line.eol` exactly. See colorizeDiff in diff.ts for a whole patch.
+ * One classified diff line as shown on a terminal: its control characters escaped (the source's
+ * own escape sequences never act on the terminal), with its ANSI colour when `color` (file
+ * headers bold, hunk headers cyan, additions green, removals red), and its line end. Stripping
+ * the colour gives back `line.text + line.eol` when the line has no control character. See
+ * terminalDiff in diff.ts for a whole patch.
  */
-export function ansiDiffLine(line: Pick<DiffLine, 'kind' | 'text' | 'eol'>): string {
-  const style = STYLE[line.kind];
-  if (!style) return line.text + line.eol;
+export function ansiDiffLine(line: Pick<DiffLine, 'kind' | 'text' | 'eol'>, color = true): string {
+  const text = terminalCodeLine(line.text);
+  const style = color ? STYLE[line.kind] : '';
+  if (!style) return text + line.eol;
   // Keep the CR of a CRLF line outside the escape, so the reset is not pushed to the next line.
-  const cr = line.text.endsWith('\r') ? '\r' : '';
-  const body = cr ? line.text.slice(0, -1) : line.text;
+  const cr = text.endsWith('\r') ? '\r' : '';
+  const body = cr ? text.slice(0, -1) : text;
   return `${style}${body}${RESET}${cr}${line.eol}`;
 }
 

@@ -1,5 +1,6 @@
 // Unified diffs of a run's changes, in the form `git apply` (and `patch -p1`) accept:
 // `--- a/<path>` / `+++ b/<path>` headers with paths relative to the directory the run was in.
+import { gitQuotedPath } from '../core/escape.ts';
 import type { ChangedFile } from '../engine/run.ts';
 import { ansiDiffLine } from './color.ts';
 import { unifiedPatch } from './line-diff.ts';
@@ -8,7 +9,7 @@ import { unifiedPatch } from './line-diff.ts';
 const DIFF_CONTEXT = 3;
 
 /** What a diff is made from: a ChangedFile, or anything with its path and two texts. */
-type DiffedFile = Pick<ChangedFile, 'path' | 'original' | 'output' | 'splices'>;
+type DiffedFile = Pick<ChangedFile, 'path' | 'original' | 'output' | 'splices' | 'created'>;
 
 /**
  * Diffs already made, by the file object they describe: the CLI makes each one as soon as the
@@ -21,10 +22,20 @@ const made = new WeakMap<object, string>();
 export function unifiedDiff(file: DiffedFile): string {
   let patch = made.get(file);
   if (patch === undefined) {
-    patch = unifiedPatch(`a/${file.path}`, `b/${file.path}`, file.original, file.output, DIFF_CONTEXT, file.splices);
+    // A file the run creates (the request-state module) comes from /dev/null, as git writes it.
+    patch = unifiedPatch(file.created ? '/dev/null' : headerName('a/', file.path), headerName('b/', file.path), file.original, file.output, DIFF_CONTEXT, file.splices);
     made.set(file, patch);
   }
   return patch;
+}
+
+/**
+ * A file's name in a `---`/`+++` header, as git writes it: quoted when it must be (a tab or a
+ * line break would otherwise end the name), and followed by a tab when it holds a space, so
+ * that a trailing space is not taken for padding.
+ */
+function headerName(prefix: string, file: string): string {
+  return gitQuotedPath(prefix + file) + (file.includes(' ') ? '\t' : '');
 }
 
 /** One patch for all changed files, in the order given (RunResult.changed: the manifests a v1 upgrade edited, then the files in discovery order). */
@@ -115,8 +126,16 @@ export function classifyUnifiedDiff(patch: string): DiffLine[] {
 /**
  * The same patch with ANSI colours, for a terminal. Lines are classified by position (a
  * removed line reading `-- x` is still a removal), and stripping the escapes gives back the
- * input exactly. Never use it for a patch file.
+ * input exactly (when it has no control characters: see terminalDiff). Never use it for a
+ * patch file.
  */
 export function colorizeDiff(patch: string): string {
-  return classifyUnifiedDiff(patch).map(ansiDiffLine).join('');
+  return terminalDiff(patch, true);
+}
+
+/** A patch shown to a person: control characters of the code escaped, coloured when `color`. */
+export function terminalDiff(patch: string, color: boolean): string {
+  return classifyUnifiedDiff(patch)
+    .map((line) => ansiDiffLine(line, color))
+    .join('');
 }

@@ -2,11 +2,14 @@
 // no script, no external resource of any kind (a Content-Security-Policy of
 // `default-src 'none'` makes the browser refuse one even if it slipped in), so it can be
 // opened from disk, attached to a ticket or archived by CI. Everything that comes from the
-// migrated sources (paths, code, reasons) is HTML-escaped.
+// migrated sources (paths, code, reasons) is HTML-escaped. Besides each file's diff and sites,
+// it says what changed around the handlers (the request-state module, shown once and folded;
+// the package.json; the v1-to-v2 pass) and ends with the next steps.
 import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
 import type { InputKind } from '../plan/types.ts';
 import { classifyUnifiedDiff, unifiedDiff, type DiffLine } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
+import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { guidanceNotes, openUpgradeNotes, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
 
 interface HtmlReportOptions {
@@ -40,6 +43,8 @@ interface ReportedFile {
   sites: RunSite[];
   /** `2 migrated · 1 marker`, shown in the table of contents and the section heading. */
   counts: string;
+  /** The request-state module (folded: the same text in every project), a package.json, or a source file. */
+  role: 'module' | 'manifest' | 'source';
 }
 
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
@@ -48,13 +53,15 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
   const upgradeChecks = upgradeWarnings(result);
   const sitesByFile = groupSites(result.sites);
   const changedPaths = new Set(result.changed.map((f) => f.path));
+  const moduleFiles = new Set(result.stateModules.map((m) => m.file));
   const unchangedWithSites = [...sitesByFile.keys()].filter((file) => !changedPaths.has(file)).sort();
   const files: ReportedFile[] = [
     ...result.changed.map((change) => ({ path: change.path, change })),
     ...unchangedWithSites.map((path) => ({ path })),
   ].map((file, i) => {
     const fileSites = sitesByFile.get(file.path) ?? [];
-    return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: siteCounts(fileSites) };
+    const role = moduleFiles.has(file.path) ? 'module' : /(^|\/)package\.json$/.test(file.path) ? 'manifest' : 'source';
+    return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: role === 'source' ? siteCounts(fileSites) : ROLE_LABEL[role], role };
   });
 
   const body: string[] = [];
@@ -83,6 +90,13 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
     body.push('</ul></nav>');
   }
 
+  const around = aroundTheHandlers(result, files);
+  if (around.length > 0) {
+    body.push('<section class="around" id="around"><h2>Besides the handlers</h2><ul>');
+    for (const item of around) body.push(`<li>${item}</li>`);
+    body.push('</ul></section>');
+  }
+
   if (openUpgrades.length > 0 || upgradeChecks.length > 0) {
     body.push('<section class="upgrades" id="upgrades"><h2>v1 to v2 (official codemod)</h2><ul>');
     for (const note of openUpgrades) body.push(renderUpgradeNote(note, `${note.file}:${note.line}:${note.column}`, note.code));
@@ -108,6 +122,12 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
 
   if (files.length === 0 && result.errors.length === 0 && result.upgrades.length === 0) {
     body.push('<p class="empty">Nothing to migrate: no file makes a legacy server→client request.</p>');
+  }
+  const steps = nextSteps(result, { dryRun: options.dryRun });
+  if (steps.length > 0) {
+    body.push('<section class="next-steps" id="next-steps"><h2>Next steps</h2><ol>');
+    for (const step of steps) body.push(`<li>${escapeHtml(step)}</li>`);
+    body.push('</ol></section>');
   }
   body.push('</main>');
 
@@ -135,13 +155,21 @@ function total(key: string, label: string, value: number, hint?: string): string
   return `<div class="total${cls}" data-total="${key}"><dt>${label}</dt><dd>${value}</dd>${hint ? `<dd class="hint">${escapeHtml(hint)}</dd>` : ''}</div>`;
 }
 
-function renderFile({ path, change, id, sites, counts }: ReportedFile): string {
+function renderFile({ path, change, id, sites, counts, role }: ReportedFile): string {
   const lines = change ? classifyUnifiedDiff(unifiedDiff(change)) : [];
   const anchored = new Set(lines.filter((l) => l.oldLine !== undefined).map((l) => l.oldLine!));
 
   const out: string[] = [];
-  out.push(`<section class="file" id="${id}" data-path="${escapeHtml(path)}">`);
-  out.push(`<h2><code>${escapeHtml(path)}</code> <span class="muted">${counts}${change ? '' : ' · not changed'}</span></h2>`);
+  const heading = `<code>${escapeHtml(path)}</code> <span class="muted">${counts}${change ? '' : ' · not changed'}</span>`;
+  if (role === 'module') {
+    // The same generated text in every project: folded, opened on demand.
+    out.push(`<section class="file module" id="${id}" data-path="${escapeHtml(path)}" data-role="module">`);
+    out.push(`<details><summary><h2>${heading}</h2> <span class="muted">${MODULE_SUMMARY}</span></summary>`);
+  } else {
+    out.push(`<section class="file" id="${id}" data-path="${escapeHtml(path)}" data-role="${role}">`);
+    out.push(`<h2>${heading}</h2>`);
+  }
+  if (change?.upgradedFromV1) out.push(`<p class="upgraded">${V1_NOTE}</p>`);
   if (sites.length > 0) {
     out.push('<h3>Sites</h3>');
     out.push('<ol class="sites">');
@@ -155,8 +183,33 @@ function renderFile({ path, change, id, sites, counts }: ReportedFile): string {
     for (const line of lines) out.push(renderDiffLine(line, id));
     out.push('</table></div>');
   }
+  if (role === 'module') out.push('</details>');
   out.push('</section>');
   return out.join('\n');
+}
+
+const ROLE_LABEL = { module: 'request-state module', manifest: 'package manifest' } as const;
+
+const MODULE_SUMMARY = 'Generated once per package from mrtr-codemod\'s templates/request-state.ts and imported by every migrated file: the signed state, the resume checks, the capability check and the verifier. Open to read it.';
+
+const V1_NOTE = 'This file was on the v1 SDK (<code>@modelcontextprotocol/sdk</code>), which has no multi round-trip requests: the official <code>@modelcontextprotocol/codemod</code> (v1-to-v2) moved it to <code>@modelcontextprotocol/server</code> first (imports, <code>extra</code> to <code>ctx</code>, schemas), then its handlers were migrated. The diff shows both passes.';
+
+/** What changed around the handlers, one sentence each (HTML). */
+function aroundTheHandlers(result: RunResult, files: readonly ReportedFile[]): string[] {
+  const items: string[] = [];
+  const link = (path: string) => {
+    const file = files.find((f) => f.path === path);
+    return file ? `<a href="#${file.id}"><code>${escapeHtml(path)}</code></a>` : `<code>${escapeHtml(path)}</code>`;
+  };
+  for (const { file, note } of stateModuleNotes(result.stateModules)) {
+    items.push(`${link(file)}: ${escapeHtml(note)}. Its verifier goes into the server's options (<code>requestState: { verify: mrtrVerify() }</code>); it checks only the state the module minted and hands any other to the verifier the options already had.`);
+  }
+  for (const file of files.filter((f) => f.role === 'manifest' && f.change)) {
+    items.push(`${link(file.path)}: the v1 SDK (<code>@modelcontextprotocol/sdk</code>) has no multi round-trip requests, so the package moves to <code>@modelcontextprotocol/server</code> (added; the v1 SDK removed once nothing imports it). Run your package manager's install.`);
+  }
+  const upgraded = files.filter((f) => f.change?.upgradedFromV1);
+  if (upgraded.length > 0) items.push(`${upgraded.map((f) => link(f.path)).join(', ')}: moved from the v1 SDK to v2 by the official codemod before their handlers were migrated (see each file).`);
+  return items;
 }
 
 function renderSite(site: RunSite, anchor: string | undefined): string {
@@ -275,8 +328,11 @@ h3 { font-size: .85rem; text-transform: uppercase; letter-spacing: .05em; color:
 .total dd.hint { font-size: .75rem; font-weight: normal; }
 .attention-markers dd:not(.hint), .attention-upgrades dd:not(.hint) { color: var(--warn); }
 .attention-errors dd:not(.hint) { color: var(--err); }
-.toc, .upgrades, .notes, .errors, .file { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
-.toc ul, .upgrades ul, .notes ul, .errors ul { margin: 0; padding-left: 1.25rem; }
+.toc, .around, .upgrades, .notes, .errors, .next-steps, .file { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+.toc ul, .around ul, .upgrades ul, .notes ul, .errors ul, .next-steps ol { margin: 0; padding-left: 1.25rem; }
+.module summary { cursor: pointer; }
+.module summary h2 { display: inline; margin: 0; }
+.upgraded { color: var(--muted); margin: 0 0 .5rem; }
 .errors { border-color: var(--err); }
 .error code { color: var(--err); }
 .sites { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }

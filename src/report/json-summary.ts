@@ -31,6 +31,9 @@
 //   "errors": [                        // files that could not be read, parsed or written
 //     { "file", "stage": "discover" | "read" | "parse" | "transform" | "write", "message", "line"?, "column"? }
 //   ],
+//   "skipped": [                       // passed over on purpose: vendored, minified, too large, links out
+//     { "file", "reason", "candidate": boolean }   // candidate: mentions a legacy request, not analysed
+//   ],
 //   "notes": [ { "note": string, "sites": number } ]   // deprecation guidance, each once
 // }
 //
@@ -68,6 +71,7 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
       warnings: upgradeWarnings(result).map((n) => ({ file: n.file, line: n.line, message: n.message })),
     },
     errors: result.errors.map((e) => ({ ...e })),
+    skipped: (result.skipped ?? []).map((s) => ({ file: s.file, reason: s.reason, candidate: s.candidate })),
     notes: guidanceNotes(result.sites),
   };
   return `${JSON.stringify(summary, null, 2)}\n`;

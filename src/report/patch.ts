@@ -1,28 +1,17 @@
 // The files `--patch` and `--report` write. Both describe the run's change (original →
 // output of every changed file), whether or not the run wrote it, and both are written
-// atomically: a reader never sees half a patch or half a page.
-import { stat } from 'node:fs/promises';
+// atomically: a reader never sees half a patch or half a page. Both are reserved before the
+// run (reserveReviewOutputs): a path that cannot be written, or that is a symbolic link (or
+// whose folder inside the current directory is one leading out of it), is a usage error found
+// before any source file is touched.
 import path from 'node:path';
-import { writeFileAtomic } from '../engine/atomic-write.ts';
+import { terminalText } from '../core/escape.ts';
+import { OutputPathError, reserveFile, type ReservedFile } from '../engine/atomic-write.ts';
 import { describeFsError } from '../engine/discover.ts';
 import type { RunResult } from '../engine/run.ts';
 import { unifiedDiffs } from './diff.ts';
 import { count } from './formats/check-report.ts';
 import { renderHtmlReport } from './html-report.ts';
-
-/**
- * Why `file` (relative to `cwd`) cannot be written, checked before the run so a bad path
- * fails before any source file is touched; undefined when it looks writable.
- */
-async function outputPathProblem(file: string, cwd: string): Promise<string | undefined> {
-  const absolute = path.resolve(cwd, file);
-  const target = await stat(absolute).catch(() => undefined);
-  if (target?.isDirectory()) return `${file} is a directory`;
-  const parent = await stat(path.dirname(absolute)).catch(() => undefined);
-  if (!parent) return `the directory of ${file} does not exist`;
-  if (!parent.isDirectory()) return `the parent of ${file} is not a directory`;
-  return undefined;
-}
 
 interface ReviewOutputs {
   dryRun: boolean;
@@ -40,41 +29,67 @@ interface ReviewIo {
   cwd: string;
 }
 
-/** A usage problem with the requested review files, found before anything is run or written. */
-export async function reviewOutputsProblem(outputs: ReviewOutputs, cwd: string): Promise<string | undefined> {
-  if (outputs.patch !== undefined && outputs.report !== undefined && path.resolve(cwd, outputs.patch) === path.resolve(cwd, outputs.report)) {
-    return '--patch and --report name the same file';
-  }
-  for (const [option, file] of [['--patch', outputs.patch], ['--report', outputs.report]] as const) {
-    if (file === undefined) continue;
-    if (file === '') return `${option} needs a file name`;
-    const problem = await outputPathProblem(file, cwd);
-    if (problem) return `${option}: ${problem}`;
-  }
-  return undefined;
+/** The review files of a run, reserved: write them with writeReviewOutputs, or discard them. */
+export interface ReservedOutputs {
+  patch?: ReservedFile;
+  report?: ReservedFile;
+  /** Removes whatever was reserved and not written (call it on every way out). */
+  discard(): Promise<void>;
 }
 
 /**
- * Writes the requested patch and report for a finished run, saying so on stdout; a file that
+ * Reserves the requested review files before anything is run or written; returns the usage
+ * problem instead when one of them cannot be written (nothing is then left reserved).
+ */
+export async function reserveReviewOutputs(outputs: ReviewOutputs, cwd: string): Promise<ReservedOutputs | { problem: string }> {
+  if (outputs.patch !== undefined && outputs.report !== undefined && path.resolve(cwd, outputs.patch) === path.resolve(cwd, outputs.report)) {
+    return { problem: '--patch and --report name the same file' };
+  }
+  const reserved: ReservedOutputs = {
+    discard: async () => {
+      await reserved.patch?.discard();
+      await reserved.report?.discard();
+    },
+  };
+  for (const [option, file] of [['--patch', outputs.patch], ['--report', outputs.report]] as const) {
+    if (file === undefined) continue;
+    if (file === '') return { problem: `${option} needs a file name` };
+    try {
+      reserved[option === '--patch' ? 'patch' : 'report'] = await reserveFile(path.resolve(cwd, file), cwd);
+    } catch (error) {
+      await reserved.discard();
+      return { problem: `${option} ${file}: ${outputProblem(error)}` };
+    }
+  }
+  return reserved;
+}
+
+function outputProblem(error: unknown): string {
+  if (!(error instanceof OutputPathError)) return `cannot be written: ${describeFsError(error)}`;
+  return error.cause === undefined ? error.message : `${error.message}: ${describeFsError(error.cause)}`;
+}
+
+/**
+ * Writes the reserved patch and report for a finished run, saying so on stdout; a file that
  * cannot be written is reported on stderr. Returns whether every requested file was written.
  */
-export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutputs, io: ReviewIo): Promise<boolean> {
+export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutputs, reserved: ReservedOutputs, io: ReviewIo): Promise<boolean> {
   let ok = true;
-  const write = async (option: string, file: string, text: () => string, what: string) => {
+  const write = async (option: string, file: string, into: ReservedFile, text: () => string, what: string) => {
     try {
-      await writeFileAtomic(path.resolve(io.cwd, file), text());
-      if (!outputs.json) io.stdout(`${what} written: ${file}\n`);
+      await into.write(text());
+      if (!outputs.json) io.stdout(`${what} written: ${terminalText(file)}\n`);
     } catch (error) {
       ok = false;
-      io.stderr(`mrtr-codemod: ${option} ${file}: cannot write: ${describeFsError(error)}\n`);
+      io.stderr(`mrtr-codemod: ${option} ${terminalText(file)}: ${terminalText(outputProblem(error))}\n`);
     }
   };
-  if (outputs.patch !== undefined) {
+  if (outputs.patch !== undefined && reserved.patch) {
     // Only the diffs, never colour: ready for `git apply` from the run's directory.
-    await write('--patch', outputs.patch, () => unifiedDiffs(result.changed), `Patch (${count(result.changed.length, 'file')})`);
+    await write('--patch', outputs.patch, reserved.patch, () => unifiedDiffs(result.changed), `Patch (${count(result.changed.length, 'file')})`);
   }
-  if (outputs.report !== undefined) {
-    await write('--report', outputs.report, () => renderHtmlReport(result, { dryRun: outputs.dryRun }), 'Report');
+  if (outputs.report !== undefined && reserved.report) {
+    await write('--report', outputs.report, reserved.report, () => renderHtmlReport(result, { dryRun: outputs.dryRun }), 'Report');
   }
   return ok;
 }

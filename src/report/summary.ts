@@ -1,8 +1,11 @@
-// The human summary printed at the end of a run: what was looked at, what was migrated,
-// what is left for a person (each marker with where, why and what next), what failed, and
-// the deprecation notes for sampling and roots, each note once however many sites it concerns.
+// The human summary printed at the end of a run: what was looked at, what was migrated (the
+// request-state module included), what is left for a person (each marker with where, why and
+// what next), what failed, the deprecation notes for sampling and roots, each note once
+// however many sites it concerns, and the next steps.
+import { terminalText } from '../core/escape.ts';
 import type { RunResult } from '../engine/run.ts';
 import { count, errorLocation } from './formats/check-report.ts';
+import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings, type HandlerSummary } from './run-tally.ts';
 
 interface SummaryOptions {
@@ -17,6 +20,11 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
   lines.push(`Files scanned: ${result.filesScanned} (${result.candidates} mention server→client requests)`);
   lines.push(options.dryRun ? `Files to change: ${result.changed.length} (dry run: nothing written)` : `Files changed: ${result.changed.length}`);
   for (const file of result.changed) lines.push(`  ${file.path}`);
+  const modules = stateModuleNotes(result.stateModules);
+  if (modules.length > 0) {
+    lines.push('Request-state module:');
+    for (const { file, note } of modules) lines.push(`  ${file}: ${note}`);
+  }
 
   lines.push(`Sites migrated: ${sites.migrated}`);
 
@@ -36,6 +44,9 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
 
   lines.push(`Errors: ${result.errors.length}`);
   for (const error of result.errors) lines.push(`  ${errorLocation(error)}  ${error.message}`);
+  // Passed over on purpose (vendored, minified, too large, links out of the root): notes, not errors.
+  const skipped = result.skipped ?? [];
+  if (skipped.length > 0) lines.push(`Skipped: ${skipped.length}`, ...skipped.map((s) => `  ${s.file}  ${s.reason}`));
 
   const notes = guidanceNotes(result.sites);
   if (notes.length > 0) {
@@ -43,10 +54,16 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     for (const { note, sites } of notes) lines.push(`  ${note} (${count(sites, 'site')})`);
   }
 
-  // The last line is the headline: whole handlers migrated, and those left for a person.
+  // The headline: whole handlers migrated, and those left for a person; then what to do next.
   lines.push(formatHandlerLine(summariseHandlers(result.sites)));
+  const steps = nextSteps(result, { dryRun: options.dryRun });
+  if (steps.length > 0) {
+    lines.push('Next steps:');
+    steps.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
+  }
 
-  return lines.join('\n') + '\n';
+  // Names and messages come from the repository: each line is escaped, so none can hide another.
+  return lines.map(terminalText).join('\n') + '\n';
 }
 
 /** `migrated 14/17 handlers; 3 need manual work: tool:a (src/a.ts:12, closure), src/b.ts:40 (...)`. */

@@ -7,12 +7,22 @@
 import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath } from '../analyse/ast.ts';
-import { alreadyImported, importEdit } from '../plan/wiring.ts';
+import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
+import { codeStyleOf } from '../plan/code-style.ts';
+import { addImport, importedFrom, isImported, moduleSystemOf } from '../plan/module-imports.ts';
 import type { Edit } from '../plan/types.ts';
-import { requestCapabilities } from './helpers-block.ts';
 import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
+
+/**
+ * The client capabilities a 2026-07-28 request carries, read off the handler's context `ctx`
+ * (undefined on a 2025-era request, whose capabilities are the connection's). The
+ * request-state module (templates/request-state.ts) reads them with the same expression.
+ */
+export function requestCapabilities(ctx: string, typed: boolean): string {
+  return typed ? `(${ctx}.mcpReq.envelope as { [${KEY}]?: ClientCapabilities } | undefined)?.[${KEY}]` : `${ctx}.mcpReq.envelope?.[${KEY}]`;
+}
 
 export interface CapabilityRewrite {
   output: string;
@@ -41,8 +51,9 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
   }
   const parsed = { program: file.program, edits };
   if (edits.length === 0) return { output: source, parsed };
-  const wanted = [KEY, ...(file.typed ? ['type ClientCapabilities'] : [])].filter((n) => !alreadyImported(file, n));
-  if (wanted.length > 0) edits.push(importEdit(file, wanted));
+  const imported = importedFrom(file.program, SERVER_PACKAGE);
+  const wanted = [KEY, ...(file.typed ? ['type ClientCapabilities'] : [])].filter((n) => !isImported(imported, n));
+  if (wanted.length > 0) edits.push(addImport(source, file.program, moduleSystemOf(fileName, file.program), codeStyleOf(source, file.program), SERVER_PACKAGE, wanted));
   return { output: applyEdits(source, edits), parsed };
 }
 

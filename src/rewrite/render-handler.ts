@@ -1,49 +1,42 @@
-// Renders one planned handler body. The first-call branch is the body with each question
-// replaced by `return mrtr.ask(...)`; the branch for each answered step restores what
-// travelled, reads the answer and runs the continuation: the rest of the block the
-// question sat in, wrapped in the try/catch/finally it sat in, then the rest of each
-// enclosing block. In straight-line code that is exactly the code between two questions,
-// and after the last question the code stays where it was, byte for byte.
+// Renders one planned handler body from its layout (src/plan/resume-layout.ts): the body's
+// statements stay where they are, each question written once. What ran before a question
+// sits in a guard that the retry skips (`if (mrtr.step === undefined) { ... return
+// mrtr.ask(...) }`), the answer is read where the await was, and a compound statement on the
+// way to a question gets a changed condition (or a counter, or a throw into its catch block)
+// so the retry enters it as the first call did. Lines move only into a guard they now sit in;
+// everything else keeps its text and indentation.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
-import { jsString as quote, lineComment } from '../core/escape.ts';
+import { jsString, lineComment } from '../core/escape.ts';
+import type { CodeStyle } from '../plan/code-style.ts';
+import type { DeclarationFacts } from '../plan/resume-facts.ts';
+import { grouped, type CompoundLayout, type DeclaratorInit, type HandlerLayout, type ListLayout, type Unit } from '../plan/resume-layout.ts';
 import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
-import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, Marker, PlannedRequest, SuspensionPoint } from '../plan/types.ts';
-
-interface Rendered {
-  lines: string[];
-  /** Whether control never falls off the end of these lines. */
-  exits: boolean;
-}
+import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, Marker, SuspensionPoint } from '../plan/types.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
 export type MarkerText = (marker: Marker) => string | undefined;
 
-export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean, markerText: MarkerText = () => undefined): Edit[] {
-  const { points, body, tree } = plan;
+export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean, style: CodeStyle, markerText: MarkerText = () => undefined): Edit[] {
+  const layout = plan.layout;
+  if (!layout) throw new Error(`internal error: ${plan.id} was planned without a layout`);
+  const { body, tree } = plan;
   const I = indentAt(source, tree.items[0]!.span.start);
   const outer = indentAt(source, body.start);
   const U = I.startsWith(outer) && I.length > outer.length ? I.slice(outer.length) : '  ';
-  const r = new BodyRenderer(source, plan, U, typed, markerText);
-  const keys = points.map((p) => quote(p.step)).join(', ');
-  // A branch that can complete normally must not run on into the next step's branch. Each
-  // branch ends with the body's own last statement, so that can only happen when the
-  // original handler could fall off its end too (and `return;` is what it then did).
-  const last = tree.items[tree.items.length - 1]!;
-  const bodyExits = last.type === 'point' ? points[last.point]!.binding.form === 'return' : last.exits;
-  const fallsOff = (rendered: Rendered, indent: string) => (rendered.exits || bodyExits ? [] : [`${indent}return;`]);
+  const r = new BodyRenderer(source, plan, layout, U, typed, style, markerText);
+  const keys = plan.points.map((p) => r.q(p.step)).join(', ');
 
   const out: string[] = [source.slice(body.start, lineEndOf(source, body.start)).replace(/\r$/, '')];
-  if (plan.prologue) out.push(`${I}${plan.prologue}`);
-  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${plan.idText ?? quote(plan.id)}, [${keys}], ${plan.argsText});`);
-  const first = r.list(tree, 0, I + U, false);
-  out.push(`${I}if (mrtr.step === undefined) {`, ...first.lines, ...fallsOff(first, I + U), `${I}}`);
-  for (const point of points.slice(0, -1)) {
-    const resumed = r.resume(point, I + U, false);
-    out.push(`${I}if (mrtr.step === ${quote(point.step)}) {`, ...resumed.lines, ...fallsOff(resumed, I + U), `${I}}`);
-  }
-  out.push(...r.resume(points[points.length - 1]!, I, true).lines);
-  const closeLine = lineStartOf(source, tree.close);
-  out.push(source.slice(closeLine, body.end).replace(/\r(?=\n|$)/g, ''));
+  // What a destructured context parameter still gives the body (it is named `ctx` now).
+  if (plan.prologue) out.push(`${I}${plan.prologue}${r.semi}`);
+  const server = plan.serverText ? `, ${plan.serverText}` : '';
+  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${plan.idText ?? r.q(plan.id)}, [${keys}], ${plan.argsText}${server})${r.semi}`);
+  // State minted for another call: answered with a state the verifier refuses (-32602).
+  out.push(`${I}if (mrtr.refused) return mrtr.refused${r.semi}`);
+  if (layout.stepVar !== 'mrtr.step') out.push(`${I}let ${layout.stepVar} = mrtr.step${r.semi}`);
+  out.push(...r.list(tree, layout.body, I, I));
+  out.push(source.slice(lineStartOf(source, tree.close), body.end).replace(/\r(?=\n|$)/g, ''));
+  if (r.unwrittenMarkers()) throw new Error(`internal error: a marker inside ${plan.id} has no line of the rewritten body to go above`);
 
   const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
@@ -56,207 +49,154 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   return edits;
 }
 
+/** A piece of source rewritten: its lines, each with the source offset it started at. */
+interface Lines {
+  lines: string[];
+  starts: number[];
+}
+
+type Compound = Extract<ItemPlan, { type: 'compound' }>;
+
 class BodyRenderer {
+  readonly semi: string;
+  /** The markers of sites left as they were in the body (a case migrated without), once each. */
+  private readonly markers: Map<number, Marker>;
+
   constructor(
     private readonly source: string,
     private readonly plan: HandlerPlan,
+    private readonly layout: HandlerLayout,
     private readonly U: string,
     private readonly typed: boolean,
+    private readonly style: CodeStyle,
     private readonly markerText: MarkerText,
-  ) {}
-
-  /** Items of `list` from `from`, at `target` indentation; a question ends the list (its rest is unreachable). */
-  list(list: ListPlan, from: number, target: string, withTrailer: boolean, dropFinalBreak = false): Rendered {
-    const { source } = this;
-    const lines: string[] = [];
-    const orig = list.items.length > 0 ? indentAt(source, list.items[0]!.span.start) : target;
-    let exits = false;
-    for (let i = from; i < list.items.length; i++) {
-      const item = list.items[i]!;
-      const chunkStart = i === 0 ? lineEndOf(source, list.open) + 1 : lineEndOf(source, list.items[i - 1]!.span.end) + 1;
-      lines.push(...this.shift(chunkStart, lineStartOf(source, item.span.start), orig, target)); // leading comments
-      if (item.type === 'point') {
-        lines.push(...this.ask(this.plan.points[item.point]!, target));
-        return { lines, exits: true };
-      }
-      // Resumed outside its switch, a case's closing `break` has nothing left to leave.
-      if (dropFinalBreak && item.type === 'plain' && item.isBreak && i === list.items.length - 1) break;
-      if (item.type === 'compound') lines.push(...this.compound(item, target));
-      else lines.push(...this.shift(lineStartOf(source, item.span.start), lineEndOf(source, item.span.end) + 1, orig, target));
-      exits = item.exits;
-    }
-    if (withTrailer) {
-      const after = list.items.length > 0 ? lineEndOf(source, list.items[list.items.length - 1]!.span.end) + 1 : lineEndOf(source, list.open) + 1;
-      lines.push(...this.shift(after, lineStartOf(source, list.close), orig, target));
-    }
-    return { lines, exits };
+  ) {
+    this.semi = style.semi ? ';' : '';
+    this.markers = new Map((plan.markers ?? []).map((m) => [m.lineStart, m]));
   }
 
-  /** A compound statement with a question below: its own text, each child list re-rendered. */
-  private compound(item: Extract<ItemPlan, { type: 'compound' }>, target: string): string[] {
-    const { source } = this;
-    const orig = indentAt(source, item.span.start);
-    // A for...of loop with a question counts its iterations, so a retry can start at the right item.
-    const counter = item.loop?.kind === 'for-of' ? `mrtrIndex${item.loop.n}` : undefined;
-    const lines = counter ? [`${target}let ${counter} = -1;`] : [];
-    lines.push(...this.shift(lineStartOf(source, item.span.start), lineEndOf(source, item.children[0]!.list.open - 1) + 1, orig, target));
-    item.children.forEach((child, j) => {
-      const body = this.childBody(item, child.role, child.list, target);
-      if (counter) body.unshift(`${this.childIndent(item, child.list, target)}${counter}++;`);
-      lines.push(...body);
-      const next = item.children[j + 1];
-      lines.push(...this.shift(lineStartOf(source, child.list.close), lineEndOf(source, next ? next.list.open - 1 : item.span.end) + 1, orig, target));
-    });
+  /** Whether a marker of the body found no line to go above. */
+  unwrittenMarkers(): boolean {
+    return this.markers.size > 0;
+  }
+
+  q(text: string): string {
+    return jsString(text, this.style.quote);
+  }
+
+  /** A list's lines: `orig` is its items' own indentation, `target` where they go. */
+  list(list: ListPlan, layout: ListLayout, orig: string, target: string, prelude: string[] = []): string[] {
+    const lines = [...prelude];
+    for (const part of layout.parts) {
+      const at = part.guard ? target + this.U : target;
+      if (part.guard) lines.push(`${target}if (${part.guard}) {`);
+      for (const unit of part.units) lines.push(...this.unit(list, unit, orig, at));
+      if (part.guard) lines.push(`${target}}`);
+    }
+    // Comments after the last statement, before the list's end.
+    const last = list.items[list.items.length - 1];
+    const after = last ? lineEndOf(this.source, last.span.end) + 1 : lineEndOf(this.source, list.open) + 1;
+    lines.push(...this.shift(after, lineStartOf(this.source, list.close), orig, target));
     return lines;
   }
 
-  /** Keeps a child's indentation relative to its statement (switch cases nest two levels). */
-  private childIndent(item: Extract<ItemPlan, { type: 'compound' }>, list: ListPlan, target: string): string {
-    const orig = indentAt(this.source, item.span.start);
-    const own = list.items.length > 0 ? indentAt(this.source, list.items[0]!.span.start) : '';
-    return own.startsWith(orig) && own.length > orig.length ? target + own.slice(orig.length) : target + this.U;
-  }
-
-  /**
-   * A child list in full. A finally block next to a question is guarded: the first call
-   * returns the question through it, and its code belongs to the call that completes.
-   */
-  private childBody(item: Extract<ItemPlan, { type: 'compound' }>, role: string, list: ListPlan, target: string): string[] {
-    const inner = this.childIndent(item, list, target);
-    if (role === 'finally' && item.kind === 'try') {
-      return [`${inner}if (!mrtr.suspended) {`, ...this.list(list, 0, inner + this.U, true).lines, `${inner}}`];
-    }
-    return this.list(list, 0, inner, true).lines;
-  }
-
-  /** The branch for an answered step: restore, read the answer, then the continuation. */
-  resume(point: SuspensionPoint, target: string, last: boolean): Rendered {
-    const head = [...restoreLines(point.lifted, target, this.typed), ...readLines(point, target, this.source, this.typed)];
-    const rest = this.continuation(point, this.plan.tree, 0, target, last);
-    return { lines: [...head, ...rest.lines], exits: rest.exits };
-  }
-
-  private continuation(point: SuspensionPoint, list: ListPlan, depth: number, target: string, last: boolean): Rendered {
-    const { source, U } = this;
-    const step = point.path[depth]!;
-    const topLevel = depth === 0;
-    const lines: string[] = [];
-    if (step.child === undefined) {
-      if (point.inline) lines.push(...this.resumedInline(point, target));
-      const rest = this.list(list, step.item + 1, target, topLevel && last, list.caseList);
-      return { lines: [...lines, ...rest.lines], exits: rest.exits || (point.binding.form === 'return' && rest.lines.length === 0) };
-    }
-    const item = list.items[step.item] as Extract<ItemPlan, { type: 'compound' }>;
-    const child = item.children[step.child]!;
-    const orig = indentAt(source, item.span.start);
-    const nextItem = point.path[depth + 1]!.item;
-    const scoped = child.list.items.slice(nextItem + 1).some((i) => i.declares);
-    let innerExits = false;
-    const wrapped = (indent: string) => {
-      const inner = this.continuation(point, child.list, depth + 1, indent, last);
-      innerExits = inner.exits;
-      return inner.lines;
-    };
-    if (child.role === 'loop' && item.loop) {
-      lines.push(...this.resumedLoop(point, item, child.list, depth, target, last));
-      innerExits = false;
-    } else if (child.role === 'try' || (child.role === 'catch' && item.children.some((c) => c.role === 'finally'))) {
-      // Resume inside the same handlers: `try {` the rest of the block, then the original catch/finally.
-      lines.push(`${target}try {`, ...wrapped(target + U));
-      for (let j = step.child + 1; j < item.children.length; j++) {
-        const c = item.children[j]!;
-        lines.push(...this.shift(lineStartOf(source, item.children[j - 1]!.list.close), lineEndOf(source, c.list.open - 1) + 1, orig, target));
-        lines.push(...this.childBody(item, c.role, c.list, target));
+  private unit(list: ListPlan, unit: Unit, orig: string, target: string): string[] {
+    switch (unit.type) {
+      case 'item': {
+        const item = list.items[unit.item]!;
+        const edits = unit.constant ? [{ start: item.span.start, end: item.span.start + 'let'.length, text: 'const' }] : [];
+        return [...this.leading(list, unit.item, orig, target), ...this.itemLines(item, edits, orig, target)];
       }
-      lines.push(...this.shift(lineStartOf(source, item.children[item.children.length - 1]!.list.close), lineEndOf(source, item.span.end) + 1, orig, target));
-      innerExits = false;
-    } else if (scoped) {
-      lines.push(`${target}{`, ...wrapped(target + U), `${target}}`);
-    } else {
-      lines.push(...wrapped(target));
+      case 'init':
+        return [...this.leading(list, unit.item, orig, target), ...this.itemLines(list.items[unit.item]!, this.initEdits(this.layout.facts.get(list.items[unit.item]!.span.start)?.declaration, unit.inits), orig, target)];
+      case 'ask':
+        return [...this.leading(list, unit.item, orig, target), ...this.ask(unit.point, target)];
+      case 'clear':
+        return [`${target}${this.layout.stepVar} = undefined${this.semi}`];
+      case 'restore':
+        return this.restore(unit.locals, target);
+      case 'read':
+        return this.read(unit.point, target, unit.fromState);
+      case 'compound':
+        return [...this.leading(list, unit.item, orig, target), ...this.compound(list.items[unit.item] as Compound, unit.layout, orig, target)];
     }
-    const rest = this.list(list, step.item + 1, target, topLevel && last, list.caseList);
-    return { lines: [...lines, ...rest.lines], exits: rest.lines.length > 0 ? rest.exits : innerExits };
   }
 
-  /**
-   * Re-enters a loop mid-iteration: the guard runs the rest of the interrupted iteration
-   * first (where `break` and `continue` still mean this loop), then the loop goes on as
-   * written, its condition first checked after that iteration.
-   */
-  private resumedLoop(point: SuspensionPoint, item: Extract<ItemPlan, { type: 'compound' }>, body: ListPlan, depth: number, target: string, last: boolean): string[] {
-    const { U } = this;
-    const loop = item.loop!;
-    const guard = `mrtrResuming${loop.n}`;
-    const counter = `mrtrIndex${loop.n}`;
-    const header =
-      loop.kind === 'while' ? `while (${guard} || (${loop.test})) {`
-      : loop.kind === 'for' ? `for (; ${loop.test ? `${guard} || (${loop.test})` : ''}; ${loop.update ?? ''}) {`
-      : loop.kind === 'for-of' ? `for (${loop.left} of [...${loop.iterable}].slice(${counter})) {`
-      : 'do {';
-    const inner = target + U + U;
-    return [
-      `${target}let ${guard} = true;`,
-      `${target}${header}`,
-      `${target}${U}if (${guard}) {`,
-      `${inner}${guard} = false;`,
-      ...this.continuation(point, body, depth + 1, inner, last).lines,
-      `${target}${U}} else {`,
-      ...(loop.kind === 'for-of' ? [`${inner}${counter}++;`] : []),
-      ...this.list(body, 0, inner, true).lines,
-      `${target}${U}}`,
-      loop.kind === 'do-while' ? `${target}} while (${loop.test});` : `${target}}`,
-    ];
+  /** The comments and blank lines between an item and the one before it. */
+  private leading(list: ListPlan, k: number, orig: string, target: string): string[] {
+    const from = k === 0 ? lineEndOf(this.source, list.open) + 1 : lineEndOf(this.source, list.items[k - 1]!.span.end) + 1;
+    return this.shift(from, lineStartOf(this.source, list.items[k]!.span.start), orig, target);
   }
 
-  /** The statement that awaited inline, now reading the answer where the await was. */
-  private resumedInline(point: SuspensionPoint, target: string): string[] {
-    const { source } = this;
-    const start = lineStartOf(source, point.statement.start);
-    const end = lineEndOf(source, point.statement.end);
-    const wrap = point.requests[0]!.resultWrap;
-    const answer = wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
-    const inline = point.inline!;
-    const before = source.slice(start, inline.start);
-    const lines = (before + answer + source.slice(inline.end, end)).split('\n');
-    // Where each line starts in the source: lines after the answer sit past the await it replaced.
-    const delta = inline.end - inline.start - answer.length;
-    const starts = lineStarts(lines, start).map((at) => (at - start > before.length ? at + delta : at));
-    return this.reindent(lines, starts, indentAt(source, point.statement.start), target);
+  /** An item's whole lines, with `edits` (offsets into the source) applied. */
+  private itemLines(item: ItemPlan, edits: readonly Edit[], orig: string, target: string): string[] {
+    const from = lineStartOf(this.source, item.span.start);
+    const to = lineEndOf(this.source, item.span.end);
+    const { lines, starts } = this.spliced(from, to, edits);
+    return this.reindent(lines, starts, orig, target);
   }
 
-  /** Whole lines of source[from, to) moved from `orig` to `target` indentation. */
-  private shift(from: number, to: number, orig: string, target: string): string[] {
-    if (to <= from) return [];
-    const lines = this.source.slice(from, to).replace(/\n$/, '').split('\n');
-    const starts = lineStarts(lines, from);
-    const moved = this.reindent(lines, starts, orig, target);
-    // A site left as it was in a case of its own keeps its marker above its statement.
-    const markers = this.plan.markers ?? [];
-    if (markers.length === 0) return moved;
-    return moved.flatMap((line, i) => {
-      const marker = markers.find((m) => m.lineStart === starts[i]);
-      const indent = marker && (marker.indent.startsWith(orig) ? target + marker.indent.slice(orig.length) : marker.indent);
-      const text = marker && this.markerText({ ...marker, indent: indent! });
-      return text === undefined ? [line] : [text, line];
-    });
+  private localsType(locals: readonly LiftedLocal[]): string {
+    return this.typed ? `<{ ${locals.map((l) => `${l.name}: ${l.typeText ?? 'unknown'}`).join('; ')} }>` : '';
   }
 
-  /**
-   * Lines moved from `orig` to `target` indentation, except a line that starts inside a string
-   * or template literal: its text is data. `starts[i]` is where line i starts in the source.
-   */
-  private reindent(lines: readonly string[], starts: readonly number[], orig: string, target: string): string[] {
-    return lines.map((raw, i) => {
-      const line = raw.replace(/\r$/, '');
-      if (this.plan.verbatim.some((s) => s.start < starts[i]! && starts[i]! < s.end)) return line;
-      if (line.trim() === '') return '';
-      return line.startsWith(orig) ? target + line.slice(orig.length) : line;
-    });
-  }
-
-  private ask(point: SuspensionPoint, indent: string): string[] {
+  /** A compound statement on the way to a question: its header changed, its child lists laid out. */
+  private compound(item: Compound, layout: CompoundLayout, orig: string, target: string): string[] {
     const { source, U } = this;
+    const facts = this.layout.facts.get(item.span.start);
+    const inner = layout.wrap ? target + U : target;
+    const lines: string[] = [];
+    if (layout.counter) lines.push(`${inner}let ${layout.counter.name} = -1${this.semi}`);
+    const headerEdits: Edit[] = [];
+    if (layout.test !== undefined && facts?.test) headerEdits.push({ ...facts.test, text: layout.test });
+    if (layout.discriminant !== undefined && facts?.discriminant) headerEdits.push({ ...facts.discriminant, text: layout.discriminant });
+    if (layout.forInit && facts?.forInit) {
+      if ('skip' in layout.forInit) headerEdits.push({ ...facts.forInit.span, text: `${layout.forInit.skip} || (${source.slice(facts.forInit.span.start, facts.forInit.span.end)})` });
+      else headerEdits.push(...this.initEdits(facts.forInit.declaration, layout.forInit));
+    }
+    const headerEnd = lineEndOf(source, item.children[0]!.list.open - 1);
+    const header = this.spliced(lineStartOf(source, item.span.start), headerEnd, headerEdits);
+    lines.push(...this.reindent(header.lines, header.starts, orig, inner));
+    item.children.forEach((child, j) => {
+      const own = child.list.items.length > 0 ? indentAt(source, child.list.items[0]!.span.start) : orig + U;
+      const childTarget = own.startsWith(orig) && own.length > orig.length ? inner + own.slice(orig.length) : inner + U;
+      const childLayout = layout.children[j];
+      const prelude: string[] = [];
+      if (child.role === 'loop' && layout.counter) {
+        const { name, resuming } = layout.counter;
+        prelude.push(`${childTarget}${name}++${this.semi}`);
+        prelude.push(`${childTarget}if (${grouped(resuming)} && ${name} < mrtr.locals${this.typed ? `<{ ${name}: number }>` : ''}().${name}) continue${this.semi}`);
+      }
+      if (child.role === 'try' && layout.enterCatch) {
+        prelude.push(lineComment(childTarget, 'The retry answers a question of the catch block: enter it as the first call did.'));
+        prelude.push(`${childTarget}if (${layout.enterCatch}) throw mrtr${this.semi}`);
+      }
+      if (childLayout) lines.push(...this.list(child.list, childLayout, own, childTarget, prelude));
+      else if (child.role === 'finally' && layout.suspendedFinally) {
+        lines.push(`${childTarget}if (!mrtr.suspended) {`, ...this.shift(lineEndOf(source, child.list.open) + 1, lineStartOf(source, child.list.close), own, childTarget + U), `${childTarget}}`);
+      } else lines.push(...prelude, ...this.shift(lineEndOf(source, child.list.open) + 1, lineStartOf(source, child.list.close), own, childTarget));
+      const next = item.children[j + 1];
+      lines.push(...this.shift(lineStartOf(source, child.list.close), lineEndOf(source, next ? next.list.open - 1 : item.span.end) + 1, orig, inner));
+    });
+    return layout.wrap ? [`${target}if (${layout.wrap}) {`, ...lines, `${target}}`] : lines;
+  }
+
+  /** Each declarator that travels reads the state on the retry: `x = resuming ? locals.x : init`. */
+  private initEdits(declaration: DeclarationFacts | undefined, inits: readonly DeclaratorInit[]): Edit[] {
+    if (!declaration) return [];
+    return inits.map((init) => {
+      const d = declaration.declarators[init.declarator]!;
+      const stored = `mrtr.locals${this.localsType(init.locals)}()${d.pattern ? '' : `.${d.names[0]}`}`;
+      if (!d.init) return { start: d.idEnd, end: d.idEnd, text: ` = ${init.condition} ? ${stored} : undefined` };
+      const text = this.source.slice(d.init.start, d.init.end);
+      return { start: d.init.start, end: d.init.end, text: `${init.condition} ? ${stored} : ${d.init.binds === 'low' ? `(${text})` : text}` };
+    });
+  }
+
+  /** The question: `return mrtr.ask(step, { carried }, { key: inputRequired.*(...) })`, with its notes. */
+  private ask(p: number, indent: string): string[] {
+    const { source, U } = this;
+    const point = this.plan.points[p]!;
     const lines: string[] = [];
     const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
     for (const g of guidance) lines.push(lineComment(indent, `${NOTE_MARKER}: ${g}`));
@@ -268,15 +208,12 @@ class BodyRenderer {
       const reads = point.requestBound.map((n) => `\`${n}\``).join(', ');
       lines.push(lineComment(indent, `${NOTE_MARKER}: the code after this question reads ${reads}: on the retry that answers it, that is the retry's request (its id, progress token and signal), not the first call's.`));
     }
-    const carried = point.lifted.filter((l) => !l.fresh);
+    const carried = this.layout.carried[p]!;
     const locals = carried.length === 0 ? '{}' : `{ ${carried.map((l) => l.name).join(', ')} }`;
-    lines.push(`${indent}return mrtr.ask(${quote(point.step)}, ${locals}, {`);
+    lines.push(`${indent}return mrtr.ask(${this.q(point.step)}, ${locals}, {`);
     // A request's continuation lines keep their indentation relative to its first line.
     const keyIndent = indent + U;
     for (const request of point.requests) {
-      // One array entry per line: the caller joins them with the file's own line ending. The
-      // first line is `builder(` and the params' first line; the others are the params' lines,
-      // starting in the source after each newline from the params on.
       const [first, ...rest] = request.requestText.split('\n');
       const starts: number[] = [];
       for (let at = request.paramsStart; starts.length < rest.length; ) starts.push((at = source.indexOf('\n', at) + 1));
@@ -285,66 +222,139 @@ class BodyRenderer {
       text[text.length - 1] = `${text[text.length - 1]},`;
       lines.push(...text);
     }
-    lines.push(`${indent}});`);
+    lines.push(`${indent}})${this.semi}`);
     return lines;
   }
-}
 
-/** Where each of `lines` starts, given that the first starts at `base` (each ends with one `\n`). */
-function lineStarts(lines: readonly string[], base: number): number[] {
-  const starts: number[] = [];
-  let at = base;
-  for (const line of lines) {
-    starts.push(at);
-    at += line.length + 1;
+  private restore(locals: readonly LiftedLocal[], indent: string): string[] {
+    const lines: string[] = [];
+    for (const mutable of [false, true]) {
+      const group = locals.filter((l) => l.mutable === mutable);
+      if (group.length === 0) continue;
+      lines.push(`${indent}${mutable ? 'let' : 'const'} { ${group.map((l) => l.name).join(', ')} } = mrtr.locals${this.localsType(group)}()${this.semi}`);
+    }
+    return lines;
   }
-  return starts;
-}
 
-function restoreLines(lifted: LiftedLocal[], indent: string, typed: boolean): string[] {
-  const lines: string[] = [];
-  for (const mutable of [false, true]) {
-    const group = lifted.filter((l) => l.mutable === mutable && !l.fresh);
-    if (group.length === 0) continue;
-    const names = group.map((l) => l.name).join(', ');
-    const type = typed ? `<{ ${group.map((l) => `${l.name}: ${l.typeText ?? 'unknown'}`).join('; ')} }>` : '';
-    lines.push(`${indent}${mutable ? 'let' : 'const'} { ${names} } = mrtr.locals${type}();`);
+  /**
+   * Reads a round's answers into the variables the legacy code used, re-asking when any is
+   * missing. The answer lands directly in the declared name where there is one; otherwise in
+   * a temporary the original binding (pattern, assignment, return, inline use) takes it from.
+   * `fromState`: when it holds (a later step is resumed), the answer comes from the state.
+   */
+  private read(p: number, indent: string, fromState?: string): string[] {
+    const { source, typed, semi } = this;
+    const point = this.plan.points[p]!;
+    const { binding, requests } = point;
+    const single = requests.length === 1;
+    const wrapped = requests.some((r) => r.resultWrap);
+    const direct =
+      binding.form !== 'declare' || wrapped ? undefined
+      : single ? (binding.name ? [binding.name] : undefined)
+      : binding.elements?.length === requests.length ? binding.elements : undefined;
+    const names = direct ?? requests.map((_, i) => (single ? 'mrtrAnswer' : `mrtrAnswer${i + 1}`));
+    const declKind = direct && binding.form === 'declare' ? binding.kind : 'const';
+    const response = (r: (typeof requests)[number]) => `mrtr.response${typed ? `<${r.resultType}>` : ''}(${this.q(r.key)}, ${this.q(r.guard)})`;
+    const lines = requests.map((r, i) =>
+      fromState
+        ? `${indent}${declKind} ${names[i]} = ${fromState} ? mrtr.locals${typed ? `<{ ${names[i]}: ${r.resultType} }>` : ''}().${names[i]} : ${response(r)}${semi}`
+        : `${indent}${declKind} ${names[i]} = ${response(r)}${semi}`,
+    );
+    const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
+    const missing = names.map((n) => `${n} === undefined`).join(' || ');
+    const wrap = (name: string, i: number) => (requests[i]!.resultWrap ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}` : name);
+    const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
+    const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
+    let finish: string | undefined;
+    if (binding.form === 'declare' && !direct) finish = binding.name ? `${binding.kind} ${binding.name}${tuple} = ${value}${semi}` : `${binding.kind} ${binding.pattern} = ${value}${semi}`;
+    if (binding.form === 'assign') finish = `${binding.name} = ${value}${semi}`;
+    if (binding.form === 'return') finish = `return ${value}${semi}`;
+    if (binding.form === 'discard' && wrapped && !point.inline) finish = `${value}${semi}`;
+    if (binding.form === 'discard' && single && !point.inline && !wrapped) {
+      return [`${indent}if (${response(requests[0]!)} === undefined) return mrtr.askAgain()${semi}${tail}`];
+    }
+    lines.push(`${indent}if (${missing}) return mrtr.askAgain()${semi}${finish ? '' : tail}`);
+    if (finish) lines.push(`${indent}${finish}${tail}`);
+    if (point.inline) lines.push(...this.inline(point, indent));
+    return lines;
   }
-  for (const l of lifted.filter((l) => l.fresh)) lines.push(`${indent}let ${l.name}${typed && l.typeText ? `: ${l.typeText}` : ''};`);
-  return lines;
-}
 
-/**
- * Reads a round's answers into the variables the legacy code used, re-asking when any is
- * missing. The answer lands directly in the declared name where there is one; otherwise in
- * a temporary the original binding (pattern, assignment, return, inline use) takes it from.
- */
-function readLines(point: SuspensionPoint, indent: string, source: string, typed: boolean): string[] {
-  const { binding, requests } = point;
-  const single = requests.length === 1;
-  const wrapped = requests.some((r) => r.resultWrap);
-  const direct =
-    binding.form !== 'declare' || wrapped ? undefined
-    : single ? (binding.name ? [binding.name] : undefined)
-    : binding.elements?.length === requests.length ? binding.elements : undefined;
-  const names = direct ?? requests.map((_, i) => (single ? 'mrtrAnswer' : `mrtrAnswer${i + 1}`));
-  const declKind = direct && binding.form === 'declare' ? binding.kind : 'const';
-  const lines = requests.map((r, i) => `${indent}${declKind} ${names[i]} = mrtr.response${typed ? `<${r.resultType}>` : ''}(${quote(r.key)}, '${r.guard}');`);
-  const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
-  const missing = names.map((n) => `${n} === undefined`).join(' || ');
-  const wrap = (name: string, i: number) => (requests[i]!.resultWrap ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}` : name);
-  const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
-  const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
-  let finish: string | undefined;
-  if (binding.form === 'declare' && !direct) finish = binding.name ? `${binding.kind} ${binding.name}${tuple} = ${value};` : `${binding.kind} ${binding.pattern} = ${value};`;
-  if (binding.form === 'assign') finish = `${binding.name} = ${value};`;
-  if (binding.form === 'return') finish = `return ${value};`;
-  if (binding.form === 'discard' && wrapped && !point.inline) finish = `${value};`;
-  if (binding.form === 'discard' && single && !point.inline && !wrapped) {
-    const r = requests[0]!;
-    return [`${indent}if (mrtr.response${typed ? `<${r.resultType}>` : ''}(${quote(r.key)}, '${r.guard}') === undefined) return mrtr.askAgain();${tail}`];
+  /** The statement that awaited inline, now reading the answer where the await was. */
+  private inline(point: SuspensionPoint, target: string): string[] {
+    const { source } = this;
+    const inline = point.inline!;
+    const wrap = point.requests[0]!.resultWrap;
+    const answer = wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
+    // `(await ask())` becomes `mrtrAnswer`, without the parentheses it no longer needs.
+    const paren = !wrap && source[inline.start - 1] === '(' && source[inline.end] === ')';
+    const at = paren ? { start: inline.start - 1, end: inline.end + 1 } : inline;
+    const { lines, starts } = this.spliced(lineStartOf(source, point.statement.start), lineEndOf(source, point.statement.end), [{ ...at, text: answer }]);
+    return this.reindent(lines, starts, indentAt(source, point.statement.start), target);
   }
-  lines.push(`${indent}if (${missing}) return mrtr.askAgain();${finish ? '' : tail}`);
-  if (finish) lines.push(`${indent}${finish}${tail}`);
-  return lines;
+
+  /** The lines of source[from, to) with `edits` applied, each with the source offset it started at. */
+  private spliced(from: number, to: number, edits: readonly Edit[]): Lines {
+    const ordered = [...edits].sort((a, b) => a.start - b.start);
+    const lines: string[] = [];
+    const starts: number[] = [];
+    let line = '';
+    let lineStart = from;
+    let cursor = from;
+    const take = (text: string, sourceAt: number | undefined) => {
+      for (let i = 0; i < text.length; i++) {
+        if (text[i] === '\n') {
+          lines.push(line);
+          starts.push(lineStart);
+          line = '';
+          lineStart = sourceAt === undefined ? lineStart : sourceAt + i + 1;
+        } else line += text[i];
+      }
+    };
+    for (const edit of ordered) {
+      take(this.source.slice(cursor, edit.start), cursor);
+      take(edit.text, undefined);
+      cursor = edit.end;
+    }
+    take(this.source.slice(cursor, to), cursor);
+    lines.push(line);
+    starts.push(lineStart);
+    return { lines: lines.map((l) => l.replace(/\r$/, '')), starts };
+  }
+
+  /** Whole lines of source[from, to) moved from `orig` to `target` indentation. */
+  private shift(from: number, to: number, orig: string, target: string): string[] {
+    if (to <= from) return [];
+    const lines = this.source.slice(from, to).replace(/\n$/, '').split('\n');
+    const starts: number[] = [];
+    let at = from;
+    for (const line of lines) {
+      starts.push(at);
+      at += line.length + 1;
+    }
+    return this.reindent(lines, starts, orig, target);
+  }
+
+  /**
+   * Lines moved from `orig` to `target` indentation, except a line that starts inside a string
+   * or template literal: its text is data. `starts[i]` is where line i starts in the source.
+   */
+  private reindent(lines: readonly string[], starts: readonly number[], orig: string, target: string): string[] {
+    return lines.flatMap((raw, i) => {
+      const line = raw.replace(/\r$/, '');
+      if (this.plan.verbatim.some((s) => s.start < starts[i]! && starts[i]! < s.end)) return [line];
+      if (line.trim() === '') return [''];
+      const moved = line.startsWith(orig) ? target + line.slice(orig.length) : line;
+      const marker = this.marker(starts[i]!, orig, target);
+      return marker === undefined ? [moved] : [marker, moved];
+    });
+  }
+
+  /** The marker above the source line starting at `lineStart`, moved as its line is (written once). */
+  private marker(lineStart: number, orig: string, target: string): string | undefined {
+    const marker = this.markers.get(lineStart);
+    if (!marker) return undefined;
+    this.markers.delete(lineStart);
+    const indent = marker.indent.startsWith(orig) ? target + marker.indent.slice(orig.length) : marker.indent;
+    return this.markerText({ ...marker, indent });
+  }
 }

@@ -5,7 +5,6 @@ import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { lineComment } from '../core/escape.ts';
 import type { Edit, FilePlan, Marker } from '../plan/types.ts';
 import { type CopiedStatements, copiedStatements } from './copied-statements.ts';
-import { helpersBlock } from './helpers-block.ts';
 import { renderHandler } from './render-handler.ts';
 
 /** A text that parsed, the splices that made an output from it, and the statements they copied through. */
@@ -27,12 +26,7 @@ export function editedText(base: string, program: Program, edits: readonly Edit[
 export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
   const edits: Edit[] = [...plan.edits];
   const inBody = (m: Marker) => (alreadyMarked(source, m) ? undefined : markerComment(m));
-  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed, inBody));
-  if (plan.needsHelpers) {
-    const block = helpersBlock({ typed: plan.typed, exportCodec: plan.exportCodec, eol: plan.eol });
-    const at = plan.helpersAt;
-    edits.push(at === 0 ? { start: 0, end: 0, text: block + plan.eol + plan.eol } : { start: at, end: at, text: plan.eol + plan.eol + block });
-  }
+  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed, plan.style, inBody));
   for (const marker of plan.markers) {
     if (alreadyMarked(source, marker)) continue;
     edits.push({ start: marker.lineStart, end: marker.lineStart, text: markerComment(marker) + plan.eol });
@@ -51,9 +45,12 @@ function alreadyMarked(source: string, marker: Marker): boolean {
   return source.slice(previousStart, marker.lineStart).includes(`${TODO_MARKER}(${marker.code})`);
 }
 
-/** Applies non-overlapping edits; insertions at the same offset keep their given order. */
+/**
+ * Applies non-overlapping edits; insertions at the same offset keep their given order, and go
+ * before a replacement that starts there.
+ */
 export function applyEdits(source: string, edits: readonly Edit[]): string {
-  const ordered = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.i - b.i);
+  const ordered = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || Number(a.end > a.start) - Number(b.end > b.start) || a.i - b.i);
   let out = '';
   let cursor = 0;
   for (const edit of ordered) {

@@ -1,10 +1,11 @@
-// Running the real entry (node bin/mrtr-codemod.js) and git from tests.
+// Running the CLI (its entry, from the sources) and git from tests.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const BIN = fileURLToPath(new URL('../../bin/mrtr-codemod.js', import.meta.url));
+/** The CLI run from the TypeScript sources (./source-cli.js); the packed tarball's bin runs dist/ (test/package.test.ts). */
+export const BIN = fileURLToPath(new URL('./source-cli.js', import.meta.url));
 
 export interface CliRun {
   code: number;

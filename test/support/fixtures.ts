@@ -15,6 +15,17 @@ export interface FixtureCase {
   output: string;
   /** fixtures/<case>/options.json: the transform options (the CLI flags) the case runs with. */
   options: { sampling?: 'migrate' | 'flag' };
+  /**
+   * The options the case is transformed with: its own, and the request-state module the
+   * outputs share (fixtures/_support/mrtr-request-state.<ext>, see stateModulePath).
+   */
+  transformOptions: { sampling?: 'migrate' | 'flag'; stateModule: { path: string } };
+}
+
+/** The request-state module the fixture outputs of this extension import (written by the codemod, checked in fixtures.test.ts). */
+export function stateModulePath(inputPath: string): string {
+  const ext = /\.(c|m)?tsx?$/.test(inputPath) ? '.ts' : path.extname(inputPath);
+  return path.join(FIXTURES, '_support', `mrtr-request-state${ext}`);
 }
 
 export function fixtureCases(): FixtureCase[] {
@@ -26,13 +37,15 @@ export function fixtureCases(): FixtureCase[] {
       if (!inputName) throw new Error(`fixture ${d.name} has no input file`);
       const inputPath = path.join(dir, inputName);
       const outputPath = path.join(dir, inputName.replace(/^input\./, 'output.'));
+      const options = existsSync(path.join(dir, 'options.json')) ? JSON.parse(readFileSync(path.join(dir, 'options.json'), 'utf8')) : {};
       return {
         name: d.name,
         inputPath,
         outputPath,
         input: readFileSync(inputPath, 'utf8'),
         output: existsSync(outputPath) ? readFileSync(outputPath, 'utf8') : '',
-        options: existsSync(path.join(dir, 'options.json')) ? JSON.parse(readFileSync(path.join(dir, 'options.json'), 'utf8')) : {},
+        options,
+        transformOptions: { ...options, stateModule: { path: stateModulePath(inputPath) } },
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));

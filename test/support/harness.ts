@@ -259,13 +259,26 @@ function toThrownRecord(error: unknown): ThrownRecord {
  * (minus nothing: `resultType`, `inputRequests`, `requestState`, `_meta`).
  */
 export async function connectManual(factory: () => McpServer): Promise<ManualConnection> {
+    return connectRaw(factory, false);
+}
+
+/**
+ * The modern era as an ordinary client runs it: each `tools/call` sent as given (the caller may
+ * put a `requestState` and `inputResponses` in it), and any `input_required` answer fulfilled
+ * by the client (no handlers: only a round that carries nothing but a requestState can be).
+ */
+export async function connectAutoFulfilling(factory: () => McpServer): Promise<ManualConnection> {
+    return connectRaw(factory, true);
+}
+
+async function connectRaw(factory: () => McpServer, autoFulfill: boolean): Promise<ManualConnection> {
     const { client, close } = await link(
         factory,
         'modern',
         {
             capabilities: CLIENT_CAPABILITIES,
             versionNegotiation: { mode: 'auto' },
-            inputRequired: { autoFulfill: false }
+            inputRequired: { autoFulfill }
         },
         () => undefined
     );
@@ -274,7 +287,7 @@ export async function connectManual(factory: () => McpServer): Promise<ManualCon
         try {
             // The method-keyed overload passes an input_required result through
             // untouched when allowInputRequired is set (no withInputRequired needed).
-            return await client.request({ method: 'tools/call', params }, { allowInputRequired: true });
+            return await client.request({ method: 'tools/call', params }, autoFulfill ? undefined : { allowInputRequired: true });
         } catch (error) {
             // ProtocolError = the server answered a JSON-RPC error; anything else is local.
             if (error instanceof ProtocolError) {

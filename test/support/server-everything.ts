@@ -20,6 +20,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TsTypeFactsProvider } from '../../src/analyse/ts-type-facts.ts';
+import { PREFILTER } from '../../src/analyse/sdk-surface.ts';
+import { type StateModuleRecord, StateModules, type TransformedFile } from '../../src/engine/state-modules.ts';
 import { isV1Source, upgradeV1, type UpgradedFile } from '../../src/engine/v1-upgrade.ts';
 import { transformWithTypes, type TransformResult } from '../../src/transform.ts';
 
@@ -39,7 +41,7 @@ export type MigratedFile = {
   v1: boolean;
   /** The official v1-to-v2 pass's result (the original itself when `v1` is false). */
   upgraded: UpgradedFile;
-  /** The MRTR pass on `upgraded.text`; `output` is what was written into the migrated copy. */
+  /** The MRTR pass on `upgraded.text`; `output` is what was written into the migrated copy (with the verifier wired, in the module that builds the server). */
   mrtr: TransformResult;
 };
 
@@ -48,6 +50,8 @@ export type EverythingCopies = {
   originalDist: string;
   migratedDist: string;
   files: MigratedFile[];
+  /** The request-state module written for the package, and the modules its verifier was wired into. */
+  stateModules: StateModuleRecord[];
   /** Wall time of the two passes over the whole package. */
   pipelineMs: number;
 };
@@ -62,7 +66,8 @@ async function jsFiles(dir: string): Promise<string[]> {
  * Copies the package twice into `<project>/.tmp/everything-XXXXXX/{original,migrated}` and runs
  * the pipeline on every `.js` file of the migrated copy, the way `migrate` does it: the official
  * v1-to-v2 codemod on the files that import the v1 SDK (one batch, project type inferred from all
- * of them), then the MRTR pass on every file, written back in place.
+ * of them), then the MRTR pass on every file, written back in place, then the request-state
+ * module written and its verifier wired where the server is built.
  */
 export async function packAndMigrate(): Promise<EverythingCopies> {
   const scratchParent = path.join(PROJECT_ROOT, '.tmp');
@@ -80,15 +85,30 @@ export async function packAndMigrate(): Promise<EverythingCopies> {
     const texts = await Promise.all(rels.map(async (rel) => ({ path: path.join(migratedDist, rel), text: await readFile(path.join(migratedDist, rel), 'utf8') })));
     // upgradeV1 hands only the isV1Source files to the official codemod and returns the others as they are.
     const upgraded = await upgradeV1(texts, { tmpDir: root });
+    // The request-state module's step, as the engine runs it: placed from the candidates
+    // (files that mention a legacy request or import the v1 SDK) before they are transformed,
+    // written (and the verifier wired where the server is built) after.
+    const modules = new StateModules(path.join(root, 'migrated'));
+    for (const t of texts) modules.note(t.path, t.text);
+    const placements = await modules.place(texts.filter((t) => isV1Source(t.text) || PREFILTER.test(t.text)).map((t) => ({ absolutePath: t.path, source: t.text })));
     const types = new TsTypeFactsProvider();
     const files: MigratedFile[] = [];
+    const transformed: TransformedFile[] = [];
     for (const [i, rel] of rels.entries()) {
       const up = upgraded[i]!;
-      const mrtr = await transformWithTypes(up.text, texts[i]!.path, types, {});
+      const placement = placements.get(texts[i]!.path);
+      const mrtr = await transformWithTypes(up.text, texts[i]!.path, types, placement ? { stateModule: placement.options } : {});
       await writeFile(texts[i]!.path, mrtr.output);
       files.push({ rel, original: texts[i]!.text, v1: isV1Source(texts[i]!.text), upgraded: up, mrtr });
+      transformed.push({ absolutePath: texts[i]!.path, importsModule: mrtr.plan.handlers.length > 0, text: mrtr.output, bytes: Buffer.from(mrtr.output) });
     }
-    return { root, originalDist, migratedDist, files, pipelineMs: Date.now() - started };
+    const step = await modules.finish(transformed, true);
+    if (step.errors.length > 0) throw new Error(`the request-state step failed: ${JSON.stringify(step.errors)}`);
+    for (const change of step.changes) {
+      const file = files.find((f) => path.join(migratedDist, f.rel) === change.absolutePath);
+      if (file) file.mrtr = { ...file.mrtr, output: change.output };
+    }
+    return { root, originalDist, migratedDist, files, stateModules: step.modules, pipelineMs: Date.now() - started };
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;

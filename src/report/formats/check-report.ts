@@ -7,27 +7,30 @@
 //   migrate, still awaited in the code (`mrtr-codemod migrate` rewrites it);
 // - `mrtr-todo/<code>`: a site the codemod refuses (its `@mrtr-todo(<code>)` marker may or may
 //   not be written yet), or an `@mrtr-todo` marker comment left in the code;
-// - `mcp-codemod-error`: an `@mcp-codemod-error` comment left by the official v1-to-v2 codemod.
-// `@mrtr-note` comments (deprecation guidance) are not findings.
+// - `mcp-codemod-error`: an `@mcp-codemod-error` comment left by the official v1-to-v2 codemod;
+// - `not-analysed`: a file that mentions a legacy request but is too large to analyse (a
+//   bundle, in practice): it may still push one, so it is not passed.
+// `@mrtr-note` comments (deprecation guidance) are not findings, and neither is what discovery
+// passed over on purpose (vendored and minified code, links out of the tree): those are listed
+// as `skipped`.
 import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES } from '../../plan/refusal.ts';
 import type { InputKind } from '../../plan/types.ts';
+import { exitCodeFor, type ExitCode } from '../exit-codes.ts';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type CheckFormat = (typeof CHECK_FORMATS)[number];
 
-/** Exit codes of `check`. */
-const CHECK_EXIT = {
-  /** Nothing left: no legacy request, no marker. */
-  clean: 0,
-  /** Findings remain. */
-  findings: 1,
-  /** Usage error, or some input could not be read or parsed (findings may be listed too). */
-  errors: 2,
-} as const;
-
 export const LEGACY_RULE = 'legacy-request';
 export const TODO_RULE_PREFIX = 'mrtr-todo/';
 export const OFFICIAL_RULE = 'mcp-codemod-error';
+export const NOT_ANALYSED_RULE = 'not-analysed';
+
+/** A folder or file passed over on purpose, with why (not a finding, not an error). */
+export interface CheckSkip {
+  /** Relative to the working directory, with `/` separators. */
+  file: string;
+  reason: string;
+}
 
 export interface Finding {
   /** Relative to the working directory, with `/` separators. */
@@ -70,9 +73,12 @@ interface CheckSummary {
   /** Findings `mrtr-codemod migrate` can rewrite (`legacy-request`). */
   fixable: number;
   errors: number;
+  /** Folders and files passed over on purpose. */
+  skipped: number;
   /** Findings per rule id, keys sorted. */
   byRule: Record<string, number>;
-  exitCode: 0 | 1 | 2;
+  /** src/report/exit-codes.ts: 0 nothing left, 1 findings, 2 some input could not be checked. */
+  exitCode: ExitCode;
 }
 
 /** The `--format json` document (and what every other format is rendered from). */
@@ -83,16 +89,13 @@ export interface CheckReport {
   findings: Finding[];
   /** Sorted by file, then as found. */
   errors: CheckError[];
+  /** Sorted by file. */
+  skipped: CheckSkip[];
   summary: CheckSummary;
 }
 
-function checkExitCode(findings: number, errors: number): 0 | 1 | 2 {
-  if (errors > 0) return CHECK_EXIT.errors;
-  return findings > 0 ? CHECK_EXIT.findings : CHECK_EXIT.clean;
-}
-
 /** Assembles the report: sorts, counts, and fixes the key order of every object. */
-export function buildCheckReport(findings: readonly Finding[], errors: readonly CheckError[], filesScanned: number): CheckReport {
+export function buildCheckReport(findings: readonly Finding[], errors: readonly CheckError[], filesScanned: number, skipped: readonly CheckSkip[] = []): CheckReport {
   const sorted = [...findings].sort(
     (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.ruleId, b.ruleId),
   );
@@ -108,14 +111,16 @@ export function buildCheckReport(findings: readonly Finding[], errors: readonly 
     version: 1,
     findings: sorted.map(normaliseFinding),
     errors: orderedErrors,
+    skipped: [...skipped].sort((a, b) => compare(a.file, b.file)).map((s) => ({ file: s.file, reason: s.reason })),
     summary: {
       filesScanned,
       filesWithFindings: new Set(sorted.map((f) => f.file)).size,
       findings: sorted.length,
       fixable: sorted.filter((f) => f.ruleId === LEGACY_RULE).length,
       errors: orderedErrors.length,
+      skipped: skipped.length,
       byRule,
-      exitCode: checkExitCode(sorted.length, orderedErrors.length),
+      exitCode: exitCodeFor({ open: sorted.length > 0, failed: orderedErrors.length > 0 }),
     },
   };
 }
@@ -165,9 +170,10 @@ export function errorRuleId(error: CheckError): string {
 export function formatTotal(report: CheckReport): string {
   const s = report.summary;
   const fixable = s.fixable > 0 ? ` (${s.fixable} can be rewritten by \`mrtr-codemod migrate\`)` : '';
+  const skipped = s.skipped > 0 ? `, ${s.skipped} skipped` : '';
   return (
     `mrtr-codemod check: ${count(s.findings, 'finding')} in ${count(s.filesWithFindings, 'file')}${fixable}, ` +
-    `${count(s.errors, 'error')}, ${count(s.filesScanned, 'file')} checked`
+    `${count(s.errors, 'error')}, ${count(s.filesScanned, 'file')} checked${skipped}`
   );
 }
 
@@ -189,21 +195,52 @@ interface RuleInfo {
   fullDescription: string;
   /** What to do about it. */
   help: string;
+  /** Where the README explains it (SARIF's helpUri, the ESLint rule's docs link). */
+  docsUrl: string;
+}
+
+/** A section of the README, as the registry shows it. */
+export function readmeUrl(anchor: string): string {
+  return `https://www.npmjs.com/package/mrtr-codemod#${anchor}`;
+}
+
+/**
+ * The README anchor that documents a rule id: `legacy-request`, `mcp-codemod-error`, and
+ * `mrtr-todo-<code>` for each refusal code (test/eslint.test.ts checks that each is there);
+ * a code of no table goes to the table.
+ */
+export function docsAnchor(ruleId: string): string {
+  if (ruleId === LEGACY_RULE || ruleId === OFFICIAL_RULE || ruleId === NOT_ANALYSED_RULE) return ruleId;
+  const code = ruleId.startsWith(TODO_RULE_PREFIX) ? ruleId.slice(TODO_RULE_PREFIX.length) : ruleId;
+  return isRefusalCode(code) ? `mrtr-todo-${code}` : 'when-it-refuses';
 }
 
 export function ruleInfo(ruleId: string): RuleInfo {
+  const docsUrl = readmeUrl(docsAnchor(ruleId));
   if (ruleId === LEGACY_RULE) {
     return {
       id: ruleId,
+      docsUrl,
       shortDescription: 'A server→client request (elicitation, sampling or roots) is still awaited from the client.',
       fullDescription:
         'MCP 2026-07-28 removed server-initiated requests: a tool, prompt or resource handler must return inputRequired(...) and read the answer from the client\'s retry (Multi Round-Trip Requests). This site can be migrated automatically.',
       help: 'Run `mrtr-codemod migrate <paths>` (review first with `--dry-run`): the handler becomes a first-call branch that asks and resume branches that read the answers, with its state in a signed requestState.',
     };
   }
+  if (ruleId === NOT_ANALYSED_RULE) {
+    return {
+      id: ruleId,
+      docsUrl,
+      shortDescription: 'A file that mentions a server→client request was too large to analyse.',
+      fullDescription:
+        'Files above the size limit (1 MiB) are not parsed: in practice they are bundles or generated code. This one mentions a legacy request, so it may still push one to the client.',
+      help: 'Migrate the sources the file is built from and build it again, or leave it out with --exclude if it is not yours.',
+    };
+  }
   if (ruleId === OFFICIAL_RULE) {
     return {
       id: ruleId,
+      docsUrl,
       shortDescription: 'A marker left by the official MCP v1-to-v2 codemod: manual migration required.',
       fullDescription:
         'The official @modelcontextprotocol/codemod v1-to-v2 migration leaves an @mcp-codemod-error comment where it could not migrate the code; the code is not yet on the v2 SDK.',
@@ -214,6 +251,7 @@ export function ruleInfo(ruleId: string): RuleInfo {
   const known = isRefusalCode(code) ? REFUSAL_CODES[code] : undefined;
   return {
     id: ruleId,
+    docsUrl,
     shortDescription: known ? known.short : `Not migrated (${code}): the codemod left this site for a person.`,
     fullDescription:
       'mrtr-codemod left this server→client request as it was, with an @mrtr-todo comment saying why and what to do next; it still has to be migrated to MCP 2026-07-28 Multi Round-Trip Requests.',

@@ -7,7 +7,7 @@
 //     {
 //       "file": "src/server.ts",       // relative to the working directory, `/` separators
 //       "line": 7, "column": 26,       // 1-based; columns in UTF-16 code units
-//       "ruleId": "legacy-request" | "mrtr-todo/<code>" | "mcp-codemod-error",
+//       "ruleId": "legacy-request" | "mrtr-todo/<code>" | "mcp-codemod-error" | "not-analysed",
 //       "severity": "error",
 //       "message": string,
 //       "hint"?: string,               // legacy-request: the command that rewrites it
@@ -19,16 +19,21 @@
 //   "errors": [                        // inputs that could not be checked (exit code 2)
 //     { "file", "stage": "discover" | "read" | "parse" | "transform", "message", "line"?, "column"? }
 //   ],
+//   "skipped": [                       // passed over on purpose: vendored, minified, links out
+//     { "file", "reason" }
+//   ],
 //   "summary": {
 //     "filesScanned": number, "filesWithFindings": number, "findings": number,
 //     "fixable": number,               // legacy-request findings
 //     "errors": number,
+//     "skipped": number,
 //     "byRule": { "<ruleId>": number },
 //     "exitCode": 0 | 1 | 2
 //   }
 // }
+import { jsonText } from '../../core/escape.ts';
 import type { CheckReport } from './check-report.ts';
 
 export function formatJson(report: CheckReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${jsonText(JSON.stringify(report, null, 2))}\n`;
 }

@@ -2,16 +2,18 @@
 // test/check.test.ts) that github/codeql-action/upload-sarif accepts. One run; the driver
 // `mrtr-codemod` describes each rule id the results use; every result is an `error` at a
 // location relative to %SRCROOT% (the directory check ran in: run it from the repository
-// root for code scanning). Files that could not be checked are tool execution notifications,
-// and `executionSuccessful` is false when there are any.
+// root for code scanning). Files that could not be checked are tool execution notifications
+// (`executionSuccessful` is false when there are any), and so, as notes, are the folders and
+// files passed over on purpose.
+import { jsonText } from '../../core/escape.ts';
 import { packageVersion } from '../../package-version.ts';
-import { messageWithHint, ruleInfo, type CheckError, type CheckReport, type Finding } from './check-report.ts';
+import { messageWithHint, ruleInfo, type CheckError, type CheckReport, type CheckSkip, type Finding } from './check-report.ts';
 
 const SARIF_SCHEMA_URI = 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json';
 export const SRCROOT = '%SRCROOT%';
 
 export function formatSarif(report: CheckReport, options: { version?: string } = {}): string {
-  return `${JSON.stringify(sarifLog(report, options), null, 2)}\n`;
+  return `${jsonText(JSON.stringify(sarifLog(report, options), null, 2))}\n`;
 }
 
 export function sarifLog(report: CheckReport, options: { version?: string } = {}): Record<string, unknown> {
@@ -35,6 +37,7 @@ export function sarifLog(report: CheckReport, options: { version?: string } = {}
                 shortDescription: { text: rule.shortDescription },
                 fullDescription: { text: rule.fullDescription },
                 help: { text: rule.help },
+                helpUri: rule.docsUrl,
                 defaultConfiguration: { level: 'error' },
                 properties: { tags: ['mcp', 'migration'] },
               };
@@ -45,7 +48,7 @@ export function sarifLog(report: CheckReport, options: { version?: string } = {}
           {
             executionSuccessful: report.errors.length === 0,
             exitCode: report.summary.exitCode,
-            ...(report.errors.length > 0 ? { toolExecutionNotifications: report.errors.map(notification) } : {}),
+            ...(report.errors.length + report.skipped.length > 0 ? { toolExecutionNotifications: [...report.errors.map(notification), ...report.skipped.map(skippedNotification)] } : {}),
           },
         ],
         columnKind: 'utf16CodeUnits',
@@ -71,6 +74,15 @@ function notification(error: CheckError): Record<string, unknown> {
     message: { text: `${error.file}: ${error.message}` },
     ...(error.stage === 'discover' ? {} : { locations: [location(error.file, error.line, error.column)] }),
     properties: { stage: error.stage },
+  };
+}
+
+/** A folder or file passed over on purpose: a note, with its place when it is a file. */
+function skippedNotification(skip: CheckSkip): Record<string, unknown> {
+  return {
+    level: 'note',
+    message: { text: `${skip.file}: skipped: ${skip.reason}` },
+    locations: [location(skip.file)],
   };
 }
 

@@ -4,10 +4,10 @@
  * the connection's on the 2025 era. mrtr-handlers.ts runs this too, after its own rewrite;
  * this file applies only this concern:
  *
- *   npx jscodeshift -t node_modules/mrtr-codemod/transforms/client-capabilities.ts --parser=tsx src/
+ *   npx jscodeshift -t node_modules/mrtr-codemod/dist/transforms/client-capabilities.js --parser=tsx src/
  */
 import type { FileInfo } from 'jscodeshift';
-import { rewriteCapabilityChecks } from '../src/rewrite/client-capabilities.ts';
+import { rewriteCapabilityChecks } from '../rewrite/client-capabilities.ts';
 
 export const parser = 'tsx';
 

@@ -1,0 +1,264 @@
+// Declarations the migration leaves unused: an import of `ElicitResultSchema` the legacy call
+// passed, an alias of the push API (`const elicit = server.server.elicitInput.bind(...)`, a
+// destructured `send`, `const app = { mcp }`), a private field holding the low-level server
+// (or a private parameter property only a split helper method read, with the argument each
+// `new` of its class passes), and, once those go, the type they named. A declaration is dead when every reference to it
+// lay in text the migration replaces (a migrated call, a split helper, a URL throw) whose
+// replacement does not name it. One that was unused before is not the migration's to remove.
+import type { ClassMethod, Node, Program, Statement, TSParameterProperty } from '@babel/types';
+import { boundNames, children, hasSideEffects, walk } from '../analyse/ast.ts';
+import { lineEndOf, lineStartOf, lineTail, startsLine } from './text.ts';
+import type { Edit, Span } from './types.ts';
+
+/** Text the migration replaces, and what it puts there. */
+export interface Replaced extends Span {
+  text: string;
+}
+
+export interface DeadCode {
+  /** Whole statements to remove (outside the migrated handler bodies). */
+  edits: Edit[];
+  /** Import specifiers to drop, by local name, by the import's start. */
+  importDrops: Map<number, Set<string>>;
+  /** Statements of migrated handler bodies to leave out, by their start. */
+  inBodies: Set<number>;
+}
+
+interface Candidate {
+  names: string[];
+  /** Where the declaration is (its own references are there). */
+  own: Span[];
+  /** What removing it takes: an import specifier, statements, or a parameter property and the arguments passed to it. */
+  removal: { import: Extract<Node, { type: 'ImportDeclaration' }>; local: string } | { statements: Statement[] } | ParameterRemoval;
+  /** A class member: only references inside its class count, and a replacement naming it anyhow keeps it. */
+  member?: Span;
+}
+
+/** A private parameter property (`constructor(private readonly server: McpServer)`) and the argument each `new` of its class passes it. */
+interface ParameterRemoval {
+  parameter: TSParameterProperty;
+  constructor: ClassMethod;
+  /** The constructor goes with it: it had only that parameter and an empty body, in a class that extends nothing. */
+  wholeConstructor: boolean;
+  args: Array<{ list: readonly Node[]; index: number }>;
+}
+
+/**
+ * The dead declarations of `program` once `replaced` is replaced. `bodies`: the migrated
+ * handler bodies (a statement there is left out by the renderer, when it is one of
+ * `renderable`, the statements the renderer writes one by one).
+ */
+export function deadDeclarations(source: string, program: Program, replaced: readonly Replaced[], bodies: readonly Span[], renderable: ReadonlySet<number>): DeadCode {
+  const occurrences = identifierOccurrences(program);
+  const candidates = candidatesOf(program, bodies, renderable);
+  const removed: Span[] = [];
+  const dead = new Set<Candidate>();
+  const inside = (at: number, spans: readonly Span[]) => spans.some((s) => s.start <= at && at < s.end);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const c of candidates) {
+      if (dead.has(c)) continue;
+      const gone = c.names.every((name) => {
+        const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own) && (!c.member || inside(at, [c.member])));
+        // The name, not a property of that name (`inputRequired.elicit` does not name `elicit`; `...elicit` does);
+        // a member is named as a property too (`this.server`).
+        const word = c.member ? new RegExp(`(?<![\\w$#])${name.replace(/[$]/g, '\\$')}(?![\\w$])`) : new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+        const dropped = (at: number) => replaced.some((r) => r.start <= at && at < r.end && !word.test(r.text)) || inside(at, removed);
+        return refs.length > 0 && refs.every(dropped);
+      });
+      if (!gone) continue;
+      dead.add(c);
+      if ('statements' in c.removal) removed.push(...c.removal.statements.map((s) => ({ start: s.start!, end: s.end! })));
+      else if ('parameter' in c.removal) removed.push(...c.own, ...c.removal.args.map(({ list, index }) => ({ start: list[index]!.start!, end: list[index]!.end! })));
+      else removed.push(...c.own);
+      changed = true;
+    }
+  }
+
+  const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
+  result.edits.push(...parameterEdits(source, [...dead].flatMap((c) => ('parameter' in c.removal ? [c.removal] : []))));
+  for (const c of dead) {
+    if ('parameter' in c.removal) continue;
+    if ('import' in c.removal) {
+      const drops = result.importDrops.get(c.removal.import.start!) ?? new Set<string>();
+      drops.add(c.removal.local);
+      result.importDrops.set(c.removal.import.start!, drops);
+      continue;
+    }
+    for (const statement of c.removal.statements) {
+      if (inside(statement.start!, bodies)) result.inBodies.add(statement.start!);
+      else result.edits.push(removeStatement(source, statement));
+    }
+  }
+  return result;
+}
+
+/** Every identifier (types included) and private name (`#x`), by name: where it occurs. */
+function identifierOccurrences(program: Program): Map<string, number[]> {
+  const found = new Map<string, number[]>();
+  const add = (name: string, at: number) => {
+    const list = found.get(name);
+    if (list) list.push(at);
+    else found.set(name, [at]);
+  };
+  const visit = (node: Node) => {
+    if (node.type === 'Identifier' || node.type === 'JSXIdentifier') add(node.name, node.start!);
+    if (node.type === 'PrivateName') add(`#${node.id.name}`, node.start!);
+    for (const child of children(node)) visit(child);
+  };
+  visit(program);
+  return found;
+}
+
+/** Imports, aliases (one declarator, nothing to run) and private fields (written only with `this.#x = value`). */
+function candidatesOf(program: Program, bodies: readonly Span[], renderable: ReadonlySet<number>): Candidate[] {
+  const out: Candidate[] = [];
+  const visit = (node: Node) => {
+    if (node.type === 'ImportDeclaration') {
+      for (const spec of node.specifiers) out.push({ names: [spec.local.name], own: [{ start: spec.start!, end: spec.end! }], removal: { import: node, local: spec.local.name } });
+      return;
+    }
+    if (node.type === 'VariableDeclaration' && node.declarations.length === 1) {
+      const [d] = node.declarations;
+      const inBody = bodies.some((b) => b.start <= node.start! && node.end! <= b.end);
+      const simplePattern = d!.id.type === 'Identifier' || (d!.id.type === 'ObjectPattern' && d!.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
+      if (simplePattern && d!.init && isInert(d!.init) && (!inBody || renderable.has(node.start!))) {
+        out.push({ names: boundNames(d!.id).map((b) => b.name), own: [{ start: node.start!, end: node.end! }], removal: { statements: [node] } });
+      }
+    }
+    if (node.type === 'ClassDeclaration') out.push(...parameterProperties(program, node, bodies));
+    if (node.type === 'ClassBody') {
+      for (const member of node.body) {
+        if (member.type !== 'ClassPrivateProperty' || member.static || (member.value && !isInert(member.value))) continue;
+        const name = member.key.id.name;
+        const writes = fieldWrites(node, name);
+        out.push({ names: [`#${name}`], own: [member, ...writes].map((s) => ({ start: s.start!, end: s.end! })), removal: { statements: [member as unknown as Statement, ...writes] } });
+      }
+    }
+    for (const child of children(node)) visit(child);
+  };
+  visit(program);
+  return out;
+}
+
+/**
+ * The private parameter properties of a class the module alone constructs: each `new` of it
+ * passes the argument with nothing to run, outside the migrated bodies (their text is
+ * rewritten whole), and the class's name is used only to construct it and in types.
+ */
+function parameterProperties(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>, bodies: readonly Span[]): Candidate[] {
+  const ctor = cls.body.body.find((m): m is ClassMethod => m.type === 'ClassMethod' && m.kind === 'constructor');
+  const params = ctor?.params.filter((p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier') ?? [];
+  if (!ctor || params.length === 0 || !cls.id) return [];
+  const name = cls.id.name;
+  const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
+  let other = false;
+  walk(program, (node, parents) => {
+    if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
+      if (node.declaration === cls || (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))) other = true;
+    }
+    if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
+    const parent = parents[parents.length - 1];
+    if (parent?.type === 'NewExpression' && parent.callee === node) constructions.push(parent);
+    else if (parent?.type !== 'TSTypeReference') other = true;
+    return undefined;
+  });
+  if (other) return [];
+  const inBody = (n: Node) => bodies.some((b) => b.start <= n.start! && n.end! <= b.end);
+  const out: Candidate[] = [];
+  for (const parameter of params) {
+    const index = ctor.params.indexOf(parameter);
+    const passed = constructions.every((c) => !inBody(c) && c.arguments.slice(0, index + 1).every((a) => a.type !== 'SpreadElement') && c.arguments[index] !== undefined && !hasSideEffects(c.arguments[index]!));
+    if (!passed) continue;
+    const id = parameter.parameter as Extract<Node, { type: 'Identifier' }>;
+    const wholeConstructor = ctor.params.length === 1 && ctor.body.body.length === 0 && !cls.superClass;
+    out.push({
+      names: [id.name],
+      own: [{ start: parameter.start!, end: parameter.end! }],
+      member: { start: cls.body.start!, end: cls.body.end! },
+      removal: { parameter, constructor: ctor, wholeConstructor, args: constructions.map((c) => ({ list: c.arguments, index })) },
+    });
+  }
+  return out;
+}
+
+/** The edits that remove dead parameter properties and their arguments, each list edited once. */
+function parameterEdits(source: string, removals: readonly ParameterRemoval[]): Edit[] {
+  const edits: Edit[] = [];
+  const lists = new Map<readonly Node[], Set<number>>();
+  const drop = (list: readonly Node[], index: number) => lists.set(list, (lists.get(list) ?? new Set()).add(index));
+  for (const r of removals) {
+    for (const { list, index } of r.args) drop(list, index);
+    if (r.wholeConstructor) edits.push(removeStatement(source, r.constructor));
+    else drop(r.constructor.params, r.constructor.params.indexOf(r.parameter));
+  }
+  for (const [list, indexes] of lists) edits.push(...listRemovals(source, list, indexes));
+  return edits;
+}
+
+/** Removes the elements `indexes` of a comma-separated list (parameters, arguments), its layout kept. */
+function listRemovals(source: string, list: readonly Node[], indexes: ReadonlySet<number>): Edit[] {
+  const last = list.length - 1;
+  if (indexes.size === list.length) {
+    // Everything between the parentheses: a trailing comma and line breaks go too.
+    const open = source.lastIndexOf('(', list[0]!.start!);
+    const close = source.indexOf(')', list[last]!.end!);
+    return [{ start: open + 1, end: close, text: '' }];
+  }
+  const kept = [...list.keys()].filter((i) => !indexes.has(i));
+  const lastKept = kept[kept.length - 1]!;
+  const edits: Edit[] = [];
+  for (const i of [...indexes].sort((a, b) => a - b)) {
+    if (i < lastKept) edits.push({ start: list[i]!.start!, end: list[i + 1]!.start!, text: '' });
+  }
+  // The removed ones after the last kept: from its end, the separator with them.
+  if (lastKept < last) edits.push({ start: list[lastKept]!.end!, end: list[last]!.end!, text: '' });
+  return edits;
+}
+
+/** Statements `this.#name = <nothing to run>;` in a class body's methods. */
+function fieldWrites(body: Node, name: string): Statement[] {
+  const writes: Statement[] = [];
+  const visit = (node: Node) => {
+    if (node.type === 'ExpressionStatement' && node.expression.type === 'AssignmentExpression' && node.expression.operator === '=') {
+      const left = node.expression.left;
+      if (left.type === 'MemberExpression' && left.object.type === 'ThisExpression' && left.property.type === 'PrivateName' && left.property.id.name === name && isInert(node.expression.right)) {
+        writes.push(node);
+        return;
+      }
+    }
+    for (const child of children(node)) visit(child);
+  };
+  visit(body);
+  return writes;
+}
+
+/** Evaluating it does nothing: no side effect, or a `.bind(...)` of a member with such arguments. */
+function isInert(node: Node): boolean {
+  if (!hasSideEffects(node)) return true;
+  return (
+    node.type === 'CallExpression' &&
+    node.callee.type === 'MemberExpression' &&
+    !node.callee.computed &&
+    node.callee.property.type === 'Identifier' &&
+    node.callee.property.name === 'bind' &&
+    !hasSideEffects(node.callee.object) &&
+    node.arguments.every((a) => !hasSideEffects(a))
+  );
+}
+
+/**
+ * Removes a statement: its whole lines when it has them to itself, and the blank line after it
+ * when it opened its block (a block does not start with a blank line).
+ */
+function removeStatement(source: string, statement: Node): Edit {
+  const start = statement.start!;
+  const end = statement.end!;
+  if (!startsLine(source, start) || lineTail(source, end) !== '') return { start, end, text: '' };
+  const from = lineStartOf(source, start);
+  let to = Math.min(lineEndOf(source, end) + 1, source.length);
+  const opensBlock = /\{\s*$/.test(source.slice(lineStartOf(source, from - 1), from).trimEnd());
+  const blankAfter = /^[ \t]*\r?\n/.exec(source.slice(to));
+  if (opensBlock && blankAfter) to += blankAfter[0].length;
+  return { start: from, end: to, text: '' };
+}

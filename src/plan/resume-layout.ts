@@ -1,0 +1,472 @@
+// How a migrated handler is written: in place, each question once. The body keeps its
+// statements where they are; the retry that answers a question runs the same code, skipping
+// what ran before the question:
+//
+// - Statements before a question run only when the call is not resuming at it (or at a later
+//   one): they go in a guard, `if (mrtr.step === undefined) { ... return mrtr.ask(...) }`.
+// - A compound statement holding a question is entered on the retry as the first call entered
+//   it: the branch's condition, a loop's condition and initialiser, a switch's value take the
+//   resumed step into account; a for...of loop skips the items already done; a try enters its
+//   catch block by throwing when the question is there.
+// - A local declared before a question and used after it is declared where it was, its value
+//   taken from the state on the retry (`const count = mrtr.step === 'answer' ? ... : f()`), or
+//   restored after the question when its declaration sits in the guard.
+//
+// `R`, the values the step can have when control reaches a place (undefined: the first call),
+// decides which guards are needed and how each is written. In a handler with a question in a
+// loop the step is a local (`mrtrStep`) cleared once its answer is read, so the loop's next
+// iteration asks again.
+import { MANUAL_STEP, Refusal } from './refusal.ts';
+import type { Binding, DeclarationFacts, StatementFacts } from './resume-facts.ts';
+import type { HandlerPlan, ItemPlan, LiftedLocal, ListPlan, SuspensionPoint } from './types.ts';
+
+export interface HandlerLayout {
+  /** `mrtr.step`, or `mrtrStep` when a question sits in a loop. */
+  stepVar: string;
+  /** The facts of the body's statements the rewrite reads (spans of conditions, initialisers). */
+  facts: ReadonlyMap<number, StatementFacts>;
+  /** What each question carries in its state (the lifted locals a loop does not bind again). */
+  carried: LiftedLocal[][];
+  body: ListLayout;
+}
+
+export interface ListLayout {
+  parts: Part[];
+}
+
+/** Units written as they are, or inside `if (condition) { ... }`. */
+export type Part = { guard?: string; units: Unit[] };
+
+export type Unit =
+  /** A statement as written; `constant`: a `let` the guard it moved into never reassigns (the retry restores it as `let`). */
+  | { type: 'item'; item: number; constant?: boolean }
+  /** A declaration whose initialisers read the state on the retry. */
+  | { type: 'init'; item: number; inits: DeclaratorInit[] }
+  | { type: 'ask'; item: number; point: number }
+  /** Loop handlers: the resumed step is passed, what follows runs as on a first call. */
+  | { type: 'clear'; point: number }
+  | { type: 'restore'; point: number; locals: LiftedLocal[] }
+  /** The answer; `fromState`: read it from the state instead when this condition holds (a later step is resumed). */
+  | { type: 'read'; point: number; fromState?: string }
+  | { type: 'compound'; item: number; layout: CompoundLayout };
+
+export interface DeclaratorInit {
+  declarator: number;
+  /** Resuming: the value comes from the state. */
+  condition: string;
+  locals: LiftedLocal[];
+}
+
+export interface CompoundLayout {
+  /** The whole statement runs only when this holds (a later step is not resumed). */
+  wrap?: string;
+  /** The new condition (if, while, do...while, for) or switch value. */
+  test?: string;
+  discriminant?: string;
+  /** A for loop's initialiser: its declarators' values from the state on the retry, or the expression skipped. */
+  forInit?: DeclaratorInit[] | { skip: string };
+  /** A for...of loop counts its items (`mrtrIndexN`) and skips those done when this holds. */
+  counter?: { name: string; resuming: string };
+  /** A try whose catch block asks: enter the catch block on the retry. */
+  enterCatch?: string;
+  /** One layout per child list on a question's path; others are copied. */
+  children: Array<ListLayout | undefined>;
+  /** The try's finally block runs only on the call that does not ask. */
+  suspendedFinally: boolean;
+}
+
+/** The layout without the statements starting at `starts` (declarations the migration leaves unused). */
+export function dropStatements(layout: HandlerLayout, tree: ListPlan, starts: ReadonlySet<number>): HandlerLayout {
+  const inList = (list: ListPlan, l: ListLayout): ListLayout => ({
+    parts: l.parts
+      .map((part) => ({
+        ...part,
+        units: part.units
+          .filter((u) => u.type !== 'item' || !starts.has(list.items[u.item]!.span.start))
+          .map((u) => {
+            if (u.type !== 'compound') return u;
+            const item = list.items[u.item] as Extract<ItemPlan, { type: 'compound' }>;
+            return { ...u, layout: { ...u.layout, children: u.layout.children.map((c, j) => (c ? inList(item.children[j]!.list, c) : c)) } };
+          }),
+      }))
+      .filter((part) => part.units.length > 0),
+  });
+  return { ...layout, body: inList(tree, layout.body) };
+}
+
+/** The first call: no step. */
+const FRESH = '';
+
+interface Context {
+  plan: HandlerPlan;
+  source: string;
+  facts: ReadonlyMap<number, StatementFacts>;
+  quote: (text: string) => string;
+  v: string;
+  loops: boolean;
+  /** Points under each compound item (by its start). */
+  under: Map<number, number[]>;
+  carried: LiftedLocal[][];
+}
+
+export function layoutHandler(source: string, plan: HandlerPlan, facts: ReadonlyMap<number, StatementFacts>, quote: (text: string) => string): HandlerLayout | Refusal {
+  const under = new Map<number, number[]>();
+  const loopVars: Array<Set<string>> = plan.points.map(() => new Set());
+  let loops = false;
+  let assigned = false;
+  plan.points.forEach((point, p) => {
+    let list: ListPlan = plan.tree;
+    for (const step of point.path) {
+      const item = list.items[step.item]!;
+      if (item.type !== 'compound' || step.child === undefined) break;
+      under.set(item.span.start, [...(under.get(item.span.start) ?? []), p]);
+      if (item.kind === 'loop') {
+        loops = true;
+        const forOf = facts.get(item.span.start)?.forOf;
+        if (forOf?.assigned && forOf.kind !== 'const') assigned = true;
+        for (const name of forOf?.names ?? []) loopVars[p]!.add(name);
+      }
+      list = item.children[step.child]!.list;
+    }
+  });
+  if (assigned) {
+    return new Refusal('loop', 'the for...of loop around the question assigns its own variable, which the retry takes again from the array.', `assign to another local instead, then run again; or ${MANUAL_STEP}.`);
+  }
+  if (loops && plan.tree.items.some((item) => facts.get(item.span.start)?.reads.has('mrtrStep'))) {
+    return new Refusal('name-clash', 'the handler already uses the name `mrtrStep`, which the migration needs.', 'rename that variable and run again.');
+  }
+  // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
+  // it was, before the guard the retry skips: it does not travel.
+  const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name) && !l.fresh));
+  const ctx: Context = { plan, source, facts, quote, v: loops ? 'mrtrStep' : 'mrtr.step', loops, under, carried };
+  const all = new Set([FRESH, ...plan.points.map((p) => p.step)]);
+  const body = layoutList(ctx, plan.tree, all, new Set());
+  if (body instanceof Refusal) return body;
+  return { stepVar: ctx.v, facts, carried, body: body.layout };
+}
+
+/** A unit before layout: what it is, the steps that must skip it, what it declares and reads. */
+interface Pending {
+  unit: Unit;
+  skip: Set<string>;
+  declares: string[];
+  reads: ReadonlySet<string>;
+  /** The point whose ask this is. */
+  asks?: number;
+  declaration?: DeclarationFacts;
+}
+
+/** The layout of one list entered with the step values `entry`, and the values that leave it. */
+function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, visibleIn: ReadonlySet<string>): { layout: ListLayout; exit: Set<string> } | Refusal {
+  const { plan } = ctx;
+  const stepsOf = (item: ItemPlan): string[] => (item.type === 'point' ? [plan.points[item.point]!.step] : item.type === 'compound' ? (ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step) : []);
+  const later = (k: number) => new Set(list.items.slice(k + 1).flatMap(stepsOf));
+  const none = new Set<string>();
+  const pending: Pending[] = [];
+  list.items.forEach((item, k) => {
+    const facts = ctx.facts.get(item.span.start);
+    const reads = facts?.reads ?? none;
+    if (item.type === 'plain') {
+      const declares = facts?.declaration ? facts.declaration.declarators.flatMap((d) => d.names) : [];
+      pending.push({ unit: { type: 'item', item: k }, skip: later(k), declares, reads, ...(facts?.declaration ? { declaration: facts.declaration } : {}) });
+    } else if (item.type === 'point') {
+      const point = plan.points[item.point]!;
+      pending.push({ unit: { type: 'ask', item: k, point: item.point }, skip: new Set([point.step, ...later(k)]), declares: [], reads: none, asks: item.point });
+      if (ctx.loops) pending.push({ unit: { type: 'clear', point: item.point }, skip: later(k), declares: [], reads: none });
+      pending.push({ unit: { type: 'restore', point: item.point, locals: [] }, skip: later(k), declares: [], reads: none });
+      pending.push({ unit: { type: 'read', point: item.point }, skip: later(k), declares: bindingNames(point, facts), reads: point.inline ? reads : none });
+    } else {
+      pending.push({ unit: { type: 'compound', item: k, layout: { children: [], suspendedFinally: false } }, skip: later(k), declares: [], reads });
+    }
+  });
+
+  const parts: Part[] = [];
+  const visible = new Set(visibleIn);
+  let R = new Set(entry);
+  for (let i = 0; i < pending.length; ) {
+    const u = pending[i]!;
+    if (u.unit.type === 'compound') {
+      const item = list.items[u.unit.item] as Extract<ItemPlan, { type: 'compound' }>;
+      const laid = layoutCompound(ctx, item, R, u.skip, visible);
+      if (laid instanceof Refusal) return laid;
+      parts.push({ units: [{ ...u.unit, layout: laid.layout }] });
+      R = laid.exit;
+      i++;
+      continue;
+    }
+    // A group: this unit and the next ones that the same resumed steps skip.
+    let j = i + 1;
+    while (j < pending.length && pending[j]!.unit.type !== 'compound' && sameSet(pending[j]!.skip, u.skip)) j++;
+    const S = intersect(u.skip, R);
+    const guard = S.size > 0 ? condition(ctx, R, S) : undefined;
+    const readsAfter = new Set(pending.slice(j).flatMap((p) => [...p.reads]));
+    const lastAsk = pending[j - 1]!.asks;
+    const restoredAfter = new Set(lastAsk === undefined ? [] : ctx.carried[lastAsk]!.map((l) => l.name));
+    let inside: Unit[] = [];
+    const declaredInside = new Set<string>();
+    const flush = () => {
+      if (inside.length > 0) parts.push(guard ? { guard, units: inside } : { units: inside });
+      inside = [];
+      declaredInside.clear();
+    };
+    for (const g of pending.slice(i, j)) {
+      let unit = g.unit;
+      let declares = g.declares;
+      if (unit.type === 'restore') {
+        unit = restoreUnit(ctx, unit.point, visible);
+        declares = (unit as Extract<Unit, { type: 'restore' }>).locals.map((l) => l.name);
+      }
+      const escaping = guard ? declares.filter((n) => readsAfter.has(n) && !restoredAfter.has(n)) : [];
+      if (!guard || escaping.length === 0) {
+        // A `let` reassigned only after the guard is a `const` inside it (its restored copy is the `let`).
+        if (guard && unit.type === 'item' && g.declaration?.kind === 'let' && declares.every((n) => restoredAfter.has(n))) {
+          const rest = pending.slice(pending.indexOf(g) + 1, j);
+          const assigned = rest.some((r) => r.unit.type === 'item' && declares.some((n) => ctx.facts.get(list.items[(r.unit as { item: number }).item]!.span.start)?.assigns.has(n)));
+          if (!assigned) unit = { ...unit, constant: true };
+        }
+        inside.push(unit);
+        for (const name of declares) declaredInside.add(name);
+        if (!guard) for (const name of declares) visible.add(name);
+        R = after(ctx, g, R);
+        continue;
+      }
+      // Declared in the guard and used past it: declared outside it instead.
+      const out = pulledOut(ctx, { ...g, unit }, escaping, S);
+      if (out instanceof Refusal) return out;
+      // A declaration that runs nothing and reads nothing the guard declared (`let reason: string;`)
+      // goes before the guard, which stays one block: the names it declares stay in scope for its ask.
+      const hoistable = out.type === 'item' && ![...g.reads].some((n) => declaredInside.has(n));
+      if (!hoistable) flush();
+      parts.push({ units: [out] });
+      for (const name of declares) visible.add(name);
+      R = after(ctx, g, R);
+    }
+    flush();
+    i = j;
+  }
+  return { layout: { parts }, exit: R };
+}
+
+function restoreUnit(ctx: Context, point: number, visible: ReadonlySet<string>): Unit {
+  return { type: 'restore', point, locals: ctx.carried[point]!.filter((l) => !visible.has(l.name) && !/^mrtrIndex\d+$/.test(l.name)) };
+}
+
+/**
+ * A unit of a guard whose declarations are used after the guard: declared outside it, its
+ * values taken from the state when a skipping step is resumed (so every such step must carry
+ * them), or as written when that is harmless (nothing to run twice, nothing carried).
+ */
+function pulledOut(ctx: Context, g: Pending, escaping: string[], S: ReadonlySet<string>): Unit | Refusal {
+  const resumed = ctx.plan.points.flatMap((p, i) => (S.has(p.step) ? [i] : []));
+  const carriedBy = (i: number, name: string) => ctx.carried[i]!.find((l) => l.name === name);
+  const carriedEverywhere = (name: string) => resumed.every((i) => carriedBy(i, name) !== undefined);
+  const carriedSomewhere = (name: string) => resumed.some((i) => carriedBy(i, name) !== undefined);
+  const local = (name: string) => resumed.map((i) => carriedBy(i, name)).find(Boolean)!;
+  const refuse = (name: string) =>
+    new Refusal('nested-site', `\`${name}\` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.`, `declare \`${name}\` where it is used, then run again; or ${MANUAL_STEP}.`);
+  const when = resumedCondition(ctx, S);
+  if (g.unit.type === 'item' && g.declaration) {
+    if (g.declaration.kind === 'var') return refuse(escaping[0]!);
+    const inits: DeclaratorInit[] = [];
+    for (const [index, d] of g.declaration.declarators.entries()) {
+      if (d.names.every(carriedEverywhere) && (!d.pattern || d.init)) inits.push({ declarator: index, condition: when, locals: d.names.map(local) });
+      else if (!d.pure || d.names.some(carriedSomewhere)) return refuse(d.names.find((n) => !carriedEverywhere(n)) ?? d.names[0]!);
+    }
+    return inits.length === 0 ? g.unit : { type: 'init', item: g.unit.item, inits };
+  }
+  if (g.unit.type === 'item') return g.unit; // a function or class declaration: nothing runs
+  if (g.unit.type === 'restore') {
+    const missing = escaping.find((n) => !carriedEverywhere(n));
+    return missing ? refuse(missing) : g.unit;
+  }
+  if (g.unit.type === 'read') {
+    const point = ctx.plan.points[g.unit.point]!;
+    const simple = point.binding.form === 'declare' && point.binding.name !== undefined && point.requests.length === 1 && !point.inline && !point.requests[0]!.resultWrap;
+    if (!simple || !escaping.every(carriedEverywhere)) return refuse(escaping[0]!);
+    return { type: 'read', point: g.unit.point, fromState: when };
+  }
+  return refuse(escaping[0]!);
+}
+
+/** The values the step has after a unit. */
+function after(ctx: Context, u: Pending, R: ReadonlySet<string>): Set<string> {
+  // Only the steps that skip a question go on: its own answer, and later questions.
+  if (u.unit.type === 'ask') return intersect(R, u.skip);
+  if (u.unit.type === 'clear') {
+    const step = ctx.plan.points[u.unit.point]!.step;
+    const next = new Set(R);
+    if (next.delete(step)) next.add(FRESH);
+    return next;
+  }
+  return new Set(R);
+}
+
+/** The layout of a compound statement holding questions, reached with the values `R`; `skip`: the later steps. */
+function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound' }>, R: ReadonlySet<string>, skip: ReadonlySet<string>, visible: ReadonlySet<string>): { layout: CompoundLayout; exit: Set<string> } | Refusal {
+  const { plan, source } = ctx;
+  const facts = ctx.facts.get(item.span.start);
+  const mine = new Set((ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step));
+  const later = intersect(skip, R);
+  const entering = difference(R, later);
+  const resumable = intersect(mine, entering);
+  const childSteps = item.children.map((child) => stepsIn(ctx, child.list));
+  const layout: CompoundLayout = { children: [], suspendedFinally: false };
+  const inScope = new Set(visible);
+  const into = resumedCondition(ctx, resumable);
+  const textOf = (span: { start: number; end: number }) => source.slice(span.start, span.end);
+  const after = (prefix: string, op: '||' | '&&', test: { start: number; end: number; binds: Binding }) => `${prefix} ${op} ${operand(textOf(test), test.binds, op)}`;
+  let wrap = later.size > 0;
+
+  switch (item.kind) {
+    case 'if': {
+      const test = facts?.test;
+      if (!test) return new Refusal('nested-site', 'the if statement around the question could not be read.', MANUAL_STEP);
+      const steps = (role: string) => intersect(childSteps[item.children.findIndex((c) => c.role === role)] ?? new Set(), resumable);
+      const [inThen, inElse] = [steps('consequent'), steps('alternate')];
+      // Without an else, a later resumed step skips the statement through its condition.
+      const folded = wrap && !facts.hasElse;
+      if (folded) wrap = false;
+      let text = folded ? after(grouped(condition(ctx, difference(R, inThen), later)), '&&', test) : textOf(test);
+      let binds: Binding = folded ? 'and' : test.binds;
+      if (inElse.size > 0) {
+        text = `${notResumed(ctx, inElse)} && ${operand(text, binds, '&&')}`;
+        binds = 'and';
+      }
+      if (inThen.size > 0) text = `${resumedCondition(ctx, inThen)} || ${operand(text, binds, '||')}`;
+      if (text !== textOf(test)) layout.test = text;
+      break;
+    }
+    case 'loop': {
+      const loop = item.loop!;
+      if (loop.kind === 'while' || loop.kind === 'for') {
+        if (facts?.test) layout.test = after(into, '||', facts.test);
+        else if (loop.kind === 'while') return new Refusal('loop', 'the while loop around the question could not be read.', MANUAL_STEP);
+      }
+      if (loop.kind === 'for' && facts?.forInit) {
+        const declaration = facts.forInit.declaration;
+        if (!declaration) layout.forInit = { skip: into };
+        else {
+          const inits: DeclaratorInit[] = [];
+          for (const [index, d] of declaration.declarators.entries()) {
+            const carriedHere = (name: string) => plan.points.every((p, i) => !resumable.has(p.step) || ctx.carried[i]!.some((l) => l.name === name));
+            if (d.names.every(carriedHere)) inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
+            else if (!d.pure) return new Refusal('loop', 'the for loop around the question declares a variable the retry cannot restore.', MANUAL_STEP);
+            for (const n of d.names) inScope.add(n);
+          }
+          layout.forInit = inits;
+        }
+      }
+      if (loop.kind === 'for-of') {
+        layout.counter = { name: `mrtrIndex${loop.n}`, resuming: into };
+        for (const n of facts?.forOf?.names ?? []) inScope.add(n);
+      }
+      break;
+    }
+    case 'switch': {
+      if (!facts?.discriminant || !facts.cases) return new Refusal('switch-case', 'the switch around the question could not be read.', MANUAL_STEP);
+      let value = textOf(facts.discriminant);
+      for (let c = item.children.length - 1; c >= 0; c--) {
+        const steps = intersect(childSteps[c]!, resumable);
+        if (steps.size === 0) continue;
+        const test = facts.cases[c]!;
+        if (test.test && !test.pure) return new Refusal('switch-case', 'the case that asks has a test that computes something, which the retry would compute again to find the case.', `make the case test a constant, then run again; or ${MANUAL_STEP}.`);
+        // `{}` matches no case: the retry lands on default.
+        value = `${resumedCondition(ctx, steps)} ? ${test.test ? textOf(test.test) : '{}'} : ${value}`;
+      }
+      layout.discriminant = value;
+      break;
+    }
+    case 'try': {
+      const c = item.children.findIndex((child) => child.role === 'catch');
+      const inCatch = c === -1 ? new Set<string>() : intersect(childSteps[c]!, resumable);
+      if (inCatch.size > 0) layout.enterCatch = resumedCondition(ctx, inCatch);
+      layout.suspendedFinally = item.children.some((child) => child.role === 'finally');
+      break;
+    }
+    default:
+      break;
+  }
+  if (wrap) layout.wrap = condition(ctx, R, later);
+
+  // Each child list on a question's path, entered with the values that may reach it.
+  const exit = new Set(R);
+  const catchSteps = layout.enterCatch ? childSteps[item.children.findIndex((c) => c.role === 'catch')]! : new Set<string>();
+  for (const [c, child] of item.children.entries()) {
+    if (childSteps[c]!.size === 0) {
+      layout.children.push(undefined);
+      continue;
+    }
+    let childEntry = difference(entering, difference(resumable, childSteps[c]!));
+    if (child.role === 'try') childEntry = difference(childEntry, catchSteps);
+    if (child.role === 'catch' || item.kind === 'loop') childEntry = new Set([...entering, ...(ctx.loops ? [FRESH] : [])]);
+    const laid = layoutList(ctx, child.list, childEntry, inScope);
+    if (laid instanceof Refusal) return laid;
+    layout.children.push(laid.layout);
+    for (const value of laid.exit) exit.add(value);
+  }
+  if (ctx.loops && resumable.size > 0) exit.add(FRESH);
+  return { layout, exit };
+}
+
+/** The steps of the points in a list, at any depth. */
+function stepsIn(ctx: Context, list: ListPlan): Set<string> {
+  const steps = new Set<string>();
+  for (const item of list.items) {
+    if (item.type === 'point') steps.add(ctx.plan.points[item.point]!.step);
+    if (item.type === 'compound') for (const p of ctx.under.get(item.span.start) ?? []) steps.add(ctx.plan.points[p]!.step);
+  }
+  return steps;
+}
+
+/** The names a point's binding (or its inline statement) declares. */
+function bindingNames(point: SuspensionPoint, facts: StatementFacts | undefined): string[] {
+  if (point.inline) return facts?.declaration ? facts.declaration.declarators.flatMap((d) => d.names) : [];
+  const b = point.binding;
+  if (b.form !== 'declare') return [];
+  return b.name ? [b.name] : (b.names ?? b.elements ?? []);
+}
+
+/** `the step is one of S`, as the code writes it. */
+function resumedCondition(ctx: Context, S: ReadonlySet<string>): string {
+  return [...S].map((s) => `${ctx.v} === ${ctx.quote(s)}`).join(' || ');
+}
+
+/** An expression written after `||` or `&&`, parenthesised where it binds more loosely (or is `&&` after `||`). */
+function operand(text: string, binds: Binding, op: '||' | '&&'): string {
+  const needs = binds === 'low' || (op === '&&' && binds === 'or') || (op === '||' && binds === 'and');
+  return needs ? `(${text})` : text;
+}
+
+/** A condition written after `&&`: parenthesised when it is an `||` of several. */
+export function grouped(condition: string): string {
+  return condition.includes(' || ') ? `(${condition})` : condition;
+}
+
+/** `the step is none of S`. */
+function notResumed(ctx: Context, S: ReadonlySet<string>): string {
+  return [...S].map((s) => `${ctx.v} !== ${ctx.quote(s)}`).join(' && ');
+}
+
+/**
+ * The guard of a unit the steps `S` skip, given the values `R` that reach it: the values that
+ * run it when they are as few (`mrtr.step === undefined`), else the steps that skip it.
+ */
+function condition(ctx: Context, R: ReadonlySet<string>, S: ReadonlySet<string>): string {
+  const runs = difference(R, S);
+  const skips = intersect(R, S);
+  const name = (s: string) => (s === FRESH ? 'undefined' : ctx.quote(s));
+  if (runs.size > 0 && runs.size <= skips.size) return [...runs].map((s) => `${ctx.v} === ${name(s)}`).join(' || ');
+  return [...skips].map((s) => `${ctx.v} !== ${name(s)}`).join(' && ');
+}
+
+function intersect(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  return new Set([...a].filter((x) => b.has(x)));
+}
+
+function difference(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  return new Set([...a].filter((x) => !b.has(x)));
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}

@@ -1,0 +1,59 @@
+// What the migration leaves unused goes; what was unused before, or is still used, stays
+// (src/plan/dead-code.ts). The fixtures show the removals (receiver-spellings, url-elicitation-
+// and-secrets, v1-extra-send-request, helper-split, unrelated-look-alikes); these show the limits.
+import { describe, expect, it } from 'vitest';
+import { transformSource } from '../src/transform.ts';
+
+const typed = { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true };
+
+const server = (body: string, imports = '') => `import { McpServer } from '@modelcontextprotocol/server';
+${imports}
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 's', version: '1' });
+${body}
+  return server;
+}
+`;
+
+const ASK = "{ message: 'Go?', requestedSchema: { type: 'object', properties: {} } }";
+
+describe('declarations the migration leaves unused', () => {
+  it('removes an alias of the push API and keeps an import that was unused before', () => {
+    const source = server(
+      `  const ask = server.server.elicitInput.bind(server.server);
+  server.registerTool('t', { description: 'd' }, async (ctx) => {
+    const answer = await ask(${ASK});
+    return { content: [{ type: 'text', text: answer.action }] };
+  });`,
+      "import { readFile } from 'node:fs/promises';",
+    );
+    const { output, plan } = transformSource(source, 'server.ts', typed);
+    expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
+    expect(output).not.toContain('const ask =');
+    expect(output).toContain("import { readFile } from 'node:fs/promises';");
+  });
+
+  it('keeps an alias that other code still uses', () => {
+    const source = server(`  const ask = server.server.elicitInput.bind(server.server);
+  server.registerTool('t', { description: 'd' }, async (ctx) => {
+    const answer = await ask(${ASK});
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  setTimeout(() => void ask(${ASK}), 10);`);
+    const { output } = transformSource(source, 'server.ts', typed);
+    expect(output).toContain('const ask = server.server.elicitInput.bind(server.server);');
+  });
+
+  it('keeps an import a migrated request still names (a request object it reads the params of)', () => {
+    const source = server(
+      `  server.registerTool('t', { description: 'd' }, async (ctx) => {
+    const answer = await ctx.mcpReq.elicitInput(QUESTION);
+    return { content: [{ type: 'text', text: answer.action }] };
+  });`,
+      "import { QUESTION } from './questions.js';",
+    );
+    const { output } = transformSource(source, 'server.ts', typed);
+    expect(output).toContain("import { QUESTION } from './questions.js';");
+    expect(output).toContain('inputRequired.elicit(QUESTION)');
+  });
+});
