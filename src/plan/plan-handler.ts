@@ -323,9 +323,17 @@ function requestKeys(rounds: Round[]): string[][] {
         sites.length === 1
           ? binding.form === 'assign' ? binding.name : binding.form === 'declare' ? (binding.name ?? binding.names?.[0]) : undefined
           : binding.form === 'declare' ? binding.elements?.[j] : undefined;
-      return unique(named ?? DEFAULT_KEYS[site.kind!]);
+      return unique(inheritedName(named) ? `${named}Answer` : (named ?? DEFAULT_KEYS[site.kind!]));
     }),
   );
+}
+
+/**
+ * A name every object already has (`__proto__`, `constructor`, `toString`): as a key of the
+ * generated `inputRequests` literal, `__proto__: ...` would set its prototype instead.
+ */
+function inheritedName(name: string | undefined): name is string {
+  return name !== undefined && name in Object.prototype;
 }
 
 function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
