@@ -193,6 +193,12 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ confirm: true }) },
     legacyLog: ['count:logs', 'delete:logs=3'],
   },
+  'JavaScript locals shown plain JSON by their code': {
+    fixture: 'javascript-unknown-locals',
+    calls: [{ name: 'archive', arguments: { table: 'logs', days: 45 } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:archive:LOGS-45:45:true'],
+  },
   'a private low-level Server, a bound alias and a destructured send': {
     fixture: 'receiver-spellings',
     calls: [

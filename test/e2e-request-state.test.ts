@@ -205,7 +205,7 @@ describe('the promises kept against an untrusted client', () => {
 
   it('refuses to carry a local that JSON would not give back (a Date, a Map, NaN), naming it, before the question is asked', async () => {
     const { McpServer, inputRequired } = await import('@modelcontextprotocol/server');
-    const held: Array<[string, unknown, RegExp]> = [
+    const held: Array<[string, Record<string, unknown>, RegExp]> = [
       ['a Date', { started: new Date(0) }, /locals\.started is a Date/],
       ['a Map in an object', { cache: { hits: new Map() } }, /locals\.cache\.hits is a Map/],
       ['NaN in an array', { ratios: [1, Number.NaN] }, /locals\.ratios\[1\] is NaN/],
