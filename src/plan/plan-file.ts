@@ -9,6 +9,7 @@ import { urlThrowSites, type LegacySite, type UrlElicitationThrow } from '../ana
 import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
+import { secretInState } from './secrets.ts';
 import { codeSnippet, jsString } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeStyleOf } from './code-style.ts';
@@ -412,9 +413,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const p of result.points) {
       for (const r of p.requests) {
         if (r.resultWrap) continue; // counted once, at the helper
-        const secret = p.secrets.length > 0 ? `${p.secrets.join(', ')} travel${p.secrets.length === 1 ? 's' : ''} in requestState, which the client can read: keep secrets on the server.` : undefined;
         const bound = p.requestBound.length > 0 ? `After the question, ${p.requestBound.join(', ')} is the retry's request, not the first call's.` : undefined;
-        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name), guidance: [KINDS[r.kind].guidance, secret, bound].filter(Boolean).join(' ') || undefined });
+        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name), guidance: [KINDS[r.kind].guidance, bound].filter(Boolean).join(' ') || undefined });
+      }
+      // Migrated, but left for a person: a file-level report, as server-elsewhere is (not a site of its own).
+      if (p.secrets.length > 0) {
+        const first = p.requests.find((r) => !r.resultWrap) ?? p.requests[0]!;
+        reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', ...secretInState(p.secrets) });
       }
     }
   }

@@ -3,6 +3,7 @@
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
 import type { CodeStyle } from './code-style.ts';
 import type { HandlerLayout } from './resume-layout.ts';
+import type { SecretLocal } from './secrets.ts';
 import type { SplitShape } from './split-helper.ts';
 
 export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
@@ -71,7 +72,8 @@ export interface SuspensionPoint {
   /** Locals declared before this point and read after it: they travel in requestState. */
   lifted: LiftedLocal[];
   /** Lifted locals whose names look like credentials: the state is signed, not encrypted. */
-  secrets: string[];
+  /** Lifted locals that look like secrets (the client can read requestState). */
+  secrets: SecretLocal[];
   /** What the code after the question reads of the request that carried the call (`ctx.mcpReq.id`): on the retry, the retry's. */
   requestBound: string[];
 }

@@ -5,7 +5,8 @@
 // way to a question gets a changed condition (or a counter, or a throw into its catch block)
 // so the retry enters it as the first call did. Lines move only into a guard they now sit in;
 // everything else keeps its text and indentation.
-import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
+import { KINDS, NOTE_MARKER, TODO_MARKER } from '../analyse/sdk-surface.ts';
+import { secretInState } from '../plan/secrets.ts';
 import { jsString, lineComment } from '../core/escape.ts';
 import type { CodeStyle } from '../plan/code-style.ts';
 import type { DeclarationFacts } from '../plan/resume-facts.ts';
@@ -201,8 +202,8 @@ class BodyRenderer {
     const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
     for (const g of guidance) lines.push(lineComment(indent, `${NOTE_MARKER}: ${g}`));
     if (point.secrets.length > 0) {
-      const names = point.secrets.map((n) => `\`${n}\``).join(', ');
-      lines.push(lineComment(indent, `${NOTE_MARKER}: ${names} ${point.secrets.length === 1 ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read it. Keep secrets on the server.`));
+      const { reason, next } = secretInState(point.secrets);
+      lines.push(lineComment(indent, `${TODO_MARKER}(secret-in-state): ${reason} Next: ${next}`));
     }
     if (point.requestBound.length > 0) {
       const reads = point.requestBound.map((n) => `\`${n}\``).join(', ');
