@@ -1,7 +1,6 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
 import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
-import { receiversFromDeclarations } from './analyse/receiver-types.ts';
 import { planFile, type PlanOptions } from './plan/plan-file.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
@@ -21,6 +20,14 @@ export interface TransformOptions {
   sampling?: 'migrate' | 'flag';
   /** Asking helpers of other modules, by the local name this file imports them under (the engine finds them). */
   externalHelpers?: PlanOptions['externalHelpers'];
+  /** Exported asking helpers of this file to split: every other module's handler can ask through them (the engine found). */
+  splitExported?: readonly string[];
+  /** Functions of this file other modules hand their migrated tool definitions to: their handler type is widened. */
+  widenDefiners?: readonly string[];
+  /** The specifier through which this file reaches a module of the project that stays on the v1 SDK. */
+  v1Through?: string;
+  /** This file's exported functions other modules register as handlers, and how. */
+  registeredAs?: PlanOptions['registeredAs'];
   /** Where the request-state module is (default: beside the file), and whether the engine wires its verifier elsewhere. */
   stateModule?: PlanOptions['stateModule'];
 }
@@ -31,7 +38,7 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly?: () => boolean): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, stateModule: options.stateModule, ...(sitesOnly ? { sitesOnly } : {}) };
+  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, stateModule: options.stateModule, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}), ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}), ...(sitesOnly ? { sitesOnly } : {}) };
 }
 
 const ALWAYS = () => true;
@@ -122,8 +129,8 @@ export async function transformAsked(asked: AskedFile, types: TypeFactsSource | 
 /** The plan of an asked file with `options` (`sitesOnly`: only its sites will be used). */
 export async function planAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly = false): Promise<FilePlan> {
   const { analysis } = asked;
-  // The questions depend on the file and on these options, not on where the module is.
-  const sameQuestions = asked.options.sampling === options.sampling && asked.options.externalHelpers === options.externalHelpers;
+  // The questions depend on the file and the options, but not on where the module is.
+  const sameQuestions = sameBesidesModule(asked.options, options);
   if (asked.facts && sameQuestions) return planWithFacts(analysis, await asked.facts, options, sitesOnly);
   if (asked.plan && asked.options === options) return asked.plan;
   // Asked with other options (before the module's place was known): planned again, asking nothing.
@@ -131,6 +138,11 @@ export async function planAsked(asked: AskedFile, types: TypeFactsSource | undef
   const step = planOrQuestions(analysis, options, sitesOnly, types.everyLocal);
   if ('plan' in step) return step.plan;
   return planWithFacts(analysis, await types.forFile(analysis.fileName, analysis.source, step.questions), options, sitesOnly);
+}
+
+function sameBesidesModule(a: TransformOptions, b: TransformOptions): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as Array<keyof TransformOptions>);
+  return [...keys].every((key) => key === 'stateModule' || a[key] === b[key]);
 }
 
 /**
@@ -146,20 +158,7 @@ export function planOrQuestions(analysis: FileAnalysis, options: TransformOption
 
 /** The plan with the answers to planOrQuestions's questions (`sitesOnly`: only its sites will be used). */
 export function planWithFacts(analysis: FileAnalysis, facts: TypeFacts, options: TransformOptions = {}, sitesOnly = false): FilePlan {
-  const declared = declaredReceivers(analysis);
-  const only = sitesOnly ? ALWAYS : undefined;
-  if (declared.size === 0) return planFile(analysis, planOptions(options, facts, only));
-  // The receivers the file's declarations answer were not asked (see questionsOf).
-  const fromSdk = facts.fromSdk;
-  return planFile(analysis, planOptions(options, { local: (name, start) => facts.local(name, start), fromSdk: (start, end) => declared.get(`${start}:${end}`) ?? fromSdk?.(start, end) }, only));
-}
-
-/** The doubtful receivers the file's own declarations and imports answer (src/analyse/receiver-types.ts), once an analysis. */
-const declaredReceiverCache = new WeakMap<FileAnalysis, Map<string, boolean>>();
-function declaredReceivers(analysis: FileAnalysis): Map<string, boolean> {
-  let found = declaredReceiverCache.get(analysis);
-  if (!found) declaredReceiverCache.set(analysis, (found = receiversFromDeclarations(analysis)));
-  return found;
+  return planFile(analysis, planOptions(options, facts, sitesOnly ? ALWAYS : undefined));
 }
 
 /**
@@ -178,9 +177,6 @@ function questionsOf(analysis: FileAnalysis, options: TransformOptions, sitesOnl
       return { text: 'unknown', jsonSafe: true };
     },
     fromSdk: (start, end) => {
-      // Answered from the file's declarations and imports first: the checker is not asked.
-      const declared = declaredReceivers(analysis).get(`${start}:${end}`);
-      if (declared !== undefined) return declared;
       if (once(`receiver ${start} ${end}`)) questions.receivers.push({ start, end });
       return true;
     },

@@ -138,12 +138,13 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 });
 
 describe('an asking helper the module exports and a handler here also calls', () => {
-  // However the export is written, the helper is not split (other modules still call it),
-  // and the engine is told it asks, so that their handlers are marked too.
+  // However the export is written, the helper is not split on its own (other modules may still
+  // call it), and the engine is told it asks, so that their handlers are marked too, or (where
+  // it can be split) ask through its halves once the engine says all of them can.
   it.each([
-    ['export async function', `export async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\n`],
-    ['export { confirm }', `async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\nexport { confirm };\n`],
-  ])('%s', (_name, helper) => {
+    ['export async function', `export async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\n`, true],
+    ['export { confirm }', `async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\nexport { confirm };\n`, false],
+  ])('%s', (_name, helper, splittable) => {
     const source = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 ${helper}const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
@@ -152,7 +153,8 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 });
 `;
     const { plan, output } = transformSource(source, 'server.ts');
-    expect(plan.exportedHelpers).toEqual([{ name: 'confirm', line: source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1 }]);
+    const line = source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1;
+    expect(plan.exportedHelpers).toEqual([{ name: 'confirm', line, ...(splittable ? { split: expect.objectContaining({ kind: 'elicit', identity: false }) } : {}) }]);
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
       ['marked', 'in-helper'],
       ['marked', 'via-helper'],
@@ -160,6 +162,13 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     expect(output).toContain('async function confirm(ctx: ServerContext)');
     expect(output).not.toContain('confirmRequest');
     expect(() => parseSource(output, 'ts')).not.toThrow();
+    if (!splittable) return;
+    // Once the engine says every other module's handlers can ask through it: split, exported.
+    const split = planFile(analyseFile(source, 'server.ts'), { splitExported: new Set(['confirm']) });
+    expect(split.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:confirm']]);
+    const { output: after } = transformSource(source, 'server.ts', undefined, { splitExported: ['confirm'] });
+    expect(after).toContain('export function confirmRequest() {');
+    expect(after).toContain('export function confirmResult(answer: ElicitResult) {');
   });
 });
 
@@ -248,6 +257,36 @@ server.registerTool('link', { description: 'd' }, async () => {
     expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicitUrl', status: 'marked', code: 'name-clash' }]);
     expect(output).toContain('  // @mrtr-todo(name-clash): the module already declares `inputRequired`');
     expect(output).toContain('  throw new UrlElicitationRequiredError(');
+  });
+
+  it('marks a question when an SDK import binds a name the request-state module must (mrtrVerify)', () => {
+    const source = `import { McpServer, type ServerContext as mrtrVerify } from '@modelcontextprotocol/server';
+export type Ctx = mrtrVerify;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('ask', { description: 'd' }, async (ctx) => {
+  const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: answer.action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicit', status: 'marked', code: 'name-clash' }]);
+    expect(output).toContain('// @mrtr-todo(name-clash): the module already declares `mrtrVerify`');
+  });
+
+  it('marks a question when the module imports inputRequired as a type only (a second import would not compile)', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+import type { inputRequired } from '@modelcontextprotocol/server';
+export type Builders = typeof inputRequired;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('ask', { description: 'd' }, async (ctx) => {
+  const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: answer.action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites).toMatchObject([{ line: 6, kind: 'elicit', status: 'marked', code: 'name-clash' }]);
+    expect(output).toContain('// @mrtr-todo(name-clash): the module imports `inputRequired` as a type only');
+    expect(output.match(/inputRequired/g)).toHaveLength(3);
   });
 });
 
@@ -373,7 +412,9 @@ function register(name) {
 `;
     const { plan, output } = transformSource(source, 'server.js');
     expect(output).not.toContain("'tool:wrong'");
-    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-tool-name' }]);
+    // The parameter `name` is what the registration reads: the handler names itself with it.
+    expect(plan.sites).toMatchObject([{ status: 'migrated', handler: 'tool:name' }]);
+    expect(output).toContain('await mrtrResume(ctx, `tool:${name}`,');
   });
 
   it('refuses a handler registered under a name it cannot read', () => {
@@ -384,6 +425,8 @@ function register(name) {
   it('marks a request sent through a function parameter', () => {
     const source = `async function background(sendRequest) {\n  await sendRequest({ method: 'elicitation/create', params: { message: 'm' } });\n}\n`;
     expect(transformSource(source, 'server.js').plan.sites).toMatchObject([{ status: 'marked', code: 'no-request-to-answer' }]);
+    // Exported, other modules may call it from their handlers: nothing tells what it was handed.
+    expect(transformSource(`export ${source}`, 'server.js').plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-receiver' }]);
   });
 
   it('puts the marker of a refused URL throw right above the throw', () => {

@@ -63,6 +63,12 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [{ uri: 'file:///work/a', name: 'a' }, { uri: 'file:///work/b' }], elicit: () => ({ action: 'cancel' }) },
     legacyLog: ['audit:roots:asked', 'audit:notify:build finished', 'audit:notify:done'],
   },
+  'answers named __proto__ and constructor': {
+    fixture: 'odd-answer-names',
+    calls: [{ name: 'rename_table', arguments: { table: 'logs' } }],
+    script: { elicit: (params) => (String(params.message).startsWith('New name') ? accept({ name: 'archive' }) : accept({ ok: true })) },
+    legacyLog: ['audit:rename:logs:archive'],
+  },
   'Promise.all as one round with two keys': {
     fixture: 'promise-all-and-patterns',
     calls: [{ name: 'plan_trip', arguments: { city: 'Lisbon' } }],
@@ -126,6 +132,55 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Drop') ? accept({ ok: true }) : accept({ ok: false })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
   },
+  'a chain of two helpers, both split': {
+    fixture: 'helper-chain-split',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'truncate_table', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Delete') ? accept({ ok: true }) : accept({ ok: false })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
+  },
+  'a server held by a class, and a class that wraps the question': {
+    fixture: 'class-held-server',
+    calls: [
+      { name: 'delete_records', arguments: { table: 'logs' } },
+      { name: 'archive_table', arguments: { table: 'users' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:archive:asked:users', 'audit:archive:done:users'],
+  },
+  'a low-level handler delegating each case to a method that asks': {
+    fixture: 'low-level-delegates',
+    calls: [
+      { name: 'purge', arguments: { table: 'logs' } },
+      { name: 'summarise', arguments: { text: 'tides' } },
+    ],
+    script: {
+      elicit: () => accept({ ok: true }),
+      sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'short' } }),
+    },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:summarise:5'],
+  },
+  "a project's own tool definitions, named by a const object": {
+    fixture: 'tool-definitions',
+    calls: [
+      { name: 'wipe_table', arguments: { table: 'logs' } },
+      { name: 'tag_table', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Wipe') ? accept({ ok: true }) : accept({ tag: 'hot' })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:tag:users:hot'],
+  },
+  'a bound method through optional chains, request() by method, a destructured context': {
+    fixture: 'receiver-provenance',
+    calls: [
+      { name: 'rename', arguments: { from: 'a' } },
+      { name: 'vote', arguments: { item: 'b' } },
+      { name: 'tag', arguments: { item: 'c' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:rename:a:accept', 'audit:vote:asked:b', 'audit:vote:b:accept', 'audit:tag:c:accept'],
+  },
   'a helper that samples': {
     fixture: 'helper-split',
     calls: [{ name: 'digest', arguments: { text: 'tides' } }],
@@ -137,6 +192,24 @@ const scenarios: Record<string, Scenario> = {
     calls: [{ name: 'delete_records', arguments: { table: 'logs' } }],
     script: { elicit: () => accept({ confirm: true }) },
     legacyLog: ['count:logs', 'delete:logs=3'],
+  },
+  'JavaScript locals shown plain JSON by their code': {
+    fixture: 'javascript-unknown-locals',
+    calls: [{ name: 'archive', arguments: { table: 'logs', days: 45 } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:archive:LOGS-45:45:true'],
+  },
+  'what the code after the question needs of a collection, carried instead of it': {
+    fixture: 'unbounded-locals',
+    calls: [{ name: 'count_rows', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:load:logs', 'count:logs', 'audit:report:logs:3:logs-2'],
+  },
+  'locals that look like secrets, migrated and marked': {
+    fixture: 'secrets-by-value',
+    calls: [{ name: 'export_table', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: [`audit:export:logs:49:${(process.env.EXPORT_SIGNING ?? 'dev').length}:1`],
   },
   'a private low-level Server, a bound alias and a destructured send': {
     fixture: 'receiver-spellings',

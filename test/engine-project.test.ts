@@ -14,6 +14,7 @@ import type { TypeFactsSource } from '../src/transform.ts';
 import { ELICIT_SERVER, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
 import { ROOT } from './support/fixtures.ts';
 import { putFile } from './support/scratch.ts';
+import { typecheck } from './support/typecheck.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -115,6 +116,24 @@ describe('a v1 project', () => {
     expect(result.sites).toMatchObject([{ file: 'src/v2.ts', status: 'migrated' }]);
   });
 
+  it("drops the official codemod's marker about a destructured context once the migration leaves nothing of it", async () => {
+    await put('package.json', V1_MANIFEST);
+    await put(
+      'src/server.ts',
+      V1_SERVER.replace('async ({ target }) => {', 'async ({ target }, { sendRequest }) => {').replace(
+        "await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } })",
+        "await sendRequest({ method: 'elicitation/create', params: { message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema)",
+      ).replace("import { z } from 'zod';", "import { z } from 'zod';\nimport { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';"),
+    );
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:go']]);
+    const server = result.changed.find((c) => c.path === 'src/server.ts')!.output;
+    expect(server).not.toContain('@mcp-codemod-error');
+    expect(server).not.toContain('ElicitResultSchema');
+    expect(result.upgrades.flatMap((u) => u.notes).filter((n) => n.code === 'mcp-codemod-error')).toEqual([]);
+  });
+
   it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {
     await put('package.json', V1_MANIFEST);
     await put('src/tasks.ts', "import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';\nexport type Options = CreateTaskOptions;\n");
@@ -170,11 +189,11 @@ describe('a helper module that asks', () => {
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.map((s) => [s.file, s.line, s.code])).toEqual([
-      ['src/confirm.ts', 3, 'in-helper'],
+      ['src/confirm.ts', 4, 'in-helper'],
       ['src/tools.ts', 6, 'via-helper'],
     ]);
     const tools = result.changed.find((c) => c.path === 'src/tools.ts')!;
-    expect(tools.output).toContain('// @mrtr-todo(via-helper): this handler reaches a server→client request through `confirm()` (src/confirm.ts:3)');
+    expect(tools.output).toContain('// @mrtr-todo(via-helper): this handler reaches a server→client request through `confirm()` (src/confirm.ts:4)');
   });
 
   it('is found through every specifier that names it (no extension, a folder index), and only there', async () => {
@@ -187,8 +206,8 @@ describe('a helper module that asks', () => {
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.filter((s) => s.code === 'via-helper').map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts']);
-    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('through `confirm()` (src/ask/index.ts:3)');
-    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('through `prompt()` (src/prompt.ts:3)');
+    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('through `confirm()` (src/ask/index.ts:4)');
+    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('through `prompt()` (src/prompt.ts:4)');
   });
 
   it('has the handlers that call it transformed again together, so their type questions share one round', async () => {
@@ -248,7 +267,10 @@ function dependenciesOf(result: RunResult): unknown {
   return manifest ? JSON.parse(manifest.output).dependencies : undefined;
 }
 
-/** A helper module whose exported function asks the client. */
+/**
+ * A helper module whose exported function asks the client, after doing something (which a
+ * retry would do again): it cannot be split, so every call of it stays, marked.
+ */
 const CONFIRM = [
   "import type { ServerContext } from '@modelcontextprotocol/server';",
   'export async function confirm(ctx: ServerContext, message: string): Promise<boolean> {',
@@ -256,7 +278,7 @@ const CONFIRM = [
   "  return answer.action === 'accept';",
   '}',
   '',
-].join('\n');
+].join('\n').replace('{\n  const answer', "{\n  console.error('asking');\n  const answer");
 
 /** A module whose only tie to the legacy surface is a call of `helper` (it does not pass the prefilter). */
 function toolsCalling(helper: string, from: string): string {
@@ -327,3 +349,196 @@ function roundCountingTypes(): { types: TypeFactsSource; rounds: () => number } 
   };
   return { types, rounds: () => rounds };
 }
+
+describe('helpers of a module that other modules ask through', () => {
+  const PROMPT = [
+    "import type { McpServer } from '@modelcontextprotocol/server';",
+    '',
+    'export async function confirm(server: McpServer, message: string): Promise<boolean> {',
+    "  const result = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
+    "  return result.action === 'accept';",
+    '}',
+    '',
+    'export async function confirmDestructive(server: McpServer, what: string): Promise<boolean> {',
+    '  return confirm(server, `This cannot be undone: ${what}.`);',
+    '}',
+    '',
+  ].join('\n');
+  const tools = (name: string, helper: string) =>
+    [
+      "import type { McpServer } from '@modelcontextprotocol/server';",
+      `import { ${helper} } from './prompt.js';`,
+      '',
+      'export function register(server: McpServer): void {',
+      `  server.registerTool('${name}', { description: 'd' }, async () => {`,
+      `    if (!(await ${helper}(server, 'it'))) return { content: [] };`,
+      "    return { content: [{ type: 'text', text: 'done' }] };",
+      '  });',
+      '}',
+      '',
+    ].join('\n');
+
+  it('are split, and every calling handler in the other modules asks through their halves', async () => {
+    await put('src/prompt.ts', PROMPT);
+    await put('src/a.ts', tools('wipe', 'confirmDestructive'));
+    await put('src/b.ts', tools('move', 'confirm'));
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.handler])).toEqual([['src/prompt.ts', 'migrated', 'helper:confirm']]);
+    const prompt = await readFile(path.join(dir, 'src/prompt.ts'), 'utf8');
+    expect(prompt).toContain('export function confirmRequest(message: string) {');
+    expect(prompt).toContain('export function confirmDestructiveRequest(what: string) {\n  return confirmRequest(`This cannot be undone: ${what}.`);');
+    expect(prompt).not.toMatch(/async function confirm\b/);
+    const a = await readFile(path.join(dir, 'src/a.ts'), 'utf8');
+    expect(a).toContain("import { confirmDestructiveRequest, confirmDestructiveResult } from './prompt.js';");
+    expect(a).toContain("answer: confirmDestructiveRequest('it'),");
+    const b = await readFile(path.join(dir, 'src/b.ts'), 'utf8');
+    expect(b).toContain("import { confirmRequest, confirmResult } from './prompt.js';");
+    expect(typecheck(['src/prompt.ts', 'src/a.ts', 'src/b.ts'].map((f) => path.join(dir, f))).filter((d) => !d.includes('mrtrCodec'))).toEqual([]);
+    // A second run changes nothing.
+    expect((await runCodemod({ paths: [dir], write: false, cwd: dir })).changed).toEqual([]);
+  });
+
+  it('stay whole, and every call is marked, when one call cannot ask through them', async () => {
+    await put('src/prompt.ts', PROMPT);
+    await put('src/a.ts', tools('wipe', 'confirmDestructive'));
+    // Outside any handler: a timer.
+    await put('src/b.ts', "import type { McpServer } from '@modelcontextprotocol/server';\nimport { confirm } from './prompt.js';\nexport const nag = (server: McpServer) => setInterval(() => void confirm(server, 'still there?'), 1000);\n");
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/a.ts', 'marked', 'via-helper'],
+      ['src/prompt.ts', 'marked', 'in-helper'],
+    ]);
+    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+  });
+
+  it('include methods of an exported class, called through an instance held in a field', async () => {
+    await put(
+      'src/prompter.ts',
+      [
+        "import type { McpServer } from '@modelcontextprotocol/server';",
+        'export class Prompter {',
+        '  constructor(private readonly server: McpServer) {}',
+        '  async confirm(message: string): Promise<boolean> {',
+        "    const result = await this.server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
+        "    return result.action === 'accept';",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await put(
+      'src/server.ts',
+      [
+        "import { McpServer } from '@modelcontextprotocol/server';",
+        "import { Prompter } from './prompter.js';",
+        'export class App {',
+        "  readonly server = new McpServer({ name: 'app', version: '1' });",
+        '  private readonly prompter: Prompter;',
+        '  constructor() {',
+        '    this.prompter = new Prompter(this.server);',
+        "    this.server.registerTool('archive', { description: 'd' }, async () => {",
+        "      if (!(await this.prompter.confirm('Archive?'))) return { content: [] };",
+        "      return { content: [{ type: 'text', text: 'archived' }] };",
+        '    });',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status])).toEqual([['src/prompter.ts', 'migrated']]);
+    const server = await readFile(path.join(dir, 'src/server.ts'), 'utf8');
+    expect(server).toContain("answer: this.prompter.confirmRequest('Archive?'),");
+    expect(server).toContain('if (!(this.prompter.confirmResult(mrtrAnswer))) return { content: [] };');
+    expect(typecheck(['src/prompter.ts', 'src/server.ts'].map((f) => path.join(dir, f)))).toEqual([]);
+  });
+});
+
+describe('a module that reaches the v1 SDK through a module of the project', () => {
+  const MCP = "// The SDK classes the server uses, in one place.\nexport { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n";
+  const TOOLS = [
+    "import { z } from 'zod';",
+    "import type { McpServer } from '../mcp.js';",
+    '',
+    'export function register(server: McpServer) {',
+    "  server.tool('go', 'Go somewhere', { target: z.string() }, async ({ target }) => {",
+    "    const answer = await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
+    "    return { content: [{ type: 'text', text: answer.action }] };",
+    '  });',
+    '}',
+    '',
+  ].join('\n');
+
+  it('is upgraded with it, keeping its own import, and migrated', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/mcp.ts', MCP);
+    await put('src/tools/go.ts', TOOLS);
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere')).toMatchObject([{ file: 'src/tools/go.ts', status: 'migrated', handler: 'tool:go' }]);
+    const tools = await readFile(path.join(dir, 'src/tools/go.ts'), 'utf8');
+    expect(tools).toContain("import type { McpServer } from '../mcp.js';");
+    expect(tools).toContain("server.registerTool('go', { description: 'Go somewhere', inputSchema: z.object({ target: z.string() }) }");
+    expect(await readFile(path.join(dir, 'src/mcp.ts'), 'utf8')).toContain("export { McpServer } from '@modelcontextprotocol/server';");
+    expect(typecheck([path.join(dir, 'src/mcp.ts'), path.join(dir, 'src/tools/go.ts')]).filter((d) => !d.includes('mrtrCodec'))).toEqual([]);
+  });
+
+  it('is marked when the module is a copy of the v1 SDK kept in the project', async () => {
+    await put('vendor/mcp-sdk/server/mcp.js', 'export class McpServer {\n  constructor(info) {\n    this.info = info;\n  }\n  registerTool(name, config, cb) {\n    return { name, config, cb };\n  }\n}\n');
+    await put('src/tools.ts', TOOLS.replace("import type { McpServer } from '../mcp.js';", "import { McpServer } from '../vendor/mcp-sdk/server/mcp.js';").replace("server.tool('go', 'Go somewhere', { target: z.string() },", "server.registerTool('go', { inputSchema: { target: z.string() } },"));
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/tools.ts', 'marked', 'legacy-sdk']]);
+  });
+
+  it('is marked, not half-migrated to v2 calls, where v1 files are left as they are', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/mcp.ts', MCP);
+    await put('src/tools/go.ts', TOOLS);
+    await put('src/direct.ts', V1_SERVER);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir, v1: false });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/direct.ts', 'marked', 'legacy-sdk'],
+      ['src/tools/go.ts', 'marked', 'legacy-sdk'],
+    ]);
+    expect(result.changed.map((c) => c.output).join('\n')).not.toContain('inputRequired');
+  });
+});
+
+it('migrates a handler exported by one module and registered by another', async () => {
+  await put(
+    'src/tools/search.ts',
+    [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      '',
+      "export const server = new McpServer({ name: 'search', version: '1' });",
+      '',
+      'export async function searchHandler({ query }: { query: string }) {',
+      "  const picked = await server.server.elicitInput({ message: `Search ${query}?`, requestedSchema: { type: 'object', properties: {} } });",
+      "  return { content: [{ type: 'text' as const, text: picked.action }] };",
+      '}',
+      '',
+    ].join('\n'),
+  );
+  await put(
+    'src/index.ts',
+    [
+      "import * as z from 'zod/v4';",
+      "import { searchHandler, server } from './tools/search.js';",
+      "server.registerTool('search', { inputSchema: z.object({ query: z.string() }) }, searchHandler);",
+      '',
+    ].join('\n'),
+  );
+  const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+  expect(result.errors).toEqual([]);
+  expect(result.sites.map((s) => [s.file, s.status, s.handler])).toEqual([['src/tools/search.ts', 'migrated', 'tool:search']]);
+  const search = await readFile(path.join(dir, 'src/tools/search.ts'), 'utf8');
+  expect(search).toContain('export async function searchHandler({ query }: { query: string }, ctx: ServerContext) {');
+  expect(search).toContain("const mrtr = await mrtrResume(ctx, 'tool:search', ['picked'], { query });");
+  expect(await readFile(path.join(dir, 'src/index.ts'), 'utf8')).toContain("server.registerTool('search', { inputSchema: z.object({ query: z.string() }) }, searchHandler);");
+  expect(typecheck([path.join(dir, 'src/tools/search.ts'), path.join(dir, 'src/index.ts')])).toEqual([]);
+});

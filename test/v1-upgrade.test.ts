@@ -345,13 +345,15 @@ export function createServer(): McpServer {
       'tool:ask_context': 'migrated',
       'tool:roots_one_param': 'migrated',
       'tool:summarise': 'migrated',
-      // The destructured `sendRequest` is seen (a bare send with a legacy method) and marked.
-      'tool:ask_destructured': 'marked',
+      // The destructured `sendRequest` is the handler's context: the parameter becomes `ctx`,
+      // and the official marker about the destructuring, with nothing of it left, goes.
+      'tool:ask_destructured': 'migrated',
     });
+    expect(final.output).toContain("async ({ q }, ctx) => {\n    const mrtr = await mrtrResume(ctx, 'tool:ask_destructured'");
+    expect(final.output).not.toContain('Destructuring of context parameter');
     // Still v1-shaped after both passes (no marker from either): `context.signal` does not exist
     // on v2's ServerContext.
     expect(final.output).toContain('context.signal.throwIfAborted();');
-    expect(final.output).toContain('const r = await sendRequest({');
   });
 
   // Shapes the official codemod leaves that the MRTR pass must still read right.

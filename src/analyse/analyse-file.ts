@@ -2,7 +2,7 @@
 import type { CallExpression, Comment, NewExpression, Node, Program } from '@babel/types';
 import { boundNames } from './ast.ts';
 import { indexFile, type FileIndex } from './file-index.ts';
-import { findHandlers, type HandlerSite } from './find-handlers.ts';
+import { findHandlers, type HandlerSite, type ImportedRegistration } from './find-handlers.ts';
 import { findLegacySites, findUrlElicitationThrows, type LegacySite, type UrlElicitationThrow } from './find-sites.ts';
 import { dialectOf, parseSource } from './parse.ts';
 import { SERVER_PACKAGE } from './sdk-surface.ts';
@@ -21,6 +21,8 @@ export interface FileAnalysis {
   handlers: HandlerSite[];
   /** Registrations whose name is neither a literal nor a const string: their handlers are not migrated. */
   unnamedHandlers: CallExpression[];
+  /** Registrations of functions other modules of the project export (those modules migrate them). */
+  importedRegistrations: ImportedRegistration[];
   sites: LegacySite[];
   /** `throw new UrlElicitationRequiredError([...])` statements. */
   urlThrows: UrlElicitationThrow[];
@@ -79,15 +81,11 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     }
   }
 
-  // Names bound to an McpServer (built here, or annotated as one): `<name>.server.*` is the SDK's.
+  // Where the server is built (the verifier is wired there).
   const serverConstructions: NewExpression[] = [];
-  const serverNames = new Set<string>();
   const declaredAnywhere = new Set<string>();
   const index = indexFile(program);
-  for (const { node } of index.declarators) {
-    for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
-    if (node.id.type === 'Identifier' && node.init?.type === 'NewExpression' && node.init.callee.type === 'Identifier' && mcpServerNames.has(node.init.callee.name)) serverNames.add(node.id.name);
-  }
+  for (const { node } of index.declarators) for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
   for (const { node } of index.functions) {
     for (const p of node.params) for (const b of boundNames(p as Node)) declaredAnywhere.add(b.name);
     if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) declaredAnywhere.add(node.id.name);
@@ -99,12 +97,8 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') declaredAnywhere.add(node.local.name);
   }
   for (const node of index.constructions) if (node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
-  for (const node of index.annotated) {
-    const t = node.typeAnnotation?.type === 'TSTypeAnnotation' ? node.typeAnnotation.typeAnnotation : undefined;
-    if (t?.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && mcpServerNames.has(t.typeName.name)) serverNames.add(node.name);
-  }
 
-  const { handlers, unnamed: unnamedHandlers } = findHandlers(index);
+  const { handlers, unnamed: unnamedHandlers, imported: importedRegistrations } = findHandlers(index, importedNames);
   return {
     source,
     program,
@@ -114,7 +108,8 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     typed: dialect !== 'js',
     handlers,
     unnamedHandlers,
-    sites: findLegacySites(index, serverNames),
+    importedRegistrations,
+    sites: findLegacySites(index, importedNames),
     urlThrows: findUrlElicitationThrows(index),
     serverConstructions,
     serverImport,

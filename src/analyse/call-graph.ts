@@ -10,6 +10,8 @@ export interface NamedCall {
   call: CallExpression;
   /** `confirm` for `confirm(...)`, `this.confirm(...)` and `helpers.confirm(...)`. */
   callee: string;
+  /** Called as a method (`x.confirm(...)`): it names a method or an object's property, not a plain function. */
+  member: boolean;
   functions: FunctionNode[];
   ancestors: readonly Node[];
 }
@@ -17,6 +19,8 @@ export interface NamedCall {
 export interface CallGraph {
   /** The name a function is known by: its declaration, variable, method or property name. */
   nameOf(fn: FunctionNode): string | undefined;
+  /** Whether a function is called by its plain name (a declaration or a variable), not as a method. */
+  plain(fn: FunctionNode): boolean;
   calls: NamedCall[];
 }
 
@@ -31,6 +35,7 @@ export function callGraphOf(index: FileIndex): CallGraph {
 
 function buildCallGraph(index: FileIndex): CallGraph {
   const names = new Map<FunctionNode, string>();
+  const plain = new Set<FunctionNode>();
   for (const { node, ancestors } of index.functions) {
     const parent = ancestors[ancestors.length - 1];
     const name =
@@ -42,14 +47,15 @@ function buildCallGraph(index: FileIndex): CallGraph {
     const own = (node.type === 'ClassMethod' || node.type === 'ObjectMethod') && node.key.type === 'Identifier' ? node.key.name : undefined;
     const known = own ?? name ?? fromParent;
     if (known) names.set(node, known);
+    if (node.type === 'FunctionDeclaration' || (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier')) plain.add(node);
   }
   const calls: NamedCall[] = [];
   for (const { node, ancestors } of index.calls) {
     const c = node.callee;
     const callee = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
-    if (callee) calls.push({ call: node, callee, functions: enclosingFunctions(ancestors), ancestors });
+    if (callee) calls.push({ call: node, callee, member: c.type !== 'Identifier', functions: enclosingFunctions(ancestors), ancestors });
   }
-  return { nameOf: (fn) => names.get(fn), calls };
+  return { nameOf: (fn) => names.get(fn), plain: (fn) => plain.has(fn), calls };
 }
 
 export interface HelperChain {
@@ -65,11 +71,12 @@ export function handlersReaching(graph: CallGraph, handlers: HandlerSite[], fn: 
   if (!helper) return undefined;
   const reaching: HelperChain['reaching'] = [];
   const seen = new Set<string>([helper]);
-  const queue: Array<{ name: string; chain: string[] }> = [{ name: helper, chain: [helper] }];
+  // A plain function is called by its name, a method through an object (`mrtr.ask(...)` is not a call of a function `ask`).
+  const queue: Array<{ name: string; chain: string[]; plain: boolean }> = [{ name: helper, chain: [helper], plain: graph.plain(fn!) }];
   while (queue.length > 0) {
-    const { name, chain } = queue.shift()!;
+    const { name, chain, plain } = queue.shift()!;
     for (const call of graph.calls) {
-      if (call.callee !== name) continue;
+      if (call.callee !== name || call.member === plain) continue;
       const handler = handlers.find((h) => call.functions.includes(h.fn));
       if (handler) {
         reaching.push({ handler, call, chain });
@@ -79,7 +86,7 @@ export function handlersReaching(graph: CallGraph, handlers: HandlerSite[], fn: 
       const callerName = caller ? graph.nameOf(caller) : undefined;
       if (callerName && !seen.has(callerName)) {
         seen.add(callerName);
-        queue.push({ name: callerName, chain: [callerName, ...chain] });
+        queue.push({ name: callerName, chain: [callerName, ...chain], plain: graph.plain(caller!) });
       }
     }
   }

@@ -3,7 +3,7 @@
 // find-sites, call-graph, analyse-file) then go through these short lists instead of walking
 // the whole tree again: measured on the benchmark's 312 candidates, each whole-tree walk cost
 // about a fifth of the parse, and there were seven of them.
-import type { CallExpression, Identifier, NewExpression, Node, OptionalCallExpression, ThrowStatement, VariableDeclaration, VariableDeclarator } from '@babel/types';
+import type { CallExpression, NewExpression, Node, OptionalCallExpression, ThrowStatement, VariableDeclaration, VariableDeclarator } from '@babel/types';
 import { isFunction, memberPath, walk, type FunctionNode } from './ast.ts';
 
 /** A node with its ancestors, outermost first: a copy of the walk's stack, made once and shared by whatever keeps it (never mutated). */
@@ -28,14 +28,12 @@ export interface FileIndex {
   declarators: Declarator[];
   throws: Array<Indexed<ThrowStatement>>;
   constructions: NewExpression[];
-  /** Identifiers with a type annotation (parameters, variables): `server: McpServer`. */
-  annotated: Identifier[];
   /** Catch clauses' bound patterns, class and type declarations' names, import locals. */
   otherDeclarations: Node[];
 }
 
 export function indexFile(program: Node): FileIndex {
-  const index: FileIndex = { calls: [], optionalCalls: [], functions: [], declarators: [], throws: [], constructions: [], annotated: [], otherDeclarations: [] };
+  const index: FileIndex = { calls: [], optionalCalls: [], functions: [], declarators: [], throws: [], constructions: [], otherDeclarations: [] };
   walk(program, (node, parents) => {
     switch (node.type) {
       case 'CallExpression':
@@ -54,9 +52,6 @@ export function indexFile(program: Node): FileIndex {
         break;
       case 'NewExpression':
         index.constructions.push(node);
-        break;
-      case 'Identifier':
-        if (node.typeAnnotation?.type === 'TSTypeAnnotation') index.annotated.push(node);
         break;
       case 'CatchClause':
       case 'ClassDeclaration':

@@ -1,7 +1,8 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { isFunction, propertyOf, stringValue, type FunctionNode } from './ast.ts';
+import { boundNames, isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { receiverResolver } from './receivers.ts';
 import { constDeclarations, enclosingFunctions, type FileIndex } from './file-index.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
 
@@ -9,48 +10,122 @@ export interface HandlerSite {
   kind: 'tool' | 'prompt' | 'resource';
   /** A low-level `setRequestHandler(...)` handler: one function serves every tool (prompt, resource). */
   lowLevel?: boolean;
-  /** The registered name: a literal's value, else the argument's source text. */
+  /** The registered name: a literal's (or const string's) value, else the argument's source text. */
   name: string;
-  call: CallExpression;
+  /** Set when the name is read at run time: the expression the handler names itself with (`TOOLS.create`). */
+  nameText?: string;
+  /** The registration; the function itself when another module registers it (see registeredHandlers). */
+  call: CallExpression | FunctionNode;
   fn: FunctionNode;
   /** Index of the context parameter in the handler's parameter list. */
   ctxIndex: number;
   /** Ancestors of the registration call (to tell a registration made late, in a hook). */
   ancestors: readonly Node[];
+  /**
+   * A project's own tool definition (`defineTool({ name, inputSchema, handler })`) that its
+   * registry passes to registerTool: the handler's parameters are all the codemod sees of its
+   * registration, so a context parameter cannot be added to it.
+   */
+  definition?: boolean;
+  /** A function a handler delegates to (see plan/delegates.ts): the type its added context parameter is written with. */
+  contextType?: string;
 }
 
 /** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */
-export function findHandlers(index: FileIndex): { handlers: HandlerSite[]; unnamed: CallExpression[] } {
+type Imports = ReadonlyMap<string, { from: string; imported: string }>;
+
+/** A registration of a function another module exports (`registerTool('x', config, handleX)`, `handleX` imported). */
+export interface ImportedRegistration {
+  /** The local name the function is imported under. */
+  local: string;
+  kind: HandlerSite['kind'];
+  /** The registered name (a string here), or the low-level method. */
+  name: string;
+  /** Where the context parameter sits, when the registration shows it. */
+  ctxIndex?: number;
+  lowLevel?: boolean;
+}
+
+export function findHandlers(index: FileIndex, imports: Imports = new Map()): { handlers: HandlerSite[]; unnamed: CallExpression[]; imported: ImportedRegistration[] } {
   const found: HandlerSite[] = [];
   const unnamed: CallExpression[] = [];
+  const imported: ImportedRegistration[] = [];
   const functions = namedFunctions(index);
   const declarations = constDeclarations(index);
   for (const { node, ancestors } of index.calls) {
+    const defined = definitionsIn(node, ancestors, index, imports, declarations);
+    if (defined.length > 0) found.push(...defined);
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
     if (callee.property.name === 'setRequestHandler') {
-      const low = lowLevelHandler(node, functions);
+      const low = lowLevelHandler(node, functions, ancestors);
       if (low) found.push({ ...low, ancestors });
+      const [target, given] = node.arguments;
+      const method = target ? (stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined)) : undefined;
+      const lowKind = method ? LOW_LEVEL_METHODS[method] : undefined;
+      if (lowKind && given?.type === 'Identifier' && !functions.has(given.name) && imports.get(given.name)?.from.startsWith('.')) imported.push({ local: given.name, kind: lowKind, name: method!, ctxIndex: 1, lowLevel: true });
       continue;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
     if (!kind || node.arguments.length < 2) continue;
     const lastArg = node.arguments[node.arguments.length - 1]!;
-    // A handler passed by name: `registerTool('x', config, handleX)`.
-    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : lastArg;
-    if (!last || !isFunction(last)) continue;
+    // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
+    // registering it (`this.handleX.bind(this)`).
+    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : methodReference(lastArg, ancestors) ?? lastArg;
     const first = node.arguments[0]!;
+    // A function another module exports: that module migrates it, told how it is registered.
+    if (!last && lastArg.type === 'Identifier' && imports.get(lastArg.name)?.from.startsWith('.')) {
+      const registered = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
+      const config = node.arguments[1];
+      const ctxIndex = (callee.property.name === 'registerTool' || callee.property.name === 'registerPrompt') && config?.type === 'ObjectExpression' ? (propertyOf(config, ARGS_SCHEMA_PROPERTY[kind as 'tool' | 'prompt']) ? 1 : 0) : undefined;
+      if (registered !== undefined && kind !== 'resource') imported.push({ local: lastArg.name, kind, name: registered, ...(ctxIndex === undefined ? {} : { ctxIndex }) });
+      continue;
+    }
+    if (!last || !isFunction(last)) continue;
     // The name is what requestState is bound to: a const's string value, never the variable's
     // name (two modules' `const name = '...'` would otherwise accept each other's state). The
     // const is the one the call sees: in its own function, or one around it.
-    const name = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
-    if (name === undefined) {
+    const around = enclosingFunctions(ancestors);
+    const name = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, around)?.init) : undefined);
+    // A name read at run time (`TOOLS.create`, an imported const): the handler names itself
+    // with the same expression, when that reads the same value wherever the handler runs.
+    const nameText = name === undefined ? stableNameExpression(index, imports, first, around, last) : undefined;
+    if (name === undefined && nameText === undefined) {
       unnamed.push(node);
       continue;
     }
-    found.push({ kind, name, call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors });
+    // A function declared apart from the registration is not typed by it: its added context is.
+    const apart = last !== lastArg;
+    found.push({ kind, name: name ?? nameText!, ...(nameText ? { nameText } : {}), call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors, ...(apart ? { contextType: 'ServerContext' } : {}) });
   }
-  return { handlers: found, unnamed };
+  return { handlers: found, unnamed, imported };
+}
+
+/**
+ * The handlers another module registers by importing this module's functions (the engine
+ * finds those registrations): each exported function, as a handler of that registration. Its
+ * context comes second when the registration shows an arguments schema (or the function takes
+ * two parameters), and is typed when it has to be added (nothing types it here).
+ */
+export function registeredHandlers(program: Node, registrations: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>): HandlerSite[] {
+  const out: HandlerSite[] = [];
+  if (program.type !== 'Program') return out;
+  for (const statement of program.body) {
+    if (statement.type !== 'ExportNamedDeclaration' || !statement.declaration) continue;
+    const decl = statement.declaration;
+    const named: Array<[string, Node]> =
+      decl.type === 'FunctionDeclaration' && decl.id ? [[decl.id.name, decl]]
+      : decl.type === 'VariableDeclaration' ? decl.declarations.flatMap((d) => (d.id.type === 'Identifier' && d.init && isFunction(d.init) ? [[d.id.name, d.init] as [string, Node]] : []))
+      : [];
+    for (const [name, fn] of named) {
+      for (const r of registrations.filter((x) => x.name === name)) {
+        const f = fn as FunctionNode;
+        const ctxIndex = r.ctxIndex ?? (f.params.length >= 2 ? 1 : 0);
+        out.push({ kind: r.kind, name: r.registered, call: f, fn: f, ctxIndex, ancestors: [], contextType: 'ServerContext', ...(r.lowLevel ? { lowLevel: true } : {}) });
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -88,12 +163,110 @@ function namedFunctions(index: FileIndex): Map<string, FunctionNode> {
 }
 
 /** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
-function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>): Omit<HandlerSite, 'ancestors'> | undefined {
+function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>, ancestors: readonly Node[]): Omit<HandlerSite, 'ancestors'> | undefined {
   const [target, given] = call.arguments;
-  const fn = given?.type === 'Identifier' ? functions.get(given.name) : given;
+  const fn = given?.type === 'Identifier' ? functions.get(given.name) : given ? (methodReference(given, ancestors) ?? given) : undefined;
   if (!target || !fn || !isFunction(fn)) return undefined;
   const method = stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined);
   const kind = method ? LOW_LEVEL_METHODS[method] : undefined;
   if (!kind || !method) return undefined;
-  return { kind, name: method, call, fn, ctxIndex: 1, lowLevel: true };
+  return { kind, name: method, call, fn, ctxIndex: 1, lowLevel: true, ...(fn !== given ? { contextType: 'ServerContext' } : {}) };
+}
+
+/**
+ * The source text of a registration name read at run time (`TOOLS.create`, `names.search`, an
+ * imported const), when it reads the same value inside the handler as at the registration: a
+ * chain of plain property reads from a name that is imported, a const, or a parameter nothing
+ * assigns, and that the handler does not declare again.
+ */
+function stableNameExpression(index: FileIndex, imports: Imports, first: Node, functions: readonly FunctionNode[], handler: FunctionNode): string | undefined {
+  const path = memberPath(first);
+  if (path === undefined || path.startsWith('this')) return undefined;
+  const root = path.split('.')[0]!;
+  const b = receiverResolver(index, imports).bindingOf(root, functions);
+  const stable = b?.kind === 'import' || (b?.kind === 'variable' && b.constant) || (b?.kind === 'param' && !b.pattern && !assignedIn(b.fn, root));
+  if (!stable) return undefined;
+  if (handler.params.some((p) => boundNames(p).some((n) => n.name === root)) || declaresInBody(handler, root)) return undefined;
+  return path;
+}
+
+function assignedIn(fn: FunctionNode, name: string): boolean {
+  let found = false;
+  walk(fn.body, (node) => {
+    if (found) return false;
+    if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name)) found = true;
+    return undefined;
+  });
+  return found;
+}
+
+function declaresInBody(fn: FunctionNode, name: string): boolean {
+  let found = false;
+  walk(fn.body, (node) => {
+    if (found) return false;
+    if (node.type === 'VariableDeclarator' && boundNames(node.id).some((b) => b.name === name)) found = true;
+    if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id?.name === name) found = true;
+    return undefined;
+  });
+  return found;
+}
+
+/** Property names a project's tool definition gives its handler function. */
+const DEFINITION_HANDLER_KEYS = ['handler', 'execute', 'callback', 'run', 'cb'];
+
+/**
+ * Tool definitions handed to a call (`defineTool({ name, description, inputSchema, handler })`,
+ * `registerAll(server, [{ name, handler }, ...])`): an object literal with a string `name` and
+ * a handler function. Its registry passes the SDK's `(args, ctx)` through: the arguments come
+ * first when the definition has an input schema (or the handler takes two parameters).
+ */
+function definitionsIn(call: CallExpression, ancestors: readonly Node[], index: FileIndex, imports: Imports, declarations: ReturnType<typeof constDeclarations>): HandlerSite[] {
+  const found: HandlerSite[] = [];
+  // Most calls hand over no object literal: looked at without allocating.
+  if (!call.arguments.some((a) => a.type === 'ObjectExpression' || a.type === 'ArrayExpression')) return found;
+  const objects = call.arguments.flatMap((a) => (a.type === 'ObjectExpression' ? [a] : a.type === 'ArrayExpression' ? a.elements.filter((e) => e?.type === 'ObjectExpression') : []));
+  for (const object of objects) {
+    if (object?.type !== 'ObjectExpression') continue;
+    const key = DEFINITION_HANDLER_KEYS.find((k) => propertyOf(object, k) !== undefined);
+    const fn = key ? propertyOf(object, key) : undefined;
+    const nameNode = propertyOf(object, 'name');
+    if (!fn || !isFunction(fn) || !nameNode) continue;
+    const around = enclosingFunctions(ancestors);
+    const name = stringValue(nameNode) ?? (nameNode.type === 'Identifier' ? stringValue(declarations(nameNode.name, around)?.init) : undefined);
+    const nameText = name === undefined ? stableNameExpression(index, imports, nameNode, around, fn) : undefined;
+    if (name === undefined && nameText === undefined) continue;
+    const schema = ['inputSchema', 'parameters', 'schema', 'argsSchema'].some((k) => propertyOf(object, k) !== undefined);
+    const ctxIndex = schema || fn.params.length >= 2 ? 1 : 0;
+    found.push({ kind: 'tool', name: name ?? nameText!, ...(nameText ? { nameText } : {}), call, fn, ctxIndex, ancestors, definition: true });
+  }
+  return found;
+}
+
+/**
+ * `this.handleX` or `this.handleX.bind(this)` handed to a registration inside a class: the
+ * method (or arrow-valued field) of that class, when `this` there is the class's instance.
+ */
+function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode | undefined {
+  let ref = node;
+  if (ref.type === 'CallExpression' && ref.callee.type === 'MemberExpression' && !ref.callee.computed && ref.callee.property.type === 'Identifier' && ref.callee.property.name === 'bind' && ref.arguments.length === 1 && ref.arguments[0]!.type === 'ThisExpression') ref = ref.callee.object;
+  if (ref.type !== 'MemberExpression' || ref.object.type !== 'ThisExpression' || ref.computed) return undefined;
+  const key = ref.property.type === 'Identifier' ? ref.property.name : ref.property.type === 'PrivateName' ? `#${ref.property.id.name}` : undefined;
+  // `this` is the class's only where no function but arrows lies between the call and a method.
+  let cls: Node | undefined;
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const a = ancestors[i]!;
+    if (a.type === 'ClassMethod' || a.type === 'ClassPrivateMethod' || a.type === 'ClassProperty') {
+      cls = ancestors.slice(0, i).reverse().find((c) => c.type === 'ClassDeclaration' || c.type === 'ClassExpression');
+      break;
+    }
+    if (a.type === 'FunctionExpression' || a.type === 'FunctionDeclaration' || a.type === 'ObjectMethod') return undefined;
+  }
+  if (!cls || (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression') || !key) return undefined;
+  for (const member of cls.body.body) {
+    const name = 'key' in member && member.key ? (member.key.type === 'Identifier' ? member.key.name : member.key.type === 'PrivateName' ? `#${member.key.id.name}` : undefined) : undefined;
+    if (name !== key || ('static' in member && member.static)) continue;
+    if ((member.type === 'ClassMethod' && member.kind === 'method') || member.type === 'ClassPrivateMethod') return member as FunctionNode;
+    if ((member.type === 'ClassProperty' || member.type === 'ClassPrivateProperty') && member.value && isFunction(member.value)) return member.value;
+  }
+  return undefined;
 }

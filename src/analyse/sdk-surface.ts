@@ -6,8 +6,8 @@ export const SERVER_PACKAGE = '@modelcontextprotocol/server';
 
 /** How a legacy call is recognised: the receiver path's shape and the method name. */
 export interface LegacyCallShape {
-  /** `ctx` means the handler's context parameter; `*` means any receiver. */
-  receiver: 'ctx.mcpReq' | 'ctx' | '*.server';
+  /** `ctx` means the handler's context parameter; `*` means any receiver; `thrown` is a URL elicitation thrown as an error. */
+  receiver: 'ctx.mcpReq' | 'ctx' | '*.server' | 'thrown';
   method: string;
   /** Fixed kind, or `by-method` when the kind comes from a `{ method: '...' }` request object. */
   kind: InputKind | 'by-method';
@@ -23,6 +23,7 @@ export const LEGACY_CALLS: readonly LegacyCallShape[] = [
   { receiver: '*.server', method: 'elicitInput', kind: 'elicit', resultType: 'ElicitResult' },
   { receiver: '*.server', method: 'createMessage', kind: 'sampling', resultType: 'CreateMessageResult' },
   { receiver: '*.server', method: 'listRoots', kind: 'roots', resultType: 'ListRootsResult' },
+  { receiver: '*.server', method: 'request', kind: 'by-method' },
 ];
 
 /** Request methods that used to travel server→client, and the kind each becomes. */
@@ -95,14 +96,20 @@ export const TODO_MARKER = '@mrtr-todo';
 export const NOTE_MARKER = '@mrtr-note';
 /** The error a v1 tool threw to ask for URL elicitations (migrated like a question). */
 export const URL_ELICITATION_ERROR = 'UrlElicitationRequiredError';
+/** Each URL elicitation of a `throw new UrlElicitationRequiredError([...])`, as a question. */
+export const URL_THROW_SHAPE: LegacyCallShape = { receiver: 'thrown', method: URL_ELICITATION_ERROR, kind: 'elicitUrl', resultType: 'ElicitResult' };
+
+/** Parameter names that stand for a legacy call when a function is handed one (`async function ask(elicitInput, ...)`). */
+export const LEGACY_PARAMETER_NAMES: ReadonlySet<string> = new Set(['elicitInput', 'createMessage', 'listRoots', 'requestSampling', 'sendRequest', 'send']);
 
 /**
  * Cheap text test, built from the tables above: only a file containing one of these words can
- * hold a legacy site. A plain `send` is in half the files of a project (sockets, streams), so
- * the legacy `send` is looked for as `mcpReq.send`, or by the request method it names.
+ * hold a legacy site. A plain `send` or `request` is in half the files of a project (sockets,
+ * streams, HTTP clients), so those are looked for as `mcpReq.send`, or by the request method
+ * they name.
  */
 export const PREFILTER = new RegExp(
-  [...new Set(LEGACY_CALLS.map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))), ...Object.keys(REQUEST_METHODS), URL_ELICITATION_ERROR]
+  [...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request').map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))), ...Object.keys(REQUEST_METHODS), URL_ELICITATION_ERROR]
     .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('|'),
 );

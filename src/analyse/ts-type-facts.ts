@@ -208,9 +208,49 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
   const type = initializerType(ts, checker, node) ?? checker.getTypeAtLocation(node);
   const text = checker.typeToString(type, node, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
   const why = jsonProblem(ts, checker, type, node, 0);
-  // A type printed as import("...") is not in scope at the handler: the user must name it.
-  const nameable = !/import\(/.test(text);
-  return { text: nameable ? widenLiteral(ts, type, text) : undefined, jsonSafe: why === undefined, ...(why === undefined ? {} : { why }) };
+  // A type printed as import("...") is not in scope at the handler; nor is a name declared in
+  // another module, unless a module the file imports exports it (it is then imported beside).
+  const imports = /import\(/.test(text) ? undefined : importsNeeded(ts, checker, file, node, type);
+  const facts = { jsonSafe: why === undefined, ...(why === undefined ? {} : { why }), ...(unknownValue(ts, checker, type, 0) ? { unknown: true } : {}), ...(collection(ts, checker, type) ? { collection: true } : {}) };
+  return imports ? { text: widenLiteral(ts, type, text), ...facts, ...(imports.length > 0 ? { imports } : {}) } : { text: undefined, ...facts };
+}
+
+/**
+ * The names of the printed type that are not in scope at `at`, each with the specifier of an
+ * import of this file whose module exports it; undefined when one of them has no such import.
+ */
+function importsNeeded(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, at: TS.Node, type: TS.Type): Array<{ name: string; from: string }> | undefined {
+  const typeNode = checker.typeToTypeNode(type, at, ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.UseAliasDefinedOutsideCurrentScope);
+  if (!typeNode) return [];
+  const names = new Set<string>();
+  const visit = (n: TS.Node): void => {
+    if (ts.isTypeReferenceNode(n) || ts.isExpressionWithTypeArguments(n)) {
+      let name: TS.Node = ts.isTypeReferenceNode(n) ? n.typeName : n.expression;
+      while (ts.isQualifiedName(name)) name = name.left;
+      if (ts.isIdentifier(name)) names.add(name.text);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(typeNode);
+  if (names.size === 0) return [];
+  const out: Array<{ name: string; from: string }> = [];
+  for (const name of names) {
+    if (checker.resolveName(name, at, ts.SymbolFlags.Type, false)) continue;
+    const from = exportingImport(ts, checker, file, name);
+    if (from === undefined) return undefined;
+    out.push({ name, from });
+  }
+  return out;
+}
+
+/** The specifier of an import of `file` whose module exports a type named `name`. */
+function exportingImport(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, name: string): string | undefined {
+  for (const statement of file.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const module = checker.getSymbolAtLocation(statement.moduleSpecifier);
+    if (module && checker.getExportsOfModule(module).some((e) => e.getName() === name)) return statement.moduleSpecifier.text;
+  }
+  return undefined;
 }
 
 /**
@@ -246,12 +286,72 @@ const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;
 
 function fromSdk(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, start: number, end: number): boolean | undefined {
   const node = nodeAt(ts, file, start, end);
-  if (!node) return undefined;
-  const type = checker.getTypeAtLocation(node);
-  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  return node ? sdkType(ts, checker, checker.getTypeAtLocation(node), 0) : undefined;
+}
+
+/** Names of the push methods: a project's own interface or type literal with them stands in for the SDK's Server. */
+const PUSH_METHODS = new Set(['elicitInput', 'createMessage', 'listRoots', 'request', 'sendRequest', 'requestSampling']);
+
+/**
+ * Whether values of `type` are the SDK's: declared by an SDK package, or by the project on an
+ * SDK base (`interface AppServer extends McpServer`, however unresolved the SDK's declarations
+ * are: a checkout without node_modules still names its imports). Undefined when nothing can
+ * tell: an unresolved type, a function handed in, or a project's own stand-in with push methods
+ * (its calls are marked, never dropped). False only for a type that certainly is not the SDK's.
+ */
+function sdkType(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, depth: number): boolean | undefined {
+  if (depth > 4 || type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
+  if (type.isUnion()) {
+    const answers = new Set(type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null))).map((t) => sdkType(ts, checker, t, depth + 1)));
+    return answers.size === 1 ? [...answers][0] : undefined;
+  }
   const declarations = [type.getSymbol(), type.aliasSymbol].flatMap((s) => s?.getDeclarations() ?? []);
   if (declarations.length === 0) return undefined;
-  return declarations.some((d) => SDK_PATH.test(d.getSourceFile().fileName));
+  if (declarations.some((d) => SDK_PATH.test(d.getSourceFile().fileName))) return true;
+  let standIn = false;
+  for (const d of declarations) {
+    if (!ts.isInterfaceDeclaration(d) && !ts.isClassDeclaration(d) && !ts.isTypeLiteralNode(d)) continue;
+    if (!ts.isTypeLiteralNode(d)) {
+      for (const clause of d.heritageClauses ?? []) {
+        for (const base of clause.types) {
+          const named = importedFrom(ts, checker, base.expression);
+          if (named !== undefined && /^@modelcontextprotocol\/(sdk|server|core)(\/|$)/.test(named)) return true;
+          const baseType = checker.getTypeAtLocation(base);
+          if (sdkType(ts, checker, baseType, depth + 1) === true) return true;
+        }
+      }
+    }
+    const local = !d.getSourceFile().isDeclarationFile;
+    if (local && !ts.isClassDeclaration(d) && type.getProperties().some((p) => PUSH_METHODS.has(p.getName()))) standIn = true;
+  }
+  if (standIn || type.getCallSignatures().length > 0) return undefined;
+  return false;
+}
+
+/** The module an identifier's import names, resolved or not (`import { McpServer } from '...'`). */
+function importedFrom(ts: TypeScript, checker: TS.TypeChecker, expression: TS.Node): string | undefined {
+  const symbol = checker.getSymbolAtLocation(expression);
+  const declaration = symbol?.getDeclarations()?.[0];
+  if (!declaration || !(ts.isImportSpecifier(declaration) || ts.isImportClause(declaration) || ts.isNamespaceImport(declaration))) return undefined;
+  let at: TS.Node = declaration;
+  while (!ts.isImportDeclaration(at)) at = at.parent;
+  return ts.isStringLiteral(at.moduleSpecifier) ? at.moduleSpecifier.text : undefined;
+}
+
+/** `any` or `unknown`, or an array or union with such members: nothing the type says shows JSON. */
+function unknownValue(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, depth: number): boolean {
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
+  if (depth > 3) return false;
+  if (type.isUnion()) return type.types.some((t) => unknownValue(ts, checker, t, depth + 1));
+  if (checker.isArrayType(type)) return checker.getTypeArguments(type as TS.TypeReference).some((t) => unknownValue(ts, checker, t, depth + 1));
+  return false;
+}
+
+/** An array (not a tuple) or a record with a string index: as many entries as its source gave. */
+function collection(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type): boolean {
+  if (type.isUnion()) return type.types.some((t) => collection(ts, checker, t));
+  if (checker.isArrayType(type)) return true;
+  return !(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) && type.getStringIndexType() !== undefined;
 }
 
 /** `const n = 3` has type `3`; the state should carry `number`, as the user thinks of it. */

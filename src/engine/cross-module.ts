@@ -1,14 +1,25 @@
-// Calls from one module's handlers into another module's exported helper that asks the
-// client. Found by the engine (it sees every file); the planner marks each such call.
+// Calls from one module's handlers into another module's exported helper that asks the client
+// (a function, or a method of an exported class). Found by the engine (it sees every file):
+// the helper is split, and each calling handler asks through its halves, when every such call
+// can migrate; otherwise the planner marks each call.
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
+import type { ExternalHelper, PlanOptions } from '../plan/plan-file.ts';
+import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 
-type Helper = { name: string; line: number };
+export type ExportedHelper = FilePlan['exportedHelpers'][number];
+/** A registration, in another module, of a module's exported function as a handler. */
+export type Registered = NonNullable<PlanOptions['registeredAs']>[number];
+
+/** One helper of the index: its module (absolute path, as discovered) and exported name. */
+export function helperKey(module: string, name: string): string {
+  return `${module}\0${name}`;
+}
 
 /** The asking helpers a run's modules export, and the imports of them from other modules. */
 export class AskingHelperIndex {
-  /** Every exported helper's name: a file whose text has none of them cannot import one. */
+  /** Every exported helper's name (a method's class name too): a file whose text has none of them cannot import one. */
   private readonly names: readonly string[];
 
   /**
@@ -16,10 +27,10 @@ export class AskingHelperIndex {
    * `display`: how a module is named in the marker of a call into it.
    */
   constructor(
-    private readonly helpers: ReadonlyMap<string, readonly Helper[]>,
+    private readonly helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
     private readonly display: (absolutePath: string) => string,
   ) {
-    this.names = [...new Set([...helpers.values()].flat().map((h) => h.name))];
+    this.names = [...new Set([...helpers.values()].flat().map((h) => h.name.split('.')[0]!))];
   }
 
   /** Whether a file's text (or its UTF-8 bytes, before decoding) mentions a helper's name. */
@@ -28,39 +39,72 @@ export class AskingHelperIndex {
   }
 
   /**
-   * The local names `source` imports from the modules of the index, mapped to the helper they
-   * stand for. Parses the file: ask only of a file that mentions a helper (mentionedIn).
+   * The local names `source` calls the index's helpers by (`confirm`, `Prompter.confirm` for a
+   * method of an imported class), mapped to the helper, its module and its split (only where
+   * `approved` holds its key, when given). Parses the file: ask only of a file that mentions a
+   * helper (mentionedIn).
    */
-  importsOf(file: string, source: string): Map<string, { file: string; line: number; name: string }> {
+  importsOf(file: string, source: string, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
     let analysis;
     try {
       analysis = analyseFile(source, file);
     } catch {
       return new Map(); // a file that does not parse is reported by the main pass
     }
-    return this.importsIn(file, analysis);
+    return this.importsIn(file, analysis, approved);
   }
 
   /** importsOf, for a file already analysed. */
-  importsIn(file: string, analysis: Pick<FileAnalysis, 'importedNames'>): Map<string, { file: string; line: number; name: string }> {
-    const found = new Map<string, { file: string; line: number; name: string }>();
+  importsIn(file: string, analysis: Pick<FileAnalysis, 'importedNames'>, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
+    const found = new Map<string, ExternalHelper & { module: string }>();
     for (const [local, { from, imported }] of analysis.importedNames) {
       if (!from.startsWith('.')) continue;
-      const target = this.moduleOf(path.dirname(file), from);
-      const helper = target ? this.helpers.get(target)!.find((h) => h.name === imported) : undefined;
-      if (target && helper) found.set(local, { file: this.display(target), line: helper.line, name: helper.name });
+      const module = this.moduleOf(path.dirname(file), from);
+      if (!module) continue;
+      for (const helper of this.helpers.get(module)!) {
+        const [owner, method] = helper.name.split('.') as [string, string | undefined];
+        if (owner !== imported) continue;
+        const split = helper.split && (!approved || approved.has(helperKey(module, helper.name))) ? { split: helper.split } : {};
+        found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...split });
+      }
     }
     return found;
   }
 
   /**
-   * The module of the index that `./helpers.js` names, if any (TypeScript's `.js`-for-`.ts`
-   * convention included). Only the index's modules are of use, so the names a specifier may
-   * stand for are looked up in it, not on disk.
+   * The registrations in `source` of the index's helpers as handlers (`registerTool('x',
+   * config, handleX)`, `handleX` imported): by the helper's module, what the module is told.
    */
-  private moduleOf(dir: string, specifier: string): string | undefined {
-    return moduleFiles(dir, specifier).find((name) => this.helpers.has(name));
+  registrationsOf(file: string, source: string): Map<string, Registered[]> {
+    const found = new Map<string, Registered[]>();
+    let analysis;
+    try {
+      analysis = analyseFile(source, file);
+    } catch {
+      return found;
+    }
+    for (const r of analysis.importedRegistrations) {
+      const { from, imported } = analysis.importedNames.get(r.local)!;
+      const module = this.moduleOf(path.dirname(file), from);
+      if (!module || !this.helpers.get(module)!.some((h) => h.name === imported)) continue;
+      const entry: Registered = { name: imported, kind: r.kind, registered: r.name, ...(r.ctxIndex === undefined ? {} : { ctxIndex: r.ctxIndex }), ...(r.lowLevel ? { lowLevel: true } : {}) };
+      found.set(module, [...(found.get(module) ?? []), entry]);
+    }
+    return found;
   }
+
+  private moduleOf(dir: string, specifier: string): string | undefined {
+    return moduleOf(dir, specifier, this.helpers);
+  }
+}
+
+/**
+ * The module among `known` that `./helpers.js` names, if any (TypeScript's `.js`-for-`.ts`
+ * convention included). Only those modules are of use, so the names a specifier may stand for
+ * are looked up among them, not on disk.
+ */
+function moduleOf(dir: string, specifier: string, known: { has(name: string): boolean }): string | undefined {
+  return moduleFiles(dir, specifier).find((name) => known.has(name));
 }
 
 /** The files a relative specifier may name, in the order they are tried. */
@@ -68,4 +112,63 @@ export function moduleFiles(dir: string, specifier: string): string[] {
   const base = path.resolve(dir, specifier);
   const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
   return [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
+}
+
+/** The modules (among `discovered`) that define the registries candidates' migrated tool definitions are handed to, with the definer names. */
+export function definerModules(candidates: ReadonlyMap<string, { definers?: FilePlan['definers'] }>, discovered: ReadonlySet<string>): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  for (const [file, c] of candidates) {
+    for (const d of c.definers ?? []) {
+      if (!d.from.startsWith('.')) continue;
+      const module = moduleOf(path.dirname(file), d.from, discovered);
+      if (module) found.set(module, (found.get(module) ?? new Set()).add(d.name));
+    }
+  }
+  return found;
+}
+
+/**
+ * Which proposed splits to make: a helper is split when its own module can split it (its own
+ * handlers included) and every call of it from another module's handler migrates. `plan` plans
+ * a file with the given options without writing anything.
+ */
+export async function approvedSplits(
+  index: AskingHelperIndex,
+  helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
+  importers: ReadonlyArray<{ absolutePath: string; source: string }>,
+  plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper>; splitExported?: string[] }) => Promise<FilePlan | undefined>,
+): Promise<Set<string>> {
+  const approved = new Set<string>();
+  for (const [module, list] of helpers) for (const h of list) if (h.split) approved.add(helperKey(module, h.name));
+  if (approved.size === 0) return approved;
+  // The helper's own module, told to split them all: what it cannot (its own handlers) is out.
+  for (const [module, list] of helpers) {
+    const proposed = list.filter((h) => h.split).map((h) => h.name);
+    if (proposed.length === 0) continue;
+    const own = await plan(module, { splitExported: proposed });
+    for (const name of proposed) if (!own?.splitExported.includes(name)) approved.delete(helperKey(module, name));
+  }
+  // Every other module's calls: one that does not migrate keeps its helper whole.
+  await Promise.all(
+    importers.map(async ({ absolutePath, source }) => {
+      const externalHelpers = index.importsOf(absolutePath, source, approved);
+      if (![...externalHelpers.values()].some((h) => h.split)) return;
+      const planned = await plan(absolutePath, { externalHelpers });
+      if (!planned) return;
+      const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
+      for (const call of planned.externalCalls) {
+        const module = byName.get(`${call.file}\0${call.name}`);
+        if (!call.migrated && module) approved.delete(helperKey(module, call.name));
+      }
+    }),
+  );
+  // The helpers on the way to one request are split together or not at all (they build on
+  // each other's halves): they share the request's line.
+  for (const [module, list] of helpers) {
+    for (const h of list) {
+      if (approved.has(helperKey(module, h.name))) continue;
+      for (const other of list) if (other.line === h.line) approved.delete(helperKey(module, other.name));
+    }
+  }
+  return approved;
 }

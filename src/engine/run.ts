@@ -24,13 +24,14 @@ import { PREFILTER } from '../analyse/sdk-surface.ts';
 import type { Edit, FilePlan, SiteReport } from '../plan/types.ts';
 import { askTypes, planAsked, planWithTypes, transformAsked, transformWithTypes, type AskedFile, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
 import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
-import { AskingHelperIndex } from './cross-module.ts';
+import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type Registered } from './cross-module.ts';
 import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
 import { updateManifests } from './manifests.ts';
 import { positionMap } from './position-map.ts';
 import { type Placement, type StateModuleRecord, StateModules } from './state-modules.ts';
 import { decodeSource, displayPath, readSource } from './source-files.ts';
-import { isV1Source, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
+import { isV1Source, officialMarkers, upgradeV1, type UpgradeNote } from './v1-upgrade.ts';
+import { cachedReader, v1Reach, type V1Reach } from './v1-reach.ts';
 import { verifyParses } from './verify-output.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
@@ -254,6 +255,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const v1Sources = new Set<string>();
   // The candidates, by path (the cross-module pass looks them up).
   const candidates = new Map<string, Candidate>();
+  // Modules a candidate imports, read to tell whether they are on the v1 SDK.
+  const readModule = cachedReader();
   for (const problem of discovery.problems) {
     result.errors.push({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message });
   }
@@ -318,6 +321,15 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
 
     const c = candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), bytes, source }, outcomeAt(i));
     candidates.set(absolutePath, c);
+    // Reaching the v1 SDK through a module of the project: upgraded with it (its imports of that
+    // module pointed at the SDK for the official codemod), or marked where v1 files stay.
+    const reach = v1 || isV1Source(source) ? undefined : v1Reach(absolutePath, source, readModule);
+    if (reach && upgradeV1Files && reach.aliased && !reach.vendored) {
+      c.alias = reach;
+      v1Queue.push(c);
+      continue;
+    }
+    if (reach && (!upgradeV1Files || reach.vendored)) c.v1Through = reach.through;
     if (v1) {
       // The official codemod runs on batches of v1 files, after this loop.
       v1Queue.push(c);
@@ -335,7 +347,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     pending.push(c);
   }
 
-  for (const [absolutePath, placement] of await modules.place([...candidates.values()])) candidates.get(absolutePath)!.placement = placement;
+  const placements = await modules.place([...candidates.values()]);
+  for (const c of candidates.values()) c.placement = placements.get(c.absolutePath);
   for (const c of pending) {
     track(runCandidate(c, done));
     // A few at a time, so that those that need no answers finish (and drop their syntax trees)
@@ -354,7 +367,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     let upgraded: Awaited<ReturnType<typeof upgradeV1>> | undefined;
     try {
       upgraded = await upgradeV1(
-        v1Queue.map((c) => ({ path: c.absolutePath, text: c.source })),
+        v1Queue.map((c) => ({ path: c.absolutePath, text: c.alias?.aliased ?? c.source })),
         { ...(options.v1ScratchDir === undefined ? {} : { tmpDir: options.v1ScratchDir }), onFileDone: () => options.onStep?.() },
       );
     } catch (error) {
@@ -372,7 +385,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
         result.upgrades.push(reported);
         c.upgrade = { notes: u.notes, reported };
       }
-      c.input = u.text;
+      c.input = c.alias?.restore ? c.alias.restore(u.text) : u.text;
       track(runCandidate(c, done));
     });
   }
@@ -384,48 +397,19 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   while (running.size > 0) await Promise.all(running);
 
   // Handlers in other modules that call a module's exported asking helper: transformed again,
-  // knowing it, so each such call is marked (a handler that still pushes a request is never
-  // left without a marker).
-  const helpers = new Map<string, Array<{ name: string; line: number }>>();
+  // knowing it. Where every such call can ask through the helper's halves (and the helper's own
+  // module can split it), the helper is split and they do; otherwise each call is marked (a
+  // handler that still pushes a request is never left without a marker).
+  const helpers = new Map<string, ExportedHelper[]>();
   for (const [absolutePath, c] of candidates) {
     const exported = c.exportedHelpers ?? [];
     if (exported.length > 0) helpers.set(absolutePath, exported);
   }
-  if (helpers.size > 0) {
+  // The registries other modules' migrated tool definitions are handed to: their types are widened.
+  const definers = definerModules(candidates, new Set(discovery.files));
+  if (helpers.size > 0 || definers.size > 0) {
     options.onPhase?.('cross-module', 0);
-    const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
-    // The files whose relative imports (read with their text, see import-graph.ts) may name a
-    // module that exports a helper.
-    const importers = modules.graph.filesImportingAny(new Set(helpers.keys()));
-    for (let i = 0; i < discovery.files.length; i++) {
-      const absolutePath = discovery.files[i]!;
-      const known = candidates.get(absolutePath);
-      if (!known && !importers.has(absolutePath)) continue;
-      // A file that names no helper cannot import one. A file the main pass did not transform
-      // is read again, but decoded (and parsed) only when its bytes name one, within the size
-      // a candidate may have.
-      const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && index.mentionedIn(bytes));
-      if (read === undefined || (known && !index.mentionedIn(read.source))) continue;
-      const externalHelpers = index.importsOf(absolutePath, read.source);
-      if (externalHelpers.size === 0) continue;
-      const outcome: FileOutcome = { sites: [], errors: [] };
-      const again: Candidate = known
-        ? { ...known, outcome, fail: failer(known.file, outcome), externalHelpers }
-        : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...read }, outcome), externalHelpers };
-      const reported = outcomeAt(i);
-      reported.sites = [];
-      reported.changed = undefined;
-      reported.errors = [];
-      // Started together, so the files that need type facts share one round of the checker.
-      track(
-        runCandidate(again).then(() => {
-          Object.assign(reported, outcome);
-          // What the request-state step needs of the file: what is on disk, what it imports.
-          if (known) Object.assign(known, { bytes: again.bytes, importsStateModule: again.importsStateModule });
-        }),
-      );
-    }
-    while (running.size > 0) await Promise.all(running);
+    await crossModulePass({ context, cwd, discovery, candidates, helpers, definers, maxFileBytes, modules, outcomeAt, track, running });
   }
 
   // The request-state modules the migrated files import, and the verifier wired where each
@@ -477,6 +461,133 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   return result;
 }
 
+/** What the cross-module pass works with, of its run. */
+interface CrossModuleRun {
+  context: RunContext;
+  cwd: string;
+  discovery: Discovery;
+  /** The candidates by path; a file the pass migrates that was none joins them (the request-state step sees it). */
+  candidates: Map<string, Candidate>;
+  helpers: ReadonlyMap<string, ExportedHelper[]>;
+  definers: ReadonlyMap<string, Set<string>>;
+  maxFileBytes: number;
+  modules: StateModules;
+  outcomeAt: (i: number) => FileOutcome;
+  track: (task: Promise<void>) => void;
+  running: Set<Promise<void>>;
+}
+
+/**
+ * The cross-module pass: which exported helpers to split (every caller can ask through their
+ * halves), then every file concerned transformed again, knowing it: the importers, the helper
+ * modules that split, the modules whose functions other modules register as handlers, the
+ * registries to widen. A file that was no candidate and now migrates a handler is placed with
+ * its package's request-state module.
+ */
+async function crossModulePass(run: CrossModuleRun): Promise<void> {
+  const { context, cwd, discovery, candidates, helpers, definers, maxFileBytes, modules, outcomeAt, track, running } = run;
+  const index = new AskingHelperIndex(helpers, (p) => displayPath(cwd, p));
+  // The files whose relative imports (read with their text, see import-graph.ts) may name a
+  // module that exports a helper: no other file imports one.
+  const mayImport = modules.graph.filesImportingAny(new Set(helpers.keys()));
+  const importers: Array<{ i: number; absolutePath: string; known?: Candidate; read: { bytes: Buffer; source: string } }> = [];
+  for (let i = 0; i < discovery.files.length; i++) {
+    const absolutePath = discovery.files[i]!;
+    const known = candidates.get(absolutePath);
+    const definer = definers.has(absolutePath);
+    if (!known && !definer && !mayImport.has(absolutePath)) continue;
+    // A file that names no helper cannot import one. A file the main pass did not transform
+    // is read again, but decoded (and parsed) only when its bytes name one, within the size
+    // a candidate may have.
+    const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && (definer || index.mentionedIn(bytes)));
+    if (read === undefined || (known && !definer && !index.mentionedIn(read.source))) continue;
+    importers.push({ i, absolutePath, known, read });
+  }
+  // First, plans only: which splits every caller can take.
+  const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
+  const plan = async (absolutePath: string, transform: Partial<TransformOptions>) => {
+    const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
+    if (source === undefined) return undefined;
+    try {
+      return (await transformWithTypes(source, absolutePath, context.types, { ...context.transform, ...transform })).plan;
+    } catch {
+      return undefined; // reported by the main pass
+    }
+  };
+  const approved = await approvedSplits(index, helpers, importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })), plan);
+  const again = filesToTransformAgain(index, approved, importers, helpers, definers, candidates, discovery);
+
+  // A file that was no candidate: placed now (it may migrate a handler through another module's helper).
+  const late = [...again].filter(([, f]) => !f.known);
+  const placements = late.length > 0 ? await modules.place(late.map(([absolutePath, f]) => ({ absolutePath, source: f.read.source }))) : undefined;
+  for (const [absolutePath, f] of again) {
+    const outcome: FileOutcome = { sites: [], errors: [] };
+    const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}), ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}), ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}) };
+    const rerun: Candidate = f.known
+      ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
+      : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome), ...extra, placement: placements?.get(absolutePath) };
+    const reported = outcomeAt(f.i);
+    reported.sites = [];
+    reported.changed = undefined;
+    reported.errors = [];
+    // Started together, so the files that need type facts share one round of the checker.
+    track(
+      runCandidate(rerun).then(() => {
+        Object.assign(reported, outcome);
+        // What the request-state step needs of the file: what is on disk, what it imports.
+        const settled = f.known ?? { ...rerun, outcome: reported };
+        Object.assign(settled, { bytes: rerun.bytes, importsStateModule: rerun.importsStateModule });
+        if (!f.known && rerun.importsStateModule) candidates.set(absolutePath, settled);
+      }),
+    );
+  }
+  while (running.size > 0) await Promise.all(running);
+}
+
+/** A file the cross-module pass transforms again, and what it is told. */
+interface AgainFile {
+  i: number;
+  known?: Candidate;
+  read: { bytes: Buffer; source: string };
+  externalHelpers?: TransformOptions['externalHelpers'];
+  splitExported?: string[];
+  widenDefiners?: string[];
+  registeredAs?: Registered[];
+}
+
+/** The files to transform again, by path: importers with the approved splits, helper modules splitting them, modules registered elsewhere. */
+function filesToTransformAgain(
+  index: AskingHelperIndex,
+  approved: ReadonlySet<string>,
+  importers: ReadonlyArray<{ i: number; absolutePath: string; known?: Candidate; read: { bytes: Buffer; source: string } }>,
+  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  definers: ReadonlyMap<string, Set<string>>,
+  candidates: ReadonlyMap<string, Candidate>,
+  discovery: Discovery,
+): Map<string, AgainFile> {
+  const split = new Map<string, string[]>();
+  for (const [module, list] of helpers) {
+    const names = list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name);
+    if (names.length > 0) split.set(module, names);
+  }
+  // Exported helpers another module registers as handlers: their module migrates them as such.
+  const registered = new Map<string, Registered[]>();
+  for (const f of importers) for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
+  const again = new Map<string, AgainFile>();
+  for (const f of importers) {
+    const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
+    const widen = definers.get(f.absolutePath);
+    if (externalHelpers.size > 0 || widen) again.set(f.absolutePath, { i: f.i, known: f.known, read: f.read, ...(externalHelpers.size > 0 ? { externalHelpers } : {}), ...(widen ? { widenDefiners: [...widen] } : {}) });
+  }
+  const entryOf = (module: string): AgainFile => {
+    const known = candidates.get(module)!;
+    return again.get(module) ?? { i: discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+  };
+  for (const [module, names] of split) again.set(module, { ...entryOf(module), splitExported: names });
+  for (const [module, list] of registered) again.set(module, { ...entryOf(module), registeredAs: list });
+  return again;
+}
+
 /** What every candidate of a run shares: the run's settings, decided once. */
 interface RunContext {
   types: TypeFactsSource | undefined;
@@ -509,6 +620,18 @@ interface Candidate {
   upgrade?: { notes: readonly UpgradeNote[]; reported: { file: string; notes: UpgradeNote[] } };
   /** In the cross-module pass: the asking helpers of other modules this file imports. */
   externalHelpers?: TransformOptions['externalHelpers'];
+  /** In the cross-module pass: this module's exported helpers to split (every caller can ask through them). */
+  splitExported?: string[];
+  /** In the cross-module pass: this module's functions other modules' migrated tool definitions are handed to. */
+  widenDefiners?: string[];
+  /** In the cross-module pass: this module's exported functions other modules register as handlers. */
+  registeredAs?: Registered[];
+  /** A file that reaches the v1 SDK through a module of the project: upgraded with it (see v1-reach.ts). */
+  alias?: V1Reach;
+  /** A file that reaches a module of the project that stays on the v1 SDK (by this specifier): its sites are marked. */
+  v1Through?: string;
+  /** Set once transformed: the definers of other modules this module's migrated tool definitions are handed to. */
+  definers?: TransformResult['plan']['definers'];
   /**
    * Set once transformed: the asking helpers this module exports. Only this is kept of the
    * plan, which holds the file's syntax tree (kept for every candidate, the trees were most of
@@ -527,12 +650,25 @@ function candidate(context: RunContext, read: { absolutePath: string; file: stri
   return { context, ...read, input: read.source, outcome, fail: failer(read.file, outcome) };
 }
 
+/** The options a candidate is transformed with: the user's, what the run found for it, and (once placed) its request-state module. */
+function transformOptionsOf(c: Candidate): TransformOptions {
+  return {
+    ...c.context.transform,
+    ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}),
+    ...(c.splitExported ? { splitExported: c.splitExported } : {}),
+    ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}),
+    ...(c.v1Through ? { v1Through: c.v1Through } : {}),
+    ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
+    ...(c.placement ? { stateModule: c.placement.options } : {}),
+  };
+}
+
 /** Analyses a candidate and puts its questions to the checker; undefined when it does not parse (its transform reports that). */
 function askEarly(c: Candidate): AskedFile | undefined {
   const { context, absolutePath } = c;
   const onAnalysed = context.onAnalysed;
   try {
-    const asked = askTypes(c.input, absolutePath, context.types, context.transform, onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)), !context.rewrite);
+    const asked = askTypes(c.input, absolutePath, context.types, transformOptionsOf(c), onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)), !context.rewrite);
     // Awaited when the file is transformed; a failure then is that file's error.
     asked.facts?.catch(() => undefined);
     return asked;
@@ -562,7 +698,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     return;
   }
   try {
-    const options = { ...context.transform, ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}), ...(c.placement ? { stateModule: c.placement.options } : {}) };
+    const options = transformOptionsOf(c);
     const onAnalysed = context.onAnalysed;
     const onAnalysis = onAnalysed && ((analysis: FileAnalysis) => onAnalysed(absolutePath, analysis));
     if (context.rewrite) {
@@ -575,6 +711,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
       plan = asked ? await planAsked(asked, context.types, options, true) : await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
     }
     c.exportedHelpers = plan.exportedHelpers;
+    c.definers = plan.definers;
     c.importsStateModule = plan.handlers.length > 0;
   } catch (error) {
     if (error instanceof ParseFailure) fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
@@ -600,7 +737,11 @@ async function handleCandidate(c: Candidate): Promise<void> {
   // them: the helper block goes after the imports).
   if (c.upgrade && transformed.output !== c.input) {
     const toOutput = positionMap(c.input, transformed.output);
-    c.upgrade.reported.notes = c.upgrade.notes.map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
+    // A marker of the official codemod the MRTR pass made obsolete (and removed) is no longer open work.
+    const written = new Set(officialMarkers(c.input).map((m) => m.message));
+    const left = new Set(officialMarkers(transformed.output).map((m) => m.message));
+    const removed = (note: UpgradeNote) => note.code === 'mcp-codemod-error' && written.has(note.message) && !left.has(note.message);
+    c.upgrade.reported.notes = c.upgrade.notes.filter((note) => !removed(note)).map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
   }
   if (!transformed.changed) return;
 

@@ -85,6 +85,8 @@ export class StateModules {
   /** Module files a read file imports that do not exist (a jscodeshift run leaves them to us). */
   private readonly missing = new Set<string>();
   private readonly placements = new Map<string, Placement>();
+  /** Each package's module, once placed (by the package's root): files placed later use it too. */
+  private readonly placed = new Map<string, { modulePath: string; refused?: string }>();
   /** The form of each module path met: a package's, or that of the files importing a missing one. */
   private readonly forms = new Map<string, StateModuleForm>();
   private readonly packages = new Map<string, { root: string; type?: string }>();
@@ -118,7 +120,11 @@ export class StateModules {
     }
   }
 
-  /** Decides, before the candidates are transformed, where each one's module is. */
+  /**
+   * Decides, before the candidates are transformed, where each one's module is. A file placed
+   * by a later call (one the cross-module pass migrates, having no request of its own) gets the
+   * module already placed for its package, if there is one. Returns every placement so far.
+   */
   async place(candidates: ReadonlyArray<{ absolutePath: string; source: string }>): Promise<Map<string, Placement>> {
     const texts = new Map(candidates.map((c) => [c.absolutePath, c.source]));
     const wirable = new Map<string, boolean>();
@@ -134,16 +140,22 @@ export class StateModules {
       if (list) list.push(c);
       else byPackage.set(root, [c]);
     }
-    for (const members of byPackage.values()) {
+    for (const [root, members] of byPackage) {
       const builders = new Map(members.map((c) => [c.absolutePath, this.graph.buildersReaching(c.absolutePath).filter((b) => b !== c.absolutePath && canWire(b))]));
-      const type = this.packageOf(members[0]!.absolutePath).type;
-      const form = packageForm(members, type);
-      // Beside the module(s) that build the server: found through the imports, or a candidate itself.
-      const located = [...new Set([...[...builders.values()].flat(), ...members.map((c) => c.absolutePath).filter((f) => this.graph.builders.has(f))])];
-      const modulePath = this.modulePath(moduleExtension(form, type), members.map((c) => c.absolutePath), located);
-      this.forms.set(modulePath, form);
-      this.importedBy(modulePath, members.map((c) => c.absolutePath));
-      const refused = this.foreign(modulePath, form) ?? (await this.outOfBounds(modulePath));
+      let decided = this.placed.get(root);
+      if (!decided) {
+        const type = this.packageOf(members[0]!.absolutePath).type;
+        const form = packageForm(members, type);
+        // Beside the module(s) that build the server: found through the imports, or a candidate itself.
+        const located = [...new Set([...[...builders.values()].flat(), ...members.map((c) => c.absolutePath).filter((f) => this.graph.builders.has(f))])];
+        const modulePath = this.modulePath(moduleExtension(form, type), members.map((c) => c.absolutePath), located);
+        this.forms.set(modulePath, form);
+        this.importedBy(modulePath, members.map((c) => c.absolutePath));
+        const refused = this.foreign(modulePath, form) ?? (await this.outOfBounds(modulePath));
+        decided = { modulePath, ...(refused ? { refused } : {}) };
+        this.placed.set(root, decided);
+      } else this.importedBy(decided.modulePath, members.map((c) => c.absolutePath));
+      const { modulePath, refused } = decided;
       for (const c of members) {
         const own = builders.get(c.absolutePath)!;
         this.placements.set(c.absolutePath, { options: { path: modulePath, verifierWiredElsewhere: own.length > 0 }, builders: own, ...(refused ? { refused } : {}) });

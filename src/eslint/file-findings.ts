@@ -56,7 +56,7 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
     return { findings: findingsForFile(file, [], scan), problem: { message: `cannot parse: ${error.message}`, ...where } };
   }
   const options = helpers ? externalHelpers(analysis, helpers, cwd) : {};
-  const sites = planned ? lintPlan(analysis, options).sites.map((site) => ({ file, ...site })) : [];
+  const sites = planned ? splitting(analysis, lintPlan(analysis, options), options).sites.map((site) => ({ file, ...site })) : [];
   return { findings: findingsForFile(file, sites, marked ? scanAnalysis(analysis) : undefined) };
 }
 
@@ -65,6 +65,22 @@ function lintPlan(analysis: FileAnalysis, options: TransformOptions = {}): FileP
   // A lint uses the plan's sites (and the helpers it exports), never its edits.
   const step = planOrQuestions(analysis, options, true, LINT_LOCAL);
   return 'plan' in step ? step.plan : planWithFacts(analysis, lintFactsNow(analysis.fileName, analysis.source, step.questions), options, true);
+}
+
+/**
+ * The plan once the file splits the helpers it exports that it can split (check's cross-module
+ * pass tells it to, each importer's calls then asking through the halves). Seen one file at a
+ * time, a helper an importer cannot call that way is split here, where check keeps it whole.
+ */
+function splitting(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions): FilePlan {
+  const proposed = plan.exportedHelpers.filter((h) => h.split).map((h) => h.name);
+  if (proposed.length === 0) return plan;
+  const split = lintPlan(analysis, { ...options, splitExported: proposed });
+  // Helpers on the way to one request are split together or not at all, as check decides.
+  const lines = new Set(plan.exportedHelpers.filter((h) => proposed.includes(h.name) && !split.splitExported.includes(h.name)).map((h) => h.line));
+  const kept = proposed.filter((name) => split.splitExported.includes(name) && !lines.has(plan.exportedHelpers.find((h) => h.name === name)!.line));
+  if (kept.length === 0) return plan;
+  return kept.length === proposed.length ? split : lintPlan(analysis, { ...options, splitExported: kept });
 }
 
 let checker: TypeScriptFacts | undefined;

@@ -170,6 +170,8 @@ function loopProblem(statement: Statement): string | undefined {
  */
 function caseContinuation(body: Statement[], index: number): Refusal | undefined {
   const rest = body.slice(index + 1);
+  // `case 'x': return await ask();`: the statement itself leaves.
+  if (rest.length === 0 && alwaysExits(body[index]!)) return undefined;
   const last = rest[rest.length - 1];
   const ends = last !== undefined && ((last.type === 'BreakStatement' && !last.label) || alwaysExits(last));
   const innerBreak = rest.slice(0, -1).some((s) => breaksOut(s));

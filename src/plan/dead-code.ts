@@ -1,12 +1,13 @@
 // Declarations the migration leaves unused: an import of `ElicitResultSchema` the legacy call
 // passed, an alias of the push API (`const elicit = server.server.elicitInput.bind(...)`, a
-// destructured `send`, `const app = { mcp }`), a private field holding the low-level server,
-// and, once those go, the type they named. A declaration is dead when every reference to it
+// destructured `send`, `const app = { mcp }`), a private field holding the low-level server
+// (or a private parameter property only a split helper method read, with the argument each
+// `new` of its class passes), and, once those go, the type they named. A declaration is dead when every reference to it
 // lay in text the migration replaces (a migrated call, a split helper, a URL throw) whose
 // replacement does not name it. One that was unused before is not the migration's to remove.
-import type { Node, Program, Statement } from '@babel/types';
+import type { ClassMethod, Node, Program, Statement, TSParameterProperty } from '@babel/types';
 import { TS_TYPES } from '../analyse/babel.cjs';
-import { boundNames, forEachNode, hasSideEffects } from '../analyse/ast.ts';
+import { boundNames, forEachNode, hasSideEffects, walk } from '../analyse/ast.ts';
 import { lineEndOf, lineStartOf, lineTail, startsLine } from './text.ts';
 import type { Edit, Span } from './types.ts';
 
@@ -28,10 +29,23 @@ interface Candidate {
   names: string[];
   /** Where the declaration is (its own references are there). */
   own: () => Span[];
-  /** What removing it takes: an import specifier, or statements. */
-  removal: () => { import: Extract<Node, { type: 'ImportDeclaration' }>; local: string } | { statements: Statement[] };
-  /** Evaluating what it holds does nothing (one that does is never removed). */
-  inert: () => boolean;
+  /** What removing it takes: an import specifier, statements, or a parameter property and the arguments passed to it. */
+  removal: () => Removal;
+  /** A class member: only references inside its class count, and a replacement naming it anyhow keeps it. */
+  member?: Span;
+  /** Whether it may go at all: what it holds has nothing to run; its class is constructed only here. Asked of one about to go. */
+  removable: () => boolean;
+}
+
+type Removal = { import: Extract<Node, { type: 'ImportDeclaration' }>; local: string } | { statements: Statement[] } | ParameterRemoval;
+
+/** A private parameter property (`constructor(private readonly server: McpServer)`) and the argument each `new` of its class passes it. */
+interface ParameterRemoval {
+  parameter: TSParameterProperty;
+  constructor: ClassMethod;
+  /** The constructor goes with it: it had only that parameter and an empty body, in a class that extends nothing. */
+  wholeConstructor: boolean;
+  args: Array<{ list: readonly Node[]; index: number }>;
 }
 
 /**
@@ -53,21 +67,24 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
     for (const c of candidates) {
       if (dead.has(c)) continue;
       const gone = c.names.every((name) => {
-        const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own()));
-        // The name, not a property of that name (`inputRequired.elicit` does not name `elicit`; `...elicit` does).
-        const word = new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+        const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own()) && (!c.member || inside(at, [c.member])));
+        // The name, not a property of that name (`inputRequired.elicit` does not name `elicit`; `...elicit` does);
+        // a member is named as a property too (`this.server`).
+        const word = c.member ? new RegExp(`(?<![\\w$#])${name.replace(/[$]/g, '\\$')}(?![\\w$])`) : new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
         const dropped = (at: number) => replaced.some((r) => r.start <= at && at < r.end && !word.test(r.text)) || inside(at, removed);
         return refs.length > 0 && refs.every(dropped);
       });
-      if (!gone || !c.inert()) continue;
+      if (!gone || !c.removable()) continue;
       dead.add(c);
       removed.push(...removedSpans(c));
       changed = true;
     }
   }
 
-  for (const c of dead) {
-    const removal = c.removal();
+  const removals = [...dead].map((c) => c.removal());
+  result.edits.push(...parameterEdits(source, removals.flatMap((r) => ('parameter' in r ? [r] : []))));
+  for (const removal of removals) {
+    if ('parameter' in removal) continue;
     if ('import' in removal) {
       const drops = result.importDrops.get(removal.import.start!) ?? new Set<string>();
       drops.add(removal.local);
@@ -82,10 +99,12 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
   return result;
 }
 
-/** What goes with a dead declaration: its statements, or its import specifier. */
+/** What goes with a dead declaration: its statements, its import specifier, or its parameter and the arguments passed to it. */
 function removedSpans(c: Candidate): Span[] {
   const removal = c.removal();
-  return 'statements' in removal ? removal.statements.map((s) => ({ start: s.start!, end: s.end! })) : c.own();
+  if ('statements' in removal) return removal.statements.map((s) => ({ start: s.start!, end: s.end! }));
+  if ('parameter' in removal) return [...c.own(), ...removal.args.map(({ list, index }) => ({ start: list[index]!.start!, end: list[index]!.end! }))];
+  return c.own();
 }
 
 /**
@@ -100,7 +119,7 @@ function mayDie(program: Program, candidates: readonly Candidate[], replaced: re
   let spans: readonly Span[] = replaced;
   while (spans.length > 0) {
     for (const name of namesWithin(program, spans)) named.add(name);
-    const more = candidates.filter((c) => !possible.has(c) && c.names.every((name) => named.has(name)));
+    const more = candidates.filter((c) => !possible.has(c) && c.names.every((name) => named.has(name)) && c.removable());
     for (const c of more) possible.add(c);
     spans = more.flatMap(removedSpans);
   }
@@ -146,7 +165,7 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
       for (const spec of node.specifiers) {
         const own = [{ start: spec.start!, end: spec.end! }];
         const removal = { import: node, local: spec.local.name };
-        out.push({ names: [spec.local.name], own: () => own, removal: () => removal, inert: () => true });
+        out.push({ names: [spec.local.name], own: () => own, removal: () => removal, removable: () => true });
       }
       return false;
     }
@@ -158,9 +177,10 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
       if (simplePattern && init && (!inBody || renderable.has(node.start!))) {
         const own = [{ start: node.start!, end: node.end! }];
         const removal = { statements: [node] };
-        out.push({ names: boundNames(d!.id).map((b) => b.name), own: () => own, removal: () => removal, inert: once(() => isInert(init)) });
+        out.push({ names: boundNames(d!.id).map((b) => b.name), own: () => own, removal: () => removal, removable: once(() => isInert(init)) });
       }
     }
+    if (node.type === 'ClassDeclaration') out.push(...parameterProperties(program, node, bodies));
     if (node.type === 'ClassBody') {
       for (const member of node.body) {
         if (member.type !== 'ClassPrivateProperty' || member.static) continue;
@@ -168,7 +188,7 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
         const value = member.value;
         const writes = once(() => fieldWrites(node, name));
         const own = once(() => [member, ...writes()].map((s) => ({ start: s.start!, end: s.end! })));
-        out.push({ names: [`#${name}`], own, removal: () => ({ statements: [member as unknown as Statement, ...writes()] }), inert: () => !value || isInert(value) });
+        out.push({ names: [`#${name}`], own, removal: () => ({ statements: [member as unknown as Statement, ...writes()] }), removable: once(() => !value || isInert(value)) });
       }
     }
     return undefined;
@@ -179,6 +199,85 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
+}
+
+/**
+ * The private parameter properties of a class the module alone constructs: each `new` of it
+ * passes the argument with nothing to run, outside the migrated bodies (their text is
+ * rewritten whole), and the class's name is used only to construct it and in types.
+ */
+function parameterProperties(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>, bodies: readonly Span[]): Candidate[] {
+  const ctor = cls.body.body.find((m): m is ClassMethod => m.type === 'ClassMethod' && m.kind === 'constructor');
+  const params = ctor?.params.filter((p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier') ?? [];
+  if (!ctor || params.length === 0 || !cls.id) return [];
+  const name = cls.id.name;
+  // How the class is constructed, looked for (a walk of the module) only when a parameter is about to go.
+  const constructed = once(() => {
+    const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
+    let other = false;
+    walk(program, (node, parents) => {
+      if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
+        if (node.declaration === cls || (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))) other = true;
+      }
+      if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
+      const parent = parents[parents.length - 1];
+      if (parent?.type === 'NewExpression' && parent.callee === node) constructions.push(parent);
+      else if (parent?.type !== 'TSTypeReference') other = true;
+      return undefined;
+    });
+    return other ? undefined : constructions;
+  });
+  const inBody = (n: Node) => bodies.some((b) => b.start <= n.start! && n.end! <= b.end);
+  const wholeConstructor = ctor.params.length === 1 && ctor.body.body.length === 0 && !cls.superClass;
+  return params.map((parameter): Candidate => {
+    const index = ctor.params.indexOf(parameter);
+    const id = parameter.parameter as Extract<Node, { type: 'Identifier' }>;
+    const own = [{ start: parameter.start!, end: parameter.end! }];
+    return {
+      names: [id.name],
+      own: () => own,
+      member: { start: cls.body.start!, end: cls.body.end! },
+      removal: () => ({ parameter, constructor: ctor, wholeConstructor, args: (constructed() ?? []).map((c) => ({ list: c.arguments, index })) }),
+      removable: once(() => {
+        const constructions = constructed();
+        return constructions !== undefined && constructions.every((c) => !inBody(c) && c.arguments.slice(0, index + 1).every((a) => a.type !== 'SpreadElement') && c.arguments[index] !== undefined && !hasSideEffects(c.arguments[index]!));
+      }),
+    };
+  });
+}
+
+/** The edits that remove dead parameter properties and their arguments, each list edited once. */
+function parameterEdits(source: string, removals: readonly ParameterRemoval[]): Edit[] {
+  const edits: Edit[] = [];
+  const lists = new Map<readonly Node[], Set<number>>();
+  const drop = (list: readonly Node[], index: number) => lists.set(list, (lists.get(list) ?? new Set()).add(index));
+  for (const r of removals) {
+    for (const { list, index } of r.args) drop(list, index);
+    if (r.wholeConstructor) edits.push(removeStatement(source, r.constructor));
+    else drop(r.constructor.params, r.constructor.params.indexOf(r.parameter));
+  }
+  for (const [list, indexes] of lists) edits.push(...listRemovals(source, list, indexes));
+  return edits;
+}
+
+/** Removes the elements `indexes` of a comma-separated list (parameters, arguments), its layout kept. */
+function listRemovals(source: string, list: readonly Node[], indexes: ReadonlySet<number>): Edit[] {
+  const last = list.length - 1;
+  if (indexes.size === list.length) {
+    // Everything between the parentheses: a trailing comma and line breaks go too.
+    const open = source.lastIndexOf('(', list[0]!.start!);
+    const close = source.indexOf(')', list[last]!.end!);
+    return [{ start: open + 1, end: close, text: '' }];
+  }
+  const kept = [...list.keys()].filter((i) => !indexes.has(i));
+  const lastKept = kept[kept.length - 1]!;
+  const edits: Edit[] = [];
+  for (const i of [...indexes].sort((a, b) => a - b)) {
+    if (i < lastKept) edits.push({ start: list[i]!.start!, end: list[i + 1]!.start!, text: '' });
+  }
+  // The removed ones after the last kept: from its end, the separator with them.
+  if (lastKept < last) edits.push({ start: list[lastKept]!.end!, end: list[last]!.end!, text: '' });
+  return edits;
 }
 
 /** Statements `this.#name = <nothing to run>;` in a class body's methods. */

@@ -4,23 +4,41 @@
 // leaves the whole handler as it was, with every site marked.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import type { HandlerSite } from '../analyse/find-handlers.ts';
-import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
-import { callGraphOf, handlersReaching, type CallGraph, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
+import { registeredHandlers, type HandlerSite } from '../analyse/find-handlers.ts';
+import { urlThrowSites, type LegacySite, type UrlElicitationThrow } from '../analyse/find-sites.ts';
+import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
+import { receiverResolver } from '../analyse/receivers.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
+import { secretInState } from './secrets.ts';
 import { codeSnippet, jsString } from '../core/escape.ts';
+import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeStyleOf } from './code-style.ts';
 import { dropStatements, layoutHandler } from './resume-layout.ts';
 import { statementFacts } from './resume-facts.ts';
-import type { TypeFacts } from '../analyse/type-facts.ts';
-import { handlerId, planHandler } from './plan-handler.ts';
-import { splitHelper, type HelperSplit } from './split-helper.ts';
+import { contextParameter, handlerId, planHandler, type ContextParameter } from './plan-handler.ts';
+import { delegationTo, type Delegation } from './delegates.ts';
+import { shapeCalls, type HelperSplit, type SplitShape } from './split-helper.ts';
+import { splitTree, viaSite, type HelperTree } from './helper-tree.ts';
+import { isFunction, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { eolOf, indentAt, lineStartOf } from './text.ts';
 import type { Edit, FilePlan, HandlerPlan, InputKind, ListPlan, Marker, SiteReport } from './types.ts';
 import { type DeadCode, deadDeclarations, type Replaced } from './dead-code.ts';
-import { fileEdits, SERVER_ELSEWHERE_REASON, serverElsewhereNext } from './wiring.ts';
+import { widenDefinerEdits } from './definer-types.ts';
+import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
+import { fileEdits, SERVER_ELSEWHERE_NEXT, SERVER_ELSEWHERE_REASON } from './wiring.ts';
+
+/**
+ * An asking helper of another module, as this module calls it: its exported name (`confirm`,
+ * `Prompter.confirm`), where it asks, and how it splits when the engine says it is split.
+ */
+export interface ExternalHelper {
+  file: string;
+  line: number;
+  name: string;
+  split?: SplitShape;
+}
 
 export interface PlanOptions {
   typeFacts?: TypeFacts;
@@ -28,9 +46,23 @@ export interface PlanOptions {
    * Functions of other modules of the project that make a legacy request, by the local name
    * this module imports them under (the engine finds them): handlers calling them are marked.
    */
-  externalHelpers?: ReadonlyMap<string, { file: string; line: number; name: string }>;
+  externalHelpers?: ReadonlyMap<string, ExternalHelper>;
   /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
   sampling?: 'migrate' | 'flag';
+  /**
+   * Exported helpers (`confirm`, `Prompter.confirm`) the engine found every other module's
+   * handlers can ask through once split: this module splits them too.
+   */
+  splitExported?: ReadonlySet<string>;
+  /** Functions of this module other modules' migrated tool definitions are handed to: their parameter type is widened. */
+  widenDefiners?: ReadonlySet<string>;
+  /** This module's exported functions other modules register as handlers, and how (the engine finds them). */
+  registeredAs?: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>;
+  /**
+   * Set when this module reaches the v1 SDK through a module of the project that stays on v1
+   * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.
+   */
+  v1Through?: string;
   /** The request-state module migrated handlers import (see StateModuleOptions). */
   stateModule?: StateModuleOptions;
   /**
@@ -50,11 +82,14 @@ export interface StateModuleOptions {
 }
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
-  const { source, handlers } = analysis;
+  const { source } = analysis;
+  const style = codeStyleOf(source, analysis.program);
+  // This module's functions other modules register as handlers (the engine found them).
+  const handlers = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;
-  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk?.(s.receiver.start!, s.receiver.end!)]));
+  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk && receiverVerdict(s, fromSdk)]));
   const candidates = analysis.sites.filter((s) => verdicts.get(s) !== false);
   const uncertain = fromSdk ? 0 : verdicts.size;
   const markers: Marker[] = [];
@@ -62,7 +97,6 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   const planned: HandlerPlan[] = [];
 
   const eol = eolOf(source);
-  const style = codeStyleOf(source, analysis.program);
   const byHandler = new Map<HandlerSite, LegacySite[]>();
   const exportedHelpers: FilePlan['exportedHelpers'] = [];
   const addSite = (handler: HandlerSite, site: LegacySite) => {
@@ -70,11 +104,28 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (list) list.push(site);
     else byHandler.set(handler, [site]);
   };
-  const reachHelpers = new Map<HandlerSite, string>();
-  const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit }> = [];
+  // Calls from handlers into helpers that cannot be migrated: they block their handler (or, in a
+  // handler dispatching by tool name, their case).
+  const reachHelpers = new Map<HandlerSite, Array<{ helper: string; call: Node; ancestors: readonly Node[] }>>();
+  const reaches = (handler: HandlerSite, helper: string, call: Node, ancestors: readonly Node[]) => reachHelpers.set(handler, [...(reachHelpers.get(handler) ?? []), { helper, call, ancestors }]);
+  // Helpers split for the handlers that reach them: each with its tree (split whole, or not at all).
+  const splits: Array<{ site: LegacySite; chain: HelperChain; split: HelperSplit; tree: HelperTree }> = [];
   // Sites refused before planning; their handler is then left whole too.
   const preset = new Map<LegacySite, Refusal>();
+  // Requests in helpers that cannot be split, decided once every site is placed (a delegation).
+  const deferred: Array<{ site: LegacySite; chain: HelperChain; why: string }> = [];
+  // A module on the v1 SDK (imported here, or through a module of the project that stays on
+  // v1): v1 has no MRTR, and v2 calls would not run on its server.
+  const v1 = [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ?? (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
+  const v1Why = v1 ? `this module imports the v1 SDK (\`${codeSnippet(v1)}\`)` : options.v1Through ? `this module reaches the v1 SDK through \`${codeSnippet(options.v1Through)}\` (a module that stays on v1, or a copy of the SDK kept in the project)` : undefined;
   for (const site of candidates) {
+    if (v1Why) {
+      preset.set(site, new Refusal('legacy-sdk', `${v1Why}, which has no MRTR: migrated to v2 calls, this request would not run on its server.`, 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.', site));
+      continue;
+    }
+    // A function handed in, called where no handler reaches and no other module can: whatever it
+    // is, it asks outside a request (below), which says more than an unknown receiver.
+    if (site.handedIn && !handlers.some((h) => site.functions.includes(h.fn)) && askingExports(site).length === 0 && !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)) continue;
     if (site.uncertain && verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
       preset.set(site, new Refusal('unknown-receiver', `\`${codeSnippet(source.slice(site.receiver.start!, site.receiver.end!))}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
@@ -88,35 +139,54 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     const refused = preset.get(site);
     if (refused && !owner) {
       mark(site, refused);
+      // Its handlers, here and in other modules, still reach it: they are marked too.
+      for (const name of askingExports(site)) exportedHelpers.push({ name, line: site.call.loc!.start.line });
+      const chain = handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
+      if (chain) {
+        markReaching(site, chain);
+        for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
+      }
       continue;
     }
     if (refused) {
       addSite(owner!, site);
       continue;
     }
-    // A helper this module exports is asked through by other modules' handlers too (the
-    // engine marks those): it is never split, and is marked whether or not a handler here
-    // calls it.
-    const exported = !owner && site.enclosing ? exportedHelperName(site) : undefined;
-    if (exported) exportedHelpers.push({ name: exported, line: site.call.loc!.start.line });
+    // A helper asked through by handlers: split (with the helpers on the way) when the whole
+    // tree can be. One this module exports is asked through by other modules' handlers too: it
+    // is split only when the engine says every one of them migrates (splitExported); until
+    // then it is marked, and what its split would be is reported for those modules to plan with.
+    const exported = owner ? [] : askingExports(site);
     const chain = owner ? undefined : handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing);
+    const tree = owner ? undefined : helperTree(site);
+    const pending = tree && typeof tree !== 'string' ? tree.splits.filter((s) => exportedNameOf(s.site.enclosing!) !== undefined && !options.splitExported?.has(exportedNameOf(s.site.enclosing!)!)) : [];
+    if (tree && typeof tree !== 'string' && pending.length === 0 && (tree.handlerCalls.length > 0 || exported.length > 0)) {
+      for (const s of tree.splits) splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
+      for (const c of tree.handlerCalls) addSite(c.handler, c.site);
+      continue;
+    }
+    for (const name of exported) {
+      const proposed = pending.find((s) => exportedNameOf(s.site.enclosing!) === name);
+      exportedHelpers.push({ name, line: site.call.loc!.start.line, ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
+    }
     if (chain) {
-      const split = exported ? 'it is exported: callers in other modules would still need the old function.' : splittable(callGraphOf(analysis.index), site, chain);
-      if (typeof split === 'string') {
-        markHelper(site, chain, split);
-        for (const r of chain.reaching) reachHelpers.set(r.handler, chain.helper);
-        continue;
+      const why = typeof tree === 'string' ? tree : 'it is exported: other modules call it too, and it is split only once each of their handlers can be migrated (this run could not show that).';
+      // Not split: a function its handlers delegate to may still be migrated as a handler (below).
+      if (exported.length === 0) deferred.push({ site, chain, why });
+      else {
+        markHelper(site, chain, why);
+        for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
       }
-      splits.push({ site, chain, split });
-      for (const r of chain.reaching) addSite(r.handler, viaSite(source, r.call, split));
       continue;
     }
     if (!owner && analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
-      mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string literal nor a const string of this module, and the request state must name the tool it was minted for.', 'register it under a literal name (or a const string declared in this module), then run again.'));
+      mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.', 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.'));
       continue;
     }
-    if (exported) {
-      mark(site, new Refusal('in-helper', `this request is made in \`${exported}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.`, `have \`${exported}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
+    if (exported.length > 0) {
+      const first = exported[exported.length - 1]!;
+      const why = typeof tree === 'string' ? ` It cannot be split: ${tree}` : '';
+      mark(site, new Refusal('in-helper', `this request is made in \`${first}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.${why}`, `have \`${first}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
       continue;
     }
     if (!owner) {
@@ -130,25 +200,27 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     addSite(owner, site);
   }
 
-  // URL elicitations thrown as errors: returned as input requests instead.
+  // URL elicitations thrown as errors: questions of their handler where code follows them,
+  // input requests returned at once where nothing does (see planUrlThrow). One that cannot move
+  // leaves its handler whole.
   const urlEdits: Edit[] = [];
   const urlBlocked = new Set<HandlerSite>();
   const urlPlanned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }> = [];
-  const markThrow = (t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal) => {
-    markAt(t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
-  };
+  const markThrow = (t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal) => markAt(t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
   for (const t of analysis.urlThrows) {
     const handler = handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
-    const outcome = planUrlThrow(source, eol, t, handler !== undefined, handler !== undefined && byHandler.has(handler));
-    if (outcome instanceof Refusal) {
-      if (outcome.code === 'url-elicitation' && handler && byHandler.has(handler)) urlBlocked.add(handler);
+    const outcome = planUrlThrow(source, eol, t, handler?.fn, handler !== undefined && byHandler.has(handler));
+    if (outcome === 'question') {
+      for (const site of urlThrowSites(t)) addSite(handler!, site);
+    } else if (outcome instanceof Refusal) {
       markThrow(t, handler, outcome);
-      continue;
+      if (handler) urlBlocked.add(handler);
+    } else {
+      urlEdits.push(outcome);
+      urlPlanned.push({ t, handler: handler! });
+      const { line, column } = t.statement.loc!.start;
+      reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });
     }
-    urlEdits.push(outcome);
-    urlPlanned.push({ t, handler: handler! });
-    const { line, column } = t.statement.loc!.start;
-    reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });
   }
 
   // A handler registered from `oninitialized` never exists for a 2026-07-28 client: there is
@@ -160,52 +232,119 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     markAt(handler.call, handler.ancestors, byHandler.get(handler)![0]!.kind ?? 'elicit', handler, refusal);
   }
 
-  // Calls from handlers into another module's helper that makes a request.
+  // Calls from handlers into another module's helper that makes a request: asked through its
+  // halves where the engine says it is split, marked otherwise.
+  const externalVia: Array<{ handler: HandlerSite; site: LegacySite; external: ExternalHelper }> = [];
   if (options.externalHelpers && options.externalHelpers.size > 0) {
     for (const call of callGraphOf(analysis.index).calls) {
-      const external = call.call.callee.type === 'Identifier' ? options.externalHelpers.get(call.call.callee.name) : undefined;
+      const external = externalHelperOf(call);
       const handler = external && handlers.find((h) => call.functions.includes(h.fn));
       if (!external || !handler) continue;
+      const via = external.split ? externalViaSite(call, external, external.split) : undefined;
+      if (via) {
+        externalVia.push({ handler, site: via, external });
+        addSite(handler, via);
+        continue;
+      }
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through \`${external.name}()\` (${external.file}:${external.line}), which cannot suspend it.`, `have \`${external.name}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.`);
       markAt(call.call, call.ancestors, 'elicit', handler, refusal);
-      reachHelpers.set(handler, external.name);
+      reaches(handler, external.name, call.call, call.ancestors);
+    }
+  }
+
+  // Functions handlers delegate to (return await this.handleX(args)): migrated as handlers of
+  // their own, when the handlers that call them ask nothing themselves. Else marked, as helpers.
+  const delegations: Array<{ delegation: Delegation; chains: Array<{ site: LegacySite; chain: HelperChain; why: string }> }> = [];
+  const deferredDelegations = new Set([...new Set(deferred.map((d) => d.site.enclosing!))].flatMap((fn) => {
+    const d = delegationTo(callGraphOf(analysis.index), handlers, fn);
+    return typeof d === 'string' ? [] : d.calls.map((c) => c.handler);
+  }));
+  // A helper that was split for a handler that also delegates to one that cannot be: delegated
+  // too, so that the handler (asking nothing itself) needs no state of its own.
+  const direct = (h: HandlerSite) => (byHandler.get(h) ?? []).some((x) => !x.via);
+  for (const tree of new Set(splits.map((s) => s.tree))) {
+    if (tree.splits.length !== 1 || !tree.handlerCalls.some((c) => deferredDelegations.has(c.handler)) || tree.handlerCalls.some((c) => direct(c.handler))) continue;
+    const { site, split } = tree.splits[0]!;
+    const graph = callGraphOf(analysis.index);
+    if (exportedNameOf(site.enclosing!) || typeof delegationTo(graph, handlers, site.enclosing!) === 'string') continue;
+    for (const c of tree.handlerCalls) {
+      const rest = byHandler.get(c.handler)!.filter((x) => x !== c.site);
+      if (rest.length > 0) byHandler.set(c.handler, rest);
+      else byHandler.delete(c.handler);
+    }
+    splits.splice(0, splits.length, ...splits.filter((x) => x.tree !== tree));
+    deferred.push({ site, chain: handlersReaching(graph, handlers, site.enclosing) ?? { helper: split.name, reaching: [] }, why: 'it is delegated to.' });
+  }
+  for (const fn of new Set(deferred.map((d) => d.site.enclosing!))) {
+    const mine = deferred.filter((d) => d.site.enclosing === fn);
+    const delegation = delegationTo(callGraphOf(analysis.index), handlers, fn);
+    const ok = typeof delegation !== 'string' && delegation.calls.every((c) => !byHandler.has(c.handler) && callerContext(c.handler) !== undefined);
+    if (ok) {
+      delegations.push({ delegation, chains: mine });
+      for (const d of mine) addSite(delegation.handler, d.site);
+      continue;
+    }
+    for (const { site, chain, why } of mine) {
+      markHelper(site, chain, why);
+      for (const r of chain.reaching) reaches(r.handler, chain.helper, r.call.call, r.call.ancestors);
     }
   }
 
   // Each handler's own outcome, once: refused before planning (shared function, URL throw,
-  // preset, --sampling=flag, a helper that cannot be split), or planned.
-  const own = new Map<HandlerSite, HandlerPlan | Refusal>();
+  // preset, --sampling=flag, a helper that cannot be split), or planned (a handler that
+  // dispatches on the tool's name, case by case: `drops` are the sites of cases left out).
+  const own = new Map<HandlerSite, Outcome>();
   for (const [handler, handlerSites] of byHandler) own.set(handler, ownOutcome(handler, handlerSites));
 
-  // A helper is split only if every handler that calls it migrates: otherwise it stays, with
-  // its markers, and the handlers that did migrate through it are left as they were too.
+  // A helper is split only if every handler that calls it migrates the call: otherwise it stays,
+  // with its markers, and the handlers (or cases) that did migrate through it are left as they
+  // were too.
   const abandoned = new Set<string>();
-  const outcome = (handler: HandlerSite): HandlerPlan | Refusal => {
+  const outcome = (handler: HandlerSite): Outcome => {
     const mine = own.get(handler)!;
-    if (mine instanceof Refusal) return mine;
-    const helper = byHandler.get(handler)!.find((s) => s.via && abandoned.has(s.via.helper))?.via?.helper;
-    return helper ? blockedByHelper(helper) : mine;
+    if (mine.result instanceof Refusal) return mine;
+    const through = byHandler.get(handler)!.filter((s) => s.via && abandoned.has(s.via.helper) && !mine.drops.has(s));
+    if (through.length === 0) return mine;
+    return ownOutcome(handler, byHandler.get(handler)!, through.map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: blockedByHelper(s.via!.helper), site: s })));
+  };
+  const migratesCall = (handler: HandlerSite, call: Node) => {
+    const { result, drops } = outcome(handler);
+    return !(result instanceof Refusal) && ![...drops.keys()].some((s) => s.call === call);
   };
   for (;;) {
-    const failing = splits.filter(({ split, chain }) => !abandoned.has(split.name) && chain.reaching.some((r) => !byHandler.has(r.handler) || outcome(r.handler) instanceof Refusal));
+    const failing = splits.filter(({ split, tree }) => !abandoned.has(split.name) && tree.handlerCalls.some((c) => !migratesCall(c.handler, c.site.call)));
     if (failing.length === 0) break;
-    for (const f of failing) abandoned.add(f.split.name);
+    // A tree is split whole or not at all.
+    for (const f of failing) for (const s of f.tree.splits) abandoned.add(s.split.name);
   }
-  const results = new Map([...byHandler.keys()].map((handler) => [handler, outcome(handler)] as const));
+  const outcomes = new Map([...byHandler.keys()].map((handler) => [handler, outcome(handler)] as const));
+  const results = new Map([...outcomes].map(([handler, o]) => [handler, o.result] as const));
+  const migrates = (handler: HandlerSite, site: LegacySite) => !(results.get(handler) instanceof Refusal) && !outcomes.get(handler)!.drops.has(site);
+  // For the engine: whether each call of another module's split helper migrated (it splits the helper only if all do).
+  const externalCalls = [...externalVia.map(({ handler, site, external }) => ({ file: external.file, name: external.name, migrated: migrates(handler, site) })), ...externalLeftovers()];
 
-  function ownOutcome(handler: HandlerSite, handlerSites: LegacySite[]): HandlerPlan | Refusal {
+  function ownOutcome(handler: HandlerSite, handlerSites: LegacySite[], more: Blocked[] = []): Outcome {
     if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
       // One function serving several registrations: the state must name the one it was minted for.
       const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
-      return new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.');
+      return whole(new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.'));
     }
-    if (urlBlocked.has(handler)) return new Refusal('blocked-by-sibling', 'this handler also throws UrlElicitationRequiredError, so it is left as it was.', 'migrate the URL elicitation by hand, then run the codemod again.');
-    const presetSite = handlerSites.find((s) => preset.has(s));
-    if (presetSite) return preset.get(presetSite)!;
+    if (urlBlocked.has(handler)) return whole(new Refusal('blocked-by-sibling', 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.', 'see the marker at the throw, then run the codemod again.'));
     const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
-    if (flagged) return new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged);
-    const helper = reachHelpers.get(handler);
-    return helper ? blockedByHelper(helper) : withLayout(planHandler(analysis, handler, handlerSites, options.typeFacts), handler, handlerSites);
+    const blocked: Blocked[] = [
+      ...handlerSites.filter((s) => preset.has(s)).map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: preset.get(s)!, site: s })),
+      ...(flagged ? [{ node: flagged.call, ancestors: flagged.ancestors, refusal: new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged), site: flagged }] : []),
+      ...(reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper) })),
+      ...more,
+    ];
+    const plan = (sites: LegacySite[]) => withLayout(planHandler(analysis, handler, sites, options.typeFacts), handler, sites);
+    const caseOf = dispatchCases(handler);
+    if (caseOf) return planByCase(caseOf, handlerSites, blocked, plan);
+    // The handler's own problem says more than the helper path that blocks it too.
+    const pinned = blocked.find((b) => b.site);
+    if (pinned) return whole(pinned.refusal);
+    const result = plan(handlerSites);
+    return whole(blocked.length > 0 && !(result instanceof Refusal) ? blocked[0]!.refusal : result);
   }
 
   /** A planned handler with how it is written (or why it cannot be written in place). */
@@ -222,7 +361,35 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 
   const edits: Edit[] = [...urlEdits];
+  // A delegation migrated: each calling handler hands its context on (adding it where it had none).
+  const contextAdded = new Set<HandlerSite>();
+  // The types of the context parameters added with one (`ctx: ServerContext`): imported.
+  const contextTypes = new Set<string>();
+  for (const { delegation, chains } of delegations) {
+    if (results.get(delegation.handler) instanceof Refusal) {
+      for (const { site, chain } of chains.slice(0, 1)) markReaching(site, chain);
+      continue;
+    }
+    for (const { handler, call } of delegation.calls) {
+      const context = callerContext(handler)!;
+      if (context.addParam && !contextAdded.has(handler)) {
+        contextAdded.add(handler);
+        if (handler.contextType && analysis.typed) contextTypes.add(`type ${handler.contextType}`);
+        edits.push({ start: context.addParam.at, end: context.addParam.at, text: context.addParam.text });
+        if (context.addParam.close) edits.push({ start: context.addParam.close.at, end: context.addParam.close.at, text: context.addParam.close.text });
+      }
+      const last = call.arguments[call.arguments.length - 1];
+      edits.push(last ? { start: last.end!, end: last.end!, text: `, ${context.name}` } : { start: call.end! - 1, end: call.end! - 1, text: context.name });
+    }
+  }
+  // Exported helpers split here (the engine told other modules to ask through their halves).
+  const splitExported = splits.filter((s) => !abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(s.site.enclosing!) ?? []);
   for (const { site, chain, split } of splits) {
+    // The innermost helper's request is the site; an outer helper's split builds on it.
+    if (site.via) {
+      if (!abandoned.has(split.name)) edits.push(split.edit);
+      continue;
+    }
     if (abandoned.has(split.name)) {
       markHelper(site, chain, 'a handler that calls this helper could not be migrated, so the helper stays as it was.', 'see the markers in the handlers that call it.');
       continue;
@@ -232,8 +399,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     reports.push({ line, column: column + 1, kind: site.kind!, handler: `helper:${split.name}`, status: 'migrated', lifted: [], guidance: KINDS[site.kind!].guidance });
   }
 
+
   for (const [handler, result] of results) {
     const handlerSites = byHandler.get(handler)!.filter((s) => !s.via || !abandoned.has(s.via.helper) || result instanceof Refusal);
+    for (const [site, refusal] of outcomes.get(handler)!.drops) {
+      if (site.via && refusal.code === 'blocked-by-helper') continue;
+      mark(site, refusal, handler);
+    }
     if (result instanceof Refusal) {
       for (const site of handlerSites) {
         // Through a helper, only the handler's own problem is news: the helper's markers say the rest.
@@ -247,32 +419,79 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     for (const p of result.points) {
       for (const r of p.requests) {
         if (r.resultWrap) continue; // counted once, at the helper
-        const secret = p.secrets.length > 0 ? `${p.secrets.join(', ')} travel${p.secrets.length === 1 ? 's' : ''} in requestState, which the client can read: keep secrets on the server.` : undefined;
-        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.map((l) => l.name), guidance: [KINDS[r.kind].guidance, secret].filter(Boolean).join(' ') || undefined });
+        const bound = p.requestBound.length > 0 ? `After the question, ${p.requestBound.join(', ')} is the retry's request, not the first call's.` : undefined;
+        reports.push({ line: r.line, column: r.column, kind: r.kind, handler: result.id, status: 'migrated', lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name), guidance: [KINDS[r.kind].guidance, bound].filter(Boolean).join(' ') || undefined });
+      }
+      // Migrated, but left for a person: a file-level report, as server-elsewhere is (not a site of its own).
+      if (p.secrets.length > 0) {
+        const first = p.requests.find((r) => !r.resultWrap) ?? p.requests[0]!;
+        reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', ...secretInState(p.secrets) });
       }
     }
   }
 
+
+  // Markers inside a body the rewrite renders go with it.
+  for (const h of planned) {
+    const inside = markers.filter((m) => h.body.start < m.lineStart && m.lineStart < h.body.end);
+    if (inside.length === 0) continue;
+    h.markers = inside;
+    for (const m of inside) markers.splice(markers.indexOf(m), 1);
+  }
+
+  // Tool definitions migrated here: the definer that types them admits InputRequiredResult (here,
+  // or in its module, which the engine widens).
+  const definers: FilePlan['definers'] = [];
+  const localDefiners = new Set(options.widenDefiners ?? []);
+  for (const h of planned) {
+    const handler = handlers.find((x) => handlerId(x) === h.id && x.fn.body.start === h.body.start);
+    const callee = handler?.definition && handler.call.type === 'CallExpression' ? handler.call.callee : undefined;
+    if (callee?.type !== 'Identifier') continue;
+    const imported = analysis.importedNames.get(callee.name);
+    if (imported) definers.push({ from: imported.from, name: imported.imported });
+    else localDefiners.add(callee.name);
+  }
+  const definerEdits = widenDefinerEdits(analysis, [...localDefiners]);
+  edits.push(...definerEdits);
+
   // What the migration leaves unused (imports, aliases of the push API): removed.
-  const dead = options.sitesOnly?.() ? nothingDead() : unusedAfter(analysis, [...results].flatMap(([handler, r]) => (r instanceof Refusal ? [] : [{ plan: r, sites: byHandler.get(handler)! }])), edits);
+  const migratedSites = [...results].flatMap(([handler, r]) => (r instanceof Refusal ? [] : [{ plan: r, sites: byHandler.get(handler)!.filter((s) => migrates(handler, s) && (!s.via || !abandoned.has(s.via.helper))) }]));
+  const dead = options.sitesOnly?.() ? nothingDead() : unusedAfter(analysis, migratedSites, edits);
   edits.push(...dead.edits);
 
-  const tail = fileEdits(analysis, options, planned, urlEdits.length > 0, dead.importDrops);
+  // Outside the handlers: the server package's types a widened definer names, and a module
+  // whose helpers are split for other modules' handlers (with none migrated itself) needs the
+  // builders and the answer types its halves name.
+  const serverTypes = new Set<string>(contextTypes);
+  for (const [handler, r] of results) if (!(r instanceof Refusal) && r.addParam && handler.contextType && analysis.typed) serverTypes.add(`type ${handler.contextType}`);
+  if (definerEdits.length > 0) serverTypes.add('type InputRequiredResult');
+  const splitOnly = splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
+  if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) serverTypes.add(`type ${t.trim()}`);
+  // Names of the file's own modules the rewrite now uses: another module's split helper's
+  // halves (beside the helper's import), the type a lifted local is restored with.
+  const halves = externalVia.filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method).flatMap(({ site, external }) => {
+    const base = external.name.split('.').pop()!;
+    const from = site.call.type === 'CallExpression' && site.call.callee.type === 'Identifier' ? analysis.importedNames.get(site.call.callee.name)?.from : undefined;
+    return from === undefined ? [] : [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])].map((name) => ({ name, from, type: false }));
+  });
+  const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
+  const tail = fileEdits(analysis, options, planned, { builders: urlEdits.length > 0 || splitOnly.length > 0, serverTypes: [...serverTypes], moduleNames: [...halves, ...typeNames] }, dead.importDrops);
   if (tail instanceof Refusal) {
     // A name the migration adds that the module already declares, in any scope, would not
     // compile or would be shadowed: the file is refused.
     const migrated = new Set([...planned.map((h) => h.body.start), ...splits.map((s) => s.site.enclosing!.body.start!)]);
     for (const site of candidates) if (site.functions.some((f) => migrated.has(f.body.start!))) mark(site, tail);
     for (const { t, handler } of urlPlanned) markThrow(t, handler, tail);
+    for (const h of planned) markers.push(...(h.markers ?? []));
     const kept = reports.filter((r) => r.status !== 'migrated');
-    return { handlers: [], markers, sites: kept, edits: [], typed: analysis.typed, style: tail.style, eol, uncertain, exportedHelpers };
+    return { handlers: [], markers, sites: kept, edits: [], typed: analysis.typed, style: tail.style, eol, uncertain, exportedHelpers, externalCalls: externalCalls.map((c) => ({ ...c, migrated: false })), splitExported: [], definers: [] };
   }
   edits.push(...tail.edits);
   if (tail.unwired) {
     reports.push({
       line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere',
       reason: SERVER_ELSEWHERE_REASON,
-      next: serverElsewhereNext(tail.stateSpecifier),
+      next: SERVER_ELSEWHERE_NEXT,
     });
   }
 
@@ -287,34 +506,138 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     eol,
     uncertain,
     exportedHelpers,
+    externalCalls,
+    splitExported,
+    definers,
   };
 
   function mark(site: LegacySite, refusal: Refusal, handler?: HandlerSite) {
-    markAt(site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined);
+    markAt(site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined, site.at);
   }
 
   /** Reports `node` as marked, and writes the marker above its statement. */
-  function markAt(node: Node, ancestors: readonly Node[], kind: InputKind, handler: HandlerSite | undefined, refusal: Refusal, guidance?: string) {
-    const { line, column } = node.loc!.start;
+  function markAt(node: Node, ancestors: readonly Node[], kind: InputKind, handler: HandlerSite | undefined, refusal: Refusal, guidance?: string, reportAt: Node = node) {
+    const { line, column } = reportAt.loc!.start;
     reports.push({ line, column: column + 1, kind, handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next, guidance });
     addMarker(ancestors, node, refusal);
   }
 
-  /** The exported name of the top-level function a site is in, if the module exports it. */
-  function exportedHelperName(site: LegacySite): string | undefined {
-    if (site.functions.length !== 1) return undefined; // asked from a callback inside it, not by it
-    const name = callGraphOf(analysis.index).nameOf(site.functions[0]!);
-    return name && analysis.exportedNames.has(name) ? name : undefined;
+  /**
+   * The name under which other modules call a function of this module: an exported top-level
+   * function (or const), or `Class.method` for a method of an exported class.
+   */
+  function exportedNameOf(fn: FunctionNode): string | undefined {
+    const graph = callGraphOf(analysis.index);
+    const name = graph.nameOf(fn);
+    if (!name) return undefined;
+    const ancestors = analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+    if (fn.type === 'ClassMethod') {
+      const cls = ancestors[ancestors.length - 2];
+      const className = (cls?.type === 'ClassDeclaration' || cls?.type === 'ClassExpression') && cls.id ? cls.id.name : undefined;
+      return className && analysis.exportedNames.has(className) && ancestors.filter(isFunction).length === 0 ? `${className}.${name}` : undefined;
+    }
+    return ancestors.filter(isFunction).length === 0 && analysis.exportedNames.has(name) ? name : undefined;
   }
 
-  /** The helper split for its callers (only direct calls from handlers, none elsewhere), or why not. */
-  function splittable(g: CallGraph, site: LegacySite, chain: HelperChain): HelperSplit | string {
-    if (chain.reaching.some((r) => r.chain.length > 1)) return `it is reached through other helpers (${chain.reaching.find((r) => r.chain.length > 1)!.chain.join(' → ')}).`;
-    const direct = new Set(chain.reaching.map((r) => r.call.call));
-    if (g.calls.some((c) => c.callee === chain.helper && !direct.has(c.call))) return 'it is also called outside handlers.';
-    const taken = [`${chain.helper}Request`, `${chain.helper}Result`].find((n) => analysis.declaredAnywhere.has(n));
-    if (taken) return `the module already declares \`${taken}\`, a name the split needs.`;
-    return splitHelper(source, site, chain.reaching.map((r) => r.call), analysis.typed, eol);
+  /** Whether a function (a method: its class) is exported where it is declared (`export async function confirm`). */
+  function exportedInline(fn: FunctionNode): boolean {
+    const ancestors = analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+    const holder = fn.type === 'ClassMethod' ? ancestors[ancestors.length - 2] : fn.type === 'FunctionDeclaration' ? fn : ancestors[ancestors.length - 2];
+    const parent = holder ? [...ancestors, fn][[...ancestors, fn].indexOf(holder) - 1] : undefined;
+    return parent?.type === 'ExportNamedDeclaration';
+  }
+
+  /** The exported functions of this module that make the request, or reach it through calls here. */
+  function askingExports(site: LegacySite): string[] {
+    if (!site.enclosing || site.functions.length !== 1) return []; // asked from a callback inside it, not by it
+    const graph = callGraphOf(analysis.index);
+    const found: string[] = [];
+    const seen = new Set<FunctionNode>();
+    const queue: FunctionNode[] = [site.enclosing];
+    while (queue.length > 0) {
+      const fn = queue.shift()!;
+      if (seen.has(fn)) continue;
+      seen.add(fn);
+      const exported = exportedNameOf(fn);
+      if (exported) found.push(exported);
+      const name = graph.nameOf(fn);
+      if (!name) continue;
+      for (const c of graph.calls) if (c.callee === name && c.member !== graph.plain(fn) && c.functions.length > 0) queue.push(c.functions[c.functions.length - 1]!);
+    }
+    return found;
+  }
+
+  /**
+   * Uses of another module's split helper that no handler here asks through: a call outside a
+   * handler, the function passed around, a call of a method of that name on an object nothing
+   * here explains. Each keeps the helper whole (the engine splits it only if none is left).
+   */
+  function externalLeftovers(): Array<{ file: string; name: string; migrated: false }> {
+    const helpers = options.externalHelpers;
+    if (!helpers || helpers.size === 0) return [];
+    const asked = new Set<Node>(externalVia.map((e) => e.site.call));
+    const out: Array<{ file: string; name: string; migrated: false }> = [];
+    const methods = new Map<string, ExternalHelper[]>();
+    for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);
+    for (const call of callGraphOf(analysis.index).calls) {
+      if (asked.has(call.call)) continue;
+      const known = externalHelperOf(call);
+      if (known?.split) out.push({ file: known.file, name: known.name, migrated: false });
+      else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
+    }
+    // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
+    const callees = new Set<Node>(externalVia.map((e) => (e.site.call as { callee: Node }).callee));
+    walk(analysis.program, (node, parents) => {
+      if (node.type !== 'Identifier' || callees.has(node)) return undefined;
+      const h = helpers.get(node.name);
+      const parent = parents[parents.length - 1];
+      if (!h?.split || parent?.type === 'ImportSpecifier' || (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed)) return undefined;
+      out.push({ file: h.file, name: h.name, migrated: false });
+      return undefined;
+    });
+    return out;
+  }
+
+  /** The other module's helper a call calls: an imported function by its local name, or a method of an instance of an imported class. */
+  function externalHelperOf(call: NamedCall): ExternalHelper | undefined {
+    const helpers = options.externalHelpers!;
+    const callee = call.call.callee;
+    if (callee.type === 'Identifier') return helpers.get(callee.name);
+    if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
+    const cls = receiverResolver(analysis.index, analysis.importedNames).classOf(callee.object, call.functions);
+    if (!cls || cls === 'other' || !('imported' in cls)) return undefined;
+    const local = [...analysis.importedNames].find(([, i]) => i.from === cls.from && i.imported === cls.imported)?.[0];
+    return local ? helpers.get(`${local}.${callee.property.name}`) : undefined;
+  }
+
+  /** A call of another module's split helper, standing for its request (its halves imported by their exported names). */
+  function externalViaSite(call: NamedCall, external: ExternalHelper, shape: SplitShape): LegacySite | undefined {
+    const base = external.name.split('.').pop()!;
+    const halves = [`${base}Request`, ...(shape.identity ? [] : [`${base}Result`])];
+    // A function's halves are imported: a name this module already uses for something else stops it.
+    if (!shape.method && halves.some((h) => analysis.declaredAnywhere.has(h) && analysis.importedNames.get(h)?.imported !== h)) return undefined;
+    return viaSite(source, call, { name: base, ...shape, ...shapeCalls(base, shape) });
+  }
+
+  /** The context a handler hands on to a function it delegates to: its own parameter, or one added; undefined when it destructures it. */
+  function callerContext(handler: HandlerSite): ContextParameter | undefined {
+    const param = handler.fn.params[handler.ctxIndex];
+    if (param && param.type !== 'Identifier') return undefined;
+    const context = contextParameter(source, handler, [], referencedNames(handler.fn.body), analysis.typed);
+    return context instanceof Refusal || context.paramEdit ? undefined : context;
+  }
+
+  /** The splits of the helpers on the way from a request to its handlers, or why not. */
+  function helperTree(site: LegacySite): HelperTree | string {
+    const graph = callGraphOf(analysis.index);
+    const kept = (fn: FunctionNode) => {
+      const name = graph.nameOf(fn);
+      // `export { confirm }` would name a function the split removes.
+      if (exportedNameOf(fn) && !exportedInline(fn)) return 'it is exported through an export list, which would name the function the split removes.';
+      const taken = name ? [`${name}Request`, `${name}Result`].find((n) => analysis.declaredAnywhere.has(n) || graph.calls.some((c) => c.callee === n)) : undefined;
+      return taken ? `the module already declares \`${taken}\`, a name the split needs.` : undefined;
+    };
+    return splitTree({ source, graph, index: analysis.index, imports: analysis.importedNames, handlers, typed: analysis.typed, eol, kept, exported: (fn) => exportedNameOf(fn) !== undefined }, site);
   }
 
   function addMarker(ancestors: readonly Node[], node: Node, refusal: Refusal) {
@@ -329,10 +652,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
    * every call that reaches it from a handler are marked, naming the chain.
    */
   function markHelper(site: LegacySite, chain: HelperChain, why: string, helperNext?: string) {
-    const helperLine = site.call.loc!.start.line;
     const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
     const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
     mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it, and this one cannot be split: ${why}`, helperNext ?? next));
+    markReaching(site, chain);
+  }
+
+  /** Every call from a handler on the way to a helper's request that stays: marked, naming the chain. */
+  function markReaching(site: LegacySite, chain: HelperChain) {
+    const helperLine = site.call.loc!.start.line;
+    const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
     for (const { handler, call, chain: names } of chain.reaching) {
       const refusal = new Refusal('via-helper', `this handler reaches a server→client request through ${names.map((n) => `\`${n}()\``).join(' → ')} (line ${helperLine}), which cannot suspend it.`, next);
       markAt(call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
@@ -341,26 +670,31 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 }
 
 
-/** A handler's call to a split helper, standing for the request the helper made. */
-function viaSite(source: string, call: NamedCall, split: HelperSplit): LegacySite {
-  const args = call.call.arguments as Node[];
-  const texts = args.map((a) => source.slice(a.start!, a.end!));
-  const [before, after] = split.resultCall('\0', texts).split('\0') as [string, string];
-  return {
-    call: call.call,
-    receiver: call.call.callee,
-    shape: { receiver: '*.server', method: split.name, kind: split.kind, resultType: split.resultType },
-    receiverHead: '',
-    kind: split.kind,
-    enclosing: call.functions[call.functions.length - 1],
-    functions: call.functions,
-    ancestors: call.ancestors,
-    via: { helper: split.name, requestText: split.requestCall(texts), result: [before, after], valueType: split.valueType, args },
-  };
+/**
+ * The checker's word on a receiver in doubt: the SDK's when the receiver's type is (a low-level
+ * Server), or when `x` of `x.server` is (an McpServer); not when both are certainly other
+ * types; undefined when either cannot tell (a stand-in interface, an unresolved type).
+ */
+function receiverVerdict(site: LegacySite, fromSdk: NonNullable<TypeFacts['fromSdk']>): boolean | undefined {
+  const answers = [site.receiver, ...(site.asked && site.asked !== site.receiver ? [site.asked] : [])].map((n) => fromSdk(n.start!, n.end!));
+  if (answers.includes(true)) return true;
+  return answers.every((a) => a === false) ? false : undefined;
 }
 
-function isStatementLike(node: Node): boolean {
-  return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
+/** What other modules need of a split to ask through it. */
+function shapeOf(split: HelperSplit): SplitShape {
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity } = split;
+  return { kind, resultType, ...(valueType ? { valueType } : {}), method, requestArgs, resultArgs, identity };
+}
+
+/** A handler's outcome, and the sites of the cases left out of it (see dispatch-cases.ts). */
+interface Outcome {
+  result: HandlerPlan | Refusal;
+  drops: Map<LegacySite, Refusal>;
+}
+
+function whole(result: HandlerPlan | Refusal): Outcome {
+  return { result, drops: new Map() };
 }
 
 function nothingDead(): DeadCode {
@@ -370,7 +704,8 @@ function nothingDead(): DeadCode {
 /**
  * The declarations the migration leaves unused, and how each goes: a statement of a migrated
  * handler is left out of its layout, other statements are removed (unless another edit
- * rewrites them), import specifiers are dropped with the import edits.
+ * rewrites them), import specifiers are dropped with the import edits. `migrated`: each
+ * migrated handler with the sites it migrates (not those of a case it leaves as it was).
  */
 function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: HandlerPlan; sites: LegacySite[] }>, edits: readonly Edit[]): DeadCode {
   if (migrated.length === 0 && edits.length === 0) return nothingDead();
@@ -378,7 +713,8 @@ function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: Han
   const renderable = new Set<number>();
   for (const { plan, sites } of migrated) {
     const asked = plan.points.flatMap((p) => p.requests.map((r) => r.requestText)).join('\n');
-    for (const site of sites) replaced.push({ start: site.call.start!, end: site.call.end!, text: asked });
+    // A thrown URL elicitation: the whole throw (its error class included) becomes the question.
+    for (const site of sites) replaced.push({ start: (site.at ?? site.call).start!, end: (site.at ?? site.call).end!, text: asked });
     const visit = (list: ListPlan) => {
       for (const item of list.items) {
         if (item.type === 'plain') renderable.add(item.span.start);
@@ -395,4 +731,8 @@ function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: Han
   }
   // A removal inside text another edit rewrites (a split helper) is that edit's business.
   return { ...dead, edits: dead.edits.filter((d) => !edits.some((e) => e.start < d.end && d.start < e.end)) };
+}
+
+function isStatementLike(node: Node): boolean {
+  return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
 }

@@ -9,12 +9,15 @@ import { HANDLER_REGISTRARS, KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
-import { MANUAL_STEP, Refusal } from './refusal.ts';
-import { jsonUnsafeInitializer } from './serialisable.ts';
+import { isRefusalCode, MANUAL_STEP, Refusal, type RefusalCode } from './refusal.ts';
+import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
+import { secretLook, type SecretLocal } from './secrets.ts';
+import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisable.ts';
+import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
-import { promisedType } from './text.ts';
+import { lineEndOf, lineStartOf, promisedType } from './text.ts';
 import { urlParamsText } from './url-elicitation.ts';
-import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
+import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, Span, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;
@@ -32,6 +35,9 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   if (fn.body.type !== 'BlockStatement') {
     return new Refusal('expression-body', 'the handler body is a single expression.', `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`, sites[0]);
   }
+  if (!fn.async) {
+    return new Refusal('nested-site', 'the handler is not an async function, so it cannot await its state on the retry.', `make the handler async, then run again; or ${MANUAL_STEP}.`, sites[0]);
+  }
   const statements = fn.body.body;
 
   const rounds = roundsOf(statements, sites, fn, source);
@@ -39,12 +45,25 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const tree = buildTree(fn.body, rounds, source);
 
   const bodyNames = referencedNames(fn.body);
-  const context = contextParameter(source, handler, sites, bodyNames);
+  const context = contextParameter(source, handler, sites, bodyNames, analysis.typed);
   if (context instanceof Refusal) return context;
   for (const site of sites) {
-    if (site.shape.receiver !== '*.server' && site.receiverHead !== context.name) {
+    const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
+    const throughContext = site.shape.receiver === 'ctx' || site.shape.receiver === 'ctx.mcpReq';
+    if (throughContext && site.receiverHead !== context.name && !throughPattern) {
       return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
     }
+  }
+  // Migrated by an earlier run, with a case left as it was: its sites keep what they were told.
+  // (The body's text is searched first: most bodies name neither, and a walk costs more.)
+  const bodyText = source.slice(fn.body.start!, fn.body.end!);
+  if (bodyText.includes('mrtrResume') && callsMrtrResume(fn.body)) {
+    const earlier = markerAbove(analysis, sites[0]!);
+    return new Refusal(earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : 'hand-migrated', earlier?.reason ?? 'this handler was migrated by an earlier run, and this request was left as it was.', earlier?.next ?? MANUAL_STEP, sites[0]);
+  }
+  const handMade = /inputResponses|requestState|inputRequired/.test(bodyText) ? handMigration(fn.body, sites) : undefined;
+  if (handMade) {
+    return new Refusal('hand-migrated', `this handler already answers in the 2026-07-28 way itself (\`${handMade}\`), and restructuring it around that would run its own resume logic twice.`, 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.', sites[0]);
   }
   // The names the migrated body declares: none may be the handler's own.
   const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
@@ -68,20 +87,27 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   }
 
   const keys = requestKeys(rounds);
+  // Values that are JSON whatever the code says: the arguments (they came as JSON), the answers.
+  const jsonNames = new Set([...argNames, ...rounds.flatMap((r) => answerNames(r.binding))]);
   const points: SuspensionPoint[] = [];
   for (let i = 0; i < rounds.length; i++) {
     const round = rounds[i]!;
     const inScope = declaredInScope(round);
     const readAfter = namesReadAfter(round);
     const lifted: LiftedLocal[] = [];
+    const secrets: SecretLocal[] = [];
     for (const d of inScope) {
       if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
       if (inScope.some((other) => other !== d && other.name === d.name)) {
         return new Refusal('shadowed-local', `two locals named \`${d.name}\` are in scope at this question.`, `rename one of them, then run again.`, round.sites[0]);
       }
-      const local = liftLocal(analysis, d, rounds, keys, facts);
+      const local = liftLocal(analysis, d, rounds, keys, facts, round, jsonNames);
       if (local instanceof Refusal) return local.at(round.sites[0]!);
       lifted.push(local);
+      jsonNames.add(local.name);
+      const value = d.destructured ?? d.init;
+      const why = local.fresh ? undefined : secretLook(d.name, value ? source.slice(value.start!, value.end!) : undefined);
+      if (why) secrets.push({ name: d.name, why });
     }
     lifted.push(...loopCounters(tree, round.path, analysis.typed));
     const clash = resumeClash(round, lifted);
@@ -97,22 +123,70 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
       path: round.path,
       lifted,
-      secrets: lifted.map((l) => l.name).filter((n) => CREDENTIAL_NAME.test(n)),
+      secrets,
+      requestBound: requestBoundReads(round, context.name, source),
     });
   }
 
   return {
     id: handlerId(handler),
+    // A name read at run time: the handler names itself with the same expression.
+    ...(handler.nameText ? { idText: `\`${handler.kind}:\${${handler.nameText}}\`` } : {}),
     body: { start: fn.body.start!, end: fn.body.end! },
     points,
     ctxName: context.name,
     addParam: context.addParam,
+    ...(context.paramEdit ? { paramEdit: context.paramEdit } : {}),
+    ...(context.paramEdit && !context.prologue ? staleMarkerEdit(analysis, handler) : {}),
+    ...(context.prologue ? { prologue: context.prologue } : {}),
     returnTypeEdit,
     argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
     serverText: registrationReceiver(handler),
     verbatim: verbatimSpans(fn.body),
     tree,
   };
+}
+
+/**
+ * What shows a handler was (partly) migrated by hand: it reads `inputResponses` or its
+ * `requestState()`, or returns `inputRequired(...)` itself. Undefined when nothing does.
+ */
+function handMigration(body: Node, sites: LegacySite[]): string | undefined {
+  let found: string | undefined;
+  const siteCalls = new Set<Node>(sites.map((s) => s.call));
+  walk(body, (node) => {
+    if (found || siteCalls.has(node)) return false;
+    if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier') {
+      const name = node.property.name;
+      if (name === 'inputResponses' || (name === 'requestState' && node.object.type !== 'ThisExpression')) found = `.${name}`;
+    }
+    if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'inputRequired') found = 'inputRequired(...)';
+    return undefined;
+  });
+  return found;
+}
+
+function callsMrtrResume(body: Node): boolean {
+  let found = false;
+  walk(body, (node) => {
+    if (found) return false;
+    if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'mrtrResume') found = true;
+    return undefined;
+  });
+  return found;
+}
+
+/** The `@mrtr-todo` marker an earlier run wrote just above a site's statement, if any. */
+function markerAbove(analysis: FileAnalysis, site: LegacySite): MarkerComment | undefined {
+  const statement = site.at ?? [...site.ancestors].reverse().find((a) => /Statement$|Declaration$/.test(a.type) && a.type !== 'BlockStatement') ?? site.call;
+  const line = statement.loc!.start.line;
+  for (let above = line - 1; above > 0; above--) {
+    const comment = analysis.comments.find((c) => c.loc!.start.line <= above && above <= c.loc!.end.line);
+    if (!comment) return undefined;
+    const marker = markersInComment(comment).find((m) => m.kind === 'todo');
+    if (marker) return marker;
+  }
+  return undefined;
 }
 
 /** Groups the sites into rounds: each the awaited call (or Promise.all) of one statement. */
@@ -138,9 +212,25 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
     if (roundSites.some((s) => s === undefined)) {
       return new Refusal('mixed-promise-all', 'Promise.all awaits a legacy request together with other work.', `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`, site);
     }
+    if (located.statement.type === 'ThrowStatement') {
+      const problem = urlThrowProblem(located);
+      if (problem) return problem.at(site);
+    }
     rounds.push({ ...located, binding: located.shape.binding, sites: roundSites as LegacySite[] });
   }
   return rounds.sort((a, b) => a.statement.start! - b.statement.start!);
+}
+
+/**
+ * A thrown URL elicitation is resumed after the throw: the retry goes on with the code that
+ * follows it (the work the user's visit made possible), without running again what came
+ * before it. It cannot be resumed inside a try whose catch or finally saw the error.
+ */
+function urlThrowProblem(located: LocatedRound): Refusal | undefined {
+  if (located.frames.some((f) => f.role === 'try' || f.role === 'catch')) {
+    return new Refusal('url-elicitation', 'the URL elicitation is thrown inside a try block, whose catch or finally would have seen the error.', 'throw it outside the try block, then run again.');
+  }
+  return undefined;
 }
 
 /** The iteration counters of the for...of loops a question sits in: they travel too. */
@@ -203,7 +293,7 @@ function namesReadAfter(round: Round): Set<string> {
   });
   if (round.inline) add([round.statement]);
   // A split helper's result is computed on resume from the call's own arguments.
-  for (const site of round.sites) for (const arg of site.via?.args ?? []) for (const n of referencedNames(arg)) names.add(n);
+  for (const site of round.sites) for (const arg of site.via?.resultArgs ?? []) for (const n of referencedNames(arg)) names.add(n);
   return names;
 }
 
@@ -221,10 +311,9 @@ function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
 }
 
 /** Names that suggest a credential (the codec signs the state but the client can read it). */
-const CREDENTIAL_NAME = /token|secret|passw(or)?d|api_?key|credential|private_?key|session_?id|cookie|auth/i;
 
 /** What an answer is called when the code gives it no name. */
-const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'answer', sampling: 'completion', roots: 'roots' } as const;
+const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'url', sampling: 'completion', roots: 'roots' } as const;
 
 /** Keys name the answers: the variable a response lands in where there is one. */
 function requestKeys(rounds: Round[]): string[][] {
@@ -241,16 +330,24 @@ function requestKeys(rounds: Round[]): string[][] {
         sites.length === 1
           ? binding.form === 'assign' ? binding.name : binding.form === 'declare' ? (binding.name ?? binding.names?.[0]) : undefined
           : binding.form === 'declare' ? binding.elements?.[j] : undefined;
-      return unique(named ?? DEFAULT_KEYS[site.kind!]);
+      return unique(inheritedName(named) ? `${named}Answer` : (named ?? DEFAULT_KEYS[site.kind!]));
     }),
   );
+}
+
+/**
+ * A name every object already has (`__proto__`, `constructor`, `toString`): as a key of the
+ * generated `inputRequests` literal, `__proto__: ...` would set its prototype instead.
+ */
+function inheritedName(name: string | undefined): name is string {
+  return name !== undefined && name in Object.prototype;
 }
 
 function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
   const kind = site.kind!;
   const paramsText =
     site.paramsRead ?? (kind === 'elicitUrl' && site.params?.type === 'ObjectExpression' ? urlParamsText(source, site.params) : site.params ? source.slice(site.params.start!, site.params.end!) : '');
-  const { line, column } = site.call.loc!.start;
+  const { line, column } = (site.at ?? site.call).loc!.start;
   return {
     key,
     kind,
@@ -264,27 +361,95 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
   };
 }
 
-function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>): { name: string; addParam?: HandlerPlan['addParam'] } | Refusal {
+export interface ContextParameter {
+  name: string;
+  addParam?: HandlerPlan['addParam'];
+  /** A destructured context (`{ mcpReq, signal }`) becomes a name, destructured in the body as far as it is still read. */
+  paramEdit?: Edit;
+  /** That destructuring, without its semicolon (the renderer writes the file's style). */
+  prologue?: string;
+}
+
+export function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>, typed = false): ContextParameter | Refusal {
   const fn = handler.fn;
   const param = fn.params[handler.ctxIndex];
+  // Not a name the body or another parameter already binds (`async ({ text }, ctx)` with no arguments schema).
+  const taken = (n: string) => bodyNames.has(n) || fn.params.some((p) => boundNames(p).some((b) => b.name === n));
+  const fresh = taken('ctx') ? 'mrtrCtx' : 'ctx';
   if (param) {
     if (param.type === 'Identifier') return { name: param.name };
+    if (param.type === 'ObjectPattern') return destructuredContext(source, handler, sites, param, fresh);
     return new Refusal('context-pattern', 'the handler destructures its context parameter.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
   }
-  if (fn.params.length !== handler.ctxIndex) {
+  if (fn.params.length > handler.ctxIndex) {
     return new Refusal('context-pattern', 'the handler parameters do not match the registration.', MANUAL_STEP, sites[0]);
   }
-  const name = bodyNames.has('ctx') ? 'mrtrCtx' : 'ctx';
-  const before = handler.ctxIndex === 0 ? '' : '_args, ';
+  if (handler.definition) {
+    return new Refusal('context-pattern', "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.", 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.', sites[0]);
+  }
+  const name = fresh;
+  // A function a handler delegates to is no registration's callback: its context is typed.
+  const added = handler.contextType && typed ? `${name}: ${handler.contextType}` : name;
+  // `async () => ...` registered with an arguments schema: the arguments come first.
+  const before = handler.ctxIndex === 1 && fn.params.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;
     const parenthesised = source.slice(fn.start!, last.start!).includes('(');
-    if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${name})` } } };
-    return { name, addParam: { at: last.end!, text: `, ${name}` } };
+    if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${added})` } } };
+    return { name, addParam: { at: last.end!, text: `, ${added}` } };
   }
-  const open = source.indexOf('(', fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? fn.start!));
+  const open = source.indexOf('(', fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? (fn as { key?: Node }).key?.end ?? fn.start!));
   if (open === -1 || open > fn.body.start!) return new Refusal('context-pattern', 'cannot add a context parameter to this handler.', MANUAL_STEP, sites[0]);
-  return { name, addParam: { at: open + 1, text: `${before}${name}` } };
+  return { name, addParam: { at: open + 1, text: `${before}${added}` } };
+}
+
+/**
+ * `async (args, { mcpReq, signal }) => ...`: the parameter becomes `ctx` (its annotation kept)
+ * and the body destructures what it still reads (`const { signal } = ctx;`), without the names
+ * only the legacy calls used.
+ */
+function destructuredContext(source: string, handler: HandlerSite, sites: LegacySite[], pattern: Extract<Node, { type: 'ObjectPattern' }>, name: string): ContextParameter | Refusal {
+  const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
+  if (!plain) return new Refusal('context-pattern', 'the handler destructures its context parameter with defaults, nesting or a rest element.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
+  // What the body reads of each name once the legacy calls are gone.
+  const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'ObjectExpression' ? [] : [s.call.callee])));
+  const read = new Set<string>();
+  walk(handler.fn.body, (node, parents) => {
+    if (callees.has(node)) return false;
+    if (node.type === 'Identifier') {
+      const parent = parents[parents.length - 1];
+      const property = parent && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed;
+      const key = parent?.type === 'ObjectProperty' && parent.key === node && !parent.shorthand && !parent.computed;
+      if (!property && !key) read.add(node.name);
+    }
+    return undefined;
+  });
+  const kept = pattern.properties.filter((p) => read.has(((p as { value: Node }).value as { name: string }).name));
+  const annotation = pattern.typeAnnotation ? source.slice(pattern.typeAnnotation.start!, pattern.typeAnnotation.end!) : '';
+  return {
+    name,
+    paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
+    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name}` } : {}),
+  };
+}
+
+/**
+ * The official v1-to-v2 codemod's marker about a context destructured in the handler's
+ * parameters (`@mcp-codemod-error Destructuring of context parameter in signature: "{ ... }"`),
+ * above the registration: obsolete once nothing of the pattern is left. Its span, line included.
+ */
+export function obsoleteDestructuringMarker(analysis: FileAnalysis, handler: HandlerSite): Span | undefined {
+  const { source } = analysis;
+  const statement = [...handler.ancestors].reverse().find((a) => a.type === 'ExpressionStatement') ?? handler.call;
+  const comment = analysis.comments.find((c) => c.end! <= statement.start! && source.slice(c.end!, statement.start!).trim() === '');
+  if (!comment || !/^\s*\*?\s*@mcp-codemod-error Destructuring of context parameter in signature\b/.test(comment.value)) return undefined;
+  const end = lineEndOf(source, comment.end!);
+  return { start: lineStartOf(source, comment.start!), end: end < source.length ? end + 1 : end };
+}
+
+function staleMarkerEdit(analysis: FileAnalysis, handler: HandlerSite): { markerEdit?: Edit } {
+  const span = obsoleteDestructuringMarker(analysis, handler);
+  return span ? { markerEdit: { ...span, text: '' } } : {};
 }
 
 /** An explicit `Promise<X>` return type must admit the input_required result. */
@@ -300,7 +465,46 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };
 }
 
-function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined): LiftedLocal | Refusal {
+function answerNames(binding: Binding): string[] {
+  if (binding.form === 'assign') return [binding.name];
+  if (binding.form !== 'declare') return [];
+  return [binding.name, ...(binding.names ?? []), ...(binding.elements ?? [])].filter((n): n is string => n !== undefined);
+}
+
+/**
+ * Whether the code shows the local holds plain JSON without asking its type: its value (and,
+ * for a `let`, each value assigned to it in the handler) by its syntax, or a JSDoc type.
+ */
+function shownJson(source: string, declared: Declared, at: Round, json: ReadonlySet<string>): boolean {
+  const jsdoc = declared.declarationStart === undefined ? undefined : jsdocTypeAbove(source, declared.declarationStart);
+  if (jsdoc !== undefined) return jsonTypeText(jsdoc);
+  if (!jsonBySyntax(declared.destructured ?? declared.init, json)) return false;
+  if (!declared.mutable) return true;
+  let shown = true;
+  for (const statement of at.frames[0]?.list ?? []) {
+    walk(statement, (node) => {
+      if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === declared.name)) {
+        if (node.left.type !== 'Identifier' || !jsonBySyntax(node.right, json)) shown = false;
+      }
+      return shown ? undefined : false;
+    });
+  }
+  return shown;
+}
+
+/** The type of a JSDoc comment that ends right above `start` (`number` of `/** @type {number} *\/`). */
+function jsdocTypeAbove(source: string, start: number): string | undefined {
+  const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*$/.exec(source.slice(Math.max(0, start - 4000), start))?.[1];
+  return comment === undefined ? undefined : /@type\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/.exec(comment)?.[1]?.trim();
+}
+
+/** An array or record type written as an annotation (`Row[]`, `Array<Row>`, `Record<string, Row>`). */
+const COLLECTION_TYPE = /(\[\]|^(Readonly)?Array<.*>|^Record<\s*string\s*,.*>)$/;
+
+/** `any` or `unknown` written as the type: it shows nothing. */
+const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
+
+function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined, at: Round, json: ReadonlySet<string>): LiftedLocal | Refusal {
   const { source } = analysis;
   const { name, mutable } = declared;
   if (declared.via === 'caught') {
@@ -309,6 +513,9 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   if (declared.via !== 'variable') {
     return new Refusal('unserialisable-local', `the ${declared.via} \`${name}\` is declared before a question and used after it; it cannot travel in requestState.`, `move \`${name}\` out of the handler (or below the last question), then run again.`);
   }
+  const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
+  // Nothing in it yet: declared again on the retry, not carried.
+  if (unassignedAtQuestion(declared, at, source)) return { name, mutable, fresh: true, typeText: analysis.typed ? annotation : undefined };
   // An earlier round's own answer: plain JSON of a type the plan already knows.
   const roundIndex = rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
   if (roundIndex !== -1) {
@@ -324,15 +531,37 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   // What the syntax already says (`new Date()`) is not asked of the checker.
   const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
   if (syntactic) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but holds ${syntactic}, which does not survive a JSON round trip.`, recompute);
+  const mutation = mutatedAfter(declared, at, source);
+  if (mutation) {
+    const from = codeSnippet(source.slice(declared.init!.start!, declared.init!.end!));
+    return new Refusal('mutated-local', `\`${name}\` refers to an object held elsewhere (\`${from}\`) and the code after the question changes it (\`${codeSnippet(mutation)}\`): the retry would change a copy carried in requestState, not that object.`, `look \`${name}\` up again after the question (or change the object through its owner), then run again.`);
+  }
   const fact = facts?.local(name, declared.start);
   if (fact && !fact.jsonSafe) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
-  if (!analysis.typed) return { name, mutable };
-  const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
+  const shown = shownJson(source, declared, at, json);
+  const value = declared.destructured ?? declared.init;
+  const held = value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '';
+  if (!analysis.typed) {
+    if (shown) return { name, mutable };
+    return new Refusal('untyped-local', `nothing shows that \`${name}\`${held}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.`, `if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.`);
+  }
   const typeText = annotation ?? fact?.text;
+  const unknownType = (annotation !== undefined && UNKNOWN_TYPE.test(annotation.trim())) || (annotation === undefined && fact?.unknown === true);
+  // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
+  if (unknownType && !(shown && typeText !== undefined && !/\bany\b/.test(typeText))) {
+    const why = shown ? 'and the resumed code would have to declare it `any`' : 'which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState)';
+    return new Refusal('untyped-local', `\`${name}\`${held}, which lives across a question, has type \`${typeText ?? 'any'}\`, ${why}.`, `annotate the declaration of \`${name}\` with its JSON type, or recompute it after the answer; then run again.`);
+  }
   if (!typeText) {
     return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
   }
-  return { name, mutable, typeText };
+  // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
+  const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
+  if (collection && !shown) {
+    return new Refusal('unbounded-local', `\`${name}\`${held}, which lives across a question, is a collection (\`${typeText}\`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).`, `carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.`);
+  }
+  const typeImports = annotation === undefined ? fact?.imports : undefined;
+  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };
 }
 
 /** The type of a name bound by a round's answer, written in terms of the result types. */
@@ -355,6 +584,8 @@ function answerType(binding: Binding, name: string, types: string[]): string | u
  */
 function registrationReceiver(handler: HandlerSite): string | undefined {
   const { call, fn } = handler;
+  // A function registered in another module (the call is the function itself): no receiver here.
+  if (call.type !== 'CallExpression') return undefined;
   const callee = call.callee;
   if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
   if (!(callee.property.name in HANDLER_REGISTRARS) && callee.property.name !== 'setRequestHandler') return undefined;

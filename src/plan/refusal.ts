@@ -46,9 +46,25 @@ export const REFUSAL_CODES = {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
   },
+  'legacy-sdk': {
+    short: 'The module is on the v1 SDK (imported directly, or through a module of the project), which has no MRTR.',
+    help: 'Move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run mrtr-codemod migrate again.',
+  },
+  'hand-migrated': {
+    short: 'The handler already answers with inputRequired (or reads inputResponses) itself, besides a legacy request.',
+    help: 'Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again.',
+  },
+  'mutated-local': {
+    short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
+    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
+  },
   'untyped-local': {
-    short: 'The type of a local that travels in requestState cannot be named at the handler.',
-    help: 'Annotate the local with a type that can be named at the handler, then run mrtr-codemod migrate again.',
+    short: 'Nothing shows a local that would travel in requestState holds plain JSON (it is typed any, or is an untyped call result in JavaScript), or its type cannot be named at the handler.',
+    help: 'Annotate the local with its JSON type (a JSDoc @type in JavaScript), or recompute it after the answer, then run mrtr-codemod migrate again.',
+  },
+  'unbounded-local': {
+    short: 'A local that would travel in requestState is a collection read from elsewhere (a query, a file, a cache): it can grow without bound, and travels whole on every round.',
+    help: 'Carry only what the code after the question needs (ids, a count), or read the collection again after the answer, then run mrtr-codemod migrate again.',
   },
   'param-reassigned': {
     short: 'An argument is reassigned before a question; the retry re-sends the original.',
@@ -61,6 +77,10 @@ export const REFUSAL_CODES = {
   'server-elsewhere': {
     short: 'The server these handlers are registered on is built neither in this file nor in a module of the run that imports it, so the request-state verifier is not wired.',
     help: 'Add requestState: { verify: mrtrVerify() } to the McpServer options where the server is built (mrtrVerify comes from the generated request-state module), then delete the @mrtr-todo comment.',
+  },
+  'secret-in-state': {
+    short: 'A local the migrated handler carries in requestState looks like a secret (by its name or its value), and the client can read requestState.',
+    help: 'requestState is signed, not encrypted. Keep the value on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it. If it is not secret, delete the @mrtr-todo comment.',
   },
   'blocked-by-sibling': {
     short: 'The handler is left as it was because another request in it cannot be migrated.',
@@ -103,8 +123,8 @@ export const REFUSAL_CODES = {
     help: 'If it is one, make the server object visible (construct or annotate it) or run on TypeScript sources with their types; if it is not, remove the comment.',
   },
   'unknown-tool-name': {
-    short: 'The handler is registered under a name that is neither a literal nor a const string.',
-    help: 'Register it under a literal name (or a const string of the module), then run mrtr-codemod migrate again.',
+    short: 'The handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter.',
+    help: 'Register it under a literal name, a const or an imported const (TOOLS.create), then run mrtr-codemod migrate again.',
   },
   'shared-handler': {
     short: 'One function is registered for several tools; its state must name exactly one.',

@@ -135,7 +135,9 @@ export function layoutHandler(source: string, plan: HandlerPlan, facts: Readonly
   if (loops && plan.tree.items.some((item) => facts.get(item.span.start)?.reads.has('mrtrStep'))) {
     return new Refusal('name-clash', 'the handler already uses the name `mrtrStep`, which the migration needs.', 'rename that variable and run again.');
   }
-  const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name)));
+  // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
+  // it was, before the guard the retry skips: it does not travel.
+  const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name) && !l.fresh));
   const ctx: Context = { plan, source, facts, quote, v: loops ? 'mrtrStep' : 'mrtr.step', loops, under, carried };
   const all = new Set([FRESH, ...plan.points.map((p) => p.step)]);
   const body = layoutList(ctx, plan.tree, all, new Set());
@@ -201,9 +203,11 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
     const lastAsk = pending[j - 1]!.asks;
     const restoredAfter = new Set(lastAsk === undefined ? [] : ctx.carried[lastAsk]!.map((l) => l.name));
     let inside: Unit[] = [];
+    const declaredInside = new Set<string>();
     const flush = () => {
       if (inside.length > 0) parts.push(guard ? { guard, units: inside } : { units: inside });
       inside = [];
+      declaredInside.clear();
     };
     for (const g of pending.slice(i, j)) {
       let unit = g.unit;
@@ -221,6 +225,7 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
           if (!assigned) unit = { ...unit, constant: true };
         }
         inside.push(unit);
+        for (const name of declares) declaredInside.add(name);
         if (!guard) for (const name of declares) visible.add(name);
         R = after(ctx, g, R);
         continue;
@@ -228,7 +233,10 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
       // Declared in the guard and used past it: declared outside it instead.
       const out = pulledOut(ctx, { ...g, unit }, escaping, S);
       if (out instanceof Refusal) return out;
-      flush();
+      // A declaration that runs nothing and reads nothing the guard declared (`let reason: string;`)
+      // goes before the guard, which stays one block: the names it declares stay in scope for its ask.
+      const hoistable = out.type === 'item' && ![...g.reads].some((n) => declaredInside.has(n));
+      if (!hoistable) flush();
       parts.push({ units: [out] });
       for (const name of declares) visible.add(name);
       R = after(ctx, g, R);

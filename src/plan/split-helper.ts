@@ -12,45 +12,50 @@ import { lineComment } from '../core/escape.ts';
 import { indentAt, lineEndOf, lineStartOf, promisedType } from './text.ts';
 import type { Edit, InputKind } from './types.ts';
 
-export interface HelperSplit {
+export interface HelperSplit extends SplitShape {
   name: string;
-  kind: InputKind;
-  resultType: string;
-  /** What the helper returned (its Promise<...> unwrapped), when annotated. */
-  valueType?: string;
-  /** Replaces the helper's declaration with the two functions. */
+  /** Replaces the helper's declaration with the two functions (or methods). */
   edit: Edit;
-  /** Call text of the request builder for the arguments of one call. */
-  requestCall(args: string[]): string;
+  /** Call text of the request builder for the arguments of one call (and its receiver, for a method). */
+  requestCall(args: string[], receiver?: string): string;
   /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
-  resultCall(answer: string, args: string[]): string;
+  resultCall(answer: string, args: string[], receiver?: string): string;
 }
 
-/** The split, or why the helper cannot be split (`it is a helper that ...`). */
+/**
+ * The split, or why the helper cannot be split (`it is a helper that ...`). `site` is the
+ * request the helper makes, or (a helper calling a helper) its call of a split helper.
+ */
 export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | string {
   const fn = site.enclosing!;
   const refuse = (reason: string) => `it is a helper ${reason}`;
   const holder = declarationOf(site, fn);
-  if (!holder) return refuse('that is not a plain function declaration or const function.');
-  if (!fn.async || fn.body.type !== 'BlockStatement') return refuse('that is not an async function with a block body.');
+  if (!holder) return refuse('that is not a plain function declaration, a const function or a method.');
+  // `(ctx, table) => confirm(ctx, ...)`: an arrow that returns its call (async or not).
+  const returnsCall = fn.body === site.call;
+  if (!returnsCall && (!fn.async || fn.body.type !== 'BlockStatement')) return refuse('that is not an async function with a block body.');
   if (fn.params.some((p) => p.type !== 'Identifier')) return refuse('whose parameters are not plain names.');
-  const body = fn.body.body;
+  const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
   const [first, ...post] = body;
   // The request must be the helper's first statement: anything before it would run again.
-  const answer = first ? answerBinding(first, site.call) : undefined;
+  const answer = returnsCall ? ({ form: 'return' } as const) : first ? answerBinding(first, site.call, source) : undefined;
   if (!answer) return refuse('that does other work before its request, or awaits it inside an expression.');
   let awaits = false;
   let usesThis = false;
   for (const s of post) walk(s, (n) => void ((n.type === 'AwaitExpression' && (awaits = true)) || (n.type === 'ThisExpression' && (usesThis = true))));
   if (awaits) return refuse('that awaits more after its request.');
-  // The result half becomes a plain function: `this` would not be the helper's.
-  if (usesThis) return refuse('that uses `this`.');
+  // A function's result half becomes a plain function: `this` would not be the helper's (a
+  // method's halves stay methods).
+  if (usesThis && !holder.method) return refuse('that uses `this`.');
   for (const call of calls) {
     const parent = call.ancestors[call.ancestors.length - 1];
-    if (!parent || parent.type !== 'AwaitExpression') return refuse('whose result a handler does not await where it calls it.');
+    const returned = parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === call.call);
+    if (!parent || (parent.type !== 'AwaitExpression' && !returned)) return refuse('whose result a caller does not await (or return) where it calls it.');
     if (call.call.arguments.some((a) => hasSideEffects(a))) {
       return refuse('called with arguments that compute something (they would be computed again when the handler resumes).');
     }
+    const callee = call.call.callee;
+    if (callee.type === 'MemberExpression' && hasSideEffects(callee.object)) return refuse('called on a receiver that computes something.');
   }
 
   const name = holder.name;
@@ -58,68 +63,117 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const paramText = fn.params.map((p) => source.slice(p.start!, p.end!));
   const kind = site.kind!;
   const resultType = site.shape.resultType ?? KINDS[kind].resultType;
-  const requestArgs = site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '');
-  const requestNames = site.paramsRead ? new Set([site.paramsRead.split('.')[0]!]) : site.params ? referencedNames(site.params) : new Set<string>();
+  // What the request half returns, and the names it reads: the request itself, or the inner
+  // helper's request builder called with this helper's arguments.
+  const inner = site.via;
+  const requestText = inner ? inner.requestText : `${KINDS[kind].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
+  const requestNames = inner ? namesOf(inner.requestArgs) : site.paramsRead ? new Set([site.paramsRead.split('.')[0]!]) : site.params ? referencedNames(site.params) : new Set<string>();
   const usedByRequest = params.map((p) => requestNames.has(p));
-  const postNames = new Set(post.flatMap((s) => [...referencedNames(s)]));
+  // An inner helper's result half turns the bare answer into what this helper awaited.
+  const wraps = inner !== undefined && (inner.result[0] !== '' || inner.result[1] !== '');
+  const postNames = new Set([...post.flatMap((s) => [...referencedNames(s)]), ...(wraps ? namesOf(inner!.resultArgs) : [])]);
   const usedByResult = params.map((p) => postNames.has(p));
-  const identity = answer.form === 'return';
+  const identity = answer.form === 'return' && !wraps;
 
   const indent = indentAt(source, holder.node.start!);
   const returnType = fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
   const unwrapped = returnType ? promisedType(returnType) : undefined;
   const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
+  const head = holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `;
   const lines = [
     lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
     lineComment('', `handler asks with ${name}Request() and, once answered, computes ${name}Result().`),
-    `function ${name}Request(${pick(usedByRequest)}) {`,
-    `  return ${KINDS[kind].builder}(${requestArgs});`,
+    `${head}${name}Request(${pick(usedByRequest)}) {`,
+    `  return ${requestText};`,
     '}',
   ].map((l) => indent + l);
   if (!identity) {
-    const answerParam = `${answer.name}${typed ? `: ${resultType}` : ''}`;
+    const bodyIndent = first ? indentAt(source, first.start!) : `${indent}  `;
+    const raw = answer.form === 'return' || wraps ? 'mrtrAnswer' : answer.name;
+    const answerParam = `${raw}${typed ? `: ${resultType}` : ''}`;
     const resultParams = [answerParam, pick(usedByResult)].filter(Boolean).join(', ');
-    const from = lineStartOf(source, post[0]?.start ?? fn.body.end! - 1);
-    const postLines = source.slice(from, lineStartOf(source, fn.body.end! - 1)).replace(/\r?\n$/, '').split(/\r?\n/);
-    lines.push('', `${indent}function ${name}Result(${resultParams})${typed && unwrapped ? `: ${unwrapped}` : ''} {`, ...postLines, `${indent}}`);
+    const wrapped = wraps ? `${inner!.result[0]}${raw}${inner!.result[1]}` : raw;
+    const postLines =
+      answer.form === 'return'
+        ? [`${bodyIndent}return ${wrapped};`]
+        : [...(wraps ? [`${bodyIndent}const ${answer.name} = ${wrapped};`] : []), ...source.slice(lineStartOf(source, post[0]?.start ?? fn.body.end! - 1), lineStartOf(source, fn.body.end! - 1)).replace(/\r?\n$/, '').split(/\r?\n/)];
+    lines.push('', `${indent}${head}${name}Result(${resultParams})${typed && unwrapped ? `: ${unwrapped}` : ''} {`, ...postLines, `${indent}}`);
   }
   const end = lineEndOf(source, holder.node.end!);
   const edit: Edit = { start: lineStartOf(source, holder.node.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
+  const shape: SplitShape = { kind, resultType, valueType: identity ? resultType : unwrapped, method: holder.method, requestArgs: usedByRequest, resultArgs: usedByResult, identity };
+  return { name, ...shape, edit, ...shapeCalls(name, shape) };
+}
+
+/**
+ * What a module needs to know of a helper another module split, to ask through it: the kind
+ * and types of its request, which arguments each half takes, and whether it returned the bare
+ * answer. Plain data: the engine hands it from the helper's module to the modules calling it.
+ */
+export interface SplitShape {
+  kind: InputKind;
+  resultType: string;
+  valueType?: string;
+  method: boolean;
+  requestArgs: boolean[];
+  resultArgs: boolean[];
+  /** The helper returned the bare answer: nothing to compute on the retry. */
+  identity: boolean;
+}
+
+/** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */
+export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, 'requestCall' | 'resultCall'> {
   const select = (args: string[], used: boolean[]) => args.filter((_, i) => used[i]);
+  const through = (receiver: string | undefined) => (receiver ? `${receiver}.` : '');
   return {
-    name,
-    kind,
-    resultType,
-    valueType: identity ? resultType : unwrapped,
-    edit,
-    requestCall: (args) => `${name}Request(${select(args, usedByRequest).join(', ')})`,
-    resultCall: (answerText, args) => (identity ? answerText : `${name}Result(${[answerText, ...select(args, usedByResult)].join(', ')})`),
+    requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(args, shape.requestArgs).join(', ')})`,
+    resultCall: (answerText, args, receiver) => (shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`),
   };
 }
 
+function namesOf(nodes: readonly Node[]): Set<string> {
+  return new Set(nodes.flatMap((n) => [...referencedNames(n)]));
+}
+
 /** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */
-function answerBinding(statement: Statement, call: Node): { form: 'declare'; name: string } | { form: 'return' } | undefined {
+function answerBinding(statement: Statement, call: Node, source: string): { form: 'declare'; name: string } | { form: 'return' } | undefined {
   const awaited = (n: Node | null | undefined) => n === call || (n?.type === 'AwaitExpression' && n.argument === call);
   if (statement.type === 'ReturnStatement' && awaited(statement.argument)) return { form: 'return' };
   if (statement.type === 'VariableDeclaration' && statement.kind === 'const' && statement.declarations.length === 1) {
     const d = statement.declarations[0]!;
-    if (d.id.type === 'Identifier' && !d.id.typeAnnotation && d.init?.type === 'AwaitExpression' && d.init.argument === call) return { form: 'declare', name: d.id.name };
+    if (d.init?.type !== 'AwaitExpression' || d.init.argument !== call || (d.id as { typeAnnotation?: unknown }).typeAnnotation) return undefined;
+    if (d.id.type === 'Identifier') return { form: 'declare', name: d.id.name };
+    // `const { roots } = await server.listRoots()`: the result half takes the pattern as its parameter.
+    if (d.id.type === 'ObjectPattern' || d.id.type === 'ArrayPattern') return { form: 'declare', name: source.slice(d.id.start!, d.id.end!) };
   }
   return undefined;
 }
 
 /**
- * The helper's own declaration: `function name() {}` or `const name = async () => {}` (never an
- * exported one: the planner does not split a helper the module exports).
+ * The helper's own declaration: `function name() {}` (exported or not), `const name = async
+ * () => {}`, or a method of a class (its modifiers kept, `async` dropped: the halves do not await).
  */
-function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node } | undefined {
+function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; method: boolean; exported: boolean; modifiers: string } | undefined {
   const chain = site.ancestors;
   const at = chain.indexOf(fn as never);
   const parent = chain[at - 1];
   const grand = chain[at - 2];
-  if (fn.type === 'FunctionDeclaration' && fn.id) return { name: fn.id.name, node: fn };
+  const none = { method: false, exported: false, modifiers: '' };
+  if (fn.type === 'FunctionDeclaration' && fn.id) {
+    const exported = parent?.type === 'ExportNamedDeclaration';
+    return { ...none, name: fn.id.name, node: exported ? parent! : fn, exported };
+  }
   if ((fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && grand?.type === 'VariableDeclaration' && grand.declarations.length === 1) {
-    return { name: parent.id.name, node: grand };
+    const exported = chain[at - 3]?.type === 'ExportNamedDeclaration';
+    return { ...none, name: parent.id.name, node: exported ? chain[at - 3]! : grand, exported };
+  }
+  if (fn.type === 'ClassMethod' && fn.kind === 'method' && !fn.static && !fn.computed && fn.key.type === 'Identifier' && !fn.decorators?.length) {
+    return { name: fn.key.name, node: fn, method: true, exported: false, modifiers: modifiersOf(fn) };
   }
   return undefined;
+}
+
+/** `private `, `public override ` ... of a method: what its halves keep (never `async`). */
+function modifiersOf(method: Extract<Node, { type: 'ClassMethod' }>): string {
+  return [method.accessibility, method.override ? 'override' : undefined].filter(Boolean).map((m) => `${m} `).join('');
 }

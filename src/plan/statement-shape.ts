@@ -3,6 +3,7 @@
 // statement, assignment or return value.
 import type { Node, Statement } from '@babel/types';
 import { boundNames, memberPath } from '../analyse/ast.ts';
+import { URL_ELICITATION_ERROR } from '../analyse/sdk-surface.ts';
 import type { Binding } from './types.ts';
 
 export interface StatementShape {
@@ -42,8 +43,15 @@ export function statementShape(statement: Statement, source: string): StatementS
     return undefined;
   }
   if (statement.type === 'ReturnStatement') {
-    const calls = awaitedCalls(statement.argument);
+    // `return call()` in an async function returns what `return await call()` does.
+    const calls = awaitedCalls(statement.argument) ?? (statement.argument?.type === 'CallExpression' && memberPath(statement.argument.callee) !== 'Promise.all' ? [statement.argument] : undefined);
     if (calls) return { calls, binding: { form: 'return' } };
+  }
+  // `throw new UrlElicitationRequiredError([a, b])`: one round of URL questions, resumed after it.
+  if (statement.type === 'ThrowStatement') {
+    const error = statement.argument;
+    const list = error.type === 'NewExpression' && error.callee.type === 'Identifier' && error.callee.name === URL_ELICITATION_ERROR ? error.arguments[0] : undefined;
+    if (list?.type === 'ArrayExpression' && list.elements.length > 0 && list.elements.every((e) => e?.type === 'ObjectExpression')) return { calls: list.elements as Node[], binding: { form: 'discard' } };
   }
   return undefined;
 }

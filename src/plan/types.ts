@@ -3,6 +3,8 @@
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
 import type { CodeStyle } from './code-style.ts';
 import type { HandlerLayout } from './resume-layout.ts';
+import type { SecretLocal } from './secrets.ts';
+import type { SplitShape } from './split-helper.ts';
 
 export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
 
@@ -28,6 +30,10 @@ export interface LiftedLocal {
   mutable: boolean;
   /** TypeScript type text for the typed state; undefined in JavaScript. */
   typeText?: string;
+  /** Holds nothing yet at the question (`let x: T;`): declared again on the retry, not carried. */
+  fresh?: boolean;
+  /** Names `typeText` uses that the module must import (as types) from one of its imports. */
+  typeImports?: Array<{ name: string; from: string }>;
 }
 
 /** One embedded request of a round. */
@@ -66,7 +72,10 @@ export interface SuspensionPoint {
   /** Locals declared before this point and read after it: they travel in requestState. */
   lifted: LiftedLocal[];
   /** Lifted locals whose names look like credentials: the state is signed, not encrypted. */
-  secrets: string[];
+  /** Lifted locals that look like secrets (the client can read requestState). */
+  secrets: SecretLocal[];
+  /** What the code after the question reads of the request that carried the call (`ctx.mcpReq.id`): on the retry, the retry's. */
+  requestBound: string[];
 }
 
 /** One level of a point's position: the item in a list, and which child list of it to enter. */
@@ -116,12 +125,20 @@ export interface ChildPlan {
 export interface HandlerPlan {
   /** Names the handler in requestState: `tool:delete_records`. */
   id: string;
+  /** For a name read at run time, the expression that names it (`` `tool:${TOOLS.create}` ``); `id` then shows the source. */
+  idText?: string;
   /** The handler body, from its `{` to just past its `}`. */
   body: Span;
   points: SuspensionPoint[];
   /** The context parameter to use; `addParam` says where and how to add it when missing. */
   ctxName: string;
   addParam?: { at: number; text: string; close?: { at: number; text: string } };
+  /** Replaces a destructured context parameter with `ctxName`. */
+  paramEdit?: Edit;
+  /** Removes the official codemod's marker about that destructuring, which nothing of it is left to need. */
+  markerEdit?: Edit;
+  /** A statement the migrated body starts with (before the resume): what a destructured context still gives. */
+  prologue?: string;
   /** Widens an explicit `Promise<X>` return type to admit the input_required result. */
   returnTypeEdit?: Edit;
   /** Expression that names the call's arguments, digested into requestState. */
@@ -136,6 +153,8 @@ export interface HandlerPlan {
   verbatim: Span[];
   /** The body as a tree of the lists that lead to questions. */
   tree: ListPlan;
+  /** Markers of sites left as they were inside the body (a case the handler migrates without). */
+  markers?: Marker[];
   /** How the body is written, each question once (set once the plan is made, see resume-layout.ts). */
   layout?: HandlerLayout;
 }
@@ -187,6 +206,16 @@ export interface FilePlan {
   eol: string;
   /** Sites recognised by name only, kept for want of type facts (the checker may clear them). */
   uncertain: number;
-  /** Exported functions of this module that make a legacy request: other modules' handlers calling them are marked. */
-  exportedHelpers: Array<{ name: string; line: number }>;
+  /**
+   * Exported functions (and methods of exported classes, `Class.method`) of this module that
+   * make a legacy request: other modules' handlers calling them are marked, or, where `split`
+   * says how this module would split it, ask through its halves.
+   */
+  exportedHelpers: Array<{ name: string; line: number; split?: SplitShape }>;
+  /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
+  externalCalls: Array<{ file: string; name: string; migrated: boolean }>;
+  /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
+  splitExported: string[];
+  /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
+  definers: Array<{ from: string; name: string }>;
 }

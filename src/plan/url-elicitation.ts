@@ -1,6 +1,7 @@
 // URL-mode elicitation. The 2026-07-28 shape (`inputRequired.elicitUrl`) has no `mode` (the
 // builder sets it) and no `elicitationId` (correlation travels in requestState).
 import type { Node } from '@babel/types';
+import { hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
 import type { UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { Refusal } from './refusal.ts';
 import { indentAt } from './text.ts';
@@ -15,22 +16,54 @@ export function urlParamsText(source: string, params: Node): string {
 }
 
 /**
- * `throw new UrlElicitationRequiredError([...])` ended the call, and the client called again
- * once the user was done: returning the URL elicitations as input requests keeps exactly
- * that (the retry runs the handler from the top, as the second call did).
+ * How a thrown URL elicitation is migrated. Where code follows it, it is a question of its
+ * handler (`question`: planned with the others, see urlThrowSites): the retry reads the answer
+ * and goes on after the throw, without running again what came before it (an elicitation id
+ * made there survives). Where nothing follows it and nothing before it does anything, it is
+ * returned as input requests (an edit) and the retry runs the handler from the top, as the
+ * 2025 client's second call did. Otherwise it is refused.
  */
-export function planUrlThrow(source: string, eol: string, t: UrlElicitationThrow, inHandler: boolean, handlerAsksToo: boolean): Edit | Refusal {
-  if (!inHandler) {
+export function planUrlThrow(source: string, eol: string, t: UrlElicitationThrow, handler: FunctionNode | undefined, handlerAsksToo: boolean): 'question' | Edit | Refusal {
+  if (!handler) {
     return new Refusal('no-request-to-answer', 'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.', 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.');
   }
-  if (handlerAsksToo) {
-    // The handler is also restructured for its other questions: the two rewrites would collide.
-    return new Refusal('url-elicitation', 'this handler throws UrlElicitationRequiredError and also awaits other requests.', 'return the URL elicitation with inputRequired(...) by hand, or split the handler, then run again.');
-  }
-  if (!t.elicitations) {
+  if (!t.elicitations || t.elicitations.length === 0) {
     return new Refusal('url-elicitation', 'the URL elicitations are not written out as an array of object literals.', "write them inline ([{ mode: 'url', message, url, elicitationId }]), then run again.");
+  }
+  const path = pathToThrow(t, handler);
+  if (!path.trailing) return 'question';
+  if (handlerAsksToo) {
+    return new Refusal('url-elicitation', 'nothing follows this thrown URL elicitation, and the handler also awaits other requests.', 'write the work to do once the user is done after the throw (it runs on the retry), or split the handler, then run again.');
+  }
+  if (path.effects) {
+    return new Refusal('url-elicitation', 'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.', 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.');
   }
   const indent = indentAt(source, t.statement.start!);
   const requests = t.elicitations.map((e, i) => `${indent}  ${i === 0 ? 'url' : `url${i + 1}`}: inputRequired.elicitUrl(${urlParamsText(source, e)}),`);
   return { start: t.statement.start!, end: t.statement.end!, text: ['return inputRequired({ inputRequests: {', ...requests, `${indent}} });`].join(eol) };
+}
+
+/**
+ * Whether the throw ends every block around it (nothing would run after it on a resume), and
+ * whether anything before it on its way from the handler body may do something.
+ */
+function pathToThrow(t: UrlElicitationThrow, fn: FunctionNode): { trailing: boolean; effects: boolean } {
+  const chain = [...t.ancestors, t.statement];
+  let trailing = true;
+  let effects = false;
+  for (let i = chain.indexOf(fn.body as Node); i >= 0 && i < chain.length - 1; i++) {
+    const node = chain[i]!;
+    const child = chain[i + 1]!;
+    if (node.type === 'BlockStatement') {
+      const at = node.body.indexOf(child as never);
+      if (at !== node.body.length - 1) trailing = false;
+      if (node.body.slice(0, at).some((s) => hasSideEffects(s))) effects = true;
+    } else if (node.type === 'IfStatement') {
+      if (hasSideEffects(node.test)) effects = true;
+    } else if (node.type !== 'ThrowStatement') {
+      // A loop, a switch case, a try: something may run after it.
+      trailing = false;
+    }
+  }
+  return { trailing, effects };
 }

@@ -6,7 +6,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { SERVER_PACKAGE, TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { lineComment } from '../core/escape.ts';
 import { codeStyleOf, type CodeStyle } from './code-style.ts';
-import { addImport, importedFrom, importToMergeInto, isImported, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
+import { addImport, importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
 import type { StateModuleOptions } from './plan-file.ts';
 import { Refusal } from './refusal.ts';
 import { eolOf, indentAt } from './text.ts';
@@ -20,8 +20,18 @@ const VERIFY_CALL = `${STATE_EXPORTS.verify}()`;
 
 export const SERVER_ELSEWHERE_REASON = 'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.';
 
-export function serverElsewhereNext(specifier: string): string {
-  return `add \`requestState: { verify: ${VERIFY_CALL} }\` to the McpServer options where the server is built, importing ${STATE_EXPORTS.verify} from the request-state module (${specifier} from here).`;
+// Not the module's path: that is the run's choice for the whole package (a file linted alone
+// cannot know it), and this file's import of mrtrResume names it already.
+export const SERVER_ELSEWHERE_NEXT = `add \`requestState: { verify: ${VERIFY_CALL} }\` to the McpServer options where the server is built, importing ${STATE_EXPORTS.verify} from the request-state module this file imports ${STATE_EXPORTS.resume} from.`;
+
+/** What the rewrite names outside the migrated handlers' own lines, besides mrtrResume. */
+export interface UsedOutside {
+  /** `inputRequired` itself: URL throws returned as input requests, helpers split for other modules. */
+  builders: boolean;
+  /** Types of the server package (`type InputRequiredResult` of a widened definer, a split helper's answer type). */
+  serverTypes: readonly string[];
+  /** Names of modules the file imports already (a split helper's halves, the type a lifted local is restored with). */
+  moduleNames: ReadonlyArray<{ name: string; from: string; type: boolean }>;
 }
 
 export interface FileEdits {
@@ -34,15 +44,14 @@ export interface FileEdits {
 }
 
 /**
- * The imports and wiring of a file whose handlers `planned` migrated (and that has URL throws
- * turned into input requests when `urlRewrites`). A name the migration adds that the file
- * already declares is refused.
+ * The imports and wiring of a file whose handlers `planned` migrated (and whose other edits use
+ * what `outside` says). A name the migration adds that the file already declares is refused.
  */
 export function fileEdits(
   analysis: FileAnalysis,
   options: { typeFacts?: unknown; stateModule?: StateModuleOptions },
   planned: HandlerPlan[],
-  urlRewrites: boolean,
+  outside: UsedOutside,
   /** Import specifiers the migration leaves unused, by local name, by the import's start. */
   importDrops: ReadonlyMap<number, ReadonlySet<string>> = new Map(),
 ): FileEdits | (Refusal & { style: CodeStyle }) {
@@ -66,25 +75,40 @@ export function fileEdits(
     unwired = !wiredHere && !options.stateModule?.verifierWiredElsewhere;
   }
 
-  const typeImports = new Set<string>();
+  const typeImports = new Set<string>(outside.serverTypes);
   for (const h of planned) {
     if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
     for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
   }
-  const wanted = planned.length > 0 || urlRewrites ? ['inputRequired', ...[...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t))] : [];
+  const types = [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t));
+  const wanted = planned.length > 0 || outside.builders ? ['inputRequired', ...types] : types;
   const serverNames = wanted.filter((name) => !isImported(importedFrom(program, SERVER_PACKAGE), name));
   const haveState = importedFrom(program, stateSpecifier);
   const newStateNames = stateNames.filter((name) => !isImported(haveState, name));
 
-  const clash = [...serverNames.map((n) => n.replace(/^type /, '')), ...newStateNames].find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name));
+  // A name the SDK import binds is the SDK's own for serverNames, but a clash for the state module's.
+  const clash =
+    serverNames.map((n) => n.replace(/^type /, '')).find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name)) ??
+    newStateNames.find((name) => analysis.declaredAnywhere.has(name));
   if (clash) {
     return Object.assign(new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.'), { style });
+  }
+  // `import type { inputRequired }`: a second import of the name would not compile.
+  const typeOnly = serverNames.find((name) => !name.startsWith('type ') && importedFrom(program, SERVER_PACKAGE).get(name) === 'type');
+  if (typeOnly) {
+    return Object.assign(new Refusal('name-clash', `the module imports \`${typeOnly}\` as a type only, and the migration calls it.`, `import it as a value (drop \`type\`), then run again.`), { style });
   }
   const merged = new Set<number>();
   if (serverNames.length > 0) {
     const target = importToMergeInto(program, SERVER_PACKAGE);
     if (target) merged.add(target.start!);
     edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames, importDrops));
+  }
+  for (const [from, names] of byModule(outside.moduleNames)) {
+    const edit = moduleImport(analysis, system, style, from, names, importDrops);
+    if (!edit) continue;
+    merged.add(edit.target);
+    edits.push(edit.edit);
   }
   for (const [start, drop] of importDrops) {
     const statement = program.body.find((s) => s.start === start);
@@ -94,15 +118,46 @@ export function fileEdits(
   if (newStateNames.length > 0) {
     const edit = addImport(source, program, system, style, stateSpecifier, newStateNames, importDrops);
     // Where the verifier could not be wired, the import says what is left to do.
-    if (unwired && edit.text.startsWith(eolOf(source))) edit.text = eolOf(source) + serverElsewhereComment(stateSpecifier) + edit.text;
+    if (unwired && edit.text.startsWith(eolOf(source))) edit.text = eolOf(source) + serverElsewhereComment() + edit.text;
     edits.push(edit);
   }
   return { edits, style, unwired, stateSpecifier };
 }
 
+/** Names to import, by module, each once (a value import where any of its uses is a value). */
+function byModule(names: UsedOutside['moduleNames']): Map<string, Map<string, boolean>> {
+  const found = new Map<string, Map<string, boolean>>();
+  for (const { name, from, type } of names) {
+    const list = found.get(from) ?? new Map<string, boolean>();
+    list.set(name, (list.get(name) ?? true) && type);
+    found.set(from, list);
+  }
+  return found;
+}
+
+/**
+ * `names` (name → type only) added to the file's import of `from`, the names already imported
+ * left out: merged into its import that lists names (its type-only one for types only), else
+ * a new import. `target`: the import statement the edit rewrites, if any.
+ */
+function moduleImport(analysis: FileAnalysis, system: ModuleSystem, style: CodeStyle, from: string, names: ReadonlyMap<string, boolean>, drops: ReadonlyMap<number, ReadonlySet<string>>): { edit: Edit; target: number } | undefined {
+  const { source, program } = analysis;
+  const have = importedFrom(program, from);
+  const missing = [...names].filter(([name, type]) => !isImported(have, type ? `type ${name}` : name));
+  if (missing.length === 0) return undefined;
+  const typeImport = missing.every(([, type]) => type) && !importToMergeInto(program, from) ? program.body.find((s) => s.type === 'ImportDeclaration' && s.source.value === from && s.importKind === 'type' && s.specifiers.length > 0) : undefined;
+  if (typeImport?.type === 'ImportDeclaration') {
+    const edit = rewriteImport(source, typeImport, drops.get(typeImport.start!) ?? new Set(), missing.map(([name]) => name));
+    if (edit) return { edit, target: typeImport.start! };
+  }
+  const target = importToMergeInto(program, from);
+  const edit = addImport(source, program, system, style, from, missing.map(([name, type]) => (type ? `type ${name}` : name)), drops);
+  return { edit, target: target?.start ?? -1 };
+}
+
 /** The marker above the state module's import of a file whose server is built elsewhere. */
-function serverElsewhereComment(specifier: string): string {
-  return lineComment('', `${TODO_MARKER}(server-elsewhere): ${SERVER_ELSEWHERE_REASON} Next: ${serverElsewhereNext(specifier)}`);
+function serverElsewhereComment(): string {
+  return lineComment('', `${TODO_MARKER}(server-elsewhere): ${SERVER_ELSEWHERE_REASON} Next: ${SERVER_ELSEWHERE_NEXT}`);
 }
 
 /**

@@ -5,35 +5,44 @@
 // way to a question gets a changed condition (or a counter, or a throw into its catch block)
 // so the retry enters it as the first call did. Lines move only into a guard they now sit in;
 // everything else keeps its text and indentation.
-import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
+import { KINDS, NOTE_MARKER, TODO_MARKER } from '../analyse/sdk-surface.ts';
+import { secretInState } from '../plan/secrets.ts';
 import { jsString, lineComment } from '../core/escape.ts';
 import type { CodeStyle } from '../plan/code-style.ts';
 import type { DeclarationFacts } from '../plan/resume-facts.ts';
 import { grouped, type CompoundLayout, type DeclaratorInit, type HandlerLayout, type ListLayout, type Unit } from '../plan/resume-layout.ts';
 import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
-import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, SuspensionPoint } from '../plan/types.ts';
+import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, Marker, SuspensionPoint } from '../plan/types.ts';
 
-export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean, style: CodeStyle): Edit[] {
+/** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
+export type MarkerText = (marker: Marker) => string | undefined;
+
+export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean, style: CodeStyle, markerText: MarkerText = () => undefined): Edit[] {
   const layout = plan.layout;
   if (!layout) throw new Error(`internal error: ${plan.id} was planned without a layout`);
   const { body, tree } = plan;
   const I = indentAt(source, tree.items[0]!.span.start);
   const outer = indentAt(source, body.start);
   const U = I.startsWith(outer) && I.length > outer.length ? I.slice(outer.length) : '  ';
-  const r = new BodyRenderer(source, plan, layout, U, typed, style);
+  const r = new BodyRenderer(source, plan, layout, U, typed, style, markerText);
   const keys = plan.points.map((p) => r.q(p.step)).join(', ');
 
   const out: string[] = [source.slice(body.start, lineEndOf(source, body.start)).replace(/\r$/, '')];
+  // What a destructured context parameter still gives the body (it is named `ctx` now).
+  if (plan.prologue) out.push(`${I}${plan.prologue}${r.semi}`);
   const server = plan.serverText ? `, ${plan.serverText}` : '';
-  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${r.q(plan.id)}, [${keys}], ${plan.argsText}${server})${r.semi}`);
+  out.push(`${I}const mrtr = await mrtrResume(${plan.ctxName}, ${plan.idText ?? r.q(plan.id)}, [${keys}], ${plan.argsText}${server})${r.semi}`);
   // State minted for another call: answered with a state the verifier refuses (-32602).
   out.push(`${I}if (mrtr.refused) return mrtr.refused${r.semi}`);
   if (layout.stepVar !== 'mrtr.step') out.push(`${I}let ${layout.stepVar} = mrtr.step${r.semi}`);
   out.push(...r.list(tree, layout.body, I, I));
   out.push(source.slice(lineStartOf(source, tree.close), body.end).replace(/\r(?=\n|$)/g, ''));
+  if (r.unwrittenMarkers()) throw new Error(`internal error: a marker inside ${plan.id} has no line of the rewritten body to go above`);
 
   const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
+  if (plan.paramEdit) edits.push(plan.paramEdit);
+  if (plan.markerEdit) edits.push(plan.markerEdit);
   if (plan.addParam) {
     edits.push({ start: plan.addParam.at, end: plan.addParam.at, text: plan.addParam.text });
     if (plan.addParam.close) edits.push({ start: plan.addParam.close.at, end: plan.addParam.close.at, text: plan.addParam.close.text });
@@ -51,6 +60,8 @@ type Compound = Extract<ItemPlan, { type: 'compound' }>;
 
 class BodyRenderer {
   readonly semi: string;
+  /** The markers of sites left as they were in the body (a case migrated without), once each. */
+  private readonly markers: Map<number, Marker>;
 
   constructor(
     private readonly source: string,
@@ -59,8 +70,15 @@ class BodyRenderer {
     private readonly U: string,
     private readonly typed: boolean,
     private readonly style: CodeStyle,
+    private readonly markerText: MarkerText,
   ) {
     this.semi = style.semi ? ';' : '';
+    this.markers = new Map((plan.markers ?? []).map((m) => [m.lineStart, m]));
+  }
+
+  /** Whether a marker of the body found no line to go above. */
+  unwrittenMarkers(): boolean {
+    return this.markers.size > 0;
   }
 
   q(text: string): string {
@@ -184,8 +202,12 @@ class BodyRenderer {
     const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
     for (const g of guidance) lines.push(lineComment(indent, `${NOTE_MARKER}: ${g}`));
     if (point.secrets.length > 0) {
-      const names = point.secrets.map((n) => `\`${n}\``).join(', ');
-      lines.push(lineComment(indent, `${NOTE_MARKER}: ${names} ${point.secrets.length === 1 ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read it. Keep secrets on the server.`));
+      const { reason, next } = secretInState(point.secrets);
+      lines.push(lineComment(indent, `${TODO_MARKER}(secret-in-state): ${reason} Next: ${next}`));
+    }
+    if (point.requestBound.length > 0) {
+      const reads = point.requestBound.map((n) => `\`${n}\``).join(', ');
+      lines.push(lineComment(indent, `${NOTE_MARKER}: the code after this question reads ${reads}: on the retry that answers it, that is the retry's request (its id, progress token and signal), not the first call's.`));
     }
     const carried = this.layout.carried[p]!;
     const locals = carried.length === 0 ? '{}' : `{ ${carried.map((l) => l.name).join(', ')} }`;
@@ -318,11 +340,22 @@ class BodyRenderer {
    * or template literal: its text is data. `starts[i]` is where line i starts in the source.
    */
   private reindent(lines: readonly string[], starts: readonly number[], orig: string, target: string): string[] {
-    return lines.map((raw, i) => {
+    return lines.flatMap((raw, i) => {
       const line = raw.replace(/\r$/, '');
-      if (this.plan.verbatim.some((s) => s.start < starts[i]! && starts[i]! < s.end)) return line;
-      if (line.trim() === '') return '';
-      return line.startsWith(orig) ? target + line.slice(orig.length) : line;
+      if (this.plan.verbatim.some((s) => s.start < starts[i]! && starts[i]! < s.end)) return [line];
+      if (line.trim() === '') return [''];
+      const moved = line.startsWith(orig) ? target + line.slice(orig.length) : line;
+      const marker = this.marker(starts[i]!, orig, target);
+      return marker === undefined ? [moved] : [marker, moved];
     });
+  }
+
+  /** The marker above the source line starting at `lineStart`, moved as its line is (written once). */
+  private marker(lineStart: number, orig: string, target: string): string | undefined {
+    const marker = this.markers.get(lineStart);
+    if (!marker) return undefined;
+    this.markers.delete(lineStart);
+    const indent = marker.indent.startsWith(orig) ? target + marker.indent.slice(orig.length) : marker.indent;
+    return this.markerText({ ...marker, indent });
   }
 }

@@ -25,7 +25,8 @@ export function editedText(base: string, program: Program, edits: readonly Edit[
  */
 export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
   const edits: Edit[] = [...plan.edits];
-  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed, plan.style));
+  const inBody = (m: Marker) => (alreadyMarked(source, m) ? undefined : markerComment(m));
+  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed, plan.style, inBody));
   for (const marker of plan.markers) {
     if (alreadyMarked(source, marker)) continue;
     edits.push({ start: marker.lineStart, end: marker.lineStart, text: markerComment(marker) + plan.eol });

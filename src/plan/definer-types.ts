@@ -1,0 +1,59 @@
+// A project's tool definitions (`defineTool({ name, inputSchema, handler })`) are typed by its
+// own registry: `handler: (args, ctx) => Promise<CallToolResult>`. A migrated handler also
+// returns InputRequiredResult, which that type refuses; the registry passes the handler on to
+// registerTool, which takes both. So the definer's parameter type is widened where the handler
+// member's return type is written: `Promise<CallToolResult | InputRequiredResult>`.
+import type { Node } from '@babel/types';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { promisedType } from './text.ts';
+import type { Edit } from './types.ts';
+
+/** Members of a definition that hold its handler (see find-handlers.ts). */
+const HANDLER_KEYS = new Set(['handler', 'execute', 'callback', 'run', 'cb']);
+
+/** Edits widening the handler's return type in the parameter type of each named definer of this module. */
+export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly string[]): Edit[] {
+  if (definers.length === 0) return [];
+  const { program, source } = analysis;
+  const types = new Map<string, Node>();
+  const functions = new Map<string, Node>();
+  for (const statement of program.body) {
+    const decl = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
+    if ((decl.type === 'TSInterfaceDeclaration' || decl.type === 'TSTypeAliasDeclaration') && decl.id.type === 'Identifier') types.set(decl.id.name, decl);
+    if (decl.type === 'FunctionDeclaration' && decl.id) functions.set(decl.id.name, decl);
+    if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) functions.set(d.id.name, d.init);
+  }
+  const edits: Edit[] = [];
+  const seen = new Set<Node>();
+  const widen = (returnType: Node | null | undefined) => {
+    const type = returnType?.type === 'TSTypeAnnotation' ? returnType.typeAnnotation : undefined;
+    if (!type || seen.has(type)) return;
+    seen.add(type);
+    const text = source.slice(type.start!, type.end!);
+    const promised = promisedType(text);
+    if (promised === undefined || /\bInputRequiredResult\b/.test(text)) return;
+    edits.push({ start: type.start!, end: type.end!, text: `Promise<${promised} | InputRequiredResult>` });
+  };
+  const members = (type: Node | undefined): Node[] => {
+    if (!type) return [];
+    if (type.type === 'TSTypeLiteral') return type.members;
+    if (type.type === 'TSTypeReference' && type.typeName.type === 'Identifier') {
+      const local = types.get(type.typeName.name);
+      if (local?.type === 'TSInterfaceDeclaration') return local.body.body;
+      if (local?.type === 'TSTypeAliasDeclaration') return members(local.typeAnnotation);
+    }
+    return [];
+  };
+  for (const name of definers) {
+    const fn = functions.get(name) as { params?: Node[] } | undefined;
+    const param = fn?.params?.[0];
+    const annotation = param && 'typeAnnotation' in param && param.typeAnnotation?.type === 'TSTypeAnnotation' ? param.typeAnnotation.typeAnnotation : undefined;
+    for (const member of members(annotation)) {
+      const key = (member as { key?: Node }).key;
+      if (key?.type !== 'Identifier' || !HANDLER_KEYS.has(key.name)) continue;
+      if (member.type === 'TSMethodSignature') widen(member.typeAnnotation);
+      if (member.type === 'TSPropertySignature' && member.typeAnnotation?.typeAnnotation.type === 'TSFunctionType') widen(member.typeAnnotation.typeAnnotation.typeAnnotation);
+    }
+  }
+  return edits;
+}

@@ -1,0 +1,128 @@
+// A request made in a helper reaches its handlers through calls: straight from a handler, or
+// through other helpers (`confirmDestructive(what)` returning `confirm(...)`). Each helper on
+// the way is split (split-helper.ts), innermost first, each outer one building its request from
+// the inner one's request builder; each handler then asks with the request of the helper it
+// calls. The whole tree is split, or nothing of it.
+import type { Node } from '@babel/types';
+import type { FunctionNode } from '../analyse/ast.ts';
+import type { CallGraph, NamedCall } from '../analyse/call-graph.ts';
+import type { FileIndex } from '../analyse/file-index.ts';
+import type { HandlerSite } from '../analyse/find-handlers.ts';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import { receiverResolver, type ClassNode } from '../analyse/receivers.ts';
+import { splitHelper, type HelperSplit } from './split-helper.ts';
+
+export interface HelperTree {
+  /** Each helper's split with the site it splits at (its request, or its call of an inner helper), innermost first. */
+  splits: Array<{ site: LegacySite; split: HelperSplit }>;
+  /** Each handler's call into the tree, as the site the handler asks at. */
+  handlerCalls: Array<{ handler: HandlerSite; site: LegacySite }>;
+}
+
+interface TreeContext {
+  source: string;
+  graph: CallGraph;
+  index: FileIndex;
+  imports: ReadonlyMap<string, { from: string; imported: string }>;
+  handlers: readonly HandlerSite[];
+  typed: boolean;
+  eol: string;
+  /** Why a helper may not be split here, or undefined. */
+  kept(fn: FunctionNode): string | undefined;
+  /** Whether other modules may call it (then nothing here need call it). */
+  exported(fn: FunctionNode): boolean;
+}
+
+/** The tree of splits above a request made in a helper, or why it cannot be split. */
+export function splitTree(context: TreeContext, site: LegacySite): HelperTree | string {
+  const tree: HelperTree = { splits: [], handlerCalls: [] };
+  const why = grow(context, site, tree, 0);
+  return why ?? tree;
+}
+
+function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: number): string | undefined {
+  const { graph, handlers, source } = context;
+  const fn = site.enclosing;
+  const name = fn ? graph.nameOf(fn) : undefined;
+  if (!fn || !name) return 'it has no name its callers could use.';
+  const kept = context.kept(fn);
+  if (kept) return kept;
+  if (depth > 3) return 'it is reached through more than four helpers.';
+  const calls = callsOf(context, fn, name);
+  if (typeof calls === 'string') return calls;
+  if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
+  const split = splitHelper(source, site, calls, context.typed, context.eol);
+  if (typeof split === 'string') return split;
+  tree.splits.push({ site, split });
+  for (const call of calls) {
+    const via = viaSite(source, call, split);
+    const handler = handlers.find((h) => call.functions.includes(h.fn));
+    if (handler) {
+      tree.handlerCalls.push({ handler, site: via });
+      continue;
+    }
+    const why = grow(context, via, tree, depth + 1);
+    const caller = call.functions[call.functions.length - 1];
+    if (why) return `it is called by \`${(caller && graph.nameOf(caller)) ?? 'another function'}()\`, which cannot be split: ${why}`;
+  }
+  return undefined;
+}
+
+/**
+ * The calls of a helper: of a function by its name; of a method through `this` in its class or
+ * an object known to be an instance of its class. A call of a method of that name on an object
+ * nothing here explains may be one: the helper is then not split.
+ */
+function callsOf(context: TreeContext, fn: FunctionNode, name: string): NamedCall[] | string {
+  const { graph } = context;
+  const plain = graph.plain(fn);
+  const named = graph.calls.filter((c) => c.callee === name && c.member !== plain);
+  if (plain) return named;
+  const owner = methodClass(context.index, fn);
+  if (!owner) return named;
+  const resolver = receiverResolver(context.index, context.imports);
+  const calls: NamedCall[] = [];
+  for (const c of named) {
+    const callee = c.call.callee as Node;
+    if (callee.type !== 'MemberExpression') return 'it is called through an object the codemod cannot follow.';
+    const cls = resolver.classOf(callee.object, c.functions);
+    if (cls === owner) calls.push(c);
+    else if (cls === undefined) return `\`${context.source.slice(callee.start!, callee.end!)}(...)\` may call it, through an object the codemod cannot follow.`;
+  }
+  return calls;
+}
+
+function methodClass(index: FileIndex, fn: FunctionNode): ClassNode | undefined {
+  if (fn.type !== 'ClassMethod') return undefined;
+  const ancestors = index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+  const owner = ancestors[ancestors.length - 2];
+  return owner?.type === 'ClassDeclaration' || owner?.type === 'ClassExpression' ? owner : undefined;
+}
+
+/** A call of a split helper, standing for the request the helper made. */
+export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit, 'edit'>): LegacySite {
+  const args = call.call.arguments as Node[];
+  const texts = args.map((a) => source.slice(a.start!, a.end!));
+  const callee = call.call.callee;
+  const receiver = split.method && callee.type === 'MemberExpression' ? source.slice(callee.object.start!, callee.object.end!) : undefined;
+  const [before, after] = split.resultCall('\0', texts, receiver).split('\0') as [string, string];
+  return {
+    call: call.call,
+    receiver: call.call.callee,
+    shape: { receiver: '*.server', method: split.name, kind: split.kind, resultType: split.resultType },
+    receiverHead: '',
+    kind: split.kind,
+    enclosing: call.functions[call.functions.length - 1],
+    functions: call.functions,
+    ancestors: call.ancestors,
+    via: {
+      helper: split.name,
+      requestText: split.requestCall(texts, receiver),
+      result: [before, after],
+      valueType: split.valueType,
+      args,
+      requestArgs: args.filter((_, i) => split.requestArgs[i]),
+      resultArgs: args.filter((_, i) => split.resultArgs[i]),
+    },
+  };
+}

@@ -1,0 +1,721 @@
+// The shapes real servers are written in, as pure functions of source text (no node_modules,
+// no type checker): every spelling of a legacy request is found, and the SDK objects are told
+// from where they came from.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseFile } from '../src/analyse/analyse-file.ts';
+import { parseSource } from '../src/analyse/parse.ts';
+import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
+import { transformSource, transformWithTypes } from '../src/transform.ts';
+
+/** The params of a form question, for sources written inline. */
+const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
+
+const statusOf = (source: string, file = 'server.ts') => transformSource(source, file).plan.sites.map((s) => [s.line, s.status, s.code]);
+
+describe('every spelling of a legacy request is found', () => {
+  it.each([
+    ['a bound method through optional chains', 'const elicit = server.server?.elicitInput?.bind(server.server);', `const a = await elicit(${Q});`, 'elicit'],
+    ["the low-level Server's request(), by its method", '', `const a = await server.server.request({ method: 'elicitation/create', params: ${Q} });`, 'elicit'],
+    ['request() for roots', '', "const a = await server.server.request({ method: 'roots/list' });", 'roots'],
+  ])('%s', (_name, before, call, kind) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+${before}
+server.registerTool('t', { description: 'd' }, async () => {
+  ${call}
+  return { content: [{ type: 'text', text: JSON.stringify(a) }] };
+});
+`;
+    expect(analyseFile(source, 'server.ts').sites.map((s) => [s.kind, s.uncertain ?? false])).toEqual([[kind, false]]);
+    expect(statusOf(source)).toEqual([[5, 'migrated', undefined]]);
+  });
+
+  it("takes a v1 low-level Server's request() with its result schema, in a class", () => {
+    const source = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+class App {
+  private server: Server;
+  constructor() {
+    this.server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+  }
+  async ask() {
+    return this.server.request({ method: 'elicitation/create', params: ${Q} }, ElicitResultSchema);
+  }
+}
+`;
+    expect(analyseFile(source, 'app.ts').sites.map((s) => [s.kind, s.shape.resultType, s.uncertain ?? false])).toEqual([['elicit', 'ElicitResult', false]]);
+  });
+
+  it.each([
+    ["another method's request", "await server.server.request({ method: 'ping' });"],
+    ['an HTTP client', "await http.request({ method: 'GET', url });"],
+    ['a request object it cannot read', 'await client.request(req);'],
+  ])('leaves alone %s', (_name, call) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\nasync function f() {\n  ${call}\n}\n`;
+    expect(analyseFile(source, 'server.ts').sites).toEqual([]);
+  });
+
+  it.each([
+    ['elicitInput', `await elicitInput(${Q})`, 'elicit'],
+    ['createMessage', 'await createMessage({ messages: [], maxTokens: 5 })', 'sampling'],
+    ['listRoots', 'await listRoots()', 'roots'],
+    ['sendRequest', `await sendRequest({ method: 'elicitation/create', params: ${Q} })`, 'elicit'],
+  ])('marks a function handed in as %s (unknown-receiver)', (name, call, kind) => {
+    const source = `export async function helper(${name}: any, x: string) {\n  const r = ${call};\n  return r;\n}\n`;
+    expect(analyseFile(source, 'helper.ts').sites.map((s) => s.kind)).toEqual([kind]);
+    expect(statusOf(source, 'helper.ts')).toEqual([[2, 'marked', 'unknown-receiver']]);
+  });
+
+  it('marks a call through a local stand-in interface with push methods, never drops it', () => {
+    const source = `interface Asker {
+  elicitInput(p: unknown): Promise<{ action: string }>;
+}
+export async function yesNo(asker: Asker) {
+  const a = await asker.elicitInput(${Q});
+  return a.action === 'accept';
+}
+`;
+    expect(statusOf(source, 'asker.ts')).toEqual([[5, 'marked', 'unknown-receiver']]);
+    // A type fact that says "not the SDK" for the stand-in is not asked for: only doubt is.
+    const facts = { local: () => undefined, fromSdk: () => undefined };
+    expect(transformSource(source, 'asker.ts', facts).plan.sites.map((s) => s.code)).toEqual(['unknown-receiver']);
+  });
+});
+
+describe('SDK objects known from where they came from', () => {
+  const server = (decl: string, receiver: string, file = 'server.ts') => `import { McpServer, Server, type ServerContext } from '@modelcontextprotocol/server';
+${decl.replaceAll('RECEIVER', receiver)}
+`;
+
+  it.each([
+    [
+      'a class field set in the constructor',
+      `class App {
+  private readonly server: McpServer;
+  constructor() {
+    this.server = new McpServer({ name: 's', version: '1' });
+    this.server.registerTool('t', { description: 'd' }, async () => {
+      const a = await this.server.server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    });
+  }
+}`,
+    ],
+    [
+      'a private field with its initialiser',
+      `class App {
+  readonly #mcp = new McpServer({ name: 's', version: '1' });
+  register() {
+    this.#mcp.registerTool('t', { description: 'd' }, async () => {
+      const a = await this.#mcp.server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    });
+  }
+}`,
+    ],
+    [
+      'a parameter property',
+      `class Tools {
+  constructor(private readonly mcp: McpServer) {}
+  register() {
+    this.mcp.registerTool('t', { description: 'd' }, async () => {
+      const a = await this.mcp.server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    });
+  }
+}`,
+    ],
+    [
+      'a local factory',
+      `function make() {
+  return new McpServer({ name: 's', version: '1' });
+}
+const srv = make();
+srv.registerTool('t', { description: 'd' }, async () => {
+  const a = await srv.server.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});`,
+    ],
+    [
+      'a project interface that extends an SDK type',
+      `interface AppServer extends McpServer {
+  started?: number;
+}
+export function register(app: AppServer) {
+  app.registerTool('t', { description: 'd' }, async () => {
+    const a = await app.server.elicitInput(${Q});
+    return { content: [{ type: 'text', text: a.action }] };
+  });
+}`,
+    ],
+    [
+      'an object literal holding it',
+      `const mcp = new McpServer({ name: 's', version: '1' });
+const app = { mcp };
+mcp.registerTool('t', { description: 'd' }, async () => {
+  const a = await app.mcp.server.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});`,
+    ],
+    [
+      'a low-level Server named anything',
+      `const low = new Server({ name: 's', version: '1' }, { capabilities: {} });
+low.setRequestHandler('tools/call', async (request) => {
+  const a = await low.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});`,
+    ],
+  ])('%s', (_name, code) => {
+    const source = server(code, '');
+    const sites = analyseFile(source, 'server.ts').sites;
+    expect(sites.map((s) => s.uncertain ?? false)).toEqual([false]);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => s.status)).toEqual(['migrated']);
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+  });
+
+  it.each([
+    ['an instance of a local class', 'class Llm {\n  server = { async createMessage(p: unknown) { return p; } };\n}\nconst llm = new Llm();\nexport const f = () => llm.server.createMessage({});'],
+    ['an object literal', 'const forms = { server: { async elicitInput(q: string) { return q; } } };\nexport const f = () => forms.server.elicitInput(\'q\');'],
+  ])('is certain that %s is not one', (_name, code) => {
+    expect(analyseFile(server(code, ''), 'server.ts').sites).toEqual([]);
+  });
+
+  it('keeps in doubt a receiver named like a server that nothing here explains', () => {
+    const source = "import { app } from './app.js';\nexport const f = () => app.server.createMessage({ messages: [], maxTokens: 1 });\n";
+    expect(analyseFile(source, 'f.ts').sites.map((s) => s.uncertain)).toEqual([true]);
+  });
+});
+
+describe('a handler that destructures its context', () => {
+  it('gets a named context, and destructures in its body only what it still reads', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: schema }, async ({ q }, { mcpReq, signal }) => {
+  const a = await mcpReq.send({ method: 'elicitation/create', params: ${Q} });
+  return { content: [{ type: 'text', text: a.action + String(signal.aborted) }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.js');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('async ({ q }, ctx) => {\n  const { signal } = ctx;\n  const mrtr = await mrtrResume(ctx,');
+    expect(output).not.toContain('mcpReq }');
+    expect(transformSource(output, 'server.js').output).toBe(output);
+  });
+
+  it('drops the destructuring when the legacy call was all it served', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: schema }, async ({ q }, { sendRequest }) => {
+  const a = await sendRequest({ method: 'elicitation/create', params: ${Q} });
+  return { content: [{ type: 'text', text: a.action }] };
+});
+`;
+    const { output } = transformSource(source, 'server.js');
+    expect(output).toContain("async ({ q }, ctx) => {\n  const mrtr = await mrtrResume(ctx, 'tool:t'");
+    expect(output).not.toContain('sendRequest');
+  });
+});
+
+it('gives a handler registered with an arguments schema, and no parameters, its arguments and context', () => {
+  const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('t', 'describe', {}, async () => {
+  const roots = await server.server.listRoots();
+  return { content: [{ type: 'text', text: String(roots.roots.length) }] };
+});
+`;
+  const { plan, output } = transformSource(source, 'server.js');
+  expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+  expect(output).toContain("server.tool('t', 'describe', {}, async (_args, ctx) => {");
+});
+
+it('marks the handlers that reach a helper asking through a receiver in doubt', () => {
+  const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+async function confirm(elicitInput: any, message: string) {
+  const a = await elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return a.action === 'accept';
+}
+server.registerTool('t', { description: 'd' }, async () => {
+  const ok = await confirm(server.server.elicitInput.bind(server.server), 'Go?');
+  return { content: [{ type: 'text', text: String(ok) }] };
+});
+`;
+  expect(statusOf(source)).toEqual([
+    [4, 'marked', 'unknown-receiver'],
+    [8, 'marked', 'via-helper'],
+  ]);
+});
+
+describe('the type checker in a checkout without node_modules', () => {
+  // Outside this checkout: '@modelcontextprotocol/server' does not resolve, as in a fresh clone.
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mrtr-no-modules-'));
+    writeFileSync(path.join(dir, 'mcp.ts'), "import { McpServer } from '@modelcontextprotocol/server';\nexport interface AppServer extends McpServer {\n  served?: number;\n}\nexport interface Asker {\n  createMessage(p: unknown): Promise<{ model: string }>;\n}\n");
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const tools = (type: string) => `import type { ${type} } from './mcp.js';
+export function register(app: ${type}) {
+  (app as any).registerTool('t', { description: 'd' }, async () => {
+    const r = await app.server.createMessage({ messages: [], maxTokens: 5 });
+    return { content: [{ type: 'text', text: r.model }] };
+  });
+}
+`;
+
+  it("takes a project type built on an unresolved SDK import for the SDK's", async () => {
+    const file = path.join(dir, 'tools.ts');
+    const source = tools('AppServer');
+    writeFileSync(file, source);
+    expect(analyseFile(source, file).sites.map((s) => s.uncertain)).toEqual([true]);
+    const { plan } = await transformWithTypes(source, file, new TsTypeFactsProvider());
+    expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.status, s.code])).toEqual([['migrated', undefined]]);
+  });
+
+  it("imports the type a lifted local is named with from the module that exports it, beside the file's own import", async () => {
+    writeFileSync(path.join(dir, 'store.ts'), 'export interface Note {\n  title: string;\n}\nexport class NoteStore {\n  get(id: string): Note | undefined {\n    return { title: id };\n  }\n}\n');
+    const file = path.join(dir, 'notes.ts');
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+import { NoteStore } from './store.js';
+const store = new NoteStore();
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const note = store.get('a');
+  if (!note) return { content: [] };
+  const a = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: note.title + a.action }] };
+});
+`;
+    writeFileSync(file, source);
+    const { output, plan } = await transformWithTypes(source, file, new TsTypeFactsProvider());
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain("import { NoteStore, type Note } from './store.js';");
+    expect(output).toContain('mrtr.locals<{ note: Note }>()');
+  });
+
+  it('keeps a call on a stand-in with push methods marked, not dropped', async () => {
+    const file = path.join(dir, 'asker.ts');
+    const source = "import type { Asker } from './mcp.js';\nexport async function ask(asker: { server: Asker }) {\n  const r = await asker.server.createMessage({});\n  return r.model;\n}\n";
+    writeFileSync(file, source);
+    const { plan } = await transformWithTypes(source, file, new TsTypeFactsProvider());
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unknown-receiver']]);
+  });
+});
+
+describe('a URL elicitation thrown as an error', () => {
+  const handler = (body: string, returns = '') => `import { McpServer, UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+const server = new McpServer({ name: 's', version: '1' });
+declare function newId(): string;
+declare function settled(id: string): boolean;
+server.registerTool('pay', { inputSchema: z.object({ invoice: z.string() }) }, async ({ invoice })${returns} => {
+${body}
+});
+`;
+  const throwing = "    throw new UrlElicitationRequiredError([{ mode: 'url', message: 'Pay', url: `https://pay.example/${id}`, elicitationId: id }]);";
+
+  it('is a question resumed after the throw: what came before does not run again, and its id travels', () => {
+    const source = handler(`  const id: string = newId();\n  if (!settled(id)) {\n${throwing}\n  }\n  return { content: [{ type: 'text', text: id }] };`, ': Promise<CallToolResult>');
+    const { plan, output } = transformSource(source, 'pay.ts');
+    expect(plan.sites.map((s) => [s.line, s.status])).toEqual([[9, 'migrated']]);
+    expect(plan.sites[0]!.lifted).toEqual(['id']);
+    expect(output).toContain("return mrtr.ask('url', { id }, {\n        url: inputRequired.elicitUrl({ message: 'Pay', url: `https://pay.example/${id}` }),");
+    // The retry reads the answer and goes on after the throw: newId() runs on the first call only.
+    const resumed = output.slice(output.indexOf("if (mrtr.response<ElicitResult>('url', 'elicit')"));
+    expect(resumed).not.toContain('newId()');
+    expect(resumed).toContain("return { content: [{ type: 'text', text: id }] };");
+    expect(output).toContain('async ({ invoice }, ctx): Promise<CallToolResult | InputRequiredResult> => {');
+    expect(transformSource(output, 'pay.ts').output).toBe(output);
+  });
+
+  it('is refused where nothing follows it and code before it does something', () => {
+    const source = handler(`  const id = newId();\n${throwing.slice(2)}`);
+    expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);
+  });
+
+  it('is reported at the throw, marked or migrated (the same line check reports)', () => {
+    const source = handler(`  const id = external.makeId();\n  if (!settled(id)) {\n${throwing}\n  }\n  return { content: [{ type: 'text', text: id }] };`);
+    // No annotation and no type checker: `id` cannot travel, so the site is marked, at line 9.
+    expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.line, s.column, s.status, s.code])).toEqual([[9, 5, 'marked', 'untyped-local']]);
+  });
+
+  it('is refused inside a try, whose catch saw the error', () => {
+    const source = handler(`  const id = 'x';\n  try {\n${throwing}\n  } catch (e) {\n    return { content: [] };\n  }\n  return { content: [] };`);
+    expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);
+  });
+});
+
+describe('what travels across a question', () => {
+  const tool = (body: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+type Note = { title: string; tags: string[] };
+declare const notes: Map<string, Note>;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async ({ id }, ctx) => {
+${body}
+});
+`;
+  const ask = `  const answer = await ctx.mcpReq.elicitInput(${Q});`;
+
+  it('keeps the narrowing a guard before the question made', () => {
+    const { output, plan } = transformSource(tool(`  const note: Note | undefined = notes.get(id);\n  if (!note) return { content: [] };\n${ask}\n  return { content: [{ type: 'text', text: note.title + answer.action }] };`), 'n.ts');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('const { note } = mrtr.locals<{ note: Note }>();');
+  });
+
+  it('keeps the narrowing of a question asked inside `if (note)`', () => {
+    const { output } = transformSource(tool(`  const note: Note | null | undefined = notes.get(id);\n  if (note) {\n  ${ask}\n    return { content: [{ type: 'text', text: note.title + answer.action }] };\n  }\n  return { content: [] };`), 'n.ts');
+    expect(output).toContain('mrtr.locals<{ note: Note }>()');
+  });
+
+  it('does not narrow where the guard does not leave', () => {
+    const { output } = transformSource(tool(`  const note: Note | undefined = notes.get(id);\n  if (!note) console.error('none');\n${ask}\n  return { content: [{ type: 'text', text: String(note?.title) + answer.action }] };`), 'n.ts');
+    expect(output).toContain('mrtr.locals<{ note: Note | undefined }>()');
+  });
+
+  it('declares an unassigned let again on the retry instead of carrying it', () => {
+    const { output, plan } = transformSource(tool(`  let reason: string;\n${ask}\n  reason = answer.action;\n  return { content: [{ type: 'text', text: reason }] };`), 'n.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [] }]);
+    expect(output).toContain("return mrtr.ask('answer', {}, {");
+    // Declared where it was, before the code the retry skips, and assigned after the question.
+    expect(output).toMatch(/\n {2}let reason: string;\n {2}if \(mrtr\.step === undefined\) \{\n/);
+    expect(output).toMatch(/\n {2}if \(answer === undefined\) return mrtr\.askAgain\(\);\n {2}reason = answer\.action;\n/);
+  });
+
+  it('carries a let assigned before the question', () => {
+    const { plan } = transformSource(tool(`  let reason: string;\n  reason = 'x';\n${ask}\n  return { content: [{ type: 'text', text: reason + answer.action }] };`), 'n.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['reason'] }]);
+  });
+
+  it.each([
+    ['a property assigned', 'note.title = String(answer.action);'],
+    ['a method that changes an array', 'note.tags.push(String(answer.action));'],
+  ])('marks a local that refers to an object held elsewhere and changed after the question: %s', (_name, change) => {
+    const { plan, output } = transformSource(tool(`  const note = notes.get(id)!;\n${ask}\n  ${change}\n  return { content: [] };`), 'n.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'mutated-local']]);
+    expect(output).toContain('@mrtr-todo(mutated-local): `note` refers to an object held elsewhere (`notes.get(id)!`)');
+  });
+
+  it('carries a value the handler made itself, changed after the question', () => {
+    const { plan } = transformSource(tool(`  const seen: Note = { title: id, tags: [] };\n${ask}\n  seen.tags.push(String(answer.action));\n  return { content: [{ type: 'text', text: seen.tags.join() }] };`), 'n.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['seen'] }]);
+  });
+
+  it("notes that code after the question reads the retry's request", () => {
+    const { output, plan } = transformSource(tool(`${ask}\n  console.error(ctx.mcpReq.id, ctx.mcpReq._meta?.progressToken);\n  return { content: [] };`), 'n.ts');
+    expect(output).toContain("// @mrtr-note: the code after this question reads `ctx.mcpReq.id`, `ctx.mcpReq._meta`: on the retry that answers it, that is the retry's request");
+    expect(plan.sites[0]!.guidance).toContain("ctx.mcpReq.id, ctx.mcpReq._meta is the retry's request");
+  });
+});
+
+describe('imports whose last use the rewrite took', () => {
+  const server = (extra: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import { ElicitResultSchema, ListRootsResultSchema } from './schemas.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const a = await ctx.mcpReq.send({ method: 'elicitation/create', params: ${Q} }, ElicitResultSchema);
+  return { content: [{ type: 'text', text: a.action }] };
+});
+${extra}`;
+
+  it('are removed, and only those', () => {
+    const { output } = transformSource(server('export const keep = ListRootsResultSchema;\n'), 's.ts');
+    expect(output).toContain("import { ListRootsResultSchema } from './schemas.js';");
+    expect(output).not.toContain('ElicitResultSchema');
+  });
+
+  it('go with their declaration when nothing of it is left', () => {
+    const { output } = transformSource(server('').replace(', ListRootsResultSchema', ''), 's.ts');
+    expect(output).not.toContain("from './schemas.js'");
+    expect(output).not.toContain('ElicitResultSchema');
+  });
+
+  it('stay while something else uses them, in a type too', () => {
+    const { output } = transformSource(server('export type T = typeof ElicitResultSchema;\nexport const keep = ListRootsResultSchema;\n'), 's.ts');
+    expect(output).toContain("import { ElicitResultSchema, ListRootsResultSchema } from './schemas.js';");
+  });
+});
+
+describe('a handler already migrated by hand', () => {
+  it('is left alone when it has no legacy request, and marked when it has one too', () => {
+    const source = `import { McpServer, inputRequired } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('done', { description: 'd' }, async (ctx) => {
+  if (!ctx.mcpReq.inputResponses?.ok) return inputRequired({ inputRequests: { ok: inputRequired.elicit(${Q}) } });
+  return { content: [] };
+});
+server.registerTool('half', { description: 'd' }, async (ctx) => {
+  if (!ctx.mcpReq.inputResponses?.ok) return inputRequired({ inputRequests: { ok: inputRequired.elicit(${Q}) } });
+  const more = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: more.action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([[9, 'marked', 'hand-migrated']]);
+    expect(output).not.toContain('mrtrResume');
+    expect(output.split('\n').slice(0, 7).join('\n')).toBe(source.split('\n').slice(0, 7).join('\n'));
+  });
+});
+
+describe('registration names read at run time', () => {
+  const registered = (name: string, before = '') => `import { McpServer } from '@modelcontextprotocol/server';
+import { TOOLS } from './names.js';
+const server = new McpServer({ name: 's', version: '1' });
+${before}
+server.registerTool(${name}, { description: 'd' }, async (ctx) => {
+  const a = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: a.action }] };
+});
+`;
+
+  it('names the state with the same expression (an imported const object)', () => {
+    const { output, plan } = transformSource(registered('TOOLS.create'), 's.ts');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', handler: 'tool:TOOLS.create' }]);
+    expect(output).toContain("await mrtrResume(ctx, `tool:${TOOLS.create}`, ['a'], {}, server);");
+  });
+
+  it.each([
+    ['a let that may change', 'names.create', "let names = { create: 'c' };"],
+    ['a call', 'pick()', 'declare function pick(): string;'],
+  ])('refuses %s', (_name, expression, before) => {
+    expect(transformSource(registered(expression, before), 's.ts').plan.sites.map((s) => s.code)).toEqual(['unknown-tool-name']);
+  });
+});
+
+describe("a project's own tool definitions", () => {
+  const defined = (handler: string) => `import * as z from 'zod/v4';
+import { defineTool } from './registry.js';
+export const tool = defineTool({
+  name: 'deploy',
+  description: 'Deploy',
+  inputSchema: z.object({ env: z.string() }),
+  ${handler}
+});
+`;
+
+  it.each([
+    ['an arrow', `handler: async ({ env }, ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`],
+    ['a method', `async handler({ env }, ctx) {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`],
+  ])('are handlers: %s', (_name, handler) => {
+    const { plan, output } = transformSource(defined(handler), 'deploy.ts');
+    expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:deploy']]);
+    expect(output).toContain("await mrtrResume(ctx, 'tool:deploy', ['a'], { env });");
+  });
+
+  it('are marked for what they lack, not as asking outside a request, when the handler takes no context', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\n${defined(`handler: async ({ env }) => {\n    const a = await server.server.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`)}`;
+    expect(transformSource(source, 'deploy.ts').plan.sites.map((s) => s.code)).toEqual(['context-pattern']);
+  });
+});
+
+describe('a low-level tools/call handler', () => {
+  const lowLevel = (cases: string, helpers = '') => `import { Server } from '@modelcontextprotocol/server';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+${helpers}
+server.setRequestHandler('tools/call', async (request) => {
+  switch (request.params.name) {
+${cases}
+    default:
+      throw new Error('unknown tool');
+  }
+});
+`;
+
+  it('asks through a helper that destructures its answer, from a case that returns it', () => {
+    const source = lowLevel("    case 'roots':\n      return await summary();", "async function summary() {\n  const { roots } = await server.listRoots();\n  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n}");
+    const { plan, output } = transformSource(source, 'low.ts');
+    expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:summary']]);
+    expect(output).toContain('function summaryResult({ roots }: ListRootsResult) {');
+    expect(output).toContain('  return summaryResult(mrtrAnswer);');
+  });
+});
+
+describe('a low-level handler dispatching on the tool name', () => {
+  const source = `import { Server } from '@modelcontextprotocol/server';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+async function ask(message: string) {
+  console.error(message);
+  const a = await server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return a.action;
+}
+server.setRequestHandler('tools/call', async (request) => {
+  switch (request.params.name) {
+    case 'helped':
+      return { content: [{ type: 'text', text: await ask('Go?') }] };
+    case 'closure': {
+      const later = async () => server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: String(later) }] };
+    }
+    case 'direct': {
+      const a = await server.elicitInput(${Q});
+      return { content: [{ type: 'text', text: a.action }] };
+    }
+    default:
+      throw new Error('unknown tool');
+  }
+});
+`;
+
+  it('migrates the cases it can, and marks the others where they are', () => {
+    const { plan, output } = transformSource(source, 'low.ts');
+    expect(plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([
+      [5, 'marked', 'in-helper'],
+      [11, 'marked', 'via-helper'],
+      [13, 'marked', 'closure'],
+      [17, 'migrated', undefined],
+    ]);
+    expect(output).toMatch(/case 'helped':\n\s+\/\/ @mrtr-todo\(via-helper\)[^\n]*\n\s+return \{ content: \[\{ type: 'text', text: await ask\('Go\?'\) \}\] \};/);
+    expect(output).toMatch(/\/\/ @mrtr-todo\(closure\)[^\n]*\n\s+const later = async \(\) => server\.elicitInput/);
+    expect(output).toContain("return mrtr.ask('a', {}, {");
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+    // A second run changes nothing: the cases left out keep their markers.
+    expect(transformSource(output, 'low.ts').output).toBe(output);
+  });
+});
+
+describe('a class that wraps the request', () => {
+  const source = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+class Prompter {
+  constructor(private readonly server: McpServer) {}
+  private readonly log: string[] = [];
+  async confirm(message: string): Promise<boolean> {
+    const result = await this.server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+    this.log.push(result.action);
+    return result.action === 'accept';
+  }
+}
+class Notes {
+  private readonly server = new McpServer({ name: 'notes', version: '1' });
+  private readonly prompter = new Prompter(this.server);
+  register() {
+    this.server.registerTool('archive', { inputSchema: z.object({ id: z.string() }) }, async ({ id }) => {
+      if (!(await this.prompter.confirm(\`Archive \${id}?\`))) return { content: [] };
+      return { content: [{ type: 'text', text: id }] };
+    });
+  }
+}
+export const notes = new Notes();
+`;
+
+  it('is split into request and result methods, and the calling handler asks and resumes', () => {
+    const { plan, output } = transformSource(source, 'notes.ts');
+    expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:confirm']]);
+    expect(output).toContain('  confirmRequest(message: string) {\n    return inputRequired.elicit({ message, requestedSchema: { type: \'object\', properties: {} } });\n  }');
+    expect(output).toContain('  confirmResult(result: ElicitResult): boolean {\n    this.log.push(result.action);');
+    expect(output).toContain('answer: this.prompter.confirmRequest(`Archive ${id}?`),');
+    expect(output).toContain('if (!(this.prompter.confirmResult(mrtrAnswer))) return { content: [] };');
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+    expect(transformSource(output, 'notes.ts').output).toBe(output);
+  });
+
+  it('is not split while something it cannot follow may call the method', () => {
+    const more = source.replace('export const notes = new Notes();', 'export const notes = new Notes();\nexport const ask = (p: any) => p.confirm(\'x\');');
+    expect(transformSource(more, 'notes.ts').plan.sites.map((s) => s.code)).toEqual(['in-helper', 'via-helper']);
+  });
+});
+
+it("widens the registry's handler type that a migrated tool definition is handed to", () => {
+  const source = `import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+interface ToolDef {
+  name: string;
+  handler: (args: { env: string }, ctx: ServerContext) => Promise<CallToolResult>;
+}
+function defineTool(def: ToolDef): ToolDef {
+  return def;
+}
+export const tool = defineTool({
+  name: 'deploy',
+  inputSchema: {},
+  handler: async ({ env }, ctx) => {
+    const a = await ctx.mcpReq.elicitInput(${Q});
+    return { content: [{ type: 'text', text: env + a.action }] };
+  },
+});
+`;
+  const { output } = transformSource(source, 'registry.ts');
+  expect(output).toContain('handler: (args: { env: string }, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>;');
+  expect(output).toMatch(/type InputRequiredResult/);
+  expect(transformSource(output, 'registry.ts').output).toBe(output);
+});
+
+describe('a handler that delegates the call to a function that asks', () => {
+  const source = `import { Server } from '@modelcontextprotocol/server';
+class Weather {
+  private readonly server = new Server({ name: 'w', version: '1' }, { capabilities: { tools: {} } });
+  constructor() {
+    this.server.setRequestHandler('tools/call', async (request) => {
+      switch (request.params.name) {
+        case 'forecast':
+          return await this.forecast(request.params.arguments);
+        case 'alerts':
+          return this.alerts();
+        default:
+          throw new Error('unknown tool');
+      }
+    });
+  }
+  private async forecast(args: Record<string, unknown> | undefined) {
+    let city = typeof args?.city === 'string' ? args.city : undefined;
+    if (!city) {
+      const answer = await this.server.elicitInput(${Q});
+      if (answer.action !== 'accept') return { content: [{ type: 'text' as const, text: 'No city.' }] };
+      city = String(answer.content?.city);
+    }
+    return { content: [{ type: 'text' as const, text: city }] };
+  }
+  private async alerts() {
+    console.error('asking for roots');
+    const { roots } = await this.server.listRoots();
+    return { content: [{ type: 'text' as const, text: String(roots.length) }] };
+  }
+}
+export const weather = new Weather();
+`;
+
+  it('migrates each function as a handler of its own, and hands it the context', () => {
+    const facts = { local: () => ({ text: 'string | undefined', jsonSafe: true }) };
+    const { plan, output } = transformSource(source, 'weather.ts', facts);
+    expect(plan.sites.map((s) => [s.line, s.status, s.handler])).toEqual([
+      [19, 'migrated', 'tool:forecast()'],
+      [27, 'migrated', 'tool:alerts()'],
+    ]);
+    expect(output).toContain("this.server.setRequestHandler('tools/call', async (request, ctx) => {");
+    expect(output).toContain('return await this.forecast(request.params.arguments, ctx);');
+    expect(output).toContain('return this.alerts(ctx);');
+    expect(output).toContain('private async forecast(args: Record<string, unknown> | undefined, ctx: ServerContext) {');
+    expect(output).toContain("const mrtr = await mrtrResume(ctx, 'tool:forecast()', ['answer'], args);");
+    expect(() => parseSource(output, 'ts')).not.toThrow();
+    expect(transformSource(output, 'weather.ts', facts).output).toBe(output);
+  });
+
+  it('is not migrated when the handler does something before it delegates', () => {
+    const busy = source.replace("        case 'forecast':\n", "        case 'forecast':\n          console.error('forecast');\n");
+    expect(transformSource(busy, 'weather.ts').plan.sites.map((s) => s.code)).toContain('in-helper');
+  });
+});
+
+it('takes a method of the class handed to a registration (this.handle.bind(this)) as the handler', () => {
+  const source = `import { Server } from '@modelcontextprotocol/server';
+class App {
+  private readonly server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+  constructor() {
+    this.server.setRequestHandler('tools/call', this.handleCall.bind(this));
+  }
+  private async handleCall(request: { params: { name: string } }) {
+    const a = await this.server.elicitInput(${Q});
+    return { content: [{ type: 'text' as const, text: request.params.name + a.action }] };
+  }
+}
+export const app = new App();
+`;
+  const { plan, output } = transformSource(source, 'app.ts');
+  expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:tools/call']]);
+  expect(output).toContain('private async handleCall(request: { params: { name: string } }, ctx: ServerContext) {');
+});
