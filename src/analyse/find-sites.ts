@@ -47,6 +47,12 @@ export interface LegacySite {
    */
   uncertain?: boolean;
   /**
+   * Set on an uncertain site whose receiver this file declares as its own stand-in for the SDK's
+   * Server (an interface or type literal with push methods): the checker can tell no more (its
+   * calls are marked, never dropped), so it is not asked.
+   */
+  standIn?: boolean;
+  /**
    * Set on a call to a split helper (see plan/split-helper.ts): the call stands for the
    * request the helper made. `result` wraps the answer into what the helper returned.
    */
@@ -78,6 +84,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     if (!matched) continue;
     const certainty = receiverCertainty(matched.shape, target, functions, resolver);
     if (certainty === 'not-sdk') continue;
+    const standIn = certainty === 'uncertain' && !target.handedIn && target.path !== '' && resolver().isStandIn(target.receiver, functions);
     sites.push({
       ...matched,
       call: node,
@@ -89,6 +96,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
       ...(target.destructured ? { destructured: target.destructured } : {}),
       ...(target.handedIn ? { handedIn: true } : {}),
       ...(certainty === 'uncertain' ? { uncertain: true } : {}),
+      ...(standIn ? { standIn: true } : {}),
     });
   }
   // In source order, optional calls among the others.

@@ -41,6 +41,8 @@ export interface ReceiverResolver {
   roleOf(node: Node, functions: readonly FunctionNode[]): Role | undefined;
   /** Whether the type named at `node` (an annotation's type) is a local stand-in for the SDK's Server: an interface or type literal with push methods, no SDK base. */
   isDuckTyped(node: Node, functions: readonly FunctionNode[]): boolean;
+  /** Whether the value of `node` is declared as such a stand-in (`llm.server` of `llm: Gateway`, whose `server` is one). */
+  isStandIn(node: Node, functions: readonly FunctionNode[]): boolean;
   /** The binding a name has at a point, for callers that ask what a callee is. */
   bindingOf(name: string, functions: readonly FunctionNode[]): Binding | undefined;
   /**
@@ -431,6 +433,10 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
       const named = annotation.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' ? types.get(annotation.typeName.name) : undefined;
       const members = named?.type === 'TSInterfaceDeclaration' ? named.body.body : annotation.type === 'TSTypeLiteral' ? annotation.members : [];
       return members.some((m) => PUSH_METHODS.has(memberName(m) ?? ''));
+    },
+    isStandIn: (node, functions) => {
+      const r = resolve(node, functions);
+      return typeof r === 'object' && 'shape' in r && r.shape.some((m) => PUSH_METHODS.has(memberName(m) ?? ''));
     },
     bindingOf,
   };

@@ -89,7 +89,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;
-  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk && receiverVerdict(s, fromSdk)]));
+  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk && !s.standIn ? receiverVerdict(s, fromSdk) : undefined]));
   const candidates = analysis.sites.filter((s) => verdicts.get(s) !== false);
   const uncertain = fromSdk ? 0 : verdicts.size;
   const markers: Marker[] = [];
