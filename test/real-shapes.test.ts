@@ -86,7 +86,7 @@ export async function yesNo(asker: Asker) {
 });
 
 describe('SDK objects known from where they came from', () => {
-  const server = (decl: string, receiver: string, file = 'server.ts') => `import { McpServer, Server, type ServerContext } from '@modelcontextprotocol/server';
+  const server = (decl: string, receiver: string) => `import { McpServer, Server, type ServerContext } from '@modelcontextprotocol/server';
 ${decl.replaceAll('RECEIVER', receiver)}
 `;
 

@@ -16,7 +16,6 @@ import type { CommandModule, Options } from 'yargs';
 import { jsonText, terminalText } from '../core/escape.ts';
 import type { ChangedFile, RunResult } from '../engine/run.ts';
 import { EXIT_FAILED, exitCodeFor } from '../report/exit-codes.ts';
-import type { ReservedOutputs } from '../report/patch.ts';
 import type { CliIo } from './io.ts';
 import { FILE_FILTER_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
