@@ -1,7 +1,8 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
 import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
 import type { TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
-import { planFile, type PlanOptions } from './plan/plan-file.ts';
+import { planFile } from './plan/plan-file.ts';
+import type { PlanOptions } from './plan/plan-options.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';

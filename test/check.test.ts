@@ -11,7 +11,7 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { markersInComment } from '../src/analyse/markers.ts';
-import { scanAnalysis } from '../src/cli/check-command.ts';
+import { scanAnalysis } from '../src/report/check-findings.ts';
 import { buildCheckReport, type CheckReport } from '../src/report/formats/check-report.ts';
 import { escapeData, escapeProperty } from '../src/report/formats/github.ts';
 import { fileUri, sarifLog } from '../src/report/formats/sarif.ts';

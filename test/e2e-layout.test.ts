@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
-import { unifiedPatch } from '../src/report/line-diff.ts';
+import { unifiedPatch } from '../src/core/line-diff.ts';
 import { stateModuleText } from '../src/rewrite/state-module.ts';
 import { ROOT } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';

@@ -1,13 +1,13 @@
-// The unified diff writer (src/report/line-diff.ts) checked against an independent patch
+// The unified diff writer (src/core/line-diff.ts) checked against an independent patch
 // applier, the `diff` package's applyPatch (strict: no fuzz): every patch it writes must turn
 // the old text into the new one exactly, with or without the splices that made the new text.
 // Also the position mapping built on the line diff (src/engine/position-map.ts).
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Edit } from '../src/plan/types.ts';
+import type { Edit } from '../src/core/vocabulary.ts';
 import { positionMap } from '../src/engine/position-map.ts';
-import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
+import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/core/line-diff.ts';
 import { applyEdits } from '../src/rewrite/rewrite.ts';
 
 const patch = (before: string, after: string, context = 3) => unifiedPatch('a/f', 'b/f', before, after, context);

@@ -8,7 +8,7 @@ import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { type Dialect, dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
 import { addTopLevelNames, emptyNames } from '../src/analyse/top-level-names.ts';
 import { partsParse, verifyParses } from '../src/engine/verify-output.ts';
-import type { Edit } from '../src/plan/types.ts';
+import type { Edit } from '../src/core/vocabulary.ts';
 import { planFile } from '../src/plan/plan-file.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from '../src/rewrite/rewrite.ts';
 import { transformSource } from '../src/transform.ts';

@@ -79,6 +79,11 @@ export function isFunction(node: Node): node is FunctionNode {
   );
 }
 
+/** A statement or declaration other than a block: what a marker comment is written above. */
+export function isStatementLike(node: Node): boolean {
+  return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
+}
+
 /** Names bound by a declaration pattern (`a`, `{ a, b: c }`, `[a, ...rest]`, `a = 1`). */
 export function boundNames(pattern: Node): Array<{ name: string; start: number }> {
   switch (pattern.type) {
@@ -184,9 +189,15 @@ export function isSideEffect(node: Node): boolean {
 
 /** Whether evaluating `node` may do something: code the rewrite must not run twice. */
 export function hasSideEffects(node: Node): boolean {
+  return someNode(node, isSideEffect);
+}
+
+/** Whether `test` holds for `node` or a node inside it; `skip` keeps the search out of a node (untested). */
+export function someNode(node: Node, test: (node: Node) => boolean, skip?: (node: Node) => boolean): boolean {
   let found = false;
   walk(node, (n) => {
-    if (isSideEffect(n)) found = true;
+    if (found || skip?.(n)) return false;
+    if (test(n)) found = true;
     return found ? false : undefined;
   });
   return found;

@@ -1,7 +1,7 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { boundNames, isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { boundNames, isFunction, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
 import { receiverResolver } from './receivers.ts';
 import { constDeclarations, enclosingFunctions, type FileIndex } from './file-index.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
@@ -191,24 +191,14 @@ function stableNameExpression(index: FileIndex, imports: Imports, first: Node, f
 }
 
 function assignedIn(fn: FunctionNode, name: string): boolean {
-  let found = false;
-  walk(fn.body, (node) => {
-    if (found) return false;
-    if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name)) found = true;
-    return undefined;
-  });
-  return found;
+  return someNode(fn.body, (node) => node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name));
 }
 
 function declaresInBody(fn: FunctionNode, name: string): boolean {
-  let found = false;
-  walk(fn.body, (node) => {
-    if (found) return false;
-    if (node.type === 'VariableDeclarator' && boundNames(node.id).some((b) => b.name === name)) found = true;
-    if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id?.name === name) found = true;
-    return undefined;
-  });
-  return found;
+  return someNode(
+    fn.body,
+    (node) => (node.type === 'VariableDeclarator' && boundNames(node.id).some((b) => b.name === name)) || ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id?.name === name),
+  );
 }
 
 /** Property names a project's tool definition gives its handler function. */

@@ -4,7 +4,7 @@ import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
-import type { InputKind } from '../plan/types.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 
 export interface LegacySite {
   /** The call; for a URL elicitation thrown as an error, the elicitation's object in the array. */

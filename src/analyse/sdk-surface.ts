@@ -1,6 +1,6 @@
 // The legacy push surface and its MRTR replacement, as data. Detection and rendering both
 // read these tables, so supporting another spelling of a legacy call is a one-line change.
-import type { InputKind } from '../plan/types.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 
 export const SERVER_PACKAGE = '@modelcontextprotocol/server';
 
@@ -38,26 +38,22 @@ export interface KindInfo {
   builder: string;
   /** Result type for `by-method` calls (typed like `ResultTypeMap[method]`). */
   resultType: string;
-  /** Spec type names a bare response must match (checked with `isSpecType`). */
-  specTypes: string[];
   /** Guidance attached to the migrated site; sampling and roots are deprecated (SEP-2577). */
   guidance?: string;
 }
 
 export const KINDS: Readonly<Record<InputKind, KindInfo>> = {
-  elicit: { builder: 'inputRequired.elicit', resultType: 'ElicitResult', specTypes: ['ElicitResult'] },
-  elicitUrl: { builder: 'inputRequired.elicitUrl', resultType: 'ElicitResult', specTypes: ['ElicitResult'] },
+  elicit: { builder: 'inputRequired.elicit', resultType: 'ElicitResult' },
+  elicitUrl: { builder: 'inputRequired.elicitUrl', resultType: 'ElicitResult' },
   sampling: {
     builder: 'inputRequired.createMessage',
     resultType: 'CreateMessageResult | CreateMessageResultWithTools',
-    specTypes: ['CreateMessageResult', 'CreateMessageResultWithTools'],
     guidance:
       'sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
   },
   roots: {
     builder: 'inputRequired.listRoots',
     resultType: 'ListRootsResult',
-    specTypes: ['ListRootsResult'],
     guidance: 'roots are deprecated in MCP 2026-07-28 (SEP-2577): prefer taking the paths as tool parameters.',
   },
 };

@@ -13,9 +13,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import type { TypeScript } from './load-typescript.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './type-facts.ts';
-
-export type TypeScript = typeof TS;
 
 /** The answers, in the order of the questions; null where the checker cannot tell. */
 export interface TypeAnswers {

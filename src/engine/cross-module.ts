@@ -4,7 +4,7 @@
 // can migrate; otherwise the planner marks each call.
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import type { ExternalHelper, PlanOptions } from '../plan/plan-file.ts';
+import type { ExternalHelper, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 

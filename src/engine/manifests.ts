@@ -11,13 +11,23 @@ import path from 'node:path';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import { discoverFiles, findWorkTree, type DiscoverOptions } from './discover.ts';
 import { updateManifest, zodRangeProblem } from './package-json.ts';
-import type { ChangedFile } from './run.ts';
 import { displayPath, isInside, readSource } from './source-files.ts';
 import { importedPackages, isV1Source } from './v1-upgrade.ts';
 
+/** A manifest's new text, as the run lists it among the changed files. */
+export interface ManifestChange {
+  /** Relative to cwd, with `/` separators. */
+  path: string;
+  absolutePath: string;
+  original: string;
+  output: string;
+  /** Whether the new text was written to disk (false in a dry run). */
+  written: boolean;
+}
+
 export interface ManifestOutcome {
   absolutePath: string;
-  changed?: ChangedFile;
+  changed?: ManifestChange;
   /** Why the manifest could not be updated. */
   error?: string;
   /** Something to do by hand (a zod range the v2 SDK cannot use, a manifest out of bounds). */

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ImportDeclaration, Node } from '@babel/types';
 import { dialectOf, parseSource } from '../analyse/parse.ts';
-import { SOURCE_EXTENSIONS } from './discover.ts';
+import { resolveAmong } from './import-graph.ts';
 import { isV1Source, V1_PACKAGE } from './v1-upgrade.ts';
 
 /** How a file reaches the v1 SDK through a module of the project. */
@@ -58,10 +58,7 @@ export function v1Reach(file: string, text: string, read: (absolutePath: string)
 
 /** A relative specifier's file on disk (TypeScript's `.js`-for-`.ts` convention and folder indexes included). */
 function resolveOnDisk(dir: string, specifier: string): string | undefined {
-  const base = path.resolve(dir, specifier);
-  const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
-  const names = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
-  return names.find((name) => existsSync(name) && !name.endsWith(path.sep));
+  return resolveAmong(dir, specifier, (name) => existsSync(name) && !name.endsWith(path.sep));
 }
 
 /** A reading of files from disk that keeps what it read (a run reads each module once). */

@@ -1,5 +1,5 @@
 // What `check` reports for one file, for the ESLint rules: the steps a check run takes for a
-// file (src/engine/run.ts with LintTypeFacts, then src/cli/check-command.ts), on the text ESLint
+// file (src/engine/run.ts with LintTypeFacts, then src/report/check-findings.ts), on the text ESLint
 // holds. An ESLint rule cannot wait, so the checker (asked only whether a look-alike's receiver
 // is an MCP SDK object, in the files that have one) answers in this thread; and the asking
 // helpers other modules export are found by reading the modules this one imports, where a
@@ -13,13 +13,13 @@ import { ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { factsFromAnswers, TypeScriptFacts } from '../analyse/ts-type-facts.ts';
 import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
-import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../cli/check-command.ts';
 import { AskingHelperIndex, moduleFiles } from '../engine/cross-module.ts';
 import { lintFacts, receiverQuestions } from '../engine/lint-type-facts.ts';
 import { passedOverByWalks } from '../engine/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeReason } from '../engine/run.ts';
 import { displayPath, readSource } from '../engine/source-files.ts';
 import type { FilePlan } from '../plan/types.ts';
+import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../report/check-findings.ts';
 import { NOT_ANALYSED_RULE, type Finding } from '../report/formats/check-report.ts';
 import { planOrQuestions, planWithFacts, type TransformOptions } from '../transform.ts';
 

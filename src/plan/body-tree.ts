@@ -3,11 +3,11 @@
 // one. Only those are restructured; every other statement is copied as written.
 import type { Node, Statement } from '@babel/types';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { hasSideEffects, isFunction, isSideEffect, walk } from '../analyse/ast.ts';
+import { hasSideEffects, isFunction, isSideEffect, someNode, walk } from '../analyse/ast.ts';
 import { declaredBy } from './liveness.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import { statementShape, type StatementShape } from './statement-shape.ts';
-import { lineTail, startsLine } from './text.ts';
+import { lineTail, startsLine } from '../core/vocabulary.ts';
 import type { ChildPlan, ItemPlan, ListPlan, LoopPlan, PathStep } from './types.ts';
 
 /** A located question: its statement, how its answer is bound, and where it sits. */
@@ -183,14 +183,8 @@ function caseContinuation(body: Statement[], index: number): Refusal | undefined
 
 /** Whether an unlabeled `break` in `node` leaves the enclosing switch (not a nested loop or switch). */
 function breaksOut(node: Node): boolean {
-  let found = false;
-  walk(node, (n) => {
-    // A loop, switch or function (the node itself included) owns the breaks inside it.
-    if (found || isLoop(n) || n.type === 'SwitchStatement' || isFunction(n)) return false;
-    if (n.type === 'BreakStatement' && !n.label) found = true;
-    return undefined;
-  });
-  return found;
+  // A loop, switch or function (the node itself included) owns the breaks inside it.
+  return someNode(node, (n) => n.type === 'BreakStatement' && !n.label, (n) => isLoop(n) || n.type === 'SwitchStatement' || isFunction(n));
 }
 
 function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]): Node | Refusal {

@@ -7,8 +7,7 @@
 // replacement does not name it. One that was unused before is not the migration's to remove.
 import type { ClassMethod, Node, Program, Statement, TSParameterProperty } from '@babel/types';
 import { boundNames, children, hasSideEffects, walk } from '../analyse/ast.ts';
-import { lineEndOf, lineStartOf, lineTail, startsLine } from './text.ts';
-import type { Edit, Span } from './types.ts';
+import { type Edit, lineEndOf, lineStartOf, lineTail, type Span, startsLine } from '../core/vocabulary.ts';
 
 /** Text the migration replaces, and what it puts there. */
 export interface Replaced extends Span {

@@ -5,8 +5,7 @@
 // member's return type is written: `Promise<CallToolResult | InputRequiredResult>`.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { promisedType } from './text.ts';
-import type { Edit } from './types.ts';
+import { type Edit, promisedType } from '../core/vocabulary.ts';
 
 /** Members of a definition that hold its handler (see find-handlers.ts). */
 const HANDLER_KEYS = new Set(['handler', 'execute', 'callback', 'run', 'cb']);

@@ -4,9 +4,8 @@
 import path from 'node:path';
 import type { Node, Program, Statement } from '@babel/types';
 import { jsString } from '../core/escape.ts';
-import type { CodeStyle } from './code-style.ts';
-import { eolOf, indentAt } from './text.ts';
-import type { Edit } from './types.ts';
+import type { CodeStyle } from '../analyse/code-style.ts';
+import { type Edit, eolOf, indentAt } from '../core/vocabulary.ts';
 
 export type ModuleSystem = 'esm' | 'cjs';
 

@@ -11,68 +11,23 @@ import { receiverResolver } from '../analyse/receivers.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet, jsString } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
-import { codeStyleOf } from './code-style.ts';
+import { codeStyleOf } from '../analyse/code-style.ts';
 import { dropStatements, layoutHandler } from './resume-layout.ts';
 import { statementFacts } from './resume-facts.ts';
 import { contextParameter, handlerId, planHandler, type ContextParameter } from './plan-handler.ts';
 import { delegationTo, type Delegation } from './delegates.ts';
-import { shapeCalls, type HelperSplit, type SplitShape } from './split-helper.ts';
+import { shapeCalls, type HelperSplit } from './split-helper.ts';
+import type { FilePlan, HandlerPlan, ListPlan, Marker, SiteReport, SplitShape } from './types.ts';
+import type { ExternalHelper, PlanOptions } from './plan-options.ts';
 import { splitTree, viaSite, type HelperTree } from './helper-tree.ts';
-import { isFunction, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
+import { isFunction, isStatementLike, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { MANUAL_STEP, Refusal } from './refusal.ts';
-import { eolOf, indentAt, lineStartOf } from './text.ts';
-import type { Edit, FilePlan, HandlerPlan, InputKind, ListPlan, Marker, SiteReport } from './types.ts';
+import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
 import { type DeadCode, deadDeclarations, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
 import { fileEdits, SERVER_ELSEWHERE_NEXT, SERVER_ELSEWHERE_REASON } from './wiring.ts';
-
-/**
- * An asking helper of another module, as this module calls it: its exported name (`confirm`,
- * `Prompter.confirm`), where it asks, and how it splits when the engine says it is split.
- */
-export interface ExternalHelper {
-  file: string;
-  line: number;
-  name: string;
-  split?: SplitShape;
-}
-
-export interface PlanOptions {
-  typeFacts?: TypeFacts;
-  /**
-   * Functions of other modules of the project that make a legacy request, by the local name
-   * this module imports them under (the engine finds them): handlers calling them are marked.
-   */
-  externalHelpers?: ReadonlyMap<string, ExternalHelper>;
-  /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
-  sampling?: 'migrate' | 'flag';
-  /**
-   * Exported helpers (`confirm`, `Prompter.confirm`) the engine found every other module's
-   * handlers can ask through once split: this module splits them too.
-   */
-  splitExported?: ReadonlySet<string>;
-  /** Functions of this module other modules' migrated tool definitions are handed to: their parameter type is widened. */
-  widenDefiners?: ReadonlySet<string>;
-  /** This module's exported functions other modules register as handlers, and how (the engine finds them). */
-  registeredAs?: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>;
-  /**
-   * Set when this module reaches the v1 SDK through a module of the project that stays on v1
-   * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.
-   */
-  v1Through?: string;
-  /** The request-state module migrated handlers import (see StateModuleOptions). */
-  stateModule?: StateModuleOptions;
-}
-
-/** Where the request-state module is, and whether its verifier is wired in another module. */
-export interface StateModuleOptions {
-  /** Absolute path of the module; by default `mrtr-request-state.<ext>` beside the file. */
-  path?: string;
-  /** The engine wires the verifier where the server is built, in another module of the project. */
-  verifierWiredElsewhere?: boolean;
-}
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
   const { source } = analysis;
@@ -716,8 +671,4 @@ function unusedAfter(analysis: FileAnalysis, migrated: ReadonlyArray<{ plan: Han
   }
   // A removal inside text another edit rewrites (a split helper) is that edit's business.
   return { ...dead, edits: dead.edits.filter((d) => !edits.some((e) => e.start < d.end && d.start < e.end)) };
-}
-
-function isStatementLike(node: Node): boolean {
-  return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
 }

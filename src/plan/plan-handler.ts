@@ -14,9 +14,9 @@ import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
-import { lineEndOf, lineStartOf, promisedType } from './text.ts';
+import { type Edit, lineEndOf, lineStartOf, promisedType, type Span } from '../core/vocabulary.ts';
 import { urlParamsText } from './url-elicitation.ts';
-import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, Span, SuspensionPoint } from './types.ts';
+import type { Binding, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;

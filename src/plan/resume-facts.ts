@@ -6,7 +6,7 @@
 import type { Node, Statement } from '@babel/types';
 import { boundNames, hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import { namesAssignedIn } from './liveness.ts';
-import type { Span } from './types.ts';
+import type { Span } from '../core/vocabulary.ts';
 
 export interface DeclaratorFacts {
   names: string[];

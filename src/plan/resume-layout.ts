@@ -18,62 +18,7 @@
 // iteration asks again.
 import { MANUAL_STEP, Refusal } from './refusal.ts';
 import type { Binding, DeclarationFacts, StatementFacts } from './resume-facts.ts';
-import type { HandlerPlan, ItemPlan, LiftedLocal, ListPlan, SuspensionPoint } from './types.ts';
-
-export interface HandlerLayout {
-  /** `mrtr.step`, or `mrtrStep` when a question sits in a loop. */
-  stepVar: string;
-  /** The facts of the body's statements the rewrite reads (spans of conditions, initialisers). */
-  facts: ReadonlyMap<number, StatementFacts>;
-  /** What each question carries in its state (the lifted locals a loop does not bind again). */
-  carried: LiftedLocal[][];
-  body: ListLayout;
-}
-
-export interface ListLayout {
-  parts: Part[];
-}
-
-/** Units written as they are, or inside `if (condition) { ... }`. */
-export type Part = { guard?: string; units: Unit[] };
-
-export type Unit =
-  /** A statement as written; `constant`: a `let` the guard it moved into never reassigns (the retry restores it as `let`). */
-  | { type: 'item'; item: number; constant?: boolean }
-  /** A declaration whose initialisers read the state on the retry. */
-  | { type: 'init'; item: number; inits: DeclaratorInit[] }
-  | { type: 'ask'; item: number; point: number }
-  /** Loop handlers: the resumed step is passed, what follows runs as on a first call. */
-  | { type: 'clear'; point: number }
-  | { type: 'restore'; point: number; locals: LiftedLocal[] }
-  /** The answer; `fromState`: read it from the state instead when this condition holds (a later step is resumed). */
-  | { type: 'read'; point: number; fromState?: string }
-  | { type: 'compound'; item: number; layout: CompoundLayout };
-
-export interface DeclaratorInit {
-  declarator: number;
-  /** Resuming: the value comes from the state. */
-  condition: string;
-  locals: LiftedLocal[];
-}
-
-export interface CompoundLayout {
-  /** The whole statement runs only when this holds (a later step is not resumed). */
-  wrap?: string;
-  /** The new condition (if, while, do...while, for) or switch value. */
-  test?: string;
-  discriminant?: string;
-  /** A for loop's initialiser: its declarators' values from the state on the retry, or the expression skipped. */
-  forInit?: DeclaratorInit[] | { skip: string };
-  /** A for...of loop counts its items (`mrtrIndexN`) and skips those done when this holds. */
-  counter?: { name: string; resuming: string };
-  /** A try whose catch block asks: enter the catch block on the retry. */
-  enterCatch?: string;
-  /** One layout per child list on a question's path; others are copied. */
-  children: Array<ListLayout | undefined>;
-  /** The try's finally block runs only on the call that does not ask. */
-  suspendedFinally: boolean;
-}
+import type { CompoundLayout, DeclaratorInit, HandlerLayout, HandlerPlan, ItemPlan, LiftedLocal, ListLayout, ListPlan, Part, SuspensionPoint, Unit } from './types.ts';
 
 /** The layout without the statements starting at `starts` (declarations the migration leaves unused). */
 export function dropStatements(layout: HandlerLayout, tree: ListPlan, starts: ReadonlySet<number>): HandlerLayout {

@@ -9,8 +9,8 @@ import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { lineComment } from '../core/escape.ts';
-import { indentAt, lineEndOf, lineStartOf, promisedType } from './text.ts';
-import type { Edit, InputKind } from './types.ts';
+import { type Edit, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
+import type { SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -103,22 +103,6 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const edit: Edit = { start: lineStartOf(source, holder.node.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
   const shape: SplitShape = { kind, resultType, valueType: identity ? resultType : unwrapped, method: holder.method, requestArgs: usedByRequest, resultArgs: usedByResult, identity };
   return { name, ...shape, edit, ...shapeCalls(name, shape) };
-}
-
-/**
- * What a module needs to know of a helper another module split, to ask through it: the kind
- * and types of its request, which arguments each half takes, and whether it returned the bare
- * answer. Plain data: the engine hands it from the helper's module to the modules calling it.
- */
-export interface SplitShape {
-  kind: InputKind;
-  resultType: string;
-  valueType?: string;
-  method: boolean;
-  requestArgs: boolean[];
-  resultArgs: boolean[];
-  /** The helper returned the bare answer: nothing to compute on the retry. */
-  identity: boolean;
 }
 
 /** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */

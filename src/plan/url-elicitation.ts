@@ -4,8 +4,7 @@ import type { Node } from '@babel/types';
 import { hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
 import type { UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { Refusal } from './refusal.ts';
-import { indentAt } from './text.ts';
-import type { Edit } from './types.ts';
+import { type Edit, indentAt } from '../core/vocabulary.ts';
 
 /** The params of a 2025 URL elicitation, as `inputRequired.elicitUrl` takes them. */
 export function urlParamsText(source: string, params: Node): string {

@@ -5,12 +5,12 @@ import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { SERVER_PACKAGE, TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { lineComment } from '../core/escape.ts';
-import { codeStyleOf, type CodeStyle } from './code-style.ts';
+import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { addImport, importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
-import type { StateModuleOptions } from './plan-file.ts';
+import type { StateModuleOptions } from './plan-options.ts';
 import { Refusal } from './refusal.ts';
-import { eolOf, indentAt } from './text.ts';
-import type { Edit, HandlerPlan } from './types.ts';
+import { type Edit, eolOf, indentAt } from '../core/vocabulary.ts';
+import type { HandlerPlan } from './types.ts';
 
 /** What the request-state module exports to migrated files and to the module that builds the server. */
 export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as const;

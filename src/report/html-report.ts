@@ -6,8 +6,9 @@
 // it says what changed around the handlers (the request-state module, shown once and folded;
 // the package.json; the v1-to-v2 pass) and ends with the next steps.
 import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
-import type { InputKind } from '../plan/types.ts';
-import { classifyUnifiedDiff, unifiedDiff, type DiffLine } from './diff.ts';
+import { INPUT_KIND_NAMES } from '../core/vocabulary.ts';
+import type { DiffLine } from './diff-line.ts';
+import { classifyUnifiedDiff, unifiedDiff } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { guidanceNotes, openUpgradeNotes, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
@@ -25,13 +26,6 @@ export function escapeHtml(text: string): string {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-const KIND_LABEL: Record<InputKind, string> = {
-  elicit: 'elicit',
-  elicitUrl: 'elicit (URL)',
-  sampling: 'sampling',
-  roots: 'roots',
-};
 
 /** A file the page has a section for: changed by the run, or not changed but with sites. */
 interface ReportedFile {
@@ -218,7 +212,7 @@ function renderSite(site: RunSite, anchor: string | undefined): string {
   const handler = site.handler
     ? `<code class="handler">${escapeHtml(site.handler)}</code>`
     : '<span class="handler none">outside any tool, prompt or resource handler</span>';
-  const kind = `<span class="kind kind-${escapeHtml(site.kind)}">${escapeHtml(KIND_LABEL[site.kind])}</span>`;
+  const kind = `<span class="kind kind-${escapeHtml(site.kind)}">${escapeHtml(INPUT_KIND_NAMES[site.kind])}</span>`;
   const attrs =
     `class="site site-${escapeHtml(site.status)}" data-status="${escapeHtml(site.status)}" data-kind="${escapeHtml(site.kind)}"` +
     (site.handler ? ` data-handler="${escapeHtml(site.handler)}"` : '') +

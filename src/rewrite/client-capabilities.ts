@@ -8,9 +8,9 @@ import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath } from '../analyse/ast.ts';
 import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
-import { codeStyleOf } from '../plan/code-style.ts';
+import { codeStyleOf } from '../analyse/code-style.ts';
 import { addImport, importedFrom, isImported, moduleSystemOf } from '../plan/module-imports.ts';
-import type { Edit } from '../plan/types.ts';
+import type { Edit } from '../core/vocabulary.ts';
 import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';

@@ -7,11 +7,11 @@
 // everything else keeps its text and indentation.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
 import { jsString, lineComment } from '../core/escape.ts';
-import type { CodeStyle } from '../plan/code-style.ts';
+import type { CodeStyle } from '../analyse/code-style.ts';
 import type { DeclarationFacts } from '../plan/resume-facts.ts';
-import { grouped, type CompoundLayout, type DeclaratorInit, type HandlerLayout, type ListLayout, type Unit } from '../plan/resume-layout.ts';
-import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
-import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, Marker, SuspensionPoint } from '../plan/types.ts';
+import { grouped } from '../plan/resume-layout.ts';
+import type { CompoundLayout, DeclaratorInit, HandlerLayout, HandlerPlan, ItemPlan, LiftedLocal, ListLayout, ListPlan, Marker, SuspensionPoint, Unit } from '../plan/types.ts';
+import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/vocabulary.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
 export type MarkerText = (marker: Marker) => string | undefined;

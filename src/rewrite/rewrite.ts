@@ -3,7 +3,8 @@
 import type { Program } from '@babel/types';
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { lineComment } from '../core/escape.ts';
-import type { Edit, FilePlan, Marker } from '../plan/types.ts';
+import type { FilePlan, Marker } from '../plan/types.ts';
+import type { Edit } from '../core/vocabulary.ts';
 import { type CopiedStatements, copiedStatements } from './copied-statements.ts';
 import { renderHandler } from './render-handler.ts';
 

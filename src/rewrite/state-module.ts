@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { TypeScript } from '../analyse/ts-type-facts.ts';
+import type { TypeScript } from '../analyse/load-typescript.ts';
 import { packageVersion } from '../package-version.ts';
 
 /** TypeScript, an ES module in JavaScript, or CommonJS. */

@@ -17,7 +17,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { API, FileInfo } from 'jscodeshift';
-import { TsTypeFactsProvider, type TypeScript } from '../analyse/ts-type-facts.ts';
+import type { TypeScript } from '../analyse/load-typescript.ts';
+import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
 import { isV1Source } from '../engine/v1-upgrade.ts';
 import { STATE_MODULE_NAME } from '../plan/module-imports.ts';
 import { transformWithTypes } from '../transform.ts';

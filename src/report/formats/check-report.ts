@@ -14,7 +14,7 @@
 // passed over on purpose (vendored and minified code, links out of the tree): those are listed
 // as `skipped`.
 import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES } from '../../plan/refusal.ts';
-import type { InputKind } from '../../plan/types.ts';
+import type { InputKind } from '../../core/vocabulary.ts';
 import { exitCodeFor, type ExitCode } from '../exit-codes.ts';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;

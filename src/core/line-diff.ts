@@ -6,7 +6,7 @@
 // the splices that made the new text are known, only the lines they touch are diffed, each
 // region on its own (the lines between are the same, and are checked to be).
 
-import type { Edit } from '../plan/types.ts';
+import type { Edit } from './vocabulary.ts';
 
 /** One line of a file, without its line break; `eol` is '\n' or '' for a last line without one. */
 interface Line {
