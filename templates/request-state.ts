@@ -9,7 +9,9 @@
 // - once: each round's state resumes at most once (a replay is refused);
 // - bounded: a whole flow lives at most MCP_REQUEST_STATE_TTL_SECONDS (600) from its first
 //   question, and no state above MCP_REQUEST_STATE_MAX_BYTES (65536) is minted;
-// - validated: an accepted answer must match the schema its question asked for.
+// - validated: an accepted answer must match the schema its question asked for;
+// - faithful: locals travel as JSON, so one that would not come back the same (a Date, a Map,
+//   a class instance, NaN) is refused when the question is asked, not lost on the retry.
 // State that fails any of these is refused with JSON-RPC -32602 "Invalid or expired requestState".
 //
 // Set MCP_REQUEST_STATE_KEY (at least 32 bytes, the same on every instance). Without it a random
@@ -173,6 +175,29 @@ export function mrtrVerify(next?: MrtrVerifier): MrtrVerifier {
   };
 }
 
+/** Why `value` would not come back the same from JSON.stringify and JSON.parse; undefined when it would. */
+function mrtrJsonProblem(value: unknown, path: string, depth: number): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path} is ${value}`;
+  if (typeof value !== 'object') return `${path} is ${value === undefined ? 'undefined in an array' : `a ${typeof value}`}`;
+  if (depth > 64) return `${path} is nested too deeply (or refers to itself)`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = mrtrJsonProblem(value[i], `${path}[${i}]`, depth + 1);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return `${path} is a ${(value as { constructor?: { name?: string } }).constructor?.name || 'object that is not plain'}`;
+  for (const [key, item] of Object.entries(value)) {
+    // An undefined property is left out, and reads back as undefined.
+    const problem = item === undefined ? undefined : mrtrJsonProblem(item, `${path}.${key}`, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 // A digest of the call's arguments, so state minted for one argument set is refused for another.
 async function mrtrDigest(value: unknown): Promise<string> {
   const canonical = JSON.stringify(value ?? null, (_key, v: unknown) =>
@@ -200,6 +225,8 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
   const misdirected = state !== undefined && (typeof state !== 'object' || state.handler !== handler || !steps.includes(state.step) || state.args !== digest);
   const born = state?.born ?? Math.floor(Date.now() / 1000);
   const mint = async (next: Omit<MrtrState, 'round' | 'born'>) => {
+    const problem = mrtrJsonProblem(next.locals, 'locals', 0);
+    if (problem) throw new Error(`${handler}: ${problem}, which requestState (JSON) cannot carry; recompute it after the answer, or carry a JSON form of it`);
     const requestState = MRTR_STATE_PREFIX + (await mrtrCodec().mint({ ...next, round: crypto.randomUUID(), born }, ctx));
     const max = mrtrNumber(mrtrSettings.maxStateBytes, 'MCP_REQUEST_STATE_MAX_BYTES', 65536);
     if (requestState.length > max) {

@@ -63,6 +63,12 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [{ uri: 'file:///work/a', name: 'a' }, { uri: 'file:///work/b' }], elicit: () => ({ action: 'cancel' }) },
     legacyLog: ['audit:roots:asked', 'audit:notify:build finished', 'audit:notify:done'],
   },
+  'answers named __proto__ and constructor': {
+    fixture: 'odd-answer-names',
+    calls: [{ name: 'rename_table', arguments: { table: 'logs' } }],
+    script: { elicit: (params) => (String(params.message).startsWith('New name') ? accept({ name: 'archive' }) : accept({ ok: true })) },
+    legacyLog: ['audit:rename:logs:archive'],
+  },
   'Promise.all as one round with two keys': {
     fixture: 'promise-all-and-patterns',
     calls: [{ name: 'plan_trip', arguments: { city: 'Lisbon' } }],
@@ -186,6 +192,12 @@ const scenarios: Record<string, Scenario> = {
     calls: [{ name: 'delete_records', arguments: { table: 'logs' } }],
     script: { elicit: () => accept({ confirm: true }) },
     legacyLog: ['count:logs', 'delete:logs=3'],
+  },
+  'JavaScript locals shown plain JSON by their code': {
+    fixture: 'javascript-unknown-locals',
+    calls: [{ name: 'archive', arguments: { table: 'logs', days: 45 } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:archive:LOGS-45:45:true'],
   },
   'a private low-level Server, a bound alias and a destructured send': {
     fixture: 'receiver-spellings',

@@ -203,6 +203,37 @@ describe('the promises kept against an untrusted client', () => {
     }
   });
 
+  it('refuses to carry a local that JSON would not give back (a Date, a Map, NaN), naming it, before the question is asked', async () => {
+    const { McpServer, inputRequired } = await import('@modelcontextprotocol/server');
+    const held: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['a Date', { started: new Date(0) }, /locals\.started is a Date/],
+      ['a Map in an object', { cache: { hits: new Map() } }, /locals\.cache\.hits is a Map/],
+      ['NaN in an array', { ratios: [1, Number.NaN] }, /locals\.ratios\[1\] is NaN/],
+    ];
+    for (const [what, locals, message] of held) {
+      const server = new McpServer({ name: 'held', version: '1.0.0' }, { requestState: { verify: stateModule.mrtrVerify() } });
+      server.registerTool('hold', {}, async (ctx) => {
+        const mrtr = await stateModule.mrtrResume(ctx, 'tool:hold', ['answer'], {}, server);
+        return mrtr.ask('answer', locals, { answer: inputRequired.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } }) });
+      });
+      const connection = await connectManual(() => server);
+      const result = await connection.callRaw({ name: 'hold', arguments: {} });
+      expect(result.isError, what).toBe(true);
+      expect(result.content[0].text, what).toMatch(message);
+      expect(result.content[0].text, what).toMatch(/^tool:hold: .*which requestState \(JSON\) cannot carry/);
+      await connection.close();
+    }
+    // Plain JSON, undefined properties included, is carried.
+    const server = new McpServer({ name: 'held', version: '1.0.0' }, { requestState: { verify: stateModule.mrtrVerify() } });
+    server.registerTool('hold', {}, async (ctx) => {
+      const mrtr = await stateModule.mrtrResume(ctx, 'tool:hold', ['answer'], {}, server);
+      return mrtr.ask('answer', { n: 1, list: ['a', { b: null }], gone: undefined }, { answer: inputRequired.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } }) });
+    });
+    const connection = await connectManual(() => server);
+    expect((await connection.callRaw({ name: 'hold', arguments: {} })).resultType).toBe('input_required');
+    await connection.close();
+  });
+
   // Accepted content that does not match the question's schema: the push API refused it before
   // the handler went on (isError), and so does the migrated handler, on both eras.
   describe.each([

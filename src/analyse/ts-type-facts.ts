@@ -174,7 +174,7 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
   // A type printed as import("...") is not in scope at the handler; nor is a name declared in
   // another module, unless a module the file imports exports it (it is then imported beside).
   const imports = /import\(/.test(text) ? undefined : importsNeeded(ts, checker, file, node, type);
-  const facts = { jsonSafe: why === undefined, ...(why === undefined ? {} : { why }) };
+  const facts = { jsonSafe: why === undefined, ...(why === undefined ? {} : { why }), ...(unknownValue(ts, checker, type, 0) ? { unknown: true } : {}) };
   return imports ? { text: widenLiteral(ts, type, text), ...facts, ...(imports.length > 0 ? { imports } : {}) } : { text: undefined, ...facts };
 }
 
@@ -299,6 +299,15 @@ function importedFrom(ts: TypeScript, checker: TS.TypeChecker, expression: TS.No
   let at: TS.Node = declaration;
   while (!ts.isImportDeclaration(at)) at = at.parent;
   return ts.isStringLiteral(at.moduleSpecifier) ? at.moduleSpecifier.text : undefined;
+}
+
+/** `any` or `unknown`, or an array or union with such members: nothing the type says shows JSON. */
+function unknownValue(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, depth: number): boolean {
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
+  if (depth > 3) return false;
+  if (type.isUnion()) return type.types.some((t) => unknownValue(ts, checker, t, depth + 1));
+  if (checker.isArrayType(type)) return checker.getTypeArguments(type as TS.TypeReference).some((t) => unknownValue(ts, checker, t, depth + 1));
+  return false;
 }
 
 /** `const n = 3` has type `3`; the state should carry `number`, as the user thinks of it. */

@@ -9,6 +9,8 @@ export interface LocalTypeFact {
   jsonSafe: boolean;
   /** Why not, in words a user understands ("Date does not survive JSON", ...). */
   why?: string;
+  /** The type is `any` or `unknown` (an untyped import, JSON.parse): jsonSafe says nothing. */
+  unknown?: boolean;
   /**
    * Names `text` uses that are not in scope at the local but are exported by a module the file
    * already imports (`Note` of `import { NoteStore } from './store.js'`): imported as types

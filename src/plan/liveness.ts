@@ -13,6 +13,10 @@ export interface Declared {
   via: 'variable' | 'function' | 'class' | 'caught';
   init?: Node | null;
   annotation?: Node | null;
+  /** A destructured name: the value it is taken from (`args` of `const { id } = args`). */
+  destructured?: Node | null;
+  /** Where its declaration statement starts (a JSDoc comment right above it may type it). */
+  declarationStart?: number;
 }
 
 /** Names a top-level statement of a handler body declares, including `var`s hoisted out of blocks. */
@@ -29,6 +33,8 @@ export function declaredBy(statement: Statement): Declared[] {
             via: 'variable',
             init: d.id.type === 'Identifier' ? d.init : null,
             annotation: d.id.type === 'Identifier' ? ((d.id.typeAnnotation as Node | null | undefined) ?? null) : null,
+            ...(d.id.type !== 'Identifier' ? { destructured: d.init } : {}),
+            declarationStart: decl.start!,
           });
         }
       }

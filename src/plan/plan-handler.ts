@@ -11,7 +11,7 @@ import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
 import { isRefusalCode, MANUAL_STEP, Refusal, type RefusalCode } from './refusal.ts';
 import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
-import { jsonUnsafeInitializer } from './serialisable.ts';
+import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisable.ts';
 import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
 import { type Edit, lineEndOf, lineStartOf, promisedType, type Span } from '../core/vocabulary.ts';
@@ -86,6 +86,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   }
 
   const keys = requestKeys(rounds);
+  // Values that are JSON whatever the code says: the arguments (they came as JSON), the answers.
+  const jsonNames = new Set([...argNames, ...rounds.flatMap((r) => answerNames(r.binding))]);
   const points: SuspensionPoint[] = [];
   for (let i = 0; i < rounds.length; i++) {
     const round = rounds[i]!;
@@ -97,9 +99,10 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       if (inScope.some((other) => other !== d && other.name === d.name)) {
         return new Refusal('shadowed-local', `two locals named \`${d.name}\` are in scope at this question.`, `rename one of them, then run again.`, round.sites[0]);
       }
-      const local = liftLocal(analysis, d, rounds, keys, facts, round);
+      const local = liftLocal(analysis, d, rounds, keys, facts, round, jsonNames);
       if (local instanceof Refusal) return local.at(round.sites[0]!);
       lifted.push(local);
+      jsonNames.add(local.name);
     }
     lifted.push(...loopCounters(tree, round.path, analysis.typed));
     const clash = resumeClash(round, lifted);
@@ -323,9 +326,17 @@ function requestKeys(rounds: Round[]): string[][] {
         sites.length === 1
           ? binding.form === 'assign' ? binding.name : binding.form === 'declare' ? (binding.name ?? binding.names?.[0]) : undefined
           : binding.form === 'declare' ? binding.elements?.[j] : undefined;
-      return unique(named ?? DEFAULT_KEYS[site.kind!]);
+      return unique(inheritedName(named) ? `${named}Answer` : (named ?? DEFAULT_KEYS[site.kind!]));
     }),
   );
+}
+
+/**
+ * A name every object already has (`__proto__`, `constructor`, `toString`): as a key of the
+ * generated `inputRequests` literal, `__proto__: ...` would set its prototype instead.
+ */
+function inheritedName(name: string | undefined): name is string {
+  return name !== undefined && name in Object.prototype;
 }
 
 function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
@@ -358,7 +369,9 @@ export interface ContextParameter {
 export function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>, typed = false): ContextParameter | Refusal {
   const fn = handler.fn;
   const param = fn.params[handler.ctxIndex];
-  const fresh = bodyNames.has('ctx') ? 'mrtrCtx' : 'ctx';
+  // Not a name the body or another parameter already binds (`async ({ text }, ctx)` with no arguments schema).
+  const taken = (n: string) => bodyNames.has(n) || fn.params.some((p) => boundNames(p).some((b) => b.name === n));
+  const fresh = taken('ctx') ? 'mrtrCtx' : 'ctx';
   if (param) {
     if (param.type === 'Identifier') return { name: param.name };
     if (param.type === 'ObjectPattern') return destructuredContext(source, handler, sites, param, fresh);
@@ -448,7 +461,43 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };
 }
 
-function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined, at: Round): LiftedLocal | Refusal {
+function answerNames(binding: Binding): string[] {
+  if (binding.form === 'assign') return [binding.name];
+  if (binding.form !== 'declare') return [];
+  return [binding.name, ...(binding.names ?? []), ...(binding.elements ?? [])].filter((n): n is string => n !== undefined);
+}
+
+/**
+ * Whether the code shows the local holds plain JSON without asking its type: its value (and,
+ * for a `let`, each value assigned to it in the handler) by its syntax, or a JSDoc type.
+ */
+function shownJson(source: string, declared: Declared, at: Round, json: ReadonlySet<string>): boolean {
+  const jsdoc = declared.declarationStart === undefined ? undefined : jsdocTypeAbove(source, declared.declarationStart);
+  if (jsdoc !== undefined) return jsonTypeText(jsdoc);
+  if (!jsonBySyntax(declared.destructured ?? declared.init, json)) return false;
+  if (!declared.mutable) return true;
+  let shown = true;
+  for (const statement of at.frames[0]?.list ?? []) {
+    walk(statement, (node) => {
+      if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === declared.name)) {
+        if (node.left.type !== 'Identifier' || !jsonBySyntax(node.right, json)) shown = false;
+      }
+      return shown ? undefined : false;
+    });
+  }
+  return shown;
+}
+
+/** The type of a JSDoc comment that ends right above `start` (`number` of `/** @type {number} *\/`). */
+function jsdocTypeAbove(source: string, start: number): string | undefined {
+  const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*$/.exec(source.slice(Math.max(0, start - 4000), start))?.[1];
+  return comment === undefined ? undefined : /@type\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/.exec(comment)?.[1]?.trim();
+}
+
+/** `any` or `unknown` written as the type: it shows nothing. */
+const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
+
+function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined, at: Round, json: ReadonlySet<string>): LiftedLocal | Refusal {
   const { source } = analysis;
   const { name, mutable } = declared;
   if (declared.via === 'caught') {
@@ -482,8 +531,20 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   }
   const fact = facts?.local(name, declared.start);
   if (fact && !fact.jsonSafe) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
-  if (!analysis.typed) return { name, mutable };
+  const shown = shownJson(source, declared, at, json);
+  const value = declared.destructured ?? declared.init;
+  const held = value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '';
+  if (!analysis.typed) {
+    if (shown) return { name, mutable };
+    return new Refusal('untyped-local', `nothing shows that \`${name}\`${held}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.`, `if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.`);
+  }
   const typeText = annotation ?? fact?.text;
+  const unknownType = (annotation !== undefined && UNKNOWN_TYPE.test(annotation.trim())) || (annotation === undefined && fact?.unknown === true);
+  // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
+  if (unknownType && !(shown && typeText !== undefined && !/\bany\b/.test(typeText))) {
+    const why = shown ? 'and the resumed code would have to declare it `any`' : 'which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState)';
+    return new Refusal('untyped-local', `\`${name}\`${held}, which lives across a question, has type \`${typeText ?? 'any'}\`, ${why}.`, `annotate the declaration of \`${name}\` with its JSON type, or recompute it after the answer; then run again.`);
+  }
   if (!typeText) {
     return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
   }
