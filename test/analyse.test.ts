@@ -43,6 +43,13 @@ describe('legacy call detection', () => {
     expect(analyseFile(tool(`  await ${call};\n  return x;`), 'server.ts').sites).toEqual([]);
   });
 
+  it('refuses a request inside a finally block, whose retry would run the try block again', () => {
+    const { plan, output } = transformSource(tool(`  try {\n    work();\n  } finally {\n    await ctx.mcpReq.elicitInput(${Q});\n  }\n  return x;`), 'server.ts');
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'finally' }]);
+    expect(plan.handlers).toEqual([]);
+    expect(output).toContain('// @mrtr-todo(finally): the request is inside a finally block');
+  });
+
   it('reports a send whose request object it cannot read, and refuses to rewrite it', () => {
     const { plan } = transformSource(tool('  const r = await ctx.mcpReq.send(request);\n  return r;'), 'server.ts');
     expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unknown-request' }]);
