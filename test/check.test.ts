@@ -17,7 +17,6 @@ import { escapeData, escapeProperty } from '../src/report/formats/github.ts';
 import { fileUri, sarifLog } from '../src/report/formats/sarif.ts';
 import { BROKEN_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
 
-import { REFUSAL_CODES } from '../src/plan/refusal.ts';
 import { cli, type CliRun } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 
@@ -365,12 +364,6 @@ describe('check formats on one tree', () => {
 // --- units: markers, escaping, SARIF with errors --------------------------------------------------
 
 describe('check building blocks', () => {
-  it('every marker code is in the README\'s table of refusals', () => {
-    const table = readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('## When it refuses')[1]!.split('\n## ')[0]!;
-    const listed = new Set([...table.matchAll(/^\| (.+?) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!)));
-    expect(Object.keys(REFUSAL_CODES).filter((code) => !listed.has(code))).toEqual([]);
-  });
-
   it("scans a file from the run's analysis: every marker line, and each site's statement just below its marker", () => {
     let sites = 0;
     for (const name of ['handler-by-name/output.ts', 'helper-chain-refused/output.ts', 'javascript-server/output.mjs']) {

@@ -12,6 +12,11 @@ export const INPUT_KIND_NAMES: Readonly<Record<InputKind, string>> = {
   roots: 'roots',
 };
 
+/** Where the README explains `anchor`, as the npm registry shows it (what reports link to). */
+export function readmeUrl(anchor: string): string {
+  return `https://www.npmjs.com/package/mrtr-codemod#${anchor}`;
+}
+
 /** A range of a text: offsets, `end` exclusive. */
 export interface Span {
   start: number;

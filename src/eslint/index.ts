@@ -12,9 +12,10 @@
 // need one, e.g. typescript-eslint's).
 import path from 'node:path';
 import type { ESLint, Linter, Rule, SourceCode } from 'eslint';
+import { readmeUrl } from '../core/vocabulary.ts';
 import { packageVersion } from '../package-version.ts';
 import { isRefusalCode, REFUSAL_CODES } from '../plan/refusal.ts';
-import { LEGACY_RULE, messageWithHint, NOT_ANALYSED_RULE, OFFICIAL_RULE, readmeUrl, ruleInfo, TODO_RULE_PREFIX, type Finding } from '../report/formats/check-report.ts';
+import { LEGACY_RULE, messageWithHint, NOT_ANALYSED_RULE, OFFICIAL_RULE, ruleInfo, TODO_RULE_PREFIX, type Finding } from '../report/formats/check-report.ts';
 import { fileFindings, type FileFindings } from './file-findings.ts';
 
 const PLUGIN = 'mrtr-codemod';

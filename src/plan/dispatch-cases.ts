@@ -7,7 +7,7 @@
 import type { Node, SwitchStatement } from '@babel/types';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { Refusal } from './refusal.ts';
+import { refuse, Refusal } from './refusal.ts';
 import type { HandlerPlan } from './types.ts';
 
 /** The case of the handler's dispatching switch a node sits in; undefined outside one (or for another handler). */
@@ -57,7 +57,7 @@ export function planByCase(
     dropCase(c, b.refusal);
   }
   for (;;) {
-    if (active.length === 0) return { result: drops.values().next().value ?? new Refusal('blocked-by-sibling', 'no site of this handler can be migrated.', 'see the other markers.'), drops };
+    if (active.length === 0) return { result: drops.values().next().value ?? refuse('blocked-by-sibling', 'noSiteLeft'), drops };
     const result = plan(active);
     if (!(result instanceof Refusal)) return { result, drops };
     const c = result.site ? caseOf(result.site.call, result.site.ancestors) : undefined;
@@ -67,6 +67,6 @@ export function planByCase(
 }
 
 function sibling(refusal: Refusal): Refusal {
-  const where = refusal.site ? `line ${refusal.site.call.loc!.start.line}: ` : '';
-  return new Refusal('blocked-by-sibling', `this case of the handler is left as it was because something else in it cannot be migrated (${where}${refusal.code}).`, 'fix that first, then run the codemod again.');
+  if (!refusal.site) return refuse('blocked-by-sibling', 'otherInCaseAnywhere', { code: refusal.code });
+  return refuse('blocked-by-sibling', 'otherInCase', { line: String(refusal.site.call.loc!.start.line), code: refusal.code });
 }

@@ -22,12 +22,12 @@ import type { ExternalHelper, PlanOptions } from './plan-options.ts';
 import { splitTree, viaSite, type HelperTree } from './helper-tree.ts';
 import { isFunction, isStatementLike, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { planUrlThrow } from './url-elicitation.ts';
-import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { refuse, Refusal } from './refusal.ts';
 import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
 import { type DeadCode, deadDeclarations, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
-import { fileEdits, SERVER_ELSEWHERE_NEXT, SERVER_ELSEWHERE_REASON } from './wiring.ts';
+import { fileEdits } from './wiring.ts';
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
   const { source } = analysis;
@@ -65,10 +65,10 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // A module on the v1 SDK (imported here, or through a module of the project that stays on
   // v1): v1 has no MRTR, and v2 calls would not run on its server.
   const v1 = [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ?? (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
-  const v1Why = v1 ? `this module imports the v1 SDK (\`${codeSnippet(v1)}\`)` : options.v1Through ? `this module reaches the v1 SDK through \`${codeSnippet(options.v1Through)}\` (a module that stays on v1, or a copy of the SDK kept in the project)` : undefined;
+  const onV1 = v1 ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) }) : options.v1Through ? refuse('legacy-sdk', 'reachesV1', { specifier: codeSnippet(options.v1Through) }) : undefined;
   for (const site of candidates) {
-    if (v1Why) {
-      preset.set(site, new Refusal('legacy-sdk', `${v1Why}, which has no MRTR: migrated to v2 calls, this request would not run on its server.`, 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.', site));
+    if (onV1) {
+      preset.set(site, onV1.at(site));
       continue;
     }
     // A function handed in, called where no handler reaches and no other module can: whatever it
@@ -76,10 +76,10 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (site.handedIn && !handlers.some((h) => site.functions.includes(h.fn)) && askingExports(site).length === 0 && !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)) continue;
     if (site.uncertain && verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
-      preset.set(site, new Refusal('unknown-receiver', `\`${codeSnippet(source.slice(site.receiver.start!, site.receiver.end!))}\` is not known to be an MCP server object, so this call may not be a legacy request at all.`, 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.', site));
+      preset.set(site, refuse('unknown-receiver', 'notAnMcpObject', { receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)) }).at(site));
     } else if (site.call.type === 'OptionalCallExpression') {
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
-      preset.set(site, new Refusal('optional-call', 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.', `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.`, site));
+      preset.set(site, refuse('optional-call', 'optionalCall').at(site));
     }
   }
   for (const site of candidates) {
@@ -128,21 +128,16 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       continue;
     }
     if (!owner && analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
-      mark(site, new Refusal('unknown-tool-name', 'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.', 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.'));
+      mark(site, refuse('unknown-tool-name', 'computedName'));
       continue;
     }
     if (exported.length > 0) {
       const first = exported[exported.length - 1]!;
-      const why = typeof tree === 'string' ? ` It cannot be split: ${tree}` : '';
-      mark(site, new Refusal('in-helper', `this request is made in \`${first}()\`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.${why}`, `have \`${first}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.`));
+      mark(site, typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }));
       continue;
     }
     if (!owner) {
-      mark(site, new Refusal(
-        'no-request-to-answer',
-        'this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28.',
-        'ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
-      ));
+      mark(site, refuse('no-request-to-answer', 'outsideHandler'));
       continue;
     }
     addSite(owner, site);
@@ -176,7 +171,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   for (const handler of handlers) {
     const hook = handler.ancestors.find((a) => a.type === 'AssignmentExpression' && a.left.type === 'MemberExpression' && !a.left.computed && a.left.property.type === 'Identifier' && a.left.property.name === 'oninitialized');
     if (!hook || !byHandler.has(handler)) continue;
-    const refusal = new Refusal('registered-late', `${handlerId(handler)} is registered from \`oninitialized\`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.`, 'register it when the server is built, and check the capabilities each request carries inside the handler.');
+    const refusal = refuse('registered-late', 'fromOninitialized', { handler: handlerId(handler) });
     markAt(handler.call, handler.ancestors, byHandler.get(handler)![0]!.kind ?? 'elicit', handler, refusal);
   }
 
@@ -194,7 +189,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
         addSite(handler, via);
         continue;
       }
-      const refusal = new Refusal('via-helper', `this handler reaches a server→client request through \`${external.name}()\` (${external.file}:${external.line}), which cannot suspend it.`, `have \`${external.name}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.`);
+      const refusal = refuse('via-helper', 'otherModule', { helper: external.name, file: external.file, line: String(external.line) });
       markAt(call.call, call.ancestors, 'elicit', handler, refusal);
       reaches(handler, external.name, call.call, call.ancestors);
     }
@@ -275,13 +270,13 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
     if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
       // One function serving several registrations: the state must name the one it was minted for.
       const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
-      return whole(new Refusal('shared-handler', `this function is registered as ${names}; the migrated state must name exactly one of them.`, 'give each registration its own function (wrapping a shared one), then run again.'));
+      return whole(refuse('shared-handler', 'severalRegistrations', { names }));
     }
-    if (urlBlocked.has(handler)) return whole(new Refusal('blocked-by-sibling', 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.', 'see the marker at the throw, then run the codemod again.'));
+    if (urlBlocked.has(handler)) return whole(refuse('blocked-by-sibling', 'urlThrow'));
     const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
     const blocked: Blocked[] = [
       ...handlerSites.filter((s) => preset.has(s)).map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: preset.get(s)!, site: s })),
-      ...(flagged ? [{ node: flagged.call, ancestors: flagged.ancestors, refusal: new Refusal('sampling', 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.', flagged), site: flagged }] : []),
+      ...(flagged ? [{ node: flagged.call, ancestors: flagged.ancestors, refusal: refuse('sampling', 'flagged').at(flagged), site: flagged }] : []),
       ...(reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper) })),
       ...more,
     ];
@@ -305,7 +300,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
 
   function blockedByHelper(helper: string): Refusal {
-    return new Refusal('blocked-by-helper', `this handler also reaches a request through \`${helper}()\`, so it is left as it was.`, `fix the \`${helper}()\` path first (see its marker), then run the codemod again.`);
+    return refuse('blocked-by-helper', 'helperPath', { helper });
   }
 
   const edits: Edit[] = [...urlEdits];
@@ -339,7 +334,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
       continue;
     }
     if (abandoned.has(split.name)) {
-      markHelper(site, chain, 'a handler that calls this helper could not be migrated, so the helper stays as it was.', 'see the markers in the handlers that call it.');
+      markHelper(site, chain, undefined);
       continue;
     }
     edits.push(split.edit);
@@ -359,7 +354,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
         // Through a helper, only the handler's own problem is news: the helper's markers say the rest.
         if (site.via && result.code === 'blocked-by-helper') continue;
         const own = result.site === undefined || result.site === site;
-        mark(site, own ? result : new Refusal('blocked-by-sibling', `this handler is left as it was because another request in it cannot be migrated (line ${result.site!.call.loc!.start.line}: ${result.code}).`, 'fix that site first, then run the codemod again.'), handler);
+        mark(site, own ? result : refuse('blocked-by-sibling', 'otherSite', { line: String(result.site!.call.loc!.start.line), code: result.code }), handler);
       }
       continue;
     }
@@ -432,10 +427,11 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   }
   edits.push(...tail.edits);
   if (tail.unwired) {
+    const { reason, next } = refuse('server-elsewhere', 'verifierNotWired');
     reports.push({
       line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere',
-      reason: SERVER_ELSEWHERE_REASON,
-      next: SERVER_ELSEWHERE_NEXT,
+      reason,
+      next,
     });
   }
 
@@ -593,21 +589,21 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
 
   /**
    * A request made in a helper: the helper cannot suspend its caller. The helper's site and
-   * every call that reaches it from a handler are marked, naming the chain.
+   * every call that reaches it from a handler are marked, naming the chain. `why` it cannot be
+   * split; undefined when it could, but a handler that calls it could not be migrated.
    */
-  function markHelper(site: LegacySite, chain: HelperChain, why: string, helperNext?: string) {
-    const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
+  function markHelper(site: LegacySite, chain: HelperChain, why: string | undefined) {
     const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
-    mark(site, new Refusal('in-helper', `this request is made in \`${chain.helper}()\`, which ${ids.join(', ')} reach${ids.length === 1 ? 'es' : ''}; a helper cannot suspend the handler that called it, and this one cannot be split: ${why}`, helperNext ?? next));
+    const reaching = { helper: chain.helper, handlers: ids.join(', '), reach: ids.length === 1 ? 'reaches' : 'reach' };
+    mark(site, why === undefined ? refuse('in-helper', 'callerNotMigrated', reaching) : refuse('in-helper', 'unsplittable', { ...reaching, why }));
     markReaching(site, chain);
   }
 
   /** Every call from a handler on the way to a helper's request that stays: marked, naming the chain. */
   function markReaching(site: LegacySite, chain: HelperChain) {
-    const helperLine = site.call.loc!.start.line;
-    const next = `have \`${chain.helper}\` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.`;
+    const line = String(site.call.loc!.start.line);
     for (const { handler, call, chain: names } of chain.reaching) {
-      const refusal = new Refusal('via-helper', `this handler reaches a server→client request through ${names.map((n) => `\`${n}()\``).join(' → ')} (line ${helperLine}), which cannot suspend it.`, next);
+      const refusal = refuse('via-helper', 'helperChain', { chain: names.map((n) => `\`${n}()\``).join(' → '), line, helper: chain.helper });
       markAt(call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
     }
   }

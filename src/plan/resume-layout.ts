@@ -16,7 +16,7 @@
 // decides which guards are needed and how each is written. In a handler with a question in a
 // loop the step is a local (`mrtrStep`) cleared once its answer is read, so the loop's next
 // iteration asks again.
-import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { refuse, Refusal } from './refusal.ts';
 import type { Binding, DeclarationFacts, StatementFacts } from './resume-facts.ts';
 import type { CompoundLayout, DeclaratorInit, HandlerLayout, HandlerPlan, ItemPlan, LiftedLocal, ListLayout, ListPlan, Part, SuspensionPoint, Unit } from './types.ts';
 
@@ -75,10 +75,10 @@ export function layoutHandler(source: string, plan: HandlerPlan, facts: Readonly
     }
   });
   if (assigned) {
-    return new Refusal('loop', 'the for...of loop around the question assigns its own variable, which the retry takes again from the array.', `assign to another local instead, then run again; or ${MANUAL_STEP}.`);
+    return refuse('loop', 'loopVariableAssigned');
   }
   if (loops && plan.tree.items.some((item) => facts.get(item.span.start)?.reads.has('mrtrStep'))) {
-    return new Refusal('name-clash', 'the handler already uses the name `mrtrStep`, which the migration needs.', 'rename that variable and run again.');
+    return refuse('name-clash', 'mrtrStep');
   }
   // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
   // it was, before the guard the retry skips: it does not travel.
@@ -207,30 +207,29 @@ function pulledOut(ctx: Context, g: Pending, escaping: string[], S: ReadonlySet<
   const carriedEverywhere = (name: string) => resumed.every((i) => carriedBy(i, name) !== undefined);
   const carriedSomewhere = (name: string) => resumed.some((i) => carriedBy(i, name) !== undefined);
   const local = (name: string) => resumed.map((i) => carriedBy(i, name)).find(Boolean)!;
-  const refuse = (name: string) =>
-    new Refusal('nested-site', `\`${name}\` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.`, `declare \`${name}\` where it is used, then run again; or ${MANUAL_STEP}.`);
+  const notCarried = (name: string) => refuse('nested-site', 'declarationNotCarried', { name });
   const when = resumedCondition(ctx, S);
   if (g.unit.type === 'item' && g.declaration) {
-    if (g.declaration.kind === 'var') return refuse(escaping[0]!);
+    if (g.declaration.kind === 'var') return notCarried(escaping[0]!);
     const inits: DeclaratorInit[] = [];
     for (const [index, d] of g.declaration.declarators.entries()) {
       if (d.names.every(carriedEverywhere) && (!d.pattern || d.init)) inits.push({ declarator: index, condition: when, locals: d.names.map(local) });
-      else if (!d.pure || d.names.some(carriedSomewhere)) return refuse(d.names.find((n) => !carriedEverywhere(n)) ?? d.names[0]!);
+      else if (!d.pure || d.names.some(carriedSomewhere)) return notCarried(d.names.find((n) => !carriedEverywhere(n)) ?? d.names[0]!);
     }
     return inits.length === 0 ? g.unit : { type: 'init', item: g.unit.item, inits };
   }
   if (g.unit.type === 'item') return g.unit; // a function or class declaration: nothing runs
   if (g.unit.type === 'restore') {
     const missing = escaping.find((n) => !carriedEverywhere(n));
-    return missing ? refuse(missing) : g.unit;
+    return missing ? notCarried(missing) : g.unit;
   }
   if (g.unit.type === 'read') {
     const point = ctx.plan.points[g.unit.point]!;
     const simple = point.binding.form === 'declare' && point.binding.name !== undefined && point.requests.length === 1 && !point.inline && !point.requests[0]!.resultWrap;
-    if (!simple || !escaping.every(carriedEverywhere)) return refuse(escaping[0]!);
+    if (!simple || !escaping.every(carriedEverywhere)) return notCarried(escaping[0]!);
     return { type: 'read', point: g.unit.point, fromState: when };
   }
-  return refuse(escaping[0]!);
+  return notCarried(escaping[0]!);
 }
 
 /** The values the step has after a unit. */
@@ -265,7 +264,7 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
   switch (item.kind) {
     case 'if': {
       const test = facts?.test;
-      if (!test) return new Refusal('nested-site', 'the if statement around the question could not be read.', MANUAL_STEP);
+      if (!test) return refuse('nested-site', 'unreadableIf');
       const steps = (role: string) => intersect(childSteps[item.children.findIndex((c) => c.role === role)] ?? new Set(), resumable);
       const [inThen, inElse] = [steps('consequent'), steps('alternate')];
       // Without an else, a later resumed step skips the statement through its condition.
@@ -285,7 +284,7 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
       const loop = item.loop!;
       if (loop.kind === 'while' || loop.kind === 'for') {
         if (facts?.test) layout.test = after(into, '||', facts.test);
-        else if (loop.kind === 'while') return new Refusal('loop', 'the while loop around the question could not be read.', MANUAL_STEP);
+        else if (loop.kind === 'while') return refuse('loop', 'unreadableWhile');
       }
       if (loop.kind === 'for' && facts?.forInit) {
         const declaration = facts.forInit.declaration;
@@ -295,7 +294,7 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
           for (const [index, d] of declaration.declarators.entries()) {
             const carriedHere = (name: string) => plan.points.every((p, i) => !resumable.has(p.step) || ctx.carried[i]!.some((l) => l.name === name));
             if (d.names.every(carriedHere)) inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
-            else if (!d.pure) return new Refusal('loop', 'the for loop around the question declares a variable the retry cannot restore.', MANUAL_STEP);
+            else if (!d.pure) return refuse('loop', 'forDeclaration');
             for (const n of d.names) inScope.add(n);
           }
           layout.forInit = inits;
@@ -308,13 +307,13 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
       break;
     }
     case 'switch': {
-      if (!facts?.discriminant || !facts.cases) return new Refusal('switch-case', 'the switch around the question could not be read.', MANUAL_STEP);
+      if (!facts?.discriminant || !facts.cases) return refuse('switch-case', 'unreadableSwitch');
       let value = textOf(facts.discriminant);
       for (let c = item.children.length - 1; c >= 0; c--) {
         const steps = intersect(childSteps[c]!, resumable);
         if (steps.size === 0) continue;
         const test = facts.cases[c]!;
-        if (test.test && !test.pure) return new Refusal('switch-case', 'the case that asks has a test that computes something, which the retry would compute again to find the case.', `make the case test a constant, then run again; or ${MANUAL_STEP}.`);
+        if (test.test && !test.pure) return refuse('switch-case', 'computedTest');
         // `{}` matches no case: the retry lands on default.
         value = `${resumedCondition(ctx, steps)} ? ${test.test ? textOf(test.test) : '{}'} : ${value}`;
       }

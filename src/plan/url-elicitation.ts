@@ -3,7 +3,7 @@
 import type { Node } from '@babel/types';
 import { hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
 import type { UrlElicitationThrow } from '../analyse/find-sites.ts';
-import { Refusal } from './refusal.ts';
+import { refuse, type Refusal } from './refusal.ts';
 import { type Edit, indentAt } from '../core/vocabulary.ts';
 
 /** The params of a 2025 URL elicitation, as `inputRequired.elicitUrl` takes them. */
@@ -24,18 +24,18 @@ export function urlParamsText(source: string, params: Node): string {
  */
 export function planUrlThrow(source: string, eol: string, t: UrlElicitationThrow, handler: FunctionNode | undefined, handlerAsksToo: boolean): 'question' | Edit | Refusal {
   if (!handler) {
-    return new Refusal('no-request-to-answer', 'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.', 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.');
+    return refuse('no-request-to-answer', 'urlThrowOutsideHandler');
   }
   if (!t.elicitations || t.elicitations.length === 0) {
-    return new Refusal('url-elicitation', 'the URL elicitations are not written out as an array of object literals.', "write them inline ([{ mode: 'url', message, url, elicitationId }]), then run again.");
+    return refuse('url-elicitation', 'notLiteralArray');
   }
   const path = pathToThrow(t, handler);
   if (!path.trailing) return 'question';
   if (handlerAsksToo) {
-    return new Refusal('url-elicitation', 'nothing follows this thrown URL elicitation, and the handler also awaits other requests.', 'write the work to do once the user is done after the throw (it runs on the retry), or split the handler, then run again.');
+    return refuse('url-elicitation', 'handlerAsksToo');
   }
   if (path.effects) {
-    return new Refusal('url-elicitation', 'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.', 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.');
+    return refuse('url-elicitation', 'workBeforeThrow');
   }
   const indent = indentAt(source, t.statement.start!);
   const requests = t.elicitations.map((e, i) => `${indent}  ${i === 0 ? 'url' : `url${i + 1}`}: inputRequired.elicitUrl(${urlParamsText(source, e)}),`);

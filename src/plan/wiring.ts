@@ -8,7 +8,7 @@ import { lineComment } from '../core/escape.ts';
 import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { addImport, importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
 import type { StateModuleOptions } from './plan-options.ts';
-import { Refusal } from './refusal.ts';
+import { refuse, type Refusal } from './refusal.ts';
 import { type Edit, eolOf, indentAt } from '../core/vocabulary.ts';
 import type { HandlerPlan } from './types.ts';
 
@@ -17,12 +17,6 @@ export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as c
 
 /** The verifier, as the server options take it. */
 const VERIFY_CALL = `${STATE_EXPORTS.verify}()`;
-
-export const SERVER_ELSEWHERE_REASON = 'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.';
-
-// Not the module's path: that is the run's choice for the whole package (a file linted alone
-// cannot know it), and this file's import of mrtrResume names it already.
-export const SERVER_ELSEWHERE_NEXT = `add \`requestState: { verify: ${VERIFY_CALL} }\` to the McpServer options where the server is built, importing ${STATE_EXPORTS.verify} from the request-state module this file imports ${STATE_EXPORTS.resume} from.`;
 
 /** What the rewrite names outside the migrated handlers' own lines, besides mrtrResume. */
 export interface UsedOutside {
@@ -88,12 +82,12 @@ export function fileEdits(
 
   const clash = [...serverNames.map((n) => n.replace(/^type /, '')), ...newStateNames].find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name));
   if (clash) {
-    return Object.assign(new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.'), { style });
+    return Object.assign(refuse('name-clash', 'declaredInModule', { name: clash }), { style });
   }
   // `import type { inputRequired }`: a second import of the name would not compile.
   const typeOnly = serverNames.find((name) => !name.startsWith('type ') && importedFrom(program, SERVER_PACKAGE).get(name) === 'type');
   if (typeOnly) {
-    return Object.assign(new Refusal('name-clash', `the module imports \`${typeOnly}\` as a type only, and the migration calls it.`, `import it as a value (drop \`type\`), then run again.`), { style });
+    return Object.assign(refuse('name-clash', 'typeOnlyImport', { name: typeOnly }), { style });
   }
   const merged = new Set<number>();
   if (serverNames.length > 0) {
@@ -152,9 +146,14 @@ function moduleImport(analysis: FileAnalysis, system: ModuleSystem, style: CodeS
   return { edit, target: target?.start ?? -1 };
 }
 
-/** The marker above the state module's import of a file whose server is built elsewhere. */
+/**
+ * The marker above the state module's import of a file whose server is built elsewhere. Its
+ * next step names no module path: that is the run's choice for the whole package (a file
+ * linted alone cannot know it), and this file's import of mrtrResume names it already.
+ */
 function serverElsewhereComment(): string {
-  return lineComment('', `${TODO_MARKER}(server-elsewhere): ${SERVER_ELSEWHERE_REASON} Next: ${SERVER_ELSEWHERE_NEXT}`);
+  const { reason, next } = refuse('server-elsewhere', 'verifierNotWired');
+  return lineComment('', `${TODO_MARKER}(server-elsewhere): ${reason} Next: ${next}`);
 }
 
 /**

@@ -13,7 +13,8 @@
 // `@mrtr-note` comments (deprecation guidance) are not findings, and neither is what discovery
 // passed over on purpose (vendored and minified code, links out of the tree): those are listed
 // as `skipped`.
-import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES } from '../../plan/refusal.ts';
+import { readmeUrl } from '../../core/vocabulary.ts';
+import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES, refusalDocsAnchor } from '../../plan/refusal.ts';
 import type { InputKind } from '../../core/vocabulary.ts';
 import { exitCodeFor, type ExitCode } from '../exit-codes.ts';
 
@@ -199,20 +200,15 @@ interface RuleInfo {
   docsUrl: string;
 }
 
-/** A section of the README, as the registry shows it. */
-export function readmeUrl(anchor: string): string {
-  return `https://www.npmjs.com/package/mrtr-codemod#${anchor}`;
-}
-
 /**
- * The README anchor that documents a rule id: `legacy-request`, `mcp-codemod-error`, and
- * `mrtr-todo-<code>` for each refusal code (test/eslint.test.ts checks that each is there);
+ * The README anchor that documents a rule id: `legacy-request`, `mcp-codemod-error`, and for
+ * each refusal code the one its table gives (test/eslint.test.ts checks that each is there);
  * a code of no table goes to the table.
  */
 export function docsAnchor(ruleId: string): string {
   if (ruleId === LEGACY_RULE || ruleId === OFFICIAL_RULE || ruleId === NOT_ANALYSED_RULE) return ruleId;
   const code = ruleId.startsWith(TODO_RULE_PREFIX) ? ruleId.slice(TODO_RULE_PREFIX.length) : ruleId;
-  return isRefusalCode(code) ? `mrtr-todo-${code}` : 'when-it-refuses';
+  return isRefusalCode(code) ? refusalDocsAnchor(code) : 'when-it-refuses';
 }
 
 export function ruleInfo(ruleId: string): RuleInfo {
