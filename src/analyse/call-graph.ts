@@ -66,7 +66,7 @@ export interface HelperChain {
 }
 
 /** Handlers that reach `fn` through calls by name (transitively, same file). */
-export function handlersReaching(graph: CallGraph, handlers: HandlerSite[], fn: FunctionNode | undefined): HelperChain | undefined {
+export function handlersReaching(graph: CallGraph, handlers: readonly HandlerSite[], fn: FunctionNode | undefined): HelperChain | undefined {
   const helper = fn ? graph.nameOf(fn) : undefined;
   if (!helper) return undefined;
   const reaching: HelperChain['reaching'] = [];
