@@ -26,12 +26,16 @@ describe('the import checks', () => {
       ['analyse/find.ts', ['plan/types.ts', 'core/vocabulary.ts']],
       ['engine/run.ts', ['report/summary.ts', 'plan/types.ts']],
       ['eslint/index.ts', ['cli/check-command.ts']],
+      ['plan/wiring.ts', ['rewrite/edits/imports.ts', 'rewrite/rewrite.ts']],
+      ['rewrite/edits/imports.ts', ['plan/types.ts']],
       ['misc.ts', []],
     ]);
     expect(layerViolations(graph)).toEqual([
       'analyse/find.ts (analyse) imports plan/types.ts (plan)',
       'engine/run.ts (engine) imports report/summary.ts (report)',
       'eslint/index.ts (eslint) imports cli/check-command.ts (cli)',
+      'plan/wiring.ts (plan) imports rewrite/rewrite.ts (rewrite)',
+      'rewrite/edits/imports.ts (edits) imports plan/types.ts (plan)',
       'misc.ts belongs to no layer',
     ]);
   });
@@ -40,6 +44,8 @@ describe('the import checks', () => {
     expect(layerOf('report/formats/sarif.ts')).toBe('report');
     expect(layerOf('transform.ts')).toBe('pipeline');
     expect(layerOf('package-version.ts')).toBe('core');
+    expect(layerOf('rewrite/edits/imports.ts')).toBe('edits');
+    expect(layerOf('rewrite/render-handler.ts')).toBe('rewrite');
     expect(layerOf('transformer.ts')).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { boundNames, walk } from '../src/analyse/ast.ts';
 import { dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
-import { STATE_EXPORTS } from '../src/plan/wiring.ts';
+import { STATE_EXPORTS } from '../src/analyse/sdk-surface.ts';
 import { transformSource } from '../src/transform.ts';
 import { fixtureCases } from './support/fixtures.ts';
 
@@ -346,7 +346,7 @@ server.registerTool('b', { description: 'd' }, async (ctx) => {
   {
     // In a CRLF file, text inserted over several lines gets bare LFs: a request whose arguments
     // span lines (src/rewrite/render-handler.ts ask(): `.join('\n')`), the verifier added to
-    // multi-line server options and names added to a multi-line import (src/plan/wiring.ts:
+    // multi-line server options and names added to a multi-line import (src/rewrite/edits/verifier.ts:
     // `\n${indent}`). The output parses, but its line endings are mixed.
     name: 'writes bare LFs into a CRLF file (multi-line request, options and import)',
     input: [

@@ -86,6 +86,9 @@ export const ARGS_SCHEMA_PROPERTY: Readonly<Record<'tool' | 'prompt', string>> =
   prompt: 'argsSchema',
 };
 
+/** What the request-state module exports to migrated files and to the module that builds the server. */
+export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as const;
+
 /** Prefix of every comment the codemod leaves for a human; `check` counts them. */
 export const TODO_MARKER = '@mrtr-todo';
 /** Prefix of informational comments (deprecation guidance) that do not fail `check`. */

@@ -16,6 +16,7 @@ import { refuse, Refusal } from './refusal.ts';
 import { dropStatements } from './resume-layout.ts';
 import type { FilePlan, HandlerPlan, ListPlan } from './types.ts';
 import { fileEdits, type FileEdits, type UsedOutside } from './wiring.ts';
+import { addedParameter, lastArgument } from '../rewrite/edits/arguments.ts';
 
 export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
   const { analysis } = file;
@@ -71,11 +72,9 @@ function handOnContexts(file: FilePlanning, outcomes: Outcomes): { edits: Edit[]
       if (context.addParam && !contextAdded.has(handler)) {
         contextAdded.add(handler);
         if (handler.contextType && file.analysis.typed) contextTypes.add(`type ${handler.contextType}`);
-        edits.push({ start: context.addParam.at, end: context.addParam.at, text: context.addParam.text });
-        if (context.addParam.close) edits.push({ start: context.addParam.close.at, end: context.addParam.close.at, text: context.addParam.close.text });
+        edits.push(...addedParameter(context.addParam));
       }
-      const last = call.arguments[call.arguments.length - 1];
-      edits.push(last ? { start: last.end!, end: last.end!, text: `, ${context.name}` } : { start: call.end! - 1, end: call.end! - 1, text: context.name });
+      edits.push(lastArgument(call, context.name));
     }
   }
   return { edits, contextTypes };

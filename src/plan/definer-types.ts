@@ -5,7 +5,8 @@
 // member's return type is written: `Promise<CallToolResult | InputRequiredResult>`.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { type Edit, promisedType } from '../core/vocabulary.ts';
+import type { Edit } from '../core/vocabulary.ts';
+import { widenedPromise } from '../rewrite/edits/return-type.ts';
 
 /** Members of a definition that hold its handler (see find-handlers.ts). */
 const HANDLER_KEYS = new Set(['handler', 'execute', 'callback', 'run', 'cb']);
@@ -28,10 +29,8 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
     const type = returnType?.type === 'TSTypeAnnotation' ? returnType.typeAnnotation : undefined;
     if (!type || seen.has(type)) return;
     seen.add(type);
-    const text = source.slice(type.start!, type.end!);
-    const promised = promisedType(text);
-    if (promised === undefined || /\bInputRequiredResult\b/.test(text)) return;
-    edits.push({ start: type.start!, end: type.end!, text: `Promise<${promised} | InputRequiredResult>` });
+    const widened = widenedPromise(source, type);
+    if (widened) edits.push(widened);
   };
   const members = (type: Node | undefined): Node[] => {
     if (!type) return [];

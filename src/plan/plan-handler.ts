@@ -15,7 +15,7 @@ import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisabl
 import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
 import { type Edit, lineEndOf, lineStartOf, promisedType, type Span } from '../core/vocabulary.ts';
-import { urlParamsText } from './url-elicitation.ts';
+import { urlParamsText } from '../rewrite/edits/url-elicitation.ts';
 import type { Binding, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {

@@ -8,8 +8,8 @@ import { hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
-import { lineComment } from '../core/escape.ts';
-import { type Edit, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
+import { type Edit, promisedType } from '../core/vocabulary.ts';
+import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
 import type { SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -75,32 +75,27 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const usedByResult = params.map((p) => postNames.has(p));
   const identity = answer.form === 'return' && !wraps;
 
-  const indent = indentAt(source, holder.node.start!);
   const returnType = fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
   const unwrapped = returnType ? promisedType(returnType) : undefined;
   const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
-  const head = holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `;
-  const lines = [
-    lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
-    lineComment('', `handler asks with ${name}Request() and, once answered, computes ${name}Result().`),
-    `${head}${name}Request(${pick(usedByRequest)}) {`,
-    `  return ${requestText};`,
-    '}',
-  ].map((l) => indent + l);
+  const halves: HelperHalves = {
+    declaration: holder.node,
+    head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
+    name,
+    requestParams: pick(usedByRequest),
+    requestText,
+  };
   if (!identity) {
-    const bodyIndent = first ? indentAt(source, first.start!) : `${indent}  `;
     const raw = answer.form === 'return' || wraps ? 'mrtrAnswer' : answer.name;
-    const answerParam = `${raw}${typed ? `: ${resultType}` : ''}`;
-    const resultParams = [answerParam, pick(usedByResult)].filter(Boolean).join(', ');
     const wrapped = wraps ? `${inner!.result[0]}${raw}${inner!.result[1]}` : raw;
-    const postLines =
-      answer.form === 'return'
-        ? [`${bodyIndent}return ${wrapped};`]
-        : [...(wraps ? [`${bodyIndent}const ${answer.name} = ${wrapped};`] : []), ...source.slice(lineStartOf(source, post[0]?.start ?? fn.body.end! - 1), lineStartOf(source, fn.body.end! - 1)).replace(/\r?\n$/, '').split(/\r?\n/)];
-    lines.push('', `${indent}${head}${name}Result(${resultParams})${typed && unwrapped ? `: ${unwrapped}` : ''} {`, ...postLines, `${indent}}`);
+    halves.result = {
+      params: [`${raw}${typed ? `: ${resultType}` : ''}`, pick(usedByResult)].filter(Boolean).join(', '),
+      returnType: typed ? unwrapped : undefined,
+      bodyStart: first ? first.start! : undefined,
+      body: answer.form === 'return' ? { returns: wrapped } : { declares: wraps ? `const ${answer.name} = ${wrapped};` : undefined, from: post[0]?.start ?? fn.body.end! - 1, to: fn.body.end! - 1 },
+    };
   }
-  const end = lineEndOf(source, holder.node.end!);
-  const edit: Edit = { start: lineStartOf(source, holder.node.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
+  const edit = splitHelperEdit(source, eol, halves);
   const shape: SplitShape = { kind, resultType, valueType: identity ? resultType : unwrapped, method: holder.method, requestArgs: usedByRequest, resultArgs: usedByResult, identity };
   return { name, ...shape, edit, ...shapeCalls(name, shape) };
 }

@@ -1,18 +1,11 @@
-// URL-mode elicitation. The 2026-07-28 shape (`inputRequired.elicitUrl`) has no `mode` (the
-// builder sets it) and no `elicitationId` (correlation travels in requestState).
+// URL elicitations thrown as errors (`throw new UrlElicitationRequiredError([...])`): a question
+// of their handler, input requests returned at once, or refused.
 import type { Node } from '@babel/types';
 import { hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
 import type { UrlElicitationThrow } from '../analyse/find-sites.ts';
 import { refuse, type Refusal } from './refusal.ts';
-import { type Edit, indentAt } from '../core/vocabulary.ts';
-
-/** The params of a 2025 URL elicitation, as `inputRequired.elicitUrl` takes them. */
-export function urlParamsText(source: string, params: Node): string {
-  if (params.type !== 'ObjectExpression') return source.slice(params.start!, params.end!);
-  const kept = params.properties.filter((p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')));
-  if (kept.length === params.properties.length) return source.slice(params.start!, params.end!);
-  return `{ ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} }`;
-}
+import type { Edit } from '../core/vocabulary.ts';
+import { urlInputRequests } from '../rewrite/edits/url-elicitation.ts';
 
 /**
  * How a thrown URL elicitation is migrated. Where code follows it, it is a question of its
@@ -37,9 +30,7 @@ export function planUrlThrow(source: string, eol: string, t: UrlElicitationThrow
   if (path.effects) {
     return refuse('url-elicitation', 'workBeforeThrow');
   }
-  const indent = indentAt(source, t.statement.start!);
-  const requests = t.elicitations.map((e, i) => `${indent}  ${i === 0 ? 'url' : `url${i + 1}`}: inputRequired.elicitUrl(${urlParamsText(source, e)}),`);
-  return { start: t.statement.start!, end: t.statement.end!, text: ['return inputRequired({ inputRequests: {', ...requests, `${indent}} });`].join(eol) };
+  return urlInputRequests(source, eol, t.statement, t.elicitations);
 }
 
 /**

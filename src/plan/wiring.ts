@@ -1,22 +1,18 @@
 // Edits outside the handlers: the imports a migrated file needs (the names it uses from
 // @modelcontextprotocol/server, and mrtrResume from the request-state module), and the
-// request-state verifier wired into each `new McpServer(...)` of the file.
-import type { Node } from '@babel/types';
+// request-state verifier wired into each `new McpServer(...)` of the file. This decides what
+// they are; src/rewrite/edits writes them.
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { SERVER_PACKAGE, TODO_MARKER } from '../analyse/sdk-surface.ts';
-import { lineComment } from '../core/escape.ts';
 import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
-import { addImport, importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
+import { importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, stateModuleSpecifier } from '../analyse/module-imports.ts';
+import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
+import { type Edit, eolOf } from '../core/vocabulary.ts';
+import { addImport, rewriteImport } from '../rewrite/edits/imports.ts';
+import { markerComment } from '../rewrite/edits/marker-comment.ts';
+import { wireVerifier } from '../rewrite/edits/verifier.ts';
 import type { StateModuleOptions } from './plan-options.ts';
 import { refuse, type Refusal } from './refusal.ts';
-import { type Edit, eolOf, indentAt } from '../core/vocabulary.ts';
 import type { HandlerPlan } from './types.ts';
-
-/** What the request-state module exports to migrated files and to the module that builds the server. */
-export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as const;
-
-/** The verifier, as the server options take it. */
-const VERIFY_CALL = `${STATE_EXPORTS.verify}()`;
 
 /** What the rewrite names outside the migrated handlers' own lines, besides mrtrResume. */
 export interface UsedOutside {
@@ -152,63 +148,6 @@ function moduleImport(analysis: FileAnalysis, system: ModuleSystem, style: CodeS
  * linted alone cannot know it), and this file's import of mrtrResume names it already.
  */
 function serverElsewhereComment(): string {
-  const { reason, next } = refuse('server-elsewhere', 'verifierNotWired');
-  return lineComment('', `${TODO_MARKER}(server-elsewhere): ${reason} Next: ${next}`);
-}
-
-/**
- * Wires the verifier into one `new McpServer(...)` (or `new Server(...)`): `requestState:
- * { verify: mrtrVerify() }` in its options, or `mrtrVerify(theirs)` around a verifier the
- * options already have (state the module did not mint still goes to theirs). No edits when
- * it is wired already; undefined when the options cannot be extended (not an object literal).
- */
-export function wireVerifier(source: string, construction: Node): Edit[] | undefined {
-  if (construction.type !== 'NewExpression') return undefined;
-  const args = construction.arguments;
-  const verifier = `requestState: { verify: ${VERIFY_CALL} }`;
-  if (args.length === 0) return undefined;
-  if (args.length === 1) {
-    const first = args[0]!;
-    return [{ start: first.end!, end: first.end!, text: `, { ${verifier} }` }];
-  }
-  const options = args[1]!;
-  if (options.type !== 'ObjectExpression') return undefined;
-  const existing = propertyNode(options, 'requestState');
-  if (existing) return extendRequestState(source, existing);
-  if (options.properties.length === 0) return [{ start: options.start!, end: options.end!, text: `{ ${verifier} }` }];
-  return [appendProperty(source, options, verifier)];
-}
-
-/** `requestState: { ... }` already there: its verifier wrapped, or ours added. */
-function extendRequestState(source: string, property: Node): Edit[] | undefined {
-  if (property.type !== 'ObjectProperty' || property.value.type !== 'ObjectExpression') return undefined;
-  const options = property.value;
-  const verify = propertyNode(options, 'verify');
-  if (!verify) return options.properties.length === 0 ? [{ start: options.start!, end: options.end!, text: `{ verify: ${VERIFY_CALL} }` }] : [appendProperty(source, options, `verify: ${VERIFY_CALL}`)];
-  if (verify.type !== 'ObjectProperty') return undefined;
-  const value = verify.value;
-  if (value.type === 'CallExpression' && value.callee.type === 'Identifier' && value.callee.name === STATE_EXPORTS.verify) return [];
-  const text = source.slice(value.start!, value.end!);
-  if (verify.shorthand) return [{ start: verify.start!, end: verify.end!, text: `verify: ${STATE_EXPORTS.verify}(${text})` }];
-  return [{ start: value.start!, end: value.end!, text: `${STATE_EXPORTS.verify}(${text})` }];
-}
-
-/** The property (or method) `name` of an object literal, not computed. */
-function propertyNode(object: Extract<Node, { type: 'ObjectExpression' }>, name: string): Extract<Node, { type: 'ObjectProperty' | 'ObjectMethod' }> | undefined {
-  for (const p of object.properties) {
-    if ((p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && !p.computed && ((p.key.type === 'Identifier' && p.key.name === name) || (p.key.type === 'StringLiteral' && p.key.value === name))) return p;
-  }
-  return undefined;
-}
-
-/** A property added after the last one of an object literal, in its layout. */
-function appendProperty(source: string, object: Extract<Node, { type: 'ObjectExpression' }>, property: string): Edit {
-  const last = object.properties[object.properties.length - 1]!;
-  if (!source.slice(object.start!, object.end!).includes('\n')) return { start: last.end!, end: last.end!, text: `, ${property}` };
-  const indent = indentAt(source, last.start!);
-  const afterLast = source.slice(last.end!, object.end! - 1);
-  const hasTrailingComma = /^\s*,/.test(afterLast);
-  const at = hasTrailingComma ? last.end! + afterLast.indexOf(',') + 1 : last.end!;
-  const eol = eolOf(source);
-  return { start: at, end: at, text: `${hasTrailingComma ? '' : ','}${eol}${indent}${property}${hasTrailingComma ? ',' : ''}` };
+  const { code, reason, next } = refuse('server-elsewhere', 'verifierNotWired');
+  return markerComment({ indent: '', code, reason, next });
 }

@@ -9,7 +9,8 @@ import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath } from '../analyse/ast.ts';
 import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { codeStyleOf } from '../analyse/code-style.ts';
-import { addImport, importedFrom, isImported, moduleSystemOf } from '../plan/module-imports.ts';
+import { importedFrom, isImported, moduleSystemOf } from '../analyse/module-imports.ts';
+import { addImport } from './edits/imports.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { applyEdits } from './rewrite.ts';
 

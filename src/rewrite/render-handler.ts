@@ -12,6 +12,7 @@ import type { DeclarationFacts } from '../plan/resume-facts.ts';
 import { grouped } from '../plan/resume-layout.ts';
 import type { CompoundLayout, DeclaratorInit, HandlerLayout, HandlerPlan, ItemPlan, LiftedLocal, ListLayout, ListPlan, Marker, SuspensionPoint, Unit } from '../plan/types.ts';
 import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/vocabulary.ts';
+import { addedParameter } from './edits/arguments.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
 export type MarkerText = (marker: Marker) => string | undefined;
@@ -42,10 +43,7 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
   if (plan.paramEdit) edits.push(plan.paramEdit);
   if (plan.markerEdit) edits.push(plan.markerEdit);
-  if (plan.addParam) {
-    edits.push({ start: plan.addParam.at, end: plan.addParam.at, text: plan.addParam.text });
-    if (plan.addParam.close) edits.push({ start: plan.addParam.close.at, end: plan.addParam.close.at, text: plan.addParam.close.text });
-  }
+  if (plan.addParam) edits.push(...addedParameter(plan.addParam));
   return edits;
 }
 

@@ -20,7 +20,7 @@ import type { API, FileInfo } from 'jscodeshift';
 import type { TypeScript } from '../analyse/load-typescript.ts';
 import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
 import { isV1Source } from '../engine/v1-upgrade.ts';
-import { STATE_MODULE_NAME } from '../plan/module-imports.ts';
+import { STATE_MODULE_NAME } from '../analyse/module-imports.ts';
 import { transformWithTypes } from '../transform.ts';
 
 export const parser = 'tsx';
