@@ -266,6 +266,20 @@ server.registerTool('link', { description: 'd' }, async () => {
     expect(output).toContain('  throw new UrlElicitationRequiredError(');
   });
 
+  it('marks a question when an SDK import binds a name the request-state module must (mrtrVerify)', () => {
+    const source = `import { McpServer, type ServerContext as mrtrVerify } from '@modelcontextprotocol/server';
+export type Ctx = mrtrVerify;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('ask', { description: 'd' }, async (ctx) => {
+  const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: answer.action }] };
+});
+`;
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicit', status: 'marked', code: 'name-clash' }]);
+    expect(output).toContain('// @mrtr-todo(name-clash): the module already declares `mrtrVerify`');
+  });
+
   it('marks a question when the module imports inputRequired as a type only (a second import would not compile)', () => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 import type { inputRequired } from '@modelcontextprotocol/server';

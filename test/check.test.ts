@@ -187,6 +187,36 @@ export function registerTools(server: McpServer): void {
     ]);
   });
 
+  it('a carried local that looks like a secret is a finding before migrate, and its marker after, until removed', async () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+
+export const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
+  const dbUrl = process.env.DATABASE_URL ?? '';
+  const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: answer.action + dbUrl.length }] };
+});
+`;
+    const root = await tree({ 'src/server.ts': source });
+    const before = JSON.parse((await check(root, '--format', 'json', '.')).stdout) as CheckReport;
+    expect(before.findings.map((f) => [f.line, f.ruleId])).toEqual([
+      [6, 'legacy-request'],
+      [6, 'mrtr-todo/secret-in-state'],
+    ]);
+    expect(before.findings[1]!.message).toContain('`dbUrl` (its name) looks like a secret');
+    const migrated = await cli(root, 'migrate', '.');
+    expect(migrated.code).toBe(1); // migrated, with a marker left for a person
+    expect(migrated.stdout).toContain('secret-in-state');
+    const text = await readFile(path.join(root, 'src/server.ts'), 'utf8');
+    const line = text.split('\n').findIndex((l) => l.includes('@mrtr-todo(secret-in-state)')) + 1;
+    expect(text).toContain("return mrtr.ask('answer', { dbUrl }, {");
+    const after = JSON.parse((await check(root, '--format', 'json', '.')).stdout) as CheckReport;
+    expect(after.findings.map((f) => [f.line, f.ruleId, f.markerLine])).toEqual([[line, 'mrtr-todo/secret-in-state', line]]);
+    // Not a secret after all: deleting the comment is the whole fix.
+    await writeFile(path.join(root, 'src/server.ts'), text.split('\n').filter((_l, i) => i !== line - 1).join('\n'));
+    expect((await check(root, '.')).code).toBe(0);
+  });
+
   it('an @mcp-codemod-error comment fails check; an @mrtr-note does not', async () => {
     const root = await tree({ 'src/official.ts': OFFICIAL_MARKED, 'src/notes.ts': NOT_FINDINGS });
     const result = await check(root, 'src');

@@ -199,6 +199,18 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['audit:archive:LOGS-45:45:true'],
   },
+  'what the code after the question needs of a collection, carried instead of it': {
+    fixture: 'unbounded-locals',
+    calls: [{ name: 'count_rows', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:load:logs', 'count:logs', 'audit:report:logs:3:logs-2'],
+  },
+  'locals that look like secrets, migrated and marked': {
+    fixture: 'secrets-by-value',
+    calls: [{ name: 'export_table', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: [`audit:export:logs:49:${(process.env.EXPORT_SIGNING ?? 'dev').length}:1`],
+  },
   'a private low-level Server, a bound alias and a destructured send': {
     fixture: 'receiver-spellings',
     calls: [

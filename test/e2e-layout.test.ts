@@ -12,6 +12,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import { unifiedPatch } from '../src/core/line-diff.ts';
+import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { stateModuleText } from '../src/rewrite/state-module.ts';
 import { ROOT } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
@@ -153,6 +154,8 @@ describe('a server built in src/server.ts, tools registered in src/tools/*.ts', 
     expect(result.errors).toEqual([]);
     expect(result.changed.map((c) => c.path)).toEqual(['src/tools/archive.ts', 'src/tools/summarise.ts', 'src/server.ts', 'src/mrtr-request-state.ts']);
     expect(result.stateModules).toEqual([{ file: 'src/mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: ['src/server.ts'] }]);
+    // `migrate --json` says the same.
+    expect(JSON.parse(formatJsonSummary(result, { dryRun: false })).stateModules).toEqual(result.stateModules);
     expect(await read('migrated', 'src/mrtr-request-state.ts')).toBe(stateModuleText('ts'));
     expect(result.sites.map((s) => [s.file, s.handler, s.status])).toEqual([
       ['src/tools/archive.ts', 'tool:archive', 'migrated'],

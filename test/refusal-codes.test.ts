@@ -42,6 +42,8 @@ const CASES: Record<RefusalCode, Case> = {
   },
   'hand-migrated': server(tool(`  const earlier = ctx.mcpReq.inputResponses?.confirm;\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}`)),
   'mutated-local': server(tool(`  const entry: { count: number } = cache.get(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  entry.count += 1;\n${DONE}`)),
+  'unbounded-local': server(tool(`  const rows: string[] = loadRows(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return { content: [{ type: 'text', text: answer.action + rows.length }] };`)),
+  'secret-in-state': server(tool(`  const apiKey: string = keyFor(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return { content: [{ type: 'text', text: answer.action + apiKey.length }] };`)),
   'untyped-local': server(tool(`  const n = compute(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return { content: [{ type: 'text', text: answer.action + n }] };`)),
   'param-reassigned': server(tool(`  q = q.trim();\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return { content: [{ type: 'text', text: q + answer.action }] };`)),
   'unknown-request': server(tool(`  const answer = await ctx.mcpReq.send(request);\n${DONE}`)),

@@ -174,7 +174,7 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
   // A type printed as import("...") is not in scope at the handler; nor is a name declared in
   // another module, unless a module the file imports exports it (it is then imported beside).
   const imports = /import\(/.test(text) ? undefined : importsNeeded(ts, checker, file, node, type);
-  const facts = { jsonSafe: why === undefined, ...(why === undefined ? {} : { why }), ...(unknownValue(ts, checker, type, 0) ? { unknown: true } : {}) };
+  const facts = { jsonSafe: why === undefined, ...(why === undefined ? {} : { why }), ...(unknownValue(ts, checker, type, 0) ? { unknown: true } : {}), ...(collection(ts, checker, type) ? { collection: true } : {}) };
   return imports ? { text: widenLiteral(ts, type, text), ...facts, ...(imports.length > 0 ? { imports } : {}) } : { text: undefined, ...facts };
 }
 
@@ -308,6 +308,13 @@ function unknownValue(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, de
   if (type.isUnion()) return type.types.some((t) => unknownValue(ts, checker, t, depth + 1));
   if (checker.isArrayType(type)) return checker.getTypeArguments(type as TS.TypeReference).some((t) => unknownValue(ts, checker, t, depth + 1));
   return false;
+}
+
+/** An array (not a tuple) or a record with a string index: as many entries as its source gave. */
+function collection(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type): boolean {
+  if (type.isUnion()) return type.types.some((t) => collection(ts, checker, t));
+  if (checker.isArrayType(type)) return true;
+  return !(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) && type.getStringIndexType() !== undefined;
 }
 
 /** `const n = 3` has type `3`; the state should carry `number`, as the user thinks of it. */

@@ -11,6 +11,8 @@ export interface LocalTypeFact {
   why?: string;
   /** The type is `any` or `unknown` (an untyped import, JSON.parse): jsonSafe says nothing. */
   unknown?: boolean;
+  /** An array or a record with a string index: its size is whatever its source gave. */
+  collection?: boolean;
   /**
    * Names `text` uses that are not in scope at the local but are exported by a module the file
    * already imports (`Note` of `import { NoteStore } from './store.js'`): imported as types

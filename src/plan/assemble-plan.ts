@@ -14,6 +14,7 @@ import { callerContext } from './place-sites.ts';
 import { handlerId } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
 import { dropStatements } from './resume-layout.ts';
+import { secretInState } from './secrets.ts';
 import type { FilePlan, HandlerPlan, ListPlan } from './types.ts';
 import { fileEdits, type FileEdits, type UsedOutside } from './wiring.ts';
 import { addedParameter, lastArgument } from '../rewrite/edits/arguments.ts';
@@ -124,14 +125,21 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
   return planned;
 }
 
-/** A migrated handler's report lines: what travels, and what to keep in mind (a deprecation, a secret in the state, the retry's request). */
+/**
+ * A migrated handler's report lines: what travels, and what to keep in mind (a deprecation, the
+ * retry's request); a secret carried in the state is a line left for a person.
+ */
 function reportMigrated(file: FilePlanning, plan: HandlerPlan): void {
   for (const p of plan.points) {
     for (const r of p.requests) {
       if (r.resultWrap) continue; // counted once, at the helper
-      const secret = p.secrets.length > 0 ? `${p.secrets.join(', ')} travel${p.secrets.length === 1 ? 's' : ''} in requestState, which the client can read: keep secrets on the server.` : undefined;
       const bound = p.requestBound.length > 0 ? `After the question, ${p.requestBound.join(', ')} is the retry's request, not the first call's.` : undefined;
-      file.reports.push({ line: r.line, column: r.column, kind: r.kind, handler: plan.id, status: 'migrated', lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name), guidance: [KINDS[r.kind].guidance, secret, bound].filter(Boolean).join(' ') || undefined });
+      file.reports.push({ line: r.line, column: r.column, kind: r.kind, handler: plan.id, status: 'migrated', lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name), guidance: [KINDS[r.kind].guidance, bound].filter(Boolean).join(' ') || undefined });
+    }
+    // Migrated, but left for a person: a file-level report, as server-elsewhere is (not a site of its own).
+    if (p.secrets.length > 0) {
+      const first = p.requests.find((r) => !r.resultWrap) ?? p.requests[0]!;
+      file.reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', ...secretInState(p.secrets) });
     }
   }
 }

@@ -11,6 +11,7 @@ import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
 import { isRefusalCode, MANUAL_STEP, Refusal, type RefusalCode } from './refusal.ts';
 import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
+import { secretLook, type SecretLocal } from './secrets.ts';
 import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisable.ts';
 import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
@@ -94,6 +95,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     const inScope = declaredInScope(round);
     const readAfter = namesReadAfter(round);
     const lifted: LiftedLocal[] = [];
+    const secrets: SecretLocal[] = [];
     for (const d of inScope) {
       if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
       if (inScope.some((other) => other !== d && other.name === d.name)) {
@@ -103,6 +105,9 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       if (local instanceof Refusal) return local.at(round.sites[0]!);
       lifted.push(local);
       jsonNames.add(local.name);
+      const value = d.destructured ?? d.init;
+      const why = local.fresh ? undefined : secretLook(d.name, value ? source.slice(value.start!, value.end!) : undefined);
+      if (why) secrets.push({ name: d.name, why });
     }
     lifted.push(...loopCounters(tree, round.path, analysis.typed));
     const clash = resumeClash(round, lifted);
@@ -118,7 +123,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
       inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
       path: round.path,
       lifted,
-      secrets: lifted.filter((l) => !l.fresh).map((l) => l.name).filter((n) => CREDENTIAL_NAME.test(n)),
+      secrets,
       requestBound: requestBoundReads(round, context.name, source),
     });
   }
@@ -306,7 +311,6 @@ function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
 }
 
 /** Names that suggest a credential (the codec signs the state but the client can read it). */
-const CREDENTIAL_NAME = /token|secret|passw(or)?d|api_?key|credential|private_?key|session_?id|cookie|auth/i;
 
 /** What an answer is called when the code gives it no name. */
 const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'url', sampling: 'completion', roots: 'roots' } as const;
@@ -494,6 +498,9 @@ function jsdocTypeAbove(source: string, start: number): string | undefined {
   return comment === undefined ? undefined : /@type\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/.exec(comment)?.[1]?.trim();
 }
 
+/** An array or record type written as an annotation (`Row[]`, `Array<Row>`, `Record<string, Row>`). */
+const COLLECTION_TYPE = /(\[\]|^(Readonly)?Array<.*>|^Record<\s*string\s*,.*>)$/;
+
 /** `any` or `unknown` written as the type: it shows nothing. */
 const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
 
@@ -547,6 +554,11 @@ function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], 
   }
   if (!typeText) {
     return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
+  }
+  // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
+  const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
+  if (collection && !shown) {
+    return new Refusal('unbounded-local', `\`${name}\`${held}, which lives across a question, is a collection (\`${typeText}\`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).`, `carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.`);
   }
   const typeImports = annotation === undefined ? fact?.imports : undefined;
   return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };

@@ -94,8 +94,12 @@ export const REFUSAL_CODES = {
     help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
   },
   'untyped-local': {
-    short: 'The type of a local that travels in requestState cannot be named at the handler.',
-    help: 'Annotate the local with a type that can be named at the handler, then run mrtr-codemod migrate again.',
+    short: 'Nothing shows a local that would travel in requestState holds plain JSON (it is typed any, or is an untyped call result in JavaScript), or its type cannot be named at the handler.',
+    help: 'Annotate the local with its JSON type (a JSDoc @type in JavaScript), or recompute it after the answer, then run mrtr-codemod migrate again.',
+  },
+  'unbounded-local': {
+    short: 'A local that would travel in requestState is a collection read from elsewhere (a query, a file, a cache): it can grow without bound, and travels whole on every round.',
+    help: 'Carry only what the code after the question needs (ids, a count), or read the collection again after the answer, then run mrtr-codemod migrate again.',
   },
   'param-reassigned': {
     short: 'An argument is reassigned before a question; the retry re-sends the original.',
@@ -110,6 +114,15 @@ export const REFUSAL_CODES = {
     help: 'Add requestState: { verify: mrtrVerify() } to the McpServer options where the server is built (mrtrVerify comes from the generated request-state module), then delete the @mrtr-todo comment.',
     messages: {
       verifierNotWired: { reason: 'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.', next: 'add `requestState: { verify: mrtrVerify() }` to the McpServer options where the server is built, importing mrtrVerify from the request-state module this file imports mrtrResume from.' },
+    },
+  },
+  'secret-in-state': {
+    short: 'A local the migrated handler carries in requestState looks like a secret (by its name or its value), and the client can read requestState.',
+    help: 'requestState is signed, not encrypted. Keep the value on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it. If it is not secret, delete the @mrtr-todo comment.',
+ 
+    messages: {
+      oneCarried: { reason: '{{list}} looks like a secret and travels in requestState, which is signed but not encrypted: the client can read it.', next: 'keep it on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it; if it is not secret, delete this comment.' },
+      severalCarried: { reason: '{{list}} look like secrets and travel in requestState, which is signed but not encrypted: the client can read them.', next: 'keep them on the server: read them again after the answer instead of carrying them (drop them from the locals of mrtr.ask), or carry a key to them; if they are not secret, delete this comment.' },
     },
   },
   'blocked-by-sibling': {

@@ -4,6 +4,7 @@
 import type { Edit, InputKind, Span } from '../core/vocabulary.ts';
 import type { CodeStyle } from '../analyse/code-style.ts';
 import type { StatementFacts } from './resume-facts.ts';
+import type { SecretLocal } from './secrets.ts';
 
 /**
  * How the awaited value was used at the suspension point. `declare` keeps the declaration's
@@ -64,7 +65,8 @@ export interface SuspensionPoint {
   /** Locals declared before this point and read after it: they travel in requestState. */
   lifted: LiftedLocal[];
   /** Lifted locals whose names look like credentials: the state is signed, not encrypted. */
-  secrets: string[];
+  /** Lifted locals that look like secrets (the client can read requestState). */
+  secrets: SecretLocal[];
   /** What the code after the question reads of the request that carried the call (`ctx.mcpReq.id`): on the retry, the retry's. */
   requestBound: string[];
 }

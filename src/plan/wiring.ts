@@ -76,7 +76,10 @@ export function fileEdits(
   const haveState = importedFrom(program, stateSpecifier);
   const newStateNames = stateNames.filter((name) => !isImported(haveState, name));
 
-  const clash = [...serverNames.map((n) => n.replace(/^type /, '')), ...newStateNames].find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name));
+  // A name the SDK import binds is the SDK's own for serverNames, but a clash for the state module's.
+  const clash =
+    serverNames.map((n) => n.replace(/^type /, '')).find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name)) ??
+    newStateNames.find((name) => analysis.declaredAnywhere.has(name));
   if (clash) {
     return Object.assign(refuse('name-clash', 'declaredInModule', { name: clash }), { style });
   }

@@ -34,7 +34,11 @@
 //   "skipped": [                       // passed over on purpose: vendored, minified, too large, links out
 //     { "file", "reason", "candidate": boolean }   // candidate: mentions a legacy request, not analysed
 //   ],
-//   "notes": [ { "note": string, "sites": number } ]   // deprecation guidance, each once
+//   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
+//   "stateModules": [                  // the request-state module of each package the run migrated
+//     { "file": "src/mrtr-request-state.ts", "form": "ts" | "esm" | "cjs",
+//       "status": "created" | "refreshed" | "current" | "edited", "wiredIn": ["src/server.ts"] }
+//   ]
 // }
 //
 // Paths are relative to the working directory, with `/` separators. In `upgrades`, only the
@@ -73,6 +77,7 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
     errors: result.errors.map((e) => ({ ...e })),
     skipped: (result.skipped ?? []).map((s) => ({ file: s.file, reason: s.reason, candidate: s.candidate })),
     notes: guidanceNotes(result.sites),
+    stateModules: result.stateModules.map((m) => ({ file: m.file, form: m.form, status: m.status, wiredIn: [...m.wiredIn] })),
   };
   return `${JSON.stringify(summary, null, 2)}\n`;
 }

@@ -5,8 +5,8 @@
 // A handler is the unit the codemod migrates whole or not at all: the sites of one handler (by
 // file and handler id, e.g. `tool:delete_records`) are migrated together or all left with a
 // marker. A site that belongs to no handler (a request in `oninitialized`, say) counts as a
-// handler of its own, named by `file:line`. The file-level `server-elsewhere` report is not a
-// request site and is not counted (it still appears among the markers).
+// handler of its own, named by `file:line`. The `server-elsewhere` and `secret-in-state`
+// reports are not request sites and are not counted (they still appear among the markers).
 import type { RunResult, RunSite } from '../engine/run.ts';
 import type { UpgradeNote, UpgradeNoteCode } from '../engine/v1-upgrade.ts';
 
@@ -46,7 +46,7 @@ export interface HandlerSummary {
   manual: HandlerTally[];
 }
 
-const NOT_A_SITE = new Set(['server-elsewhere']);
+const NOT_A_SITE = new Set(['server-elsewhere', 'secret-in-state']);
 
 export function summariseHandlers(sites: readonly RunSite[]): HandlerSummary {
   const handlers = new Map<string, HandlerTally>();

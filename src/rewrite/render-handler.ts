@@ -6,6 +6,7 @@
 // so the retry enters it as the first call did. Lines move only into a guard they now sit in;
 // everything else keeps its text and indentation.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
+import { secretInState } from '../plan/secrets.ts';
 import { jsString, lineComment } from '../core/escape.ts';
 import type { CodeStyle } from '../analyse/code-style.ts';
 import type { DeclarationFacts } from '../plan/resume-facts.ts';
@@ -13,6 +14,7 @@ import { grouped } from '../plan/resume-layout.ts';
 import type { CompoundLayout, DeclaratorInit, HandlerLayout, HandlerPlan, ItemPlan, LiftedLocal, ListLayout, ListPlan, Marker, SuspensionPoint, Unit } from '../plan/types.ts';
 import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/vocabulary.ts';
 import { addedParameter } from './edits/arguments.ts';
+import { markerComment } from './edits/marker-comment.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
 export type MarkerText = (marker: Marker) => string | undefined;
@@ -199,8 +201,8 @@ class BodyRenderer {
     const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
     for (const g of guidance) lines.push(lineComment(indent, `${NOTE_MARKER}: ${g}`));
     if (point.secrets.length > 0) {
-      const names = point.secrets.map((n) => `\`${n}\``).join(', ');
-      lines.push(lineComment(indent, `${NOTE_MARKER}: ${names} ${point.secrets.length === 1 ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read it. Keep secrets on the server.`));
+      const { reason, next } = secretInState(point.secrets);
+      lines.push(markerComment({ indent, code: 'secret-in-state', reason, next }));
     }
     if (point.requestBound.length > 0) {
       const reads = point.requestBound.map((n) => `\`${n}\``).join(', ');
