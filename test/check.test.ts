@@ -246,8 +246,8 @@ server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
     const lines = result.stdout.split('\n');
     expect(lines).toContain('src/marker-broken.ts:1:4  mrtr-todo/closure  left for later. Next: fix it.');
     expect(lines.filter((l) => l.startsWith('src/server.ts:'))).toHaveLength(2);
-    expect(lines).toContainEqual(expect.stringMatching(/^src\/broken\.ts:3:\d+  parse-error  cannot parse: /));
-    expect(lines).toContainEqual(expect.stringMatching(/^src\/marker-broken\.ts:2:\d+  parse-error  cannot parse: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^src\/broken\.ts:3:\d+ {2}parse-error {2}cannot parse: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^src\/marker-broken\.ts:2:\d+ {2}parse-error {2}cannot parse: /));
     expect(lines).toContain('src/binary.ts  read-error  binary file (contains NUL bytes); skipped');
     expect(lines).toContain('src/latin1.ts  read-error  not valid UTF-8; skipped (convert the file to UTF-8 to migrate it)');
     expect(lines).toContain('missing-dir  discover-error  no such file or directory');

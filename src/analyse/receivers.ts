@@ -163,7 +163,7 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
   type Member = { type?: Node; value?: Node; getter?: FunctionNode; chain: readonly FunctionNode[] };
   const members = new Map<ClassNode, Map<string, Member[]>>();
   const membersOf = (cls: ClassNode) => {
-    let found = members.get(cls);
+    const found = members.get(cls);
     if (found) return found;
     const table = new Map<string, Member[]>();
     members.set(cls, table);

@@ -26,7 +26,7 @@ const TOKEN_COUNT = /^(max|num|total|count|limit|usage|used|budget)$/;
 function wordsOf(name: string): string[] {
   return name
     .replace(/^[_$#]+/, '')
-    .split(/[_$\-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
+    .split(/[_$-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
     .filter(Boolean)
     .map((w) => w.toLowerCase());
 }

@@ -32,10 +32,12 @@ export const parser = 'tsx';
 const types = new TsTypeFactsProvider(async () => {
   if (typeof require === 'function') {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- jscodeshift's runner loads this module as CommonJS
       (require('@babel/register') as { revert(): void }).revert();
     } catch {
       // Not under jscodeshift's runner: nothing to release.
     }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
     return require('typescript') as TypeScript;
   }
   return (await import('../analyse/load-typescript.ts')).loadTypeScript();

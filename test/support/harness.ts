@@ -82,6 +82,7 @@ export type ManualConnection = {
      * server answers a JSON-RPC error, with `{ error: { code, message, data } }`.
      * Local SDK errors (timeouts, closed connection…) still throw.
      */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the raw wire result, which each test reads field by field
     callRaw(params: Record<string, unknown>): Promise<any>;
     close(): Promise<void>;
 };
@@ -283,7 +284,7 @@ async function connectRaw(factory: () => McpServer, autoFulfill: boolean): Promi
         () => undefined
     );
 
-    const callRaw = async (params: Record<string, unknown>): Promise<any> => {
+    const callRaw = async (params: Record<string, unknown>): ReturnType<ManualConnection['callRaw']> => {
         try {
             // The method-keyed overload passes an input_required result through
             // untouched when allowInputRequired is set (no withInputRequired needed).
