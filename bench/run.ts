@@ -43,7 +43,18 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { files: 10_000, reps: 3, rebuild: false, linearity: true, seed: 20260728, variants: ['floor', 'check', 'check-analysis', 'migrate', 'migrate-no-types'], linearVariants: ['floor', 'check-analysis', 'migrate'], extra: [], startupReps: 20, startupOnly: false };
+  const args: Args = {
+    files: 10_000,
+    reps: 3,
+    rebuild: false,
+    linearity: true,
+    seed: 20260728,
+    variants: ['floor', 'check', 'check-analysis', 'migrate', 'migrate-no-types'],
+    linearVariants: ['floor', 'check-analysis', 'migrate'],
+    extra: [],
+    startupReps: 20,
+    startupOnly: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -174,7 +185,13 @@ async function main(): Promise<void> {
   process.stderr.write(`corpus: ${path.relative(ROOT, dir)} (${args.files} files)…\n`);
   const manifest = await ensureCorpus(dir, args.files, args.seed, args.rebuild);
   const lin = args.linearity
-    ? await Promise.all([1, 2, 4].map(async (copies) => ({ copies, dir: path.join(CORPORA, `linear-${copies}x`), manifest: await ensureLinearityCorpus(path.join(CORPORA, `linear-${copies}x`), LINEAR_SERVERS, copies, args.seed, args.rebuild) })))
+    ? await Promise.all(
+        [1, 2, 4].map(async (copies) => ({
+          copies,
+          dir: path.join(CORPORA, `linear-${copies}x`),
+          manifest: await ensureLinearityCorpus(path.join(CORPORA, `linear-${copies}x`), LINEAR_SERVERS, copies, args.seed, args.rebuild),
+        })),
+      )
     : [];
   const migratedDir = path.join(CORPORA, `files-${args.files}-migrated`);
   const migratedManifest = args.variants.includes('check') ? await ensureMigratedCorpus(dir, migratedDir, manifest, ROOT, args.rebuild) : undefined;
@@ -193,23 +210,39 @@ async function main(): Promise<void> {
   process.stderr.write(`measuring ${plan.map((p) => p.label).join(', ')} × ${args.reps}…\n`);
   const rows = await measure(plan, dir, args.reps);
   const migratedRows = migratedManifest
-    ? await measure([{ label: 'floor', variant: 'floor' }, { label: 'check', variant: 'check' }], migratedDir, args.reps)
+    ? await measure(
+        [
+          { label: 'floor', variant: 'floor' },
+          { label: 'check', variant: 'check' },
+        ],
+        migratedDir,
+        args.reps,
+      )
     : undefined;
 
   const out: string[] = [];
   out.push(`## mrtr-codemod bench — ${new Date().toISOString()}`);
   out.push('');
-  out.push(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; peak RSS ${existsSync(TIME) ? 'from /usr/bin/time -v' : 'from process.resourceUsage()'}.`);
+  out.push(
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; peak RSS ${existsSync(TIME) ? 'from /usr/bin/time -v' : 'from process.resourceUsage()'}.`,
+  );
   out.push(
     `Corpus: ${manifest.files} source files, ${fmt(manifest.totalBytes / 1e6, 1)} MB; ${manifest.candidates} candidates (${fmt((100 * manifest.candidates) / manifest.files, 1)} %), ${fmt(manifest.candidateBytes / 1e6, 2)} MB; kinds ${JSON.stringify(manifest.kinds)}.`,
   );
   const floorRow = rows.find((r) => r.label === 'floor');
   const parseMs = floorRow ? median(floorRow.runs.map((r) => r.parseMs ?? 0)) : undefined;
-  if (parseMs !== undefined) out.push(`Floor: of its ${fmt(floorRow!.workMs)} ms, ${fmt(parseMs)} ms are in the parser (the rest is discovery, reading, decoding and the prefilter).`);
+  if (parseMs !== undefined)
+    out.push(`Floor: of its ${fmt(floorRow!.workMs)} ms, ${fmt(parseMs)} ms are in the parser (the rest is discovery, reading, decoding and the prefilter).`);
   const codemodRun = rows.find((r) => r.label === 'migrate')?.runs[0];
-  if (codemodRun) out.push(`migrate --dry-run: ${codemodRun.changed} files changed, ${codemodRun.sites} sites (${codemodRun.marked} marked), ${codemodRun.errors} errors, ${codemodRun.patchBytes} bytes of patch.`);
+  if (codemodRun)
+    out.push(
+      `migrate --dry-run: ${codemodRun.changed} files changed, ${codemodRun.sites} sites (${codemodRun.marked} marked), ${codemodRun.errors} errors, ${codemodRun.patchBytes} bytes of patch.`,
+    );
   const untypedRun = rows.find((r) => r.label === 'migrate-no-types')?.runs[0];
-  if (untypedRun) out.push(`migrate --dry-run --no-types: ${untypedRun.changed} files changed, ${untypedRun.sites} sites (${untypedRun.marked} marked: the lifted locals without an annotation), ${untypedRun.errors} errors.`);
+  if (untypedRun)
+    out.push(
+      `migrate --dry-run --no-types: ${untypedRun.changed} files changed, ${untypedRun.sites} sites (${untypedRun.marked} marked: the lifted locals without an annotation), ${untypedRun.errors} errors.`,
+    );
   out.push('');
   out.push(table(rows, manifest));
   out.push('');
@@ -227,21 +260,28 @@ async function main(): Promise<void> {
   out.push(
     `Targets (work time; CPU-time ratios in the table): check ≤ 1.5x floor: check-analysis ${against('check-analysis', 1.5)}, the check command ${against('check', 1.5)}; ` +
       `migrate ≤ 3x floor: ${against('migrate', 3)}, with --no-types ${times(ratioOf('migrate-no-types', 'workMs'))}; ` +
-      `peak RSS < 250 MiB: ${rows.filter((r) => r.label !== 'floor').map((r) => `${r.label} ${fmt(r.peakMiB, 1)}`).join(', ')} MiB${args.files === 10_000 ? '' : ' (the target is stated at 10,000 files)'}.`,
+      `peak RSS < 250 MiB: ${rows
+        .filter((r) => r.label !== 'floor')
+        .map((r) => `${r.label} ${fmt(r.peakMiB, 1)}`)
+        .join(', ')} MiB${args.files === 10_000 ? '' : ' (the target is stated at 10,000 files)'}.`,
   );
 
   if (migratedRows && migratedManifest) {
     out.push('');
     out.push(`### After \`migrate --no-types\`: \`check\` where markers are left (${migratedManifest.kinds.markers} files hold one)`);
     out.push('');
-    out.push(`Corpus: the same files after \`migrate --force --no-types\` (${fmt(migratedManifest.totalBytes / 1e6, 1)} MB; ${migratedManifest.candidates} candidates, ${fmt(migratedManifest.candidateBytes / 1e6, 2)} MB), with its own floor.`);
+    out.push(
+      `Corpus: the same files after \`migrate --force --no-types\` (${fmt(migratedManifest.totalBytes / 1e6, 1)} MB; ${migratedManifest.candidates} candidates, ${fmt(migratedManifest.candidateBytes / 1e6, 2)} MB), with its own floor.`,
+    );
     out.push('');
     out.push(table(migratedRows, migratedManifest));
     const floorAfter = migratedRows.find((r) => r.label === 'floor')!;
     const checkAfter = migratedRows.find((r) => r.label === 'check')!;
     const after = checkAfter.workMs / floorAfter.workMs;
     out.push('');
-    out.push(`Target: check ≤ 1.5x floor: ${fmt(after, 2)}x ${verdict(after <= 1.5)} (CPU ${fmt(checkAfter.cpuMs / floorAfter.cpuMs, 2)}x); peak RSS ${fmt(checkAfter.peakMiB, 1)} MiB.`);
+    out.push(
+      `Target: check ≤ 1.5x floor: ${fmt(after, 2)}x ${verdict(after <= 1.5)} (CPU ${fmt(checkAfter.cpuMs / floorAfter.cpuMs, 2)}x); peak RSS ${fmt(checkAfter.peakMiB, 1)} MiB.`,
+    );
   }
 
   if (lin.length > 0) {
@@ -249,7 +289,9 @@ async function main(): Promise<void> {
     out.push('');
     out.push(`### Linearity in candidate bytes (candidates only: the same ${LINEAR_SERVERS} servers copied 1, 2, 4 times)`);
     out.push('');
-    out.push('Each child first runs the same variant over a separate warm-up corpus (unmeasured: modules loaded, JIT warm, checker started), then over the measured one. Shown: CPU time of the measured run (user + system), the least of the runs, since on a shared machine wall time swings with other load; the wall-time runs are listed too.');
+    out.push(
+      'Each child first runs the same variant over a separate warm-up corpus (unmeasured: modules loaded, JIT warm, checker started), then over the measured one. Shown: CPU time of the measured run (user + system), the least of the runs, since on a shared machine wall time swings with other load; the wall-time runs are listed too.',
+    );
     out.push('');
     out.push('| variant | 1x CPU ms | 2x CPU ms | 4x CPU ms | 2x/1x | 4x/2x | marginal 2x→4x / 1x→2x | wall runs 1x / 2x / 4x (ms) | peak RSS MiB at 4x |');
     out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
@@ -262,7 +304,9 @@ async function main(): Promise<void> {
       const [t1, t2, t4] = [1, 2, 4].map((c) => byCopies.get(c)!.find((r) => r.label === p.label)!) as [Row, Row, Row];
       const marginal = (t4.minCpuMs - t2.minCpuMs) / (t2.minCpuMs - t1.minCpuMs);
       const runs = [t1, t2, t4].map((t) => t.runs.map((m) => fmt(m.workMs)).join(', ')).join(' / ');
-      out.push(`| ${p.label} | ${fmt(t1.minCpuMs)} | ${fmt(t2.minCpuMs)} | ${fmt(t4.minCpuMs)} | ${fmt(t2.minCpuMs / t1.minCpuMs, 2)} | ${fmt(t4.minCpuMs / t2.minCpuMs, 2)} | ${fmt(marginal, 2)} | ${runs} | ${fmt(t4.peakMiB, 1)} |`);
+      out.push(
+        `| ${p.label} | ${fmt(t1.minCpuMs)} | ${fmt(t2.minCpuMs)} | ${fmt(t4.minCpuMs)} | ${fmt(t2.minCpuMs / t1.minCpuMs, 2)} | ${fmt(t4.minCpuMs / t2.minCpuMs, 2)} | ${fmt(marginal, 2)} | ${runs} | ${fmt(t4.peakMiB, 1)} |`,
+      );
     }
     out.push('');
     out.push(

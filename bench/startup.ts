@@ -96,7 +96,9 @@ function startupReport(commands: readonly Command[], timings: readonly Timing[][
     const ratio = wall[i]! / wall[0]!;
     const cpuRatio = cpu[i] !== undefined && cpu[0] ? fmt(cpu[i]! / cpu[0], 2) : 'n/a';
     const target = command.target === undefined ? '' : `≤ ${command.target}x: ${ratio <= command.target ? 'met' : 'MISSED'}`;
-    lines.push(`| ${command.label} | ${fmt(wall[i]!)} | ${fmt(Math.min(...runs))}–${fmt(Math.max(...runs))} | ${cpu[i] === undefined ? 'n/a' : fmt(cpu[i]!)} | ${fmt(ratio, 2)} | ${cpuRatio} | ${target} |`);
+    lines.push(
+      `| ${command.label} | ${fmt(wall[i]!)} | ${fmt(Math.min(...runs))}–${fmt(Math.max(...runs))} | ${cpu[i] === undefined ? 'n/a' : fmt(cpu[i]!)} | ${fmt(ratio, 2)} | ${cpuRatio} | ${target} |`,
+    );
   });
   return lines.join('\n');
 }

@@ -39,7 +39,16 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, stateModule: options.stateModule, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}), ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}) };
+  return {
+    typeFacts,
+    sampling: options.sampling,
+    externalHelpers: options.externalHelpers,
+    stateModule: options.stateModule,
+    ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}),
+    ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}),
+    ...(options.v1Through ? { v1Through: options.v1Through } : {}),
+    ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}),
+  };
 }
 
 function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
@@ -79,7 +88,13 @@ export interface TypeFactsSource {
  * answer: the type and JSON-safety of a local that travels in requestState, or whether a
  * look-alike receiver is an MCP SDK object. Everything else never loads the compiler.
  */
-export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<TransformResult> {
+export async function transformWithTypes(
+  source: string,
+  fileName: string,
+  types?: TypeFactsSource,
+  options: TransformOptions = {},
+  onAnalysis?: (analysis: FileAnalysis) => void,
+): Promise<TransformResult> {
   // One parse: every plan of the file shares it (and a caller that wants it, see RunSettings.onAnalysed).
   const analysis = analyseFile(source, fileName);
   onAnalysis?.(analysis);

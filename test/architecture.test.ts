@@ -18,7 +18,14 @@ describe('the import checks', () => {
       ['analyse/self.ts', ['analyse/self.ts']],
     ]);
     expect(importCycles(graph)).toEqual([['plan/a.ts', 'plan/b.ts', 'plan/c.ts'], ['analyse/self.ts']]);
-    expect(importCycles(new Map([['plan/a.ts', ['plan/b.ts']], ['plan/b.ts', []]]))).toEqual([]);
+    expect(
+      importCycles(
+        new Map([
+          ['plan/a.ts', ['plan/b.ts']],
+          ['plan/b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('find an import up the layers, and a module of no layer', () => {

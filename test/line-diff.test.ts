@@ -43,9 +43,11 @@ describe('unifiedPatch', () => {
   });
 
   it('writes patches that turn the old text into the new one (random edits)', () => {
-    const text = fc.array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 40 }).chain((lines) =>
-      fc.tuple(fc.constant(lines), fc.array(fc.tuple(fc.nat(40), fc.constantFrom('del', 'ins', 'swap')), { maxLength: 12 }), fc.boolean(), fc.boolean()),
-    );
+    const text = fc
+      .array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 40 })
+      .chain((lines) =>
+        fc.tuple(fc.constant(lines), fc.array(fc.tuple(fc.nat(40), fc.constantFrom('del', 'ins', 'swap')), { maxLength: 12 }), fc.boolean(), fc.boolean()),
+      );
     fc.assert(
       fc.property(text, ([lines, edits, oldEol, newEol]) => {
         const next: string[] = [...lines];

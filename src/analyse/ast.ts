@@ -32,7 +32,14 @@ export function children(node: Node): Node[] {
  * bindings, references that must exist at run time) has its answer there. The node itself is
  * still entered (a type alias's name is a declared name); its children are not.
  */
-const TYPE_ONLY = new Set(['TSTypeAnnotation', 'TSTypeParameterDeclaration', 'TSTypeParameterInstantiation', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSDeclareFunction']);
+const TYPE_ONLY = new Set([
+  'TSTypeAnnotation',
+  'TSTypeParameterDeclaration',
+  'TSTypeParameterInstantiation',
+  'TSInterfaceDeclaration',
+  'TSTypeAliasDeclaration',
+  'TSDeclareFunction',
+]);
 
 /**
  * Depth-first walk; return false from `enter` to skip a subtree. Parents are passed along.
@@ -180,7 +187,17 @@ export function propertyOf(object: Node, name: string): Node | undefined {
   return undefined;
 }
 
-const SIDE_EFFECTS = new Set(['CallExpression', 'OptionalCallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression', 'TaggedTemplateExpression', 'ImportExpression']);
+const SIDE_EFFECTS = new Set([
+  'CallExpression',
+  'OptionalCallExpression',
+  'NewExpression',
+  'AssignmentExpression',
+  'UpdateExpression',
+  'AwaitExpression',
+  'YieldExpression',
+  'TaggedTemplateExpression',
+  'ImportExpression',
+]);
 
 /** Whether evaluating this node itself may do something (a call, an assignment, `delete`...). */
 export function isSideEffect(node: Node): boolean {

@@ -37,7 +37,12 @@ function semicolonsOf(source: string, program: Program): boolean {
   let with_ = 0;
   let without = 0;
   for (const s of program.body) {
-    const checked = s.type === 'ImportDeclaration' || s.type === 'ExpressionStatement' || (s.type === 'VariableDeclaration' && !s.declare) || s.type === 'ReturnStatement' || s.type === 'ThrowStatement';
+    const checked =
+      s.type === 'ImportDeclaration' ||
+      s.type === 'ExpressionStatement' ||
+      (s.type === 'VariableDeclaration' && !s.declare) ||
+      s.type === 'ReturnStatement' ||
+      s.type === 'ThrowStatement';
     if (!checked) continue;
     if (source.charCodeAt(s.end! - 1) === 59 /* ; */) with_++;
     else without++;

@@ -71,7 +71,10 @@ export function defaultExtension(fileName: string, program: Program): string {
 /** How the file's relative imports end: `.ts`, `.js` (also the default), or without one. */
 function relativeImportExtension(program: Program): 'ts' | 'js' | 'none' {
   for (const statement of program.body) {
-    const from = statement.type === 'ImportDeclaration' || (statement.type === 'ExportNamedDeclaration' && statement.source) ? (statement as { source: { value: string } }).source.value : undefined;
+    const from =
+      statement.type === 'ImportDeclaration' || (statement.type === 'ExportNamedDeclaration' && statement.source)
+        ? (statement as { source: { value: string } }).source.value
+        : undefined;
     if (!from?.startsWith('.')) continue;
     if (/\.(c|m)?tsx?$/.test(from)) return 'ts';
     if (/\.(c|m)?jsx?$/.test(from)) return 'js';
@@ -89,7 +92,8 @@ export function requireOf(statement: Statement): { specifier: string; names: str
   const arg = init.arguments[0];
   if (arg?.type !== 'StringLiteral' || d!.id.type !== 'ObjectPattern') return undefined;
   const names: string[] = [];
-  for (const p of d!.id.properties) if (p.type === 'ObjectProperty' && p.value.type === 'Identifier' && p.key.type === 'Identifier' && p.key.name === p.value.name) names.push(p.value.name);
+  for (const p of d!.id.properties)
+    if (p.type === 'ObjectProperty' && p.value.type === 'Identifier' && p.key.type === 'Identifier' && p.key.name === p.value.name) names.push(p.value.name);
   return { specifier: arg.value, names, pattern: d!.id };
 }
 
@@ -100,7 +104,12 @@ export function importToMergeInto(program: Program, specifier: string): Statemen
 
 function mergeable(statement: Statement, specifier: string): boolean {
   if (statement.type === 'ImportDeclaration') {
-    return statement.source.value === specifier && statement.importKind !== 'type' && statement.specifiers.length > 0 && statement.specifiers.every((s) => s.type === 'ImportSpecifier');
+    return (
+      statement.source.value === specifier &&
+      statement.importKind !== 'type' &&
+      statement.specifiers.length > 0 &&
+      statement.specifiers.every((s) => s.type === 'ImportSpecifier')
+    );
   }
   const required = requireOf(statement);
   return required?.specifier === specifier && (required.pattern as { properties: unknown[] }).properties.length > 0;

@@ -48,8 +48,7 @@ export const KINDS: Readonly<Record<InputKind, KindInfo>> = {
   sampling: {
     builder: 'inputRequired.createMessage',
     resultType: 'CreateMessageResult | CreateMessageResultWithTools',
-    guidance:
-      'sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
+    guidance: 'sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
   },
   roots: {
     builder: 'inputRequired.listRoots',
@@ -108,7 +107,11 @@ export const LEGACY_PARAMETER_NAMES: ReadonlySet<string> = new Set(['elicitInput
  * they name.
  */
 export const PREFILTER = new RegExp(
-  [...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request').map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))), ...Object.keys(REQUEST_METHODS), URL_ELICITATION_ERROR]
+  [
+    ...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request').map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))),
+    ...Object.keys(REQUEST_METHODS),
+    URL_ELICITATION_ERROR,
+  ]
     .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('|'),
 );

@@ -48,7 +48,11 @@ export type CheckIo = Pick<CliIo, 'stdout' | 'stderr' | 'cwd' | 'stderrIsTTY' | 
 
 /** The options of `check` (the help shows them; a mistyped one is answered with the nearest). */
 export const CHECK_OPTIONS = {
-  format: { choices: CHECK_FORMATS, default: 'text' as CheckFormat, describe: 'Output: text lines, a JSON report, a SARIF 2.1.0 log, or GitHub Actions annotations' },
+  format: {
+    choices: CHECK_FORMATS,
+    default: 'text' as CheckFormat,
+    describe: 'Output: text lines, a JSON report, a SARIF 2.1.0 log, or GitHub Actions annotations',
+  },
   ...FILE_FILTER_OPTIONS,
 } as const satisfies Record<string, Options>;
 
@@ -73,7 +77,13 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         .example('$0 check --format github .', 'annotate the pull request from a GitHub Actions step')
         .epilogue('Exit codes (as for migrate): 0 nothing left, 1 findings, 2 usage error or unreadable/unparsable input.'),
     handler: (args) => {
-      onCommand({ name: 'check', paths: (args.paths ?? []).map(String), format: args.format, include: optionList(args.include), exclude: optionList(args.exclude) });
+      onCommand({
+        name: 'check',
+        paths: (args.paths ?? []).map(String),
+        format: args.format,
+        include: optionList(args.include),
+        exclude: optionList(args.exclude),
+      });
     },
   };
 }
@@ -81,7 +91,11 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
 /** Runs `check`, prints the report in the chosen format, and returns the exit code. */
 export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promise<number> {
   const { createProgress } = await import('./progress.ts');
-  const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && command.format === 'text', write: (text) => io.stderr(text), columns: io.stderrColumns });
+  const progress = createProgress({
+    enabled: Boolean(io.stderrIsTTY) && command.format === 'text',
+    write: (text) => io.stderr(text),
+    columns: io.stderrColumns,
+  });
   let report: CheckReport;
   try {
     report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress);
@@ -101,14 +115,15 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
 
 /** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
 export async function collectCheckReport(paths: readonly string[], cwd: string, discover: DiscoverOptions = {}, progress?: Progress): Promise<CheckReport> {
-  const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, { findingsForFile, MARKER_TEXT, scanAnalysis, scanSource }] = await Promise.all([
-    import('../engine/discover.ts'),
-    import('../engine/run.ts'),
-    import('../engine/source-files.ts'),
-    import('../engine/lint-type-facts.ts'),
-    import('./progress.ts'),
-    import('../report/check-findings.ts'),
-  ]);
+  const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, { findingsForFile, MARKER_TEXT, scanAnalysis, scanSource }] =
+    await Promise.all([
+      import('../engine/discover.ts'),
+      import('../engine/run.ts'),
+      import('../engine/source-files.ts'),
+      import('../engine/lint-type-facts.ts'),
+      import('./progress.ts'),
+      import('../report/check-findings.ts'),
+    ]);
   progress?.phase('finding files');
   const discovery = await discoverFiles(paths, cwd, discover, () => progress?.tick());
 
@@ -165,4 +180,3 @@ export async function collectCheckReport(paths: readonly string[], cwd: string, 
   }
   return buildCheckReport(findings, errors, files.length, skipped);
 }
-

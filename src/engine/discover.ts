@@ -218,7 +218,10 @@ async function walk(root: string, problems: DiscoveryProblem[], found: FoundFile
     if (!isInside(realRoot, target)) {
       // Never followed out of the folder being walked, but said: the user may have expected it.
       if (info.isDirectory() || (info.isFile() && isSourceFile(target))) {
-        context.skipped.push({ path: link, reason: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed` });
+        context.skipped.push({
+          path: link,
+          reason: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed`,
+        });
       }
       return;
     }
@@ -238,7 +241,10 @@ async function walk(root: string, problems: DiscoveryProblem[], found: FoundFile
 
 /** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */
 function throughSkipped(realRoot: string, dir: string): boolean {
-  return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part) || VENDORED_DIRECTORIES.has(part));
+  return path
+    .relative(realRoot, dir)
+    .split(path.sep)
+    .some((part) => SKIPPED_DIRECTORIES.has(part) || VENDORED_DIRECTORIES.has(part));
 }
 
 // --- --include / --exclude ------------------------------------------------------------------
@@ -339,7 +345,11 @@ export class GitIgnoreRules {
       return; // no such file (the usual case), or not readable: no rules
     }
     // A byte-order mark is not part of the first pattern (git skips it too).
-    const patterns = text.replace(/^\ufeff/, '').split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
+    const patterns = text
+      .replace(/^\ufeff/, '')
+      .split(/\r?\n/)
+      .map((line) => rebasePattern(line, dir))
+      .filter((p): p is string => p !== undefined);
     if (patterns.length > 0) this.matcher.add(patterns);
   }
 }

@@ -84,7 +84,8 @@ export async function updateManifests(upgraded: ReadonlyArray<{ absolutePath: st
         outcome.changed.written = true;
       }
     } catch (error) {
-      outcome.error = error instanceof ChangedOnDiskError ? 'changed on disk during the run; not edited (run again)' : `cannot update: ${(error as Error).message}`;
+      outcome.error =
+        error instanceof ChangedOnDiskError ? 'changed on disk during the run; not edited (run again)' : `cannot update: ${(error as Error).message}`;
     }
   }
   return outcomes;
@@ -157,7 +158,14 @@ class ManifestFinder {
         const shown = this.asGiven(candidate, root);
         if (!inBounds) {
           const where = !isInside(root, current) ? 'outside the directory the run is in' : 'outside the git work tree';
-          return { refused: { path: shown, outcome: { warning: `${where}, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand (and drop @modelcontextprotocol/sdk once nothing imports it).` } } };
+          return {
+            refused: {
+              path: shown,
+              outcome: {
+                warning: `${where}, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand (and drop @modelcontextprotocol/sdk once nothing imports it).`,
+              },
+            },
+          };
         }
         if (info.isSymbolicLink()) return { refused: { path: shown, outcome: { error: 'is a symbolic link; not edited through it (update it by hand)' } } };
         if (info.isFile()) return { manifest: shown };

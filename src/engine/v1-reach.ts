@@ -92,11 +92,12 @@ function sdkReExports(moduleFile: string, moduleText: string): { named: Map<stri
     const from = (s.type === 'ExportNamedDeclaration' || s.type === 'ExportAllDeclaration') && s.source ? s.source.value : undefined;
     if (!from || !(from === V1_PACKAGE || from.startsWith(`${V1_PACKAGE}/`))) continue;
     if (s.type === 'ExportAllDeclaration') star.push(from);
-    else for (const spec of (s as { specifiers: Node[] }).specifiers) {
-      if (spec.type !== 'ExportSpecifier') continue;
-      const exported = spec.exported.type === 'Identifier' ? spec.exported.name : spec.exported.value;
-      named.set(exported, { from, imported: spec.local.name });
-    }
+    else
+      for (const spec of (s as { specifiers: Node[] }).specifiers) {
+        if (spec.type !== 'ExportSpecifier') continue;
+        const exported = spec.exported.type === 'Identifier' ? spec.exported.name : spec.exported.value;
+        named.set(exported, { from, imported: spec.local.name });
+      }
   }
   return named.size > 0 || star.length === 1 ? { named, star } : undefined;
 }
@@ -150,7 +151,12 @@ function aliasImports(file: string, text: string, reached: ReadonlyMap<string, s
  * packages it wrote from an aliased import becomes the original declaration (the same names),
  * or (names the codemod renamed) the same names from the original module.
  */
-function restoreImports(file: string, output: string, original: string, originals: ReadonlyArray<{ declaration: ImportDeclaration; locals: string[] }>): string {
+function restoreImports(
+  file: string,
+  output: string,
+  original: string,
+  originals: ReadonlyArray<{ declaration: ImportDeclaration; locals: string[] }>,
+): string {
   let program;
   try {
     program = parseSource(output, dialectOf(file)).program;

@@ -38,7 +38,12 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
   const bytes = Buffer.byteLength(source);
   const tooLarge = bytes > DEFAULT_MAX_FILE_BYTES;
   // As check: a candidate too large to analyse may still push a request, so it is a finding.
-  if (tooLarge) return { findings: candidate ? [{ file, line: 1, column: 1, ruleId: NOT_ANALYSED_RULE, severity: 'error', message: tooLargeReason(bytes, DEFAULT_MAX_FILE_BYTES) }] : [] };
+  if (tooLarge)
+    return {
+      findings: candidate
+        ? [{ file, line: 1, column: 1, ruleId: NOT_ANALYSED_RULE, severity: 'error', message: tooLargeReason(bytes, DEFAULT_MAX_FILE_BYTES) }]
+        : [],
+    };
   // A file that is no candidate is still planned when it imports an asking helper of another
   // module (check's cross-module pass): then each handler that calls it is marked.
   const helpers = helpersImported(path.dirname(absolutePath), source);

@@ -29,7 +29,13 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
   const edits = [...file.urlThrows.edits, ...handedOn.edits, ...splitEdits, ...definerEdits];
   const dead = unusedAfter(file, outcomes, edits);
   edits.push(...dead.edits);
-  const tail = fileEdits(analysis, file.options, planned, usedOutside(file, outcomes, planned, handedOn.contextTypes, definerEdits.length > 0), dead.importDrops);
+  const tail = fileEdits(
+    analysis,
+    file.options,
+    planned,
+    usedOutside(file, outcomes, planned, handedOn.contextTypes, definerEdits.length > 0),
+    dead.importDrops,
+  );
   if (tail instanceof Refusal) return refusedFile(file, outcomes, planned, tail);
   edits.push(...tail.edits);
   if (tail.unwired) {
@@ -96,7 +102,15 @@ function applySplits(file: FilePlanning, { abandoned }: Outcomes): Edit[] {
     }
     edits.push(split.edit);
     const { line, column } = site.call.loc!.start;
-    file.reports.push({ line, column: column + 1, kind: site.kind!, handler: `helper:${split.name}`, status: 'migrated', lifted: [], guidance: KINDS[site.kind!].guidance });
+    file.reports.push({
+      line,
+      column: column + 1,
+      kind: site.kind!,
+      handler: `helper:${split.name}`,
+      status: 'migrated',
+      lifted: [],
+      guidance: KINDS[site.kind!].guidance,
+    });
   }
   return edits;
 }
@@ -115,7 +129,12 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
         // Through a helper, only the handler's own problem is news: the helper's markers say the rest.
         if (site.via && result.code === 'blocked-by-helper') continue;
         const own = result.site === undefined || result.site === site;
-        mark(file, site, own ? result : refuse('blocked-by-sibling', 'otherSite', { line: String(result.site!.call.loc!.start.line), code: result.code }), handler);
+        mark(
+          file,
+          site,
+          own ? result : refuse('blocked-by-sibling', 'otherSite', { line: String(result.site!.call.loc!.start.line), code: result.code }),
+          handler,
+        );
       }
       continue;
     }
@@ -134,7 +153,15 @@ function reportMigrated(file: FilePlanning, plan: HandlerPlan): void {
     for (const r of p.requests) {
       if (r.resultWrap) continue; // counted once, at the helper
       const bound = p.requestBound.length > 0 ? `After the question, ${p.requestBound.join(', ')} is the retry's request, not the first call's.` : undefined;
-      file.reports.push({ line: r.line, column: r.column, kind: r.kind, handler: plan.id, status: 'migrated', lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name), guidance: [KINDS[r.kind].guidance, bound].filter(Boolean).join(' ') || undefined });
+      file.reports.push({
+        line: r.line,
+        column: r.column,
+        kind: r.kind,
+        handler: plan.id,
+        status: 'migrated',
+        lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name),
+        guidance: [KINDS[r.kind].guidance, bound].filter(Boolean).join(' ') || undefined,
+      });
     }
     // Migrated, but left for a person: a file-level report, as server-elsewhere is (not a site of its own).
     if (p.secrets.length > 0) {
@@ -180,10 +207,17 @@ function widenDefiners(file: FilePlanning, planned: HandlerPlan[]): { definers: 
  * halves name; and names of the file's own modules (another module's split helper's halves,
  * beside the helper's import; the type a lifted local is restored with).
  */
-function usedOutside(file: FilePlanning, { byHandler, abandoned, migrates }: Outcomes, planned: HandlerPlan[], contextTypes: ReadonlySet<string>, widened: boolean): UsedOutside {
+function usedOutside(
+  file: FilePlanning,
+  { byHandler, abandoned, migrates }: Outcomes,
+  planned: HandlerPlan[],
+  contextTypes: ReadonlySet<string>,
+  widened: boolean,
+): UsedOutside {
   const { analysis } = file;
   const serverTypes = new Set<string>(contextTypes);
-  for (const [handler, { result }] of byHandler) if (!(result instanceof Refusal) && result.addParam && handler.contextType && analysis.typed) serverTypes.add(`type ${handler.contextType}`);
+  for (const [handler, { result }] of byHandler)
+    if (!(result instanceof Refusal) && result.addParam && handler.contextType && analysis.typed) serverTypes.add(`type ${handler.contextType}`);
   if (widened) serverTypes.add('type InputRequiredResult');
   const splitOnly = file.splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
   if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) serverTypes.add(`type ${t.trim()}`);
@@ -191,7 +225,8 @@ function usedOutside(file: FilePlanning, { byHandler, abandoned, migrates }: Out
     .filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method)
     .flatMap(({ site, external }) => {
       const base = external.name.split('.').pop()!;
-      const from = site.call.type === 'CallExpression' && site.call.callee.type === 'Identifier' ? analysis.importedNames.get(site.call.callee.name)?.from : undefined;
+      const from =
+        site.call.type === 'CallExpression' && site.call.callee.type === 'Identifier' ? analysis.importedNames.get(site.call.callee.name)?.from : undefined;
       return from === undefined ? [] : [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])].map((name) => ({ name, from, type: false }));
     });
   const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
@@ -209,7 +244,20 @@ function refusedFile(file: FilePlanning, outcomes: Outcomes, planned: HandlerPla
   for (const h of planned) file.markers.push(...(h.markers ?? []));
   const kept = file.reports.filter((r) => r.status !== 'migrated');
   const calls = externalCalls(file, outcomes.migrates).map((c) => ({ ...c, migrated: false }));
-  return { handlers: [], markers: file.markers, sites: kept, edits: [], typed: file.analysis.typed, style: tail.style, eol: file.eol, uncertain: file.uncertain, exportedHelpers: file.exportedHelpers, externalCalls: calls, splitExported: [], definers: [] };
+  return {
+    handlers: [],
+    markers: file.markers,
+    sites: kept,
+    edits: [],
+    typed: file.analysis.typed,
+    style: tail.style,
+    eol: file.eol,
+    uncertain: file.uncertain,
+    exportedHelpers: file.exportedHelpers,
+    externalCalls: calls,
+    splitExported: [],
+    definers: [],
+  };
 }
 
 /**
@@ -220,7 +268,9 @@ function refusedFile(file: FilePlanning, outcomes: Outcomes, planned: HandlerPla
 function unusedAfter(file: FilePlanning, { byHandler, abandoned, migrates }: Outcomes, edits: readonly Edit[]): DeadCode {
   // Each migrated handler with the sites it migrates (not those of a case it leaves as it was).
   const migrated = [...byHandler].flatMap(([handler, { result }]) =>
-    result instanceof Refusal ? [] : [{ plan: result, sites: file.byHandler.get(handler)!.filter((s) => migrates(handler, s) && (!s.via || !abandoned.has(s.via.helper))) }],
+    result instanceof Refusal
+      ? []
+      : [{ plan: result, sites: file.byHandler.get(handler)!.filter((s) => migrates(handler, s) && (!s.via || !abandoned.has(s.via.helper))) }],
   );
   if (migrated.length === 0 && edits.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
   const replaced: Replaced[] = edits.map((e) => ({ start: e.start, end: e.end, text: e.text }));
@@ -237,7 +287,13 @@ function unusedAfter(file: FilePlanning, { byHandler, abandoned, migrates }: Out
     };
     visit(plan.tree);
   }
-  const dead = deadDeclarations(file.source, file.analysis.program, replaced, migrated.map((m) => m.plan.body), renderable);
+  const dead = deadDeclarations(
+    file.source,
+    file.analysis.program,
+    replaced,
+    migrated.map((m) => m.plan.body),
+    renderable,
+  );
   for (const { plan } of migrated) {
     const dropped = [...dead.inBodies].filter((at) => plan.body.start <= at && at < plan.body.end);
     if (dropped.length > 0 && plan.layout) plan.layout = dropStatements(plan.layout, plan.tree, new Set(dropped));

@@ -84,7 +84,10 @@ export function locateRound(body: Statement[], site: LegacySite, sites: LegacySi
       return refuse('layout', 'blockOnSharedLine').at(site);
     }
     if (child.role === 'case') {
-      const problem = caseContinuation(child.body, child.body.findIndex((s) => contains(s, site.call)));
+      const problem = caseContinuation(
+        child.body,
+        child.body.findIndex((s) => contains(s, site.call)),
+      );
       if (problem) return problem.at(site);
     }
     path.push({ item: index, child: child.index });
@@ -111,7 +114,12 @@ function childContaining(statement: Statement, node: Node, source: string): (Par
 
 /** The parts of a compound statement the rewrite can restructure, in source order. */
 function childParts(statement: Statement, source: string): Part[] {
-  const block = (role: ChildPlan['role'], b: Extract<Node, { type: 'BlockStatement' }>): Part => ({ role, body: b.body, open: b.start! + 1, close: b.end! - 1 });
+  const block = (role: ChildPlan['role'], b: Extract<Node, { type: 'BlockStatement' }>): Part => ({
+    role,
+    body: b.body,
+    open: b.start! + 1,
+    close: b.end! - 1,
+  });
   switch (statement.type) {
     case 'BlockStatement':
       return [block('block', statement)];
@@ -184,7 +192,11 @@ function caseContinuation(body: Statement[], index: number): Refusal | undefined
 /** Whether an unlabeled `break` in `node` leaves the enclosing switch (not a nested loop or switch). */
 function breaksOut(node: Node): boolean {
   // A loop, switch or function (the node itself included) owns the breaks inside it.
-  return someNode(node, (n) => n.type === 'BreakStatement' && !n.label, (n) => isLoop(n) || n.type === 'SwitchStatement' || isFunction(n));
+  return someNode(
+    node,
+    (n) => n.type === 'BreakStatement' && !n.label,
+    (n) => isLoop(n) || n.type === 'SwitchStatement' || isFunction(n),
+  );
 }
 
 function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]): Node | Refusal {
@@ -242,9 +254,26 @@ export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, roun
       const below = rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
       const parts = below ? childParts(statement, source) : [];
       if (parts.length > 0) {
-        const kind = statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : statement.type === 'SwitchStatement' ? 'switch' : parts[0]!.role === 'loop' ? 'loop' : 'block';
+        const kind =
+          statement.type === 'IfStatement'
+            ? 'if'
+            : statement.type === 'TryStatement'
+              ? 'try'
+              : statement.type === 'SwitchStatement'
+                ? 'switch'
+                : parts[0]!.role === 'loop'
+                  ? 'loop'
+                  : 'block';
         const loop = kind === 'loop' ? loopPlan(statement) : undefined;
-        return { type: 'compound', span, kind, children: parts.map((p) => ({ role: p.role, list: build(p) })), declares: false, exits: alwaysExits(statement), ...(loop ? { loop } : {}) };
+        return {
+          type: 'compound',
+          span,
+          kind,
+          children: parts.map((p) => ({ role: p.role, list: build(p) })),
+          declares: false,
+          exits: alwaysExits(statement),
+          ...(loop ? { loop } : {}),
+        };
       }
       const isBreak = statement.type === 'BreakStatement' && !statement.label;
       return { type: 'plain', span, declares, exits: alwaysExits(statement), ...(isBreak ? { isBreak } : {}) };
@@ -264,7 +293,10 @@ export function alwaysExits(statement: Node): boolean {
     case 'IfStatement':
       return !!statement.alternate && alwaysExits(statement.consequent) && alwaysExits(statement.alternate);
     case 'TryStatement':
-      return (statement.finalizer && alwaysExits(statement.finalizer)) || (alwaysExits(statement.block) && (!statement.handler || alwaysExits(statement.handler.body)));
+      return (
+        (statement.finalizer && alwaysExits(statement.finalizer)) ||
+        (alwaysExits(statement.block) && (!statement.handler || alwaysExits(statement.handler.body)))
+      );
     case 'SwitchStatement':
       // Every way through ends the handler: a default, each case ending in an exit, no break.
       return (

@@ -48,13 +48,19 @@ interface ParameterRemoval {
  * handler bodies (a statement there is left out by the renderer, when it is one of
  * `renderable`, the statements the renderer writes one by one).
  */
-export function deadDeclarations(source: string, program: Program, replaced: readonly Replaced[], bodies: readonly Span[], renderable: ReadonlySet<number>): DeadCode {
+export function deadDeclarations(
+  source: string,
+  program: Program,
+  replaced: readonly Replaced[],
+  bodies: readonly Span[],
+  renderable: ReadonlySet<number>,
+): DeadCode {
   const occurrences = identifierOccurrences(program);
   const candidates = candidatesOf(program, bodies, renderable);
   const removed: Span[] = [];
   const dead = new Set<Candidate>();
   const inside = (at: number, spans: readonly Span[]) => spans.some((s) => s.start <= at && at < s.end);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const c of candidates) {
       if (dead.has(c)) continue;
@@ -62,21 +68,29 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
         const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own) && (!c.member || inside(at, [c.member])));
         // The name, not a property of that name (`inputRequired.elicit` does not name `elicit`; `...elicit` does);
         // a member is named as a property too (`this.server`).
-        const word = c.member ? new RegExp(`(?<![\\w$#])${name.replace(/[$]/g, '\\$')}(?![\\w$])`) : new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+        const word = c.member
+          ? new RegExp(`(?<![\\w$#])${name.replace(/[$]/g, '\\$')}(?![\\w$])`)
+          : new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
         const dropped = (at: number) => replaced.some((r) => r.start <= at && at < r.end && !word.test(r.text)) || inside(at, removed);
         return refs.length > 0 && refs.every(dropped);
       });
       if (!gone) continue;
       dead.add(c);
       if ('statements' in c.removal) removed.push(...c.removal.statements.map((s) => ({ start: s.start!, end: s.end! })));
-      else if ('parameter' in c.removal) removed.push(...c.own, ...c.removal.args.map(({ list, index }) => ({ start: list[index]!.start!, end: list[index]!.end! })));
+      else if ('parameter' in c.removal)
+        removed.push(...c.own, ...c.removal.args.map(({ list, index }) => ({ start: list[index]!.start!, end: list[index]!.end! })));
       else removed.push(...c.own);
       changed = true;
     }
   }
 
   const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
-  result.edits.push(...parameterEdits(source, [...dead].flatMap((c) => ('parameter' in c.removal ? [c.removal] : []))));
+  result.edits.push(
+    ...parameterEdits(
+      source,
+      [...dead].flatMap((c) => ('parameter' in c.removal ? [c.removal] : [])),
+    ),
+  );
   for (const c of dead) {
     if ('parameter' in c.removal) continue;
     if ('import' in c.removal) {
@@ -115,13 +129,15 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
   const out: Candidate[] = [];
   const visit = (node: Node) => {
     if (node.type === 'ImportDeclaration') {
-      for (const spec of node.specifiers) out.push({ names: [spec.local.name], own: [{ start: spec.start!, end: spec.end! }], removal: { import: node, local: spec.local.name } });
+      for (const spec of node.specifiers)
+        out.push({ names: [spec.local.name], own: [{ start: spec.start!, end: spec.end! }], removal: { import: node, local: spec.local.name } });
       return;
     }
     if (node.type === 'VariableDeclaration' && node.declarations.length === 1) {
       const [d] = node.declarations;
       const inBody = bodies.some((b) => b.start <= node.start! && node.end! <= b.end);
-      const simplePattern = d!.id.type === 'Identifier' || (d!.id.type === 'ObjectPattern' && d!.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
+      const simplePattern =
+        d!.id.type === 'Identifier' || (d!.id.type === 'ObjectPattern' && d!.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
       if (simplePattern && d!.init && isInert(d!.init) && (!inBody || renderable.has(node.start!))) {
         out.push({ names: boundNames(d!.id).map((b) => b.name), own: [{ start: node.start!, end: node.end! }], removal: { statements: [node] } });
       }
@@ -132,7 +148,11 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
         if (member.type !== 'ClassPrivateProperty' || member.static || (member.value && !isInert(member.value))) continue;
         const name = member.key.id.name;
         const writes = fieldWrites(node, name);
-        out.push({ names: [`#${name}`], own: [member, ...writes].map((s) => ({ start: s.start!, end: s.end! })), removal: { statements: [member as unknown as Statement, ...writes] } });
+        out.push({
+          names: [`#${name}`],
+          own: [member, ...writes].map((s) => ({ start: s.start!, end: s.end! })),
+          removal: { statements: [member as unknown as Statement, ...writes] },
+        });
       }
     }
     for (const child of children(node)) visit(child);
@@ -148,14 +168,21 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
  */
 function parameterProperties(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>, bodies: readonly Span[]): Candidate[] {
   const ctor = cls.body.body.find((m): m is ClassMethod => m.type === 'ClassMethod' && m.kind === 'constructor');
-  const params = ctor?.params.filter((p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier') ?? [];
+  const params =
+    ctor?.params.filter(
+      (p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier',
+    ) ?? [];
   if (!ctor || params.length === 0 || !cls.id) return [];
   const name = cls.id.name;
   const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
   let other = false;
   walk(program, (node, parents) => {
     if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
-      if (node.declaration === cls || (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))) other = true;
+      if (
+        node.declaration === cls ||
+        (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))
+      )
+        other = true;
     }
     if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
     const parent = parents[parents.length - 1];
@@ -168,7 +195,13 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
   const out: Candidate[] = [];
   for (const parameter of params) {
     const index = ctor.params.indexOf(parameter);
-    const passed = constructions.every((c) => !inBody(c) && c.arguments.slice(0, index + 1).every((a) => a.type !== 'SpreadElement') && c.arguments[index] !== undefined && !hasSideEffects(c.arguments[index]!));
+    const passed = constructions.every(
+      (c) =>
+        !inBody(c) &&
+        c.arguments.slice(0, index + 1).every((a) => a.type !== 'SpreadElement') &&
+        c.arguments[index] !== undefined &&
+        !hasSideEffects(c.arguments[index]!),
+    );
     if (!passed) continue;
     const id = parameter.parameter as Extract<Node, { type: 'Identifier' }>;
     const wholeConstructor = ctor.params.length === 1 && ctor.body.body.length === 0 && !cls.superClass;
@@ -202,7 +235,13 @@ function fieldWrites(body: Node, name: string): Statement[] {
   const visit = (node: Node) => {
     if (node.type === 'ExpressionStatement' && node.expression.type === 'AssignmentExpression' && node.expression.operator === '=') {
       const left = node.expression.left;
-      if (left.type === 'MemberExpression' && left.object.type === 'ThisExpression' && left.property.type === 'PrivateName' && left.property.id.name === name && isInert(node.expression.right)) {
+      if (
+        left.type === 'MemberExpression' &&
+        left.object.type === 'ThisExpression' &&
+        left.property.type === 'PrivateName' &&
+        left.property.id.name === name &&
+        isInert(node.expression.right)
+      ) {
         writes.push(node);
         return;
       }

@@ -21,7 +21,8 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
     const decl = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
     if ((decl.type === 'TSInterfaceDeclaration' || decl.type === 'TSTypeAliasDeclaration') && decl.id.type === 'Identifier') types.set(decl.id.name, decl);
     if (decl.type === 'FunctionDeclaration' && decl.id) functions.set(decl.id.name, decl);
-    if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) functions.set(d.id.name, d.init);
+    if (decl.type === 'VariableDeclaration')
+      for (const d of decl.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) functions.set(d.id.name, d.init);
   }
   const edits: Edit[] = [];
   const seen = new Set<Node>();
@@ -45,12 +46,14 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
   for (const name of definers) {
     const fn = functions.get(name) as { params?: Node[] } | undefined;
     const param = fn?.params?.[0];
-    const annotation = param && 'typeAnnotation' in param && param.typeAnnotation?.type === 'TSTypeAnnotation' ? param.typeAnnotation.typeAnnotation : undefined;
+    const annotation =
+      param && 'typeAnnotation' in param && param.typeAnnotation?.type === 'TSTypeAnnotation' ? param.typeAnnotation.typeAnnotation : undefined;
     for (const member of members(annotation)) {
       const key = (member as { key?: Node }).key;
       if (key?.type !== 'Identifier' || !HANDLER_KEYS.has(key.name)) continue;
       if (member.type === 'TSMethodSignature') widen(member.typeAnnotation);
-      if (member.type === 'TSPropertySignature' && member.typeAnnotation?.typeAnnotation.type === 'TSFunctionType') widen(member.typeAnnotation.typeAnnotation.typeAnnotation);
+      if (member.type === 'TSPropertySignature' && member.typeAnnotation?.typeAnnotation.type === 'TSFunctionType')
+        widen(member.typeAnnotation.typeAnnotation.typeAnnotation);
     }
   }
   return edits;

@@ -16,7 +16,9 @@ export type CaseOf = (node: Node, ancestors: readonly Node[]) => Node | undefine
 /** The dispatching switch of a low-level handler: a statement of its body switching over string cases. */
 export function dispatchCases(handler: HandlerSite): CaseOf | undefined {
   if (!handler.lowLevel || handler.fn.body.type !== 'BlockStatement') return undefined;
-  const dispatch = handler.fn.body.body.find((s): s is SwitchStatement => s.type === 'SwitchStatement' && s.cases.length > 1 && s.cases.every((c) => !c.test || c.test.type === 'StringLiteral'));
+  const dispatch = handler.fn.body.body.find(
+    (s): s is SwitchStatement => s.type === 'SwitchStatement' && s.cases.length > 1 && s.cases.every((c) => !c.test || c.test.type === 'StringLiteral'),
+  );
   if (!dispatch) return undefined;
   const cases = new Set<Node>(dispatch.cases);
   return (_node, ancestors) => ancestors.find((a) => cases.has(a));
@@ -48,7 +50,8 @@ export function planByCase(
   const dropCase = (c: Node, refusal: Refusal) => {
     // The site a refusal is about carries it; the others of its case say why they wait (a
     // refusal about no site in particular, a helper path, is every site's).
-    for (const site of active.filter((s) => caseOf(s.call, s.ancestors) === c)) drops.set(site, refusal.site === undefined || refusal.site === site ? refusal : sibling(refusal));
+    for (const site of active.filter((s) => caseOf(s.call, s.ancestors) === c))
+      drops.set(site, refusal.site === undefined || refusal.site === site ? refusal : sibling(refusal));
     active = active.filter((s) => caseOf(s.call, s.ancestors) !== c);
   };
   for (const b of blocked) {

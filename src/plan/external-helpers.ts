@@ -39,7 +39,10 @@ export function placeExternalCalls(file: FilePlanning): void {
  * of one that no handler here asks through (`migrated` false: they keep the helper whole).
  */
 export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSite, site: LegacySite) => boolean): FilePlan['externalCalls'] {
-  return [...file.externalVia.map(({ handler, site, external }) => ({ file: external.file, name: external.name, migrated: migrates(handler, site) })), ...externalLeftovers(file)];
+  return [
+    ...file.externalVia.map(({ handler, site, external }) => ({ file: external.file, name: external.name, migrated: migrates(handler, site) })),
+    ...externalLeftovers(file),
+  ];
 }
 
 /**
@@ -66,7 +69,8 @@ function externalLeftovers(file: FilePlanning): Array<{ file: string; name: stri
     if (node.type !== 'Identifier' || callees.has(node)) return undefined;
     const h = helpers.get(node.name);
     const parent = parents[parents.length - 1];
-    if (!h?.split || parent?.type === 'ImportSpecifier' || (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed)) return undefined;
+    if (!h?.split || parent?.type === 'ImportSpecifier' || (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed))
+      return undefined;
     out.push({ file: h.file, name: h.name, migrated: false });
     return undefined;
   });

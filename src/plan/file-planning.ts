@@ -137,9 +137,28 @@ export function mark(file: FilePlanning, site: LegacySite, refusal: Refusal, han
 }
 
 /** Reports `node` as marked, and writes the marker above its statement. */
-export function markAt(file: FilePlanning, node: Node, ancestors: readonly Node[], kind: InputKind, handler: HandlerSite | undefined, refusal: Refusal, guidance?: string, reportAt: Node = node): void {
+export function markAt(
+  file: FilePlanning,
+  node: Node,
+  ancestors: readonly Node[],
+  kind: InputKind,
+  handler: HandlerSite | undefined,
+  refusal: Refusal,
+  guidance?: string,
+  reportAt: Node = node,
+): void {
   const { line, column } = reportAt.loc!.start;
-  file.reports.push({ line, column: column + 1, kind, handler: handler ? handlerId(handler) : undefined, status: 'marked', code: refusal.code, reason: refusal.reason, next: refusal.next, guidance });
+  file.reports.push({
+    line,
+    column: column + 1,
+    kind,
+    handler: handler ? handlerId(handler) : undefined,
+    status: 'marked',
+    code: refusal.code,
+    reason: refusal.reason,
+    next: refusal.next,
+    guidance,
+  });
   addMarker(file, ancestors, node, refusal);
 }
 
@@ -214,7 +233,8 @@ export function askingExports(analysis: FileAnalysis, site: LegacySite): string[
     if (exported) found.push(exported);
     const name = graph.nameOf(fn);
     if (!name) continue;
-    for (const c of graph.calls) if (c.callee === name && c.member !== graph.plain(fn) && c.functions.length > 0) queue.push(c.functions[c.functions.length - 1]!);
+    for (const c of graph.calls)
+      if (c.callee === name && c.member !== graph.plain(fn) && c.functions.length > 0) queue.push(c.functions[c.functions.length - 1]!);
   }
   return found;
 }

@@ -40,7 +40,12 @@ export function decideOutcomes(file: FilePlanning): Outcomes {
     if (mine.result instanceof Refusal) return mine;
     const through = file.byHandler.get(handler)!.filter((s) => s.via && abandoned.has(s.via.helper) && !mine.drops.has(s));
     if (through.length === 0) return mine;
-    return ownOutcome(file, handler, file.byHandler.get(handler)!, through.map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: blockedByHelper(s.via!.helper), site: s })));
+    return ownOutcome(
+      file,
+      handler,
+      file.byHandler.get(handler)!,
+      through.map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: blockedByHelper(s.via!.helper), site: s })),
+    );
   };
   const migratesCall = (handler: HandlerSite, call: Node) => {
     const { result, drops } = outcome(handler);
@@ -62,7 +67,10 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
   const { handlers, options, preset } = file;
   if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
     // One function serving several registrations: the state must name the one it was minted for.
-    const names = handlers.filter((h) => h.fn === handler.fn).map(handlerId).join(', ');
+    const names = handlers
+      .filter((h) => h.fn === handler.fn)
+      .map(handlerId)
+      .join(', ');
     return whole(refuse('shared-handler', 'severalRegistrations', { names }));
   }
   if (file.urlThrows.blocked.has(handler)) return whole(refuse('blocked-by-sibling', 'urlThrow'));

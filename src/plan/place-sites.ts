@@ -35,8 +35,14 @@ import { planUrlThrow } from './url-elicitation.ts';
  */
 export function presetRefusals(file: FilePlanning): void {
   const { analysis, options, source, handlers } = file;
-  const v1 = [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ?? (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
-  const onV1 = v1 ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) }) : options.v1Through ? refuse('legacy-sdk', 'reachesV1', { specifier: codeSnippet(options.v1Through) }) : undefined;
+  const v1 =
+    [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ??
+    (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
+  const onV1 = v1
+    ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) })
+    : options.v1Through
+      ? refuse('legacy-sdk', 'reachesV1', { specifier: codeSnippet(options.v1Through) })
+      : undefined;
   for (const site of file.candidates) {
     if (onV1) {
       file.preset.set(site, onV1.at(site));
@@ -44,10 +50,19 @@ export function presetRefusals(file: FilePlanning): void {
     }
     // A function handed in, called where no handler reaches and no other module can: whatever it
     // is, it asks outside a request (below), which says more than an unknown receiver.
-    if (site.handedIn && !handlers.some((h) => site.functions.includes(h.fn)) && askingExports(analysis, site).length === 0 && !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)) continue;
+    if (
+      site.handedIn &&
+      !handlers.some((h) => site.functions.includes(h.fn)) &&
+      askingExports(analysis, site).length === 0 &&
+      !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)
+    )
+      continue;
     if (site.uncertain && file.verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
-      file.preset.set(site, refuse('unknown-receiver', 'notAnMcpObject', { receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)) }).at(site));
+      file.preset.set(
+        site,
+        refuse('unknown-receiver', 'notAnMcpObject', { receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)) }).at(site),
+      );
     } else if (site.call.type === 'OptionalCallExpression') {
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
       file.preset.set(site, refuse('optional-call', 'optionalCall').at(site));
@@ -86,7 +101,12 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
   const exported = askingExports(analysis, site);
   const chain = handlersReaching(callGraphOf(analysis.index), file.handlers, site.enclosing);
   const tree = helperTree(file, site);
-  const pending = typeof tree !== 'string' ? tree.splits.filter((s) => exportedNameOf(analysis, s.site.enclosing!) !== undefined && !options.splitExported?.has(exportedNameOf(analysis, s.site.enclosing!)!)) : [];
+  const pending =
+    typeof tree !== 'string'
+      ? tree.splits.filter(
+          (s) => exportedNameOf(analysis, s.site.enclosing!) !== undefined && !options.splitExported?.has(exportedNameOf(analysis, s.site.enclosing!)!),
+        )
+      : [];
   if (typeof tree !== 'string' && pending.length === 0 && (tree.handlerCalls.length > 0 || exported.length > 0)) {
     for (const s of tree.splits) file.splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
     for (const c of tree.handlerCalls) addSite(file, c.handler, c.site);
@@ -97,7 +117,10 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
     file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
   }
   if (chain) {
-    const why = typeof tree === 'string' ? tree : 'it is exported: other modules call it too, and it is split only once each of their handlers can be migrated (this run could not show that).';
+    const why =
+      typeof tree === 'string'
+        ? tree
+        : 'it is exported: other modules call it too, and it is split only once each of their handlers can be migrated (this run could not show that).';
     // Not split: a function its handlers delegate to may still be migrated as a handler (placeDelegations).
     if (exported.length === 0) file.deferred.push({ site, chain, why });
     else {
@@ -108,7 +131,11 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
     mark(file, site, refuse('unknown-tool-name', 'computedName'));
   } else if (exported.length > 0) {
     const first = exported[exported.length - 1]!;
-    mark(file, site, typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }));
+    mark(
+      file,
+      site,
+      typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
+    );
   } else {
     mark(file, site, refuse('no-request-to-answer', 'outsideHandler'));
   }
@@ -127,12 +154,28 @@ function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
   const kept = (fn: FunctionNode) => {
     const name = graph.nameOf(fn);
     // `export { confirm }` would name a function the split removes.
-    if (exportedNameOf(analysis, fn) && !exportedInline(analysis, fn)) return 'it is exported through an export list, which would name the function the split removes.';
-    const taken = name ? [`${name}Request`, `${name}Result`].find((n) => analysis.declaredAnywhere.has(n) || graph.calls.some((c) => c.callee === n)) : undefined;
+    if (exportedNameOf(analysis, fn) && !exportedInline(analysis, fn))
+      return 'it is exported through an export list, which would name the function the split removes.';
+    const taken = name
+      ? [`${name}Request`, `${name}Result`].find((n) => analysis.declaredAnywhere.has(n) || graph.calls.some((c) => c.callee === n))
+      : undefined;
     return taken ? `the module already declares \`${taken}\`, a name the split needs.` : undefined;
   };
   const exported = (fn: FunctionNode) => exportedNameOf(analysis, fn) !== undefined;
-  return splitTree({ source: file.source, graph, index: analysis.index, imports: analysis.importedNames, handlers: file.handlers, typed: analysis.typed, eol: file.eol, kept, exported }, site);
+  return splitTree(
+    {
+      source: file.source,
+      graph,
+      index: analysis.index,
+      imports: analysis.importedNames,
+      handlers: file.handlers,
+      typed: analysis.typed,
+      eol: file.eol,
+      kept,
+      exported,
+    },
+    site,
+  );
 }
 
 /**
@@ -164,7 +207,14 @@ export function placeUrlThrows(file: FilePlanning): void {
  */
 export function markLateRegistrations(file: FilePlanning): void {
   for (const handler of file.handlers) {
-    const hook = handler.ancestors.find((a) => a.type === 'AssignmentExpression' && a.left.type === 'MemberExpression' && !a.left.computed && a.left.property.type === 'Identifier' && a.left.property.name === 'oninitialized');
+    const hook = handler.ancestors.find(
+      (a) =>
+        a.type === 'AssignmentExpression' &&
+        a.left.type === 'MemberExpression' &&
+        !a.left.computed &&
+        a.left.property.type === 'Identifier' &&
+        a.left.property.name === 'oninitialized',
+    );
     if (!hook || !file.byHandler.has(handler)) continue;
     const refusal = refuse('registered-late', 'fromOninitialized', { handler: handlerId(handler) });
     markAt(file, handler.call, handler.ancestors, file.byHandler.get(handler)![0]!.kind ?? 'elicit', handler, refusal);

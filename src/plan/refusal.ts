@@ -29,9 +29,12 @@ const MANUAL_HELP_LOWER = MANUAL_HELP.charAt(0).toLowerCase() + MANUAL_HELP.slic
 // Words several messages share.
 const V1_NEXT = 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.';
 const LOOP_NEXT = `give the loop a block body over an array (for...of), or a while/for condition, then run again; or ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`;
-const IN_HELPER = 'this request is made in `{{helper}}()`, which {{handlers}} {{reach}}; a helper cannot suspend the handler that called it, and this one cannot be split:';
-const HELPER_NEXT = 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.';
-const EXPORTED_HELPER_NEXT = 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.';
+const IN_HELPER =
+  'this request is made in `{{helper}}()`, which {{handlers}} {{reach}}; a helper cannot suspend the handler that called it, and this one cannot be split:';
+const HELPER_NEXT =
+  'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.';
+const EXPORTED_HELPER_NEXT =
+  'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.';
 
 /** What a marker says: why the site is left, and what to do next. */
 interface RefusalMessage {
@@ -52,20 +55,41 @@ export const REFUSAL_CODES = {
     short: 'A server→client request runs outside tools/call, prompts/get or resources/read (e.g. in oninitialized).',
     help: 'Only those handlers may answer input_required. Ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
     messages: {
-      outsideHandler: { reason: 'this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28.', next: 'ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).' },
-      urlThrowOutsideHandler: { reason: 'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.', next: 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.' },
+      outsideHandler: {
+        reason:
+          'this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28.',
+        next: 'ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
+      },
+      urlThrowOutsideHandler: {
+        reason:
+          'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.',
+        next: 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.',
+      },
     },
   },
   'nested-site': {
     short: 'The request is awaited inside a block, condition or larger expression the codemod does not restructure.',
     help: `Move the request to a statement of its own at the top level of the handler and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
     messages: {
-      bracelessBranch: { reason: 'the request is in an if branch without braces, or in an else-if chain.', next: `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.` },
+      bracelessBranch: {
+        reason: 'the request is in an if branch without braces, or in an else-if chain.',
+        next: `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`,
+      },
       labeled: { reason: 'the request is inside a labeled statement.', next: MANUAL_STEP },
       notAwaited: { reason: 'the request is not awaited where it is made.', next: `await the request where it is made, then run again; or ${MANUAL_STEP}.` },
-      twoRequests: { reason: 'the statement that awaits this request contains another request.', next: `split it into separate statements, then run again; or ${MANUAL_STEP}.` },
-      workBeforeAwait: { reason: 'the statement runs other code before it awaits the request, and that code must not run twice.', next: `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.` },
-      declarationNotCarried: { reason: '`{{name}}` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.', next: `declare \`{{name}}\` where it is used, then run again; or ${MANUAL_STEP}.` },
+      twoRequests: {
+        reason: 'the statement that awaits this request contains another request.',
+        next: `split it into separate statements, then run again; or ${MANUAL_STEP}.`,
+      },
+      workBeforeAwait: {
+        reason: 'the statement runs other code before it awaits the request, and that code must not run twice.',
+        next: `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.`,
+      },
+      declarationNotCarried: {
+        reason:
+          '`{{name}}` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.',
+        next: `declare \`{{name}}\` where it is used, then run again; or ${MANUAL_STEP}.`,
+      },
       unreadableIf: { reason: 'the if statement around the question could not be read.', next: MANUAL_STEP },
     },
   },
@@ -81,8 +105,15 @@ export const REFUSAL_CODES = {
     short: 'The module is on the v1 SDK (imported directly, or through a module of the project), which has no MRTR.',
     help: 'Move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run mrtr-codemod migrate again.',
     messages: {
-      importsV1: { reason: 'this module imports the v1 SDK (`{{specifier}}`), which has no MRTR: migrated to v2 calls, this request would not run on its server.', next: V1_NEXT },
-      reachesV1: { reason: 'this module reaches the v1 SDK through `{{specifier}}` (a module that stays on v1, or a copy of the SDK kept in the project), which has no MRTR: migrated to v2 calls, this request would not run on its server.', next: V1_NEXT },
+      importsV1: {
+        reason: 'this module imports the v1 SDK (`{{specifier}}`), which has no MRTR: migrated to v2 calls, this request would not run on its server.',
+        next: V1_NEXT,
+      },
+      reachesV1: {
+        reason:
+          'this module reaches the v1 SDK through `{{specifier}}` (a module that stays on v1, or a copy of the SDK kept in the project), which has no MRTR: migrated to v2 calls, this request would not run on its server.',
+        next: V1_NEXT,
+      },
     },
   },
   'hand-migrated': {
@@ -94,11 +125,13 @@ export const REFUSAL_CODES = {
     help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
   },
   'untyped-local': {
-    short: 'Nothing shows a local that would travel in requestState holds plain JSON (it is typed any, or is an untyped call result in JavaScript), or its type cannot be named at the handler.',
+    short:
+      'Nothing shows a local that would travel in requestState holds plain JSON (it is typed any, or is an untyped call result in JavaScript), or its type cannot be named at the handler.',
     help: 'Annotate the local with its JSON type (a JSDoc @type in JavaScript), or recompute it after the answer, then run mrtr-codemod migrate again.',
   },
   'unbounded-local': {
-    short: 'A local that would travel in requestState is a collection read from elsewhere (a query, a file, a cache): it can grow without bound, and travels whole on every round.',
+    short:
+      'A local that would travel in requestState is a collection read from elsewhere (a query, a file, a cache): it can grow without bound, and travels whole on every round.',
     help: 'Carry only what the code after the question needs (ids, a count), or read the collection again after the answer, then run mrtr-codemod migrate again.',
   },
   'param-reassigned': {
@@ -110,29 +143,52 @@ export const REFUSAL_CODES = {
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
   },
   'server-elsewhere': {
-    short: 'The server these handlers are registered on is built neither in this file nor in a module of the run that imports it, so the request-state verifier is not wired.',
+    short:
+      'The server these handlers are registered on is built neither in this file nor in a module of the run that imports it, so the request-state verifier is not wired.',
     help: 'Add requestState: { verify: mrtrVerify() } to the McpServer options where the server is built (mrtrVerify comes from the generated request-state module), then delete the @mrtr-todo comment.',
     messages: {
-      verifierNotWired: { reason: 'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.', next: 'add `requestState: { verify: mrtrVerify() }` to the McpServer options where the server is built, importing mrtrVerify from the request-state module this file imports mrtrResume from.' },
+      verifierNotWired: {
+        reason:
+          'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.',
+        next: 'add `requestState: { verify: mrtrVerify() }` to the McpServer options where the server is built, importing mrtrVerify from the request-state module this file imports mrtrResume from.',
+      },
     },
   },
   'secret-in-state': {
     short: 'A local the migrated handler carries in requestState looks like a secret (by its name or its value), and the client can read requestState.',
     help: 'requestState is signed, not encrypted. Keep the value on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it. If it is not secret, delete the @mrtr-todo comment.',
- 
+
     messages: {
-      oneCarried: { reason: '{{list}} looks like a secret and travels in requestState, which is signed but not encrypted: the client can read it.', next: 'keep it on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it; if it is not secret, delete this comment.' },
-      severalCarried: { reason: '{{list}} look like secrets and travel in requestState, which is signed but not encrypted: the client can read them.', next: 'keep them on the server: read them again after the answer instead of carrying them (drop them from the locals of mrtr.ask), or carry a key to them; if they are not secret, delete this comment.' },
+      oneCarried: {
+        reason: '{{list}} looks like a secret and travels in requestState, which is signed but not encrypted: the client can read it.',
+        next: 'keep it on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it; if it is not secret, delete this comment.',
+      },
+      severalCarried: {
+        reason: '{{list}} look like secrets and travel in requestState, which is signed but not encrypted: the client can read them.',
+        next: 'keep them on the server: read them again after the answer instead of carrying them (drop them from the locals of mrtr.ask), or carry a key to them; if they are not secret, delete this comment.',
+      },
     },
   },
   'blocked-by-sibling': {
     short: 'The handler is left as it was because another request in it cannot be migrated.',
     help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
     messages: {
-      otherSite: { reason: 'this handler is left as it was because another request in it cannot be migrated (line {{line}}: {{code}}).', next: 'fix that site first, then run the codemod again.' },
-      urlThrow: { reason: 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.', next: 'see the marker at the throw, then run the codemod again.' },
-      otherInCase: { reason: 'this case of the handler is left as it was because something else in it cannot be migrated (line {{line}}: {{code}}).', next: 'fix that first, then run the codemod again.' },
-      otherInCaseAnywhere: { reason: 'this case of the handler is left as it was because something else in it cannot be migrated ({{code}}).', next: 'fix that first, then run the codemod again.' },
+      otherSite: {
+        reason: 'this handler is left as it was because another request in it cannot be migrated (line {{line}}: {{code}}).',
+        next: 'fix that site first, then run the codemod again.',
+      },
+      urlThrow: {
+        reason: 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.',
+        next: 'see the marker at the throw, then run the codemod again.',
+      },
+      otherInCase: {
+        reason: 'this case of the handler is left as it was because something else in it cannot be migrated (line {{line}}: {{code}}).',
+        next: 'fix that first, then run the codemod again.',
+      },
+      otherInCaseAnywhere: {
+        reason: 'this case of the handler is left as it was because something else in it cannot be migrated ({{code}}).',
+        next: 'fix that first, then run the codemod again.',
+      },
       noSiteLeft: { reason: 'no site of this handler can be migrated.', next: 'see the other markers.' },
     },
   },
@@ -142,7 +198,10 @@ export const REFUSAL_CODES = {
     messages: {
       mrtrStep: { reason: 'the handler already uses the name `mrtrStep`, which the migration needs.', next: 'rename that variable and run again.' },
       declaredInModule: { reason: 'the module already declares `{{name}}`, a name the migration adds.', next: 'rename the local declaration, then run again.' },
-      typeOnlyImport: { reason: 'the module imports `{{name}}` as a type only, and the migration calls it.', next: 'import it as a value (drop `type`), then run again.' },
+      typeOnlyImport: {
+        reason: 'the module imports `{{name}}` as a type only, and the migration calls it.',
+        next: 'import it as a value (drop `type`), then run again.',
+      },
     },
   },
   loop: {
@@ -151,12 +210,18 @@ export const REFUSAL_CODES = {
     messages: {
       forIn: { reason: 'the request is inside a for...in loop, whose key order the retry could not resume.', next: LOOP_NEXT },
       forAwait: { reason: 'the request is inside a for await loop.', next: LOOP_NEXT },
-      computedIterable: { reason: 'the for...of loop iterates over an expression that computes something, which the retry would compute again.', next: LOOP_NEXT },
+      computedIterable: {
+        reason: 'the for...of loop iterates over an expression that computes something, which the retry would compute again.',
+        next: LOOP_NEXT,
+      },
       forInitExpression: { reason: 'the for loop starts with an expression the retry could not skip.', next: LOOP_NEXT },
       labeledJump: { reason: 'the loop body breaks or continues to a label.', next: LOOP_NEXT },
       bracelessLoop: { reason: 'the request is inside a loop without braces.', next: LOOP_NEXT },
       inHeader: { reason: 'the request is awaited in a loop or switch header.', next: MANUAL_STEP },
-      loopVariableAssigned: { reason: 'the for...of loop around the question assigns its own variable, which the retry takes again from the array.', next: `assign to another local instead, then run again; or ${MANUAL_STEP}.` },
+      loopVariableAssigned: {
+        reason: 'the for...of loop around the question assigns its own variable, which the retry takes again from the array.',
+        next: `assign to another local instead, then run again; or ${MANUAL_STEP}.`,
+      },
       unreadableWhile: { reason: 'the while loop around the question could not be read.', next: MANUAL_STEP },
       forDeclaration: { reason: 'the for loop around the question declares a variable the retry cannot restore.', next: MANUAL_STEP },
     },
@@ -165,26 +230,45 @@ export const REFUSAL_CODES = {
     short: 'The request is in a switch case that falls through or breaks out from the middle after it.',
     help: 'End the case with break or return right after its work, or turn the switch into if/else, then run mrtr-codemod migrate again.',
     messages: {
-      fallsThrough: { reason: 'the switch case falls through or breaks out from the middle after the request.', next: `end the case with break or return right after its work, then run again; or ${MANUAL_STEP}.` },
+      fallsThrough: {
+        reason: 'the switch case falls through or breaks out from the middle after the request.',
+        next: `end the case with break or return right after its work, then run again; or ${MANUAL_STEP}.`,
+      },
       unreadableSwitch: { reason: 'the switch around the question could not be read.', next: MANUAL_STEP },
-      computedTest: { reason: 'the case that asks has a test that computes something, which the retry would compute again to find the case.', next: `make the case test a constant, then run again; or ${MANUAL_STEP}.` },
+      computedTest: {
+        reason: 'the case that asks has a test that computes something, which the retry would compute again to find the case.',
+        next: `make the case test a constant, then run again; or ${MANUAL_STEP}.`,
+      },
     },
   },
   finally: {
     short: 'The request is inside a finally block, which would run on every round.',
     help: 'Move the question out of the finally block, then run mrtr-codemod migrate again.',
     messages: {
-      inFinally: { reason: 'the request is inside a finally block, which would run on every round.', next: `move the question out of the finally block; or ${MANUAL_STEP}.` },
+      inFinally: {
+        reason: 'the request is inside a finally block, which would run on every round.',
+        next: `move the question out of the finally block; or ${MANUAL_STEP}.`,
+      },
     },
   },
   'in-helper': {
     short: 'The request is made in a helper the codemod could not split for its callers.',
     help: 'Have the helper build the request and let each handler ask and read the answer, or inline the helper into the handlers, then run mrtr-codemod migrate again.',
     messages: {
-      exported: { reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.', next: EXPORTED_HELPER_NEXT },
-      exportedUnsplittable: { reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}', next: EXPORTED_HELPER_NEXT },
+      exported: {
+        reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
+        next: EXPORTED_HELPER_NEXT,
+      },
+      exportedUnsplittable: {
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
+        next: EXPORTED_HELPER_NEXT,
+      },
       unsplittable: { reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
-      callerNotMigrated: { reason: `${IN_HELPER} a handler that calls this helper could not be migrated, so the helper stays as it was.`, next: 'see the markers in the handlers that call it.' },
+      callerNotMigrated: {
+        reason: `${IN_HELPER} a handler that calls this helper could not be migrated, so the helper stays as it was.`,
+        next: 'see the markers in the handlers that call it.',
+      },
     },
   },
   'via-helper': {
@@ -192,14 +276,20 @@ export const REFUSAL_CODES = {
     help: 'Fix the helper (see its own marker), then run mrtr-codemod migrate again.',
     messages: {
       helperChain: { reason: 'this handler reaches a server→client request through {{chain}} (line {{line}}), which cannot suspend it.', next: HELPER_NEXT },
-      otherModule: { reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which cannot suspend it.', next: 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.' },
+      otherModule: {
+        reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which cannot suspend it.',
+        next: 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.',
+      },
     },
   },
   'blocked-by-helper': {
     short: 'The handler is left as it was because it also reaches a request through a helper.',
     help: 'Fix the helper path first, then run mrtr-codemod migrate again.',
     messages: {
-      helperPath: { reason: 'this handler also reaches a request through `{{helper}}()`, so it is left as it was.', next: 'fix the `{{helper}}()` path first (see its marker), then run the codemod again.' },
+      helperPath: {
+        reason: 'this handler also reaches a request through `{{helper}}()`, so it is left as it was.',
+        next: 'fix the `{{helper}}()` path first (see its marker), then run the codemod again.',
+      },
     },
   },
   'shadowed-local': {
@@ -210,28 +300,42 @@ export const REFUSAL_CODES = {
     short: 'A call that looks like a legacy request, on a receiver not known to be an MCP server object.',
     help: 'If it is one, make the server object visible (construct or annotate it) or run on TypeScript sources with their types; if it is not, remove the comment.',
     messages: {
-      notAnMcpObject: { reason: '`{{receiver}}` is not known to be an MCP server object, so this call may not be a legacy request at all.', next: 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.' },
+      notAnMcpObject: {
+        reason: '`{{receiver}}` is not known to be an MCP server object, so this call may not be a legacy request at all.',
+        next: 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.',
+      },
     },
   },
   'unknown-tool-name': {
     short: 'The handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter.',
     help: 'Register it under a literal name, a const or an imported const (TOOLS.create), then run mrtr-codemod migrate again.',
     messages: {
-      computedName: { reason: 'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.', next: 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.' },
+      computedName: {
+        reason:
+          'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.',
+        next: 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.',
+      },
     },
   },
   'shared-handler': {
     short: 'One function is registered for several tools; its state must name exactly one.',
     help: 'Give each registration its own function (wrapping a shared one), then run mrtr-codemod migrate again.',
     messages: {
-      severalRegistrations: { reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.', next: 'give each registration its own function (wrapping a shared one), then run again.' },
+      severalRegistrations: {
+        reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
+        next: 'give each registration its own function (wrapping a shared one), then run again.',
+      },
     },
   },
   'registered-late': {
     short: 'The tool is registered from oninitialized, which a 2026-07-28 client never triggers.',
     help: 'Register it when the server is built, and check the capabilities each request carries inside the handler.',
     messages: {
-      fromOninitialized: { reason: '{{handler}} is registered from `oninitialized`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.', next: 'register it when the server is built, and check the capabilities each request carries inside the handler.' },
+      fromOninitialized: {
+        reason:
+          '{{handler}} is registered from `oninitialized`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.',
+        next: 'register it when the server is built, and check the capabilities each request carries inside the handler.',
+      },
     },
   },
   'task-augmented': {
@@ -242,24 +346,40 @@ export const REFUSAL_CODES = {
     short: 'A URL elicitation the codemod could not move to inputRequired.elicitUrl(...).',
     help: 'Return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler.',
     messages: {
-      notLiteralArray: { reason: 'the URL elicitations are not written out as an array of object literals.', next: "write them inline ([{ mode: 'url', message, url, elicitationId }]), then run again." },
-      handlerAsksToo: { reason: 'nothing follows this thrown URL elicitation, and the handler also awaits other requests.', next: 'write the work to do once the user is done after the throw (it runs on the retry), or split the handler, then run again.' },
-      workBeforeThrow: { reason: 'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.', next: 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.' },
+      notLiteralArray: {
+        reason: 'the URL elicitations are not written out as an array of object literals.',
+        next: "write them inline ([{ mode: 'url', message, url, elicitationId }]), then run again.",
+      },
+      handlerAsksToo: {
+        reason: 'nothing follows this thrown URL elicitation, and the handler also awaits other requests.',
+        next: 'write the work to do once the user is done after the throw (it runs on the retry), or split the handler, then run again.',
+      },
+      workBeforeThrow: {
+        reason:
+          'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.',
+        next: 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.',
+      },
     },
   },
   sampling: {
     short: 'A sampling request left in place (--sampling=flag): sampling is deprecated (SEP-2577).',
     help: 'Call your LLM provider API directly from the server, or run without --sampling=flag to migrate it to inputRequired.createMessage.',
     messages: {
-      flagged: { reason: 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).', next: 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.' },
+      flagged: {
+        reason: 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).',
+        next: 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.',
+      },
     },
   },
-  'layout': {
+  layout: {
     short: 'The request, or a block on the way to it, shares its line with other code.',
     help: 'Put the awaited call (and the braces of the blocks around it) on lines of their own (a formatter does this), then run mrtr-codemod migrate again.',
     messages: {
       sharedLine: { reason: 'the statement shares its line with other code.', next: 'put the awaited call on a line of its own and run again.' },
-      blockOnSharedLine: { reason: 'a block on the way to the request opens or closes on a line shared with other code.', next: "put the block's braces (or the case label) on their own lines (a formatter does this), then run again." },
+      blockOnSharedLine: {
+        reason: 'a block on the way to the request opens or closes on a line shared with other code.',
+        next: "put the block's braces (or the case label) on their own lines (a formatter does this), then run again.",
+      },
     },
   },
   'expression-body': {
@@ -286,7 +406,10 @@ export const REFUSAL_CODES = {
     short: 'The request is made through an optional call (`?.`), which asks only when the receiver or method exists.',
     help: `Make the call unconditional (check for the receiver first, in its own if), then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
     messages: {
-      optionalCall: { reason: 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.', next: `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.` },
+      optionalCall: {
+        reason: 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.',
+        next: `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.`,
+      },
     },
   },
   'return-type': {
@@ -311,7 +434,9 @@ type Messages<C extends RefusalCode> = (typeof REFUSAL_CODES)[C] extends { messa
 /** The names a message fills in (`{{name}}`), from its text's type. */
 type Placeholders<Text> = Text extends `${string}{{${infer Name}}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 
-type MessageData<C extends RefusalCode, Id extends keyof Messages<C>> = Placeholders<Messages<C>[Id] extends RefusalMessage ? Messages<C>[Id]['reason'] | Messages<C>[Id]['next'] : never>;
+type MessageData<C extends RefusalCode, Id extends keyof Messages<C>> = Placeholders<
+  Messages<C>[Id] extends RefusalMessage ? Messages<C>[Id]['reason'] | Messages<C>[Id]['next'] : never
+>;
 
 /**
  * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`

@@ -18,7 +18,19 @@
 // iteration asks again.
 import { refuse, Refusal } from './refusal.ts';
 import type { Binding, DeclarationFacts, StatementFacts } from './resume-facts.ts';
-import type { CompoundLayout, DeclaratorInit, HandlerLayout, HandlerPlan, ItemPlan, LiftedLocal, ListLayout, ListPlan, Part, SuspensionPoint, Unit } from './types.ts';
+import type {
+  CompoundLayout,
+  DeclaratorInit,
+  HandlerLayout,
+  HandlerPlan,
+  ItemPlan,
+  LiftedLocal,
+  ListLayout,
+  ListPlan,
+  Part,
+  SuspensionPoint,
+  Unit,
+} from './types.ts';
 
 /** The layout without the statements starting at `starts` (declarations the migration leaves unused). */
 export function dropStatements(layout: HandlerLayout, tree: ListPlan, starts: ReadonlySet<number>): HandlerLayout {
@@ -54,7 +66,12 @@ interface Context {
   carried: LiftedLocal[][];
 }
 
-export function layoutHandler(source: string, plan: HandlerPlan, facts: ReadonlyMap<number, StatementFacts>, quote: (text: string) => string): HandlerLayout | Refusal {
+export function layoutHandler(
+  source: string,
+  plan: HandlerPlan,
+  facts: ReadonlyMap<number, StatementFacts>,
+  quote: (text: string) => string,
+): HandlerLayout | Refusal {
   const under = new Map<number, number[]>();
   const loopVars: Array<Set<string>> = plan.points.map(() => new Set());
   let loops = false;
@@ -102,9 +119,19 @@ interface Pending {
 }
 
 /** The layout of one list entered with the step values `entry`, and the values that leave it. */
-function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, visibleIn: ReadonlySet<string>): { layout: ListLayout; exit: Set<string> } | Refusal {
+function layoutList(
+  ctx: Context,
+  list: ListPlan,
+  entry: ReadonlySet<string>,
+  visibleIn: ReadonlySet<string>,
+): { layout: ListLayout; exit: Set<string> } | Refusal {
   const { plan } = ctx;
-  const stepsOf = (item: ItemPlan): string[] => (item.type === 'point' ? [plan.points[item.point]!.step] : item.type === 'compound' ? (ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step) : []);
+  const stepsOf = (item: ItemPlan): string[] =>
+    item.type === 'point'
+      ? [plan.points[item.point]!.step]
+      : item.type === 'compound'
+        ? (ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step)
+        : [];
   const later = (k: number) => new Set(list.items.slice(k + 1).flatMap(stepsOf));
   const none = new Set<string>();
   const pending: Pending[] = [];
@@ -116,7 +143,13 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
       pending.push({ unit: { type: 'item', item: k }, skip: later(k), declares, reads, ...(facts?.declaration ? { declaration: facts.declaration } : {}) });
     } else if (item.type === 'point') {
       const point = plan.points[item.point]!;
-      pending.push({ unit: { type: 'ask', item: k, point: item.point }, skip: new Set([point.step, ...later(k)]), declares: [], reads: none, asks: item.point });
+      pending.push({
+        unit: { type: 'ask', item: k, point: item.point },
+        skip: new Set([point.step, ...later(k)]),
+        declares: [],
+        reads: none,
+        asks: item.point,
+      });
       if (ctx.loops) pending.push({ unit: { type: 'clear', point: item.point }, skip: later(k), declares: [], reads: none });
       pending.push({ unit: { type: 'restore', point: item.point, locals: [] }, skip: later(k), declares: [], reads: none });
       pending.push({ unit: { type: 'read', point: item.point }, skip: later(k), declares: bindingNames(point, facts), reads: point.inline ? reads : none });
@@ -128,7 +161,7 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
   const parts: Part[] = [];
   const visible = new Set(visibleIn);
   let R = new Set(entry);
-  for (let i = 0; i < pending.length; ) {
+  for (let i = 0; i < pending.length;) {
     const u = pending[i]!;
     if (u.unit.type === 'compound') {
       const item = list.items[u.unit.item] as Extract<ItemPlan, { type: 'compound' }>;
@@ -166,7 +199,9 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
         // A `let` reassigned only after the guard is a `const` inside it (its restored copy is the `let`).
         if (guard && unit.type === 'item' && g.declaration?.kind === 'let' && declares.every((n) => restoredAfter.has(n))) {
           const rest = pending.slice(pending.indexOf(g) + 1, j);
-          const assigned = rest.some((r) => r.unit.type === 'item' && declares.some((n) => ctx.facts.get(list.items[(r.unit as { item: number }).item]!.span.start)?.assigns.has(n)));
+          const assigned = rest.some(
+            (r) => r.unit.type === 'item' && declares.some((n) => ctx.facts.get(list.items[(r.unit as { item: number }).item]!.span.start)?.assigns.has(n)),
+          );
           if (!assigned) unit = { ...unit, constant: true };
         }
         inside.push(unit);
@@ -225,7 +260,8 @@ function pulledOut(ctx: Context, g: Pending, escaping: string[], S: ReadonlySet<
   }
   if (g.unit.type === 'read') {
     const point = ctx.plan.points[g.unit.point]!;
-    const simple = point.binding.form === 'declare' && point.binding.name !== undefined && point.requests.length === 1 && !point.inline && !point.requests[0]!.resultWrap;
+    const simple =
+      point.binding.form === 'declare' && point.binding.name !== undefined && point.requests.length === 1 && !point.inline && !point.requests[0]!.resultWrap;
     if (!simple || !escaping.every(carriedEverywhere)) return notCarried(escaping[0]!);
     return { type: 'read', point: g.unit.point, fromState: when };
   }
@@ -246,7 +282,13 @@ function after(ctx: Context, u: Pending, R: ReadonlySet<string>): Set<string> {
 }
 
 /** The layout of a compound statement holding questions, reached with the values `R`; `skip`: the later steps. */
-function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound' }>, R: ReadonlySet<string>, skip: ReadonlySet<string>, visible: ReadonlySet<string>): { layout: CompoundLayout; exit: Set<string> } | Refusal {
+function layoutCompound(
+  ctx: Context,
+  item: Extract<ItemPlan, { type: 'compound' }>,
+  R: ReadonlySet<string>,
+  skip: ReadonlySet<string>,
+  visible: ReadonlySet<string>,
+): { layout: CompoundLayout; exit: Set<string> } | Refusal {
   const { plan, source } = ctx;
   const facts = ctx.facts.get(item.span.start);
   const mine = new Set((ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step));
@@ -258,7 +300,8 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
   const inScope = new Set(visible);
   const into = resumedCondition(ctx, resumable);
   const textOf = (span: { start: number; end: number }) => source.slice(span.start, span.end);
-  const after = (prefix: string, op: '||' | '&&', test: { start: number; end: number; binds: Binding }) => `${prefix} ${op} ${operand(textOf(test), test.binds, op)}`;
+  const after = (prefix: string, op: '||' | '&&', test: { start: number; end: number; binds: Binding }) =>
+    `${prefix} ${op} ${operand(textOf(test), test.binds, op)}`;
   let wrap = later.size > 0;
 
   switch (item.kind) {
@@ -293,7 +336,8 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
           const inits: DeclaratorInit[] = [];
           for (const [index, d] of declaration.declarators.entries()) {
             const carriedHere = (name: string) => plan.points.every((p, i) => !resumable.has(p.step) || ctx.carried[i]!.some((l) => l.name === name));
-            if (d.names.every(carriedHere)) inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
+            if (d.names.every(carriedHere))
+              inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
             else if (!d.pure) return refuse('loop', 'forDeclaration');
             for (const n of d.names) inScope.add(n);
           }

@@ -11,7 +11,30 @@ export interface SecretLocal {
 }
 
 /** Words of a name that say credential on their own. */
-const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'credential', 'credentials', 'creds', 'cred', 'cookie', 'cookies', 'jwt', 'dsn', 'bearer', 'authorization', 'auth', 'headers', 'apikey', 'privatekey', 'signingkey']);
+const SECRET_WORDS = new Set([
+  'password',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'secret',
+  'secrets',
+  'token',
+  'credential',
+  'credentials',
+  'creds',
+  'cred',
+  'cookie',
+  'cookies',
+  'jwt',
+  'dsn',
+  'bearer',
+  'authorization',
+  'auth',
+  'headers',
+  'apikey',
+  'privatekey',
+  'signingkey',
+]);
 /** Pairs of words that do (`api` `key`, `db` `url`). */
 const SECRET_PAIRS = [
   [/^(api|private|signing|access|secret|encryption|hmac|client)$/, /^keys?$/],

@@ -66,8 +66,16 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   // What the request half returns, and the names it reads: the request itself, or the inner
   // helper's request builder called with this helper's arguments.
   const inner = site.via;
-  const requestText = inner ? inner.requestText : `${KINDS[kind].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
-  const requestNames = inner ? namesOf(inner.requestArgs) : site.paramsRead ? new Set([site.paramsRead.split('.')[0]!]) : site.params ? referencedNames(site.params) : new Set<string>();
+  const requestText = inner
+    ? inner.requestText
+    : `${KINDS[kind].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
+  const requestNames = inner
+    ? namesOf(inner.requestArgs)
+    : site.paramsRead
+      ? new Set([site.paramsRead.split('.')[0]!])
+      : site.params
+        ? referencedNames(site.params)
+        : new Set<string>();
   const usedByRequest = params.map((p) => requestNames.has(p));
   // An inner helper's result half turns the bare answer into what this helper awaited.
   const wraps = inner !== undefined && (inner.result[0] !== '' || inner.result[1] !== '');
@@ -75,7 +83,8 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const usedByResult = params.map((p) => postNames.has(p));
   const identity = answer.form === 'return' && !wraps;
 
-  const returnType = fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
+  const returnType =
+    fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
   const unwrapped = returnType ? promisedType(returnType) : undefined;
   const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
   const halves: HelperHalves = {
@@ -92,11 +101,22 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
       params: [`${raw}${typed ? `: ${resultType}` : ''}`, pick(usedByResult)].filter(Boolean).join(', '),
       returnType: typed ? unwrapped : undefined,
       bodyStart: first ? first.start! : undefined,
-      body: answer.form === 'return' ? { returns: wrapped } : { declares: wraps ? `const ${answer.name} = ${wrapped};` : undefined, from: post[0]?.start ?? fn.body.end! - 1, to: fn.body.end! - 1 },
+      body:
+        answer.form === 'return'
+          ? { returns: wrapped }
+          : { declares: wraps ? `const ${answer.name} = ${wrapped};` : undefined, from: post[0]?.start ?? fn.body.end! - 1, to: fn.body.end! - 1 },
     };
   }
   const edit = splitHelperEdit(source, eol, halves);
-  const shape: SplitShape = { kind, resultType, valueType: identity ? resultType : unwrapped, method: holder.method, requestArgs: usedByRequest, resultArgs: usedByResult, identity };
+  const shape: SplitShape = {
+    kind,
+    resultType,
+    valueType: identity ? resultType : unwrapped,
+    method: holder.method,
+    requestArgs: usedByRequest,
+    resultArgs: usedByResult,
+    identity,
+  };
   return { name, ...shape, edit, ...shapeCalls(name, shape) };
 }
 
@@ -106,7 +126,8 @@ export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, '
   const through = (receiver: string | undefined) => (receiver ? `${receiver}.` : '');
   return {
     requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(args, shape.requestArgs).join(', ')})`,
-    resultCall: (answerText, args, receiver) => (shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`),
+    resultCall: (answerText, args, receiver) =>
+      shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`,
   };
 }
 
@@ -142,7 +163,13 @@ function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; 
     const exported = parent?.type === 'ExportNamedDeclaration';
     return { ...none, name: fn.id.name, node: exported ? parent! : fn, exported };
   }
-  if ((fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && grand?.type === 'VariableDeclaration' && grand.declarations.length === 1) {
+  if (
+    (fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') &&
+    parent?.type === 'VariableDeclarator' &&
+    parent.id.type === 'Identifier' &&
+    grand?.type === 'VariableDeclaration' &&
+    grand.declarations.length === 1
+  ) {
     const exported = chain[at - 3]?.type === 'ExportNamedDeclaration';
     return { ...none, name: parent.id.name, node: exported ? chain[at - 3]! : grand, exported };
   }
@@ -154,5 +181,8 @@ function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; 
 
 /** `private `, `public override ` ... of a method: what its halves keep (never `async`). */
 function modifiersOf(method: Extract<Node, { type: 'ClassMethod' }>): string {
-  return [method.accessibility, method.override ? 'override' : undefined].filter(Boolean).map((m) => `${m} `).join('');
+  return [method.accessibility, method.override ? 'override' : undefined]
+    .filter(Boolean)
+    .map((m) => `${m} `)
+    .join('');
 }

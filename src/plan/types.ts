@@ -92,7 +92,15 @@ export interface ListPlan {
 export type ItemPlan =
   | { type: 'plain'; span: Span; declares: boolean; exits: boolean; isBreak?: boolean }
   | { type: 'point'; span: Span; point: number; declares: boolean }
-  | { type: 'compound'; span: Span; kind: 'if' | 'try' | 'block' | 'switch' | 'loop'; children: ChildPlan[]; declares: boolean; exits: boolean; loop?: LoopPlan };
+  | {
+      type: 'compound';
+      span: Span;
+      kind: 'if' | 'try' | 'block' | 'switch' | 'loop';
+      children: ChildPlan[];
+      declares: boolean;
+      exits: boolean;
+      loop?: LoopPlan;
+    };
 
 /**
  * A loop with a question in its body. Resuming re-enters it mid-iteration: a guard runs the

@@ -15,7 +15,13 @@ import { urlInputRequests } from '../rewrite/edits/url-elicitation.ts';
  * returned as input requests (an edit) and the retry runs the handler from the top, as the
  * 2025 client's second call did. Otherwise it is refused.
  */
-export function planUrlThrow(source: string, eol: string, t: UrlElicitationThrow, handler: FunctionNode | undefined, handlerAsksToo: boolean): 'question' | Edit | Refusal {
+export function planUrlThrow(
+  source: string,
+  eol: string,
+  t: UrlElicitationThrow,
+  handler: FunctionNode | undefined,
+  handlerAsksToo: boolean,
+): 'question' | Edit | Refusal {
   if (!handler) {
     return refuse('no-request-to-answer', 'urlThrowOutsideHandler');
   }

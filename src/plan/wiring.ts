@@ -78,7 +78,9 @@ export function fileEdits(
 
   // A name the SDK import binds is the SDK's own for serverNames, but a clash for the state module's.
   const clash =
-    serverNames.map((n) => n.replace(/^type /, '')).find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name)) ??
+    serverNames
+      .map((n) => n.replace(/^type /, ''))
+      .find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name)) ??
     newStateNames.find((name) => analysis.declaredAnywhere.has(name));
   if (clash) {
     return Object.assign(refuse('name-clash', 'declaredInModule', { name: clash }), { style });
@@ -130,18 +132,41 @@ function byModule(names: UsedOutside['moduleNames']): Map<string, Map<string, bo
  * left out: merged into its import that lists names (its type-only one for types only), else
  * a new import. `target`: the import statement the edit rewrites, if any.
  */
-function moduleImport(analysis: FileAnalysis, system: ModuleSystem, style: CodeStyle, from: string, names: ReadonlyMap<string, boolean>, drops: ReadonlyMap<number, ReadonlySet<string>>): { edit: Edit; target: number } | undefined {
+function moduleImport(
+  analysis: FileAnalysis,
+  system: ModuleSystem,
+  style: CodeStyle,
+  from: string,
+  names: ReadonlyMap<string, boolean>,
+  drops: ReadonlyMap<number, ReadonlySet<string>>,
+): { edit: Edit; target: number } | undefined {
   const { source, program } = analysis;
   const have = importedFrom(program, from);
   const missing = [...names].filter(([name, type]) => !isImported(have, type ? `type ${name}` : name));
   if (missing.length === 0) return undefined;
-  const typeImport = missing.every(([, type]) => type) && !importToMergeInto(program, from) ? program.body.find((s) => s.type === 'ImportDeclaration' && s.source.value === from && s.importKind === 'type' && s.specifiers.length > 0) : undefined;
+  const typeImport =
+    missing.every(([, type]) => type) && !importToMergeInto(program, from)
+      ? program.body.find((s) => s.type === 'ImportDeclaration' && s.source.value === from && s.importKind === 'type' && s.specifiers.length > 0)
+      : undefined;
   if (typeImport?.type === 'ImportDeclaration') {
-    const edit = rewriteImport(source, typeImport, drops.get(typeImport.start!) ?? new Set(), missing.map(([name]) => name));
+    const edit = rewriteImport(
+      source,
+      typeImport,
+      drops.get(typeImport.start!) ?? new Set(),
+      missing.map(([name]) => name),
+    );
     if (edit) return { edit, target: typeImport.start! };
   }
   const target = importToMergeInto(program, from);
-  const edit = addImport(source, program, system, style, from, missing.map(([name, type]) => (type ? `type ${name}` : name)), drops);
+  const edit = addImport(
+    source,
+    program,
+    system,
+    style,
+    from,
+    missing.map(([name, type]) => (type ? `type ${name}` : name)),
+    drops,
+  );
   return { edit, target: target?.start ?? -1 };
 }
 

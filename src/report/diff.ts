@@ -24,7 +24,14 @@ export function unifiedDiff(file: DiffedFile): string {
   let patch = made.get(file);
   if (patch === undefined) {
     // A file the run creates (the request-state module) comes from /dev/null, as git writes it.
-    patch = unifiedPatch(file.created ? '/dev/null' : headerName('a/', file.path), headerName('b/', file.path), file.original, file.output, DIFF_CONTEXT, file.splices);
+    patch = unifiedPatch(
+      file.created ? '/dev/null' : headerName('a/', file.path),
+      headerName('b/', file.path),
+      file.original,
+      file.output,
+      DIFF_CONTEXT,
+      file.splices,
+    );
     made.set(file, patch);
   }
   return patch;

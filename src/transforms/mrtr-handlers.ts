@@ -53,17 +53,24 @@ interface Options {
 
 export default async function transformer(file: FileInfo, api: API, options: Options = {}): Promise<string | undefined> {
   if (isV1Source(file.source)) {
-    api.report(`${file.path}: left as it is: it imports the v1 SDK (@modelcontextprotocol/sdk), which has no multi round-trip requests. Run \`npx mrtr-codemod migrate ${file.path}\` (it runs the official v1-to-v2 codemod first), or upgrade it with @modelcontextprotocol/codemod (v1-to-v2) and run this transform again.`);
+    api.report(
+      `${file.path}: left as it is: it imports the v1 SDK (@modelcontextprotocol/sdk), which has no multi round-trip requests. Run \`npx mrtr-codemod migrate ${file.path}\` (it runs the official v1-to-v2 codemod first), or upgrade it with @modelcontextprotocol/codemod (v1-to-v2) and run this transform again.`,
+    );
     return undefined;
   }
   const sampling = options.sampling === 'flag' ? 'flag' : 'migrate';
   const stateModule = stateModulePath(file.path, options.stateModule ?? options['state-module']);
-  const { output, changed, plan } = await transformWithTypes(file.source, file.path, types, { sampling, ...(stateModule ? { stateModule: { path: stateModule } } : {}) });
+  const { output, changed, plan } = await transformWithTypes(file.source, file.path, types, {
+    sampling,
+    ...(stateModule ? { stateModule: { path: stateModule } } : {}),
+  });
   for (const site of plan.sites) {
     if (site.status === 'marked') api.report(`${file.path}:${site.line}:${site.column} @mrtr-todo(${site.code}) ${site.reason}`);
   }
   if (plan.stateSpecifier !== undefined && !moduleExists(path.dirname(file.path), plan.stateSpecifier)) {
-    api.report(`${file.path}: imports the request-state module ${plan.stateSpecifier}, which does not exist yet: run \`npx mrtr-codemod migrate ${path.dirname(file.path) || '.'}\` to write it (it writes a missing module that migrated files import), or pass --state-module=PATH to name one.`);
+    api.report(
+      `${file.path}: imports the request-state module ${plan.stateSpecifier}, which does not exist yet: run \`npx mrtr-codemod migrate ${path.dirname(file.path) || '.'}\` to write it (it writes a missing module that migrated files import), or pass --state-module=PATH to name one.`,
+    );
   }
   return changed ? output : undefined;
 }

@@ -45,7 +45,9 @@ export const LAYERS: ReadonlyArray<{ name: string; holds: readonly string[]; may
 
 /** The graph of the TypeScript modules under `root`, by their relative imports. */
 export function importGraph(root: string): Map<string, string[]> {
-  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => f.split(path.sep).join('/'));
+  const files = (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => f.split(path.sep).join('/'));
   const graph = new Map<string, string[]>();
   for (const file of files.sort()) {
     const { importedFiles } = ts.preProcessFile(readFileSync(path.join(root, file), 'utf8'), true, true);

@@ -96,10 +96,13 @@ export interface CheckReport {
 }
 
 /** Assembles the report: sorts, counts, and fixes the key order of every object. */
-export function buildCheckReport(findings: readonly Finding[], errors: readonly CheckError[], filesScanned: number, skipped: readonly CheckSkip[] = []): CheckReport {
-  const sorted = [...findings].sort(
-    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.ruleId, b.ruleId),
-  );
+export function buildCheckReport(
+  findings: readonly Finding[],
+  errors: readonly CheckError[],
+  filesScanned: number,
+  skipped: readonly CheckSkip[] = [],
+): CheckReport {
+  const sorted = [...findings].sort((a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.ruleId, b.ruleId));
   const byRuleCounts = new Map<string, number>();
   for (const f of sorted) byRuleCounts.set(f.ruleId, (byRuleCounts.get(f.ruleId) ?? 0) + 1);
   const byRule: Record<string, number> = {};
@@ -219,7 +222,7 @@ export function ruleInfo(ruleId: string): RuleInfo {
       docsUrl,
       shortDescription: 'A server→client request (elicitation, sampling or roots) is still awaited from the client.',
       fullDescription:
-        'MCP 2026-07-28 removed server-initiated requests: a tool, prompt or resource handler must return inputRequired(...) and read the answer from the client\'s retry (Multi Round-Trip Requests). This site can be migrated automatically.',
+        "MCP 2026-07-28 removed server-initiated requests: a tool, prompt or resource handler must return inputRequired(...) and read the answer from the client's retry (Multi Round-Trip Requests). This site can be migrated automatically.",
       help: 'Run `mrtr-codemod migrate <paths>` (review first with `--dry-run`): the handler becomes a first-call branch that asks and resume branches that read the answers, with its state in a signed requestState.',
     };
   }

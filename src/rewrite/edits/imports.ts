@@ -12,7 +12,15 @@ import { type Edit, eolOf, indentAt } from '../../core/vocabulary.ts';
  * merged into an import (or require) of it that lists names, or a new statement after the
  * last import (or require).
  */
-export function addImport(source: string, program: Program, system: ModuleSystem, style: CodeStyle, specifier: string, names: readonly string[], drops?: ReadonlyMap<number, ReadonlySet<string>>): Edit {
+export function addImport(
+  source: string,
+  program: Program,
+  system: ModuleSystem,
+  style: CodeStyle,
+  specifier: string,
+  names: readonly string[],
+  drops?: ReadonlyMap<number, ReadonlySet<string>>,
+): Edit {
   const eol = eolOf(source);
   const existing = importToMergeInto(program, specifier);
   const dropped = existing && drops?.get(existing.start!);
@@ -35,7 +43,12 @@ export function addImport(source: string, program: Program, system: ModuleSystem
  * name a line when it had one a line); the whole statement removed when nothing is left.
  * Undefined when it cannot be written so (a default or namespace import to drop).
  */
-export function rewriteImport(source: string, statement: Extract<Node, { type: 'ImportDeclaration' }>, drop: ReadonlySet<string>, add: readonly string[] = []): Edit | undefined {
+export function rewriteImport(
+  source: string,
+  statement: Extract<Node, { type: 'ImportDeclaration' }>,
+  drop: ReadonlySet<string>,
+  add: readonly string[] = [],
+): Edit | undefined {
   const kept = statement.specifiers.filter((s) => !drop.has(s.local.name));
   if (kept.length === 0 && add.length === 0) return removeLines(source, statement);
   if (statement.specifiers.some((s) => s.type !== 'ImportSpecifier')) return undefined;
@@ -46,7 +59,8 @@ export function rewriteImport(source: string, statement: Extract<Node, { type: '
   const eol = eolOf(source);
   const multiline = source.slice(open, close).includes('\n');
   const oneLine = `{ ${names.join(', ')} }`;
-  if (!multiline && source.slice(statement.start!, open).length + oneLine.length + source.slice(close + 1, statement.end!).length <= 100) return { start: open, end: close + 1, text: oneLine };
+  if (!multiline && source.slice(statement.start!, open).length + oneLine.length + source.slice(close + 1, statement.end!).length <= 100)
+    return { start: open, end: close + 1, text: oneLine };
   const indent = multiline ? indentAt(source, first.start!) : '  ';
   return { start: open, end: close + 1, text: `{${eol}${names.map((n) => `${indent}${n},${eol}`).join('')}}` };
 }
@@ -69,7 +83,9 @@ function mergeInto(source: string, statement: Statement, names: readonly string[
   if (source.slice(statement.start!, statement.end!).includes('\n')) {
     const indent = indentAt(source, last.start!);
     const at = trailingComma ? last.end! + between.indexOf(',') + 1 : last.end!;
-    const text = listed.map((n, i) => `${i === 0 && !trailingComma ? ',' : ''}${eol}${indent}${n}${i < listed.length - 1 || trailingComma ? ',' : ''}`).join('');
+    const text = listed
+      .map((n, i) => `${i === 0 && !trailingComma ? ',' : ''}${eol}${indent}${n}${i < listed.length - 1 || trailingComma ? ',' : ''}`)
+      .join('');
     return { start: at, end: at, text };
   }
   const open = source.lastIndexOf('{', entries[0]!.start!);

@@ -42,7 +42,13 @@ export function splitHelperEdit(source: string, eol: string, halves: HelperHalve
     const bodyLines =
       'returns' in body
         ? [`${bodyIndent}return ${body.returns};`]
-        : [...(body.declares ? [`${bodyIndent}${body.declares}`] : []), ...source.slice(lineStartOf(source, body.from), lineStartOf(source, body.to)).replace(/\r?\n$/, '').split(/\r?\n/)];
+        : [
+            ...(body.declares ? [`${bodyIndent}${body.declares}`] : []),
+            ...source
+              .slice(lineStartOf(source, body.from), lineStartOf(source, body.to))
+              .replace(/\r?\n$/, '')
+              .split(/\r?\n/),
+          ];
     lines.push('', `${indent}${head}${name}Result(${params})${returnType ? `: ${returnType}` : ''} {`, ...bodyLines, `${indent}}`);
   }
   const end = lineEndOf(source, declaration.end!);

@@ -6,7 +6,9 @@ import { type Edit, indentAt } from '../../core/vocabulary.ts';
 /** The params of a 2025 URL elicitation, as `inputRequired.elicitUrl` takes them. */
 export function urlParamsText(source: string, params: Node): string {
   if (params.type !== 'ObjectExpression') return source.slice(params.start!, params.end!);
-  const kept = params.properties.filter((p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')));
+  const kept = params.properties.filter(
+    (p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')),
+  );
   if (kept.length === params.properties.length) return source.slice(params.start!, params.end!);
   return `{ ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} }`;
 }

@@ -35,7 +35,10 @@ function extendRequestState(source: string, property: Node): Edit[] | undefined 
   if (property.type !== 'ObjectProperty' || property.value.type !== 'ObjectExpression') return undefined;
   const options = property.value;
   const verify = propertyNode(options, 'verify');
-  if (!verify) return options.properties.length === 0 ? [{ start: options.start!, end: options.end!, text: `{ verify: ${VERIFY_CALL} }` }] : [appendProperty(source, options, `verify: ${VERIFY_CALL}`)];
+  if (!verify)
+    return options.properties.length === 0
+      ? [{ start: options.start!, end: options.end!, text: `{ verify: ${VERIFY_CALL} }` }]
+      : [appendProperty(source, options, `verify: ${VERIFY_CALL}`)];
   if (verify.type !== 'ObjectProperty') return undefined;
   const value = verify.value;
   if (value.type === 'CallExpression' && value.callee.type === 'Identifier' && value.callee.name === STATE_EXPORTS.verify) return [];
@@ -45,9 +48,17 @@ function extendRequestState(source: string, property: Node): Edit[] | undefined 
 }
 
 /** The property (or method) `name` of an object literal, not computed. */
-function propertyNode(object: Extract<Node, { type: 'ObjectExpression' }>, name: string): Extract<Node, { type: 'ObjectProperty' | 'ObjectMethod' }> | undefined {
+function propertyNode(
+  object: Extract<Node, { type: 'ObjectExpression' }>,
+  name: string,
+): Extract<Node, { type: 'ObjectProperty' | 'ObjectMethod' }> | undefined {
   for (const p of object.properties) {
-    if ((p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && !p.computed && ((p.key.type === 'Identifier' && p.key.name === name) || (p.key.type === 'StringLiteral' && p.key.value === name))) return p;
+    if (
+      (p.type === 'ObjectProperty' || p.type === 'ObjectMethod') &&
+      !p.computed &&
+      ((p.key.type === 'Identifier' && p.key.name === name) || (p.key.type === 'StringLiteral' && p.key.value === name))
+    )
+      return p;
   }
   return undefined;
 }
