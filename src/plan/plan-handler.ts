@@ -9,7 +9,7 @@ import { HANDLER_REGISTRARS, KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
-import { isRefusalCode, MANUAL_STEP, Refusal, type RefusalCode } from './refusal.ts';
+import { isRefusalCode, Refusal, refuse, type RefusalCode } from './refusal.ts';
 import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { secretLook, type SecretLocal } from './secrets.ts';
 import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisable.ts';
@@ -33,20 +33,10 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const { source } = analysis;
   const fn = handler.fn;
   if (fn.body.type !== 'BlockStatement') {
-    return new Refusal(
-      'expression-body',
-      'the handler body is a single expression.',
-      `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`,
-      sites[0],
-    );
+    return refuse('expression-body', 'expressionBody').at(sites[0]!);
   }
   if (!fn.async) {
-    return new Refusal(
-      'nested-site',
-      'the handler is not an async function, so it cannot await its state on the retry.',
-      `make the handler async, then run again; or ${MANUAL_STEP}.`,
-      sites[0],
-    );
+    return refuse('nested-site', 'notAsync').at(sites[0]!);
   }
   const statements = fn.body.body;
 
@@ -61,12 +51,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
     const throughContext = site.shape.receiver === 'ctx' || site.shape.receiver === 'ctx.mcpReq';
     if (throughContext && site.receiverHead !== context.name && !throughPattern) {
-      return new Refusal(
-        'foreign-context',
-        `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`,
-        `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`,
-        site,
-      );
+      return refuse('foreign-context', 'otherContext', { receiver: site.receiverHead, context: context.name }).at(site);
     }
   }
   // Migrated by an earlier run, with a case left as it was: its sites keep what they were told.
@@ -74,32 +59,24 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const bodyText = source.slice(fn.body.start!, fn.body.end!);
   if (bodyText.includes('mrtrResume') && callsMrtrResume(fn.body)) {
     const earlier = markerAbove(analysis, sites[0]!);
+    const told = refuse('hand-migrated', 'earlierRun');
+    // The words of the earlier run's marker, as it wrote them (from this table, or an older one).
     return new Refusal(
-      earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : 'hand-migrated',
-      earlier?.reason ?? 'this handler was migrated by an earlier run, and this request was left as it was.',
-      earlier?.next ?? MANUAL_STEP,
+      earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : told.code,
+      earlier?.reason ?? told.reason,
+      earlier?.next ?? told.next,
       sites[0],
     );
   }
   const handMade = /inputResponses|requestState|inputRequired/.test(bodyText) ? handMigration(fn.body, sites) : undefined;
   if (handMade) {
-    return new Refusal(
-      'hand-migrated',
-      `this handler already answers in the 2026-07-28 way itself (\`${handMade}\`), and restructuring it around that would run its own resume logic twice.`,
-      'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.',
-      sites[0],
-    );
+    return refuse('hand-migrated', 'answersItself', { shown: handMade }).at(sites[0]!);
   }
   // The names the migrated body declares: none may be the handler's own.
   const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
   const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
   if (taken) {
-    return new Refusal(
-      'name-clash',
-      `the handler already uses the name \`${taken}\`, which the migration needs.`,
-      'rename that variable and run again.',
-      sites[0],
-    );
+    return refuse('name-clash', 'usedInHandler', { name: taken }).at(sites[0]!);
   }
   const returnTypeEdit = widenReturnType(source, fn);
   if (returnTypeEdit instanceof Refusal) return returnTypeEdit.at(sites[0]!);
@@ -107,22 +84,12 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   // Arguments are re-sent on every retry, so they need not travel, but they must not change.
   const argParams = fn.params.slice(0, handler.ctxIndex);
   if (handler.lowLevel && argParams[0]?.type !== 'Identifier') {
-    return new Refusal(
-      'request-pattern',
-      'the low-level handler destructures its request, so the codemod cannot bind the state to the call it answers.',
-      'name the request parameter (request) and destructure inside the body, then run again.',
-      sites[0],
-    );
+    return refuse('request-pattern', 'destructuredRequest').at(sites[0]!);
   }
   const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
   for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
     if (argNames.has(name)) {
-      return new Refusal(
-        'param-reassigned',
-        `the argument \`${name}\` is reassigned before a question; a retry re-sends the original arguments.`,
-        'assign to a new local instead of the parameter, then run again.',
-        rounds[0]!.sites[0],
-      );
+      return refuse('param-reassigned', 'reassigned', { name }).at(rounds[0]!.sites[0]!);
     }
   }
 
@@ -139,12 +106,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     for (const d of inScope) {
       if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
       if (inScope.some((other) => other !== d && other.name === d.name)) {
-        return new Refusal(
-          'shadowed-local',
-          `two locals named \`${d.name}\` are in scope at this question.`,
-          `rename one of them, then run again.`,
-          round.sites[0],
-        );
+        return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
       }
       const local = liftLocal(analysis, d, rounds, keys, facts, round, jsonNames);
       if (local instanceof Refusal) return local.at(round.sites[0]!);
@@ -157,12 +119,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     lifted.push(...loopCounters(tree, round.path, analysis.typed));
     const clash = resumeClash(round, lifted);
     if (clash) {
-      return new Refusal(
-        'shadowed-local',
-        `\`${clash}\` is declared again after the block that asks, so the resumed code cannot restore it under the same name.`,
-        'rename one of the two declarations, then run again.',
-        round.sites[0],
-      );
+      return refuse('shadowed-local', 'declaredAgain', { name: clash }).at(round.sites[0]!);
     }
     const requests = round.sites.map((site, j) => plannedRequest(source, site, keys[i]![j]!, round.sites.length === 1 ? round.binding : undefined));
     points.push({
@@ -244,48 +201,23 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
   const rounds: Round[] = [];
   for (const site of sites) {
     if (site.enclosing !== fn) {
-      return new Refusal(
-        'closure',
-        'the request is made inside a function nested in the handler, which the handler cannot suspend.',
-        `lift the request out of the nested function into the handler body, or ${MANUAL_STEP}.`,
-        site,
-      );
+      return refuse('closure', 'nestedFunction').at(site);
     }
     if (site.kind === undefined) {
-      return new Refusal(
-        'unknown-request',
-        'the request object is not a literal, so the codemod cannot tell which request it sends.',
-        `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`,
-        site,
-      );
+      return refuse('unknown-request', 'notLiteral').at(site);
     }
     if (site.params && propertyOf(site.params, 'task') !== undefined) {
-      return new Refusal(
-        'task-augmented',
-        'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.',
-        `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`,
-        site,
-      );
+      return refuse('task-augmented', 'asTask').at(site);
     }
     if (site.kind === 'elicitUrl' && (site.params?.type !== 'ObjectExpression' || site.paramsRead)) {
-      return new Refusal(
-        'url-elicitation',
-        'the URL-mode elicitation params are not an object literal written in the call, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.',
-        "write the params inline ({ mode: 'url', message, url, elicitationId }), then run again.",
-        site,
-      );
+      return refuse('url-elicitation', 'paramsNotInline').at(site);
     }
     if (rounds.some((r) => r.sites.includes(site))) continue; // taken with its Promise.all siblings
     const located = locateRound(statements, site, sites, source);
     if (located instanceof Refusal) return located;
     const roundSites = located.shape.calls.map((call) => sites.find((s) => s.call === call));
     if (roundSites.some((s) => s === undefined)) {
-      return new Refusal(
-        'mixed-promise-all',
-        'Promise.all awaits a legacy request together with other work.',
-        `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
-        site,
-      );
+      return refuse('mixed-promise-all', 'withOtherWork').at(site);
     }
     if (located.statement.type === 'ThrowStatement') {
       const problem = urlThrowProblem(located);
@@ -303,11 +235,7 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
  */
 function urlThrowProblem(located: LocatedRound): Refusal | undefined {
   if (located.frames.some((f) => f.role === 'try' || f.role === 'catch')) {
-    return new Refusal(
-      'url-elicitation',
-      'the URL elicitation is thrown inside a try block, whose catch or finally would have seen the error.',
-      'throw it outside the try block, then run again.',
-    );
+    return refuse('url-elicitation', 'thrownInTry');
   }
   return undefined;
 }
@@ -477,23 +405,13 @@ export function contextParameter(
   if (param) {
     if (param.type === 'Identifier') return { name: param.name };
     if (param.type === 'ObjectPattern') return destructuredContext(source, handler, sites, param, fresh);
-    return new Refusal(
-      'context-pattern',
-      'the handler destructures its context parameter.',
-      'name the context parameter (ctx) and destructure inside the body, then run again.',
-      sites[0],
-    );
+    return refuse('context-pattern', 'destructured').at(sites[0]!);
   }
   if (fn.params.length > handler.ctxIndex) {
-    return new Refusal('context-pattern', 'the handler parameters do not match the registration.', MANUAL_STEP, sites[0]);
+    return refuse('context-pattern', 'paramsMismatch').at(sites[0]!);
   }
   if (handler.definition) {
-    return new Refusal(
-      'context-pattern',
-      "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.",
-      'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.',
-      sites[0],
-    );
+    return refuse('context-pattern', 'definitionWithoutContext').at(sites[0]!);
   }
   const name = fresh;
   // A function a handler delegates to is no registration's callback: its context is typed.
@@ -510,7 +428,7 @@ export function contextParameter(
     '(',
     fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? (fn as { key?: Node }).key?.end ?? fn.start!),
   );
-  if (open === -1 || open > fn.body.start!) return new Refusal('context-pattern', 'cannot add a context parameter to this handler.', MANUAL_STEP, sites[0]);
+  if (open === -1 || open > fn.body.start!) return refuse('context-pattern', 'cannotAddParameter').at(sites[0]!);
   return { name, addParam: { at: open + 1, text: `${before}${added}` } };
 }
 
@@ -527,13 +445,7 @@ function destructuredContext(
   name: string,
 ): ContextParameter | Refusal {
   const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
-  if (!plain)
-    return new Refusal(
-      'context-pattern',
-      'the handler destructures its context parameter with defaults, nesting or a rest element.',
-      'name the context parameter (ctx) and destructure inside the body, then run again.',
-      sites[0],
-    );
+  if (!plain) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
   // What the body reads of each name once the legacy calls are gone.
   const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'ObjectExpression' ? [] : [s.call.callee])));
   const read = new Set<string>();
@@ -583,11 +495,7 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   const text = source.slice(returnType.typeAnnotation.start!, returnType.typeAnnotation.end!);
   const promised = promisedType(text);
   if (promised === undefined) {
-    return new Refusal(
-      'return-type',
-      `the handler's return type \`${codeSnippet(text)}\` is not a Promise the codemod can widen.`,
-      'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.',
-    );
+    return refuse('return-type', 'notPromise', { type: codeSnippet(text) });
   }
   if (/\bInputRequiredResult\b/.test(text)) return undefined;
   return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };
@@ -644,18 +552,10 @@ function liftLocal(
   const { source } = analysis;
   const { name, mutable } = declared;
   if (declared.via === 'caught') {
-    return new Refusal(
-      'unserialisable-local',
-      `the caught error \`${name}\` is used after a question asked in its catch block; an error does not survive JSON.`,
-      `keep what you need of \`${name}\` (e.g. its message) in a local before asking, then run again.`,
-    );
+    return refuse('unserialisable-local', 'caughtError', { name });
   }
   if (declared.via !== 'variable') {
-    return new Refusal(
-      'unserialisable-local',
-      `the ${declared.via} \`${name}\` is declared before a question and used after it; it cannot travel in requestState.`,
-      `move \`${name}\` out of the handler (or below the last question), then run again.`,
-    );
+    return refuse('unserialisable-local', 'notAVariable', { kind: declared.via, name });
   }
   const annotation =
     declared.annotation && declared.annotation.type === 'TSTypeAnnotation'
@@ -678,66 +578,40 @@ function liftLocal(
     }
     return { name, mutable, typeText: analysis.typed ? (answerType(round.binding, name, types) ?? facts?.local(name, declared.start)?.text) : undefined };
   }
-  const recompute = `recompute \`${name}\` after the answer, or keep a JSON form of it and rebuild it, then run again.`;
   // What the syntax already says (`new Date()`) is not asked of the checker.
   const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
-  if (syntactic)
-    return new Refusal(
-      'unserialisable-local',
-      `\`${name}\` lives across a question but holds ${syntactic}, which does not survive a JSON round trip.`,
-      recompute,
-    );
+  if (syntactic) return refuse('unserialisable-local', 'holdsUnsafe', { name, value: syntactic });
   const mutation = mutatedAfter(declared, at, source);
   if (mutation) {
     const from = codeSnippet(source.slice(declared.init!.start!, declared.init!.end!));
-    return new Refusal(
-      'mutated-local',
-      `\`${name}\` refers to an object held elsewhere (\`${from}\`) and the code after the question changes it (\`${codeSnippet(mutation)}\`): the retry would change a copy carried in requestState, not that object.`,
-      `look \`${name}\` up again after the question (or change the object through its owner), then run again.`,
-    );
+    return refuse('mutated-local', 'changedAfter', { name, from, change: codeSnippet(mutation) });
   }
   const fact = facts?.local(name, declared.start);
-  if (fact && !fact.jsonSafe)
-    return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
+  if (fact && !fact.jsonSafe) {
+    return fact.why === undefined
+      ? refuse('unserialisable-local', 'notJson', { name })
+      : refuse('unserialisable-local', 'checkerSays', { name, why: fact.why });
+  }
   const shown = shownJson(source, declared, at, json);
   const value = declared.destructured ?? declared.init;
   const held = value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '';
   if (!analysis.typed) {
     if (shown) return { name, mutable };
-    return new Refusal(
-      'untyped-local',
-      `nothing shows that \`${name}\`${held}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.`,
-      `if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.`,
-    );
+    return refuse('untyped-local', 'untypedInJs', { name, held });
   }
   const typeText = annotation ?? fact?.text;
   const unknownType = (annotation !== undefined && UNKNOWN_TYPE.test(annotation.trim())) || (annotation === undefined && fact?.unknown === true);
   // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
   if (unknownType && !(shown && typeText !== undefined && !/\bany\b/.test(typeText))) {
-    const why = shown
-      ? 'and the resumed code would have to declare it `any`'
-      : 'which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState)';
-    return new Refusal(
-      'untyped-local',
-      `\`${name}\`${held}, which lives across a question, has type \`${typeText ?? 'any'}\`, ${why}.`,
-      `annotate the declaration of \`${name}\` with its JSON type, or recompute it after the answer; then run again.`,
-    );
+    return refuse('untyped-local', shown ? 'anyInResume' : 'typeShowsNothing', { name, held, type: typeText ?? 'any' });
   }
   if (!typeText) {
-    return new Refusal(
-      'untyped-local',
-      `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`,
-      `annotate the declaration of \`${name}\` with its type, then run again.`,
-    );
+    return refuse('untyped-local', facts ? 'unnamedType' : 'noTypeFacts', { name });
   }
   // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
   const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
   if (collection && !shown) {
-    return new Refusal(
-      'unbounded-local',
-      `\`${name}\`${held}, which lives across a question, is a collection (\`${typeText}\`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).`,
-      `carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.`,
-    );
+    return refuse('unbounded-local', 'collection', { name, held, type: typeText });
   }
   const typeImports = annotation === undefined ? fact?.imports : undefined;
   return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };

@@ -33,6 +33,10 @@ const IN_HELPER =
   'this request is made in `{{helper}}()`, which {{handlers}} {{reach}}; a helper cannot suspend the handler that called it, and this one cannot be split:';
 const HELPER_NEXT =
   'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.';
+const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
+const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
+const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON type, or recompute it after the answer; then run again.';
+const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
 const EXPORTED_HELPER_NEXT =
   'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.';
 
@@ -46,8 +50,8 @@ interface RefusalMessage {
  * Every code a marker may carry, as ESLint describes a rule: the one-sentence meaning and the
  * help the reports give (SARIF rules, JSON, the ESLint plugin, the README's table, made from
  * this one by `npm run docs`), and the messages a marker says, each a reason and a next step
- * with `{{name}}` where `refuse` puts the site's own words (plan-handler.ts still writes its
- * own messages where it refuses). A Refusal takes only these codes, so a new one cannot go
+ * with `{{name}}` where `refuse` puts the site's own words (names and snippets of the source,
+ * escaped where they are taken). A Refusal takes only these codes, so a new one cannot go
  * undescribed; its documentation is at `refusalDocsAnchor(code)`.
  */
 export const REFUSAL_CODES = {
@@ -91,15 +95,38 @@ export const REFUSAL_CODES = {
         next: `declare \`{{name}}\` where it is used, then run again; or ${MANUAL_STEP}.`,
       },
       unreadableIf: { reason: 'the if statement around the question could not be read.', next: MANUAL_STEP },
+      notAsync: {
+        reason: 'the handler is not an async function, so it cannot await its state on the retry.',
+        next: `make the handler async, then run again; or ${MANUAL_STEP}.`,
+      },
     },
   },
   closure: {
     short: 'The request is made inside a function nested in the handler.',
     help: `Inline the request into the handler body and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      nestedFunction: {
+        reason: 'the request is made inside a function nested in the handler, which the handler cannot suspend.',
+        next: `lift the request out of the nested function into the handler body, or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'unserialisable-local': {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
+    messages: {
+      caughtError: {
+        reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
+        next: 'keep what you need of `{{name}}` (e.g. its message) in a local before asking, then run again.',
+      },
+      notAVariable: {
+        reason: 'the {{kind}} `{{name}}` is declared before a question and used after it; it cannot travel in requestState.',
+        next: 'move `{{name}}` out of the handler (or below the last question), then run again.',
+      },
+      holdsUnsafe: { reason: '`{{name}}` lives across a question but holds {{value}}, which does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
+      checkerSays: { reason: '`{{name}}` lives across a question but {{why}}.', next: RECOMPUTE_NEXT },
+      notJson: { reason: '`{{name}}` lives across a question but does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
+    },
   },
   'legacy-sdk': {
     short: 'The module is on the v1 SDK (imported directly, or through a module of the project), which has no MRTR.',
@@ -119,28 +146,83 @@ export const REFUSAL_CODES = {
   'hand-migrated': {
     short: 'The handler already answers with inputRequired (or reads inputResponses) itself, besides a legacy request.',
     help: 'Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again.',
+    messages: {
+      answersItself: {
+        reason:
+          'this handler already answers in the 2026-07-28 way itself (`{{shown}}`), and restructuring it around that would run its own resume logic twice.',
+        next: 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.',
+      },
+      earlierRun: { reason: 'this handler was migrated by an earlier run, and this request was left as it was.', next: MANUAL_STEP },
+    },
   },
   'mutated-local': {
     short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
     help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
+    messages: {
+      changedAfter: {
+        reason:
+          '`{{name}}` refers to an object held elsewhere (`{{from}}`) and the code after the question changes it (`{{change}}`): the retry would change a copy carried in requestState, not that object.',
+        next: 'look `{{name}}` up again after the question (or change the object through its owner), then run again.',
+      },
+    },
   },
   'untyped-local': {
     short:
       'Nothing shows a local that would travel in requestState holds plain JSON (it is typed any, or is an untyped call result in JavaScript), or its type cannot be named at the handler.',
     help: 'Annotate the local with its JSON type (a JSDoc @type in JavaScript), or recompute it after the answer, then run mrtr-codemod migrate again.',
+    messages: {
+      untypedInJs: {
+        reason:
+          'nothing shows that `{{name}}`{{held}}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.',
+        next: 'if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.',
+      },
+      anyInResume: {
+        reason: '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, and the resumed code would have to declare it `any`.',
+        next: ANNOTATE_JSON_NEXT,
+      },
+      typeShowsNothing: {
+        reason:
+          '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState).',
+        next: ANNOTATE_JSON_NEXT,
+      },
+      unnamedType: { reason: 'the type of `{{name}}`, which lives across a question, cannot be named here.', next: ANNOTATE_NEXT },
+      noTypeFacts: {
+        reason: 'the type of `{{name}}`, which lives across a question, cannot be named here (no type information was available).',
+        next: ANNOTATE_NEXT,
+      },
+    },
   },
   'unbounded-local': {
     short:
       'A local that would travel in requestState is a collection read from elsewhere (a query, a file, a cache): it can grow without bound, and travels whole on every round.',
     help: 'Carry only what the code after the question needs (ids, a count), or read the collection again after the answer, then run mrtr-codemod migrate again.',
+    messages: {
+      collection: {
+        reason:
+          '`{{name}}`{{held}}, which lives across a question, is a collection (`{{type}}`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).',
+        next: 'carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.',
+      },
+    },
   },
   'param-reassigned': {
     short: 'An argument is reassigned before a question; the retry re-sends the original.',
     help: 'Assign to a new local instead of the parameter, then run mrtr-codemod migrate again.',
+    messages: {
+      reassigned: {
+        reason: 'the argument `{{name}}` is reassigned before a question; a retry re-sends the original arguments.',
+        next: 'assign to a new local instead of the parameter, then run again.',
+      },
+    },
   },
   'unknown-request': {
     short: 'A send(request) whose request object is not a literal.',
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      notLiteral: {
+        reason: 'the request object is not a literal, so the codemod cannot tell which request it sends.',
+        next: `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'server-elsewhere': {
     short:
@@ -196,7 +278,7 @@ export const REFUSAL_CODES = {
     short: 'The module declares a name the migration adds (an import or a generated helper).',
     help: 'Rename the local declaration, then run mrtr-codemod migrate again.',
     messages: {
-      mrtrStep: { reason: 'the handler already uses the name `mrtrStep`, which the migration needs.', next: 'rename that variable and run again.' },
+      usedInHandler: { reason: 'the handler already uses the name `{{name}}`, which the migration needs.', next: 'rename that variable and run again.' },
       declaredInModule: { reason: 'the module already declares `{{name}}`, a name the migration adds.', next: 'rename the local declaration, then run again.' },
       typeOnlyImport: {
         reason: 'the module imports `{{name}}` as a type only, and the migration calls it.',
@@ -295,6 +377,13 @@ export const REFUSAL_CODES = {
   'shadowed-local': {
     short: 'Two locals of the same name would have to travel in requestState.',
     help: 'Rename one of them, then run mrtr-codemod migrate again.',
+    messages: {
+      twoInScope: { reason: 'two locals named `{{name}}` are in scope at this question.', next: 'rename one of them, then run again.' },
+      declaredAgain: {
+        reason: '`{{name}}` is declared again after the block that asks, so the resumed code cannot restore it under the same name.',
+        next: 'rename one of the two declarations, then run again.',
+      },
+    },
   },
   'unknown-receiver': {
     short: 'A call that looks like a legacy request, on a receiver not known to be an MCP server object.',
@@ -341,6 +430,12 @@ export const REFUSAL_CODES = {
   'task-augmented': {
     short: 'The request asks the client to run it as a task, which 2026-07-28 input requests do not carry.',
     help: 'Drop the task augmentation (the client answers on the retry), then run mrtr-codemod migrate again.',
+    messages: {
+      asTask: {
+        reason: 'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.',
+        next: `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'url-elicitation': {
     short: 'A URL elicitation the codemod could not move to inputRequired.elicitUrl(...).',
@@ -358,6 +453,15 @@ export const REFUSAL_CODES = {
         reason:
           'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.',
         next: 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.',
+      },
+      paramsNotInline: {
+        reason:
+          'the URL-mode elicitation params are not an object literal written in the call, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.',
+        next: "write the params inline ({ mode: 'url', message, url, elicitationId }), then run again.",
+      },
+      thrownInTry: {
+        reason: 'the URL elicitation is thrown inside a try block, whose catch or finally would have seen the error.',
+        next: 'throw it outside the try block, then run again.',
       },
     },
   },
@@ -385,22 +489,56 @@ export const REFUSAL_CODES = {
   'expression-body': {
     short: 'The handler body is a single expression.',
     help: `Give the handler a block body ({ ... }) and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      expressionBody: {
+        reason: 'the handler body is a single expression.',
+        next: `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'foreign-context': {
     short: "The request goes through another context than the handler's own.",
     help: `Make the request through the handler's own context parameter, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      otherContext: {
+        reason: "the request goes through `{{receiver}}`, not this handler's own context `{{context}}`.",
+        next: `make the request through the handler's context ({{context}}), or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'request-pattern': {
     short: 'A low-level handler destructures its request, so the state cannot be bound to the call it answers.',
     help: 'Name the request parameter (request) and destructure inside the body, then run mrtr-codemod migrate again.',
+    messages: {
+      destructuredRequest: {
+        reason: 'the low-level handler destructures its request, so the codemod cannot bind the state to the call it answers.',
+        next: 'name the request parameter (request) and destructure inside the body, then run again.',
+      },
+    },
   },
   'context-pattern': {
     short: 'The handler destructures its context parameter, or its parameters do not match the registration.',
     help: `Name the context parameter (ctx) and destructure inside the body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      destructured: { reason: 'the handler destructures its context parameter.', next: CONTEXT_NEXT },
+      destructuredDeeply: { reason: 'the handler destructures its context parameter with defaults, nesting or a rest element.', next: CONTEXT_NEXT },
+      paramsMismatch: { reason: 'the handler parameters do not match the registration.', next: MANUAL_STEP },
+      definitionWithoutContext: {
+        reason: "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.",
+        next: 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.',
+      },
+      cannotAddParameter: { reason: 'cannot add a context parameter to this handler.', next: MANUAL_STEP },
+    },
   },
   'mixed-promise-all': {
     short: 'Promise.all awaits a legacy request together with other work.',
     help: `Await the other work in its own statement, before or after, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      withOtherWork: {
+        reason: 'Promise.all awaits a legacy request together with other work.',
+        next: `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'optional-call': {
     short: 'The request is made through an optional call (`?.`), which asks only when the receiver or method exists.',
@@ -415,6 +553,12 @@ export const REFUSAL_CODES = {
   'return-type': {
     short: "The handler's return type is not a Promise the codemod can widen.",
     help: 'Widen it to Promise<... | InputRequiredResult> (or drop it), then run mrtr-codemod migrate again.',
+    messages: {
+      notPromise: {
+        reason: "the handler's return type `{{type}}` is not a Promise the codemod can widen.",
+        next: 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.',
+      },
+    },
   },
 } as const satisfies Record<string, { short: string; help: string; messages?: Record<string, RefusalMessage> }>;
 

@@ -95,7 +95,7 @@ export function layoutHandler(
     return refuse('loop', 'loopVariableAssigned');
   }
   if (loops && plan.tree.items.some((item) => facts.get(item.span.start)?.reads.has('mrtrStep'))) {
-    return refuse('name-clash', 'mrtrStep');
+    return refuse('name-clash', 'usedInHandler', { name: 'mrtrStep' });
   }
   // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
   // it was, before the guard the retry skips: it does not travel.
