@@ -88,7 +88,13 @@ async function checkCommand(dir: string): Promise<Omit<ChildReport, 'variant' | 
 async function codemod(dir: string, variant: 'check-analysis' | 'migrate', extra: Partial<RunSettings>): Promise<Omit<ChildReport, 'variant' | 'maxRssKiB'>> {
   const start = performance.now();
   // As `migrate --dry-run` does: each changed file's diff is made as soon as it is done.
-  const result = await runCodemod({ paths: [dir], write: false, cwd: process.cwd(), ...(variant === 'check-analysis' ? { types: false as const, verify: false } : { onChanged: (file) => void unifiedDiff(file) }), ...extra });
+  const result = await runCodemod({
+    paths: [dir],
+    write: false,
+    cwd: process.cwd(),
+    ...(variant === 'check-analysis' ? { types: false as const, verify: false } : { onChanged: (file) => void unifiedDiff(file) }),
+    ...extra,
+  });
   const ran = performance.now();
   const patch = variant === 'migrate' ? unifiedDiffs(result.changed) : '';
   const workMs = performance.now() - start;

@@ -42,8 +42,50 @@ export function rng(seed: number): Rng {
 export const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
 export const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
-const WORDS = ['order', 'user', 'account', 'invoice', 'report', 'session', 'cache', 'queue', 'token', 'record', 'item', 'price', 'stock', 'event', 'metric', 'config', 'route', 'payload', 'batch', 'entry', 'ledger', 'audit', 'profile', 'widget', 'channel'];
-const VERBS = ['load', 'save', 'build', 'parse', 'format', 'merge', 'split', 'compute', 'resolve', 'update', 'collect', 'render', 'validate', 'normalise', 'fetch'];
+const WORDS = [
+  'order',
+  'user',
+  'account',
+  'invoice',
+  'report',
+  'session',
+  'cache',
+  'queue',
+  'token',
+  'record',
+  'item',
+  'price',
+  'stock',
+  'event',
+  'metric',
+  'config',
+  'route',
+  'payload',
+  'batch',
+  'entry',
+  'ledger',
+  'audit',
+  'profile',
+  'widget',
+  'channel',
+];
+const VERBS = [
+  'load',
+  'save',
+  'build',
+  'parse',
+  'format',
+  'merge',
+  'split',
+  'compute',
+  'resolve',
+  'update',
+  'collect',
+  'render',
+  'validate',
+  'normalise',
+  'fetch',
+];
 
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const name = (r: Rng, n: number) => `${pick(r, VERBS)}${cap(pick(r, WORDS))}${n}`;
@@ -73,7 +115,10 @@ function plainBlock(r: Rng, n: number, typed: boolean, jsx: boolean): string {
     case 2:
       return `export class ${ty} {\n  ${t('private readonly ')}entries${t(': Map<string, number>')} = new Map();\n\n  ${typed ? `constructor(private readonly prefix: string = '${pick(r, WORDS)}') {}` : `constructor(prefix = '${pick(r, WORDS)}') {\n    this.prefix = prefix;\n  }`}\n\n  ${fn}(key${t(': string')}, delta${t(': number')})${t(': number')} {\n    const next = (this.entries.get(key) ?? 0) + delta;\n    this.entries.set(\`\${this.prefix}:\${key}\`, next);\n    return next;\n  }\n\n  toJSON()${t(': Record<string, number>')} {\n    return Object.fromEntries(this.entries);\n  }\n}\n\n`;
     case 3: {
-      const rows = Array.from({ length: int(r, 3, 12) }, (_, i) => `  { key: '${pick(r, WORDS)}-${i}', weight: ${int(r, 0, 500)}, enabled: ${r() < 0.5} },`).join('\n');
+      const rows = Array.from(
+        { length: int(r, 3, 12) },
+        (_, i) => `  { key: '${pick(r, WORDS)}-${i}', weight: ${int(r, 0, 500)}, enabled: ${r() < 0.5} },`,
+      ).join('\n');
       return `export const ${fn.toUpperCase()}_TABLE = [\n${rows}\n]${t(' as const')};\n\n`;
     }
     case 4:
@@ -260,7 +305,6 @@ export function* corpusFiles(files: number, seed: number, share = 0.03): Generat
   }
 }
 
-
 /**
  * The manifest `dir` holds when it was built as `wanted` says (same corpus version, file count
  * and seed), else undefined: the corpus is to be built (again).
@@ -325,7 +369,15 @@ export async function ensureMigratedCorpus(source: string, dir: string, base: Co
   });
   // 1: markers left (the lifted locals without an annotation), as expected.
   if (code !== 0 && code !== 1) throw new Error(`migrate --no-types over ${dir} exited ${code}`);
-  const manifest: CorpusManifest = { version: base.version, files: base.files, seed: base.seed, candidates: 0, candidateBytes: 0, totalBytes: 0, kinds: { markers: 0 } };
+  const manifest: CorpusManifest = {
+    version: base.version,
+    files: base.files,
+    seed: base.seed,
+    candidates: 0,
+    candidateBytes: 0,
+    totalBytes: 0,
+    kinds: { markers: 0 },
+  };
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || entry.name.endsWith('.json')) continue;
     const text = await readFile(path.join(entry.parentPath, entry.name), 'utf8');

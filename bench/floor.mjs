@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { TextDecoder } from 'node:util';
 import { PREFILTER } from '../dist/analyse/sdk-surface.js';
 
 const { parse } = createRequire(import.meta.url)('@babel/parser');
@@ -29,7 +30,13 @@ function gitFiles(root) {
   const files = [];
   for (const relative of out.split('\0')) {
     if (!relative || !isSource(relative)) continue;
-    if (relative.split('/').slice(0, -1).some((part) => SKIPPED.has(part))) continue;
+    if (
+      relative
+        .split('/')
+        .slice(0, -1)
+        .some((part) => SKIPPED.has(part))
+    )
+      continue;
     files.push(path.join(root, relative));
   }
   return files;
@@ -78,7 +85,13 @@ for (const file of files) {
   candidates++;
   candidateBytes += bytes.length;
   try {
-    parse(source, { sourceType: 'unambiguous', allowReturnOutsideFunction: true, attachComment: false, allowAwaitOutsideFunction: true, plugins: pluginsFor(file) });
+    parse(source, {
+      sourceType: 'unambiguous',
+      allowReturnOutsideFunction: true,
+      attachComment: false,
+      allowAwaitOutsideFunction: true,
+      plugins: pluginsFor(file),
+    });
   } catch {
     // a file that does not parse still cost its parse
   }

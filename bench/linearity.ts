@@ -17,7 +17,11 @@ const VARIANTS = ['floor', 'check-analysis', 'migrate'] as const;
 
 function runChild(root: string, variant: string, dir: string, warm: string): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'child.ts'), variant, dir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_WARM: warm } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'child.ts'), variant, dir], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BENCH_WARM: warm },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -36,7 +40,13 @@ const fmt = (n: number, digits = 0) => n.toFixed(digits);
 export async function measureLinearity(root: string, corpora: string, reps: number, seed: number, rebuild: boolean): Promise<string> {
   const warm = path.join(corpora, 'linear-warm');
   await ensureLinearityCorpus(warm, 200, 1, seed + 1, rebuild);
-  const lin = await Promise.all([1, 2, 4].map(async (copies) => ({ copies, dir: path.join(corpora, `linear-${copies}x`), manifest: await ensureLinearityCorpus(path.join(corpora, `linear-${copies}x`), LINEAR_SERVERS, copies, seed, rebuild) })));
+  const lin = await Promise.all(
+    [1, 2, 4].map(async (copies) => ({
+      copies,
+      dir: path.join(corpora, `linear-${copies}x`),
+      manifest: await ensureLinearityCorpus(path.join(corpora, `linear-${copies}x`), LINEAR_SERVERS, copies, seed, rebuild),
+    })),
+  );
   // The least CPU time of the runs: the least disturbed by other load.
   const least = new Map<string, number>();
   process.stderr.write('linearity');
@@ -63,6 +73,9 @@ export async function measureLinearity(root: string, corpora: string, reps: numb
     const [t1, t2, t4] = [1, 2, 4].map((c) => least.get(`${variant} ${c}`)!) as [number, number, number];
     lines.push(`| ${variant} | ${fmt(t1)} | ${fmt(t2)} | ${fmt(t4)} | ${fmt(t2 / t1, 2)} | ${fmt(t4 / t2, 2)} | ${fmt((t4 - t2) / (t2 - t1), 2)} |`);
   }
-  lines.push('', `Candidate bytes: ${lin.map((l) => `${l.copies}x = ${fmt(l.manifest.candidateBytes / 1e6, 2)} MB`).join(', ')}. Linear cost: a marginal ratio ≈ 2.`);
+  lines.push(
+    '',
+    `Candidate bytes: ${lin.map((l) => `${l.copies}x = ${fmt(l.manifest.candidateBytes / 1e6, 2)} MB`).join(', ')}. Linear cost: a marginal ratio ≈ 2.`,
+  );
   return lines.join('\n');
 }

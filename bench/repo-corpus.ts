@@ -203,7 +203,8 @@ function* repoFiles(seed: number): Generator<RepoFile> {
       yield { relative: [area.dir, top, ...folders, name].join('/'), text: plainModule(r, ext, Math.min(plainSize(r), 20_000)) };
       // Beside some sources, what a repository also holds: styles, data, snapshots.
       if (r() < 0.08) yield { relative: [area.dir, top, ...folders, `${base}.json`].join('/'), text: `{ "id": "${base}", "weight": ${int(r, 0, 99)} }\n` };
-      if (ext === '.tsx' && r() < 0.3) yield { relative: [area.dir, top, ...folders, `${base}.module.css`].join('/'), text: `.${base.replace(/-/g, '_')} { display: flex; }\n` };
+      if (ext === '.tsx' && r() < 0.3)
+        yield { relative: [area.dir, top, ...folders, `${base}.module.css`].join('/'), text: `.${base.replace(/-/g, '_')} { display: flex; }\n` };
     }
   }
 
@@ -215,7 +216,8 @@ function* repoFiles(seed: number): Generator<RepoFile> {
   yield { relative: 'packages/api/src/clients/keep.gen.ts', text: plainModule(r, '.ts', 1_500) };
   for (let i = 0; i < 200; i++) yield { relative: `apps/web/.next/server/chunks/${i}.js`, text: plainModule(r, '.js', int(r, 500, 6_000)), ignored: true };
   for (let i = 0; i < 40; i++) yield { relative: `apps/web/public/build/asset-${i}.js`, text: plainModule(r, '.js', int(r, 500, 3_000)), ignored: true };
-  for (let i = 0; i < 30; i++) yield { relative: `packages/core/src/fixtures/recorded/case-${i}.ts`, text: plainModule(r, '.ts', int(r, 500, 3_000)), ignored: true };
+  for (let i = 0; i < 30; i++)
+    yield { relative: `packages/core/src/fixtures/recorded/case-${i}.ts`, text: plainModule(r, '.ts', int(r, 500, 3_000)), ignored: true };
   for (let i = 0; i < 20; i++) yield { relative: `packages/core/src/views/view-${i}.snap.ts`, text: plainModule(r, '.ts', int(r, 300, 2_000)), ignored: true };
   for (let i = 0; i < 60; i++) yield { relative: `coverage/lcov-report/file-${i}.js`, text: plainModule(r, '.js', int(r, 500, 3_000)), ignored: true };
   yield { relative: 'tools/scripts/local-experiment.mjs', text: IGNORED_CANDIDATE.replace(/: McpServer/, ''), ignored: true };
@@ -224,7 +226,10 @@ function* repoFiles(seed: number): Generator<RepoFile> {
 
 function git(dir: string, ...args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
   });
@@ -242,7 +247,15 @@ export async function ensureRepoCorpus(dir: string, seed: number, rebuild = fals
     }
   }
   await rm(dir, { recursive: true, force: true });
-  const manifest: CorpusManifest = { version: REPO_CORPUS_VERSION, files: 0, seed, candidates: 0, candidateBytes: 0, totalBytes: 0, kinds: { ignoredOnDisk: 0 } };
+  const manifest: CorpusManifest = {
+    version: REPO_CORPUS_VERSION,
+    files: 0,
+    seed,
+    candidates: 0,
+    candidateBytes: 0,
+    totalBytes: 0,
+    kinds: { ignoredOnDisk: 0 },
+  };
   const made = new Set<string>();
   for (const file of repoFiles(seed)) {
     const full = path.join(dir, file.relative);

@@ -62,7 +62,18 @@ const count = (v: string) => {
 };
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { corpora: ['synthetic', 'migrated', 'repo'], files: 10_000, reps: 5, variants: ['floor', 'check', 'migrate', 'migrate-no-types'], scaling: [], startupReps: 20, startupOnly: false, linearity: false, rebuild: false, seed: 20260728 };
+  const args: Args = {
+    corpora: ['synthetic', 'migrated', 'repo'],
+    files: 10_000,
+    reps: 5,
+    variants: ['floor', 'check', 'migrate', 'migrate-no-types'],
+    scaling: [],
+    startupReps: 20,
+    startupOnly: false,
+    linearity: false,
+    rebuild: false,
+    seed: 20260728,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -73,7 +84,13 @@ function parseArgs(argv: string[]): Args {
     if (a === '--files') args.files = count(value());
     else if (a === '--corpora') args.corpora = value().split(',').filter(Boolean) as CorpusName[];
     else if (a === '--reps') args.reps = Math.max(1, Number(value()));
-    else if (a === '--variants') args.variants = ['floor', ...(value().split(',').filter((v) => v !== 'floor') as Variant[])];
+    else if (a === '--variants')
+      args.variants = [
+        'floor',
+        ...(value()
+          .split(',')
+          .filter((v) => v !== 'floor') as Variant[]),
+      ];
     else if (a === '--baseline') args.baseline = path.resolve(value());
     else if (a === '--scaling') args.scaling = value().split(',').map(count);
     else if (a === '--startup-reps') args.startupReps = Math.max(1, Number(value()));
@@ -136,7 +153,9 @@ function commandsFor(variants: readonly Variant[], cli: string, label = ''): Com
     migrate: ['migrate', '--dry-run', '.'],
     'migrate-no-types': ['migrate', '--dry-run', '--no-types', '.'],
   };
-  return variants.filter((v): v is Exclude<Variant, 'floor'> => v !== 'floor').map((variant) => ({ label: `${variant}${label}`, variant, args: [cli, ...args[variant]] }));
+  return variants
+    .filter((v): v is Exclude<Variant, 'floor'> => v !== 'floor')
+    .map((variant) => ({ label: `${variant}${label}`, variant, args: [cli, ...args[variant]] }));
 }
 
 // --- statistics --------------------------------------------------------------------------------
@@ -177,7 +196,21 @@ function table(rows: readonly Row[]): string {
     const rss = row.samples.map((s) => (s.maxRssKiB ?? NaN) / 1024);
     const isFloor = row === floor;
     lines.push(
-      `| ${row.command.label} | ${spread(row.samples.map((s) => s.wallMs))} | ${spread(cpu)} | ${fmt(median(rss), 1)} (${fmt(Math.max(...rss), 1)}) | ${isFloor ? '1' : spread(ratios(row, (s) => s.wallMs), 2)} | ${isFloor ? '1' : spread(ratios(row, (s) => s.cpuMs), 2)} |`,
+      `| ${row.command.label} | ${spread(row.samples.map((s) => s.wallMs))} | ${spread(cpu)} | ${fmt(median(rss), 1)} (${fmt(Math.max(...rss), 1)}) | ${
+        isFloor
+          ? '1'
+          : spread(
+              ratios(row, (s) => s.wallMs),
+              2,
+            )
+      } | ${
+        isFloor
+          ? '1'
+          : spread(
+              ratios(row, (s) => s.cpuMs),
+              2,
+            )
+      } |`,
     );
   }
   return lines.join('\n');
@@ -186,8 +219,15 @@ function table(rows: readonly Row[]): string {
 // --- what the commands found (one unmeasured run each, in JSON) ----------------------------------
 
 async function findingsLine(cli: string, cwd: string, label: string): Promise<string> {
-  const check = JSON.parse((await runProcess([cli, 'check', '--format', 'json', '.'], cwd, true)).stdout) as { summary: { filesScanned: number; findings: number; filesWithFindings: number; errors: number } };
-  const migrate = JSON.parse((await runProcess([cli, 'migrate', '--dry-run', '--json', '.'], cwd, true)).stdout) as { filesScanned: number; changedFiles: unknown[]; sites: { total: number; migrated: number; marked: number }; errors: unknown[] };
+  const check = JSON.parse((await runProcess([cli, 'check', '--format', 'json', '.'], cwd, true)).stdout) as {
+    summary: { filesScanned: number; findings: number; filesWithFindings: number; errors: number };
+  };
+  const migrate = JSON.parse((await runProcess([cli, 'migrate', '--dry-run', '--json', '.'], cwd, true)).stdout) as {
+    filesScanned: number;
+    changedFiles: unknown[];
+    sites: { total: number; migrated: number; marked: number };
+    errors: unknown[];
+  };
   const s = check.summary;
   return `${label}check: ${s.findings} findings in ${s.filesWithFindings} of ${s.filesScanned} files, ${s.errors} errors; migrate --dry-run: ${migrate.changedFiles.length} files changed, ${migrate.sites.total} sites (${migrate.sites.migrated} migrated, ${migrate.sites.marked} marked), ${migrate.errors.length} errors.`;
 }
@@ -237,7 +277,10 @@ async function scalingSection(args: Args, cli: string): Promise<string> {
     const dir = path.join(CORPORA, `files-${files}`);
     await ensureCorpus(dir, files, args.seed, args.rebuild);
     const commands: Command[] = [{ label: 'floor', variant: 'floor', args: [FLOOR, '.'] }];
-    for (const command of commandsFor(args.variants.filter((v) => v === 'check' || v === 'migrate'), cli)) {
+    for (const command of commandsFor(
+      args.variants.filter((v) => v === 'check' || v === 'migrate'),
+      cli,
+    )) {
       commands.push(command);
       if (args.baseline) commands.push(...commandsFor([command.variant], path.join(args.baseline, 'bin', 'mrtr-codemod.js'), ' (before)'));
     }
@@ -248,7 +291,9 @@ async function scalingSection(args: Args, cli: string): Promise<string> {
     for (const row of rows) {
       const rss = row.samples.map((s) => (s.maxRssKiB ?? NaN) / 1024);
       const ratio = median(row.samples.map((s, i) => s.wallMs / floor.samples[i]!.wallMs));
-      lines.push(`| ${files} | ${row.command.label} | ${fmt(median(row.samples.map((s) => s.wallMs)))} | ${fmt(median(row.samples.map((s) => s.cpuMs ?? NaN)))} | ${fmt(median(rss), 1)} (${fmt(Math.max(...rss), 1)}) | ${fmt(ratio, 2)} |`);
+      lines.push(
+        `| ${files} | ${row.command.label} | ${fmt(median(row.samples.map((s) => s.wallMs)))} | ${fmt(median(row.samples.map((s) => s.cpuMs ?? NaN)))} | ${fmt(median(rss), 1)} (${fmt(Math.max(...rss), 1)}) | ${fmt(ratio, 2)} |`,
+      );
       const list = peaks.get(row.command.label) ?? [];
       list.push({ files, rss: median(rss) });
       peaks.set(row.command.label, list);
@@ -258,7 +303,10 @@ async function scalingSection(args: Args, cli: string): Promise<string> {
   for (const [label, list] of peaks) {
     const first = list[0]!;
     const last = list[list.length - 1]!;
-    if (last.files > first.files) lines.push(`- ${label}: ${fmt(first.rss)} MiB at ${first.files} files, ${fmt(last.rss)} MiB at ${last.files}: ${fmt(((last.rss - first.rss) / (last.files - first.files)) * 1000, 2)} MiB per 1,000 files.`);
+    if (last.files > first.files)
+      lines.push(
+        `- ${label}: ${fmt(first.rss)} MiB at ${first.files} files, ${fmt(last.rss)} MiB at ${last.files}: ${fmt(((last.rss - first.rss) / (last.files - first.files)) * 1000, 2)} MiB per 1,000 files.`,
+      );
   }
   return lines.join('\n');
 }
@@ -267,23 +315,44 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const cli = path.join(ROOT, 'bin', 'mrtr-codemod.js');
   if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm run bench does)');
-  if (args.baseline && !existsSync(path.join(args.baseline, 'dist', 'cli', 'main.js'))) throw new Error(`--baseline ${args.baseline}: no dist/cli/main.js there (build it first)`);
+  if (args.baseline && !existsSync(path.join(args.baseline, 'dist', 'cli', 'main.js')))
+    throw new Error(`--baseline ${args.baseline}: no dist/cli/main.js there (build it first)`);
   scratch = await mkdtemp(path.join(os.tmpdir(), 'mrtr-bench-'));
   try {
     const out: string[] = [`## mrtr-codemod bench — ${new Date().toISOString()}`, ''];
-    out.push(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(' ')} at the start; ${args.reps} paired runs${args.baseline ? `; "before" is ${path.relative(ROOT, args.baseline) || args.baseline}` : ''}.`);
+    out.push(
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(' ')} at the start; ${args.reps} paired runs${args.baseline ? `; "before" is ${path.relative(ROOT, args.baseline) || args.baseline}` : ''}.`,
+    );
     if (args.startupOnly) {
       out.push('', await measureStartup(ROOT, CORPORA, args.startupReps || 20, args.seed, args.rebuild, args.baseline));
     } else {
       const corpora: Corpus[] = [];
       const syntheticDir = path.join(CORPORA, `files-${args.files}`);
-      const synthetic = args.corpora.includes('synthetic') || args.corpora.includes('migrated') ? await ensureCorpus(syntheticDir, args.files, args.seed, args.rebuild) : undefined;
-      if (args.corpora.includes('synthetic')) corpora.push({ name: 'synthetic', dir: syntheticDir, manifest: synthetic!, title: `Synthetic corpus, ${args.files} files` });
+      const synthetic =
+        args.corpora.includes('synthetic') || args.corpora.includes('migrated')
+          ? await ensureCorpus(syntheticDir, args.files, args.seed, args.rebuild)
+          : undefined;
+      if (args.corpora.includes('synthetic'))
+        corpora.push({ name: 'synthetic', dir: syntheticDir, manifest: synthetic!, title: `Synthetic corpus, ${args.files} files` });
       if (args.corpora.includes('migrated')) {
         const dir = path.join(CORPORA, `files-${args.files}-migrated`);
-        corpora.push({ name: 'migrated', dir, manifest: await ensureMigratedCorpus(syntheticDir, dir, synthetic!, cli, args.rebuild), title: `The synthetic corpus after \`migrate --no-types\` (what \`check\` guards in CI after a migration)` });
+        corpora.push({
+          name: 'migrated',
+          dir,
+          manifest: await ensureMigratedCorpus(syntheticDir, dir, synthetic!, cli, args.rebuild),
+          title: `The synthetic corpus after \`migrate --no-types\` (what \`check\` guards in CI after a migration)`,
+        });
       }
-      if (args.corpora.includes('repo')) corpora.push({ name: 'repo', dir: path.join(CORPORA, 'repo'), manifest: await ensureRepoCorpus(path.join(CORPORA, 'repo'), args.seed, args.rebuild), title: 'Repository-shaped corpus (a git monorepo: many files, 7 candidates, 4 tsconfig projects, nested .gitignore files)' });
+      if (args.corpora.includes('repo'))
+        corpora.push({
+          name: 'repo',
+          dir: path.join(CORPORA, 'repo'),
+          manifest: await ensureRepoCorpus(path.join(CORPORA, 'repo'), args.seed, args.rebuild),
+          title: 'Repository-shaped corpus (a git monorepo: many files, 7 candidates, 4 tsconfig projects, nested .gitignore files)',
+        });
       for (const corpus of corpora) out.push(await corpusSection(corpus, args, cli), '');
       if (args.scaling.length > 0) out.push(await scalingSection(args, cli), '');
       if (args.linearity) out.push(await measureLinearity(ROOT, CORPORA, args.reps, args.seed, args.rebuild), '');

@@ -70,7 +70,10 @@ export async function measureStartup(root: string, corpora: string, reps: number
   const after = cliCommands(bin, baseline ? ' (after)' : '');
   const before = baseline ? cliCommands(path.join(baseline, 'bin', 'mrtr-codemod.js'), ' (before)') : [];
   // Each command of this build beside the same command of the baseline, when there is one.
-  const commands: Command[] = [{ label: 'node -e 0', args: ['-e', '0'], cwd: root }, ...after.flatMap((command, i) => (before[i] ? [command, before[i]!] : [command]))];
+  const commands: Command[] = [
+    { label: 'node -e 0', args: ['-e', '0'], cwd: root },
+    ...after.flatMap((command, i) => (before[i] ? [command, before[i]!] : [command])),
+  ];
   try {
     // Unmeasured: the page cache warm for every file the commands read.
     for (const command of commands) await runOnce(command);
@@ -100,7 +103,9 @@ function startupReport(commands: readonly Command[], timings: readonly Timing[][
     const ratio = wall[i]! / wall[0]!;
     const cpuRatio = cpu[i] !== undefined && cpu[0] ? fmt(cpu[i]! / cpu[0], 2) : 'n/a';
     const target = command.target === undefined ? '' : `≤ ${command.target}x: ${ratio <= command.target ? 'met' : 'MISSED'}`;
-    lines.push(`| ${command.label} | ${fmt(wall[i]!)} | ${fmt(Math.min(...runs))}–${fmt(Math.max(...runs))} | ${cpu[i] === undefined ? 'n/a' : fmt(cpu[i]!)} | ${fmt(ratio, 2)} | ${cpuRatio} | ${target} |`);
+    lines.push(
+      `| ${command.label} | ${fmt(wall[i]!)} | ${fmt(Math.min(...runs))}–${fmt(Math.max(...runs))} | ${cpu[i] === undefined ? 'n/a' : fmt(cpu[i]!)} | ${fmt(ratio, 2)} | ${cpuRatio} | ${target} |`,
+    );
   });
   return lines.join('\n');
 }

@@ -40,4 +40,7 @@ const { transpiledBodies } = await import(pathToFileURL(path.join(dist, 'rewrite
 writeFileSync(path.join(dist, 'rewrite', 'state-module-bodies.json'), `${JSON.stringify(transpiledBodies(), null, 1)}\n`);
 // The command line as one file (scripts/bundle-cli.js), which the launcher runs.
 const { bundleCli } = await import('./bundle-cli.js');
-if (!(await bundleCli(root))) process.stderr.write('mrtr-codemod: esbuild is not installed, so the CLI is not bundled; bin/mrtr-codemod.js runs dist/cli/main.js (it starts more slowly).\n');
+if (!(await bundleCli(root)))
+  process.stderr.write(
+    'mrtr-codemod: esbuild is not installed, so the CLI is not bundled; bin/mrtr-codemod.js runs dist/cli/main.js (it starts more slowly).\n',
+  );

@@ -34,7 +34,9 @@ export async function bundleCli(root) {
     target: 'node20',
     external: ['typescript', '@modelcontextprotocol/codemod', 'jscodeshift', 'eslint'],
     // For the CommonJS modules inside (Babel, ignore, picomatch) that require Node's own modules.
-    banner: { js: "import { createRequire as __mrtrCreateRequire } from 'node:module';\nimport { pathToFileURL as __mrtrPathToFileURL } from 'node:url';\nconst require = __mrtrCreateRequire(import.meta.url);\nconst __mrtrRequire = require;" },
+    banner: {
+      js: "import { createRequire as __mrtrCreateRequire } from 'node:module';\nimport { pathToFileURL as __mrtrPathToFileURL } from 'node:url';\nconst require = __mrtrCreateRequire(import.meta.url);\nconst __mrtrRequire = require;",
+    },
     logLevel: 'warning',
     plugins: [
       {

@@ -1,7 +1,8 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
 import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
-import { planFile, type PlanOptions } from './plan/plan-file.ts';
+import { planFile } from './plan/plan-file.ts';
+import type { PlanOptions } from './plan/plan-options.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
@@ -38,7 +39,17 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly?: () => boolean): PlanOptions {
-  return { typeFacts, sampling: options.sampling, externalHelpers: options.externalHelpers, stateModule: options.stateModule, ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}), ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}), ...(options.v1Through ? { v1Through: options.v1Through } : {}), ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}), ...(sitesOnly ? { sitesOnly } : {}) };
+  return {
+    typeFacts,
+    sampling: options.sampling,
+    externalHelpers: options.externalHelpers,
+    stateModule: options.stateModule,
+    ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}),
+    ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}),
+    ...(options.v1Through ? { v1Through: options.v1Through } : {}),
+    ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}),
+    ...(sitesOnly ? { sitesOnly } : {}),
+  };
 }
 
 const ALWAYS = () => true;
@@ -83,7 +94,13 @@ export interface TypeFactsSource {
  * answer: the type and JSON-safety of a local that travels in requestState, or whether a
  * look-alike receiver is an MCP SDK object. Everything else never loads the compiler.
  */
-export async function transformWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<TransformResult> {
+export async function transformWithTypes(
+  source: string,
+  fileName: string,
+  types?: TypeFactsSource,
+  options: TransformOptions = {},
+  onAnalysis?: (analysis: FileAnalysis) => void,
+): Promise<TransformResult> {
   const asked = askTypes(source, fileName, types, options, onAnalysis);
   return rewritten(asked.analysis, await planAsked(asked, types, options));
 }
@@ -92,7 +109,13 @@ export async function transformWithTypes(source: string, fileName: string, types
  * The plan of one file, asking the type checker as transformWithTypes does, without the
  * rewrite: a lint needs the sites, not the rewritten text.
  */
-export async function planWithTypes(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void): Promise<FilePlan> {
+export async function planWithTypes(
+  source: string,
+  fileName: string,
+  types?: TypeFactsSource,
+  options: TransformOptions = {},
+  onAnalysis?: (analysis: FileAnalysis) => void,
+): Promise<FilePlan> {
   return planAsked(askTypes(source, fileName, types, options, onAnalysis, true), types, options, true);
 }
 
@@ -111,7 +134,14 @@ export interface AskedFile {
  * still reading (before it knows where the request-state module goes, which the questions do
  * not depend on): the checker then starts sooner. Finish with transformAsked or planAsked.
  */
-export function askTypes(source: string, fileName: string, types: TypeFactsSource | undefined, options: TransformOptions = {}, onAnalysis?: (analysis: FileAnalysis) => void, sitesOnly = false): AskedFile {
+export function askTypes(
+  source: string,
+  fileName: string,
+  types: TypeFactsSource | undefined,
+  options: TransformOptions = {},
+  onAnalysis?: (analysis: FileAnalysis) => void,
+  sitesOnly = false,
+): AskedFile {
   // One parse: every plan of the file shares it (and a caller that wants it, see RunSettings.onAnalysed).
   const analysis = analyseFile(source, fileName);
   onAnalysis?.(analysis);
@@ -150,7 +180,12 @@ function sameBesidesModule(a: TransformOptions, b: TransformOptions): boolean {
  * else the questions whose answers it needs (then plan with planWithFacts). For a caller that
  * answers them its own way (the ESLint rule answers at once, in its own thread).
  */
-export function planOrQuestions(analysis: FileAnalysis, options: TransformOptions = {}, sitesOnly = false, everyLocal?: LocalTypeFact): { plan: FilePlan } | { questions: TypeQuestions } {
+export function planOrQuestions(
+  analysis: FileAnalysis,
+  options: TransformOptions = {},
+  sitesOnly = false,
+  everyLocal?: LocalTypeFact,
+): { plan: FilePlan } | { questions: TypeQuestions } {
   if (!analysis.typed) return { plan: planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined)) };
   const { questions, plan } = questionsOf(analysis, options, sitesOnly, everyLocal);
   return questions.locals.length === 0 && questions.receivers.length === 0 ? { plan } : { questions };
@@ -166,7 +201,12 @@ export function planWithFacts(analysis: FileAnalysis, facts: TypeFacts, options:
  * answer everything permissively (every local typed and JSON-safe, every receiver the SDK's):
  * that plan asks about every local and receiver any answer could lead the real one to ask.
  */
-function questionsOf(analysis: FileAnalysis, options: TransformOptions, sitesOnly: boolean, everyLocal?: LocalTypeFact): { questions: TypeQuestions; plan: FilePlan } {
+function questionsOf(
+  analysis: FileAnalysis,
+  options: TransformOptions,
+  sitesOnly: boolean,
+  everyLocal?: LocalTypeFact,
+): { questions: TypeQuestions; plan: FilePlan } {
   const questions: TypeQuestions = { locals: [], receivers: [] };
   const asked = new Set<string>();
   const once = (key: string) => !asked.has(key) && Boolean(asked.add(key));

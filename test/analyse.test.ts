@@ -34,13 +34,18 @@ describe('legacy call detection', () => {
     expect(sites.map((s) => s.kind)).toEqual([kind]);
   });
 
-  it.each([
-    "ctx.mcpReq.send({ method: 'ping' })",
-    'other.sendRequest(request)',
-    'client.createMessage(p)',
-    'ctx.mcpReq.notify(n)',
-  ])('ignores %s', (call) => {
+  it.each(["ctx.mcpReq.send({ method: 'ping' })", 'other.sendRequest(request)', 'client.createMessage(p)', 'ctx.mcpReq.notify(n)'])('ignores %s', (call) => {
     expect(analyseFile(tool(`  await ${call};\n  return x;`), 'server.ts').sites).toEqual([]);
+  });
+
+  it('refuses a request inside a finally block, whose retry would run the try block again', () => {
+    const { plan, output } = transformSource(
+      tool(`  try {\n    work();\n  } finally {\n    await ctx.mcpReq.elicitInput(${Q});\n  }\n  return x;`),
+      'server.ts',
+    );
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'finally' }]);
+    expect(plan.handlers).toEqual([]);
+    expect(output).toContain('// @mrtr-todo(finally): the request is inside a finally block');
   });
 
   it('reports a send whose request object it cannot read, and refuses to rewrite it', () => {
@@ -71,7 +76,9 @@ describe('statement shapes', () => {
   };
 
   it('declaration, discard, assignment and return', () => {
-    expect(shapeOf('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;')).toEqual([{ form: 'declare', kind: 'const', name: 'a', annotation: undefined }]);
+    expect(shapeOf('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;')).toEqual([
+      { form: 'declare', kind: 'const', name: 'a', annotation: undefined },
+    ]);
     expect(shapeOf('  await ctx.mcpReq.elicitInput(p);\n  return x;')).toEqual([{ form: 'discard' }]);
     expect(shapeOf('  let a;\n  a = await ctx.mcpReq.elicitInput(p);\n  return a;')).toEqual([{ form: 'assign', name: 'a' }]);
     expect(shapeOf('  return await ctx.mcpReq.elicitInput(p);')).toEqual([{ form: 'return' }]);
@@ -79,7 +86,12 @@ describe('statement shapes', () => {
 
   it('lifts exactly the locals declared before a point and read after it', () => {
     const plan = planFile(
-      analyseFile(tool('  const a = 1;\n  const unused = 2;\n  const b = await ctx.mcpReq.elicitInput(p);\n  const c = a + 1;\n  const d = await ctx.mcpReq.elicitInput(p);\n  return [a, b, c, d];'), 'server.js'),
+      analyseFile(
+        tool(
+          '  const a = 1;\n  const unused = 2;\n  const b = await ctx.mcpReq.elicitInput(p);\n  const c = a + 1;\n  const d = await ctx.mcpReq.elicitInput(p);\n  return [a, b, c, d];',
+        ),
+        'server.js',
+      ),
     );
     expect(plan.handlers[0]!.points.map((p) => p.lifted.map((l) => l.name))).toEqual([['a'], ['a', 'b', 'c']]);
   });
@@ -116,8 +128,16 @@ describe('a request held in a const before it is sent', () => {
   // The const ran once before the question; the retry must not run its initialiser again, so
   // the question reads it from the const instead of repeating its text.
   it.each([
-    ['send(request)', "const request = { method: 'elicitation/create' as const, params: { message: nextMessage(), requestedSchema: S } };\n  const answer = await ctx.mcpReq.send(request);", 'inputRequired.elicit(request.params)'],
-    ['elicitInput(params)', 'const params = { message: nextMessage(), requestedSchema: S };\n  const answer = await ctx.mcpReq.elicitInput(params);', 'inputRequired.elicit(params)'],
+    [
+      'send(request)',
+      "const request = { method: 'elicitation/create' as const, params: { message: nextMessage(), requestedSchema: S } };\n  const answer = await ctx.mcpReq.send(request);",
+      'inputRequired.elicit(request.params)',
+    ],
+    [
+      'elicitInput(params)',
+      'const params = { message: nextMessage(), requestedSchema: S };\n  const answer = await ctx.mcpReq.elicitInput(params);',
+      'inputRequired.elicit(params)',
+    ],
   ])('%s: the params are read from the const, and their initialiser runs once', (_name, ask, expected) => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 const S = { type: 'object' as const, properties: {} };
@@ -142,8 +162,16 @@ describe('an asking helper the module exports and a handler here also calls', ()
   // call it), and the engine is told it asks, so that their handlers are marked too, or (where
   // it can be split) ask through its halves once the engine says all of them can.
   it.each([
-    ['export async function', `export async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\n`, true],
-    ['export { confirm }', `async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\nexport { confirm };\n`, false],
+    [
+      'export async function',
+      `export async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\n`,
+      true,
+    ],
+    [
+      'export { confirm }',
+      `async function confirm(ctx: ServerContext) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return answer.action;\n}\nexport { confirm };\n`,
+      false,
+    ],
   ])('%s', (_name, helper, splittable) => {
     const source = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 ${helper}const server = new McpServer({ name: 's', version: '1' });
@@ -154,7 +182,9 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 `;
     const { plan, output } = transformSource(source, 'server.ts');
     const line = source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1;
-    expect(plan.exportedHelpers).toEqual([{ name: 'confirm', line, ...(splittable ? { split: expect.objectContaining({ kind: 'elicit', identity: false }) } : {}) }]);
+    expect(plan.exportedHelpers).toEqual([
+      { name: 'confirm', line, ...(splittable ? { split: expect.objectContaining({ kind: 'elicit', identity: false }) } : {}) },
+    ]);
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
       ['marked', 'in-helper'],
       ['marked', 'via-helper'],
@@ -198,7 +228,7 @@ server.registerTool('t', { inputSchema: schema }, async ({ items }, ctx) => {
 describe('what belongs to nested functions', () => {
   const typed = { local: () => ({ text: 'number', jsonSafe: true }) };
 
-  it('does not take a nested function\'s own var for a handler local (the module\'s `count` is read after the question)', () => {
+  it("does not take a nested function's own var for a handler local (the module's `count` is read after the question)", () => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 let count = 0;
 const server = new McpServer({ name: 's', version: '1' });
@@ -235,7 +265,7 @@ server.registerTool('t', { inputSchema: schema }, async ({ mode }, ctx) => {
     expect(output).toContain("  switch (mrtr.step === 'answer' ? 'a' : mode) {");
     expect(output).toContain(
       [
-        "      if (answer === undefined) return mrtr.askAgain();",
+        '      if (answer === undefined) return mrtr.askAgain();',
         '      for (const x of [1, 2]) { if (x) break; }',
         "      return { content: [{ type: 'text', text: answer.action }] };",
         '    }',
@@ -299,7 +329,7 @@ describe('referencedNames', () => {
 
 describe('requests made through an optional call', () => {
   it('are found and marked, not rewritten (the rewrite would ask every time)', () => {
-      const source = `import { McpServer } from '@modelcontextprotocol/server';
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const a = await ctx.mcpReq.elicitInput?.(${Q});
@@ -310,16 +340,22 @@ server.registerTool('u', { description: 'd' }, async () => {
   return { content: [{ type: 'text', text: String(b) }] };
 });
 `;
-    expect(analyseFile(source, 'server.ts').sites.map((s) => [s.call.loc!.start.line, s.kind])).toEqual([[4, 'elicit'], [8, 'sampling']]);
+    expect(analyseFile(source, 'server.ts').sites.map((s) => [s.call.loc!.start.line, s.kind])).toEqual([
+      [4, 'elicit'],
+      [8, 'sampling'],
+    ]);
     const { plan, output } = transformSource(source, 'server.ts');
-    expect(plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([[4, 'marked', 'optional-call'], [8, 'marked', 'optional-call']]);
+    expect(plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([
+      [4, 'marked', 'optional-call'],
+      [8, 'marked', 'optional-call'],
+    ]);
     expect(output).not.toContain('mrtr.ask');
   });
 });
 
 describe('rewrite invariants', () => {
   it('keeps a multi-line template literal as it was when it moves to a deeper block (before a question awaited inline, in a loop)', () => {
-      const source = `import { McpServer } from '@modelcontextprotocol/server';
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { description: 'd' }, async (ctx) => {
   const out: string[] = [];
@@ -335,7 +371,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
     // The statement before the question moves into the first call's guard, a level deeper;
     // the literal's second line is data. The inline question reads its answer where it was.
-    expect(output).toContain("    if (mrtrStep === undefined) {\n      out.push(`first ${item}\n    second`);\n      return mrtr.ask(");
+    expect(output).toContain('    if (mrtrStep === undefined) {\n      out.push(`first ${item}\n    second`);\n      return mrtr.ask(');
     expect(output).toContain("    if (mrtrAnswer.action === 'accept') out.push(item);");
   });
 
@@ -393,7 +429,9 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 
 describe('what the real-world check found', () => {
   it('names a handler by the value of a const tool name, not the variable', () => {
-    const source = tool('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;').replace("registerTool('t'", "registerTool(name").replace('const server', "const name = 'delete_a';\nconst server");
+    const source = tool('  const a = await ctx.mcpReq.elicitInput(p);\n  return a;')
+      .replace("registerTool('t'", 'registerTool(name')
+      .replace('const server', "const name = 'delete_a';\nconst server");
     const { output } = transformSource(source, 'server.js');
     expect(output).toContain("mrtrResume(ctx, 'tool:delete_a'");
   });
@@ -430,7 +468,7 @@ function register(name) {
   });
 
   it('puts the marker of a refused URL throw right above the throw', () => {
-    const source = tool("  if (q) {\n    if (x) {\n      y();\n    } else {\n      throw new UrlElicitationRequiredError(list);\n    }\n  }\n  return 1;");
+    const source = tool('  if (q) {\n    if (x) {\n      y();\n    } else {\n      throw new UrlElicitationRequiredError(list);\n    }\n  }\n  return 1;');
     const { output } = transformSource(source, 'server.js');
     expect(output).toMatch(/} else {\n\s+\/\/ @mrtr-todo\(url-elicitation\)[^\n]*\n\s+throw new UrlElicitationRequiredError/);
   });
@@ -448,7 +486,10 @@ server.server.oninitialized = () => {
 };
 `;
     const { plan, output } = transformSource(source, 'server.js');
-    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'registered-late'], ['migrated', undefined]]);
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
+      ['marked', 'registered-late'],
+      ['migrated', undefined],
+    ]);
     expect(output).toMatch(/\/\/ @mrtr-todo\(registered-late\)[^\n]*\n {2}server\.registerTool\('t'/);
   });
 });

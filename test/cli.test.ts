@@ -8,7 +8,6 @@ import { BROKEN_SERVER, ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engi
 import { stripAnsi } from '../src/report/color.ts';
 import { cli, git, runCli } from './support/cli.ts';
 
-
 let dir: string;
 
 beforeEach(async () => {
@@ -274,16 +273,26 @@ describe('mrtr-codemod usage', () => {
   });
 
   it('a usage error is one line and a pointer to the help (exit 2); a mistyped option is answered with the nearest', async () => {
-    const usage = (message: string, help = 'mrtr-codemod migrate --help') => ({ code: 2, stdout: '', stderr: `mrtr-codemod: ${message}\nRun '${help}' for the options.\n` });
+    const usage = (message: string, help = 'mrtr-codemod migrate --help') => ({
+      code: 2,
+      stdout: '',
+      stderr: `mrtr-codemod: ${message}\nRun '${help}' for the options.\n`,
+    });
     expect(await cli(dir, 'migrate', '--dryrun', 'src')).toEqual(usage('unknown option --dryrun; did you mean --dry-run?'));
     expect(await cli(dir, 'migrate', 'src', '--exlcude=x')).toEqual(usage('unknown option --exlcude; did you mean --exclude?'));
     expect(await cli(dir, 'migrate', '--dry-run', '--no-tyeps', 'src')).toEqual(usage('unknown option --no-tyeps; did you mean --no-types?'));
     expect(await cli(dir, 'check', '--formt', 'json', 'src')).toEqual(usage('unknown option --formt; did you mean --format?', 'mrtr-codemod check --help'));
-    expect(await cli(dir, 'check', '--include', 'x', '--exclude', 'y', '--frobnicate', '.')).toEqual(usage('unknown option --frobnicate', 'mrtr-codemod check --help'));
+    expect(await cli(dir, 'check', '--include', 'x', '--exclude', 'y', '--frobnicate', '.')).toEqual(
+      usage('unknown option --frobnicate', 'mrtr-codemod check --help'),
+    );
     expect(await cli(dir)).toEqual(usage('name a command: migrate or check', 'mrtr-codemod --help'));
     expect(await cli(dir, 'convert', '.')).toEqual(usage('unknown command convert: the commands are migrate and check', 'mrtr-codemod --help'));
     expect(await cli(dir, 'migrate')).toEqual(usage('Not enough non-option arguments: got 0, need at least 1'));
-    expect(await cli(dir, 'check', '--format', 'xml', '.')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^mrtr-codemod: Invalid values:.*\nRun 'mrtr-codemod check --help' for the options\.\n$/s) });
+    expect(await cli(dir, 'check', '--format', 'xml', '.')).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^mrtr-codemod: Invalid values:.*\nRun 'mrtr-codemod check --help' for the options\.\n$/s),
+    });
     // Known spellings yargs accepts are not taken for typos.
     await tree({ 'src/server.ts': ELICIT_SERVER });
     expect((await cli(dir, 'migrate', '--dryRun', '--no-v1', '--types=false', 'src')).code).toBe(0);
@@ -313,7 +322,9 @@ describe('control characters from the repository never reach a terminal raw', ()
     const json = await cli(dir, 'migrate', '--dry-run', '--json', 'src');
     expect(json.stdout).not.toMatch(RAW);
     // The same value, escaped: JSON readers get the tool name as it is.
-    expect((JSON.parse(json.stdout) as { handlers: { needManualWork: Array<{ handler: string }> } }).handlers.needManualWork[0]!.handler).toBe(`tool:later${ESC}\r\u202e`);
+    expect((JSON.parse(json.stdout) as { handlers: { needManualWork: Array<{ handler: string }> } }).handlers.needManualWork[0]!.handler).toBe(
+      `tool:later${ESC}\r\u202e`,
+    );
 
     for (const format of ['text', 'github', 'json', 'sarif']) {
       const run = await cli(dir, 'check', '--format', format, 'src');
@@ -423,7 +434,11 @@ describe('unusual file names and arguments', () => {
 
 describe('migrate and check answer alike', () => {
   it('exit by one rule: 0 nothing left, 1 left for a person, 2 something could not be done', async () => {
-    await tree({ 'clean/server.ts': ELICIT_SERVER.replace(/await ctx\.mcpReq\.elicitInput\([^;]*\);/, "({ action: 'accept' });"), 'open/mixed.ts': MIXED_SERVER, 'broken/broken.ts': BROKEN_SERVER });
+    await tree({
+      'clean/server.ts': ELICIT_SERVER.replace(/await ctx\.mcpReq\.elicitInput\([^;]*\);/, "({ action: 'accept' });"),
+      'open/mixed.ts': MIXED_SERVER,
+      'broken/broken.ts': BROKEN_SERVER,
+    });
     const codes = async (...paths: string[]) => [(await cli(dir, 'check', ...paths)).code, (await cli(dir, 'migrate', '--dry-run', ...paths)).code];
     expect(await codes('clean')).toEqual([0, 0]);
     expect(await codes('open')).toEqual([1, 1]); // check: findings; migrate: the change leaves a marker
@@ -493,6 +508,8 @@ describe('vendored, minified and bundled code', () => {
     expect((await cli(dir, 'check', '.')).code).toBe(0);
     expect((await cli(dir, 'migrate', '--dry-run', '.')).code).toBe(0);
     // Named, they are taken.
-    expect((await cli(dir, 'check', 'src/vendor', 'src/app.min.js')).stdout).toMatch(/^src\/app\.min\.js:6:\d+ {2}legacy-request [^\n]*\nsrc\/vendor\/lib\.js:6:\d+ {2}legacy-request /);
+    expect((await cli(dir, 'check', 'src/vendor', 'src/app.min.js')).stdout).toMatch(
+      /^src\/app\.min\.js:6:\d+ {2}legacy-request [^\n]*\nsrc\/vendor\/lib\.js:6:\d+ {2}legacy-request /,
+    );
   });
 });

@@ -70,7 +70,10 @@ describe('a plan made for its sites only', () => {
       const sitesOnly = planFile(analysis, { ...options, sitesOnly: () => true });
       expect(sitesOnly.sites, fixture.name).toEqual(whole.sites);
       expect(sitesOnly.exportedHelpers, fixture.name).toEqual(whole.exportedHelpers);
-      expect(sitesOnly.handlers.map((h) => h.id), fixture.name).toEqual(whole.handlers.map((h) => h.id));
+      expect(
+        sitesOnly.handlers.map((h) => h.id),
+        fixture.name,
+      ).toEqual(whole.handlers.map((h) => h.id));
     }
   });
 });

@@ -44,17 +44,57 @@ const IGNORE_FILES: Record<string, string> = {
 };
 
 const SOURCES = [
-  'index.ts', 'a-one.ts', 'b-two.ts', 'c-three.ts', 'x.gen.ts', 'keep.gen.ts', 'top-only.ts', '#hash.ts', '!bang.ts', 'trailing.ts', 'q1.ts', 'qq1.ts', 'space name.ts',
-  'out-dir/a.ts', 'out-dir/inner/b.ts', 'deeper/out-dir/c.ts',
-  'docs/guide/a.ts', 'docs/a.ts', 'docs/guide/a.js',
-  'logs/a.ts', 'logs/keep/b.ts',
-  'cache/a.ts', 'src/cache.ts', 'lib/cache/a.ts',
-  'wild/a.ts', 'wild/inner/b.ts',
-  'src/index.ts', 'src/local.ts', 'src/anchored.ts', 'src/more/anchored.ts', 'src/nested/a.ts', 'src/more/nested/b.ts', 'src/important.gen.ts', 'src/other.gen.ts', 'src/x.tmp.ts', 'src/windows.ts',
-  'src/sub/local.ts', 'src/sub/a.js', 'src/sub/a.keep.js', 'src/sub/deep/x.ts', 'src/sub/deep/y.ts', 'src/sub/lib/top-only.ts',
-  're/a.gen/x.ts', 're/sub/keep.gen/x.ts', 're/sub/other.gen/x.ts', 're/sub/keep.gen/y.gen.ts',
-  'lib/top-only.ts', 'lib/inner/top-only.ts', 'lib/ok.ts',
-  'private/secret.ts', 'private/more/secret.ts',
+  'index.ts',
+  'a-one.ts',
+  'b-two.ts',
+  'c-three.ts',
+  'x.gen.ts',
+  'keep.gen.ts',
+  'top-only.ts',
+  '#hash.ts',
+  '!bang.ts',
+  'trailing.ts',
+  'q1.ts',
+  'qq1.ts',
+  'space name.ts',
+  'out-dir/a.ts',
+  'out-dir/inner/b.ts',
+  'deeper/out-dir/c.ts',
+  'docs/guide/a.ts',
+  'docs/a.ts',
+  'docs/guide/a.js',
+  'logs/a.ts',
+  'logs/keep/b.ts',
+  'cache/a.ts',
+  'src/cache.ts',
+  'lib/cache/a.ts',
+  'wild/a.ts',
+  'wild/inner/b.ts',
+  'src/index.ts',
+  'src/local.ts',
+  'src/anchored.ts',
+  'src/more/anchored.ts',
+  'src/nested/a.ts',
+  'src/more/nested/b.ts',
+  'src/important.gen.ts',
+  'src/other.gen.ts',
+  'src/x.tmp.ts',
+  'src/windows.ts',
+  'src/sub/local.ts',
+  'src/sub/a.js',
+  'src/sub/a.keep.js',
+  'src/sub/deep/x.ts',
+  'src/sub/deep/y.ts',
+  'src/sub/lib/top-only.ts',
+  're/a.gen/x.ts',
+  're/sub/keep.gen/x.ts',
+  're/sub/other.gen/x.ts',
+  're/sub/keep.gen/y.gen.ts',
+  'lib/top-only.ts',
+  'lib/inner/top-only.ts',
+  'lib/ok.ts',
+  'private/secret.ts',
+  'private/more/secret.ts',
 ];
 
 let dir: string;
@@ -82,7 +122,10 @@ const run = promisify(execFile);
 /** The source files git lists in `cwd`, relative to it. */
 async function gitListed(cwd: string): Promise<string[]> {
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd });
-  return stdout.split('\0').filter((file) => file !== '' && isSourceFile(file)).sort();
+  return stdout
+    .split('\0')
+    .filter((file) => file !== '' && isSourceFile(file))
+    .sort();
 }
 
 /** Of `paths` (relative to `cwd`), those `git check-ignore` reports as ignored. */
@@ -131,7 +174,12 @@ describe('discovery agrees with git', () => {
 
   it('ignores every file and folder that git check-ignore reports, and no other', async () => {
     const paths = await everything(dir);
-    const byGit = new Set(await gitCheckIgnore(dir, paths.map((p) => p.replace(/\/$/, ''))));
+    const byGit = new Set(
+      await gitCheckIgnore(
+        dir,
+        paths.map((p) => p.replace(/\/$/, '')),
+      ),
+    );
     const rules = GitIgnoreRules.forRoot(dir);
     const byRules = paths.filter((p) => rules.ignores(path.join(dir, p), p.endsWith('/'))).map((p) => p.replace(/\/$/, ''));
     expect(byRules.sort()).toEqual([...byGit].sort());

@@ -269,9 +269,19 @@ const scenarios: Record<string, Scenario> = {
     ],
     script: { elicit: (params) => (String(params.message).includes('b.bad') ? accept({ ok: true }) : { action: 'decline' }) },
     legacyLog: [
-      'audit:upload:a.txt', 'audit:sending:a.txt', 'audit:uploaded:a.txt', 'audit:upload:done',
-      'audit:upload:b.bad', 'audit:sending:b.bad', 'audit:failed:b.bad:Error: rejected', 'audit:retried:b.bad', 'audit:upload:done',
-      'audit:upload:c.bad', 'audit:sending:c.bad', 'audit:failed:c.bad:Error: rejected', 'audit:upload:done',
+      'audit:upload:a.txt',
+      'audit:sending:a.txt',
+      'audit:uploaded:a.txt',
+      'audit:upload:done',
+      'audit:upload:b.bad',
+      'audit:sending:b.bad',
+      'audit:failed:b.bad:Error: rejected',
+      'audit:retried:b.bad',
+      'audit:upload:done',
+      'audit:upload:c.bad',
+      'audit:sending:c.bad',
+      'audit:failed:c.bad:Error: rejected',
+      'audit:upload:done',
     ],
   },
   'a question in a branch, and one after the branch': {
@@ -281,7 +291,10 @@ const scenarios: Record<string, Scenario> = {
       { name: 'purge', arguments: { table: 'users', force: true } },
       { name: 'purge', arguments: { table: 'keep', force: false } },
     ],
-    script: { elicit: (params) => (params.message === 'Why?' ? accept({ reason: 'old' }) : params.message === 'Purge logs?' ? accept({ ok: true }) : { action: 'decline' }) },
+    script: {
+      elicit: (params) =>
+        params.message === 'Why?' ? accept({ reason: 'old' }) : params.message === 'Purge logs?' ? accept({ ok: true }) : { action: 'decline' },
+    },
     legacyLog: ['audit:purge:logs:confirmed', 'delete:logs=3', 'audit:purge:users:forced', 'delete:users=5'],
   },
   'a question in each branch of an if/else': {
@@ -317,7 +330,9 @@ const scenarios: Record<string, Scenario> = {
   'a question in a loop, and one after the loop': {
     fixture: 'resume-in-place',
     calls: [{ name: 'tally', arguments: { items: ['x', 'y'] } }],
-    script: { elicit: (params) => (params.message === 'How many x?' ? accept({ n: 2 }) : params.message === 'How many y?' ? accept({ n: 3 }) : accept({ ok: true })) },
+    script: {
+      elicit: (params) => (params.message === 'How many x?' ? accept({ n: 2 }) : params.message === 'How many y?' ? accept({ n: 3 }) : accept({ ok: true })),
+    },
     legacyLog: ['audit:saved:5'],
   },
 };
@@ -376,7 +391,16 @@ describe.each([
     // goes on, and the question fails.
     { fixture: 'capability-checks', call: { name: 'careful_delete', arguments: { table: 'logs' } }, log: urlOnly ? [] : ['audit:refused:logs'] },
     { fixture: 'elicit-confirm-delete', call: { name: 'delete_records', arguments: { table: 'logs' } }, log: ['count:logs'] },
-    { fixture: 'control-flow', call: { name: 'rename_project', arguments: { project: 'apollo' } }, log: ['audit:rename:apollo', 'audit:rename:fallback:SdkError: Client does not support form elicitation.', 'audit:rename:finally', 'audit:rename:apollo->apollo-copy'] },
+    {
+      fixture: 'control-flow',
+      call: { name: 'rename_project', arguments: { project: 'apollo' } },
+      log: [
+        'audit:rename:apollo',
+        'audit:rename:fallback:SdkError: Client does not support form elicitation.',
+        'audit:rename:finally',
+        'audit:rename:apollo->apollo-copy',
+      ],
+    },
   ];
 
   it.each(cases)('$fixture is never sent the question and fails (or falls back) as the push API did, on both eras', async ({ fixture, call, log }) => {

@@ -11,8 +11,8 @@ import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { unifiedPatch } from '../src/core/line-diff.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
-import { unifiedPatch } from '../src/report/line-diff.ts';
 import { stateModuleText } from '../src/rewrite/state-module.ts';
 import { ROOT } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
@@ -114,7 +114,8 @@ const CALLS: ToolCall[] = [
 
 function script(): ClientScript {
   return {
-    elicit: (params) => (String(params.message).startsWith('Title') ? { action: 'accept', content: { title: 'groceries' } } : { action: 'accept', content: { ok: true } }),
+    elicit: (params) =>
+      String(params.message).startsWith('Title') ? { action: 'accept', content: { title: 'groceries' } } : { action: 'accept', content: { ok: true } },
     sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'tides: twice daily' } }),
   };
 }
@@ -162,7 +163,7 @@ describe('a server built in src/server.ts, tools registered in src/tools/*.ts', 
       ['src/tools/summarise.ts', 'tool:summarise', 'migrated'],
     ]);
     expect(await changedLines('src/server.ts')).toEqual([
-      '+import { mrtrVerify } from \'./mrtr-request-state.js\';',
+      "+import { mrtrVerify } from './mrtr-request-state.js';",
       '-      requestState: { verify: notesCodec.verify },',
       '+      requestState: { verify: mrtrVerify(notesCodec.verify) },',
     ]);
@@ -178,13 +179,18 @@ describe('a server built in src/server.ts, tools registered in src/tools/*.ts', 
     ]);
     const body = archive.filter((l) => !/^[-+]import/.test(l));
     expect(body.join('\n')).not.toMatch(/mrtrCodec|createRequestStateCodec|server-elsewhere|@mrtr-todo/);
-    console.log(`usual layout: src/tools/archive.ts diff ${archive.length} lines (${archive.filter((l) => l.startsWith('+')).length} added, ${archive.filter((l) => l.startsWith('-')).length} removed); src/server.ts ${(await changedLines('src/server.ts')).length}`);
+    console.log(
+      `usual layout: src/tools/archive.ts diff ${archive.length} lines (${archive.filter((l) => l.startsWith('+')).length} added, ${archive.filter((l) => l.startsWith('-')).length} removed); src/server.ts ${(await changedLines('src/server.ts')).length}`,
+    );
     expect(archive.length).toBeLessThan(25);
   });
 
   it('typechecks, as the original does, and a second run changes nothing', async () => {
     const migrated = path.join(root, 'migrated');
-    const files = (which: string) => Object.keys(PROJECT).filter((f) => f.endsWith('.ts')).map((f) => path.join(root, which, f));
+    const files = (which: string) =>
+      Object.keys(PROJECT)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => path.join(root, which, f));
     expect(typecheck(files('original'))).toEqual([]);
     expect(typecheck([...files('migrated'), path.join(migrated, 'src/mrtr-request-state.ts')])).toEqual([]);
     const again = await runCodemod({ paths: ['src'], write: true, cwd: migrated, types: false });
@@ -199,12 +205,31 @@ describe('a server built in src/server.ts, tools registered in src/tools/*.ts', 
     const migrated = await load('migrated');
     const originalLog: string[] = [];
     const legacy = await runCalls(() => original.createServer(originalLog), 'legacy', CALLS, script());
-    expect(originalLog).toEqual(['count:logs', 'archive:logs', 'note:start:buy milk', 'note:saved:groceries', 'summarise:start', 'summarise:18', 'count:users', 'archive:users']);
-    expect(legacy.results.map((r) => (r as { content?: Array<{ text: string }> }).content?.[0]?.text)).toEqual(['Archived 4 rows.', 'groceries: buy milk', 'tides: twice daily', 'Archived 5 rows.']);
+    expect(originalLog).toEqual([
+      'count:logs',
+      'archive:logs',
+      'note:start:buy milk',
+      'note:saved:groceries',
+      'summarise:start',
+      'summarise:18',
+      'count:users',
+      'archive:users',
+    ]);
+    expect(legacy.results.map((r) => (r as { content?: Array<{ text: string }> }).content?.[0]?.text)).toEqual([
+      'Archived 4 rows.',
+      'groceries: buy milk',
+      'tides: twice daily',
+      'Archived 5 rows.',
+    ]);
     for (const era of ['modern', 'legacy'] as const) {
       const log: string[] = [];
       const run = await runCalls(() => migrated.createServer(log), era, CALLS, script());
-      expect({ era, results: run.results, questions: run.questions, log }).toEqual({ era, results: legacy.results, questions: legacy.questions, log: originalLog });
+      expect({ era, results: run.results, questions: run.questions, log }).toEqual({
+        era,
+        results: legacy.results,
+        questions: legacy.questions,
+        log: originalLog,
+      });
     }
   });
 });

@@ -46,7 +46,12 @@ describe('a migrated handler on the 2026-07-28 era', () => {
     expect(p).toMatchObject({ handler: 'tool:delete_records', step: 'answer', locals: { count: 3 } });
     expect(p.args).toMatch(/^[A-Za-z0-9+/]{43}=$/); // a SHA-256 digest, not the arguments themselves
 
-    const done = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    const done = await connection.callRaw({
+      name: 'delete_records',
+      arguments: { table: 'logs' },
+      inputResponses: CONFIRMED,
+      requestState: first.requestState,
+    });
     expect(done.content).toEqual([{ type: 'text', text: 'Deleted 3 records from logs.' }]);
     expect(world.log).toEqual(['count:logs', 'delete:logs=3']);
     await connection.close();
@@ -57,7 +62,12 @@ describe('a migrated handler on the 2026-07-28 era', () => {
     const again = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, requestState: first.requestState });
     expect(again.resultType).toBe('input_required');
     expect(again.inputRequests).toEqual(first.inputRequests);
-    const wrongShape = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: { answer: { nonsense: true } }, requestState: again.requestState });
+    const wrongShape = await connection.callRaw({
+      name: 'delete_records',
+      arguments: { table: 'logs' },
+      inputResponses: { answer: { nonsense: true } },
+      requestState: again.requestState,
+    });
     expect(wrongShape.inputRequests).toEqual(first.inputRequests);
     expect(world.log).toEqual(['count:logs']);
     await connection.close();
@@ -65,7 +75,12 @@ describe('a migrated handler on the 2026-07-28 era', () => {
 
   it('refuses a tampered MAC and a forged payload with -32602, before the handler runs', async () => {
     const { world, connection, first } = await firstRound(deleteServer, 'delete_records', { table: 'logs' });
-    const tampered = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: flipMac(first.requestState) });
+    const tampered = await connection.callRaw({
+      name: 'delete_records',
+      arguments: { table: 'logs' },
+      inputResponses: CONFIRMED,
+      requestState: flipMac(first.requestState),
+    });
     expect(tampered.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
 
     const [version, body, mac] = first.requestState.split('.');
@@ -82,7 +97,12 @@ describe('a migrated handler on the 2026-07-28 era', () => {
     const { world, connection, first } = await firstRound(deleteServer, 'delete_records', { table: 'logs' });
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 11 * 60_000); // the codec's default TTL is 600 s
-    const late = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    const late = await connection.callRaw({
+      name: 'delete_records',
+      arguments: { table: 'logs' },
+      inputResponses: CONFIRMED,
+      requestState: first.requestState,
+    });
     expect(late.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     expect(world.log).toEqual(['count:logs']);
     await connection.close();
@@ -99,7 +119,12 @@ describe('a migrated handler on the 2026-07-28 era', () => {
 
   it('refuses state minted for another tool with -32602: a manual client sees the state it must send back to learn so', async () => {
     const { world, connection, first } = await firstRound(formsServer, 'list_workspace', {});
-    const misdirected = { name: 'notify_user', arguments: { note: 'x' }, inputResponses: { answer: { action: 'accept', content: {} } }, requestState: first.requestState };
+    const misdirected = {
+      name: 'notify_user',
+      arguments: { note: 'x' },
+      inputResponses: { answer: { action: 'accept', content: {} } },
+      requestState: first.requestState,
+    };
     const answered = await connection.callRaw(misdirected);
     expect(answered).toMatchObject({ resultType: 'input_required', requestState: 'mrtr-refused' });
     expect(answered.inputRequests ?? {}).toEqual({});
@@ -130,7 +155,9 @@ describe('principal binding over the real HTTP entry', () => {
     );
     await client.connect(transport);
     const call = (params: Record<string, unknown>) =>
-      client.request({ method: 'tools/call', params }, { allowInputRequired: true }).catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
+      client
+        .request({ method: 'tools/call', params }, { allowInputRequired: true })
+        .catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
 
     const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as unknown as { requestState: string };
     principal = 'bob';
@@ -183,7 +210,12 @@ describe('the promises kept against an untrusted client', () => {
     expect(again.resultType).toBe('input_required');
     expect(payloadOf(again.requestState).p.born).toBe(born); // the first question's time travels
     vi.setSystemTime((born + 601) * 1000);
-    const late = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: again.requestState });
+    const late = await connection.callRaw({
+      name: 'delete_records',
+      arguments: { table: 'logs' },
+      inputResponses: CONFIRMED,
+      requestState: again.requestState,
+    });
     expect(late.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     expect(world.log).toEqual(['count:logs']);
     await connection.close();
@@ -196,7 +228,9 @@ describe('the promises kept against an untrusted client', () => {
       const connection = await connectManual(() => deleteServer.createServer(world));
       const result = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' } });
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toMatch(/^tool:delete_records: its requestState would be \d+ bytes, over the limit of 300 \(MCP_REQUEST_STATE_MAX_BYTES\)/);
+      expect(result.content[0].text).toMatch(
+        /^tool:delete_records: its requestState would be \d+ bytes, over the limit of 300 \(MCP_REQUEST_STATE_MAX_BYTES\)/,
+      );
       await connection.close();
     } finally {
       stateModule.mrtrConfigure({ maxStateBytes: undefined });
@@ -227,7 +261,11 @@ describe('the promises kept against an untrusted client', () => {
     const server = new McpServer({ name: 'held', version: '1.0.0' }, { requestState: { verify: stateModule.mrtrVerify() } });
     server.registerTool('hold', {}, async (ctx) => {
       const mrtr = await stateModule.mrtrResume(ctx, 'tool:hold', ['answer'], {}, server);
-      return mrtr.ask('answer', { n: 1, list: ['a', { b: null }], gone: undefined }, { answer: inputRequired.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } }) });
+      return mrtr.ask(
+        'answer',
+        { n: 1, list: ['a', { b: null }], gone: undefined },
+        { answer: inputRequired.elicit({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } }) },
+      );
     });
     const connection = await connectManual(() => server);
     expect((await connection.callRaw({ name: 'hold', arguments: {} })).resultType).toBe('input_required');
@@ -246,7 +284,10 @@ describe('the promises kept against an untrusted client', () => {
       const script = { elicit: () => ({ action: 'accept' as const, content }) };
       const legacyWorld = createWorld();
       const legacy = await runCalls(() => deleteInput.createServer(legacyWorld), 'legacy', call, script);
-      expect(legacy.results[0]).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Elicitation response content does not match requested schema: data/) }] });
+      expect(legacy.results[0]).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/^Elicitation response content does not match requested schema: data/) }],
+      });
       for (const era of ['modern', 'legacy'] as const) {
         const world = createWorld();
         const migrated = await runCalls(() => deleteServer.createServer(world), era, call, script);
@@ -266,12 +307,18 @@ describe('end-user binding over the real HTTP entry', () => {
     const handler = createMcpHandler(() => deleteServer.createServer(world));
     let user = 'alice';
     const transport = new StreamableHTTPClientTransport(new URL('http://probe.invalid/mcp'), {
-      fetch: (url, init) => handler.fetch(new Request(url, init), { authInfo: { token: `token-${user}`, clientId: 'one-app', scopes: [], extra: { sub: user } } }),
+      fetch: (url, init) =>
+        handler.fetch(new Request(url, init), { authInfo: { token: `token-${user}`, clientId: 'one-app', scopes: [], extra: { sub: user } } }),
     });
-    const client = new Client({ name: 'user-binding-probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } });
+    const client = new Client(
+      { name: 'user-binding-probe', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } },
+    );
     await client.connect(transport);
     const call = (params: Record<string, unknown>) =>
-      client.request({ method: 'tools/call', params }, { allowInputRequired: true }).catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
+      client
+        .request({ method: 'tools/call', params }, { allowInputRequired: true })
+        .catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
 
     const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as unknown as { requestState: string };
     user = 'bob';

@@ -95,7 +95,9 @@ describe('a v1 project', () => {
     expect(page).toMatch(new RegExp(`<tr class="diff-line diff-remove" id="${anchor}">.*elicitInput`));
     // It says what changed besides the handlers: the manifest, the v1-to-v2 pass, the module.
     const around = /<section class="around" id="around">([^]*?)<\/section>/.exec(page)?.[1] ?? '';
-    expect(around).toContain('package.json</code></a>: the v1 SDK (<code>@modelcontextprotocol/sdk</code>) has no multi round-trip requests, so the package moves to <code>@modelcontextprotocol/server</code>');
+    expect(around).toContain(
+      'package.json</code></a>: the v1 SDK (<code>@modelcontextprotocol/sdk</code>) has no multi round-trip requests, so the package moves to <code>@modelcontextprotocol/server</code>',
+    );
     expect(around).toContain('src/server.ts</code></a>: moved from the v1 SDK to v2 by the official codemod before their handlers were migrated');
     expect(around).toContain('src/mrtr-request-state.ts</code></a>: new, the request-state helpers every migrated file imports');
     expect(page).toContain('<p class="upgraded">This file was on the v1 SDK');
@@ -109,10 +111,19 @@ describe('a v1 project', () => {
     // No scratch directory can be made under a file.
     await put('blocker', '');
     const result = await runCodemod({ paths: [dir], write: true, cwd: dir, v1ScratchDir: path.join(dir, 'blocker', 'scratch') });
-    expect(result.errors).toEqual([{ file: 'src/server.ts', stage: 'transform', message: expect.stringMatching(/^the official v1-to-v2 codemod failed: .*ENOTDIR.*; the file was left as it is$/) }]);
+    expect(result.errors).toEqual([
+      {
+        file: 'src/server.ts',
+        stage: 'transform',
+        message: expect.stringMatching(/^the official v1-to-v2 codemod failed: .*ENOTDIR.*; the file was left as it is$/),
+      },
+    ]);
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toBe(V1_SERVER);
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
-    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/v2.ts', true], ['src/mrtr-request-state.ts', true]]);
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([
+      ['src/v2.ts', true],
+      ['src/mrtr-request-state.ts', true],
+    ]);
     expect(result.sites).toMatchObject([{ file: 'src/v2.ts', status: 'migrated' }]);
   });
 
@@ -120,10 +131,12 @@ describe('a v1 project', () => {
     await put('package.json', V1_MANIFEST);
     await put(
       'src/server.ts',
-      V1_SERVER.replace('async ({ target }) => {', 'async ({ target }, { sendRequest }) => {').replace(
-        "await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } })",
-        "await sendRequest({ method: 'elicitation/create', params: { message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema)",
-      ).replace("import { z } from 'zod';", "import { z } from 'zod';\nimport { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';"),
+      V1_SERVER.replace('async ({ target }) => {', 'async ({ target }, { sendRequest }) => {')
+        .replace(
+          "await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } })",
+          "await sendRequest({ method: 'elicitation/create', params: { message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema)",
+        )
+        .replace("import { z } from 'zod';", "import { z } from 'zod';\nimport { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';"),
     );
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
@@ -136,7 +149,10 @@ describe('a v1 project', () => {
 
   it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {
     await put('package.json', V1_MANIFEST);
-    await put('src/tasks.ts', "import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';\nexport type Options = CreateTaskOptions;\n");
+    await put(
+      'src/tasks.ts',
+      "import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';\nexport type Options = CreateTaskOptions;\n",
+    );
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     const open = result.upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'mcp-codemod-error').map((n) => ({ file: u.file, line: n.line })));
@@ -202,7 +218,10 @@ describe('a helper module that asks', () => {
     await put('src/a.ts', toolsCalling('confirm', './ask'));
     await put('src/b.ts', toolsCalling('prompt', './prompt'));
     // Names a helper without importing it (a local function of the same name).
-    await put('src/c.ts', toolsCalling('confirm', './ask').replace("import { confirm } from './ask';", 'async function confirm(_ctx: unknown, _m: string) { return true; }'));
+    await put(
+      'src/c.ts',
+      toolsCalling('confirm', './ask').replace("import { confirm } from './ask';", 'async function confirm(_ctx: unknown, _m: string) { return true; }'),
+    );
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.filter((s) => s.code === 'via-helper').map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts']);
@@ -278,7 +297,9 @@ const CONFIRM = [
   "  return answer.action === 'accept';",
   '}',
   '',
-].join('\n').replace('{\n  const answer', "{\n  console.error('asking');\n  const answer");
+]
+  .join('\n')
+  .replace('{\n  const answer', "{\n  console.error('asking');\n  const answer");
 
 /** A module whose only tie to the legacy surface is a call of `helper` (it does not pass the prefilter). */
 function toolsCalling(helper: string, from: string): string {
@@ -384,7 +405,9 @@ describe('helpers of a module that other modules ask through', () => {
     await put('src/b.ts', tools('move', 'confirm'));
     const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
     expect(result.errors).toEqual([]);
-    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.handler])).toEqual([['src/prompt.ts', 'migrated', 'helper:confirm']]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.handler])).toEqual([
+      ['src/prompt.ts', 'migrated', 'helper:confirm'],
+    ]);
     const prompt = await readFile(path.join(dir, 'src/prompt.ts'), 'utf8');
     expect(prompt).toContain('export function confirmRequest(message: string) {');
     expect(prompt).toContain('export function confirmDestructiveRequest(what: string) {\n  return confirmRequest(`This cannot be undone: ${what}.`);');
@@ -403,7 +426,10 @@ describe('helpers of a module that other modules ask through', () => {
     await put('src/prompt.ts', PROMPT);
     await put('src/a.ts', tools('wipe', 'confirmDestructive'));
     // Outside any handler: a timer.
-    await put('src/b.ts', "import type { McpServer } from '@modelcontextprotocol/server';\nimport { confirm } from './prompt.js';\nexport const nag = (server: McpServer) => setInterval(() => void confirm(server, 'still there?'), 1000);\n");
+    await put(
+      'src/b.ts',
+      "import type { McpServer } from '@modelcontextprotocol/server';\nimport { confirm } from './prompt.js';\nexport const nag = (server: McpServer) => setInterval(() => void confirm(server, 'still there?'), 1000);\n",
+    );
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
@@ -487,8 +513,17 @@ describe('a module that reaches the v1 SDK through a module of the project', () 
   });
 
   it('is marked when the module is a copy of the v1 SDK kept in the project', async () => {
-    await put('vendor/mcp-sdk/server/mcp.js', 'export class McpServer {\n  constructor(info) {\n    this.info = info;\n  }\n  registerTool(name, config, cb) {\n    return { name, config, cb };\n  }\n}\n');
-    await put('src/tools.ts', TOOLS.replace("import type { McpServer } from '../mcp.js';", "import { McpServer } from '../vendor/mcp-sdk/server/mcp.js';").replace("server.tool('go', 'Go somewhere', { target: z.string() },", "server.registerTool('go', { inputSchema: { target: z.string() } },"));
+    await put(
+      'vendor/mcp-sdk/server/mcp.js',
+      'export class McpServer {\n  constructor(info) {\n    this.info = info;\n  }\n  registerTool(name, config, cb) {\n    return { name, config, cb };\n  }\n}\n',
+    );
+    await put(
+      'src/tools.ts',
+      TOOLS.replace("import type { McpServer } from '../mcp.js';", "import { McpServer } from '../vendor/mcp-sdk/server/mcp.js';").replace(
+        "server.tool('go', 'Go somewhere', { target: z.string() },",
+        "server.registerTool('go', { inputSchema: { target: z.string() } },",
+      ),
+    );
     const result = await runCodemod({ paths: ['src'], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/tools.ts', 'marked', 'legacy-sdk']]);
@@ -539,6 +574,8 @@ it('migrates a handler exported by one module and registered by another', async 
   const search = await readFile(path.join(dir, 'src/tools/search.ts'), 'utf8');
   expect(search).toContain('export async function searchHandler({ query }: { query: string }, ctx: ServerContext) {');
   expect(search).toContain("const mrtr = await mrtrResume(ctx, 'tool:search', ['picked'], { query });");
-  expect(await readFile(path.join(dir, 'src/index.ts'), 'utf8')).toContain("server.registerTool('search', { inputSchema: z.object({ query: z.string() }) }, searchHandler);");
+  expect(await readFile(path.join(dir, 'src/index.ts'), 'utf8')).toContain(
+    "server.registerTool('search', { inputSchema: z.object({ query: z.string() }) }, searchHandler);",
+  );
   expect(typecheck([path.join(dir, 'src/tools/search.ts'), path.join(dir, 'src/index.ts')])).toEqual([]);
 });

@@ -100,6 +100,10 @@ export function registerTools(server: McpServer): void {
 /** The request-state module as an older codemod wrote it: a valid header over another body (a run refreshes it). */
 export function olderStateModule(): string {
   const body = '// older\n';
-  const header = stateModuleText('ts').replace(/sha256:[0-9a-f]{16}/, `sha256:${createHash('sha256').update(body).digest('hex').slice(0, 16)}`).split('\n').slice(0, 4).join('\n');
+  const header = stateModuleText('ts')
+    .replace(/sha256:[0-9a-f]{16}/, `sha256:${createHash('sha256').update(body).digest('hex').slice(0, 16)}`)
+    .split('\n')
+    .slice(0, 4)
+    .join('\n');
   return `${header}\n${body}`;
 }

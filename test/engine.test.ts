@@ -35,7 +35,15 @@ describe('discoverFiles', () => {
     const { files, problems } = await discoverFiles(['.'], dir);
     expect(problems).toEqual([]);
     expect(files.map((f) => path.relative(dir, f))).toEqual([
-      'src/a.ts', 'src/b.tsx', 'src/c.mts', 'src/d.cts', 'src/deep/er/z.ts', 'src/e.js', 'src/f.jsx', 'src/g.mjs', 'src/h.cjs',
+      'src/a.ts',
+      'src/b.tsx',
+      'src/c.mts',
+      'src/d.cts',
+      'src/deep/er/z.ts',
+      'src/e.js',
+      'src/f.jsx',
+      'src/g.mjs',
+      'src/h.cjs',
     ]);
     expect(files.every((f) => path.isAbsolute(f))).toBe(true);
   });
@@ -150,7 +158,10 @@ describe('runCodemod', () => {
       { file: 'src/latin1.js', stage: 'read', message: expect.stringMatching(/^not valid UTF-8/) },
     ]);
     // The migrated file, and the request-state module it imports (written beside it).
-    expect(result.changed.map((c) => [c.path, c.written])).toEqual([['src/good.ts', true], ['src/mrtr-request-state.ts', true]]);
+    expect(result.changed.map((c) => [c.path, c.written])).toEqual([
+      ['src/good.ts', true],
+      ['src/mrtr-request-state.ts', true],
+    ]);
     expect(result.sites).toEqual([
       { file: 'src/good.ts', line: 6, column: 26, kind: 'elicit', handler: 'tool:go', status: 'migrated', lifted: [], guidance: undefined },
     ]);
@@ -163,7 +174,10 @@ describe('runCodemod', () => {
   it('writes nothing in a dry run, and a second run finds nothing to change', async () => {
     const file = await put('server.ts', ELICIT_SERVER);
     const dry = await runCodemod({ paths: ['.'], write: false, cwd: dir, types: noTypes });
-    expect(dry.changed.map((c) => [c.path, c.written, c.created])).toEqual([['server.ts', false, undefined], ['mrtr-request-state.ts', false, true]]);
+    expect(dry.changed.map((c) => [c.path, c.written, c.created])).toEqual([
+      ['server.ts', false, undefined],
+      ['mrtr-request-state.ts', false, true],
+    ]);
     expect(await readFile(file, 'utf8')).toBe(ELICIT_SERVER);
     expect(await readdir(dir)).toEqual(['server.ts']);
 

@@ -81,7 +81,15 @@ async function lint(extra: Linter.Config[] = []): Promise<ESLint.LintResult[]> {
 
 function reported(results: readonly ESLint.LintResult[]): Reported[] {
   return results
-    .flatMap((r) => r.messages.map((m) => ({ file: path.relative(dir, r.filePath).split(path.sep).join('/'), line: m.line, column: m.column, ruleId: m.ruleId ?? '(fatal)', message: m.message })))
+    .flatMap((r) =>
+      r.messages.map((m) => ({
+        file: path.relative(dir, r.filePath).split(path.sep).join('/'),
+        line: m.line,
+        column: m.column,
+        ruleId: m.ruleId ?? '(fatal)',
+        message: m.message,
+      })),
+    )
     .sort(byPlace);
 }
 
@@ -121,8 +129,20 @@ afterAll(async () => {
 describe('the ESLint plugin under ESLint 9 (flat config)', () => {
   it('reports exactly what check reports: each finding at its place, under its rule, in its words', () => {
     const fromCheck: Reported[] = [
-      ...report.findings.map((f) => ({ file: f.file, line: f.line, column: f.column, ruleId: `mrtr-codemod/${eslintRuleName(f.ruleId)}`, message: messageWithHint(f) })),
-      ...report.errors.map((e) => ({ file: e.file, line: e.line ?? 1, column: e.column ?? 1, ruleId: 'mrtr-codemod/not-checked', message: `mrtr-codemod could not check this file: ${e.message}` })),
+      ...report.findings.map((f) => ({
+        file: f.file,
+        line: f.line,
+        column: f.column,
+        ruleId: `mrtr-codemod/${eslintRuleName(f.ruleId)}`,
+        message: messageWithHint(f),
+      })),
+      ...report.errors.map((e) => ({
+        file: e.file,
+        line: e.line ?? 1,
+        column: e.column ?? 1,
+        ruleId: 'mrtr-codemod/not-checked',
+        message: `mrtr-codemod could not check this file: ${e.message}`,
+      })),
     ].sort(byPlace);
     expect(reported(eslintResults)).toEqual(fromCheck);
   });
@@ -145,7 +165,9 @@ describe('the ESLint plugin under ESLint 9 (flat config)', () => {
     expect(byFile.has('public/app.min.js')).toBe(false);
     expect(report.skipped?.map((s) => s.file).sort()).toEqual(['public/app.min.js', 'vendor']);
     // The look-alike fixture's real SDK request is reported; its LLM client's createMessage (the checker says so) is not.
-    expect(byFile.get('lookalike/input.ts')).toEqual(report.findings.filter((f) => f.file === 'lookalike/input.ts').map((f) => `mrtr-codemod/${eslintRuleName(f.ruleId)}`));
+    expect(byFile.get('lookalike/input.ts')).toEqual(
+      report.findings.filter((f) => f.file === 'lookalike/input.ts').map((f) => `mrtr-codemod/${eslintRuleName(f.ruleId)}`),
+    );
     // Nothing fatal: every file parsed under ESLint's parsers.
     expect(eslintResults.every((r) => r.fatalErrorCount === 0)).toBe(true);
   });
@@ -159,7 +181,12 @@ describe('the ESLint plugin under ESLint 9 (flat config)', () => {
 
   it("describes each rule from check's table and links to the README section that explains it", () => {
     // Explicit anchors, and the headings' own (as GitHub and npm make them).
-    const headings = [...README.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-'));
+    const headings = [...README.matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]!
+        .toLowerCase()
+        .replace(/[^\w\- ]/g, '')
+        .replace(/ /g, '-'),
+    );
     const anchors = new Set([...[...README.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!), ...headings]);
     for (const [name, rule] of Object.entries(plugin.rules)) {
       const url = rule.meta!.docs!.url!;

@@ -11,7 +11,10 @@ import { codeSnippet, commentText, jsString } from '../src/core/escape.ts';
 import { transformSource } from '../src/transform.ts';
 
 /** Strings with every kind of code unit: lone surrogates, controls, line terminators. */
-const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('\n', '\r', '\u2028', '\u2029', '*', '/', "'", '\\', '\u202e', '\0', 'a', '1') }));
+const anyText = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  fc.string({ unit: fc.constantFrom('\n', '\r', '\u2028', '\u2029', '*', '/', "'", '\\', '\u202e', '\0', 'a', '1') }),
+);
 
 describe('jsString', () => {
   it('is a literal whose value is the text, on one line', () => {
@@ -56,7 +59,13 @@ describe('codeSnippet', () => {
   });
 });
 
-const BREAKOUTS = ['late\u2028globalThis.pwned = 1; //', "one\nglobalThis.pwned = 2; '", 'two\r\nglobalThis.pwned = 3', 'three */ globalThis.pwned = 4; /*', 'four\u202e;globalThis.pwned = 5'];
+const BREAKOUTS = [
+  'late\u2028globalThis.pwned = 1; //',
+  "one\nglobalThis.pwned = 2; '",
+  'two\r\nglobalThis.pwned = 3',
+  'three */ globalThis.pwned = 4; /*',
+  'four\u202e;globalThis.pwned = 5',
+];
 
 const ELICIT = "{ message: 'ok?', requestedSchema: { type: 'object', properties: {} } }";
 
@@ -107,7 +116,12 @@ describe('tool names that try to break out of generated text', () => {
     const migrated = plan.sites.filter((s) => s.status === 'migrated').map((s) => s.handler);
     // A handler registered late is migrated all the same; its registration is what is marked.
     expect(migrated.sort()).toEqual(['tool:' + BREAKOUTS[0], ...BREAKOUTS.slice(1, 5).map((n) => `tool:${n}`)].sort());
-    expect(plan.sites.filter((s) => s.status === 'marked').map((s) => s.code).sort()).toEqual(['registered-late', 'shared-handler']);
+    expect(
+      plan.sites
+        .filter((s) => s.status === 'marked')
+        .map((s) => s.code)
+        .sort(),
+    ).toEqual(['registered-late', 'shared-handler']);
   });
 
   it('adds no code: the only `pwned` the output holds is the data it held before', () => {

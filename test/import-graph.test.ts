@@ -14,7 +14,12 @@ const EXTENSIONS = ['.ts', '.js', '.mjs', '.tsx', '.cts'];
 
 /** A project: files, each importing some specifiers, some building a server. */
 const project = fc
-  .uniqueArray(fc.tuple(fc.constantFrom(...FOLDERS), fc.constantFrom(...NAMES), fc.constantFrom(...EXTENSIONS)).map(([folder, name, ext]) => path.join(ROOT, folder, name + ext)), { minLength: 1, maxLength: 14 })
+  .uniqueArray(
+    fc
+      .tuple(fc.constantFrom(...FOLDERS), fc.constantFrom(...NAMES), fc.constantFrom(...EXTENSIONS))
+      .map(([folder, name, ext]) => path.join(ROOT, folder, name + ext)),
+    { minLength: 1, maxLength: 14 },
+  )
   .chain((files) =>
     fc.tuple(
       fc.constant(files),
@@ -22,7 +27,13 @@ const project = fc
         fc.record({
           specifiers: fc.array(
             fc.oneof(
-              fc.tuple(fc.constantFrom('./', '../', '../../', './tools/', './admin/'), fc.constantFrom(...NAMES), fc.constantFrom('', '.js', '.ts', '.mjs', '/')).map(([up, name, ext]) => `${up}${name}${ext}`),
+              fc
+                .tuple(
+                  fc.constantFrom('./', '../', '../../', './tools/', './admin/'),
+                  fc.constantFrom(...NAMES),
+                  fc.constantFrom('', '.js', '.ts', '.mjs', '/'),
+                )
+                .map(([up, name, ext]) => `${up}${name}${ext}`),
               fc.constantFrom('.', '..', './', '../tools', './tools', '../admin/index.js'),
             ),
             { maxLength: 3 },
@@ -70,7 +81,8 @@ describe('the import graph', () => {
         });
         const noted = new Set(files);
         // Importers by the plain definition: every specifier of every file resolved.
-        const importersOf = (target: string) => files.filter((f) => specifiers.get(f)!.some((s) => resolveAmong(path.dirname(f), s, (x) => noted.has(x)) === target));
+        const importersOf = (target: string) =>
+          files.filter((f) => specifiers.get(f)!.some((s) => resolveAmong(path.dirname(f), s, (x) => noted.has(x)) === target));
         const builders = new Set(files.filter((_, i) => contents[i]!.builds));
         for (const target of files) {
           let expected: string[];

@@ -1,13 +1,13 @@
-// The unified diff writer (src/report/line-diff.ts) checked against an independent patch
+// The unified diff writer (src/core/line-diff.ts) checked against an independent patch
 // applier, the `diff` package's applyPatch (strict: no fuzz): every patch it writes must turn
 // the old text into the new one exactly, with or without the splices that made the new text.
 // Also the position mapping built on the line diff (src/engine/position-map.ts).
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Edit } from '../src/plan/types.ts';
+import type { Edit } from '../src/core/vocabulary.ts';
 import { positionMap } from '../src/engine/position-map.ts';
-import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/report/line-diff.ts';
+import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/core/line-diff.ts';
 import { applyEdits } from '../src/rewrite/rewrite.ts';
 
 const patch = (before: string, after: string, context = 3) => unifiedPatch('a/f', 'b/f', before, after, context);
@@ -43,9 +43,11 @@ describe('unifiedPatch', () => {
   });
 
   it('writes patches that turn the old text into the new one (random edits)', () => {
-    const text = fc.array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 40 }).chain((lines) =>
-      fc.tuple(fc.constant(lines), fc.array(fc.tuple(fc.nat(40), fc.constantFrom('del', 'ins', 'swap')), { maxLength: 12 }), fc.boolean(), fc.boolean()),
-    );
+    const text = fc
+      .array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 40 })
+      .chain((lines) =>
+        fc.tuple(fc.constant(lines), fc.array(fc.tuple(fc.nat(40), fc.constantFrom('del', 'ins', 'swap')), { maxLength: 12 }), fc.boolean(), fc.boolean()),
+      );
     fc.assert(
       fc.property(text, ([lines, edits, oldEol, newEol]) => {
         const next: string[] = [...lines];

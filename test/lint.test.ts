@@ -13,7 +13,9 @@ import { diagnosticsByFile } from './support/typecheck.ts';
 const cases = fixtureCases();
 
 /** The globals a Node server uses (no `globals` package: these are all the fixtures and the module use). */
-const NODE_GLOBALS: Linter.Globals = Object.fromEntries(['console', 'process', 'Buffer', 'crypto', 'btoa', 'TextEncoder', 'globalThis', 'URL', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']));
+const NODE_GLOBALS: Linter.Globals = Object.fromEntries(
+  ['console', 'process', 'Buffer', 'crypto', 'btoa', 'TextEncoder', 'globalThis', 'URL', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']),
+);
 
 const eslint = new ESLint({
   cwd: ROOT,
@@ -56,9 +58,12 @@ describe('strict tsc (strict, noUnusedLocals, noUnusedParameters, noImplicitRetu
     byFile = diagnosticsByFile(files, { noUnusedLocals: true, noUnusedParameters: true, noImplicitReturns: true, noFallthroughCasesInSwitch: true });
   });
 
-  it.each(cases.filter((c) => /\.(m|c)?tsx?$/.test(c.inputPath)).map((c) => [c.name, c] as const))('finds nothing in the output of %s that it does not find in the input', (_name, c) => {
-    expect(added(byFile.get(c.inputPath)!.sort(), byFile.get(c.outputPath)!.sort())).toEqual([]);
-  });
+  it.each(cases.filter((c) => /\.(m|c)?tsx?$/.test(c.inputPath)).map((c) => [c.name, c] as const))(
+    'finds nothing in the output of %s that it does not find in the input',
+    (_name, c) => {
+      expect(added(byFile.get(c.inputPath)!.sort(), byFile.get(c.outputPath)!.sort())).toEqual([]);
+    },
+  );
 
   it('finds nothing in the request-state module', () => {
     expect(byFile.get(path.join(FIXTURES, '_support', 'mrtr-request-state.ts'))).toEqual([]);

@@ -82,8 +82,12 @@ async function lockfileFor(app: { name: string; version: string }, dir: string, 
     'node_modules/mrtr-codemod': {
       version: own.version,
       resolved: `file:${tarball}`,
-      integrity: `sha512-${createHash('sha512').update(await readFile(path.join(dir, tarball))).digest('base64')}`,
-      ...Object.fromEntries(['license', 'dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta'].filter((k) => k in own).map((k) => [k, own[k]])),
+      integrity: `sha512-${createHash('sha512')
+        .update(await readFile(path.join(dir, tarball)))
+        .digest('base64')}`,
+      ...Object.fromEntries(
+        ['license', 'dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta'].filter((k) => k in own).map((k) => [k, own[k]]),
+      ),
     },
   };
   for (const [place, entry] of Object.entries(project.packages)) {
@@ -179,7 +183,10 @@ beforeAll(async () => {
   packedFiles = info!.files.map((f) => f.path).sort();
 
   const app = { name: 'empty-app', version: '1.0.0' };
-  await writeFile(path.join(appDir, 'package.json'), `${JSON.stringify({ ...app, private: true, dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`);
+  await writeFile(
+    path.join(appDir, 'package.json'),
+    `${JSON.stringify({ ...app, private: true, dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`,
+  );
   await writeFile(path.join(appDir, 'package-lock.json'), `${JSON.stringify(await lockfileFor(app, appDir, tarball), null, 2)}\n`);
   const installed = await sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], appDir);
   expect(installed.code, `${installed.stderr}\n(offline: the npm cache must hold this project's dependencies; run \`npm ci\` in the project first)`).toBe(0);
@@ -191,17 +198,41 @@ afterAll(async () => {
 
 describe('the packed tarball', () => {
   it('holds the launcher, compiled JavaScript with declarations, the request-state template, and README; no TypeScript sources, tests, fixtures or build files', () => {
-    for (const file of ['bin/mrtr-codemod.js', 'dist/cli/main.js', 'dist/cli/main.bundle.js', 'dist/rewrite/state-module-bodies.json', 'dist/index.js', 'dist/index.d.ts', 'dist/eslint/index.js', 'dist/eslint/index.d.ts', 'dist/analyse/type-facts-worker.js', 'dist/analyse/babel.cjs', 'dist/transforms/mrtr-handlers.js', 'dist/rewrite/state-module.js', 'templates/request-state.ts', 'README.md', 'package.json']) {
+    for (const file of [
+      'bin/mrtr-codemod.js',
+      'dist/cli/main.js',
+      'dist/cli/main.bundle.js',
+      'dist/rewrite/state-module-bodies.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/eslint/index.js',
+      'dist/eslint/index.d.ts',
+      'dist/analyse/type-facts-worker.js',
+      'dist/analyse/babel.cjs',
+      'dist/transforms/mrtr-handlers.js',
+      'dist/rewrite/state-module.js',
+      'templates/request-state.ts',
+      'README.md',
+      'package.json',
+    ]) {
       expect(packedFiles).toContain(file);
     }
     // templates/ is data: the run reads it to write the request-state module.
-    const stray = packedFiles.filter((f) => /^(src|test|fixtures|examples|bench|scripts|\.tmp|\.ci|node_modules)\//.test(f) || (/\.(c|m)?tsx?$/.test(f) && !/\.d\.(c|m)?ts$/.test(f) && !f.startsWith('templates/')) || /^tsconfig/.test(f));
+    const stray = packedFiles.filter(
+      (f) =>
+        /^(src|test|fixtures|examples|bench|scripts|\.tmp|\.ci|node_modules)\//.test(f) ||
+        (/\.(c|m)?tsx?$/.test(f) && !/\.d\.(c|m)?ts$/.test(f) && !f.startsWith('templates/')) ||
+        /^tsconfig/.test(f),
+    );
     expect(stray).toEqual([]);
     expect(tarballBytes).toBeGreaterThan(0);
   });
 
   it('installs with its dependencies and none of the development ones: no tsx, no jscodeshift (an optional peer)', async () => {
-    const manifest = JSON.parse(await readFile(path.join(appDir, 'node_modules', 'mrtr-codemod', 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    const manifest = JSON.parse(await readFile(path.join(appDir, 'node_modules', 'mrtr-codemod', 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(Object.keys(manifest.dependencies!)).not.toContain('tsx');
     expect(manifest.peerDependenciesMeta).toEqual({ eslint: { optional: true }, jscodeshift: { optional: true } });
     expect(existsSync(path.join(appDir, 'node_modules', 'tsx'))).toBe(false);
@@ -209,9 +240,14 @@ describe('the packed tarball', () => {
     expect(existsSync(path.join(appDir, 'node_modules', 'typescript'))).toBe(true);
   });
 
-  it('the bundled CLI prints what its modules print, yargs\'s translations included', async () => {
+  it("the bundled CLI prints what its modules print, yargs's translations included", async () => {
     // In German: yargs finds its translations where it is installed, not beside the bundle.
-    const german = (entry: string, ...args: string[]) => sh('env', ['-u', 'LC_ALL', '-u', 'LC_MESSAGES', '-u', 'LANGUAGE', 'LANG=de_DE.UTF-8', process.execPath, `node_modules/mrtr-codemod/${entry}`, ...args], appDir);
+    const german = (entry: string, ...args: string[]) =>
+      sh(
+        'env',
+        ['-u', 'LC_ALL', '-u', 'LC_MESSAGES', '-u', 'LANGUAGE', 'LANG=de_DE.UTF-8', process.execPath, `node_modules/mrtr-codemod/${entry}`, ...args],
+        appDir,
+      );
     const viaBundle = await german('bin/mrtr-codemod.js', 'migrate');
     expect(viaBundle.stderr).toContain('Nicht genügend Argumente');
     expect(viaBundle).toEqual(await german('dist/cli/main.js', 'migrate'));
@@ -236,7 +272,9 @@ describe('the packed tarball', () => {
     const before = await codemod(appDir, 'check', 'src');
     expect(before.code, before.stderr).toBe(1);
     expect(before.stdout).toContain('src/server.ts:6:26  legacy-request  elicitation request still awaited from the client in tool:go');
-    expect(before.stdout.trimEnd().split('\n').at(-1)).toBe('mrtr-codemod check: 2 findings in 2 files (2 can be rewritten by `mrtr-codemod migrate`), 0 errors, 2 files checked');
+    expect(before.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'mrtr-codemod check: 2 findings in 2 files (2 can be rewritten by `mrtr-codemod migrate`), 0 errors, 2 files checked',
+    );
 
     const dry = await codemod(appDir, 'migrate', '--dry-run', 'src');
     expect(dry.code, dry.stderr).toBe(0);
@@ -254,13 +292,19 @@ describe('the packed tarball', () => {
     expect(real.stdout).toContain('\nmigrated 2/2 handlers\nNext steps:\n');
     expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
     // The request-state module is the packed template's text, found from dist/ at run time.
-    expect(await readFile(path.join(appDir, 'src/mrtr-request-state.ts'), 'utf8')).toContain(await readFile(path.join(PROJECT, 'templates/request-state.ts'), 'utf8'));
+    expect(await readFile(path.join(appDir, 'src/mrtr-request-state.ts'), 'utf8')).toContain(
+      await readFile(path.join(PROJECT, 'templates/request-state.ts'), 'utf8'),
+    );
     const after = await codemod(appDir, 'check', 'src');
     expect(after.code, after.stdout).toBe(0);
   });
 
   it('`migrate` moves a v1 server to v2 first with the official codemod, which it loads from its dependencies', async () => {
-    await putFile(appDir, 'v1/package.json', `${JSON.stringify({ name: 'v1-server', private: true, dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } }, null, 2)}\n`);
+    await putFile(
+      appDir,
+      'v1/package.json',
+      `${JSON.stringify({ name: 'v1-server', private: true, dependencies: { '@modelcontextprotocol/sdk': '^1.32.2' } }, null, 2)}\n`,
+    );
     await putFile(appDir, 'v1/server.mjs', V1_SERVER);
     const dry = await codemod(appDir, 'migrate', '--dry-run', 'v1');
     expect(dry.code, dry.stderr).toBe(0);
@@ -273,7 +317,13 @@ describe('the packed tarball', () => {
     // the text the build kept (dist/rewrite/state-module-bodies.json) being the template's transpile.
     expect(dry.stdout).toContain('--- /dev/null\n+++ b/v1/mrtr-request-state.mjs\n');
     const created = dry.stdout.split('+++ b/v1/mrtr-request-state.mjs\n')[1]!.split(/\n(?=diff |--- )/)[0]!;
-    expect(created.split('\n').filter((line) => line.startsWith('+')).map((line) => `${line.slice(1)}\n`).join('')).toBe(stateModuleText('esm'));
+    expect(
+      created
+        .split('\n')
+        .filter((line) => line.startsWith('+'))
+        .map((line) => `${line.slice(1)}\n`)
+        .join(''),
+    ).toBe(stateModuleText('esm'));
   });
 
   it('loads TypeScript, the official codemod and jscodeshift only when a run needs them', async () => {
@@ -283,7 +333,11 @@ describe('the packed tarball', () => {
     const loads = async (...args: string[]) => {
       const trace = path.join(appDir, `trace-${args.join('-').replace(/\W+/g, '_')}.txt`);
       await writeFile(trace, '');
-      const ran = await sh('env', [`MRTR_TRACE=${trace}`, process.execPath, '--require', './trace.cjs', 'node_modules/mrtr-codemod/bin/mrtr-codemod.js', ...args], appDir);
+      const ran = await sh(
+        'env',
+        [`MRTR_TRACE=${trace}`, process.execPath, '--require', './trace.cjs', 'node_modules/mrtr-codemod/bin/mrtr-codemod.js', ...args],
+        appDir,
+      );
       expect([0, 1], ran.stderr).toContain(ran.code);
       const files = (await readFile(trace, 'utf8')).split('\n');
       // A package (`yargs`) or a file of one (`mrtr-codemod/dist/cli/main.bundle.js`).
@@ -327,24 +381,35 @@ describe('the packed tarball', () => {
     await writeFile(path.join(appDir, 'eslint.config.js'), "import mrtr from 'mrtr-codemod/eslint';\nexport default [mrtr.configs.recommended];\n");
     const linted = await sh(process.execPath, [ESLINT_BIN, '--format', 'json', 'lint'], appDir);
     expect(linted.code, linted.stderr).toBe(1);
-    const eslint = (JSON.parse(linted.stdout) as Array<{ filePath: string; messages: Array<{ line: number; column: number; ruleId: string; message: string }> }>)
+    const eslint = (
+      JSON.parse(linted.stdout) as Array<{ filePath: string; messages: Array<{ line: number; column: number; ruleId: string; message: string }> }>
+    )
       .flatMap((r) => r.messages.map((m) => [path.relative(appDir, r.filePath).split(path.sep).join('/'), m.line, m.column, m.ruleId, m.message]))
       .sort();
     const checked = await codemod(appDir, 'check', '--format', 'json', 'lint');
     expect(checked.code, checked.stderr).toBe(1);
-    const fromCheck = (JSON.parse(checked.stdout) as CheckReport).findings.map((f) => [f.file, f.line, f.column, `mrtr-codemod/${eslintRuleName(f.ruleId)}`, messageWithHint(f)]).sort();
+    const fromCheck = (JSON.parse(checked.stdout) as CheckReport).findings
+      .map((f) => [f.file, f.line, f.column, `mrtr-codemod/${eslintRuleName(f.ruleId)}`, messageWithHint(f)])
+      .sort();
     expect(eslint).toEqual(fromCheck);
-    expect(eslint.map((m) => `${m[0]} ${m[3]}`)).toEqual(['lint/official.js mrtr-codemod/mcp-codemod-error', 'lint/server.mjs mrtr-codemod/legacy-request', 'lint/todo.js mrtr-codemod/mrtr-todo-closure']);
+    expect(eslint.map((m) => `${m[0]} ${m[3]}`)).toEqual([
+      'lint/official.js mrtr-codemod/mcp-codemod-error',
+      'lint/server.mjs mrtr-codemod/legacy-request',
+      'lint/todo.js mrtr-codemod/mrtr-todo-closure',
+    ]);
   });
 
   it('types the programmatic API for a TypeScript project (declarations through `exports`)', async () => {
-    await writeFile(path.join(appDir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['api.ts'] }, null, 2)}\n`);
+    await writeFile(
+      path.join(appDir, 'tsconfig.json'),
+      `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['api.ts'] }, null, 2)}\n`,
+    );
     await writeFile(
       path.join(appDir, 'api.ts'),
       [
         "import { collectCheckReport, runCodemod, transformSource, type RunResult } from 'mrtr-codemod';",
         "const result: RunResult = await runCodemod({ paths: ['src'], cwd: '.', write: false });",
-        'const findings: number = (await collectCheckReport([\'src\'], \'.\')).findings.length;',
+        "const findings: number = (await collectCheckReport(['src'], '.')).findings.length;",
         "const output: string = transformSource('', 'a.ts').output;",
         'export const summary = [result.changed.length, findings, output.length];',
         '// @ts-expect-error: a run needs to know whether to write',
@@ -352,7 +417,10 @@ describe('the packed tarball', () => {
         '',
       ].join('\n'),
     );
-    await writeFile(path.join(appDir, 'package.json'), `${JSON.stringify({ name: 'empty-app', version: '1.0.0', private: true, type: 'module', dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`);
+    await writeFile(
+      path.join(appDir, 'package.json'),
+      `${JSON.stringify({ name: 'empty-app', version: '1.0.0', private: true, type: 'module', dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`,
+    );
     const tsc = await sh(process.execPath, [path.join(appDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], appDir);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);

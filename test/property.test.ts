@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { boundNames, walk } from '../src/analyse/ast.ts';
 import { dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
-import { STATE_EXPORTS } from '../src/plan/wiring.ts';
+import { STATE_EXPORTS } from '../src/analyse/sdk-surface.ts';
 import { transformSource } from '../src/transform.ts';
 import { fixtureCases } from './support/fixtures.ts';
 
@@ -40,15 +40,22 @@ type Mutation =
 /** Other names the migration writes or imports. */
 const MIGRATION_NAMES = ['mrtr', 'ctx', 'mrtrCtx', 'mrtrAnswer', 'inputRequired', 'isSpecType', 'ProtocolError', 'server'];
 
-const mutationsWith = (renameTargets: readonly string[]): fc.Arbitrary<Mutation> => fc.oneof(
-  fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(), suffix: fc.constantFrom('2', 'X', '_', '$', 'Renamed') }),
-  // Renames onto names the migration itself uses: a clash must be refused, not produced.
-  ...(renameTargets.length > 0 ? [fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(), suffix: fc.constant('2'), to: fc.constantFrom(...renameTargets) })] : []),
-  fc.record({ kind: fc.constant('reorder' as const), pick: fc.nat() }),
-  fc.record({ kind: fc.constant('comment' as const), pick: fc.nat(), style: fc.constantFrom('line' as const, 'block' as const, 'blank' as const, 'trailing' as const) }),
-  fc.record({ kind: fc.constant('eol' as const), style: fc.constantFrom('crlf' as const, 'mixed' as const, 'lf' as const), pick: fc.nat() }),
-  fc.constant({ kind: 'bom' as const }),
-);
+const mutationsWith = (renameTargets: readonly string[]): fc.Arbitrary<Mutation> =>
+  fc.oneof(
+    fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(), suffix: fc.constantFrom('2', 'X', '_', '$', 'Renamed') }),
+    // Renames onto names the migration itself uses: a clash must be refused, not produced.
+    ...(renameTargets.length > 0
+      ? [fc.record({ kind: fc.constant('rename' as const), pick: fc.nat(), suffix: fc.constant('2'), to: fc.constantFrom(...renameTargets) })]
+      : []),
+    fc.record({ kind: fc.constant('reorder' as const), pick: fc.nat() }),
+    fc.record({
+      kind: fc.constant('comment' as const),
+      pick: fc.nat(),
+      style: fc.constantFrom('line' as const, 'block' as const, 'blank' as const, 'trailing' as const),
+    }),
+    fc.record({ kind: fc.constant('eol' as const), style: fc.constantFrom('crlf' as const, 'mixed' as const, 'lf' as const), pick: fc.nat() }),
+    fc.constant({ kind: 'bom' as const }),
+  );
 
 const eolOf = (text: string) => (text.includes('\r\n') ? '\r\n' : '\n');
 const lineStart = (text: string, at: number) => text.lastIndexOf('\n', at - 1) + 1;
@@ -63,7 +70,10 @@ function nodes(ast: Node): Node[] {
 
 /** Names declared by a top-level statement (imports, variables, functions, classes, types). */
 function declaredAtTop(statement: Node): string[] {
-  const s = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? (statement.declaration as Node | null) ?? statement : statement;
+  const s =
+    statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration'
+      ? ((statement.declaration as Node | null) ?? statement)
+      : statement;
   switch (s.type) {
     case 'ImportDeclaration':
       return s.specifiers.map((spec) => spec.local.name);
@@ -93,7 +103,9 @@ function mutate(text: string, fileName: string, m: Mutation): string | undefined
   }
   const ast = parseSource(text, dialectOf(fileName));
   if (m.kind === 'rename') {
-    const ids = nodes(ast.program).filter((n): n is Extract<Node, { type: 'Identifier' }> => n.type === 'Identifier' && text.slice(n.start!, n.end!) === n.name);
+    const ids = nodes(ast.program).filter(
+      (n): n is Extract<Node, { type: 'Identifier' }> => n.type === 'Identifier' && text.slice(n.start!, n.end!) === n.name,
+    );
     const names = [...new Set(ids.map((n) => n.name))].sort();
     if (names.length === 0) return undefined;
     const name = names[m.pick % names.length]!;
@@ -172,7 +184,10 @@ type FactsMode = 'none' | 'json-safe' | 'mixed';
 function factsFor(mode: FactsMode): TypeFacts | undefined {
   if (mode === 'none') return undefined;
   return {
-    local: (name) => (mode === 'mixed' && name.length % 3 === 0 ? { text: 'Date', jsonSafe: false, why: 'is a Date' } : { text: name.length % 2 ? 'number' : 'string', jsonSafe: true }),
+    local: (name) =>
+      mode === 'mixed' && name.length % 3 === 0
+        ? { text: 'Date', jsonSafe: false, why: 'is a Date' }
+        : { text: name.length % 2 ? 'number' : 'string', jsonSafe: true },
   };
 }
 
@@ -204,7 +219,8 @@ function checkProperties(seed: Seed, text: string, mode: FactsMode): void {
       fail('the output does not parse', `: ${(error as Error).message}\n--- output ---\n${first.output}`);
     }
     if (text.startsWith('\uFEFF') !== first.output.startsWith('\uFEFF')) fail('the BOM was not kept');
-    if (text.includes('\r\n') && !/(^|[^\r])\n/.test(text) && /(^|[^\r])\n/.test(first.output)) fail('a CRLF file got a bare LF', `\n--- output ---\n${first.output}`);
+    if (text.includes('\r\n') && !/(^|[^\r])\n/.test(text) && /(^|[^\r])\n/.test(first.output))
+      fail('a CRLF file got a bare LF', `\n--- output ---\n${first.output}`);
   }
   let second;
   try {
@@ -346,7 +362,7 @@ server.registerTool('b', { description: 'd' }, async (ctx) => {
   {
     // In a CRLF file, text inserted over several lines gets bare LFs: a request whose arguments
     // span lines (src/rewrite/render-handler.ts ask(): `.join('\n')`), the verifier added to
-    // multi-line server options and names added to a multi-line import (src/plan/wiring.ts:
+    // multi-line server options and names added to a multi-line import (src/rewrite/edits/verifier.ts:
     // `\n${indent}`). The output parses, but its line endings are mixed.
     name: 'writes bare LFs into a CRLF file (multi-line request, options and import)',
     input: [
@@ -379,7 +395,7 @@ describe('minimal inputs the property found (fixed; kept as regression tests)', 
     });
   }
 
-  it('the minimal inputs parse, so each failure is the codemod\'s', () => {
+  it("the minimal inputs parse, so each failure is the codemod's", () => {
     for (const bug of KNOWN_BUGS) expect(() => parseSource(bug.input, 'ts')).not.toThrow();
   });
 });

@@ -86,7 +86,7 @@ export async function yesNo(asker: Asker) {
 });
 
 describe('SDK objects known from where they came from', () => {
-  const server = (decl: string, receiver: string, file = 'server.ts') => `import { McpServer, Server, type ServerContext } from '@modelcontextprotocol/server';
+  const server = (decl: string, receiver: string) => `import { McpServer, Server, type ServerContext } from '@modelcontextprotocol/server';
 ${decl.replaceAll('RECEIVER', receiver)}
 `;
 
@@ -178,8 +178,11 @@ low.setRequestHandler('tools/call', async (request) => {
   });
 
   it.each([
-    ['an instance of a local class', 'class Llm {\n  server = { async createMessage(p: unknown) { return p; } };\n}\nconst llm = new Llm();\nexport const f = () => llm.server.createMessage({});'],
-    ['an object literal', 'const forms = { server: { async elicitInput(q: string) { return q; } } };\nexport const f = () => forms.server.elicitInput(\'q\');'],
+    [
+      'an instance of a local class',
+      'class Llm {\n  server = { async createMessage(p: unknown) { return p; } };\n}\nconst llm = new Llm();\nexport const f = () => llm.server.createMessage({});',
+    ],
+    ['an object literal', "const forms = { server: { async elicitInput(q: string) { return q; } } };\nexport const f = () => forms.server.elicitInput('q');"],
   ])('is certain that %s is not one', (_name, code) => {
     expect(analyseFile(server(code, ''), 'server.ts').sites).toEqual([]);
   });
@@ -256,7 +259,10 @@ describe('the type checker in a checkout without node_modules', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'mrtr-no-modules-'));
-    writeFileSync(path.join(dir, 'mcp.ts'), "import { McpServer } from '@modelcontextprotocol/server';\nexport interface AppServer extends McpServer {\n  served?: number;\n}\nexport interface Asker {\n  createMessage(p: unknown): Promise<{ model: string }>;\n}\n");
+    writeFileSync(
+      path.join(dir, 'mcp.ts'),
+      "import { McpServer } from '@modelcontextprotocol/server';\nexport interface AppServer extends McpServer {\n  served?: number;\n}\nexport interface Asker {\n  createMessage(p: unknown): Promise<{ model: string }>;\n}\n",
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -279,7 +285,10 @@ export function register(app: ${type}) {
   });
 
   it("imports the type a lifted local is named with from the module that exports it, beside the file's own import", async () => {
-    writeFileSync(path.join(dir, 'store.ts'), 'export interface Note {\n  title: string;\n}\nexport class NoteStore {\n  get(id: string): Note | undefined {\n    return { title: id };\n  }\n}\n');
+    writeFileSync(
+      path.join(dir, 'store.ts'),
+      'export interface Note {\n  title: string;\n}\nexport class NoteStore {\n  get(id: string): Note | undefined {\n    return { title: id };\n  }\n}\n',
+    );
     const file = path.join(dir, 'notes.ts');
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 import { NoteStore } from './store.js';
@@ -301,7 +310,8 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 
   it('keeps a call on a stand-in with push methods marked, not dropped', async () => {
     const file = path.join(dir, 'asker.ts');
-    const source = "import type { Asker } from './mcp.js';\nexport async function ask(asker: { server: Asker }) {\n  const r = await asker.server.createMessage({});\n  return r.model;\n}\n";
+    const source =
+      "import type { Asker } from './mcp.js';\nexport async function ask(asker: { server: Asker }) {\n  const r = await asker.server.createMessage({});\n  return r.model;\n}\n";
     writeFileSync(file, source);
     const { plan } = await transformWithTypes(source, file, new TsTypeFactsProvider());
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unknown-receiver']]);
@@ -321,7 +331,10 @@ ${body}
   const throwing = "    throw new UrlElicitationRequiredError([{ mode: 'url', message: 'Pay', url: `https://pay.example/${id}`, elicitationId: id }]);";
 
   it('is a question resumed after the throw: what came before does not run again, and its id travels', () => {
-    const source = handler(`  const id: string = newId();\n  if (!settled(id)) {\n${throwing}\n  }\n  return { content: [{ type: 'text', text: id }] };`, ': Promise<CallToolResult>');
+    const source = handler(
+      `  const id: string = newId();\n  if (!settled(id)) {\n${throwing}\n  }\n  return { content: [{ type: 'text', text: id }] };`,
+      ': Promise<CallToolResult>',
+    );
     const { plan, output } = transformSource(source, 'pay.ts');
     expect(plan.sites.map((s) => [s.line, s.status])).toEqual([[9, 'migrated']]);
     expect(plan.sites[0]!.lifted).toEqual(['id']);
@@ -364,23 +377,41 @@ ${body}
   const ask = `  const answer = await ctx.mcpReq.elicitInput(${Q});`;
 
   it('keeps the narrowing a guard before the question made', () => {
-    const { output, plan } = transformSource(tool(`  const note: Note | undefined = notes.get(id);\n  if (!note) return { content: [] };\n${ask}\n  return { content: [{ type: 'text', text: note.title + answer.action }] };`), 'n.ts');
+    const { output, plan } = transformSource(
+      tool(
+        `  const note: Note | undefined = notes.get(id);\n  if (!note) return { content: [] };\n${ask}\n  return { content: [{ type: 'text', text: note.title + answer.action }] };`,
+      ),
+      'n.ts',
+    );
     expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
     expect(output).toContain('const { note } = mrtr.locals<{ note: Note }>();');
   });
 
   it('keeps the narrowing of a question asked inside `if (note)`', () => {
-    const { output } = transformSource(tool(`  const note: Note | null | undefined = notes.get(id);\n  if (note) {\n  ${ask}\n    return { content: [{ type: 'text', text: note.title + answer.action }] };\n  }\n  return { content: [] };`), 'n.ts');
+    const { output } = transformSource(
+      tool(
+        `  const note: Note | null | undefined = notes.get(id);\n  if (note) {\n  ${ask}\n    return { content: [{ type: 'text', text: note.title + answer.action }] };\n  }\n  return { content: [] };`,
+      ),
+      'n.ts',
+    );
     expect(output).toContain('mrtr.locals<{ note: Note }>()');
   });
 
   it('does not narrow where the guard does not leave', () => {
-    const { output } = transformSource(tool(`  const note: Note | undefined = notes.get(id);\n  if (!note) console.error('none');\n${ask}\n  return { content: [{ type: 'text', text: String(note?.title) + answer.action }] };`), 'n.ts');
+    const { output } = transformSource(
+      tool(
+        `  const note: Note | undefined = notes.get(id);\n  if (!note) console.error('none');\n${ask}\n  return { content: [{ type: 'text', text: String(note?.title) + answer.action }] };`,
+      ),
+      'n.ts',
+    );
     expect(output).toContain('mrtr.locals<{ note: Note | undefined }>()');
   });
 
   it('declares an unassigned let again on the retry instead of carrying it', () => {
-    const { output, plan } = transformSource(tool(`  let reason: string;\n${ask}\n  reason = answer.action;\n  return { content: [{ type: 'text', text: reason }] };`), 'n.ts');
+    const { output, plan } = transformSource(
+      tool(`  let reason: string;\n${ask}\n  reason = answer.action;\n  return { content: [{ type: 'text', text: reason }] };`),
+      'n.ts',
+    );
     expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [] }]);
     expect(output).toContain("return mrtr.ask('answer', {}, {");
     // Declared where it was, before the code the retry skips, and assigned after the question.
@@ -389,7 +420,10 @@ ${body}
   });
 
   it('carries a let assigned before the question', () => {
-    const { plan } = transformSource(tool(`  let reason: string;\n  reason = 'x';\n${ask}\n  return { content: [{ type: 'text', text: reason + answer.action }] };`), 'n.ts');
+    const { plan } = transformSource(
+      tool(`  let reason: string;\n  reason = 'x';\n${ask}\n  return { content: [{ type: 'text', text: reason + answer.action }] };`),
+      'n.ts',
+    );
     expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['reason'] }]);
   });
 
@@ -403,13 +437,23 @@ ${body}
   });
 
   it('carries a value the handler made itself, changed after the question', () => {
-    const { plan } = transformSource(tool(`  const seen: Note = { title: id, tags: [] };\n${ask}\n  seen.tags.push(String(answer.action));\n  return { content: [{ type: 'text', text: seen.tags.join() }] };`), 'n.ts');
+    const { plan } = transformSource(
+      tool(
+        `  const seen: Note = { title: id, tags: [] };\n${ask}\n  seen.tags.push(String(answer.action));\n  return { content: [{ type: 'text', text: seen.tags.join() }] };`,
+      ),
+      'n.ts',
+    );
     expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['seen'] }]);
   });
 
   it("notes that code after the question reads the retry's request", () => {
-    const { output, plan } = transformSource(tool(`${ask}\n  console.error(ctx.mcpReq.id, ctx.mcpReq._meta?.progressToken);\n  return { content: [] };`), 'n.ts');
-    expect(output).toContain("// @mrtr-note: the code after this question reads `ctx.mcpReq.id`, `ctx.mcpReq._meta`: on the retry that answers it, that is the retry's request");
+    const { output, plan } = transformSource(
+      tool(`${ask}\n  console.error(ctx.mcpReq.id, ctx.mcpReq._meta?.progressToken);\n  return { content: [] };`),
+      'n.ts',
+    );
+    expect(output).toContain(
+      "// @mrtr-note: the code after this question reads `ctx.mcpReq.id`, `ctx.mcpReq._meta`: on the retry that answers it, that is the retry's request",
+    );
     expect(plan.sites[0]!.guidance).toContain("ctx.mcpReq.id, ctx.mcpReq._meta is the retry's request");
   });
 });
@@ -500,8 +544,14 @@ export const tool = defineTool({
 `;
 
   it.each([
-    ['an arrow', `handler: async ({ env }, ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`],
-    ['a method', `async handler({ env }, ctx) {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`],
+    [
+      'an arrow',
+      `handler: async ({ env }, ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`,
+    ],
+    [
+      'a method',
+      `async handler({ env }, ctx) {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text', text: env + a.action }] };\n  },`,
+    ],
   ])('are handlers: %s', (_name, handler) => {
     const { plan, output } = transformSource(defined(handler), 'deploy.ts');
     expect(plan.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:deploy']]);
@@ -528,7 +578,10 @@ ${cases}
 `;
 
   it('asks through a helper that destructures its answer, from a case that returns it', () => {
-    const source = lowLevel("    case 'roots':\n      return await summary();", "async function summary() {\n  const { roots } = await server.listRoots();\n  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n}");
+    const source = lowLevel(
+      "    case 'roots':\n      return await summary();",
+      "async function summary() {\n  const { roots } = await server.listRoots();\n  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n}",
+    );
     const { plan, output } = transformSource(source, 'low.ts');
     expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:summary']]);
     expect(output).toContain('function summaryResult({ roots }: ListRootsResult) {');
@@ -570,7 +623,9 @@ server.setRequestHandler('tools/call', async (request) => {
       [13, 'marked', 'closure'],
       [17, 'migrated', undefined],
     ]);
-    expect(output).toMatch(/case 'helped':\n\s+\/\/ @mrtr-todo\(via-helper\)[^\n]*\n\s+return \{ content: \[\{ type: 'text', text: await ask\('Go\?'\) \}\] \};/);
+    expect(output).toMatch(
+      /case 'helped':\n\s+\/\/ @mrtr-todo\(via-helper\)[^\n]*\n\s+return \{ content: \[\{ type: 'text', text: await ask\('Go\?'\) \}\] \};/,
+    );
     expect(output).toMatch(/\/\/ @mrtr-todo\(closure\)[^\n]*\n\s+const later = async \(\) => server\.elicitInput/);
     expect(output).toContain("return mrtr.ask('a', {}, {");
     expect(() => parseSource(output, 'ts')).not.toThrow();
@@ -607,7 +662,9 @@ export const notes = new Notes();
   it('is split into request and result methods, and the calling handler asks and resumes', () => {
     const { plan, output } = transformSource(source, 'notes.ts');
     expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'helper:confirm']]);
-    expect(output).toContain('  confirmRequest(message: string) {\n    return inputRequired.elicit({ message, requestedSchema: { type: \'object\', properties: {} } });\n  }');
+    expect(output).toContain(
+      "  confirmRequest(message: string) {\n    return inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: {} } });\n  }",
+    );
     expect(output).toContain('  confirmResult(result: ElicitResult): boolean {\n    this.log.push(result.action);');
     expect(output).toContain('answer: this.prompter.confirmRequest(`Archive ${id}?`),');
     expect(output).toContain('if (!(this.prompter.confirmResult(mrtrAnswer))) return { content: [] };');
@@ -616,7 +673,7 @@ export const notes = new Notes();
   });
 
   it('is not split while something it cannot follow may call the method', () => {
-    const more = source.replace('export const notes = new Notes();', 'export const notes = new Notes();\nexport const ask = (p: any) => p.confirm(\'x\');');
+    const more = source.replace('export const notes = new Notes();', "export const notes = new Notes();\nexport const ask = (p: any) => p.confirm('x');");
     expect(transformSource(more, 'notes.ts').plan.sites.map((s) => s.code)).toEqual(['in-helper', 'via-helper']);
   });
 });

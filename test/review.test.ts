@@ -22,13 +22,22 @@ const CHROMIUM = findChromium();
 /** Where no Chromium is found the browser test is not run, except under CI (`.ci/run` installs one), where it must be. */
 const BROWSER_REQUIRED = Boolean(process.env.CI);
 if (!CHROMIUM && !BROWSER_REQUIRED) {
-  process.stderr.write(`test/review.test.ts: the review page's headless-browser test was not run: no Chromium found (install one, e.g. apt-get install chromium, or set CHROMIUM_PATH; with CI set it is required)\n`);
+  process.stderr.write(
+    `test/review.test.ts: the review page's headless-browser test was not run: no Chromium found (install one, e.g. apt-get install chromium, or set CHROMIUM_PATH; with CI set it is required)\n`,
+  );
 }
 
 /** CHROMIUM_PATH when set (then only it), else a Chromium or Chrome installed where systems put it, or one Playwright downloaded. */
 function findChromium(): string | undefined {
   if (process.env.CHROMIUM_PATH) return existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
-  const installed = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
+  const installed = [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  ];
   let downloaded: string | undefined;
   try {
     downloaded = chromium.executablePath();
@@ -126,7 +135,10 @@ describe('colour', () => {
     const lines = classifyUnifiedDiff(patch);
     expect(lines.filter((l) => l.kind === 'remove').map((l) => l.oldLine)).toEqual([2]);
     expect(lines.filter((l) => l.kind === 'add').map((l) => l.newLine)).toEqual([2]);
-    expect(lines.filter((l) => l.kind === 'context').map((l) => [l.oldLine, l.newLine])).toEqual([[1, 1], [3, 3]]);
+    expect(lines.filter((l) => l.kind === 'context').map((l) => [l.oldLine, l.newLine])).toEqual([
+      [1, 1],
+      [3, 3],
+    ]);
     expect(lines.filter((l) => l.kind === 'no-newline')).toHaveLength(1);
     expect(stripAnsi(colorizeDiff(patch))).toBe(patch);
     expect(colorizeDiff(patch)).toContain(`${ESC}[31m-b${ESC}[0m\r\n`);
@@ -181,9 +193,7 @@ describe('--patch FILE', () => {
     expect(dry).toMatchObject({ code: 1, stderr: '' }); // 1: the change leaves a marker for a person
     expect(dry.stdout).toContain('Patch (3 files) written: out.patch\n');
     // Nothing but the patch was written.
-    expect(await git(root, 'status', '--porcelain')).toBe(
-      ['A  src/other/ask.ts', 'A  src/server.ts', 'A  src/util.ts', '?? out.patch', ''].join('\n'),
-    );
+    expect(await git(root, 'status', '--porcelain')).toBe(['A  src/other/ask.ts', 'A  src/server.ts', 'A  src/util.ts', '?? out.patch', ''].join('\n'));
     for (const [name, text] of Object.entries(files)) expect(await readFile(path.join(root, name), 'utf8')).toBe(text);
 
     const patch = await readFile(path.join(root, 'out.patch'), 'utf8');
@@ -211,7 +221,7 @@ describe('--patch FILE', () => {
     for (const name of [...Object.keys(files), 'src/mrtr-request-state.ts']) {
       expect(await readFile(path.join(applied, name), 'utf8'), name).toBe(await readFile(path.join(migrated, name), 'utf8'));
     }
-    expect(await readFile(path.join(applied, 'src/server.ts'), 'utf8')).toContain("const { n } = mrtr.locals<{ n: number }>();");
+    expect(await readFile(path.join(applied, 'src/server.ts'), 'utf8')).toContain('const { n } = mrtr.locals<{ n: number }>();');
   });
 
   it('without --dry-run: rewrites the files and writes the patch that describes the rewrite', async () => {
@@ -288,7 +298,14 @@ describe('--report FILE.html', () => {
     // Every link is an in-page anchor: the two files' entries in the contents, the module's in
     // the list of what changed besides the handlers, and each of the server's three sites'
     // line (8, 12 and 16 of REVIEW_SERVER) in the diff.
-    expect([...html.matchAll(/href="([^"]*)"/g)].map(([, href]) => href)).toEqual(['#file-1', '#file-2', '#file-2', '#file-1-o8', '#file-1-o12', '#file-1-o16']);
+    expect([...html.matchAll(/href="([^"]*)"/g)].map(([, href]) => href)).toEqual([
+      '#file-1',
+      '#file-2',
+      '#file-2',
+      '#file-1-o8',
+      '#file-1-o12',
+      '#file-1-o16',
+    ]);
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'`);
   });
 
@@ -304,7 +321,18 @@ describe('--report FILE.html', () => {
       candidates: 1,
       changed: [{ path: `dir/${hostile}.ts`, absolutePath: '/x', original: `a ${hostile}\n`, output: `b ${hostile}\n`, written: false }],
       sites: [
-        { file: `dir/${hostile}.ts`, line: 1, column: 1, kind: 'elicit', status: 'marked', handler: `tool:${hostile}`, code: hostile, reason: hostile, next: hostile, guidance: hostile },
+        {
+          file: `dir/${hostile}.ts`,
+          line: 1,
+          column: 1,
+          kind: 'elicit',
+          status: 'marked',
+          handler: `tool:${hostile}`,
+          code: hostile,
+          reason: hostile,
+          next: hostile,
+          guidance: hostile,
+        },
         { file: `dir/${hostile}.ts`, line: 1, column: 3, kind: 'roots', status: 'migrated', handler: 'tool:t', lifted: [hostile] },
       ],
       errors: [{ file: hostile, stage: 'parse', message: hostile, line: 2, column: 3 }],
@@ -315,119 +343,140 @@ describe('--report FILE.html', () => {
     expect(page.split(escapeHtml(hostile)).length - 1).toBeGreaterThanOrEqual(10);
   });
 
-  it.skipIf(!CHROMIUM && !BROWSER_REQUIRED)('renders in headless Chromium with the diff and every site explained, and requests nothing but itself', async () => {
-    expect(CHROMIUM, `no Chromium found (CI is set, so this test is required): .ci/run installs Debian's chromium (apt-get install chromium); or set CHROMIUM_PATH`).toBeDefined();
-    const userDataDir = await mkdtemp(path.join(PROJECT_TMP, 'chromium-profile-'));
-    cleanup.push(userDataDir);
-    const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM!,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1200, height: 900 },
-    });
-    try {
-      const page = await context.newPage();
-      const requests: string[] = [];
-      const dialogs: string[] = [];
-      const pageErrors: string[] = [];
-      page.on('request', (request) => requests.push(request.url()));
-      page.on('dialog', (dialog) => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
+  it.skipIf(!CHROMIUM && !BROWSER_REQUIRED)(
+    'renders in headless Chromium with the diff and every site explained, and requests nothing but itself',
+    async () => {
+      expect(
+        CHROMIUM,
+        `no Chromium found (CI is set, so this test is required): .ci/run installs Debian's chromium (apt-get install chromium); or set CHROMIUM_PATH`,
+      ).toBeDefined();
+      const userDataDir = await mkdtemp(path.join(PROJECT_TMP, 'chromium-profile-'));
+      cleanup.push(userDataDir);
+      const context = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: CHROMIUM!,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+        viewport: { width: 1200, height: 900 },
       });
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      try {
+        const page = await context.newPage();
+        const requests: string[] = [];
+        const dialogs: string[] = [];
+        const pageErrors: string[] = [];
+        page.on('request', (request) => requests.push(request.url()));
+        page.on('dialog', (dialog) => {
+          dialogs.push(dialog.message());
+          void dialog.dismiss();
+        });
+        page.on('pageerror', (error) => pageErrors.push(error.message));
 
-      const url = pathToFileURL(reportFile).href;
-      const response = await page.goto(url, { waitUntil: 'load' });
-      expect(response?.ok()).toBe(true);
+        const url = pathToFileURL(reportFile).href;
+        const response = await page.goto(url, { waitUntil: 'load' });
+        expect(response?.ok()).toBe(true);
 
-      expect(await page.title()).toBe('mrtr-codemod review');
-      await expect.poll(() => page.locator('h1').innerText()).toBe('mrtr-codemod review');
+        expect(await page.title()).toBe('mrtr-codemod review');
+        await expect.poll(() => page.locator('h1').innerText()).toBe('mrtr-codemod review');
 
-      // Totals.
-      const totalOf = (key: string) => page.locator(`[data-total="${key}"] dd`).first().innerText();
-      expect(await totalOf('files')).toBe('2');
-      expect(await totalOf('migrated')).toBe('2');
-      expect(await totalOf('markers')).toBe('1');
-      expect(await totalOf('errors')).toBe('0');
+        // Totals.
+        const totalOf = (key: string) => page.locator(`[data-total="${key}"] dd`).first().innerText();
+        expect(await totalOf('files')).toBe('2');
+        expect(await totalOf('migrated')).toBe('2');
+        expect(await totalOf('markers')).toBe('1');
+        expect(await totalOf('errors')).toBe('0');
 
-      // The diff: visible added, removed and context lines, styled differently.
-      const file = page.locator('section.file[data-path="src/server.ts"]');
-      expect(await file.locator('h2').innerText()).toContain('src/server.ts');
-      const added = file.locator('tr.diff-add', { hasText: "const { n } = mrtr.locals<{ n: number }>();" });
-      const removed = file.locator('tr.diff-remove', { hasText: 'const answer = await ctx.mcpReq.elicitInput(' });
-      const context_ = file.locator('tr.diff-context', { hasText: "import * as z from 'zod/v4';" });
-      for (const row of [added, removed, context_]) expect(await row.first().isVisible()).toBe(true);
-      // Only the handlers and the imports change in the file: the helpers are in the module.
-      expect(await file.locator('tr.diff-add').count()).toBeLessThan(40);
-      expect(await file.locator('tr.diff-add', { hasText: 'createRequestStateCodec' }).count()).toBe(0);
-      const background = (selector: string) => file.locator(selector).first().evaluate((el) => getComputedStyle(el).backgroundColor);
-      const [addBg, removeBg, contextBg] = await Promise.all([background('tr.diff-add'), background('tr.diff-remove'), background('tr.diff-context')]);
-      expect(new Set([addBg, removeBg, contextBg]).size).toBe(3);
-      // Source markup is shown as text, never run.
-      expect(await file.locator('tr.diff-remove', { hasText: '<script>alert("x")</script> & more' }).count()).toBe(1);
+        // The diff: visible added, removed and context lines, styled differently.
+        const file = page.locator('section.file[data-path="src/server.ts"]');
+        expect(await file.locator('h2').innerText()).toContain('src/server.ts');
+        const added = file.locator('tr.diff-add', { hasText: 'const { n } = mrtr.locals<{ n: number }>();' });
+        const removed = file.locator('tr.diff-remove', { hasText: 'const answer = await ctx.mcpReq.elicitInput(' });
+        const context_ = file.locator('tr.diff-context', { hasText: "import * as z from 'zod/v4';" });
+        for (const row of [added, removed, context_]) expect(await row.first().isVisible()).toBe(true);
+        // Only the handlers and the imports change in the file: the helpers are in the module.
+        expect(await file.locator('tr.diff-add').count()).toBeLessThan(40);
+        expect(await file.locator('tr.diff-add', { hasText: 'createRequestStateCodec' }).count()).toBe(0);
+        const background = (selector: string) =>
+          file
+            .locator(selector)
+            .first()
+            .evaluate((el) => getComputedStyle(el).backgroundColor);
+        const [addBg, removeBg, contextBg] = await Promise.all([background('tr.diff-add'), background('tr.diff-remove'), background('tr.diff-context')]);
+        expect(new Set([addBg, removeBg, contextBg]).size).toBe(3);
+        // Source markup is shown as text, never run.
+        expect(await file.locator('tr.diff-remove', { hasText: '<script>alert("x")</script> & more' }).count()).toBe(1);
 
-      // The sites, in source order, each explained.
-      const sites = file.locator('ol.sites > li.site');
-      expect(await sites.count()).toBe(3);
-      expect(await sites.evaluateAll((els) => els.map((el) => `${el.getAttribute('data-status')} ${el.getAttribute('data-handler') ?? '-'} ${el.getAttribute('data-kind')}`))).toEqual([
-        'migrated tool:confirm elicit',
-        'migrated tool:summarise sampling',
-        'marked - roots',
-      ]);
-      const confirm = file.locator('li.site[data-handler="tool:confirm"]');
-      expect(await confirm.isVisible()).toBe(true);
-      expect(await confirm.innerText()).toContain('tool:confirm');
-      expect(await confirm.locator('.lifted').innerText()).toBe('Moved into requestState: n');
-      const summarise = file.locator('li.site[data-handler="tool:summarise"]');
-      expect(await summarise.locator('.lifted').innerText()).toBe('Nothing to carry: no local lives across the question.');
-      expect(await summarise.locator('.guidance').innerText()).toContain('sampling is deprecated in MCP 2026-07-28 (SEP-2577)');
-      const marked = file.locator('li.site-marked[data-code="no-request-to-answer"]');
-      expect(await marked.isVisible()).toBe(true);
-      const markedText = await marked.innerText();
-      expect(markedText).toContain('@mrtr-todo(no-request-to-answer)');
-      expect(markedText).toContain('Why: this server→client request runs outside a tools/call');
-      expect(markedText).toContain('Next: ask from inside a tool, prompt or resource handler');
-      expect(markedText).toContain('roots are deprecated');
+        // The sites, in source order, each explained.
+        const sites = file.locator('ol.sites > li.site');
+        expect(await sites.count()).toBe(3);
+        expect(
+          await sites.evaluateAll((els) =>
+            els.map((el) => `${el.getAttribute('data-status')} ${el.getAttribute('data-handler') ?? '-'} ${el.getAttribute('data-kind')}`),
+          ),
+        ).toEqual(['migrated tool:confirm elicit', 'migrated tool:summarise sampling', 'marked - roots']);
+        const confirm = file.locator('li.site[data-handler="tool:confirm"]');
+        expect(await confirm.isVisible()).toBe(true);
+        expect(await confirm.innerText()).toContain('tool:confirm');
+        expect(await confirm.locator('.lifted').innerText()).toBe('Moved into requestState: n');
+        const summarise = file.locator('li.site[data-handler="tool:summarise"]');
+        expect(await summarise.locator('.lifted').innerText()).toBe('Nothing to carry: no local lives across the question.');
+        expect(await summarise.locator('.guidance').innerText()).toContain('sampling is deprecated in MCP 2026-07-28 (SEP-2577)');
+        const marked = file.locator('li.site-marked[data-code="no-request-to-answer"]');
+        expect(await marked.isVisible()).toBe(true);
+        const markedText = await marked.innerText();
+        expect(markedText).toContain('@mrtr-todo(no-request-to-answer)');
+        expect(markedText).toContain('Why: this server→client request runs outside a tools/call');
+        expect(markedText).toContain('Next: ask from inside a tool, prompt or resource handler');
+        expect(markedText).toContain('roots are deprecated');
 
-      // A site's line link lands on its row of the diff.
-      await confirm.locator('a.where').click();
-      expect(new URL(page.url()).hash).toBe('#file-1-o8');
-      expect(await page.locator('#file-1-o8').innerText()).toContain('const answer = await ctx.mcpReq.elicitInput(');
+        // A site's line link lands on its row of the diff.
+        await confirm.locator('a.where').click();
+        expect(new URL(page.url()).hash).toBe('#file-1-o8');
+        expect(await page.locator('#file-1-o8').innerText()).toContain('const answer = await ctx.mcpReq.elicitInput(');
 
-      // The notes section lists each guidance once.
-      expect(await page.locator('#notes li').count()).toBe(2);
+        // The notes section lists each guidance once.
+        expect(await page.locator('#notes li').count()).toBe(2);
 
-      // The request-state module: shown once, folded, explained; opened on demand.
-      const module = page.locator('section.file[data-role="module"]');
-      expect(await module.count()).toBe(1);
-      expect(await module.getAttribute('data-path')).toBe('src/mrtr-request-state.ts');
-      const moduleRow = module.locator('tr.diff-add', { hasText: 'export async function mrtrResume(' });
-      expect(await moduleRow.isVisible()).toBe(false);
-      await module.locator('summary').click();
-      expect(await moduleRow.isVisible()).toBe(true);
-      expect(await page.locator('#around li').first().innerText()).toContain('src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports');
+        // The request-state module: shown once, folded, explained; opened on demand.
+        const module = page.locator('section.file[data-role="module"]');
+        expect(await module.count()).toBe(1);
+        expect(await module.getAttribute('data-path')).toBe('src/mrtr-request-state.ts');
+        const moduleRow = module.locator('tr.diff-add', { hasText: 'export async function mrtrResume(' });
+        expect(await moduleRow.isVisible()).toBe(false);
+        await module.locator('summary').click();
+        expect(await moduleRow.isVisible()).toBe(true);
+        expect(await page.locator('#around li').first().innerText()).toContain(
+          'src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports',
+        );
 
-      // It ends with the next steps.
-      const steps = await page.locator('#next-steps li').allInnerTexts();
-      expect(steps[0]).toMatch(/^Apply the change/);
-      expect(steps.some((step) => step.startsWith('Set MCP_REQUEST_STATE_KEY'))).toBe(true);
-      expect(steps.some((step) => step.startsWith('Run your formatter'))).toBe(true);
+        // It ends with the next steps.
+        const steps = await page.locator('#next-steps li').allInnerTexts();
+        expect(steps[0]).toMatch(/^Apply the change/);
+        expect(steps.some((step) => step.startsWith('Set MCP_REQUEST_STATE_KEY'))).toBe(true);
+        expect(steps.some((step) => step.startsWith('Run your formatter'))).toBe(true);
 
-      // Nothing but the document itself was requested; no script ran.
-      expect(requests).toEqual([url]);
-      expect(dialogs).toEqual([]);
-      expect(pageErrors).toEqual([]);
-      expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+        // Nothing but the document itself was requested; no script ran.
+        expect(requests).toEqual([url]);
+        expect(dialogs).toEqual([]);
+        expect(pageErrors).toEqual([]);
+        expect(await page.evaluate(() => document.scripts.length)).toBe(0);
 
-      // Dark mode switches the palette.
-      const lightBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      const darkBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      expect(darkBg).not.toBe(lightBg);
-    } finally {
-      await context.close();
-    }
-  });
+        // Dark mode switches the palette.
+        const lightBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        await page.emulateMedia({ colorScheme: 'dark' });
+        const darkBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(darkBg).not.toBe(lightBg);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });
 
 describe('diff.ts keeps its exports', () => {

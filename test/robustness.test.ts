@@ -135,7 +135,13 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     expect(result.filesScanned).toBe(3);
     expect(result.candidates).toBe(2);
     expect(result.errors).toEqual([]);
-    expect(result.skipped).toEqual([{ file: 'src/big-server.ts', reason: 'too large to analyse (5.0 MiB, the limit is 1.0 MiB): likely a bundle; migrate its sources and build it again', candidate: true }]);
+    expect(result.skipped).toEqual([
+      {
+        file: 'src/big-server.ts',
+        reason: 'too large to analyse (5.0 MiB, the limit is 1.0 MiB): likely a bundle; migrate its sources and build it again',
+        candidate: true,
+      },
+    ]);
     expect(await readFile(bigServerFile, 'utf8')).toBe(bigServer);
     expect(migrated(await readFile(good, 'utf8'))).toBe(true);
   });
@@ -159,7 +165,11 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     // The three files, and the request-state module they import.
     expect(result.changed).toHaveLength(4);
 
-    for (const [file, hasBom, isCrlf] of [[crlf, false, true], [bom, true, false], [both, true, true]] as const) {
+    for (const [file, hasBom, isCrlf] of [
+      [crlf, false, true],
+      [bom, true, false],
+      [both, true, true],
+    ] as const) {
       const bytes = await readFile(file);
       expect([...bytes.subarray(0, 3)].join(',') === '239,187,191').toBe(hasBom);
       const text = bytes.toString('utf8');
@@ -295,7 +305,11 @@ describe('a rewrite that would not parse', () => {
     const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: badTypes });
 
     expect(result.errors).toEqual([
-      { file: 'lift.ts', stage: 'transform', message: expect.stringMatching(/^internal error: the rewritten text would not parse at line \d+ .*; the file was left as it is/) },
+      {
+        file: 'lift.ts',
+        stage: 'transform',
+        message: expect.stringMatching(/^internal error: the rewritten text would not parse at line \d+ .*; the file was left as it is/),
+      },
     ]);
     expect(await readFile(file, 'utf8')).toBe(LIFTING);
     expect(result.changed.map((c) => c.path)).toEqual(['other.ts', 'mrtr-request-state.ts']);
@@ -361,7 +375,12 @@ describe('no half-written file, ever', () => {
       `const result = await runCodemod({ paths: ['.'], write: true, cwd: ${JSON.stringify(dir)}, types: false });`,
       'process.stdout.write(JSON.stringify({ errors: result.errors, changed: result.changed.map((c) => [c.path, c.written]) }));',
     ].join('\n');
-    return outcome(spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
+    return outcome(
+      spawn('bash', ['-c', `${shellSetup} exec "${process.execPath}" --import tsx --input-type=module -e "$0"`, script], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
   }
 
   it('a write that fails part way (file size limit) leaves the original intact and no temporary file; the run reports it and goes on', async () => {
@@ -375,7 +394,10 @@ describe('no half-written file, ever', () => {
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as { errors: Array<{ file: string; stage: string; message: string }>; changed: Array<[string, boolean]> };
     expect(result.errors).toEqual([{ file: 'a-big.ts', stage: 'write', message: expect.stringMatching(/^cannot write: .*(EFBIG|too large)/i) }]);
-    expect(result.changed).toEqual([['b-small.ts', true], ['mrtr-request-state.ts', true]]);
+    expect(result.changed).toEqual([
+      ['b-small.ts', true],
+      ['mrtr-request-state.ts', true],
+    ]);
     expect(await readFile(bigFile, 'utf8')).toBe(big);
     expect((await stat(bigFile)).mode & 0o7777).toBe(0o640);
     expect(migrated(await readFile(small, 'utf8'))).toBe(true);
@@ -519,19 +541,27 @@ describe('the request-state module and the wiring are written as the sources are
     const server = await put('server.ts', ELICIT_SERVER);
     // The write never ends, as one in progress would not: a timer stands for it (with nothing
     // pending, Node would exit before the signal it sent itself is handled).
-    const run = await childCli(onceFlushed('mrtr-request-state.ts', "process.kill(process.pid, 'SIGINT'); await new Promise((resolve) => setTimeout(resolve, 60_000));"), ['migrate', '.']);
+    const run = await childCli(
+      onceFlushed('mrtr-request-state.ts', "process.kill(process.pid, 'SIGINT'); await new Promise((resolve) => setTimeout(resolve, 60_000));"),
+      ['migrate', '.'],
+    );
     expect(run.code, run.stderr).toBe(130);
     expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
     expect(migrated(await readFile(server, 'utf8'))).toBe(true);
     expect(await listTree(dir)).toEqual(['server.ts']);
   });
 
-  it('a file saved at the module\'s path while the run writes it is kept, and reported', async () => {
+  it("a file saved at the module's path while the run writes it is kept, and reported", async () => {
     await put('server.ts', ELICIT_SERVER);
     const module = path.join(dir, 'mrtr-request-state.ts');
-    const run = await childCli(onceFlushed('mrtr-request-state.ts', `writeFileSync(${JSON.stringify(module)}, 'export const mine = 1;\\n');`), ['migrate', '.']);
+    const run = await childCli(onceFlushed('mrtr-request-state.ts', `writeFileSync(${JSON.stringify(module)}, 'export const mine = 1;\\n');`), [
+      'migrate',
+      '.',
+    ]);
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout).toContain('Errors: 1\n  mrtr-request-state.ts  the request-state module changed on disk during the run; it was left as it is (run again)\n');
+    expect(run.stdout).toContain(
+      'Errors: 1\n  mrtr-request-state.ts  the request-state module changed on disk during the run; it was left as it is (run again)\n',
+    );
     expect(await readFile(module, 'utf8')).toBe('export const mine = 1;\n');
     expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'server.ts']);
   });
@@ -541,7 +571,9 @@ describe('the request-state module and the wiring are written as the sources are
     await put('src/tools.ts', SPLIT_SERVER['tools.ts']);
     const run = await childCli(onceFlushed('server.ts', `appendFileSync(${JSON.stringify(server)}, '// saved by the user meanwhile\\n');`), ['migrate', 'src']);
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stdout).toContain('Errors: 1\n  src/server.ts  the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)\n');
+    expect(run.stdout).toContain(
+      'Errors: 1\n  src/server.ts  the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)\n',
+    );
     expect(await readFile(server, 'utf8')).toBe(`${SPLIT_SERVER['server.ts']}// saved by the user meanwhile\n`);
     expect((await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'))).toEqual([]);
   });
@@ -559,7 +591,11 @@ describe('a run stopped by a signal during the v1 pass', () => {
 
   /** Runs the real entry in `dir` with `tmp` as its temporary folder, and sends `signal` once the v1 pass has made its scratch copy there. */
   async function runUntilScratch(tmp: string, signal: NodeJS.Signals): Promise<ChildOutcome & { scratch: string }> {
-    const child = spawn(process.execPath, [BIN, 'migrate', '--force', 'src'], { cwd: dir, env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'migrate', '--force', 'src'], {
+      cwd: dir,
+      env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = outcome(child);
     let scratch: string | undefined;
     for (let waited = 0; scratch === undefined && waited < 60_000; waited += 10) {
@@ -579,7 +615,9 @@ describe('a run stopped by a signal during the v1 pass', () => {
     expect(await ours(tmp)).toEqual([]);
     expect(run.code, run.stderr).toBe(130);
     expect(run.scratch).toMatch(/^mrtr-v1-upgrade-\d+-\w{6}$/);
-    expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT); files already rewritten are complete, the others are as they were, and no temporary file is left\n');
+    expect(run.stderr).toContain(
+      'mrtr-codemod: interrupted (SIGINT); files already rewritten are complete, the others are as they were, and no temporary file is left\n',
+    );
     for (let i = 0; i < 6; i++) expect(await readFile(path.join(dir, `src/server${i}.ts`), 'utf8')).toBe(V1_SERVER);
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
   });
@@ -600,8 +638,16 @@ describe('a run stopped by a signal during the v1 pass', () => {
 
 /** The CLI (src/cli/main.ts, as bin/mrtr-codemod.js runs it) in a child process in `dir`, with `prelude` evaluated first. */
 function childCli(prelude: string, args: readonly string[]): Promise<ChildOutcome> {
-  const script = [prelude, `const { cli } = await import(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});`, `await cli(${JSON.stringify(args)});`].join('\n');
-  return outcome(spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const script = [prelude, `const { cli } = await import(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});`, `await cli(${JSON.stringify(args)});`].join(
+    '\n',
+  );
+  return outcome(
+    spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 interface ChildOutcome {
@@ -624,7 +670,6 @@ function outcome(child: ChildProcessByStdio<null, Readable, Readable>): Promise<
 }
 
 describe('the type checker', () => {
-
   /** A provider that counts how often it loads TypeScript and how many programs it builds. */
   function countingProvider() {
     const counts = { loads: 0, projects: 0 };
@@ -656,7 +701,10 @@ describe('the type checker', () => {
       },
     };
     const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types, onText: () => void read++ });
-    expect(result.sites.map((s) => [s.file, s.status])).toEqual([['src/a.ts', 'migrated'], ['src/z.ts', 'migrated']]);
+    expect(result.sites.map((s) => [s.file, s.status])).toEqual([
+      ['src/a.ts', 'migrated'],
+      ['src/z.ts', 'migrated'],
+    ]);
     // a.ts asks as soon as it is read; z.ts once every file is.
     expect(askedAfter).toEqual([1, 102]);
   });

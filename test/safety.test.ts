@@ -152,7 +152,10 @@ describe('dirty git tree', () => {
   it('outside any git work tree it writes without a check', async (ctx) => {
     const plain = await mkdtemp(path.join(os.tmpdir(), 'mrtr-safety-nogit-'));
     try {
-      const inRepo = await git(plain, 'rev-parse', '--is-inside-work-tree').then(() => true, () => false);
+      const inRepo = await git(plain, 'rev-parse', '--is-inside-work-tree').then(
+        () => true,
+        () => false,
+      );
       if (inRepo) ctx.skip('the system temp directory is inside a git work tree');
       await tree(plain, { 'server.ts': ELICIT_SERVER });
       const result = await cli(plain, 'migrate', 'server.ts');
@@ -174,26 +177,37 @@ describe('dirty git tree', () => {
 
 describe('.gitignore', () => {
   it('leaves git-ignored files alone: root, nested and info/exclude rules, negations, from a subdirectory too', async () => {
-    await repo({
-      '.gitignore': 'generated/\n*.gen.ts\n',
-      'src/.gitignore': '# local rules\nvendor/\n!keep.gen.ts\n/only-here.ts\n',
-      'src/server.ts': ELICIT_SERVER,
-      'src/a.gen.ts': ELICIT_SERVER,
-      'src/keep.gen.ts': ELICIT_SERVER,
-      'src/only-here.ts': ELICIT_SERVER,
-      'src/deeper/only-here.ts': ELICIT_SERVER,
-      'src/vendor/lib.ts': ELICIT_SERVER,
-      'src/deeper/vendor/lib.ts': ELICIT_SERVER,
-      'generated/server.ts': ELICIT_SERVER,
-      'src/generated/x.ts': ELICIT_SERVER,
-      'local/scratch.ts': ELICIT_SERVER,
-    }, 'local/\n');
+    await repo(
+      {
+        '.gitignore': 'generated/\n*.gen.ts\n',
+        'src/.gitignore': '# local rules\nvendor/\n!keep.gen.ts\n/only-here.ts\n',
+        'src/server.ts': ELICIT_SERVER,
+        'src/a.gen.ts': ELICIT_SERVER,
+        'src/keep.gen.ts': ELICIT_SERVER,
+        'src/only-here.ts': ELICIT_SERVER,
+        'src/deeper/only-here.ts': ELICIT_SERVER,
+        'src/vendor/lib.ts': ELICIT_SERVER,
+        'src/deeper/vendor/lib.ts': ELICIT_SERVER,
+        'generated/server.ts': ELICIT_SERVER,
+        'src/generated/x.ts': ELICIT_SERVER,
+        'local/scratch.ts': ELICIT_SERVER,
+      },
+      'local/\n',
+    );
 
     const result = await cli(dir, 'migrate', '--json', '.');
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { changedFiles: { path: string }[] };
     expect(summary.changedFiles.map((f) => f.path)).toEqual(['src/deeper/only-here.ts', 'src/keep.gen.ts', 'src/server.ts', 'src/mrtr-request-state.ts']);
-    for (const untouched of ['src/a.gen.ts', 'src/only-here.ts', 'src/vendor/lib.ts', 'src/deeper/vendor/lib.ts', 'generated/server.ts', 'src/generated/x.ts', 'local/scratch.ts']) {
+    for (const untouched of [
+      'src/a.gen.ts',
+      'src/only-here.ts',
+      'src/vendor/lib.ts',
+      'src/deeper/vendor/lib.ts',
+      'generated/server.ts',
+      'src/generated/x.ts',
+      'local/scratch.ts',
+    ]) {
       expect(await read(untouched)).toBe(ELICIT_SERVER);
     }
 
@@ -241,13 +255,20 @@ describe('--include / --exclude', () => {
   const changed = async (...args: string[]) => {
     const result = await cli(dir, 'migrate', '--dry-run', '--json', ...args);
     expect(result.code).toBe(0);
-    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles.map((f) => f.path).filter((f) => !f.endsWith('mrtr-request-state.ts'));
+    return (JSON.parse(result.stdout) as { changedFiles: { path: string }[] }).changedFiles
+      .map((f) => f.path)
+      .filter((f) => !f.endsWith('mrtr-request-state.ts'));
   };
 
   it('includes by glob, excludes by glob, exclude wins, a directory glob covers what is below it', async () => {
     expect(await changed('.')).toEqual(['src/legacy/keep.ts', 'src/legacy/old.ts', 'src/server.ts', 'test/server.test.ts', 'tools/cli.mts']);
     expect(await changed('--include', 'src/**', '.')).toEqual(['src/legacy/keep.ts', 'src/legacy/old.ts', 'src/server.ts']);
-    expect(await changed('--include', 'src/**', '--include', '**/*.mts', '.')).toEqual(['src/legacy/keep.ts', 'src/legacy/old.ts', 'src/server.ts', 'tools/cli.mts']);
+    expect(await changed('--include', 'src/**', '--include', '**/*.mts', '.')).toEqual([
+      'src/legacy/keep.ts',
+      'src/legacy/old.ts',
+      'src/server.ts',
+      'tools/cli.mts',
+    ]);
     expect(await changed('--exclude', '**/*.test.ts', '--exclude', 'src/legacy', '.')).toEqual(['src/server.ts', 'tools/cli.mts']);
     expect(await changed('--include', 'src/legacy/**', '--exclude', 'src/legacy/old.ts', '.')).toEqual(['src/legacy/keep.ts']);
     expect(await changed('--include=src', '--exclude=src/legacy/*', '.')).toEqual(['src/server.ts']);
@@ -277,7 +298,9 @@ describe('summary', () => {
     const handlerLine = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('migrated '));
     expect(handlerLine(result.stdout)).toBe('migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)');
     // Then the next steps, the last of them the markers left.
-    expect(result.stdout).toMatch(/\nmigrated 3\/4 handlers[^\n]*\nNext steps:\n {2}1\. Apply the change: [^\n]*\n(?: {2}\d\. [^\n]*\n)* {2}\d\. Work through the 1 marker left [^\n]*\n$/);
+    expect(result.stdout).toMatch(
+      /\nmigrated 3\/4 handlers[^\n]*\nNext steps:\n {2}1\. Apply the change: [^\n]*\n(?: {2}\d\. [^\n]*\n)* {2}\d\. Work through the 1 marker left [^\n]*\n$/,
+    );
 
     await writeFile(path.join(dir, 'mixed.ts'), PLAIN_MODULE);
     expect(handlerLine((await cli(dir, 'migrate', '--dry-run', '.')).stdout)).toBe('migrated 1/1 handler');
@@ -325,7 +348,10 @@ describe('progress', () => {
   }
   const terminal = (stderrIsTTY: boolean) => {
     const out = { stdout: '', stderr: '' };
-    return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), cwd: dir, stderrIsTTY, stderrColumns: 100 } };
+    return {
+      out,
+      io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), cwd: dir, stderrIsTTY, stderrColumns: 100 },
+    };
   };
   /** The lines a terminal would have shown, in order. */
   const frames = (stderr: string) => stderr.split('\r\x1b[2K').filter((frame) => frame !== '');
@@ -359,7 +385,13 @@ describe('progress', () => {
     const json = terminal(true);
     expect(await main(['migrate', '--dry-run', '--json', 'src'], json.io)).toBe(0);
     expect(json.out.stderr).toBe('');
-    expect(JSON.parse(json.out.stdout)).toMatchObject({ filesScanned: 2, changedFiles: [{ path: 'src/server.ts', written: false }, { path: 'src/mrtr-request-state.ts', written: false }] });
+    expect(JSON.parse(json.out.stdout)).toMatchObject({
+      filesScanned: 2,
+      changedFiles: [
+        { path: 'src/server.ts', written: false },
+        { path: 'src/mrtr-request-state.ts', written: false },
+      ],
+    });
   });
 
   it('moves through the v1 pass: its own phase, one step a file', async () => {
@@ -368,7 +400,14 @@ describe('progress', () => {
     await main(['migrate', '--dry-run', 'src'], tty.io);
     const shown = frames(tty.out.stderr);
     const phases = [...new Set(shown.map((frame) => /\d% {2}(.+?) {2}\d+s$/.exec(frame)?.[1] ?? /^mrtr-codemod (\D+?) (?:\d+ )? *\d+s$/.exec(frame)?.[1]))];
-    expect(phases).toEqual(['finding files', 'reading and migrating', 'upgrading v1 files (official codemod)', 'finishing files', 'writing the request-state module', 'updating package.json']);
+    expect(phases).toEqual([
+      'finding files',
+      'reading and migrating',
+      'upgrading v1 files (official codemod)',
+      'finishing files',
+      'writing the request-state module',
+      'updating package.json',
+    ]);
     // 3 files and 2 upgrades: the v1 pass counts each file it upgrades. (Whether 2/5 is drawn
     // depends on the redraw interval: the two upgrades may end within it.)
     expect(shown).toContainEqual(expect.stringMatching(/ 1\/5 {2}20% {2}upgrading v1 files \(official codemod\)/));
@@ -501,13 +540,17 @@ describe('the package.json a v1 upgrade edits', () => {
 
     // From the work tree: the manifest is above the directory the run is in.
     const inside = await cli(repoDir, 'migrate', '--dry-run', 'src');
-    expect(inside.stdout).toContain('  ../package.json:1  warning  outside the directory the run is in, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
+    expect(inside.stdout).toContain(
+      '  ../package.json:1  warning  outside the directory the run is in, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand',
+    );
     expect(inside.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  src/server.ts\n  src/mrtr-request-state.ts\n');
 
     // From above it: the manifest is in the directory the run is in, but outside the work tree.
     const above = await cli(dir, 'migrate', 'repo/src');
     expect(above.stderr).toBe('');
-    expect(above.stdout).toContain('  package.json:1  warning  outside the git work tree, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand');
+    expect(above.stdout).toContain(
+      '  package.json:1  warning  outside the git work tree, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand',
+    );
     expect(above.stdout).toContain('Files changed: 2\n  repo/src/server.ts\n  repo/src/mrtr-request-state.ts\n');
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
     expect(await readFile(path.join(repoDir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
@@ -550,7 +593,9 @@ describe('the package.json a v1 upgrade edits', () => {
     await repo({ 'package.json': twice, 'src/server.ts': V1_SERVER });
 
     const result = await cli(dir, 'migrate', 'src');
-    expect(result.stdout).toContain('  package.json  cannot update: package.json has the key "dependencies" twice in one object (lines 2 and 3); remove one of them\n');
+    expect(result.stdout).toContain(
+      '  package.json  cannot update: package.json has the key "dependencies" twice in one object (lines 2 and 3); remove one of them\n',
+    );
     expect(await read('package.json')).toBe(twice);
     expect(await read('src/server.ts')).toContain('inputRequired.elicit(');
     expect(result.code).not.toBe(0);

@@ -15,28 +15,74 @@ function expressionOf(code: string) {
 
 describe('jsonBySyntax', () => {
   it.each([
-    `'a'`, '1', 'true', 'null', '`${table}-1`', 'undefined', 'table', 'args.id', 'answer.content?.name', '!ready', 'typeof v', 'a + b', 'n * 2',
-    'a === b', 'table || "none"', 'ok ? 1 : "no"', '[1, table, { a: [null] }]', '{ days: 3, ...args }', 'items.length', 'String(n)',
-    'JSON.parse(text)', 'Math.max(a, b)', 'Object.keys(o)', 'Date.now()', 'name.toUpperCase()', 'list.join(",")', 'table.split("_")',
-    'args.tags.filter(Boolean)', '(table as string)', 'args!',
+    `'a'`,
+    '1',
+    'true',
+    'null',
+    '`${table}-1`',
+    'undefined',
+    'table',
+    'args.id',
+    'answer.content?.name',
+    '!ready',
+    'typeof v',
+    'a + b',
+    'n * 2',
+    'a === b',
+    'table || "none"',
+    'ok ? 1 : "no"',
+    '[1, table, { a: [null] }]',
+    '{ days: 3, ...args }',
+    'items.length',
+    'String(n)',
+    'JSON.parse(text)',
+    'Math.max(a, b)',
+    'Object.keys(o)',
+    'Date.now()',
+    'name.toUpperCase()',
+    'list.join(",")',
+    'table.split("_")',
+    'args.tags.filter(Boolean)',
+    '(table as string)',
+    'args!',
   ])('shows %s is JSON', (code) => {
     expect(jsonBySyntax(expressionOf(code), JSON_NAMES)).toBe(true);
   });
 
   it.each([
-    'world.count(table)', 'new Date()', 'new Map()', 'await load()', 'other', 'other.field', '() => 1', 'items.map((i) => i.id)',
-    '[table, other]', '{ at: clock() }', '{ run() {} }', 'ok ? 1 : other', 'rows.slice(1)', 'cache.get(table)', 'Symbol()',
+    'world.count(table)',
+    'new Date()',
+    'new Map()',
+    'await load()',
+    'other',
+    'other.field',
+    '() => 1',
+    'items.map((i) => i.id)',
+    '[table, other]',
+    '{ at: clock() }',
+    '{ run() {} }',
+    'ok ? 1 : other',
+    'rows.slice(1)',
+    'cache.get(table)',
+    'Symbol()',
   ])('does not show %s is JSON', (code) => {
     expect(jsonBySyntax(expressionOf(code), JSON_NAMES)).toBe(false);
   });
 });
 
 describe('jsonTypeText', () => {
-  it.each(['number', 'string[]', 'Array<string | number>', '{ id: string; tags: string[] }', "'a' | 'b'", 'Record<string, number>', 'boolean | null', '{ "quoted key": number }'])(
-    'takes %s as JSON',
-    (type) => expect(jsonTypeText(type)).toBe(true),
-  );
-  it.each(['any', 'unknown', 'object', 'Date', 'Map<string, number>', '{ at: Date }', 'Row[]', '() => void', 'Promise<number>'])('does not take %s as JSON', (type) =>
-    expect(jsonTypeText(type)).toBe(false),
+  it.each([
+    'number',
+    'string[]',
+    'Array<string | number>',
+    '{ id: string; tags: string[] }',
+    "'a' | 'b'",
+    'Record<string, number>',
+    'boolean | null',
+    '{ "quoted key": number }',
+  ])('takes %s as JSON', (type) => expect(jsonTypeText(type)).toBe(true));
+  it.each(['any', 'unknown', 'object', 'Date', 'Map<string, number>', '{ at: Date }', 'Row[]', '() => void', 'Promise<number>'])(
+    'does not take %s as JSON',
+    (type) => expect(jsonTypeText(type)).toBe(false),
   );
 });

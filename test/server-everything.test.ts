@@ -101,10 +101,14 @@ describe('server-everything through migrate', () => {
       if (f.mrtr.plan.sites.length === 0) continue;
       actual[f.rel] = f.mrtr.plan.sites.map(describeSite);
       for (const s of f.mrtr.plan.sites) {
-        table.push(`${f.rel.padEnd(44)} ${String(s.line).padStart(4)}  ${s.kind.padEnd(9)} ${(s.handler ?? '-').padEnd(10)} ${s.status.padEnd(9)} ${s.code ?? (s.lifted?.length ? `lifted: ${s.lifted.join(', ')}` : '')}`);
+        table.push(
+          `${f.rel.padEnd(44)} ${String(s.line).padStart(4)}  ${s.kind.padEnd(9)} ${(s.handler ?? '-').padEnd(10)} ${s.status.padEnd(9)} ${s.code ?? (s.lifted?.length ? `lifted: ${s.lifted.join(', ')}` : '')}`,
+        );
       }
     }
-    console.log(`server-everything: ${copies.files.length} .js files, ${copies.files.filter((f) => f.v1).length} on the v1 SDK; pipeline ${copies.pipelineMs} ms\n${table.join('\n')}`);
+    console.log(
+      `server-everything: ${copies.files.length} .js files, ${copies.files.filter((f) => f.v1).length} on the v1 SDK; pipeline ${copies.pipelineMs} ms\n${table.join('\n')}`,
+    );
     expect(actual).toEqual(EXPECTED_SITES);
 
     for (const f of copies.files) {
@@ -163,7 +167,10 @@ describe('server-everything through migrate', () => {
     for (const f of copies.files) {
       expect(() => parseSource(f.mrtr.output, dialectOf(f.rel)), f.rel).not.toThrow();
       expect({ file: f.rel, stillImportsV1: isV1Source(f.upgraded.text) }).toEqual({ file: f.rel, stillImportsV1: false });
-      expect(f.upgraded.notes.filter((n) => n.code === 'v1-import-left' || n.code === 'mcp-codemod-failed'), f.rel).toEqual([]);
+      expect(
+        f.upgraded.notes.filter((n) => n.code === 'v1-import-left' || n.code === 'mcp-codemod-failed'),
+        f.rel,
+      ).toEqual([]);
     }
 
     // Every @mcp-codemod-error the official pass reported is written in its output, and the MRTR
@@ -177,8 +184,14 @@ describe('server-everything through migrate', () => {
       expect({ file: f.rel, markers: inOutput }).toEqual({ file: f.rel, markers: inUpgraded });
       for (const message of inOutput) listed.push([f.rel, message]);
     }
-    const otherNotes = copies.files.flatMap((f) => f.upgraded.notes.filter((n) => n.code === 'mcp-codemod-warning' || n.code === 'mcp-codemod-info').map((n) => `  ${f.rel}:${n.line} ${n.code}: ${n.message}`));
-    console.log(`@mcp-codemod-error markers kept:\n${listed.map(([rel, m]) => `  ${rel}: ${m}`).join('\n')}\nother notes of the official pass (not written in the text):\n${otherNotes.join('\n')}`);
+    const otherNotes = copies.files.flatMap((f) =>
+      f.upgraded.notes
+        .filter((n) => n.code === 'mcp-codemod-warning' || n.code === 'mcp-codemod-info')
+        .map((n) => `  ${f.rel}:${n.line} ${n.code}: ${n.message}`),
+    );
+    console.log(
+      `@mcp-codemod-error markers kept:\n${listed.map(([rel, m]) => `  ${rel}: ${m}`).join('\n')}\nother notes of the official pass (not written in the text):\n${otherNotes.join('\n')}`,
+    );
     expect(listed.length).toBe(EXPECTED_OFFICIAL_MARKERS.length);
     EXPECTED_OFFICIAL_MARKERS.forEach(([rel, message], i) => {
       expect(listed[i]![0]).toBe(rel);
@@ -192,7 +205,10 @@ describe('server-everything through migrate', () => {
       const again = await transformWithTypes(f.mrtr.output, path.join(copies.migratedDist, f.rel), types, {});
       expect({ file: f.rel, changed: again.changed }).toEqual({ file: f.rel, changed: false });
       // What is left is marked; nothing legacy is left unreported.
-      expect(again.plan.sites.filter((s) => s.status !== 'marked'), f.rel).toEqual([]);
+      expect(
+        again.plan.sites.filter((s) => s.status !== 'marked'),
+        f.rel,
+      ).toEqual([]);
     }
   });
 });
@@ -204,7 +220,7 @@ type V1Module = { createServer(): { server: McpServerV1; cleanup(sessionId?: str
 type ToolModule = Record<string, unknown>;
 type StateModule = { mrtrVerify(): never };
 
-const load = async <T,>(dist: string, rel: string): Promise<T> => (await import(pathToFileURL(path.join(dist, rel)).href)) as T;
+const load = async <T>(dist: string, rel: string): Promise<T> => (await import(pathToFileURL(path.join(dist, rel)).href)) as T;
 
 /** What both harnesses' clients declare (harness.ts CLIENT_CAPABILITIES, harness-v1.ts). */
 const DECLARED = { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } };
@@ -257,7 +273,12 @@ function script(): ClientScript {
     },
     sample: (params): CreateMessageResult => {
       const messages = params.messages as Array<{ content: { text: string } }>;
-      return { role: 'assistant', content: { type: 'text', text: `echo(${params.maxTokens}): ${messages[0]!.content.text}` }, model: 'scripted-model', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: `echo(${params.maxTokens}): ${messages[0]!.content.text}` },
+        model: 'scripted-model',
+        stopReason: 'endTurn',
+      };
     },
     // createServer's oninitialized starts a roots sync 350 ms after initialize (see below).
     roots: [{ uri: 'file:///workspace', name: 'workspace' }],
@@ -376,7 +397,10 @@ describe('server-everything end to end', () => {
     const elicitation = await load<ToolModule>(copies.migratedDist, 'tools/trigger-elicitation-request.js');
     const { mrtrVerify } = await load<StateModule>(copies.migratedDist, 'server/mrtr-request-state.js');
     const factory = () => {
-      const server = new McpServer({ name: 'everything', version: '2.0.0' }, { capabilities: { tools: { listChanged: true } }, requestState: { verify: mrtrVerify() } });
+      const server = new McpServer(
+        { name: 'everything', version: '2.0.0' },
+        { capabilities: { tools: { listChanged: true } }, requestState: { verify: mrtrVerify() } },
+      );
       // As server-everything's createServer does it.
       server.server.oninitialized = () => (elicitation.registerTriggerElicitationRequestTool as (s: McpServer) => void)(server);
       return server;

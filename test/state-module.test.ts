@@ -43,7 +43,9 @@ describe('the module text', () => {
   it('is the template under a header naming the codemod version and a digest of the text', async () => {
     const template = await readFile(TEMPLATE_PATH, 'utf8');
     const text = stateModuleText('ts');
-    expect(text.split('\n')[0]).toMatch(new RegExp(`^// ${STATE_MODULE_SENTINEL}, mrtr-codemod ${packageVersion().replace(/\./g, '\\.')}, sha256:[0-9a-f]{16}\\.$`));
+    expect(text.split('\n')[0]).toMatch(
+      new RegExp(`^// ${STATE_MODULE_SENTINEL}, mrtr-codemod ${packageVersion().replace(/\./g, '\\.')}, sha256:[0-9a-f]{16}\\.$`),
+    );
     expect(text.endsWith(template)).toBe(true);
     expect(stateModuleText('ts', '\r\n')).toBe(text.replace(/\n/g, '\r\n'));
   });
@@ -59,7 +61,11 @@ describe('the module text', () => {
     const esm = (await import(pathToFileURL(path.join(dir, 'm.mjs')).href)) as Record<string, unknown>;
     const cjs = createRequire(import.meta.url)(path.join(dir, 'm.cjs')) as Record<string, unknown>;
     for (const exports of [esm, cjs]) {
-      expect(Object.keys(exports).filter((k) => k !== '__esModule').sort()).toEqual(['mrtrCodec', 'mrtrConfigure', 'mrtrResume', 'mrtrVerify']);
+      expect(
+        Object.keys(exports)
+          .filter((k) => k !== '__esModule')
+          .sort(),
+      ).toEqual(['mrtrCodec', 'mrtrConfigure', 'mrtrResume', 'mrtrVerify']);
     }
     expect(stateModuleText('esm')).not.toMatch(/: (string|unknown|ServerContext)\b|<MrtrState>|\bas T\b/);
     expect(stateModuleText('cjs')).toContain('require("@modelcontextprotocol/server")');
@@ -70,7 +76,10 @@ describe('the module text', () => {
     expect(stateModuleStatus(text, 'ts')).toEqual({ kind: 'current' });
     expect(stateModuleStatus(text.replace(/\n/g, '\r\n'), 'ts')).toEqual({ kind: 'current' });
     expect(stateModuleStatus(text, 'esm')).toEqual({ kind: 'outdated', version: packageVersion() });
-    expect(stateModuleStatus(text.replace('const MRTR_STATE_PREFIX', '// mine\nconst MRTR_STATE_PREFIX'), 'ts')).toEqual({ kind: 'edited', version: packageVersion() });
+    expect(stateModuleStatus(text.replace('const MRTR_STATE_PREFIX', '// mine\nconst MRTR_STATE_PREFIX'), 'ts')).toEqual({
+      kind: 'edited',
+      version: packageVersion(),
+    });
     expect(stateModuleStatus('export const x = 1;\n', 'ts')).toEqual({ kind: 'foreign' });
   });
 });
@@ -121,7 +130,15 @@ describe('the engine writes it once a package', () => {
     await putFile(dir, 'src/server.ts', ELICIT_SERVER);
     await writeFile(module, 'export const mine = 1;\n');
     const refused = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
-    expect(refused.errors).toEqual([{ file: 'src/server.ts', stage: 'write', message: expect.stringMatching(/^the request-state module's path src\/mrtr-request-state\.ts holds a file mrtr-codemod did not write; the file was left as it is/) }]);
+    expect(refused.errors).toEqual([
+      {
+        file: 'src/server.ts',
+        stage: 'write',
+        message: expect.stringMatching(
+          /^the request-state module's path src\/mrtr-request-state\.ts holds a file mrtr-codemod did not write; the file was left as it is/,
+        ),
+      },
+    ]);
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(await readFile(module, 'utf8')).toBe('export const mine = 1;\n');
     // An analysis-only run (as `check` makes) uses no output: it reports the site, no error.
@@ -144,26 +161,34 @@ describe('the engine writes it once a package', () => {
 
   it('leaves server-elsewhere on the tools when the module that builds the server passes options it cannot extend', async () => {
     const dir = await dirOf('unwirable');
-    await putFile(dir, 'src/server.ts', [
-      "import { McpServer, type ServerOptions } from '@modelcontextprotocol/server';",
-      "import { registerTools } from './tools.js';",
-      'export function createServer(options: ServerOptions): McpServer {',
-      "  const server = new McpServer({ name: 's', version: '1' }, options);",
-      '  registerTools(server);',
-      '  return server;',
-      '}',
-      '',
-    ].join('\n'));
-    await putFile(dir, 'src/tools.ts', [
-      "import type { McpServer } from '@modelcontextprotocol/server';",
-      'export function registerTools(server: McpServer): void {',
-      "  server.registerTool('go', { description: 'd' }, async (ctx) => {",
-      "    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });",
-      "    return { content: [{ type: 'text', text: answer.action }] };",
-      '  });',
-      '}',
-      '',
-    ].join('\n'));
+    await putFile(
+      dir,
+      'src/server.ts',
+      [
+        "import { McpServer, type ServerOptions } from '@modelcontextprotocol/server';",
+        "import { registerTools } from './tools.js';",
+        'export function createServer(options: ServerOptions): McpServer {',
+        "  const server = new McpServer({ name: 's', version: '1' }, options);",
+        '  registerTools(server);',
+        '  return server;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await putFile(
+      dir,
+      'src/tools.ts',
+      [
+        "import type { McpServer } from '@modelcontextprotocol/server';",
+        'export function registerTools(server: McpServer): void {',
+        "  server.registerTool('go', { description: 'd' }, async (ctx) => {",
+        "    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });",
+        "    return { content: [{ type: 'text', text: answer.action }] };",
+        '  });',
+        '}',
+        '',
+      ].join('\n'),
+    );
     const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types: false });
     expect(result.errors).toEqual([]);
     expect(result.changed.map((c) => c.path)).toEqual(['src/tools.ts', 'src/mrtr-request-state.ts']);
@@ -197,7 +222,7 @@ describe('the engine writes it once a package', () => {
       "  server.registerTool('go', { description: 'Ask first' }, async (ctx) => {",
       "    log.push('asked');",
       "    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });",
-      "    log.push(`answer:${answer.action}`);",
+      '    log.push(`answer:${answer.action}`);',
       "    return { content: [{ type: 'text', text: answer.action }] };",
       '  });',
       '  return server;',
@@ -214,13 +239,17 @@ describe('the engine writes it once a package', () => {
     expect(migrated).toContain("const { McpServer, inputRequired } = require('@modelcontextprotocol/server');");
     expect(migrated).toContain("const { mrtrResume, mrtrVerify } = require('./mrtr-request-state.js');");
     // Served by a CommonJS process (the SDK's CommonJS build throughout), over stdio.
-    await putFile(dir, 'serve.cjs', [
-      "const { serveStdio } = require('@modelcontextprotocol/server/stdio');",
-      "const { createServer } = require('./src/server.js');",
-      "const log = { push: (entry) => process.stderr.write(`LOG ${entry}\\n`) };",
-      'serveStdio(() => createServer(log));',
-      '',
-    ].join('\n'));
+    await putFile(
+      dir,
+      'serve.cjs',
+      [
+        "const { serveStdio } = require('@modelcontextprotocol/server/stdio');",
+        "const { createServer } = require('./src/server.js');",
+        'const log = { push: (entry) => process.stderr.write(`LOG ${entry}\\n`) };',
+        'serveStdio(() => createServer(log));',
+        '',
+      ].join('\n'),
+    );
     for (const era of ['modern', 'legacy'] as const) {
       const { results, log } = await callOverStdio(path.join(dir, 'serve.cjs'), era);
       expect({ era, results, log }).toEqual({ era, results: [{ content: [{ type: 'text', text: 'accept' }], era }], log: ['asked', 'answer:accept'] });
@@ -228,8 +257,14 @@ describe('the engine writes it once a package', () => {
   });
 });
 
-describe('the request-state step keeps the run\'s guarantees', () => {
-  const refusal = (detail: string) => [{ file: 'src/server.ts', stage: 'write', message: `the request-state module's path ${detail}, so it is not written there (name another path with --state-module)` }];
+describe("the request-state step keeps the run's guarantees", () => {
+  const refusal = (detail: string) => [
+    {
+      file: 'src/server.ts',
+      stage: 'write',
+      message: `the request-state module's path ${detail}, so it is not written there (name another path with --state-module)`,
+    },
+  ];
 
   it('never writes it through a symbolic link, nor outside the directory the run is in (a dry run says so too)', async () => {
     const dir = await dirOf('bounds');
@@ -237,11 +272,13 @@ describe('the request-state step keeps the run\'s guarantees', () => {
     const outside = path.join(dir, 'outside');
     await putFile(project, 'src/server.ts', ELICIT_SERVER);
     const older = await putFile(outside, 'older.ts', olderStateModule());
-    const run = (stateModule?: string, write = true) => runCodemod({ paths: ['src'], write, cwd: project, types: false, ...(stateModule ? { stateModule } : {}) });
+    const run = (stateModule?: string, write = true) =>
+      runCodemod({ paths: ['src'], write, cwd: project, types: false, ...(stateModule ? { stateModule } : {}) });
 
     // The module's place is a link to an older module elsewhere: refreshing it would write there.
     await symlink(older, path.join(project, 'src/mrtr-request-state.ts'));
-    for (const write of [true, false]) expect((await run(undefined, write)).errors).toEqual(refusal('src/mrtr-request-state.ts is a symbolic link; it is not written through'));
+    for (const write of [true, false])
+      expect((await run(undefined, write)).errors).toEqual(refusal('src/mrtr-request-state.ts is a symbolic link; it is not written through'));
     await rm(path.join(project, 'src/mrtr-request-state.ts'));
     // Named outside, or in a folder that is a link leading out.
     expect((await run('../outside/state.ts')).errors).toEqual(refusal('../outside/state.ts is outside the directory the run is in'));
@@ -262,8 +299,14 @@ describe('the request-state step keeps the run\'s guarantees', () => {
     // One package (no package.json): its module would go in the folder above both work trees.
     const result = await runCodemod({ paths: ['a', 'b'], write: true, cwd: dir, types: false });
     expect(result.errors.map((e) => [e.file, e.message])).toEqual([
-      ['a/src/server.ts', "the request-state module's path mrtr-request-state.ts is outside the git work tree of a/src/server.ts, so it is not written there (name another path with --state-module)"],
-      ['b/src/server.ts', "the request-state module's path mrtr-request-state.ts is outside the git work tree of a/src/server.ts, so it is not written there (name another path with --state-module)"],
+      [
+        'a/src/server.ts',
+        "the request-state module's path mrtr-request-state.ts is outside the git work tree of a/src/server.ts, so it is not written there (name another path with --state-module)",
+      ],
+      [
+        'b/src/server.ts',
+        "the request-state module's path mrtr-request-state.ts is outside the git work tree of a/src/server.ts, so it is not written there (name another path with --state-module)",
+      ],
     ]);
     expect(result.changed).toEqual([]);
     expect(await readdir(dir)).toEqual(['a', 'b']);
@@ -284,7 +327,14 @@ describe('the request-state step keeps the run\'s guarantees', () => {
     // A dry run writes nothing, so it has nothing to refuse.
     expect((await runCodemod({ paths: ['src'], write: false, cwd: dir, types: false })).errors).toEqual([]);
     const refused = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
-    expect(refused.errors).toEqual([{ file: 'src/server.ts', stage: 'write', message: 'read-only file (no write permission bit); the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)' }]);
+    expect(refused.errors).toEqual([
+      {
+        file: 'src/server.ts',
+        stage: 'write',
+        message:
+          'read-only file (no write permission bit); the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)',
+      },
+    ]);
     expect(await readFile(server, 'utf8')).toBe(SPLIT_SERVER['server.ts']);
 
     // The refused run migrated tools.ts: back to its legacy text, so the next run wires again.
@@ -298,16 +348,31 @@ describe('the request-state step keeps the run\'s guarantees', () => {
     await writeFile(module, olderStateModule());
     await chmod(module, 0o444);
     const old = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
-    expect(old.errors).toEqual([{ file: 'src/mrtr-request-state.ts', stage: 'write', message: 'read-only file (no write permission bit); the request-state module was left as it is (make it writable to refresh it)' }]);
+    expect(old.errors).toEqual([
+      {
+        file: 'src/mrtr-request-state.ts',
+        stage: 'write',
+        message: 'read-only file (no write permission bit); the request-state module was left as it is (make it writable to refresh it)',
+      },
+    ]);
     expect(await readFile(module, 'utf8')).toBe(olderStateModule());
   });
 });
 
 /** Calls the `go` tool of a server process, accepting its question; its log is what it wrote to stderr. */
 async function callOverStdio(script: string, era: 'modern' | 'legacy'): Promise<{ results: unknown[]; log: string[] }> {
-  const client = new Client({ name: 'cjs-probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+  const client = new Client(
+    { name: 'cjs-probe', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+  );
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [script], cwd: path.dirname(script), stderr: 'pipe', env: { ...process.env } as Record<string, string> });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [script],
+    cwd: path.dirname(script),
+    stderr: 'pipe',
+    env: { ...process.env } as Record<string, string>,
+  });
   let stderr = '';
   const ended = new Promise<void>((resolve) => {
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -330,4 +395,3 @@ async function dirOfWith(dir: string, server: string): Promise<string> {
   await putFile(dir, 'server.ts', server);
   return dir;
 }
-

@@ -76,7 +76,9 @@ describe('a shape it cannot write in place', () => {
       '',
     ].join('\n');
     const { output, plan } = transformSource(source, 'server.ts', typed);
-    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'nested-site', reason: expect.stringContaining('`label` is declared before the block that asks') }]);
+    expect(plan.sites).toMatchObject([
+      { status: 'marked', code: 'nested-site', reason: expect.stringContaining('`label` is declared before the block that asks') },
+    ]);
     expect(output).toContain('// @mrtr-todo(nested-site):');
     expect(() => parseSource(output, 'ts')).not.toThrow();
   });

@@ -16,7 +16,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Runs the stock jscodeshift runner with one of our transforms on `targets` (and its options). */
 async function jscodeshift(transform: string, ...args: string[]): Promise<string> {
   const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
-  const { stdout } = await run(process.execPath, [bin, '-t', path.join(ROOT, 'src', 'transforms', transform), '--parser=tsx', '--run-in-band', ...args], { cwd: ROOT });
+  const { stdout } = await run(process.execPath, [bin, '-t', path.join(ROOT, 'src', 'transforms', transform), '--parser=tsx', '--run-in-band', ...args], {
+    cwd: ROOT,
+  });
   return stdout;
 }
 
@@ -60,7 +62,9 @@ it('imports the request-state module beside the file by default, and says when i
   const migrated = readFileSync(target, 'utf8');
   expect(migrated).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.ts';");
   expect(migrated).toContain('{ requestState: { verify: mrtrVerify() } }');
-  expect(stdout).toContain(`${target}: imports the request-state module ./mrtr-request-state.ts, which does not exist yet: run \`npx mrtr-codemod migrate ${path.dirname(target)}\` to write it`);
+  expect(stdout).toContain(
+    `${target}: imports the request-state module ./mrtr-request-state.ts, which does not exist yet: run \`npx mrtr-codemod migrate ${path.dirname(target)}\` to write it`,
+  );
 });
 
 it('refuses a file on the v1 SDK with a clear message, and leaves it as it is', async () => {
@@ -81,6 +85,8 @@ it('applies just the capability-check concern with src/transforms/client-capabil
   writeFileSync(target, c.input);
   await jscodeshift('client-capabilities.ts', target);
   const out = readFileSync(target, 'utf8');
-  expect(out).toContain('(ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities()');
+  expect(out).toContain(
+    '(ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities()',
+  );
   expect(out).toContain('await ctx.mcpReq.elicitInput('); // the question itself is not this transform's concern
 });

@@ -87,7 +87,9 @@ describe('updateManifest', () => {
 
   it('adds the other v2 packages the code imports, and zod only when the manifest does not declare it', () => {
     const out = updateManifest(manifest, { stillImportsV1: false, packages: ['@modelcontextprotocol/core', '@modelcontextprotocol/server', 'zod', 'express'] });
-    expect(out).toContain('  "dependencies": {\n    "@modelcontextprotocol/core": "^2.4.0",\n    "@modelcontextprotocol/server": "^2.4.0",\n    "express": "^5.0.0",\n    "zod": "^3.25.0"\n  },');
+    expect(out).toContain(
+      '  "dependencies": {\n    "@modelcontextprotocol/core": "^2.4.0",\n    "@modelcontextprotocol/server": "^2.4.0",\n    "express": "^5.0.0",\n    "zod": "^3.25.0"\n  },',
+    );
     const noZod = '{\n  "name": "x",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.0.0"\n  }\n}\n';
     expect(updateManifest(noZod, { stillImportsV1: false, packages: ['zod'] })).toBe(
       '{\n  "name": "x",\n  "dependencies": {\n    "@modelcontextprotocol/server": "^2.4.0",\n    "zod": "^4.2.0"\n  }\n}\n',
@@ -103,18 +105,23 @@ describe('updateManifest', () => {
 
   it('keeps four-space indentation, appends to an unsorted section, fills an empty one', () => {
     const unsorted = '{\n    "dependencies": {\n        "zod": "^4.2.0",\n        "@modelcontextprotocol/sdk": "^1.0.0"\n    }\n}\n';
-    expect(updateManifest(unsorted, { stillImportsV1: false })).toBe('{\n    "dependencies": {\n        "zod": "^4.2.0",\n        "@modelcontextprotocol/server": "^2.4.0"\n    }\n}\n');
+    expect(updateManifest(unsorted, { stillImportsV1: false })).toBe(
+      '{\n    "dependencies": {\n        "zod": "^4.2.0",\n        "@modelcontextprotocol/server": "^2.4.0"\n    }\n}\n',
+    );
     expect(updateManifest('{\n    "name": "q",\n    "dependencies": {}\n}\n', { stillImportsV1: false })).toBe(
       '{\n    "name": "q",\n    "dependencies": {\n        "@modelcontextprotocol/server": "^2.4.0"\n    }\n}\n',
     );
-    expect(updateManifest('{"name":"z","dependencies":{"@modelcontextprotocol/sdk":"^1"}}', { stillImportsV1: false })).toBe('{"name":"z","dependencies":{"@modelcontextprotocol/server":"^2.4.0"}}');
+    expect(updateManifest('{"name":"z","dependencies":{"@modelcontextprotocol/sdk":"^1"}}', { stillImportsV1: false })).toBe(
+      '{"name":"z","dependencies":{"@modelcontextprotocol/server":"^2.4.0"}}',
+    );
   });
 
   it('raises a declared v2 range that may resolve below 2.4.0, and leaves others alone', () => {
     const text = (range: string) => `{\n  "dependencies": {\n    "@modelcontextprotocol/server": ${JSON.stringify(range)}\n  }\n}\n`;
     expect(updateManifest(text('^2.1.0'), { stillImportsV1: false })).toBe(text('^2.4.0'));
     expect(updateManifest(text('~2.3.1'), { stillImportsV1: false })).toBe(text('^2.4.0'));
-    for (const kept of ['^2.4.0', '2.5.0', 'workspace:*', 'latest', '^2.1.0 || ^3.0.0']) expect(updateManifest(text(kept), { stillImportsV1: false })).toBe(text(kept));
+    for (const kept of ['^2.4.0', '2.5.0', 'workspace:*', 'latest', '^2.1.0 || ^3.0.0'])
+      expect(updateManifest(text(kept), { stillImportsV1: false })).toBe(text(kept));
   });
 
   it('refuses what is not a JSON object', () => {
@@ -124,11 +131,15 @@ describe('updateManifest', () => {
 
   it('refuses a manifest with a key twice in one object, saying where', () => {
     const twice = '{\n  "dependencies": { "@modelcontextprotocol/sdk": "^1.0.0" },\n  "name": "x",\n  "dependencies": { "zod": "^4.2.0" }\n}\n';
-    expect(() => updateManifest(twice, { stillImportsV1: false })).toThrow(new ManifestError('package.json has the key "dependencies" twice in one object (lines 2 and 4); remove one of them'));
+    expect(() => updateManifest(twice, { stillImportsV1: false })).toThrow(
+      new ManifestError('package.json has the key "dependencies" twice in one object (lines 2 and 4); remove one of them'),
+    );
     const nested = '{ "dependencies": { "zod": "^4.2.0", "zod": "^3.0.0" } }';
     expect(() => updateManifest(nested, { stillImportsV1: true })).toThrow(/the key "zod" twice in one object \(lines 1 and 1\)/);
     // The same key in two different objects is fine.
-    expect(updateManifest('{ "dependencies": { "zod": "^4.2.0" }, "devDependencies": { "zod": "^4.2.0" } }', { stillImportsV1: true })).toContain('"@modelcontextprotocol/server"');
+    expect(updateManifest('{ "dependencies": { "zod": "^4.2.0" }, "devDependencies": { "zod": "^4.2.0" } }', { stillImportsV1: true })).toContain(
+      '"@modelcontextprotocol/server"',
+    );
   });
 
   it('says when the declared zod cannot serve the v2 SDK (>= 4.2)', () => {
@@ -249,7 +260,10 @@ await server.connect(new StdioServerTransport());
     ];
     const oneByOne = await upgradeV1(files, { batchSize: 1 });
     // Both files are upgraded: the runs compared each did something.
-    expect(oneByOne.map((r) => [r.path, r.changed])).toEqual([['a.ts', true], ['b.ts', true]]);
+    expect(oneByOne.map((r) => [r.path, r.changed])).toEqual([
+      ['a.ts', true],
+      ['b.ts', true],
+    ]);
     expect(oneByOne).toEqual(await upgradeV1(files));
   });
 });
@@ -271,15 +285,16 @@ describe('v1 server → official v1-to-v2 → MRTR pass', () => {
     expect((await upgradeV1([{ path: fixture.outputPath, text: fixture.output }]))[0]!.changed).toBe(false);
   });
 
-  it('keeps the file\'s quotes: the imports it rewrites in single quotes where the file uses them, its own double-quoted ones as they were', async () => {
-    const server = (quote: string) => [
-      `import { McpServer } from ${quote}@modelcontextprotocol/sdk/server/mcp.js${quote};`,
-      `import { z } from ${quote}zod${quote};`,
-      `import { World } from "./world.js";`,
-      '',
-      `export const server = new McpServer({ name: ${quote}s${quote}, version: ${quote}1${quote} });`,
-      '',
-    ].join('\n');
+  it("keeps the file's quotes: the imports it rewrites in single quotes where the file uses them, its own double-quoted ones as they were", async () => {
+    const server = (quote: string) =>
+      [
+        `import { McpServer } from ${quote}@modelcontextprotocol/sdk/server/mcp.js${quote};`,
+        `import { z } from ${quote}zod${quote};`,
+        `import { World } from "./world.js";`,
+        '',
+        `export const server = new McpServer({ name: ${quote}s${quote}, version: ${quote}1${quote} });`,
+        '',
+      ].join('\n');
     const [single] = await upgradeV1([{ path: 'single.ts', text: server("'") }]);
     expect(single!.text).toContain(`import { McpServer } from '@modelcontextprotocol/server';`);
     expect(single!.text).toContain(`import { World } from "./world.js";`);
@@ -330,7 +345,9 @@ export function createServer(): McpServer {
     const { upgraded, final } = await migrate('shapes.ts', shapes);
     const up = upgraded.text;
     // extra.sendRequest(request, Schema) → ctx.mcpReq.send(request, Schema): the schema stays.
-    expect(up).toContain(`async ({ q }, ctx) => {\n    const r = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message: q, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema);`);
+    expect(up).toContain(
+      `async ({ q }, ctx) => {\n    const r = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message: q, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema);`,
+    );
     expect(up).toContain(`import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/core';`);
     // A context parameter not named `extra`, or the only parameter: left in the v1 shape, no marker.
     expect(up).toContain(`async ({ q }, context) => {\n    context.signal.throwIfAborted();\n    const r = await context.sendRequest(`);
@@ -382,7 +399,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
 
   it('low-level server: a separate type-only import, a remapped helper, a marker at the forwarding call', async () => {
     const { upgraded } = await migrate('low.ts', lowLevel);
-    expect(upgraded.text).toContain(`import { Server } from '@modelcontextprotocol/server';\nimport type { ServerContext } from '@modelcontextprotocol/server';`);
+    expect(upgraded.text).toContain(
+      `import { Server } from '@modelcontextprotocol/server';\nimport type { ServerContext } from '@modelcontextprotocol/server';`,
+    );
     expect(upgraded.text).toContain(`async function confirm(extra: ServerContext, message: string): Promise<boolean> {\n  const r = await extra.mcpReq.send(`);
     expect(upgraded.text).toContain(`server.setRequestHandler('tools/call', async (request, ctx) => {`);
     expect(upgraded.notes.filter((n) => n.code === 'mcp-codemod-error')).toEqual([

@@ -8,7 +8,7 @@ import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { type Dialect, dialectOf, ParseFailure, parseSource } from '../src/analyse/parse.ts';
 import { addTopLevelNames, emptyNames } from '../src/analyse/top-level-names.ts';
 import { partsParse, verifyParses } from '../src/engine/verify-output.ts';
-import type { Edit } from '../src/plan/types.ts';
+import type { Edit } from '../src/core/vocabulary.ts';
 import { planFile } from '../src/plan/plan-file.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from '../src/rewrite/rewrite.ts';
 import { transformSource } from '../src/transform.ts';
@@ -54,7 +54,10 @@ describe('verifyParses with the splices: only the changed statements are parsed'
   it('accepts a changed statement between copied ones, and an import added in a gap', () => {
     const base = `${imports}const a = 1;\nfoo();\nexport function f() {}\n`;
     const { output, edited } = spliced(base, 'foo();', 'const b = a + 1;\nbar(b);');
-    const withImport = editedText(base, parseSource(base, 'ts').program, [...edited.edits, { start: imports.length, end: imports.length, text: "import { mrtrResume } from './mrtr-request-state.js';\n" }]);
+    const withImport = editedText(base, parseSource(base, 'ts').program, [
+      ...edited.edits,
+      { start: imports.length, end: imports.length, text: "import { mrtrResume } from './mrtr-request-state.js';\n" },
+    ]);
     const text = applyEdits(base, withImport.edits);
     expect(partsParse(output, 'ts', edited)).toBe(true);
     expect(partsParse(text, 'ts', withImport)).toBe(true);
@@ -107,13 +110,46 @@ describe('property: a rewrite with a bug in one of its splices', () => {
   // be fooled? When it says the output parses, parsing the whole must agree.
   const cases = fixtureCases().flatMap((c) => {
     const analysis = analyseFile(c.input, c.inputPath);
-    const edits = rewriteEdits(c.input, planFile(analysis, { typeFacts: { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true }, stateModule: c.transformOptions.stateModule }));
+    const edits = rewriteEdits(
+      c.input,
+      planFile(analysis, {
+        typeFacts: { local: () => ({ text: 'string', jsonSafe: true }), fromSdk: () => true },
+        stateModule: c.transformOptions.stateModule,
+      }),
+    );
     const names = emptyNames();
     for (const statement of analysis.program.body) addTopLevelNames(statement, names);
     const declarations = [...names.declared].map((n) => `const ${n} = 1;`);
     return edits.length > 0 ? [{ name: c.name, source: c.input, program: analysis.program, dialect: dialectOf(c.inputPath), edits, declarations }] : [];
   });
-  const damage = ['(', ')', '{', '}', ';', '\n', '`', "'", '/*', '//', 'if (ok)', 'if (ok)\n', 'label:', 'x = 1\n', 'f()\n', 'export', 'var z;', 'export { mrtrResume };', 'export { nowhere };', 'import x from "x";', 'else', '=>', 'with (o) {}', 'export default 1;', 'export const server = 1;', ','];
+  const damage = [
+    '(',
+    ')',
+    '{',
+    '}',
+    ';',
+    '\n',
+    '`',
+    "'",
+    '/*',
+    '//',
+    'if (ok)',
+    'if (ok)\n',
+    'label:',
+    'x = 1\n',
+    'f()\n',
+    'export',
+    'var z;',
+    'export { mrtrResume };',
+    'export { nowhere };',
+    'import x from "x";',
+    'else',
+    '=>',
+    'with (o) {}',
+    'export default 1;',
+    'export const server = 1;',
+    ',',
+  ];
 
   it('never accepts an output that does not parse', () => {
     let accepted = 0;

@@ -61,14 +61,26 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     if (statement.type === 'ImportDeclaration') {
       afterImports = statement.end!;
       for (const spec of statement.specifiers) {
-        const imported = spec.type === 'ImportSpecifier' ? (spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
+        const imported =
+          spec.type === 'ImportSpecifier'
+            ? spec.imported.type === 'Identifier'
+              ? spec.imported.name
+              : spec.imported.value
+            : spec.type === 'ImportDefaultSpecifier'
+              ? 'default'
+              : '*';
         importedNames.set(spec.local.name, { from: statement.source.value, imported });
         if (statement.source.value !== SERVER_PACKAGE || spec.type !== 'ImportSpecifier') continue;
         const typeOnly = statement.importKind === 'type' || spec.importKind === 'type';
         if (serverImported.get(spec.local.name) !== 'value') serverImported.set(spec.local.name, typeOnly ? 'type' : 'value');
         if (imported === 'McpServer' || imported === 'Server') mcpServerNames.add(spec.local.name);
       }
-      if (statement.source.value === SERVER_PACKAGE && statement.importKind !== 'type' && statement.specifiers.length > 0 && statement.specifiers.every((s) => s.type === 'ImportSpecifier')) {
+      if (
+        statement.source.value === SERVER_PACKAGE &&
+        statement.importKind !== 'type' &&
+        statement.specifiers.length > 0 &&
+        statement.specifiers.every((s) => s.type === 'ImportSpecifier')
+      ) {
         serverImport ??= statement;
       }
     } else if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) {
@@ -93,8 +105,13 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   for (const node of index.otherDeclarations) {
     if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) declaredAnywhere.add(node.id.name);
     if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) declaredAnywhere.add(b.name);
-    if ((node.type === 'TSTypeAliasDeclaration' || node.type === 'TSInterfaceDeclaration' || node.type === 'TSEnumDeclaration') && node.id.type === 'Identifier') declaredAnywhere.add(node.id.name);
-    if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') declaredAnywhere.add(node.local.name);
+    if (
+      (node.type === 'TSTypeAliasDeclaration' || node.type === 'TSInterfaceDeclaration' || node.type === 'TSEnumDeclaration') &&
+      node.id.type === 'Identifier'
+    )
+      declaredAnywhere.add(node.id.name);
+    if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier')
+      declaredAnywhere.add(node.local.name);
   }
   for (const node of index.constructions) if (node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
 

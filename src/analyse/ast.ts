@@ -32,7 +32,14 @@ export function children(node: Node): Node[] {
  * bindings, references that must exist at run time) has its answer there. The node itself is
  * still entered (a type alias's name is a declared name); its children are not.
  */
-const TYPE_ONLY = new Set(['TSTypeAnnotation', 'TSTypeParameterDeclaration', 'TSTypeParameterInstantiation', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSDeclareFunction']);
+const TYPE_ONLY = new Set([
+  'TSTypeAnnotation',
+  'TSTypeParameterDeclaration',
+  'TSTypeParameterInstantiation',
+  'TSInterfaceDeclaration',
+  'TSTypeAliasDeclaration',
+  'TSDeclareFunction',
+]);
 
 /**
  * Depth-first walk; return false from `enter` to skip a subtree. Parents are passed along.
@@ -100,6 +107,11 @@ export function isFunction(node: Node): node is FunctionNode {
     node.type === 'ClassMethod' ||
     node.type === 'ClassPrivateMethod'
   );
+}
+
+/** A statement or declaration other than a block: what a marker comment is written above. */
+export function isStatementLike(node: Node): boolean {
+  return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
 }
 
 /** Names bound by a declaration pattern (`a`, `{ a, b: c }`, `[a, ...rest]`, `a = 1`). */
@@ -198,7 +210,17 @@ export function propertyOf(object: Node, name: string): Node | undefined {
   return undefined;
 }
 
-const SIDE_EFFECTS = new Set(['CallExpression', 'OptionalCallExpression', 'NewExpression', 'AssignmentExpression', 'UpdateExpression', 'AwaitExpression', 'YieldExpression', 'TaggedTemplateExpression', 'ImportExpression']);
+const SIDE_EFFECTS = new Set([
+  'CallExpression',
+  'OptionalCallExpression',
+  'NewExpression',
+  'AssignmentExpression',
+  'UpdateExpression',
+  'AwaitExpression',
+  'YieldExpression',
+  'TaggedTemplateExpression',
+  'ImportExpression',
+]);
 
 /** Whether evaluating this node itself may do something (a call, an assignment, `delete`...). */
 export function isSideEffect(node: Node): boolean {
@@ -207,9 +229,15 @@ export function isSideEffect(node: Node): boolean {
 
 /** Whether evaluating `node` may do something: code the rewrite must not run twice. */
 export function hasSideEffects(node: Node): boolean {
+  return someNode(node, isSideEffect);
+}
+
+/** Whether `test` holds for `node` or a node inside it; `skip` keeps the search out of a node (untested). */
+export function someNode(node: Node, test: (node: Node) => boolean, skip?: (node: Node) => boolean): boolean {
   let found = false;
   walk(node, (n) => {
-    if (isSideEffect(n)) found = true;
+    if (found || skip?.(n)) return false;
+    if (test(n)) found = true;
     return found ? false : undefined;
   });
   return found;

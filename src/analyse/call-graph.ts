@@ -38,12 +38,13 @@ function buildCallGraph(index: FileIndex): CallGraph {
   const plain = new Set<FunctionNode>();
   for (const { node, ancestors } of index.functions) {
     const parent = ancestors[ancestors.length - 1];
-    const name =
-      node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' ? node.id?.name : undefined;
+    const name = node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' ? node.id?.name : undefined;
     const fromParent =
-      parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name
-      : (parent?.type === 'ClassProperty' || parent?.type === 'ObjectProperty') && parent.key.type === 'Identifier' ? parent.key.name
-      : undefined;
+      parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier'
+        ? parent.id.name
+        : (parent?.type === 'ClassProperty' || parent?.type === 'ObjectProperty') && parent.key.type === 'Identifier'
+          ? parent.key.name
+          : undefined;
     const own = (node.type === 'ClassMethod' || node.type === 'ObjectMethod') && node.key.type === 'Identifier' ? node.key.name : undefined;
     const known = own ?? name ?? fromParent;
     if (known) names.set(node, known);
@@ -52,7 +53,8 @@ function buildCallGraph(index: FileIndex): CallGraph {
   const calls: NamedCall[] = [];
   for (const { node, ancestors } of index.calls) {
     const c = node.callee;
-    const callee = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
+    const callee =
+      c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
     if (callee) calls.push({ call: node, callee, member: c.type !== 'Identifier', functions: enclosingFunctions(ancestors), ancestors });
   }
   return { nameOf: (fn) => names.get(fn), plain: (fn) => plain.has(fn), calls };
@@ -66,7 +68,7 @@ export interface HelperChain {
 }
 
 /** Handlers that reach `fn` through calls by name (transitively, same file). */
-export function handlersReaching(graph: CallGraph, handlers: HandlerSite[], fn: FunctionNode | undefined): HelperChain | undefined {
+export function handlersReaching(graph: CallGraph, handlers: readonly HandlerSite[], fn: FunctionNode | undefined): HelperChain | undefined {
   const helper = fn ? graph.nameOf(fn) : undefined;
   if (!helper) return undefined;
   const reaching: HelperChain['reaching'] = [];

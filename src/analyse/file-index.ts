@@ -107,7 +107,8 @@ export function constDeclarations(index: FileIndex): Declarations {
     if (node.id.type === 'Identifier') add(scope, node.id.name, { init: node.init });
     else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
       for (const p of node.id.properties) {
-        if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier') add(scope, p.value.name, { from: { property: p.key.name, object: node.init } });
+        if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier')
+          add(scope, p.value.name, { from: { property: p.key.name, object: node.init } });
       }
     }
   }

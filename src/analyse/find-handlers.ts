@@ -1,7 +1,7 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { boundNames, isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { boundNames, isFunction, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
 import { receiverResolver } from './receivers.ts';
 import { constDeclarations, enclosingFunctions, type FileIndex } from './file-index.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
@@ -46,7 +46,10 @@ export interface ImportedRegistration {
   lowLevel?: boolean;
 }
 
-export function findHandlers(index: FileIndex, imports: Imports = new Map()): { handlers: HandlerSite[]; unnamed: CallExpression[]; imported: ImportedRegistration[] } {
+export function findHandlers(
+  index: FileIndex,
+  imports: Imports = new Map(),
+): { handlers: HandlerSite[]; unnamed: CallExpression[]; imported: ImportedRegistration[] } {
   const found: HandlerSite[] = [];
   const unnamed: CallExpression[] = [];
   const imported: ImportedRegistration[] = [];
@@ -63,7 +66,8 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
       const [target, given] = node.arguments;
       const method = target ? (stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined)) : undefined;
       const lowKind = method ? LOW_LEVEL_METHODS[method] : undefined;
-      if (lowKind && given?.type === 'Identifier' && !functions.has(given.name) && imports.get(given.name)?.from.startsWith('.')) imported.push({ local: given.name, kind: lowKind, name: method!, ctxIndex: 1, lowLevel: true });
+      if (lowKind && given?.type === 'Identifier' && !functions.has(given.name) && imports.get(given.name)?.from.startsWith('.'))
+        imported.push({ local: given.name, kind: lowKind, name: method!, ctxIndex: 1, lowLevel: true });
       continue;
     }
     const kind = HANDLER_REGISTRARS[callee.property.name];
@@ -71,14 +75,21 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
     const lastArg = node.arguments[node.arguments.length - 1]!;
     // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
     // registering it (`this.handleX.bind(this)`).
-    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : methodReference(lastArg, ancestors) ?? lastArg;
+    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : (methodReference(lastArg, ancestors) ?? lastArg);
     const first = node.arguments[0]!;
     // A function another module exports: that module migrates it, told how it is registered.
     if (!last && lastArg.type === 'Identifier' && imports.get(lastArg.name)?.from.startsWith('.')) {
-      const registered = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
+      const registered =
+        stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
       const config = node.arguments[1];
-      const ctxIndex = (callee.property.name === 'registerTool' || callee.property.name === 'registerPrompt') && config?.type === 'ObjectExpression' ? (propertyOf(config, ARGS_SCHEMA_PROPERTY[kind as 'tool' | 'prompt']) ? 1 : 0) : undefined;
-      if (registered !== undefined && kind !== 'resource') imported.push({ local: lastArg.name, kind, name: registered, ...(ctxIndex === undefined ? {} : { ctxIndex }) });
+      const ctxIndex =
+        (callee.property.name === 'registerTool' || callee.property.name === 'registerPrompt') && config?.type === 'ObjectExpression'
+          ? propertyOf(config, ARGS_SCHEMA_PROPERTY[kind as 'tool' | 'prompt'])
+            ? 1
+            : 0
+          : undefined;
+      if (registered !== undefined && kind !== 'resource')
+        imported.push({ local: lastArg.name, kind, name: registered, ...(ctxIndex === undefined ? {} : { ctxIndex }) });
       continue;
     }
     if (!last || !isFunction(last)) continue;
@@ -96,7 +107,16 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
     }
     // A function declared apart from the registration is not typed by it: its added context is.
     const apart = last !== lastArg;
-    found.push({ kind, name: name ?? nameText!, ...(nameText ? { nameText } : {}), call: node, fn: last, ctxIndex: contextIndex(kind, node, callee.property.name, last), ancestors, ...(apart ? { contextType: 'ServerContext' } : {}) });
+    found.push({
+      kind,
+      name: name ?? nameText!,
+      ...(nameText ? { nameText } : {}),
+      call: node,
+      fn: last,
+      ctxIndex: contextIndex(kind, node, callee.property.name, last),
+      ancestors,
+      ...(apart ? { contextType: 'ServerContext' } : {}),
+    });
   }
   return { handlers: found, unnamed, imported };
 }
@@ -107,21 +127,35 @@ export function findHandlers(index: FileIndex, imports: Imports = new Map()): { 
  * context comes second when the registration shows an arguments schema (or the function takes
  * two parameters), and is typed when it has to be added (nothing types it here).
  */
-export function registeredHandlers(program: Node, registrations: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>): HandlerSite[] {
+export function registeredHandlers(
+  program: Node,
+  registrations: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>,
+): HandlerSite[] {
   const out: HandlerSite[] = [];
   if (program.type !== 'Program') return out;
   for (const statement of program.body) {
     if (statement.type !== 'ExportNamedDeclaration' || !statement.declaration) continue;
     const decl = statement.declaration;
     const named: Array<[string, Node]> =
-      decl.type === 'FunctionDeclaration' && decl.id ? [[decl.id.name, decl]]
-      : decl.type === 'VariableDeclaration' ? decl.declarations.flatMap((d) => (d.id.type === 'Identifier' && d.init && isFunction(d.init) ? [[d.id.name, d.init] as [string, Node]] : []))
-      : [];
+      decl.type === 'FunctionDeclaration' && decl.id
+        ? [[decl.id.name, decl]]
+        : decl.type === 'VariableDeclaration'
+          ? decl.declarations.flatMap((d) => (d.id.type === 'Identifier' && d.init && isFunction(d.init) ? [[d.id.name, d.init] as [string, Node]] : []))
+          : [];
     for (const [name, fn] of named) {
       for (const r of registrations.filter((x) => x.name === name)) {
         const f = fn as FunctionNode;
         const ctxIndex = r.ctxIndex ?? (f.params.length >= 2 ? 1 : 0);
-        out.push({ kind: r.kind, name: r.registered, call: f, fn: f, ctxIndex, ancestors: [], contextType: 'ServerContext', ...(r.lowLevel ? { lowLevel: true } : {}) });
+        out.push({
+          kind: r.kind,
+          name: r.registered,
+          call: f,
+          fn: f,
+          ctxIndex,
+          ancestors: [],
+          contextType: 'ServerContext',
+          ...(r.lowLevel ? { lowLevel: true } : {}),
+        });
       }
     }
   }
@@ -191,24 +225,16 @@ function stableNameExpression(index: FileIndex, imports: Imports, first: Node, f
 }
 
 function assignedIn(fn: FunctionNode, name: string): boolean {
-  let found = false;
-  walk(fn.body, (node) => {
-    if (found) return false;
-    if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name)) found = true;
-    return undefined;
-  });
-  return found;
+  return someNode(fn.body, (node) => node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name));
 }
 
 function declaresInBody(fn: FunctionNode, name: string): boolean {
-  let found = false;
-  walk(fn.body, (node) => {
-    if (found) return false;
-    if (node.type === 'VariableDeclarator' && boundNames(node.id).some((b) => b.name === name)) found = true;
-    if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id?.name === name) found = true;
-    return undefined;
-  });
-  return found;
+  return someNode(
+    fn.body,
+    (node) =>
+      (node.type === 'VariableDeclarator' && boundNames(node.id).some((b) => b.name === name)) ||
+      ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id?.name === name),
+  );
 }
 
 /** Property names a project's tool definition gives its handler function. */
@@ -220,11 +246,19 @@ const DEFINITION_HANDLER_KEYS = ['handler', 'execute', 'callback', 'run', 'cb'];
  * a handler function. Its registry passes the SDK's `(args, ctx)` through: the arguments come
  * first when the definition has an input schema (or the handler takes two parameters).
  */
-function definitionsIn(call: CallExpression, ancestors: readonly Node[], index: FileIndex, imports: Imports, declarations: ReturnType<typeof constDeclarations>): HandlerSite[] {
+function definitionsIn(
+  call: CallExpression,
+  ancestors: readonly Node[],
+  index: FileIndex,
+  imports: Imports,
+  declarations: ReturnType<typeof constDeclarations>,
+): HandlerSite[] {
   const found: HandlerSite[] = [];
   // Most calls hand over no object literal: looked at without allocating.
   if (!call.arguments.some((a) => a.type === 'ObjectExpression' || a.type === 'ArrayExpression')) return found;
-  const objects = call.arguments.flatMap((a) => (a.type === 'ObjectExpression' ? [a] : a.type === 'ArrayExpression' ? a.elements.filter((e) => e?.type === 'ObjectExpression') : []));
+  const objects = call.arguments.flatMap((a) =>
+    a.type === 'ObjectExpression' ? [a] : a.type === 'ArrayExpression' ? a.elements.filter((e) => e?.type === 'ObjectExpression') : [],
+  );
   for (const object of objects) {
     if (object?.type !== 'ObjectExpression') continue;
     const key = DEFINITION_HANDLER_KEYS.find((k) => propertyOf(object, k) !== undefined);
@@ -248,7 +282,16 @@ function definitionsIn(call: CallExpression, ancestors: readonly Node[], index: 
  */
 function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode | undefined {
   let ref = node;
-  if (ref.type === 'CallExpression' && ref.callee.type === 'MemberExpression' && !ref.callee.computed && ref.callee.property.type === 'Identifier' && ref.callee.property.name === 'bind' && ref.arguments.length === 1 && ref.arguments[0]!.type === 'ThisExpression') ref = ref.callee.object;
+  if (
+    ref.type === 'CallExpression' &&
+    ref.callee.type === 'MemberExpression' &&
+    !ref.callee.computed &&
+    ref.callee.property.type === 'Identifier' &&
+    ref.callee.property.name === 'bind' &&
+    ref.arguments.length === 1 &&
+    ref.arguments[0]!.type === 'ThisExpression'
+  )
+    ref = ref.callee.object;
   if (ref.type !== 'MemberExpression' || ref.object.type !== 'ThisExpression' || ref.computed) return undefined;
   const key = ref.property.type === 'Identifier' ? ref.property.name : ref.property.type === 'PrivateName' ? `#${ref.property.id.name}` : undefined;
   // `this` is the class's only where no function but arrows lies between the call and a method.
@@ -256,14 +299,24 @@ function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode |
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const a = ancestors[i]!;
     if (a.type === 'ClassMethod' || a.type === 'ClassPrivateMethod' || a.type === 'ClassProperty') {
-      cls = ancestors.slice(0, i).reverse().find((c) => c.type === 'ClassDeclaration' || c.type === 'ClassExpression');
+      cls = ancestors
+        .slice(0, i)
+        .reverse()
+        .find((c) => c.type === 'ClassDeclaration' || c.type === 'ClassExpression');
       break;
     }
     if (a.type === 'FunctionExpression' || a.type === 'FunctionDeclaration' || a.type === 'ObjectMethod') return undefined;
   }
   if (!cls || (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression') || !key) return undefined;
   for (const member of cls.body.body) {
-    const name = 'key' in member && member.key ? (member.key.type === 'Identifier' ? member.key.name : member.key.type === 'PrivateName' ? `#${member.key.id.name}` : undefined) : undefined;
+    const name =
+      'key' in member && member.key
+        ? member.key.type === 'Identifier'
+          ? member.key.name
+          : member.key.type === 'PrivateName'
+            ? `#${member.key.id.name}`
+            : undefined
+        : undefined;
     if (name !== key || ('static' in member && member.static)) continue;
     if ((member.type === 'ClassMethod' && member.kind === 'method') || member.type === 'ClassPrivateMethod') return member as FunctionNode;
     if ((member.type === 'ClassProperty' || member.type === 'ClassPrivateProperty') && member.value && isFunction(member.value)) return member.value;

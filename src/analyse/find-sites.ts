@@ -4,7 +4,7 @@ import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
-import type { InputKind } from '../plan/types.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 
 export interface LegacySite {
   /** The call; for a URL elicitation thrown as an error, the elicitation's object in the array. */
@@ -89,7 +89,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
       ...matched,
       call: node,
       receiver: target.receiver,
-      asked: certainty === 'uncertain' ? target.asked ?? target.receiver : undefined,
+      asked: certainty === 'uncertain' ? (target.asked ?? target.receiver) : undefined,
       functions,
       enclosing: functions[functions.length - 1],
       ancestors: parents,
@@ -112,7 +112,8 @@ const LEGACY_METHODS = new Set(LEGACY_CALLS.map((shape) => shape.method));
 function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): boolean {
   const callee = call.callee;
   if (callee.type === 'Identifier') return true;
-  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier') return LEGACY_METHODS.has(callee.property.name);
+  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier')
+    return LEGACY_METHODS.has(callee.property.name);
   return false;
 }
 
@@ -131,9 +132,15 @@ interface CallTarget {
   destructured?: LegacySite['destructured'];
 }
 
-function callTarget(call: CallExpression | OptionalCallExpression, declarations: Declarations, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
+function callTarget(
+  call: CallExpression | OptionalCallExpression,
+  declarations: Declarations,
+  functions: readonly FunctionNode[],
+  resolver: () => ReceiverResolver,
+): CallTarget | undefined {
   const fromMember = (member: Node): CallTarget | undefined => {
-    if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier') return undefined;
+    if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier')
+      return undefined;
     const path = memberPath(member.object);
     if (path === undefined) return undefined;
     const head = path.split('.')[0]!;
@@ -142,7 +149,13 @@ function callTarget(call: CallExpression | OptionalCallExpression, declarations:
     // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
     // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
     const object = member.object;
-    const asked = (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') && !object.computed && object.property.type === 'Identifier' && object.property.name === 'server' ? object.object : undefined;
+    const asked =
+      (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
+      !object.computed &&
+      object.property.type === 'Identifier' &&
+      object.property.name === 'server'
+        ? object.object
+        : undefined;
     return { method: member.property.name, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
   };
   const destructuredFrom = (name: string): CallTarget['destructured'] => {
@@ -162,7 +175,8 @@ function callTarget(call: CallExpression | OptionalCallExpression, declarations:
     }
     // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
     // we cannot trace: still a site when its request names a legacy method, with no known receiver.
-    if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name)) return { method: callee.name, path: '', receiver: callee, handedIn: true };
+    if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name))
+      return { method: callee.name, path: '', receiver: callee, handedIn: true };
     return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
   }
   if (declared.from) {
@@ -171,7 +185,14 @@ function callTarget(call: CallExpression | OptionalCallExpression, declarations:
   }
   let init = declared.init;
   // `x.m.bind(x)`, `x?.m?.bind(x)`
-  if ((init?.type === 'CallExpression' || init?.type === 'OptionalCallExpression') && (init.callee.type === 'MemberExpression' || init.callee.type === 'OptionalMemberExpression') && !init.callee.computed && init.callee.property.type === 'Identifier' && init.callee.property.name === 'bind') init = init.callee.object;
+  if (
+    (init?.type === 'CallExpression' || init?.type === 'OptionalCallExpression') &&
+    (init.callee.type === 'MemberExpression' || init.callee.type === 'OptionalMemberExpression') &&
+    !init.callee.computed &&
+    init.callee.property.type === 'Identifier' &&
+    init.callee.property.name === 'bind'
+  )
+    init = init.callee.object;
   return init ? fromMember(init) : undefined;
 }
 
@@ -181,7 +202,12 @@ function callTarget(call: CallExpression | OptionalCallExpression, declarations:
  * doubt: named like a server, a local stand-in interface with push methods, a function handed
  * in, or a request naming a legacy method. Other receivers in doubt are not taken for one.
  */
-function receiverCertainty(shape: LegacyCallShape, target: CallTarget, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): 'known' | 'uncertain' | 'not-sdk' {
+function receiverCertainty(
+  shape: LegacyCallShape,
+  target: CallTarget,
+  functions: readonly FunctionNode[],
+  resolver: () => ReceiverResolver,
+): 'known' | 'uncertain' | 'not-sdk' {
   if (target.handedIn) return 'uncertain';
   if (shape.receiver !== '*.server') return 'known';
   if (target.path === '') return 'uncertain';
@@ -194,10 +220,18 @@ function receiverCertainty(shape: LegacyCallShape, target: CallTarget, functions
   return head && resolver().isDuckTyped(head, functions) ? 'uncertain' : 'not-sdk';
 }
 
-function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: CallTarget, declarations: Declarations, functions: readonly FunctionNode[]): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
+function matchLegacyCall(
+  call: CallExpression | OptionalCallExpression,
+  target: CallTarget,
+  declarations: Declarations,
+  functions: readonly FunctionNode[],
+): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
   const { method } = target;
   if (target.path === '') {
-    const fixed = target.handedIn ? LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ?? (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined) : undefined;
+    const fixed = target.handedIn
+      ? (LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ??
+        (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined))
+      : undefined;
     if (fixed && fixed.kind !== 'by-method') {
       const first = call.arguments[0] as Node | undefined;
       return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
@@ -227,8 +261,7 @@ function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: 
       if (init?.type === 'ObjectExpression') [held, first] = [first.name, init];
     }
     if (shape.kind !== 'by-method') {
-      const kind =
-        shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
+      const kind = shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
       if (shape.kind === 'roots') return { shape, receiverHead: parts[0]!, kind };
       return { shape, receiverHead: parts[0]!, kind, params: first, ...(held ? { paramsRead: held } : {}) };
     }
@@ -243,7 +276,13 @@ function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: 
       const schema = call.arguments[1];
       const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
       const params = propertyOf(first, 'params');
-      return { shape: typed ? { ...shape, resultType: typed } : shape, receiverHead: parts[0]!, kind, params, ...(held && params ? { paramsRead: `${held}.params` } : {}) };
+      return {
+        shape: typed ? { ...shape, resultType: typed } : shape,
+        receiverHead: parts[0]!,
+        kind,
+        params,
+        ...(held && params ? { paramsRead: `${held}.params` } : {}),
+      };
     }
     // `sendRequest(x)` on an arbitrary identifier, or `request(x)` on anything, is too generic to flag without types.
     if (shape.receiver === 'ctx' || shape.method === 'request') return undefined;

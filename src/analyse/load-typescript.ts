@@ -3,7 +3,10 @@
 // `import.meta` makes a module ESM-only, and the jscodeshift transform loads that module
 // through a CommonJS hook (it loads TypeScript with its own `require`).
 import { createRequire } from 'node:module';
-import type { TypeScript } from './ts-type-facts.ts';
+import type * as TS from 'typescript';
+
+/** The compiler API, as `typescript` exports it. */
+export type TypeScript = typeof TS;
 
 export function loadTypeScript(): TypeScript {
   return createRequire(import.meta.url)('typescript') as TypeScript;

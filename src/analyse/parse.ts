@@ -25,8 +25,7 @@ export class ParseFailure extends Error {
 
 /** `module` parses as a module only (a file is read as one when it imports or exports). */
 export function parseSource(source: string, dialect: Dialect, sourceType: 'unambiguous' | 'module' = 'unambiguous'): File {
-  const plugins: ParserPlugin[] =
-    dialect === 'js' ? ['jsx'] : dialect === 'tsx' ? ['typescript', 'jsx'] : ['typescript'];
+  const plugins: ParserPlugin[] = dialect === 'js' ? ['jsx'] : dialect === 'tsx' ? ['typescript', 'jsx'] : ['typescript'];
   try {
     return parse(source, {
       sourceType,

@@ -55,7 +55,16 @@ export interface ReceiverResolver {
 
 export type Binding =
   | { kind: 'variable'; id: Node; init?: Node | null; annotation?: Node; chain: readonly FunctionNode[]; constant: boolean }
-  | { kind: 'param'; id: Node; param: Node; fn: FunctionNode; chain: readonly FunctionNode[]; annotation?: Node; fallback?: Node; pattern?: { property: string } }
+  | {
+      kind: 'param';
+      id: Node;
+      param: Node;
+      fn: FunctionNode;
+      chain: readonly FunctionNode[];
+      annotation?: Node;
+      fallback?: Node;
+      pattern?: { property: string };
+    }
   | { kind: 'function'; fn: FunctionNode; chain: readonly FunctionNode[] }
   | { kind: 'class'; node: ClassNode }
   | { kind: 'import'; from: string; imported: string };
@@ -88,7 +97,10 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
     return chain;
   };
   const thisClasses = new Map<FunctionNode, ClassNode | undefined>();
-  const thisClass = { get: (fn: FunctionNode | undefined) => (fn === undefined ? undefined : thisClasses.has(fn) ? thisClasses.get(fn) : thisClasses.set(fn, classForThis(fn, ancestorsOf.get(fn) ?? [])).get(fn)) };
+  const thisClass = {
+    get: (fn: FunctionNode | undefined) =>
+      fn === undefined ? undefined : thisClasses.has(fn) ? thisClasses.get(fn) : thisClasses.set(fn, classForThis(fn, ancestorsOf.get(fn) ?? [])).get(fn),
+  };
 
   // Declarations by name, with the scope each sits in (the function, null for the module): one
   // pass over the index's lists, the bindings made when a name is asked about. A name declared
@@ -107,7 +119,14 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
       if (node.id.type === 'Identifier') {
         if (node.id.name !== name) continue;
         const id = node.id;
-        bind(scope, () => ({ kind: 'variable', id, init: node.init, annotation: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined, chain: chainOf(scope), constant }));
+        bind(scope, () => ({
+          kind: 'variable',
+          id,
+          init: node.init,
+          annotation: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined,
+          chain: chainOf(scope),
+          constant,
+        }));
       } else if (boundNames(node.id).some((b) => b.name === name)) bind(scope, () => ({ kind: 'variable', id: node.id, chain: chainOf(scope), constant }));
     }
     for (const { node, ancestors } of index.functions) {
@@ -116,17 +135,28 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
         const fallback = target.type === 'AssignmentPattern' ? target.right : undefined;
         const id = target.type === 'AssignmentPattern' ? target.left : target;
         if (id.type === 'Identifier') {
-          if (id.name === name) bind(node, () => ({ kind: 'param', id, param, fn: node, chain: chainOf(node), annotation: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined, fallback }));
+          if (id.name === name)
+            bind(node, () => ({
+              kind: 'param',
+              id,
+              param,
+              fn: node,
+              chain: chainOf(node),
+              annotation: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined,
+              fallback,
+            }));
         } else if (id.type === 'ObjectPattern') {
           for (const p of id.properties) {
             if (p.type !== 'ObjectProperty' || p.computed || p.key.type !== 'Identifier') continue;
             const value = p.value.type === 'AssignmentPattern' ? p.value.left : p.value;
             const property = p.key.name;
-            if (value.type === 'Identifier' && value.name === name) bind(node, () => ({ kind: 'param', id: value, param, fn: node, chain: chainOf(node), pattern: { property } }));
+            if (value.type === 'Identifier' && value.name === name)
+              bind(node, () => ({ kind: 'param', id: value, param, fn: node, chain: chainOf(node), pattern: { property } }));
           }
         }
       }
-      if (node.type === 'FunctionDeclaration' && node.id?.name === name) bind(nearestFunction(ancestors), () => ({ kind: 'function', fn: node, chain: chainOf(node) }));
+      if (node.type === 'FunctionDeclaration' && node.id?.name === name)
+        bind(nearestFunction(ancestors), () => ({ kind: 'function', fn: node, chain: chainOf(node) }));
     }
     for (const node of index.otherDeclarations) if (node.type === 'ClassDeclaration' && node.id?.name === name) bind(null, () => ({ kind: 'class', node }));
     const imported = imports.get(name);
@@ -139,7 +169,9 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
     get: (name: string) => {
       if (!typeTable) {
         typeTable = new Map();
-        for (const node of index.otherDeclarations) if ((node.type === 'TSInterfaceDeclaration' || node.type === 'TSTypeAliasDeclaration') && node.id.type === 'Identifier') typeTable.set(node.id.name, node);
+        for (const node of index.otherDeclarations)
+          if ((node.type === 'TSInterfaceDeclaration' || node.type === 'TSTypeAliasDeclaration') && node.id.type === 'Identifier')
+            typeTable.set(node.id.name, node);
       }
       return typeTable.get(name);
     },
@@ -165,7 +197,7 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
   type Member = { type?: Node; value?: Node; getter?: FunctionNode; chain: readonly FunctionNode[] };
   const members = new Map<ClassNode, Map<string, Member[]>>();
   const membersOf = (cls: ClassNode) => {
-    let found = members.get(cls);
+    const found = members.get(cls);
     if (found) return found;
     const table = new Map<string, Member[]>();
     members.set(cls, table);
@@ -184,13 +216,21 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
         for (const param of member.params) {
           if (param.type !== 'TSParameterProperty') continue;
           const id = param.parameter.type === 'AssignmentPattern' ? param.parameter.left : param.parameter;
-          if (id.type === 'Identifier') add(id.name, { type: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined, chain: chainOf(member) });
+          if (id.type === 'Identifier')
+            add(id.name, { type: id.typeAnnotation?.type === 'TSTypeAnnotation' ? id.typeAnnotation.typeAnnotation : undefined, chain: chainOf(member) });
         }
       }
     }
     walk(cls.body, (node, parents) => {
       if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return false; // another class's `this`
-      if (node.type !== 'AssignmentExpression' || node.operator !== '=' || node.left.type !== 'MemberExpression' || node.left.object.type !== 'ThisExpression' || node.left.computed) return undefined;
+      if (
+        node.type !== 'AssignmentExpression' ||
+        node.operator !== '=' ||
+        node.left.type !== 'MemberExpression' ||
+        node.left.object.type !== 'ThisExpression' ||
+        node.left.computed
+      )
+        return undefined;
       const fns = parents.filter(isFunction) as FunctionNode[];
       const inner = fns[fns.length - 1];
       const name = keyName(node.left.property);
@@ -270,7 +310,8 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
         if (typeof object === 'object' && 'shape' in object) {
           const member = object.shape.find((m) => memberName(m) === key);
           if (!member) return undefined;
-          const type = member.type === 'TSPropertySignature' && member.typeAnnotation?.type === 'TSTypeAnnotation' ? member.typeAnnotation.typeAnnotation : undefined;
+          const type =
+            member.type === 'TSPropertySignature' && member.typeAnnotation?.type === 'TSTypeAnnotation' ? member.typeAnnotation.typeAnnotation : undefined;
           return type ? typeResolve(type, object.chain) : member.type === 'TSMethodSignature' ? 'other' : undefined;
         }
         if (typeof object === 'object' && 'imported' in object) return undefined;
@@ -285,7 +326,11 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
             if (e.value) return resolve(e.value, e.chain);
             if (e.getter) return returnedRole(e.getter, e.chain);
           }
-          return agree(entries.map((e) => (e.type ? typeRole(e.type, e.chain) : e.value ? roleOfResolved(resolve(e.value, e.chain)) : e.getter ? returnedRole(e.getter, e.chain) : undefined)));
+          return agree(
+            entries.map((e) =>
+              e.type ? typeRole(e.type, e.chain) : e.value ? roleOfResolved(resolve(e.value, e.chain)) : e.getter ? returnedRole(e.getter, e.chain) : undefined,
+            ),
+          );
         }
         if (typeof object === 'object') {
           if (object.object.properties.some((p) => p.type === 'SpreadElement')) return undefined;
@@ -380,7 +425,13 @@ function buildResolver(index: FileIndex, imports: Imports): ReceiverResolver {
       case 'TSIndexedAccessType': {
         // `McpServer['server']`
         const index = type.indexType;
-        if (index.type === 'TSLiteralType' && index.literal.type === 'StringLiteral' && index.literal.value === 'server' && typeRole(type.objectType, functions) === 'mcp-server') return 'server';
+        if (
+          index.type === 'TSLiteralType' &&
+          index.literal.type === 'StringLiteral' &&
+          index.literal.value === 'server' &&
+          typeRole(type.objectType, functions) === 'mcp-server'
+        )
+          return 'server';
         return undefined;
       }
       case 'TSTypeLiteral':
@@ -447,18 +498,25 @@ function keyName(key: Node): string | undefined {
 }
 
 function memberName(member: Node): string | undefined {
-  if ((member.type === 'TSMethodSignature' || member.type === 'TSPropertySignature') && member.key.type === 'Identifier' && !member.computed) return member.key.name;
+  if ((member.type === 'TSMethodSignature' || member.type === 'TSPropertySignature') && member.key.type === 'Identifier' && !member.computed)
+    return member.key.name;
   return undefined;
 }
 
 function unwrapPromise(type: Node): Node {
-  if (type.type === 'TSTypeReference' && type.typeName.type === 'Identifier' && type.typeName.name === 'Promise' && type.typeParameters?.params.length === 1) return type.typeParameters.params[0]!;
+  if (type.type === 'TSTypeReference' && type.typeName.type === 'Identifier' && type.typeName.name === 'Promise' && type.typeParameters?.params.length === 1)
+    return type.typeParameters.params[0]!;
   return type;
 }
 
 function propertyValue(object: Extract<Node, { type: 'ObjectExpression' }>, key: string): Node | undefined {
   for (const p of object.properties) {
-    if (p.type === 'ObjectProperty' && !p.computed && ((p.key.type === 'Identifier' && p.key.name === key) || (p.key.type === 'StringLiteral' && p.key.value === key))) return p.value as Node;
+    if (
+      p.type === 'ObjectProperty' &&
+      !p.computed &&
+      ((p.key.type === 'Identifier' && p.key.name === key) || (p.key.type === 'StringLiteral' && p.key.value === key))
+    )
+      return p.value as Node;
   }
   return undefined;
 }
@@ -467,7 +525,8 @@ function propertyValue(object: Extract<Node, { type: 'ObjectExpression' }>, key:
 function classForThis(fn: FunctionNode, ancestors: readonly Node[]): ClassNode | undefined {
   for (let i = ancestors.length; i >= 0; i--) {
     const n = i === ancestors.length ? fn : ancestors[i]!;
-    if (n.type === 'ClassMethod' || n.type === 'ClassPrivateMethod' || n.type === 'ClassProperty' || n.type === 'ClassPrivateProperty') return n.static ? undefined : enclosingClass(ancestors, i - 1);
+    if (n.type === 'ClassMethod' || n.type === 'ClassPrivateMethod' || n.type === 'ClassProperty' || n.type === 'ClassPrivateProperty')
+      return n.static ? undefined : enclosingClass(ancestors, i - 1);
     if (n.type === 'FunctionExpression' || n.type === 'FunctionDeclaration' || n.type === 'ObjectMethod') return undefined;
   }
   return undefined;

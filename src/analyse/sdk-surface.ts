@@ -1,6 +1,6 @@
 // The legacy push surface and its MRTR replacement, as data. Detection and rendering both
 // read these tables, so supporting another spelling of a legacy call is a one-line change.
-import type { InputKind } from '../plan/types.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 
 export const SERVER_PACKAGE = '@modelcontextprotocol/server';
 
@@ -38,26 +38,21 @@ export interface KindInfo {
   builder: string;
   /** Result type for `by-method` calls (typed like `ResultTypeMap[method]`). */
   resultType: string;
-  /** Spec type names a bare response must match (checked with `isSpecType`). */
-  specTypes: string[];
   /** Guidance attached to the migrated site; sampling and roots are deprecated (SEP-2577). */
   guidance?: string;
 }
 
 export const KINDS: Readonly<Record<InputKind, KindInfo>> = {
-  elicit: { builder: 'inputRequired.elicit', resultType: 'ElicitResult', specTypes: ['ElicitResult'] },
-  elicitUrl: { builder: 'inputRequired.elicitUrl', resultType: 'ElicitResult', specTypes: ['ElicitResult'] },
+  elicit: { builder: 'inputRequired.elicit', resultType: 'ElicitResult' },
+  elicitUrl: { builder: 'inputRequired.elicitUrl', resultType: 'ElicitResult' },
   sampling: {
     builder: 'inputRequired.createMessage',
     resultType: 'CreateMessageResult | CreateMessageResultWithTools',
-    specTypes: ['CreateMessageResult', 'CreateMessageResultWithTools'],
-    guidance:
-      'sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
+    guidance: 'sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
   },
   roots: {
     builder: 'inputRequired.listRoots',
     resultType: 'ListRootsResult',
-    specTypes: ['ListRootsResult'],
     guidance: 'roots are deprecated in MCP 2026-07-28 (SEP-2577): prefer taking the paths as tool parameters.',
   },
 };
@@ -90,6 +85,9 @@ export const ARGS_SCHEMA_PROPERTY: Readonly<Record<'tool' | 'prompt', string>> =
   prompt: 'argsSchema',
 };
 
+/** What the request-state module exports to migrated files and to the module that builds the server. */
+export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as const;
+
 /** Prefix of every comment the codemod leaves for a human; `check` counts them. */
 export const TODO_MARKER = '@mrtr-todo';
 /** Prefix of informational comments (deprecation guidance) that do not fail `check`. */
@@ -109,7 +107,11 @@ export const LEGACY_PARAMETER_NAMES: ReadonlySet<string> = new Set(['elicitInput
  * they name.
  */
 export const PREFILTER = new RegExp(
-  [...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request').map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))), ...Object.keys(REQUEST_METHODS), URL_ELICITATION_ERROR]
+  [
+    ...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request').map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))),
+    ...Object.keys(REQUEST_METHODS),
+    URL_ELICITATION_ERROR,
+  ]
     .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('|'),
 );

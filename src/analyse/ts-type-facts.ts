@@ -15,9 +15,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import type { TypeScript } from './load-typescript.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './type-facts.ts';
-
-export type TypeScript = typeof TS;
 
 /** The answers, in the order of the questions; null where the checker cannot tell. */
 export interface TypeAnswers {
@@ -211,7 +210,12 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
   // A type printed as import("...") is not in scope at the handler; nor is a name declared in
   // another module, unless a module the file imports exports it (it is then imported beside).
   const imports = /import\(/.test(text) ? undefined : importsNeeded(ts, checker, file, node, type);
-  const facts = { jsonSafe: why === undefined, ...(why === undefined ? {} : { why }), ...(unknownValue(ts, checker, type, 0) ? { unknown: true } : {}), ...(collection(ts, checker, type) ? { collection: true } : {}) };
+  const facts = {
+    jsonSafe: why === undefined,
+    ...(why === undefined ? {} : { why }),
+    ...(unknownValue(ts, checker, type, 0) ? { unknown: true } : {}),
+    ...(collection(ts, checker, type) ? { collection: true } : {}),
+  };
   return imports ? { text: widenLiteral(ts, type, text), ...facts, ...(imports.length > 0 ? { imports } : {}) } : { text: undefined, ...facts };
 }
 
@@ -219,7 +223,13 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
  * The names of the printed type that are not in scope at `at`, each with the specifier of an
  * import of this file whose module exports it; undefined when one of them has no such import.
  */
-function importsNeeded(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, at: TS.Node, type: TS.Type): Array<{ name: string; from: string }> | undefined {
+function importsNeeded(
+  ts: TypeScript,
+  checker: TS.TypeChecker,
+  file: TS.SourceFile,
+  at: TS.Node,
+  type: TS.Type,
+): Array<{ name: string; from: string }> | undefined {
   const typeNode = checker.typeToTypeNode(type, at, ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.UseAliasDefinedOutsideCurrentScope);
   if (!typeNode) return [];
   const names = new Set<string>();
@@ -273,7 +283,14 @@ function initializerType(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node)
   if (init.kind === ts.SyntaxKind.TrueKeyword || init.kind === ts.SyntaxKind.FalseKeyword) return checker.getBooleanType();
   const awaited = ts.isAwaitExpression(init);
   const call = awaited ? (init as TS.AwaitExpression).expression : init;
-  if (!ts.isCallExpression(call) || call.questionDotToken || ts.isOptionalChain(call) || call.expression.kind === ts.SyntaxKind.SuperKeyword || call.expression.kind === ts.SyntaxKind.ImportKeyword) return undefined;
+  if (
+    !ts.isCallExpression(call) ||
+    call.questionDotToken ||
+    ts.isOptionalChain(call) ||
+    call.expression.kind === ts.SyntaxKind.SuperKeyword ||
+    call.expression.kind === ts.SyntaxKind.ImportKeyword
+  )
+    return undefined;
   const signatures = checker.getTypeAtLocation(call.expression).getCallSignatures();
   if (signatures.length !== 1 || (signatures[0]!.typeParameters?.length ?? 0) > 0) return undefined;
   const returned = signatures[0]!.getReturnType();
@@ -371,7 +388,8 @@ function jsonProblem(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, at:
   const flags = type.flags;
   if (flags & (TypeFlags.Any | TypeFlags.Unknown)) return undefined;
   if (flags & (TypeFlags.BigInt | TypeFlags.BigIntLiteral)) return 'is a bigint, which JSON cannot hold';
-  if (flags & (TypeFlags.StringLike | TypeFlags.NumberLike | TypeFlags.BooleanLike | TypeFlags.Null | TypeFlags.Undefined | TypeFlags.EnumLike)) return undefined;
+  if (flags & (TypeFlags.StringLike | TypeFlags.NumberLike | TypeFlags.BooleanLike | TypeFlags.Null | TypeFlags.Undefined | TypeFlags.EnumLike))
+    return undefined;
   if (type.isUnion() || type.isIntersection()) {
     for (const t of type.types) {
       const problem = jsonProblem(ts, checker, t, at, depth + 1);

@@ -60,7 +60,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   let command: MigrateCommand | CheckCommand | undefined;
   const parser = yargs()
     .scriptName('mrtr-codemod')
-    .usage('$0 <command> [options]\n\nMigrate MCP servers from server→client requests (elicitation, sampling, roots) to MCP 2026-07-28 multi round-trip requests.')
+    .usage(
+      '$0 <command> [options]\n\nMigrate MCP servers from server→client requests (elicitation, sampling, roots) to MCP 2026-07-28 multi round-trip requests.',
+    )
     .command(migrateCommandModule((c) => void (command = { ...c, paths: givenPaths(c.paths, after) })))
     .command(checkCommandModule((c) => void (command = { ...c, paths: givenPaths(c.paths, after) })))
     .demandCommand(1, 'name a command: migrate or check')
@@ -111,7 +113,9 @@ function stopCleanlyOnSignals(): () => void {
     const handler = () => {
       cleanUpInterrupted();
       const erase = process.stderr.isTTY ? '\r\x1b[2K' : '';
-      process.stderr.write(`${erase}mrtr-codemod: interrupted (${signal}); files already rewritten are complete, the others are as they were, and no temporary file is left\n`);
+      process.stderr.write(
+        `${erase}mrtr-codemod: interrupted (${signal}); files already rewritten are complete, the others are as they were, and no temporary file is left\n`,
+      );
       process.exit(code);
     };
     process.on(signal, handler);

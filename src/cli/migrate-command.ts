@@ -16,7 +16,6 @@ import type { CommandModule, Options } from 'yargs';
 import { jsonText, terminalText } from '../core/escape.ts';
 import type { ChangedFile, RunResult } from '../engine/run.ts';
 import { EXIT_FAILED, exitCodeFor } from '../report/exit-codes.ts';
-import type { ReservedOutputs } from '../report/patch.ts';
 import type { CliIo } from './io.ts';
 import { FILE_FILTER_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
@@ -49,15 +48,43 @@ export interface MigrateCommand {
 /** The options of `migrate` (the help shows them; a mistyped one is answered with the nearest). */
 export const MIGRATE_OPTIONS = {
   'dry-run': { type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' },
-  patch: { type: 'string', requiresArg: true, describe: 'Also write the change as a plain unified diff to FILE (git apply-able from this directory); with or without --dry-run' },
-  report: { type: 'string', requiresArg: true, describe: 'Also write a self-contained HTML review page to FILE: each diff, each site explained; with or without --dry-run' },
+  patch: {
+    type: 'string',
+    requiresArg: true,
+    describe: 'Also write the change as a plain unified diff to FILE (git apply-able from this directory); with or without --dry-run',
+  },
+  report: {
+    type: 'string',
+    requiresArg: true,
+    describe: 'Also write a self-contained HTML review page to FILE: each diff, each site explained; with or without --dry-run',
+  },
   force: { type: 'boolean', default: false, describe: 'Write even when git shows uncommitted changes under the paths (refused otherwise, exit 2)' },
   ...FILE_FILTER_OPTIONS,
   json: { type: 'boolean', default: false, describe: 'Print only a JSON summary on stdout (no diff, no progress line)' },
-  sampling: { choices: ['migrate', 'flag'], default: 'migrate', describe: 'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)' },
-  types: { type: 'boolean', default: true, describe: 'Ask the TypeScript checker for the types of locals that travel in requestState (--no-types never starts it: about 250 MB and a few seconds less; such a local without a type annotation is then marked untyped-local instead of migrated)' },
-  v1: { type: 'boolean', default: true, describe: 'Run the official v1-to-v2 codemod first on files that import @modelcontextprotocol/sdk, and update package.json (--no-v1 leaves them as they are)' },
-  'state-module': { type: 'string', requiresArg: true, describe: 'Where the request-state module the migrated files import goes (a file, or a folder for mrtr-request-state.<ext>); by default beside the module that builds the server' },
+  sampling: {
+    choices: ['migrate', 'flag'],
+    default: 'migrate',
+    describe:
+      'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)',
+  },
+  types: {
+    type: 'boolean',
+    default: true,
+    describe:
+      'Ask the TypeScript checker for the types of locals that travel in requestState (--no-types never starts it: about 250 MB and a few seconds less; such a local without a type annotation is then marked untyped-local instead of migrated)',
+  },
+  v1: {
+    type: 'boolean',
+    default: true,
+    describe:
+      'Run the official v1-to-v2 codemod first on files that import @modelcontextprotocol/sdk, and update package.json (--no-v1 leaves them as they are)',
+  },
+  'state-module': {
+    type: 'string',
+    requiresArg: true,
+    describe:
+      'Where the request-state module the migrated files import goes (a file, or a folder for mrtr-request-state.<ext>); by default beside the module that builds the server',
+  },
 } as const satisfies Record<string, Options>;
 
 /** The yargs definition of `migrate`; `onCommand` receives the parsed command (run it with runMigrateCommand). */
@@ -67,12 +94,19 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
     describe: 'Rewrite legacy server→client requests in the given files and directories',
     builder: (y) =>
       y
-        .positional('paths', { type: 'string', array: true, describe: 'Files or directories (in a directory, node_modules, dist, build, vendor, third_party, .git, minified files and what .gitignore ignores are skipped)' })
+        .positional('paths', {
+          type: 'string',
+          array: true,
+          describe:
+            'Files or directories (in a directory, node_modules, dist, build, vendor, third_party, .git, minified files and what .gitignore ignores are skipped)',
+        })
         .options(MIGRATE_OPTIONS)
         .example('$0 migrate src', 'rewrite every server file under src in place')
         .example('$0 migrate --dry-run --patch mrtr.patch --report mrtr.html src', 'write the change as a patch and a review page; touch nothing else')
         .example('$0 migrate --dry-run src > mrtr.patch', 'review the change first')
-        .epilogue('Exit codes (as for check): 0 nothing left, 1 markers left for a person, 2 usage error, refusal, or a file that could not be read, parsed or written.'),
+        .epilogue(
+          'Exit codes (as for check): 0 nothing left, 1 markers left for a person, 2 usage error, refusal, or a file that could not be read, parsed or written.',
+        ),
     handler: (args) => {
       const command: MigrateCommand = {
         name: 'migrate',
@@ -213,7 +247,11 @@ async function report(command: MigrateCommand, io: CliIo, result: RunResult): Pr
     const shown = io.color || io.stdoutIsTTY;
     if (patch) io.stdout(`${shown ? terminalDiff(patch, Boolean(io.color)) : patch}\n`);
   }
-  io.stdout(command.json ? jsonText((await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun })) : formatSummary(result, { dryRun: command.dryRun }));
+  io.stdout(
+    command.json
+      ? jsonText((await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun }))
+      : formatSummary(result, { dryRun: command.dryRun }),
+  );
   // `migrate --dry-run src > mrtr.patch`: the summary went into the file; errors are said where they are seen.
   if (patchOnStdout && !io.stdoutIsTTY) {
     for (const error of result.errors) io.stderr(`mrtr-codemod: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);

@@ -110,7 +110,9 @@ type Run = (options: RunOptions) => Promise<RunResult>;
 export async function runDiscovered(run: Run, discovery: Discovery, options: RunSettings, progress: Progress): Promise<RunResult> {
   try {
     // Without a line to draw, the run need not name each file it is done with.
-    const steps: Partial<RunSettings> = progress.enabled ? { onPhase: (phase, steps) => progress.phase(RUN_PHASES[phase], steps), onFileDone: () => progress.tick(), onStep: () => progress.tick() } : {};
+    const steps: Partial<RunSettings> = progress.enabled
+      ? { onPhase: (phase, steps) => progress.phase(RUN_PHASES[phase], steps), onFileDone: () => progress.tick(), onStep: () => progress.tick() }
+      : {};
     return await run({ ...options, discovery, ...steps });
   } finally {
     progress.done();

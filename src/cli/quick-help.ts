@@ -42,7 +42,12 @@ export function englishLocale(env: Readonly<Record<string, string | undefined>>)
 }
 
 /** What to print for `argv` from the kept texts, or undefined when the CLI must answer. */
-export function quickAnswer(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, columns: number | undefined, texts: HelpTexts | undefined): string | undefined {
+export function quickAnswer(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  columns: number | undefined,
+  texts: HelpTexts | undefined,
+): string | undefined {
   if (!texts) return undefined;
   if (argv.length === 1 && argv[0] === '--version') return `${texts.version}\n`;
   const line = HELP_COMMAND_LINES.find((l) => l.argv.length === argv.length && l.argv.every((arg, i) => arg === argv[i]));
@@ -63,7 +68,8 @@ export async function renderHelpTexts(main: Main, version: string): Promise<Help
       const code = await main(argv, { stdout: (text) => void (out += text), stderr: () => undefined, cwd: process.cwd(), stdoutColumns: width });
       if (code !== 0 || !out.endsWith('\n')) throw new Error(`mrtr-codemod ${argv.join(' ')} printed no help`);
       const text = out.slice(0, -1);
-      if (byCommand[command] !== undefined && byCommand[command] !== text) throw new Error(`mrtr-codemod ${argv.join(' ')}: not the help of the same command line`);
+      if (byCommand[command] !== undefined && byCommand[command] !== text)
+        throw new Error(`mrtr-codemod ${argv.join(' ')}: not the help of the same command line`);
       byCommand[command] = text;
     }
     texts.help[String(width)] = byCommand;

@@ -14,7 +14,8 @@
  * controls that can make code read otherwise than it runs ("Trojan Source", CVE-2021-42574),
  * a byte-order mark, and lone surrogates (which no encoder can write).
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
 
@@ -78,7 +79,17 @@ export function jsonText(json: string): string {
   return json.replace(UNSAFE, (char) => (char.charCodeAt(0) < 0x20 ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
-const GIT_SHORT: Record<string, string> = { '\u0007': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r', '"': '\\"', '\\': '\\\\' };
+const GIT_SHORT: Record<string, string> = {
+  '\u0007': '\\a',
+  '\b': '\\b',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\v': '\\v',
+  '\f': '\\f',
+  '\r': '\\r',
+  '"': '\\"',
+  '\\': '\\\\',
+};
 
 /**
  * A path as git writes it in a patch header (`git diff`, quote_c_style): as it is, unless it
@@ -88,7 +99,9 @@ const GIT_SHORT: Record<string, string> = { '\u0007': '\\a', '\b': '\\b', '\t': 
  */
 export function gitQuotedPath(path: string): string {
   if (!/["\\]/.test(path) && path.search(UNSAFE) === -1) return path;
-  const quoted = path.replace(/["\\]/g, (char) => GIT_SHORT[char]!).replace(UNSAFE, (char) => GIT_SHORT[char] ?? [...Buffer.from(char)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
+  const quoted = path
+    .replace(/["\\]/g, (char) => GIT_SHORT[char]!)
+    .replace(UNSAFE, (char) => GIT_SHORT[char] ?? [...Buffer.from(char)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
   return `"${quoted}"`;
 }
 

@@ -133,7 +133,8 @@ export async function reserveFile(file: string, within: string): Promise<Reserve
       used = true;
       const existing = await lstat(target).catch(() => undefined);
       await temp.replace(target, data, existing?.isFile() ? existing : undefined, existing?.isFile() ? existing.mode & 0o7777 : undefined, async () => {
-        if ((await lstat(target).catch(() => undefined))?.isSymbolicLink()) throw new OutputPathError('became a symbolic link during the run; not written through it');
+        if ((await lstat(target).catch(() => undefined))?.isSymbolicLink())
+          throw new OutputPathError('became a symbolic link during the run; not written through it');
       });
     },
     async discard() {
@@ -200,7 +201,13 @@ class TempFile {
    * Fills the file, flushes it, gives it `existing`'s owner and `mode`, runs `check` (which may
    * throw to stop the write) and renames it over `target`. On any failure it is removed.
    */
-  async replace(target: string, data: string | Uint8Array, existing: { uid: number; gid: number } | undefined, mode: number | undefined, check: () => Promise<void>): Promise<void> {
+  async replace(
+    target: string,
+    data: string | Uint8Array,
+    existing: { uid: number; gid: number } | undefined,
+    mode: number | undefined,
+    check: () => Promise<void>,
+  ): Promise<void> {
     try {
       await this.handle.writeFile(data);
       await this.handle.sync();

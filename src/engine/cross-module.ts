@@ -4,7 +4,7 @@
 // can migrate; otherwise the planner marks each call.
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import type { ExternalHelper, PlanOptions } from '../plan/plan-file.ts';
+import type { ExternalHelper, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 
@@ -87,7 +87,13 @@ export class AskingHelperIndex {
       const { from, imported } = analysis.importedNames.get(r.local)!;
       const module = this.moduleOf(path.dirname(file), from);
       if (!module || !this.helpers.get(module)!.some((h) => h.name === imported)) continue;
-      const entry: Registered = { name: imported, kind: r.kind, registered: r.name, ...(r.ctxIndex === undefined ? {} : { ctxIndex: r.ctxIndex }), ...(r.lowLevel ? { lowLevel: true } : {}) };
+      const entry: Registered = {
+        name: imported,
+        kind: r.kind,
+        registered: r.name,
+        ...(r.ctxIndex === undefined ? {} : { ctxIndex: r.ctxIndex }),
+        ...(r.lowLevel ? { lowLevel: true } : {}),
+      };
       found.set(module, [...(found.get(module) ?? []), entry]);
     }
     return found;
@@ -115,7 +121,10 @@ export function moduleFiles(dir: string, specifier: string): string[] {
 }
 
 /** The modules (among `discovered`) that define the registries candidates' migrated tool definitions are handed to, with the definer names. */
-export function definerModules(candidates: ReadonlyMap<string, { definers?: FilePlan['definers'] }>, discovered: ReadonlySet<string>): Map<string, Set<string>> {
+export function definerModules(
+  candidates: ReadonlyMap<string, { definers?: FilePlan['definers'] }>,
+  discovered: ReadonlySet<string>,
+): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
   for (const [file, c] of candidates) {
     for (const d of c.definers ?? []) {

@@ -198,7 +198,10 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
     entries.sort((a, b) => compareCodeUnits(a.name, b.name));
     // The rules for this folder's entries: its parent's, and its own .gitignore's (git reads
     // one only when it is a regular file).
-    const here = rules?.enter(dir, entries.some((e) => e.name === '.gitignore' && e.isFile()));
+    const here = rules?.enter(
+      dir,
+      entries.some((e) => e.name === '.gitignore' && e.isFile()),
+    );
     // `dir` is normalised (resolved, then joined with names): no path.join an entry.
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const entry of entries) {
@@ -230,7 +233,10 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
     if (!isInside(realRoot, target)) {
       // Never followed out of the folder being walked, but said: the user may have expected it.
       if (info.isDirectory() || (info.isFile() && isSourceFile(target))) {
-        context.skipped.push({ path: link, reason: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed` });
+        context.skipped.push({
+          path: link,
+          reason: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed`,
+        });
       }
       return;
     }
@@ -251,7 +257,10 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
 
 /** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */
 function throughSkipped(realRoot: string, dir: string): boolean {
-  return path.relative(realRoot, dir).split(path.sep).some((part) => SKIPPED_DIRECTORIES.has(part) || VENDORED_DIRECTORIES.has(part));
+  return path
+    .relative(realRoot, dir)
+    .split(path.sep)
+    .some((part) => SKIPPED_DIRECTORIES.has(part) || VENDORED_DIRECTORIES.has(part));
 }
 
 // --- --include / --exclude ------------------------------------------------------------------
@@ -401,7 +410,11 @@ function gitignorePatterns(file: string, dir: string): string[] {
     return []; // not readable: no rules
   }
   // A byte-order mark is not part of the first pattern (git skips it too).
-  return text.replace(/^\ufeff/, '').split(/\r?\n/).map((line) => rebasePattern(line, dir)).filter((p): p is string => p !== undefined);
+  return text
+    .replace(/^\ufeff/, '')
+    .split(/\r?\n/)
+    .map((line) => rebasePattern(line, dir))
+    .filter((p): p is string => p !== undefined);
 }
 
 /**

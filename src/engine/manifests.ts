@@ -11,13 +11,23 @@ import path from 'node:path';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import { discoverFiles, findWorkTree, type DiscoverOptions } from './discover.ts';
 import { updateManifest, zodRangeProblem } from './package-json.ts';
-import type { ChangedFile } from './run.ts';
 import { displayPath, isInside, readSource } from './source-files.ts';
 import { importedPackages, isV1Source } from './v1-upgrade.ts';
 
+/** A manifest's new text, as the run lists it among the changed files. */
+export interface ManifestChange {
+  /** Relative to cwd, with `/` separators. */
+  path: string;
+  absolutePath: string;
+  original: string;
+  output: string;
+  /** Whether the new text was written to disk (false in a dry run). */
+  written: boolean;
+}
+
 export interface ManifestOutcome {
   absolutePath: string;
-  changed?: ChangedFile;
+  changed?: ManifestChange;
   /** Why the manifest could not be updated. */
   error?: string;
   /** Something to do by hand (a zod range the v2 SDK cannot use, a manifest out of bounds). */
@@ -74,7 +84,8 @@ export async function updateManifests(upgraded: ReadonlyArray<{ absolutePath: st
         outcome.changed.written = true;
       }
     } catch (error) {
-      outcome.error = error instanceof ChangedOnDiskError ? 'changed on disk during the run; not edited (run again)' : `cannot update: ${(error as Error).message}`;
+      outcome.error =
+        error instanceof ChangedOnDiskError ? 'changed on disk during the run; not edited (run again)' : `cannot update: ${(error as Error).message}`;
     }
   }
   return outcomes;
@@ -147,7 +158,14 @@ class ManifestFinder {
         const shown = this.asGiven(candidate, root);
         if (!inBounds) {
           const where = !isInside(root, current) ? 'outside the directory the run is in' : 'outside the git work tree';
-          return { refused: { path: shown, outcome: { warning: `${where}, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand (and drop @modelcontextprotocol/sdk once nothing imports it).` } } };
+          return {
+            refused: {
+              path: shown,
+              outcome: {
+                warning: `${where}, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand (and drop @modelcontextprotocol/sdk once nothing imports it).`,
+              },
+            },
+          };
         }
         if (info.isSymbolicLink()) return { refused: { path: shown, outcome: { error: 'is a symbolic link; not edited through it (update it by hand)' } } };
         if (info.isFile()) return { manifest: shown };

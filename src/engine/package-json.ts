@@ -80,7 +80,8 @@ export function zodRangeProblem(text: string): string | undefined {
     if (!isRecord(deps) || typeof deps.zod !== 'string') continue;
     const range = deps.zod;
     const ok = range.split('||').some((alt) => canReach(alt.trim(), [4, 2, 0]));
-    if (!ok) return `${section}.zod is '${range}': the v2 SDK needs zod >= 4.2.0 for the schemas your code passes to it; upgrade zod (a breaking change for zod 3 code) before running the migrated server.`;
+    if (!ok)
+      return `${section}.zod is '${range}': the v2 SDK needs zod >= 4.2.0 for the schemas your code passes to it; upgrade zod (a breaking change for zod 3 code) before running the migrated server.`;
   }
   return undefined;
 }
@@ -241,7 +242,9 @@ function scan(text: string): ScannedObject {
       const key = string();
       const first = keys.get(key);
       if (first !== undefined) {
-        throw new ManifestError(`package.json has the key ${JSON.stringify(key)} twice in one object (lines ${lineAt(text, first)} and ${lineAt(text, keyStart)}); remove one of them`);
+        throw new ManifestError(
+          `package.json has the key ${JSON.stringify(key)} twice in one object (lines ${lineAt(text, first)} and ${lineAt(text, keyStart)}); remove one of them`,
+        );
       }
       keys.set(key, keyStart);
       ws();

@@ -21,8 +21,19 @@ import { readFileSync } from 'node:fs';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
-import type { Edit, FilePlan, SiteReport } from '../plan/types.ts';
-import { askTypes, planAsked, planWithTypes, transformAsked, transformWithTypes, type AskedFile, type TransformOptions, type TransformResult, type TypeFactsSource } from '../transform.ts';
+import type { FilePlan, SiteReport } from '../plan/types.ts';
+import type { Edit } from '../core/vocabulary.ts';
+import {
+  askTypes,
+  planAsked,
+  planWithTypes,
+  transformAsked,
+  transformWithTypes,
+  type AskedFile,
+  type TransformOptions,
+  type TransformResult,
+  type TypeFactsSource,
+} from '../transform.ts';
 import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type Registered } from './cross-module.ts';
 import { compareCodeUnits, describeFsError, discoverFiles, type DiscoverOptions, type Discovery } from './discover.ts';
@@ -243,9 +254,27 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const discovery = 'discovery' in options ? options.discovery : await discoverFiles(options.paths, cwd, options.discover);
   const rewrite = options.rewrite !== false;
-  const context: RunContext = { types, write: write && rewrite, rewrite, writeReadOnly: options.writeReadOnly === true, verify: options.verify !== false, transform: options.transform ?? {}, onChanged: options.onChanged, onAnalysed: options.onAnalysed };
+  const context: RunContext = {
+    types,
+    write: write && rewrite,
+    rewrite,
+    writeReadOnly: options.writeReadOnly === true,
+    verify: options.verify !== false,
+    transform: options.transform ?? {},
+    onChanged: options.onChanged,
+    onAnalysed: options.onAnalysed,
+  };
   const skipped: RunSkip[] = [];
-  const result: RunResult = { filesScanned: discovery.files.length, candidates: 0, changed: [], sites: [], errors: [], skipped, upgrades: [], stateModules: [] };
+  const result: RunResult = {
+    filesScanned: discovery.files.length,
+    candidates: 0,
+    changed: [],
+    sites: [],
+    errors: [],
+    skipped,
+    upgrades: [],
+    stateModules: [],
+  };
   // The request-state module of each package: placed before the transforms, written after.
   const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
   const pending: Candidate[] = [];
@@ -420,7 +449,12 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   if (wire && candidates.size > 0) options.onPhase?.('state-modules', 0);
   const step = wire
     ? await modules.finish(
-        [...candidates.values()].map((c) => ({ absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text: c.outcome.changed?.output ?? c.source, bytes: c.bytes })),
+        [...candidates.values()].map((c) => ({
+          absolutePath: c.absolutePath,
+          importsModule: c.importsStateModule === true,
+          text: c.outcome.changed?.output ?? c.source,
+          bytes: c.bytes,
+        })),
         context.write,
       )
     : { modules: [], errors: [], changes: [] };
@@ -445,7 +479,8 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     for (const m of manifests) {
       if (m.changed) result.changed.push(m.changed);
       if (m.error) result.errors.push({ file: displayPath(cwd, m.absolutePath), stage: 'write', message: m.error });
-      if (m.warning) result.upgrades.push({ file: displayPath(cwd, m.absolutePath), notes: [{ line: 1, column: 1, code: 'mcp-codemod-warning', message: m.warning }] });
+      if (m.warning)
+        result.upgrades.push({ file: displayPath(cwd, m.absolutePath), notes: [{ line: 1, column: 1, code: 'mcp-codemod-warning', message: m.warning }] });
     }
   }
 
@@ -499,7 +534,9 @@ async function crossModulePass(run: CrossModuleRun): Promise<void> {
     // A file that names no helper cannot import one. A file the main pass did not transform
     // is read again, but decoded (and parsed) only when its bytes name one, within the size
     // a candidate may have.
-    const read = known ? { bytes: known.bytes, source: known.input } : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && (definer || index.mentionedIn(bytes)));
+    const read = known
+      ? { bytes: known.bytes, source: known.input }
+      : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && (definer || index.mentionedIn(bytes)));
     if (read === undefined || (known && !definer && !index.mentionedIn(read.source))) continue;
     importers.push({ i, absolutePath, known, read });
   }
@@ -514,7 +551,12 @@ async function crossModulePass(run: CrossModuleRun): Promise<void> {
       return undefined; // reported by the main pass
     }
   };
-  const approved = await approvedSplits(index, helpers, importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })), plan);
+  const approved = await approvedSplits(
+    index,
+    helpers,
+    importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
+    plan,
+  );
   const again = filesToTransformAgain(index, approved, importers, helpers, definers, candidates, discovery);
 
   // A file that was no candidate: placed now (it may migrate a handler through another module's helper).
@@ -522,10 +564,19 @@ async function crossModulePass(run: CrossModuleRun): Promise<void> {
   const placements = late.length > 0 ? await modules.place(late.map(([absolutePath, f]) => ({ absolutePath, source: f.read.source }))) : undefined;
   for (const [absolutePath, f] of again) {
     const outcome: FileOutcome = { sites: [], errors: [] };
-    const extra = { ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}), ...(f.splitExported ? { splitExported: f.splitExported } : {}), ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}), ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}) };
+    const extra = {
+      ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}),
+      ...(f.splitExported ? { splitExported: f.splitExported } : {}),
+      ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}),
+      ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}),
+    };
     const rerun: Candidate = f.known
       ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
-      : { ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome), ...extra, placement: placements?.get(absolutePath) };
+      : {
+          ...candidate(context, { absolutePath, file: displayPath(cwd, absolutePath), ...f.read }, outcome),
+          ...extra,
+          placement: placements?.get(absolutePath),
+        };
     const reported = outcomeAt(f.i);
     reported.sites = [];
     reported.changed = undefined;
@@ -572,12 +623,20 @@ function filesToTransformAgain(
   }
   // Exported helpers another module registers as handlers: their module migrates them as such.
   const registered = new Map<string, Registered[]>();
-  for (const f of importers) for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
+  for (const f of importers)
+    for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
   const again = new Map<string, AgainFile>();
   for (const f of importers) {
     const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
     const widen = definers.get(f.absolutePath);
-    if (externalHelpers.size > 0 || widen) again.set(f.absolutePath, { i: f.i, known: f.known, read: f.read, ...(externalHelpers.size > 0 ? { externalHelpers } : {}), ...(widen ? { widenDefiners: [...widen] } : {}) });
+    if (externalHelpers.size > 0 || widen)
+      again.set(f.absolutePath, {
+        i: f.i,
+        known: f.known,
+        read: f.read,
+        ...(externalHelpers.size > 0 ? { externalHelpers } : {}),
+        ...(widen ? { widenDefiners: [...widen] } : {}),
+      });
   }
   const entryOf = (module: string): AgainFile => {
     const known = candidates.get(module)!;
@@ -668,7 +727,14 @@ function askEarly(c: Candidate): AskedFile | undefined {
   const { context, absolutePath } = c;
   const onAnalysed = context.onAnalysed;
   try {
-    const asked = askTypes(c.input, absolutePath, context.types, transformOptionsOf(c), onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)), !context.rewrite);
+    const asked = askTypes(
+      c.input,
+      absolutePath,
+      context.types,
+      transformOptionsOf(c),
+      onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)),
+      !context.rewrite,
+    );
     // Awaited when the file is transformed; a failure then is that file's error.
     asked.facts?.catch(() => undefined);
     return asked;
@@ -702,7 +768,9 @@ async function handleCandidate(c: Candidate): Promise<void> {
     const onAnalysed = context.onAnalysed;
     const onAnalysis = onAnalysed && ((analysis: FileAnalysis) => onAnalysed(absolutePath, analysis));
     if (context.rewrite) {
-      const result = asked ? await transformAsked(asked, context.types, options) : await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+      const result = asked
+        ? await transformAsked(asked, context.types, options)
+        : await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
       // Against the text on disk: a v1 file the official codemod upgraded changed even when
       // the MRTR pass had nothing to add.
       transformed = { ...result, changed: result.output !== source };
@@ -724,7 +792,10 @@ async function handleCandidate(c: Candidate): Promise<void> {
       verifyParses(transformed.output, dialectOf(absolutePath), transformed.edited);
     } catch (error) {
       const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
-      fail('transform', `internal error: the rewritten text would not parse${where} (${(error as Error).message}); the file was left as it is (please report this)`);
+      fail(
+        'transform',
+        `internal error: the rewritten text would not parse${where} (${(error as Error).message}); the file was left as it is (please report this)`,
+      );
       return;
     }
   }
@@ -745,7 +816,14 @@ async function handleCandidate(c: Candidate): Promise<void> {
   }
   if (!transformed.changed) return;
 
-  const changed: ChangedFile = { path: file, absolutePath, original: source, output: transformed.output, written: false, ...(c.input !== source ? { upgradedFromV1: true } : {}) };
+  const changed: ChangedFile = {
+    path: file,
+    absolutePath,
+    original: source,
+    output: transformed.output,
+    written: false,
+    ...(c.input !== source ? { upgradedFromV1: true } : {}),
+  };
   // Splices into the text on disk (not a v1 file's upgraded text, nor a text edited twice).
   if (transformed.edited.base === source) changed.splices = transformed.edited.edits;
   if (context.write) {

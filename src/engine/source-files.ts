@@ -42,7 +42,12 @@ export function displayPath(cwd: string, absolutePath: string): string {
   // The common case, a file under cwd, without path.relative (which resolves both paths: a
   // tenth of a second on 10,000 files, done for each).
   const prefix = cwd.endsWith(path.sep) ? cwd : cwd + path.sep;
-  const under = path.isAbsolute(absolutePath) && absolutePath.startsWith(prefix) && !absolutePath.includes(`${path.sep}..`) && !absolutePath.includes(`${path.sep}.${path.sep}`) && !absolutePath.includes(path.sep + path.sep);
+  const under =
+    path.isAbsolute(absolutePath) &&
+    absolutePath.startsWith(prefix) &&
+    !absolutePath.includes(`${path.sep}..`) &&
+    !absolutePath.includes(`${path.sep}.${path.sep}`) &&
+    !absolutePath.includes(path.sep + path.sep);
   const relative = (under ? absolutePath.slice(prefix.length) : path.relative(cwd, absolutePath)) || path.basename(absolutePath);
   return relative.split(path.sep).join('/');
 }

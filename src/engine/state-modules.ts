@@ -21,12 +21,13 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { analyseFile } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
-import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
-import { codeStyleOf } from '../plan/code-style.ts';
-import { addImport, importedFrom, isImported, moduleSystemOf, STATE_MODULE_NAME, stateModuleSpecifier } from '../plan/module-imports.ts';
-import type { StateModuleOptions } from '../plan/plan-file.ts';
-import type { Edit } from '../plan/types.ts';
-import { STATE_EXPORTS, wireVerifier } from '../plan/wiring.ts';
+import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
+import { codeStyleOf } from '../analyse/code-style.ts';
+import { importedFrom, isImported, moduleSystemOf, STATE_MODULE_NAME, stateModuleSpecifier } from '../analyse/module-imports.ts';
+import { addImport } from '../rewrite/edits/imports.ts';
+import type { StateModuleOptions } from '../plan/plan-options.ts';
+import type { Edit } from '../core/vocabulary.ts';
+import { wireVerifier } from '../rewrite/edits/verifier.ts';
 import { applyEdits } from '../rewrite/rewrite.ts';
 import { STATE_MODULE_SENTINEL, stateModuleStatus, stateModuleText, type StateModuleForm } from '../rewrite/state-module.ts';
 import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
@@ -116,7 +117,8 @@ export class StateModules {
       const module = sourceFileOf(path.resolve(dir, specifier), file);
       this.missing.add(module);
       this.importedBy(module, [file]);
-      if (!this.forms.has(module)) this.forms.set(module, dialectOf(file) !== 'js' ? 'ts' : /\brequire\s*\(/.test(source) && !/^\s*(import|export)\s/m.test(source) ? 'cjs' : 'esm');
+      if (!this.forms.has(module))
+        this.forms.set(module, dialectOf(file) !== 'js' ? 'ts' : /\brequire\s*\(/.test(source) && !/^\s*(import|export)\s/m.test(source) ? 'cjs' : 'esm');
     }
   }
 
@@ -133,7 +135,7 @@ export class StateModules {
       if (ok === undefined) wirable.set(file, (ok = buildsWirableServer(file, texts.get(file) ?? readSource(file)?.source)));
       return ok;
     };
-    const byPackage = new Map<string, typeof candidates[number][]>();
+    const byPackage = new Map<string, (typeof candidates)[number][]>();
     for (const c of candidates) {
       const root = this.packageOf(c.absolutePath).root;
       const list = byPackage.get(root);
@@ -141,24 +143,41 @@ export class StateModules {
       else byPackage.set(root, [c]);
     }
     for (const [root, members] of byPackage) {
-      const builders = new Map(members.map((c) => [c.absolutePath, this.graph.buildersReaching(c.absolutePath).filter((b) => b !== c.absolutePath && canWire(b))]));
+      const builders = new Map(
+        members.map((c) => [c.absolutePath, this.graph.buildersReaching(c.absolutePath).filter((b) => b !== c.absolutePath && canWire(b))]),
+      );
       let decided = this.placed.get(root);
       if (!decided) {
         const type = this.packageOf(members[0]!.absolutePath).type;
         const form = packageForm(members, type);
         // Beside the module(s) that build the server: found through the imports, or a candidate itself.
         const located = [...new Set([...[...builders.values()].flat(), ...members.map((c) => c.absolutePath).filter((f) => this.graph.builders.has(f))])];
-        const modulePath = this.modulePath(moduleExtension(form, type), members.map((c) => c.absolutePath), located);
+        const modulePath = this.modulePath(
+          moduleExtension(form, type),
+          members.map((c) => c.absolutePath),
+          located,
+        );
         this.forms.set(modulePath, form);
-        this.importedBy(modulePath, members.map((c) => c.absolutePath));
+        this.importedBy(
+          modulePath,
+          members.map((c) => c.absolutePath),
+        );
         const refused = this.foreign(modulePath, form) ?? (await this.outOfBounds(modulePath));
         decided = { modulePath, ...(refused ? { refused } : {}) };
         this.placed.set(root, decided);
-      } else this.importedBy(decided.modulePath, members.map((c) => c.absolutePath));
+      } else
+        this.importedBy(
+          decided.modulePath,
+          members.map((c) => c.absolutePath),
+        );
       const { modulePath, refused } = decided;
       for (const c of members) {
         const own = builders.get(c.absolutePath)!;
-        this.placements.set(c.absolutePath, { options: { path: modulePath, verifierWiredElsewhere: own.length > 0 }, builders: own, ...(refused ? { refused } : {}) });
+        this.placements.set(c.absolutePath, {
+          options: { path: modulePath, verifierWiredElsewhere: own.length > 0 },
+          builders: own,
+          ...(refused ? { refused } : {}),
+        });
       }
     }
     return this.placements;
@@ -169,7 +188,10 @@ export class StateModules {
    * the verifier where the servers are built. Returns the files changed (the wired modules,
    * then the request-state modules) and what was done.
    */
-  async finish(files: readonly TransformedFile[], write: boolean): Promise<{ changes: StepChange[]; errors: Array<{ file: string; message: string }>; modules: StateModuleRecord[] }> {
+  async finish(
+    files: readonly TransformedFile[],
+    write: boolean,
+  ): Promise<{ changes: StepChange[]; errors: Array<{ file: string; message: string }>; modules: StateModuleRecord[] }> {
     const moduleChanges: StepChange[] = [];
     const wiringChanges: StepChange[] = [];
     const errors: Array<{ file: string; message: string }> = [];
@@ -213,7 +235,11 @@ export class StateModules {
     return { changes: [...wiringChanges, ...moduleChanges], errors, modules: [...records.values()] };
   }
 
-  private async writeModule(file: string, form: StateModuleForm, write: boolean): Promise<{ record: StateModuleRecord; change?: StepChange } | { error: string }> {
+  private async writeModule(
+    file: string,
+    form: StateModuleForm,
+    write: boolean,
+  ): Promise<{ record: StateModuleRecord; change?: StepChange } | { error: string }> {
     const text = stateModuleText(form);
     const record = (status: StateModuleRecord['status']): StateModuleRecord => ({ file: displayPath(this.cwd, file), form, status, wiredIn: [] });
     let bytes: Buffer | undefined;
@@ -234,7 +260,14 @@ export class StateModules {
     // Found (a dry run too) before anything is written: the same outcome either way.
     const refused = await this.outOfBounds(file);
     if (refused) return { error: refused };
-    const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: before ?? '', output: text, written: false, ...(before === undefined ? { created: true } : {}) };
+    const change: StepChange = {
+      path: displayPath(this.cwd, file),
+      absolutePath: file,
+      original: before ?? '',
+      output: text,
+      written: false,
+      ...(before === undefined ? { created: true } : {}),
+    };
     if (write) {
       try {
         const readOnly = bytes && !this.writeReadOnly ? await readOnlyReason(file) : undefined;
@@ -253,7 +286,12 @@ export class StateModules {
   }
 
   /** Wires the verifier into the module that builds a server, and imports it there. */
-  private async wire(file: string, modulePath: string, known: TransformedFile | undefined, write: boolean): Promise<{ change?: StepChange } | { error: string }> {
+  private async wire(
+    file: string,
+    modulePath: string,
+    known: TransformedFile | undefined,
+    write: boolean,
+  ): Promise<{ change?: StepChange } | { error: string }> {
     const read = known ? { source: known.text, bytes: known.bytes } : readSource(file);
     if (!read) return { error: 'cannot read the module that builds the server, to wire the request-state verifier' };
     let analysis;
@@ -267,7 +305,12 @@ export class StateModules {
     const specifier = stateModuleSpecifier(file, analysis.program, modulePath);
     const importedHere = isImported(importedFrom(analysis.program, specifier), STATE_EXPORTS.verify);
     if (edits.length === 0 && importedHere) return {};
-    if (!importedHere) edits.push(addImport(read.source, analysis.program, moduleSystemOf(file, analysis.program), codeStyleOf(read.source, analysis.program), specifier, [STATE_EXPORTS.verify]));
+    if (!importedHere)
+      edits.push(
+        addImport(read.source, analysis.program, moduleSystemOf(file, analysis.program), codeStyleOf(read.source, analysis.program), specifier, [
+          STATE_EXPORTS.verify,
+        ]),
+      );
     const output = applyEdits(read.source, edits);
     try {
       verifyParses(output, dialectOf(file));
@@ -279,12 +322,19 @@ export class StateModules {
     if (write) {
       try {
         const readOnly = this.writeReadOnly ? undefined : await readOnlyReason(file);
-        if (readOnly) return { error: `${readOnly}; the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)` };
+        if (readOnly)
+          return {
+            error: `${readOnly}; the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)`,
+          };
         // Compared just before the rename: an edit saved while the run was busy is kept.
         await writeFileAtomic(file, output, { expected: read.bytes });
         change.written = true;
       } catch (error) {
-        if (error instanceof ChangedOnDiskError) return { error: 'the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)' };
+        if (error instanceof ChangedOnDiskError)
+          return {
+            error:
+              'the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)',
+          };
         return { error: `cannot write: ${describeFsError(error)}` };
       }
     }
@@ -364,7 +414,10 @@ function buildsWirableServer(file: string, source: string | undefined): boolean 
   if (source === undefined) return false;
   try {
     const analysis = analyseFile(source, file);
-    return analysis.serverConstructions.some((c) => wireVerifier(source, c) !== undefined) && (analysis.serverImport !== undefined || source.includes(SERVER_PACKAGE) || source.includes('@modelcontextprotocol/sdk'));
+    return (
+      analysis.serverConstructions.some((c) => wireVerifier(source, c) !== undefined) &&
+      (analysis.serverImport !== undefined || source.includes(SERVER_PACKAGE) || source.includes('@modelcontextprotocol/sdk'))
+    );
   } catch {
     return false;
   }
@@ -372,7 +425,9 @@ function buildsWirableServer(file: string, source: string | undefined): boolean 
 
 function packageForm(members: ReadonlyArray<{ absolutePath: string; source: string }>, type: string | undefined): StateModuleForm {
   if (members.some((c) => dialectOf(c.absolutePath) !== 'js')) return 'ts';
-  const cjs = members.filter((c) => c.absolutePath.endsWith('.cjs') || (c.absolutePath.endsWith('.js') && type !== 'module' && !/^\s*(import|export)\s/m.test(c.source))).length;
+  const cjs = members.filter(
+    (c) => c.absolutePath.endsWith('.cjs') || (c.absolutePath.endsWith('.js') && type !== 'module' && !/^\s*(import|export)\s/m.test(c.source)),
+  ).length;
   return cjs > members.length / 2 ? 'cjs' : 'esm';
 }
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ImportDeclaration, Node } from '@babel/types';
 import { dialectOf, parseSource } from '../analyse/parse.ts';
-import { SOURCE_EXTENSIONS } from './discover.ts';
+import { resolveAmong } from './import-graph.ts';
 import { isV1Source, V1_PACKAGE } from './v1-upgrade.ts';
 
 /** How a file reaches the v1 SDK through a module of the project. */
@@ -58,10 +58,7 @@ export function v1Reach(file: string, text: string, read: (absolutePath: string)
 
 /** A relative specifier's file on disk (TypeScript's `.js`-for-`.ts` convention and folder indexes included). */
 function resolveOnDisk(dir: string, specifier: string): string | undefined {
-  const base = path.resolve(dir, specifier);
-  const stem = base.replace(/\.(m|c)?(j|t)sx?$/, '');
-  const names = [base, ...SOURCE_EXTENSIONS.map((e) => stem + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
-  return names.find((name) => existsSync(name) && !name.endsWith(path.sep));
+  return resolveAmong(dir, specifier, (name) => existsSync(name) && !name.endsWith(path.sep));
 }
 
 /** A reading of files from disk that keeps what it read (a run reads each module once). */
@@ -95,11 +92,12 @@ function sdkReExports(moduleFile: string, moduleText: string): { named: Map<stri
     const from = (s.type === 'ExportNamedDeclaration' || s.type === 'ExportAllDeclaration') && s.source ? s.source.value : undefined;
     if (!from || !(from === V1_PACKAGE || from.startsWith(`${V1_PACKAGE}/`))) continue;
     if (s.type === 'ExportAllDeclaration') star.push(from);
-    else for (const spec of (s as { specifiers: Node[] }).specifiers) {
-      if (spec.type !== 'ExportSpecifier') continue;
-      const exported = spec.exported.type === 'Identifier' ? spec.exported.name : spec.exported.value;
-      named.set(exported, { from, imported: spec.local.name });
-    }
+    else
+      for (const spec of (s as { specifiers: Node[] }).specifiers) {
+        if (spec.type !== 'ExportSpecifier') continue;
+        const exported = spec.exported.type === 'Identifier' ? spec.exported.name : spec.exported.value;
+        named.set(exported, { from, imported: spec.local.name });
+      }
   }
   return named.size > 0 || star.length === 1 ? { named, star } : undefined;
 }
@@ -153,7 +151,12 @@ function aliasImports(file: string, text: string, reached: ReadonlyMap<string, s
  * packages it wrote from an aliased import becomes the original declaration (the same names),
  * or (names the codemod renamed) the same names from the original module.
  */
-function restoreImports(file: string, output: string, original: string, originals: ReadonlyArray<{ declaration: ImportDeclaration; locals: string[] }>): string {
+function restoreImports(
+  file: string,
+  output: string,
+  original: string,
+  originals: ReadonlyArray<{ declaration: ImportDeclaration; locals: string[] }>,
+): string {
   let program;
   try {
     program = parseSource(output, dialectOf(file)).program;

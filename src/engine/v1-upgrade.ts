@@ -80,8 +80,7 @@ export function isV1Source(text: string): boolean {
 }
 
 /** Module specifiers (root package names) relevant to the manifest: the MCP packages and zod. */
-const PACKAGE_SPECIFIER =
-  /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(@modelcontextprotocol\/[a-z0-9._-]+|zod)(?:\/[^'"\s]*)?\1/g;
+const PACKAGE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(@modelcontextprotocol\/[a-z0-9._-]+|zod)(?:\/[^'"\s]*)?\1/g;
 
 /** The `@modelcontextprotocol/*` packages and `zod` a text imports, by root name, sorted. */
 export function importedPackages(text: string): string[] {
@@ -340,7 +339,12 @@ function notesFor(text: string, diagnostics: readonly Diagnostic[]): UpgradeNote
       if (!placed) notes.push({ line, column: 1, message: d.message, code: 'mcp-codemod-error' });
       continue;
     }
-    notes.push({ line, column: 1, message: d.message, code: d.level === 'error' ? 'mcp-codemod-failed' : d.level === 'warning' ? 'mcp-codemod-warning' : 'mcp-codemod-info' });
+    notes.push({
+      line,
+      column: 1,
+      message: d.message,
+      code: d.level === 'error' ? 'mcp-codemod-failed' : d.level === 'warning' ? 'mcp-codemod-warning' : 'mcp-codemod-info',
+    });
   }
   return notes.sort((a, b) => a.line - b.line || a.column - b.column);
 }
@@ -360,7 +364,12 @@ function v1ImportsLeft(text: string, markers: readonly UpgradeNote[]): UpgradeNo
     const line = before.split('\n').length;
     const specifier = m[0].replace(/^[^'"`]*['"`]/, '').slice(0, -1);
     if (marked.has(line) || markers.some((k) => k.message.includes(specifier))) continue;
-    out.push({ line, column: at - before.lastIndexOf('\n'), message: `still imports ${specifier}: the official v1-to-v2 codemod left it (it does not rewrite require() calls); this code stays on the v1 SDK, which has no MRTR. Move it to the v2 packages by hand.`, code: 'v1-import-left' });
+    out.push({
+      line,
+      column: at - before.lastIndexOf('\n'),
+      message: `still imports ${specifier}: the official v1-to-v2 codemod left it (it does not rewrite require() calls); this code stays on the v1 SDK, which has no MRTR. Move it to the v2 packages by hand.`,
+      code: 'v1-import-left',
+    });
   }
   return out;
 }

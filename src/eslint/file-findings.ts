@@ -1,5 +1,5 @@
 // What `check` reports for one file, for the ESLint rules: the steps a check run takes for a
-// file (src/engine/run.ts with LintTypeFacts, then src/cli/check-command.ts), on the text ESLint
+// file (src/engine/run.ts with LintTypeFacts, then src/report/check-findings.ts), on the text ESLint
 // holds. An ESLint rule cannot wait, so the checker (asked only whether a look-alike's receiver
 // is an MCP SDK object, in the files that have one) answers in this thread; and the asking
 // helpers other modules export are found by reading the modules this one imports, where a
@@ -13,13 +13,13 @@ import { ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { factsFromAnswers, TypeScriptFacts } from '../analyse/ts-type-facts.ts';
 import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
-import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../cli/check-command.ts';
 import { AskingHelperIndex, moduleFiles } from '../engine/cross-module.ts';
 import { LINT_LOCAL, lintFacts, receiverQuestions } from '../engine/lint-type-facts.ts';
 import { passedOverByWalks } from '../engine/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeReason } from '../engine/run.ts';
 import { displayPath, readSource } from '../engine/source-files.ts';
 import type { FilePlan } from '../plan/types.ts';
+import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../report/check-findings.ts';
 import { NOT_ANALYSED_RULE, type Finding } from '../report/formats/check-report.ts';
 import { planOrQuestions, planWithFacts, type TransformOptions } from '../transform.ts';
 
@@ -38,7 +38,12 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
   const bytes = Buffer.byteLength(source);
   const tooLarge = bytes > DEFAULT_MAX_FILE_BYTES;
   // As check: a candidate too large to analyse may still push a request, so it is a finding.
-  if (tooLarge) return { findings: candidate ? [{ file, line: 1, column: 1, ruleId: NOT_ANALYSED_RULE, severity: 'error', message: tooLargeReason(bytes, DEFAULT_MAX_FILE_BYTES) }] : [] };
+  if (tooLarge)
+    return {
+      findings: candidate
+        ? [{ file, line: 1, column: 1, ruleId: NOT_ANALYSED_RULE, severity: 'error', message: tooLargeReason(bytes, DEFAULT_MAX_FILE_BYTES) }]
+        : [],
+    };
   // A file that is no candidate is still planned when it imports an asking helper of another
   // module (check's cross-module pass): then each handler that calls it is marked.
   const helpers = helpersImported(path.dirname(absolutePath), source);

@@ -12,9 +12,10 @@
 // need one, e.g. typescript-eslint's).
 import path from 'node:path';
 import type { ESLint, Linter, Rule, SourceCode } from 'eslint';
+import { readmeUrl } from '../core/vocabulary.ts';
 import { packageVersion } from '../package-version.ts';
 import { isRefusalCode, REFUSAL_CODES } from '../plan/refusal.ts';
-import { LEGACY_RULE, messageWithHint, NOT_ANALYSED_RULE, OFFICIAL_RULE, readmeUrl, ruleInfo, TODO_RULE_PREFIX, type Finding } from '../report/formats/check-report.ts';
+import { LEGACY_RULE, messageWithHint, NOT_ANALYSED_RULE, OFFICIAL_RULE, ruleInfo, TODO_RULE_PREFIX, type Finding } from '../report/formats/check-report.ts';
 import { fileFindings, type FileFindings } from './file-findings.ts';
 
 const PLUGIN = 'mrtr-codemod';
@@ -67,9 +68,14 @@ for (const checkRuleId of [LEGACY_RULE, OFFICIAL_RULE, NOT_ANALYSED_RULE, ...Obj
   rules[name] = findingRule(name, checkRuleId);
 }
 rules[OTHER_TODO] = findingRule(OTHER_TODO, `${TODO_RULE_PREFIX}unspecified`);
-rules[NOT_CHECKED] = rule(NOT_CHECKED, { description: 'A file mrtr-codemod check could not read or parse (check exits 2 on it).', url: readmeUrl(NOT_CHECKED) }, (context, { problem }) => {
-  if (problem) reportAt(context, NOT_CHECKED, { line: problem.line ?? 1, column: problem.column ?? 1 }, `mrtr-codemod could not check this file: ${problem.message}`);
-});
+rules[NOT_CHECKED] = rule(
+  NOT_CHECKED,
+  { description: 'A file mrtr-codemod check could not read or parse (check exits 2 on it).', url: readmeUrl(NOT_CHECKED) },
+  (context, { problem }) => {
+    if (problem)
+      reportAt(context, NOT_CHECKED, { line: problem.line ?? 1, column: problem.column ?? 1 }, `mrtr-codemod could not check this file: ${problem.message}`);
+  },
+);
 
 const plugin = {
   meta: { name: PLUGIN, version: packageVersion() },

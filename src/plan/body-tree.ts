@@ -3,11 +3,11 @@
 // one. Only those are restructured; every other statement is copied as written.
 import type { Node, Statement } from '@babel/types';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { hasSideEffects, isFunction, isSideEffect, walk } from '../analyse/ast.ts';
+import { hasSideEffects, isFunction, isSideEffect, someNode, walk } from '../analyse/ast.ts';
 import { declaredBy } from './liveness.ts';
-import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { refuse, Refusal } from './refusal.ts';
 import { statementShape, type StatementShape } from './statement-shape.ts';
-import { lineTail, startsLine } from './text.ts';
+import { lineTail, startsLine } from '../core/vocabulary.ts';
 import type { ChildPlan, ItemPlan, ListPlan, LoopPlan, PathStep } from './types.ts';
 
 /** A located question: its statement, how its answer is bound, and where it sits. */
@@ -57,7 +57,7 @@ export function locateRound(body: Statement[], site: LegacySite, sites: LegacySi
     const index = list.findIndex((s) => contains(s, site.call));
     const statement = list[index]!;
     if (!startsLine(source, statement.start!) || lineTail(source, statement.end!) === undefined) {
-      return new Refusal('layout', 'the statement shares its line with other code.', 'put the awaited call on a line of its own and run again.', site);
+      return refuse('layout', 'sharedLine').at(site);
     }
     const shape = statementShape(statement, source);
     if (shape && shape.calls.includes(site.call)) {
@@ -67,6 +67,9 @@ export function locateRound(body: Statement[], site: LegacySite, sites: LegacySi
     }
     const child = childContaining(statement, site.call, source);
     if (child instanceof Refusal) return child.at(site);
+    // The retry would enter the finally block without running the try block again, which
+    // nothing writes yet: refused, not migrated with the try block run twice.
+    if (child?.role === 'finally') return refuse('finally', 'inFinally').at(site);
     if (!child) {
       // Awaited inside the statement's own expression: resumable when nothing with side
       // effects runs before the question in that statement.
@@ -78,10 +81,13 @@ export function locateRound(body: Statement[], site: LegacySite, sites: LegacySi
     }
     // The rewrite re-emits a restructured block line by line: its braces must end and start lines.
     if (lineTail(source, child.open) === undefined || !startsLine(source, child.close)) {
-      return new Refusal('layout', 'a block on the way to the request opens or closes on a line shared with other code.', 'put the block\'s braces (or the case label) on their own lines (a formatter does this), then run again.', site);
+      return refuse('layout', 'blockOnSharedLine').at(site);
     }
     if (child.role === 'case') {
-      const problem = caseContinuation(child.body, child.body.findIndex((s) => contains(s, site.call)));
+      const problem = caseContinuation(
+        child.body,
+        child.body.findIndex((s) => contains(s, site.call)),
+      );
       if (problem) return problem.at(site);
     }
     path.push({ item: index, child: child.index });
@@ -95,23 +101,25 @@ function childContaining(statement: Statement, node: Node, source: string): (Par
   const parts = childParts(statement, source);
   for (let i = 0; i < parts.length; i++) if (inPart(parts[i]!, node)) return { index: i, ...parts[i]! };
   if (statement.type === 'IfStatement' && (contains(statement.consequent, node) || (statement.alternate && contains(statement.alternate, node)))) {
-    return new Refusal('nested-site', 'the request is in an if branch without braces, or in an else-if chain.', `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`);
+    return refuse('nested-site', 'bracelessBranch');
   }
   if (isLoop(statement) && contains((statement as { body: Node }).body, node)) {
-    return new Refusal('loop', loopProblem(statement) ?? 'the request is inside a loop without braces.', `give the loop a block body over an array (for...of), or a while/for condition, then run again; or ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`);
-  }
-  if (statement.type === 'TryStatement' && statement.finalizer && contains(statement.finalizer, node)) {
-    return new Refusal('finally', 'the request is inside a finally block, which would run on every round.', `move the question out of the finally block; or ${MANUAL_STEP}.`);
+    return refuse('loop', loopProblem(statement) ?? 'bracelessLoop');
   }
   if (statement.type === 'LabeledStatement' && contains(statement.body, node)) {
-    return new Refusal('nested-site', 'the request is inside a labeled statement.', MANUAL_STEP);
+    return refuse('nested-site', 'labeled');
   }
   return undefined;
 }
 
 /** The parts of a compound statement the rewrite can restructure, in source order. */
 function childParts(statement: Statement, source: string): Part[] {
-  const block = (role: ChildPlan['role'], b: Extract<Node, { type: 'BlockStatement' }>): Part => ({ role, body: b.body, open: b.start! + 1, close: b.end! - 1 });
+  const block = (role: ChildPlan['role'], b: Extract<Node, { type: 'BlockStatement' }>): Part => ({
+    role,
+    body: b.body,
+    open: b.start! + 1,
+    close: b.end! - 1,
+  });
   switch (statement.type) {
     case 'BlockStatement':
       return [block('block', statement)];
@@ -145,15 +153,15 @@ function childParts(statement: Statement, source: string): Part[] {
   }
 }
 
-/** Why a loop cannot be resumed mid-iteration, or undefined when it can. */
-function loopProblem(statement: Statement): string | undefined {
-  if (statement.type === 'ForInStatement') return 'the request is inside a for...in loop, whose key order the retry could not resume.';
+/** Why a loop cannot be resumed mid-iteration (the loop message that says it), or undefined when it can. */
+function loopProblem(statement: Statement): 'forIn' | 'forAwait' | 'computedIterable' | 'forInitExpression' | 'labeledJump' | undefined {
+  if (statement.type === 'ForInStatement') return 'forIn';
   if (statement.type === 'ForOfStatement') {
-    if (statement.await) return 'the request is inside a for await loop.';
-    if (hasSideEffects(statement.right)) return 'the for...of loop iterates over an expression that computes something, which the retry would compute again.';
+    if (statement.await) return 'forAwait';
+    if (hasSideEffects(statement.right)) return 'computedIterable';
   }
   if (statement.type === 'ForStatement' && statement.init && statement.init.type !== 'VariableDeclaration' && hasSideEffects(statement.init)) {
-    return 'the for loop starts with an expression the retry could not skip.';
+    return 'forInitExpression';
   }
   const body = (statement as { body: Node }).body;
   let labeled = false;
@@ -161,7 +169,7 @@ function loopProblem(statement: Statement): string | undefined {
     if ((n.type === 'BreakStatement' || n.type === 'ContinueStatement') && n.label) labeled = true;
     return labeled ? false : undefined;
   });
-  return labeled ? 'the loop body breaks or continues to a label.' : undefined;
+  return labeled ? 'labeledJump' : undefined;
 }
 
 /**
@@ -176,30 +184,28 @@ function caseContinuation(body: Statement[], index: number): Refusal | undefined
   const ends = last !== undefined && ((last.type === 'BreakStatement' && !last.label) || alwaysExits(last));
   const innerBreak = rest.slice(0, -1).some((s) => breaksOut(s));
   if (!ends || innerBreak) {
-    return new Refusal('switch-case', 'the switch case falls through or breaks out from the middle after the request.', `end the case with break or return right after its work, then run again; or ${MANUAL_STEP}.`);
+    return refuse('switch-case', 'fallsThrough');
   }
   return undefined;
 }
 
 /** Whether an unlabeled `break` in `node` leaves the enclosing switch (not a nested loop or switch). */
 function breaksOut(node: Node): boolean {
-  let found = false;
-  walk(node, (n) => {
-    // A loop, switch or function (the node itself included) owns the breaks inside it.
-    if (found || isLoop(n) || n.type === 'SwitchStatement' || isFunction(n)) return false;
-    if (n.type === 'BreakStatement' && !n.label) found = true;
-    return undefined;
-  });
-  return found;
+  // A loop, switch or function (the node itself included) owns the breaks inside it.
+  return someNode(
+    node,
+    (n) => n.type === 'BreakStatement' && !n.label,
+    (n) => isLoop(n) || n.type === 'SwitchStatement' || isFunction(n),
+  );
 }
 
 function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]): Node | Refusal {
   const parent = site.ancestors[site.ancestors.length - 1];
   if (!parent || parent.type !== 'AwaitExpression') {
-    return new Refusal('nested-site', 'the request is not awaited where it is made.', `await the request where it is made, then run again; or ${MANUAL_STEP}.`);
+    return refuse('nested-site', 'notAwaited');
   }
   if (sites.some((s) => s !== site && contains(statement, s.call))) {
-    return new Refusal('nested-site', 'the statement that awaits this request contains another request.', `split it into separate statements, then run again; or ${MANUAL_STEP}.`);
+    return refuse('nested-site', 'twoRequests');
   }
   // Anything evaluated before the await that does something would run again on the retry.
   let impure = false;
@@ -209,10 +215,10 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
     return undefined;
   });
   if (impure) {
-    return new Refusal('nested-site', 'the statement runs other code before it awaits the request, and that code must not run twice.', `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.`);
+    return refuse('nested-site', 'workBeforeAwait');
   }
   if (isLoop(statement) || statement.type === 'SwitchStatement') {
-    return new Refusal('loop', 'the request is awaited in a loop or switch header.', MANUAL_STEP);
+    return refuse('loop', 'inHeader');
   }
   return parent;
 }
@@ -248,9 +254,26 @@ export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, roun
       const below = rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
       const parts = below ? childParts(statement, source) : [];
       if (parts.length > 0) {
-        const kind = statement.type === 'IfStatement' ? 'if' : statement.type === 'TryStatement' ? 'try' : statement.type === 'SwitchStatement' ? 'switch' : parts[0]!.role === 'loop' ? 'loop' : 'block';
+        const kind =
+          statement.type === 'IfStatement'
+            ? 'if'
+            : statement.type === 'TryStatement'
+              ? 'try'
+              : statement.type === 'SwitchStatement'
+                ? 'switch'
+                : parts[0]!.role === 'loop'
+                  ? 'loop'
+                  : 'block';
         const loop = kind === 'loop' ? loopPlan(statement) : undefined;
-        return { type: 'compound', span, kind, children: parts.map((p) => ({ role: p.role, list: build(p) })), declares: false, exits: alwaysExits(statement), ...(loop ? { loop } : {}) };
+        return {
+          type: 'compound',
+          span,
+          kind,
+          children: parts.map((p) => ({ role: p.role, list: build(p) })),
+          declares: false,
+          exits: alwaysExits(statement),
+          ...(loop ? { loop } : {}),
+        };
       }
       const isBreak = statement.type === 'BreakStatement' && !statement.label;
       return { type: 'plain', span, declares, exits: alwaysExits(statement), ...(isBreak ? { isBreak } : {}) };
@@ -270,7 +293,10 @@ export function alwaysExits(statement: Node): boolean {
     case 'IfStatement':
       return !!statement.alternate && alwaysExits(statement.consequent) && alwaysExits(statement.alternate);
     case 'TryStatement':
-      return (statement.finalizer && alwaysExits(statement.finalizer)) || (alwaysExits(statement.block) && (!statement.handler || alwaysExits(statement.handler.body)));
+      return (
+        (statement.finalizer && alwaysExits(statement.finalizer)) ||
+        (alwaysExits(statement.block) && (!statement.handler || alwaysExits(statement.handler.body)))
+      );
     case 'SwitchStatement':
       // Every way through ends the handler: a default, each case ending in an exit, no break.
       return (

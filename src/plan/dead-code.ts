@@ -8,8 +8,8 @@
 import type { ClassMethod, Node, Program, Statement, TSParameterProperty } from '@babel/types';
 import { TS_TYPES } from '../analyse/babel.cjs';
 import { boundNames, forEachNode, hasSideEffects, walk } from '../analyse/ast.ts';
-import { lineEndOf, lineStartOf, lineTail, startsLine } from './text.ts';
-import type { Edit, Span } from './types.ts';
+import type { Edit, Span } from '../core/vocabulary.ts';
+import { listRemovals, removeStatement } from '../rewrite/edits/removals.ts';
 
 /** Text the migration replaces, and what it puts there. */
 export interface Replaced extends Span {
@@ -53,7 +53,13 @@ interface ParameterRemoval {
  * handler bodies (a statement there is left out by the renderer, when it is one of
  * `renderable`, the statements the renderer writes one by one).
  */
-export function deadDeclarations(source: string, program: Program, replaced: readonly Replaced[], bodies: readonly Span[], renderable: ReadonlySet<number>): DeadCode {
+export function deadDeclarations(
+  source: string,
+  program: Program,
+  replaced: readonly Replaced[],
+  bodies: readonly Span[],
+  renderable: ReadonlySet<number>,
+): DeadCode {
   const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
   if (replaced.length === 0) return result;
   const candidates = mayDie(program, candidatesOf(program, bodies, renderable), replaced);
@@ -62,7 +68,7 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
   const removed: Span[] = [];
   const dead = new Set<Candidate>();
   const inside = (at: number, spans: readonly Span[]) => spans.some((s) => s.start <= at && at < s.end);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const c of candidates) {
       if (dead.has(c)) continue;
@@ -70,7 +76,9 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
         const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own()) && (!c.member || inside(at, [c.member])));
         // The name, not a property of that name (`inputRequired.elicit` does not name `elicit`; `...elicit` does);
         // a member is named as a property too (`this.server`).
-        const word = c.member ? new RegExp(`(?<![\\w$#])${name.replace(/[$]/g, '\\$')}(?![\\w$])`) : new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+        const word = c.member
+          ? new RegExp(`(?<![\\w$#])${name.replace(/[$]/g, '\\$')}(?![\\w$])`)
+          : new RegExp(`(?<![\\w$#])(?<!(?<!\\.\\.)\\.)${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
         const dropped = (at: number) => replaced.some((r) => r.start <= at && at < r.end && !word.test(r.text)) || inside(at, removed);
         return refs.length > 0 && refs.every(dropped);
       });
@@ -82,7 +90,12 @@ export function deadDeclarations(source: string, program: Program, replaced: rea
   }
 
   const removals = [...dead].map((c) => c.removal());
-  result.edits.push(...parameterEdits(source, removals.flatMap((r) => ('parameter' in r ? [r] : []))));
+  result.edits.push(
+    ...parameterEdits(
+      source,
+      removals.flatMap((r) => ('parameter' in r ? [r] : [])),
+    ),
+  );
   for (const removal of removals) {
     if ('parameter' in removal) continue;
     if ('import' in removal) {
@@ -172,7 +185,8 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
     if (node.type === 'VariableDeclaration' && node.declarations.length === 1) {
       const [d] = node.declarations;
       const inBody = bodies.some((b) => b.start <= node.start! && node.end! <= b.end);
-      const simplePattern = d!.id.type === 'Identifier' || (d!.id.type === 'ObjectPattern' && d!.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
+      const simplePattern =
+        d!.id.type === 'Identifier' || (d!.id.type === 'ObjectPattern' && d!.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
       const init = d!.init;
       if (simplePattern && init && (!inBody || renderable.has(node.start!))) {
         const own = [{ start: node.start!, end: node.end! }];
@@ -188,7 +202,12 @@ function candidatesOf(program: Program, bodies: readonly Span[], renderable: Rea
         const value = member.value;
         const writes = once(() => fieldWrites(node, name));
         const own = once(() => [member, ...writes()].map((s) => ({ start: s.start!, end: s.end! })));
-        out.push({ names: [`#${name}`], own, removal: () => ({ statements: [member as unknown as Statement, ...writes()] }), removable: once(() => !value || isInert(value)) });
+        out.push({
+          names: [`#${name}`],
+          own,
+          removal: () => ({ statements: [member as unknown as Statement, ...writes()] }),
+          removable: once(() => !value || isInert(value)),
+        });
       }
     }
     return undefined;
@@ -208,7 +227,10 @@ function once<T>(make: () => T): () => T {
  */
 function parameterProperties(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>, bodies: readonly Span[]): Candidate[] {
   const ctor = cls.body.body.find((m): m is ClassMethod => m.type === 'ClassMethod' && m.kind === 'constructor');
-  const params = ctor?.params.filter((p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier') ?? [];
+  const params =
+    ctor?.params.filter(
+      (p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier',
+    ) ?? [];
   if (!ctor || params.length === 0 || !cls.id) return [];
   const name = cls.id.name;
   // How the class is constructed, looked for (a walk of the module) only when a parameter is about to go.
@@ -217,7 +239,11 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
     let other = false;
     walk(program, (node, parents) => {
       if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
-        if (node.declaration === cls || (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))) other = true;
+        if (
+          node.declaration === cls ||
+          (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))
+        )
+          other = true;
       }
       if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
       const parent = parents[parents.length - 1];
@@ -240,7 +266,16 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
       removal: () => ({ parameter, constructor: ctor, wholeConstructor, args: (constructed() ?? []).map((c) => ({ list: c.arguments, index })) }),
       removable: once(() => {
         const constructions = constructed();
-        return constructions !== undefined && constructions.every((c) => !inBody(c) && c.arguments.slice(0, index + 1).every((a) => a.type !== 'SpreadElement') && c.arguments[index] !== undefined && !hasSideEffects(c.arguments[index]!));
+        return (
+          constructions !== undefined &&
+          constructions.every(
+            (c) =>
+              !inBody(c) &&
+              c.arguments.slice(0, index + 1).every((a) => a.type !== 'SpreadElement') &&
+              c.arguments[index] !== undefined &&
+              !hasSideEffects(c.arguments[index]!),
+          )
+        );
       }),
     };
   });
@@ -260,33 +295,19 @@ function parameterEdits(source: string, removals: readonly ParameterRemoval[]): 
   return edits;
 }
 
-/** Removes the elements `indexes` of a comma-separated list (parameters, arguments), its layout kept. */
-function listRemovals(source: string, list: readonly Node[], indexes: ReadonlySet<number>): Edit[] {
-  const last = list.length - 1;
-  if (indexes.size === list.length) {
-    // Everything between the parentheses: a trailing comma and line breaks go too.
-    const open = source.lastIndexOf('(', list[0]!.start!);
-    const close = source.indexOf(')', list[last]!.end!);
-    return [{ start: open + 1, end: close, text: '' }];
-  }
-  const kept = [...list.keys()].filter((i) => !indexes.has(i));
-  const lastKept = kept[kept.length - 1]!;
-  const edits: Edit[] = [];
-  for (const i of [...indexes].sort((a, b) => a - b)) {
-    if (i < lastKept) edits.push({ start: list[i]!.start!, end: list[i + 1]!.start!, text: '' });
-  }
-  // The removed ones after the last kept: from its end, the separator with them.
-  if (lastKept < last) edits.push({ start: list[lastKept]!.end!, end: list[last]!.end!, text: '' });
-  return edits;
-}
-
 /** Statements `this.#name = <nothing to run>;` in a class body's methods. */
 function fieldWrites(body: Node, name: string): Statement[] {
   const writes: Statement[] = [];
   forEachNode(body, (node) => {
     if (node.type === 'ExpressionStatement' && node.expression.type === 'AssignmentExpression' && node.expression.operator === '=') {
       const left = node.expression.left;
-      if (left.type === 'MemberExpression' && left.object.type === 'ThisExpression' && left.property.type === 'PrivateName' && left.property.id.name === name && isInert(node.expression.right)) {
+      if (
+        left.type === 'MemberExpression' &&
+        left.object.type === 'ThisExpression' &&
+        left.property.type === 'PrivateName' &&
+        left.property.id.name === name &&
+        isInert(node.expression.right)
+      ) {
         writes.push(node);
         return false;
       }
@@ -308,20 +329,4 @@ function isInert(node: Node): boolean {
     !hasSideEffects(node.callee.object) &&
     node.arguments.every((a) => !hasSideEffects(a))
   );
-}
-
-/**
- * Removes a statement: its whole lines when it has them to itself, and the blank line after it
- * when it opened its block (a block does not start with a blank line).
- */
-function removeStatement(source: string, statement: Node): Edit {
-  const start = statement.start!;
-  const end = statement.end!;
-  if (!startsLine(source, start) || lineTail(source, end) !== '') return { start, end, text: '' };
-  const from = lineStartOf(source, start);
-  let to = Math.min(lineEndOf(source, end) + 1, source.length);
-  const opensBlock = /\{\s*$/.test(source.slice(lineStartOf(source, from - 1), from).trimEnd());
-  const blankAfter = /^[ \t]*\r?\n/.exec(source.slice(to));
-  if (opensBlock && blankAfter) to += blankAfter[0].length;
-  return { start: from, end: to, text: '' };
 }

@@ -5,8 +5,8 @@
 // member's return type is written: `Promise<CallToolResult | InputRequiredResult>`.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { promisedType } from './text.ts';
-import type { Edit } from './types.ts';
+import type { Edit } from '../core/vocabulary.ts';
+import { widenedPromise } from '../rewrite/edits/return-type.ts';
 
 /** Members of a definition that hold its handler (see find-handlers.ts). */
 const HANDLER_KEYS = new Set(['handler', 'execute', 'callback', 'run', 'cb']);
@@ -21,7 +21,8 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
     const decl = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
     if ((decl.type === 'TSInterfaceDeclaration' || decl.type === 'TSTypeAliasDeclaration') && decl.id.type === 'Identifier') types.set(decl.id.name, decl);
     if (decl.type === 'FunctionDeclaration' && decl.id) functions.set(decl.id.name, decl);
-    if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) functions.set(d.id.name, d.init);
+    if (decl.type === 'VariableDeclaration')
+      for (const d of decl.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) functions.set(d.id.name, d.init);
   }
   const edits: Edit[] = [];
   const seen = new Set<Node>();
@@ -29,10 +30,8 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
     const type = returnType?.type === 'TSTypeAnnotation' ? returnType.typeAnnotation : undefined;
     if (!type || seen.has(type)) return;
     seen.add(type);
-    const text = source.slice(type.start!, type.end!);
-    const promised = promisedType(text);
-    if (promised === undefined || /\bInputRequiredResult\b/.test(text)) return;
-    edits.push({ start: type.start!, end: type.end!, text: `Promise<${promised} | InputRequiredResult>` });
+    const widened = widenedPromise(source, type);
+    if (widened) edits.push(widened);
   };
   const members = (type: Node | undefined): Node[] => {
     if (!type) return [];
@@ -47,12 +46,14 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
   for (const name of definers) {
     const fn = functions.get(name) as { params?: Node[] } | undefined;
     const param = fn?.params?.[0];
-    const annotation = param && 'typeAnnotation' in param && param.typeAnnotation?.type === 'TSTypeAnnotation' ? param.typeAnnotation.typeAnnotation : undefined;
+    const annotation =
+      param && 'typeAnnotation' in param && param.typeAnnotation?.type === 'TSTypeAnnotation' ? param.typeAnnotation.typeAnnotation : undefined;
     for (const member of members(annotation)) {
       const key = (member as { key?: Node }).key;
       if (key?.type !== 'Identifier' || !HANDLER_KEYS.has(key.name)) continue;
       if (member.type === 'TSMethodSignature') widen(member.typeAnnotation);
-      if (member.type === 'TSPropertySignature' && member.typeAnnotation?.typeAnnotation.type === 'TSFunctionType') widen(member.typeAnnotation.typeAnnotation.typeAnnotation);
+      if (member.type === 'TSPropertySignature' && member.typeAnnotation?.typeAnnotation.type === 'TSFunctionType')
+        widen(member.typeAnnotation.typeAnnotation.typeAnnotation);
     }
   }
   return edits;

@@ -22,7 +22,8 @@ export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[],
   const name = graph.nameOf(fn);
   if (!name) return 'it has no name its callers use.';
   if (!fn.async || fn.body.type !== 'BlockStatement') return 'it is not an async function with a block body.';
-  if (fn.params.some((p) => p.type === 'RestElement' || p.type === 'AssignmentPattern' || (p as { optional?: boolean }).optional)) return 'it takes an optional or rest parameter, after which its context cannot be added.';
+  if (fn.params.some((p) => p.type === 'RestElement' || p.type === 'AssignmentPattern' || (p as { optional?: boolean }).optional))
+    return 'it takes an optional or rest parameter, after which its context cannot be added.';
   const plain = graph.plain(fn);
   const calls = graph.calls.filter((c) => c.callee === name && c.member !== plain);
   if (calls.length === 0) return 'nothing here calls it.';
@@ -38,7 +39,15 @@ export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[],
   if (kinds.size !== 1) return 'handlers of different kinds call it.';
   const first = found[0]!;
   return {
-    handler: { kind: first.handler.kind, name: `${name}()`, call: first.call, fn, ctxIndex: fn.params.length, ancestors: first.handler.ancestors, contextType: 'ServerContext' },
+    handler: {
+      kind: first.handler.kind,
+      name: `${name}()`,
+      call: first.call,
+      fn,
+      ctxIndex: fn.params.length,
+      ancestors: first.handler.ancestors,
+      contextType: 'ServerContext',
+    },
     calls: found,
   };
 }
@@ -55,18 +64,23 @@ function delegatingCall(handler: HandlerSite, call: NamedCall): string | undefin
   const returned = parent.type === 'AwaitExpression' ? chain[chain.length - 3] : parent;
   const tail = returned === fn || returned?.type === 'ReturnStatement';
   if (!tail) return 'a handler calls it without returning what it returns.';
-  if (call.call.arguments.some((a) => hasSideEffects(a))) return 'a handler calls it with arguments that compute something (the retry would compute them again).';
+  if (call.call.arguments.some((a) => hasSideEffects(a)))
+    return 'a handler calls it with arguments that compute something (the retry would compute them again).';
   if (fn.returnType) return 'a handler that calls it declares its return type.';
   // What runs before the call on the way from the handler's body.
   for (let i = chain.indexOf(fn.body as Node); i >= 0 && i < chain.length - 1; i++) {
     const node = chain[i]!;
     const child = chain[i + 1]!;
     const before: Node[] =
-      node.type === 'BlockStatement' ? node.body.slice(0, node.body.indexOf(child as never))
-      : node.type === 'SwitchCase' ? node.consequent.slice(0, node.consequent.indexOf(child as never))
-      : node.type === 'SwitchStatement' ? [node.discriminant, ...node.cases.slice(0, node.cases.indexOf(child as never) + 1).flatMap((c) => (c.test ? [c.test] : []))]
-      : node.type === 'IfStatement' && child !== node.test ? [node.test]
-      : [];
+      node.type === 'BlockStatement'
+        ? node.body.slice(0, node.body.indexOf(child as never))
+        : node.type === 'SwitchCase'
+          ? node.consequent.slice(0, node.consequent.indexOf(child as never))
+          : node.type === 'SwitchStatement'
+            ? [node.discriminant, ...node.cases.slice(0, node.cases.indexOf(child as never) + 1).flatMap((c) => (c.test ? [c.test] : []))]
+            : node.type === 'IfStatement' && child !== node.test
+              ? [node.test]
+              : [];
     if (before.some((n) => hasSideEffects(n))) return 'a handler that calls it does something before the call, which the retry would do again.';
     if (/^(For|ForIn|ForOf|While|DoWhile|Try)Statement$/.test(node.type)) return 'a handler calls it inside a loop or a try block.';
   }

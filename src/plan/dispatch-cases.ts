@@ -7,7 +7,7 @@
 import type { Node, SwitchStatement } from '@babel/types';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { Refusal } from './refusal.ts';
+import { refuse, Refusal } from './refusal.ts';
 import type { HandlerPlan } from './types.ts';
 
 /** The case of the handler's dispatching switch a node sits in; undefined outside one (or for another handler). */
@@ -16,7 +16,9 @@ export type CaseOf = (node: Node, ancestors: readonly Node[]) => Node | undefine
 /** The dispatching switch of a low-level handler: a statement of its body switching over string cases. */
 export function dispatchCases(handler: HandlerSite): CaseOf | undefined {
   if (!handler.lowLevel || handler.fn.body.type !== 'BlockStatement') return undefined;
-  const dispatch = handler.fn.body.body.find((s): s is SwitchStatement => s.type === 'SwitchStatement' && s.cases.length > 1 && s.cases.every((c) => !c.test || c.test.type === 'StringLiteral'));
+  const dispatch = handler.fn.body.body.find(
+    (s): s is SwitchStatement => s.type === 'SwitchStatement' && s.cases.length > 1 && s.cases.every((c) => !c.test || c.test.type === 'StringLiteral'),
+  );
   if (!dispatch) return undefined;
   const cases = new Set<Node>(dispatch.cases);
   return (_node, ancestors) => ancestors.find((a) => cases.has(a));
@@ -48,7 +50,8 @@ export function planByCase(
   const dropCase = (c: Node, refusal: Refusal) => {
     // The site a refusal is about carries it; the others of its case say why they wait (a
     // refusal about no site in particular, a helper path, is every site's).
-    for (const site of active.filter((s) => caseOf(s.call, s.ancestors) === c)) drops.set(site, refusal.site === undefined || refusal.site === site ? refusal : sibling(refusal));
+    for (const site of active.filter((s) => caseOf(s.call, s.ancestors) === c))
+      drops.set(site, refusal.site === undefined || refusal.site === site ? refusal : sibling(refusal));
     active = active.filter((s) => caseOf(s.call, s.ancestors) !== c);
   };
   for (const b of blocked) {
@@ -57,7 +60,7 @@ export function planByCase(
     dropCase(c, b.refusal);
   }
   for (;;) {
-    if (active.length === 0) return { result: drops.values().next().value ?? new Refusal('blocked-by-sibling', 'no site of this handler can be migrated.', 'see the other markers.'), drops };
+    if (active.length === 0) return { result: drops.values().next().value ?? refuse('blocked-by-sibling', 'noSiteLeft'), drops };
     const result = plan(active);
     if (!(result instanceof Refusal)) return { result, drops };
     const c = result.site ? caseOf(result.site.call, result.site.ancestors) : undefined;
@@ -67,6 +70,6 @@ export function planByCase(
 }
 
 function sibling(refusal: Refusal): Refusal {
-  const where = refusal.site ? `line ${refusal.site.call.loc!.start.line}: ` : '';
-  return new Refusal('blocked-by-sibling', `this case of the handler is left as it was because something else in it cannot be migrated (${where}${refusal.code}).`, 'fix that first, then run the codemod again.');
+  if (!refusal.site) return refuse('blocked-by-sibling', 'otherInCaseAnywhere', { code: refusal.code });
+  return refuse('blocked-by-sibling', 'otherInCase', { line: String(refusal.site.call.loc!.start.line), code: refusal.code });
 }

@@ -75,10 +75,28 @@ function around(round: LocatedRound, source: string): Around {
       if (node.type === 'AssignmentExpression') changes(member(node.left as Node), node);
       else if (node.type === 'UpdateExpression') changes(member(node.argument), node);
       else if (node.type === 'UnaryExpression' && node.operator === 'delete') changes(member(node.argument), node);
-      else if ((node.type === 'CallExpression' || node.type === 'OptionalCallExpression') && (node.callee.type === 'MemberExpression' || node.callee.type === 'OptionalMemberExpression') && !node.callee.computed && node.callee.property.type === 'Identifier' && MUTATORS.has(node.callee.property.name)) changes(rootName(node.callee.object), node);
-      else if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier' && REQUEST_BOUND.has(node.property.name)) {
+      else if (
+        (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') &&
+        (node.callee.type === 'MemberExpression' || node.callee.type === 'OptionalMemberExpression') &&
+        !node.callee.computed &&
+        node.callee.property.type === 'Identifier' &&
+        MUTATORS.has(node.callee.property.name)
+      )
+        changes(rootName(node.callee.object), node);
+      else if (
+        (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') &&
+        !node.computed &&
+        node.property.type === 'Identifier' &&
+        REQUEST_BOUND.has(node.property.name)
+      ) {
         const req = node.object;
-        if ((req.type === 'MemberExpression' || req.type === 'OptionalMemberExpression') && !req.computed && req.property.type === 'Identifier' && req.property.name === 'mcpReq' && req.object.type === 'Identifier') {
+        if (
+          (req.type === 'MemberExpression' || req.type === 'OptionalMemberExpression') &&
+          !req.computed &&
+          req.property.type === 'Identifier' &&
+          req.property.name === 'mcpReq' &&
+          req.object.type === 'Identifier'
+        ) {
           requestReads.push({ ctx: req.object.name, text: source.slice(node.start!, node.end!).replace(/\s+/g, '') });
           return false;
         }
@@ -139,8 +157,11 @@ export function narrowedAtQuestion(typeText: string, name: string, mutable: bool
   // A `let` may be assigned again after its guard.
   if (mutable && around(round, source).assignedBefore.has(name)) return typeText;
   const guarded = round.frames.some((frame, k) => {
-    const guard = frame.list.slice(0, frame.index).some((s) => s.type === 'IfStatement' && !s.alternate && alwaysExits(s.consequent) && testsNullish(s.test, name));
-    const inside = k < round.frames.length - 1 && frame.compound?.type === 'IfStatement' && frame.role === 'consequent' && testsPresent(frame.compound.test, name);
+    const guard = frame.list
+      .slice(0, frame.index)
+      .some((s) => s.type === 'IfStatement' && !s.alternate && alwaysExits(s.consequent) && testsNullish(s.test, name));
+    const inside =
+      k < round.frames.length - 1 && frame.compound?.type === 'IfStatement' && frame.role === 'consequent' && testsPresent(frame.compound.test, name);
     return guard || inside;
   });
   return guarded ? members.filter((m) => m !== 'undefined' && m !== 'null').join(' | ') : typeText;
@@ -211,9 +232,29 @@ function freshValue(init: Node): boolean {
       return freshValue(init.expression);
     case 'CallExpression': {
       const callee = init.callee;
-      const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' ? callee.property.name : '';
+      const name =
+        callee.type === 'Identifier'
+          ? callee.name
+          : callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier'
+            ? callee.property.name
+            : '';
       // Copies: `structuredClone(x)`, `JSON.parse(...)`, `[...].map(...)`, `Object.assign({}, ...)`.
-      return ['structuredClone', 'parse', 'map', 'filter', 'slice', 'concat', 'flat', 'flatMap', 'from', 'entries', 'keys', 'values', 'toSorted', 'toReversed'].includes(name);
+      return [
+        'structuredClone',
+        'parse',
+        'map',
+        'filter',
+        'slice',
+        'concat',
+        'flat',
+        'flatMap',
+        'from',
+        'entries',
+        'keys',
+        'values',
+        'toSorted',
+        'toReversed',
+      ].includes(name);
     }
     default:
       return false;
@@ -226,5 +267,11 @@ function freshValue(init: Node): boolean {
  * the question they are the retry's, not the first call's. Each distinct text once.
  */
 export function requestBoundReads(round: LocatedRound, ctxName: string, source: string): string[] {
-  return [...new Set(around(round, source).requestReads.filter((r) => r.ctx === ctxName).map((r) => r.text))];
+  return [
+    ...new Set(
+      around(round, source)
+        .requestReads.filter((r) => r.ctx === ctxName)
+        .map((r) => r.text),
+    ),
+  ];
 }

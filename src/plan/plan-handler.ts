@@ -9,15 +9,15 @@ import { HANDLER_REGISTRARS, KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
-import { isRefusalCode, MANUAL_STEP, Refusal, type RefusalCode } from './refusal.ts';
+import { isRefusalCode, Refusal, refuse, type RefusalCode } from './refusal.ts';
 import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { secretLook, type SecretLocal } from './secrets.ts';
 import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisable.ts';
 import { mutatedAfter, narrowedAtQuestion, requestBoundReads, unassignedAtQuestion } from './lifting.ts';
 import { buildTree, locateRound, type LocatedRound } from './body-tree.ts';
-import { lineEndOf, lineStartOf, promisedType } from './text.ts';
-import { urlParamsText } from './url-elicitation.ts';
-import type { Binding, Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, Span, SuspensionPoint } from './types.ts';
+import { type Edit, lineEndOf, lineStartOf, promisedType, type Span } from '../core/vocabulary.ts';
+import { urlParamsText } from '../rewrite/edits/url-elicitation.ts';
+import type { Binding, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, PathStep, PlannedRequest, SuspensionPoint } from './types.ts';
 
 export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;
@@ -33,10 +33,10 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const { source } = analysis;
   const fn = handler.fn;
   if (fn.body.type !== 'BlockStatement') {
-    return new Refusal('expression-body', 'the handler body is a single expression.', `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`, sites[0]);
+    return refuse('expression-body', 'expressionBody').at(sites[0]!);
   }
   if (!fn.async) {
-    return new Refusal('nested-site', 'the handler is not an async function, so it cannot await its state on the retry.', `make the handler async, then run again; or ${MANUAL_STEP}.`, sites[0]);
+    return refuse('nested-site', 'notAsync').at(sites[0]!);
   }
   const statements = fn.body.body;
 
@@ -51,7 +51,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
     const throughContext = site.shape.receiver === 'ctx' || site.shape.receiver === 'ctx.mcpReq';
     if (throughContext && site.receiverHead !== context.name && !throughPattern) {
-      return new Refusal('foreign-context', `the request goes through \`${site.receiverHead}\`, not this handler's own context \`${context.name}\`.`, `make the request through the handler's context (${context.name}), or ${MANUAL_STEP}.`, site);
+      return refuse('foreign-context', 'otherContext', { receiver: site.receiverHead, context: context.name }).at(site);
     }
   }
   // Migrated by an earlier run, with a case left as it was: its sites keep what they were told.
@@ -59,17 +59,24 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const bodyText = source.slice(fn.body.start!, fn.body.end!);
   if (bodyText.includes('mrtrResume') && callsMrtrResume(fn.body)) {
     const earlier = markerAbove(analysis, sites[0]!);
-    return new Refusal(earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : 'hand-migrated', earlier?.reason ?? 'this handler was migrated by an earlier run, and this request was left as it was.', earlier?.next ?? MANUAL_STEP, sites[0]);
+    const told = refuse('hand-migrated', 'earlierRun');
+    // The words of the earlier run's marker, as it wrote them (from this table, or an older one).
+    return new Refusal(
+      earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : told.code,
+      earlier?.reason ?? told.reason,
+      earlier?.next ?? told.next,
+      sites[0],
+    );
   }
   const handMade = /inputResponses|requestState|inputRequired/.test(bodyText) ? handMigration(fn.body, sites) : undefined;
   if (handMade) {
-    return new Refusal('hand-migrated', `this handler already answers in the 2026-07-28 way itself (\`${handMade}\`), and restructuring it around that would run its own resume logic twice.`, 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.', sites[0]);
+    return refuse('hand-migrated', 'answersItself', { shown: handMade }).at(sites[0]!);
   }
   // The names the migrated body declares: none may be the handler's own.
   const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
   const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
   if (taken) {
-    return new Refusal('name-clash', `the handler already uses the name \`${taken}\`, which the migration needs.`, 'rename that variable and run again.', sites[0]);
+    return refuse('name-clash', 'usedInHandler', { name: taken }).at(sites[0]!);
   }
   const returnTypeEdit = widenReturnType(source, fn);
   if (returnTypeEdit instanceof Refusal) return returnTypeEdit.at(sites[0]!);
@@ -77,12 +84,12 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   // Arguments are re-sent on every retry, so they need not travel, but they must not change.
   const argParams = fn.params.slice(0, handler.ctxIndex);
   if (handler.lowLevel && argParams[0]?.type !== 'Identifier') {
-    return new Refusal('request-pattern', 'the low-level handler destructures its request, so the codemod cannot bind the state to the call it answers.', 'name the request parameter (request) and destructure inside the body, then run again.', sites[0]);
+    return refuse('request-pattern', 'destructuredRequest').at(sites[0]!);
   }
   const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
   for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
     if (argNames.has(name)) {
-      return new Refusal('param-reassigned', `the argument \`${name}\` is reassigned before a question; a retry re-sends the original arguments.`, 'assign to a new local instead of the parameter, then run again.', rounds[0]!.sites[0]);
+      return refuse('param-reassigned', 'reassigned', { name }).at(rounds[0]!.sites[0]!);
     }
   }
 
@@ -99,7 +106,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     for (const d of inScope) {
       if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
       if (inScope.some((other) => other !== d && other.name === d.name)) {
-        return new Refusal('shadowed-local', `two locals named \`${d.name}\` are in scope at this question.`, `rename one of them, then run again.`, round.sites[0]);
+        return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
       }
       const local = liftLocal(analysis, d, rounds, keys, facts, round, jsonNames);
       if (local instanceof Refusal) return local.at(round.sites[0]!);
@@ -112,7 +119,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     lifted.push(...loopCounters(tree, round.path, analysis.typed));
     const clash = resumeClash(round, lifted);
     if (clash) {
-      return new Refusal('shadowed-local', `\`${clash}\` is declared again after the block that asks, so the resumed code cannot restore it under the same name.`, 'rename one of the two declarations, then run again.', round.sites[0]);
+      return refuse('shadowed-local', 'declaredAgain', { name: clash }).at(round.sites[0]!);
     }
     const requests = round.sites.map((site, j) => plannedRequest(source, site, keys[i]![j]!, round.sites.length === 1 ? round.binding : undefined));
     points.push({
@@ -194,23 +201,23 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
   const rounds: Round[] = [];
   for (const site of sites) {
     if (site.enclosing !== fn) {
-      return new Refusal('closure', 'the request is made inside a function nested in the handler, which the handler cannot suspend.', `lift the request out of the nested function into the handler body, or ${MANUAL_STEP}.`, site);
+      return refuse('closure', 'nestedFunction').at(site);
     }
     if (site.kind === undefined) {
-      return new Refusal('unknown-request', 'the request object is not a literal, so the codemod cannot tell which request it sends.', `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`, site);
+      return refuse('unknown-request', 'notLiteral').at(site);
     }
     if (site.params && propertyOf(site.params, 'task') !== undefined) {
-      return new Refusal('task-augmented', 'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.', `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`, site);
+      return refuse('task-augmented', 'asTask').at(site);
     }
     if (site.kind === 'elicitUrl' && (site.params?.type !== 'ObjectExpression' || site.paramsRead)) {
-      return new Refusal('url-elicitation', 'the URL-mode elicitation params are not an object literal written in the call, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.', 'write the params inline ({ mode: \'url\', message, url, elicitationId }), then run again.', site);
+      return refuse('url-elicitation', 'paramsNotInline').at(site);
     }
     if (rounds.some((r) => r.sites.includes(site))) continue; // taken with its Promise.all siblings
     const located = locateRound(statements, site, sites, source);
     if (located instanceof Refusal) return located;
     const roundSites = located.shape.calls.map((call) => sites.find((s) => s.call === call));
     if (roundSites.some((s) => s === undefined)) {
-      return new Refusal('mixed-promise-all', 'Promise.all awaits a legacy request together with other work.', `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`, site);
+      return refuse('mixed-promise-all', 'withOtherWork').at(site);
     }
     if (located.statement.type === 'ThrowStatement') {
       const problem = urlThrowProblem(located);
@@ -228,7 +235,7 @@ function roundsOf(statements: Statement[], sites: LegacySite[], fn: HandlerSite[
  */
 function urlThrowProblem(located: LocatedRound): Refusal | undefined {
   if (located.frames.some((f) => f.role === 'try' || f.role === 'catch')) {
-    return new Refusal('url-elicitation', 'the URL elicitation is thrown inside a try block, whose catch or finally would have seen the error.', 'throw it outside the try block, then run again.');
+    return refuse('url-elicitation', 'thrownInTry');
   }
   return undefined;
 }
@@ -328,8 +335,14 @@ function requestKeys(rounds: Round[]): string[][] {
     sites.map((site, j) => {
       const named =
         sites.length === 1
-          ? binding.form === 'assign' ? binding.name : binding.form === 'declare' ? (binding.name ?? binding.names?.[0]) : undefined
-          : binding.form === 'declare' ? binding.elements?.[j] : undefined;
+          ? binding.form === 'assign'
+            ? binding.name
+            : binding.form === 'declare'
+              ? (binding.name ?? binding.names?.[0])
+              : undefined
+          : binding.form === 'declare'
+            ? binding.elements?.[j]
+            : undefined;
       return unique(inheritedName(named) ? `${named}Answer` : (named ?? DEFAULT_KEYS[site.kind!]));
     }),
   );
@@ -346,7 +359,12 @@ function inheritedName(name: string | undefined): name is string {
 function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
   const kind = site.kind!;
   const paramsText =
-    site.paramsRead ?? (kind === 'elicitUrl' && site.params?.type === 'ObjectExpression' ? urlParamsText(source, site.params) : site.params ? source.slice(site.params.start!, site.params.end!) : '');
+    site.paramsRead ??
+    (kind === 'elicitUrl' && site.params?.type === 'ObjectExpression'
+      ? urlParamsText(source, site.params)
+      : site.params
+        ? source.slice(site.params.start!, site.params.end!)
+        : '');
   const { line, column } = (site.at ?? site.call).loc!.start;
   return {
     key,
@@ -354,7 +372,9 @@ function plannedRequest(source: string, site: LegacySite, key: string, binding: 
     requestText: site.via ? site.via.requestText : `${KINDS[kind].builder}(${paramsText})`,
     ...(site.via ? { resultWrap: site.via.result } : {}),
     paramsStart: site.params?.start ?? site.call.start!,
-    resultType: site.via ? (site.shape.resultType ?? KINDS[kind].resultType) : (binding?.form === 'declare' && binding.annotation) || site.shape.resultType || KINDS[kind].resultType,
+    resultType: site.via
+      ? (site.shape.resultType ?? KINDS[kind].resultType)
+      : (binding?.form === 'declare' && binding.annotation) || site.shape.resultType || KINDS[kind].resultType,
     guard: kind === 'elicitUrl' ? 'elicit' : kind,
     line,
     column: column + 1,
@@ -370,7 +390,13 @@ export interface ContextParameter {
   prologue?: string;
 }
 
-export function contextParameter(source: string, handler: HandlerSite, sites: LegacySite[], bodyNames: ReadonlySet<string>, typed = false): ContextParameter | Refusal {
+export function contextParameter(
+  source: string,
+  handler: HandlerSite,
+  sites: LegacySite[],
+  bodyNames: ReadonlySet<string>,
+  typed = false,
+): ContextParameter | Refusal {
   const fn = handler.fn;
   const param = fn.params[handler.ctxIndex];
   // Not a name the body or another parameter already binds (`async ({ text }, ctx)` with no arguments schema).
@@ -379,13 +405,13 @@ export function contextParameter(source: string, handler: HandlerSite, sites: Le
   if (param) {
     if (param.type === 'Identifier') return { name: param.name };
     if (param.type === 'ObjectPattern') return destructuredContext(source, handler, sites, param, fresh);
-    return new Refusal('context-pattern', 'the handler destructures its context parameter.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
+    return refuse('context-pattern', 'destructured').at(sites[0]!);
   }
   if (fn.params.length > handler.ctxIndex) {
-    return new Refusal('context-pattern', 'the handler parameters do not match the registration.', MANUAL_STEP, sites[0]);
+    return refuse('context-pattern', 'paramsMismatch').at(sites[0]!);
   }
   if (handler.definition) {
-    return new Refusal('context-pattern', "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.", 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.', sites[0]);
+    return refuse('context-pattern', 'definitionWithoutContext').at(sites[0]!);
   }
   const name = fresh;
   // A function a handler delegates to is no registration's callback: its context is typed.
@@ -398,8 +424,11 @@ export function contextParameter(source: string, handler: HandlerSite, sites: Le
     if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${added})` } } };
     return { name, addParam: { at: last.end!, text: `, ${added}` } };
   }
-  const open = source.indexOf('(', fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? (fn as { key?: Node }).key?.end ?? fn.start!));
-  if (open === -1 || open > fn.body.start!) return new Refusal('context-pattern', 'cannot add a context parameter to this handler.', MANUAL_STEP, sites[0]);
+  const open = source.indexOf(
+    '(',
+    fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? (fn as { key?: Node }).key?.end ?? fn.start!),
+  );
+  if (open === -1 || open > fn.body.start!) return refuse('context-pattern', 'cannotAddParameter').at(sites[0]!);
   return { name, addParam: { at: open + 1, text: `${before}${added}` } };
 }
 
@@ -408,9 +437,15 @@ export function contextParameter(source: string, handler: HandlerSite, sites: Le
  * and the body destructures what it still reads (`const { signal } = ctx;`), without the names
  * only the legacy calls used.
  */
-function destructuredContext(source: string, handler: HandlerSite, sites: LegacySite[], pattern: Extract<Node, { type: 'ObjectPattern' }>, name: string): ContextParameter | Refusal {
+function destructuredContext(
+  source: string,
+  handler: HandlerSite,
+  sites: LegacySite[],
+  pattern: Extract<Node, { type: 'ObjectPattern' }>,
+  name: string,
+): ContextParameter | Refusal {
   const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
-  if (!plain) return new Refusal('context-pattern', 'the handler destructures its context parameter with defaults, nesting or a rest element.', 'name the context parameter (ctx) and destructure inside the body, then run again.', sites[0]);
+  if (!plain) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
   // What the body reads of each name once the legacy calls are gone.
   const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'ObjectExpression' ? [] : [s.call.callee])));
   const read = new Set<string>();
@@ -418,7 +453,8 @@ function destructuredContext(source: string, handler: HandlerSite, sites: Legacy
     if (callees.has(node)) return false;
     if (node.type === 'Identifier') {
       const parent = parents[parents.length - 1];
-      const property = parent && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed;
+      const property =
+        parent && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed;
       const key = parent?.type === 'ObjectProperty' && parent.key === node && !parent.shorthand && !parent.computed;
       if (!property && !key) read.add(node.name);
     }
@@ -459,7 +495,7 @@ function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefine
   const text = source.slice(returnType.typeAnnotation.start!, returnType.typeAnnotation.end!);
   const promised = promisedType(text);
   if (promised === undefined) {
-    return new Refusal('return-type', `the handler's return type \`${codeSnippet(text)}\` is not a Promise the codemod can widen.`, 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.');
+    return refuse('return-type', 'notPromise', { type: codeSnippet(text) });
   }
   if (/\bInputRequiredResult\b/.test(text)) return undefined;
   return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };
@@ -504,61 +540,78 @@ const COLLECTION_TYPE = /(\[\]|^(Readonly)?Array<.*>|^Record<\s*string\s*,.*>)$/
 /** `any` or `unknown` written as the type: it shows nothing. */
 const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
 
-function liftLocal(analysis: FileAnalysis, declared: Declared, rounds: Round[], keys: string[][], facts: TypeFacts | undefined, at: Round, json: ReadonlySet<string>): LiftedLocal | Refusal {
+function liftLocal(
+  analysis: FileAnalysis,
+  declared: Declared,
+  rounds: Round[],
+  keys: string[][],
+  facts: TypeFacts | undefined,
+  at: Round,
+  json: ReadonlySet<string>,
+): LiftedLocal | Refusal {
   const { source } = analysis;
   const { name, mutable } = declared;
   if (declared.via === 'caught') {
-    return new Refusal('unserialisable-local', `the caught error \`${name}\` is used after a question asked in its catch block; an error does not survive JSON.`, `keep what you need of \`${name}\` (e.g. its message) in a local before asking, then run again.`);
+    return refuse('unserialisable-local', 'caughtError', { name });
   }
   if (declared.via !== 'variable') {
-    return new Refusal('unserialisable-local', `the ${declared.via} \`${name}\` is declared before a question and used after it; it cannot travel in requestState.`, `move \`${name}\` out of the handler (or below the last question), then run again.`);
+    return refuse('unserialisable-local', 'notAVariable', { kind: declared.via, name });
   }
-  const annotation = declared.annotation && declared.annotation.type === 'TSTypeAnnotation' ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!) : undefined;
+  const annotation =
+    declared.annotation && declared.annotation.type === 'TSTypeAnnotation'
+      ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!)
+      : undefined;
   // Nothing in it yet: declared again on the retry, not carried.
   if (unassignedAtQuestion(declared, at, source)) return { name, mutable, fresh: true, typeText: analysis.typed ? annotation : undefined };
   // An earlier round's own answer: plain JSON of a type the plan already knows.
   const roundIndex = rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
   if (roundIndex !== -1) {
     const round = rounds[roundIndex]!;
-    const types = round.sites.map((site, j) => site.via ? site.via.valueType ?? '' : plannedRequest(source, site, keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType);
+    const types = round.sites.map((site, j) =>
+      site.via
+        ? (site.via.valueType ?? '')
+        : plannedRequest(source, site, keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType,
+    );
     if (types.some((t) => t === '')) {
       const fact = facts?.local(name, declared.start);
       return { name, mutable, typeText: analysis.typed ? fact?.text : undefined };
     }
-    return { name, mutable, typeText: analysis.typed ? answerType(round.binding, name, types) ?? facts?.local(name, declared.start)?.text : undefined };
+    return { name, mutable, typeText: analysis.typed ? (answerType(round.binding, name, types) ?? facts?.local(name, declared.start)?.text) : undefined };
   }
-  const recompute = `recompute \`${name}\` after the answer, or keep a JSON form of it and rebuild it, then run again.`;
   // What the syntax already says (`new Date()`) is not asked of the checker.
   const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
-  if (syntactic) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but holds ${syntactic}, which does not survive a JSON round trip.`, recompute);
+  if (syntactic) return refuse('unserialisable-local', 'holdsUnsafe', { name, value: syntactic });
   const mutation = mutatedAfter(declared, at, source);
   if (mutation) {
     const from = codeSnippet(source.slice(declared.init!.start!, declared.init!.end!));
-    return new Refusal('mutated-local', `\`${name}\` refers to an object held elsewhere (\`${from}\`) and the code after the question changes it (\`${codeSnippet(mutation)}\`): the retry would change a copy carried in requestState, not that object.`, `look \`${name}\` up again after the question (or change the object through its owner), then run again.`);
+    return refuse('mutated-local', 'changedAfter', { name, from, change: codeSnippet(mutation) });
   }
   const fact = facts?.local(name, declared.start);
-  if (fact && !fact.jsonSafe) return new Refusal('unserialisable-local', `\`${name}\` lives across a question but ${fact.why ?? 'does not survive a JSON round trip'}.`, recompute);
+  if (fact && !fact.jsonSafe) {
+    return fact.why === undefined
+      ? refuse('unserialisable-local', 'notJson', { name })
+      : refuse('unserialisable-local', 'checkerSays', { name, why: fact.why });
+  }
   const shown = shownJson(source, declared, at, json);
   const value = declared.destructured ?? declared.init;
   const held = value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '';
   if (!analysis.typed) {
     if (shown) return { name, mutable };
-    return new Refusal('untyped-local', `nothing shows that \`${name}\`${held}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.`, `if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.`);
+    return refuse('untyped-local', 'untypedInJs', { name, held });
   }
   const typeText = annotation ?? fact?.text;
   const unknownType = (annotation !== undefined && UNKNOWN_TYPE.test(annotation.trim())) || (annotation === undefined && fact?.unknown === true);
   // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
   if (unknownType && !(shown && typeText !== undefined && !/\bany\b/.test(typeText))) {
-    const why = shown ? 'and the resumed code would have to declare it `any`' : 'which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState)';
-    return new Refusal('untyped-local', `\`${name}\`${held}, which lives across a question, has type \`${typeText ?? 'any'}\`, ${why}.`, `annotate the declaration of \`${name}\` with its JSON type, or recompute it after the answer; then run again.`);
+    return refuse('untyped-local', shown ? 'anyInResume' : 'typeShowsNothing', { name, held, type: typeText ?? 'any' });
   }
   if (!typeText) {
-    return new Refusal('untyped-local', `the type of \`${name}\`, which lives across a question, cannot be named here${facts ? '' : ' (no type information was available)'}.`, `annotate the declaration of \`${name}\` with its type, then run again.`);
+    return refuse('untyped-local', facts ? 'unnamedType' : 'noTypeFacts', { name });
   }
   // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
   const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
   if (collection && !shown) {
-    return new Refusal('unbounded-local', `\`${name}\`${held}, which lives across a question, is a collection (\`${typeText}\`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).`, `carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.`);
+    return refuse('unbounded-local', 'collection', { name, held, type: typeText });
   }
   const typeImports = annotation === undefined ? fact?.imports : undefined;
   return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };
@@ -610,7 +663,8 @@ function declaredIn(body: Node): Set<string> {
   walk(body, (node) => {
     if (node.type === 'VariableDeclarator') for (const b of boundNames(node.id)) names.add(b.name);
     if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) names.add(node.id.name);
-    if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') for (const p of node.params) for (const b of boundNames(p)) names.add(b.name);
+    if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression')
+      for (const p of node.params) for (const b of boundNames(p)) names.add(b.name);
     if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) names.add(b.name);
     return undefined;
   });
@@ -622,7 +676,9 @@ function argsDigestText(params: Node[], kind: HandlerSite['kind']): string {
   if (params.length === 0) return '{}';
   const parts = params.map((p, i) => {
     if (p.type === 'Identifier') return kind === 'resource' && i === 0 ? `${p.name}.href` : p.name;
-    return `{ ${boundNames(p).map((b) => b.name).join(', ')} }`;
+    return `{ ${boundNames(p)
+      .map((b) => b.name)
+      .join(', ')} }`;
   });
   return parts.length === 1 ? parts[0]! : `[${parts.join(', ')}]`;
 }
@@ -644,7 +700,8 @@ function lowLevelDigestText(request: Node | undefined, kind: HandlerSite['kind']
 function verbatimSpans(body: Node): Array<{ start: number; end: number }> {
   const spans: Array<{ start: number; end: number }> = [];
   walk(body, (node) => {
-    if ((node.type === 'TemplateLiteral' || node.type === 'StringLiteral') && node.loc!.start.line !== node.loc!.end.line) spans.push({ start: node.start!, end: node.end! });
+    if ((node.type === 'TemplateLiteral' || node.type === 'StringLiteral') && node.loc!.start.line !== node.loc!.end.line)
+      spans.push({ start: node.start!, end: node.end! });
     return undefined;
   });
   return spans;

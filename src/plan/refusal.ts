@@ -1,4 +1,5 @@
-// Why a site is not migrated, in the words the marker and the report use.
+// Why a site is not migrated, in the words the marker and the report use: every code, with
+// its meaning, its help and its messages, in one table.
 import type { LegacySite } from '../analyse/find-sites.ts';
 
 /** A site that cannot be migrated: why, and what the user should do. */
@@ -25,163 +26,573 @@ export const MANUAL_STEP = `migrate by hand: ${MANUAL_HOW}`;
 export const MANUAL_HELP = `Migrate it by hand: ${MANUAL_HOW}; then delete the @mrtr-todo comment.`;
 const MANUAL_HELP_LOWER = MANUAL_HELP.charAt(0).toLowerCase() + MANUAL_HELP.slice(1);
 
+// Words several messages share.
+const V1_NEXT = 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.';
+const LOOP_NEXT = `give the loop a block body over an array (for...of), or a while/for condition, then run again; or ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`;
+const IN_HELPER =
+  'this request is made in `{{helper}}()`, which {{handlers}} {{reach}}; a helper cannot suspend the handler that called it, and this one cannot be split:';
+const HELPER_NEXT =
+  'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.';
+const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
+const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
+const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON type, or recompute it after the answer; then run again.';
+const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
+const EXPORTED_HELPER_NEXT =
+  'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.';
+
+/** What a marker says: why the site is left, and what to do next. */
+interface RefusalMessage {
+  reason: string;
+  next: string;
+}
+
 /**
- * Every code a marker may carry, with the one-sentence meaning and the help the reports give
- * (SARIF rules, JSON). A Refusal takes only these codes, so a new one cannot go undescribed.
+ * Every code a marker may carry, as ESLint describes a rule: the one-sentence meaning and the
+ * help the reports give (SARIF rules, JSON, the ESLint plugin, the README's table, made from
+ * this one by `npm run docs`), and the messages a marker says, each a reason and a next step
+ * with `{{name}}` where `refuse` puts the site's own words (names and snippets of the source,
+ * escaped where they are taken). A Refusal takes only these codes, so a new one cannot go
+ * undescribed; its documentation is at `refusalDocsAnchor(code)`.
  */
 export const REFUSAL_CODES = {
   'no-request-to-answer': {
     short: 'A server→client request runs outside tools/call, prompts/get or resources/read (e.g. in oninitialized).',
     help: 'Only those handlers may answer input_required. Ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
+    messages: {
+      outsideHandler: {
+        reason:
+          'this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28.',
+        next: 'ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
+      },
+      urlThrowOutsideHandler: {
+        reason:
+          'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.',
+        next: 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.',
+      },
+    },
   },
   'nested-site': {
     short: 'The request is awaited inside a block, condition or larger expression the codemod does not restructure.',
     help: `Move the request to a statement of its own at the top level of the handler and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      bracelessBranch: {
+        reason: 'the request is in an if branch without braces, or in an else-if chain.',
+        next: `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`,
+      },
+      labeled: { reason: 'the request is inside a labeled statement.', next: MANUAL_STEP },
+      notAwaited: { reason: 'the request is not awaited where it is made.', next: `await the request where it is made, then run again; or ${MANUAL_STEP}.` },
+      twoRequests: {
+        reason: 'the statement that awaits this request contains another request.',
+        next: `split it into separate statements, then run again; or ${MANUAL_STEP}.`,
+      },
+      workBeforeAwait: {
+        reason: 'the statement runs other code before it awaits the request, and that code must not run twice.',
+        next: `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.`,
+      },
+      declarationNotCarried: {
+        reason:
+          '`{{name}}` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.',
+        next: `declare \`{{name}}\` where it is used, then run again; or ${MANUAL_STEP}.`,
+      },
+      unreadableIf: { reason: 'the if statement around the question could not be read.', next: MANUAL_STEP },
+      notAsync: {
+        reason: 'the handler is not an async function, so it cannot await its state on the retry.',
+        next: `make the handler async, then run again; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   closure: {
     short: 'The request is made inside a function nested in the handler.',
     help: `Inline the request into the handler body and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      nestedFunction: {
+        reason: 'the request is made inside a function nested in the handler, which the handler cannot suspend.',
+        next: `lift the request out of the nested function into the handler body, or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'unserialisable-local': {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
+    messages: {
+      caughtError: {
+        reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
+        next: 'keep what you need of `{{name}}` (e.g. its message) in a local before asking, then run again.',
+      },
+      notAVariable: {
+        reason: 'the {{kind}} `{{name}}` is declared before a question and used after it; it cannot travel in requestState.',
+        next: 'move `{{name}}` out of the handler (or below the last question), then run again.',
+      },
+      holdsUnsafe: { reason: '`{{name}}` lives across a question but holds {{value}}, which does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
+      checkerSays: { reason: '`{{name}}` lives across a question but {{why}}.', next: RECOMPUTE_NEXT },
+      notJson: { reason: '`{{name}}` lives across a question but does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
+    },
   },
   'legacy-sdk': {
     short: 'The module is on the v1 SDK (imported directly, or through a module of the project), which has no MRTR.',
     help: 'Move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run mrtr-codemod migrate again.',
+    messages: {
+      importsV1: {
+        reason: 'this module imports the v1 SDK (`{{specifier}}`), which has no MRTR: migrated to v2 calls, this request would not run on its server.',
+        next: V1_NEXT,
+      },
+      reachesV1: {
+        reason:
+          'this module reaches the v1 SDK through `{{specifier}}` (a module that stays on v1, or a copy of the SDK kept in the project), which has no MRTR: migrated to v2 calls, this request would not run on its server.',
+        next: V1_NEXT,
+      },
+    },
   },
   'hand-migrated': {
     short: 'The handler already answers with inputRequired (or reads inputResponses) itself, besides a legacy request.',
     help: 'Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again.',
+    messages: {
+      answersItself: {
+        reason:
+          'this handler already answers in the 2026-07-28 way itself (`{{shown}}`), and restructuring it around that would run its own resume logic twice.',
+        next: 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.',
+      },
+      earlierRun: { reason: 'this handler was migrated by an earlier run, and this request was left as it was.', next: MANUAL_STEP },
+    },
   },
   'mutated-local': {
     short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
     help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
+    messages: {
+      changedAfter: {
+        reason:
+          '`{{name}}` refers to an object held elsewhere (`{{from}}`) and the code after the question changes it (`{{change}}`): the retry would change a copy carried in requestState, not that object.',
+        next: 'look `{{name}}` up again after the question (or change the object through its owner), then run again.',
+      },
+    },
   },
   'untyped-local': {
-    short: 'Nothing shows a local that would travel in requestState holds plain JSON (it is typed any, or is an untyped call result in JavaScript), or its type cannot be named at the handler.',
+    short:
+      'Nothing shows a local that would travel in requestState holds plain JSON (it is typed any, or is an untyped call result in JavaScript), or its type cannot be named at the handler.',
     help: 'Annotate the local with its JSON type (a JSDoc @type in JavaScript), or recompute it after the answer, then run mrtr-codemod migrate again.',
+    messages: {
+      untypedInJs: {
+        reason:
+          'nothing shows that `{{name}}`{{held}}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.',
+        next: 'if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.',
+      },
+      anyInResume: {
+        reason: '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, and the resumed code would have to declare it `any`.',
+        next: ANNOTATE_JSON_NEXT,
+      },
+      typeShowsNothing: {
+        reason:
+          '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState).',
+        next: ANNOTATE_JSON_NEXT,
+      },
+      unnamedType: { reason: 'the type of `{{name}}`, which lives across a question, cannot be named here.', next: ANNOTATE_NEXT },
+      noTypeFacts: {
+        reason: 'the type of `{{name}}`, which lives across a question, cannot be named here (no type information was available).',
+        next: ANNOTATE_NEXT,
+      },
+    },
   },
   'unbounded-local': {
-    short: 'A local that would travel in requestState is a collection read from elsewhere (a query, a file, a cache): it can grow without bound, and travels whole on every round.',
+    short:
+      'A local that would travel in requestState is a collection read from elsewhere (a query, a file, a cache): it can grow without bound, and travels whole on every round.',
     help: 'Carry only what the code after the question needs (ids, a count), or read the collection again after the answer, then run mrtr-codemod migrate again.',
+    messages: {
+      collection: {
+        reason:
+          '`{{name}}`{{held}}, which lives across a question, is a collection (`{{type}}`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).',
+        next: 'carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.',
+      },
+    },
   },
   'param-reassigned': {
     short: 'An argument is reassigned before a question; the retry re-sends the original.',
     help: 'Assign to a new local instead of the parameter, then run mrtr-codemod migrate again.',
+    messages: {
+      reassigned: {
+        reason: 'the argument `{{name}}` is reassigned before a question; a retry re-sends the original arguments.',
+        next: 'assign to a new local instead of the parameter, then run again.',
+      },
+    },
   },
   'unknown-request': {
     short: 'A send(request) whose request object is not a literal.',
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      notLiteral: {
+        reason: 'the request object is not a literal, so the codemod cannot tell which request it sends.',
+        next: `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'server-elsewhere': {
-    short: 'The server these handlers are registered on is built neither in this file nor in a module of the run that imports it, so the request-state verifier is not wired.',
+    short:
+      'The server these handlers are registered on is built neither in this file nor in a module of the run that imports it, so the request-state verifier is not wired.',
     help: 'Add requestState: { verify: mrtrVerify() } to the McpServer options where the server is built (mrtrVerify comes from the generated request-state module), then delete the @mrtr-todo comment.',
+    messages: {
+      verifierNotWired: {
+        reason:
+          'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.',
+        next: 'add `requestState: { verify: mrtrVerify() }` to the McpServer options where the server is built, importing mrtrVerify from the request-state module this file imports mrtrResume from.',
+      },
+    },
   },
   'secret-in-state': {
     short: 'A local the migrated handler carries in requestState looks like a secret (by its name or its value), and the client can read requestState.',
     help: 'requestState is signed, not encrypted. Keep the value on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it. If it is not secret, delete the @mrtr-todo comment.',
+
+    messages: {
+      oneCarried: {
+        reason: '{{list}} looks like a secret and travels in requestState, which is signed but not encrypted: the client can read it.',
+        next: 'keep it on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it; if it is not secret, delete this comment.',
+      },
+      severalCarried: {
+        reason: '{{list}} look like secrets and travel in requestState, which is signed but not encrypted: the client can read them.',
+        next: 'keep them on the server: read them again after the answer instead of carrying them (drop them from the locals of mrtr.ask), or carry a key to them; if they are not secret, delete this comment.',
+      },
+    },
   },
   'blocked-by-sibling': {
     short: 'The handler is left as it was because another request in it cannot be migrated.',
     help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
+    messages: {
+      otherSite: {
+        reason: 'this handler is left as it was because another request in it cannot be migrated (line {{line}}: {{code}}).',
+        next: 'fix that site first, then run the codemod again.',
+      },
+      urlThrow: {
+        reason: 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.',
+        next: 'see the marker at the throw, then run the codemod again.',
+      },
+      otherInCase: {
+        reason: 'this case of the handler is left as it was because something else in it cannot be migrated (line {{line}}: {{code}}).',
+        next: 'fix that first, then run the codemod again.',
+      },
+      otherInCaseAnywhere: {
+        reason: 'this case of the handler is left as it was because something else in it cannot be migrated ({{code}}).',
+        next: 'fix that first, then run the codemod again.',
+      },
+      noSiteLeft: { reason: 'no site of this handler can be migrated.', next: 'see the other markers.' },
+    },
   },
   'name-clash': {
     short: 'The module declares a name the migration adds (an import or a generated helper).',
     help: 'Rename the local declaration, then run mrtr-codemod migrate again.',
+    messages: {
+      usedInHandler: { reason: 'the handler already uses the name `{{name}}`, which the migration needs.', next: 'rename that variable and run again.' },
+      declaredInModule: { reason: 'the module already declares `{{name}}`, a name the migration adds.', next: 'rename the local declaration, then run again.' },
+      typeOnlyImport: {
+        reason: 'the module imports `{{name}}` as a type only, and the migration calls it.',
+        next: 'import it as a value (drop `type`), then run again.',
+      },
+    },
   },
   loop: {
     short: 'The request is inside a loop the retry cannot resume (for...in, for await, a computed iterable, labeled jumps).',
     help: 'Loop over an array with for...of (or a while/for condition), or ask once for everything the loop needs, then run mrtr-codemod migrate again.',
+    messages: {
+      forIn: { reason: 'the request is inside a for...in loop, whose key order the retry could not resume.', next: LOOP_NEXT },
+      forAwait: { reason: 'the request is inside a for await loop.', next: LOOP_NEXT },
+      computedIterable: {
+        reason: 'the for...of loop iterates over an expression that computes something, which the retry would compute again.',
+        next: LOOP_NEXT,
+      },
+      forInitExpression: { reason: 'the for loop starts with an expression the retry could not skip.', next: LOOP_NEXT },
+      labeledJump: { reason: 'the loop body breaks or continues to a label.', next: LOOP_NEXT },
+      bracelessLoop: { reason: 'the request is inside a loop without braces.', next: LOOP_NEXT },
+      inHeader: { reason: 'the request is awaited in a loop or switch header.', next: MANUAL_STEP },
+      loopVariableAssigned: {
+        reason: 'the for...of loop around the question assigns its own variable, which the retry takes again from the array.',
+        next: `assign to another local instead, then run again; or ${MANUAL_STEP}.`,
+      },
+      unreadableWhile: { reason: 'the while loop around the question could not be read.', next: MANUAL_STEP },
+      forDeclaration: { reason: 'the for loop around the question declares a variable the retry cannot restore.', next: MANUAL_STEP },
+    },
   },
   'switch-case': {
     short: 'The request is in a switch case that falls through or breaks out from the middle after it.',
     help: 'End the case with break or return right after its work, or turn the switch into if/else, then run mrtr-codemod migrate again.',
+    messages: {
+      fallsThrough: {
+        reason: 'the switch case falls through or breaks out from the middle after the request.',
+        next: `end the case with break or return right after its work, then run again; or ${MANUAL_STEP}.`,
+      },
+      unreadableSwitch: { reason: 'the switch around the question could not be read.', next: MANUAL_STEP },
+      computedTest: {
+        reason: 'the case that asks has a test that computes something, which the retry would compute again to find the case.',
+        next: `make the case test a constant, then run again; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   finally: {
     short: 'The request is inside a finally block, which would run on every round.',
     help: 'Move the question out of the finally block, then run mrtr-codemod migrate again.',
+    messages: {
+      inFinally: {
+        reason: 'the request is inside a finally block, which would run on every round.',
+        next: `move the question out of the finally block; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'in-helper': {
     short: 'The request is made in a helper the codemod could not split for its callers.',
     help: 'Have the helper build the request and let each handler ask and read the answer, or inline the helper into the handlers, then run mrtr-codemod migrate again.',
+    messages: {
+      exported: {
+        reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
+        next: EXPORTED_HELPER_NEXT,
+      },
+      exportedUnsplittable: {
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
+        next: EXPORTED_HELPER_NEXT,
+      },
+      unsplittable: { reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
+      callerNotMigrated: {
+        reason: `${IN_HELPER} a handler that calls this helper could not be migrated, so the helper stays as it was.`,
+        next: 'see the markers in the handlers that call it.',
+      },
+    },
   },
   'via-helper': {
     short: 'The handler reaches a server→client request through a helper, which cannot suspend it.',
     help: 'Fix the helper (see its own marker), then run mrtr-codemod migrate again.',
+    messages: {
+      helperChain: { reason: 'this handler reaches a server→client request through {{chain}} (line {{line}}), which cannot suspend it.', next: HELPER_NEXT },
+      otherModule: {
+        reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which cannot suspend it.',
+        next: 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.',
+      },
+    },
   },
   'blocked-by-helper': {
     short: 'The handler is left as it was because it also reaches a request through a helper.',
     help: 'Fix the helper path first, then run mrtr-codemod migrate again.',
+    messages: {
+      helperPath: {
+        reason: 'this handler also reaches a request through `{{helper}}()`, so it is left as it was.',
+        next: 'fix the `{{helper}}()` path first (see its marker), then run the codemod again.',
+      },
+    },
   },
   'shadowed-local': {
     short: 'Two locals of the same name would have to travel in requestState.',
     help: 'Rename one of them, then run mrtr-codemod migrate again.',
+    messages: {
+      twoInScope: { reason: 'two locals named `{{name}}` are in scope at this question.', next: 'rename one of them, then run again.' },
+      declaredAgain: {
+        reason: '`{{name}}` is declared again after the block that asks, so the resumed code cannot restore it under the same name.',
+        next: 'rename one of the two declarations, then run again.',
+      },
+    },
   },
   'unknown-receiver': {
     short: 'A call that looks like a legacy request, on a receiver not known to be an MCP server object.',
     help: 'If it is one, make the server object visible (construct or annotate it) or run on TypeScript sources with their types; if it is not, remove the comment.',
+    messages: {
+      notAnMcpObject: {
+        reason: '`{{receiver}}` is not known to be an MCP server object, so this call may not be a legacy request at all.',
+        next: 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.',
+      },
+    },
   },
   'unknown-tool-name': {
     short: 'The handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter.',
     help: 'Register it under a literal name, a const or an imported const (TOOLS.create), then run mrtr-codemod migrate again.',
+    messages: {
+      computedName: {
+        reason:
+          'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.',
+        next: 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.',
+      },
+    },
   },
   'shared-handler': {
     short: 'One function is registered for several tools; its state must name exactly one.',
     help: 'Give each registration its own function (wrapping a shared one), then run mrtr-codemod migrate again.',
+    messages: {
+      severalRegistrations: {
+        reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
+        next: 'give each registration its own function (wrapping a shared one), then run again.',
+      },
+    },
   },
   'registered-late': {
     short: 'The tool is registered from oninitialized, which a 2026-07-28 client never triggers.',
     help: 'Register it when the server is built, and check the capabilities each request carries inside the handler.',
+    messages: {
+      fromOninitialized: {
+        reason:
+          '{{handler}} is registered from `oninitialized`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.',
+        next: 'register it when the server is built, and check the capabilities each request carries inside the handler.',
+      },
+    },
   },
   'task-augmented': {
     short: 'The request asks the client to run it as a task, which 2026-07-28 input requests do not carry.',
     help: 'Drop the task augmentation (the client answers on the retry), then run mrtr-codemod migrate again.',
+    messages: {
+      asTask: {
+        reason: 'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.',
+        next: `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'url-elicitation': {
     short: 'A URL elicitation the codemod could not move to inputRequired.elicitUrl(...).',
     help: 'Return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler.',
+    messages: {
+      notLiteralArray: {
+        reason: 'the URL elicitations are not written out as an array of object literals.',
+        next: "write them inline ([{ mode: 'url', message, url, elicitationId }]), then run again.",
+      },
+      handlerAsksToo: {
+        reason: 'nothing follows this thrown URL elicitation, and the handler also awaits other requests.',
+        next: 'write the work to do once the user is done after the throw (it runs on the retry), or split the handler, then run again.',
+      },
+      workBeforeThrow: {
+        reason:
+          'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.',
+        next: 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.',
+      },
+      paramsNotInline: {
+        reason:
+          'the URL-mode elicitation params are not an object literal written in the call, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.',
+        next: "write the params inline ({ mode: 'url', message, url, elicitationId }), then run again.",
+      },
+      thrownInTry: {
+        reason: 'the URL elicitation is thrown inside a try block, whose catch or finally would have seen the error.',
+        next: 'throw it outside the try block, then run again.',
+      },
+    },
   },
   sampling: {
     short: 'A sampling request left in place (--sampling=flag): sampling is deprecated (SEP-2577).',
     help: 'Call your LLM provider API directly from the server, or run without --sampling=flag to migrate it to inputRequired.createMessage.',
+    messages: {
+      flagged: {
+        reason: 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).',
+        next: 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.',
+      },
+    },
   },
-  'layout': {
+  layout: {
     short: 'The request, or a block on the way to it, shares its line with other code.',
     help: 'Put the awaited call (and the braces of the blocks around it) on lines of their own (a formatter does this), then run mrtr-codemod migrate again.',
+    messages: {
+      sharedLine: { reason: 'the statement shares its line with other code.', next: 'put the awaited call on a line of its own and run again.' },
+      blockOnSharedLine: {
+        reason: 'a block on the way to the request opens or closes on a line shared with other code.',
+        next: "put the block's braces (or the case label) on their own lines (a formatter does this), then run again.",
+      },
+    },
   },
   'expression-body': {
     short: 'The handler body is a single expression.',
     help: `Give the handler a block body ({ ... }) and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      expressionBody: {
+        reason: 'the handler body is a single expression.',
+        next: `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'foreign-context': {
     short: "The request goes through another context than the handler's own.",
     help: `Make the request through the handler's own context parameter, or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      otherContext: {
+        reason: "the request goes through `{{receiver}}`, not this handler's own context `{{context}}`.",
+        next: `make the request through the handler's context ({{context}}), or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'request-pattern': {
     short: 'A low-level handler destructures its request, so the state cannot be bound to the call it answers.',
     help: 'Name the request parameter (request) and destructure inside the body, then run mrtr-codemod migrate again.',
+    messages: {
+      destructuredRequest: {
+        reason: 'the low-level handler destructures its request, so the codemod cannot bind the state to the call it answers.',
+        next: 'name the request parameter (request) and destructure inside the body, then run again.',
+      },
+    },
   },
   'context-pattern': {
     short: 'The handler destructures its context parameter, or its parameters do not match the registration.',
     help: `Name the context parameter (ctx) and destructure inside the body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      destructured: { reason: 'the handler destructures its context parameter.', next: CONTEXT_NEXT },
+      destructuredDeeply: { reason: 'the handler destructures its context parameter with defaults, nesting or a rest element.', next: CONTEXT_NEXT },
+      paramsMismatch: { reason: 'the handler parameters do not match the registration.', next: MANUAL_STEP },
+      definitionWithoutContext: {
+        reason: "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.",
+        next: 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.',
+      },
+      cannotAddParameter: { reason: 'cannot add a context parameter to this handler.', next: MANUAL_STEP },
+    },
   },
   'mixed-promise-all': {
     short: 'Promise.all awaits a legacy request together with other work.',
     help: `Await the other work in its own statement, before or after, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      withOtherWork: {
+        reason: 'Promise.all awaits a legacy request together with other work.',
+        next: `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'optional-call': {
     short: 'The request is made through an optional call (`?.`), which asks only when the receiver or method exists.',
     help: `Make the call unconditional (check for the receiver first, in its own if), then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      optionalCall: {
+        reason: 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.',
+        next: `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.`,
+      },
+    },
   },
   'return-type': {
     short: "The handler's return type is not a Promise the codemod can widen.",
     help: 'Widen it to Promise<... | InputRequiredResult> (or drop it), then run mrtr-codemod migrate again.',
+    messages: {
+      notPromise: {
+        reason: "the handler's return type `{{type}}` is not a Promise the codemod can widen.",
+        next: 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.',
+      },
+    },
   },
-} as const satisfies Record<string, { short: string; help: string }>;
+} as const satisfies Record<string, { short: string; help: string; messages?: Record<string, RefusalMessage> }>;
 
 export type RefusalCode = keyof typeof REFUSAL_CODES;
 
 export function isRefusalCode(code: string): code is RefusalCode {
   return Object.hasOwn(REFUSAL_CODES, code);
+}
+
+/** The README anchor that explains a code (the SARIF rule's helpUri, the ESLint rule's docs link). */
+export function refusalDocsAnchor(code: RefusalCode): string {
+  return `mrtr-todo-${code}`;
+}
+
+type Messages<C extends RefusalCode> = (typeof REFUSAL_CODES)[C] extends { messages: infer M } ? M : Record<never, RefusalMessage>;
+
+/** The names a message fills in (`{{name}}`), from its text's type. */
+type Placeholders<Text> = Text extends `${string}{{${infer Name}}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+
+type MessageData<C extends RefusalCode, Id extends keyof Messages<C>> = Placeholders<
+  Messages<C>[Id] extends RefusalMessage ? Messages<C>[Id]['reason'] | Messages<C>[Id]['next'] : never
+>;
+
+/**
+ * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`
+ * (ESLint's message syntax: the table holds the words, the call site only the site's own).
+ */
+export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & string>(
+  code: C,
+  id: Id,
+  ...data: [MessageData<C, Id>] extends [never] ? [] : [Record<MessageData<C, Id>, string>]
+): Refusal {
+  const message = (REFUSAL_CODES[code] as { messages?: Record<string, RefusalMessage> }).messages![id]!;
+  const values: Record<string, string> = data[0] ?? {};
+  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!);
+  return new Refusal(code, fill(message.reason), fill(message.next));
 }

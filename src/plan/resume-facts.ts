@@ -6,7 +6,7 @@
 import type { Node, Statement } from '@babel/types';
 import { boundNames, hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import { namesAssignedIn } from './liveness.ts';
-import type { Span } from './types.ts';
+import type { Span } from '../core/vocabulary.ts';
 
 export interface DeclaratorFacts {
   names: string[];
@@ -79,13 +79,22 @@ function factsOf(statement: Statement): StatementFacts {
   }
   if (statement.type === 'ForStatement') {
     if (statement.test) facts.test = testOf(statement.test);
-    if (statement.init) facts.forInit = { span: span(statement.init), ...(statement.init.type === 'VariableDeclaration' ? { declaration: declarationFacts(statement.init) } : {}) };
+    if (statement.init)
+      facts.forInit = {
+        span: span(statement.init),
+        ...(statement.init.type === 'VariableDeclaration' ? { declaration: declarationFacts(statement.init) } : {}),
+      };
   }
   if (statement.type === 'ForOfStatement') {
     const left = statement.left;
-    const names = left.type === 'VariableDeclaration' ? left.declarations.flatMap((d) => boundNames(d.id).map((b) => b.name)) : boundNames(left).map((b) => b.name);
+    const names =
+      left.type === 'VariableDeclaration' ? left.declarations.flatMap((d) => boundNames(d.id).map((b) => b.name)) : boundNames(left).map((b) => b.name);
     const assigned = namesAssignedIn([statement.body]);
-    facts.forOf = { ...(left.type === 'VariableDeclaration' ? { kind: left.kind as 'const' | 'let' | 'var' } : {}), names, assigned: names.some((n) => assigned.has(n)) };
+    facts.forOf = {
+      ...(left.type === 'VariableDeclaration' ? { kind: left.kind as 'const' | 'let' | 'var' } : {}),
+      names,
+      assigned: names.some((n) => assigned.has(n)),
+    };
   }
   return facts;
 }
@@ -105,7 +114,13 @@ function declarationFacts(declaration: Extract<Node, { type: 'VariableDeclaratio
 
 /** An expression's span, and how loosely it binds. */
 function testOf(test: Node): Span & { binds: Binding } {
-  const loose = test.type === 'ConditionalExpression' || test.type === 'AssignmentExpression' || test.type === 'SequenceExpression' || test.type === 'ArrowFunctionExpression' || test.type === 'YieldExpression' || (test.type === 'LogicalExpression' && test.operator === '??');
+  const loose =
+    test.type === 'ConditionalExpression' ||
+    test.type === 'AssignmentExpression' ||
+    test.type === 'SequenceExpression' ||
+    test.type === 'ArrowFunctionExpression' ||
+    test.type === 'YieldExpression' ||
+    (test.type === 'LogicalExpression' && test.operator === '??');
   const logical = test.type === 'LogicalExpression' ? test.operator : undefined;
   const binds: Binding = loose ? 'low' : logical === '||' ? 'or' : logical === '&&' ? 'and' : 'tight';
   return { ...span(test), binds };

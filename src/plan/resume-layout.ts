@@ -16,64 +16,21 @@
 // decides which guards are needed and how each is written. In a handler with a question in a
 // loop the step is a local (`mrtrStep`) cleared once its answer is read, so the loop's next
 // iteration asks again.
-import { MANUAL_STEP, Refusal } from './refusal.ts';
+import { refuse, Refusal } from './refusal.ts';
 import type { Binding, DeclarationFacts, StatementFacts } from './resume-facts.ts';
-import type { HandlerPlan, ItemPlan, LiftedLocal, ListPlan, SuspensionPoint } from './types.ts';
-
-export interface HandlerLayout {
-  /** `mrtr.step`, or `mrtrStep` when a question sits in a loop. */
-  stepVar: string;
-  /** The facts of the body's statements the rewrite reads (spans of conditions, initialisers). */
-  facts: ReadonlyMap<number, StatementFacts>;
-  /** What each question carries in its state (the lifted locals a loop does not bind again). */
-  carried: LiftedLocal[][];
-  body: ListLayout;
-}
-
-export interface ListLayout {
-  parts: Part[];
-}
-
-/** Units written as they are, or inside `if (condition) { ... }`. */
-export type Part = { guard?: string; units: Unit[] };
-
-export type Unit =
-  /** A statement as written; `constant`: a `let` the guard it moved into never reassigns (the retry restores it as `let`). */
-  | { type: 'item'; item: number; constant?: boolean }
-  /** A declaration whose initialisers read the state on the retry. */
-  | { type: 'init'; item: number; inits: DeclaratorInit[] }
-  | { type: 'ask'; item: number; point: number }
-  /** Loop handlers: the resumed step is passed, what follows runs as on a first call. */
-  | { type: 'clear'; point: number }
-  | { type: 'restore'; point: number; locals: LiftedLocal[] }
-  /** The answer; `fromState`: read it from the state instead when this condition holds (a later step is resumed). */
-  | { type: 'read'; point: number; fromState?: string }
-  | { type: 'compound'; item: number; layout: CompoundLayout };
-
-export interface DeclaratorInit {
-  declarator: number;
-  /** Resuming: the value comes from the state. */
-  condition: string;
-  locals: LiftedLocal[];
-}
-
-export interface CompoundLayout {
-  /** The whole statement runs only when this holds (a later step is not resumed). */
-  wrap?: string;
-  /** The new condition (if, while, do...while, for) or switch value. */
-  test?: string;
-  discriminant?: string;
-  /** A for loop's initialiser: its declarators' values from the state on the retry, or the expression skipped. */
-  forInit?: DeclaratorInit[] | { skip: string };
-  /** A for...of loop counts its items (`mrtrIndexN`) and skips those done when this holds. */
-  counter?: { name: string; resuming: string };
-  /** A try whose catch block asks: enter the catch block on the retry. */
-  enterCatch?: string;
-  /** One layout per child list on a question's path; others are copied. */
-  children: Array<ListLayout | undefined>;
-  /** The try's finally block runs only on the call that does not ask. */
-  suspendedFinally: boolean;
-}
+import type {
+  CompoundLayout,
+  DeclaratorInit,
+  HandlerLayout,
+  HandlerPlan,
+  ItemPlan,
+  LiftedLocal,
+  ListLayout,
+  ListPlan,
+  Part,
+  SuspensionPoint,
+  Unit,
+} from './types.ts';
 
 /** The layout without the statements starting at `starts` (declarations the migration leaves unused). */
 export function dropStatements(layout: HandlerLayout, tree: ListPlan, starts: ReadonlySet<number>): HandlerLayout {
@@ -109,7 +66,12 @@ interface Context {
   carried: LiftedLocal[][];
 }
 
-export function layoutHandler(source: string, plan: HandlerPlan, facts: ReadonlyMap<number, StatementFacts>, quote: (text: string) => string): HandlerLayout | Refusal {
+export function layoutHandler(
+  source: string,
+  plan: HandlerPlan,
+  facts: ReadonlyMap<number, StatementFacts>,
+  quote: (text: string) => string,
+): HandlerLayout | Refusal {
   const under = new Map<number, number[]>();
   const loopVars: Array<Set<string>> = plan.points.map(() => new Set());
   let loops = false;
@@ -130,10 +92,10 @@ export function layoutHandler(source: string, plan: HandlerPlan, facts: Readonly
     }
   });
   if (assigned) {
-    return new Refusal('loop', 'the for...of loop around the question assigns its own variable, which the retry takes again from the array.', `assign to another local instead, then run again; or ${MANUAL_STEP}.`);
+    return refuse('loop', 'loopVariableAssigned');
   }
   if (loops && plan.tree.items.some((item) => facts.get(item.span.start)?.reads.has('mrtrStep'))) {
-    return new Refusal('name-clash', 'the handler already uses the name `mrtrStep`, which the migration needs.', 'rename that variable and run again.');
+    return refuse('name-clash', 'usedInHandler', { name: 'mrtrStep' });
   }
   // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
   // it was, before the guard the retry skips: it does not travel.
@@ -157,9 +119,19 @@ interface Pending {
 }
 
 /** The layout of one list entered with the step values `entry`, and the values that leave it. */
-function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, visibleIn: ReadonlySet<string>): { layout: ListLayout; exit: Set<string> } | Refusal {
+function layoutList(
+  ctx: Context,
+  list: ListPlan,
+  entry: ReadonlySet<string>,
+  visibleIn: ReadonlySet<string>,
+): { layout: ListLayout; exit: Set<string> } | Refusal {
   const { plan } = ctx;
-  const stepsOf = (item: ItemPlan): string[] => (item.type === 'point' ? [plan.points[item.point]!.step] : item.type === 'compound' ? (ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step) : []);
+  const stepsOf = (item: ItemPlan): string[] =>
+    item.type === 'point'
+      ? [plan.points[item.point]!.step]
+      : item.type === 'compound'
+        ? (ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step)
+        : [];
   const later = (k: number) => new Set(list.items.slice(k + 1).flatMap(stepsOf));
   const none = new Set<string>();
   const pending: Pending[] = [];
@@ -171,7 +143,13 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
       pending.push({ unit: { type: 'item', item: k }, skip: later(k), declares, reads, ...(facts?.declaration ? { declaration: facts.declaration } : {}) });
     } else if (item.type === 'point') {
       const point = plan.points[item.point]!;
-      pending.push({ unit: { type: 'ask', item: k, point: item.point }, skip: new Set([point.step, ...later(k)]), declares: [], reads: none, asks: item.point });
+      pending.push({
+        unit: { type: 'ask', item: k, point: item.point },
+        skip: new Set([point.step, ...later(k)]),
+        declares: [],
+        reads: none,
+        asks: item.point,
+      });
       if (ctx.loops) pending.push({ unit: { type: 'clear', point: item.point }, skip: later(k), declares: [], reads: none });
       pending.push({ unit: { type: 'restore', point: item.point, locals: [] }, skip: later(k), declares: [], reads: none });
       pending.push({ unit: { type: 'read', point: item.point }, skip: later(k), declares: bindingNames(point, facts), reads: point.inline ? reads : none });
@@ -183,7 +161,7 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
   const parts: Part[] = [];
   const visible = new Set(visibleIn);
   let R = new Set(entry);
-  for (let i = 0; i < pending.length; ) {
+  for (let i = 0; i < pending.length;) {
     const u = pending[i]!;
     if (u.unit.type === 'compound') {
       const item = list.items[u.unit.item] as Extract<ItemPlan, { type: 'compound' }>;
@@ -221,7 +199,9 @@ function layoutList(ctx: Context, list: ListPlan, entry: ReadonlySet<string>, vi
         // A `let` reassigned only after the guard is a `const` inside it (its restored copy is the `let`).
         if (guard && unit.type === 'item' && g.declaration?.kind === 'let' && declares.every((n) => restoredAfter.has(n))) {
           const rest = pending.slice(pending.indexOf(g) + 1, j);
-          const assigned = rest.some((r) => r.unit.type === 'item' && declares.some((n) => ctx.facts.get(list.items[(r.unit as { item: number }).item]!.span.start)?.assigns.has(n)));
+          const assigned = rest.some(
+            (r) => r.unit.type === 'item' && declares.some((n) => ctx.facts.get(list.items[(r.unit as { item: number }).item]!.span.start)?.assigns.has(n)),
+          );
           if (!assigned) unit = { ...unit, constant: true };
         }
         inside.push(unit);
@@ -262,30 +242,30 @@ function pulledOut(ctx: Context, g: Pending, escaping: string[], S: ReadonlySet<
   const carriedEverywhere = (name: string) => resumed.every((i) => carriedBy(i, name) !== undefined);
   const carriedSomewhere = (name: string) => resumed.some((i) => carriedBy(i, name) !== undefined);
   const local = (name: string) => resumed.map((i) => carriedBy(i, name)).find(Boolean)!;
-  const refuse = (name: string) =>
-    new Refusal('nested-site', `\`${name}\` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.`, `declare \`${name}\` where it is used, then run again; or ${MANUAL_STEP}.`);
+  const notCarried = (name: string) => refuse('nested-site', 'declarationNotCarried', { name });
   const when = resumedCondition(ctx, S);
   if (g.unit.type === 'item' && g.declaration) {
-    if (g.declaration.kind === 'var') return refuse(escaping[0]!);
+    if (g.declaration.kind === 'var') return notCarried(escaping[0]!);
     const inits: DeclaratorInit[] = [];
     for (const [index, d] of g.declaration.declarators.entries()) {
       if (d.names.every(carriedEverywhere) && (!d.pattern || d.init)) inits.push({ declarator: index, condition: when, locals: d.names.map(local) });
-      else if (!d.pure || d.names.some(carriedSomewhere)) return refuse(d.names.find((n) => !carriedEverywhere(n)) ?? d.names[0]!);
+      else if (!d.pure || d.names.some(carriedSomewhere)) return notCarried(d.names.find((n) => !carriedEverywhere(n)) ?? d.names[0]!);
     }
     return inits.length === 0 ? g.unit : { type: 'init', item: g.unit.item, inits };
   }
   if (g.unit.type === 'item') return g.unit; // a function or class declaration: nothing runs
   if (g.unit.type === 'restore') {
     const missing = escaping.find((n) => !carriedEverywhere(n));
-    return missing ? refuse(missing) : g.unit;
+    return missing ? notCarried(missing) : g.unit;
   }
   if (g.unit.type === 'read') {
     const point = ctx.plan.points[g.unit.point]!;
-    const simple = point.binding.form === 'declare' && point.binding.name !== undefined && point.requests.length === 1 && !point.inline && !point.requests[0]!.resultWrap;
-    if (!simple || !escaping.every(carriedEverywhere)) return refuse(escaping[0]!);
+    const simple =
+      point.binding.form === 'declare' && point.binding.name !== undefined && point.requests.length === 1 && !point.inline && !point.requests[0]!.resultWrap;
+    if (!simple || !escaping.every(carriedEverywhere)) return notCarried(escaping[0]!);
     return { type: 'read', point: g.unit.point, fromState: when };
   }
-  return refuse(escaping[0]!);
+  return notCarried(escaping[0]!);
 }
 
 /** The values the step has after a unit. */
@@ -302,7 +282,13 @@ function after(ctx: Context, u: Pending, R: ReadonlySet<string>): Set<string> {
 }
 
 /** The layout of a compound statement holding questions, reached with the values `R`; `skip`: the later steps. */
-function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound' }>, R: ReadonlySet<string>, skip: ReadonlySet<string>, visible: ReadonlySet<string>): { layout: CompoundLayout; exit: Set<string> } | Refusal {
+function layoutCompound(
+  ctx: Context,
+  item: Extract<ItemPlan, { type: 'compound' }>,
+  R: ReadonlySet<string>,
+  skip: ReadonlySet<string>,
+  visible: ReadonlySet<string>,
+): { layout: CompoundLayout; exit: Set<string> } | Refusal {
   const { plan, source } = ctx;
   const facts = ctx.facts.get(item.span.start);
   const mine = new Set((ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step));
@@ -314,13 +300,14 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
   const inScope = new Set(visible);
   const into = resumedCondition(ctx, resumable);
   const textOf = (span: { start: number; end: number }) => source.slice(span.start, span.end);
-  const after = (prefix: string, op: '||' | '&&', test: { start: number; end: number; binds: Binding }) => `${prefix} ${op} ${operand(textOf(test), test.binds, op)}`;
+  const after = (prefix: string, op: '||' | '&&', test: { start: number; end: number; binds: Binding }) =>
+    `${prefix} ${op} ${operand(textOf(test), test.binds, op)}`;
   let wrap = later.size > 0;
 
   switch (item.kind) {
     case 'if': {
       const test = facts?.test;
-      if (!test) return new Refusal('nested-site', 'the if statement around the question could not be read.', MANUAL_STEP);
+      if (!test) return refuse('nested-site', 'unreadableIf');
       const steps = (role: string) => intersect(childSteps[item.children.findIndex((c) => c.role === role)] ?? new Set(), resumable);
       const [inThen, inElse] = [steps('consequent'), steps('alternate')];
       // Without an else, a later resumed step skips the statement through its condition.
@@ -340,7 +327,7 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
       const loop = item.loop!;
       if (loop.kind === 'while' || loop.kind === 'for') {
         if (facts?.test) layout.test = after(into, '||', facts.test);
-        else if (loop.kind === 'while') return new Refusal('loop', 'the while loop around the question could not be read.', MANUAL_STEP);
+        else if (loop.kind === 'while') return refuse('loop', 'unreadableWhile');
       }
       if (loop.kind === 'for' && facts?.forInit) {
         const declaration = facts.forInit.declaration;
@@ -349,8 +336,9 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
           const inits: DeclaratorInit[] = [];
           for (const [index, d] of declaration.declarators.entries()) {
             const carriedHere = (name: string) => plan.points.every((p, i) => !resumable.has(p.step) || ctx.carried[i]!.some((l) => l.name === name));
-            if (d.names.every(carriedHere)) inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
-            else if (!d.pure) return new Refusal('loop', 'the for loop around the question declares a variable the retry cannot restore.', MANUAL_STEP);
+            if (d.names.every(carriedHere))
+              inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
+            else if (!d.pure) return refuse('loop', 'forDeclaration');
             for (const n of d.names) inScope.add(n);
           }
           layout.forInit = inits;
@@ -363,13 +351,13 @@ function layoutCompound(ctx: Context, item: Extract<ItemPlan, { type: 'compound'
       break;
     }
     case 'switch': {
-      if (!facts?.discriminant || !facts.cases) return new Refusal('switch-case', 'the switch around the question could not be read.', MANUAL_STEP);
+      if (!facts?.discriminant || !facts.cases) return refuse('switch-case', 'unreadableSwitch');
       let value = textOf(facts.discriminant);
       for (let c = item.children.length - 1; c >= 0; c--) {
         const steps = intersect(childSteps[c]!, resumable);
         if (steps.size === 0) continue;
         const test = facts.cases[c]!;
-        if (test.test && !test.pure) return new Refusal('switch-case', 'the case that asks has a test that computes something, which the retry would compute again to find the case.', `make the case test a constant, then run again; or ${MANUAL_STEP}.`);
+        if (test.test && !test.pure) return refuse('switch-case', 'computedTest');
         // `{}` matches no case: the retry lands on default.
         value = `${resumedCondition(ctx, steps)} ? ${test.test ? textOf(test.test) : '{}'} : ${value}`;
       }

@@ -2,6 +2,7 @@
 // reads everything carried in it. Found by the local's name (`dbUrl`, `signingKey`, `creds`) and
 // by the shape of its value (read from the environment, a URL with a password, a bearer token,
 // a JWT, a private key, an Authorization header).
+import { refuse } from './refusal.ts';
 
 export interface SecretLocal {
   name: string;
@@ -10,7 +11,30 @@ export interface SecretLocal {
 }
 
 /** Words of a name that say credential on their own. */
-const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'pwd', 'secret', 'secrets', 'token', 'credential', 'credentials', 'creds', 'cred', 'cookie', 'cookies', 'jwt', 'dsn', 'bearer', 'authorization', 'auth', 'headers', 'apikey', 'privatekey', 'signingkey']);
+const SECRET_WORDS = new Set([
+  'password',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'secret',
+  'secrets',
+  'token',
+  'credential',
+  'credentials',
+  'creds',
+  'cred',
+  'cookie',
+  'cookies',
+  'jwt',
+  'dsn',
+  'bearer',
+  'authorization',
+  'auth',
+  'headers',
+  'apikey',
+  'privatekey',
+  'signingkey',
+]);
 /** Pairs of words that do (`api` `key`, `db` `url`). */
 const SECRET_PAIRS = [
   [/^(api|private|signing|access|secret|encryption|hmac|client)$/, /^keys?$/],
@@ -25,7 +49,7 @@ const TOKEN_COUNT = /^(max|num|total|count|limit|usage|used|budget)$/;
 function wordsOf(name: string): string[] {
   return name
     .replace(/^[_$#]+/, '')
-    .split(/[_$\-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
+    .split(/[_$-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
     .filter(Boolean)
     .map((w) => w.toLowerCase());
 }
@@ -65,9 +89,6 @@ export function secretLook(name: string, valueText: string | undefined): string 
 /** The marker's reason and next step for the secrets a question carries (the report says the same). */
 export function secretInState(secrets: readonly SecretLocal[]): { reason: string; next: string } {
   const list = secrets.map((s) => `\`${s.name}\` (${s.why})`).join(', ');
-  const one = secrets.length === 1;
-  return {
-    reason: `${list} ${one ? 'looks' : 'look'} like ${one ? 'a secret' : 'secrets'} and ${one ? 'travels' : 'travel'} in requestState, which is signed but not encrypted: the client can read ${one ? 'it' : 'them'}.`,
-    next: `keep ${one ? 'it' : 'them'} on the server: read ${one ? 'it' : 'them'} again after the answer instead of carrying ${one ? 'it' : 'them'} (drop ${one ? 'it' : 'them'} from the locals of mrtr.ask), or carry a key to ${one ? 'it' : 'them'}; if ${one ? 'it is' : 'they are'} not secret, delete this comment.`,
-  };
+  const { reason, next } = refuse('secret-in-state', secrets.length === 1 ? 'oneCarried' : 'severalCarried', { list });
+  return { reason, next };
 }

@@ -29,12 +29,64 @@ export function jsonUnsafeInitializer(init: Node): string | undefined {
 
 // What shows, without types, that a value is plain JSON: its syntax. `json` holds the names
 // whose values are JSON already (the call's arguments, the answers, locals shown before).
-const JSON_FUNCTIONS = new Set(['String', 'Number', 'Boolean', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'encodeURIComponent', 'decodeURIComponent', 'encodeURI', 'decodeURI']);
+const JSON_FUNCTIONS = new Set([
+  'String',
+  'Number',
+  'Boolean',
+  'parseInt',
+  'parseFloat',
+  'isNaN',
+  'isFinite',
+  'encodeURIComponent',
+  'decodeURIComponent',
+  'encodeURI',
+  'decodeURI',
+]);
 const JSON_STATICS = /^(JSON\.(parse|stringify)|Math\.\w+|Number\.\w+|Object\.(keys|entries|values)|Array\.isArray|Date\.now)$/;
 /** Methods whose result is a string, number or boolean whatever they are called on. */
-const PRIMITIVE_METHODS = new Set(['toString', 'toFixed', 'toPrecision', 'toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'join', 'padStart', 'padEnd', 'repeat', 'charAt', 'charCodeAt', 'toISOString', 'toLocaleString', 'includes', 'indexOf', 'lastIndexOf', 'startsWith', 'endsWith', 'some', 'every', 'test', 'localeCompare']);
+const PRIMITIVE_METHODS = new Set([
+  'toString',
+  'toFixed',
+  'toPrecision',
+  'toUpperCase',
+  'toLowerCase',
+  'trim',
+  'trimStart',
+  'trimEnd',
+  'join',
+  'padStart',
+  'padEnd',
+  'repeat',
+  'charAt',
+  'charCodeAt',
+  'toISOString',
+  'toLocaleString',
+  'includes',
+  'indexOf',
+  'lastIndexOf',
+  'startsWith',
+  'endsWith',
+  'some',
+  'every',
+  'test',
+  'localeCompare',
+]);
 /** Methods whose result is made of the receiver's own values: JSON when the receiver is. */
-const PART_METHODS = new Set(['slice', 'substring', 'split', 'concat', 'filter', 'at', 'find', 'flat', 'replace', 'replaceAll', 'reverse', 'toSorted', 'toReversed']);
+const PART_METHODS = new Set([
+  'slice',
+  'substring',
+  'split',
+  'concat',
+  'filter',
+  'at',
+  'find',
+  'flat',
+  'replace',
+  'replaceAll',
+  'reverse',
+  'toSorted',
+  'toReversed',
+]);
 
 export function jsonBySyntax(node: Node | null | undefined, json: ReadonlySet<string>): boolean {
   if (!node) return true; // no initializer: undefined
@@ -60,7 +112,9 @@ export function jsonBySyntax(node: Node | null | undefined, json: ReadonlySet<st
     case 'ArrayExpression':
       return all(node.elements);
     case 'ObjectExpression':
-      return node.properties.every((p) => (p.type === 'SpreadElement' ? jsonBySyntax(p.argument, json) : p.type === 'ObjectProperty' && jsonBySyntax(p.value, json)));
+      return node.properties.every((p) =>
+        p.type === 'SpreadElement' ? jsonBySyntax(p.argument, json) : p.type === 'ObjectProperty' && jsonBySyntax(p.value, json),
+      );
     case 'MemberExpression':
     case 'OptionalMemberExpression':
       return (!node.computed && node.property.type === 'Identifier' && node.property.name === 'length') || jsonBySyntax(node.object, json);
@@ -69,7 +123,8 @@ export function jsonBySyntax(node: Node | null | undefined, json: ReadonlySet<st
       const callee = node.callee;
       if (callee.type === 'Identifier') return JSON_FUNCTIONS.has(callee.name);
       if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return false;
-      const path = callee.object.type === 'Identifier' && callee.property.type === 'Identifier' && !callee.computed ? `${callee.object.name}.${callee.property.name}` : '';
+      const path =
+        callee.object.type === 'Identifier' && callee.property.type === 'Identifier' && !callee.computed ? `${callee.object.name}.${callee.property.name}` : '';
       if (JSON_STATICS.test(path)) return true;
       const method = !callee.computed && callee.property.type === 'Identifier' ? callee.property.name : '';
       return PRIMITIVE_METHODS.has(method) || (PART_METHODS.has(method) && jsonBySyntax(callee.object, json));

@@ -8,9 +8,9 @@ import { hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
-import { lineComment } from '../core/escape.ts';
-import { indentAt, lineEndOf, lineStartOf, promisedType } from './text.ts';
-import type { Edit, InputKind } from './types.ts';
+import { type Edit, promisedType } from '../core/vocabulary.ts';
+import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
+import type { SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -66,8 +66,16 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   // What the request half returns, and the names it reads: the request itself, or the inner
   // helper's request builder called with this helper's arguments.
   const inner = site.via;
-  const requestText = inner ? inner.requestText : `${KINDS[kind].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
-  const requestNames = inner ? namesOf(inner.requestArgs) : site.paramsRead ? new Set([site.paramsRead.split('.')[0]!]) : site.params ? referencedNames(site.params) : new Set<string>();
+  const requestText = inner
+    ? inner.requestText
+    : `${KINDS[kind].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
+  const requestNames = inner
+    ? namesOf(inner.requestArgs)
+    : site.paramsRead
+      ? new Set([site.paramsRead.split('.')[0]!])
+      : site.params
+        ? referencedNames(site.params)
+        : new Set<string>();
   const usedByRequest = params.map((p) => requestNames.has(p));
   // An inner helper's result half turns the bare answer into what this helper awaited.
   const wraps = inner !== undefined && (inner.result[0] !== '' || inner.result[1] !== '');
@@ -75,50 +83,41 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const usedByResult = params.map((p) => postNames.has(p));
   const identity = answer.form === 'return' && !wraps;
 
-  const indent = indentAt(source, holder.node.start!);
-  const returnType = fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
+  const returnType =
+    fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
   const unwrapped = returnType ? promisedType(returnType) : undefined;
   const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
-  const head = holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `;
-  const lines = [
-    lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
-    lineComment('', `handler asks with ${name}Request() and, once answered, computes ${name}Result().`),
-    `${head}${name}Request(${pick(usedByRequest)}) {`,
-    `  return ${requestText};`,
-    '}',
-  ].map((l) => indent + l);
+  const halves: HelperHalves = {
+    declaration: holder.node,
+    head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
+    name,
+    requestParams: pick(usedByRequest),
+    requestText,
+  };
   if (!identity) {
-    const bodyIndent = first ? indentAt(source, first.start!) : `${indent}  `;
     const raw = answer.form === 'return' || wraps ? 'mrtrAnswer' : answer.name;
-    const answerParam = `${raw}${typed ? `: ${resultType}` : ''}`;
-    const resultParams = [answerParam, pick(usedByResult)].filter(Boolean).join(', ');
     const wrapped = wraps ? `${inner!.result[0]}${raw}${inner!.result[1]}` : raw;
-    const postLines =
-      answer.form === 'return'
-        ? [`${bodyIndent}return ${wrapped};`]
-        : [...(wraps ? [`${bodyIndent}const ${answer.name} = ${wrapped};`] : []), ...source.slice(lineStartOf(source, post[0]?.start ?? fn.body.end! - 1), lineStartOf(source, fn.body.end! - 1)).replace(/\r?\n$/, '').split(/\r?\n/)];
-    lines.push('', `${indent}${head}${name}Result(${resultParams})${typed && unwrapped ? `: ${unwrapped}` : ''} {`, ...postLines, `${indent}}`);
+    halves.result = {
+      params: [`${raw}${typed ? `: ${resultType}` : ''}`, pick(usedByResult)].filter(Boolean).join(', '),
+      returnType: typed ? unwrapped : undefined,
+      bodyStart: first ? first.start! : undefined,
+      body:
+        answer.form === 'return'
+          ? { returns: wrapped }
+          : { declares: wraps ? `const ${answer.name} = ${wrapped};` : undefined, from: post[0]?.start ?? fn.body.end! - 1, to: fn.body.end! - 1 },
+    };
   }
-  const end = lineEndOf(source, holder.node.end!);
-  const edit: Edit = { start: lineStartOf(source, holder.node.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
-  const shape: SplitShape = { kind, resultType, valueType: identity ? resultType : unwrapped, method: holder.method, requestArgs: usedByRequest, resultArgs: usedByResult, identity };
+  const edit = splitHelperEdit(source, eol, halves);
+  const shape: SplitShape = {
+    kind,
+    resultType,
+    valueType: identity ? resultType : unwrapped,
+    method: holder.method,
+    requestArgs: usedByRequest,
+    resultArgs: usedByResult,
+    identity,
+  };
   return { name, ...shape, edit, ...shapeCalls(name, shape) };
-}
-
-/**
- * What a module needs to know of a helper another module split, to ask through it: the kind
- * and types of its request, which arguments each half takes, and whether it returned the bare
- * answer. Plain data: the engine hands it from the helper's module to the modules calling it.
- */
-export interface SplitShape {
-  kind: InputKind;
-  resultType: string;
-  valueType?: string;
-  method: boolean;
-  requestArgs: boolean[];
-  resultArgs: boolean[];
-  /** The helper returned the bare answer: nothing to compute on the retry. */
-  identity: boolean;
 }
 
 /** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */
@@ -127,7 +126,8 @@ export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, '
   const through = (receiver: string | undefined) => (receiver ? `${receiver}.` : '');
   return {
     requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(args, shape.requestArgs).join(', ')})`,
-    resultCall: (answerText, args, receiver) => (shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`),
+    resultCall: (answerText, args, receiver) =>
+      shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`,
   };
 }
 
@@ -163,7 +163,13 @@ function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; 
     const exported = parent?.type === 'ExportNamedDeclaration';
     return { ...none, name: fn.id.name, node: exported ? parent! : fn, exported };
   }
-  if ((fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && grand?.type === 'VariableDeclaration' && grand.declarations.length === 1) {
+  if (
+    (fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') &&
+    parent?.type === 'VariableDeclarator' &&
+    parent.id.type === 'Identifier' &&
+    grand?.type === 'VariableDeclaration' &&
+    grand.declarations.length === 1
+  ) {
     const exported = chain[at - 3]?.type === 'ExportNamedDeclaration';
     return { ...none, name: parent.id.name, node: exported ? chain[at - 3]! : grand, exported };
   }
@@ -175,5 +181,8 @@ function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; 
 
 /** `private `, `public override ` ... of a method: what its halves keep (never `async`). */
 function modifiersOf(method: Extract<Node, { type: 'ClassMethod' }>): string {
-  return [method.accessibility, method.override ? 'override' : undefined].filter(Boolean).map((m) => `${m} `).join('');
+  return [method.accessibility, method.override ? 'override' : undefined]
+    .filter(Boolean)
+    .map((m) => `${m} `)
+    .join('');
 }

@@ -27,7 +27,10 @@ export function statementShape(statement: Statement, source: string): StatementS
     }
     if (d.id.type === 'ObjectPattern' || d.id.type === 'ArrayPattern') {
       if (d.id.typeAnnotation) return undefined;
-      const elements = d.id.type === 'ArrayPattern' && d.id.elements.every((e) => e?.type === 'Identifier') ? d.id.elements.map((e) => (e as { name: string }).name) : undefined;
+      const elements =
+        d.id.type === 'ArrayPattern' && d.id.elements.every((e) => e?.type === 'Identifier')
+          ? d.id.elements.map((e) => (e as { name: string }).name)
+          : undefined;
       return { calls, binding: { form: 'declare', kind, pattern: text(d.id), names: boundNames(d.id).map((b) => b.name), elements } };
     }
     return undefined;
@@ -44,14 +47,18 @@ export function statementShape(statement: Statement, source: string): StatementS
   }
   if (statement.type === 'ReturnStatement') {
     // `return call()` in an async function returns what `return await call()` does.
-    const calls = awaitedCalls(statement.argument) ?? (statement.argument?.type === 'CallExpression' && memberPath(statement.argument.callee) !== 'Promise.all' ? [statement.argument] : undefined);
+    const calls =
+      awaitedCalls(statement.argument) ??
+      (statement.argument?.type === 'CallExpression' && memberPath(statement.argument.callee) !== 'Promise.all' ? [statement.argument] : undefined);
     if (calls) return { calls, binding: { form: 'return' } };
   }
   // `throw new UrlElicitationRequiredError([a, b])`: one round of URL questions, resumed after it.
   if (statement.type === 'ThrowStatement') {
     const error = statement.argument;
-    const list = error.type === 'NewExpression' && error.callee.type === 'Identifier' && error.callee.name === URL_ELICITATION_ERROR ? error.arguments[0] : undefined;
-    if (list?.type === 'ArrayExpression' && list.elements.length > 0 && list.elements.every((e) => e?.type === 'ObjectExpression')) return { calls: list.elements as Node[], binding: { form: 'discard' } };
+    const list =
+      error.type === 'NewExpression' && error.callee.type === 'Identifier' && error.callee.name === URL_ELICITATION_ERROR ? error.arguments[0] : undefined;
+    if (list?.type === 'ArrayExpression' && list.elements.length > 0 && list.elements.every((e) => e?.type === 'ObjectExpression'))
+      return { calls: list.elements as Node[], binding: { form: 'discard' } };
   }
   return undefined;
 }

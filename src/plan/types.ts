@@ -1,17 +1,10 @@
 // The plan is the contract between analysis and rewriting: everything the rewriter needs,
 // as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
-import type { CodeStyle } from './code-style.ts';
-import type { HandlerLayout } from './resume-layout.ts';
+import type { Edit, InputKind, Span } from '../core/vocabulary.ts';
+import type { CodeStyle } from '../analyse/code-style.ts';
+import type { StatementFacts } from './resume-facts.ts';
 import type { SecretLocal } from './secrets.ts';
-import type { SplitShape } from './split-helper.ts';
-
-export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
-
-export interface Span {
-  start: number;
-  end: number;
-}
 
 /**
  * How the awaited value was used at the suspension point. `declare` keeps the declaration's
@@ -99,7 +92,15 @@ export interface ListPlan {
 export type ItemPlan =
   | { type: 'plain'; span: Span; declares: boolean; exits: boolean; isBreak?: boolean }
   | { type: 'point'; span: Span; point: number; declares: boolean }
-  | { type: 'compound'; span: Span; kind: 'if' | 'try' | 'block' | 'switch' | 'loop'; children: ChildPlan[]; declares: boolean; exits: boolean; loop?: LoopPlan };
+  | {
+      type: 'compound';
+      span: Span;
+      kind: 'if' | 'try' | 'block' | 'switch' | 'loop';
+      children: ChildPlan[];
+      declares: boolean;
+      exits: boolean;
+      loop?: LoopPlan;
+    };
 
 /**
  * A loop with a question in its body. Resuming re-enters it mid-iteration: a guard runs the
@@ -186,12 +187,6 @@ export interface Marker {
   next: string;
 }
 
-export interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
 export interface FilePlan {
   handlers: HandlerPlan[];
   markers: Marker[];
@@ -218,4 +213,77 @@ export interface FilePlan {
   splitExported: string[];
   /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
   definers: Array<{ from: string; name: string }>;
+}
+
+/**
+ * What a module needs to know of a helper another module split, to ask through it: the kind
+ * and types of its request, which arguments each half takes, and whether it returned the bare
+ * answer. Plain data: the engine hands it from the helper's module to the modules calling it.
+ */
+export interface SplitShape {
+  kind: InputKind;
+  resultType: string;
+  valueType?: string;
+  method: boolean;
+  requestArgs: boolean[];
+  resultArgs: boolean[];
+  /** The helper returned the bare answer: nothing to compute on the retry. */
+  identity: boolean;
+}
+
+// --- how a handler is written, each question once (see resume-layout.ts) ---------------------
+
+export interface HandlerLayout {
+  /** `mrtr.step`, or `mrtrStep` when a question sits in a loop. */
+  stepVar: string;
+  /** The facts of the body's statements the rewrite reads (spans of conditions, initialisers). */
+  facts: ReadonlyMap<number, StatementFacts>;
+  /** What each question carries in its state (the lifted locals a loop does not bind again). */
+  carried: LiftedLocal[][];
+  body: ListLayout;
+}
+
+export interface ListLayout {
+  parts: Part[];
+}
+
+/** Units written as they are, or inside `if (condition) { ... }`. */
+export type Part = { guard?: string; units: Unit[] };
+
+export type Unit =
+  /** A statement as written; `constant`: a `let` the guard it moved into never reassigns (the retry restores it as `let`). */
+  | { type: 'item'; item: number; constant?: boolean }
+  /** A declaration whose initialisers read the state on the retry. */
+  | { type: 'init'; item: number; inits: DeclaratorInit[] }
+  | { type: 'ask'; item: number; point: number }
+  /** Loop handlers: the resumed step is passed, what follows runs as on a first call. */
+  | { type: 'clear'; point: number }
+  | { type: 'restore'; point: number; locals: LiftedLocal[] }
+  /** The answer; `fromState`: read it from the state instead when this condition holds (a later step is resumed). */
+  | { type: 'read'; point: number; fromState?: string }
+  | { type: 'compound'; item: number; layout: CompoundLayout };
+
+export interface DeclaratorInit {
+  declarator: number;
+  /** Resuming: the value comes from the state. */
+  condition: string;
+  locals: LiftedLocal[];
+}
+
+export interface CompoundLayout {
+  /** The whole statement runs only when this holds (a later step is not resumed). */
+  wrap?: string;
+  /** The new condition (if, while, do...while, for) or switch value. */
+  test?: string;
+  discriminant?: string;
+  /** A for loop's initialiser: its declarators' values from the state on the retry, or the expression skipped. */
+  forInit?: DeclaratorInit[] | { skip: string };
+  /** A for...of loop counts its items (`mrtrIndexN`) and skips those done when this holds. */
+  counter?: { name: string; resuming: string };
+  /** A try whose catch block asks: enter the catch block on the retry. */
+  enterCatch?: string;
+  /** One layout per child list on a question's path; others are copied. */
+  children: Array<ListLayout | undefined>;
+  /** The try's finally block runs only on the call that does not ask. */
+  suspendedFinally: boolean;
 }

@@ -1,19 +1,11 @@
-// URL-mode elicitation. The 2026-07-28 shape (`inputRequired.elicitUrl`) has no `mode` (the
-// builder sets it) and no `elicitationId` (correlation travels in requestState).
+// URL elicitations thrown as errors (`throw new UrlElicitationRequiredError([...])`): a question
+// of their handler, input requests returned at once, or refused.
 import type { Node } from '@babel/types';
 import { hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
 import type { UrlElicitationThrow } from '../analyse/find-sites.ts';
-import { Refusal } from './refusal.ts';
-import { indentAt } from './text.ts';
-import type { Edit } from './types.ts';
-
-/** The params of a 2025 URL elicitation, as `inputRequired.elicitUrl` takes them. */
-export function urlParamsText(source: string, params: Node): string {
-  if (params.type !== 'ObjectExpression') return source.slice(params.start!, params.end!);
-  const kept = params.properties.filter((p) => !(p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && (p.key.name === 'mode' || p.key.name === 'elicitationId')));
-  if (kept.length === params.properties.length) return source.slice(params.start!, params.end!);
-  return `{ ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} }`;
-}
+import { refuse, type Refusal } from './refusal.ts';
+import type { Edit } from '../core/vocabulary.ts';
+import { urlInputRequests } from '../rewrite/edits/url-elicitation.ts';
 
 /**
  * How a thrown URL elicitation is migrated. Where code follows it, it is a question of its
@@ -23,24 +15,28 @@ export function urlParamsText(source: string, params: Node): string {
  * returned as input requests (an edit) and the retry runs the handler from the top, as the
  * 2025 client's second call did. Otherwise it is refused.
  */
-export function planUrlThrow(source: string, eol: string, t: UrlElicitationThrow, handler: FunctionNode | undefined, handlerAsksToo: boolean): 'question' | Edit | Refusal {
+export function planUrlThrow(
+  source: string,
+  eol: string,
+  t: UrlElicitationThrow,
+  handler: FunctionNode | undefined,
+  handlerAsksToo: boolean,
+): 'question' | Edit | Refusal {
   if (!handler) {
-    return new Refusal('no-request-to-answer', 'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.', 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.');
+    return refuse('no-request-to-answer', 'urlThrowOutsideHandler');
   }
   if (!t.elicitations || t.elicitations.length === 0) {
-    return new Refusal('url-elicitation', 'the URL elicitations are not written out as an array of object literals.', "write them inline ([{ mode: 'url', message, url, elicitationId }]), then run again.");
+    return refuse('url-elicitation', 'notLiteralArray');
   }
   const path = pathToThrow(t, handler);
   if (!path.trailing) return 'question';
   if (handlerAsksToo) {
-    return new Refusal('url-elicitation', 'nothing follows this thrown URL elicitation, and the handler also awaits other requests.', 'write the work to do once the user is done after the throw (it runs on the retry), or split the handler, then run again.');
+    return refuse('url-elicitation', 'handlerAsksToo');
   }
   if (path.effects) {
-    return new Refusal('url-elicitation', 'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.', 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.');
+    return refuse('url-elicitation', 'workBeforeThrow');
   }
-  const indent = indentAt(source, t.statement.start!);
-  const requests = t.elicitations.map((e, i) => `${indent}  ${i === 0 ? 'url' : `url${i + 1}`}: inputRequired.elicitUrl(${urlParamsText(source, e)}),`);
-  return { start: t.statement.start!, end: t.statement.end!, text: ['return inputRequired({ inputRequests: {', ...requests, `${indent}} });`].join(eol) };
+  return urlInputRequests(source, eol, t.statement, t.elicitations);
 }
 
 /**

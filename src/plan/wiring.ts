@@ -1,28 +1,18 @@
 // Edits outside the handlers: the imports a migrated file needs (the names it uses from
 // @modelcontextprotocol/server, and mrtrResume from the request-state module), and the
-// request-state verifier wired into each `new McpServer(...)` of the file.
-import type { Node } from '@babel/types';
+// request-state verifier wired into each `new McpServer(...)` of the file. This decides what
+// they are; src/rewrite/edits writes them.
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { SERVER_PACKAGE, TODO_MARKER } from '../analyse/sdk-surface.ts';
-import { lineComment } from '../core/escape.ts';
-import { codeStyleOf, type CodeStyle } from './code-style.ts';
-import { addImport, importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, rewriteImport, stateModuleSpecifier } from './module-imports.ts';
-import type { StateModuleOptions } from './plan-file.ts';
-import { Refusal } from './refusal.ts';
-import { eolOf, indentAt } from './text.ts';
-import type { Edit, HandlerPlan } from './types.ts';
-
-/** What the request-state module exports to migrated files and to the module that builds the server. */
-export const STATE_EXPORTS = { resume: 'mrtrResume', verify: 'mrtrVerify' } as const;
-
-/** The verifier, as the server options take it. */
-const VERIFY_CALL = `${STATE_EXPORTS.verify}()`;
-
-export const SERVER_ELSEWHERE_REASON = 'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.';
-
-// Not the module's path: that is the run's choice for the whole package (a file linted alone
-// cannot know it), and this file's import of mrtrResume names it already.
-export const SERVER_ELSEWHERE_NEXT = `add \`requestState: { verify: ${VERIFY_CALL} }\` to the McpServer options where the server is built, importing ${STATE_EXPORTS.verify} from the request-state module this file imports ${STATE_EXPORTS.resume} from.`;
+import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
+import { importedFrom, importToMergeInto, isImported, type ModuleSystem, moduleSystemOf, stateModuleSpecifier } from '../analyse/module-imports.ts';
+import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
+import { type Edit, eolOf } from '../core/vocabulary.ts';
+import { addImport, rewriteImport } from '../rewrite/edits/imports.ts';
+import { markerComment } from '../rewrite/edits/marker-comment.ts';
+import { wireVerifier } from '../rewrite/edits/verifier.ts';
+import type { StateModuleOptions } from './plan-options.ts';
+import { refuse, type Refusal } from './refusal.ts';
+import type { HandlerPlan } from './types.ts';
 
 /** What the rewrite names outside the migrated handlers' own lines, besides mrtrResume. */
 export interface UsedOutside {
@@ -88,15 +78,17 @@ export function fileEdits(
 
   // A name the SDK import binds is the SDK's own for serverNames, but a clash for the state module's.
   const clash =
-    serverNames.map((n) => n.replace(/^type /, '')).find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name)) ??
+    serverNames
+      .map((n) => n.replace(/^type /, ''))
+      .find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name)) ??
     newStateNames.find((name) => analysis.declaredAnywhere.has(name));
   if (clash) {
-    return Object.assign(new Refusal('name-clash', `the module already declares \`${clash}\`, a name the migration adds.`, 'rename the local declaration, then run again.'), { style });
+    return Object.assign(refuse('name-clash', 'declaredInModule', { name: clash }), { style });
   }
   // `import type { inputRequired }`: a second import of the name would not compile.
   const typeOnly = serverNames.find((name) => !name.startsWith('type ') && importedFrom(program, SERVER_PACKAGE).get(name) === 'type');
   if (typeOnly) {
-    return Object.assign(new Refusal('name-clash', `the module imports \`${typeOnly}\` as a type only, and the migration calls it.`, `import it as a value (drop \`type\`), then run again.`), { style });
+    return Object.assign(refuse('name-clash', 'typeOnlyImport', { name: typeOnly }), { style });
   }
   const merged = new Set<number>();
   if (serverNames.length > 0) {
@@ -140,79 +132,50 @@ function byModule(names: UsedOutside['moduleNames']): Map<string, Map<string, bo
  * left out: merged into its import that lists names (its type-only one for types only), else
  * a new import. `target`: the import statement the edit rewrites, if any.
  */
-function moduleImport(analysis: FileAnalysis, system: ModuleSystem, style: CodeStyle, from: string, names: ReadonlyMap<string, boolean>, drops: ReadonlyMap<number, ReadonlySet<string>>): { edit: Edit; target: number } | undefined {
+function moduleImport(
+  analysis: FileAnalysis,
+  system: ModuleSystem,
+  style: CodeStyle,
+  from: string,
+  names: ReadonlyMap<string, boolean>,
+  drops: ReadonlyMap<number, ReadonlySet<string>>,
+): { edit: Edit; target: number } | undefined {
   const { source, program } = analysis;
   const have = importedFrom(program, from);
   const missing = [...names].filter(([name, type]) => !isImported(have, type ? `type ${name}` : name));
   if (missing.length === 0) return undefined;
-  const typeImport = missing.every(([, type]) => type) && !importToMergeInto(program, from) ? program.body.find((s) => s.type === 'ImportDeclaration' && s.source.value === from && s.importKind === 'type' && s.specifiers.length > 0) : undefined;
+  const typeImport =
+    missing.every(([, type]) => type) && !importToMergeInto(program, from)
+      ? program.body.find((s) => s.type === 'ImportDeclaration' && s.source.value === from && s.importKind === 'type' && s.specifiers.length > 0)
+      : undefined;
   if (typeImport?.type === 'ImportDeclaration') {
-    const edit = rewriteImport(source, typeImport, drops.get(typeImport.start!) ?? new Set(), missing.map(([name]) => name));
+    const edit = rewriteImport(
+      source,
+      typeImport,
+      drops.get(typeImport.start!) ?? new Set(),
+      missing.map(([name]) => name),
+    );
     if (edit) return { edit, target: typeImport.start! };
   }
   const target = importToMergeInto(program, from);
-  const edit = addImport(source, program, system, style, from, missing.map(([name, type]) => (type ? `type ${name}` : name)), drops);
+  const edit = addImport(
+    source,
+    program,
+    system,
+    style,
+    from,
+    missing.map(([name, type]) => (type ? `type ${name}` : name)),
+    drops,
+  );
   return { edit, target: target?.start ?? -1 };
 }
 
-/** The marker above the state module's import of a file whose server is built elsewhere. */
-function serverElsewhereComment(): string {
-  return lineComment('', `${TODO_MARKER}(server-elsewhere): ${SERVER_ELSEWHERE_REASON} Next: ${SERVER_ELSEWHERE_NEXT}`);
-}
-
 /**
- * Wires the verifier into one `new McpServer(...)` (or `new Server(...)`): `requestState:
- * { verify: mrtrVerify() }` in its options, or `mrtrVerify(theirs)` around a verifier the
- * options already have (state the module did not mint still goes to theirs). No edits when
- * it is wired already; undefined when the options cannot be extended (not an object literal).
+ * The marker above the state module's import of a file whose server is built elsewhere. Its
+ * next step names no module path: that is the run's choice for the whole package (a file
+ * linted alone cannot know it), and this file's import of mrtrResume names it already.
  */
-export function wireVerifier(source: string, construction: Node): Edit[] | undefined {
-  if (construction.type !== 'NewExpression') return undefined;
-  const args = construction.arguments;
-  const verifier = `requestState: { verify: ${VERIFY_CALL} }`;
-  if (args.length === 0) return undefined;
-  if (args.length === 1) {
-    const first = args[0]!;
-    return [{ start: first.end!, end: first.end!, text: `, { ${verifier} }` }];
-  }
-  const options = args[1]!;
-  if (options.type !== 'ObjectExpression') return undefined;
-  const existing = propertyNode(options, 'requestState');
-  if (existing) return extendRequestState(source, existing);
-  if (options.properties.length === 0) return [{ start: options.start!, end: options.end!, text: `{ ${verifier} }` }];
-  return [appendProperty(source, options, verifier)];
-}
-
-/** `requestState: { ... }` already there: its verifier wrapped, or ours added. */
-function extendRequestState(source: string, property: Node): Edit[] | undefined {
-  if (property.type !== 'ObjectProperty' || property.value.type !== 'ObjectExpression') return undefined;
-  const options = property.value;
-  const verify = propertyNode(options, 'verify');
-  if (!verify) return options.properties.length === 0 ? [{ start: options.start!, end: options.end!, text: `{ verify: ${VERIFY_CALL} }` }] : [appendProperty(source, options, `verify: ${VERIFY_CALL}`)];
-  if (verify.type !== 'ObjectProperty') return undefined;
-  const value = verify.value;
-  if (value.type === 'CallExpression' && value.callee.type === 'Identifier' && value.callee.name === STATE_EXPORTS.verify) return [];
-  const text = source.slice(value.start!, value.end!);
-  if (verify.shorthand) return [{ start: verify.start!, end: verify.end!, text: `verify: ${STATE_EXPORTS.verify}(${text})` }];
-  return [{ start: value.start!, end: value.end!, text: `${STATE_EXPORTS.verify}(${text})` }];
-}
-
-/** The property (or method) `name` of an object literal, not computed. */
-function propertyNode(object: Extract<Node, { type: 'ObjectExpression' }>, name: string): Extract<Node, { type: 'ObjectProperty' | 'ObjectMethod' }> | undefined {
-  for (const p of object.properties) {
-    if ((p.type === 'ObjectProperty' || p.type === 'ObjectMethod') && !p.computed && ((p.key.type === 'Identifier' && p.key.name === name) || (p.key.type === 'StringLiteral' && p.key.value === name))) return p;
-  }
-  return undefined;
-}
-
-/** A property added after the last one of an object literal, in its layout. */
-function appendProperty(source: string, object: Extract<Node, { type: 'ObjectExpression' }>, property: string): Edit {
-  const last = object.properties[object.properties.length - 1]!;
-  if (!source.slice(object.start!, object.end!).includes('\n')) return { start: last.end!, end: last.end!, text: `, ${property}` };
-  const indent = indentAt(source, last.start!);
-  const afterLast = source.slice(last.end!, object.end! - 1);
-  const hasTrailingComma = /^\s*,/.test(afterLast);
-  const at = hasTrailingComma ? last.end! + afterLast.indexOf(',') + 1 : last.end!;
-  const eol = eolOf(source);
-  return { start: at, end: at, text: `${hasTrailingComma ? '' : ','}${eol}${indent}${property}${hasTrailingComma ? ',' : ''}` };
+function serverElsewhereComment(): string {
+  const { code, reason, next } = refuse('server-elsewhere', 'verifierNotWired');
+  return markerComment({ indent: '', code, reason, next });
 }

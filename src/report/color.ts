@@ -4,7 +4,7 @@
 // runtime imports but the escape table: the CLI loads this module to decide, before any command
 // runs.
 import { terminalCodeLine } from '../core/escape.ts';
-import type { DiffLine, DiffLineKind } from './diff.ts';
+import type { DiffLine, DiffLineKind } from './diff-line.ts';
 
 type ColorEnv = Readonly<Record<string, string | undefined>>;
 

@@ -3,7 +3,8 @@
 import { gitQuotedPath } from '../core/escape.ts';
 import type { ChangedFile } from '../engine/run.ts';
 import { ansiDiffLine } from './color.ts';
-import { unifiedPatch } from './line-diff.ts';
+import type { DiffLine } from './diff-line.ts';
+import { unifiedPatch } from '../core/line-diff.ts';
 
 /** Lines of context around each change, as git uses. */
 const DIFF_CONTEXT = 3;
@@ -23,7 +24,14 @@ export function unifiedDiff(file: DiffedFile): string {
   let patch = made.get(file);
   if (patch === undefined) {
     // A file the run creates (the request-state module) comes from /dev/null, as git writes it.
-    patch = unifiedPatch(file.created ? '/dev/null' : headerName('a/', file.path), headerName('b/', file.path), file.original, file.output, DIFF_CONTEXT, file.splices);
+    patch = unifiedPatch(
+      file.created ? '/dev/null' : headerName('a/', file.path),
+      headerName('b/', file.path),
+      file.original,
+      file.output,
+      DIFF_CONTEXT,
+      file.splices,
+    );
     made.set(file, patch);
   }
   return patch;
@@ -41,20 +49,6 @@ function headerName(prefix: string, file: string): string {
 /** One patch for all changed files, in the order given (RunResult.changed: the manifests a v1 upgrade edited, then the files in discovery order). */
 export function unifiedDiffs(files: readonly DiffedFile[]): string {
   return files.map(unifiedDiff).join('');
-}
-
-export type DiffLineKind = 'file-old' | 'file-new' | 'header' | 'hunk' | 'add' | 'remove' | 'context' | 'no-newline';
-
-export interface DiffLine {
-  kind: DiffLineKind;
-  /** The line as it is in the patch, sign included, without its `\n`. */
-  text: string;
-  /** `\n`, or '' for a last line that had none. */
-  eol: string;
-  /** Line number in the original file (context and removed lines). */
-  oldLine?: number;
-  /** Line number in the new file (context and added lines). */
-  newLine?: number;
 }
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;

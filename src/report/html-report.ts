@@ -6,8 +6,9 @@
 // it says what changed around the handlers (the request-state module, shown once and folded;
 // the package.json; the v1-to-v2 pass) and ends with the next steps.
 import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
-import type { InputKind } from '../plan/types.ts';
-import { classifyUnifiedDiff, unifiedDiff, type DiffLine } from './diff.ts';
+import { INPUT_KIND_NAMES } from '../core/vocabulary.ts';
+import type { DiffLine } from './diff-line.ts';
+import { classifyUnifiedDiff, unifiedDiff } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { guidanceNotes, openUpgradeNotes, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
@@ -25,13 +26,6 @@ export function escapeHtml(text: string): string {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-const KIND_LABEL: Record<InputKind, string> = {
-  elicit: 'elicit',
-  elicitUrl: 'elicit (URL)',
-  sampling: 'sampling',
-  roots: 'roots',
-};
 
 /** A file the page has a section for: changed by the run, or not changed but with sites. */
 interface ReportedFile {
@@ -55,14 +49,13 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
   const changedPaths = new Set(result.changed.map((f) => f.path));
   const moduleFiles = new Set(result.stateModules.map((m) => m.file));
   const unchangedWithSites = [...sitesByFile.keys()].filter((file) => !changedPaths.has(file)).sort();
-  const files: ReportedFile[] = [
-    ...result.changed.map((change) => ({ path: change.path, change })),
-    ...unchangedWithSites.map((path) => ({ path })),
-  ].map((file, i) => {
-    const fileSites = sitesByFile.get(file.path) ?? [];
-    const role = moduleFiles.has(file.path) ? 'module' : /(^|\/)package\.json$/.test(file.path) ? 'manifest' : 'source';
-    return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: role === 'source' ? siteCounts(fileSites) : ROLE_LABEL[role], role };
-  });
+  const files: ReportedFile[] = [...result.changed.map((change) => ({ path: change.path, change })), ...unchangedWithSites.map((path) => ({ path }))].map(
+    (file, i) => {
+      const fileSites = sitesByFile.get(file.path) ?? [];
+      const role = moduleFiles.has(file.path) ? 'module' : /(^|\/)package\.json$/.test(file.path) ? 'manifest' : 'source';
+      return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: role === 'source' ? siteCounts(fileSites) : ROLE_LABEL[role], role };
+    },
+  );
 
   const body: string[] = [];
   body.push('<header class="top">');
@@ -190,9 +183,11 @@ function renderFile({ path, change, id, sites, counts, role }: ReportedFile): st
 
 const ROLE_LABEL = { module: 'request-state module', manifest: 'package manifest' } as const;
 
-const MODULE_SUMMARY = 'Generated once per package from mrtr-codemod\'s templates/request-state.ts and imported by every migrated file: the signed state, the resume checks, the capability check and the verifier. Open to read it.';
+const MODULE_SUMMARY =
+  "Generated once per package from mrtr-codemod's templates/request-state.ts and imported by every migrated file: the signed state, the resume checks, the capability check and the verifier. Open to read it.";
 
-const V1_NOTE = 'This file was on the v1 SDK (<code>@modelcontextprotocol/sdk</code>), which has no multi round-trip requests: the official <code>@modelcontextprotocol/codemod</code> (v1-to-v2) moved it to <code>@modelcontextprotocol/server</code> first (imports, <code>extra</code> to <code>ctx</code>, schemas), then its handlers were migrated. The diff shows both passes.';
+const V1_NOTE =
+  'This file was on the v1 SDK (<code>@modelcontextprotocol/sdk</code>), which has no multi round-trip requests: the official <code>@modelcontextprotocol/codemod</code> (v1-to-v2) moved it to <code>@modelcontextprotocol/server</code> first (imports, <code>extra</code> to <code>ctx</code>, schemas), then its handlers were migrated. The diff shows both passes.';
 
 /** What changed around the handlers, one sentence each (HTML). */
 function aroundTheHandlers(result: RunResult, files: readonly ReportedFile[]): string[] {
@@ -202,13 +197,20 @@ function aroundTheHandlers(result: RunResult, files: readonly ReportedFile[]): s
     return file ? `<a href="#${file.id}"><code>${escapeHtml(path)}</code></a>` : `<code>${escapeHtml(path)}</code>`;
   };
   for (const { file, note } of stateModuleNotes(result.stateModules)) {
-    items.push(`${link(file)}: ${escapeHtml(note)}. Its verifier goes into the server's options (<code>requestState: { verify: mrtrVerify() }</code>); it checks only the state the module minted and hands any other to the verifier the options already had.`);
+    items.push(
+      `${link(file)}: ${escapeHtml(note)}. Its verifier goes into the server's options (<code>requestState: { verify: mrtrVerify() }</code>); it checks only the state the module minted and hands any other to the verifier the options already had.`,
+    );
   }
   for (const file of files.filter((f) => f.role === 'manifest' && f.change)) {
-    items.push(`${link(file.path)}: the v1 SDK (<code>@modelcontextprotocol/sdk</code>) has no multi round-trip requests, so the package moves to <code>@modelcontextprotocol/server</code> (added; the v1 SDK removed once nothing imports it). Run your package manager's install.`);
+    items.push(
+      `${link(file.path)}: the v1 SDK (<code>@modelcontextprotocol/sdk</code>) has no multi round-trip requests, so the package moves to <code>@modelcontextprotocol/server</code> (added; the v1 SDK removed once nothing imports it). Run your package manager's install.`,
+    );
   }
   const upgraded = files.filter((f) => f.change?.upgradedFromV1);
-  if (upgraded.length > 0) items.push(`${upgraded.map((f) => link(f.path)).join(', ')}: moved from the v1 SDK to v2 by the official codemod before their handlers were migrated (see each file).`);
+  if (upgraded.length > 0)
+    items.push(
+      `${upgraded.map((f) => link(f.path)).join(', ')}: moved from the v1 SDK to v2 by the official codemod before their handlers were migrated (see each file).`,
+    );
   return items;
 }
 
@@ -218,7 +220,7 @@ function renderSite(site: RunSite, anchor: string | undefined): string {
   const handler = site.handler
     ? `<code class="handler">${escapeHtml(site.handler)}</code>`
     : '<span class="handler none">outside any tool, prompt or resource handler</span>';
-  const kind = `<span class="kind kind-${escapeHtml(site.kind)}">${escapeHtml(KIND_LABEL[site.kind])}</span>`;
+  const kind = `<span class="kind kind-${escapeHtml(site.kind)}">${escapeHtml(INPUT_KIND_NAMES[site.kind])}</span>`;
   const attrs =
     `class="site site-${escapeHtml(site.status)}" data-status="${escapeHtml(site.status)}" data-kind="${escapeHtml(site.kind)}"` +
     (site.handler ? ` data-handler="${escapeHtml(site.handler)}"` : '') +

@@ -69,7 +69,16 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
     },
     markers: result.sites
       .filter((s) => s.status === 'marked')
-      .map((s) => ({ file: s.file, line: s.line, column: s.column, kind: s.kind, handler: s.handler ?? null, code: s.code ?? 'todo', reason: s.reason ?? '', next: s.next ?? '' })),
+      .map((s) => ({
+        file: s.file,
+        line: s.line,
+        column: s.column,
+        kind: s.kind,
+        handler: s.handler ?? null,
+        code: s.code ?? 'todo',
+        reason: s.reason ?? '',
+        next: s.next ?? '',
+      })),
     upgrades: {
       open: openUpgradeNotes(result).map((n) => ({ file: n.file, line: n.line, column: n.column, code: n.code, message: n.message })),
       warnings: upgradeWarnings(result).map((n) => ({ file: n.file, line: n.line, message: n.message })),

@@ -12,7 +12,8 @@ export function stateModuleNotes(modules: readonly StateModuleRecord[]): Array<{
     let note: string | undefined;
     if (m.status === 'created') note = `new, the request-state helpers every migrated file imports${wired}`;
     else if (m.status === 'refreshed') note = `refreshed to this version of the codemod${wired}`;
-    else if (m.status === 'edited') note = `edited by hand since the codemod wrote it, so left as it is (compare it with mrtr-codemod's templates/request-state.ts)${wired}`;
+    else if (m.status === 'edited')
+      note = `edited by hand since the codemod wrote it, so left as it is (compare it with mrtr-codemod's templates/request-state.ts)${wired}`;
     else if (wired) note = `up to date${wired}`;
     if (note) notes.push({ file: m.file, note });
   }
@@ -28,9 +29,13 @@ export function nextSteps(result: RunResult, options: { dryRun: boolean }): stri
   const manifests = result.changed.filter((f) => f.path === 'package.json' || f.path.endsWith('/package.json')).map((f) => f.path);
   if (manifests.length > 0) steps.push(`Run \`npm install\` (or your package manager's install): ${manifests.join(', ')} changed.`);
   if (migrated > 0 || result.stateModules.length > 0) {
-    steps.push('Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.');
+    steps.push(
+      'Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+    );
   }
-  steps.push('Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.');
+  steps.push(
+    'Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
+  );
   const marked = siteTotals(result.sites).marked;
   if (marked > 0) steps.push(`Work through the ${marked} marker${marked === 1 ? '' : 's'} left (grep -rn @mrtr-todo), then run \`mrtr-codemod check\`.`);
   return steps;

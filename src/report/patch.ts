@@ -51,7 +51,10 @@ export async function reserveReviewOutputs(outputs: ReviewOutputs, cwd: string):
       await reserved.report?.discard();
     },
   };
-  for (const [option, file] of [['--patch', outputs.patch], ['--report', outputs.report]] as const) {
+  for (const [option, file] of [
+    ['--patch', outputs.patch],
+    ['--report', outputs.report],
+  ] as const) {
     if (file === undefined) continue;
     if (file === '') return { problem: `${option} needs a file name` };
     try {

@@ -8,9 +8,10 @@ import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath } from '../analyse/ast.ts';
 import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
-import { codeStyleOf } from '../plan/code-style.ts';
-import { addImport, importedFrom, isImported, moduleSystemOf } from '../plan/module-imports.ts';
-import type { Edit } from '../plan/types.ts';
+import { codeStyleOf } from '../analyse/code-style.ts';
+import { importedFrom, isImported, moduleSystemOf } from '../analyse/module-imports.ts';
+import { addImport } from './edits/imports.ts';
+import type { Edit } from '../core/vocabulary.ts';
 import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
@@ -38,7 +39,13 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
   for (const { node, ancestors: parents } of file.index.calls) {
     if (node.arguments.length > 0) continue;
     const callee = node.callee;
-    if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed || callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') continue;
+    if (
+      (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') ||
+      callee.computed ||
+      callee.property.type !== 'Identifier' ||
+      callee.property.name !== 'getClientCapabilities'
+    )
+      continue;
     const receiver = memberPath(callee.object);
     if (!receiver || !/server$/i.test(receiver.split('.').pop()!)) continue;
     const handler = file.handlers.find((h) => parents.includes(h.fn));
@@ -46,14 +53,21 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
     if (!handler || ctx?.type !== 'Identifier' || shadows(parents, handler.fn, ctx.name)) continue;
     const parent = parents[parents.length - 1];
     // Already rewritten (a second run): `<envelope>?.[KEY] ?? server.getClientCapabilities()`.
-    if (parent?.type === 'LogicalExpression' && parent.operator === '??' && parent.right === node && source.slice(parent.left.start!, parent.left.end!).includes(KEY)) continue;
+    if (
+      parent?.type === 'LogicalExpression' &&
+      parent.operator === '??' &&
+      parent.right === node &&
+      source.slice(parent.left.start!, parent.left.end!).includes(KEY)
+    )
+      continue;
     edits.push({ start: node.start!, end: node.end!, text: `(${requestCapabilities(ctx.name, file.typed)} ?? ${source.slice(node.start!, node.end!)})` });
   }
   const parsed = { program: file.program, edits };
   if (edits.length === 0) return { output: source, parsed };
   const imported = importedFrom(file.program, SERVER_PACKAGE);
   const wanted = [KEY, ...(file.typed ? ['type ClientCapabilities'] : [])].filter((n) => !isImported(imported, n));
-  if (wanted.length > 0) edits.push(addImport(source, file.program, moduleSystemOf(fileName, file.program), codeStyleOf(source, file.program), SERVER_PACKAGE, wanted));
+  if (wanted.length > 0)
+    edits.push(addImport(source, file.program, moduleSystemOf(fileName, file.program), codeStyleOf(source, file.program), SERVER_PACKAGE, wanted));
   return { output: applyEdits(source, edits), parsed };
 }
 

@@ -4,7 +4,7 @@
 // file's transform (a run holds many transforms' results at once).
 import type { Program, Statement } from '@babel/types';
 import { addTopLevelNames, emptyNames, type TopLevelNames } from '../analyse/top-level-names.ts';
-import type { Edit } from '../plan/types.ts';
+import type { Edit } from '../core/vocabulary.ts';
 
 export interface CopiedStatements {
   /** Where each copied statement is in the output (and `from`, where it was in the text spliced). */

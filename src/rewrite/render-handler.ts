@@ -5,19 +5,40 @@
 // way to a question gets a changed condition (or a counter, or a throw into its catch block)
 // so the retry enters it as the first call did. Lines move only into a guard they now sit in;
 // everything else keeps its text and indentation.
-import { KINDS, NOTE_MARKER, TODO_MARKER } from '../analyse/sdk-surface.ts';
+import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
 import { secretInState } from '../plan/secrets.ts';
 import { jsString, lineComment } from '../core/escape.ts';
-import type { CodeStyle } from '../plan/code-style.ts';
+import type { CodeStyle } from '../analyse/code-style.ts';
 import type { DeclarationFacts } from '../plan/resume-facts.ts';
-import { grouped, type CompoundLayout, type DeclaratorInit, type HandlerLayout, type ListLayout, type Unit } from '../plan/resume-layout.ts';
-import { indentAt, lineEndOf, lineStartOf, lineTail } from '../plan/text.ts';
-import type { Edit, HandlerPlan, ItemPlan, LiftedLocal, ListPlan, Marker, SuspensionPoint } from '../plan/types.ts';
+import { grouped } from '../plan/resume-layout.ts';
+import type {
+  CompoundLayout,
+  DeclaratorInit,
+  HandlerLayout,
+  HandlerPlan,
+  ItemPlan,
+  LiftedLocal,
+  ListLayout,
+  ListPlan,
+  Marker,
+  SuspensionPoint,
+  Unit,
+} from '../plan/types.ts';
+import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/vocabulary.ts';
+import { addedParameter } from './edits/arguments.ts';
+import { markerComment } from './edits/marker-comment.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
 export type MarkerText = (marker: Marker) => string | undefined;
 
-export function renderHandler(source: string, plan: HandlerPlan, eol: string, typed: boolean, style: CodeStyle, markerText: MarkerText = () => undefined): Edit[] {
+export function renderHandler(
+  source: string,
+  plan: HandlerPlan,
+  eol: string,
+  typed: boolean,
+  style: CodeStyle,
+  markerText: MarkerText = () => undefined,
+): Edit[] {
   const layout = plan.layout;
   if (!layout) throw new Error(`internal error: ${plan.id} was planned without a layout`);
   const { body, tree } = plan;
@@ -43,10 +64,7 @@ export function renderHandler(source: string, plan: HandlerPlan, eol: string, ty
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
   if (plan.paramEdit) edits.push(plan.paramEdit);
   if (plan.markerEdit) edits.push(plan.markerEdit);
-  if (plan.addParam) {
-    edits.push({ start: plan.addParam.at, end: plan.addParam.at, text: plan.addParam.text });
-    if (plan.addParam.close) edits.push({ start: plan.addParam.close.at, end: plan.addParam.close.at, text: plan.addParam.close.text });
-  }
+  if (plan.addParam) edits.push(...addedParameter(plan.addParam));
   return edits;
 }
 
@@ -109,7 +127,15 @@ class BodyRenderer {
         return [...this.leading(list, unit.item, orig, target), ...this.itemLines(item, edits, orig, target)];
       }
       case 'init':
-        return [...this.leading(list, unit.item, orig, target), ...this.itemLines(list.items[unit.item]!, this.initEdits(this.layout.facts.get(list.items[unit.item]!.span.start)?.declaration, unit.inits), orig, target)];
+        return [
+          ...this.leading(list, unit.item, orig, target),
+          ...this.itemLines(
+            list.items[unit.item]!,
+            this.initEdits(this.layout.facts.get(list.items[unit.item]!.span.start)?.declaration, unit.inits),
+            orig,
+            target,
+          ),
+        ];
       case 'ask':
         return [...this.leading(list, unit.item, orig, target), ...this.ask(unit.point, target)];
       case 'clear':
@@ -152,7 +178,8 @@ class BodyRenderer {
     if (layout.test !== undefined && facts?.test) headerEdits.push({ ...facts.test, text: layout.test });
     if (layout.discriminant !== undefined && facts?.discriminant) headerEdits.push({ ...facts.discriminant, text: layout.discriminant });
     if (layout.forInit && facts?.forInit) {
-      if ('skip' in layout.forInit) headerEdits.push({ ...facts.forInit.span, text: `${layout.forInit.skip} || (${source.slice(facts.forInit.span.start, facts.forInit.span.end)})` });
+      if ('skip' in layout.forInit)
+        headerEdits.push({ ...facts.forInit.span, text: `${layout.forInit.skip} || (${source.slice(facts.forInit.span.start, facts.forInit.span.end)})` });
       else headerEdits.push(...this.initEdits(facts.forInit.declaration, layout.forInit));
     }
     const headerEnd = lineEndOf(source, item.children[0]!.list.open - 1);
@@ -166,7 +193,9 @@ class BodyRenderer {
       if (child.role === 'loop' && layout.counter) {
         const { name, resuming } = layout.counter;
         prelude.push(`${childTarget}${name}++${this.semi}`);
-        prelude.push(`${childTarget}if (${grouped(resuming)} && ${name} < mrtr.locals${this.typed ? `<{ ${name}: number }>` : ''}().${name}) continue${this.semi}`);
+        prelude.push(
+          `${childTarget}if (${grouped(resuming)} && ${name} < mrtr.locals${this.typed ? `<{ ${name}: number }>` : ''}().${name}) continue${this.semi}`,
+        );
       }
       if (child.role === 'try' && layout.enterCatch) {
         prelude.push(lineComment(childTarget, 'The retry answers a question of the catch block: enter it as the first call did.'));
@@ -174,7 +203,11 @@ class BodyRenderer {
       }
       if (childLayout) lines.push(...this.list(child.list, childLayout, own, childTarget, prelude));
       else if (child.role === 'finally' && layout.suspendedFinally) {
-        lines.push(`${childTarget}if (!mrtr.suspended) {`, ...this.shift(lineEndOf(source, child.list.open) + 1, lineStartOf(source, child.list.close), own, childTarget + U), `${childTarget}}`);
+        lines.push(
+          `${childTarget}if (!mrtr.suspended) {`,
+          ...this.shift(lineEndOf(source, child.list.open) + 1, lineStartOf(source, child.list.close), own, childTarget + U),
+          `${childTarget}}`,
+        );
       } else lines.push(...prelude, ...this.shift(lineEndOf(source, child.list.open) + 1, lineStartOf(source, child.list.close), own, childTarget));
       const next = item.children[j + 1];
       lines.push(...this.shift(lineStartOf(source, child.list.close), lineEndOf(source, next ? next.list.open - 1 : item.span.end) + 1, orig, inner));
@@ -203,11 +236,16 @@ class BodyRenderer {
     for (const g of guidance) lines.push(lineComment(indent, `${NOTE_MARKER}: ${g}`));
     if (point.secrets.length > 0) {
       const { reason, next } = secretInState(point.secrets);
-      lines.push(lineComment(indent, `${TODO_MARKER}(secret-in-state): ${reason} Next: ${next}`));
+      lines.push(markerComment({ indent, code: 'secret-in-state', reason, next }));
     }
     if (point.requestBound.length > 0) {
       const reads = point.requestBound.map((n) => `\`${n}\``).join(', ');
-      lines.push(lineComment(indent, `${NOTE_MARKER}: the code after this question reads ${reads}: on the retry that answers it, that is the retry's request (its id, progress token and signal), not the first call's.`));
+      lines.push(
+        lineComment(
+          indent,
+          `${NOTE_MARKER}: the code after this question reads ${reads}: on the retry that answers it, that is the retry's request (its id, progress token and signal), not the first call's.`,
+        ),
+      );
     }
     const carried = this.layout.carried[p]!;
     const locals = carried.length === 0 ? '{}' : `{ ${carried.map((l) => l.name).join(', ')} }`;
@@ -217,7 +255,7 @@ class BodyRenderer {
     for (const request of point.requests) {
       const [first, ...rest] = request.requestText.split('\n');
       const starts: number[] = [];
-      for (let at = request.paramsStart; starts.length < rest.length; ) starts.push((at = source.indexOf('\n', at) + 1));
+      for (let at = request.paramsStart; starts.length < rest.length;) starts.push((at = source.indexOf('\n', at) + 1));
       const text = [first!.replace(/\r$/, ''), ...this.reindent(rest, starts, indentAt(source, request.paramsStart), keyIndent)];
       text[0] = `${keyIndent}${request.key}: ${text[0]}`;
       text[text.length - 1] = `${text[text.length - 1]},`;
@@ -250,9 +288,15 @@ class BodyRenderer {
     const single = requests.length === 1;
     const wrapped = requests.some((r) => r.resultWrap);
     const direct =
-      binding.form !== 'declare' || wrapped ? undefined
-      : single ? (binding.name ? [binding.name] : undefined)
-      : binding.elements?.length === requests.length ? binding.elements : undefined;
+      binding.form !== 'declare' || wrapped
+        ? undefined
+        : single
+          ? binding.name
+            ? [binding.name]
+            : undefined
+          : binding.elements?.length === requests.length
+            ? binding.elements
+            : undefined;
     const names = direct ?? requests.map((_, i) => (single ? 'mrtrAnswer' : `mrtrAnswer${i + 1}`));
     const declKind = direct && binding.form === 'declare' ? binding.kind : 'const';
     const response = (r: (typeof requests)[number]) => `mrtr.response${typed ? `<${r.resultType}>` : ''}(${this.q(r.key)}, ${this.q(r.guard)})`;
@@ -267,7 +311,8 @@ class BodyRenderer {
     const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
     const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
     let finish: string | undefined;
-    if (binding.form === 'declare' && !direct) finish = binding.name ? `${binding.kind} ${binding.name}${tuple} = ${value}${semi}` : `${binding.kind} ${binding.pattern} = ${value}${semi}`;
+    if (binding.form === 'declare' && !direct)
+      finish = binding.name ? `${binding.kind} ${binding.name}${tuple} = ${value}${semi}` : `${binding.kind} ${binding.pattern} = ${value}${semi}`;
     if (binding.form === 'assign') finish = `${binding.name} = ${value}${semi}`;
     if (binding.form === 'return') finish = `return ${value}${semi}`;
     if (binding.form === 'discard' && wrapped && !point.inline) finish = `${value}${semi}`;

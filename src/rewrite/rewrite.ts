@@ -2,9 +2,10 @@
 // offsets the plan names; everything else is copied through untouched.
 import type { Program } from '@babel/types';
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
-import { lineComment } from '../core/escape.ts';
-import type { Edit, FilePlan, Marker } from '../plan/types.ts';
+import type { FilePlan, Marker } from '../plan/types.ts';
+import type { Edit } from '../core/vocabulary.ts';
 import { type CopiedStatements, copiedStatements } from './copied-statements.ts';
+import { markerComment } from './edits/marker-comment.ts';
 import { renderHandler } from './render-handler.ts';
 
 /** A text that parsed, the splices that made an output from it, and the statements they copied through. */
@@ -32,10 +33,6 @@ export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
     edits.push({ start: marker.lineStart, end: marker.lineStart, text: markerComment(marker) + plan.eol });
   }
   return edits;
-}
-
-export function markerComment(marker: Pick<Marker, 'indent' | 'code' | 'reason' | 'next'>): string {
-  return lineComment(marker.indent, `${TODO_MARKER}(${marker.code}): ${marker.reason} Next: ${marker.next}`);
 }
 
 /** A marker already on the line above (from an earlier run) is not added again. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { TypeScript } from '../analyse/ts-type-facts.ts';
+import type { TypeScript } from '../analyse/load-typescript.ts';
 import { packageVersion } from '../package-version.ts';
 
 /** TypeScript, an ES module in JavaScript, or CommonJS. */
@@ -37,11 +37,7 @@ export function stateModuleText(form: StateModuleForm, eol = '\n'): string {
 }
 
 /** What a later run does with an existing file at the module's path. */
-export type StateModuleStatus =
-  | { kind: 'current' }
-  | { kind: 'outdated'; version: string }
-  | { kind: 'edited'; version: string }
-  | { kind: 'foreign' };
+export type StateModuleStatus = { kind: 'current' } | { kind: 'outdated'; version: string } | { kind: 'edited'; version: string } | { kind: 'foreign' };
 
 export function stateModuleStatus(existing: string, form: StateModuleForm): StateModuleStatus {
   const text = existing.replace(/\r\n/g, '\n');
@@ -110,7 +106,8 @@ function transpiled(source: string, form: 'esm' | 'cjs'): string {
     const line = raw.replace(/^((?: {4})+)/, (indent) => ' '.repeat(indent.length / 2));
     const previous = out[out.length - 1];
     // A top-level declaration (or the comment above one) after the end of another one.
-    const startsDeclaration = !inDoc && /^(\/\/|\/\*\*|export |exports\.\w+ = \(|function |async function |const |let |class )/.test(line) && !line.startsWith('//#');
+    const startsDeclaration =
+      !inDoc && /^(\/\/|\/\*\*|export |exports\.\w+ = \(|function |async function |const |let |class )/.test(line) && !line.startsWith('//#');
     if (startsDeclaration && previous !== undefined && previous !== '' && !/^(\/\/|\s*\*)/.test(previous) && !/^(\/\*\*)/.test(previous)) out.push('');
     if (line.startsWith('/**')) inDoc = !line.includes('*/');
     else if (inDoc && line.includes('*/')) inDoc = false;

@@ -17,9 +17,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { API, FileInfo } from 'jscodeshift';
-import { TsTypeFactsProvider, type TypeScript } from '../analyse/ts-type-facts.ts';
+import type { TypeScript } from '../analyse/load-typescript.ts';
+import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
 import { isV1Source } from '../engine/v1-upgrade.ts';
-import { STATE_MODULE_NAME } from '../plan/module-imports.ts';
+import { STATE_MODULE_NAME } from '../analyse/module-imports.ts';
 import { transformWithTypes } from '../transform.ts';
 
 export const parser = 'tsx';
@@ -31,10 +32,12 @@ export const parser = 'tsx';
 const types = new TsTypeFactsProvider(async () => {
   if (typeof require === 'function') {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- jscodeshift's runner loads this module as CommonJS
       (require('@babel/register') as { revert(): void }).revert();
     } catch {
       // Not under jscodeshift's runner: nothing to release.
     }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
     return require('typescript') as TypeScript;
   }
   return (await import('../analyse/load-typescript.ts')).loadTypeScript();
@@ -50,17 +53,24 @@ interface Options {
 
 export default async function transformer(file: FileInfo, api: API, options: Options = {}): Promise<string | undefined> {
   if (isV1Source(file.source)) {
-    api.report(`${file.path}: left as it is: it imports the v1 SDK (@modelcontextprotocol/sdk), which has no multi round-trip requests. Run \`npx mrtr-codemod migrate ${file.path}\` (it runs the official v1-to-v2 codemod first), or upgrade it with @modelcontextprotocol/codemod (v1-to-v2) and run this transform again.`);
+    api.report(
+      `${file.path}: left as it is: it imports the v1 SDK (@modelcontextprotocol/sdk), which has no multi round-trip requests. Run \`npx mrtr-codemod migrate ${file.path}\` (it runs the official v1-to-v2 codemod first), or upgrade it with @modelcontextprotocol/codemod (v1-to-v2) and run this transform again.`,
+    );
     return undefined;
   }
   const sampling = options.sampling === 'flag' ? 'flag' : 'migrate';
   const stateModule = stateModulePath(file.path, options.stateModule ?? options['state-module']);
-  const { output, changed, plan } = await transformWithTypes(file.source, file.path, types, { sampling, ...(stateModule ? { stateModule: { path: stateModule } } : {}) });
+  const { output, changed, plan } = await transformWithTypes(file.source, file.path, types, {
+    sampling,
+    ...(stateModule ? { stateModule: { path: stateModule } } : {}),
+  });
   for (const site of plan.sites) {
     if (site.status === 'marked') api.report(`${file.path}:${site.line}:${site.column} @mrtr-todo(${site.code}) ${site.reason}`);
   }
   if (plan.stateSpecifier !== undefined && !moduleExists(path.dirname(file.path), plan.stateSpecifier)) {
-    api.report(`${file.path}: imports the request-state module ${plan.stateSpecifier}, which does not exist yet: run \`npx mrtr-codemod migrate ${path.dirname(file.path) || '.'}\` to write it (it writes a missing module that migrated files import), or pass --state-module=PATH to name one.`);
+    api.report(
+      `${file.path}: imports the request-state module ${plan.stateSpecifier}, which does not exist yet: run \`npx mrtr-codemod migrate ${path.dirname(file.path) || '.'}\` to write it (it writes a missing module that migrated files import), or pass --state-module=PATH to name one.`,
+    );
   }
   return changed ? output : undefined;
 }

@@ -14,7 +14,8 @@ for (const project of corpusProjects().filter((p) => only.length === 0 || only.i
     const measure = await measureProject(project, dir, noTypes ? false : undefined);
     measures.push(measure);
     for (const o of measure.outcomes) console.log(describeOutcome(project, o));
-    for (const s of measure.unexpected) console.log(`  ?? ${project}/${s.file}:${s.line}  reported ${s.status}${s.code ? ` ${s.code}` : ''} at no expected site`);
+    for (const s of measure.unexpected)
+      console.log(`  ?? ${project}/${s.file}:${s.line}  reported ${s.status}${s.code ? ` ${s.code}` : ''} at no expected site`);
     for (const e of measure.result.errors) console.log(`  EE ${project}/${e.file}: ${e.stage}: ${e.message}`);
   } finally {
     if (keep) console.log(`  (kept: ${dir})`);
@@ -22,4 +23,6 @@ for (const project of corpusProjects().filter((p) => only.length === 0 || only.i
   }
 }
 const t = tally(measures);
-console.log(`\n${t.sites} sites: ${t.found} found, ${t.migrated} migrated, ${t.marked} marked, ${t.missed} missed; ${t.migratedWithoutRequest} migrated with no request to answer; ${t.wrong} not as expected`);
+console.log(
+  `\n${t.sites} sites: ${t.found} found, ${t.migrated} migrated, ${t.marked} marked, ${t.missed} missed; ${t.migratedWithoutRequest} migrated with no request to answer; ${t.wrong} not as expected`,
+);

@@ -113,7 +113,8 @@ export function tally(measures: readonly ProjectMeasure[]): Tally {
     migrated: all.filter((o) => o.status === 'migrated').length,
     marked: all.filter((o) => o.status === 'marked').length,
     missed: all.filter((o) => o.status === 'missed').length,
-    migratedWithoutRequest: all.filter((o) => o.status === 'migrated' && o.expected.expect === 'mark' && o.expected.codes.includes('no-request-to-answer')).length,
+    migratedWithoutRequest: all.filter((o) => o.status === 'migrated' && o.expected.expect === 'mark' && o.expected.codes.includes('no-request-to-answer'))
+      .length,
     wrong: all.filter((o) => !o.ok).length,
   };
 }

@@ -17,10 +17,15 @@ export async function runCallsV1(factory: () => McpServer, calls: ToolCall[], sc
     if (!respond) throw new Error(`harness-v1: the server asked ${method} but the ClientScript has no answer for it`);
     return respond(question.params as Record<string, unknown>);
   };
-  const client = new Client({ name: 'mrtr-harness-v1', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } } });
+  const client = new Client(
+    { name: 'mrtr-harness-v1', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } } },
+  );
   client.setRequestHandler(ElicitRequestSchema, async (request) => (await ask('elicitation/create', request.params, script.elicit)) as never);
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => (await ask('sampling/createMessage', request.params, script.sample)) as never);
-  client.setRequestHandler(ListRootsRequestSchema, async (request) => ({ roots: await ask('roots/list', request.params, script.roots && (() => script.roots!.map((r) => ({ ...r })))) }));
+  client.setRequestHandler(ListRootsRequestSchema, async (request) => ({
+    roots: await ask('roots/list', request.params, script.roots && (() => script.roots!.map((r) => ({ ...r })))),
+  }));
 
   const server = factory();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -31,7 +36,8 @@ export async function runCallsV1(factory: () => McpServer, calls: ToolCall[], sc
     for (const { kind, ...call } of calls) {
       if (kind !== undefined && kind !== 'tool' && kind !== 'prompt') throw new Error(`the v1 harness calls tools and prompts, not ${kind}s`);
       try {
-        const result = kind === 'prompt' ? await client.getPrompt({ name: call.name, arguments: call.arguments as Record<string, string> }) : await client.callTool(call);
+        const result =
+          kind === 'prompt' ? await client.getPrompt({ name: call.name, arguments: call.arguments as Record<string, string> }) : await client.callTool(call);
         results.push(stripMeta(result));
       } catch (error) {
         const e = error as Error & { code?: unknown };

@@ -14,14 +14,7 @@
  * the era and pins one instance per connection), whereas a hand-wired
  * `McpServer.connect()` is always 2025-era (SDK-NOTES, "Linking").
  */
-import {
-    Client,
-    InMemoryTransport,
-    ProtocolError,
-    type ClientOptions,
-    type CreateMessageResult,
-    type ElicitResult
-} from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, ProtocolError, type ClientOptions, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
@@ -31,17 +24,17 @@ type MaybePromise<T> = T | Promise<T>;
 
 /** What the scripted user answers to an elicitation. */
 export type ScriptedElicitResult = {
-    action: 'accept' | 'decline' | 'cancel';
-    content?: Record<string, unknown>;
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
 };
 
 export type ClientScript = {
-    /** Called for each `elicitation/create` the client receives (params normalised, see `Question`). */
-    elicit?: (params: Record<string, unknown>) => MaybePromise<ScriptedElicitResult>;
-    /** Called for each `sampling/createMessage` the client receives (params normalised). */
-    sample?: (params: Record<string, unknown>) => MaybePromise<CreateMessageResult>;
-    /** The answer to every `roots/list`. */
-    roots?: Array<{ uri: string; name?: string }>;
+  /** Called for each `elicitation/create` the client receives (params normalised, see `Question`). */
+  elicit?: (params: Record<string, unknown>) => MaybePromise<ScriptedElicitResult>;
+  /** Called for each `sampling/createMessage` the client receives (params normalised). */
+  sample?: (params: Record<string, unknown>) => MaybePromise<CreateMessageResult>;
+  /** The answer to every `roots/list`. */
+  roots?: Array<{ uri: string; name?: string }>;
 };
 
 /**
@@ -57,11 +50,11 @@ export type ClientScript = {
 export type Question = { method: string; params: unknown };
 
 export type Recording = {
-    /** The era that actually ran (checked against the one asked for). */
-    era: Era;
-    /** One entry per call, in order: the result without `_meta`, or `{ thrown }`. */
-    results: unknown[];
-    questions: Question[];
+  /** The era that actually ran (checked against the one asked for). */
+  era: Era;
+  /** One entry per call, in order: the result without `_meta`, or `{ thrown }`. */
+  results: unknown[];
+  questions: Question[];
 };
 
 /** How a call that threw is recorded, so tests can compare it across eras. */
@@ -74,16 +67,17 @@ export type ToolCall = { name: string; arguments?: Record<string, unknown>; kind
 export type RawError = { error: { code: number; message: string; data: unknown } };
 
 export type ManualConnection = {
-    client: Client;
-    /**
-     * Sends one `tools/call` with `params` as given (include `inputResponses`
-     * and `requestState` yourself on a retry). Resolves with the raw result
-     * (`resultType: 'input_required'` included, `_meta` kept) or, when the
-     * server answers a JSON-RPC error, with `{ error: { code, message, data } }`.
-     * Local SDK errors (timeouts, closed connection…) still throw.
-     */
-    callRaw(params: Record<string, unknown>): Promise<any>;
-    close(): Promise<void>;
+  client: Client;
+  /**
+   * Sends one `tools/call` with `params` as given (include `inputResponses`
+   * and `requestState` yourself on a retry). Resolves with the raw result
+   * (`resultType: 'input_required'` included, `_meta` kept) or, when the
+   * server answers a JSON-RPC error, with `{ error: { code, message, data } }`.
+   * Local SDK errors (timeouts, closed connection…) still throw.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the raw wire result, which each test reads field by field
+  callRaw(params: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
 };
 
 const CLIENT_INFO = { name: 'mrtr-harness', version: '1.0.0' };
@@ -93,28 +87,28 @@ const CLIENT_INFO = { name: 'mrtr-harness', version: '1.0.0' };
  * -32021 (MissingRequiredClientCapability) before the handler can ask.
  */
 const CLIENT_CAPABILITIES: NonNullable<ClientOptions['capabilities']> = {
-    elicitation: { form: {} },
-    sampling: {},
-    roots: { listChanged: true }
+  elicitation: { form: {} },
+  sampling: {},
+  roots: { listChanged: true },
 };
 
 /** Returns a shallow copy of `value` without its `_meta` key; non-objects pass through. */
 export function stripMeta<T>(value: T): T {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-    const { _meta: _dropped, ...rest } = value as Record<string, unknown>;
-    return rest as T;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const { _meta: _dropped, ...rest } = value as Record<string, unknown>;
+  return rest as T;
 }
 
 export function normaliseQuestion(method: string, params: unknown): Question {
-    const normalised: Record<string, unknown> = { ...(stripMeta(params as Record<string, unknown> | undefined) ?? {}) };
-    if (method === 'elicitation/create' && 'requestedSchema' in normalised && !('mode' in normalised)) {
-        normalised.mode = 'form';
-    }
-    return { method, params: normalised };
+  const normalised: Record<string, unknown> = { ...(stripMeta(params as Record<string, unknown> | undefined) ?? {}) };
+  if (method === 'elicitation/create' && 'requestedSchema' in normalised && !('mode' in normalised)) {
+    normalised.mode = 'form';
+  }
+  return { method, params: normalised };
 }
 
 function describeError(error: unknown): string {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /**
@@ -123,35 +117,35 @@ function describeError(error: unknown): string {
  * before rethrowing, so a failing test leaks no handles.
  */
 async function link(
-    factory: () => McpServer,
-    era: Era,
-    options: ClientOptions,
-    register: (client: Client) => void
+  factory: () => McpServer,
+  era: Era,
+  options: ClientOptions,
+  register: (client: Client) => void,
 ): Promise<{ client: Client; close(): Promise<void> }> {
-    const client = new Client(CLIENT_INFO, options);
-    register(client);
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    const server = serveStdio(factory, { transport: serverTransport });
-    let closed = false;
-    const close = async () => {
-        if (closed) return;
-        closed = true;
-        // Close both ends even if the first close fails; report the first failure.
-        const outcomes = await Promise.allSettled([client.close(), server.close()]);
-        const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-        if (failure) throw failure.reason;
-    };
-    try {
-        await client.connect(clientTransport);
-        const actual = client.getProtocolEra();
-        if (actual !== era) {
-            throw new Error(`harness: asked for the ${era} era but the connection negotiated ${String(actual)}`);
-        }
-    } catch (error) {
-        await close().catch(() => undefined);
-        throw error;
+  const client = new Client(CLIENT_INFO, options);
+  register(client);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const server = serveStdio(factory, { transport: serverTransport });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    // Close both ends even if the first close fails; report the first failure.
+    const outcomes = await Promise.allSettled([client.close(), server.close()]);
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) throw failure.reason;
+  };
+  try {
+    await client.connect(clientTransport);
+    const actual = client.getProtocolEra();
+    if (actual !== era) {
+      throw new Error(`harness: asked for the ${era} era but the connection negotiated ${String(actual)}`);
     }
-    return { client, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  return { client, close };
 }
 
 /**
@@ -164,93 +158,93 @@ async function link(
  * surface as an `isError` result on some paths, which a comparison could miss.
  */
 export async function runCalls(
-    factory: () => McpServer,
-    era: Era,
-    calls: ToolCall[],
-    script: ClientScript,
-    /** What the client declares; all three kinds by default. */
-    capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES
+  factory: () => McpServer,
+  era: Era,
+  calls: ToolCall[],
+  script: ClientScript,
+  /** What the client declares; all three kinds by default. */
+  capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES,
 ): Promise<Recording> {
-    const questions: Question[] = [];
-    const problems: string[] = [];
+  const questions: Question[] = [];
+  const problems: string[] = [];
 
-    /** Records the question first (entry order), then asks the script. */
-    const answer = async <R>(method: string, rawParams: unknown, respond: ((params: Record<string, unknown>) => MaybePromise<R>) | undefined): Promise<R> => {
-        const question = normaliseQuestion(method, rawParams);
-        questions.push(question);
-        if (respond === undefined) {
-            const problem = `the server asked ${method} but the ClientScript has no answer for it: ${JSON.stringify(question.params)}`;
-            problems.push(problem);
-            throw new Error(`harness: ${problem}`);
-        }
-        try {
-            return await respond(question.params as Record<string, unknown>);
-        } catch (error) {
-            problems.push(`the ClientScript handler for ${method} threw ${describeError(error)}`);
-            throw error;
-        }
-    };
-
-    const options: ClientOptions = {
-        capabilities,
-        // Absent versionNegotiation is the 2025 `initialize` handshake; 'auto'
-        // probes with server/discover and picks the modern era on serveStdio.
-        ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {})
-    };
-
-    // The client refuses handlers for capabilities it does not declare: register only those.
-    const connection = await link(factory, era, options, client => {
-        if (capabilities.elicitation) {
-            client.setRequestHandler('elicitation/create', async request =>
-                // The script's `content` is looser than the SDK's primitive-valued record.
-                (await answer('elicitation/create', request.params, script.elicit)) as ElicitResult
-            );
-        }
-        if (capabilities.sampling) {
-            client.setRequestHandler('sampling/createMessage', request =>
-                answer('sampling/createMessage', request.params, script.sample)
-            );
-        }
-        if (capabilities.roots) {
-            client.setRequestHandler('roots/list', async request => ({
-                roots: await answer('roots/list', request.params, script.roots && (() => script.roots!.map(root => ({ ...root }))))
-            }));
-        }
-    });
-
-    const results: unknown[] = [];
+  /** Records the question first (entry order), then asks the script. */
+  const answer = async <R>(method: string, rawParams: unknown, respond: ((params: Record<string, unknown>) => MaybePromise<R>) | undefined): Promise<R> => {
+    const question = normaliseQuestion(method, rawParams);
+    questions.push(question);
+    if (respond === undefined) {
+      const problem = `the server asked ${method} but the ClientScript has no answer for it: ${JSON.stringify(question.params)}`;
+      problems.push(problem);
+      throw new Error(`harness: ${problem}`);
+    }
     try {
-        for (const call of calls) {
-            try {
-                // Modern: callTool/getPrompt auto-fulfil input_required rounds inside the call.
-                const { kind, ...params } = call;
-                // A resource call's `name` is the URI to read.
-                const result =
-                    kind === 'prompt'
-                        ? await connection.client.getPrompt({ name: params.name, arguments: params.arguments as Record<string, string> | undefined })
-                        : kind === 'resource'
-                          ? await connection.client.readResource({ uri: params.name })
-                          : await connection.client.callTool(params);
-                results.push(stripMeta(result));
-            } catch (error) {
-                results.push(toThrownRecord(error));
-            }
-        }
-    } finally {
-        await connection.close();
+      return await respond(question.params as Record<string, unknown>);
+    } catch (error) {
+      problems.push(`the ClientScript handler for ${method} threw ${describeError(error)}`);
+      throw error;
     }
+  };
 
-    if (problems.length > 0) {
-        throw new Error(`harness: the client script could not answer the server:\n- ${problems.join('\n- ')}`);
+  const options: ClientOptions = {
+    capabilities,
+    // Absent versionNegotiation is the 2025 `initialize` handshake; 'auto'
+    // probes with server/discover and picks the modern era on serveStdio.
+    ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}),
+  };
+
+  // The client refuses handlers for capabilities it does not declare: register only those.
+  const connection = await link(factory, era, options, (client) => {
+    if (capabilities.elicitation) {
+      client.setRequestHandler(
+        'elicitation/create',
+        async (request) =>
+          // The script's `content` is looser than the SDK's primitive-valued record.
+          (await answer('elicitation/create', request.params, script.elicit)) as ElicitResult,
+      );
     }
-    return { era, results, questions };
+    if (capabilities.sampling) {
+      client.setRequestHandler('sampling/createMessage', (request) => answer('sampling/createMessage', request.params, script.sample));
+    }
+    if (capabilities.roots) {
+      client.setRequestHandler('roots/list', async (request) => ({
+        roots: await answer('roots/list', request.params, script.roots && (() => script.roots!.map((root) => ({ ...root })))),
+      }));
+    }
+  });
+
+  const results: unknown[] = [];
+  try {
+    for (const call of calls) {
+      try {
+        // Modern: callTool/getPrompt auto-fulfil input_required rounds inside the call.
+        const { kind, ...params } = call;
+        // A resource call's `name` is the URI to read.
+        const result =
+          kind === 'prompt'
+            ? await connection.client.getPrompt({ name: params.name, arguments: params.arguments as Record<string, string> | undefined })
+            : kind === 'resource'
+              ? await connection.client.readResource({ uri: params.name })
+              : await connection.client.callTool(params);
+        results.push(stripMeta(result));
+      } catch (error) {
+        results.push(toThrownRecord(error));
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+
+  if (problems.length > 0) {
+    throw new Error(`harness: the client script could not answer the server:\n- ${problems.join('\n- ')}`);
+  }
+  return { era, results, questions };
 }
 
 function toThrownRecord(error: unknown): ThrownRecord {
-    if (error instanceof Error) {
-        return { thrown: { name: error.name, code: (error as { code?: unknown }).code, message: error.message } };
-    }
-    return { thrown: { name: typeof error, code: undefined, message: String(error) } };
+  if (error instanceof Error) {
+    return { thrown: { name: error.name, code: (error as { code?: unknown }).code, message: error.message } };
+  }
+  return { thrown: { name: typeof error, code: undefined, message: String(error) } };
 }
 
 /**
@@ -259,7 +253,7 @@ function toThrownRecord(error: unknown): ThrownRecord {
  * (minus nothing: `resultType`, `inputRequests`, `requestState`, `_meta`).
  */
 export async function connectManual(factory: () => McpServer): Promise<ManualConnection> {
-    return connectRaw(factory, false);
+  return connectRaw(factory, false);
 }
 
 /**
@@ -268,37 +262,37 @@ export async function connectManual(factory: () => McpServer): Promise<ManualCon
  * by the client (no handlers: only a round that carries nothing but a requestState can be).
  */
 export async function connectAutoFulfilling(factory: () => McpServer): Promise<ManualConnection> {
-    return connectRaw(factory, true);
+  return connectRaw(factory, true);
 }
 
 async function connectRaw(factory: () => McpServer, autoFulfill: boolean): Promise<ManualConnection> {
-    const { client, close } = await link(
-        factory,
-        'modern',
-        {
-            capabilities: CLIENT_CAPABILITIES,
-            versionNegotiation: { mode: 'auto' },
-            inputRequired: { autoFulfill }
-        },
-        () => undefined
-    );
+  const { client, close } = await link(
+    factory,
+    'modern',
+    {
+      capabilities: CLIENT_CAPABILITIES,
+      versionNegotiation: { mode: 'auto' },
+      inputRequired: { autoFulfill },
+    },
+    () => undefined,
+  );
 
-    const callRaw = async (params: Record<string, unknown>): Promise<any> => {
-        try {
-            // The method-keyed overload passes an input_required result through
-            // untouched when allowInputRequired is set (no withInputRequired needed).
-            return await client.request({ method: 'tools/call', params }, autoFulfill ? undefined : { allowInputRequired: true });
-        } catch (error) {
-            // ProtocolError = the server answered a JSON-RPC error; anything else is local.
-            if (error instanceof ProtocolError) {
-                const raw: RawError = { error: { code: error.code, message: error.message, data: error.data } };
-                return raw;
-            }
-            throw error;
-        }
-    };
+  const callRaw = async (params: Record<string, unknown>): ReturnType<ManualConnection['callRaw']> => {
+    try {
+      // The method-keyed overload passes an input_required result through
+      // untouched when allowInputRequired is set (no withInputRequired needed).
+      return await client.request({ method: 'tools/call', params }, autoFulfill ? undefined : { allowInputRequired: true });
+    } catch (error) {
+      // ProtocolError = the server answered a JSON-RPC error; anything else is local.
+      if (error instanceof ProtocolError) {
+        const raw: RawError = { error: { code: error.code, message: error.message, data: error.data } };
+        return raw;
+      }
+      throw error;
+    }
+  };
 
-    return { client, callRaw, close };
+  return { client, callRaw, close };
 }
 
 /**
@@ -307,6 +301,6 @@ async function connectRaw(factory: () => McpServer, autoFulfill: boolean): Promi
  * decoder ignores them, so e.g. A/B/C/D there all verify.
  */
 export function flipMac(state: string): string {
-    const macStart = state.lastIndexOf('.') + 1;
-    return state.slice(0, macStart) + (state[macStart] === 'A' ? 'B' : 'A') + state.slice(macStart + 1);
+  const macStart = state.lastIndexOf('.') + 1;
+  return state.slice(0, macStart) + (state[macStart] === 'A' ? 'B' : 'A') + state.slice(macStart + 1);
 }

@@ -59,7 +59,10 @@ export type EverythingCopies = {
 /** Every `.js` file under `dir`, relative, sorted, with `/` separators (the package has no directory named *.js). */
 async function jsFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true });
-  return entries.filter((e) => e.endsWith('.js')).map((e) => e.split(path.sep).join('/')).sort();
+  return entries
+    .filter((e) => e.endsWith('.js'))
+    .map((e) => e.split(path.sep).join('/'))
+    .sort();
 }
 
 /**
@@ -82,7 +85,9 @@ export async function packAndMigrate(): Promise<EverythingCopies> {
 
     const started = Date.now();
     const rels = await jsFiles(migratedDist);
-    const texts = await Promise.all(rels.map(async (rel) => ({ path: path.join(migratedDist, rel), text: await readFile(path.join(migratedDist, rel), 'utf8') })));
+    const texts = await Promise.all(
+      rels.map(async (rel) => ({ path: path.join(migratedDist, rel), text: await readFile(path.join(migratedDist, rel), 'utf8') })),
+    );
     // upgradeV1 hands only the isV1Source files to the official codemod and returns the others as they are.
     const upgraded = await upgradeV1(texts, { tmpDir: root });
     // The request-state module's step, as the engine runs it: placed from the candidates
@@ -90,7 +95,9 @@ export async function packAndMigrate(): Promise<EverythingCopies> {
     // written (and the verifier wired where the server is built) after.
     const modules = new StateModules(path.join(root, 'migrated'));
     for (const t of texts) modules.note(t.path, t.text);
-    const placements = await modules.place(texts.filter((t) => isV1Source(t.text) || PREFILTER.test(t.text)).map((t) => ({ absolutePath: t.path, source: t.text })));
+    const placements = await modules.place(
+      texts.filter((t) => isV1Source(t.text) || PREFILTER.test(t.text)).map((t) => ({ absolutePath: t.path, source: t.text })),
+    );
     const types = new TsTypeFactsProvider();
     const files: MigratedFile[] = [];
     const transformed: TransformedFile[] = [];

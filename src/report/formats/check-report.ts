@@ -13,8 +13,9 @@
 // `@mrtr-note` comments (deprecation guidance) are not findings, and neither is what discovery
 // passed over on purpose (vendored and minified code, links out of the tree): those are listed
 // as `skipped`.
-import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES } from '../../plan/refusal.ts';
-import type { InputKind } from '../../plan/types.ts';
+import { readmeUrl } from '../../core/vocabulary.ts';
+import { isRefusalCode, MANUAL_HELP, REFUSAL_CODES, refusalDocsAnchor } from '../../plan/refusal.ts';
+import type { InputKind } from '../../core/vocabulary.ts';
 import { exitCodeFor, type ExitCode } from '../exit-codes.ts';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -95,10 +96,13 @@ export interface CheckReport {
 }
 
 /** Assembles the report: sorts, counts, and fixes the key order of every object. */
-export function buildCheckReport(findings: readonly Finding[], errors: readonly CheckError[], filesScanned: number, skipped: readonly CheckSkip[] = []): CheckReport {
-  const sorted = [...findings].sort(
-    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.ruleId, b.ruleId),
-  );
+export function buildCheckReport(
+  findings: readonly Finding[],
+  errors: readonly CheckError[],
+  filesScanned: number,
+  skipped: readonly CheckSkip[] = [],
+): CheckReport {
+  const sorted = [...findings].sort((a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.ruleId, b.ruleId));
   const byRuleCounts = new Map<string, number>();
   for (const f of sorted) byRuleCounts.set(f.ruleId, (byRuleCounts.get(f.ruleId) ?? 0) + 1);
   const byRule: Record<string, number> = {};
@@ -199,20 +203,15 @@ interface RuleInfo {
   docsUrl: string;
 }
 
-/** A section of the README, as the registry shows it. */
-export function readmeUrl(anchor: string): string {
-  return `https://www.npmjs.com/package/mrtr-codemod#${anchor}`;
-}
-
 /**
- * The README anchor that documents a rule id: `legacy-request`, `mcp-codemod-error`, and
- * `mrtr-todo-<code>` for each refusal code (test/eslint.test.ts checks that each is there);
+ * The README anchor that documents a rule id: `legacy-request`, `mcp-codemod-error`, and for
+ * each refusal code the one its table gives (test/eslint.test.ts checks that each is there);
  * a code of no table goes to the table.
  */
 export function docsAnchor(ruleId: string): string {
   if (ruleId === LEGACY_RULE || ruleId === OFFICIAL_RULE || ruleId === NOT_ANALYSED_RULE) return ruleId;
   const code = ruleId.startsWith(TODO_RULE_PREFIX) ? ruleId.slice(TODO_RULE_PREFIX.length) : ruleId;
-  return isRefusalCode(code) ? `mrtr-todo-${code}` : 'when-it-refuses';
+  return isRefusalCode(code) ? refusalDocsAnchor(code) : 'when-it-refuses';
 }
 
 export function ruleInfo(ruleId: string): RuleInfo {
@@ -223,7 +222,7 @@ export function ruleInfo(ruleId: string): RuleInfo {
       docsUrl,
       shortDescription: 'A server→client request (elicitation, sampling or roots) is still awaited from the client.',
       fullDescription:
-        'MCP 2026-07-28 removed server-initiated requests: a tool, prompt or resource handler must return inputRequired(...) and read the answer from the client\'s retry (Multi Round-Trip Requests). This site can be migrated automatically.',
+        "MCP 2026-07-28 removed server-initiated requests: a tool, prompt or resource handler must return inputRequired(...) and read the answer from the client's retry (Multi Round-Trip Requests). This site can be migrated automatically.",
       help: 'Run `mrtr-codemod migrate <paths>` (review first with `--dry-run`): the handler becomes a first-call branch that asks and resume branches that read the answers, with its state in a signed requestState.',
     };
   }

@@ -13,7 +13,10 @@ export function formatGithub(report: CheckReport): string {
     lines.push(command({ file: f.file, line: f.line, col: f.column, title: `mrtr-codemod ${f.ruleId}` }, messageWithHint(f)));
   }
   for (const e of report.errors) {
-    const where = e.stage === 'discover' ? { title: `mrtr-codemod ${errorRuleId(e)}` } : { file: e.file, line: e.line, col: e.column, title: `mrtr-codemod ${errorRuleId(e)}` };
+    const where =
+      e.stage === 'discover'
+        ? { title: `mrtr-codemod ${errorRuleId(e)}` }
+        : { file: e.file, line: e.line, col: e.column, title: `mrtr-codemod ${errorRuleId(e)}` };
     lines.push(command(where, e.stage === 'discover' ? `${e.file}: ${e.message}` : e.message));
   }
   for (const s of report.skipped) lines.push(command({ file: s.file, title: 'mrtr-codemod skipped' }, s.reason, 'notice'));

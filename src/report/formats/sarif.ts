@@ -48,7 +48,9 @@ export function sarifLog(report: CheckReport, options: { version?: string } = {}
           {
             executionSuccessful: report.errors.length === 0,
             exitCode: report.summary.exitCode,
-            ...(report.errors.length + report.skipped.length > 0 ? { toolExecutionNotifications: [...report.errors.map(notification), ...report.skipped.map(skippedNotification)] } : {}),
+            ...(report.errors.length + report.skipped.length > 0
+              ? { toolExecutionNotifications: [...report.errors.map(notification), ...report.skipped.map(skippedNotification)] }
+              : {}),
           },
         ],
         columnKind: 'utf16CodeUnits',

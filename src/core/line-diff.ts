@@ -6,7 +6,7 @@
 // the splices that made the new text are known, only the lines they touch are diffed, each
 // region on its own (the lines between are the same, and are checked to be).
 
-import type { Edit } from '../plan/types.ts';
+import type { Edit } from './vocabulary.ts';
 
 /** One line of a file, without its line break; `eol` is '\n' or '' for a last line without one. */
 interface Line {
@@ -55,7 +55,12 @@ export function spliceRegions(splices: readonly Edit[], before: readonly Line[],
   let shift = 0;
   for (const splice of ordered) {
     const newStart = splice.start + shift;
-    const region = { oldStart: oldLine(splice.start), oldEnd: oldLine(splice.end) + 1, newStart: newLine(newStart), newEnd: newLine(newStart + splice.text.length) + 1 };
+    const region = {
+      oldStart: oldLine(splice.start),
+      oldEnd: oldLine(splice.end) + 1,
+      newStart: newLine(newStart),
+      newEnd: newLine(newStart + splice.text.length) + 1,
+    };
     shift += splice.text.length - (splice.end - splice.start);
     const last = regions[regions.length - 1];
     if (last && region.oldStart <= last.oldEnd) {
@@ -148,7 +153,8 @@ function diffRange(before: readonly Line[], after: readonly Line[], oldFrom: num
 function myers(a: readonly number[], b: readonly number[], oldOffset: number, newOffset: number): LineEdit[] {
   const n = a.length;
   const m = b.length;
-  const replaceAll = (): LineEdit[] => a.map((_, i): LineEdit => ({ op: 'delete', oldIndex: oldOffset + i })).concat(b.map((_, j): LineEdit => ({ op: 'insert', newIndex: newOffset + j })));
+  const replaceAll = (): LineEdit[] =>
+    a.map((_, i): LineEdit => ({ op: 'delete', oldIndex: oldOffset + i })).concat(b.map((_, j): LineEdit => ({ op: 'insert', newIndex: newOffset + j })));
   if (n === 0 || m === 0) return replaceAll();
   const max = Math.min(n + m, MAX_EDIT_DISTANCE);
   // v[k + max + 1]: the furthest x on diagonal k; trace[d]: v's cells -d..d after step d.

@@ -1,14 +1,12 @@
 // The file's own style, which every line the migration writes follows: the quote its module
 // specifiers use (its string literals where it has none) and whether its statements end with
-// semicolons. Indentation is taken where each line goes (src/plan/text.ts).
+// semicolons. Indentation is taken where each line goes (src/core/vocabulary.ts).
 import type { Program } from '@babel/types';
 
 export interface CodeStyle {
   quote: "'" | '"';
   semi: boolean;
 }
-
-export const DEFAULT_STYLE: CodeStyle = { quote: "'", semi: true };
 
 export function codeStyleOf(source: string, program: Program): CodeStyle {
   return { quote: quoteOf(source, program), semi: semicolonsOf(source, program) };
@@ -39,7 +37,12 @@ function semicolonsOf(source: string, program: Program): boolean {
   let with_ = 0;
   let without = 0;
   for (const s of program.body) {
-    const checked = s.type === 'ImportDeclaration' || s.type === 'ExpressionStatement' || (s.type === 'VariableDeclaration' && !s.declare) || s.type === 'ReturnStatement' || s.type === 'ThrowStatement';
+    const checked =
+      s.type === 'ImportDeclaration' ||
+      s.type === 'ExpressionStatement' ||
+      (s.type === 'VariableDeclaration' && !s.declare) ||
+      s.type === 'ReturnStatement' ||
+      s.type === 'ThrowStatement';
     if (!checked) continue;
     if (source.charCodeAt(s.end! - 1) === 59 /* ; */) with_++;
     else without++;

@@ -1,6 +1,34 @@
-// Line arithmetic on the original text. Everything the rewriter splices is aligned to
-// whole lines so indentation and comments around an edit stay as the user wrote them.
+// The words every layer shares: the kinds of input a server asks for, spans and edits of a
+// file's text, and line arithmetic on the original text. Everything the rewriter splices is
+// aligned to whole lines so indentation and comments around an edit stay as the user wrote them.
 
+export type InputKind = 'elicit' | 'elicitUrl' | 'sampling' | 'roots';
+
+/** What each kind of input is called in a message (`elicitation request still awaited ...`). */
+export const INPUT_KIND_NAMES: Readonly<Record<InputKind, string>> = {
+  elicit: 'elicitation',
+  elicitUrl: 'URL elicitation',
+  sampling: 'sampling',
+  roots: 'roots',
+};
+
+/** Where the README explains `anchor`, as the npm registry shows it (what reports link to). */
+export function readmeUrl(anchor: string): string {
+  return `https://www.npmjs.com/package/mrtr-codemod#${anchor}`;
+}
+
+/** A range of a text: offsets, `end` exclusive. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** The text that replaces a span. */
+export interface Edit extends Span {
+  text: string;
+}
+
+/** Offset of the start of the line containing `offset`. */
 export function lineStartOf(source: string, offset: number): number {
   const nl = source.lastIndexOf('\n', offset - 1);
   return nl + 1;

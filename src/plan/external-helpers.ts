@@ -1,0 +1,100 @@
+// Calls from this module's handlers into another module's helper that makes a request (the
+// engine finds those helpers, PlanOptions.externalHelpers): asked through the helper's halves
+// where the engine says it is split, marked otherwise. The engine splits a helper only if every
+// call of it, in every module, migrates: each module reports its calls (FilePlan.externalCalls).
+import type { Node } from '@babel/types';
+import { walk } from '../analyse/ast.ts';
+import { callGraphOf, type NamedCall } from '../analyse/call-graph.ts';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import type { HandlerSite } from '../analyse/find-handlers.ts';
+import { receiverResolver } from '../analyse/receivers.ts';
+import { addSite, blockByHelper, markAt, type FilePlanning } from './file-planning.ts';
+import { viaSite } from './helper-tree.ts';
+import type { ExternalHelper } from './plan-options.ts';
+import { refuse } from './refusal.ts';
+import { shapeCalls } from './split-helper.ts';
+import type { FilePlan, SplitShape } from './types.ts';
+
+export function placeExternalCalls(file: FilePlanning): void {
+  const helpers = file.options.externalHelpers;
+  if (!helpers || helpers.size === 0) return;
+  for (const call of callGraphOf(file.analysis.index).calls) {
+    const external = externalHelperOf(file, helpers, call);
+    const handler = external && file.handlers.find((h) => call.functions.includes(h.fn));
+    if (!external || !handler) continue;
+    const via = external.split ? externalViaSite(file, call, external, external.split) : undefined;
+    if (via) {
+      file.externalVia.push({ handler, site: via, external });
+      addSite(file, handler, via);
+      continue;
+    }
+    const refusal = refuse('via-helper', 'otherModule', { helper: external.name, file: external.file, line: String(external.line) });
+    markAt(file, call.call, call.ancestors, 'elicit', handler, refusal);
+    blockByHelper(file, handler, external.name, call.call, call.ancestors);
+  }
+}
+
+/**
+ * For the engine: whether each call of another module's split helper migrated, and the uses
+ * of one that no handler here asks through (`migrated` false: they keep the helper whole).
+ */
+export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSite, site: LegacySite) => boolean): FilePlan['externalCalls'] {
+  return [
+    ...file.externalVia.map(({ handler, site, external }) => ({ file: external.file, name: external.name, migrated: migrates(handler, site) })),
+    ...externalLeftovers(file),
+  ];
+}
+
+/**
+ * Uses of another module's split helper that no handler here asks through: a call outside a
+ * handler, the function passed around, a call of a method of that name on an object nothing
+ * here explains. Each keeps the helper whole (the engine splits it only if none is left).
+ */
+function externalLeftovers(file: FilePlanning): Array<{ file: string; name: string; migrated: false }> {
+  const helpers = file.options.externalHelpers;
+  if (!helpers || helpers.size === 0) return [];
+  const asked = new Set<Node>(file.externalVia.map((e) => e.site.call));
+  const out: Array<{ file: string; name: string; migrated: false }> = [];
+  const methods = new Map<string, ExternalHelper[]>();
+  for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);
+  for (const call of callGraphOf(file.analysis.index).calls) {
+    if (asked.has(call.call)) continue;
+    const known = externalHelperOf(file, helpers, call);
+    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false });
+    else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
+  }
+  // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
+  const callees = new Set<Node>(file.externalVia.map((e) => (e.site.call as { callee: Node }).callee));
+  walk(file.analysis.program, (node, parents) => {
+    if (node.type !== 'Identifier' || callees.has(node)) return undefined;
+    const h = helpers.get(node.name);
+    const parent = parents[parents.length - 1];
+    if (!h?.split || parent?.type === 'ImportSpecifier' || (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed))
+      return undefined;
+    out.push({ file: h.file, name: h.name, migrated: false });
+    return undefined;
+  });
+  return out;
+}
+
+/** The other module's helper a call calls: an imported function by its local name, or a method of an instance of an imported class. */
+function externalHelperOf(file: FilePlanning, helpers: ReadonlyMap<string, ExternalHelper>, call: NamedCall): ExternalHelper | undefined {
+  const { analysis } = file;
+  const callee = call.call.callee;
+  if (callee.type === 'Identifier') return helpers.get(callee.name);
+  if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
+  const cls = receiverResolver(analysis.index, analysis.importedNames).classOf(callee.object, call.functions);
+  if (!cls || cls === 'other' || !('imported' in cls)) return undefined;
+  const local = [...analysis.importedNames].find(([, i]) => i.from === cls.from && i.imported === cls.imported)?.[0];
+  return local ? helpers.get(`${local}.${callee.property.name}`) : undefined;
+}
+
+/** A call of another module's split helper, standing for its request (its halves imported by their exported names). */
+function externalViaSite(file: FilePlanning, call: NamedCall, external: ExternalHelper, shape: SplitShape): LegacySite | undefined {
+  const { analysis } = file;
+  const base = external.name.split('.').pop()!;
+  const halves = [`${base}Request`, ...(shape.identity ? [] : [`${base}Result`])];
+  // A function's halves are imported: a name this module already uses for something else stops it.
+  if (!shape.method && halves.some((h) => analysis.declaredAnywhere.has(h) && analysis.importedNames.get(h)?.imported !== h)) return undefined;
+  return viaSite(file.source, call, { name: base, ...shape, ...shapeCalls(base, shape) });
+}

@@ -1,0 +1,240 @@
+// What planning one file keeps between its steps (see plan-file.ts): the sites placed so far,
+// by handler; what blocks a handler before it is planned; the helpers split for their callers;
+// and the markers and report lines written so far, in the order the plan lists them.
+import type { Node } from '@babel/types';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { isFunction, isStatementLike, type FunctionNode } from '../analyse/ast.ts';
+import { callGraphOf, type HelperChain } from '../analyse/call-graph.ts';
+import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
+import { registeredHandlers, type HandlerSite } from '../analyse/find-handlers.ts';
+import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
+import { KINDS } from '../analyse/sdk-surface.ts';
+import type { TypeFacts } from '../analyse/type-facts.ts';
+import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
+import type { Delegation } from './delegates.ts';
+import type { HelperTree } from './helper-tree.ts';
+import { handlerId } from './plan-handler.ts';
+import type { ExternalHelper, PlanOptions } from './plan-options.ts';
+import { refuse, type Refusal } from './refusal.ts';
+import type { HelperSplit } from './split-helper.ts';
+import type { FilePlan, Marker, SiteReport } from './types.ts';
+
+/** A helper split for the handlers that reach it, with its tree (split whole, or not at all). */
+export interface PlannedSplit {
+  site: LegacySite;
+  chain: HelperChain;
+  split: HelperSplit;
+  tree: HelperTree;
+}
+
+/** A request in a helper that cannot be split, and why. */
+export interface UnsplitHelper {
+  site: LegacySite;
+  chain: HelperChain;
+  why: string;
+}
+
+/** A handler's call of another module's split helper, asked through its halves. */
+export interface ExternalCall {
+  handler: HandlerSite;
+  site: LegacySite;
+  external: ExternalHelper;
+}
+
+export interface FilePlanning {
+  readonly analysis: FileAnalysis;
+  readonly options: PlanOptions;
+  readonly source: string;
+  readonly eol: string;
+  readonly style: CodeStyle;
+  /** The file's handlers, and its functions other modules register as handlers (the engine found them). */
+  readonly handlers: readonly HandlerSite[];
+  /** The checker's word on each site whose receiver is in doubt (see receiverVerdict). */
+  readonly verdicts: ReadonlyMap<LegacySite, boolean | undefined>;
+  /** The sites planned: all but those the checker says are not MCP requests. */
+  readonly candidates: readonly LegacySite[];
+  /** Sites recognised by name only, kept for want of type facts. */
+  readonly uncertain: number;
+  readonly markers: Marker[];
+  readonly reports: SiteReport[];
+  /** The sites each handler asks at (its own, and its calls of split helpers). */
+  readonly byHandler: Map<HandlerSite, LegacySite[]>;
+  readonly exportedHelpers: FilePlan['exportedHelpers'];
+  /** Calls from handlers into helpers that cannot be migrated: they block their handler (or, in a handler dispatching by tool name, their case). */
+  readonly reachHelpers: Map<HandlerSite, Array<{ helper: string; call: Node; ancestors: readonly Node[] }>>;
+  readonly splits: PlannedSplit[];
+  /** Sites refused before planning; their handler is then left whole too. */
+  readonly preset: Map<LegacySite, Refusal>;
+  /** Requests in helpers that cannot be split, decided once every site is placed (a delegation). */
+  readonly deferred: UnsplitHelper[];
+  /** URL elicitations returned as input requests at once (see planUrlThrow), and the handlers one that cannot move leaves whole. */
+  readonly urlThrows: { edits: Edit[]; planned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }>; blocked: Set<HandlerSite> };
+  readonly externalVia: ExternalCall[];
+  /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
+  readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
+}
+
+export function startPlanning(analysis: FileAnalysis, options: PlanOptions): FilePlanning {
+  const { source } = analysis;
+  const handlers = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
+  // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
+  // is left alone when the checker says its receiver is not an MCP SDK object.
+  const fromSdk = options.typeFacts?.fromSdk;
+  const verdicts = new Map(analysis.sites.filter((s) => s.uncertain).map((s) => [s, fromSdk && !s.standIn ? receiverVerdict(s, fromSdk) : undefined]));
+  return {
+    analysis,
+    options,
+    source,
+    eol: eolOf(source),
+    style: codeStyleOf(source, analysis.program),
+    handlers,
+    verdicts,
+    candidates: analysis.sites.filter((s) => verdicts.get(s) !== false),
+    uncertain: fromSdk ? 0 : verdicts.size,
+    markers: [],
+    reports: [],
+    byHandler: new Map(),
+    exportedHelpers: [],
+    reachHelpers: new Map(),
+    splits: [],
+    preset: new Map(),
+    deferred: [],
+    urlThrows: { edits: [], planned: [], blocked: new Set() },
+    externalVia: [],
+    delegations: [],
+  };
+}
+
+/**
+ * The checker's word on a receiver in doubt: the SDK's when the receiver's type is (a low-level
+ * Server), or when `x` of `x.server` is (an McpServer); not when both are certainly other
+ * types; undefined when either cannot tell (a stand-in interface, an unresolved type).
+ */
+function receiverVerdict(site: LegacySite, fromSdk: NonNullable<TypeFacts['fromSdk']>): boolean | undefined {
+  const answers = [site.receiver, ...(site.asked && site.asked !== site.receiver ? [site.asked] : [])].map((n) => fromSdk(n.start!, n.end!));
+  if (answers.includes(true)) return true;
+  return answers.every((a) => a === false) ? false : undefined;
+}
+
+export function addSite(file: FilePlanning, handler: HandlerSite, site: LegacySite): void {
+  const list = file.byHandler.get(handler);
+  if (list) list.push(site);
+  else file.byHandler.set(handler, [site]);
+}
+
+/** Each handler on the chain to a helper that stays is blocked by its call of it. */
+export function blockReaching(file: FilePlanning, chain: HelperChain): void {
+  for (const r of chain.reaching) blockByHelper(file, r.handler, chain.helper, r.call.call, r.call.ancestors);
+}
+
+export function blockByHelper(file: FilePlanning, handler: HandlerSite, helper: string, call: Node, ancestors: readonly Node[]): void {
+  file.reachHelpers.set(handler, [...(file.reachHelpers.get(handler) ?? []), { helper, call, ancestors }]);
+}
+
+/** Reports a site as marked, and writes the marker above its statement. */
+export function mark(file: FilePlanning, site: LegacySite, refusal: Refusal, handler?: HandlerSite): void {
+  markAt(file, site.call, site.ancestors, site.kind ?? 'elicit', handler, refusal, site.kind ? KINDS[site.kind].guidance : undefined, site.at);
+}
+
+/** Reports `node` as marked, and writes the marker above its statement. */
+export function markAt(
+  file: FilePlanning,
+  node: Node,
+  ancestors: readonly Node[],
+  kind: InputKind,
+  handler: HandlerSite | undefined,
+  refusal: Refusal,
+  guidance?: string,
+  reportAt: Node = node,
+): void {
+  const { line, column } = reportAt.loc!.start;
+  file.reports.push({
+    line,
+    column: column + 1,
+    kind,
+    handler: handler ? handlerId(handler) : undefined,
+    status: 'marked',
+    code: refusal.code,
+    reason: refusal.reason,
+    next: refusal.next,
+    guidance,
+  });
+  addMarker(file, ancestors, node, refusal);
+}
+
+export function markThrow(file: FilePlanning, t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal): void {
+  markAt(file, t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
+}
+
+function addMarker(file: FilePlanning, ancestors: readonly Node[], node: Node, refusal: Refusal): void {
+  const statement = [...ancestors].reverse().find(isStatementLike) ?? node;
+  const lineStart = lineStartOf(file.source, statement.start!);
+  if (file.markers.some((m) => m.lineStart === lineStart)) return;
+  file.markers.push({ lineStart, indent: indentAt(file.source, statement.start!), code: refusal.code, reason: refusal.reason, next: refusal.next });
+}
+
+/**
+ * A request made in a helper: the helper cannot suspend its caller. The helper's site and
+ * every call that reaches it from a handler are marked, naming the chain. `why` it cannot be
+ * split; undefined when it could, but a handler that calls it could not be migrated.
+ */
+export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperChain, why: string | undefined): void {
+  const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
+  const reaching = { helper: chain.helper, handlers: ids.join(', '), reach: ids.length === 1 ? 'reaches' : 'reach' };
+  mark(file, site, why === undefined ? refuse('in-helper', 'callerNotMigrated', reaching) : refuse('in-helper', 'unsplittable', { ...reaching, why }));
+  markReaching(file, site, chain);
+}
+
+/** Every call from a handler on the way to a helper's request that stays: marked, naming the chain. */
+export function markReaching(file: FilePlanning, site: LegacySite, chain: HelperChain): void {
+  const line = String(site.call.loc!.start.line);
+  for (const { handler, call, chain: names } of chain.reaching) {
+    const refusal = refuse('via-helper', 'helperChain', { chain: names.map((n) => `\`${n}()\``).join(' → '), line, helper: chain.helper });
+    markAt(file, call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
+  }
+}
+
+/**
+ * The name under which other modules call a function of this module: an exported top-level
+ * function (or const), or `Class.method` for a method of an exported class.
+ */
+export function exportedNameOf(analysis: FileAnalysis, fn: FunctionNode): string | undefined {
+  const name = callGraphOf(analysis.index).nameOf(fn);
+  if (!name) return undefined;
+  const ancestors = analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+  if (fn.type === 'ClassMethod') {
+    const cls = ancestors[ancestors.length - 2];
+    const className = (cls?.type === 'ClassDeclaration' || cls?.type === 'ClassExpression') && cls.id ? cls.id.name : undefined;
+    return className && analysis.exportedNames.has(className) && ancestors.filter(isFunction).length === 0 ? `${className}.${name}` : undefined;
+  }
+  return ancestors.filter(isFunction).length === 0 && analysis.exportedNames.has(name) ? name : undefined;
+}
+
+/** Whether a function (a method: its class) is exported where it is declared (`export async function confirm`). */
+export function exportedInline(analysis: FileAnalysis, fn: FunctionNode): boolean {
+  const ancestors = analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+  const holder = fn.type === 'ClassMethod' ? ancestors[ancestors.length - 2] : fn.type === 'FunctionDeclaration' ? fn : ancestors[ancestors.length - 2];
+  const parent = holder ? [...ancestors, fn][[...ancestors, fn].indexOf(holder) - 1] : undefined;
+  return parent?.type === 'ExportNamedDeclaration';
+}
+
+/** The exported functions of this module that make the request, or reach it through calls here. */
+export function askingExports(analysis: FileAnalysis, site: LegacySite): string[] {
+  if (!site.enclosing || site.functions.length !== 1) return []; // asked from a callback inside it, not by it
+  const graph = callGraphOf(analysis.index);
+  const found: string[] = [];
+  const seen = new Set<FunctionNode>();
+  const queue: FunctionNode[] = [site.enclosing];
+  while (queue.length > 0) {
+    const fn = queue.shift()!;
+    if (seen.has(fn)) continue;
+    seen.add(fn);
+    const exported = exportedNameOf(analysis, fn);
+    if (exported) found.push(exported);
+    const name = graph.nameOf(fn);
+    if (!name) continue;
+    for (const c of graph.calls)
+      if (c.callee === name && c.member !== graph.plain(fn) && c.functions.length > 0) queue.push(c.functions[c.functions.length - 1]!);
+  }
+  return found;
+}

@@ -1,0 +1,281 @@
+// The first steps of planning a file (see plan-file.ts): each legacy site goes to the handler
+// that asks at it (its own, or one that reaches it through helpers this module splits), or is
+// marked where it is; so do URL elicitations thrown as errors, and functions handlers delegate
+// to, which are migrated as handlers of their own.
+import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
+import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
+import type { HandlerSite } from '../analyse/find-handlers.ts';
+import { referencedNames, type FunctionNode } from '../analyse/ast.ts';
+import { codeSnippet } from '../core/escape.ts';
+import { delegationTo } from './delegates.ts';
+import {
+  addSite,
+  askingExports,
+  blockReaching,
+  exportedInline,
+  exportedNameOf,
+  mark,
+  markAt,
+  markHelper,
+  markReaching,
+  markThrow,
+  type FilePlanning,
+} from './file-planning.ts';
+import { splitTree, type HelperTree } from './helper-tree.ts';
+import { contextParameter, handlerId, type ContextParameter } from './plan-handler.ts';
+import { refuse, Refusal } from './refusal.ts';
+import type { HelperSplit } from './split-helper.ts';
+import type { SplitShape } from './types.ts';
+import { planUrlThrow } from './url-elicitation.ts';
+
+/**
+ * Sites refused before any handler is planned: every site of a module on the v1 SDK (imported
+ * here, or through a module of the project that stays on v1: v1 has no MRTR, and v2 calls
+ * would not run on its server), a receiver not known to be the SDK's, an optional call.
+ */
+export function presetRefusals(file: FilePlanning): void {
+  const { analysis, options, source, handlers } = file;
+  const v1 =
+    [...analysis.importedNames.values()].find((i) => i.from === '@modelcontextprotocol/sdk' || i.from.startsWith('@modelcontextprotocol/sdk/'))?.from ??
+    (/\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? '@modelcontextprotocol/sdk' : undefined);
+  const onV1 = v1
+    ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) })
+    : options.v1Through
+      ? refuse('legacy-sdk', 'reachesV1', { specifier: codeSnippet(options.v1Through) })
+      : undefined;
+  for (const site of file.candidates) {
+    if (onV1) {
+      file.preset.set(site, onV1.at(site));
+      continue;
+    }
+    // A function handed in, called where no handler reaches and no other module can: whatever it
+    // is, it asks outside a request (below), which says more than an unknown receiver.
+    if (
+      site.handedIn &&
+      !handlers.some((h) => site.functions.includes(h.fn)) &&
+      askingExports(analysis, site).length === 0 &&
+      !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)
+    )
+      continue;
+    if (site.uncertain && file.verdicts.get(site) !== true) {
+      // Refuse rather than guess: only the method name says this is an MCP request.
+      file.preset.set(
+        site,
+        refuse('unknown-receiver', 'notAnMcpObject', { receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)) }).at(site),
+      );
+    } else if (site.call.type === 'OptionalCallExpression') {
+      // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
+      file.preset.set(site, refuse('optional-call', 'optionalCall').at(site));
+    }
+  }
+}
+
+/** Places every candidate site: with its handler, with the handlers a split helper asks for, or marked. */
+export function placeSites(file: FilePlanning): void {
+  for (const site of file.candidates) {
+    const owner = file.handlers.find((h) => site.functions.includes(h.fn));
+    const refused = file.preset.get(site);
+    if (refused && !owner) {
+      mark(file, site, refused);
+      // Its handlers, here and in other modules, still reach it: they are marked too.
+      for (const name of askingExports(file.analysis, site)) file.exportedHelpers.push({ name, line: site.call.loc!.start.line });
+      const chain = handlersReaching(callGraphOf(file.analysis.index), file.handlers, site.enclosing);
+      if (chain) {
+        markReaching(file, site, chain);
+        blockReaching(file, chain);
+      }
+    } else if (refused || owner) addSite(file, owner!, site);
+    else placeHelperSite(file, site);
+  }
+}
+
+/**
+ * A request outside every handler. A helper asked through by handlers is split (with the
+ * helpers on the way) when the whole tree can be. One this module exports is asked through by
+ * other modules' handlers too: it is split only when the engine says every one of them
+ * migrates (splitExported); until then it is marked, and what its split would be is reported
+ * for those modules to plan with.
+ */
+function placeHelperSite(file: FilePlanning, site: LegacySite): void {
+  const { analysis, options } = file;
+  const exported = askingExports(analysis, site);
+  const chain = handlersReaching(callGraphOf(analysis.index), file.handlers, site.enclosing);
+  const tree = helperTree(file, site);
+  const pending =
+    typeof tree !== 'string'
+      ? tree.splits.filter(
+          (s) => exportedNameOf(analysis, s.site.enclosing!) !== undefined && !options.splitExported?.has(exportedNameOf(analysis, s.site.enclosing!)!),
+        )
+      : [];
+  if (typeof tree !== 'string' && pending.length === 0 && (tree.handlerCalls.length > 0 || exported.length > 0)) {
+    for (const s of tree.splits) file.splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
+    for (const c of tree.handlerCalls) addSite(file, c.handler, c.site);
+    return;
+  }
+  for (const name of exported) {
+    const proposed = pending.find((s) => exportedNameOf(analysis, s.site.enclosing!) === name);
+    file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
+  }
+  if (chain) {
+    const why =
+      typeof tree === 'string'
+        ? tree
+        : 'it is exported: other modules call it too, and it is split only once each of their handlers can be migrated (this run could not show that).';
+    // Not split: a function its handlers delegate to may still be migrated as a handler (placeDelegations).
+    if (exported.length === 0) file.deferred.push({ site, chain, why });
+    else {
+      markHelper(file, site, chain, why);
+      blockReaching(file, chain);
+    }
+  } else if (analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
+    mark(file, site, refuse('unknown-tool-name', 'computedName'));
+  } else if (exported.length > 0) {
+    const first = exported[exported.length - 1]!;
+    mark(
+      file,
+      site,
+      typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
+    );
+  } else {
+    mark(file, site, refuse('no-request-to-answer', 'outsideHandler'));
+  }
+}
+
+/** What other modules need of a split to ask through it. */
+function shapeOf(split: HelperSplit): SplitShape {
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity } = split;
+  return { kind, resultType, ...(valueType ? { valueType } : {}), method, requestArgs, resultArgs, identity };
+}
+
+/** The splits of the helpers on the way from a request to its handlers, or why not. */
+function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
+  const { analysis } = file;
+  const graph = callGraphOf(analysis.index);
+  const kept = (fn: FunctionNode) => {
+    const name = graph.nameOf(fn);
+    // `export { confirm }` would name a function the split removes.
+    if (exportedNameOf(analysis, fn) && !exportedInline(analysis, fn))
+      return 'it is exported through an export list, which would name the function the split removes.';
+    const taken = name
+      ? [`${name}Request`, `${name}Result`].find((n) => analysis.declaredAnywhere.has(n) || graph.calls.some((c) => c.callee === n))
+      : undefined;
+    return taken ? `the module already declares \`${taken}\`, a name the split needs.` : undefined;
+  };
+  const exported = (fn: FunctionNode) => exportedNameOf(analysis, fn) !== undefined;
+  return splitTree(
+    {
+      source: file.source,
+      graph,
+      index: analysis.index,
+      imports: analysis.importedNames,
+      handlers: file.handlers,
+      typed: analysis.typed,
+      eol: file.eol,
+      kept,
+      exported,
+    },
+    site,
+  );
+}
+
+/**
+ * URL elicitations thrown as errors: questions of their handler where code follows them,
+ * input requests returned at once where nothing does (see planUrlThrow). One that cannot move
+ * leaves its handler whole.
+ */
+export function placeUrlThrows(file: FilePlanning): void {
+  for (const t of file.analysis.urlThrows) {
+    const handler = file.handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
+    const outcome = planUrlThrow(file.source, file.eol, t, handler?.fn, handler !== undefined && file.byHandler.has(handler));
+    if (outcome === 'question') {
+      for (const site of urlThrowSites(t)) addSite(file, handler!, site);
+    } else if (outcome instanceof Refusal) {
+      markThrow(file, t, handler, outcome);
+      if (handler) file.urlThrows.blocked.add(handler);
+    } else {
+      file.urlThrows.edits.push(outcome);
+      file.urlThrows.planned.push({ t, handler: handler! });
+      const { line, column } = t.statement.loc!.start;
+      file.reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });
+    }
+  }
+}
+
+/**
+ * A handler registered from `oninitialized` never exists for a 2026-07-28 client: there is no
+ * initialize on that revision, so the hook never runs.
+ */
+export function markLateRegistrations(file: FilePlanning): void {
+  for (const handler of file.handlers) {
+    const hook = handler.ancestors.find(
+      (a) =>
+        a.type === 'AssignmentExpression' &&
+        a.left.type === 'MemberExpression' &&
+        !a.left.computed &&
+        a.left.property.type === 'Identifier' &&
+        a.left.property.name === 'oninitialized',
+    );
+    if (!hook || !file.byHandler.has(handler)) continue;
+    const refusal = refuse('registered-late', 'fromOninitialized', { handler: handlerId(handler) });
+    markAt(file, handler.call, handler.ancestors, file.byHandler.get(handler)![0]!.kind ?? 'elicit', handler, refusal);
+  }
+}
+
+/**
+ * Functions handlers delegate to (`return await this.handleX(args)`): migrated as handlers of
+ * their own, when the handlers that call them ask nothing themselves. Else marked, as helpers.
+ */
+export function placeDelegations(file: FilePlanning): void {
+  undoSplitsForDelegations(file);
+  const graph = callGraphOf(file.analysis.index);
+  for (const fn of new Set(file.deferred.map((d) => d.site.enclosing!))) {
+    const mine = file.deferred.filter((d) => d.site.enclosing === fn);
+    const delegation = delegationTo(graph, file.handlers, fn);
+    const ok = typeof delegation !== 'string' && delegation.calls.every((c) => !file.byHandler.has(c.handler) && callerContext(file, c.handler) !== undefined);
+    if (ok) {
+      file.delegations.push({ delegation, chains: mine });
+      for (const d of mine) addSite(file, delegation.handler, d.site);
+      continue;
+    }
+    for (const { site, chain, why } of mine) {
+      markHelper(file, site, chain, why);
+      blockReaching(file, chain);
+    }
+  }
+}
+
+/**
+ * A helper that was split for a handler that also delegates to one that cannot be: delegated
+ * too, so that the handler (asking nothing itself) needs no state of its own.
+ */
+function undoSplitsForDelegations(file: FilePlanning): void {
+  const { analysis, handlers, byHandler, splits } = file;
+  const graph = callGraphOf(analysis.index);
+  const delegating = new Set(
+    [...new Set(file.deferred.map((d) => d.site.enclosing!))].flatMap((fn) => {
+      const d = delegationTo(graph, handlers, fn);
+      return typeof d === 'string' ? [] : d.calls.map((c) => c.handler);
+    }),
+  );
+  const direct = (h: HandlerSite) => (byHandler.get(h) ?? []).some((x) => !x.via);
+  for (const tree of new Set(splits.map((s) => s.tree))) {
+    if (tree.splits.length !== 1 || !tree.handlerCalls.some((c) => delegating.has(c.handler)) || tree.handlerCalls.some((c) => direct(c.handler))) continue;
+    const { site, split } = tree.splits[0]!;
+    if (exportedNameOf(analysis, site.enclosing!) || typeof delegationTo(graph, handlers, site.enclosing!) === 'string') continue;
+    for (const c of tree.handlerCalls) {
+      const rest = byHandler.get(c.handler)!.filter((x) => x !== c.site);
+      if (rest.length > 0) byHandler.set(c.handler, rest);
+      else byHandler.delete(c.handler);
+    }
+    splits.splice(0, splits.length, ...splits.filter((x) => x.tree !== tree));
+    file.deferred.push({ site, chain: handlersReaching(graph, handlers, site.enclosing) ?? { helper: split.name, reaching: [] }, why: 'it is delegated to.' });
+  }
+}
+
+/** The context a handler hands on to a function it delegates to: its own parameter, or one added; undefined when it destructures it. */
+export function callerContext(file: FilePlanning, handler: HandlerSite): ContextParameter | undefined {
+  const param = handler.fn.params[handler.ctxIndex];
+  if (param && param.type !== 'Identifier') return undefined;
+  const context = contextParameter(file.source, handler, [], referencedNames(handler.fn.body), file.analysis.typed);
+  return context instanceof Refusal || context.paramEdit ? undefined : context;
+}

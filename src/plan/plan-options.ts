@@ -1,0 +1,58 @@
+// What planning a file takes besides its analysis: type facts, and what the engine found in
+// the other modules of the run (their asking helpers, the handlers they register from here,
+// where the request-state module goes).
+import type { HandlerSite } from '../analyse/find-handlers.ts';
+import type { TypeFacts } from '../analyse/type-facts.ts';
+import type { SplitShape } from './types.ts';
+
+/**
+ * An asking helper of another module, as this module calls it: its exported name (`confirm`,
+ * `Prompter.confirm`), where it asks, and how it splits when the engine says it is split.
+ */
+export interface ExternalHelper {
+  file: string;
+  line: number;
+  name: string;
+  split?: SplitShape;
+}
+
+export interface PlanOptions {
+  typeFacts?: TypeFacts;
+  /**
+   * Functions of other modules of the project that make a legacy request, by the local name
+   * this module imports them under (the engine finds them): handlers calling them are marked.
+   */
+  externalHelpers?: ReadonlyMap<string, ExternalHelper>;
+  /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
+  sampling?: 'migrate' | 'flag';
+  /**
+   * Exported helpers (`confirm`, `Prompter.confirm`) the engine found every other module's
+   * handlers can ask through once split: this module splits them too.
+   */
+  splitExported?: ReadonlySet<string>;
+  /** Functions of this module other modules' migrated tool definitions are handed to: their parameter type is widened. */
+  widenDefiners?: ReadonlySet<string>;
+  /** This module's exported functions other modules register as handlers, and how (the engine finds them). */
+  registeredAs?: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>;
+  /**
+   * Set when this module reaches the v1 SDK through a module of the project that stays on v1
+   * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.
+   */
+  v1Through?: string;
+  /** The request-state module migrated handlers import (see StateModuleOptions). */
+  stateModule?: StateModuleOptions;
+  /**
+   * True when only the plan's sites will be used (a lint, or a plan made to find the questions
+   * for the checker): the edits' clean-up (the declarations the migration leaves unused) is then
+   * not worked out. Asked once the handlers are planned.
+   */
+  sitesOnly?: () => boolean;
+}
+
+/** Where the request-state module is, and whether its verifier is wired in another module. */
+export interface StateModuleOptions {
+  /** Absolute path of the module; by default `mrtr-request-state.<ext>` beside the file. */
+  path?: string;
+  /** The engine wires the verifier where the server is built, in another module of the project. */
+  verifierWiredElsewhere?: boolean;
+}

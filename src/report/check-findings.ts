@@ -1,0 +1,159 @@
+// What `check` finds in one file: the sites the codemod reports for it, each merged with its own
+// marker comment, and the other markers of its comments.
+//
+// A refused site and its own marker (same code, in the comment lines just above the site's
+// statement, where migrate writes it) are one finding, reported at the site with the marker's
+// words. A marker stays after its legacy call is gone, so every file that mentions one is
+// scanned, not only those the prefilter passes. `@mrtr-note` comments are guidance, not findings.
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { isStatementLike } from '../analyse/ast.ts';
+import { markersByLines, markersInComment, type MarkerComment } from '../analyse/markers.ts';
+import { INPUT_KIND_NAMES, lineEndOf } from '../core/vocabulary.ts';
+import type { RunSite } from '../engine/run.ts';
+import { LEGACY_RULE, OFFICIAL_RULE, TODO_RULE_PREFIX, type Finding } from './formats/check-report.ts';
+
+/** Quick text test before a file's comments are parsed. */
+export const MARKER_TEXT = /@mrtr-todo|@mcp-codemod-error/;
+
+export interface FileScan {
+  markers: MarkerComment[];
+  /** Lines that hold only comment text (and whitespace). */
+  commentLines: Set<number>;
+  /** First line of the statement holding the legacy call at `line:column`, when the file parsed. */
+  statementLine(line: number, column: number): number | undefined;
+  parseError?: { message: string; line?: number; column?: number };
+}
+
+/** Markers in the comments of one file, and where each legacy call's statement begins. */
+export async function scanSource(source: string, fileName: string): Promise<FileScan> {
+  const [{ analyseFile }, { ParseFailure }] = await Promise.all([import('../analyse/analyse-file.ts'), import('../analyse/parse.ts')]);
+  let analysis;
+  try {
+    analysis = analyseFile(source, fileName);
+  } catch (error) {
+    if (!(error instanceof ParseFailure)) throw error;
+    // Still list the markers (by lines that start as comments), so the report says what it can.
+    const fallback = markersByLines(source);
+    return {
+      ...fallback,
+      statementLine: () => undefined,
+      parseError: {
+        message: `cannot parse: ${error.message}`,
+        ...(error.line !== undefined ? { line: error.line } : {}),
+        ...(error.column !== undefined ? { column: error.column + 1 } : {}),
+      },
+    };
+  }
+  return scanAnalysis(analysis);
+}
+
+/** scanSource over a file the run has analysed already (nothing is parsed again). */
+export function scanAnalysis({ source, comments, sites }: Pick<FileAnalysis, 'source' | 'comments' | 'sites'>): FileScan {
+  const markers = comments.flatMap((comment) => markersInComment(comment));
+  const lineStarts = lineStartOffsets(source);
+  const commentLines = new Set<number>();
+  for (const comment of comments) {
+    const { start, end } = comment.loc!;
+    const before = source.slice(lineStarts[start.line - 1]!, comment.start!);
+    for (let line = start.line; line <= end.line; line++) {
+      if (line === start.line && before.trim() !== '') continue;
+      const after = line === end.line ? source.slice(comment.end!, lineEndOf(source, comment.end!)) : '';
+      if (after.trim() !== '' && !after.trim().startsWith('//') && !after.trim().startsWith('/*')) continue;
+      commentLines.add(line);
+    }
+  }
+  const statements = new Map<string, number>();
+  for (const site of sites) {
+    const statement = [...site.ancestors].reverse().find(isStatementLike) ?? site.call;
+    const { line, column } = site.call.loc!.start;
+    statements.set(`${line}:${column + 1}`, statement.loc!.start.line);
+  }
+  return { markers, commentLines, statementLine: (line, column) => statements.get(`${line}:${column}`) };
+}
+
+/** One file's findings: its sites, each merged with its own marker, and the other markers. */
+export function findingsForFile(file: string, sites: readonly RunSite[], scan: FileScan | undefined): Finding[] {
+  const markers = scan?.markers ?? [];
+  const used = new Set<MarkerComment>();
+  const findings: Finding[] = [];
+  const ordered = [...sites].sort((a, b) => a.line - b.line || a.column - b.column);
+
+  for (const site of ordered) {
+    const where = { kind: site.kind, ...(site.handler ? { handler: site.handler } : {}) };
+    if (site.status === 'migrated') {
+      findings.push({
+        file,
+        line: site.line,
+        column: site.column,
+        ruleId: LEGACY_RULE,
+        severity: 'error',
+        message: `${INPUT_KIND_NAMES[site.kind]} request still awaited from the client${site.handler ? ` in ${site.handler}` : ''}; MCP 2026-07-28 removed server→client requests`,
+        hint: `\`mrtr-codemod migrate ${shellWord(file)}\` can rewrite it`,
+        ...where,
+      });
+      continue;
+    }
+    const code = site.code ?? 'unspecified';
+    const marker = code === 'server-elsewhere' ? fileMarker(markers, code, used) : ownMarker(site, code, markers, scan);
+    if (marker) used.add(marker);
+    // server-elsewhere is a file-level report (line 1): the marker says where it really is.
+    const at = marker && code === 'server-elsewhere' ? marker : site;
+    findings.push({
+      file,
+      line: at.line,
+      column: at.column,
+      ruleId: `${TODO_RULE_PREFIX}${code}`,
+      severity: 'error',
+      message: todoMessage(marker?.reason ?? site.reason ?? '', marker ? marker.next : site.next),
+      ...(code === 'server-elsewhere' ? {} : where),
+      ...(marker ? { markerLine: marker.line } : {}),
+    });
+  }
+
+  for (const marker of markers) {
+    if (used.has(marker)) continue;
+    findings.push({
+      file,
+      line: marker.line,
+      column: marker.column,
+      ruleId: marker.kind === 'official' ? OFFICIAL_RULE : `${TODO_RULE_PREFIX}${marker.code ?? 'unspecified'}`,
+      severity: 'error',
+      message:
+        marker.kind === 'official'
+          ? marker.reason || 'manual migration required (left by the official v1-to-v2 codemod)'
+          : todoMessage(marker.reason, marker.next),
+      markerLine: marker.line,
+    });
+  }
+  return findings;
+}
+
+/** The todo marker with this code in the comment lines right above the site's statement. */
+function ownMarker(site: RunSite, code: string, markers: readonly MarkerComment[], scan: FileScan | undefined): MarkerComment | undefined {
+  if (!scan || markers.length === 0) return undefined;
+  const statementLine = scan.statementLine(site.line, site.column) ?? site.line;
+  let top = statementLine;
+  while (top > 1 && scan.commentLines.has(top - 1)) top--;
+  return markers.find((m) => m.kind === 'todo' && m.code === code && m.line >= top && m.line < statementLine);
+}
+
+function fileMarker(markers: readonly MarkerComment[], code: string, used: ReadonlySet<MarkerComment>): MarkerComment | undefined {
+  const same = markers.filter((m) => m.kind === 'todo' && m.code === code);
+  return same.find((m) => !used.has(m)) ?? same[0];
+}
+
+function todoMessage(reason: string, next: string | undefined): string {
+  const text = reason.trim() || 'left for a person by mrtr-codemod';
+  return next ? `${text} Next: ${next}` : text;
+}
+
+/** A path as one shell word (quoted when it holds anything but plain characters). */
+function shellWord(file: string): string {
+  return /^[\w./@+-]+$/.test(file) ? file : `'${file.replace(/'/g, `'\\''`)}'`;
+}
+
+function lineStartOffsets(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}

@@ -1,0 +1,39 @@
+// Removals in the file's layout: a statement with its lines, elements of a comma-separated list.
+import type { Node } from '@babel/types';
+import { type Edit, lineEndOf, lineStartOf, lineTail, startsLine } from '../../core/vocabulary.ts';
+
+/**
+ * Removes a statement: its whole lines when it has them to itself, and the blank line after it
+ * when it opened its block (a block does not start with a blank line).
+ */
+export function removeStatement(source: string, statement: Node): Edit {
+  const start = statement.start!;
+  const end = statement.end!;
+  if (!startsLine(source, start) || lineTail(source, end) !== '') return { start, end, text: '' };
+  const from = lineStartOf(source, start);
+  let to = Math.min(lineEndOf(source, end) + 1, source.length);
+  const opensBlock = /\{\s*$/.test(source.slice(lineStartOf(source, from - 1), from).trimEnd());
+  const blankAfter = /^[ \t]*\r?\n/.exec(source.slice(to));
+  if (opensBlock && blankAfter) to += blankAfter[0].length;
+  return { start: from, end: to, text: '' };
+}
+
+/** Removes the elements `indexes` of a comma-separated list (parameters, arguments), its layout kept. */
+export function listRemovals(source: string, list: readonly Node[], indexes: ReadonlySet<number>): Edit[] {
+  const last = list.length - 1;
+  if (indexes.size === list.length) {
+    // Everything between the parentheses: a trailing comma and line breaks go too.
+    const open = source.lastIndexOf('(', list[0]!.start!);
+    const close = source.indexOf(')', list[last]!.end!);
+    return [{ start: open + 1, end: close, text: '' }];
+  }
+  const kept = [...list.keys()].filter((i) => !indexes.has(i));
+  const lastKept = kept[kept.length - 1]!;
+  const edits: Edit[] = [];
+  for (const i of [...indexes].sort((a, b) => a - b)) {
+    if (i < lastKept) edits.push({ start: list[i]!.start!, end: list[i + 1]!.start!, text: '' });
+  }
+  // The removed ones after the last kept: from its end, the separator with them.
+  if (lastKept < last) edits.push({ start: list[lastKept]!.end!, end: list[last]!.end!, text: '' });
+  return edits;
+}

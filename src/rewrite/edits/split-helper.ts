@@ -1,0 +1,56 @@
+// A helper split in two (see src/plan/split-helper.ts), as the edit that replaces its
+// declaration: `confirmRequest(...)`, which builds the request, and `confirmResult(answer, ...)`,
+// which keeps what the helper did with the answer, each under a comment saying why.
+import type { Node } from '@babel/types';
+import { lineComment } from '../../core/escape.ts';
+import { type Edit, indentAt, lineEndOf, lineStartOf } from '../../core/vocabulary.ts';
+
+/** The two halves of a helper, as the plan decides them. */
+export interface HelperHalves {
+  /** The helper's declaration (a function, a const, a method): its lines are replaced. */
+  declaration: Node;
+  /** What each half starts with: `function `, `export function `, or a method's modifiers. */
+  head: string;
+  name: string;
+  requestParams: string;
+  /** What the request half returns. */
+  requestText: string;
+  /** The result half, absent when the helper returned the answer as it was. */
+  result?: {
+    params: string;
+    returnType?: string;
+    /** Where the helper's first statement starts (its indentation is the body's). */
+    bodyStart?: number;
+    /** `return <answer>`, or the helper's statements after its request (from `from` to `to`), after a declaration of the answer. */
+    body: { returns: string } | { declares?: string; from: number; to: number };
+  };
+}
+
+export function splitHelperEdit(source: string, eol: string, halves: HelperHalves): Edit {
+  const { declaration, head, name } = halves;
+  const indent = indentAt(source, declaration.start!);
+  const lines = [
+    lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
+    lineComment('', `handler asks with ${name}Request() and, once answered, computes ${name}Result().`),
+    `${head}${name}Request(${halves.requestParams}) {`,
+    `  return ${halves.requestText};`,
+    '}',
+  ].map((l) => indent + l);
+  if (halves.result) {
+    const { params, returnType, bodyStart, body } = halves.result;
+    const bodyIndent = bodyStart !== undefined ? indentAt(source, bodyStart) : `${indent}  `;
+    const bodyLines =
+      'returns' in body
+        ? [`${bodyIndent}return ${body.returns};`]
+        : [
+            ...(body.declares ? [`${bodyIndent}${body.declares}`] : []),
+            ...source
+              .slice(lineStartOf(source, body.from), lineStartOf(source, body.to))
+              .replace(/\r?\n$/, '')
+              .split(/\r?\n/),
+          ];
+    lines.push('', `${indent}${head}${name}Result(${params})${returnType ? `: ${returnType}` : ''} {`, ...bodyLines, `${indent}}`);
+  }
+  const end = lineEndOf(source, declaration.end!);
+  return { start: lineStartOf(source, declaration.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
+}
