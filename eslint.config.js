@@ -9,7 +9,8 @@ import tseslint from 'typescript-eslint';
 const NODE = { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' };
 
 export default defineConfig([
-  globalIgnores(['dist/', 'fixtures/', 'test/corpus/']),
+  // .tmp/: the benchmark's generated corpora and the tests' scratch projects (git-ignored).
+  globalIgnores(['dist/', '.tmp/', 'fixtures/', 'test/corpus/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
