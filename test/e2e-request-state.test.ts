@@ -5,7 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
-import { connectAutoFulfilling, connectManual, flipMac, runCalls } from './support/harness.ts';
+import { connectAutoFulfilling, connectManual, connectManualOverHttp, flipMac, runCalls } from './support/harness.ts';
 
 type ServerModule = { createServer(world: World): McpServer };
 const deleteServer = (await import('../fixtures/elicit-confirm-delete/output.ts')) as ServerModule;
@@ -141,35 +141,25 @@ describe('a migrated handler on the 2026-07-28 era', () => {
 
 describe('principal binding over the real HTTP entry', () => {
   it('refuses state minted for one authenticated client when another presents it', async () => {
-    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const { createMcpHandler } = await import('@modelcontextprotocol/server');
     const world = createWorld();
-    const handler = createMcpHandler(() => deleteServer.createServer(world));
     let principal = 'alice';
-    const transport = new StreamableHTTPClientTransport(new URL('http://probe.invalid/mcp'), {
-      fetch: (url, init) => handler.fetch(new Request(url, init), { authInfo: { token: `token-${principal}`, clientId: principal, scopes: [] } }),
-    });
-    const client = new Client(
-      { name: 'binding-probe', version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } },
+    const connection = await connectManualOverHttp(
+      () => deleteServer.createServer(world),
+      () => ({ token: `token-${principal}`, clientId: principal, scopes: [] }),
     );
-    await client.connect(transport);
-    const call = (params: Record<string, unknown>) =>
-      client
-        .request({ method: 'tools/call', params }, { allowInputRequired: true })
-        .catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
+    const retry = { name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED };
 
-    const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as unknown as { requestState: string };
+    const first = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' } });
     principal = 'bob';
-    const stolen = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    const stolen = await connection.callRaw({ ...retry, requestState: first.requestState });
     expect(stolen).toMatchObject({ error: { code: -32602, message: 'Invalid or expired requestState' } });
     expect(world.log).toEqual(['count:logs']);
 
     principal = 'alice';
-    const own = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    const own = await connection.callRaw({ ...retry, requestState: first.requestState });
     expect(own).toMatchObject({ content: [{ type: 'text', text: 'Deleted 3 records from logs.' }] });
     expect(world.log).toEqual(['count:logs', 'delete:logs=3']);
-    await client.close();
+    await connection.close();
   });
 });
 
@@ -301,30 +291,22 @@ describe('the promises kept against an untrusted client', () => {
 
 describe('end-user binding over the real HTTP entry', () => {
   it('refuses state minted for one user of an OAuth client when another user of the same client presents it', async () => {
-    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const { createMcpHandler } = await import('@modelcontextprotocol/server');
     const world = createWorld();
-    const handler = createMcpHandler(() => deleteServer.createServer(world));
     let user = 'alice';
-    const transport = new StreamableHTTPClientTransport(new URL('http://probe.invalid/mcp'), {
-      fetch: (url, init) =>
-        handler.fetch(new Request(url, init), { authInfo: { token: `token-${user}`, clientId: 'one-app', scopes: [], extra: { sub: user } } }),
-    });
-    const client = new Client(
-      { name: 'user-binding-probe', version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } },
+    const connection = await connectManualOverHttp(
+      () => deleteServer.createServer(world),
+      () => ({ token: `token-${user}`, clientId: 'one-app', scopes: [], extra: { sub: user } }),
     );
-    await client.connect(transport);
-    const call = (params: Record<string, unknown>) =>
-      client
-        .request({ method: 'tools/call', params }, { allowInputRequired: true })
-        .catch((error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } }));
-
-    const first = (await call({ name: 'delete_records', arguments: { table: 'logs' } })) as unknown as { requestState: string };
+    const first = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' } });
     user = 'bob';
-    const stolen = await call({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: first.requestState });
+    const stolen = await connection.callRaw({
+      name: 'delete_records',
+      arguments: { table: 'logs' },
+      inputResponses: CONFIRMED,
+      requestState: first.requestState,
+    });
     expect(stolen).toMatchObject({ error: { code: -32602, message: 'Invalid or expired requestState' } });
     expect(world.log).toEqual(['count:logs']);
-    await client.close();
+    await connection.close();
   });
 });

@@ -14,8 +14,16 @@
  * the era and pins one instance per connection), whereas a hand-wired
  * `McpServer.connect()` is always 2025-era (SDK-NOTES, "Linking").
  */
-import { Client, InMemoryTransport, ProtocolError, type ClientOptions, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
-import type { McpServer } from '@modelcontextprotocol/server';
+import {
+  Client,
+  InMemoryTransport,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+  type ClientOptions,
+  type CreateMessageResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
+import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 export type Era = 'modern' | 'legacy';
@@ -277,7 +285,12 @@ async function connectRaw(factory: () => McpServer, autoFulfill: boolean): Promi
     () => undefined,
   );
 
-  const callRaw = async (params: Record<string, unknown>): ReturnType<ManualConnection['callRaw']> => {
+  return { client, callRaw: rawCaller(client, autoFulfill), close };
+}
+
+/** `tools/call` as sent, with a JSON-RPC error returned as a RawError instead of thrown. */
+function rawCaller(client: Client, autoFulfill: boolean): ManualConnection['callRaw'] {
+  return async (params) => {
     try {
       // The method-keyed overload passes an input_required result through
       // untouched when allowInputRequired is set (no withInputRequired needed).
@@ -291,8 +304,24 @@ async function connectRaw(factory: () => McpServer, autoFulfill: boolean): Promi
       throw error;
     }
   };
+}
 
-  return { client, callRaw, close };
+/**
+ * Manual mode on the modern era over the real Streamable HTTP entry (`createMcpHandler`), each
+ * request authenticated as `authInfo()` says at the time it is sent (switch it between calls
+ * to play another client or user).
+ */
+export async function connectManualOverHttp(factory: () => McpServer, authInfo: () => AuthInfo): Promise<ManualConnection> {
+  const handler = createMcpHandler(factory);
+  const transport = new StreamableHTTPClientTransport(new URL('http://probe.invalid/mcp'), {
+    fetch: (url, init) => handler.fetch(new Request(url, init), { authInfo: authInfo() }),
+  });
+  const client = new Client(
+    { name: 'http-probe', version: '1.0.0' },
+    { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } },
+  );
+  await client.connect(transport);
+  return { client, callRaw: rawCaller(client, false), close: () => client.close() };
 }
 
 /**
