@@ -251,7 +251,8 @@ export type World = {
 };
 `;
 
-const TSCONFIG = `{
+/** The corpora's compiler options (bench/repo-corpus.ts extends them per project). */
+export const TSCONFIG = `{
   "compilerOptions": {
     "target": "ES2022",
     "module": "NodeNext",

@@ -15,28 +15,13 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PREFILTER } from '../src/analyse/sdk-surface.ts';
-import { int, pick, plainModule, plainSize, rng, serverModule, WORLD, type CorpusManifest } from './corpus.ts';
+import { int, pick, plainModule, plainSize, rng, serverModule, TSCONFIG, WORLD, type CorpusManifest } from './corpus.ts';
 
 /** Bump when the generator changes, so stale corpora are rebuilt. */
 export const REPO_CORPUS_VERSION = 1;
 
 /** Source files (not ignored) the corpus aims at, about as many as the repository measured in the issue. */
 const SOURCE_FILES = 6_300;
-
-const BASE_TSCONFIG = `{
-  "compilerOptions": {
-    "target": "ES2022",
-    "module": "NodeNext",
-    "moduleResolution": "NodeNext",
-    "strict": true,
-    "skipLibCheck": true,
-    "allowImportingTsExtensions": true,
-    "noEmit": true,
-    "jsx": "react-jsx",
-    "types": ["node"]
-  }
-}
-`;
 
 const PROJECT_TSCONFIG = (up: string) => `{
   "extends": "${up}tsconfig.base.json",
@@ -167,7 +152,7 @@ interface RepoFile {
 function* repoFiles(seed: number): Generator<RepoFile> {
   const r = rng(seed);
   yield { relative: 'package.json', text: '{ "name": "bench-monorepo", "private": true, "type": "module", "workspaces": ["packages/*", "apps/*"] }\n' };
-  yield { relative: 'tsconfig.base.json', text: BASE_TSCONFIG };
+  yield { relative: 'tsconfig.base.json', text: TSCONFIG };
   yield { relative: 'tsconfig.json', text: '{ "extends": "./tsconfig.base.json", "include": ["packages", "tools", "support"] }\n' };
   yield { relative: 'README.md', text: '# A monorepo for the benchmark\n' };
   yield { relative: '.env.example', text: 'API_URL=http://localhost\n' };
