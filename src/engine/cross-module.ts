@@ -171,13 +171,19 @@ export async function approvedSplits(
       }
     }),
   );
-  // The helpers on the way to one request are split together or not at all (they build on
-  // each other's halves): they share the request's line.
   for (const [module, list] of helpers) {
-    for (const h of list) {
-      if (approved.has(helperKey(module, h.name))) continue;
-      for (const other of list) if (other.line === h.line) approved.delete(helperKey(module, other.name));
-    }
+    const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
+    for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
   }
   return approved;
+}
+
+/**
+ * The names of `approved` that one module can split: the helpers on the way to one request are
+ * split together or not at all (they build on each other's halves), and they share the
+ * request's line. (The ESLint rule decides a module's splits with this too.)
+ */
+export function splitTogether(list: readonly ExportedHelper[], approved: ReadonlySet<string>): string[] {
+  const refusedLines = new Set(list.filter((h) => !approved.has(h.name)).map((h) => h.line));
+  return list.filter((h) => approved.has(h.name) && !refusedLines.has(h.line)).map((h) => h.name);
 }

@@ -13,7 +13,7 @@ import { ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { factsFromAnswers, TypeScriptFacts } from '../analyse/ts-type-facts.ts';
 import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
-import { AskingHelperIndex, moduleFiles } from '../engine/cross-module.ts';
+import { AskingHelperIndex, moduleFiles, splitTogether } from '../engine/cross-module.ts';
 import { LINT_LOCAL, lintFacts, receiverQuestions } from '../engine/lint-type-facts.ts';
 import { passedOverByWalks } from '../engine/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeReason } from '../engine/run.ts';
@@ -81,9 +81,7 @@ function splitting(analysis: FileAnalysis, plan: FilePlan, options: TransformOpt
   const proposed = plan.exportedHelpers.filter((h) => h.split).map((h) => h.name);
   if (proposed.length === 0) return plan;
   const split = lintPlan(analysis, { ...options, splitExported: proposed });
-  // Helpers on the way to one request are split together or not at all, as check decides.
-  const lines = new Set(plan.exportedHelpers.filter((h) => proposed.includes(h.name) && !split.splitExported.includes(h.name)).map((h) => h.line));
-  const kept = proposed.filter((name) => split.splitExported.includes(name) && !lines.has(plan.exportedHelpers.find((h) => h.name === name)!.line));
+  const kept = splitTogether(plan.exportedHelpers, new Set(split.splitExported));
   if (kept.length === 0) return plan;
   return kept.length === proposed.length ? split : lintPlan(analysis, { ...options, splitExported: kept });
 }
