@@ -592,27 +592,23 @@ function liftLocal(
       ? refuse('unserialisable-local', 'notJson', { name })
       : refuse('unserialisable-local', 'checkerSays', { name, why: fact.why });
   }
-  const shown = shownJson(source, declared, at, json);
+  // Asked only where a type leaves it open (it walks the handler for a `let`'s assignments).
+  const shown = () => shownJson(source, declared, at, json);
   const value = declared.destructured ?? declared.init;
-  const held = value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '';
-  if (!analysis.typed) {
-    if (shown) return { name, mutable };
-    return refuse('untyped-local', 'untypedInJs', { name, held });
-  }
+  const held = () => (value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '');
+  if (!analysis.typed) return shown() ? { name, mutable } : refuse('untyped-local', 'untypedInJs', { name, held: held() });
   const typeText = annotation ?? fact?.text;
-  const unknownType = (annotation !== undefined && UNKNOWN_TYPE.test(annotation.trim())) || (annotation === undefined && fact?.unknown === true);
-  // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
-  if (unknownType && !(shown && typeText !== undefined && !/\bany\b/.test(typeText))) {
-    return refuse('untyped-local', shown ? 'anyInResume' : 'typeShowsNothing', { name, held, type: typeText ?? 'any' });
+  const unknownType = annotation !== undefined ? UNKNOWN_TYPE.test(annotation.trim()) : fact?.unknown === true;
+  if (unknownType) {
+    // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
+    const isShown = shown();
+    if (!isShown || typeText === undefined || /\bany\b/.test(typeText))
+      return refuse('untyped-local', isShown ? 'anyInResume' : 'typeShowsNothing', { name, held: held(), type: typeText ?? 'any' });
   }
-  if (!typeText) {
-    return refuse('untyped-local', facts ? 'unnamedType' : 'noTypeFacts', { name });
-  }
+  if (!typeText) return refuse('untyped-local', facts ? 'unnamedType' : 'noTypeFacts', { name });
   // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
   const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
-  if (collection && !shown) {
-    return refuse('unbounded-local', 'collection', { name, held, type: typeText });
-  }
+  if (collection && !shown()) return refuse('unbounded-local', 'collection', { name, held: held(), type: typeText });
   const typeImports = annotation === undefined ? fact?.imports : undefined;
   return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };
 }
