@@ -192,9 +192,15 @@ class TempFile {
 
   static async open(target: string, mode: number): Promise<TempFile> {
     const temp = path.join(path.dirname(target), tempName(path.basename(target)));
-    const handle = await open(temp, 'wx', mode);
+    // Registered before the file exists: a signal handled between the open's creating it and its
+    // callback must still find it to remove (a name not there yet is skipped).
     const forget = whenInterrupted(() => unlinkSync(temp));
-    return new TempFile(temp, handle, forget);
+    try {
+      return new TempFile(temp, await open(temp, 'wx', mode), forget);
+    } catch (error) {
+      forget();
+      throw error;
+    }
   }
 
   /**

@@ -50,8 +50,8 @@
 // it; batches of 10 keep that wait near 0.3 s and take as long in all (200 files: 2.4-3.2 s in
 // batches of 50 or of 10; the longest wait 0.9-1.4 s against 0.3 s). Only files that import the v1 SDK
 // (isV1Source) are handed to it; everything else is returned untouched without being parsed.
-import { rmSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { markersByLines } from '../analyse/markers.ts';
@@ -200,7 +200,9 @@ async function upgradeBatch(
   batch: ReadonlyArray<SourceText & { index: number }>,
   options: UpgradeOptions,
 ): Promise<Array<{ index: number; file: UpgradedFile }>> {
-  const scratch = await mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), `${SCRATCH_PREFIX}${process.pid}-`));
+  // Made and registered in one synchronous step: a signal handled between an asynchronous
+  // mkdtemp's creating the directory and its callback would find nothing to remove.
+  const scratch = mkdtempSync(path.join(options.tmpDir ?? os.tmpdir(), `${SCRATCH_PREFIX}${process.pid}-`));
   // Removed on Ctrl-C too (the CLI's signal handler runs this once the batch's synchronous run() returns).
   const forget = whenInterrupted(() => rmSync(scratch, { recursive: true, force: true }));
   try {
