@@ -1,4 +1,5 @@
-// `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), the
+// `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), the jscodeshift
+// transforms of transforms/ into dist/transforms (scripts/build-transforms.js), the
 // modules kept as plain CommonJS (src/**/*.cjs, with their declarations) copied beside the
 // output, the help texts yargs prints kept in dist/cli/help-texts.json (src/cli/quick-help.ts:
 // `--help` and `--version` then need not load the CLI), and the request-state module's
@@ -28,6 +29,9 @@ try {
   process.stderr.write('mrtr-codemod: dist/ was built, but the types do not check (above); npm test reports it.\n');
 }
 cpSync(path.join(root, 'src'), dist, { recursive: true, filter: (file) => statSync(file).isDirectory() || /\.(cjs|d\.cts)$/.test(file) });
+// The jscodeshift transforms, from transforms/ at the top of the project (scripts/build-transforms.js).
+const { buildTransforms } = await import('./build-transforms.js');
+buildTransforms(root);
 
 // Printed by the CLI just built, in English (the texts are used only where yargs would print English).
 process.env.LC_ALL = 'en_US.UTF-8';

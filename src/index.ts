@@ -1,6 +1,6 @@
 // The programmatic API (`import { runCodemod } from 'mrtr-codemod'`): what the CLI runs, without
 // its printing. The ESLint plugin is `mrtr-codemod/eslint`; the jscodeshift transforms are
-// dist/transforms/*.js.
+// dist/transforms/*.js (from transforms/).
 export { collectCheckReport } from './cli/check-command.ts';
 export { runCodemod } from './engine/run.ts';
 export type { ChangedFile, ErrorStage, RunError, RunOptions, RunResult, RunSettings, RunSite } from './engine/run.ts';

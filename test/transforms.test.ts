@@ -16,13 +16,13 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Runs the stock jscodeshift runner with one of our transforms on `targets` (and its options). */
 async function jscodeshift(transform: string, ...args: string[]): Promise<string> {
   const bin = path.join(ROOT, 'node_modules', 'jscodeshift', 'bin', 'jscodeshift.js');
-  const { stdout } = await run(process.execPath, [bin, '-t', path.join(ROOT, 'src', 'transforms', transform), '--parser=tsx', '--run-in-band', ...args], {
+  const { stdout } = await run(process.execPath, [bin, '-t', path.join(ROOT, 'transforms', transform), '--parser=tsx', '--run-in-band', ...args], {
     cwd: ROOT,
   });
   return stdout;
 }
 
-it('runs under `jscodeshift -t src/transforms/mrtr-handlers.ts --parser=tsx` with the fixture outputs', async () => {
+it('runs under `jscodeshift -t transforms/mrtr-handlers.ts --parser=tsx` with the fixture outputs', async () => {
   // v1 fixtures need the official v1-to-v2 codemod first; jscodeshift runs only the MRTR pass.
   const cases = fixtureCases().filter((c) => Object.keys(c.options).length === 0 && !c.name.startsWith('v1-'));
   cpSync(path.join(FIXTURES, '_support'), path.join(work, '_support'), { recursive: true });
@@ -78,7 +78,7 @@ it('refuses a file on the v1 SDK with a clear message, and leaves it as it is', 
   expect(stdout).toContain('1 skipped');
 });
 
-it('applies just the capability-check concern with src/transforms/client-capabilities.ts', async () => {
+it('applies just the capability-check concern with transforms/client-capabilities.ts', async () => {
   const c = fixtureCases().find((f) => f.name === 'capability-checks')!;
   mkdirSync(path.join(work, 'caps'), { recursive: true });
   const target = path.join(work, 'caps', 'input.ts');

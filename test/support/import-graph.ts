@@ -1,4 +1,4 @@
-// The import graph of src/ and the two rules it must keep: no cycle, and each layer imports
+// The import graph of src/ (and of the transforms beside it) and the two rules it must keep: no cycle, and each layer imports
 // only the layers below it (test/architecture.test.ts). Every import counts, `import type` and
 // `import()` included: a type-only cycle is still two modules that cannot be read apart.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -43,16 +43,23 @@ export const LAYERS: ReadonlyArray<{ name: string; holds: readonly string[]; may
   { name: 'api', holds: ['index.ts'], may: [...PIPELINE, 'cli'] },
 ];
 
-/** The graph of the TypeScript modules under `root`, by their relative imports. */
+/**
+ * The graph of the TypeScript modules of the project at `root`: src/ (its modules named
+ * relative to src/) and the jscodeshift transforms at the top (named `transforms/...`), by
+ * their relative imports.
+ */
 export function importGraph(root: string): Map<string, string[]> {
-  const files = (readdirSync(root, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .map((f) => f.split(path.sep).join('/'));
+  const named = (fromRoot: string) => (fromRoot.startsWith('src/') ? fromRoot.slice('src/'.length) : fromRoot);
+  const files = ['src', 'transforms'].flatMap((folder) =>
+    (readdirSync(path.join(root, folder), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .map((f) => `${folder}/${f.split(path.sep).join('/')}`),
+  );
   const graph = new Map<string, string[]>();
   for (const file of files.sort()) {
     const { importedFiles } = ts.preProcessFile(readFileSync(path.join(root, file), 'utf8'), true, true);
     const imports = importedFiles.map((i) => i.fileName).filter((name) => name.startsWith('.'));
-    graph.set(file, [...new Set(imports.map((name) => path.posix.normalize(path.posix.join(path.posix.dirname(file), name))))]);
+    graph.set(named(file), [...new Set(imports.map((name) => named(path.posix.normalize(path.posix.join(path.posix.dirname(file), name)))))]);
   }
   return graph;
 }

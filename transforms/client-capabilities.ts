@@ -7,7 +7,7 @@
  *   npx jscodeshift -t node_modules/mrtr-codemod/dist/transforms/client-capabilities.js --parser=tsx src/
  */
 import type { FileInfo } from 'jscodeshift';
-import { rewriteCapabilityChecks } from '../rewrite/client-capabilities.ts';
+import { rewriteCapabilityChecks } from '../src/rewrite/client-capabilities.ts';
 
 export const parser = 'tsx';
 

@@ -17,11 +17,11 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { API, FileInfo } from 'jscodeshift';
-import type { TypeScript } from '../analyse/load-typescript.ts';
-import { TsTypeFactsProvider } from '../analyse/ts-type-facts.ts';
-import { isV1Source } from '../engine/v1-upgrade.ts';
-import { STATE_MODULE_NAME } from '../analyse/module-imports.ts';
-import { transformWithTypes } from '../transform.ts';
+import type { TypeScript } from '../src/analyse/load-typescript.ts';
+import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
+import { isV1Source } from '../src/engine/v1-upgrade.ts';
+import { STATE_MODULE_NAME } from '../src/analyse/module-imports.ts';
+import { transformWithTypes } from '../src/transform.ts';
 
 export const parser = 'tsx';
 
@@ -40,7 +40,7 @@ const types = new TsTypeFactsProvider(async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
     return require('typescript') as TypeScript;
   }
-  return (await import('../analyse/load-typescript.ts')).loadTypeScript();
+  return (await import('../src/analyse/load-typescript.ts')).loadTypeScript();
 });
 
 interface Options {
