@@ -36,6 +36,27 @@ describe('declarations the migration leaves unused', () => {
     expect(output).toContain("import { readFile } from 'node:fs/promises';");
   });
 
+  it('removes the comment lines right above a removed declaration, and no code or blank line above them', () => {
+    const source = server(
+      `  const before = 1; /* not its comment */
+  // Asks through the low-level server.
+  /**
+   * Bound once.
+   */
+  const ask = server.server.elicitInput.bind(server.server);
+
+  // The tool.
+  server.registerTool('t', { description: 'd' }, async (ctx) => {
+    const answer = await ask(${ASK});
+    return { content: [{ type: 'text', text: answer.action + before }] };
+  });`,
+    );
+    const { output } = transformSource(source, 'server.ts', typed);
+    expect(output).not.toContain('Bound once');
+    expect(output).not.toContain('Asks through');
+    expect(output).toContain('  const before = 1; /* not its comment */\n\n  // The tool.\n');
+  });
+
   it('keeps an alias that other code still uses', () => {
     const source = server(`  const ask = server.server.elicitInput.bind(server.server);
   server.registerTool('t', { description: 'd' }, async (ctx) => {

@@ -3,14 +3,15 @@ import type { Node } from '@babel/types';
 import { type Edit, lineEndOf, lineStartOf, lineTail, startsLine } from '../../core/vocabulary.ts';
 
 /**
- * Removes a statement: its whole lines when it has them to itself, and the blank line after it
- * when it opened its block (a block does not start with a blank line).
+ * Removes a statement: its whole lines when it has them to itself, with the comment lines
+ * right above it (they describe it, and would be left describing nothing), and the blank line
+ * after it when it opened its block (a block does not start with a blank line).
  */
 export function removeStatement(source: string, statement: Node): Edit {
   const start = statement.start!;
   const end = statement.end!;
   if (!startsLine(source, start) || lineTail(source, end) !== '') return { start, end, text: '' };
-  const from = lineStartOf(source, start);
+  const from = commentLinesAbove(source, lineStartOf(source, start));
   let to = Math.min(lineEndOf(source, end) + 1, source.length);
   const opensBlock = /\{\s*$/.test(source.slice(lineStartOf(source, from - 1), from).trimEnd());
   const blankAfter = /^[ \t]*\r?\n/.exec(source.slice(to));
@@ -36,4 +37,25 @@ export function listRemovals(source: string, list: readonly Node[], indexes: Rea
   // The removed ones after the last kept: from its end, the separator with them.
   if (lastKept < last) edits.push({ start: list[lastKept]!.end!, end: list[last]!.end!, text: '' });
   return edits;
+}
+
+// The start of the comment lines right above the line at `lineStart`: `//` lines, and block
+// comments whose lines are their own (JSDoc). A comment that shares a line with code, or a
+// blank line, ends them.
+function commentLinesAbove(source: string, lineStart: number): number {
+  let from = lineStart;
+  let inBlock = false;
+  while (from > 0) {
+    const above = lineStartOf(source, from - 1);
+    const line = source.slice(above, from - 1).trim();
+    if (inBlock) {
+      if (line.startsWith('/*')) inBlock = false;
+      else if (!line.startsWith('*')) return lineStart;
+    } else if (line.endsWith('*/')) {
+      if (!line.startsWith('/*') && !line.startsWith('*')) break;
+      inBlock = !line.startsWith('/*');
+    } else if (!line.startsWith('//')) break;
+    from = above;
+  }
+  return inBlock ? lineStart : from;
 }
