@@ -221,6 +221,20 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['audit:archive:logs', 'audit:rename:old:accept', 'audit:tag:x:accept'],
   },
+  'a request context kept in a local, destructured, or its method named in brackets': {
+    fixture: 'aliased-and-computed-receivers',
+    calls: [
+      { name: 'archive', arguments: { table: 'logs' } },
+      { name: 'purge', arguments: { table: 'users' } },
+      { name: 'tag', arguments: { item: 'x' } },
+      { name: 'title', arguments: { text: 'tides and moons' } },
+    ],
+    script: {
+      elicit: () => accept({ ok: true }),
+      sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'On tides' } }),
+    },
+    legacyLog: ['count:logs', 'audit:archive:logs:accept', 'delete:users=5', 'audit:tag:x:accept', 'audit:title:On tides'],
+  },
   'a handler passed by name': {
     fixture: 'handler-by-name',
     calls: [{ name: 'purge', arguments: { table: 'users' } }],

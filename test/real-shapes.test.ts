@@ -20,6 +20,10 @@ describe('every spelling of a legacy request is found', () => {
     ['a bound method through optional chains', 'const elicit = server.server?.elicitInput?.bind(server.server);', `const a = await elicit(${Q});`, 'elicit'],
     ["the low-level Server's request(), by its method", '', `const a = await server.server.request({ method: 'elicitation/create', params: ${Q} });`, 'elicit'],
     ['request() for roots', '', "const a = await server.server.request({ method: 'roots/list' });", 'roots'],
+    ['request() whose method is a const', "const ROOTS = 'roots/list';", 'const a = await server.server.request({ method: ROOTS });', 'roots'],
+    ['the method named in brackets, as a string', '', "const a = await server.server['listRoots']();", 'roots'],
+    ['the method named in brackets, by a const', "const LIST = 'listRoots';", 'const a = await server.server[LIST]();', 'roots'],
+    ['the low-level Server held in a local', 'const low = server.server;', 'const a = await low.listRoots();', 'roots'],
   ])('%s', (_name, before, call, kind) => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
@@ -53,6 +57,9 @@ class App {
     ["another method's request", "await server.server.request({ method: 'ping' });"],
     ['an HTTP client', "await http.request({ method: 'GET', url });"],
     ['a request object it cannot read', 'await client.request(req);'],
+    ['a request() with a method it cannot read, on an object it does not know', 'await http.request({ method, url });'],
+    ["a look-alike's method handed on", 'await retry(llm.createMessage, 3);'],
+    ['a feature test', "if (typeof server.server.elicitInput !== 'function') return;"],
   ])('leaves alone %s', (_name, call) => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\nasync function f() {\n  ${call}\n}\n`;
     expect(analyseFile(source, 'server.ts').sites).toEqual([]);
@@ -67,6 +74,39 @@ class App {
     const source = `export async function helper(${name}: any, x: string) {\n  const r = ${call};\n  return r;\n}\n`;
     expect(analyseFile(source, 'helper.ts').sites.map((s) => s.kind)).toEqual([kind]);
     expect(statusOf(source, 'helper.ts')).toEqual([[2, 'marked', 'unknown-receiver']]);
+  });
+
+  it.each([
+    ['the request context kept in a local', 'const req = ctx.mcpReq;\n  const a = await req.elicitInput(Q);'],
+    ['the request context destructured from the context', 'const { mcpReq } = ctx;\n  const a = await mcpReq.elicitInput(Q);'],
+    ['the method named in brackets', "const a = await ctx.mcpReq['elicitInput'](Q);"],
+  ])('finds a question through %s, and migrates it', (_name, body) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  ${body.replaceAll('Q', Q)}
+  return { content: [{ type: 'text', text: a.action }] };
+});
+`;
+    expect(analyseFile(source, 'server.ts').sites.map((s) => [s.kind, s.receiverHead])).toEqual([['elicit', 'ctx']]);
+    expect(statusOf(source).map(([, status]) => status)).toEqual(['migrated']);
+  });
+
+  it.each([
+    ['handed to a helper', 'const a = await confirmWith(ctx.mcpReq.elicitInput, Q);'],
+    ['applied', 'const a = await Reflect.apply(server.server.elicitInput, server.server, [Q]);'],
+    ['called through .call', 'const a = await ctx.mcpReq.elicitInput.call(ctx.mcpReq, Q);'],
+    ['bound and handed on', 'const a = await confirmWith(ctx.mcpReq.elicitInput.bind(ctx.mcpReq), Q);'],
+    ['stored in a let', 'let ask = ctx.mcpReq.elicitInput;\n  const a = await ask(Q);'],
+  ])('marks the method of an SDK object %s (unfollowed-reference), never drops it', (_name, body) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  ${body.replaceAll('Q', Q)}
+  return { content: [{ type: 'text', text: String(a) }] };
+});
+`;
+    expect(statusOf(source)).toEqual([[4, 'marked', 'unfollowed-reference']]);
   });
 
   it('marks a call through a local stand-in interface with push methods, never drops it', () => {

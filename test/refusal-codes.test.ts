@@ -121,6 +121,7 @@ const CASES: Record<RefusalCode, Case> = {
   'context-pattern': server(tool(`  const answer = await mcpReq.elicitInput(${Q});\n${DONE}`, '{ q }, { mcpReq, ...rest }')),
   'mixed-promise-all': server(tool(`  const [answer, record] = await Promise.all([ctx.mcpReq.elicitInput(${Q}), load(q)]);\n${DONE}`)),
   'optional-call': server(tool(`  const answer = await ctx.mcpReq?.elicitInput(${Q});\n${DONE}`)),
+  'unfollowed-reference': server(tool(`  const answer = await confirmWith(ctx.mcpReq.elicitInput, q);\n${DONE}`)),
   'return-type': server(
     `${SERVER}async function handle({ q }, ctx): Result {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}\n}\nserver.registerTool('t', { inputSchema: schema }, handle);\n`,
   ),

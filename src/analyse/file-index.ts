@@ -3,8 +3,19 @@
 // find-sites, call-graph, analyse-file) then go through these short lists instead of walking
 // the whole tree again: measured on the benchmark's 312 candidates, each whole-tree walk cost
 // about a fifth of the parse, and there were seven of them.
-import type { CallExpression, NewExpression, Node, OptionalCallExpression, ThrowStatement, VariableDeclaration, VariableDeclarator } from '@babel/types';
-import { isFunction, memberPath, walk, type FunctionNode } from './ast.ts';
+import type {
+  CallExpression,
+  MemberExpression,
+  NewExpression,
+  Node,
+  OptionalCallExpression,
+  OptionalMemberExpression,
+  ThrowStatement,
+  VariableDeclaration,
+  VariableDeclarator,
+} from '@babel/types';
+import { isFunction, memberPath, stringValue, walk, type FunctionNode } from './ast.ts';
+import { LEGACY_METHOD_NAMES } from './sdk-surface.ts';
 
 /** A node with its ancestors, outermost first: a copy of the walk's stack, made once and shared by whatever keeps it (never mutated). */
 export interface Indexed<T extends Node> {
@@ -27,13 +38,24 @@ export interface FileIndex {
   functions: Array<Indexed<FunctionNode>>;
   declarators: Declarator[];
   throws: Array<Indexed<ThrowStatement>>;
+  /** Members named like a legacy request method (`x.elicitInput`, `x['send']`), called or not. */
+  legacyMembers: Array<Indexed<MemberExpression | OptionalMemberExpression>>;
   constructions: NewExpression[];
   /** Catch clauses' bound patterns, class and type declarations' names, import locals. */
   otherDeclarations: Node[];
 }
 
 export function indexFile(program: Node): FileIndex {
-  const index: FileIndex = { calls: [], optionalCalls: [], functions: [], declarators: [], throws: [], constructions: [], otherDeclarations: [] };
+  const index: FileIndex = {
+    calls: [],
+    optionalCalls: [],
+    functions: [],
+    declarators: [],
+    throws: [],
+    legacyMembers: [],
+    constructions: [],
+    otherDeclarations: [],
+  };
   walk(program, (node, parents) => {
     switch (node.type) {
       case 'CallExpression':
@@ -53,6 +75,12 @@ export function indexFile(program: Node): FileIndex {
       case 'NewExpression':
         index.constructions.push(node);
         break;
+      case 'MemberExpression':
+      case 'OptionalMemberExpression': {
+        const name = node.computed ? stringValue(node.property) : node.property.type === 'Identifier' ? node.property.name : undefined;
+        if (name !== undefined && LEGACY_METHOD_NAMES.has(name)) index.legacyMembers.push({ node, ancestors: parents.slice() });
+        break;
+      }
       case 'CatchClause':
       case 'ClassDeclaration':
       case 'ClassExpression':

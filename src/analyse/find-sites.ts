@@ -1,14 +1,22 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, Node, ObjectExpression, OptionalCallExpression } from '@babel/types';
+import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
-import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
+import {
+  LEGACY_CALLS,
+  LEGACY_METHOD_NAMES,
+  LEGACY_PARAMETER_NAMES,
+  REQUEST_METHODS,
+  URL_ELICITATION_ERROR,
+  URL_THROW_SHAPE,
+  type LegacyCallShape,
+} from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 
 export interface LegacySite {
   /** The call; for a URL elicitation thrown as an error, the elicitation's object in the array. */
-  call: CallExpression | OptionalCallExpression | ObjectExpression;
+  call: CallExpression | OptionalCallExpression | ObjectExpression | MemberExpression | OptionalMemberExpression;
   /** Where the site is reported, when not at `call` (a thrown URL elicitation: the throw). */
   at?: Node;
   shape: LegacyCallShape;
@@ -41,6 +49,11 @@ export interface LegacySite {
   destructured?: { fn: FunctionNode; param: Node; property: string };
   /** The call goes through a function handed in as a parameter named like a legacy call. */
   handedIn?: boolean;
+  /**
+   * Not a call: the method itself, handed on, applied or stored (`helper(ctx.mcpReq.elicitInput)`,
+   * `Reflect.apply(server.server.createMessage, ...)`); `call` is that member. Always refused.
+   */
+  handedOn?: boolean;
   /**
    * Set when only the method name says it is an MCP request (`x.server.createMessage` where
    * `x` is not known to be an McpServer): the type checker decides, when there is one.
@@ -83,7 +96,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     const matched = matchLegacyCall(node, target, declarations, functions);
     if (!matched) continue;
     const certainty = receiverCertainty(matched.shape, target, functions, resolver);
-    if (certainty === 'not-sdk') continue;
+    if (certainty === 'not-sdk' || (matched.shape.method === 'request' && matched.kind === undefined && certainty !== 'known')) continue;
     const standIn = certainty === 'uncertain' && !target.handedIn && target.path !== '' && resolver().isStandIn(target.receiver, functions);
     sites.push({
       ...matched,
@@ -99,11 +112,115 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
       ...(standIn ? { standIn: true } : {}),
     });
   }
+  sites.push(...handedOnReferences(index, declarations, resolver));
   // In source order, optional calls among the others.
   return sites.sort((a, b) => a.call.start! - b.call.start!);
 }
 
-const LEGACY_METHODS = new Set(LEGACY_CALLS.map((shape) => shape.method));
+/**
+ * The legacy methods of the SDK's own objects used otherwise than called: handed to a helper,
+ * applied, stored in an object. What they ask cannot be followed, and `check` must never pass a
+ * file that still pushes a request: each is a site, refused (`unfollowed-reference`). Uses the
+ * call analysis follows (a call, `const f = x.m` or `x.m.bind(x)` then called) and feature
+ * tests (`typeof x.m`, `if (x.m)`) are not.
+ */
+function handedOnReferences(index: FileIndex, declarations: Declarations, resolver: () => ReceiverResolver): LegacySite[] {
+  const sites: LegacySite[] = [];
+  for (const { node, ancestors } of index.legacyMembers) {
+    if (!handedOn(node, ancestors) || toLegacyParameter(node, ancestors, index)) continue;
+    const functions = enclosingFunctions(ancestors);
+    const written = memberPath(node.object);
+    const method = propertyName(node, declarations, functions);
+    if (written === undefined || method === undefined) continue;
+    const target: CallTarget = { method, path: throughAliases(written, declarations, functions), receiver: node.object };
+    const parts = target.path.split('.');
+    const shape = LEGACY_CALLS.find(
+      (s) =>
+        s.method === method && (s.receiver === 'ctx.mcpReq' ? parts.length === 2 && parts[1] === 'mcpReq' : s.receiver === 'ctx' ? parts.length === 1 : true),
+    );
+    // Only on an object known to be the SDK's: a look-alike's method may be handed anywhere.
+    if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') continue;
+    sites.push({
+      call: node,
+      shape,
+      receiverHead: parts[0]!,
+      ...(shape.kind !== 'by-method' ? { kind: shape.kind } : {}),
+      receiver: node.object,
+      functions,
+      enclosing: functions[functions.length - 1],
+      ancestors,
+      handedOn: true,
+    });
+  }
+  return sites;
+}
+
+/**
+ * Whether the method (or its bound copy) is handed to a function of this module whose parameter
+ * there is named like a legacy call (`confirm(server.server.elicitInput.bind(...), ...)` with
+ * `async function confirm(elicitInput, ...)`): the calls through that parameter are the sites.
+ */
+function toLegacyParameter(member: Node, ancestors: readonly Node[], index: FileIndex): boolean {
+  const parent = ancestors[ancestors.length - 1];
+  const bound = parent?.type === 'MemberExpression' && parent.object === member ? ancestors[ancestors.length - 2] : undefined;
+  const argument = bound?.type === 'CallExpression' && bound.callee === parent ? bound : member;
+  const call = ancestors[ancestors.length - (argument === member ? 1 : 3)];
+  if (call?.type !== 'CallExpression' || call.callee.type !== 'Identifier') return false;
+  const position = call.arguments.indexOf(argument as (typeof call.arguments)[number]);
+  const name = call.callee.name;
+  return index.functions.some(({ node: fn, ancestors: around }) => {
+    const declarator = around[around.length - 1];
+    const named =
+      fn.type === 'FunctionDeclaration'
+        ? fn.id?.name
+        : declarator?.type === 'VariableDeclarator' && declarator.id.type === 'Identifier'
+          ? declarator.id.name
+          : undefined;
+    const param = named === name ? fn.params[position] : undefined;
+    return param?.type === 'Identifier' && LEGACY_PARAMETER_NAMES.has(param.name);
+  });
+}
+
+/** Whether a member named like a legacy method is used in a way the call analysis does not follow. */
+function handedOn(member: Node, ancestors: readonly Node[]): boolean {
+  const parent = ancestors[ancestors.length - 1];
+  if (!parent) return false;
+  switch (parent.type) {
+    case 'CallExpression':
+    case 'OptionalCallExpression':
+      return parent.callee !== member;
+    case 'MemberExpression':
+    case 'OptionalMemberExpression': {
+      if (parent.object !== member) return false;
+      // `const f = x.m.bind(x)`: followed where `f` is called; bound and handed on, it is not.
+      const bound = !parent.computed && parent.property.type === 'Identifier' && parent.property.name === 'bind';
+      const declarator = ancestors[ancestors.length - 3];
+      return !(bound && declarator?.type === 'VariableDeclarator' && declarator.init === ancestors[ancestors.length - 2]);
+    }
+    case 'VariableDeclarator':
+      return (
+        parent.init === member &&
+        ancestors[ancestors.length - 2]?.type === 'VariableDeclaration' &&
+        (ancestors[ancestors.length - 2] as { kind: string }).kind !== 'const'
+      );
+    case 'UnaryExpression':
+      return parent.operator !== 'typeof' && parent.operator !== 'delete' && parent.operator !== '!';
+    case 'AssignmentExpression':
+      return parent.right === member;
+    case 'IfStatement':
+    case 'ConditionalExpression':
+    case 'WhileStatement':
+      return parent.test !== member;
+    case 'LogicalExpression':
+      return parent.left !== member;
+    case 'TSNonNullExpression':
+    case 'TSAsExpression':
+    case 'ExpressionStatement':
+      return false;
+    default:
+      return true;
+  }
+}
 
 /**
  * False when the call cannot be a legacy request whatever its receiver: a method call whose
@@ -112,10 +229,57 @@ const LEGACY_METHODS = new Set(LEGACY_CALLS.map((shape) => shape.method));
 function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): boolean {
   const callee = call.callee;
   if (callee.type === 'Identifier') return true;
-  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && callee.property.type === 'Identifier')
-    return LEGACY_METHODS.has(callee.property.name);
-  return false;
+  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return false;
+  if (!callee.computed) return callee.property.type === 'Identifier' && LEGACY_METHOD_NAMES.has(callee.property.name);
+  // `x['elicitInput'](...)`, and `x[name](...)` with a const name (looked up later).
+  const written = stringValue(callee.property);
+  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : callee.property.type === 'Identifier';
 }
+
+/**
+ * A string written out (`'m'`, `` `m` ``), or read from a const initialised to one
+ * (`const M = 'm'`) or from a property of a const object literal (`METHODS.elicit` after
+ * `const METHODS = { elicit: 'elicitation/create' } as const`).
+ */
+function staticString(node: Node | undefined, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
+  const written = stringValue(node);
+  if (written !== undefined || !node) return written;
+  if (node.type === 'Identifier') return stringValue(declarations(node.name, functions)?.init);
+  if (node.type !== 'MemberExpression' || node.computed || node.object.type !== 'Identifier' || node.property.type !== 'Identifier') return undefined;
+  let object = declarations(node.object.name, functions)?.init;
+  while (object?.type === 'TSAsExpression' || object?.type === 'TSSatisfiesExpression') object = object.expression;
+  return object?.type === 'ObjectExpression' ? stringValue(propertyOf(object, node.property.name)) : undefined;
+}
+
+/** A member's property name: `x.m`, `x['m']`, or `x[M]` with `const M = 'm'`. */
+function propertyName(member: Node, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
+  if (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') return undefined;
+  if (!member.computed) return member.property.type === 'Identifier' ? member.property.name : undefined;
+  return staticString(member.property, declarations, functions);
+}
+
+/**
+ * A receiver path seen through const aliases of its head: `req.elicitInput` after
+ * `const req = ctx.mcpReq` is `ctx.mcpReq.elicitInput`, and `mcpReq.send` after
+ * `const { mcpReq } = ctx` is `ctx.mcpReq.send`. A few steps at most (aliases of aliases).
+ */
+function throughAliases(path: string, declarations: Declarations, functions: readonly FunctionNode[]): string {
+  for (let step = 0; step < 4; step++) {
+    const dot = path.indexOf('.');
+    const head = dot === -1 ? path : path.slice(0, dot);
+    const declared = head === 'this' ? undefined : declarations(head, functions);
+    const aliased = declared?.from
+      ? joinPath(memberPath(declared.from.object), declared.from.property)
+      : declared?.init
+        ? memberPath(declared.init)
+        : undefined;
+    if (aliased === undefined || aliased === head) return path;
+    path = dot === -1 ? aliased : `${aliased}${path.slice(dot)}`;
+  }
+  return path;
+}
+
+const joinPath = (object: string | undefined, property: string) => (object === undefined ? undefined : `${object}.${property}`);
 
 /** What a call calls: a method name and its receiver, seen through `const f = x.m.bind(x)`, `const f = x.m` and `const { m } = x`. */
 interface CallTarget {
@@ -139,10 +303,11 @@ function callTarget(
   resolver: () => ReceiverResolver,
 ): CallTarget | undefined {
   const fromMember = (member: Node): CallTarget | undefined => {
-    if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier')
-      return undefined;
-    const path = memberPath(member.object);
-    if (path === undefined) return undefined;
+    const method = propertyName(member, declarations, functions);
+    if (method === undefined || (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression')) return undefined;
+    const written = memberPath(member.object);
+    if (written === undefined) return undefined;
+    const path = throughAliases(written, declarations, functions);
     const head = path.split('.')[0]!;
     // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
     const destructured = path === 'mcpReq' ? destructuredFrom(head) : undefined;
@@ -156,7 +321,7 @@ function callTarget(
       object.property.name === 'server'
         ? object.object
         : undefined;
-    return { method: member.property.name, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
+    return { method, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
   };
   const destructuredFrom = (name: string): CallTarget['destructured'] => {
     const b = resolver().bindingOf(name, functions);
@@ -181,7 +346,9 @@ function callTarget(
   }
   if (declared.from) {
     const path = memberPath(declared.from.object);
-    return path === undefined ? undefined : { method: declared.from.property, path, receiver: declared.from.object };
+    return path === undefined
+      ? undefined
+      : { method: declared.from.property, path: throughAliases(path, declarations, functions), receiver: declared.from.object };
   }
   let init = declared.init;
   // `x.m.bind(x)`, `x?.m?.bind(x)`
@@ -237,7 +404,7 @@ function matchLegacyCall(
       return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
     }
     const first = call.arguments[0] as Node | undefined;
-    const requestMethod = first?.type === 'ObjectExpression' ? stringValue(propertyOf(first, 'method')) : undefined;
+    const requestMethod = first?.type === 'ObjectExpression' ? staticString(propertyOf(first, 'method'), declarations, functions) : undefined;
     const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
     const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
     return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
@@ -268,8 +435,10 @@ function matchLegacyCall(
     // `send({ method, params })`: the request names its kind. A request we cannot read
     // statically is still reported (it may well be an elicitation), but never rewritten.
     if (first && first.type === 'ObjectExpression') {
-      const requestMethod = stringValue(propertyOf(first, 'method'));
-      if (requestMethod === undefined) return shape.method === 'request' ? undefined : { shape, receiverHead: parts[0]! };
+      const requestMethod = staticString(propertyOf(first, 'method'), declarations, functions);
+      // Reported without a kind, and never rewritten: a `request` only on the SDK's own Server
+      // (findLegacySites), since `request({ method, url })` is what most HTTP clients take.
+      if (requestMethod === undefined) return { shape, receiverHead: parts[0]! };
       const kind = REQUEST_METHODS[requestMethod];
       if (!kind) return undefined; // some other request (ping, a custom method): not ours
       // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.

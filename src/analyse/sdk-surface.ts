@@ -26,6 +26,9 @@ export const LEGACY_CALLS: readonly LegacyCallShape[] = [
   { receiver: '*.server', method: 'request', kind: 'by-method' },
 ];
 
+/** The method names of the legacy calls. */
+export const LEGACY_METHOD_NAMES: ReadonlySet<string> = new Set(LEGACY_CALLS.map((shape) => shape.method));
+
 /** Request methods that used to travel server→client, and the kind each becomes. */
 export const REQUEST_METHODS: Readonly<Record<string, InputKind>> = {
   'elicitation/create': 'elicit',

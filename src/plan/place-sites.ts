@@ -57,7 +57,10 @@ export function presetRefusals(file: FilePlanning): void {
       !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)
     )
       continue;
-    if (site.uncertain && file.verdicts.get(site) !== true) {
+    if (site.handedOn) {
+      const reference = codeSnippet(source.slice(site.call.start!, site.call.end!));
+      file.preset.set(site, refuse('unfollowed-reference', 'handedOn', { reference }).at(site));
+    } else if (site.uncertain && file.verdicts.get(site) !== true) {
       // Refuse rather than guess: only the method name says this is an MCP request.
       file.preset.set(
         site,

@@ -550,6 +550,16 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'unfollowed-reference': {
+    short: 'A legacy request method is handed on or called in a way the codemod cannot follow (not a plain call).',
+    help: `Call the request directly where the handler needs the answer (await ctx.mcpReq.elicitInput(...)), then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
+    messages: {
+      handedOn: {
+        reason: '`{{reference}}` is used here without being called (passed on, applied or stored), so the request it makes cannot be followed.',
+        next: `call it directly where the handler needs the answer (await {{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
+      },
+    },
+  },
   'return-type': {
     short: "The handler's return type is not a Promise the codemod can widen.",
     help: 'Widen it to Promise<... | InputRequiredResult> (or drop it), then run mrtr-codemod migrate again.',
