@@ -109,6 +109,19 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     expect(statusOf(source)).toEqual([[4, 'marked', 'unfollowed-reference']]);
   });
 
+  it.each([
+    [
+      'a context a class holds',
+      'class Asker {\n  constructor(private readonly ctx: any) {}\n  async ask() {\n    return this.ctx.mcpReq.elicitInput(Q);\n  }\n}\n',
+      'this',
+    ],
+    ['a parameter nothing explains', 'export async function confirm(req: any) {\n  const r = await req.elicitInput(Q);\n  return r;\n}\n', 'req'],
+  ])('finds elicitInput through %s, and marks it rather than drop it', (_name, code, head) => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';\n${code.replaceAll('Q', Q)}`;
+    expect(analyseFile(source, 'helper.ts').sites.map((s) => [s.kind, s.receiverHead])).toEqual([['elicit', head]]);
+    expect(statusOf(source, 'helper.ts').map(([, status]) => status)).toEqual(['marked']);
+  });
+
   it('marks a call through a local stand-in interface with push methods, never drops it', () => {
     const source = `interface Asker {
   elicitInput(p: unknown): Promise<{ action: string }>;

@@ -135,8 +135,7 @@ function handedOnReferences(index: FileIndex, declarations: Declarations, resolv
     const target: CallTarget = { method, path: throughAliases(written, declarations, functions), receiver: node.object };
     const parts = target.path.split('.');
     const shape = LEGACY_CALLS.find(
-      (s) =>
-        s.method === method && (s.receiver === 'ctx.mcpReq' ? parts.length === 2 && parts[1] === 'mcpReq' : s.receiver === 'ctx' ? parts.length === 1 : true),
+      (s) => s.method === method && (s.receiver === 'ctx.mcpReq' ? throughRequestContext(parts) : s.receiver === 'ctx' ? parts.length === 1 : true),
     );
     // Only on an object known to be the SDK's: a look-alike's method may be handed anywhere.
     if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') continue;
@@ -364,6 +363,12 @@ function callTarget(
 }
 
 /**
+ * `x.mcpReq`, `this.ctx.mcpReq`, `this.#context.mcpReq`: the request context of a handler's
+ * context, however the context is held (`mcpReq` is the SDK's name; nothing else is called so).
+ */
+const throughRequestContext = (parts: readonly string[]) => parts.length >= 2 && parts[parts.length - 1] === 'mcpReq';
+
+/**
  * Whether the receiver of a `*.server` shape is the SDK's low-level Server: known from where it
  * came from (receivers.ts), certainly not (a local class's own method, an object literal), or in
  * doubt: named like a server, a local stand-in interface with push methods, a function handed
@@ -382,7 +387,8 @@ function receiverCertainty(
   if (role === 'server') return 'known';
   if (role !== undefined) return 'not-sdk';
   const parts = target.path.split('.');
-  if (/server$/i.test(parts[parts.length - 1]!) || shape.method === 'request') return 'uncertain';
+  // `elicitInput` is the SDK's own name: on a receiver nothing explains it is in doubt, not dropped.
+  if (/server$/i.test(parts[parts.length - 1]!) || shape.method === 'request' || shape.method === 'elicitInput') return 'uncertain';
   const head = target.receiver.type === 'Identifier' ? target.receiver : undefined;
   return head && resolver().isDuckTyped(head, functions) ? 'uncertain' : 'not-sdk';
 }
@@ -414,7 +420,7 @@ function matchLegacyCall(
     if (shape.method !== method) continue;
     const receiverMatches =
       shape.receiver === 'ctx.mcpReq'
-        ? (parts.length === 2 && parts[1] === 'mcpReq') || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined)
+        ? throughRequestContext(parts) || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined)
         : shape.receiver === 'ctx'
           ? parts.length === 1
           : true;
