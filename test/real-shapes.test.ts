@@ -24,6 +24,12 @@ describe('every spelling of a legacy request is found', () => {
     ['the method named in brackets, as a string', '', "const a = await server.server['listRoots']();", 'roots'],
     ['the method named in brackets, by a const', "const LIST = 'listRoots';", 'const a = await server.server[LIST]();', 'roots'],
     ['the low-level Server held in a local', 'const low = server.server;', 'const a = await low.listRoots();', 'roots'],
+    [
+      "the low-level Server of a local factory's result",
+      'const getServer = (): McpServer => server;',
+      'const a = await getServer().server.listRoots();',
+      'roots',
+    ],
   ])('%s', (_name, before, call, kind) => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
@@ -115,6 +121,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
       'class Asker {\n  constructor(private readonly ctx: any) {}\n  async ask() {\n    return this.ctx.mcpReq.elicitInput(Q);\n  }\n}\n',
       'this',
     ],
+    ['an element of an array', 'const pool: any[] = [];\nexport async function first() {\n  return pool[0].server.elicitInput(Q);\n}\n', '?'],
     ['a parameter nothing explains', 'export async function confirm(req: any) {\n  const r = await req.elicitInput(Q);\n  return r;\n}\n', 'req'],
   ])('finds elicitInput through %s, and marks it rather than drop it', (_name, code, head) => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';\n${code.replaceAll('Q', Q)}`;

@@ -278,6 +278,23 @@ function throughAliases(path: string, declarations: Declarations, functions: rea
   return path;
 }
 
+/**
+ * A receiver as a dotted path (`server.server`, `this.#mcp`), a call of a path without
+ * arguments kept as such (`getServer().server`), and `?` for what no path names
+ * (`servers[0].server`, `(await connect()).server`): a request is found whatever holds it.
+ */
+function receiverPath(node: Node): string {
+  const named = memberPath(node);
+  if (named !== undefined) return named;
+  if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier')
+    return `${receiverPath(node.object)}.${node.property.name}`;
+  if (node.type === 'CallExpression' && node.arguments.length === 0) {
+    const callee = memberPath(node.callee);
+    if (callee !== undefined) return `${callee}()`;
+  }
+  return '?';
+}
+
 const joinPath = (object: string | undefined, property: string) => (object === undefined ? undefined : `${object}.${property}`);
 
 /** What a call calls: a method name and its receiver, seen through `const f = x.m.bind(x)`, `const f = x.m` and `const { m } = x`. */
@@ -304,8 +321,7 @@ function callTarget(
   const fromMember = (member: Node): CallTarget | undefined => {
     const method = propertyName(member, declarations, functions);
     if (method === undefined || (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression')) return undefined;
-    const written = memberPath(member.object);
-    if (written === undefined) return undefined;
+    const written = receiverPath(member.object);
     const path = throughAliases(written, declarations, functions);
     const head = path.split('.')[0]!;
     // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
