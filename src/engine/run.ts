@@ -1,7 +1,10 @@
 // One codemod run over the file system: discover → read → prefilter → transform → write.
 // Each file is handled on its own: a file that cannot be read, decoded, parsed or written is
 // reported and the run goes on with the next one. Nothing here prints; the CLI formats the
-// result (src/report).
+// result (src/report). This module is the pipeline; its steps are beside it: reading
+// (read-candidates.ts), one candidate's transform (candidate.ts), the cross-module pass
+// (cross-module-pass.ts), the request-state modules (state-modules.ts), the manifests
+// (manifests.ts).
 //
 // How the cost stays proportional to the candidate bytes (measured by `npm run bench`; the
 // numbers are in bench/README.md):
