@@ -7,7 +7,7 @@ import { dialectOf } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { askEarly, failer, newCandidate, type Candidate, type FileOutcome, type RunContext } from './candidate.ts';
 import { describeFsError, type Discovery } from './discover.ts';
-import type { RunSettings } from './run-options.ts';
+import { tooLargeReason, type RunSettings } from './run-options.ts';
 import type { ErrorStage, RunSkip } from './run-result.ts';
 import { decodeSource, displayPath } from './source-files.ts';
 import type { StateModules } from './state-modules.ts';
@@ -155,13 +155,4 @@ function queueCandidate(step: Reading, found: ReadCandidates, c: Candidate, v1: 
     early.checkerAsked = c.asked?.facts !== undefined;
   }
   found.pending.push(c);
-}
-
-/** Why a candidate of `bytes` was not analysed (the run's note, check's and the ESLint rule's finding). */
-export function tooLargeReason(bytes: number, maxFileBytes: number): string {
-  return `too large to analyse (${megabytes(bytes)}, the limit is ${megabytes(maxFileBytes)}): likely a bundle; migrate its sources and build it again`;
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

@@ -1,4 +1,5 @@
-// What a run is told: the settings of src/engine/run.ts and what it runs over.
+// What a run is told: the settings of src/engine/run.ts, what it runs over, and the size a
+// candidate may have.
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { TransformOptions, TypeFactsSource } from '../transform.ts';
 import type { DiscoverOptions, Discovery } from './discover.ts';
@@ -6,6 +7,15 @@ import type { ChangedFile } from './run-result.ts';
 
 /** Candidates larger than this are reported and not parsed (see RunOptions.maxFileBytes). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/** Why a candidate of `bytes` was not analysed (the run's note, check's and the ESLint rule's finding). */
+export function tooLargeReason(bytes: number, maxFileBytes: number): string {
+  return `too large to analyse (${megabytes(bytes)}, the limit is ${megabytes(maxFileBytes)}): likely a bundle; migrate its sources and build it again`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
 
 /** Everything a run is told but what to run over. */
 export interface RunSettings {

@@ -33,9 +33,8 @@ import { displayPath } from './source-files.ts';
 import { upgradeV1 } from './v1-upgrade.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
-export { DEFAULT_MAX_FILE_BYTES, type RunOptions, type RunPhase, type RunSettings } from './run-options.ts';
+export { DEFAULT_MAX_FILE_BYTES, tooLargeReason, type RunOptions, type RunPhase, type RunSettings } from './run-options.ts';
 export type { ChangedFile, ErrorStage, RunError, RunResult, RunSite, RunSkip } from './run-result.ts';
-export { tooLargeReason } from './read-candidates.ts';
 
 /**
  * No more candidates are started while this many wait (most wait for the checker's answers),
