@@ -17,7 +17,7 @@ import type { CommandModule, Options } from 'yargs';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { terminalText } from '../core/escape.ts';
 import type { DiscoverOptions } from '../engine/discover.ts';
-import type { RunSite } from '../engine/run.ts';
+import type { RunResult, RunSite } from '../engine/run.ts';
 import type { FileScan } from '../report/check-findings.ts';
 import {
   buildCheckReport,
@@ -115,57 +115,92 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
 
 /** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
 export async function collectCheckReport(paths: readonly string[], cwd: string, discover: DiscoverOptions = {}, progress?: Progress): Promise<CheckReport> {
-  const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, { findingsForFile, MARKER_TEXT, scanAnalysis, scanSource }] =
-    await Promise.all([
-      import('../engine/discover.ts'),
-      import('../engine/run.ts'),
-      import('../engine/source-files.ts'),
-      import('../engine/lint-type-facts.ts'),
-      import('./progress.ts'),
-      import('../report/check-findings.ts'),
-    ]);
+  const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, checkFindings] = await Promise.all([
+    import('../engine/discover.ts'),
+    import('../engine/run.ts'),
+    import('../engine/source-files.ts'),
+    import('../engine/lint-type-facts.ts'),
+    import('./progress.ts'),
+    import('../report/check-findings.ts'),
+  ]);
   progress?.phase('finding files');
   const discovery = await discoverFiles(paths, cwd, discover, () => progress?.tick());
-
-  // Files whose text mentions a marker, kept as the run reads them (no second read), and
-  // scanned as the run analyses them (no second parse).
-  const markerTexts = new Map<string, string>();
-  const onText = (absolute: string, source: string) => void (MARKER_TEXT.test(source) && markerTexts.set(absolute, source));
-  const scanned = new Map<string, FileScan>();
-  const onAnalysed = (absolute: string, analysis: FileAnalysis) => {
-    if (markerTexts.get(absolute) === analysis.source) scanned.set(absolute, scanAnalysis(analysis));
-  };
+  const markers = markerTexts(checkFindings);
   // The codemod's view, over the same discovered files (its errors include discovery's).
   // Analysis only: v1 files are checked as they are (the official codemod runs on migrate),
   // nothing is rewritten (the plans' sites are the findings), and the type checker is asked
   // only about receivers.
-  const settings = { onText, onAnalysed, write: false, rewrite: false, cwd, v1: false, types: new LintTypeFacts() };
+  const settings = { onText: markers.onText, onAnalysed: markers.onAnalysed, write: false, rewrite: false, cwd, v1: false, types: new LintTypeFacts() };
   const run = progress ? await runDiscovered(runCodemod, discovery, settings, progress) : await runCodemod({ ...settings, discovery });
   // Named after the run, not before: 10,000 display paths held through the run made V8's
   // collector work about 4x as hard in most runs of the benchmark (+270 ms, +70 MB peak).
   const files = discovery.files.map((absolute) => ({ absolute, file: displayPath(cwd, absolute) }));
   const errors: CheckError[] = [...run.errors];
-  const failed = new Map<string, CheckError['stage']>();
-  for (const error of run.errors) {
-    if (!failed.has(error.file)) failed.set(error.file, error.stage);
+  const scans = await scanMarkers(files, markers, errors, checkFindings);
+  const { findings, skipped } = checkFindingsOf(files, run, scans, checkFindings);
+  return buildCheckReport(findings, errors, files.length, skipped);
+}
+
+type CheckFindings = typeof import('../report/check-findings.ts');
+
+interface DiscoveredFile {
+  absolute: string;
+  /** Its display path. */
+  file: string;
+}
+
+/**
+ * Files whose text mentions a marker, kept as the run reads them (no second read), and
+ * scanned as the run analyses them (no second parse).
+ */
+function markerTexts({ MARKER_TEXT, scanAnalysis }: CheckFindings) {
+  const texts = new Map<string, string>();
+  const scanned = new Map<string, FileScan>();
+  return {
+    texts,
+    scanned,
+    onText: (absolute: string, source: string) => void (MARKER_TEXT.test(source) && texts.set(absolute, source)),
+    onAnalysed: (absolute: string, analysis: FileAnalysis) => {
+      if (texts.get(absolute) === analysis.source) scanned.set(absolute, scanAnalysis(analysis));
+    },
+  };
+}
+
+/**
+ * The comments' view: every discovered file that mentions a marker, by display path. A file
+ * that does not parse is an error, unless the run has one for it already.
+ */
+async function scanMarkers(
+  files: readonly DiscoveredFile[],
+  markers: ReturnType<typeof markerTexts>,
+  errors: CheckError[],
+  { scanSource }: CheckFindings,
+): Promise<Map<string, FileScan>> {
+  const failed = new Set(errors.map((error) => error.file));
+  const scans = new Map<string, FileScan>();
+  for (const { absolute, file } of files) {
+    const source = markers.texts.get(absolute);
+    if (source === undefined) continue; // no marker text, or unreadable (the run reported it)
+    const scan = markers.scanned.get(absolute) ?? (await scanSource(source, absolute));
+    if (scan.parseError && !failed.has(file)) errors.push({ file, stage: 'parse', ...scan.parseError });
+    scans.set(file, scan);
   }
+  return scans;
+}
+
+/** The findings of the sites and markers of each file, in discovery order, and the files passed over. */
+function checkFindingsOf(
+  files: readonly DiscoveredFile[],
+  run: Pick<RunResult, 'sites' | 'skipped'>,
+  scans: ReadonlyMap<string, FileScan>,
+  { findingsForFile }: CheckFindings,
+): { findings: Finding[]; skipped: CheckSkip[] } {
   const sitesByFile = new Map<string, RunSite[]>();
   for (const site of run.sites) {
     const list = sitesByFile.get(site.file) ?? [];
     list.push(site);
     sitesByFile.set(site.file, list);
   }
-
-  // The comments' view: every discovered file that mentions a marker.
-  const scans = new Map<string, FileScan>();
-  for (const { absolute, file } of files) {
-    const source = markerTexts.get(absolute);
-    if (source === undefined) continue; // no marker text, or unreadable (the run reported it)
-    const scan = scanned.get(absolute) ?? (await scanSource(source, absolute));
-    if (scan.parseError && !failed.has(file)) errors.push({ file, stage: 'parse', ...scan.parseError });
-    scans.set(file, scan);
-  }
-
   const findings: Finding[] = [];
   for (const { file } of files) {
     const sites = sitesByFile.get(file) ?? [];
@@ -179,5 +214,5 @@ export async function collectCheckReport(paths: readonly string[], cwd: string, 
     if (skip.candidate) findings.push({ file: skip.file, line: 1, column: 1, ruleId: NOT_ANALYSED_RULE, severity: 'error', message: skip.reason });
     else skipped.push({ file: skip.file, reason: skip.reason });
   }
-  return buildCheckReport(findings, errors, files.length, skipped);
+  return { findings, skipped };
 }

@@ -55,21 +55,7 @@ export function createProgress(options: ProgressOptions): Progress {
   const draw = () => {
     const width = Math.max(20, (options.columns || 80) - 1); // 0: a terminal of unknown size
     const seconds = `${Math.floor((now() - (startedAt ?? now())) / 1000)}s`;
-    let line: string;
-    if (total === 0) {
-      line = `mrtr-codemod ${label}${found > 0 ? ` ${found}` : ''}  ${seconds}`;
-    } else {
-      const ratio = Math.min(1, doneCount / total);
-      const counts = `${doneCount}/${total}`;
-      const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
-      // The bar gives way to the label, and keeps one width for the whole phase: room is
-      // reserved for the widest count and a few digits of seconds.
-      const room = width - 'mrtr-codemod'.length - `${total}/${total}`.length - percent.length - label.length - 'sss'.length - 10;
-      const barWidth = Math.min(30, room);
-      const bar = barWidth >= 5 ? ` [${'#'.repeat(Math.round(ratio * barWidth)).padEnd(barWidth, '.')}]` : '';
-      line = `mrtr-codemod${bar} ${counts} ${percent}  ${label}  ${seconds}`;
-    }
-    options.write(`\r\x1b[2K${line.slice(0, width)}`);
+    options.write(`\r\x1b[2K${progressLine(label, total, doneCount, found, width, seconds).slice(0, width)}`);
     drawn = true;
     lastDraw = now();
   };
@@ -102,6 +88,20 @@ export function createProgress(options: ProgressOptions): Progress {
       drawn = false;
     },
   };
+}
+
+/** The line for a phase: with a bar and counts when steps are known, else what it found so far. */
+function progressLine(label: string, total: number, doneCount: number, found: number, width: number, seconds: string): string {
+  if (total === 0) return `mrtr-codemod ${label}${found > 0 ? ` ${found}` : ''}  ${seconds}`;
+  const ratio = Math.min(1, doneCount / total);
+  const counts = `${doneCount}/${total}`;
+  const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
+  // The bar gives way to the label, and keeps one width for the whole phase: room is
+  // reserved for the widest count and a few digits of seconds.
+  const room = width - 'mrtr-codemod'.length - `${total}/${total}`.length - percent.length - label.length - 'sss'.length - 10;
+  const barWidth = Math.min(30, room);
+  const bar = barWidth >= 5 ? ` [${'#'.repeat(Math.round(ratio * barWidth)).padEnd(barWidth, '.')}]` : '';
+  return `mrtr-codemod${bar} ${counts} ${percent}  ${label}  ${seconds}`;
 }
 
 type Run = (options: RunOptions) => Promise<RunResult>;

@@ -24,7 +24,7 @@
 //   `/`); a glob that matches a directory covers everything below it. With includes, a file
 //   must match one; a file matching an exclude is left out, whatever the includes say. These
 //   apply to named files too: they are filters the user wrote on the same command line.
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
@@ -169,7 +169,6 @@ interface WalkContext {
  * through a link name would replace the link).
  */
 function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, context: WalkContext): void {
-  const { rules, filter } = context;
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
@@ -177,51 +176,63 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
     problems.push({ path: root, message: describeFsError(error) });
     return;
   }
-  const visited = new Set<string>();
-  const asGiven = (real: string) => path.join(root, path.relative(realRoot, real));
-  const take = (file: string, ignored: boolean) => {
-    if (ignored || !filter.file(file)) return;
-    if (MINIFIED.test(file)) context.skipped.push({ path: file, reason: 'minified code; name the file to take it' });
-    else found.add(file);
-  };
+  new TreeWalk(root, realRoot, problems, found, context).visitDirectory(root, realRoot);
+}
 
-  function visitDirectory(dir: string, realDir: string): void {
-    if (visited.has(realDir)) return;
-    visited.add(realDir);
+/** One root's walk: the directories visited (by real path), and where what it finds goes. */
+class TreeWalk {
+  private readonly visited = new Set<string>();
+
+  constructor(
+    private readonly root: string,
+    private readonly realRoot: string,
+    private readonly problems: DiscoveryProblem[],
+    private readonly found: FoundFiles,
+    private readonly context: WalkContext,
+  ) {}
+
+  visitDirectory(dir: string, realDir: string): void {
+    if (this.visited.has(realDir)) return;
+    this.visited.add(realDir);
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
-      problems.push({ path: dir, message: describeFsError(error) });
+      this.problems.push({ path: dir, message: describeFsError(error) });
       return;
     }
     entries.sort((a, b) => compareCodeUnits(a.name, b.name));
     // The rules for this folder's entries: its parent's, and its own .gitignore's (git reads
     // one only when it is a regular file).
-    const here = rules?.enter(
+    const here = this.context.rules?.enter(
       dir,
       entries.some((e) => e.name === '.gitignore' && e.isFile()),
     );
     // `dir` is normalised (resolved, then joined with names): no path.join an entry.
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
-    for (const entry of entries) {
-      const full = prefix + entry.name;
-      if (entry.isDirectory()) {
-        if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
-        if (filter.prunes(full) || here?.ignores(entry.name, true)) continue;
-        if (VENDORED_DIRECTORIES.has(entry.name)) context.skipped.push({ path: full, reason: 'vendored code; name the folder to take it' });
-        else visitDirectory(full, path.join(realDir, entry.name));
-      } else if (entry.isFile()) {
-        if (isSourceFile(entry.name)) take(full, here?.ignores(entry.name, false) ?? false);
-        else if (staleTempFile(entry.name)) context.staleTemps.push(full);
-      } else if (entry.isSymbolicLink()) {
-        // git tracks a link as a file: a link that git ignores is not followed.
-        if (!here?.ignores(entry.name, false)) visitLink(full);
-      }
+    for (const entry of entries) this.visitEntry(entry, prefix + entry.name, realDir, here);
+  }
+
+  /** One entry of a directory (`full` its path, in `realDir`), under its folder's rules. */
+  private visitEntry(entry: Dirent, full: string, realDir: string, here: FolderRules | undefined): void {
+    const { filter, skipped, staleTemps } = this.context;
+    if (entry.isDirectory()) {
+      if (SKIPPED_DIRECTORIES.has(entry.name)) return;
+      if (filter.prunes(full) || here?.ignores(entry.name, true)) return;
+      if (VENDORED_DIRECTORIES.has(entry.name)) skipped.push({ path: full, reason: 'vendored code; name the folder to take it' });
+      else this.visitDirectory(full, path.join(realDir, entry.name));
+    } else if (entry.isFile()) {
+      if (isSourceFile(entry.name)) this.take(full, here?.ignores(entry.name, false) ?? false);
+      else if (staleTempFile(entry.name)) staleTemps.push(full);
+    } else if (entry.isSymbolicLink()) {
+      // git tracks a link as a file: a link that git ignores is not followed.
+      if (!here?.ignores(entry.name, false)) this.visitLink(full);
     }
   }
 
-  function visitLink(link: string): void {
+  private visitLink(link: string): void {
+    const { realRoot } = this;
+    const { rules, filter } = this.context;
     let target: string;
     let info;
     try {
@@ -233,7 +244,7 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
     if (!isInside(realRoot, target)) {
       // Never followed out of the folder being walked, but said: the user may have expected it.
       if (info.isDirectory() || (info.isFile() && isSourceFile(target))) {
-        context.skipped.push({
+        this.context.skipped.push({
           path: link,
           reason: `symbolic link to ${info.isDirectory() ? 'a folder' : 'a file'} outside the folder being walked; not followed`,
         });
@@ -243,16 +254,25 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
     // A link to a skipped folder, or to something inside one, is skipped like the folder itself;
     // so is one to an ignored or excluded place (checked where the target lives in this tree).
     if (info.isDirectory()) {
-      const dir = asGiven(target);
+      const dir = this.asGiven(target);
       if (throughSkipped(realRoot, target) || filter.prunes(dir) || rules?.ignores(dir, true)) return;
-      visitDirectory(dir, target);
+      this.visitDirectory(dir, target);
     } else if (info.isFile() && isSourceFile(target) && !throughSkipped(realRoot, path.dirname(target))) {
-      const file = asGiven(target);
-      take(file, rules?.ignores(file, false) ?? false);
+      const file = this.asGiven(target);
+      this.take(file, rules?.ignores(file, false) ?? false);
     }
   }
 
-  visitDirectory(root, realRoot);
+  /** Where a real path inside the root is, as seen from the root as given. */
+  private asGiven(real: string): string {
+    return path.join(this.root, path.relative(this.realRoot, real));
+  }
+
+  private take(file: string, ignored: boolean): void {
+    if (ignored || !this.context.filter.file(file)) return;
+    if (MINIFIED.test(file)) this.context.skipped.push({ path: file, reason: 'minified code; name the file to take it' });
+    else this.found.add(file);
+  }
 }
 
 /** Whether `dir` (inside `realRoot`) is, or lies below, a directory the walk skips. */

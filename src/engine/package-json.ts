@@ -197,49 +197,68 @@ function parseObject(text: string): Record<string, unknown> {
 /** The top-level object of a manifest, with the offsets of every member (nested objects too). */
 function scan(text: string): ScannedObject {
   parseObject(text); // validates, so the scanner below may assume well-formed JSON
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const ws = () => {
-    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
-  };
-  const string = () => {
-    const start = pos++;
-    while (text[pos] !== '"') pos += text[pos] === '\\' ? 2 : 1;
-    pos++;
-    return JSON.parse(text.slice(start, pos)) as string;
-  };
-  const value = (): ScannedObject | undefined => {
-    const c = text[pos];
-    if (c === '{') return object();
+  const scanner = new JsonScanner(text);
+  scanner.ws();
+  return scanner.object();
+}
+
+/** Reads well-formed JSON from `pos` on, keeping the offsets of the objects' members. */
+class JsonScanner {
+  pos: number;
+
+  constructor(private readonly text: string) {
+    this.pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  }
+
+  ws(): void {
+    while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
+  }
+
+  string(): string {
+    const { text } = this;
+    const start = this.pos++;
+    while (text[this.pos] !== '"') this.pos += text[this.pos] === '\\' ? 2 : 1;
+    this.pos++;
+    return JSON.parse(text.slice(start, this.pos)) as string;
+  }
+
+  /** Passes over a value: the object it is, if it is one. */
+  value(): ScannedObject | undefined {
+    const { text } = this;
+    const c = text[this.pos];
+    if (c === '{') return this.object();
     if (c === '"') {
-      string();
+      this.string();
       return undefined;
     }
     if (c === '[') {
-      pos++;
-      ws();
-      while (text[pos] !== ']') {
-        value();
-        ws();
-        if (text[pos] === ',') pos++;
-        ws();
+      this.pos++;
+      this.ws();
+      while (text[this.pos] !== ']') {
+        this.value();
+        this.ws();
+        if (text[this.pos] === ',') this.pos++;
+        this.ws();
       }
-      pos++;
+      this.pos++;
       return undefined;
     }
-    while (pos < text.length && /[^\s,\]}]/.test(text[pos]!)) pos++;
+    while (this.pos < text.length && /[^\s,\]}]/.test(text[this.pos]!)) this.pos++;
     return undefined;
-  };
-  const object = (): ScannedObject => {
-    const start = pos++;
+  }
+
+  object(): ScannedObject {
+    const { text } = this;
+    const start = this.pos++;
     const members: ScannedMember[] = [];
     const keys = new Map<string, number>();
     for (;;) {
-      const before = pos;
-      ws();
-      if (text[pos] === '}') break;
-      const leading = text.slice(before, pos);
-      const keyStart = pos;
-      const key = string();
+      const before = this.pos;
+      this.ws();
+      if (text[this.pos] === '}') break;
+      const leading = text.slice(before, this.pos);
+      const keyStart = this.pos;
+      const key = this.string();
       const first = keys.get(key);
       if (first !== undefined) {
         throw new ManifestError(
@@ -247,20 +266,18 @@ function scan(text: string): ScannedObject {
         );
       }
       keys.set(key, keyStart);
-      ws();
-      pos++; // ':'
-      ws();
-      const valueStart = pos;
-      const nested = value();
-      members.push({ key, start: keyStart, valueStart, valueEnd: pos, leading, ...(nested ? { object: nested } : {}) });
-      ws();
-      if (text[pos] === ',') pos++;
+      this.ws();
+      this.pos++; // ':'
+      this.ws();
+      const valueStart = this.pos;
+      const nested = this.value();
+      members.push({ key, start: keyStart, valueStart, valueEnd: this.pos, leading, ...(nested ? { object: nested } : {}) });
+      this.ws();
+      if (text[this.pos] === ',') this.pos++;
     }
-    pos++;
-    return { start, end: pos, members };
-  };
-  ws();
-  return object();
+    this.pos++;
+    return { start, end: this.pos, members };
+  }
 }
 
 function lineAt(text: string, offset: number): number {

@@ -148,22 +148,7 @@ export class StateModules {
       );
       let decided = this.placed.get(root);
       if (!decided) {
-        const type = this.packageOf(members[0]!.absolutePath).type;
-        const form = packageForm(members, type);
-        // Beside the module(s) that build the server: found through the imports, or a candidate itself.
-        const located = [...new Set([...[...builders.values()].flat(), ...members.map((c) => c.absolutePath).filter((f) => this.graph.builders.has(f))])];
-        const modulePath = this.modulePath(
-          moduleExtension(form, type),
-          members.map((c) => c.absolutePath),
-          located,
-        );
-        this.forms.set(modulePath, form);
-        this.importedBy(
-          modulePath,
-          members.map((c) => c.absolutePath),
-        );
-        const refused = this.foreign(modulePath, form) ?? (await this.outOfBounds(modulePath));
-        decided = { modulePath, ...(refused ? { refused } : {}) };
+        decided = await this.placeModule(members, builders);
         this.placed.set(root, decided);
       } else
         this.importedBy(
@@ -181,6 +166,29 @@ export class StateModules {
       }
     }
     return this.placements;
+  }
+
+  /** Where a package's module goes, decided for its first members (`builders`: the modules each reaches that build a server). */
+  private async placeModule(
+    members: ReadonlyArray<{ absolutePath: string; source: string }>,
+    builders: ReadonlyMap<string, string[]>,
+  ): Promise<{ modulePath: string; refused?: string }> {
+    const type = this.packageOf(members[0]!.absolutePath).type;
+    const form = packageForm(members, type);
+    // Beside the module(s) that build the server: found through the imports, or a candidate itself.
+    const located = [...new Set([...[...builders.values()].flat(), ...members.map((c) => c.absolutePath).filter((f) => this.graph.builders.has(f))])];
+    const modulePath = this.modulePath(
+      moduleExtension(form, type),
+      members.map((c) => c.absolutePath),
+      located,
+    );
+    this.forms.set(modulePath, form);
+    this.importedBy(
+      modulePath,
+      members.map((c) => c.absolutePath),
+    );
+    const refused = this.foreign(modulePath, form) ?? (await this.outOfBounds(modulePath));
+    return { modulePath, ...(refused ? { refused } : {}) };
   }
 
   /**

@@ -206,18 +206,7 @@ async function upgradeBatch(
   // Removed on Ctrl-C too (the CLI's signal handler runs this once the batch's synchronous run() returns).
   const forget = whenInterrupted(() => rmSync(scratch, { recursive: true, force: true }));
   try {
-    // A manifest of our own at the scratch root: the codemod looks for the nearest package.json
-    // (to decide the project type, and to swap the v1 dependency in it); without one it would
-    // walk up out of the scratch directory. It declares no v1 dependency, so the codemod leaves
-    // it alone (bar adding zod when it injects a zod import; that file is thrown away).
-    await writeFile(path.join(scratch, 'package.json'), JSON.stringify(scratchManifest(options.projectType), null, 2) + '\n');
-    // One directory per file, so that no user path reaches the codemod's ignore globs
-    // (`**/dist/**`, `**/coverage/**`, …) or collides; only the base name (its extension) matters.
-    const copies = batch.map((f, n) => ({ ...f, copy: path.join(scratch, 'src', `f${n}`, path.basename(f.path) || `file${n}.ts`) }));
-    for (const c of copies) {
-      await mkdir(path.dirname(c.copy), { recursive: true });
-      await writeFile(c.copy, c.text);
-    }
+    const copies = await writeScratchCopies(scratch, batch, options.projectType);
 
     let outcome: ReturnType<Official['run']>;
     try {
@@ -230,21 +219,49 @@ async function upgradeBatch(
       return batch.map((f) => ({ index: f.index, file: { ...unchanged(f), notes: [{ line: 1, column: 1, message, code: 'mcp-codemod-failed' as const }] } }));
     }
 
-    const byCopy = new Map(outcome.fileResults.map((r) => [normalise(r.filePath), r]));
-    const out: Array<{ index: number; file: UpgradedFile }> = [];
-    for (const c of copies) {
-      const text = keepQuotes(c.text, keepLineEndings(c.text, await readFile(c.copy, 'utf8')));
-      const diagnostics = byCopy.get(normalise(c.copy))?.diagnostics ?? [];
-      out.push({
-        index: c.index,
-        file: { path: c.path, text, changed: text !== c.text, notes: notesFor(text, diagnostics) },
-      });
-    }
-    return out;
+    return await upgradedCopies(copies, outcome);
   } finally {
     forget();
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+type ScratchCopy = SourceText & { index: number; copy: string };
+
+/** The batch's files copied into the scratch directory, with a manifest of our own at its root. */
+async function writeScratchCopies(
+  scratch: string,
+  batch: ReadonlyArray<SourceText & { index: number }>,
+  projectType: UpgradeOptions['projectType'],
+): Promise<ScratchCopy[]> {
+  // A manifest of our own at the scratch root: the codemod looks for the nearest package.json
+  // (to decide the project type, and to swap the v1 dependency in it); without one it would
+  // walk up out of the scratch directory. It declares no v1 dependency, so the codemod leaves
+  // it alone (bar adding zod when it injects a zod import; that file is thrown away).
+  await writeFile(path.join(scratch, 'package.json'), JSON.stringify(scratchManifest(projectType), null, 2) + '\n');
+  // One directory per file, so that no user path reaches the codemod's ignore globs
+  // (`**/dist/**`, `**/coverage/**`, …) or collides; only the base name (its extension) matters.
+  const copies = batch.map((f, n) => ({ ...f, copy: path.join(scratch, 'src', `f${n}`, path.basename(f.path) || `file${n}.ts`) }));
+  for (const c of copies) {
+    await mkdir(path.dirname(c.copy), { recursive: true });
+    await writeFile(c.copy, c.text);
+  }
+  return copies;
+}
+
+/** What the official run made of each copy: its text (in the file's own line endings and quotes) and its notes. */
+async function upgradedCopies(copies: readonly ScratchCopy[], outcome: ReturnType<Official['run']>): Promise<Array<{ index: number; file: UpgradedFile }>> {
+  const byCopy = new Map(outcome.fileResults.map((r) => [normalise(r.filePath), r]));
+  const out: Array<{ index: number; file: UpgradedFile }> = [];
+  for (const c of copies) {
+    const text = keepQuotes(c.text, keepLineEndings(c.text, await readFile(c.copy, 'utf8')));
+    const diagnostics = byCopy.get(normalise(c.copy))?.diagnostics ?? [];
+    out.push({
+      index: c.index,
+      file: { path: c.path, text, changed: text !== c.text, notes: notesFor(text, diagnostics) },
+    });
+  }
+  return out;
 }
 
 /** Scratch directories are named `mrtr-v1-upgrade-<pid>-XXXXXX` (mkdtemp's six characters). */

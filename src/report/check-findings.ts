@@ -75,57 +75,63 @@ export function scanAnalysis({ source, comments, sites }: Pick<FileAnalysis, 'so
 export function findingsForFile(file: string, sites: readonly RunSite[], scan: FileScan | undefined): Finding[] {
   const markers = scan?.markers ?? [];
   const used = new Set<MarkerComment>();
-  const findings: Finding[] = [];
   const ordered = [...sites].sort((a, b) => a.line - b.line || a.column - b.column);
-
-  for (const site of ordered) {
-    const where = { kind: site.kind, ...(site.handler ? { handler: site.handler } : {}) };
-    if (site.status === 'migrated') {
-      findings.push({
-        file,
-        line: site.line,
-        column: site.column,
-        ruleId: LEGACY_RULE,
-        severity: 'error',
-        message: `${INPUT_KIND_NAMES[site.kind]} request still awaited from the client${site.handler ? ` in ${site.handler}` : ''}; MCP 2026-07-28 removed server→client requests`,
-        hint: `\`mrtr-codemod migrate ${shellWord(file)}\` can rewrite it`,
-        ...where,
-      });
-      continue;
-    }
-    const code = site.code ?? 'unspecified';
-    const marker = code === 'server-elsewhere' ? fileMarker(markers, code, used) : ownMarker(site, code, markers, scan);
-    if (marker) used.add(marker);
-    // server-elsewhere is a file-level report (line 1): the marker says where it really is.
-    const at = marker && code === 'server-elsewhere' ? marker : site;
-    findings.push({
-      file,
-      line: at.line,
-      column: at.column,
-      ruleId: `${TODO_RULE_PREFIX}${code}`,
-      severity: 'error',
-      message: todoMessage(marker?.reason ?? site.reason ?? '', marker ? marker.next : site.next),
-      ...(code === 'server-elsewhere' ? {} : where),
-      ...(marker ? { markerLine: marker.line } : {}),
-    });
-  }
-
-  for (const marker of markers) {
-    if (used.has(marker)) continue;
-    findings.push({
-      file,
-      line: marker.line,
-      column: marker.column,
-      ruleId: marker.kind === 'official' ? OFFICIAL_RULE : `${TODO_RULE_PREFIX}${marker.code ?? 'unspecified'}`,
-      severity: 'error',
-      message:
-        marker.kind === 'official'
-          ? marker.reason || 'manual migration required (left by the official v1-to-v2 codemod)'
-          : todoMessage(marker.reason, marker.next),
-      markerLine: marker.line,
-    });
-  }
+  const findings = ordered.map((site) => (site.status === 'migrated' ? legacyFinding(file, site) : todoFinding(file, site, markers, scan, used)));
+  for (const marker of markers) if (!used.has(marker)) findings.push(markerFinding(file, marker));
   return findings;
+}
+
+/** A site the codemod can migrate: the legacy request is still there. */
+function legacyFinding(file: string, site: RunSite): Finding {
+  return {
+    file,
+    line: site.line,
+    column: site.column,
+    ruleId: LEGACY_RULE,
+    severity: 'error',
+    message: `${INPUT_KIND_NAMES[site.kind]} request still awaited from the client${site.handler ? ` in ${site.handler}` : ''}; MCP 2026-07-28 removed server→client requests`,
+    hint: `\`mrtr-codemod migrate ${shellWord(file)}\` can rewrite it`,
+    ...siteWhere(site),
+  };
+}
+
+/** A site the codemod refuses, merged with its marker (which it adds to `used`) when the marker is written. */
+function todoFinding(file: string, site: RunSite, markers: readonly MarkerComment[], scan: FileScan | undefined, used: Set<MarkerComment>): Finding {
+  const code = site.code ?? 'unspecified';
+  const marker = code === 'server-elsewhere' ? fileMarker(markers, code, used) : ownMarker(site, code, markers, scan);
+  if (marker) used.add(marker);
+  // server-elsewhere is a file-level report (line 1): the marker says where it really is.
+  const at = marker && code === 'server-elsewhere' ? marker : site;
+  return {
+    file,
+    line: at.line,
+    column: at.column,
+    ruleId: `${TODO_RULE_PREFIX}${code}`,
+    severity: 'error',
+    message: todoMessage(marker?.reason ?? site.reason ?? '', marker ? marker.next : site.next),
+    ...(code === 'server-elsewhere' ? {} : siteWhere(site)),
+    ...(marker ? { markerLine: marker.line } : {}),
+  };
+}
+
+function siteWhere(site: RunSite): Pick<Finding, 'kind' | 'handler'> {
+  return { kind: site.kind, ...(site.handler ? { handler: site.handler } : {}) };
+}
+
+/** A marker no site of the run accounts for. */
+function markerFinding(file: string, marker: MarkerComment): Finding {
+  return {
+    file,
+    line: marker.line,
+    column: marker.column,
+    ruleId: marker.kind === 'official' ? OFFICIAL_RULE : `${TODO_RULE_PREFIX}${marker.code ?? 'unspecified'}`,
+    severity: 'error',
+    message:
+      marker.kind === 'official'
+        ? marker.reason || 'manual migration required (left by the official v1-to-v2 codemod)'
+        : todoMessage(marker.reason, marker.next),
+    markerLine: marker.line,
+  };
 }
 
 /** The todo marker with this code in the comment lines right above the site's statement. */

@@ -60,10 +60,7 @@ const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
  */
 export function classifyUnifiedDiff(patch: string): DiffLine[] {
   const out: DiffLine[] = [];
-  let oldLeft = 0;
-  let newLeft = 0;
-  let oldLine = 0;
-  let newLine = 0;
+  const hunk: HunkPlace = { oldLeft: 0, newLeft: 0, oldLine: 0, newLine: 0 };
   let start = 0;
   while (start < patch.length) {
     const end = patch.indexOf('\n', start);
@@ -75,46 +72,57 @@ export function classifyUnifiedDiff(patch: string): DiffLine[] {
       out.push({ kind: 'no-newline', text, eol });
       continue;
     }
-    if (oldLeft > 0 || newLeft > 0) {
-      const sign = text[0];
-      if (sign === '+' && newLeft > 0) {
-        out.push({ kind: 'add', text, eol, newLine: newLine++ });
-        newLeft--;
-        continue;
-      }
-      if (sign === '-' && oldLeft > 0) {
-        out.push({ kind: 'remove', text, eol, oldLine: oldLine++ });
-        oldLeft--;
-        continue;
-      }
-      if ((sign === ' ' || text === '') && oldLeft > 0 && newLeft > 0) {
-        out.push({ kind: 'context', text, eol, oldLine: oldLine++, newLine: newLine++ });
-        oldLeft--;
-        newLeft--;
-        continue;
-      }
-      // A malformed hunk: fall through and read the line as a header.
-      oldLeft = newLeft = 0;
-    }
-    const hunk = HUNK_HEADER.exec(text);
-    if (hunk) {
-      oldLine = Number(hunk[1]);
-      oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
-      newLine = Number(hunk[3]);
-      newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
-      // `-0,0` / `+0,0` (file created or emptied): numbering starts at line 1.
-      if (oldLeft === 0 && oldLine === 0) oldLine = 1;
-      if (newLeft === 0 && newLine === 0) newLine = 1;
-      out.push({ kind: 'hunk', text, eol });
-    } else if (text.startsWith('--- ')) {
-      out.push({ kind: 'file-old', text, eol });
-    } else if (text.startsWith('+++ ')) {
-      out.push({ kind: 'file-new', text, eol });
-    } else {
-      out.push({ kind: 'header', text, eol });
-    }
+    const content = hunk.oldLeft > 0 || hunk.newLeft > 0 ? hunkContent(hunk, text, eol) : undefined;
+    out.push(content ?? headerLine(hunk, text, eol));
   }
   return out;
+}
+
+/** Where a diff is in its hunk: the lines of each side still to come, and the next line's number on each. */
+interface HunkPlace {
+  oldLeft: number;
+  newLeft: number;
+  oldLine: number;
+  newLine: number;
+}
+
+/** A line of the hunk's content, counted; undefined (the hunk closed) when the line cannot be one. */
+function hunkContent(hunk: HunkPlace, text: string, eol: string): DiffLine | undefined {
+  const sign = text[0];
+  if (sign === '+' && hunk.newLeft > 0) {
+    hunk.newLeft--;
+    return { kind: 'add', text, eol, newLine: hunk.newLine++ };
+  }
+  if (sign === '-' && hunk.oldLeft > 0) {
+    hunk.oldLeft--;
+    return { kind: 'remove', text, eol, oldLine: hunk.oldLine++ };
+  }
+  if ((sign === ' ' || text === '') && hunk.oldLeft > 0 && hunk.newLeft > 0) {
+    hunk.oldLeft--;
+    hunk.newLeft--;
+    return { kind: 'context', text, eol, oldLine: hunk.oldLine++, newLine: hunk.newLine++ };
+  }
+  // A malformed hunk: the line is read as a header.
+  hunk.oldLeft = hunk.newLeft = 0;
+  return undefined;
+}
+
+/** A line outside any hunk: a `@@` header (which opens one), a file name, or another header line. */
+function headerLine(hunk: HunkPlace, text: string, eol: string): DiffLine {
+  const header = HUNK_HEADER.exec(text);
+  if (header) {
+    hunk.oldLine = Number(header[1]);
+    hunk.oldLeft = header[2] === undefined ? 1 : Number(header[2]);
+    hunk.newLine = Number(header[3]);
+    hunk.newLeft = header[4] === undefined ? 1 : Number(header[4]);
+    // `-0,0` / `+0,0` (file created or emptied): numbering starts at line 1.
+    if (hunk.oldLeft === 0 && hunk.oldLine === 0) hunk.oldLine = 1;
+    if (hunk.newLeft === 0 && hunk.newLine === 0) hunk.newLine = 1;
+    return { kind: 'hunk', text, eol };
+  }
+  if (text.startsWith('--- ')) return { kind: 'file-old', text, eol };
+  if (text.startsWith('+++ ')) return { kind: 'file-new', text, eol };
+  return { kind: 'header', text, eol };
 }
 
 /**

@@ -42,88 +42,80 @@ interface ReportedFile {
 }
 
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
-  const totals = siteTotals(result.sites);
+  const files = reportedFiles(result);
   const openUpgrades = openUpgradeNotes(result);
-  const upgradeChecks = upgradeWarnings(result);
+  const around = aroundTheHandlers(result, files).map((item) => `<li>${item}</li>`);
+  const upgrades = [
+    ...openUpgrades.map((note) => renderUpgradeNote(note, `${note.file}:${note.line}:${note.column}`, note.code)),
+    // A warning's position is only near the statement (see UpgradeNote): its line is enough.
+    ...upgradeWarnings(result).map((note) => renderUpgradeNote(note, `${note.file}:${note.line}`, 'warning')),
+  ];
+  const notes = guidanceNotes(result.sites).map(
+    ({ note, sites }) => `<li class="guidance">${escapeHtml(note)} <span class="muted">(${count(sites, 'site')})</span></li>`,
+  );
+  const steps = nextSteps(result, { dryRun: options.dryRun }).map((step) => `<li>${escapeHtml(step)}</li>`);
+  const nothing = files.length === 0 && result.errors.length === 0 && result.upgrades.length === 0;
+  return page([
+    ...renderHeader(result, options, openUpgrades.length),
+    '<main>',
+    ...(files.length > 0 ? ['<nav class="toc" aria-label="Files"><h2>Files</h2><ul>', ...files.map(renderTocEntry), '</ul></nav>'] : []),
+    ...listSection('around', 'Besides the handlers', around),
+    ...listSection('upgrades', 'v1 to v2 (official codemod)', upgrades),
+    ...listSection('notes', 'Deprecation notes', notes),
+    ...listSection('errors', 'Errors', result.errors.map(renderError)),
+    ...files.map(renderFile),
+    ...(nothing ? ['<p class="empty">Nothing to migrate: no file makes a legacy server→client request.</p>'] : []),
+    ...listSection('next-steps', 'Next steps', steps, 'ol'),
+    '</main>',
+  ]);
+}
+
+/** The files the page has a section for: the changed ones in the run's order, then the others with sites. */
+function reportedFiles(result: RunResult): ReportedFile[] {
   const sitesByFile = groupSites(result.sites);
   const changedPaths = new Set(result.changed.map((f) => f.path));
   const moduleFiles = new Set(result.stateModules.map((m) => m.file));
   const unchangedWithSites = [...sitesByFile.keys()].filter((file) => !changedPaths.has(file)).sort();
-  const files: ReportedFile[] = [...result.changed.map((change) => ({ path: change.path, change })), ...unchangedWithSites.map((path) => ({ path }))].map(
-    (file, i) => {
-      const fileSites = sitesByFile.get(file.path) ?? [];
-      const role = moduleFiles.has(file.path) ? 'module' : /(^|\/)package\.json$/.test(file.path) ? 'manifest' : 'source';
-      return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: role === 'source' ? siteCounts(fileSites) : ROLE_LABEL[role], role };
-    },
-  );
+  return [...result.changed.map((change) => ({ path: change.path, change })), ...unchangedWithSites.map((path) => ({ path }))].map((file, i) => {
+    const fileSites = sitesByFile.get(file.path) ?? [];
+    const role = moduleFiles.has(file.path) ? 'module' : /(^|\/)package\.json$/.test(file.path) ? 'manifest' : 'source';
+    return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: role === 'source' ? siteCounts(fileSites) : ROLE_LABEL[role], role };
+  });
+}
 
-  const body: string[] = [];
-  body.push('<header class="top">');
-  body.push(`<h1>${escapeHtml(REPORT_TITLE)}</h1>`);
-  body.push(
+/** The title, what the run did to the files, and the totals. */
+function renderHeader(result: RunResult, options: HtmlReportOptions, openUpgrades: number): string[] {
+  const totals = siteTotals(result.sites);
+  return [
+    '<header class="top">',
+    `<h1>${escapeHtml(REPORT_TITLE)}</h1>`,
     `<p class="mode">${
       options.dryRun
         ? 'Dry run: nothing was written. Apply the change with <code>mrtr-codemod migrate</code> (or the <code>--patch</code> file with <code>git apply</code>).'
         : 'The changed files were rewritten in place.'
     }</p>`,
-  );
-  body.push('<dl class="totals">');
-  body.push(total('files', options.dryRun ? 'Files to change' : 'Files changed', result.changed.length, `of ${result.filesScanned} scanned`));
-  body.push(total('migrated', 'Sites migrated', totals.migrated));
-  body.push(total('markers', 'Markers left', totals.marked, totals.marked > 0 ? 'grep -rn @mrtr-todo' : undefined));
-  if (result.upgrades.length > 0) body.push(total('upgrades', 'v1 to v2 items left', openUpgrades.length));
-  body.push(total('errors', 'Errors', result.errors.length));
-  body.push('</dl>');
-  body.push('</header>');
+    '<dl class="totals">',
+    total('files', options.dryRun ? 'Files to change' : 'Files changed', result.changed.length, `of ${result.filesScanned} scanned`),
+    total('migrated', 'Sites migrated', totals.migrated),
+    total('markers', 'Markers left', totals.marked, totals.marked > 0 ? 'grep -rn @mrtr-todo' : undefined),
+    ...(result.upgrades.length > 0 ? [total('upgrades', 'v1 to v2 items left', openUpgrades)] : []),
+    total('errors', 'Errors', result.errors.length),
+    '</dl>',
+    '</header>',
+  ];
+}
 
-  body.push('<main>');
-  if (files.length > 0) {
-    body.push('<nav class="toc" aria-label="Files"><h2>Files</h2><ul>');
-    for (const file of files) body.push(`<li><a href="#${file.id}"><code>${escapeHtml(file.path)}</code></a> <span class="muted">${file.counts}</span></li>`);
-    body.push('</ul></nav>');
-  }
+function renderTocEntry(file: ReportedFile): string {
+  return `<li><a href="#${file.id}"><code>${escapeHtml(file.path)}</code></a> <span class="muted">${file.counts}</span></li>`;
+}
 
-  const around = aroundTheHandlers(result, files);
-  if (around.length > 0) {
-    body.push('<section class="around" id="around"><h2>Besides the handlers</h2><ul>');
-    for (const item of around) body.push(`<li>${item}</li>`);
-    body.push('</ul></section>');
-  }
+/** A section of the page that lists `items` (HTML list items), or nothing when there are none. */
+function listSection(name: string, title: string, items: readonly string[], list: 'ul' | 'ol' = 'ul'): string[] {
+  return items.length === 0 ? [] : [`<section class="${name}" id="${name}"><h2>${title}</h2><${list}>`, ...items, `</${list}></section>`];
+}
 
-  if (openUpgrades.length > 0 || upgradeChecks.length > 0) {
-    body.push('<section class="upgrades" id="upgrades"><h2>v1 to v2 (official codemod)</h2><ul>');
-    for (const note of openUpgrades) body.push(renderUpgradeNote(note, `${note.file}:${note.line}:${note.column}`, note.code));
-    // A warning's position is only near the statement (see UpgradeNote): its line is enough.
-    for (const note of upgradeChecks) body.push(renderUpgradeNote(note, `${note.file}:${note.line}`, 'warning'));
-    body.push('</ul></section>');
-  }
-
-  const notes = guidanceNotes(result.sites);
-  if (notes.length > 0) {
-    body.push('<section class="notes" id="notes"><h2>Deprecation notes</h2><ul>');
-    for (const { note, sites } of notes) body.push(`<li class="guidance">${escapeHtml(note)} <span class="muted">(${count(sites, 'site')})</span></li>`);
-    body.push('</ul></section>');
-  }
-
-  if (result.errors.length > 0) {
-    body.push('<section class="errors" id="errors"><h2>Errors</h2><ul>');
-    for (const error of result.errors) body.push(renderError(error));
-    body.push('</ul></section>');
-  }
-
-  for (const file of files) body.push(renderFile(file));
-
-  if (files.length === 0 && result.errors.length === 0 && result.upgrades.length === 0) {
-    body.push('<p class="empty">Nothing to migrate: no file makes a legacy server→client request.</p>');
-  }
-  const steps = nextSteps(result, { dryRun: options.dryRun });
-  if (steps.length > 0) {
-    body.push('<section class="next-steps" id="next-steps"><h2>Next steps</h2><ol>');
-    for (const step of steps) body.push(`<li>${escapeHtml(step)}</li>`);
-    body.push('</ol></section>');
-  }
-  body.push('</main>');
-
+/** The whole document around the body's lines. */
+function page(body: readonly string[]): string {
   return [
     '<!doctype html>',
     '<html lang="en">',

@@ -14,9 +14,22 @@ interface SummaryOptions {
 }
 
 export function formatSummary(result: RunResult, options: SummaryOptions): string {
-  const lines: string[] = [];
-  const sites = siteTotals(result.sites);
+  const lines = [
+    ...fileLines(result, options),
+    ...siteLines(result),
+    ...problemLines(result),
+    ...noteLines(result),
+    // The headline: whole handlers migrated, and those left for a person; then what to do next.
+    formatHandlerLine(summariseHandlers(result.sites)),
+    ...stepLines(result, options),
+  ];
+  // Names and messages come from the repository: each line is escaped, so none can hide another.
+  return lines.map(terminalText).join('\n') + '\n';
+}
 
+/** What was looked at and what changed, the request-state module included. */
+function fileLines(result: RunResult, options: SummaryOptions): string[] {
+  const lines: string[] = [];
   lines.push(`Files scanned: ${result.filesScanned} (${result.candidates} mention server→client requests)`);
   lines.push(options.dryRun ? `Files to change: ${result.changed.length} (dry run: nothing written)` : `Files changed: ${result.changed.length}`);
   for (const file of result.changed) lines.push(`  ${file.path}`);
@@ -25,7 +38,13 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     lines.push('Request-state module:');
     for (const { file, note } of modules) lines.push(`  ${file}: ${note}`);
   }
+  return lines;
+}
 
+/** The sites migrated, and what is left for a person: each marker, and the official codemod's leftovers. */
+function siteLines(result: RunResult): string[] {
+  const lines: string[] = [];
+  const sites = siteTotals(result.sites);
   lines.push(`Sites migrated: ${sites.migrated}`);
 
   lines.push(`Markers left: ${sites.marked}`);
@@ -41,29 +60,27 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     for (const n of open) lines.push(`  ${n.file}:${n.line}:${n.column}  ${n.code}  ${n.message}`);
     for (const n of upgradeWarnings(result)) lines.push(`  ${n.file}:${n.line}  warning  ${n.message}`);
   }
+  return lines;
+}
 
-  lines.push(`Errors: ${result.errors.length}`);
-  for (const error of result.errors) lines.push(`  ${errorLocation(error)}  ${error.message}`);
+/** What failed, and what was passed over on purpose. */
+function problemLines(result: RunResult): string[] {
+  const lines = [`Errors: ${result.errors.length}`, ...result.errors.map((error) => `  ${errorLocation(error)}  ${error.message}`)];
   // Passed over on purpose (vendored, minified, too large, links out of the root): notes, not errors.
   const skipped = result.skipped ?? [];
   if (skipped.length > 0) lines.push(`Skipped: ${skipped.length}`, ...skipped.map((s) => `  ${s.file}  ${s.reason}`));
+  return lines;
+}
 
+/** The deprecation notes, each once however many sites it concerns. */
+function noteLines(result: RunResult): string[] {
   const notes = guidanceNotes(result.sites);
-  if (notes.length > 0) {
-    lines.push('Notes:');
-    for (const { note, sites } of notes) lines.push(`  ${note} (${count(sites, 'site')})`);
-  }
+  return notes.length === 0 ? [] : ['Notes:', ...notes.map(({ note, sites }) => `  ${note} (${count(sites, 'site')})`)];
+}
 
-  // The headline: whole handlers migrated, and those left for a person; then what to do next.
-  lines.push(formatHandlerLine(summariseHandlers(result.sites)));
+function stepLines(result: RunResult, options: SummaryOptions): string[] {
   const steps = nextSteps(result, { dryRun: options.dryRun });
-  if (steps.length > 0) {
-    lines.push('Next steps:');
-    steps.forEach((step, i) => lines.push(`  ${i + 1}. ${step}`));
-  }
-
-  // Names and messages come from the repository: each line is escaped, so none can hide another.
-  return lines.map(terminalText).join('\n') + '\n';
+  return steps.length === 0 ? [] : ['Next steps:', ...steps.map((step, i) => `  ${i + 1}. ${step}`)];
 }
 
 /** `migrated 14/17 handlers; 3 need manual work: tool:a (src/a.ts:12, closure), src/b.ts:40 (...)`. */

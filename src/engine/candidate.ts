@@ -1,0 +1,299 @@
+// One candidate of a run (a file whose text passed the prefilter): planned or transformed with
+// its type facts, its rewrite verified to parse, its sites reported at the lines on disk, its
+// new text written atomically. A failure is the file's error; the run goes on with the others.
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { dialectOf, ParseFailure } from '../analyse/parse.ts';
+import type { FilePlan } from '../plan/types.ts';
+import {
+  askTypes,
+  planAsked,
+  planWithTypes,
+  transformAsked,
+  transformWithTypes,
+  type AskedFile,
+  type TransformOptions,
+  type TransformResult,
+  type TypeFactsSource,
+} from '../transform.ts';
+import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
+import type { Registered } from './cross-module.ts';
+import { describeFsError } from './discover.ts';
+import { positionMap } from './position-map.ts';
+import type { RunSettings } from './run-options.ts';
+import type { ChangedFile, ErrorStage, RunError, RunSite } from './run-result.ts';
+import type { Placement } from './state-modules.ts';
+import { officialMarkers, type UpgradeNote } from './v1-upgrade.ts';
+import type { V1Reach } from './v1-reach.ts';
+import { verifyParses } from './verify-output.ts';
+
+/** What every candidate of a run shares: the run's settings, decided once. */
+export interface RunContext {
+  types: TypeFactsSource | undefined;
+  write: boolean;
+  rewrite: boolean;
+  writeReadOnly: boolean;
+  verify: boolean;
+  /** The user's choices for the migration. */
+  transform: TransformOptions;
+  onChanged: RunSettings['onChanged'];
+  onAnalysed: RunSettings['onAnalysed'];
+}
+
+/** What one file contributed; assembled in discovery order at the end of the run. */
+export interface FileOutcome {
+  sites: RunSite[];
+  changed?: ChangedFile;
+  errors: RunError[];
+}
+
+export interface Candidate {
+  context: RunContext;
+  absolutePath: string;
+  file: string;
+  /** The bytes on disk: read at the start, then what this run wrote. */
+  bytes: Buffer;
+  /** The text on disk: what a change is compared with and what a write replaces. */
+  source: string;
+  /** What the MRTR pass reads: the source, or the official codemod's v2 text of a v1 file. */
+  input: string;
+  outcome: FileOutcome;
+  fail: ReturnType<typeof failer>;
+  /**
+   * A v1 file's notes from the official codemod, at their place in its text, and the entry of
+   * the run's result that reports them at their place in the text the run leaves.
+   */
+  upgrade?: { notes: readonly UpgradeNote[]; reported: { file: string; notes: UpgradeNote[] } };
+  /** In the cross-module pass: the asking helpers of other modules this file imports. */
+  externalHelpers?: TransformOptions['externalHelpers'];
+  /** In the cross-module pass: this module's exported helpers to split (every caller can ask through them). */
+  splitExported?: string[];
+  /** In the cross-module pass: this module's functions other modules' migrated tool definitions are handed to. */
+  widenDefiners?: string[];
+  /** In the cross-module pass: this module's exported functions other modules register as handlers. */
+  registeredAs?: Registered[];
+  /** A file that reaches the v1 SDK through a module of the project: upgraded with it (see v1-reach.ts). */
+  alias?: V1Reach;
+  /** A file that reaches a module of the project that stays on the v1 SDK (by this specifier): its sites are marked. */
+  v1Through?: string;
+  /** Set once transformed: the definers of other modules this module's migrated tool definitions are handed to. */
+  definers?: TransformResult['plan']['definers'];
+  /**
+   * Set once transformed: the asking helpers this module exports. Only this is kept of the
+   * plan, which holds the file's syntax tree (kept for every candidate, the trees were most of
+   * a run's memory).
+   */
+  exportedHelpers?: TransformResult['plan']['exportedHelpers'];
+  /** Where the request-state module is for this file (decided once every file is read). */
+  placement?: Placement;
+  /** Set once transformed: its migrated handlers import the request-state module. */
+  importsStateModule?: boolean;
+  /** Analysed while the files were read, its questions put to the checker (askEarly); dropped once transformed. */
+  asked?: AskedFile;
+}
+
+export function newCandidate(
+  context: RunContext,
+  read: { absolutePath: string; file: string; bytes: Buffer; source: string },
+  outcome: FileOutcome,
+): Candidate {
+  return { context, ...read, input: read.source, outcome, fail: failer(read.file, outcome) };
+}
+
+export function failer(file: string, outcome: FileOutcome) {
+  return (stage: ErrorStage, message: string, line?: number, column?: number) => {
+    outcome.errors.push({ file, stage, message, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}) });
+  };
+}
+
+/**
+ * Candidates whose transform is under way (most finish at once; those waiting for type facts
+ * finish when their batch is flushed).
+ */
+export class RunningTransforms {
+  readonly tasks = new Set<Promise<void>>();
+
+  track(task: Promise<void>): void {
+    this.tasks.add(task);
+    void task.finally(() => this.tasks.delete(task));
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /** Until every transform under way, and any they start, is done. */
+  async settle(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.all(this.tasks);
+  }
+}
+
+/** The options a candidate is transformed with: the user's, what the run found for it, and (once placed) its request-state module. */
+function transformOptionsOf(c: Candidate): TransformOptions {
+  return {
+    ...c.context.transform,
+    ...(c.externalHelpers ? { externalHelpers: c.externalHelpers } : {}),
+    ...(c.splitExported ? { splitExported: c.splitExported } : {}),
+    ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}),
+    ...(c.v1Through ? { v1Through: c.v1Through } : {}),
+    ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
+    ...(c.placement ? { stateModule: c.placement.options } : {}),
+  };
+}
+
+/** Analyses a candidate and puts its questions to the checker; undefined when it does not parse (its transform reports that). */
+export function askEarly(c: Candidate): AskedFile | undefined {
+  const { context, absolutePath } = c;
+  const onAnalysed = context.onAnalysed;
+  try {
+    const asked = askTypes(
+      c.input,
+      absolutePath,
+      context.types,
+      transformOptionsOf(c),
+      onAnalysed && ((analysis) => onAnalysed(absolutePath, analysis)),
+      !context.rewrite,
+    );
+    // Awaited when the file is transformed; a failure then is that file's error.
+    asked.facts?.catch(() => undefined);
+    return asked;
+  } catch {
+    return undefined;
+  }
+}
+
+export function runCandidate(c: Candidate, done?: (file: string) => void): Promise<void> {
+  return handleCandidate(c)
+    .catch((error: unknown) => c.fail('transform', `internal error: ${(error as Error)?.message ?? String(error)}`))
+    .finally(() => done?.(c.file));
+}
+
+async function handleCandidate(c: Candidate): Promise<void> {
+  // Analysed while the files were read: its tree goes with this transform.
+  const asked = c.asked;
+  c.asked = undefined;
+  // The module's path holds another file: the migrated text would import it (an analysis-only
+  // run, which uses no output, goes on).
+  if (c.placement?.refused && c.context.verify) {
+    c.fail('write', c.placement.refused);
+    return;
+  }
+  const planned = await planCandidate(c, asked);
+  if (!planned) return;
+  const { plan, transformed } = planned;
+  if (transformed?.changed && c.context.verify && !rewriteParses(c, transformed)) return;
+  reportSites(c, plan);
+  if (!transformed) return;
+  // Its notes, at their place in the text the run leaves (the MRTR pass may add lines above
+  // them: the helper block goes after the imports).
+  if (c.upgrade && transformed.output !== c.input) placeUpgradeNotes(c, c.upgrade, transformed.output);
+  if (!transformed.changed) return;
+  const changed = changedFile(c, transformed);
+  if (c.context.write && !(await writeChange(c, changed))) return;
+  c.outcome.changed = changed;
+  c.context.onChanged?.(changed);
+}
+
+/**
+ * Plans the candidate, and transforms it unless the run plans only (`transformed` then
+ * undefined); keeps what the run needs of the plan. Undefined when it failed (reported).
+ */
+async function planCandidate(c: Candidate, asked: AskedFile | undefined): Promise<{ plan: FilePlan; transformed?: TransformResult } | undefined> {
+  const { absolutePath, source, context } = c;
+  let plan: FilePlan;
+  let transformed: TransformResult | undefined;
+  try {
+    const options = transformOptionsOf(c);
+    const onAnalysed = context.onAnalysed;
+    const onAnalysis = onAnalysed && ((analysis: FileAnalysis) => onAnalysed(absolutePath, analysis));
+    if (context.rewrite) {
+      const result = asked
+        ? await transformAsked(asked, context.types, options)
+        : await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+      // Against the text on disk: a v1 file the official codemod upgraded changed even when
+      // the MRTR pass had nothing to add.
+      transformed = { ...result, changed: result.output !== source };
+      plan = result.plan;
+    } else {
+      plan = asked ? await planAsked(asked, context.types, options, true) : await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+    }
+    c.exportedHelpers = plan.exportedHelpers;
+    c.definers = plan.definers;
+    c.importsStateModule = plan.handlers.length > 0;
+  } catch (error) {
+    if (error instanceof ParseFailure) c.fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
+    else c.fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
+    return undefined;
+  }
+  return { plan, transformed };
+}
+
+/** Whether the rewritten text parses; when it does not (a bug of the codemod), the file is reported and left. */
+function rewriteParses(c: Candidate, transformed: TransformResult): boolean {
+  try {
+    verifyParses(transformed.output, dialectOf(c.absolutePath), transformed.edited);
+    return true;
+  } catch (error) {
+    const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
+    c.fail(
+      'transform',
+      `internal error: the rewritten text would not parse${where} (${(error as Error).message}); the file was left as it is (please report this)`,
+    );
+    return false;
+  }
+}
+
+function reportSites(c: Candidate, plan: FilePlan): void {
+  // A v1 file's sites were found in the official codemod's text: report them at the lines of
+  // the file on disk, the old side of its diff.
+  const toDisk = c.input === c.source || plan.sites.length === 0 ? undefined : positionMap(c.input, c.source);
+  for (const site of plan.sites) c.outcome.sites.push({ file: c.file, ...site, ...toDisk?.(site.line, site.column) });
+}
+
+function placeUpgradeNotes(c: Candidate, upgrade: NonNullable<Candidate['upgrade']>, output: string): void {
+  const toOutput = positionMap(c.input, output);
+  // A marker of the official codemod the MRTR pass made obsolete (and removed) is no longer open work.
+  const written = new Set(officialMarkers(c.input).map((m) => m.message));
+  const left = new Set(officialMarkers(output).map((m) => m.message));
+  const removed = (note: UpgradeNote) => note.code === 'mcp-codemod-error' && written.has(note.message) && !left.has(note.message);
+  upgrade.reported.notes = upgrade.notes.filter((note) => !removed(note)).map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
+}
+
+function changedFile(c: Candidate, transformed: TransformResult): ChangedFile {
+  const { file, absolutePath, source } = c;
+  const changed: ChangedFile = {
+    path: file,
+    absolutePath,
+    original: source,
+    output: transformed.output,
+    written: false,
+    ...(c.input !== source ? { upgradedFromV1: true } : {}),
+  };
+  // Splices into the text on disk (not a v1 file's upgraded text, nor a text edited twice).
+  if (transformed.edited.base === source) changed.splices = transformed.edited.edits;
+  return changed;
+}
+
+/** Writes the changed text over the file; false when it may not or cannot (reported). */
+async function writeChange(c: Candidate, changed: ChangedFile): Promise<boolean> {
+  try {
+    if (!c.context.writeReadOnly) {
+      const readOnly = await readOnlyReason(c.absolutePath);
+      if (readOnly) {
+        c.fail('write', `${readOnly}; left as it is (make it writable to migrate it)`);
+        return false;
+      }
+    }
+    // The file may have been edited while the run was busy: never overwrite that edit (it is
+    // compared just before the rename).
+    await writeFileAtomic(c.absolutePath, changed.output, { expected: c.bytes });
+    changed.written = true;
+    // What is on disk now: the cross-module pass may transform this file again and write
+    // it over this text (it still diffs against the original, `source`).
+    c.bytes = Buffer.from(changed.output);
+    return true;
+  } catch (error) {
+    if (error instanceof ChangedOnDiskError) c.fail('write', 'the file changed on disk during the run; it was left as it is, with that change (run again)');
+    else c.fail('write', `cannot write: ${describeFsError(error)}`);
+    return false;
+  }
+}

@@ -1,0 +1,198 @@
+// The cross-module pass of a run, once every candidate is transformed: handlers in other modules
+// that call a module's exported asking helper are transformed again, knowing it. Where every
+// such call can ask through the helper's halves (and the helper's own module can split it), the
+// helper is split and they do; otherwise each call is marked (a handler that still pushes a
+// request is never left without a marker). The registries other modules' migrated tool
+// definitions are handed to are widened, and modules whose functions other modules register as
+// handlers migrate them as such.
+import { transformWithTypes, type TransformOptions } from '../transform.ts';
+import { failer, newCandidate, runCandidate, type Candidate, type FileOutcome, type RunContext, type RunningTransforms } from './candidate.ts';
+import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type Registered } from './cross-module.ts';
+import type { Discovery } from './discover.ts';
+import type { RunSettings } from './run-options.ts';
+import { displayPath, readSource } from './source-files.ts';
+import type { Placement, StateModules } from './state-modules.ts';
+
+/** What the cross-module pass works with, of its run. */
+export interface CrossModuleRun {
+  context: RunContext;
+  cwd: string;
+  discovery: Discovery;
+  /** The candidates by path; a file the pass migrates that was none joins them (the request-state step sees it). */
+  candidates: Map<string, Candidate>;
+  maxFileBytes: number;
+  modules: StateModules;
+  outcomeAt: (i: number) => FileOutcome;
+  transforms: RunningTransforms;
+  options: Pick<RunSettings, 'onPhase'>;
+}
+
+/** A file that may call another module's helper (or define a registry to widen), with its text. */
+interface Importer {
+  /** Its discovery index. */
+  i: number;
+  absolutePath: string;
+  known?: Candidate;
+  read: { bytes: Buffer; source: string };
+}
+
+/** A file the cross-module pass transforms again, and what it is told. */
+interface AgainFile {
+  i: number;
+  known?: Candidate;
+  read: { bytes: Buffer; source: string };
+  externalHelpers?: TransformOptions['externalHelpers'];
+  splitExported?: string[];
+  widenDefiners?: string[];
+  registeredAs?: Registered[];
+}
+
+/**
+ * The cross-module pass: which exported helpers to split (every caller can ask through their
+ * halves), then every file concerned transformed again, knowing it: the importers, the helper
+ * modules that split, the modules whose functions other modules register as handlers, the
+ * registries to widen. A file that was no candidate and now migrates a handler is placed with
+ * its package's request-state module.
+ */
+export async function crossModulePass(run: CrossModuleRun): Promise<void> {
+  const helpers = new Map<string, ExportedHelper[]>();
+  for (const [absolutePath, c] of run.candidates) {
+    const exported = c.exportedHelpers ?? [];
+    if (exported.length > 0) helpers.set(absolutePath, exported);
+  }
+  // The registries other modules' migrated tool definitions are handed to: their types are widened.
+  const definers = definerModules(run.candidates, new Set(run.discovery.files));
+  if (helpers.size === 0 && definers.size === 0) return;
+  run.options.onPhase?.('cross-module', 0);
+  const index = new AskingHelperIndex(helpers, (p) => displayPath(run.cwd, p));
+  const importers = possibleImporters(run, index, helpers, definers);
+  // First, plans only: which splits every caller can take.
+  const approved = await approvedSplits(
+    index,
+    helpers,
+    importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
+    planner(run, importers),
+  );
+  const again = filesToTransformAgain(run, index, approved, importers, helpers, definers);
+  await transformAgain(run, again);
+}
+
+/** The files that may import a module's exported helper, and the modules that define a registry to widen. */
+function possibleImporters(
+  run: CrossModuleRun,
+  index: AskingHelperIndex,
+  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  definers: ReadonlyMap<string, Set<string>>,
+): Importer[] {
+  const { discovery, candidates, maxFileBytes } = run;
+  // The files whose relative imports (read with their text, see import-graph.ts) may name a
+  // module that exports a helper: no other file imports one.
+  const mayImport = run.modules.graph.filesImportingAny(new Set(helpers.keys()));
+  const importers: Importer[] = [];
+  for (let i = 0; i < discovery.files.length; i++) {
+    const absolutePath = discovery.files[i]!;
+    const known = candidates.get(absolutePath);
+    const definer = definers.has(absolutePath);
+    if (!known && !definer && !mayImport.has(absolutePath)) continue;
+    // A file that names no helper cannot import one. A file the main pass did not transform
+    // is read again, but decoded (and parsed) only when its bytes name one, within the size
+    // a candidate may have.
+    const read = known
+      ? { bytes: known.bytes, source: known.input }
+      : readSource(absolutePath, (bytes) => bytes.length <= maxFileBytes && (definer || index.mentionedIn(bytes)));
+    if (read === undefined || (known && !definer && !index.mentionedIn(read.source))) continue;
+    importers.push({ i, absolutePath, known, read });
+  }
+  return importers;
+}
+
+/** Plans a file with the given options, writing nothing (for approvedSplits). */
+function planner(run: CrossModuleRun, importers: readonly Importer[]) {
+  const { context, candidates } = run;
+  const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
+  return async (absolutePath: string, transform: Partial<TransformOptions>) => {
+    const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
+    if (source === undefined) return undefined;
+    try {
+      return (await transformWithTypes(source, absolutePath, context.types, { ...context.transform, ...transform })).plan;
+    } catch {
+      return undefined; // reported by the main pass
+    }
+  };
+}
+
+/** The files to transform again, by path: importers with the approved splits, helper modules splitting them, modules registered elsewhere. */
+function filesToTransformAgain(
+  run: CrossModuleRun,
+  index: AskingHelperIndex,
+  approved: ReadonlySet<string>,
+  importers: readonly Importer[],
+  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  definers: ReadonlyMap<string, Set<string>>,
+): Map<string, AgainFile> {
+  const split = new Map<string, string[]>();
+  for (const [module, list] of helpers) {
+    const names = list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name);
+    if (names.length > 0) split.set(module, names);
+  }
+  // Exported helpers another module registers as handlers: their module migrates them as such.
+  const registered = new Map<string, Registered[]>();
+  for (const f of importers)
+    for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
+  const again = new Map<string, AgainFile>();
+  for (const f of importers) {
+    const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
+    const widen = definers.get(f.absolutePath);
+    if (externalHelpers.size > 0 || widen)
+      again.set(f.absolutePath, {
+        i: f.i,
+        known: f.known,
+        read: f.read,
+        ...(externalHelpers.size > 0 ? { externalHelpers } : {}),
+        ...(widen ? { widenDefiners: [...widen] } : {}),
+      });
+  }
+  const entryOf = (module: string): AgainFile => {
+    const known = run.candidates.get(module)!;
+    return again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+  };
+  for (const [module, names] of split) again.set(module, { ...entryOf(module), splitExported: names });
+  for (const [module, list] of registered) again.set(module, { ...entryOf(module), registeredAs: list });
+  return again;
+}
+
+/** Transforms the files again, together; their new outcomes replace those of the main pass. */
+async function transformAgain(run: CrossModuleRun, again: ReadonlyMap<string, AgainFile>): Promise<void> {
+  // A file that was no candidate: placed now (it may migrate a handler through another module's helper).
+  const late = [...again].filter(([, f]) => !f.known);
+  const placements = late.length > 0 ? await run.modules.place(late.map(([absolutePath, f]) => ({ absolutePath, source: f.read.source }))) : undefined;
+  for (const [absolutePath, f] of again) {
+    // Started together, so the files that need type facts share one round of the checker.
+    run.transforms.track(transformFileAgain(run, absolutePath, f, placements?.get(absolutePath)));
+  }
+  await run.transforms.settle();
+}
+
+function transformFileAgain(run: CrossModuleRun, absolutePath: string, f: AgainFile, placement: Placement | undefined): Promise<void> {
+  const outcome: FileOutcome = { sites: [], errors: [] };
+  const extra = {
+    ...(f.externalHelpers ? { externalHelpers: f.externalHelpers } : {}),
+    ...(f.splitExported ? { splitExported: f.splitExported } : {}),
+    ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}),
+    ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}),
+  };
+  const rerun: Candidate = f.known
+    ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }
+    : { ...newCandidate(run.context, { absolutePath, file: displayPath(run.cwd, absolutePath), ...f.read }, outcome), ...extra, placement };
+  const reported = run.outcomeAt(f.i);
+  reported.sites = [];
+  reported.changed = undefined;
+  reported.errors = [];
+  return runCandidate(rerun).then(() => {
+    Object.assign(reported, outcome);
+    // What the request-state step needs of the file: what is on disk, what it imports.
+    const settled = f.known ?? { ...rerun, outcome: reported };
+    Object.assign(settled, { bytes: rerun.bytes, importsStateModule: rerun.importsStateModule });
+    if (!f.known && rerun.importsStateModule) run.candidates.set(absolutePath, settled);
+  });
+}
