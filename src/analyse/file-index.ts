@@ -76,11 +76,9 @@ export function indexFile(program: Node): FileIndex {
         index.constructions.push(node);
         break;
       case 'MemberExpression':
-      case 'OptionalMemberExpression': {
-        const name = node.computed ? stringValue(node.property) : node.property.type === 'Identifier' ? node.property.name : undefined;
-        if (name !== undefined && LEGACY_METHOD_NAMES.has(name)) index.legacyMembers.push({ node, ancestors: parents.slice() });
+      case 'OptionalMemberExpression':
+        if (namesLegacyMethod(node)) index.legacyMembers.push({ node, ancestors: parents.slice() });
         break;
-      }
       case 'CatchClause':
       case 'ClassDeclaration':
       case 'ClassExpression':
@@ -97,6 +95,12 @@ export function indexFile(program: Node): FileIndex {
     return undefined;
   });
   return index;
+}
+
+/** `x.elicitInput`, `x['send']`: a member named like a legacy request method. */
+function namesLegacyMethod(member: MemberExpression | OptionalMemberExpression): boolean {
+  const name = member.computed ? stringValue(member.property) : member.property.type === 'Identifier' ? member.property.name : undefined;
+  return name !== undefined && LEGACY_METHOD_NAMES.has(name);
 }
 
 function innermostFunction(ancestors: readonly Node[]): FunctionNode | null {

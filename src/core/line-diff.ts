@@ -151,19 +151,28 @@ function diffRange(before: readonly Line[], after: readonly Line[], oldFrom: num
 
 /** Myers' greedy shortest edit script; `oldOffset` and `newOffset` are where `a` and `b` start in their files. */
 function myers(a: readonly number[], b: readonly number[], oldOffset: number, newOffset: number): LineEdit[] {
-  const n = a.length;
-  const m = b.length;
   const replaceAll = (): LineEdit[] =>
     a.map((_, i): LineEdit => ({ op: 'delete', oldIndex: oldOffset + i })).concat(b.map((_, j): LineEdit => ({ op: 'insert', newIndex: newOffset + j })));
-  if (n === 0 || m === 0) return replaceAll();
+  if (a.length === 0 || b.length === 0) return replaceAll();
+  const trace = furthestPoints(a, b);
+  return trace ? backtrack(trace, a.length, b.length, oldOffset, newOffset) : replaceAll();
+}
+
+/**
+ * The forward search: after each step d, the furthest x reached on each diagonal -d..d; the
+ * last step reaches (n, m). Undefined past MAX_EDIT_DISTANCE steps.
+ */
+function furthestPoints(a: readonly number[], b: readonly number[]): Int32Array[] | undefined {
+  const n = a.length;
+  const m = b.length;
   const max = Math.min(n + m, MAX_EDIT_DISTANCE);
-  // v[k + max + 1]: the furthest x on diagonal k; trace[d]: v's cells -d..d after step d.
+  // v[k + max + 1]: the furthest x on diagonal k.
   const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
   const at = (k: number) => k + max + 1;
-  let found = -1;
-  for (let d = 0; d <= max && found === -1; d++) {
-    for (let k = -d; k <= d; k += 2) {
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= max; d++) {
+    let reached = false;
+    for (let k = -d; k <= d && !reached; k += 2) {
       let x = k === -d || (k !== d && v[at(k - 1)]! < v[at(k + 1)]!) ? v[at(k + 1)]! : v[at(k - 1)]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
@@ -171,40 +180,38 @@ function myers(a: readonly number[], b: readonly number[], oldOffset: number, ne
         y++;
       }
       v[at(k)] = x;
-      if (x >= n && y >= m) {
-        found = d;
-        break;
-      }
+      reached = x >= n && y >= m;
     }
     trace.push(v.slice(at(-d), at(d) + 1));
+    if (reached) return trace;
   }
-  if (found === -1) return replaceAll();
+  return undefined;
+}
 
-  // Walk back from (n, m) through each step's furthest points.
+/** Walks back from (n, m) through each step's furthest points, in file order. */
+function backtrack(trace: readonly Int32Array[], n: number, m: number, oldOffset: number, newOffset: number): LineEdit[] {
   const reversed: LineEdit[] = [];
   let x = n;
   let y = m;
-  for (let d = found; d > 0; d--) {
+  const diagonalTo = (toX: number, toY: number) => {
+    while (x > toX && y > toY) {
+      x--;
+      y--;
+      reversed.push({ op: 'equal', oldIndex: oldOffset + x, newIndex: newOffset + y });
+    }
+  };
+  for (let d = trace.length - 1; d > 0; d--) {
     const previous = trace[d - 1]!;
     const cell = (k: number) => previous[k + d - 1]!;
     const k = x - y;
     const down = k === -d || (k !== d && cell(k - 1) < cell(k + 1));
     const prevK = down ? k + 1 : k - 1;
     const prevX = cell(prevK);
-    const prevY = prevX - prevK;
-    while (x > prevX + (down ? 0 : 1) && y > prevY + (down ? 1 : 0)) {
-      x--;
-      y--;
-      reversed.push({ op: 'equal', oldIndex: oldOffset + x, newIndex: newOffset + y });
-    }
+    diagonalTo(prevX + (down ? 0 : 1), prevX - prevK + (down ? 1 : 0));
     if (down) reversed.push({ op: 'insert', newIndex: newOffset + --y });
     else reversed.push({ op: 'delete', oldIndex: oldOffset + --x });
   }
-  while (x > 0 && y > 0) {
-    x--;
-    y--;
-    reversed.push({ op: 'equal', oldIndex: oldOffset + x, newIndex: newOffset + y });
-  }
+  diagonalTo(0, 0);
   return reversed.reverse();
 }
 
