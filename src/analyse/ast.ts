@@ -109,6 +109,11 @@ export function isFunction(node: Node): node is FunctionNode {
   );
 }
 
+/** The TypeScript type an annotation (`x: T`, a return type) writes, if it is one. */
+export function annotatedType(annotation: Node | null | undefined): Node | undefined {
+  return annotation?.type === 'TSTypeAnnotation' ? annotation.typeAnnotation : undefined;
+}
+
 /** A statement or declaration other than a block: what a marker comment is written above. */
 export function isStatementLike(node: Node): boolean {
   return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';

@@ -71,7 +71,8 @@ export function indexFile(program: Node): FileIndex {
   return index;
 }
 
-function innermostFunction(ancestors: readonly Node[]): FunctionNode | null {
+/** The innermost function among a node's ancestors (null at the top of the module). */
+export function innermostFunction(ancestors: readonly Node[]): FunctionNode | null {
   for (let i = ancestors.length - 1; i >= 0; i--) if (isFunction(ancestors[i]!)) return ancestors[i] as FunctionNode;
   return null;
 }
