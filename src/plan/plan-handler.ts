@@ -1,13 +1,13 @@
 // Plans one handler: where it suspends, what each round asks, and what travels across each
 // point. Returns a Refusal (pinned to the offending site) when any site cannot move safely.
 import type { Node, Statement } from '@babel/types';
-import { boundNames, memberPath, propertyOf, referencedNames, walk } from '../analyse/ast.ts';
+import { annotatedType, boundNames, memberPath, propertyOf, referencedNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { HANDLER_REGISTRARS, KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
-import type { TypeFacts } from '../analyse/type-facts.ts';
+import type { LocalTypeFact, TypeFacts } from '../analyse/type-facts.ts';
 import { declaredBy, namesAssignedIn, namesReadIn, type Declared } from './liveness.ts';
 import { isRefusalCode, Refusal, refuse, type RefusalCode } from './refusal.ts';
 import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
@@ -47,93 +47,19 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const bodyNames = referencedNames(fn.body);
   const context = contextParameter(source, handler, sites, bodyNames, analysis.typed);
   if (context instanceof Refusal) return context;
-  for (const site of sites) {
-    const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
-    const throughContext = site.shape.receiver === 'ctx' || site.shape.receiver === 'ctx.mcpReq';
-    if (throughContext && site.receiverHead !== context.name && !throughPattern) {
-      return refuse('foreign-context', 'otherContext', { receiver: site.receiverHead, context: context.name }).at(site);
-    }
-  }
-  // Migrated by an earlier run, with a case left as it was: its sites keep what they were told.
-  // (The body's text is searched first: most bodies name neither, and a walk costs more.)
-  const bodyText = source.slice(fn.body.start!, fn.body.end!);
-  if (bodyText.includes('mrtrResume') && callsMrtrResume(fn.body)) {
-    const earlier = markerAbove(analysis, sites[0]!);
-    const told = refuse('hand-migrated', 'earlierRun');
-    // The words of the earlier run's marker, as it wrote them (from this table, or an older one).
-    return new Refusal(
-      earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : told.code,
-      earlier?.reason ?? told.reason,
-      earlier?.next ?? told.next,
-      sites[0],
-    );
-  }
-  const handMade = /inputResponses|requestState|inputRequired/.test(bodyText) ? handMigration(fn.body, sites) : undefined;
-  if (handMade) {
-    return refuse('hand-migrated', 'answersItself', { shown: handMade }).at(sites[0]!);
-  }
-  // The names the migrated body declares: none may be the handler's own.
-  const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
-  const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
-  if (taken) {
-    return refuse('name-clash', 'usedInHandler', { name: taken }).at(sites[0]!);
-  }
+  const unfit = foreignContextSite(handler, sites, context.name) ?? earlierMigration(analysis, fn.body, sites) ?? nameClash(fn, bodyNames, sites);
+  if (unfit) return unfit;
   const returnTypeEdit = widenReturnType(source, fn);
   if (returnTypeEdit instanceof Refusal) return returnTypeEdit.at(sites[0]!);
 
-  // Arguments are re-sent on every retry, so they need not travel, but they must not change.
   const argParams = fn.params.slice(0, handler.ctxIndex);
-  if (handler.lowLevel && argParams[0]?.type !== 'Identifier') {
-    return refuse('request-pattern', 'destructuredRequest').at(sites[0]!);
-  }
-  const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
-  for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
-    if (argNames.has(name)) {
-      return refuse('param-reassigned', 'reassigned', { name }).at(rounds[0]!.sites[0]!);
-    }
-  }
-
-  const keys = requestKeys(rounds);
+  if (handler.lowLevel && argParams[0]?.type !== 'Identifier') return refuse('request-pattern', 'destructuredRequest').at(sites[0]!);
+  const argNames = unchangedArgumentNames(argParams, statements, rounds);
+  if (argNames instanceof Refusal) return argNames;
   // Values that are JSON whatever the code says: the arguments (they came as JSON), the answers.
-  const jsonNames = new Set([...argNames, ...rounds.flatMap((r) => answerNames(r.binding))]);
-  const points: SuspensionPoint[] = [];
-  for (let i = 0; i < rounds.length; i++) {
-    const round = rounds[i]!;
-    const inScope = declaredInScope(round);
-    const readAfter = namesReadAfter(round);
-    const lifted: LiftedLocal[] = [];
-    const secrets: SecretLocal[] = [];
-    for (const d of inScope) {
-      if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
-      if (inScope.some((other) => other !== d && other.name === d.name)) {
-        return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
-      }
-      const local = liftLocal(analysis, d, rounds, keys, facts, round, jsonNames);
-      if (local instanceof Refusal) return local.at(round.sites[0]!);
-      lifted.push(local);
-      jsonNames.add(local.name);
-      const value = d.destructured ?? d.init;
-      const why = local.fresh ? undefined : secretLook(d.name, value ? source.slice(value.start!, value.end!) : undefined);
-      if (why) secrets.push({ name: d.name, why });
-    }
-    lifted.push(...loopCounters(tree, round.path, analysis.typed));
-    const clash = resumeClash(round, lifted);
-    if (clash) {
-      return refuse('shadowed-local', 'declaredAgain', { name: clash }).at(round.sites[0]!);
-    }
-    const requests = round.sites.map((site, j) => plannedRequest(source, site, keys[i]![j]!, round.sites.length === 1 ? round.binding : undefined));
-    points.push({
-      step: keys[i]!.join('+'),
-      requests,
-      statement: { start: round.statement.start!, end: round.statement.end! },
-      binding: round.binding,
-      inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
-      path: round.path,
-      lifted,
-      secrets,
-      requestBound: requestBoundReads(round, context.name, source),
-    });
-  }
+  const json = new Set([...argNames, ...rounds.flatMap((r) => answerNames(r.binding))]);
+  const points = suspensionPoints({ analysis, rounds, keys: requestKeys(rounds), facts, json }, tree, context.name);
+  if (points instanceof Refusal) return points;
 
   return {
     id: handlerId(handler),
@@ -152,6 +78,120 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     verbatim: verbatimSpans(fn.body),
     tree,
   };
+}
+
+/** A site that asks through a context other than the handler's own. */
+function foreignContextSite(handler: HandlerSite, sites: LegacySite[], context: string): Refusal | undefined {
+  const fn = handler.fn;
+  for (const site of sites) {
+    const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
+    const throughContext = site.shape.receiver === 'ctx' || site.shape.receiver === 'ctx.mcpReq';
+    if (throughContext && site.receiverHead !== context && !throughPattern) {
+      return refuse('foreign-context', 'otherContext', { receiver: site.receiverHead, context }).at(site);
+    }
+  }
+  return undefined;
+}
+
+/** A handler migrated already, by an earlier run (with a case left as it was) or by hand. */
+function earlierMigration(analysis: FileAnalysis, body: Node, sites: LegacySite[]): Refusal | undefined {
+  // The body's text is searched first: most bodies name neither, and a walk costs more.
+  const bodyText = analysis.source.slice(body.start!, body.end!);
+  if (bodyText.includes('mrtrResume') && callsMrtrResume(body)) {
+    // Its sites keep what they were told: the words of the earlier run's marker, as it wrote
+    // them (from this table, or an older one).
+    const earlier = markerAbove(analysis, sites[0]!);
+    const told = refuse('hand-migrated', 'earlierRun');
+    return new Refusal(
+      earlier && isRefusalCode(earlier.code ?? '') ? (earlier.code as RefusalCode) : told.code,
+      earlier?.reason ?? told.reason,
+      earlier?.next ?? told.next,
+      sites[0],
+    );
+  }
+  const handMade = /inputResponses|requestState|inputRequired/.test(bodyText) ? handMigration(body, sites) : undefined;
+  return handMade ? refuse('hand-migrated', 'answersItself', { shown: handMade }).at(sites[0]!) : undefined;
+}
+
+/** A name the migrated body declares that the handler already uses. */
+function nameClash(fn: HandlerSite['fn'], bodyNames: ReadonlySet<string>, sites: LegacySite[]): Refusal | undefined {
+  const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
+  const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
+  return taken ? refuse('name-clash', 'usedInHandler', { name: taken }).at(sites[0]!) : undefined;
+}
+
+/** The names the handler's arguments bind: re-sent on every retry, they need not travel, but they must not change. */
+function unchangedArgumentNames(argParams: Node[], statements: Statement[], rounds: Round[]): Set<string> | Refusal {
+  const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
+  for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
+    if (argNames.has(name)) {
+      return refuse('param-reassigned', 'reassigned', { name }).at(rounds[0]!.sites[0]!);
+    }
+  }
+  return argNames;
+}
+
+/** What lifting a handler's locals needs to know of the handler as a whole. */
+interface LiftContext {
+  analysis: FileAnalysis;
+  rounds: Round[];
+  /** The answers' keys, by round and site. */
+  keys: string[][];
+  facts: TypeFacts | undefined;
+  /** Names that hold JSON: the arguments, the answers, and each local lifted so far. */
+  json: Set<string>;
+}
+
+/** Each round as a point the handler suspends at: what it asks and what travels across it. */
+function suspensionPoints(lift: LiftContext, tree: ListPlan, contextName: string): SuspensionPoint[] | Refusal {
+  const { analysis, rounds, keys } = lift;
+  const points: SuspensionPoint[] = [];
+  for (let i = 0; i < rounds.length; i++) {
+    const round = rounds[i]!;
+    const carried = carriedAcross(lift, round);
+    if (carried instanceof Refusal) return carried;
+    const { lifted, secrets } = carried;
+    lifted.push(...loopCounters(tree, round.path, analysis.typed));
+    const clash = resumeClash(round, lifted);
+    if (clash) {
+      return refuse('shadowed-local', 'declaredAgain', { name: clash }).at(round.sites[0]!);
+    }
+    const requests = round.sites.map((site, j) => plannedRequest(analysis.source, site, keys[i]![j]!, round.sites.length === 1 ? round.binding : undefined));
+    points.push({
+      step: keys[i]!.join('+'),
+      requests,
+      statement: { start: round.statement.start!, end: round.statement.end! },
+      binding: round.binding,
+      inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
+      path: round.path,
+      lifted,
+      secrets,
+      requestBound: requestBoundReads(round, contextName, analysis.source),
+    });
+  }
+  return points;
+}
+
+/** The locals in scope at a round that the code after it reads: lifted into requestState, the ones that look like secrets named. */
+function carriedAcross(lift: LiftContext, round: Round): { lifted: LiftedLocal[]; secrets: SecretLocal[] } | Refusal {
+  const inScope = declaredInScope(round);
+  const readAfter = namesReadAfter(round);
+  const lifted: LiftedLocal[] = [];
+  const secrets: SecretLocal[] = [];
+  for (const d of inScope) {
+    if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
+    if (inScope.some((other) => other !== d && other.name === d.name)) {
+      return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
+    }
+    const local = liftLocal(lift, d, round);
+    if (local instanceof Refusal) return local.at(round.sites[0]!);
+    lifted.push(local);
+    lift.json.add(local.name);
+    const value = d.destructured ?? d.init;
+    const why = local.fresh ? undefined : secretLook(d.name, value ? lift.analysis.source.slice(value.start!, value.end!) : undefined);
+    if (why) secrets.push({ name: d.name, why });
+  }
+  return { lifted, secrets };
 }
 
 /**
@@ -316,8 +356,6 @@ function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
   }
   return undefined;
 }
-
-/** Names that suggest a credential (the codec signs the state but the client can read it). */
 
 /** What an answer is called when the code gives it no name. */
 const DEFAULT_KEYS = { elicit: 'answer', elicitUrl: 'url', sampling: 'completion', roots: 'roots' } as const;
@@ -540,16 +578,9 @@ const COLLECTION_TYPE = /(\[\]|^(Readonly)?Array<.*>|^Record<\s*string\s*,.*>)$/
 /** `any` or `unknown` written as the type: it shows nothing. */
 const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
 
-function liftLocal(
-  analysis: FileAnalysis,
-  declared: Declared,
-  rounds: Round[],
-  keys: string[][],
-  facts: TypeFacts | undefined,
-  at: Round,
-  json: ReadonlySet<string>,
-): LiftedLocal | Refusal {
-  const { source } = analysis;
+/** A local that lives across a question, as it travels in requestState: its type, or why it cannot travel. */
+function liftLocal(lift: LiftContext, declared: Declared, at: Round): LiftedLocal | Refusal {
+  const { source, typed } = lift.analysis;
   const { name, mutable } = declared;
   if (declared.via === 'caught') {
     return refuse('unserialisable-local', 'caughtError', { name });
@@ -557,27 +588,12 @@ function liftLocal(
   if (declared.via !== 'variable') {
     return refuse('unserialisable-local', 'notAVariable', { kind: declared.via, name });
   }
-  const annotation =
-    declared.annotation && declared.annotation.type === 'TSTypeAnnotation'
-      ? source.slice(declared.annotation.typeAnnotation.start!, declared.annotation.typeAnnotation.end!)
-      : undefined;
+  const annotationType = annotatedType(declared.annotation);
+  const annotation = annotationType ? source.slice(annotationType.start!, annotationType.end!) : undefined;
   // Nothing in it yet: declared again on the retry, not carried.
-  if (unassignedAtQuestion(declared, at, source)) return { name, mutable, fresh: true, typeText: analysis.typed ? annotation : undefined };
-  // An earlier round's own answer: plain JSON of a type the plan already knows.
-  const roundIndex = rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
-  if (roundIndex !== -1) {
-    const round = rounds[roundIndex]!;
-    const types = round.sites.map((site, j) =>
-      site.via
-        ? (site.via.valueType ?? '')
-        : plannedRequest(source, site, keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType,
-    );
-    if (types.some((t) => t === '')) {
-      const fact = facts?.local(name, declared.start);
-      return { name, mutable, typeText: analysis.typed ? fact?.text : undefined };
-    }
-    return { name, mutable, typeText: analysis.typed ? (answerType(round.binding, name, types) ?? facts?.local(name, declared.start)?.text) : undefined };
-  }
+  if (unassignedAtQuestion(declared, at, source)) return { name, mutable, fresh: true, typeText: typed ? annotation : undefined };
+  const roundIndex = lift.rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
+  if (roundIndex !== -1) return liftedAnswer(lift, declared, roundIndex);
   // What the syntax already says (`new Date()`) is not asked of the checker.
   const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
   if (syntactic) return refuse('unserialisable-local', 'holdsUnsafe', { name, value: syntactic });
@@ -586,17 +602,50 @@ function liftLocal(
     const from = codeSnippet(source.slice(declared.init!.start!, declared.init!.end!));
     return refuse('mutated-local', 'changedAfter', { name, from, change: codeSnippet(mutation) });
   }
-  const fact = facts?.local(name, declared.start);
+  const fact = lift.facts?.local(name, declared.start);
   if (fact && !fact.jsonSafe) {
     return fact.why === undefined
       ? refuse('unserialisable-local', 'notJson', { name })
       : refuse('unserialisable-local', 'checkerSays', { name, why: fact.why });
   }
+  return liftedByType(lift, declared, at, annotation, fact);
+}
+
+/** An earlier round's own answer: plain JSON of a type the plan already knows. */
+function liftedAnswer(lift: LiftContext, declared: Declared, roundIndex: number): LiftedLocal {
+  const { source, typed } = lift.analysis;
+  const { name, mutable } = declared;
+  const round = lift.rounds[roundIndex]!;
+  const types = round.sites.map((site, j) =>
+    site.via
+      ? (site.via.valueType ?? '')
+      : plannedRequest(source, site, lift.keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType,
+  );
+  if (types.some((t) => t === '')) {
+    const fact = lift.facts?.local(name, declared.start);
+    return { name, mutable, typeText: typed ? fact?.text : undefined };
+  }
+  return { name, mutable, typeText: typed ? (answerType(round.binding, name, types) ?? lift.facts?.local(name, declared.start)?.text) : undefined };
+}
+
+/**
+ * A local its value's syntax and the checker left open: JavaScript must show it holds JSON;
+ * TypeScript needs a type to write (its annotation, or the checker's) that shows something.
+ */
+function liftedByType(
+  lift: LiftContext,
+  declared: Declared,
+  at: Round,
+  annotation: string | undefined,
+  fact: LocalTypeFact | undefined,
+): LiftedLocal | Refusal {
+  const { source, typed } = lift.analysis;
+  const { name, mutable } = declared;
   // Asked only where a type leaves it open (it walks the handler for a `let`'s assignments).
-  const shown = () => shownJson(source, declared, at, json);
+  const shown = () => shownJson(source, declared, at, lift.json);
   const value = declared.destructured ?? declared.init;
   const held = () => (value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '');
-  if (!analysis.typed) return shown() ? { name, mutable } : refuse('untyped-local', 'untypedInJs', { name, held: held() });
+  if (!typed) return shown() ? { name, mutable } : refuse('untyped-local', 'untypedInJs', { name, held: held() });
   const typeText = annotation ?? fact?.text;
   const unknownType = annotation !== undefined ? UNKNOWN_TYPE.test(annotation.trim()) : fact?.unknown === true;
   if (unknownType) {
@@ -605,7 +654,7 @@ function liftLocal(
     if (!isShown || typeText === undefined || /\bany\b/.test(typeText))
       return refuse('untyped-local', isShown ? 'anyInResume' : 'typeShowsNothing', { name, held: held(), type: typeText ?? 'any' });
   }
-  if (!typeText) return refuse('untyped-local', facts ? 'unnamedType' : 'noTypeFacts', { name });
+  if (!typeText) return refuse('untyped-local', lift.facts ? 'unnamedType' : 'noTypeFacts', { name });
   // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
   const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
   if (collection && !shown()) return refuse('unbounded-local', 'collection', { name, held: held(), type: typeText });
