@@ -1,7 +1,7 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { boundNames, isFunction, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
+import { boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
 import type { Imports } from './bindings.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver } from './receivers.ts';
@@ -316,7 +316,7 @@ function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode |
   )
     ref = ref.callee.object;
   if (ref.type !== 'MemberExpression' || ref.object.type !== 'ThisExpression' || ref.computed) return undefined;
-  const key = ref.property.type === 'Identifier' ? ref.property.name : ref.property.type === 'PrivateName' ? `#${ref.property.id.name}` : undefined;
+  const key = keyName(ref.property);
   // `this` is the class's only where no function but arrows lies between the call and a method.
   let cls: Node | undefined;
   for (let i = ancestors.length - 1; i >= 0; i--) {
@@ -332,14 +332,7 @@ function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode |
   }
   if (!cls || (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression') || !key) return undefined;
   for (const member of cls.body.body) {
-    const name =
-      'key' in member && member.key
-        ? member.key.type === 'Identifier'
-          ? member.key.name
-          : member.key.type === 'PrivateName'
-            ? `#${member.key.id.name}`
-            : undefined
-        : undefined;
+    const name = 'key' in member && member.key ? keyName(member.key) : undefined;
     if (name !== key || ('static' in member && member.static)) continue;
     if ((member.type === 'ClassMethod' && member.kind === 'method') || member.type === 'ClassPrivateMethod') return member as FunctionNode;
     if ((member.type === 'ClassProperty' || member.type === 'ClassPrivateProperty') && member.value && isFunction(member.value)) return member.value;

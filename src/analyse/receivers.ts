@@ -8,7 +8,7 @@
 // McpServer, and properties of object literals. What comes from another module of the project
 // is unknown here: the checker may settle it (ts-type-facts.ts).
 import type { Node } from '@babel/types';
-import { annotatedType, isFunction, walk, type FunctionNode } from './ast.ts';
+import { annotatedType, isFunction, keyName, walk, type FunctionNode } from './ast.ts';
 import { FileBindings, type Binding, type ClassNode, type Imports } from './bindings.ts';
 import type { FileIndex } from './file-index.ts';
 
@@ -398,10 +398,6 @@ function importedClass(b: { from: string; imported: string }): Role | undefined 
 
 function hasPushMethods(members: readonly Node[]): boolean {
   return members.some((m) => PUSH_METHODS.has(memberName(m) ?? ''));
-}
-
-function keyName(key: Node): string | undefined {
-  return key.type === 'Identifier' ? key.name : key.type === 'PrivateName' ? `#${key.id.name}` : undefined;
 }
 
 function memberName(member: Node): string | undefined {
