@@ -1,7 +1,8 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, Node, ObjectExpression, OptionalCallExpression } from '@babel/types';
+import type { CallExpression, Identifier, Node, ObjectExpression, OptionalCallExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
+import type { Binding } from './bindings.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
@@ -138,47 +139,10 @@ function callTarget(
   functions: readonly FunctionNode[],
   resolver: () => ReceiverResolver,
 ): CallTarget | undefined {
-  const fromMember = (member: Node): CallTarget | undefined => {
-    if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier')
-      return undefined;
-    const path = memberPath(member.object);
-    if (path === undefined) return undefined;
-    const head = path.split('.')[0]!;
-    // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
-    const destructured = path === 'mcpReq' ? destructuredFrom(head) : undefined;
-    // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
-    // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
-    const object = member.object;
-    const asked =
-      (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
-      !object.computed &&
-      object.property.type === 'Identifier' &&
-      object.property.name === 'server'
-        ? object.object
-        : undefined;
-    return { method: member.property.name, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
-  };
-  const destructuredFrom = (name: string): CallTarget['destructured'] => {
-    const b = resolver().bindingOf(name, functions);
-    return b?.kind === 'param' && b.pattern ? { fn: b.fn, param: b.param, property: b.pattern.property } : undefined;
-  };
   const callee = call.callee;
-  if (callee.type !== 'Identifier') return fromMember(callee);
+  if (callee.type !== 'Identifier') return memberTarget(callee, functions, resolver);
   const declared = declarations(callee.name, functions);
-  if (!declared) {
-    // Only a name of the legacy surface may be a function handed in (most calls are not).
-    if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
-    const b = resolver().bindingOf(callee.name, functions);
-    // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
-    if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {
-      return { method: 'sendRequest', path: 'ctx', receiver: callee, destructured: { fn: b.fn, param: b.param, property: b.pattern.property } };
-    }
-    // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
-    // we cannot trace: still a site when its request names a legacy method, with no known receiver.
-    if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name))
-      return { method: callee.name, path: '', receiver: callee, handedIn: true };
-    return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
-  }
+  if (!declared) return bareNameTarget(callee, functions, resolver);
   if (declared.from) {
     const path = memberPath(declared.from.object);
     return path === undefined ? undefined : { method: declared.from.property, path, receiver: declared.from.object };
@@ -193,7 +157,48 @@ function callTarget(
     init.callee.property.name === 'bind'
   )
     init = init.callee.object;
-  return init ? fromMember(init) : undefined;
+  return init ? memberTarget(init, functions, resolver) : undefined;
+}
+
+/** `receiver.method`, the receiver a plain path. */
+function memberTarget(member: Node, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
+  if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier')
+    return undefined;
+  const path = memberPath(member.object);
+  if (path === undefined) return undefined;
+  // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
+  const destructured = path === 'mcpReq' ? destructuredParam(resolver().bindingOf(path, functions)) : undefined;
+  // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
+  // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
+  const object = member.object;
+  const asked =
+    (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
+    !object.computed &&
+    object.property.type === 'Identifier' &&
+    object.property.name === 'server'
+      ? object.object
+      : undefined;
+  return { method: member.property.name, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
+}
+
+/** `f(...)` of a name no const declares: a function handed in as a parameter, or a bare `send(...)`. */
+function bareNameTarget(callee: Identifier, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
+  // Only a name of the legacy surface may be a function handed in (most calls are not).
+  if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
+  const b = resolver().bindingOf(callee.name, functions);
+  // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
+  if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {
+    return { method: 'sendRequest', path: 'ctx', receiver: callee, destructured: destructuredParam(b) };
+  }
+  // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
+  // we cannot trace: still a site when its request names a legacy method, with no known receiver.
+  if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name)) return { method: callee.name, path: '', receiver: callee, handedIn: true };
+  return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
+}
+
+/** A name destructured from a function's parameter (`{ mcpReq }`), as a site records it. */
+function destructuredParam(b: Binding | undefined): CallTarget['destructured'] {
+  return b?.kind === 'param' && b.pattern ? { fn: b.fn, param: b.param, property: b.pattern.property } : undefined;
 }
 
 /**
