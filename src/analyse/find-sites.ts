@@ -225,75 +225,99 @@ function receiverCertainty(
   return head && resolver().isDuckTyped(head, functions) ? 'uncertain' : 'not-sdk';
 }
 
+/** What matching a call to a legacy shape says of the site. */
+type LegacyMatch = Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'>;
+
 function matchLegacyCall(
   call: CallExpression | OptionalCallExpression,
   target: CallTarget,
   declarations: Declarations,
   functions: readonly FunctionNode[],
-): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
-  const { method } = target;
-  if (target.path === '') {
-    const fixed = target.handedIn
-      ? (LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ??
-        (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined))
-      : undefined;
-    if (fixed && fixed.kind !== 'by-method') {
-      const first = call.arguments[0] as Node | undefined;
-      return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
-    }
-    const first = call.arguments[0] as Node | undefined;
-    const requestMethod = first?.type === 'ObjectExpression' ? stringValue(propertyOf(first, 'method')) : undefined;
-    const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
-    const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
-    return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
-  }
+): LegacyMatch | undefined {
+  if (target.path === '') return untracedMatch(call, target);
   const parts = target.path.split('.');
-  for (const shape of LEGACY_CALLS) {
-    if (shape.method !== method) continue;
-    const receiverMatches =
-      shape.receiver === 'ctx.mcpReq'
-        ? (parts.length === 2 && parts[1] === 'mcpReq') || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined)
-        : shape.receiver === 'ctx'
-          ? parts.length === 1
-          : true;
-    if (!receiverMatches) continue;
-    let first = call.arguments[0] as Node | undefined;
-    // `send(request, Schema)` with `const request = { method, params }` written before: read
-    // statically from its initialiser, and written as a read of the const.
-    let held: string | undefined;
-    if (first?.type === 'Identifier') {
-      const init = declarations(first.name, functions)?.init;
-      if (init?.type === 'ObjectExpression') [held, first] = [first.name, init];
-    }
-    if (shape.kind !== 'by-method') {
-      const kind = shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
-      if (shape.kind === 'roots') return { shape, receiverHead: parts[0]!, kind };
-      return { shape, receiverHead: parts[0]!, kind, params: first, ...(held ? { paramsRead: held } : {}) };
-    }
-    // `send({ method, params })`: the request names its kind. A request we cannot read
-    // statically is still reported (it may well be an elicitation), but never rewritten.
-    if (first && first.type === 'ObjectExpression') {
-      const requestMethod = stringValue(propertyOf(first, 'method'));
-      if (requestMethod === undefined) return shape.method === 'request' ? undefined : { shape, receiverHead: parts[0]! };
-      const kind = REQUEST_METHODS[requestMethod];
-      if (!kind) return undefined; // some other request (ping, a custom method): not ours
-      // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
-      const schema = call.arguments[1];
-      const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
-      const params = propertyOf(first, 'params');
-      return {
-        shape: typed ? { ...shape, resultType: typed } : shape,
-        receiverHead: parts[0]!,
-        kind,
-        params,
-        ...(held && params ? { paramsRead: `${held}.params` } : {}),
-      };
-    }
-    // `sendRequest(x)` on an arbitrary identifier, or `request(x)` on anything, is too generic to flag without types.
-    if (shape.receiver === 'ctx' || shape.method === 'request') return undefined;
-    return { shape, receiverHead: parts[0]! };
+  const shape = LEGACY_CALLS.find((s) => s.method === target.method && receiverMatches(s, parts, target));
+  if (!shape) return undefined;
+  const request = requestArgument(call, declarations, functions);
+  if (shape.kind === 'by-method') return byMethodMatch(call, shape, parts[0]!, request);
+  const first = request.node;
+  const kind = shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
+  if (shape.kind === 'roots') return { shape, receiverHead: parts[0]!, kind };
+  return { shape, receiverHead: parts[0]!, kind, params: first, ...(request.held ? { paramsRead: request.held } : {}) };
+}
+
+function receiverMatches(shape: LegacyCallShape, parts: string[], target: CallTarget): boolean {
+  if (shape.receiver === 'ctx.mcpReq')
+    return (parts.length === 2 && parts[1] === 'mcpReq') || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined);
+  return shape.receiver === 'ctx' ? parts.length === 1 : true;
+}
+
+/** A call with no receiver to follow: a function handed in (its name says the shape), or a request naming a legacy method. */
+function untracedMatch(call: CallExpression | OptionalCallExpression, target: CallTarget): LegacyMatch | undefined {
+  const { method } = target;
+  const fixed = target.handedIn
+    ? (LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ??
+      (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined))
+    : undefined;
+  const first = call.arguments[0] as Node | undefined;
+  if (fixed && fixed.kind !== 'by-method') {
+    return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
   }
-  return undefined;
+  const requestMethod = first?.type === 'ObjectExpression' ? stringValue(propertyOf(first, 'method')) : undefined;
+  const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
+  const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
+  return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
+}
+
+/**
+ * The call's first argument, the request: `send(request, Schema)` with `const request = {
+ * method, params }` written before is read statically from its initialiser, and written as a
+ * read of the const (`held`).
+ */
+function requestArgument(
+  call: CallExpression | OptionalCallExpression,
+  declarations: Declarations,
+  functions: readonly FunctionNode[],
+): { node?: Node; held?: string } {
+  const first = call.arguments[0] as Node | undefined;
+  if (first?.type === 'Identifier') {
+    const init = declarations(first.name, functions)?.init;
+    if (init?.type === 'ObjectExpression') return { node: init, held: first.name };
+  }
+  return { node: first };
+}
+
+/**
+ * `send({ method, params })`: the request names its kind. A request we cannot read statically
+ * is still reported (it may well be an elicitation), but never rewritten.
+ */
+function byMethodMatch(
+  call: CallExpression | OptionalCallExpression,
+  shape: LegacyCallShape,
+  receiverHead: string,
+  request: { node?: Node; held?: string },
+): LegacyMatch | undefined {
+  const first = request.node;
+  if (first && first.type === 'ObjectExpression') {
+    const requestMethod = stringValue(propertyOf(first, 'method'));
+    if (requestMethod === undefined) return shape.method === 'request' ? undefined : { shape, receiverHead };
+    const kind = REQUEST_METHODS[requestMethod];
+    if (!kind) return undefined; // some other request (ping, a custom method): not ours
+    // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
+    const schema = call.arguments[1];
+    const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
+    const params = propertyOf(first, 'params');
+    return {
+      shape: typed ? { ...shape, resultType: typed } : shape,
+      receiverHead,
+      kind,
+      params,
+      ...(request.held && params ? { paramsRead: `${request.held}.params` } : {}),
+    };
+  }
+  // `sendRequest(x)` on an arbitrary identifier, or `request(x)` on anything, is too generic to flag without types.
+  if (shape.receiver === 'ctx' || shape.method === 'request') return undefined;
+  return { shape, receiverHead };
 }
 
 /** `throw new UrlElicitationRequiredError([{ mode: 'url', ... }, ...])`: the 2025 way to send a user to a URL. */
