@@ -232,27 +232,8 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
       (p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier',
     ) ?? [];
   if (!ctor || params.length === 0 || !cls.id) return [];
-  const name = cls.id.name;
   // How the class is constructed, looked for (a walk of the module) only when a parameter is about to go.
-  const constructed = once(() => {
-    const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
-    let other = false;
-    walk(program, (node, parents) => {
-      if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
-        if (
-          node.declaration === cls ||
-          (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))
-        )
-          other = true;
-      }
-      if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
-      const parent = parents[parents.length - 1];
-      if (parent?.type === 'NewExpression' && parent.callee === node) constructions.push(parent);
-      else if (parent?.type !== 'TSTypeReference') other = true;
-      return undefined;
-    });
-    return other ? undefined : constructions;
-  });
+  const constructed = once(() => constructionsOf(program, cls));
   const inBody = (n: Node) => bodies.some((b) => b.start <= n.start! && n.end! <= b.end);
   const wholeConstructor = ctor.params.length === 1 && ctor.body.body.length === 0 && !cls.superClass;
   return params.map((parameter): Candidate => {
@@ -279,6 +260,28 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
       }),
     };
   });
+}
+
+/** Each `new` of a class, or undefined when the module uses its name otherwise (exports it, passes it on) than in types. */
+function constructionsOf(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>): Array<Extract<Node, { type: 'NewExpression' }>> | undefined {
+  const name = cls.id!.name;
+  const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
+  let other = false;
+  walk(program, (node, parents) => {
+    if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
+      if (
+        node.declaration === cls ||
+        (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))
+      )
+        other = true;
+    }
+    if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
+    const parent = parents[parents.length - 1];
+    if (parent?.type === 'NewExpression' && parent.callee === node) constructions.push(parent);
+    else if (parent?.type !== 'TSTypeReference') other = true;
+    return undefined;
+  });
+  return other ? undefined : constructions;
 }
 
 /** The edits that remove dead parameter properties and their arguments, each list edited once. */
