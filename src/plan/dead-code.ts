@@ -2,9 +2,10 @@
 // passed, an alias of the push API (`const elicit = server.server.elicitInput.bind(...)`, a
 // destructured `send`, `const app = { mcp }`), a private field holding the low-level server
 // (or a private parameter property only a split helper method read, with the argument each
-// `new` of its class passes), and, once those go, the type they named. A declaration is dead when every reference to it
-// lay in text the migration replaces (a migrated call, a split helper, a URL throw) whose
-// replacement does not name it. One that was unused before is not the migration's to remove.
+// `new` of its class passes), and, once those go, the type they named. A declaration is dead
+// when every reference to it lay in text the migration replaces (a migrated call, a split
+// helper, a URL throw) whose replacement does not name it. One that was unused before is not
+// the migration's to remove.
 import type { ClassMethod, Node, Program, Statement, TSParameterProperty } from '@babel/types';
 import { TS_TYPES } from '../analyse/babel.cjs';
 import { boundNames, forEachNode, hasSideEffects, walk } from '../analyse/ast.ts';
@@ -60,14 +61,19 @@ export function deadDeclarations(
   bodies: readonly Span[],
   renderable: ReadonlySet<number>,
 ): DeadCode {
-  const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
-  if (replaced.length === 0) return result;
-  const candidates = mayDie(program, candidatesOf(program, bodies, renderable), replaced);
-  if (candidates.length === 0) return result;
+  const candidates = replaced.length > 0 ? mayDie(program, candidatesOf(program, bodies, renderable), replaced) : [];
+  if (candidates.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
   const occurrences = identifierOccurrences(program, new Set(candidates.flatMap((c) => c.names)));
+  return removalOf(source, deadAmong(candidates, occurrences, replaced), bodies);
+}
+
+/**
+ * The candidates that die, found until no more do: each whose every reference outside its own
+ * declaration lies in replaced text that does not name it, or in what goes with another dead one.
+ */
+function deadAmong(candidates: readonly Candidate[], occurrences: ReadonlyMap<string, number[]>, replaced: readonly Replaced[]): Set<Candidate> {
   const removed: Span[] = [];
   const dead = new Set<Candidate>();
-  const inside = (at: number, spans: readonly Span[]) => spans.some((s) => s.start <= at && at < s.end);
   for (let changed = true; changed;) {
     changed = false;
     for (const c of candidates) {
@@ -88,7 +94,12 @@ export function deadDeclarations(
       changed = true;
     }
   }
+  return dead;
+}
 
+/** What removing the dead declarations takes: statements removed (or left out of the migrated bodies), import specifiers dropped, parameters and their arguments removed. */
+function removalOf(source: string, dead: ReadonlySet<Candidate>, bodies: readonly Span[]): DeadCode {
+  const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
   const removals = [...dead].map((c) => c.removal());
   result.edits.push(
     ...parameterEdits(
@@ -110,6 +121,10 @@ export function deadDeclarations(
     }
   }
   return result;
+}
+
+function inside(at: number, spans: readonly Span[]): boolean {
+  return spans.some((s) => s.start <= at && at < s.end);
 }
 
 /** What goes with a dead declaration: its statements, its import specifier, or its parameter and the arguments passed to it. */
