@@ -2,7 +2,7 @@
 import type { CallExpression, Identifier, Node, ObjectExpression, OptionalCallExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
-import type { Binding } from './bindings.ts';
+import type { Binding, Imports } from './bindings.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
@@ -69,7 +69,7 @@ export interface LegacySite {
   };
 }
 
-export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, { from: string; imported: string }> = new Map()): LegacySite[] {
+export function findLegacySites(index: FileIndex, imports: Imports = new Map()): LegacySite[] {
   const sites: LegacySite[] = [];
   const declarations = constDeclarations(index);
   // Built only when a call needs its receiver or callee followed (most candidates' calls do not).

@@ -16,7 +16,7 @@ import type { FileIndex } from './file-index.ts';
 export type Role = 'mcp-server' | 'server' | 'other';
 
 /** An import's module is the SDK's: v1 (`@modelcontextprotocol/sdk/...`) or v2. */
-export function isSdkSpecifier(specifier: string): boolean {
+function isSdkSpecifier(specifier: string): boolean {
   return /^@modelcontextprotocol\/(sdk|server|core)(\/|$)/.test(specifier);
 }
 

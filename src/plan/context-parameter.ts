@@ -103,7 +103,7 @@ function destructuredContext(
  * parameters (`@mcp-codemod-error Destructuring of context parameter in signature: "{ ... }"`),
  * above the registration: obsolete once nothing of the pattern is left. Its span, line included.
  */
-export function obsoleteDestructuringMarker(analysis: FileAnalysis, handler: HandlerSite): Span | undefined {
+function obsoleteDestructuringMarker(analysis: FileAnalysis, handler: HandlerSite): Span | undefined {
   const { source } = analysis;
   const statement = [...handler.ancestors].reverse().find((a) => a.type === 'ExpressionStatement') ?? handler.call;
   const comment = analysis.comments.find((c) => c.end! <= statement.start! && source.slice(c.end!, statement.start!).trim() === '');
