@@ -1,8 +1,7 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, Identifier, Node, ObjectExpression, OptionalCallExpression } from '@babel/types';
+import type { CallExpression, Node, ObjectExpression, OptionalCallExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
-import type { Binding, Imports } from './bindings.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
@@ -69,7 +68,7 @@ export interface LegacySite {
   };
 }
 
-export function findLegacySites(index: FileIndex, imports: Imports = new Map()): LegacySite[] {
+export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, { from: string; imported: string }> = new Map()): LegacySite[] {
   const sites: LegacySite[] = [];
   const declarations = constDeclarations(index);
   // Built only when a call needs its receiver or callee followed (most candidates' calls do not).
@@ -139,10 +138,47 @@ function callTarget(
   functions: readonly FunctionNode[],
   resolver: () => ReceiverResolver,
 ): CallTarget | undefined {
+  const fromMember = (member: Node): CallTarget | undefined => {
+    if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier')
+      return undefined;
+    const path = memberPath(member.object);
+    if (path === undefined) return undefined;
+    const head = path.split('.')[0]!;
+    // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
+    const destructured = path === 'mcpReq' ? destructuredFrom(head) : undefined;
+    // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
+    // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
+    const object = member.object;
+    const asked =
+      (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
+      !object.computed &&
+      object.property.type === 'Identifier' &&
+      object.property.name === 'server'
+        ? object.object
+        : undefined;
+    return { method: member.property.name, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
+  };
+  const destructuredFrom = (name: string): CallTarget['destructured'] => {
+    const b = resolver().bindingOf(name, functions);
+    return b?.kind === 'param' && b.pattern ? { fn: b.fn, param: b.param, property: b.pattern.property } : undefined;
+  };
   const callee = call.callee;
-  if (callee.type !== 'Identifier') return memberTarget(callee, functions, resolver);
+  if (callee.type !== 'Identifier') return fromMember(callee);
   const declared = declarations(callee.name, functions);
-  if (!declared) return bareNameTarget(callee, functions, resolver);
+  if (!declared) {
+    // Only a name of the legacy surface may be a function handed in (most calls are not).
+    if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
+    const b = resolver().bindingOf(callee.name, functions);
+    // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
+    if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {
+      return { method: 'sendRequest', path: 'ctx', receiver: callee, destructured: { fn: b.fn, param: b.param, property: b.pattern.property } };
+    }
+    // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
+    // we cannot trace: still a site when its request names a legacy method, with no known receiver.
+    if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name))
+      return { method: callee.name, path: '', receiver: callee, handedIn: true };
+    return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
+  }
   if (declared.from) {
     const path = memberPath(declared.from.object);
     return path === undefined ? undefined : { method: declared.from.property, path, receiver: declared.from.object };
@@ -157,48 +193,7 @@ function callTarget(
     init.callee.property.name === 'bind'
   )
     init = init.callee.object;
-  return init ? memberTarget(init, functions, resolver) : undefined;
-}
-
-/** `receiver.method`, the receiver a plain path. */
-function memberTarget(member: Node, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
-  if ((member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') || member.computed || member.property.type !== 'Identifier')
-    return undefined;
-  const path = memberPath(member.object);
-  if (path === undefined) return undefined;
-  // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
-  const destructured = path === 'mcpReq' ? destructuredParam(resolver().bindingOf(path, functions)) : undefined;
-  // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
-  // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
-  const object = member.object;
-  const asked =
-    (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
-    !object.computed &&
-    object.property.type === 'Identifier' &&
-    object.property.name === 'server'
-      ? object.object
-      : undefined;
-  return { method: member.property.name, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
-}
-
-/** `f(...)` of a name no const declares: a function handed in as a parameter, or a bare `send(...)`. */
-function bareNameTarget(callee: Identifier, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
-  // Only a name of the legacy surface may be a function handed in (most calls are not).
-  if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
-  const b = resolver().bindingOf(callee.name, functions);
-  // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
-  if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {
-    return { method: 'sendRequest', path: 'ctx', receiver: callee, destructured: destructuredParam(b) };
-  }
-  // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
-  // we cannot trace: still a site when its request names a legacy method, with no known receiver.
-  if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name)) return { method: callee.name, path: '', receiver: callee, handedIn: true };
-  return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
-}
-
-/** A name destructured from a function's parameter (`{ mcpReq }`), as a site records it. */
-function destructuredParam(b: Binding | undefined): CallTarget['destructured'] {
-  return b?.kind === 'param' && b.pattern ? { fn: b.fn, param: b.param, property: b.pattern.property } : undefined;
+  return init ? fromMember(init) : undefined;
 }
 
 /**
@@ -225,99 +220,75 @@ function receiverCertainty(
   return head && resolver().isDuckTyped(head, functions) ? 'uncertain' : 'not-sdk';
 }
 
-/** What matching a call to a legacy shape says of the site. */
-type LegacyMatch = Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'>;
-
 function matchLegacyCall(
   call: CallExpression | OptionalCallExpression,
   target: CallTarget,
   declarations: Declarations,
   functions: readonly FunctionNode[],
-): LegacyMatch | undefined {
-  if (target.path === '') return untracedMatch(call, target);
-  const parts = target.path.split('.');
-  const shape = LEGACY_CALLS.find((s) => s.method === target.method && receiverMatches(s, parts, target));
-  if (!shape) return undefined;
-  const request = requestArgument(call, declarations, functions);
-  if (shape.kind === 'by-method') return byMethodMatch(call, shape, parts[0]!, request);
-  const first = request.node;
-  const kind = shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
-  if (shape.kind === 'roots') return { shape, receiverHead: parts[0]!, kind };
-  return { shape, receiverHead: parts[0]!, kind, params: first, ...(request.held ? { paramsRead: request.held } : {}) };
-}
-
-function receiverMatches(shape: LegacyCallShape, parts: string[], target: CallTarget): boolean {
-  if (shape.receiver === 'ctx.mcpReq')
-    return (parts.length === 2 && parts[1] === 'mcpReq') || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined);
-  return shape.receiver === 'ctx' ? parts.length === 1 : true;
-}
-
-/** A call with no receiver to follow: a function handed in (its name says the shape), or a request naming a legacy method. */
-function untracedMatch(call: CallExpression | OptionalCallExpression, target: CallTarget): LegacyMatch | undefined {
+): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
   const { method } = target;
-  const fixed = target.handedIn
-    ? (LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ??
-      (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined))
-    : undefined;
-  const first = call.arguments[0] as Node | undefined;
-  if (fixed && fixed.kind !== 'by-method') {
-    return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
+  if (target.path === '') {
+    const fixed = target.handedIn
+      ? (LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ??
+        (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined))
+      : undefined;
+    if (fixed && fixed.kind !== 'by-method') {
+      const first = call.arguments[0] as Node | undefined;
+      return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
+    }
+    const first = call.arguments[0] as Node | undefined;
+    const requestMethod = first?.type === 'ObjectExpression' ? stringValue(propertyOf(first, 'method')) : undefined;
+    const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
+    const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
+    return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
   }
-  const requestMethod = first?.type === 'ObjectExpression' ? stringValue(propertyOf(first, 'method')) : undefined;
-  const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
-  const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
-  return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
-}
-
-/**
- * The call's first argument, the request: `send(request, Schema)` with `const request = {
- * method, params }` written before is read statically from its initialiser, and written as a
- * read of the const (`held`).
- */
-function requestArgument(
-  call: CallExpression | OptionalCallExpression,
-  declarations: Declarations,
-  functions: readonly FunctionNode[],
-): { node?: Node; held?: string } {
-  const first = call.arguments[0] as Node | undefined;
-  if (first?.type === 'Identifier') {
-    const init = declarations(first.name, functions)?.init;
-    if (init?.type === 'ObjectExpression') return { node: init, held: first.name };
+  const parts = target.path.split('.');
+  for (const shape of LEGACY_CALLS) {
+    if (shape.method !== method) continue;
+    const receiverMatches =
+      shape.receiver === 'ctx.mcpReq'
+        ? (parts.length === 2 && parts[1] === 'mcpReq') || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined)
+        : shape.receiver === 'ctx'
+          ? parts.length === 1
+          : true;
+    if (!receiverMatches) continue;
+    let first = call.arguments[0] as Node | undefined;
+    // `send(request, Schema)` with `const request = { method, params }` written before: read
+    // statically from its initialiser, and written as a read of the const.
+    let held: string | undefined;
+    if (first?.type === 'Identifier') {
+      const init = declarations(first.name, functions)?.init;
+      if (init?.type === 'ObjectExpression') [held, first] = [first.name, init];
+    }
+    if (shape.kind !== 'by-method') {
+      const kind = shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
+      if (shape.kind === 'roots') return { shape, receiverHead: parts[0]!, kind };
+      return { shape, receiverHead: parts[0]!, kind, params: first, ...(held ? { paramsRead: held } : {}) };
+    }
+    // `send({ method, params })`: the request names its kind. A request we cannot read
+    // statically is still reported (it may well be an elicitation), but never rewritten.
+    if (first && first.type === 'ObjectExpression') {
+      const requestMethod = stringValue(propertyOf(first, 'method'));
+      if (requestMethod === undefined) return shape.method === 'request' ? undefined : { shape, receiverHead: parts[0]! };
+      const kind = REQUEST_METHODS[requestMethod];
+      if (!kind) return undefined; // some other request (ping, a custom method): not ours
+      // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
+      const schema = call.arguments[1];
+      const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
+      const params = propertyOf(first, 'params');
+      return {
+        shape: typed ? { ...shape, resultType: typed } : shape,
+        receiverHead: parts[0]!,
+        kind,
+        params,
+        ...(held && params ? { paramsRead: `${held}.params` } : {}),
+      };
+    }
+    // `sendRequest(x)` on an arbitrary identifier, or `request(x)` on anything, is too generic to flag without types.
+    if (shape.receiver === 'ctx' || shape.method === 'request') return undefined;
+    return { shape, receiverHead: parts[0]! };
   }
-  return { node: first };
-}
-
-/**
- * `send({ method, params })`: the request names its kind. A request we cannot read statically
- * is still reported (it may well be an elicitation), but never rewritten.
- */
-function byMethodMatch(
-  call: CallExpression | OptionalCallExpression,
-  shape: LegacyCallShape,
-  receiverHead: string,
-  request: { node?: Node; held?: string },
-): LegacyMatch | undefined {
-  const first = request.node;
-  if (first && first.type === 'ObjectExpression') {
-    const requestMethod = stringValue(propertyOf(first, 'method'));
-    if (requestMethod === undefined) return shape.method === 'request' ? undefined : { shape, receiverHead };
-    const kind = REQUEST_METHODS[requestMethod];
-    if (!kind) return undefined; // some other request (ping, a custom method): not ours
-    // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
-    const schema = call.arguments[1];
-    const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
-    const params = propertyOf(first, 'params');
-    return {
-      shape: typed ? { ...shape, resultType: typed } : shape,
-      receiverHead,
-      kind,
-      params,
-      ...(request.held && params ? { paramsRead: `${request.held}.params` } : {}),
-    };
-  }
-  // `sendRequest(x)` on an arbitrary identifier, or `request(x)` on anything, is too generic to flag without types.
-  if (shape.receiver === 'ctx' || shape.method === 'request') return undefined;
-  return { shape, receiverHead };
+  return undefined;
 }
 
 /** `throw new UrlElicitationRequiredError([{ mode: 'url', ... }, ...])`: the 2025 way to send a user to a URL. */
