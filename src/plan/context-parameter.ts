@@ -76,7 +76,7 @@ function destructuredContext(
   const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
   if (!plain) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
   // What the body reads of each name once the legacy calls are gone.
-  const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'ObjectExpression' ? [] : [s.call.callee])));
+  const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'CallExpression' || s.call.type === 'OptionalCallExpression' ? [s.call.callee] : [])));
   const read = new Set<string>();
   walk(handler.fn.body, (node, parents) => {
     if (callees.has(node)) return false;
