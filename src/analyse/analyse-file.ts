@@ -1,5 +1,5 @@
 // Analysis of one file: a pure function from source text to the facts the planner needs.
-import type { CallExpression, Comment, NewExpression, Node, Program } from '@babel/types';
+import type { CallExpression, Comment, ImportDeclaration, NewExpression, Node, Program, Statement } from '@babel/types';
 import { boundNames } from './ast.ts';
 import { indexFile, type FileIndex } from './file-index.ts';
 import { findHandlers, type HandlerSite, type ImportedRegistration } from './find-handlers.ts';
@@ -50,72 +50,15 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   const ast = parseSource(source, dialect);
   const program = ast.program;
 
-  let afterImports = 0;
-  let serverImport: FileAnalysis['serverImport'];
+  const imports: FileImports = { afterImports: 0, importedNames: new Map(), serverImported: new Map(), serverClasses: new Set(['McpServer']) };
   const exportedNames = new Set<string>();
-  const importedNames = new Map<string, { from: string; imported: string }>();
-  // McpServer, and the low-level Server (its options take requestState too).
-  const mcpServerNames = new Set<string>(['McpServer']);
-  const serverImported = new Map<string, 'value' | 'type'>();
   for (const statement of program.body) {
-    if (statement.type === 'ImportDeclaration') {
-      afterImports = statement.end!;
-      for (const spec of statement.specifiers) {
-        const imported =
-          spec.type === 'ImportSpecifier'
-            ? spec.imported.type === 'Identifier'
-              ? spec.imported.name
-              : spec.imported.value
-            : spec.type === 'ImportDefaultSpecifier'
-              ? 'default'
-              : '*';
-        importedNames.set(spec.local.name, { from: statement.source.value, imported });
-        if (statement.source.value !== SERVER_PACKAGE || spec.type !== 'ImportSpecifier') continue;
-        const typeOnly = statement.importKind === 'type' || spec.importKind === 'type';
-        if (serverImported.get(spec.local.name) !== 'value') serverImported.set(spec.local.name, typeOnly ? 'type' : 'value');
-        if (imported === 'McpServer' || imported === 'Server') mcpServerNames.add(spec.local.name);
-      }
-      if (
-        statement.source.value === SERVER_PACKAGE &&
-        statement.importKind !== 'type' &&
-        statement.specifiers.length > 0 &&
-        statement.specifiers.every((s) => s.type === 'ImportSpecifier')
-      ) {
-        serverImport ??= statement;
-      }
-    } else if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) {
-      const decl = statement.declaration as Node;
-      if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) for (const b of boundNames(d.id)) exportedNames.add(b.name);
-      if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) exportedNames.add(decl.id.name);
-    }
-    if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
-      for (const spec of statement.specifiers) if (spec.type === 'ExportSpecifier') exportedNames.add(spec.local.name);
-    }
+    if (statement.type === 'ImportDeclaration') addImport(statement, imports);
+    else addExports(statement, exportedNames);
   }
 
-  // Where the server is built (the verifier is wired there).
-  const serverConstructions: NewExpression[] = [];
-  const declaredAnywhere = new Set<string>();
   const index = indexFile(program);
-  for (const { node } of index.declarators) for (const b of boundNames(node.id)) declaredAnywhere.add(b.name);
-  for (const { node } of index.functions) {
-    for (const p of node.params) for (const b of boundNames(p as Node)) declaredAnywhere.add(b.name);
-    if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) declaredAnywhere.add(node.id.name);
-  }
-  for (const node of index.otherDeclarations) {
-    if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) declaredAnywhere.add(node.id.name);
-    if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) declaredAnywhere.add(b.name);
-    if (
-      (node.type === 'TSTypeAliasDeclaration' || node.type === 'TSInterfaceDeclaration' || node.type === 'TSEnumDeclaration') &&
-      node.id.type === 'Identifier'
-    )
-      declaredAnywhere.add(node.id.name);
-    if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier')
-      declaredAnywhere.add(node.local.name);
-  }
-  for (const node of index.constructions) if (node.callee.type === 'Identifier' && mcpServerNames.has(node.callee.name)) serverConstructions.push(node);
-
-  const { handlers, unnamed: unnamedHandlers, imported: importedRegistrations } = findHandlers(index, importedNames);
+  const { handlers, unnamed: unnamedHandlers, imported: importedRegistrations } = findHandlers(index, imports.importedNames);
   return {
     source,
     program,
@@ -126,14 +69,85 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     handlers,
     unnamedHandlers,
     importedRegistrations,
-    sites: findLegacySites(index, importedNames),
+    sites: findLegacySites(index, imports.importedNames),
     urlThrows: findUrlElicitationThrows(index),
-    serverConstructions,
-    serverImport,
-    serverImported,
-    declaredAnywhere,
+    // Where the server is built (the verifier is wired there).
+    serverConstructions: index.constructions.filter((node) => node.callee.type === 'Identifier' && imports.serverClasses.has(node.callee.name)),
+    serverImport: imports.serverImport,
+    serverImported: imports.serverImported,
+    declaredAnywhere: declaredAnywhere(index),
     exportedNames,
-    importedNames,
-    afterImports,
+    importedNames: imports.importedNames,
+    afterImports: imports.afterImports,
   };
+}
+
+/** What the file's imports say, gathered statement by statement. */
+interface FileImports {
+  afterImports: number;
+  serverImport?: Node;
+  importedNames: Map<string, { from: string; imported: string }>;
+  serverImported: Map<string, 'value' | 'type'>;
+  /** The local names of McpServer, and of the low-level Server (its options take requestState too). */
+  serverClasses: Set<string>;
+}
+
+function addImport(statement: ImportDeclaration, imports: FileImports): void {
+  imports.afterImports = statement.end!;
+  for (const spec of statement.specifiers) {
+    const imported =
+      spec.type === 'ImportSpecifier'
+        ? spec.imported.type === 'Identifier'
+          ? spec.imported.name
+          : spec.imported.value
+        : spec.type === 'ImportDefaultSpecifier'
+          ? 'default'
+          : '*';
+    imports.importedNames.set(spec.local.name, { from: statement.source.value, imported });
+    if (statement.source.value !== SERVER_PACKAGE || spec.type !== 'ImportSpecifier') continue;
+    const typeOnly = statement.importKind === 'type' || spec.importKind === 'type';
+    if (imports.serverImported.get(spec.local.name) !== 'value') imports.serverImported.set(spec.local.name, typeOnly ? 'type' : 'value');
+    if (imported === 'McpServer' || imported === 'Server') imports.serverClasses.add(spec.local.name);
+  }
+  if (
+    statement.source.value === SERVER_PACKAGE &&
+    statement.importKind !== 'type' &&
+    statement.specifiers.length > 0 &&
+    statement.specifiers.every((s) => s.type === 'ImportSpecifier')
+  ) {
+    imports.serverImport ??= statement;
+  }
+}
+
+/** The names a top-level statement exports (`export const a`, `export function f`, `export { a }`). */
+function addExports(statement: Statement, exportedNames: Set<string>): void {
+  if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration) {
+    const decl = statement.declaration as Node;
+    if (decl.type === 'VariableDeclaration') for (const d of decl.declarations) for (const b of boundNames(d.id)) exportedNames.add(b.name);
+    if ((decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id) exportedNames.add(decl.id.name);
+  }
+  if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
+    for (const spec of statement.specifiers) if (spec.type === 'ExportSpecifier') exportedNames.add(spec.local.name);
+  }
+}
+
+/** Every name declared anywhere in the module, from the index's lists. */
+function declaredAnywhere(index: FileIndex): Set<string> {
+  const names = new Set<string>();
+  for (const { node } of index.declarators) for (const b of boundNames(node.id)) names.add(b.name);
+  for (const { node } of index.functions) {
+    for (const p of node.params) for (const b of boundNames(p as Node)) names.add(b.name);
+    if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && node.id) names.add(node.id.name);
+  }
+  for (const node of index.otherDeclarations) {
+    if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) names.add(node.id.name);
+    if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) names.add(b.name);
+    if (
+      (node.type === 'TSTypeAliasDeclaration' || node.type === 'TSInterfaceDeclaration' || node.type === 'TSEnumDeclaration') &&
+      node.id.type === 'Identifier'
+    )
+      names.add(node.id.name);
+    if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') names.add(node.local.name);
+  }
+  return names;
 }

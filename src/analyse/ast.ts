@@ -109,6 +109,16 @@ export function isFunction(node: Node): node is FunctionNode {
   );
 }
 
+/** The name of a non-computed key or property: `a`, or `#a` for a private one. */
+export function keyName(key: Node): string | undefined {
+  return key.type === 'Identifier' ? key.name : key.type === 'PrivateName' ? `#${key.id.name}` : undefined;
+}
+
+/** The TypeScript type an annotation (`x: T`, a return type) writes, if it is one. */
+export function annotatedType(annotation: Node | null | undefined): Node | undefined {
+  return annotation?.type === 'TSTypeAnnotation' ? annotation.typeAnnotation : undefined;
+}
+
 /** A statement or declaration other than a block: what a marker comment is written above. */
 export function isStatementLike(node: Node): boolean {
   return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';

@@ -103,7 +103,8 @@ function namesLegacyMethod(member: MemberExpression | OptionalMemberExpression):
   return name !== undefined && LEGACY_METHOD_NAMES.has(name);
 }
 
-function innermostFunction(ancestors: readonly Node[]): FunctionNode | null {
+/** The innermost function among a node's ancestors (null at the top of the module). */
+export function innermostFunction(ancestors: readonly Node[]): FunctionNode | null {
   for (let i = ancestors.length - 1; i >= 0; i--) if (isFunction(ancestors[i]!)) return ancestors[i] as FunctionNode;
   return null;
 }

@@ -1,9 +1,10 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { boundNames, isFunction, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
+import { boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
+import type { Imports } from './bindings.ts';
+import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver } from './receivers.ts';
-import { constDeclarations, enclosingFunctions, type FileIndex } from './file-index.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
 
 export interface HandlerSite {
@@ -31,9 +32,6 @@ export interface HandlerSite {
   contextType?: string;
 }
 
-/** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */
-type Imports = ReadonlyMap<string, { from: string; imported: string }>;
-
 /** A registration of a function another module exports (`registerTool('x', config, handleX)`, `handleX` imported). */
 export interface ImportedRegistration {
   /** The local name the function is imported under. */
@@ -46,79 +44,110 @@ export interface ImportedRegistration {
   lowLevel?: boolean;
 }
 
+/** What finding a file's handlers looks names up in, and what it gathers. */
+interface Finding {
+  index: FileIndex;
+  imports: Imports;
+  functions: Map<string, FunctionNode>;
+  declarations: Declarations;
+  handlers: HandlerSite[];
+  unnamed: CallExpression[];
+  imported: ImportedRegistration[];
+}
+
+/** The handlers of a file, and the registrations whose name cannot be read (their handlers are not migrated). */
 export function findHandlers(
   index: FileIndex,
   imports: Imports = new Map(),
 ): { handlers: HandlerSite[]; unnamed: CallExpression[]; imported: ImportedRegistration[] } {
-  const found: HandlerSite[] = [];
-  const unnamed: CallExpression[] = [];
-  const imported: ImportedRegistration[] = [];
-  const functions = namedFunctions(index);
-  const declarations = constDeclarations(index);
+  const finding: Finding = {
+    index,
+    imports,
+    functions: namedFunctions(index),
+    declarations: constDeclarations(index),
+    handlers: [],
+    unnamed: [],
+    imported: [],
+  };
   for (const { node, ancestors } of index.calls) {
-    const defined = definitionsIn(node, ancestors, index, imports, declarations);
-    if (defined.length > 0) found.push(...defined);
+    const defined = definitionsIn(finding, node, ancestors);
+    if (defined.length > 0) finding.handlers.push(...defined);
     const callee = node.callee;
     if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') continue;
-    if (callee.property.name === 'setRequestHandler') {
-      const low = lowLevelHandler(node, functions, ancestors);
-      if (low) found.push({ ...low, ancestors });
-      const [target, given] = node.arguments;
-      const method = target ? (stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined)) : undefined;
-      const lowKind = method ? LOW_LEVEL_METHODS[method] : undefined;
-      if (lowKind && given?.type === 'Identifier' && !functions.has(given.name) && imports.get(given.name)?.from.startsWith('.'))
-        imported.push({ local: given.name, kind: lowKind, name: method!, ctxIndex: 1, lowLevel: true });
-      continue;
-    }
-    const kind = HANDLER_REGISTRARS[callee.property.name];
-    if (!kind || node.arguments.length < 2) continue;
-    const lastArg = node.arguments[node.arguments.length - 1]!;
-    // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
-    // registering it (`this.handleX.bind(this)`).
-    const last = lastArg.type === 'Identifier' ? functions.get(lastArg.name) : (methodReference(lastArg, ancestors) ?? lastArg);
-    const first = node.arguments[0]!;
-    // A function another module exports: that module migrates it, told how it is registered.
-    if (!last && lastArg.type === 'Identifier' && imports.get(lastArg.name)?.from.startsWith('.')) {
-      const registered =
-        stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, enclosingFunctions(ancestors))?.init) : undefined);
-      const config = node.arguments[1];
-      const ctxIndex =
-        (callee.property.name === 'registerTool' || callee.property.name === 'registerPrompt') && config?.type === 'ObjectExpression'
-          ? propertyOf(config, ARGS_SCHEMA_PROPERTY[kind as 'tool' | 'prompt'])
-            ? 1
-            : 0
-          : undefined;
-      if (registered !== undefined && kind !== 'resource')
-        imported.push({ local: lastArg.name, kind, name: registered, ...(ctxIndex === undefined ? {} : { ctxIndex }) });
-      continue;
-    }
-    if (!last || !isFunction(last)) continue;
-    // The name is what requestState is bound to: a const's string value, never the variable's
-    // name (two modules' `const name = '...'` would otherwise accept each other's state). The
-    // const is the one the call sees: in its own function, or one around it.
-    const around = enclosingFunctions(ancestors);
-    const name = stringValue(first) ?? (first.type === 'Identifier' ? stringValue(declarations(first.name, around)?.init) : undefined);
-    // A name read at run time (`TOOLS.create`, an imported const): the handler names itself
-    // with the same expression, when that reads the same value wherever the handler runs.
-    const nameText = name === undefined ? stableNameExpression(index, imports, first, around, last) : undefined;
-    if (name === undefined && nameText === undefined) {
-      unnamed.push(node);
-      continue;
-    }
-    // A function declared apart from the registration is not typed by it: its added context is.
-    const apart = last !== lastArg;
-    found.push({
-      kind,
-      name: name ?? nameText!,
-      ...(nameText ? { nameText } : {}),
-      call: node,
-      fn: last,
-      ctxIndex: contextIndex(kind, node, callee.property.name, last),
-      ancestors,
-      ...(apart ? { contextType: 'ServerContext' } : {}),
-    });
+    if (callee.property.name === 'setRequestHandler') addLowLevelRegistration(finding, node, ancestors);
+    else addRegistration(finding, node, ancestors, callee.property.name);
   }
-  return { handlers: found, unnamed, imported };
+  return { handlers: finding.handlers, unnamed: finding.unnamed, imported: finding.imported };
+}
+
+/** `setRequestHandler(...)`: a handler of this file, or a function another module exports (that module migrates it). */
+function addLowLevelRegistration(finding: Finding, node: CallExpression, ancestors: readonly Node[]): void {
+  const { functions, imports } = finding;
+  const low = lowLevelHandler(node, functions, ancestors);
+  if (low) finding.handlers.push({ ...low, ancestors });
+  const [target, given] = node.arguments;
+  const method = target ? (stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined)) : undefined;
+  const lowKind = method ? LOW_LEVEL_METHODS[method] : undefined;
+  if (lowKind && given?.type === 'Identifier' && !functions.has(given.name) && imports.get(given.name)?.from.startsWith('.'))
+    finding.imported.push({ local: given.name, kind: lowKind, name: method!, ctxIndex: 1, lowLevel: true });
+}
+
+/** `registerTool(...)` and its kin (`method`): a handler of this file, or a function another module exports. */
+function addRegistration(finding: Finding, node: CallExpression, ancestors: readonly Node[], method: string): void {
+  const kind = HANDLER_REGISTRARS[method];
+  if (!kind || node.arguments.length < 2) return;
+  const lastArg = node.arguments[node.arguments.length - 1]!;
+  // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
+  // registering it (`this.handleX.bind(this)`).
+  const last = lastArg.type === 'Identifier' ? finding.functions.get(lastArg.name) : (methodReference(lastArg, ancestors) ?? lastArg);
+  const first = node.arguments[0]!;
+  // A function another module exports: that module migrates it, told how it is registered.
+  if (!last && lastArg.type === 'Identifier' && finding.imports.get(lastArg.name)?.from.startsWith('.')) {
+    const registered = stringName(first, finding.declarations, enclosingFunctions(ancestors));
+    const ctxIndex = shownContextIndex(node, method, kind);
+    if (registered !== undefined && kind !== 'resource')
+      finding.imported.push({ local: lastArg.name, kind, name: registered, ...(ctxIndex === undefined ? {} : { ctxIndex }) });
+    return;
+  }
+  if (!last || !isFunction(last)) return;
+  // The name is what requestState is bound to: a const's string value, never the variable's
+  // name (two modules' `const name = '...'` would otherwise accept each other's state).
+  const around = enclosingFunctions(ancestors);
+  const name = stringName(first, finding.declarations, around);
+  // A name read at run time (`TOOLS.create`, an imported const): the handler names itself
+  // with the same expression, when that reads the same value wherever the handler runs.
+  const nameText = name === undefined ? stableNameExpression(finding.index, finding.imports, first, around, last) : undefined;
+  if (name === undefined && nameText === undefined) {
+    finding.unnamed.push(node);
+    return;
+  }
+  // A function declared apart from the registration is not typed by it: its added context is.
+  const apart = last !== lastArg;
+  finding.handlers.push({
+    kind,
+    name: name ?? nameText!,
+    ...(nameText ? { nameText } : {}),
+    call: node,
+    fn: last,
+    ctxIndex: contextIndex(kind, node, method, last),
+    ancestors,
+    ...(apart ? { contextType: 'ServerContext' } : {}),
+  });
+}
+
+/**
+ * A name as a string: a literal's value, or a const string's, the const being the one the call
+ * sees (in its own function, or one around it).
+ */
+function stringName(node: Node, declarations: Declarations, around: readonly FunctionNode[]): string | undefined {
+  return stringValue(node) ?? (node.type === 'Identifier' ? stringValue(declarations(node.name, around)?.init) : undefined);
+}
+
+/** Where the registration of a function it cannot see shows the context parameter: second after an arguments schema. */
+function shownContextIndex(call: CallExpression, method: string, kind: HandlerSite['kind']): number | undefined {
+  const config = call.arguments[1];
+  if ((method !== 'registerTool' && method !== 'registerPrompt') || config?.type !== 'ObjectExpression') return undefined;
+  return propertyOf(config, ARGS_SCHEMA_PROPERTY[kind as 'tool' | 'prompt']) ? 1 : 0;
 }
 
 /**
@@ -246,13 +275,7 @@ const DEFINITION_HANDLER_KEYS = ['handler', 'execute', 'callback', 'run', 'cb'];
  * a handler function. Its registry passes the SDK's `(args, ctx)` through: the arguments come
  * first when the definition has an input schema (or the handler takes two parameters).
  */
-function definitionsIn(
-  call: CallExpression,
-  ancestors: readonly Node[],
-  index: FileIndex,
-  imports: Imports,
-  declarations: ReturnType<typeof constDeclarations>,
-): HandlerSite[] {
+function definitionsIn(finding: Finding, call: CallExpression, ancestors: readonly Node[]): HandlerSite[] {
   const found: HandlerSite[] = [];
   // Most calls hand over no object literal: looked at without allocating.
   if (!call.arguments.some((a) => a.type === 'ObjectExpression' || a.type === 'ArrayExpression')) return found;
@@ -266,8 +289,8 @@ function definitionsIn(
     const nameNode = propertyOf(object, 'name');
     if (!fn || !isFunction(fn) || !nameNode) continue;
     const around = enclosingFunctions(ancestors);
-    const name = stringValue(nameNode) ?? (nameNode.type === 'Identifier' ? stringValue(declarations(nameNode.name, around)?.init) : undefined);
-    const nameText = name === undefined ? stableNameExpression(index, imports, nameNode, around, fn) : undefined;
+    const name = stringName(nameNode, finding.declarations, around);
+    const nameText = name === undefined ? stableNameExpression(finding.index, finding.imports, nameNode, around, fn) : undefined;
     if (name === undefined && nameText === undefined) continue;
     const schema = ['inputSchema', 'parameters', 'schema', 'argsSchema'].some((k) => propertyOf(object, k) !== undefined);
     const ctxIndex = schema || fn.params.length >= 2 ? 1 : 0;
@@ -293,7 +316,7 @@ function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode |
   )
     ref = ref.callee.object;
   if (ref.type !== 'MemberExpression' || ref.object.type !== 'ThisExpression' || ref.computed) return undefined;
-  const key = ref.property.type === 'Identifier' ? ref.property.name : ref.property.type === 'PrivateName' ? `#${ref.property.id.name}` : undefined;
+  const key = keyName(ref.property);
   // `this` is the class's only where no function but arrows lies between the call and a method.
   let cls: Node | undefined;
   for (let i = ancestors.length - 1; i >= 0; i--) {
@@ -309,14 +332,7 @@ function methodReference(node: Node, ancestors: readonly Node[]): FunctionNode |
   }
   if (!cls || (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression') || !key) return undefined;
   for (const member of cls.body.body) {
-    const name =
-      'key' in member && member.key
-        ? member.key.type === 'Identifier'
-          ? member.key.name
-          : member.key.type === 'PrivateName'
-            ? `#${member.key.id.name}`
-            : undefined
-        : undefined;
+    const name = 'key' in member && member.key ? keyName(member.key) : undefined;
     if (name !== key || ('static' in member && member.static)) continue;
     if ((member.type === 'ClassMethod' && member.kind === 'method') || member.type === 'ClassPrivateMethod') return member as FunctionNode;
     if ((member.type === 'ClassProperty' || member.type === 'ClassPrivateProperty') && member.value && isFunction(member.value)) return member.value;

@@ -92,6 +92,14 @@ function addScopeNames(node: Node, into: Set<string>): void {
       // `declare global` and `declare module 'x'` name no binding.
       if (node.id.type === 'Identifier') into.add(node.id.name);
       return;
+    default:
+      addNestedScopeNames(node, into);
+  }
+}
+
+/** The `var`s and function declarations of the blocks below a statement that bind in the scope it sits in. */
+function addNestedScopeNames(node: Node, into: Set<string>): void {
+  switch (node.type) {
     case 'BlockStatement':
     case 'StaticBlock':
       for (const s of node.body) addScopeNames(s, into);

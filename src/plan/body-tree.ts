@@ -225,10 +225,65 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
 
 /** Builds the list tree: compounds only where a question sits below, plain statements elsewhere. */
 export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, rounds: LocatedRound[], source: string): ListPlan {
-  let loops = 0;
-  const text = (n: Node | null | undefined) => (n ? source.slice(n.start!, n.end!) : undefined);
-  const loopPlan = (statement: Statement): LoopPlan | undefined => {
-    const n = ++loops;
+  return new TreeBuilder(rounds, source).list({ body: block.body, open: block.start! + 1, close: block.end! - 1, role: 'block' });
+}
+
+/** The tree of one handler body; its loops numbered as they are met, outer before inner. */
+class TreeBuilder {
+  private loops = 0;
+
+  constructor(
+    private readonly rounds: LocatedRound[],
+    private readonly source: string,
+  ) {}
+
+  list(part: Pick<Part, 'body' | 'open' | 'close' | 'role'>): ListPlan {
+    return {
+      open: part.open,
+      close: part.close,
+      ...(part.role === 'case' ? { caseList: true } : {}),
+      items: part.body.map((statement) => this.item(statement)),
+    };
+  }
+
+  private item(statement: Statement): ItemPlan {
+    const span = { start: statement.start!, end: statement.end! };
+    const declares = declaredBy(statement).length > 0 && statement.type !== 'ExpressionStatement';
+    const point = this.rounds.findIndex((r) => r.statement === statement);
+    if (point !== -1) return { type: 'point', span, point, declares };
+    const below = this.rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
+    const parts = below ? childParts(statement, this.source) : [];
+    if (parts.length > 0) return this.compound(statement, parts);
+    const isBreak = statement.type === 'BreakStatement' && !statement.label;
+    return { type: 'plain', span, declares, exits: alwaysExits(statement), ...(isBreak ? { isBreak } : {}) };
+  }
+
+  private compound(statement: Statement, parts: Part[]): ItemPlan {
+    const kind =
+      statement.type === 'IfStatement'
+        ? 'if'
+        : statement.type === 'TryStatement'
+          ? 'try'
+          : statement.type === 'SwitchStatement'
+            ? 'switch'
+            : parts[0]!.role === 'loop'
+              ? 'loop'
+              : 'block';
+    const loop = kind === 'loop' ? this.loopPlan(statement) : undefined;
+    return {
+      type: 'compound',
+      span: { start: statement.start!, end: statement.end! },
+      kind,
+      children: parts.map((p) => ({ role: p.role, list: this.list(p) })),
+      declares: false,
+      exits: alwaysExits(statement),
+      ...(loop ? { loop } : {}),
+    };
+  }
+
+  private loopPlan(statement: Statement): LoopPlan | undefined {
+    const n = ++this.loops;
+    const text = (node: Node | null | undefined) => (node ? this.source.slice(node.start!, node.end!) : undefined);
     switch (statement.type) {
       case 'WhileStatement':
         return { kind: 'while', n, test: text(statement.test) };
@@ -241,45 +296,7 @@ export function buildTree(block: Extract<Node, { type: 'BlockStatement' }>, roun
       default:
         return undefined;
     }
-  };
-  const build = (part: Pick<Part, 'body' | 'open' | 'close' | 'role'>): ListPlan => ({
-    open: part.open,
-    close: part.close,
-    ...(part.role === 'case' ? { caseList: true } : {}),
-    items: part.body.map((statement): ItemPlan => {
-      const span = { start: statement.start!, end: statement.end! };
-      const declares = declaredBy(statement).length > 0 && statement.type !== 'ExpressionStatement';
-      const point = rounds.findIndex((r) => r.statement === statement);
-      if (point !== -1) return { type: 'point', span, point, declares };
-      const below = rounds.some((r) => r.statement !== statement && contains(statement, r.statement));
-      const parts = below ? childParts(statement, source) : [];
-      if (parts.length > 0) {
-        const kind =
-          statement.type === 'IfStatement'
-            ? 'if'
-            : statement.type === 'TryStatement'
-              ? 'try'
-              : statement.type === 'SwitchStatement'
-                ? 'switch'
-                : parts[0]!.role === 'loop'
-                  ? 'loop'
-                  : 'block';
-        const loop = kind === 'loop' ? loopPlan(statement) : undefined;
-        return {
-          type: 'compound',
-          span,
-          kind,
-          children: parts.map((p) => ({ role: p.role, list: build(p) })),
-          declares: false,
-          exits: alwaysExits(statement),
-          ...(loop ? { loop } : {}),
-        };
-      }
-      const isBreak = statement.type === 'BreakStatement' && !statement.label;
-      return { type: 'plain', span, declares, exits: alwaysExits(statement), ...(isBreak ? { isBreak } : {}) };
-    }),
-  });
-  return build({ body: block.body, open: block.start! + 1, close: block.end! - 1, role: 'block' });
+  }
 }
 
 /** Whether a statement never completes normally (conservative: false when unsure). */

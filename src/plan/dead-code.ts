@@ -2,9 +2,10 @@
 // passed, an alias of the push API (`const elicit = server.server.elicitInput.bind(...)`, a
 // destructured `send`, `const app = { mcp }`), a private field holding the low-level server
 // (or a private parameter property only a split helper method read, with the argument each
-// `new` of its class passes), and, once those go, the type they named. A declaration is dead when every reference to it
-// lay in text the migration replaces (a migrated call, a split helper, a URL throw) whose
-// replacement does not name it. One that was unused before is not the migration's to remove.
+// `new` of its class passes), and, once those go, the type they named. A declaration is dead
+// when every reference to it lay in text the migration replaces (a migrated call, a split
+// helper, a URL throw) whose replacement does not name it. One that was unused before is not
+// the migration's to remove.
 import type { ClassMethod, Node, Program, Statement, TSParameterProperty } from '@babel/types';
 import { TS_TYPES } from '../analyse/babel.cjs';
 import { boundNames, forEachNode, hasSideEffects, walk } from '../analyse/ast.ts';
@@ -60,14 +61,19 @@ export function deadDeclarations(
   bodies: readonly Span[],
   renderable: ReadonlySet<number>,
 ): DeadCode {
-  const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
-  if (replaced.length === 0) return result;
-  const candidates = mayDie(program, candidatesOf(program, bodies, renderable), replaced);
-  if (candidates.length === 0) return result;
+  const candidates = replaced.length > 0 ? mayDie(program, candidatesOf(program, bodies, renderable), replaced) : [];
+  if (candidates.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
   const occurrences = identifierOccurrences(program, new Set(candidates.flatMap((c) => c.names)));
+  return removalOf(source, deadAmong(candidates, occurrences, replaced), bodies);
+}
+
+/**
+ * The candidates that die, found until no more do: each whose every reference outside its own
+ * declaration lies in replaced text that does not name it, or in what goes with another dead one.
+ */
+function deadAmong(candidates: readonly Candidate[], occurrences: ReadonlyMap<string, number[]>, replaced: readonly Replaced[]): Set<Candidate> {
   const removed: Span[] = [];
   const dead = new Set<Candidate>();
-  const inside = (at: number, spans: readonly Span[]) => spans.some((s) => s.start <= at && at < s.end);
   for (let changed = true; changed;) {
     changed = false;
     for (const c of candidates) {
@@ -88,7 +94,12 @@ export function deadDeclarations(
       changed = true;
     }
   }
+  return dead;
+}
 
+/** What removing the dead declarations takes: statements removed (or left out of the migrated bodies), import specifiers dropped, parameters and their arguments removed. */
+function removalOf(source: string, dead: ReadonlySet<Candidate>, bodies: readonly Span[]): DeadCode {
+  const result: DeadCode = { edits: [], importDrops: new Map(), inBodies: new Set() };
   const removals = [...dead].map((c) => c.removal());
   result.edits.push(
     ...parameterEdits(
@@ -110,6 +121,10 @@ export function deadDeclarations(
     }
   }
   return result;
+}
+
+function inside(at: number, spans: readonly Span[]): boolean {
+  return spans.some((s) => s.start <= at && at < s.end);
 }
 
 /** What goes with a dead declaration: its statements, its import specifier, or its parameter and the arguments passed to it. */
@@ -232,27 +247,8 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
       (p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier',
     ) ?? [];
   if (!ctor || params.length === 0 || !cls.id) return [];
-  const name = cls.id.name;
   // How the class is constructed, looked for (a walk of the module) only when a parameter is about to go.
-  const constructed = once(() => {
-    const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
-    let other = false;
-    walk(program, (node, parents) => {
-      if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
-        if (
-          node.declaration === cls ||
-          (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))
-        )
-          other = true;
-      }
-      if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
-      const parent = parents[parents.length - 1];
-      if (parent?.type === 'NewExpression' && parent.callee === node) constructions.push(parent);
-      else if (parent?.type !== 'TSTypeReference') other = true;
-      return undefined;
-    });
-    return other ? undefined : constructions;
-  });
+  const constructed = once(() => constructionsOf(program, cls));
   const inBody = (n: Node) => bodies.some((b) => b.start <= n.start! && n.end! <= b.end);
   const wholeConstructor = ctor.params.length === 1 && ctor.body.body.length === 0 && !cls.superClass;
   return params.map((parameter): Candidate => {
@@ -279,6 +275,28 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
       }),
     };
   });
+}
+
+/** Each `new` of a class, or undefined when the module uses its name otherwise (exports it, passes it on) than in types. */
+function constructionsOf(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>): Array<Extract<Node, { type: 'NewExpression' }>> | undefined {
+  const name = cls.id!.name;
+  const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
+  let other = false;
+  walk(program, (node, parents) => {
+    if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportDefaultDeclaration') {
+      if (
+        node.declaration === cls ||
+        (node.type === 'ExportNamedDeclaration' && node.specifiers.some((s) => s.type === 'ExportSpecifier' && s.local.name === name))
+      )
+        other = true;
+    }
+    if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
+    const parent = parents[parents.length - 1];
+    if (parent?.type === 'NewExpression' && parent.callee === node) constructions.push(parent);
+    else if (parent?.type !== 'TSTypeReference') other = true;
+    return undefined;
+  });
+  return other ? undefined : constructions;
 }
 
 /** The edits that remove dead parameter properties and their arguments, each list edited once. */

@@ -5,11 +5,12 @@
 // calls. The whole tree is split, or nothing of it.
 import type { Node } from '@babel/types';
 import type { FunctionNode } from '../analyse/ast.ts';
+import type { ClassNode, Imports } from '../analyse/bindings.ts';
 import type { CallGraph, NamedCall } from '../analyse/call-graph.ts';
 import type { FileIndex } from '../analyse/file-index.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { receiverResolver, type ClassNode } from '../analyse/receivers.ts';
+import { receiverResolver } from '../analyse/receivers.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
 
 export interface HelperTree {
@@ -23,7 +24,7 @@ interface TreeContext {
   source: string;
   graph: CallGraph;
   index: FileIndex;
-  imports: ReadonlyMap<string, { from: string; imported: string }>;
+  imports: Imports;
   handlers: readonly HandlerSite[];
   typed: boolean;
   eol: string;

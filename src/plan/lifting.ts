@@ -56,14 +56,23 @@ let last: { round: LocatedRound; source: string; around: Around } | undefined;
 
 function around(round: LocatedRound, source: string): Around {
   if (last?.round === round && last.source === source) return last.around;
-  const assignedBefore = new Set<string>();
+  last = { round, source, around: { assignedBefore: assignedBefore(round), ...changesAfter(round, source) } };
+  return last.around;
+}
+
+function assignedBefore(round: LocatedRound): Set<string> {
+  const assigned = new Set<string>();
   for (const n of before(round)) {
     walk(n, (node) => {
-      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) assignedBefore.add(b.name);
-      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') assignedBefore.add(node.argument.name);
+      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) assigned.add(b.name);
+      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') assigned.add(node.argument.name);
       return undefined;
     });
   }
+  return assigned;
+}
+
+function changesAfter(round: LocatedRound, source: string): Pick<Around, 'changedAfter' | 'requestReads'> {
   const changedAfter = new Map<string, Node>();
   const requestReads: Around['requestReads'] = [];
   const changes = (root: string | undefined, node: Node) => {
@@ -83,29 +92,35 @@ function around(round: LocatedRound, source: string): Around {
         MUTATORS.has(node.callee.property.name)
       )
         changes(rootName(node.callee.object), node);
-      else if (
-        (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') &&
-        !node.computed &&
-        node.property.type === 'Identifier' &&
-        REQUEST_BOUND.has(node.property.name)
-      ) {
-        const req = node.object;
-        if (
-          (req.type === 'MemberExpression' || req.type === 'OptionalMemberExpression') &&
-          !req.computed &&
-          req.property.type === 'Identifier' &&
-          req.property.name === 'mcpReq' &&
-          req.object.type === 'Identifier'
-        ) {
-          requestReads.push({ ctx: req.object.name, text: source.slice(node.start!, node.end!).replace(/\s+/g, '') });
+      else if (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') {
+        const read = requestRead(node, source);
+        if (read) {
+          requestReads.push(read);
           return false;
         }
       }
       return undefined;
     });
   }
-  last = { round, source, around: { assignedBefore, changedAfter, requestReads } };
-  return last.around;
+  return { changedAfter, requestReads };
+}
+
+/** `<ctx>.mcpReq.id` and the other reads of a context's request (REQUEST_BOUND), by the context's name. */
+function requestRead(
+  node: Extract<Node, { type: 'MemberExpression' | 'OptionalMemberExpression' }>,
+  source: string,
+): Around['requestReads'][number] | undefined {
+  if (node.computed || node.property.type !== 'Identifier' || !REQUEST_BOUND.has(node.property.name)) return undefined;
+  const req = node.object;
+  if (
+    (req.type === 'MemberExpression' || req.type === 'OptionalMemberExpression') &&
+    !req.computed &&
+    req.property.type === 'Identifier' &&
+    req.property.name === 'mcpReq' &&
+    req.object.type === 'Identifier'
+  )
+    return { ctx: req.object.name, text: source.slice(node.start!, node.end!).replace(/\s+/g, '') };
+  return undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import { codeSnippet } from '../core/escape.ts';
+import { contextParameter, type ContextParameter } from './context-parameter.ts';
 import { delegationTo } from './delegates.ts';
 import {
   addSite,
@@ -22,7 +23,7 @@ import {
   type FilePlanning,
 } from './file-planning.ts';
 import { splitTree, type HelperTree } from './helper-tree.ts';
-import { contextParameter, handlerId, type ContextParameter } from './plan-handler.ts';
+import { handlerId } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';

@@ -4,7 +4,7 @@
 // builds the request each calling handler asks with, and `confirmResult(answer, ...)` is
 // what the helper made of the answer, which the handler computes when it resumes.
 import type { Node, Statement } from '@babel/types';
-import { hasSideEffects, referencedNames, walk } from '../analyse/ast.ts';
+import { annotatedType, hasSideEffects, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
@@ -27,97 +27,127 @@ export interface HelperSplit extends SplitShape {
  * request the helper makes, or (a helper calling a helper) its call of a split helper.
  */
 export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | string {
+  const helper = splittable(source, site, calls);
+  if (typeof helper === 'string') return `it is a helper ${helper}`;
+  const { fn, holder } = helper;
+  const params = fn.params.map((p) => (p as { name: string }).name);
+  const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
+  const request = requestHalf(source, site);
+  // An inner helper's result half turns the bare answer into what this helper awaited.
+  const inner = site.via;
+  const wrap = inner && (inner.result[0] !== '' || inner.result[1] !== '') ? inner.result : undefined;
+  const postNames = new Set([...helper.post.flatMap((s) => [...referencedNames(s)]), ...(wrap ? namesOf(inner!.resultArgs) : [])]);
+  const identity = helper.answer.form === 'return' && !wrap;
+  const returnType = annotatedType(fn.returnType);
+  const shape: SplitShape = {
+    kind: site.kind!,
+    resultType,
+    valueType: identity ? resultType : returnType ? promisedType(source.slice(returnType.start!, returnType.end!)) : undefined,
+    method: holder.method,
+    requestArgs: params.map((p) => request.names.has(p)),
+    resultArgs: params.map((p) => postNames.has(p)),
+    identity,
+  };
+  const halves: HelperHalves = {
+    declaration: holder.node,
+    head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
+    name: holder.name,
+    requestParams: paramsUsed(source, fn, shape.requestArgs),
+    requestText: request.text,
+    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, typed) }),
+  };
+  const edit = splitHelperEdit(source, eol, halves);
+  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape) };
+}
+
+/** A helper of the shape that splits: its declaration, how its first statement takes the answer, and the statements after. */
+interface Splittable {
+  fn: FunctionNode;
+  holder: Holder;
+  answer: Answer;
+  first: Statement | undefined;
+  post: Statement[];
+}
+
+/** The helper's parts when it has the shape that splits, or why not (`that ...`). */
+function splittable(source: string, site: LegacySite, calls: NamedCall[]): Splittable | string {
   const fn = site.enclosing!;
-  const refuse = (reason: string) => `it is a helper ${reason}`;
   const holder = declarationOf(site, fn);
-  if (!holder) return refuse('that is not a plain function declaration, a const function or a method.');
+  if (!holder) return 'that is not a plain function declaration, a const function or a method.';
   // `(ctx, table) => confirm(ctx, ...)`: an arrow that returns its call (async or not).
   const returnsCall = fn.body === site.call;
-  if (!returnsCall && (!fn.async || fn.body.type !== 'BlockStatement')) return refuse('that is not an async function with a block body.');
-  if (fn.params.some((p) => p.type !== 'Identifier')) return refuse('whose parameters are not plain names.');
+  if (!returnsCall && (!fn.async || fn.body.type !== 'BlockStatement')) return 'that is not an async function with a block body.';
+  if (fn.params.some((p) => p.type !== 'Identifier')) return 'whose parameters are not plain names.';
   const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
   const [first, ...post] = body;
   // The request must be the helper's first statement: anything before it would run again.
   const answer = returnsCall ? ({ form: 'return' } as const) : first ? answerBinding(first, site.call, source) : undefined;
-  if (!answer) return refuse('that does other work before its request, or awaits it inside an expression.');
+  if (!answer) return 'that does other work before its request, or awaits it inside an expression.';
   let awaits = false;
   let usesThis = false;
   for (const s of post) walk(s, (n) => void ((n.type === 'AwaitExpression' && (awaits = true)) || (n.type === 'ThisExpression' && (usesThis = true))));
-  if (awaits) return refuse('that awaits more after its request.');
+  if (awaits) return 'that awaits more after its request.';
   // A function's result half becomes a plain function: `this` would not be the helper's (a
   // method's halves stay methods).
-  if (usesThis && !holder.method) return refuse('that uses `this`.');
+  if (usesThis && !holder.method) return 'that uses `this`.';
+  return callersProblem(calls) ?? { fn, holder, answer, first, post };
+}
+
+/** Why a caller's call cannot become a request and a result computed on resume, if one cannot. */
+function callersProblem(calls: NamedCall[]): string | undefined {
   for (const call of calls) {
     const parent = call.ancestors[call.ancestors.length - 1];
     const returned = parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === call.call);
-    if (!parent || (parent.type !== 'AwaitExpression' && !returned)) return refuse('whose result a caller does not await (or return) where it calls it.');
+    if (!parent || (parent.type !== 'AwaitExpression' && !returned)) return 'whose result a caller does not await (or return) where it calls it.';
     if (call.call.arguments.some((a) => hasSideEffects(a))) {
-      return refuse('called with arguments that compute something (they would be computed again when the handler resumes).');
+      return 'called with arguments that compute something (they would be computed again when the handler resumes).';
     }
     const callee = call.call.callee;
-    if (callee.type === 'MemberExpression' && hasSideEffects(callee.object)) return refuse('called on a receiver that computes something.');
+    if (callee.type === 'MemberExpression' && hasSideEffects(callee.object)) return 'called on a receiver that computes something.';
   }
+  return undefined;
+}
 
-  const name = holder.name;
-  const params = fn.params.map((p) => (p as { name: string }).name);
-  const paramText = fn.params.map((p) => source.slice(p.start!, p.end!));
-  const kind = site.kind!;
-  const resultType = site.shape.resultType ?? KINDS[kind].resultType;
-  // What the request half returns, and the names it reads: the request itself, or the inner
-  // helper's request builder called with this helper's arguments.
+/**
+ * What the request half returns, and the names it reads: the request itself, or the inner
+ * helper's request builder called with this helper's arguments.
+ */
+function requestHalf(source: string, site: LegacySite): { text: string; names: Set<string> } {
   const inner = site.via;
-  const requestText = inner
-    ? inner.requestText
-    : `${KINDS[kind].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
-  const requestNames = inner
-    ? namesOf(inner.requestArgs)
-    : site.paramsRead
-      ? new Set([site.paramsRead.split('.')[0]!])
-      : site.params
-        ? referencedNames(site.params)
-        : new Set<string>();
-  const usedByRequest = params.map((p) => requestNames.has(p));
-  // An inner helper's result half turns the bare answer into what this helper awaited.
-  const wraps = inner !== undefined && (inner.result[0] !== '' || inner.result[1] !== '');
-  const postNames = new Set([...post.flatMap((s) => [...referencedNames(s)]), ...(wraps ? namesOf(inner!.resultArgs) : [])]);
-  const usedByResult = params.map((p) => postNames.has(p));
-  const identity = answer.form === 'return' && !wraps;
+  if (inner) return { text: inner.requestText, names: namesOf(inner.requestArgs) };
+  const text = `${KINDS[site.kind!].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
+  const names = site.paramsRead ? new Set([site.paramsRead.split('.')[0]!]) : site.params ? referencedNames(site.params) : new Set<string>();
+  return { text, names };
+}
 
-  const returnType =
-    fn.returnType?.type === 'TSTypeAnnotation' ? source.slice(fn.returnType.typeAnnotation.start!, fn.returnType.typeAnnotation.end!) : undefined;
-  const unwrapped = returnType ? promisedType(returnType) : undefined;
-  const pick = (used: boolean[]) => paramText.filter((_, i) => used[i]).join(', ');
-  const halves: HelperHalves = {
-    declaration: holder.node,
-    head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
-    name,
-    requestParams: pick(usedByRequest),
-    requestText,
+/** The result half: what the helper made of the answer (`wrap`: what an inner helper made of it first). */
+function resultHalf(
+  source: string,
+  helper: Splittable,
+  shape: SplitShape,
+  wrap: readonly [string, string] | undefined,
+  typed: boolean,
+): NonNullable<HelperHalves['result']> {
+  const { fn, answer, first, post } = helper;
+  const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
+  const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
+  return {
+    params: [`${raw}${typed ? `: ${shape.resultType}` : ''}`, paramsUsed(source, fn, shape.resultArgs)].filter(Boolean).join(', '),
+    returnType: typed ? shape.valueType : undefined,
+    bodyStart: first ? first.start! : undefined,
+    body:
+      answer.form === 'return'
+        ? { returns: wrapped }
+        : { declares: wrap ? `const ${answer.name} = ${wrapped};` : undefined, from: post[0]?.start ?? fn.body.end! - 1, to: fn.body.end! - 1 },
   };
-  if (!identity) {
-    const raw = answer.form === 'return' || wraps ? 'mrtrAnswer' : answer.name;
-    const wrapped = wraps ? `${inner!.result[0]}${raw}${inner!.result[1]}` : raw;
-    halves.result = {
-      params: [`${raw}${typed ? `: ${resultType}` : ''}`, pick(usedByResult)].filter(Boolean).join(', '),
-      returnType: typed ? unwrapped : undefined,
-      bodyStart: first ? first.start! : undefined,
-      body:
-        answer.form === 'return'
-          ? { returns: wrapped }
-          : { declares: wraps ? `const ${answer.name} = ${wrapped};` : undefined, from: post[0]?.start ?? fn.body.end! - 1, to: fn.body.end! - 1 },
-    };
-  }
-  const edit = splitHelperEdit(source, eol, halves);
-  const shape: SplitShape = {
-    kind,
-    resultType,
-    valueType: identity ? resultType : unwrapped,
-    method: holder.method,
-    requestArgs: usedByRequest,
-    resultArgs: usedByResult,
-    identity,
-  };
-  return { name, ...shape, edit, ...shapeCalls(name, shape) };
+}
+
+/** The text of the helper's parameters a half takes. */
+function paramsUsed(source: string, fn: FunctionNode, used: boolean[]): string {
+  return fn.params
+    .filter((_, i) => used[i])
+    .map((p) => source.slice(p.start!, p.end!))
+    .join(', ');
 }
 
 /** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */
@@ -135,8 +165,11 @@ function namesOf(nodes: readonly Node[]): Set<string> {
   return new Set(nodes.flatMap((n) => [...referencedNames(n)]));
 }
 
+/** How the helper's first statement takes the answer: as a name (or a pattern's text), or by returning it. */
+type Answer = { form: 'declare'; name: string } | { form: 'return' };
+
 /** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */
-function answerBinding(statement: Statement, call: Node, source: string): { form: 'declare'; name: string } | { form: 'return' } | undefined {
+function answerBinding(statement: Statement, call: Node, source: string): Answer | undefined {
   const awaited = (n: Node | null | undefined) => n === call || (n?.type === 'AwaitExpression' && n.argument === call);
   if (statement.type === 'ReturnStatement' && awaited(statement.argument)) return { form: 'return' };
   if (statement.type === 'VariableDeclaration' && statement.kind === 'const' && statement.declarations.length === 1) {
@@ -149,11 +182,21 @@ function answerBinding(statement: Statement, call: Node, source: string): { form
   return undefined;
 }
 
+interface Holder {
+  name: string;
+  /** What the halves replace: the function, its const declaration or the method (with an `export` around it). */
+  node: Node;
+  method: boolean;
+  exported: boolean;
+  /** A method's modifiers the halves keep (`private `). */
+  modifiers: string;
+}
+
 /**
  * The helper's own declaration: `function name() {}` (exported or not), `const name = async
  * () => {}`, or a method of a class (its modifiers kept, `async` dropped: the halves do not await).
  */
-function declarationOf(site: LegacySite, fn: Node): { name: string; node: Node; method: boolean; exported: boolean; modifiers: string } | undefined {
+function declarationOf(site: LegacySite, fn: Node): Holder | undefined {
   const chain = site.ancestors;
   const at = chain.indexOf(fn as never);
   const parent = chain[at - 1];

@@ -47,24 +47,49 @@ export function fileEdits(
 ): FileEdits | (Refusal & { style: CodeStyle }) {
   const { source, program } = analysis;
   const style = codeStyleOf(source, program);
-  const system = moduleSystemOf(analysis.fileName, program);
+  const writing: ImportWriting = { analysis, system: moduleSystemOf(analysis.fileName, program), style, drops: importDrops };
   const stateSpecifier = stateModuleSpecifier(analysis.fileName, program, options.stateModule?.path);
-  const edits: Edit[] = [];
-  let unwired = false;
-  const stateNames: string[] = [];
-  if (planned.length > 0) {
-    stateNames.push(STATE_EXPORTS.resume);
-    let wiredHere = false;
-    for (const construction of analysis.serverConstructions) {
-      const wiring = wireVerifier(source, construction);
-      if (wiring === undefined) continue;
-      wiredHere = true;
-      edits.push(...wiring);
-    }
-    if (wiredHere) stateNames.push(STATE_EXPORTS.verify);
-    unwired = !wiredHere && !options.stateModule?.verifierWiredElsewhere;
-  }
+  const wiring = verifierWiring(analysis, planned, options.stateModule);
+  const serverNames = serverNamesToImport(analysis, planned, outside);
+  const haveState = importedFrom(program, stateSpecifier);
+  const newStateNames = wiring.stateNames.filter((name) => !isImported(haveState, name));
+  const clash = importClash(analysis, serverNames, newStateNames, haveState);
+  if (clash) return Object.assign(clash, { style });
 
+  const edits = [...wiring.edits, ...importEdits(writing, serverNames, outside.moduleNames)];
+  if (newStateNames.length > 0) {
+    const edit = addImport(source, program, writing.system, style, stateSpecifier, newStateNames, importDrops);
+    // Where the verifier could not be wired, the import says what is left to do.
+    if (wiring.unwired && edit.text.startsWith(eolOf(source))) edit.text = eolOf(source) + serverElsewhereComment() + edit.text;
+    edits.push(edit);
+  }
+  return { edits, style, unwired: wiring.unwired, stateSpecifier };
+}
+
+/**
+ * The verifier wired into each `new McpServer(...)` of a file with migrated handlers, the names
+ * the file then takes from the state module, and whether its verifier is wired nowhere.
+ */
+function verifierWiring(
+  analysis: FileAnalysis,
+  planned: HandlerPlan[],
+  stateModule?: StateModuleOptions,
+): { edits: Edit[]; stateNames: string[]; unwired: boolean } {
+  if (planned.length === 0) return { edits: [], stateNames: [], unwired: false };
+  const edits: Edit[] = [];
+  let wiredHere = false;
+  for (const construction of analysis.serverConstructions) {
+    const wiring = wireVerifier(analysis.source, construction);
+    if (wiring === undefined) continue;
+    wiredHere = true;
+    edits.push(...wiring);
+  }
+  const stateNames = wiredHere ? [STATE_EXPORTS.resume, STATE_EXPORTS.verify] : [STATE_EXPORTS.resume];
+  return { edits, stateNames, unwired: !wiredHere && !stateModule?.verifierWiredElsewhere };
+}
+
+/** The names the file must import from the server package that it does not import yet (`type X` for a type). */
+function serverNamesToImport(analysis: FileAnalysis, planned: HandlerPlan[], outside: UsedOutside): string[] {
   const typeImports = new Set<string>(outside.serverTypes);
   for (const h of planned) {
     if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
@@ -72,10 +97,12 @@ export function fileEdits(
   }
   const types = [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t));
   const wanted = planned.length > 0 || outside.builders ? ['inputRequired', ...types] : types;
-  const serverNames = wanted.filter((name) => !isImported(importedFrom(program, SERVER_PACKAGE), name));
-  const haveState = importedFrom(program, stateSpecifier);
-  const newStateNames = stateNames.filter((name) => !isImported(haveState, name));
+  const have = importedFrom(analysis.program, SERVER_PACKAGE);
+  return wanted.filter((name) => !isImported(have, name));
+}
 
+/** A name the migration would import that the file declares already, or imports as a type only where a value is needed. */
+function importClash(analysis: FileAnalysis, serverNames: string[], newStateNames: string[], haveState: ReadonlyMap<string, unknown>): Refusal | undefined {
   // A name the SDK import binds is the SDK's own for serverNames, but a clash for the state module's.
   const clash =
     serverNames
@@ -83,37 +110,46 @@ export function fileEdits(
       .find((name) => analysis.declaredAnywhere.has(name) && !analysis.serverImported.has(name) && !haveState.has(name)) ??
     newStateNames.find((name) => analysis.declaredAnywhere.has(name));
   if (clash) {
-    return Object.assign(refuse('name-clash', 'declaredInModule', { name: clash }), { style });
+    return refuse('name-clash', 'declaredInModule', { name: clash });
   }
   // `import type { inputRequired }`: a second import of the name would not compile.
-  const typeOnly = serverNames.find((name) => !name.startsWith('type ') && importedFrom(program, SERVER_PACKAGE).get(name) === 'type');
-  if (typeOnly) {
-    return Object.assign(refuse('name-clash', 'typeOnlyImport', { name: typeOnly }), { style });
-  }
+  const haveServer = importedFrom(analysis.program, SERVER_PACKAGE);
+  const typeOnly = serverNames.find((name) => !name.startsWith('type ') && haveServer.get(name) === 'type');
+  return typeOnly ? refuse('name-clash', 'typeOnlyImport', { name: typeOnly }) : undefined;
+}
+
+/** What writing the file's imports needs: the file, its module system and style, and the specifiers the migration leaves unused. */
+interface ImportWriting {
+  analysis: FileAnalysis;
+  system: ModuleSystem;
+  style: CodeStyle;
+  /** Import specifiers the migration leaves unused, by local name, by the import's start. */
+  drops: ReadonlyMap<number, ReadonlySet<string>>;
+}
+
+/** The server package's names and other modules' names added to the file's imports, and the imports that lose names rewritten. */
+function importEdits(writing: ImportWriting, serverNames: string[], moduleNames: UsedOutside['moduleNames']): Edit[] {
+  const { analysis, system, style, drops } = writing;
+  const { source, program } = analysis;
+  const edits: Edit[] = [];
   const merged = new Set<number>();
   if (serverNames.length > 0) {
     const target = importToMergeInto(program, SERVER_PACKAGE);
     if (target) merged.add(target.start!);
-    edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames, importDrops));
+    edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames, drops));
   }
-  for (const [from, names] of byModule(outside.moduleNames)) {
-    const edit = moduleImport(analysis, system, style, from, names, importDrops);
+  for (const [from, names] of byModule(moduleNames)) {
+    const edit = moduleImport(writing, from, names);
     if (!edit) continue;
     merged.add(edit.target);
     edits.push(edit.edit);
   }
-  for (const [start, drop] of importDrops) {
+  for (const [start, drop] of drops) {
     const statement = program.body.find((s) => s.start === start);
     const edit = !merged.has(start) && statement?.type === 'ImportDeclaration' ? rewriteImport(source, statement, drop) : undefined;
     if (edit) edits.push(edit);
   }
-  if (newStateNames.length > 0) {
-    const edit = addImport(source, program, system, style, stateSpecifier, newStateNames, importDrops);
-    // Where the verifier could not be wired, the import says what is left to do.
-    if (unwired && edit.text.startsWith(eolOf(source))) edit.text = eolOf(source) + serverElsewhereComment() + edit.text;
-    edits.push(edit);
-  }
-  return { edits, style, unwired, stateSpecifier };
+  return edits;
 }
 
 /** Names to import, by module, each once (a value import where any of its uses is a value). */
@@ -132,14 +168,8 @@ function byModule(names: UsedOutside['moduleNames']): Map<string, Map<string, bo
  * left out: merged into its import that lists names (its type-only one for types only), else
  * a new import. `target`: the import statement the edit rewrites, if any.
  */
-function moduleImport(
-  analysis: FileAnalysis,
-  system: ModuleSystem,
-  style: CodeStyle,
-  from: string,
-  names: ReadonlyMap<string, boolean>,
-  drops: ReadonlyMap<number, ReadonlySet<string>>,
-): { edit: Edit; target: number } | undefined {
+function moduleImport(writing: ImportWriting, from: string, names: ReadonlyMap<string, boolean>): { edit: Edit; target: number } | undefined {
+  const { analysis, system, style, drops } = writing;
   const { source, program } = analysis;
   const have = importedFrom(program, from);
   const missing = [...names].filter(([name, type]) => !isImported(have, type ? `type ${name}` : name));

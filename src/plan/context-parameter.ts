@@ -1,0 +1,118 @@
+// The context parameter a migrated handler asks through: its own where it has one, else one
+// added (`ctx`, or `mrtrCtx` where the body already uses that name), and a destructured one
+// (`{ mcpReq, signal }`) made a name the body destructures as far as it still reads it.
+import type { Node } from '@babel/types';
+import { boundNames, walk } from '../analyse/ast.ts';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import type { HandlerSite } from '../analyse/find-handlers.ts';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import { type Edit, lineEndOf, lineStartOf, type Span } from '../core/vocabulary.ts';
+import { Refusal, refuse } from './refusal.ts';
+import type { HandlerPlan } from './types.ts';
+
+export interface ContextParameter {
+  name: string;
+  addParam?: HandlerPlan['addParam'];
+  /** A destructured context (`{ mcpReq, signal }`) becomes a name, destructured in the body as far as it is still read. */
+  paramEdit?: Edit;
+  /** That destructuring, without its semicolon (the renderer writes the file's style). */
+  prologue?: string;
+}
+
+export function contextParameter(
+  source: string,
+  handler: HandlerSite,
+  sites: LegacySite[],
+  bodyNames: ReadonlySet<string>,
+  typed = false,
+): ContextParameter | Refusal {
+  const fn = handler.fn;
+  const param = fn.params[handler.ctxIndex];
+  // Not a name the body or another parameter already binds (`async ({ text }, ctx)` with no arguments schema).
+  const taken = (n: string) => bodyNames.has(n) || fn.params.some((p) => boundNames(p).some((b) => b.name === n));
+  const fresh = taken('ctx') ? 'mrtrCtx' : 'ctx';
+  if (param) {
+    if (param.type === 'Identifier') return { name: param.name };
+    if (param.type === 'ObjectPattern') return destructuredContext(source, handler, sites, param, fresh);
+    return refuse('context-pattern', 'destructured').at(sites[0]!);
+  }
+  if (fn.params.length > handler.ctxIndex) {
+    return refuse('context-pattern', 'paramsMismatch').at(sites[0]!);
+  }
+  if (handler.definition) {
+    return refuse('context-pattern', 'definitionWithoutContext').at(sites[0]!);
+  }
+  const name = fresh;
+  // A function a handler delegates to is no registration's callback: its context is typed.
+  const added = handler.contextType && typed ? `${name}: ${handler.contextType}` : name;
+  // `async () => ...` registered with an arguments schema: the arguments come first.
+  const before = handler.ctxIndex === 1 && fn.params.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
+  if (fn.params.length > 0) {
+    const last = fn.params[fn.params.length - 1]!;
+    const parenthesised = source.slice(fn.start!, last.start!).includes('(');
+    if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${added})` } } };
+    return { name, addParam: { at: last.end!, text: `, ${added}` } };
+  }
+  const open = source.indexOf(
+    '(',
+    fn.type === 'ArrowFunctionExpression' ? fn.start! : ((fn as { id?: Node | null }).id?.end ?? (fn as { key?: Node }).key?.end ?? fn.start!),
+  );
+  if (open === -1 || open > fn.body.start!) return refuse('context-pattern', 'cannotAddParameter').at(sites[0]!);
+  return { name, addParam: { at: open + 1, text: `${before}${added}` } };
+}
+
+/**
+ * `async (args, { mcpReq, signal }) => ...`: the parameter becomes `ctx` (its annotation kept)
+ * and the body destructures what it still reads (`const { signal } = ctx;`), without the names
+ * only the legacy calls used.
+ */
+function destructuredContext(
+  source: string,
+  handler: HandlerSite,
+  sites: LegacySite[],
+  pattern: Extract<Node, { type: 'ObjectPattern' }>,
+  name: string,
+): ContextParameter | Refusal {
+  const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
+  if (!plain) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
+  // What the body reads of each name once the legacy calls are gone.
+  const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'CallExpression' || s.call.type === 'OptionalCallExpression' ? [s.call.callee] : [])));
+  const read = new Set<string>();
+  walk(handler.fn.body, (node, parents) => {
+    if (callees.has(node)) return false;
+    if (node.type === 'Identifier') {
+      const parent = parents[parents.length - 1];
+      const property =
+        parent && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed;
+      const key = parent?.type === 'ObjectProperty' && parent.key === node && !parent.shorthand && !parent.computed;
+      if (!property && !key) read.add(node.name);
+    }
+    return undefined;
+  });
+  const kept = pattern.properties.filter((p) => read.has(((p as { value: Node }).value as { name: string }).name));
+  const annotation = pattern.typeAnnotation ? source.slice(pattern.typeAnnotation.start!, pattern.typeAnnotation.end!) : '';
+  return {
+    name,
+    paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
+    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name}` } : {}),
+  };
+}
+
+/**
+ * The official v1-to-v2 codemod's marker about a context destructured in the handler's
+ * parameters (`@mcp-codemod-error Destructuring of context parameter in signature: "{ ... }"`),
+ * above the registration: obsolete once nothing of the pattern is left. Its span, line included.
+ */
+function obsoleteDestructuringMarker(analysis: FileAnalysis, handler: HandlerSite): Span | undefined {
+  const { source } = analysis;
+  const statement = [...handler.ancestors].reverse().find((a) => a.type === 'ExpressionStatement') ?? handler.call;
+  const comment = analysis.comments.find((c) => c.end! <= statement.start! && source.slice(c.end!, statement.start!).trim() === '');
+  if (!comment || !/^\s*\*?\s*@mcp-codemod-error Destructuring of context parameter in signature\b/.test(comment.value)) return undefined;
+  const end = lineEndOf(source, comment.end!);
+  return { start: lineStartOf(source, comment.start!), end: end < source.length ? end + 1 : end };
+}
+
+export function staleMarkerEdit(analysis: FileAnalysis, handler: HandlerSite): { markerEdit?: Edit } {
+  const span = obsoleteDestructuringMarker(analysis, handler);
+  return span ? { markerEdit: { ...span, text: '' } } : {};
+}

@@ -1,0 +1,178 @@
+// The locals that live across a question, and how each travels in requestState: as an
+// earlier answer, fresh (nothing in it yet), or with a type that shows it holds JSON. What the
+// code around the question says of a local is in lifting.ts; what makes a value JSON, in
+// serialisable.ts.
+import type { Node } from '@babel/types';
+import { annotatedType, boundNames, walk } from '../analyse/ast.ts';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import type { LocalTypeFact, TypeFacts } from '../analyse/type-facts.ts';
+import { codeSnippet } from '../core/escape.ts';
+import { declaredInScope, namesReadAfter, plannedRequest, type Round } from './handler-rounds.ts';
+import { mutatedAfter, narrowedAtQuestion, unassignedAtQuestion } from './lifting.ts';
+import type { Declared } from './liveness.ts';
+import { Refusal, refuse } from './refusal.ts';
+import { secretLook, type SecretLocal } from './secrets.ts';
+import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisable.ts';
+import type { Binding, LiftedLocal } from './types.ts';
+
+/** What lifting a handler's locals needs to know of the handler as a whole. */
+export interface LiftContext {
+  analysis: FileAnalysis;
+  rounds: Round[];
+  /** The answers' keys, by round and site. */
+  keys: string[][];
+  facts: TypeFacts | undefined;
+  /** Names that hold JSON: the arguments, the answers, and each local lifted so far. */
+  json: Set<string>;
+}
+
+/** The locals in scope at a round that the code after it reads: lifted into requestState, the ones that look like secrets named. */
+export function carriedAcross(lift: LiftContext, round: Round): { lifted: LiftedLocal[]; secrets: SecretLocal[] } | Refusal {
+  const inScope = declaredInScope(round);
+  const readAfter = namesReadAfter(round);
+  const lifted: LiftedLocal[] = [];
+  const secrets: SecretLocal[] = [];
+  for (const d of inScope) {
+    if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
+    if (inScope.some((other) => other !== d && other.name === d.name)) {
+      return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
+    }
+    const local = liftLocal(lift, d, round);
+    if (local instanceof Refusal) return local.at(round.sites[0]!);
+    lifted.push(local);
+    lift.json.add(local.name);
+    const value = d.destructured ?? d.init;
+    const why = local.fresh ? undefined : secretLook(d.name, value ? lift.analysis.source.slice(value.start!, value.end!) : undefined);
+    if (why) secrets.push({ name: d.name, why });
+  }
+  return { lifted, secrets };
+}
+
+/**
+ * Whether the code shows the local holds plain JSON without asking its type: its value (and,
+ * for a `let`, each value assigned to it in the handler) by its syntax, or a JSDoc type.
+ */
+function shownJson(source: string, declared: Declared, at: Round, json: ReadonlySet<string>): boolean {
+  const jsdoc = declared.declarationStart === undefined ? undefined : jsdocTypeAbove(source, declared.declarationStart);
+  if (jsdoc !== undefined) return jsonTypeText(jsdoc);
+  if (!jsonBySyntax(declared.destructured ?? declared.init, json)) return false;
+  if (!declared.mutable) return true;
+  let shown = true;
+  for (const statement of at.frames[0]?.list ?? []) {
+    walk(statement, (node) => {
+      if (node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === declared.name)) {
+        if (node.left.type !== 'Identifier' || !jsonBySyntax(node.right, json)) shown = false;
+      }
+      return shown ? undefined : false;
+    });
+  }
+  return shown;
+}
+
+/** The type of a JSDoc comment that ends right above `start` (`number` of `/** @type {number} *\/`). */
+function jsdocTypeAbove(source: string, start: number): string | undefined {
+  const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*$/.exec(source.slice(Math.max(0, start - 4000), start))?.[1];
+  return comment === undefined ? undefined : /@type\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/.exec(comment)?.[1]?.trim();
+}
+
+/** An array or record type written as an annotation (`Row[]`, `Array<Row>`, `Record<string, Row>`). */
+const COLLECTION_TYPE = /(\[\]|^(Readonly)?Array<.*>|^Record<\s*string\s*,.*>)$/;
+
+/** `any` or `unknown` written as the type: it shows nothing. */
+const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
+
+/** A local that lives across a question, as it travels in requestState: its type, or why it cannot travel. */
+function liftLocal(lift: LiftContext, declared: Declared, at: Round): LiftedLocal | Refusal {
+  const { source, typed } = lift.analysis;
+  const { name, mutable } = declared;
+  if (declared.via === 'caught') {
+    return refuse('unserialisable-local', 'caughtError', { name });
+  }
+  if (declared.via !== 'variable') {
+    return refuse('unserialisable-local', 'notAVariable', { kind: declared.via, name });
+  }
+  const annotationType = annotatedType(declared.annotation);
+  const annotation = annotationType ? source.slice(annotationType.start!, annotationType.end!) : undefined;
+  // Nothing in it yet: declared again on the retry, not carried.
+  if (unassignedAtQuestion(declared, at, source)) return { name, mutable, fresh: true, typeText: typed ? annotation : undefined };
+  const roundIndex = lift.rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
+  if (roundIndex !== -1) return liftedAnswer(lift, declared, roundIndex);
+  // What the syntax already says (`new Date()`) is not asked of the checker.
+  const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
+  if (syntactic) return refuse('unserialisable-local', 'holdsUnsafe', { name, value: syntactic });
+  const mutation = mutatedAfter(declared, at, source);
+  if (mutation) {
+    const from = codeSnippet(source.slice(declared.init!.start!, declared.init!.end!));
+    return refuse('mutated-local', 'changedAfter', { name, from, change: codeSnippet(mutation) });
+  }
+  const fact = lift.facts?.local(name, declared.start);
+  if (fact && !fact.jsonSafe) {
+    return fact.why === undefined
+      ? refuse('unserialisable-local', 'notJson', { name })
+      : refuse('unserialisable-local', 'checkerSays', { name, why: fact.why });
+  }
+  return liftedByType(lift, declared, at, annotation, fact);
+}
+
+/** An earlier round's own answer: plain JSON of a type the plan already knows. */
+function liftedAnswer(lift: LiftContext, declared: Declared, roundIndex: number): LiftedLocal {
+  const { source, typed } = lift.analysis;
+  const { name, mutable } = declared;
+  const round = lift.rounds[roundIndex]!;
+  const types = round.sites.map((site, j) =>
+    site.via
+      ? (site.via.valueType ?? '')
+      : plannedRequest(source, site, lift.keys[roundIndex]![j]!, round.sites.length === 1 ? round.binding : undefined).resultType,
+  );
+  if (types.some((t) => t === '')) {
+    const fact = lift.facts?.local(name, declared.start);
+    return { name, mutable, typeText: typed ? fact?.text : undefined };
+  }
+  return { name, mutable, typeText: typed ? (answerType(round.binding, name, types) ?? lift.facts?.local(name, declared.start)?.text) : undefined };
+}
+
+/**
+ * A local its value's syntax and the checker left open: JavaScript must show it holds JSON;
+ * TypeScript needs a type to write (its annotation, or the checker's) that shows something.
+ */
+function liftedByType(
+  lift: LiftContext,
+  declared: Declared,
+  at: Round,
+  annotation: string | undefined,
+  fact: LocalTypeFact | undefined,
+): LiftedLocal | Refusal {
+  const { source, typed } = lift.analysis;
+  const { name, mutable } = declared;
+  // Asked only where a type leaves it open (it walks the handler for a `let`'s assignments).
+  const shown = () => shownJson(source, declared, at, lift.json);
+  const value = declared.destructured ?? declared.init;
+  const held = () => (value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '');
+  if (!typed) return shown() ? { name, mutable } : refuse('untyped-local', 'untypedInJs', { name, held: held() });
+  const typeText = annotation ?? fact?.text;
+  const unknownType = annotation !== undefined ? UNKNOWN_TYPE.test(annotation.trim()) : fact?.unknown === true;
+  if (unknownType) {
+    // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
+    const isShown = shown();
+    if (!isShown || typeText === undefined || /\bany\b/.test(typeText))
+      return refuse('untyped-local', isShown ? 'anyInResume' : 'typeShowsNothing', { name, held: held(), type: typeText ?? 'any' });
+  }
+  if (!typeText) return refuse('untyped-local', lift.facts ? 'unnamedType' : 'noTypeFacts', { name });
+  // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
+  const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
+  if (collection && !shown()) return refuse('unbounded-local', 'collection', { name, held: held(), type: typeText });
+  const typeImports = annotation === undefined ? fact?.imports : undefined;
+  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };
+}
+
+/** The type of a name bound by a round's answer, written in terms of the result types. */
+function answerType(binding: Binding, name: string, types: string[]): string | undefined {
+  const single = types.length === 1 ? types[0]! : undefined;
+  if (binding.form === 'assign' || (binding.form === 'declare' && binding.name === name)) return single ?? `[${types.join(', ')}]`;
+  if (binding.form !== 'declare') return undefined;
+  const element = binding.elements?.indexOf(name) ?? -1;
+  if (element !== -1 && types.length > 1) return types[element];
+  // `{ roots }` of a single answer: the property's type, when the pattern is plain shorthand.
+  if (single && binding.pattern && /^\{[\s\w,]*\}$/.test(binding.pattern)) return `${/^\w+$/.test(single) ? single : `(${single})`}['${name}']`;
+  return undefined;
+}
