@@ -1,17 +1,10 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
+import { callTarget, mayBeLegacyCall, propertyName, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
-import {
-  LEGACY_CALLS,
-  LEGACY_METHOD_NAMES,
-  LEGACY_PARAMETER_NAMES,
-  REQUEST_METHODS,
-  URL_ELICITATION_ERROR,
-  URL_THROW_SHAPE,
-  type LegacyCallShape,
-} from './sdk-surface.ts';
+import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 
 export interface LegacySite {
@@ -46,7 +39,7 @@ export interface LegacySite {
    * The call goes through a name destructured from a function's parameter (`{ sendRequest }`,
    * `{ mcpReq }`): the handler's context, when that function is the handler.
    */
-  destructured?: { fn: FunctionNode; param: Node; property: string };
+  destructured?: Destructured;
   /** The call goes through a function handed in as a parameter named like a legacy call. */
   handedIn?: boolean;
   /**
@@ -93,7 +86,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     const functions = enclosingFunctions(parents);
     const target = callTarget(node, declarations, functions, resolver);
     if (!target) continue;
-    const matched = matchLegacyCall(node, target, declarations, functions);
+    const matched = matchLegacyCall(node, target, { declarations, functions });
     if (!matched) continue;
     const certainty = receiverCertainty(matched.shape, target, functions, resolver);
     if (certainty === 'not-sdk' || (matched.shape.method === 'request' && matched.kind === undefined && certainty !== 'known')) continue;
@@ -222,163 +215,6 @@ function handedOn(member: Node, ancestors: readonly Node[]): boolean {
 }
 
 /**
- * False when the call cannot be a legacy request whatever its receiver: a method call whose
- * name no legacy shape has. Calls through a plain name are looked up (`const f = x.m.bind(x)`).
- */
-function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): boolean {
-  const callee = call.callee;
-  if (callee.type === 'Identifier') return true;
-  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return false;
-  if (!callee.computed) return callee.property.type === 'Identifier' && LEGACY_METHOD_NAMES.has(callee.property.name);
-  // `x['elicitInput'](...)`, and `x[name](...)` with a const name (looked up later).
-  const written = stringValue(callee.property);
-  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : callee.property.type === 'Identifier';
-}
-
-/**
- * A string written out (`'m'`, `` `m` ``), or read from a const initialised to one
- * (`const M = 'm'`) or from a property of a const object literal (`METHODS.elicit` after
- * `const METHODS = { elicit: 'elicitation/create' } as const`).
- */
-function staticString(node: Node | undefined, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
-  const written = stringValue(node);
-  if (written !== undefined || !node) return written;
-  if (node.type === 'Identifier') return stringValue(declarations(node.name, functions)?.init);
-  if (node.type !== 'MemberExpression' || node.computed || node.object.type !== 'Identifier' || node.property.type !== 'Identifier') return undefined;
-  let object = declarations(node.object.name, functions)?.init;
-  while (object?.type === 'TSAsExpression' || object?.type === 'TSSatisfiesExpression') object = object.expression;
-  return object?.type === 'ObjectExpression' ? stringValue(propertyOf(object, node.property.name)) : undefined;
-}
-
-/** A member's property name: `x.m`, `x['m']`, or `x[M]` with `const M = 'm'`. */
-function propertyName(member: Node, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
-  if (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') return undefined;
-  if (!member.computed) return member.property.type === 'Identifier' ? member.property.name : undefined;
-  return staticString(member.property, declarations, functions);
-}
-
-/**
- * A receiver path seen through const aliases of its head: `req.elicitInput` after
- * `const req = ctx.mcpReq` is `ctx.mcpReq.elicitInput`, and `mcpReq.send` after
- * `const { mcpReq } = ctx` is `ctx.mcpReq.send`. A few steps at most (aliases of aliases).
- */
-function throughAliases(path: string, declarations: Declarations, functions: readonly FunctionNode[]): string {
-  for (let step = 0; step < 4; step++) {
-    const dot = path.indexOf('.');
-    const head = dot === -1 ? path : path.slice(0, dot);
-    const declared = head === 'this' ? undefined : declarations(head, functions);
-    const aliased = declared?.from
-      ? joinPath(memberPath(declared.from.object), declared.from.property)
-      : declared?.init
-        ? memberPath(declared.init)
-        : undefined;
-    if (aliased === undefined || aliased === head) return path;
-    path = dot === -1 ? aliased : `${aliased}${path.slice(dot)}`;
-  }
-  return path;
-}
-
-/**
- * A receiver as a dotted path (`server.server`, `this.#mcp`), a call of a path without
- * arguments kept as such (`getServer().server`), and `?` for what no path names
- * (`servers[0].server`, `(await connect()).server`): a request is found whatever holds it.
- */
-function receiverPath(node: Node): string {
-  const named = memberPath(node);
-  if (named !== undefined) return named;
-  if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier')
-    return `${receiverPath(node.object)}.${node.property.name}`;
-  if (node.type === 'CallExpression' && node.arguments.length === 0) {
-    const callee = memberPath(node.callee);
-    if (callee !== undefined) return `${callee}()`;
-  }
-  return '?';
-}
-
-const joinPath = (object: string | undefined, property: string) => (object === undefined ? undefined : `${object}.${property}`);
-
-/** What a call calls: a method name and its receiver, seen through `const f = x.m.bind(x)`, `const f = x.m` and `const { m } = x`. */
-interface CallTarget {
-  method: string;
-  /** The receiver as a dotted path (`server.server`, `this.#server`, `ctx.mcpReq`); '' when unknown. */
-  path: string;
-  /** The receiver expression, for the type checker. */
-  receiver: Node;
-  /** What the checker is asked about when the receiver is in doubt: `x` of `x.server`, which should be an McpServer. */
-  asked?: Node;
-  /** A function handed in as a parameter named like a legacy call (`async function ask(elicitInput, ...)`). */
-  handedIn?: boolean;
-  /** The call goes through a name destructured from a handler parameter (`async (args, { sendRequest }) => ...`). */
-  destructured?: LegacySite['destructured'];
-}
-
-function callTarget(
-  call: CallExpression | OptionalCallExpression,
-  declarations: Declarations,
-  functions: readonly FunctionNode[],
-  resolver: () => ReceiverResolver,
-): CallTarget | undefined {
-  const fromMember = (member: Node): CallTarget | undefined => {
-    const method = propertyName(member, declarations, functions);
-    if (method === undefined || (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression')) return undefined;
-    const written = receiverPath(member.object);
-    const path = throughAliases(written, declarations, functions);
-    const head = path.split('.')[0]!;
-    // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
-    const destructured = path === 'mcpReq' ? destructuredFrom(head) : undefined;
-    // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
-    // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
-    const object = member.object;
-    const asked =
-      (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
-      !object.computed &&
-      object.property.type === 'Identifier' &&
-      object.property.name === 'server'
-        ? object.object
-        : undefined;
-    return { method, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
-  };
-  const destructuredFrom = (name: string): CallTarget['destructured'] => {
-    const b = resolver().bindingOf(name, functions);
-    return b?.kind === 'param' && b.pattern ? { fn: b.fn, param: b.param, property: b.pattern.property } : undefined;
-  };
-  const callee = call.callee;
-  if (callee.type !== 'Identifier') return fromMember(callee);
-  const declared = declarations(callee.name, functions);
-  if (!declared) {
-    // Only a name of the legacy surface may be a function handed in (most calls are not).
-    if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
-    const b = resolver().bindingOf(callee.name, functions);
-    // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
-    if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {
-      return { method: 'sendRequest', path: 'ctx', receiver: callee, destructured: { fn: b.fn, param: b.param, property: b.pattern.property } };
-    }
-    // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
-    // we cannot trace: still a site when its request names a legacy method, with no known receiver.
-    if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name))
-      return { method: callee.name, path: '', receiver: callee, handedIn: true };
-    return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
-  }
-  if (declared.from) {
-    const path = memberPath(declared.from.object);
-    return path === undefined
-      ? undefined
-      : { method: declared.from.property, path: throughAliases(path, declarations, functions), receiver: declared.from.object };
-  }
-  let init = declared.init;
-  // `x.m.bind(x)`, `x?.m?.bind(x)`
-  if (
-    (init?.type === 'CallExpression' || init?.type === 'OptionalCallExpression') &&
-    (init.callee.type === 'MemberExpression' || init.callee.type === 'OptionalMemberExpression') &&
-    !init.callee.computed &&
-    init.callee.property.type === 'Identifier' &&
-    init.callee.property.name === 'bind'
-  )
-    init = init.callee.object;
-  return init ? fromMember(init) : undefined;
-}
-
-/**
  * `x.mcpReq`, `this.ctx.mcpReq`, `this.#context.mcpReq`: the request context of a handler's
  * context, however the context is held (`mcpReq` is the SDK's name; nothing else is called so).
  */
@@ -409,77 +245,88 @@ function receiverCertainty(
   return head && resolver().isDuckTyped(head, functions) ? 'uncertain' : 'not-sdk';
 }
 
-function matchLegacyCall(
-  call: CallExpression | OptionalCallExpression,
-  target: CallTarget,
-  declarations: Declarations,
-  functions: readonly FunctionNode[],
-): Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'> | undefined {
-  const { method } = target;
-  if (target.path === '') {
-    const fixed = target.handedIn
-      ? (LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ??
-        (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined))
-      : undefined;
-    if (fixed && fixed.kind !== 'by-method') {
-      const first = call.arguments[0] as Node | undefined;
-      return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
-    }
-    const first = call.arguments[0] as Node | undefined;
-    const requestMethod = first?.type === 'ObjectExpression' ? staticString(propertyOf(first, 'method'), declarations, functions) : undefined;
-    const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
-    const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
-    return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
-  }
+type Matched = Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'>;
+
+/** Where names are looked up: the file's consts, from the functions around the call. */
+interface Scope {
+  declarations: Declarations;
+  functions: readonly FunctionNode[];
+}
+
+function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: CallTarget, scope: Scope): Matched | undefined {
+  if (target.path === '') return matchUntraced(call, target, scope);
   const parts = target.path.split('.');
-  for (const shape of LEGACY_CALLS) {
-    if (shape.method !== method) continue;
-    const receiverMatches =
-      shape.receiver === 'ctx.mcpReq'
+  const shape = LEGACY_CALLS.find(
+    (s) =>
+      s.method === target.method &&
+      (s.receiver === 'ctx.mcpReq'
         ? throughRequestContext(parts) || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined)
-        : shape.receiver === 'ctx'
+        : s.receiver === 'ctx'
           ? parts.length === 1
-          : true;
-    if (!receiverMatches) continue;
-    let first = call.arguments[0] as Node | undefined;
-    // `send(request, Schema)` with `const request = { method, params }` written before: read
-    // statically from its initialiser, and written as a read of the const.
-    let held: string | undefined;
-    if (first?.type === 'Identifier') {
-      const init = declarations(first.name, functions)?.init;
-      if (init?.type === 'ObjectExpression') [held, first] = [first.name, init];
-    }
-    if (shape.kind !== 'by-method') {
-      const kind = shape.kind === 'elicit' && first && stringValue(propertyOf(first, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
-      if (shape.kind === 'roots') return { shape, receiverHead: parts[0]!, kind };
-      return { shape, receiverHead: parts[0]!, kind, params: first, ...(held ? { paramsRead: held } : {}) };
-    }
-    // `send({ method, params })`: the request names its kind. A request we cannot read
-    // statically is still reported (it may well be an elicitation), but never rewritten.
-    if (first && first.type === 'ObjectExpression') {
-      const requestMethod = staticString(propertyOf(first, 'method'), declarations, functions);
-      // Reported without a kind, and never rewritten: a `request` only on the SDK's own Server
-      // (findLegacySites), since `request({ method, url })` is what most HTTP clients take.
-      if (requestMethod === undefined) return { shape, receiverHead: parts[0]! };
-      const kind = REQUEST_METHODS[requestMethod];
-      if (!kind) return undefined; // some other request (ping, a custom method): not ours
-      // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
-      const schema = call.arguments[1];
-      const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
-      const params = propertyOf(first, 'params');
-      return {
-        shape: typed ? { ...shape, resultType: typed } : shape,
-        receiverHead: parts[0]!,
-        kind,
-        params,
-        ...(held && params ? { paramsRead: `${held}.params` } : {}),
-      };
-    }
+          : true),
+  );
+  if (!shape) return undefined;
+  const receiverHead = parts[0]!;
+  const { request, held } = requestArgument(call, scope);
+  if (shape.kind === 'by-method') return matchByMethod(call, { shape, receiverHead }, request, held, scope);
+  const kind = shape.kind === 'elicit' && request && stringValue(propertyOf(request, 'mode')) === 'url' ? 'elicitUrl' : shape.kind;
+  if (shape.kind === 'roots') return { shape, receiverHead, kind };
+  return { shape, receiverHead, kind, params: request, ...(held ? { paramsRead: held } : {}) };
+}
+
+/**
+ * The call's first argument; for `send(request, Schema)` with `const request = { method, params }`
+ * written before, its initialiser (read statically) and the const's name (the rewrite reads it).
+ */
+function requestArgument(call: CallExpression | OptionalCallExpression, scope: Scope): { request?: Node; held?: string } {
+  const first = call.arguments[0] as Node | undefined;
+  if (first?.type !== 'Identifier') return { request: first };
+  const init = scope.declarations(first.name, scope.functions)?.init;
+  return init?.type === 'ObjectExpression' ? { request: init, held: first.name } : { request: first };
+}
+
+/**
+ * `send({ method, params })`: the request names its kind. A request we cannot read statically is
+ * still reported (it may well be an elicitation), but never rewritten; a `request` so only on the
+ * SDK's own Server (findLegacySites), since `request({ method, url })` is what HTTP clients take.
+ */
+function matchByMethod(
+  call: CallExpression | OptionalCallExpression,
+  matched: Pick<Matched, 'shape' | 'receiverHead'>,
+  request: Node | undefined,
+  held: string | undefined,
+  scope: Scope,
+): Matched | undefined {
+  const { shape } = matched;
+  if (request?.type !== 'ObjectExpression') {
     // `sendRequest(x)` on an arbitrary identifier, or `request(x)` on anything, is too generic to flag without types.
-    if (shape.receiver === 'ctx' || shape.method === 'request') return undefined;
-    return { shape, receiverHead: parts[0]! };
+    return shape.receiver === 'ctx' || shape.method === 'request' ? undefined : matched;
   }
-  return undefined;
+  const requestMethod = staticString(propertyOf(request, 'method'), scope.declarations, scope.functions);
+  if (requestMethod === undefined) return matched;
+  const kind = REQUEST_METHODS[requestMethod];
+  if (!kind) return undefined; // some other request (ping, a custom method): not ours
+  // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
+  const schema = call.arguments[1];
+  const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
+  const params = propertyOf(request, 'params');
+  return { ...matched, shape: typed ? { ...shape, resultType: typed } : shape, kind, params, ...(held && params ? { paramsRead: `${held}.params` } : {}) };
+}
+
+/** A call with no known receiver: a function handed in under a legacy name, or a bare `send({ method })`. */
+function matchUntraced(call: CallExpression | OptionalCallExpression, target: CallTarget, scope: Scope): Matched | undefined {
+  const { method } = target;
+  const first = call.arguments[0] as Node | undefined;
+  const fixed = target.handedIn
+    ? (LEGACY_CALLS.find((s) => s.receiver === '*.server' && s.method === method) ??
+      (method === 'requestSampling' ? LEGACY_CALLS.find((s) => s.method === 'requestSampling') : undefined))
+    : undefined;
+  if (fixed && fixed.kind !== 'by-method')
+    return { shape: fixed, receiverHead: '', kind: fixed.kind, ...(fixed.kind === 'roots' || !first ? {} : { params: first }) };
+  const requestMethod = first?.type === 'ObjectExpression' ? staticString(propertyOf(first, 'method'), scope.declarations, scope.functions) : undefined;
+  const kind = requestMethod ? REQUEST_METHODS[requestMethod] : undefined;
+  const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx' && s.kind === 'by-method')!;
+  return kind ? { shape, receiverHead: '', kind, params: propertyOf(first!, 'params') } : undefined;
 }
 
 /** `throw new UrlElicitationRequiredError([{ mode: 'url', ... }, ...])`: the 2025 way to send a user to a URL. */

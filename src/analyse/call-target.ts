@@ -1,0 +1,179 @@
+// What a call calls: the method it names and the receiver it is called on, seen through the
+// spellings real servers use (aliases of the receiver, bound or destructured methods, a method
+// named in brackets, a receiver no dotted path names). find-sites.ts decides which are requests.
+import type { CallExpression, Node, OptionalCallExpression } from '@babel/types';
+import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
+import type { Declarations } from './file-index.ts';
+import type { ReceiverResolver } from './receivers.ts';
+import { LEGACY_METHOD_NAMES, LEGACY_PARAMETER_NAMES } from './sdk-surface.ts';
+
+/**
+ * False when the call cannot be a legacy request whatever its receiver: a method call whose
+ * name no legacy shape has. Calls through a plain name are looked up (`const f = x.m.bind(x)`).
+ */
+export function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): boolean {
+  const callee = call.callee;
+  if (callee.type === 'Identifier') return true;
+  if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return false;
+  if (!callee.computed) return callee.property.type === 'Identifier' && LEGACY_METHOD_NAMES.has(callee.property.name);
+  // `x['elicitInput'](...)`, and `x[name](...)` with a const name (looked up later).
+  const written = stringValue(callee.property);
+  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : callee.property.type === 'Identifier';
+}
+
+/**
+ * A string written out (`'m'`, `` `m` ``), or read from a const initialised to one
+ * (`const M = 'm'`) or from a property of a const object literal (`METHODS.elicit` after
+ * `const METHODS = { elicit: 'elicitation/create' } as const`).
+ */
+export function staticString(node: Node | undefined, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
+  const written = stringValue(node);
+  if (written !== undefined || !node) return written;
+  if (node.type === 'Identifier') return stringValue(declarations(node.name, functions)?.init);
+  if (node.type !== 'MemberExpression' || node.computed || node.object.type !== 'Identifier' || node.property.type !== 'Identifier') return undefined;
+  let object = declarations(node.object.name, functions)?.init;
+  while (object?.type === 'TSAsExpression' || object?.type === 'TSSatisfiesExpression') object = object.expression;
+  return object?.type === 'ObjectExpression' ? stringValue(propertyOf(object, node.property.name)) : undefined;
+}
+
+/** A member's property name: `x.m`, `x['m']`, or `x[M]` with `const M = 'm'`. */
+export function propertyName(member: Node, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
+  if (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') return undefined;
+  if (!member.computed) return member.property.type === 'Identifier' ? member.property.name : undefined;
+  return staticString(member.property, declarations, functions);
+}
+
+/**
+ * A receiver path seen through const aliases of its head: `req.elicitInput` after
+ * `const req = ctx.mcpReq` is `ctx.mcpReq.elicitInput`, and `mcpReq.send` after
+ * `const { mcpReq } = ctx` is `ctx.mcpReq.send`. A few steps at most (aliases of aliases).
+ */
+export function throughAliases(path: string, declarations: Declarations, functions: readonly FunctionNode[]): string {
+  for (let step = 0; step < 4; step++) {
+    const dot = path.indexOf('.');
+    const head = dot === -1 ? path : path.slice(0, dot);
+    const declared = head === 'this' ? undefined : declarations(head, functions);
+    const aliased = declared?.from
+      ? joinPath(memberPath(declared.from.object), declared.from.property)
+      : declared?.init
+        ? memberPath(declared.init)
+        : undefined;
+    if (aliased === undefined || aliased === head) return path;
+    path = dot === -1 ? aliased : `${aliased}${path.slice(dot)}`;
+  }
+  return path;
+}
+
+/**
+ * A receiver as a dotted path (`server.server`, `this.#mcp`), a call of a path without
+ * arguments kept as such (`getServer().server`), and `?` for what no path names
+ * (`servers[0].server`, `(await connect()).server`): a request is found whatever holds it.
+ */
+export function receiverPath(node: Node): string {
+  const named = memberPath(node);
+  if (named !== undefined) return named;
+  if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier')
+    return `${receiverPath(node.object)}.${node.property.name}`;
+  if (node.type === 'CallExpression' && node.arguments.length === 0) {
+    const callee = memberPath(node.callee);
+    if (callee !== undefined) return `${callee}()`;
+  }
+  return '?';
+}
+
+const joinPath = (object: string | undefined, property: string) => (object === undefined ? undefined : `${object}.${property}`);
+
+/** A call through a name destructured from a function's parameter (`{ sendRequest }`, `{ mcpReq }`). */
+export interface Destructured {
+  fn: FunctionNode;
+  param: Node;
+  property: string;
+}
+
+/** What a call calls: a method name and its receiver, seen through `const f = x.m.bind(x)`, `const f = x.m` and `const { m } = x`. */
+export interface CallTarget {
+  method: string;
+  /** The receiver as a dotted path (`server.server`, `this.#server`, `ctx.mcpReq`); '' when unknown. */
+  path: string;
+  /** The receiver expression, for the type checker. */
+  receiver: Node;
+  /** What the checker is asked about when the receiver is in doubt: `x` of `x.server`, which should be an McpServer. */
+  asked?: Node;
+  /** A function handed in as a parameter named like a legacy call (`async function ask(elicitInput, ...)`). */
+  handedIn?: boolean;
+  /** The call goes through a name destructured from a handler parameter (`async (args, { sendRequest }) => ...`). */
+  destructured?: Destructured;
+}
+
+export function callTarget(
+  call: CallExpression | OptionalCallExpression,
+  declarations: Declarations,
+  functions: readonly FunctionNode[],
+  resolver: () => ReceiverResolver,
+): CallTarget | undefined {
+  const callee = call.callee;
+  if (callee.type !== 'Identifier') return memberTarget(callee, declarations, functions, resolver);
+  const declared = declarations(callee.name, functions);
+  if (!declared) return bareNameTarget(callee, functions, resolver);
+  if (declared.from) {
+    const path = memberPath(declared.from.object);
+    return path === undefined
+      ? undefined
+      : { method: declared.from.property, path: throughAliases(path, declarations, functions), receiver: declared.from.object };
+  }
+  const init = declared.init;
+  // `x.m.bind(x)`, `x?.m?.bind(x)`
+  const bound =
+    (init?.type === 'CallExpression' || init?.type === 'OptionalCallExpression') &&
+    (init.callee.type === 'MemberExpression' || init.callee.type === 'OptionalMemberExpression') &&
+    !init.callee.computed &&
+    init.callee.property.type === 'Identifier' &&
+    init.callee.property.name === 'bind'
+      ? init.callee.object
+      : init;
+  return bound ? memberTarget(bound, declarations, functions, resolver) : undefined;
+}
+
+/** `x.m(...)`, `x['m'](...)`, or the member a const holds: its method and receiver. */
+function memberTarget(member: Node, declarations: Declarations, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
+  const method = propertyName(member, declarations, functions);
+  if (method === undefined || (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression')) return undefined;
+  const path = throughAliases(receiverPath(member.object), declarations, functions);
+  // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
+  const destructured = path === 'mcpReq' ? destructuredFrom(path, functions, resolver) : undefined;
+  // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
+  // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
+  const object = member.object;
+  const asked =
+    (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
+    !object.computed &&
+    object.property.type === 'Identifier' &&
+    object.property.name === 'server'
+      ? object.object
+      : undefined;
+  return { method, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
+}
+
+function destructuredFrom(name: string, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): Destructured | undefined {
+  const b = resolver().bindingOf(name, functions);
+  return b?.kind === 'param' && b.pattern ? { fn: b.fn, param: b.param, property: b.pattern.property } : undefined;
+}
+
+/** A call through a plain name no const declares: a function handed in, or the context's own destructured. */
+function bareNameTarget(
+  callee: Extract<Node, { type: 'Identifier' }>,
+  functions: readonly FunctionNode[],
+  resolver: () => ReceiverResolver,
+): CallTarget | undefined {
+  // Only a name of the legacy surface may be a function handed in (most calls are not).
+  if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
+  const b = resolver().bindingOf(callee.name, functions);
+  // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
+  if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {
+    return { method: 'sendRequest', path: 'ctx', receiver: callee, destructured: { fn: b.fn, param: b.param, property: b.pattern.property } };
+  }
+  // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
+  // we cannot trace: still a site when its request names a legacy method, with no known receiver.
+  if (b?.kind === 'param' && !b.pattern) return { method: callee.name, path: '', receiver: callee, handedIn: true };
+  return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
+}
