@@ -118,6 +118,19 @@ interface Pending {
   declaration?: DeclarationFacts;
 }
 
+/** A list being laid out: the parts written so far, the names in scope, the values the step has. */
+interface ListPass {
+  list: ListPlan;
+  pending: Pending[];
+  parts: Part[];
+  visible: Set<string>;
+  R: Set<string>;
+}
+
+type CompoundItem = Extract<ItemPlan, { type: 'compound' }>;
+
+const NONE: ReadonlySet<string> = new Set();
+
 /** The layout of one list entered with the step values `entry`, and the values that leave it. */
 function layoutList(
   ctx: Context,
@@ -125,6 +138,28 @@ function layoutList(
   entry: ReadonlySet<string>,
   visibleIn: ReadonlySet<string>,
 ): { layout: ListLayout; exit: Set<string> } | Refusal {
+  const pending = pendingUnits(ctx, list);
+  const pass: ListPass = { list, pending, parts: [], visible: new Set(visibleIn), R: new Set(entry) };
+  for (let i = 0; i < pending.length;) {
+    const u = pending[i]!;
+    if (u.unit.type === 'compound') {
+      const laid = layoutCompound(ctx, list.items[u.unit.item] as CompoundItem, pass.R, u.skip, pass.visible);
+      if (laid instanceof Refusal) return laid;
+      pass.parts.push({ units: [{ ...u.unit, layout: laid.layout }] });
+      pass.R = laid.exit;
+      i++;
+      continue;
+    }
+    const j = groupEnd(pending, i);
+    const laid = layoutGroup(ctx, pass, i, j);
+    if (laid instanceof Refusal) return laid;
+    i = j;
+  }
+  return { layout: { parts: pass.parts }, exit: pass.R };
+}
+
+/** A list's units in order, each with the steps that skip it: those of the questions after it. */
+function pendingUnits(ctx: Context, list: ListPlan): Pending[] {
   const { plan } = ctx;
   const stepsOf = (item: ItemPlan): string[] =>
     item.type === 'point'
@@ -133,98 +168,94 @@ function layoutList(
         ? (ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step)
         : [];
   const later = (k: number) => new Set(list.items.slice(k + 1).flatMap(stepsOf));
-  const none = new Set<string>();
   const pending: Pending[] = [];
   list.items.forEach((item, k) => {
     const facts = ctx.facts.get(item.span.start);
-    const reads = facts?.reads ?? none;
+    const reads = facts?.reads ?? NONE;
     if (item.type === 'plain') {
       const declares = facts?.declaration ? facts.declaration.declarators.flatMap((d) => d.names) : [];
       pending.push({ unit: { type: 'item', item: k }, skip: later(k), declares, reads, ...(facts?.declaration ? { declaration: facts.declaration } : {}) });
     } else if (item.type === 'point') {
-      const point = plan.points[item.point]!;
-      pending.push({
-        unit: { type: 'ask', item: k, point: item.point },
-        skip: new Set([point.step, ...later(k)]),
-        declares: [],
-        reads: none,
-        asks: item.point,
-      });
-      if (ctx.loops) pending.push({ unit: { type: 'clear', point: item.point }, skip: later(k), declares: [], reads: none });
-      pending.push({ unit: { type: 'restore', point: item.point, locals: [] }, skip: later(k), declares: [], reads: none });
-      pending.push({ unit: { type: 'read', point: item.point }, skip: later(k), declares: bindingNames(point, facts), reads: point.inline ? reads : none });
+      pending.push(...pointUnits(ctx, item.point, k, later(k), facts));
     } else {
       pending.push({ unit: { type: 'compound', item: k, layout: { children: [], suspendedFinally: false } }, skip: later(k), declares: [], reads });
     }
   });
+  return pending;
+}
 
-  const parts: Part[] = [];
-  const visible = new Set(visibleIn);
-  let R = new Set(entry);
-  for (let i = 0; i < pending.length;) {
-    const u = pending[i]!;
-    if (u.unit.type === 'compound') {
-      const item = list.items[u.unit.item] as Extract<ItemPlan, { type: 'compound' }>;
-      const laid = layoutCompound(ctx, item, R, u.skip, visible);
-      if (laid instanceof Refusal) return laid;
-      parts.push({ units: [{ ...u.unit, layout: laid.layout }] });
-      R = laid.exit;
-      i++;
+/** A question's units: the ask (skipped by its own step too), then what the retry runs: restore and read. */
+function pointUnits(ctx: Context, p: number, k: number, later: Set<string>, facts: StatementFacts | undefined): Pending[] {
+  const point = ctx.plan.points[p]!;
+  const units: Pending[] = [{ unit: { type: 'ask', item: k, point: p }, skip: new Set([point.step, ...later]), declares: [], reads: NONE, asks: p }];
+  if (ctx.loops) units.push({ unit: { type: 'clear', point: p }, skip: later, declares: [], reads: NONE });
+  units.push({ unit: { type: 'restore', point: p, locals: [] }, skip: later, declares: [], reads: NONE });
+  units.push({ unit: { type: 'read', point: p }, skip: later, declares: bindingNames(point, facts), reads: point.inline ? (facts?.reads ?? NONE) : NONE });
+  return units;
+}
+
+/** The end of the group starting at `i`: the units after it that the same resumed steps skip. */
+function groupEnd(pending: readonly Pending[], i: number): number {
+  let j = i + 1;
+  while (j < pending.length && pending[j]!.unit.type !== 'compound' && sameSet(pending[j]!.skip, pending[i]!.skip)) j++;
+  return j;
+}
+
+/**
+ * Lays out the group pending[i, j) in one guard the steps that skip it pass by; a declaration
+ * in it that is used past the guard is declared outside it instead (see pulledOut).
+ */
+function layoutGroup(ctx: Context, pass: ListPass, i: number, j: number): void | Refusal {
+  const { pending } = pass;
+  const S = intersect(pending[i]!.skip, pass.R);
+  const guard = S.size > 0 ? condition(ctx, pass.R, S) : undefined;
+  const readsAfter = new Set(pending.slice(j).flatMap((p) => [...p.reads]));
+  const lastAsk = pending[j - 1]!.asks;
+  const restoredAfter = new Set(lastAsk === undefined ? [] : ctx.carried[lastAsk]!.map((l) => l.name));
+  let inside: Unit[] = [];
+  const declaredInside = new Set<string>();
+  const flush = () => {
+    if (inside.length > 0) pass.parts.push(guard ? { guard, units: inside } : { units: inside });
+    inside = [];
+    declaredInside.clear();
+  };
+  for (const [at, g] of pending.slice(i, j).entries()) {
+    let unit = g.unit;
+    let declares = g.declares;
+    if (unit.type === 'restore') {
+      unit = restoreUnit(ctx, unit.point, pass.visible);
+      declares = (unit as Extract<Unit, { type: 'restore' }>).locals.map((l) => l.name);
+    }
+    const escaping = guard ? declares.filter((n) => readsAfter.has(n) && !restoredAfter.has(n)) : [];
+    if (!guard || escaping.length === 0) {
+      if (guard && unit.type === 'item' && constantInGuard(ctx, pass, g, pending.slice(i + at + 1, j), restoredAfter)) unit = { ...unit, constant: true };
+      inside.push(unit);
+      for (const name of declares) declaredInside.add(name);
+      if (!guard) for (const name of declares) pass.visible.add(name);
+      pass.R = after(ctx, g, pass.R);
       continue;
     }
-    // A group: this unit and the next ones that the same resumed steps skip.
-    let j = i + 1;
-    while (j < pending.length && pending[j]!.unit.type !== 'compound' && sameSet(pending[j]!.skip, u.skip)) j++;
-    const S = intersect(u.skip, R);
-    const guard = S.size > 0 ? condition(ctx, R, S) : undefined;
-    const readsAfter = new Set(pending.slice(j).flatMap((p) => [...p.reads]));
-    const lastAsk = pending[j - 1]!.asks;
-    const restoredAfter = new Set(lastAsk === undefined ? [] : ctx.carried[lastAsk]!.map((l) => l.name));
-    let inside: Unit[] = [];
-    const declaredInside = new Set<string>();
-    const flush = () => {
-      if (inside.length > 0) parts.push(guard ? { guard, units: inside } : { units: inside });
-      inside = [];
-      declaredInside.clear();
-    };
-    for (const g of pending.slice(i, j)) {
-      let unit = g.unit;
-      let declares = g.declares;
-      if (unit.type === 'restore') {
-        unit = restoreUnit(ctx, unit.point, visible);
-        declares = (unit as Extract<Unit, { type: 'restore' }>).locals.map((l) => l.name);
-      }
-      const escaping = guard ? declares.filter((n) => readsAfter.has(n) && !restoredAfter.has(n)) : [];
-      if (!guard || escaping.length === 0) {
-        // A `let` reassigned only after the guard is a `const` inside it (its restored copy is the `let`).
-        if (guard && unit.type === 'item' && g.declaration?.kind === 'let' && declares.every((n) => restoredAfter.has(n))) {
-          const rest = pending.slice(pending.indexOf(g) + 1, j);
-          const assigned = rest.some(
-            (r) => r.unit.type === 'item' && declares.some((n) => ctx.facts.get(list.items[(r.unit as { item: number }).item]!.span.start)?.assigns.has(n)),
-          );
-          if (!assigned) unit = { ...unit, constant: true };
-        }
-        inside.push(unit);
-        for (const name of declares) declaredInside.add(name);
-        if (!guard) for (const name of declares) visible.add(name);
-        R = after(ctx, g, R);
-        continue;
-      }
-      // Declared in the guard and used past it: declared outside it instead.
-      const out = pulledOut(ctx, { ...g, unit }, escaping, S);
-      if (out instanceof Refusal) return out;
-      // A declaration that runs nothing and reads nothing the guard declared (`let reason: string;`)
-      // goes before the guard, which stays one block: the names it declares stay in scope for its ask.
-      const hoistable = out.type === 'item' && ![...g.reads].some((n) => declaredInside.has(n));
-      if (!hoistable) flush();
-      parts.push({ units: [out] });
-      for (const name of declares) visible.add(name);
-      R = after(ctx, g, R);
-    }
-    flush();
-    i = j;
+    // Declared in the guard and used past it: declared outside it instead.
+    const out = pulledOut(ctx, { ...g, unit }, escaping, S);
+    if (out instanceof Refusal) return out;
+    // A declaration that runs nothing and reads nothing the guard declared (`let reason: string;`)
+    // goes before the guard, which stays one block: the names it declares stay in scope for its ask.
+    const hoistable = out.type === 'item' && ![...g.reads].some((n) => declaredInside.has(n));
+    if (!hoistable) flush();
+    pass.parts.push({ units: [out] });
+    for (const name of declares) pass.visible.add(name);
+    pass.R = after(ctx, g, pass.R);
   }
-  return { layout: { parts }, exit: R };
+  flush();
+}
+
+/** A `let` reassigned only after the guard is a `const` inside it (its restored copy is the `let`). */
+function constantInGuard(ctx: Context, pass: ListPass, g: Pending, rest: readonly Pending[], restoredAfter: ReadonlySet<string>): boolean {
+  if (g.declaration?.kind !== 'let' || !g.declares.every((n) => restoredAfter.has(n))) return false;
+  return !rest.some((r) => {
+    const assigns = r.unit.type === 'item' ? ctx.facts.get(pass.list.items[r.unit.item]!.span.start)?.assigns : undefined;
+    return g.declares.some((n) => assigns?.has(n));
+  });
 }
 
 function restoreUnit(ctx: Context, point: number, visible: ReadonlySet<string>): Unit {
