@@ -312,119 +312,169 @@ function after(ctx: Context, u: Pending, R: ReadonlySet<string>): Set<string> {
   return new Set(R);
 }
 
+/** A compound statement being laid out: the values that reach it and the steps resumed in it. */
+interface CompoundPass {
+  item: CompoundItem;
+  R: ReadonlySet<string>;
+  /** Later steps, which skip the whole statement. */
+  later: Set<string>;
+  /** The values that enter it. */
+  entering: Set<string>;
+  /** Its own steps that enter it. */
+  resumable: Set<string>;
+  /** The steps under each child list. */
+  childSteps: Set<string>[];
+  layout: CompoundLayout;
+  /** The names its child lists see (a for loop's declarations added). */
+  inScope: Set<string>;
+  /** Whether the whole statement is wrapped in a guard the later steps skip. */
+  wrap: boolean;
+}
+
 /** The layout of a compound statement holding questions, reached with the values `R`; `skip`: the later steps. */
 function layoutCompound(
   ctx: Context,
-  item: Extract<ItemPlan, { type: 'compound' }>,
+  item: CompoundItem,
   R: ReadonlySet<string>,
   skip: ReadonlySet<string>,
   visible: ReadonlySet<string>,
 ): { layout: CompoundLayout; exit: Set<string> } | Refusal {
-  const { plan, source } = ctx;
-  const facts = ctx.facts.get(item.span.start);
-  const mine = new Set((ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step));
+  const mine = new Set((ctx.under.get(item.span.start) ?? []).map((p) => ctx.plan.points[p]!.step));
   const later = intersect(skip, R);
   const entering = difference(R, later);
-  const resumable = intersect(mine, entering);
-  const childSteps = item.children.map((child) => stepsIn(ctx, child.list));
-  const layout: CompoundLayout = { children: [], suspendedFinally: false };
-  const inScope = new Set(visible);
-  const into = resumedCondition(ctx, resumable);
-  const textOf = (span: { start: number; end: number }) => source.slice(span.start, span.end);
-  const after = (prefix: string, op: '||' | '&&', test: { start: number; end: number; binds: Binding }) =>
-    `${prefix} ${op} ${operand(textOf(test), test.binds, op)}`;
-  let wrap = later.size > 0;
+  const c: CompoundPass = {
+    item,
+    R,
+    later,
+    entering,
+    resumable: intersect(mine, entering),
+    childSteps: item.children.map((child) => stepsIn(ctx, child.list)),
+    layout: { children: [], suspendedFinally: false },
+    inScope: new Set(visible),
+    wrap: later.size > 0,
+  };
+  const header = compoundHeader(ctx, c);
+  if (header instanceof Refusal) return header;
+  if (c.wrap) c.layout.wrap = condition(ctx, R, later);
+  return layoutChildren(ctx, c);
+}
 
-  switch (item.kind) {
-    case 'if': {
-      const test = facts?.test;
-      if (!test) return refuse('nested-site', 'unreadableIf');
-      const steps = (role: string) => intersect(childSteps[item.children.findIndex((c) => c.role === role)] ?? new Set(), resumable);
-      const [inThen, inElse] = [steps('consequent'), steps('alternate')];
-      // Without an else, a later resumed step skips the statement through its condition.
-      const folded = wrap && !facts.hasElse;
-      if (folded) wrap = false;
-      let text = folded ? after(grouped(condition(ctx, difference(R, inThen), later)), '&&', test) : textOf(test);
-      let binds: Binding = folded ? 'and' : test.binds;
-      if (inElse.size > 0) {
-        text = `${notResumed(ctx, inElse)} && ${operand(text, binds, '&&')}`;
-        binds = 'and';
-      }
-      if (inThen.size > 0) text = `${resumedCondition(ctx, inThen)} || ${operand(text, binds, '||')}`;
-      if (text !== textOf(test)) layout.test = text;
-      break;
-    }
-    case 'loop': {
-      const loop = item.loop!;
-      if (loop.kind === 'while' || loop.kind === 'for') {
-        if (facts?.test) layout.test = after(into, '||', facts.test);
-        else if (loop.kind === 'while') return refuse('loop', 'unreadableWhile');
-      }
-      if (loop.kind === 'for' && facts?.forInit) {
-        const declaration = facts.forInit.declaration;
-        if (!declaration) layout.forInit = { skip: into };
-        else {
-          const inits: DeclaratorInit[] = [];
-          for (const [index, d] of declaration.declarators.entries()) {
-            const carriedHere = (name: string) => plan.points.every((p, i) => !resumable.has(p.step) || ctx.carried[i]!.some((l) => l.name === name));
-            if (d.names.every(carriedHere))
-              inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
-            else if (!d.pure) return refuse('loop', 'forDeclaration');
-            for (const n of d.names) inScope.add(n);
-          }
-          layout.forInit = inits;
-        }
-      }
-      if (loop.kind === 'for-of') {
-        layout.counter = { name: `mrtrIndex${loop.n}`, resuming: into };
-        for (const n of facts?.forOf?.names ?? []) inScope.add(n);
-      }
-      break;
-    }
-    case 'switch': {
-      if (!facts?.discriminant || !facts.cases) return refuse('switch-case', 'unreadableSwitch');
-      let value = textOf(facts.discriminant);
-      for (let c = item.children.length - 1; c >= 0; c--) {
-        const steps = intersect(childSteps[c]!, resumable);
-        if (steps.size === 0) continue;
-        const test = facts.cases[c]!;
-        if (test.test && !test.pure) return refuse('switch-case', 'computedTest');
-        // `{}` matches no case: the retry lands on default.
-        value = `${resumedCondition(ctx, steps)} ? ${test.test ? textOf(test.test) : '{}'} : ${value}`;
-      }
-      layout.discriminant = value;
-      break;
-    }
+/** The statement's header as the retry must enter it: its condition, initialiser, value or catch. */
+function compoundHeader(ctx: Context, c: CompoundPass): void | Refusal {
+  switch (c.item.kind) {
+    case 'if':
+      return ifHeader(ctx, c);
+    case 'loop':
+      return loopHeader(ctx, c);
+    case 'switch':
+      return switchHeader(ctx, c);
     case 'try': {
-      const c = item.children.findIndex((child) => child.role === 'catch');
-      const inCatch = c === -1 ? new Set<string>() : intersect(childSteps[c]!, resumable);
+      const { item, layout } = c;
+      const k = item.children.findIndex((child) => child.role === 'catch');
+      const inCatch = k === -1 ? new Set<string>() : intersect(c.childSteps[k]!, c.resumable);
       if (inCatch.size > 0) layout.enterCatch = resumedCondition(ctx, inCatch);
       layout.suspendedFinally = item.children.some((child) => child.role === 'finally');
-      break;
+      return;
     }
     default:
-      break;
+      return;
   }
-  if (wrap) layout.wrap = condition(ctx, R, later);
+}
 
-  // Each child list on a question's path, entered with the values that may reach it.
-  const exit = new Set(R);
-  const catchSteps = layout.enterCatch ? childSteps[item.children.findIndex((c) => c.role === 'catch')]! : new Set<string>();
-  for (const [c, child] of item.children.entries()) {
-    if (childSteps[c]!.size === 0) {
+/** An if's condition: true when a step of its then-branch is resumed, false for one of its else-branch. */
+function ifHeader(ctx: Context, c: CompoundPass): void | Refusal {
+  const facts = ctx.facts.get(c.item.span.start);
+  const test = facts?.test;
+  if (!test) return refuse('nested-site', 'unreadableIf');
+  const steps = (role: string) => intersect(c.childSteps[c.item.children.findIndex((child) => child.role === role)] ?? new Set(), c.resumable);
+  const [inThen, inElse] = [steps('consequent'), steps('alternate')];
+  const written = textOf(ctx, test);
+  // Without an else, a later resumed step skips the statement through its condition.
+  const folded = c.wrap && !facts.hasElse;
+  if (folded) c.wrap = false;
+  let text = folded ? `${grouped(condition(ctx, difference(c.R, inThen), c.later))} && ${operand(written, test.binds, '&&')}` : written;
+  let binds: Binding = folded ? 'and' : test.binds;
+  if (inElse.size > 0) {
+    text = `${notResumed(ctx, inElse)} && ${operand(text, binds, '&&')}`;
+    binds = 'and';
+  }
+  if (inThen.size > 0) text = `${resumedCondition(ctx, inThen)} || ${operand(text, binds, '||')}`;
+  if (text !== written) c.layout.test = text;
+}
+
+/** A loop's condition holds when a step in it is resumed; its initialiser reads the state, a for...of counts. */
+function loopHeader(ctx: Context, c: CompoundPass): void | Refusal {
+  const facts = ctx.facts.get(c.item.span.start);
+  const loop = c.item.loop!;
+  const into = resumedCondition(ctx, c.resumable);
+  if (loop.kind === 'while' || loop.kind === 'for') {
+    if (facts?.test) c.layout.test = `${into} || ${operand(textOf(ctx, facts.test), facts.test.binds, '||')}`;
+    else if (loop.kind === 'while') return refuse('loop', 'unreadableWhile');
+  }
+  if (loop.kind === 'for' && facts?.forInit) {
+    const forInit = forInitLayout(ctx, c, facts.forInit.declaration, into);
+    if (forInit instanceof Refusal) return forInit;
+    c.layout.forInit = forInit;
+  }
+  if (loop.kind === 'for-of') {
+    c.layout.counter = { name: `mrtrIndex${loop.n}`, resuming: into };
+    for (const n of facts?.forOf?.names ?? []) c.inScope.add(n);
+  }
+}
+
+/** A for loop's initialiser: skipped when resuming, or its declarators' values read from the state. */
+function forInitLayout(ctx: Context, c: CompoundPass, declaration: DeclarationFacts | undefined, into: string): CompoundLayout['forInit'] | Refusal {
+  if (!declaration) return { skip: into };
+  const carriedHere = (name: string) => ctx.plan.points.every((p, i) => !c.resumable.has(p.step) || ctx.carried[i]!.some((l) => l.name === name));
+  const inits: DeclaratorInit[] = [];
+  for (const [index, d] of declaration.declarators.entries()) {
+    if (d.names.every(carriedHere))
+      inits.push({ declarator: index, condition: into, locals: d.names.map((n) => ctx.carried.flat().find((l) => l.name === n)!) });
+    else if (!d.pure) return refuse('loop', 'forDeclaration');
+    for (const n of d.names) c.inScope.add(n);
+  }
+  return inits;
+}
+
+/** A switch's value: the resumed case's test (`{}` for default, which matches no case). */
+function switchHeader(ctx: Context, c: CompoundPass): void | Refusal {
+  const facts = ctx.facts.get(c.item.span.start);
+  if (!facts?.discriminant || !facts.cases) return refuse('switch-case', 'unreadableSwitch');
+  let value = textOf(ctx, facts.discriminant);
+  for (let k = c.item.children.length - 1; k >= 0; k--) {
+    const steps = intersect(c.childSteps[k]!, c.resumable);
+    if (steps.size === 0) continue;
+    const test = facts.cases[k]!;
+    if (test.test && !test.pure) return refuse('switch-case', 'computedTest');
+    value = `${resumedCondition(ctx, steps)} ? ${test.test ? textOf(ctx, test.test) : '{}'} : ${value}`;
+  }
+  c.layout.discriminant = value;
+}
+
+/** Each child list on a question's path, entered with the values that may reach it. */
+function layoutChildren(ctx: Context, c: CompoundPass): { layout: CompoundLayout; exit: Set<string> } | Refusal {
+  const { item, layout, entering, resumable } = c;
+  const exit = new Set(c.R);
+  const catchSteps = layout.enterCatch ? c.childSteps[item.children.findIndex((child) => child.role === 'catch')]! : new Set<string>();
+  for (const [k, child] of item.children.entries()) {
+    if (c.childSteps[k]!.size === 0) {
       layout.children.push(undefined);
       continue;
     }
-    let childEntry = difference(entering, difference(resumable, childSteps[c]!));
+    let childEntry = difference(entering, difference(resumable, c.childSteps[k]!));
     if (child.role === 'try') childEntry = difference(childEntry, catchSteps);
     if (child.role === 'catch' || item.kind === 'loop') childEntry = new Set([...entering, ...(ctx.loops ? [FRESH] : [])]);
-    const laid = layoutList(ctx, child.list, childEntry, inScope);
+    const laid = layoutList(ctx, child.list, childEntry, c.inScope);
     if (laid instanceof Refusal) return laid;
     layout.children.push(laid.layout);
     for (const value of laid.exit) exit.add(value);
   }
   if (ctx.loops && resumable.size > 0) exit.add(FRESH);
   return { layout, exit };
+}
+
+function textOf(ctx: Context, span: { start: number; end: number }): string {
+  return ctx.source.slice(span.start, span.end);
 }
 
 /** The steps of the points in a list, at any depth. */
