@@ -387,14 +387,19 @@ ${body}
     expect(output).toContain('const { note } = mrtr.locals<{ note: Note }>();');
   });
 
-  it('keeps the narrowing of a question asked inside `if (note)`', () => {
-    const { output } = transformSource(
+  it('marks a local the `if (note)` around the question narrows: its copy, declared before that `if`, would lose it', () => {
+    // Written as `const note = resuming ? mrtr.locals<{ note: Note }>().note : notes.get(id)`,
+    // then `if (mrtr.step === 'answer' || note)`, the code after the question reads a `note`
+    // that may be null: the output would not typecheck.
+    const { plan } = transformSource(
       tool(
         `  const note: Note | null | undefined = notes.get(id);\n  if (note) {\n  ${ask}\n    return { content: [{ type: 'text', text: note.title + answer.action }] };\n  }\n  return { content: [] };`,
       ),
       'n.ts',
     );
-    expect(output).toContain('mrtr.locals<{ note: Note }>()');
+    expect(plan.sites).toMatchObject([
+      { status: 'marked', code: 'nested-site', reason: expect.stringContaining('`note` is narrowed by a check before the question') },
+    ]);
   });
 
   it('does not narrow where the guard does not leave', () => {

@@ -44,18 +44,23 @@ export interface StatementFacts {
   cases?: Array<{ test?: Span; pure: boolean }>;
   /** An if with an else branch. */
   hasElse?: boolean;
+  /** An if without else whose branch always leaves: the names its condition rules null and undefined out for after it (`if (!x) return ...`). */
+  rulesOut?: string[];
   /** A for loop's initialiser: a declaration, or an expression. */
   forInit?: { span: Span; declaration?: DeclarationFacts };
   /** A for...of loop's variable: how it is declared, and whether the body assigns it. */
   forOf?: { kind?: 'const' | 'let' | 'var'; names: string[]; assigned: boolean };
 }
 
-/** Facts of every statement of a handler body (at any depth), by the statement's start. */
-export function statementFacts(body: Node): Map<number, StatementFacts> {
+/**
+ * Facts of every statement of a handler body (at any depth), by the statement's start.
+ * `nullChecked`: the names a check rules null and undefined out for after it (lifting.ts).
+ */
+export function statementFacts(body: Node, nullChecked: (statement: Statement) => string[]): Map<number, StatementFacts> {
   const facts = new Map<number, StatementFacts>();
   walk(body, (node) => {
     if (node === body || !isStatement(node)) return undefined;
-    facts.set(node.start!, factsOf(node));
+    facts.set(node.start!, factsOf(node, nullChecked));
     return undefined;
   });
   return facts;
@@ -65,12 +70,14 @@ function isStatement(node: Node): node is Statement {
   return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
 }
 
-function factsOf(statement: Statement): StatementFacts {
+function factsOf(statement: Statement, nullChecked: (statement: Statement) => string[]): StatementFacts {
   const facts: StatementFacts = { reads: referencedNames(statement), assigns: namesAssignedIn([statement]) };
   if (statement.type === 'VariableDeclaration') facts.declaration = declarationFacts(statement);
   if (statement.type === 'IfStatement') {
     facts.test = testOf(statement.test);
     facts.hasElse = statement.alternate != null;
+    const ruledOut = nullChecked(statement);
+    if (ruledOut.length > 0) facts.rulesOut = ruledOut;
   }
   if (statement.type === 'WhileStatement' || statement.type === 'DoWhileStatement') facts.test = testOf(statement.test);
   if (statement.type === 'SwitchStatement') {

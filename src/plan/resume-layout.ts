@@ -61,6 +61,8 @@ interface Context {
   quote: (text: string) => string;
   v: string;
   loops: boolean;
+  /** TypeScript: a local keeps the narrowing its checks made only in their block. */
+  typed: boolean;
   /** Points under each compound item (by its start). */
   under: Map<number, number[]>;
   carried: LiftedLocal[][];
@@ -71,6 +73,7 @@ export function layoutHandler(
   plan: HandlerPlan,
   facts: ReadonlyMap<number, StatementFacts>,
   quote: (text: string) => string,
+  typed: boolean,
 ): HandlerLayout | Refusal {
   const under = new Map<number, number[]>();
   const loopVars: Array<Set<string>> = plan.points.map(() => new Set());
@@ -100,7 +103,7 @@ export function layoutHandler(
   // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
   // it was, before the guard the retry skips: it does not travel.
   const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name) && !l.fresh));
-  const ctx: Context = { plan, source, facts, quote, v: loops ? 'mrtrStep' : 'mrtr.step', loops, under, carried };
+  const ctx: Context = { plan, source, facts, quote, v: loops ? 'mrtrStep' : 'mrtr.step', loops, typed, under, carried };
   const all = new Set([FRESH, ...plan.points.map((p) => p.step)]);
   const body = layoutList(ctx, plan.tree, all, new Set());
   if (body instanceof Refusal) return body;
@@ -235,7 +238,9 @@ function layoutGroup(ctx: Context, pass: ListPass, i: number, j: number): void |
       pass.R = after(ctx, g, pass.R);
       continue;
     }
-    // Declared in the guard and used past it: declared outside it instead.
+    // Declared in the guard and used past it: declared outside it instead, where a check later in the guard no longer narrows it.
+    const narrowed = ctx.typed ? escaping.find((n) => pending.slice(i + at + 1, j).some((r) => narrows(ctx, pass.list, r, n))) : undefined;
+    if (narrowed) return refuse('nested-site', 'narrowingLost', { name: narrowed });
     const out = pulledOut(ctx, { ...g, unit }, escaping, S);
     if (out instanceof Refusal) return out;
     // A declaration that runs nothing and reads nothing the guard declared (`let reason: string;`)
@@ -256,6 +261,11 @@ function constantInGuard(ctx: Context, pass: ListPass, g: Pending, rest: readonl
     const assigns = r.unit.type === 'item' ? ctx.facts.get(pass.list.items[r.unit.item]!.span.start)?.assigns : undefined;
     return g.declares.some((n) => assigns?.has(n));
   });
+}
+
+/** Whether a unit is a check that rules null and undefined out for `name` (`if (!name) return ...`). */
+function narrows(ctx: Context, list: ListPlan, u: Pending, name: string): boolean {
+  return u.unit.type === 'item' && ctx.facts.get(list.items[u.unit.item]!.span.start)?.rulesOut?.includes(name) === true;
 }
 
 function restoreUnit(ctx: Context, point: number, visible: ReadonlySet<string>): Unit {
@@ -279,8 +289,12 @@ function pulledOut(ctx: Context, g: Pending, escaping: string[], S: ReadonlySet<
     if (g.declaration.kind === 'var') return notCarried(escaping[0]!);
     const inits: DeclaratorInit[] = [];
     for (const [index, d] of g.declaration.declarators.entries()) {
-      if (d.names.every(carriedEverywhere) && (!d.pattern || d.init)) inits.push({ declarator: index, condition: when, locals: d.names.map(local) });
-      else if (!d.pure || d.names.some(carriedSomewhere)) return notCarried(d.names.find((n) => !carriedEverywhere(n)) ?? d.names[0]!);
+      if (d.names.every(carriedEverywhere) && (!d.pattern || d.init)) {
+        // Declared before the guard, it has its declared type: a check in the guard that narrowed it does not reach the question.
+        const narrowed = d.names.find((n) => resumed.some((i) => carriedBy(i, n)?.declaredType !== undefined));
+        if (narrowed) return refuse('nested-site', 'narrowingLost', { name: narrowed });
+        inits.push({ declarator: index, condition: when, locals: d.names.map(local) });
+      } else if (!d.pure || d.names.some(carriedSomewhere)) return notCarried(d.names.find((n) => !carriedEverywhere(n)) ?? d.names[0]!);
     }
     return inits.length === 0 ? g.unit : { type: 'init', item: g.unit.item, inits };
   }

@@ -27,6 +27,8 @@ export interface LiftedLocal {
   fresh?: boolean;
   /** Names `typeText` uses that the module must import (as types) from one of its imports. */
   typeImports?: Array<{ name: string; from: string }>;
+  /** The type it was declared with, where a guard before the question narrowed `typeText` from it. */
+  declaredType?: string;
 }
 
 /** One embedded request of a round. */
