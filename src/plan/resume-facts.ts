@@ -12,6 +12,8 @@ export interface DeclaratorFacts {
   names: string[];
   /** The binding is a pattern (`{ a, b }`), not one name. */
   pattern: boolean;
+  /** The name or pattern, without its type annotation. */
+  binding: Span;
   /** Just past the name and its type annotation: where an initialiser goes when there is none. */
   idEnd: number;
   init?: Span & { binds: Binding };
@@ -112,11 +114,18 @@ function declarationFacts(declaration: Extract<Node, { type: 'VariableDeclaratio
     declarators: declaration.declarations.map((d) => ({
       names: boundNames(d.id).map((b) => b.name),
       pattern: d.id.type !== 'Identifier',
+      binding: { start: d.id.start!, end: bindingEnd(d.id) },
       idEnd: d.id.end!,
       ...(d.init ? { init: testOf(d.init) } : {}),
       pure: !d.init || !hasSideEffects(d.init),
     })),
   };
+}
+
+/** Where a declarator's name or pattern ends, before its type annotation. */
+function bindingEnd(id: Node): number {
+  if (id.type === 'Identifier') return id.start! + id.name.length;
+  return 'typeAnnotation' in id && id.typeAnnotation ? id.typeAnnotation.start! : id.end!;
 }
 
 /** An expression's span, and how loosely it binds. */

@@ -155,7 +155,14 @@ function layoutList(
     }
     const j = groupEnd(pending, i);
     const laid = layoutGroup(ctx, pass, i, j);
-    if (laid instanceof Refusal) return laid;
+    if (laid instanceof Refusal) {
+      // Where a declaration the group makes cannot reach the question after it, the question joins the guard.
+      const joined = joinedToQuestion(ctx, pass, i, j);
+      if (joined === false) return laid;
+      if (joined instanceof Refusal) return joined;
+      i = j + 1;
+      continue;
+    }
     i = j;
   }
   return { layout: { parts: pass.parts }, exit: pass.R };
@@ -208,7 +215,8 @@ function groupEnd(pending: readonly Pending[], i: number): number {
  * Lays out the group pending[i, j) in one guard the steps that skip it pass by; a declaration
  * in it that is used past the guard is declared outside it instead (see pulledOut).
  */
-function layoutGroup(ctx: Context, pass: ListPass, i: number, j: number): void | Refusal {
+function layoutGroup(ctx: Context, into: ListPass, i: number, j: number): void | Refusal {
+  const pass: ListPass = { ...into, parts: [], visible: new Set(into.visible) };
   const { pending } = pass;
   const S = intersect(pending[i]!.skip, pass.R);
   const guard = S.size > 0 ? condition(ctx, pass.R, S) : undefined;
@@ -223,6 +231,8 @@ function layoutGroup(ctx: Context, pass: ListPass, i: number, j: number): void |
     declaredInside.clear();
   };
   for (const [at, g] of pending.slice(i, j).entries()) {
+    // What the retry runs after a question no step resumes here is not written (see joinedToQuestion).
+    if (pass.R.size === 0 && (g.unit.type === 'restore' || g.unit.type === 'read' || g.unit.type === 'clear')) continue;
     let unit = g.unit;
     let declares = g.declares;
     if (unit.type === 'restore') {
@@ -252,6 +262,9 @@ function layoutGroup(ctx: Context, pass: ListPass, i: number, j: number): void |
     pass.R = after(ctx, g, pass.R);
   }
   flush();
+  into.parts.push(...pass.parts);
+  into.visible = pass.visible;
+  into.R = pass.R;
 }
 
 /** A `let` reassigned only after the guard is a `const` inside it (its restored copy is the `let`). */
@@ -266,6 +279,108 @@ function constantInGuard(ctx: Context, pass: ListPass, g: Pending, rest: readonl
 /** Whether a unit is a check that rules null and undefined out for `name` (`if (!name) return ...`). */
 function narrows(ctx: Context, list: ListPlan, u: Pending, name: string): boolean {
   return u.unit.type === 'item' && ctx.facts.get(list.items[u.unit.item]!.span.start)?.rulesOut?.includes(name) === true;
+}
+
+/**
+ * The group pending[i, j) and the `if` after it, whose branch ends with the question, as one
+ * guard, where a declaration of the group cannot be declared outside the guard for the
+ * question to read (it is not carried, or a check in the guard narrowed it):
+ *
+ *   let elicitationId: string;
+ *   if (mrtr.step === undefined) {
+ *     const found = invoices.get(id);
+ *     if (!found) return missing();
+ *     elicitationId = newElicitationId();
+ *     if (!isSettled(elicitationId)) {
+ *       return mrtr.ask('url', { elicitationId }, { url: inputRequired.elicitUrl({ message: `Pay ${found.amount}`, ... }) });
+ *     }
+ *   } else {
+ *     ({ elicitationId } = mrtr.locals<{ elicitationId: string }>());
+ *     if (mrtr.response<ElicitResult>('url', 'elicit') === undefined) return mrtr.askAgain();
+ *   }
+ *
+ * The first call runs the group and the `if` as written; the retry restores what the question
+ * carries and reads the answer in the else block. A declaration the code after the `if` reads
+ * is declared before the guard with its declared type and assigned in it (both branches assign
+ * it, each with its narrowed type). False where the shape is not that one.
+ */
+function joinedToQuestion(ctx: Context, pass: ListPass, i: number, j: number): boolean | Refusal {
+  const group = pass.pending.slice(i, j);
+  const at = questionEndingIf(ctx, pass, j);
+  if (!at || group.some((g) => g.unit.type !== 'item')) return false;
+  const S = new Set([ctx.plan.points[at.p]!.step]);
+  if (!sameSet(intersect(group[0]!.skip, pass.R), S)) return false;
+  const readsAfter = new Set([...pass.pending.slice(j + 1).flatMap((p) => [...p.reads]), ...at.readsOfRead]);
+  const split = splitAroundGuard(ctx, group, at.p, readsAfter);
+  if (split instanceof Refusal) return split;
+  const restored = ctx.carried[at.p]!.filter((l) => !pass.visible.has(l.name));
+  const missing = restored.find((l) => !split.before.some((u) => u.type === 'declare' && u.locals.includes(l)));
+  if (missing) return refuse('nested-site', 'declarationNotCarried', { name: missing.name });
+  const inScope = new Set([...pass.visible, ...group.flatMap((g) => g.declares)]);
+  const laid = layoutCompound(ctx, at.item, difference(pass.R, S), pass.pending[j]!.skip, inScope);
+  if (laid instanceof Refusal) return laid;
+  const compound: Unit = { type: 'compound', item: pass.list.items.indexOf(at.item), layout: laid.layout };
+  const restore: Unit[] = restored.length > 0 ? [{ type: 'restore', point: at.p, locals: restored, assign: true }] : [];
+  if (split.before.length > 0) pass.parts.push({ units: split.before });
+  pass.parts.push({ guard: condition(ctx, pass.R, S), units: [...split.inside, compound], otherwise: [...restore, { type: 'read', point: at.p }] });
+  for (const name of split.declaredBefore) pass.visible.add(name);
+  return true;
+}
+
+/** The `if` at pending[j] when its only question ends one of its branches (no loop in the handler), and what reading its answer reads. */
+function questionEndingIf(ctx: Context, pass: ListPass, j: number): { item: CompoundItem; p: number; readsOfRead: ReadonlySet<string> } | undefined {
+  const unit = pass.pending[j]?.unit;
+  if (ctx.loops || unit?.type !== 'compound') return undefined;
+  const item = pass.list.items[unit.item] as CompoundItem;
+  const points = ctx.under.get(item.span.start) ?? [];
+  if (item.kind !== 'if' || points.length !== 1) return undefined;
+  const last = item.children.map((child) => child.list.items.at(-1)).find((l) => l?.type === 'point' && l.point === points[0]);
+  if (!last) return undefined;
+  // A question awaited inside a statement is read by writing that statement again.
+  const readsOfRead = ctx.plan.points[points[0]!]!.inline ? (ctx.facts.get(last.span.start)?.reads ?? NONE) : NONE;
+  return { item, p: points[0]!, readsOfRead };
+}
+
+/**
+ * The group's units inside the guard, and before it: a declaration the code after the guard
+ * reads, all of whose names the question carries (`let x: T;` before, `x = f();` inside), or
+ * one that runs and carries nothing (`let reason: string;`, as written).
+ */
+function splitAroundGuard(
+  ctx: Context,
+  group: readonly Pending[],
+  p: number,
+  readsAfter: ReadonlySet<string>,
+): { before: Unit[]; inside: Unit[]; declaredBefore: string[] } | Refusal {
+  const carried = new Map(ctx.carried[p]!.map((l) => [l.name, l]));
+  const out = { before: [] as Unit[], inside: [] as Unit[], declaredBefore: [] as string[] };
+  const declaredInside = new Set<string>();
+  for (const g of group) {
+    const escaping = g.declares.filter((n) => readsAfter.has(n));
+    const { item } = g.unit as Extract<Unit, { type: 'item' }>;
+    if (escaping.length === 0) {
+      out.inside.push(g.unit);
+      for (const name of g.declares) declaredInside.add(name);
+      continue;
+    }
+    if (assignable(g.declaration) && g.declares.every((n) => carried.has(n))) {
+      out.before.push({ type: 'declare', locals: g.declares.map((n) => carried.get(n)!) });
+      out.inside.push({ type: 'assign', item });
+    } else {
+      const idle = g.declaration?.declarators.every((d) => d.pure && !d.init) && !g.declares.some((n) => carried.has(n));
+      if (!idle || [...g.reads].some((n) => declaredInside.has(n))) return refuse('nested-site', 'declarationNotCarried', { name: escaping[0]! });
+      out.before.push(g.unit);
+    }
+    out.declaredBefore.push(...g.declares);
+  }
+  return out;
+}
+
+/** A `const` or `let` whose declarators all have a value, written again as an assignment (a pattern only alone). */
+function assignable(declaration: DeclarationFacts | undefined): boolean {
+  if (!declaration || declaration.kind === 'var') return false;
+  const { declarators } = declaration;
+  return declarators.every((d) => d.init !== undefined) && (declarators.length === 1 || declarators.every((d) => !d.pattern));
 }
 
 function restoreUnit(ctx: Context, point: number, visible: ReadonlySet<string>): Unit {
