@@ -292,6 +292,18 @@ export class StateModules {
     return toWire;
   }
 
+  /**
+   * The module (with the extension `ext` of the package's form) the files of a package an earlier
+   * run migrated import, where a run over a part of the package put it beside them: the package
+   * keeps one module, whose verifier serves them all.
+   */
+  private earlierModule(root: string, ext: string): string | undefined {
+    const modules = [...this.migratedEarlier]
+      .filter(([file, module]) => this.packageOf(file).root === root && path.extname(module) === ext && this.writtenByUs(module))
+      .map(([, module]) => module);
+    return modules.sort()[0];
+  }
+
   /** Whether a file builds an MCP server whose options the codemod can extend (its text, when the run has it). */
   private canWire(file: string, text: string | undefined): boolean {
     let ok = this.wirable.get(file);
@@ -438,6 +450,8 @@ export class StateModules {
       const isDir = this.requested.endsWith('/') || (existsSync(target) && !path.extname(target));
       return isDir ? path.join(target, STATE_MODULE_NAME + ext) : target;
     }
+    const earlier = this.earlierModule(this.packageOf(members[0]!).root, ext);
+    if (earlier) return earlier;
     const dir = commonDirectory(builders.length > 0 ? builders : members);
     return path.join(dir, STATE_MODULE_NAME + ext);
   }
