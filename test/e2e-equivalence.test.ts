@@ -3,11 +3,12 @@
 // and on the 2025 era (the SDK's legacy shim). Same results, same questions, same side
 // effects, in the same order: a rewrite that re-ran code before a question would change
 // the world's log even where the results agree.
+import { ProtocolError, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
 import { importFixture } from './support/fixtures.ts';
-import { runCalls, type ClientScript, type Era, type ToolCall } from './support/harness.ts';
+import { link, normaliseQuestion, runCalls, stripMeta, type ClientScript, type Era, type Question, type ToolCall } from './support/harness.ts';
 
 type ServerModule = { createServer(world: World): McpServer };
 
@@ -392,6 +393,96 @@ it('the unmigrated legacy server fails on the 2026-07-28 era, so the comparison 
   const run = await record(await importFixture<ServerModule>(scenario.fixture, 'input'), 'modern', scenario);
   expect(JSON.stringify(run.results)).toContain('Server-to-client requests are not available');
   expect(run.log).toEqual(['count:logs']);
+});
+
+// A URL elicitation thrown as an error (-32042): a 2025 client showed the URL and, once the user
+// was done, called again, and the handler ran from the top, opening a new payment and asking
+// again. The migrated handler asks the same question; the retry goes on after it with the
+// payment opened before it (the one the user paid), and opens nothing twice.
+describe('a URL elicitation thrown before code that goes on', () => {
+  const fixture = 'url-throw-reads-skipped-locals';
+  const capabilities = { elicitation: { form: {}, url: {} } };
+  // The payment page: the user pays the payment its URL names.
+  const pay = (world: World, url: unknown) => world.audit(`paid:${String(url).split('/').pop()}`);
+  const url = (payment: string) => `https://pay.example.com/${payment}`;
+
+  /** The 2025 client's flow: a call that fails with -32042 shows each URL, then is made once more. */
+  async function legacyFlow(world: World, call: ToolCall) {
+    const legacy = await importFixture<ServerModule>(fixture, 'input');
+    const { client, close } = await link(
+      () => legacy.createServer(world),
+      'legacy',
+      { capabilities },
+      () => undefined,
+    );
+    const questions: Question[] = [];
+    const results: unknown[] = [];
+    try {
+      for (const attempt of [1, 2]) {
+        try {
+          results.push(stripMeta(await client.callTool(call)));
+          break;
+        } catch (error) {
+          if (!(error instanceof ProtocolError) || error.code !== -32042) throw error;
+          results.push({ attempt, code: error.code });
+          for (const params of (error.data as { elicitations: ElicitRequestURLParams[] }).elicitations) {
+            questions.push(normaliseQuestion('elicitation/create', params));
+            pay(world, params.url);
+          }
+        }
+      }
+    } finally {
+      await close();
+    }
+    return { results, questions, log: world.log };
+  }
+
+  it.each([
+    {
+      call: { name: 'checkout', arguments: { order: 'ord-7' } },
+      message: 'Pay 42 EUR for ord-7',
+      payment: 'pay-ord-7',
+      after: 'shipped:ord-7',
+      text: 'Paid with pay-ord-7-1.',
+    },
+    {
+      call: { name: 'reorder', arguments: { order: 'ord-9' } },
+      message: 'Pay 5 CHF again',
+      payment: 'pay-ord-9',
+      after: 'reordered:ord-9',
+      text: 'Reordered ord-9 for 5 CHF.',
+    },
+  ])(
+    '$call.name asks what the 2025 server asked, once, and the retry uses the payment opened before it, on both eras',
+    async ({ call, message, payment, after, text }) => {
+      const [first, second] = [`${payment}-1`, `${payment}-2`];
+      const question = (id: string, elicitationId?: string) => ({
+        method: 'elicitation/create',
+        params: { mode: 'url', message, url: url(id), ...(elicitationId ? { elicitationId } : {}) },
+      });
+      // The 2025 retry opened a second payment, which nobody had paid: the user was asked again.
+      const legacy = await legacyFlow(createWorld(), call);
+      expect(legacy.results).toEqual([
+        { attempt: 1, code: -32042 },
+        { attempt: 2, code: -32042 },
+      ]);
+      expect(legacy.questions).toEqual([question(first, first), question(second, second)]);
+      expect(legacy.log).toEqual([`audit:opened:${first}`, `audit:paid:${first}`, `audit:opened:${second}`, `audit:paid:${second}`]);
+
+      const migrated = await importFixture<ServerModule>(fixture, 'output');
+      for (const era of ['modern', 'legacy'] as const) {
+        const world = createWorld();
+        const script: ClientScript = { elicit: (params) => (pay(world, params.url), { action: 'accept' }) };
+        const run = await runCalls(() => migrated.createServer(world), era, [call], script, capabilities);
+        expect({ era, results: run.results }).toEqual({ era, results: [{ content: [{ type: 'text', text }] }] });
+        // The 2026-07-28 URL question has no elicitationId; the SDK's 2025 shim makes one up.
+        const asked = run.questions.map((q) => ({ ...q, params: { ...(q.params as object), elicitationId: undefined } }));
+        expect({ era, questions: asked }).toEqual({ era, questions: [question(first)] });
+        // The payment opened once, before its question; the one paid is the one the retry goes on with.
+        expect({ era, log: world.log }).toEqual({ era, log: [`audit:opened:${first}`, `audit:paid:${first}`, `audit:${after}:${first}`] });
+      }
+    },
+  );
 });
 
 // A client without form elicitation: none at all, or URL mode only (declaring a mode takes away

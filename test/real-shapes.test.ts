@@ -418,6 +418,51 @@ ${body}
     expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.line, s.column, s.status, s.code])).toEqual([[9, 5, 'marked', 'untyped-local']]);
   });
 
+  it('keeps a destructured id the code after reads declared before the code the retry skips, assigned in it (no semicolons)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mrtr-url-throw-'));
+    try {
+      const file = path.join(dir, 'pay.ts');
+      const source = [
+        "import { McpServer, UrlElicitationRequiredError } from '@modelcontextprotocol/server'",
+        'declare function open(): { id: string; page: string }',
+        'declare function settled(id: string): boolean',
+        "const server = new McpServer({ name: 's', version: '1' })",
+        "server.registerTool('pay', { description: 'd' }, async () => {",
+        '  const label = open().page',
+        '  const { id, page } = open()',
+        '  if (!settled(id)) {',
+        "    throw new UrlElicitationRequiredError([{ mode: 'url', message: label, url: page, elicitationId: id }])",
+        '  }',
+        "  return { content: [{ type: 'text', text: id + page }] }",
+        '})',
+        '',
+      ].join('\n');
+      writeFileSync(file, source);
+      const { plan, output } = await transformWithTypes(source, file, new TsTypeFactsProvider());
+      expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['id', 'page'] }]);
+      expect(output).toContain(
+        [
+          '  let id: string, page: string',
+          '  if (mrtr.step === undefined) {',
+          '    const label = open().page',
+          '    ;({ id, page } = open())',
+          '    if (!settled(id)) {',
+          "      return mrtr.ask('url', { id, page }, {",
+          '        url: inputRequired.elicitUrl({ message: label, url: page }),',
+          '      })',
+          '    }',
+          '  } else {',
+          '    ({ id, page } = mrtr.locals<{ id: string; page: string }>())',
+          "    if (mrtr.response<ElicitResult>('url', 'elicit') === undefined) return mrtr.askAgain()",
+          '  }',
+          "  return { content: [{ type: 'text', text: id + page }] }",
+        ].join('\n'),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is refused inside a try, whose catch saw the error', () => {
     const source = handler(`  const id = 'x';\n  try {\n${throwing}\n  } catch (e) {\n    return { content: [] };\n  }\n  return { content: [] };`);
     expect(transformSource(source, 'pay.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'url-elicitation']]);
@@ -447,14 +492,44 @@ ${body}
     expect(output).toContain('const { note } = mrtr.locals<{ note: Note }>();');
   });
 
-  it('keeps the narrowing of a question asked inside `if (note)`', () => {
-    const { output } = transformSource(
+  it('marks a local the `if (note)` around the question narrows: its copy, declared before that `if`, would lose it', () => {
+    // Written as `const note = resuming ? mrtr.locals<{ note: Note }>().note : notes.get(id)`,
+    // then `if (mrtr.step === 'answer' || note)`, the code after the question reads a `note`
+    // that may be null: the output would not typecheck.
+    const { plan } = transformSource(
       tool(
         `  const note: Note | null | undefined = notes.get(id);\n  if (note) {\n  ${ask}\n    return { content: [{ type: 'text', text: note.title + answer.action }] };\n  }\n  return { content: [] };`,
       ),
       'n.ts',
     );
-    expect(output).toContain('mrtr.locals<{ note: Note }>()');
+    expect(plan.sites).toMatchObject([
+      { status: 'marked', code: 'nested-site', reason: expect.stringContaining('`note` is narrowed by a check before the question') },
+    ]);
+  });
+
+  it('keeps the question in the guard with a local a check there narrowed, when the question ends its branch', () => {
+    // `byId[id]` runs nothing: declared before the guard as written, `note` would lose the narrowing `if (!note)` made.
+    const { output, plan } = transformSource(
+      tool(
+        `  const byId: Record<string, Note | undefined> = {};\n  const note = byId[id];\n  if (!note) return { content: [] };\n  if (note.tags.length === 0) {\n    await ctx.mcpReq.elicitInput({ message: note.title, requestedSchema: { type: 'object', properties: {} } });\n  }\n  return { content: [] };`,
+      ),
+      'n.ts',
+    );
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [] }]);
+    // Declared before the guard, `note` would be `Note | undefined` at the question.
+    expect(output).toContain(
+      [
+        '  if (mrtr.step === undefined) {',
+        '    const byId: Record<string, Note | undefined> = {};',
+        '    const note = byId[id];',
+        '    if (!note) return { content: [] };',
+        '    if (note.tags.length === 0) {',
+        "      return mrtr.ask('answer', {}, {",
+      ].join('\n'),
+    );
+    expect(output).toContain(
+      "  } else {\n    if (mrtr.response<ElicitResult>('answer', 'elicit') === undefined) return mrtr.askAgain();\n  }\n  return { content: [] };",
+    );
   });
 
   it('does not narrow where the guard does not leave', () => {

@@ -199,6 +199,56 @@ describe('the engine writes it once a package', () => {
     expect(result.changed[0]!.output).toContain('// @mrtr-todo(server-elsewhere):');
   });
 
+  it('keeps the module a run over the tools placed when a later run over the package migrates more, and wires the server from it', async () => {
+    const dir = await dirOf('later-run');
+    const tool = (name: string) =>
+      [
+        "import type { McpServer } from '@modelcontextprotocol/server';",
+        `export function register${name}(server: McpServer): void {`,
+        `  server.registerTool('${name.toLowerCase()}', { description: 'd' }, async (ctx) => {`,
+        "    const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });",
+        "    return { content: [{ type: 'text', text: answer.action }] };",
+        '  });',
+        '}',
+        '',
+      ].join('\n');
+    const server = [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      "import { registerGo } from './tools/go.js';",
+      "import { registerStop } from './tools/stop.js';",
+      'export function createServer(): McpServer {',
+      "  const server = new McpServer({ name: 's', version: '1' });",
+      '  registerGo(server);',
+      '  registerStop(server);',
+      '  return server;',
+      '}',
+      '',
+    ].join('\n');
+    await putFile(dir, 'src/server.ts', server);
+    await putFile(dir, 'src/tools/go.ts', tool('Go'));
+    const first = await runCodemod({ paths: ['src/tools'], write: true, cwd: dir, types: false });
+    expect(first.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/tools/go.ts', 'migrated', undefined],
+      ['src/tools/go.ts', 'marked', 'server-elsewhere'],
+    ]);
+    expect(first.changed.map((c) => c.path)).toEqual(['src/tools/go.ts', 'src/tools/mrtr-request-state.ts']);
+
+    // A new tool meanwhile; the run over the package migrates it with the module the first run placed.
+    await putFile(dir, 'src/tools/stop.ts', tool('Stop'));
+    const second = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
+    expect(second.errors).toEqual([]);
+    expect(second.changed.map((c) => c.path)).toEqual(['src/tools/stop.ts', 'src/server.ts', 'src/tools/go.ts']);
+    expect(second.stateModules).toEqual([{ file: 'src/tools/mrtr-request-state.ts', form: 'ts', status: 'current', wiredIn: ['src/server.ts'] }]);
+    expect(await readFile(path.join(dir, 'src/tools/stop.ts'), 'utf8')).toContain("import { mrtrResume } from './mrtr-request-state.js';");
+    expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toContain("import { mrtrVerify } from './tools/mrtr-request-state.js';");
+    expect(await readFile(path.join(dir, 'src/tools/go.ts'), 'utf8')).not.toContain('@mrtr-todo');
+    expect(await readdir(path.join(dir, 'src'))).toEqual(['server.ts', 'tools']);
+
+    const third = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
+    expect(third.changed).toEqual([]);
+    expect(third.stateModules).toEqual([{ file: 'src/tools/mrtr-request-state.ts', form: 'ts', status: 'current', wiredIn: [] }]);
+  });
+
   it('writes a missing module that migrated files import (as a jscodeshift run leaves them)', async () => {
     const dir = await dirOf('missing');
     const first = await runCodemod({ paths: ['.'], write: false, cwd: await dirOfWith(dir, ELICIT_SERVER), types: false });

@@ -21,7 +21,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { analyseFile } from '../analyse/analyse-file.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
-import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
+import { SERVER_PACKAGE, STATE_EXPORTS, TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { codeStyleOf } from '../analyse/code-style.ts';
 import { importedFrom, isImported, moduleSystemOf, STATE_MODULE_NAME, stateModuleSpecifier } from '../analyse/module-imports.ts';
 import { addImport } from '../rewrite/edits/imports.ts';
@@ -93,6 +93,10 @@ export class StateModules {
   private readonly packages = new Map<string, { root: string; type?: string }>();
   /** The files that import each module path (placed, or found importing a missing one). */
   private readonly importers = new Map<string, Set<string>>();
+  /** Files an earlier run migrated (they import mrtrResume from a module that exists), by the module they import. */
+  private readonly migratedEarlier = new Map<string, string>();
+  /** Whether each module met builds a server whose options the codemod can extend. */
+  private readonly wirable = new Map<string, boolean>();
 
   constructor(
     private readonly cwd: string,
@@ -113,7 +117,9 @@ export class StateModules {
     for (const specifier of this.graph.specifiersOf(file)) {
       if (!specifier.includes(STATE_MODULE_NAME)) continue;
       const dir = path.dirname(file);
-      if (resolveAmong(dir, specifier, existsSync)) continue;
+      const found = resolveAmong(dir, specifier, existsSync);
+      if (found && source.includes(STATE_EXPORTS.resume)) this.migratedEarlier.set(file, found);
+      if (found) continue;
       const module = sourceFileOf(path.resolve(dir, specifier), file);
       this.missing.add(module);
       this.importedBy(module, [file]);
@@ -129,12 +135,7 @@ export class StateModules {
    */
   async place(candidates: ReadonlyArray<{ absolutePath: string; source: string }>): Promise<Map<string, Placement>> {
     const texts = new Map(candidates.map((c) => [c.absolutePath, c.source]));
-    const wirable = new Map<string, boolean>();
-    const canWire = (file: string) => {
-      let ok = wirable.get(file);
-      if (ok === undefined) wirable.set(file, (ok = buildsWirableServer(file, texts.get(file) ?? readSource(file)?.source)));
-      return ok;
-    };
+    const canWire = (file: string) => this.canWire(file, texts.get(file));
     const byPackage = new Map<string, (typeof candidates)[number][]>();
     for (const c of candidates) {
       const root = this.packageOf(c.absolutePath).root;
@@ -223,24 +224,126 @@ export class StateModules {
     }
 
     // The verifier, where the servers are built.
-    const toWire = new Map<string, string>();
-    for (const f of files) {
-      const placed = this.placements.get(f.absolutePath);
-      if (!f.importsModule || !placed || placed.refused) continue;
-      for (const builder of placed.builders) toWire.set(builder, placed.options.path!);
-    }
-    for (const [builder, modulePath] of [...toWire].sort(([a], [b]) => a.localeCompare(b))) {
+    const toWire = this.serversToWire(files, byPath);
+    const failed = new Set<string>();
+    for (const [builder, { modulePath, migratedNow }] of [...toWire].sort(([a], [b]) => a.localeCompare(b))) {
       const known = byPath.get(builder);
       const wired = await this.wire(builder, modulePath, known, write);
       if ('error' in wired) {
         errors.push({ file: displayPath(this.cwd, builder), message: wired.error });
+        failed.add(builder);
         continue;
       }
       if (wired.change) wiringChanges.push(wired.change);
-      records.get(modulePath)?.wiredIn.push(displayPath(this.cwd, builder));
+      // (Wired by an earlier run for the files that one migrated: not this run's doing.)
+      if (wired.change || migratedNow) records.get(modulePath)?.wiredIn.push(displayPath(this.cwd, builder));
     }
-    // The modules wired first, then the request-state modules (reviewed last).
-    return { changes: [...wiringChanges, ...moduleChanges], errors, modules: [...records.values()] };
+    const unmarked = await this.unmarkWired(toWire, failed, byPath, write);
+    errors.push(...unmarked.errors);
+    // The modules wired first (and the markers that said they were not), then the request-state modules (reviewed last).
+    return { changes: [...wiringChanges, ...unmarked.changes, ...moduleChanges], errors, modules: [...records.values()] };
+  }
+
+  /**
+   * The marker an earlier run left where it found no server to wire says what is done now: it
+   * goes from each file whose servers are all wired (a file that builds one of them too was
+   * rewritten by its wiring: left for the next run).
+   */
+  private async unmarkWired(
+    toWire: ReadonlyMap<string, { importers: string[] }>,
+    failed: ReadonlySet<string>,
+    byPath: ReadonlyMap<string, TransformedFile>,
+    write: boolean,
+  ): Promise<{ changes: StepChange[]; errors: Array<{ file: string; message: string }> }> {
+    const wiredFor = new Map<string, boolean>();
+    for (const [builder, { importers }] of toWire)
+      for (const importer of importers) wiredFor.set(importer, !failed.has(builder) && wiredFor.get(importer) !== false);
+    const changes: StepChange[] = [];
+    const errors: Array<{ file: string; message: string }> = [];
+    for (const [importer, wired] of [...wiredFor].sort(([a], [b]) => a.localeCompare(b))) {
+      if (!wired || toWire.has(importer)) continue;
+      const unmarked = await this.unmark(importer, byPath.get(importer), write);
+      if ('error' in unmarked) errors.push({ file: displayPath(this.cwd, importer), message: unmarked.error });
+      else if (unmarked.change) changes.push(unmarked.change);
+    }
+    return { changes, errors };
+  }
+
+  /**
+   * The modules that build the servers the migrated files' handlers are registered on, each with
+   * the request-state module it imports the verifier from and the files it is wired for: those
+   * this run migrated, and those an earlier run migrated whose server it could not reach then
+   * (`migrate src/tools/`, then `migrate src/`): they import the module already.
+   */
+  private serversToWire(
+    files: readonly TransformedFile[],
+    byPath: ReadonlyMap<string, TransformedFile>,
+  ): Map<string, { modulePath: string; importers: string[]; migratedNow: boolean }> {
+    const toWire = new Map<string, { modulePath: string; importers: string[]; migratedNow: boolean }>();
+    const add = (builder: string, modulePath: string, importer: string, now: boolean) => {
+      const wanted = toWire.get(builder) ?? { modulePath, importers: [], migratedNow: false };
+      wanted.importers.push(importer);
+      wanted.migratedNow ||= now;
+      toWire.set(builder, wanted);
+    };
+    for (const f of files) {
+      const placed = this.placements.get(f.absolutePath);
+      if (!f.importsModule || !placed || placed.refused) continue;
+      for (const builder of placed.builders) add(builder, placed.options.path!, f.absolutePath, true);
+    }
+    for (const [importer, modulePath] of this.migratedEarlier) {
+      if (byPath.get(importer)?.importsModule || !this.writtenByUs(modulePath)) continue;
+      for (const builder of this.graph.buildersReaching(importer)) {
+        if (builder !== importer && this.canWire(builder, byPath.get(builder)?.text)) add(builder, modulePath, importer, false);
+      }
+    }
+    return toWire;
+  }
+
+  /**
+   * The module (with the extension `ext` of the package's form) the files of a package an earlier
+   * run migrated import, where a run over a part of the package put it beside them: the package
+   * keeps one module, whose verifier serves them all.
+   */
+  private earlierModule(root: string, ext: string): string | undefined {
+    const modules = [...this.migratedEarlier]
+      .filter(([file, module]) => this.packageOf(file).root === root && path.extname(module) === ext && this.writtenByUs(module))
+      .map(([, module]) => module);
+    return modules.sort()[0];
+  }
+
+  /** Whether a file builds an MCP server whose options the codemod can extend (its text, when the run has it). */
+  private canWire(file: string, text: string | undefined): boolean {
+    let ok = this.wirable.get(file);
+    if (ok === undefined) this.wirable.set(file, (ok = buildsWirableServer(file, text ?? readSource(file)?.source)));
+    return ok;
+  }
+
+  /** Whether a module is one this codemod wrote (an earlier run's, read by this one or not). */
+  private writtenByUs(modulePath: string): boolean {
+    const text = this.existing.get(modulePath) ?? readSource(modulePath)?.source;
+    return text !== undefined && text.includes(STATE_MODULE_SENTINEL);
+  }
+
+  /** Removes the server-elsewhere marker an earlier run wrote in a file whose server is wired now. */
+  private async unmark(file: string, known: TransformedFile | undefined, write: boolean): Promise<{ change?: StepChange } | { error: string }> {
+    const read = known ? { source: known.text, bytes: known.bytes } : readSource(file);
+    if (!read) return { error: 'cannot read the file, to remove its server-elsewhere marker (the verifier is wired now)' };
+    const output = read.source.replace(SERVER_ELSEWHERE_MARKER, '');
+    if (output === read.source) return {};
+    const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: read.source, output, written: false };
+    if (!write) return { change };
+    try {
+      const readOnly = this.writeReadOnly ? undefined : await readOnlyReason(file);
+      if (readOnly) return { error: `${readOnly}; its server-elsewhere marker was left (the verifier is wired now: delete it)` };
+      await writeFileAtomic(file, output, { expected: read.bytes });
+      change.written = true;
+    } catch (error) {
+      if (error instanceof ChangedOnDiskError)
+        return { error: 'the file changed on disk during the run; its server-elsewhere marker was left (the verifier is wired now: delete it)' };
+      return { error: `cannot write: ${describeFsError(error)}` };
+    }
+    return { change };
   }
 
   private async writeModule(
@@ -355,6 +458,8 @@ export class StateModules {
       const isDir = this.requested.endsWith('/') || (existsSync(target) && !path.extname(target));
       return isDir ? path.join(target, STATE_MODULE_NAME + ext) : target;
     }
+    const earlier = this.earlierModule(this.packageOf(members[0]!).root, ext);
+    if (earlier) return earlier;
     const dir = commonDirectory(builders.length > 0 ? builders : members);
     return path.join(dir, STATE_MODULE_NAME + ext);
   }
@@ -416,6 +521,9 @@ function manifestType(dir: string): { exists: boolean; type?: string } {
     return { exists: true };
   }
 }
+
+/** The line of the marker a migrated file gets when its server is not wired (src/plan/wiring.ts). */
+const SERVER_ELSEWHERE_MARKER = new RegExp(`^[ \\t]*// ${TODO_MARKER}\\(server-elsewhere\\):[^\\n]*\\n`, 'gm');
 
 /** Whether a file builds an MCP server whose options the codemod can extend. */
 function buildsWirableServer(file: string, source: string | undefined): boolean {

@@ -8,6 +8,7 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { jsString } from '../core/escape.ts';
 import { dispatchCases, planByCase, type Blocked } from './dispatch-cases.ts';
 import type { FilePlanning } from './file-planning.ts';
+import { nullChecked } from './lifting.ts';
 import { handlerId, planHandler } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
 import { statementFacts } from './resume-facts.ts';
@@ -98,7 +99,13 @@ function whole(result: HandlerPlan | Refusal): Outcome {
 /** A planned handler with how it is written (or why it cannot be written in place). */
 function withLayout(file: FilePlanning, plan: HandlerPlan | Refusal, handler: HandlerSite, handlerSites: LegacySite[]): HandlerPlan | Refusal {
   if (plan instanceof Refusal) return plan;
-  const layout = layoutHandler(file.source, plan, statementFacts(handler.fn.body), (text) => jsString(text, file.style.quote));
+  const layout = layoutHandler(
+    file.source,
+    plan,
+    statementFacts(handler.fn.body, nullChecked),
+    (text) => jsString(text, file.style.quote),
+    file.analysis.typed,
+  );
   if (layout instanceof Refusal) return layout.site ? layout : layout.at(handlerSites[0]!);
   plan.layout = layout;
   return plan;

@@ -162,7 +162,8 @@ function liftedByType(
   const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
   if (collection && !shown()) return refuse('unbounded-local', 'collection', { name, held: held(), type: typeText });
   const typeImports = annotation === undefined ? fact?.imports : undefined;
-  return { name, mutable, typeText: narrowedAtQuestion(typeText, name, mutable, at, source), ...(typeImports ? { typeImports } : {}) };
+  const narrowed = narrowedAtQuestion(typeText, name, mutable, at, source);
+  return { name, mutable, typeText: narrowed, ...(typeImports ? { typeImports } : {}), ...(narrowed !== typeText ? { declaredType: typeText } : {}) };
 }
 
 /** The type of a name bound by a round's answer, written in terms of the result types. */

@@ -4,7 +4,7 @@
 // question changes an object the local only refers to (a JSON copy in requestState would
 // silently lose that change).
 import type { Node } from '@babel/types';
-import { boundNames, walk } from '../analyse/ast.ts';
+import { boundNames, referencedNames, walk } from '../analyse/ast.ts';
 import { alwaysExits, type LocatedRound } from './body-tree.ts';
 import type { Declared } from './liveness.ts';
 
@@ -148,6 +148,12 @@ function testsNullish(test: Node, name: string): boolean {
   return false;
 }
 
+/** The names an `if` without else whose branch always leaves rules null and undefined out for after it (`if (!note) return ...`). */
+export function nullChecked(statement: Node): string[] {
+  if (statement.type !== 'IfStatement' || statement.alternate || !alwaysExits(statement.consequent)) return [];
+  return [...referencedNames(statement.test)].filter((name) => testsNullish(statement.test, name));
+}
+
 /** `x`, `x != null`, `x !== undefined`, `x && ...`: true only when `x` is not nullish. */
 function testsPresent(test: Node, name: string): boolean {
   const isName = (n: Node) => n.type === 'Identifier' && n.name === name;
@@ -172,9 +178,7 @@ export function narrowedAtQuestion(typeText: string, name: string, mutable: bool
   // A `let` may be assigned again after its guard.
   if (mutable && around(round, source).assignedBefore.has(name)) return typeText;
   const guarded = round.frames.some((frame, k) => {
-    const guard = frame.list
-      .slice(0, frame.index)
-      .some((s) => s.type === 'IfStatement' && !s.alternate && alwaysExits(s.consequent) && testsNullish(s.test, name));
+    const guard = frame.list.slice(0, frame.index).some((s) => nullChecked(s).includes(name));
     const inside =
       k < round.frames.length - 1 && frame.compound?.type === 'IfStatement' && frame.role === 'consequent' && testsPresent(frame.compound.test, name);
     return guard || inside;

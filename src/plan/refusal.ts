@@ -94,6 +94,11 @@ export const REFUSAL_CODES = {
           '`{{name}}` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.',
         next: `declare \`{{name}}\` where it is used, then run again; or ${MANUAL_STEP}.`,
       },
+      narrowingLost: {
+        reason:
+          '`{{name}}` is narrowed by a check before the question (it cannot be null or undefined there), but the copy the retry restores would be declared before the block that asks, where that check does not reach, so the code after the question would not typecheck.',
+        next: `read it again after the question, under a name of its own, instead of carrying \`{{name}}\`; then run again; or ${MANUAL_STEP}.`,
+      },
       unreadableIf: { reason: 'the if statement around the question could not be read.', next: MANUAL_STEP },
       notAsync: {
         reason: 'the handler is not an async function, so it cannot await its state on the retry.',

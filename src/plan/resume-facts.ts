@@ -12,6 +12,8 @@ export interface DeclaratorFacts {
   names: string[];
   /** The binding is a pattern (`{ a, b }`), not one name. */
   pattern: boolean;
+  /** The name or pattern, without its type annotation. */
+  binding: Span;
   /** Just past the name and its type annotation: where an initialiser goes when there is none. */
   idEnd: number;
   init?: Span & { binds: Binding };
@@ -44,18 +46,23 @@ export interface StatementFacts {
   cases?: Array<{ test?: Span; pure: boolean }>;
   /** An if with an else branch. */
   hasElse?: boolean;
+  /** An if without else whose branch always leaves: the names its condition rules null and undefined out for after it (`if (!x) return ...`). */
+  rulesOut?: string[];
   /** A for loop's initialiser: a declaration, or an expression. */
   forInit?: { span: Span; declaration?: DeclarationFacts };
   /** A for...of loop's variable: how it is declared, and whether the body assigns it. */
   forOf?: { kind?: 'const' | 'let' | 'var'; names: string[]; assigned: boolean };
 }
 
-/** Facts of every statement of a handler body (at any depth), by the statement's start. */
-export function statementFacts(body: Node): Map<number, StatementFacts> {
+/**
+ * Facts of every statement of a handler body (at any depth), by the statement's start.
+ * `nullChecked`: the names a check rules null and undefined out for after it (lifting.ts).
+ */
+export function statementFacts(body: Node, nullChecked: (statement: Statement) => string[]): Map<number, StatementFacts> {
   const facts = new Map<number, StatementFacts>();
   walk(body, (node) => {
     if (node === body || !isStatement(node)) return undefined;
-    facts.set(node.start!, factsOf(node));
+    facts.set(node.start!, factsOf(node, nullChecked));
     return undefined;
   });
   return facts;
@@ -65,12 +72,14 @@ function isStatement(node: Node): node is Statement {
   return /Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement';
 }
 
-function factsOf(statement: Statement): StatementFacts {
+function factsOf(statement: Statement, nullChecked: (statement: Statement) => string[]): StatementFacts {
   const facts: StatementFacts = { reads: referencedNames(statement), assigns: namesAssignedIn([statement]) };
   if (statement.type === 'VariableDeclaration') facts.declaration = declarationFacts(statement);
   if (statement.type === 'IfStatement') {
     facts.test = testOf(statement.test);
     facts.hasElse = statement.alternate != null;
+    const ruledOut = nullChecked(statement);
+    if (ruledOut.length > 0) facts.rulesOut = ruledOut;
   }
   if (statement.type === 'WhileStatement' || statement.type === 'DoWhileStatement') facts.test = testOf(statement.test);
   if (statement.type === 'SwitchStatement') {
@@ -105,11 +114,18 @@ function declarationFacts(declaration: Extract<Node, { type: 'VariableDeclaratio
     declarators: declaration.declarations.map((d) => ({
       names: boundNames(d.id).map((b) => b.name),
       pattern: d.id.type !== 'Identifier',
+      binding: { start: d.id.start!, end: bindingEnd(d.id) },
       idEnd: d.id.end!,
       ...(d.init ? { init: testOf(d.init) } : {}),
       pure: !d.init || !hasSideEffects(d.init),
     })),
   };
+}
+
+/** Where a declarator's name or pattern ends, before its type annotation. */
+function bindingEnd(id: Node): number {
+  if (id.type === 'Identifier') return id.start! + id.name.length;
+  return 'typeAnnotation' in id && id.typeAnnotation ? id.typeAnnotation.start! : id.end!;
 }
 
 /** An expression's span, and how loosely it binds. */

@@ -27,6 +27,8 @@ export interface LiftedLocal {
   fresh?: boolean;
   /** Names `typeText` uses that the module must import (as types) from one of its imports. */
   typeImports?: Array<{ name: string; from: string }>;
+  /** The type it was declared with, where a guard before the question narrowed `typeText` from it. */
+  declaredType?: string;
 }
 
 /** One embedded request of a round. */
@@ -247,8 +249,8 @@ export interface ListLayout {
   parts: Part[];
 }
 
-/** Units written as they are, or inside `if (condition) { ... }`. */
-export type Part = { guard?: string; units: Unit[] };
+/** Units written as they are, or inside `if (condition) { ... }` (and its `else { ... }`). */
+export type Part = { guard?: string; units: Unit[]; otherwise?: Unit[] };
 
 export type Unit =
   /** A statement as written; `constant`: a `let` the guard it moved into never reassigns (the retry restores it as `let`). */
@@ -258,7 +260,12 @@ export type Unit =
   | { type: 'ask'; item: number; point: number }
   /** Loop handlers: the resumed step is passed, what follows runs as on a first call. */
   | { type: 'clear'; point: number }
-  | { type: 'restore'; point: number; locals: LiftedLocal[] }
+  /** `assign`: into names a `declare` unit declared (`({ x } = mrtr.locals())`), not declaring them. */
+  | { type: 'restore'; point: number; locals: LiftedLocal[]; assign?: boolean }
+  /** `let x: T;` before a guard whose code assigns the names (see `assign`) and that the code after it reads. */
+  | { type: 'declare'; locals: LiftedLocal[] }
+  /** A declaration written as the assignment of the names a `declare` unit declared before it (`x = f();`). */
+  | { type: 'assign'; item: number }
   /** The answer; `fromState`: read it from the state instead when this condition holds (a later step is resumed). */
   | { type: 'read'; point: number; fromState?: string }
   | { type: 'compound'; item: number; layout: CompoundLayout };

@@ -110,6 +110,10 @@ class BodyRenderer {
       const at = part.guard ? target + this.U : target;
       if (part.guard) lines.push(`${target}if (${part.guard}) {`);
       for (const unit of part.units) lines.push(...this.unit(list, unit, orig, at));
+      if (part.otherwise) {
+        lines.push(`${target}} else {`);
+        for (const unit of part.otherwise) lines.push(...this.unit(list, unit, orig, at));
+      }
       if (part.guard) lines.push(`${target}}`);
     }
     // Comments after the last statement, before the list's end.
@@ -141,7 +145,16 @@ class BodyRenderer {
       case 'clear':
         return [`${target}${this.layout.stepVar} = undefined${this.semi}`];
       case 'restore':
-        return this.restore(unit.locals, target);
+        return unit.assign ? this.restoreInto(unit.locals, target) : this.restore(unit.locals, target);
+      case 'declare':
+        return [
+          `${target}let ${unit.locals.map((l) => (this.typed ? `${l.name}: ${l.declaredType ?? l.typeText ?? 'unknown'}` : l.name)).join(', ')}${this.semi}`,
+        ];
+      case 'assign': {
+        const item = list.items[unit.item]!;
+        const edits = this.assignEdits(item.span.start, this.layout.facts.get(item.span.start)?.declaration);
+        return [...this.leading(list, unit.item, orig, target), ...this.itemLines(item, edits, orig, target)];
+      }
       case 'read':
         return this.read(unit.point, target, unit.fromState);
       case 'compound':
@@ -227,6 +240,18 @@ class BodyRenderer {
     });
   }
 
+  /** A declaration as the assignment of the names it declared (`x = f()`, `({ a, b } = g())`): its keyword and annotations go. */
+  private assignEdits(start: number, declaration: DeclarationFacts | undefined): Edit[] {
+    if (!declaration) return [];
+    const [first] = declaration.declarators;
+    // A pattern alone: in parentheses, so that `{` does not open a block.
+    const pattern = declaration.declarators.length === 1 && first!.pattern;
+    const edits: Edit[] = [{ start, end: first!.binding.start, text: pattern ? `${this.semi ? '' : ';'}(` : '' }];
+    for (const d of declaration.declarators) if (d.binding.end < d.idEnd) edits.push({ start: d.binding.end, end: d.idEnd, text: '' });
+    if (pattern) edits.push({ start: first!.init!.end, end: first!.init!.end, text: ')' });
+    return edits;
+  }
+
   /** The question: `return mrtr.ask(step, { carried }, { key: inputRequired.*(...) })`, with its notes. */
   private ask(p: number, indent: string): string[] {
     const { source, U } = this;
@@ -273,6 +298,11 @@ class BodyRenderer {
       lines.push(`${indent}${mutable ? 'let' : 'const'} { ${group.map((l) => l.name).join(', ')} } = mrtr.locals${this.localsType(group)}()${this.semi}`);
     }
     return lines;
+  }
+
+  /** The carried locals assigned to the names declared before the guard (first in the guard's else block). */
+  private restoreInto(locals: readonly LiftedLocal[], indent: string): string[] {
+    return [`${indent}({ ${locals.map((l) => l.name).join(', ')} } = mrtr.locals${this.localsType(locals)}())${this.semi}`];
   }
 
   /**

@@ -124,7 +124,7 @@ function describeError(error: unknown): string {
  * On any failure (including an era mismatch) everything opened is closed
  * before rethrowing, so a failing test leaks no handles.
  */
-async function link(
+export async function link(
   factory: () => McpServer,
   era: Era,
   options: ClientOptions,

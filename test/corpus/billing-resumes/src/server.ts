@@ -37,9 +37,9 @@ export function createServer(): McpServer {
     const elicitationId = newElicitationId();
     pendingPayment(elicitationId);
     if (!isSettled(elicitationId)) {
-      // `found` is read by the question only, but declared in the code the retry skips: the
-      // in-place layout cannot keep it in scope without carrying it, so this is marked.
-      // corpus-site: mark nested-site
+      // `found` is read by the question only, and narrowed by the checks the retry skips: the
+      // question stays with them; the retry reads the answer and goes on with the same id.
+      // corpus-site: migrate
       throw new UrlElicitationRequiredError([
         { mode: 'url', message: `Pay ${found.amount} EUR`, url: `https://pay.example.com/${invoice}?e=${elicitationId}`, elicitationId },
       ]);
