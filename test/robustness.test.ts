@@ -572,10 +572,14 @@ describe('the request-state module and the wiring are written as the sources are
     const run = await childCli(onceFlushed('server.ts', `appendFileSync(${JSON.stringify(server)}, '// saved by the user meanwhile\\n');`), ['migrate', 'src']);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toContain(
-      'Errors: 1\n  src/server.ts  the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)\n',
+      'Errors: 1\n  src/server.ts  the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand, or run again once it is saved\n',
     );
     expect(await readFile(server, 'utf8')).toBe(`${SPLIT_SERVER['server.ts']}// saved by the user meanwhile\n`);
     expect((await listTree(dir)).filter((f) => f.endsWith('.mrtr-tmp'))).toEqual([]);
+    // As the error says: run again, and the verifier is wired (the handlers are migrated already).
+    const again = await cli(dir, 'migrate', 'src');
+    expect(again.code, again.stderr).toBe(0);
+    expect(await readFile(server, 'utf8')).toContain('requestState: { verify: mrtrVerify() }');
   });
 });
 

@@ -382,7 +382,7 @@ describe("the request-state step keeps the run's guarantees", () => {
         file: 'src/server.ts',
         stage: 'write',
         message:
-          'read-only file (no write permission bit); the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)',
+          'read-only file (no write permission bit); the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand, or run again once it is writable',
       },
     ]);
     expect(await readFile(server, 'utf8')).toBe(SPLIT_SERVER['server.ts']);

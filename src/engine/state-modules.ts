@@ -405,51 +405,30 @@ export class StateModules {
   ): Promise<{ change?: StepChange } | { error: string }> {
     const read = known ? { source: known.text, bytes: known.bytes } : readSource(file);
     if (!read) return { error: 'cannot read the module that builds the server, to wire the request-state verifier' };
-    let analysis;
-    try {
-      analysis = analyseFile(read.source, file);
-    } catch (error) {
-      return { error: `cannot wire the request-state verifier: ${error instanceof ParseFailure ? error.message : String(error)}` };
-    }
-    const edits: Edit[] = [];
-    for (const construction of analysis.serverConstructions) edits.push(...(wireVerifier(read.source, construction) ?? []));
-    const specifier = stateModuleSpecifier(file, analysis.program, modulePath);
-    const importedHere = isImported(importedFrom(analysis.program, specifier), STATE_EXPORTS.verify);
-    if (edits.length === 0 && importedHere) return {};
-    if (!importedHere)
-      edits.push(
-        addImport(read.source, analysis.program, moduleSystemOf(file, analysis.program), codeStyleOf(read.source, analysis.program), specifier, [
-          STATE_EXPORTS.verify,
-        ]),
-      );
-    const output = applyEdits(read.source, edits);
-    try {
-      verifyParses(output, dialectOf(file));
-    } catch (error) {
-      return { error: `internal error: wiring the request-state verifier would not parse (${(error as Error).message}); left as it is (please report this)` };
-    }
+    const wired = wiredText(file, read.source, modulePath);
+    if (wired === undefined || 'error' in wired) return wired ?? {};
     // (The run puts a transformed file's own original in its place.)
-    const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: read.source, output, written: false };
-    if (write) {
-      try {
-        const readOnly = this.writeReadOnly ? undefined : await readOnlyReason(file);
-        if (readOnly)
-          return {
-            error: `${readOnly}; the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)`,
-          };
-        // Compared just before the rename: an edit saved while the run was busy is kept.
-        await writeFileAtomic(file, output, { expected: read.bytes });
-        change.written = true;
-      } catch (error) {
-        if (error instanceof ChangedOnDiskError)
-          return {
-            error:
-              'the file changed on disk during the run, so the request-state verifier was not wired: add requestState: { verify: mrtrVerify() } by hand (a later run will not: the handlers are migrated already)',
-          };
-        return { error: `cannot write: ${describeFsError(error)}` };
-      }
-    }
+    const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: read.source, output: wired.output, written: false };
+    if (!write) return { change };
+    const error = await this.writeWired(file, wired.output, read.bytes);
+    if (error) return { error };
+    change.written = true;
     return { change };
+  }
+
+  /** Writes a wired server module, unless it is read-only or changed during the run: then why not. */
+  private async writeWired(file: string, output: string, bytes: Uint8Array): Promise<string | undefined> {
+    const byHand = 'add requestState: { verify: mrtrVerify() } by hand, or run again once it is';
+    try {
+      const readOnly = this.writeReadOnly ? undefined : await readOnlyReason(file);
+      if (readOnly) return `${readOnly}; the request-state verifier was not wired: ${byHand} writable`;
+      // Compared just before the rename: an edit saved while the run was busy is kept.
+      await writeFileAtomic(file, output, { expected: bytes });
+      return undefined;
+    } catch (error) {
+      if (error instanceof ChangedOnDiskError) return `the file changed on disk during the run, so the request-state verifier was not wired: ${byHand} saved`;
+      return `cannot write: ${describeFsError(error)}`;
+    }
   }
 
   private modulePath(ext: string, members: string[], builders: string[]): string {
@@ -563,4 +542,30 @@ function commonDirectory(files: readonly string[]): string {
   let dir = path.dirname(files[0]!);
   for (const f of files) while (!(path.dirname(f) + path.sep).startsWith(dir + path.sep) && dir !== path.dirname(dir)) dir = path.dirname(dir);
   return dir;
+}
+
+/** A server module's text with the verifier wired and imported; undefined when it has both already. */
+function wiredText(file: string, source: string, modulePath: string): { output: string } | { error: string } | undefined {
+  let analysis;
+  try {
+    analysis = analyseFile(source, file);
+  } catch (error) {
+    return { error: `cannot wire the request-state verifier: ${error instanceof ParseFailure ? error.message : String(error)}` };
+  }
+  const edits: Edit[] = [];
+  for (const construction of analysis.serverConstructions) edits.push(...(wireVerifier(source, construction) ?? []));
+  const specifier = stateModuleSpecifier(file, analysis.program, modulePath);
+  const importedHere = isImported(importedFrom(analysis.program, specifier), STATE_EXPORTS.verify);
+  if (edits.length === 0 && importedHere) return undefined;
+  if (!importedHere) {
+    const style = codeStyleOf(source, analysis.program);
+    edits.push(addImport(source, analysis.program, moduleSystemOf(file, analysis.program), style, specifier, [STATE_EXPORTS.verify]));
+  }
+  const output = applyEdits(source, edits);
+  try {
+    verifyParses(output, dialectOf(file));
+  } catch (error) {
+    return { error: `internal error: wiring the request-state verifier would not parse (${(error as Error).message}); left as it is (please report this)` };
+  }
+  return { output };
 }
