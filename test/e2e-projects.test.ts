@@ -4,7 +4,7 @@
 // each handler asking through its halves), and the migrated server, run through the real v2
 // client on both eras, behaves as the original does on the 2025 era: same results, same
 // questions, same side effects.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { createWorld, type World } from '../fixtures/_support/world.ts';
 import { runCodemod } from '../src/engine/run.ts';
 import { ROOT } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
-import { putFile } from './support/scratch.ts';
+import { originalAndCopy } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
 
 const WORLD = path.join(ROOT, 'fixtures', '_support', 'world.ts');
@@ -76,11 +76,7 @@ const script: ClientScript = { elicit: (params) => (String(params.message).start
 
 let dir: string;
 beforeAll(async () => {
-  // Under this checkout, so the SDK and zod resolve from its node_modules.
-  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
-  dir = mkdtempSync(path.join(ROOT, '.tmp', 'project-e2e-'));
-  for (const [file, text] of Object.entries(FILES)) await putFile(path.join(dir, 'original'), file, text);
-  cpSync(path.join(dir, 'original'), path.join(dir, 'migrated'), { recursive: true });
+  dir = await originalAndCopy('project-e2e-', FILES);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

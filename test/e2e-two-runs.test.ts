@@ -5,14 +5,13 @@
 // run through the real v2 client on both eras, behaves as the original does on the 2025 era:
 // the state one handler minted verifies, and the state the server's own hand-migrated tool
 // minted passes through to the verifier the server had.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cli, git } from './support/cli.ts';
-import { ROOT } from './support/fixtures.ts';
 import { connectManual, flipMac, runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
-import { putFile } from './support/scratch.ts';
+import { originalAndCopy } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
 
 const FILES: Record<string, string> = {
@@ -85,11 +84,7 @@ let dir: string;
 const read = (tree: string, file: string) => readFileSync(path.join(dir, tree, file), 'utf8');
 
 beforeAll(async () => {
-  // Under this checkout, so the SDK and zod resolve from its node_modules.
-  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
-  dir = mkdtempSync(path.join(ROOT, '.tmp', 'two-runs-'));
-  for (const [file, text] of Object.entries(FILES)) await putFile(path.join(dir, 'original'), file, text);
-  cpSync(path.join(dir, 'original'), path.join(dir, 'migrated'), { recursive: true });
+  dir = await originalAndCopy('two-runs-', FILES);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -13,6 +13,15 @@ import { transformSource, transformWithTypes } from '../src/transform.ts';
 /** The params of a form question, for sources written inline. */
 const Q = "{ message: 'm', requestedSchema: { type: 'object', properties: {} } }";
 
+/** A server with one tool taking only its context, whose body is `body` (Q: a question's params) and returns `text`. */
+const oneTool = (body: string, text: string) => `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  ${body.replaceAll('Q', Q)}
+  return { content: [{ type: 'text', text: ${text} }] };
+});
+`;
+
 const statusOf = (source: string, file = 'server.ts') => transformSource(source, file).plan.sites.map((s) => [s.line, s.status, s.code]);
 
 describe('every spelling of a legacy request is found', () => {
@@ -87,13 +96,7 @@ class App {
     ['the request context destructured from the context', 'const { mcpReq } = ctx;\n  const a = await mcpReq.elicitInput(Q);'],
     ['the method named in brackets', "const a = await ctx.mcpReq['elicitInput'](Q);"],
   ])('finds a question through %s, and migrates it', (_name, body) => {
-    const source = `import { McpServer } from '@modelcontextprotocol/server';
-const server = new McpServer({ name: 's', version: '1' });
-server.registerTool('t', { description: 'd' }, async (ctx) => {
-  ${body.replaceAll('Q', Q)}
-  return { content: [{ type: 'text', text: a.action }] };
-});
-`;
+    const source = oneTool(body, 'a.action');
     expect(analyseFile(source, 'server.ts').sites.map((s) => [s.kind, s.receiverHead])).toEqual([['elicit', 'ctx']]);
     expect(statusOf(source).map(([, status]) => status)).toEqual(['migrated']);
   });
@@ -105,13 +108,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     ['bound and handed on', 'const a = await confirmWith(ctx.mcpReq.elicitInput.bind(ctx.mcpReq), Q);'],
     ['stored in a let', 'let ask = ctx.mcpReq.elicitInput;\n  const a = await ask(Q);'],
   ])('marks the method of an SDK object %s (unfollowed-reference), never drops it', (_name, body) => {
-    const source = `import { McpServer } from '@modelcontextprotocol/server';
-const server = new McpServer({ name: 's', version: '1' });
-server.registerTool('t', { description: 'd' }, async (ctx) => {
-  ${body.replaceAll('Q', Q)}
-  return { content: [{ type: 'text', text: String(a) }] };
-});
-`;
+    const source = oneTool(body, 'String(a)');
     expect(statusOf(source)).toEqual([[4, 'marked', 'unfollowed-reference']]);
   });
 

@@ -1,8 +1,10 @@
 // Files written into a test's own scratch folder, and the type facts of a run that must not
 // need any.
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TypeFactsSource } from '../../src/transform.ts';
+import { ROOT } from './fixtures.ts';
 
 /** Writes `content` at `relative` under `dir` (folders made as needed); returns the file's path. */
 export async function putFile(dir: string, relative: string, content: string | Uint8Array, mode?: number): Promise<string> {
@@ -11,6 +13,19 @@ export async function putFile(dir: string, relative: string, content: string | U
   await writeFile(file, content);
   if (mode !== undefined) await chmod(file, mode);
   return file;
+}
+
+/**
+ * A project's files twice, under this checkout's .tmp/ (so that the SDK and zod resolve from its
+ * node_modules): as written in `original/`, and a copy to migrate in `migrated/`. Returns the
+ * folder, which the caller removes.
+ */
+export async function originalAndCopy(prefix: string, files: Readonly<Record<string, string>>): Promise<string> {
+  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  const dir = mkdtempSync(path.join(ROOT, '.tmp', prefix));
+  for (const [file, text] of Object.entries(files)) await putFile(path.join(dir, 'original'), file, text);
+  cpSync(path.join(dir, 'original'), path.join(dir, 'migrated'), { recursive: true });
+  return dir;
 }
 
 /** For a run over files that lift no local: it must never ask for type facts. */
