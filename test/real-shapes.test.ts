@@ -107,6 +107,8 @@ class App {
     ['called through .call', 'const a = await ctx.mcpReq.elicitInput.call(ctx.mcpReq, Q);'],
     ['bound and handed on', 'const a = await confirmWith(ctx.mcpReq.elicitInput.bind(ctx.mcpReq), Q);'],
     ['stored in a let', 'let ask = ctx.mcpReq.elicitInput;\n  const a = await ask(Q);'],
+    ['stored in a const and handed on', 'const ask = ctx.mcpReq.elicitInput;\n  const a = await confirmWith(ask, Q);'],
+    ['bound into a const and handed on', 'const ask = ctx.mcpReq.elicitInput.bind(ctx.mcpReq);\n  const a = await confirmWith(ask, Q);'],
   ])('marks the method of an SDK object %s (unfollowed-reference), never drops it', (_name, body) => {
     const source = oneTool(body, 'String(a)');
     expect(statusOf(source)).toEqual([[4, 'marked', 'unfollowed-reference']]);

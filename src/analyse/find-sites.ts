@@ -1,6 +1,6 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
-import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
+import { isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import { callTarget, mayBeLegacyCall, propertyName, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
@@ -120,7 +120,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
 function handedOnReferences(index: FileIndex, declarations: Declarations, resolver: () => ReceiverResolver): LegacySite[] {
   const sites: LegacySite[] = [];
   for (const { node, ancestors } of index.legacyMembers) {
-    if (!handedOn(node, ancestors) || toLegacyParameter(node, ancestors, index)) continue;
+    if (!(handedOn(node, ancestors) || storedAndHandedOn(node, ancestors)) || toLegacyParameter(node, ancestors, index)) continue;
     const functions = enclosingFunctions(ancestors);
     const written = memberPath(node.object);
     const method = propertyName(node, declarations, functions);
@@ -171,6 +171,33 @@ function toLegacyParameter(member: Node, ancestors: readonly Node[], index: File
     const param = named === name ? fn.params[position] : undefined;
     return param?.type === 'Identifier' && LEGACY_PARAMETER_NAMES.has(param.name);
   });
+}
+
+/**
+ * Whether the method is stored in a const (`const ask = ctx.mcpReq.elicitInput`, or bound) that
+ * is also used otherwise than called (`confirmWith(ask)`): the calls through it are followed,
+ * where it goes otherwise is not. Names are matched within the const's function, shadowing aside.
+ */
+function storedAndHandedOn(member: Node, ancestors: readonly Node[]): boolean {
+  const parent = ancestors[ancestors.length - 1];
+  const bindCall = parent?.type === 'MemberExpression' && parent.object === member ? ancestors[ancestors.length - 2] : undefined;
+  const held = bindCall?.type === 'CallExpression' && bindCall.callee === parent ? bindCall : member;
+  const declarator = ancestors[ancestors.length - (held === member ? 1 : 3)];
+  if (declarator?.type !== 'VariableDeclarator' || declarator.init !== held || declarator.id.type !== 'Identifier') return false;
+  const name = declarator.id.name;
+  const scope = [...ancestors].reverse().find(isFunction) ?? ancestors[0];
+  let usedOtherwise = false;
+  walk(scope!, (node, parents) => {
+    if (usedOtherwise) return false;
+    const around = parents[parents.length - 1];
+    if (node.type !== 'Identifier' || node.name !== name || node === declarator.id || !around) return undefined;
+    const called = (around.type === 'CallExpression' || around.type === 'OptionalCallExpression') && around.callee === node;
+    const property = (around.type === 'MemberExpression' || around.type === 'OptionalMemberExpression') && around.property === node && !around.computed;
+    const key = around.type === 'ObjectProperty' && around.key === node && !around.computed && !around.shorthand;
+    usedOtherwise = !called && !property && !key;
+    return undefined;
+  });
+  return usedOtherwise;
 }
 
 /** Whether a member named like a legacy method is used in a way the call analysis does not follow. */
