@@ -3,7 +3,7 @@
 // named in brackets, a receiver no dotted path names). find-sites.ts decides which are requests.
 import type { CallExpression, Node, OptionalCallExpression } from '@babel/types';
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
-import type { Declarations } from './file-index.ts';
+import { constString, type Declarations } from './file-index.ts';
 import type { ReceiverResolver } from './receivers.ts';
 import { LEGACY_METHOD_NAMES, LEGACY_PARAMETER_NAMES } from './sdk-surface.ts';
 
@@ -27,9 +27,8 @@ export function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): 
  * `const METHODS = { elicit: 'elicitation/create' } as const`).
  */
 export function staticString(node: Node | undefined, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
-  const written = stringValue(node);
-  if (written !== undefined || !node) return written;
-  if (node.type === 'Identifier') return stringValue(declarations(node.name, functions)?.init);
+  const constant = constString(node, declarations, functions);
+  if (constant !== undefined || !node) return constant;
   if (node.type !== 'MemberExpression' || node.computed || node.object.type !== 'Identifier' || node.property.type !== 'Identifier') return undefined;
   let object = declarations(node.object.name, functions)?.init;
   while (object?.type === 'TSAsExpression' || object?.type === 'TSSatisfiesExpression') object = object.expression;

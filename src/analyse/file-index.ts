@@ -154,3 +154,22 @@ export function constDeclarations(index: FileIndex): Declarations {
     return undefined;
   };
 }
+
+/** Functions of the file by name: declarations and `const f = async (...) => {...}`; a name declared twice is dropped. */
+export function namedFunctions(index: FileIndex): Map<string, FunctionNode> {
+  const found = new Map<string, FunctionNode>();
+  const twice = new Set<string>();
+  const add = (name: string, fn: FunctionNode) => (found.has(name) ? twice.add(name) : found.set(name, fn));
+  for (const { node } of index.functions) if (node.type === 'FunctionDeclaration' && node.id) add(node.id.name, node);
+  for (const { node } of index.declarators) if (node.id.type === 'Identifier' && node.init && isFunction(node.init)) add(node.id.name, node.init);
+  for (const name of twice) found.delete(name);
+  return found;
+}
+
+/**
+ * A string written out, or read from a const initialised to one: the const the code in
+ * `functions` sees (declared in its own function, or one around it).
+ */
+export function constString(node: Node | undefined, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
+  return stringValue(node) ?? (node?.type === 'Identifier' ? stringValue(declarations(node.name, functions)?.init) : undefined);
+}

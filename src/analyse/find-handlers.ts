@@ -3,7 +3,7 @@
 import type { CallExpression, Node } from '@babel/types';
 import { boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
 import type { Imports } from './bindings.ts';
-import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
+import { constDeclarations, constString, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver } from './receivers.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
 
@@ -103,7 +103,7 @@ function addRegistration(finding: Finding, node: CallExpression, ancestors: read
   const first = node.arguments[0]!;
   // A function another module exports: that module migrates it, told how it is registered.
   if (!last && lastArg.type === 'Identifier' && finding.imports.get(lastArg.name)?.from.startsWith('.')) {
-    const registered = stringName(first, finding.declarations, enclosingFunctions(ancestors));
+    const registered = constString(first, finding.declarations, enclosingFunctions(ancestors));
     const ctxIndex = shownContextIndex(node, method, kind);
     if (registered !== undefined && kind !== 'resource')
       finding.imported.push({ local: lastArg.name, kind, name: registered, ...(ctxIndex === undefined ? {} : { ctxIndex }) });
@@ -113,7 +113,7 @@ function addRegistration(finding: Finding, node: CallExpression, ancestors: read
   // The name is what requestState is bound to: a const's string value, never the variable's
   // name (two modules' `const name = '...'` would otherwise accept each other's state).
   const around = enclosingFunctions(ancestors);
-  const name = stringName(first, finding.declarations, around);
+  const name = constString(first, finding.declarations, around);
   // A name read at run time (`TOOLS.create`, an imported const): the handler names itself
   // with the same expression, when that reads the same value wherever the handler runs.
   const nameText = name === undefined ? stableNameExpression(finding.index, finding.imports, first, around, last) : undefined;
@@ -133,14 +133,6 @@ function addRegistration(finding: Finding, node: CallExpression, ancestors: read
     ancestors,
     ...(apart ? { contextType: 'ServerContext' } : {}),
   });
-}
-
-/**
- * A name as a string: a literal's value, or a const string's, the const being the one the call
- * sees (in its own function, or one around it).
- */
-function stringName(node: Node, declarations: Declarations, around: readonly FunctionNode[]): string | undefined {
-  return stringValue(node) ?? (node.type === 'Identifier' ? stringValue(declarations(node.name, around)?.init) : undefined);
 }
 
 /** Where the registration of a function it cannot see shows the context parameter: second after an arguments schema. */
@@ -214,17 +206,6 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
   return middle.some((a) => a.type === 'ObjectExpression' || a.type === 'Identifier') ? 1 : 0;
 }
 
-/** Functions of the file by name: declarations and `const f = async (...) => {...}`; a name declared twice is dropped. */
-function namedFunctions(index: FileIndex): Map<string, FunctionNode> {
-  const found = new Map<string, FunctionNode>();
-  const twice = new Set<string>();
-  const add = (name: string, fn: FunctionNode) => (found.has(name) ? twice.add(name) : found.set(name, fn));
-  for (const { node } of index.functions) if (node.type === 'FunctionDeclaration' && node.id) add(node.id.name, node);
-  for (const { node } of index.declarators) if (node.id.type === 'Identifier' && node.init && isFunction(node.init)) add(node.id.name, node.init);
-  for (const name of twice) found.delete(name);
-  return found;
-}
-
 /** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
 function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>, ancestors: readonly Node[]): Omit<HandlerSite, 'ancestors'> | undefined {
   const [target, given] = call.arguments;
@@ -289,7 +270,7 @@ function definitionsIn(finding: Finding, call: CallExpression, ancestors: readon
     const nameNode = propertyOf(object, 'name');
     if (!fn || !isFunction(fn) || !nameNode) continue;
     const around = enclosingFunctions(ancestors);
-    const name = stringName(nameNode, finding.declarations, around);
+    const name = constString(nameNode, finding.declarations, around);
     const nameText = name === undefined ? stableNameExpression(finding.index, finding.imports, nameNode, around, fn) : undefined;
     if (name === undefined && nameText === undefined) continue;
     const schema = ['inputSchema', 'parameters', 'schema', 'argsSchema'].some((k) => propertyOf(object, k) !== undefined);

@@ -1,8 +1,8 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
-import { isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
-import { callTarget, mayBeLegacyCall, propertyName, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
-import { constDeclarations, enclosingFunctions, type Declarations, type FileIndex } from './file-index.ts';
+import { isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
+import { constDeclarations, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
@@ -119,17 +119,16 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
  */
 function handedOnReferences(index: FileIndex, declarations: Declarations, resolver: () => ReceiverResolver): LegacySite[] {
   const sites: LegacySite[] = [];
+  let functionsByName: ReadonlyMap<string, FunctionNode> | undefined;
   for (const { node, ancestors } of index.legacyMembers) {
-    if (!(handedOn(node, ancestors) || storedAndHandedOn(node, ancestors)) || toLegacyParameter(node, ancestors, index)) continue;
+    if (!handedOn(node, ancestors) && !storedAndHandedOn(node, ancestors)) continue;
+    if (toLegacyParameter(node, ancestors, (functionsByName ??= namedFunctions(index)))) continue;
     const functions = enclosingFunctions(ancestors);
-    const written = memberPath(node.object);
     const method = propertyName(node, declarations, functions);
-    if (written === undefined || method === undefined) continue;
-    const target: CallTarget = { method, path: throughAliases(written, declarations, functions), receiver: node.object };
+    if (method === undefined) continue;
+    const target: CallTarget = { method, path: throughAliases(receiverPath(node.object), declarations, functions), receiver: node.object };
     const parts = target.path.split('.');
-    const shape = LEGACY_CALLS.find(
-      (s) => s.method === method && (s.receiver === 'ctx.mcpReq' ? throughRequestContext(parts) : s.receiver === 'ctx' ? parts.length === 1 : true),
-    );
+    const shape = LEGACY_CALLS.find((s) => s.method === method && receiverMatches(s, parts, target));
     // Only on an object known to be the SDK's: a look-alike's method may be handed anywhere.
     if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') continue;
     sites.push({
@@ -147,30 +146,31 @@ function handedOnReferences(index: FileIndex, declarations: Declarations, resolv
   return sites;
 }
 
+/** The method as it is passed around, `x.m` or its bound copy `x.m.bind(x)`, and what holds that. */
+function heldForm(member: Node, ancestors: readonly Node[]): { held: Node; holder: Node | undefined } {
+  const parent = ancestors[ancestors.length - 1];
+  const call = ancestors[ancestors.length - 2];
+  const bound =
+    (parent?.type === 'MemberExpression' || parent?.type === 'OptionalMemberExpression') &&
+    parent.object === member &&
+    !parent.computed &&
+    parent.property.type === 'Identifier' &&
+    parent.property.name === 'bind' &&
+    (call?.type === 'CallExpression' || call?.type === 'OptionalCallExpression') &&
+    call.callee === parent;
+  return bound ? { held: call, holder: ancestors[ancestors.length - 3] } : { held: member, holder: parent };
+}
+
 /**
  * Whether the method (or its bound copy) is handed to a function of this module whose parameter
  * there is named like a legacy call (`confirm(server.server.elicitInput.bind(...), ...)` with
  * `async function confirm(elicitInput, ...)`): the calls through that parameter are the sites.
  */
-function toLegacyParameter(member: Node, ancestors: readonly Node[], index: FileIndex): boolean {
-  const parent = ancestors[ancestors.length - 1];
-  const bound = parent?.type === 'MemberExpression' && parent.object === member ? ancestors[ancestors.length - 2] : undefined;
-  const argument = bound?.type === 'CallExpression' && bound.callee === parent ? bound : member;
-  const call = ancestors[ancestors.length - (argument === member ? 1 : 3)];
+function toLegacyParameter(member: Node, ancestors: readonly Node[], functionsByName: ReadonlyMap<string, FunctionNode>): boolean {
+  const { held, holder: call } = heldForm(member, ancestors);
   if (call?.type !== 'CallExpression' || call.callee.type !== 'Identifier') return false;
-  const position = call.arguments.indexOf(argument as (typeof call.arguments)[number]);
-  const name = call.callee.name;
-  return index.functions.some(({ node: fn, ancestors: around }) => {
-    const declarator = around[around.length - 1];
-    const named =
-      fn.type === 'FunctionDeclaration'
-        ? fn.id?.name
-        : declarator?.type === 'VariableDeclarator' && declarator.id.type === 'Identifier'
-          ? declarator.id.name
-          : undefined;
-    const param = named === name ? fn.params[position] : undefined;
-    return param?.type === 'Identifier' && LEGACY_PARAMETER_NAMES.has(param.name);
-  });
+  const param = functionsByName.get(call.callee.name)?.params[call.arguments.indexOf(held as (typeof call.arguments)[number])];
+  return param?.type === 'Identifier' && LEGACY_PARAMETER_NAMES.has(param.name);
 }
 
 /**
@@ -179,10 +179,7 @@ function toLegacyParameter(member: Node, ancestors: readonly Node[], index: File
  * where it goes otherwise is not. Names are matched within the const's function, shadowing aside.
  */
 function storedAndHandedOn(member: Node, ancestors: readonly Node[]): boolean {
-  const parent = ancestors[ancestors.length - 1];
-  const bindCall = parent?.type === 'MemberExpression' && parent.object === member ? ancestors[ancestors.length - 2] : undefined;
-  const held = bindCall?.type === 'CallExpression' && bindCall.callee === parent ? bindCall : member;
-  const declarator = ancestors[ancestors.length - (held === member ? 1 : 3)];
+  const { held, holder: declarator } = heldForm(member, ancestors);
   if (declarator?.type !== 'VariableDeclarator' || declarator.init !== held || declarator.id.type !== 'Identifier') return false;
   const name = declarator.id.name;
   const scope = [...ancestors].reverse().find(isFunction) ?? ancestors[0];
@@ -191,10 +188,9 @@ function storedAndHandedOn(member: Node, ancestors: readonly Node[]): boolean {
     if (usedOtherwise) return false;
     const around = parents[parents.length - 1];
     if (node.type !== 'Identifier' || node.name !== name || node === declarator.id || !around) return undefined;
-    const called = (around.type === 'CallExpression' || around.type === 'OptionalCallExpression') && around.callee === node;
-    const property = (around.type === 'MemberExpression' || around.type === 'OptionalMemberExpression') && around.property === node && !around.computed;
+    // Read as the method itself is (handedOn): called, or tested, is followed; anything else is not.
     const key = around.type === 'ObjectProperty' && around.key === node && !around.computed && !around.shorthand;
-    usedOtherwise = !called && !property && !key;
+    usedOtherwise = !key && handedOn(node, parents);
     return undefined;
   });
   return usedOtherwise;
@@ -212,9 +208,8 @@ function handedOn(member: Node, ancestors: readonly Node[]): boolean {
     case 'OptionalMemberExpression': {
       if (parent.object !== member) return false;
       // `const f = x.m.bind(x)`: followed where `f` is called; bound and handed on, it is not.
-      const bound = !parent.computed && parent.property.type === 'Identifier' && parent.property.name === 'bind';
-      const declarator = ancestors[ancestors.length - 3];
-      return !(bound && declarator?.type === 'VariableDeclarator' && declarator.init === ancestors[ancestors.length - 2]);
+      const { held, holder } = heldForm(member, ancestors);
+      return !(held !== member && holder?.type === 'VariableDeclarator' && holder.init === held);
     }
     case 'VariableDeclarator':
       return (
@@ -246,6 +241,13 @@ function handedOn(member: Node, ancestors: readonly Node[]): boolean {
  * context, however the context is held (`mcpReq` is the SDK's name; nothing else is called so).
  */
 const throughRequestContext = (parts: readonly string[]) => parts.length >= 2 && parts[parts.length - 1] === 'mcpReq';
+
+/** Whether a receiver (its path split at the dots) is what a legacy shape is called on. */
+function receiverMatches(shape: LegacyCallShape, parts: readonly string[], target: CallTarget): boolean {
+  if (shape.receiver === 'ctx.mcpReq')
+    return throughRequestContext(parts) || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined);
+  return shape.receiver === 'ctx' ? parts.length === 1 : true;
+}
 
 /**
  * Whether the receiver of a `*.server` shape is the SDK's low-level Server: known from where it
@@ -283,15 +285,7 @@ interface Scope {
 function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: CallTarget, scope: Scope): Matched | undefined {
   if (target.path === '') return matchUntraced(call, target, scope);
   const parts = target.path.split('.');
-  const shape = LEGACY_CALLS.find(
-    (s) =>
-      s.method === target.method &&
-      (s.receiver === 'ctx.mcpReq'
-        ? throughRequestContext(parts) || (parts.length === 1 && parts[0] === 'mcpReq' && target.destructured !== undefined)
-        : s.receiver === 'ctx'
-          ? parts.length === 1
-          : true),
-  );
+  const shape = LEGACY_CALLS.find((s) => s.method === target.method && receiverMatches(s, parts, target));
   if (!shape) return undefined;
   const receiverHead = parts[0]!;
   const { request, held } = requestArgument(call, scope);
