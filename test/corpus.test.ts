@@ -3,15 +3,15 @@
 // legacy request is missed, none is migrated where no request can answer, every output
 // parses, a second run changes nothing, `check` fails while a request is still pushed, and
 // the migrated files typecheck once the SDK is installed.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, parseSource } from '../src/analyse/parse.ts';
 import { runCodemod } from '../src/engine/run.ts';
 import { cli } from './support/cli.ts';
 import { corpusProjects, describeOutcome, measureProject, removeScratch, scratchCopy, tally, type ProjectMeasure } from './support/corpus.ts';
-import { ROOT } from './support/fixtures.ts';
 import { typecheck } from './support/typecheck.ts';
+import { checkoutScratch } from './support/scratch.ts';
 
 const projects = corpusProjects();
 const measures = new Map<string, { measure: ProjectMeasure; dir: string }>();
@@ -64,7 +64,7 @@ describe.each(projects)('corpus project %s', (project) => {
 
 it('typechecks every migrated TypeScript file once the SDK is installed', () => {
   // Under this checkout, where node_modules holds the SDK's v2 packages.
-  const installed = mkdtempSync(path.join(ROOT, '.tmp', 'corpus-typecheck-'));
+  const installed = checkoutScratch('corpus-typecheck-');
   try {
     for (const [project, { dir }] of measures) cpSync(dir, path.join(installed, project), { recursive: true });
     const files = sources(installed).filter((f) => /\.(m|c)?tsx?$/.test(f));

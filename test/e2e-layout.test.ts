@@ -5,7 +5,7 @@
 // and leaves each tool module's diff at its imports and its handlers. The migrated project
 // typechecks, a second run changes nothing, and its tools (the migrated ones and the one that
 // mints its own state) answer as the original's do, on both eras, through the real client.
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
@@ -14,9 +14,8 @@ import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import { unifiedPatch } from '../src/core/line-diff.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { stateModuleText } from '../src/rewrite/state-module.ts';
-import { ROOT } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
-import { putFile } from './support/scratch.ts';
+import { putFile, checkoutScratch } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
 
 const CONFIRM = "{ type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }";
@@ -128,8 +127,7 @@ const saved = process.env.MCP_REQUEST_STATE_KEY;
 
 beforeAll(async () => {
   process.env.MCP_REQUEST_STATE_KEY = 'layout-test-key-0123456789abcdef0123456789';
-  await mkdir(path.join(ROOT, '.tmp'), { recursive: true });
-  root = await mkdtemp(path.join(ROOT, '.tmp', 'layout-'));
+  root = checkoutScratch('layout-');
   for (const [name, text] of Object.entries(PROJECT)) await putFile(path.join(root, 'original'), name, text);
   await cp(path.join(root, 'original'), path.join(root, 'migrated'), { recursive: true });
   const migrated = path.join(root, 'migrated');

@@ -1,7 +1,7 @@
 // The engine's project-level steps, on temporary projects inside this checkout (so the SDK's
 // types resolve): a v1 server through the official codemod and the MRTR pass with its
 // package.json updated, and a helper module whose asking function other modules' handlers call.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TypeFacts } from '../src/analyse/type-facts.ts';
@@ -12,14 +12,12 @@ import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import type { TypeFactsSource } from '../src/transform.ts';
 import { ELICIT_SERVER, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
-import { ROOT } from './support/fixtures.ts';
-import { putFile } from './support/scratch.ts';
+import { putFile, checkoutScratch } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
 
 let dir: string;
 beforeEach(async () => {
-  await mkdir(path.join(ROOT, '.tmp'), { recursive: true });
-  dir = await mkdtemp(path.join(ROOT, '.tmp', 'project-'));
+  dir = checkoutScratch('project-');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

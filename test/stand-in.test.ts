@@ -2,21 +2,19 @@
 // literal with push methods) is in doubt whatever the checker says, so it is not asked: a run
 // whose only doubt is such a look-alike never starts the checker. The checker, asked here as
 // the oracle, can tell no more.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { loadTypeScript } from '../src/analyse/load-typescript.ts';
 import { TypeScriptFacts } from '../src/analyse/ts-type-facts.ts';
 import { planOrQuestions } from '../src/transform.ts';
+import { checkoutScratch } from './support/scratch.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let dir: string;
 
 beforeAll(async () => {
-  await mkdir(path.join(ROOT, '.tmp'), { recursive: true });
-  dir = await mkdtemp(path.join(ROOT, '.tmp', 'stand-in-'));
+  dir = checkoutScratch('stand-in-');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // outdated one, leaving an edited one, refusing a path that holds another file), in
 // TypeScript, ES module and CommonJS packages, within the bounds every write of a run keeps.
 import { createRequire } from 'node:module';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -16,16 +16,14 @@ import { STATE_MODULE_SENTINEL, stateModuleStatus, stateModuleText, TEMPLATE_PAT
 import { packageVersion } from '../src/package-version.ts';
 import { ELICIT_SERVER, olderStateModule, SPLIT_SERVER } from './engine-samples.ts';
 import { git } from './support/cli.ts';
-import { ROOT } from './support/fixtures.ts';
-import { putFile } from './support/scratch.ts';
+import { putFile, checkoutScratch } from './support/scratch.ts';
 
 let scratch: string;
 const savedKey = process.env.MCP_REQUEST_STATE_KEY;
 beforeAll(async () => {
   process.env.MCP_REQUEST_STATE_KEY = 'state-module-test-key-0123456789abcdef';
-  await mkdir(path.join(ROOT, '.tmp'), { recursive: true });
   // Under the project, so the modules written there resolve @modelcontextprotocol/server.
-  scratch = await mkdtemp(path.join(ROOT, '.tmp', 'state-module-'));
+  scratch = checkoutScratch('state-module-');
 });
 afterAll(async () => {
   if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;

@@ -2,15 +2,15 @@
 // pipeline, fixture for fixture. Run on copies inside the project so the copies resolve
 // the real packages (their types decide what may travel in requestState).
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { fixtureCases, FIXTURES, ROOT } from './support/fixtures.ts';
+import { checkoutScratch } from './support/scratch.ts';
 
 const run = promisify(execFile);
-mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
-const work = mkdtempSync(path.join(ROOT, '.tmp', 'jscodeshift-'));
+const work = checkoutScratch('jscodeshift-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs the stock jscodeshift runner with one of our transforms on `targets` (and its options). */

@@ -16,13 +16,21 @@ export async function putFile(dir: string, relative: string, content: string | U
 }
 
 /**
+ * A new folder of a test's own under this checkout's .tmp/ (git-ignored), where files resolve
+ * the packages of its node_modules (the SDK, zod); the caller removes it.
+ */
+export function checkoutScratch(prefix: string): string {
+  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  return mkdtempSync(path.join(ROOT, '.tmp', prefix));
+}
+
+/**
  * A project's files twice, under this checkout's .tmp/ (so that the SDK and zod resolve from its
  * node_modules): as written in `original/`, and a copy to migrate in `migrated/`. Returns the
  * folder, which the caller removes.
  */
 export async function originalAndCopy(prefix: string, files: Readonly<Record<string, string>>): Promise<string> {
-  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
-  const dir = mkdtempSync(path.join(ROOT, '.tmp', prefix));
+  const dir = checkoutScratch(prefix);
   for (const [file, text] of Object.entries(files)) await putFile(path.join(dir, 'original'), file, text);
   cpSync(path.join(dir, 'original'), path.join(dir, 'migrated'), { recursive: true });
   return dir;
