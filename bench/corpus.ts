@@ -321,21 +321,29 @@ async function builtManifest(dir: string, wanted: Pick<CorpusManifest, 'version'
 }
 
 /** Writes a corpus unless `dir` already holds this exact one; returns its manifest. `share`: the part of the files that are MCP servers (corpusFiles's default if not given). */
+/** Writes files under `dir` by relative path, making each folder once. */
+export function treeWriter(dir: string): (relative: string, text: string) => Promise<void> {
+  const made = new Set<string>();
+  return async (relative, text) => {
+    const full = path.join(dir, relative);
+    const parent = path.dirname(full);
+    if (!made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      made.add(parent);
+    }
+    await writeFile(full, text);
+  };
+}
+
 export async function ensureCorpus(dir: string, files: number, seed: number, rebuild = false, share?: number): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'corpus.json');
   const built = await builtManifest(dir, { version: CORPUS_VERSION, files, seed }, rebuild);
   if (built) return built;
   await rm(dir, { recursive: true, force: true });
   const manifest: CorpusManifest = { version: CORPUS_VERSION, files, seed, candidates: 0, candidateBytes: 0, totalBytes: 0, kinds: {} };
-  const made = new Set<string>();
+  const write = treeWriter(dir);
   for (const file of corpusFiles(files, seed, share)) {
-    const full = path.join(dir, file.relative);
-    const parent = path.dirname(full);
-    if (!made.has(parent)) {
-      await mkdir(parent, { recursive: true });
-      made.add(parent);
-    }
-    await writeFile(full, file.text);
+    await write(file.relative, file.text);
     if (file.relative.endsWith('.json')) continue;
     const bytes = Buffer.byteLength(file.text);
     manifest.totalBytes += bytes;

@@ -12,10 +12,10 @@
 //
 // Deterministic: the same seed always gives the same bytes.
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PREFILTER } from '../src/analyse/sdk-surface.ts';
-import { int, pick, plainModule, plainSize, rng, serverModule, TSCONFIG, WORLD, type CorpusManifest } from './corpus.ts';
+import { int, pick, plainModule, plainSize, rng, serverModule, treeWriter, TSCONFIG, WORLD, type CorpusManifest } from './corpus.ts';
 
 /** Bump when the generator changes, so stale corpora are rebuilt. */
 export const REPO_CORPUS_VERSION = 1;
@@ -241,15 +241,9 @@ export async function ensureRepoCorpus(dir: string, seed: number, rebuild = fals
     totalBytes: 0,
     kinds: { ignoredOnDisk: 0 },
   };
-  const made = new Set<string>();
+  const write = treeWriter(dir);
   for (const file of repoFiles(seed)) {
-    const full = path.join(dir, file.relative);
-    const parent = path.dirname(full);
-    if (!made.has(parent)) {
-      await mkdir(parent, { recursive: true });
-      made.add(parent);
-    }
-    await writeFile(full, file.text);
+    await write(file.relative, file.text);
     if (file.ignored) {
       manifest.kinds.ignoredOnDisk!++;
       continue;
