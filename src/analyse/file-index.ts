@@ -5,6 +5,7 @@
 // about a fifth of the parse, and there were seven of them.
 import type {
   CallExpression,
+  ImportDeclaration,
   MemberExpression,
   NewExpression,
   Node,
@@ -41,6 +42,8 @@ export interface FileIndex {
   /** Members named like a legacy request method (`x.elicitInput`, `x['send']`), called or not. */
   legacyMembers: Array<Indexed<MemberExpression | OptionalMemberExpression>>;
   constructions: NewExpression[];
+  /** Import declarations (at the top of the module, or of a `declare module` block). */
+  imports: ImportDeclaration[];
   /** Catch clauses' bound patterns, class and type declarations' names, import locals. */
   otherDeclarations: Node[];
 }
@@ -54,6 +57,7 @@ export function indexFile(program: Node): FileIndex {
     throws: [],
     legacyMembers: [],
     constructions: [],
+    imports: [],
     otherDeclarations: [],
   };
   walk(program, (node, parents) => {
@@ -74,6 +78,9 @@ export function indexFile(program: Node): FileIndex {
         break;
       case 'NewExpression':
         index.constructions.push(node);
+        break;
+      case 'ImportDeclaration':
+        index.imports.push(node);
         break;
       case 'MemberExpression':
       case 'OptionalMemberExpression':

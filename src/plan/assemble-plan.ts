@@ -288,8 +288,7 @@ function unusedAfter(file: FilePlanning, { byHandler, abandoned, migrates }: Out
     visit(plan.tree);
   }
   const dead = deadDeclarations(
-    file.source,
-    file.analysis.program,
+    file.analysis,
     replaced,
     migrated.map((m) => m.plan.body),
     renderable,

@@ -6,9 +6,20 @@
 // when every reference to it lay in text the migration replaces (a migrated call, a split
 // helper, a URL throw) whose replacement does not name it. One that was unused before is not
 // the migration's to remove.
-import type { ClassMethod, Node, Program, Statement, TSParameterProperty } from '@babel/types';
-import { TS_TYPES } from '../analyse/babel.cjs';
+import type {
+  ClassBody,
+  ClassMethod,
+  ImportDeclaration,
+  Node,
+  Program,
+  Statement,
+  TSParameterProperty,
+  VariableDeclaration,
+  VariableDeclarator,
+} from '@babel/types';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { boundNames, forEachNode, hasSideEffects, walk } from '../analyse/ast.ts';
+import type { FileIndex } from '../analyse/file-index.ts';
 import type { Edit, Span } from '../core/vocabulary.ts';
 import { listRemovals, removeStatement } from '../rewrite/edits/removals.ts';
 
@@ -55,13 +66,12 @@ interface ParameterRemoval {
  * `renderable`, the statements the renderer writes one by one).
  */
 export function deadDeclarations(
-  source: string,
-  program: Program,
+  { source, program, index }: Pick<FileAnalysis, 'source' | 'program' | 'index'>,
   replaced: readonly Replaced[],
   bodies: readonly Span[],
   renderable: ReadonlySet<number>,
 ): DeadCode {
-  const candidates = replaced.length > 0 ? mayDie(program, candidatesOf(program, bodies, renderable), replaced) : [];
+  const candidates = replaced.length > 0 ? mayDie(program, candidatesOf(program, index, bodies, renderable), replaced) : [];
   if (candidates.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
   const occurrences = identifierOccurrences(program, new Set(candidates.flatMap((c) => c.names)));
   return removalOf(source, deadAmong(candidates, occurrences, replaced), bodies);
@@ -183,50 +193,59 @@ function identifierOccurrences(program: Program, names: ReadonlySet<string>): Ma
   return found;
 }
 
-/** Imports, aliases (one declarator, nothing to run) and private fields (written only with `this.#x = value`). */
-function candidatesOf(program: Program, bodies: readonly Span[], renderable: ReadonlySet<number>): Candidate[] {
-  const out: Candidate[] = [];
-  forEachNode(program, (node) => {
-    // Nothing below a type declares a value.
-    if (TS_TYPES.has(node.type)) return false;
-    if (node.type === 'ImportDeclaration') {
-      for (const spec of node.specifiers) {
-        const own = [{ start: spec.start!, end: spec.end! }];
-        const removal = { import: node, local: spec.local.name };
-        out.push({ names: [spec.local.name], own: () => own, removal: () => removal, removable: () => true });
-      }
-      return false;
-    }
-    if (node.type === 'VariableDeclaration' && node.declarations.length === 1) {
-      const [d] = node.declarations;
-      const inBody = bodies.some((b) => b.start <= node.start! && node.end! <= b.end);
-      const simplePattern =
-        d!.id.type === 'Identifier' || (d!.id.type === 'ObjectPattern' && d!.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
-      const init = d!.init;
-      if (simplePattern && init && (!inBody || renderable.has(node.start!))) {
-        const own = [{ start: node.start!, end: node.end! }];
-        const removal = { statements: [node] };
-        out.push({ names: boundNames(d!.id).map((b) => b.name), own: () => own, removal: () => removal, removable: once(() => isInert(init)) });
-      }
-    }
-    if (node.type === 'ClassDeclaration') out.push(...parameterProperties(program, node, bodies));
-    if (node.type === 'ClassBody') {
-      for (const member of node.body) {
-        if (member.type !== 'ClassPrivateProperty' || member.static) continue;
-        const name = member.key.id.name;
-        const value = member.value;
-        const writes = once(() => fieldWrites(node, name));
-        const own = once(() => [member, ...writes()].map((s) => ({ start: s.start!, end: s.end! })));
-        out.push({
-          names: [`#${name}`],
-          own,
-          removal: () => ({ statements: [member as unknown as Statement, ...writes()] }),
-          removable: once(() => !value || isInert(value)),
-        });
-      }
-    }
-    return undefined;
+/**
+ * Imports, aliases (one declarator, nothing to run) and private fields (written only with
+ * `this.#x = value`), from the file's index, in the order of the text.
+ */
+function candidatesOf(program: Program, index: FileIndex, bodies: readonly Span[], renderable: ReadonlySet<number>): Candidate[] {
+  const found: Array<{ at: number; candidates: Candidate[] }> = [];
+  for (const node of index.imports) found.push({ at: node.start!, candidates: importCandidates(node) });
+  for (const { node: d, declaration } of index.declarators) {
+    const candidate = declaration.declarations.length === 1 ? aliasCandidate(declaration, d, bodies, renderable) : undefined;
+    if (candidate) found.push({ at: declaration.start!, candidates: [candidate] });
+  }
+  for (const node of index.otherDeclarations) {
+    if (node.type === 'ClassDeclaration') found.push({ at: node.start!, candidates: parameterProperties(program, node, bodies) });
+    if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') found.push({ at: node.body.start!, candidates: privateFields(node.body) });
+  }
+  return found.sort((a, b) => a.at - b.at).flatMap((f) => f.candidates);
+}
+
+function importCandidates(node: ImportDeclaration): Candidate[] {
+  return node.specifiers.map((spec) => {
+    const own = [{ start: spec.start!, end: spec.end! }];
+    const removal = { import: node, local: spec.local.name };
+    return { names: [spec.local.name], own: () => own, removal: () => removal, removable: () => true };
   });
+}
+
+/** `const x = <value>` or `const { a, b } = <value>` (outside the migrated bodies, or a statement they write one by one). */
+function aliasCandidate(node: VariableDeclaration, d: VariableDeclarator, bodies: readonly Span[], renderable: ReadonlySet<number>): Candidate | undefined {
+  const inBody = bodies.some((b) => b.start <= node.start! && node.end! <= b.end);
+  const simplePattern =
+    d.id.type === 'Identifier' || (d.id.type === 'ObjectPattern' && d.id.properties.every((p) => p.type === 'ObjectProperty' && p.shorthand));
+  const init = d.init;
+  if (!simplePattern || !init || (inBody && !renderable.has(node.start!))) return undefined;
+  const own = [{ start: node.start!, end: node.end! }];
+  const removal = { statements: [node] };
+  return { names: boundNames(d.id).map((b) => b.name), own: () => own, removal: () => removal, removable: once(() => isInert(init)) };
+}
+
+function privateFields(body: ClassBody): Candidate[] {
+  const out: Candidate[] = [];
+  for (const member of body.body) {
+    if (member.type !== 'ClassPrivateProperty' || member.static) continue;
+    const name = member.key.id.name;
+    const value = member.value;
+    const writes = once(() => fieldWrites(body, name));
+    const own = once(() => [member, ...writes()].map((s) => ({ start: s.start!, end: s.end! })));
+    out.push({
+      names: [`#${name}`],
+      own,
+      removal: () => ({ statements: [member as unknown as Statement, ...writes()] }),
+      removable: once(() => !value || isInert(value)),
+    });
+  }
   return out;
 }
 
