@@ -2,15 +2,17 @@
 // Launcher: runs the compiled codemod (dist/, built by `npm run build`; `npm pack` builds it).
 // `--help` and `--version` are answered from the texts the build kept, where they are what the
 // CLI would print (src/cli/quick-help.ts), without loading it. Anything else runs the CLI
-// bundled into one file by the build (dist/cli/main.bundle.js), or its modules when there is no
-// bundle. Node's compile cache, where this Node has one (22.1+), makes later starts quicker.
+// bundled into one file by the build (dist/cli/main.bundle.cjs), compiled with the V8 code cache
+// the build made for it (src/cli/bundle-loader.ts), or its modules when there is no bundle.
+// Node's compile cache, where this Node has one (22.1+), makes later starts of those quicker.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 const modules = new URL('../dist/cli/main.js', import.meta.url);
 // The CLI as one file (scripts/bundle-cli.js): it starts sooner than its ~130 modules.
-const bundle = new URL('../dist/cli/main.bundle.js', import.meta.url);
+const bundle = new URL('../dist/cli/main.bundle.cjs', import.meta.url);
 if (!existsSync(modules)) {
   process.stderr.write('mrtr-codemod: dist/ is missing; in a checkout of the source, run `npm run build` first.\n');
   process.exit(2);
@@ -27,6 +29,12 @@ if (quick !== undefined) {
   // syntax trees live only while their file is handled, and so promoted they stayed until a
   // full collection: a check of 10,000 files held ~50 MB more at its peak (bench/README.md).
   setFlagsFromString('--no-allocation-site-pretenuring');
-  const { cli } = await import((existsSync(bundle) ? bundle : modules).href);
-  await cli(argv);
+  await (await loadCli()).cli(argv);
+}
+
+/** The bundle, compiled with its code cache (dist/cli/bundle-loader.js); the modules when there is no bundle. */
+async function loadCli() {
+  if (!existsSync(bundle)) return import(modules.href);
+  const { loadBundle } = await import('../dist/cli/bundle-loader.js');
+  return loadBundle(fileURLToPath(bundle)).exports;
 }

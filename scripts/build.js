@@ -4,7 +4,8 @@
 // output, the help texts yargs prints kept in dist/cli/help-texts.json (src/cli/quick-help.ts:
 // `--help` and `--version` then need not load the CLI), and the request-state module's
 // JavaScript forms in dist/rewrite/state-module-bodies.json (src/rewrite/state-module.ts), and
-// the command line bundled into dist/cli/main.bundle.js (scripts/bundle-cli.js). Also run as
+// the command line bundled into dist/cli/main.bundle.cjs (scripts/bundle-cli.js) with its V8 code
+// cache (scripts/code-cache.js). Also run as
 // `prepack` (npm pack and publish) and as `prepare` (npm install from git, which runs only
 // prepare; and npm ci in a checkout, so that bin/ runs).
 import { execFileSync } from 'node:child_process';
@@ -44,7 +45,11 @@ const { transpiledBodies } = await import(pathToFileURL(path.join(dist, 'rewrite
 writeFileSync(path.join(dist, 'rewrite', 'state-module-bodies.json'), `${JSON.stringify(transpiledBodies(), null, 1)}\n`);
 // The command line as one file (scripts/bundle-cli.js), which the launcher runs.
 const { bundleCli } = await import('./bundle-cli.js');
-if (!(await bundleCli(root)))
+if (await bundleCli(root)) {
+  // Its V8 code cache (scripts/code-cache.js), made in a process of its own with the launcher's flags.
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'code-cache.js')], { stdio: ['ignore', 'ignore', 'inherit'] });
+} else {
   process.stderr.write(
     'mrtr-codemod: esbuild is not installed, so the CLI is not bundled; bin/mrtr-codemod.js runs dist/cli/main.js (it starts more slowly).\n',
   );
+}

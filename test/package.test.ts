@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eslintRuleName } from '../src/eslint/index.ts';
@@ -159,6 +159,12 @@ Module._resolveFilename = function (...args) {
   fs.appendFileSync(out, file + '\\n');
   return file;
 };
+// The launcher reads the bundled CLI and compiles it itself (src/cli/bundle-loader.ts).
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === 'string') fs.appendFileSync(out, file + '\\n');
+  return readFileSync.call(this, file, ...rest);
+};
 Module.register('data:text/javascript,' + encodeURIComponent(\`
   import { appendFileSync } from 'node:fs';
   export async function resolve(specifier, context, next) {
@@ -201,7 +207,8 @@ describe('the packed tarball', () => {
     for (const file of [
       'bin/mrtr-codemod.js',
       'dist/cli/main.js',
-      'dist/cli/main.bundle.js',
+      'dist/cli/main.bundle.cjs',
+      'dist/cli/main.bundle.cache',
       'dist/rewrite/state-module-bodies.json',
       'dist/index.js',
       'dist/index.d.ts',
@@ -340,7 +347,7 @@ describe('the packed tarball', () => {
       );
       expect([0, 1], ran.stderr).toContain(ran.code);
       const files = (await readFile(trace, 'utf8')).split('\n');
-      // A package (`yargs`) or a file of one (`mrtr-codemod/dist/cli/main.bundle.js`).
+      // A package (`yargs`) or a file of one (`mrtr-codemod/dist/cli/main.bundle.cjs`).
       return (name: string) => files.some((f) => f.includes(`/node_modules/${name}/`) || f.endsWith(`/node_modules/${name}`));
     };
     const heavy = ['typescript', '@modelcontextprotocol/codemod', 'jscodeshift'];
@@ -353,7 +360,7 @@ describe('the packed tarball', () => {
     const check = await loads('check', 'plain');
     expect(heavy.filter(check)).toEqual([]);
     // The CLI runs as the one file the build bundled (scripts/bundle-cli.js): its modules, yargs and Babel are inside.
-    expect(check('mrtr-codemod/dist/cli/main.bundle.js')).toBe(true);
+    expect(check('mrtr-codemod/dist/cli/main.bundle.cjs')).toBe(true);
     expect(check('mrtr-codemod/dist/engine/run.js')).toBe(false);
     expect(check('@babel/parser/lib/index.js')).toBe(false);
     // (yargs's folder is looked up, for its translations; its code is not loaded from there.)
@@ -362,6 +369,27 @@ describe('the packed tarball', () => {
     // (the package being JavaScript, its request-state module is the template's transpile the build kept).
     expect(heavy.filter(await loads('migrate', '--dry-run', 'lifting'))).toEqual(['typescript']);
     expect(heavy.filter(await loads('migrate', '--dry-run', 'v1'))).toEqual(['@modelcontextprotocol/codemod']);
+  });
+
+  it('compiles the bundled CLI from the code cache the build made for it, and afresh once the bundle is edited', async () => {
+    const cliDir = path.join(appDir, 'node_modules', 'mrtr-codemod', 'dist', 'cli');
+    const loader = pathToFileURL(path.join(cliDir, 'bundle-loader.js')).href;
+    // The launcher's V8 flags, which the cache was made with.
+    const cacheUse = async (bundle: string) => {
+      const script = `require('node:v8').setFlagsFromString('--no-allocation-site-pretenuring'); import(${JSON.stringify(loader)}).then((m) => process.stdout.write(m.loadBundle(${JSON.stringify(bundle)}).cache));`;
+      const ran = await sh(process.execPath, ['-e', script], appDir);
+      expect(ran.code, ran.stderr).toBe(0);
+      return ran.stdout;
+    };
+    const bundle = path.join(cliDir, 'main.bundle.cjs');
+    expect(await cacheUse(bundle)).toBe('used');
+    // Edited in place to a text of the same length (which V8 alone would take the cache for).
+    const text = await readFile(bundle, 'utf8');
+    expect(text).toContain('too large to analyse');
+    const edited = path.join(cliDir, 'main.bundle.edited.cjs');
+    await writeFile(edited, text.replace('too large to analyse', 'too large to analyze'));
+    await writeFile(path.join(cliDir, 'main.bundle.edited.cache'), await readFile(path.join(cliDir, 'main.bundle.cache')));
+    expect(await cacheUse(edited)).toBe('none');
   });
 
   it('the jscodeshift transform in dist/ runs under the stock jscodeshift runner', async () => {

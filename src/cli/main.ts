@@ -152,4 +152,4 @@ function isEntry(): boolean {
   }
 }
 
-if (isEntry()) await cli();
+if (isEntry()) void cli();
