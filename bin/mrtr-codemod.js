@@ -32,9 +32,14 @@ if (quick !== undefined) {
   await (await loadCli()).cli(argv);
 }
 
-/** The bundle, compiled with its code cache (dist/cli/bundle-loader.js); the modules when there is no bundle. */
+/**
+ * The bundle: where Node has a compile cache (22.1+), loaded as a CommonJS module (Node caches
+ * its compiled code after the first run); else compiled with the code cache the build made for
+ * it (dist/cli/bundle-loader.js). The modules when there is no bundle.
+ */
 async function loadCli() {
   if (!existsSync(bundle)) return import(modules.href);
+  if (module.enableCompileCache) return module.createRequire(import.meta.url)(fileURLToPath(bundle));
   const { loadBundle } = await import('../dist/cli/bundle-loader.js');
   return loadBundle(fileURLToPath(bundle)).exports;
 }

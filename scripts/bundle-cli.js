@@ -70,8 +70,9 @@ export async function bundleCli(root) {
 
 /**
  * The bundle's dynamic imports (`import('@modelcontextprotocol/codemod')`) made through
- * `__mrtrImport`, which the loader passes in (src/cli/bundle-loader.ts): code compiled by
- * vm.Script cannot import() on its own without Node's experimental loader option.
+ * `__mrtrImport` when the loader passes it in (src/cli/bundle-loader.ts): code compiled by
+ * vm.Script cannot import() on its own without Node's experimental loader option. Loaded by
+ * Node's require (Node 22, whose compile cache serves it), the bundle imports as usual.
  */
 function withImportsThroughLoader(require, text) {
   const { parse } = require('@babel/parser');
@@ -88,6 +89,7 @@ function withImportsThroughLoader(require, text) {
   };
   visit(parse(text, { sourceType: 'script', allowReturnOutsideFunction: true }).program);
   let out = text;
-  for (const callee of calls.sort((a, b) => b.start - a.start)) out = `${out.slice(0, callee.start)}__mrtrImport${out.slice(callee.end)}`;
+  const importer = '(typeof __mrtrImport === "function" ? __mrtrImport : (specifier) => import(specifier))';
+  for (const callee of calls.sort((a, b) => b.start - a.start)) out = `${out.slice(0, callee.start)}${importer}${out.slice(callee.end)}`;
   return out;
 }
