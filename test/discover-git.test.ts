@@ -4,13 +4,14 @@
 // source files `git ls-files --cached --others --exclude-standard` lists, from the top and
 // from a subdirectory, and what the ignore rules say of every file and folder on disk is what
 // `git check-ignore` says.
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverFiles, GitIgnoreRules, isSourceFile } from '../src/engine/discover.ts';
+import { discoverFiles, isSourceFile } from '../src/engine/discover.ts';
+import { GitIgnoreRules } from '../src/engine/gitignore-rules.ts';
 import { git } from './support/cli.ts';
 
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
@@ -151,9 +152,14 @@ async function everything(root: string): Promise<string[]> {
   return out.sort();
 }
 
-describe('discovery agrees with git', () => {
+// Both ways discovery has in a work tree: git's own listing, and the walk (used elsewhere, and
+// where git cannot list).
+describe.each([
+  ['listed by git', true],
+  ['walked', false],
+])('discovery agrees with git (%s)', (_way, listWithGit) => {
   it('takes the source files git lists, from the top of the work tree', async () => {
-    const { files } = await discoverFiles(['.'], dir);
+    const { files } = await discoverFiles(['.'], dir, { listWithGit });
     const taken = files.map((file) => path.relative(dir, file).split(path.sep).join('/')).sort();
     const listed = await gitListed(dir);
     expect(taken).toEqual(listed);
@@ -166,7 +172,7 @@ describe('discovery agrees with git', () => {
 
   it('takes the source files git lists, from a subdirectory', async () => {
     for (const sub of ['src', 're/sub', 'lib']) {
-      const { files } = await discoverFiles([sub], dir);
+      const { files } = await discoverFiles([sub], dir, { listWithGit });
       const taken = files.map((file) => path.relative(path.join(dir, sub), file).split(path.sep).join('/')).sort();
       expect(taken, sub).toEqual(await gitListed(path.join(dir, sub)));
     }
@@ -184,5 +190,74 @@ describe('discovery agrees with git', () => {
     const byRules = paths.filter((p) => rules.ignores(path.join(dir, p), p.endsWith('/'))).map((p) => p.replace(/\/$/, ''));
     expect(byRules.sort()).toEqual([...byGit].sort());
     expect(byGit.size).toBeGreaterThan(20);
+  });
+});
+
+describe('discovery listed by git takes what the walk takes, and what git tracks', () => {
+  it('with links in and out of the tree, a repository inside it, vendored and skipped folders, a tracked file gone from the disk; and a file git tracks although ignored', async () => {
+    const root = await mkdtemp(path.join(PROJECT_TMP, 'discover-listed-'));
+    const outside = await mkdtemp(path.join(PROJECT_TMP, 'discover-outside-'));
+    try {
+      const put = async (file: string, text = 'export const x = 1;\n') => {
+        await mkdir(path.join(root, path.dirname(file)), { recursive: true });
+        await writeFile(path.join(root, file), text);
+      };
+      await writeFile(path.join(outside, 'secret.ts'), 'export const secret = 1;\n');
+      for (const file of [
+        'src/a.ts',
+        'src/gone.ts',
+        'src/b.min.js',
+        'src/notes.md',
+        'vendor/lib/v.ts',
+        'src/third_party/t.ts',
+        'dist/d.ts',
+        'lib/node_modules/m.ts',
+        'inner/x.ts',
+      ])
+        await put(file);
+      await put('.gitignore', 'ignored/\n');
+      await put('ignored/i.ts');
+      await put('ignored/forced.ts');
+      // A temporary file of a run that is gone (a process that has exited).
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+      await put(`src/.a.ts.${gone}.0123456789ab.mrtr-tmp`);
+      await symlink(path.join(root, 'src', 'a.ts'), path.join(root, 'alias.ts'));
+      await symlink(path.join(outside, 'secret.ts'), path.join(root, 'out-file.ts'));
+      await symlink(outside, path.join(root, 'out-dir'));
+      await symlink(path.join(root, 'src'), path.join(root, 'src-link'));
+      await git(root, 'init', '-q');
+      // Repositories inside the tree (git lists each as one folder): one untracked, one added as
+      // a submodule is (a gitlink), whose name a walk passes over in the other.
+      await git(path.join(root, 'inner'), 'init', '-q');
+      await put('mod/m.ts');
+      await put('lib/vendor/w.ts');
+      for (const repo of ['mod', 'lib/vendor']) {
+        await git(path.join(root, repo), 'init', '-q');
+        await git(path.join(root, repo), 'add', '-A');
+        await git(path.join(root, repo), 'commit', '-q', '-m', 'start');
+      }
+      await git(root, 'add', '--', 'mod', 'lib/vendor');
+      await git(root, 'add', '--', '.gitignore', 'src/a.ts', 'src/gone.ts', 'alias.ts', 'out-file.ts', 'vendor');
+      // Tracked although ignored (`git add -f`): git lists it, the walk cannot know it.
+      await git(root, 'add', '-f', '--', 'ignored/forced.ts');
+      await git(root, 'commit', '-q', '-m', 'start');
+      await rm(path.join(root, 'src', 'gone.ts'));
+
+      const listed = await discoverFiles(['.'], root, { listWithGit: true });
+      const walked = await discoverFiles(['.'], root, { listWithGit: false });
+      const relative = (d: typeof listed) => ({
+        files: d.files.map((f) => path.relative(root, f)),
+        skipped: d.skipped.map((s) => [path.relative(root, s.path), s.reason]),
+        staleTemps: d.staleTemps.map((f) => path.relative(root, f)),
+        problems: d.problems,
+      });
+      expect(relative(listed).files).toEqual(['ignored/forced.ts', 'inner/x.ts', 'mod/m.ts', 'src/a.ts']);
+      expect(relative(listed)).toEqual({ ...relative(walked), files: ['ignored/forced.ts', ...relative(walked).files] });
+      expect(relative(listed).skipped.map(([p]) => p)).toEqual(['lib/vendor', 'out-dir', 'out-file.ts', 'src/b.min.js', 'src/third_party', 'vendor']);
+      expect(relative(listed).staleTemps).toEqual([`src/.a.ts.${gone}.0123456789ab.mrtr-tmp`]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -17,20 +17,24 @@
 //   A path named on the command line is the user's explicit choice and is not subject to
 //   .gitignore: a named file is always taken, and a named directory that git ignores is walked
 //   with only the .gitignore files inside it (like `git add -f`, unlike a walk from above).
-//   The global `core.excludesFile` is not read, nor git's index: a file git tracks although a
-//   pattern matches it (added with `git add -f`) is left out like an untracked one.
-//   test/discover-git.test.ts holds the result to `git ls-files` and `git check-ignore`.
+//   In a work tree the list comes from git itself (`git ls-files`, git-listing.ts: several times
+//   quicker), so a file git tracks although a pattern matches it (added with `git add -f`) is
+//   taken, and the user's `core.excludesFile` counts; the walk's own rules for links, skipped and
+//   vendored folders still apply. Where git cannot list (not installed, a folder it ignores),
+//   the folders are walked, and the walk reads neither git's index nor `core.excludesFile`.
+//   test/discover-git.test.ts holds both to `git ls-files` and `git check-ignore`.
 // - `include` / `exclude`: picomatch globs matched against the path relative to `cwd` (with
 //   `/`); a glob that matches a directory covers everything below it. With includes, a file
 //   must match one; a file matching an exclude is left out, whatever the includes say. These
 //   apply to named files too: they are filters the user wrote on the same command line.
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Ignore } from 'ignore';
 import type { Matcher } from 'picomatch';
-import { ignore, picomatch } from './globs.cjs';
+import { picomatch } from './globs.cjs';
 import { staleTempFile } from './atomic-write.ts';
+import { gitListing, type GitEntry } from './git-listing.ts';
+import { GitIgnoreRules, type FolderRules } from './gitignore-rules.ts';
 import { isInside } from './source-files.ts';
 
 export const SOURCE_EXTENSIONS: readonly string[] = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -40,6 +44,11 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules',
 
 /** Directories of vendored code: not descended into either (below a given root), but noted. */
 export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set(['vendor', 'third_party']);
+
+const VENDORED_REASON = 'vendored code; name the folder to take it';
+
+/** The first folder of a path (relative, with `/`) that a walk passes over: skipped, or vendored. */
+const PASSED_OVER = new RegExp(`(^|/)(${[...SKIPPED_DIRECTORIES, ...VENDORED_DIRECTORIES].map((name) => name.replace(/\./g, '\\.')).join('|')})/`);
 
 /** A minified script (`app.min.js`, `.min.mjs`, `.min.cjs`). */
 const MINIFIED = /\.min\.[cm]?js$/;
@@ -84,6 +93,8 @@ export interface Discovery {
 export interface DiscoverOptions {
   /** Leave out what git ignores during a walk (default true). */
   gitignore?: boolean;
+  /** In a git work tree, take the files git lists instead of walking the folders (default true; see git-listing.ts). */
+  listWithGit?: boolean;
   /** picomatch globs relative to cwd: when given, a file must match one of them. */
   include?: readonly string[];
   /** picomatch globs relative to cwd: a file matching one is left out (exclude wins). */
@@ -122,7 +133,7 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
     }
     if (info.isDirectory()) {
       const rules = options.gitignore === false ? undefined : GitIgnoreRules.forRoot(absolute);
-      walk(absolute, problems, found, { rules, filter, staleTemps, skipped });
+      walk(absolute, problems, found, { rules, filter, staleTemps, skipped }, options.listWithGit !== false);
     } else if (info.isFile()) {
       // Named on the command line: taken when it is a source file, whatever directory it is in
       // and whatever .gitignore says; only --include/--exclude still apply.
@@ -168,7 +179,7 @@ interface WalkContext {
  * directly and through a link is listed once, and never under the link's name (writing
  * through a link name would replace the link).
  */
-function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, context: WalkContext): void {
+function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, context: WalkContext, listWithGit: boolean): void {
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
@@ -176,7 +187,12 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
     problems.push({ path: root, message: describeFsError(error) });
     return;
   }
-  new TreeWalk(root, realRoot, problems, found, context).visitDirectory(root, realRoot);
+  const tree = new TreeWalk(root, realRoot, problems, found, context);
+  // Git lists a folder of its work tree that it does not ignore (one it ignores, named on the
+  // command line, is walked with the .gitignore files inside it only: see above).
+  const listed = listWithGit && context.rules?.fromWorkTree ? gitListing(root) : undefined;
+  if (listed) tree.visitListed(listed);
+  else tree.visitDirectory(root, realRoot);
 }
 
 /** One root's walk: the directories visited (by real path), and where what it finds goes. */
@@ -213,13 +229,72 @@ class TreeWalk {
     for (const entry of entries) this.visitEntry(entry, prefix + entry.name, realDir, here);
   }
 
+  /**
+   * The entries git lists under the root, as the walk would take them: what a walk passes over
+   * (skipped and vendored folders, with a note for each vendored one), links followed as the
+   * walk follows them, and folders git lists whole (a submodule, a repository inside the tree)
+   * walked.
+   */
+  visitListed(entries: readonly GitEntry[]): void {
+    const vendored = new Set<string>();
+    // Links and folders listed whole, once every folder git went through counts as visited.
+    const later: GitEntry[] = [];
+    for (const entry of entries) {
+      // A submodule is listed as a file: its own name may be one the walk passes over.
+      const passed = PASSED_OVER.exec(entry.mode === '160000' ? `${entry.path}/` : entry.path);
+      if (passed) {
+        if (VENDORED_DIRECTORIES.has(passed[2]!)) vendored.add(entry.path.slice(0, passed.index + passed[0].length - 1));
+        continue;
+      }
+      const name = entry.path.slice(entry.path.lastIndexOf('/', entry.path.length - 2) + 1);
+      if (entry.mode === '100644' || entry.mode === '100755') {
+        if (isSourceFile(name)) this.take(this.listedPath(entry.path), false);
+      } else if (entry.mode !== undefined || entry.path.endsWith('/')) {
+        later.push(entry);
+      } else if (this.visitUntracked(this.listedPath(entry.path), name)) {
+        later.push(entry);
+      }
+    }
+    if (later.length > 0) this.visitListedLater(entries, later);
+    for (const folder of [...vendored].sort(compareCodeUnits)) this.context.skipped.push({ path: this.listedPath(folder), reason: VENDORED_REASON });
+  }
+
+  /** An untracked file git lists (which may be a link): true when it is a link, to follow later. */
+  private visitUntracked(full: string, name: string): boolean {
+    const source = isSourceFile(name);
+    const info = lstatSync(full, { throwIfNoEntry: false });
+    if (info?.isSymbolicLink()) return true;
+    if (source && info?.isFile()) this.take(full, false);
+    else if (!source && staleTempFile(name)) this.context.staleTemps.push(full);
+    return false;
+  }
+
+  private visitListedLater(entries: readonly GitEntry[], later: readonly GitEntry[]): void {
+    this.visited.add(this.realRoot);
+    for (const entry of entries) {
+      for (let slash = entry.path.indexOf('/'); slash !== -1 && slash < entry.path.length - 1; slash = entry.path.indexOf('/', slash + 1))
+        this.visited.add(path.join(this.realRoot, entry.path.slice(0, slash)));
+    }
+    for (const entry of later) {
+      const full = this.listedPath(entry.path.replace(/\/$/, ''));
+      if (entry.mode === '120000' || (entry.mode === undefined && !entry.path.endsWith('/'))) this.visitLink(full);
+      else if (!this.context.filter.prunes(full)) this.visitDirectory(full, path.join(this.realRoot, path.relative(this.root, full)));
+    }
+  }
+
+  /** The path of an entry git lists (relative to the root, with `/`). */
+  private listedPath(relative: string): string {
+    const prefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
+    return prefix + (path.sep === '/' ? relative : relative.split('/').join(path.sep));
+  }
+
   /** One entry of a directory (`full` its path, in `realDir`), under its folder's rules. */
   private visitEntry(entry: Dirent, full: string, realDir: string, here: FolderRules | undefined): void {
     const { filter, skipped, staleTemps } = this.context;
     if (entry.isDirectory()) {
       if (SKIPPED_DIRECTORIES.has(entry.name)) return;
       if (filter.prunes(full) || here?.ignores(entry.name, true)) return;
-      if (VENDORED_DIRECTORIES.has(entry.name)) skipped.push({ path: full, reason: 'vendored code; name the folder to take it' });
+      if (VENDORED_DIRECTORIES.has(entry.name)) skipped.push({ path: full, reason: VENDORED_REASON });
       else this.visitDirectory(full, path.join(realDir, entry.name));
     } else if (entry.isFile()) {
       if (isSourceFile(entry.name)) this.take(full, here?.ignores(entry.name, false) ?? false);
@@ -230,7 +305,7 @@ class TreeWalk {
     }
   }
 
-  private visitLink(link: string): void {
+  visitLink(link: string): void {
     const { realRoot } = this;
     const { rules, filter } = this.context;
     let target: string;
@@ -319,161 +394,6 @@ function pathFilter(cwd: string, options: DiscoverOptions): PathFilter {
       return exclude !== undefined && selfOrAncestor(exclude, relative(absolute));
     },
   };
-}
-
-// --- .gitignore -----------------------------------------------------------------------------
-
-/** The ignore rules in force in one folder, for testing its entries by name. */
-export interface FolderRules {
-  /** Whether git would ignore the entry `name` of this folder (`isDirectory`: as with a trailing `/`). */
-  ignores(name: string, isDirectory: boolean): boolean;
-}
-
-/**
- * The ignore rules that apply below `base` (the root of the git work tree, or the walked
- * directory outside one). Each folder's rules are one matcher, put together once, when the
- * walk enters the folder: its parent's rules, then the patterns of its own `.gitignore`
- * rebased onto `base` (rebasePattern), so a deeper file's rules come later and win, as in git.
- * A folder without a `.gitignore` shares its parent's matcher (and the matcher's cache of
- * what it has decided). `.git/info/exclude` comes first, below every `.gitignore`. A directory
- * git excludes excludes everything below it: the matcher tests a path's parent folders first,
- * and git never reads the `.gitignore` files inside an excluded folder, nor does the walk
- * enter one.
- */
-export class GitIgnoreRules {
-  /** Each folder's matcher, by its path relative to `base` ('' for base, `/`-separated); null while no rule applies. */
-  private readonly matchers = new Map<string, Ignore | null>();
-
-  private constructor(
-    readonly base: string,
-    private readonly excludes: Ignore | null,
-  ) {}
-
-  /** The rules for a walk from `root`: from its git work tree's root when it has one. */
-  static forRoot(root: string): GitIgnoreRules {
-    const top = findWorkTreeSync(root);
-    const exclude = top === undefined ? undefined : gitInfoExclude(top);
-    const patterns = exclude === undefined ? [] : gitignorePatterns(exclude, '');
-    const excludes = patterns.length === 0 ? null : newMatcher().add(patterns);
-    if (top !== undefined && top !== root) {
-      const rules = new GitIgnoreRules(top, excludes);
-      // A directory named on the command line that git ignores is still walked (see above).
-      if (!rules.ignores(root, true)) return rules;
-      return new GitIgnoreRules(root, null);
-    }
-    return new GitIgnoreRules(root, excludes);
-  }
-
-  /**
-   * The rules for the entries of `dir` (absolute, at or below `base`), entered by the walk;
-   * `hasOwnFile`: it holds a `.gitignore` (the walk has listed it, so no file is opened in vain).
-   */
-  enter(dir: string, hasOwnFile: boolean): FolderRules {
-    const relative = this.relative(dir);
-    const matcher = relative === undefined ? null : this.matcherFor(relative, hasOwnFile);
-    if (!matcher) return NOTHING_IGNORED;
-    const prefix = relative ? `${relative}/` : '';
-    return { ignores: (name, isDirectory) => matcher.ignores(isDirectory ? `${prefix}${name}/` : `${prefix}${name}`) };
-  }
-
-  /** Whether git would ignore `absolute` (below `base`); `isDirectory` as for a trailing `/`. */
-  ignores(absolute: string, isDirectory: boolean): boolean {
-    const relative = this.relative(absolute);
-    if (!relative) return false;
-    const slash = relative.lastIndexOf('/');
-    const matcher = this.matcherFor(slash === -1 ? '' : relative.slice(0, slash));
-    return matcher !== null && matcher.ignores(isDirectory ? `${relative}/` : relative);
-  }
-
-  /** `absolute` relative to `base`, `/`-separated; undefined when it is not at or below it. */
-  private relative(absolute: string): string | undefined {
-    const relative = path.relative(this.base, absolute);
-    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return undefined;
-    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
-  }
-
-  /** The matcher for the entries of the folder at `relative` (made on first use, with its parents'). */
-  private matcherFor(relative: string, hasOwnFile?: boolean): Ignore | null {
-    let matcher = this.matchers.get(relative);
-    if (matcher !== undefined) return matcher;
-    const slash = relative.lastIndexOf('/');
-    const parent = relative === '' ? this.excludes : this.matcherFor(slash === -1 ? '' : relative.slice(0, slash));
-    const file = path.join(this.base, relative, '.gitignore');
-    const own = (hasOwnFile ?? isRegularFile(file)) ? gitignorePatterns(file, relative) : [];
-    matcher = own.length === 0 ? parent : parent === null ? newMatcher().add(own) : newMatcher().add(parent).add(own);
-    this.matchers.set(relative, matcher);
-    return matcher;
-  }
-}
-
-/** A folder no ignore rule applies to (no .gitignore above it, no info/exclude). */
-const NOTHING_IGNORED: FolderRules = { ignores: () => false };
-
-function newMatcher(): Ignore {
-  return ignore({ ignorecase: process.platform === 'darwin' || process.platform === 'win32' });
-}
-
-function isRegularFile(file: string): boolean {
-  try {
-    return lstatSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The patterns of the ignore file `file` in folder `dir` (relative to the base), rebased onto the base; none when it cannot be read. */
-function gitignorePatterns(file: string, dir: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return []; // not readable: no rules
-  }
-  // A byte-order mark is not part of the first pattern (git skips it too).
-  return text
-    .replace(/^\ufeff/, '')
-    .split(/\r?\n/)
-    .map((line) => rebasePattern(line, dir))
-    .filter((p): p is string => p !== undefined);
-}
-
-/**
- * A line of the .gitignore in `dir` (relative to the matcher's base, `/`-separated) as a
- * pattern relative to the base. Git's rule: a pattern with a slash other than a trailing one is
- * anchored to its file's directory; one without matches at any depth below it.
- */
-export function rebasePattern(line: string, dir: string): string | undefined {
-  if (line.trim() === '' || line.startsWith('#')) return undefined;
-  if (dir === '') return line;
-  const negative = line.startsWith('!');
-  const body = negative ? line.slice(1) : line;
-  const anchored = body.trimEnd().replace(/\/+$/, '').includes('/');
-  const rebased = anchored ? `${dir}/${body.replace(/^\//, '')}` : `${dir}/**/${body}`;
-  return negative ? `!${rebased}` : rebased;
-}
-
-/** The root of the git work tree holding `dir`: the nearest ancestor with a `.git` entry. */
-export async function findWorkTree(dir: string): Promise<string | undefined> {
-  return findWorkTreeSync(dir);
-}
-
-function findWorkTreeSync(dir: string): string | undefined {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    if (lstatSync(path.join(current, '.git'), { throwIfNoEntry: false })) return current;
-    if (path.dirname(current) === current) return undefined;
-  }
-}
-
-/** `.git/info/exclude` of the work tree at `top` (following a `.git` file's `gitdir:`). */
-function gitInfoExclude(top: string): string | undefined {
-  const dotGit = path.join(top, '.git');
-  try {
-    if (statSync(dotGit).isDirectory()) return path.join(dotGit, 'info', 'exclude');
-    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-    return pointer ? path.join(path.resolve(top, pointer[1]!), 'info', 'exclude') : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export function describeFsError(error: unknown): string {

@@ -9,7 +9,8 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
-import { discoverFiles, findWorkTree, type DiscoverOptions } from './discover.ts';
+import { discoverFiles, type DiscoverOptions } from './discover.ts';
+import { findWorkTree } from './gitignore-rules.ts';
 import { updateManifest, zodRangeProblem } from './package-json.ts';
 import { displayPath, isInside, readSource } from './source-files.ts';
 import { importedPackages, isV1Source } from './v1-upgrade.ts';

@@ -5,7 +5,7 @@
 // project undo the run.
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { findWorkTree } from './discover.ts';
+import { findWorkTree } from './gitignore-rules.ts';
 import { displayPath, isInside } from './source-files.ts';
 
 /** Why `file` (absolute) may not be written for the files in `importers`, or undefined when it may. */
