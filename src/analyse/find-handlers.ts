@@ -1,7 +1,7 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
+import { argumentParams, boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
 import type { Imports } from './bindings.ts';
 import { constDeclarations, constString, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver } from './receivers.ts';
@@ -30,6 +30,11 @@ export interface HandlerSite {
   definition?: boolean;
   /** A function a handler delegates to (see plan/delegates.ts): the type its added context parameter is written with. */
   contextType?: string;
+}
+
+/** The handler's context parameter, where it declares one (its `this` parameter aside). */
+export function contextParam(handler: HandlerSite): FunctionNode['params'][number] | undefined {
+  return argumentParams(handler.fn)[handler.ctxIndex];
 }
 
 /** A registration of a function another module exports (`registerTool('x', config, handleX)`, `handleX` imported). */
@@ -166,7 +171,7 @@ export function registeredHandlers(
     for (const [name, fn] of named) {
       for (const r of registrations.filter((x) => x.name === name)) {
         const f = fn as FunctionNode;
-        const ctxIndex = r.ctxIndex ?? (f.params.length >= 2 ? 1 : 0);
+        const ctxIndex = r.ctxIndex ?? (argumentParams(f).length >= 2 ? 1 : 0);
         out.push({
           kind: r.kind,
           name: r.registered,
@@ -198,7 +203,7 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
     const config = args[1];
     if (config && config.type === 'ObjectExpression') return propertyOf(config, ARGS_SCHEMA_PROPERTY[kind]) ? 1 : 0;
     // A config we cannot see into: trust the handler's own arity.
-    return fn.params.length >= 2 ? 1 : 0;
+    return argumentParams(fn).length >= 2 ? 1 : 0;
   }
   // Legacy `tool(name, [description], [schema], [annotations], cb)`: a schema argument is an
   // object literal somewhere between the name and the callback.
@@ -274,7 +279,7 @@ function definitionsIn(finding: Finding, call: CallExpression, ancestors: readon
     const nameText = name === undefined ? stableNameExpression(finding.index, finding.imports, nameNode, around, fn) : undefined;
     if (name === undefined && nameText === undefined) continue;
     const schema = ['inputSchema', 'parameters', 'schema', 'argsSchema'].some((k) => propertyOf(object, k) !== undefined);
-    const ctxIndex = schema || fn.params.length >= 2 ? 1 : 0;
+    const ctxIndex = schema || argumentParams(fn).length >= 2 ? 1 : 0;
     found.push({ kind: 'tool', name: name ?? nameText!, ...(nameText ? { nameText } : {}), call, fn, ctxIndex, ancestors, definition: true });
   }
   return found;
