@@ -351,6 +351,28 @@ server.registerTool('t', config, async function (this: void, ctx) {
     expect(output).toContain('private confirmResult(this: Notes, answer: ElicitResult): boolean {');
   });
 
+  it('is a function expression bound where it is registered, its added context typed', () => {
+    const output = migrated(`const svc = new Svc();
+server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async function (this: Svc, { id }: { id: string }) {
+  const answer = await server.server.elicitInput({ message: id, requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text' as const, text: answer.action }] };
+}.bind(svc));
+`);
+    expect(output).toContain(
+      "async function (this: Svc, { id }: { id: string }, ctx: ServerContext) {\n  const mrtr = await mrtrResume(ctx, 'tool:t', ['answer'], { id }, server);",
+    );
+    expect(output).toContain('\n}.bind(svc));');
+    // Bound with an argument too, it takes the registration's arguments one place later: not followed.
+    const boundArgument =
+      server +
+      `server.registerTool('t', { description: 'd' }, async function (this: Svc, tag: string, ctx: ServerContext) {
+  const answer = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: answer.action + tag }] };
+}.bind(new Svc(), 'x'));
+`;
+    expect(statusOf(boundArgument).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
+  });
+
   it('is a method a handler delegates to, whose state is bound to its arguments alone', () => {
     const output = migrated(`class Notes {
   readonly mcp = new McpServer({ name: 's', version: '1' });

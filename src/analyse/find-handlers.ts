@@ -102,9 +102,9 @@ function addRegistration(finding: Finding, node: CallExpression, ancestors: read
   const kind = HANDLER_REGISTRARS[method];
   if (!kind || node.arguments.length < 2) return;
   const lastArg = node.arguments[node.arguments.length - 1]!;
-  // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
-  // registering it (`this.handleX.bind(this)`).
-  const last = lastArg.type === 'Identifier' ? finding.functions.get(lastArg.name) : (methodReference(lastArg, ancestors) ?? lastArg);
+  // A handler passed by name: `registerTool('x', config, handleX)`, a method of the class
+  // registering it (`this.handleX.bind(this)`), or a function written there, bound.
+  const last = lastArg.type === 'Identifier' ? finding.functions.get(lastArg.name) : (methodReference(lastArg, ancestors) ?? boundFunction(lastArg) ?? lastArg);
   const first = node.arguments[0]!;
   // A function another module exports: that module migrates it, told how it is registered.
   if (!last && lastArg.type === 'Identifier' && finding.imports.get(lastArg.name)?.from.startsWith('.')) {
@@ -214,7 +214,8 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
 /** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
 function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>, ancestors: readonly Node[]): Omit<HandlerSite, 'ancestors'> | undefined {
   const [target, given] = call.arguments;
-  const fn = given?.type === 'Identifier' ? functions.get(given.name) : given ? (methodReference(given, ancestors) ?? given) : undefined;
+  const fn =
+    given?.type === 'Identifier' ? functions.get(given.name) : given ? (methodReference(given, ancestors) ?? boundFunction(given) ?? given) : undefined;
   if (!target || !fn || !isFunction(fn)) return undefined;
   const method = stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined);
   const kind = method ? LOW_LEVEL_METHODS[method] : undefined;
@@ -283,6 +284,17 @@ function definitionsIn(finding: Finding, call: CallExpression, ancestors: readon
     found.push({ kind: 'tool', name: name ?? nameText!, ...(nameText ? { nameText } : {}), call, fn, ctxIndex, ancestors, definition: true });
   }
   return found;
+}
+
+/**
+ * `(async function (this: Service, args, ctx) { ... }).bind(this)`: the function, which the
+ * bound copy calls with the arguments it is given (when nothing is bound but `this`).
+ */
+function boundFunction(node: Node): FunctionNode | undefined {
+  if (node.type !== 'CallExpression' || node.arguments.length !== 1 || node.arguments[0]!.type === 'SpreadElement') return undefined;
+  const callee = node.callee;
+  const bind = callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'bind';
+  return bind && callee.object.type === 'FunctionExpression' ? callee.object : undefined;
 }
 
 /**
