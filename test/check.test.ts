@@ -141,6 +141,19 @@ describe('mrtr-codemod check', () => {
     ]);
   });
 
+  it('takes handlers and a helper written with a `this` parameter for migratable sites', async () => {
+    const input = readFileSync(path.join(ROOT, 'fixtures/this-parameter-handlers/input.ts'), 'utf8');
+    const root = await tree({ 'src/notes.ts': input });
+    const result = await check(root, '--format', 'json', 'src');
+    const report = JSON.parse(result.stdout) as CheckReport;
+    expect(report.findings.map((f) => [f.line, f.ruleId])).toEqual([
+      [26, 'legacy-request'],
+      [43, 'legacy-request'],
+      [49, 'legacy-request'],
+    ]);
+    expect(report.summary).toMatchObject({ findings: 3, fixable: 3, exitCode: 1 });
+  });
+
   it('after migrate, a refused site still fails check, once (site and its marker are one finding)', async () => {
     const root = await tree({ 'src/server.ts': LEGACY_SERVER, 'src/tools/mixed.ts': MIXED_SERVER });
     const migrated = await cli(root, 'migrate', 'src');

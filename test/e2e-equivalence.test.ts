@@ -151,6 +151,16 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:archive:asked:users', 'audit:archive:done:users'],
   },
+  'handlers and a helper method written with a `this` parameter': {
+    fixture: 'this-parameter-handlers',
+    calls: [
+      { name: 'purge_folder', arguments: { folder: 'logs' } },
+      { name: 'archive_note', arguments: { id: 'n1' } },
+      { name: 'pin_note', arguments: { id: 'n2' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Pin') ? { action: 'decline' } : accept({ ok: true })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:archive:n1', 'audit:pin:asked:n2', 'audit:pin:n2:decline'],
+  },
   'a low-level handler delegating each case to a method that asks': {
     fixture: 'low-level-delegates',
     calls: [

@@ -282,6 +282,164 @@ server.registerTool('t', { inputSchema: schema }, async ({ q }, { sendRequest })
   });
 });
 
+// Babel lists TypeScript's `this` pseudo-parameter first among a function's parameters; no
+// argument fills it, so it is never the arguments, the context or an argument of a helper.
+describe('a function written with a `this` parameter', () => {
+  const server = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+const server = new McpServer({ name: 's', version: '1' });
+class Svc {}
+`;
+  const migrated = (body: string) => {
+    const { plan, output } = transformSource(server + body, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['migrated', undefined]]);
+    expect(transformSource(output, 'server.ts').output).toBe(output);
+    return output;
+  };
+
+  it('asks through the context after its arguments', () => {
+    const output =
+      migrated(`server.registerTool('archive_note', { description: 'd', inputSchema: { id: z.string() } }, async function (this: Svc, { id }, ctx) {
+  const answer = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: answer.action + id }] };
+});
+`);
+    expect(output).toContain(
+      "async function (this: Svc, { id }, ctx) {\n  const mrtr = await mrtrResume(ctx, 'tool:archive_note', ['answer'], { id }, server);",
+    );
+  });
+
+  it('takes no argument position by its arity when the registration hides the schema', () => {
+    const output = migrated(`const config = { description: 'd' };
+server.registerTool('t', config, async function (this: void, ctx) {
+  const answer = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: answer.action }] };
+});
+`);
+    expect(output).toContain("async function (this: void, ctx) {\n  const mrtr = await mrtrResume(ctx, 'tool:t', ['answer'], {}, server);");
+  });
+
+  it('keeps `this` first when its arguments and context are added', () => {
+    const output = migrated(`server.registerTool('t', { inputSchema: { id: z.string() } }, async function (this: void) {
+  const roots = await server.server.listRoots();
+  return { content: [{ type: 'text', text: String(roots.roots.length) }] };
+});
+`);
+    expect(output).toContain("async function (this: void, _args, ctx) {\n  const mrtr = await mrtrResume(ctx, 'tool:t', ['roots'], {}, server);");
+  });
+
+  it('is a bound method given its context after its arguments, and a helper method split with `this` first', () => {
+    const output = migrated(`class Notes {
+  constructor(private readonly mcp: McpServer) {
+    this.mcp.registerTool('t', { inputSchema: { id: z.string() } }, this.pin.bind(this));
+  }
+  async pin(this: Notes, { id }: { id: string }) {
+    const ok = await this.confirm(this.mcp, \`Pin \${id}?\`);
+    return { content: [{ type: 'text' as const, text: String(ok) }] };
+  }
+  private async confirm(this: Notes, mcp: McpServer, message: string): Promise<boolean> {
+    const answer = await mcp.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+    return answer.action === 'accept';
+  }
+}
+`);
+    expect(output).toContain(
+      "async pin(this: Notes, { id }: { id: string }, ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, 'tool:t', ['ok'], { id });",
+    );
+    expect(output).toContain('ok: this.confirmRequest(`Pin ${id}?`),');
+    expect(output).toContain('private confirmRequest(this: Notes, message: string) {');
+    expect(output).toContain('private confirmResult(this: Notes, answer: ElicitResult): boolean {');
+  });
+
+  it('is a function expression bound where it is registered, its added context typed', () => {
+    const output = migrated(`const svc = new Svc();
+server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async function (this: Svc, { id }: { id: string }) {
+  const answer = await server.server.elicitInput({ message: id, requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text' as const, text: answer.action }] };
+}.bind(svc));
+`);
+    expect(output).toContain(
+      "async function (this: Svc, { id }: { id: string }, ctx: ServerContext) {\n  const mrtr = await mrtrResume(ctx, 'tool:t', ['answer'], { id }, server);",
+    );
+    expect(output).toContain('\n}.bind(svc));');
+    // Bound with an argument too, it takes the registration's arguments one place later: not followed.
+    const boundArgument =
+      server +
+      `server.registerTool('t', { description: 'd' }, async function (this: Svc, tag: string, ctx: ServerContext) {
+  const answer = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: answer.action + tag }] };
+}.bind(new Svc(), 'x'));
+`;
+    expect(statusOf(boundArgument).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
+  });
+
+  it('is a method a handler delegates to, whose state is bound to its arguments alone', () => {
+    const output = migrated(`class Notes {
+  readonly mcp = new McpServer({ name: 's', version: '1' });
+  constructor() {
+    this.mcp.registerTool('t', { inputSchema: { id: z.string() } }, async (args) => {
+      return await this.pin(args);
+    });
+  }
+  async pin(this: Notes, args: { id: string }) {
+    console.log('asking');
+    const answer = await this.mcp.server.elicitInput({ message: args.id, requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text' as const, text: answer.action }] };
+  }
+}
+`);
+    expect(output).toContain('return await this.pin(args, ctx);');
+    expect(output).toContain(
+      "async pin(this: Notes, args: { id: string }, ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, 'tool:pin()', ['answer'], args);",
+    );
+  });
+
+  it('is a method with no arguments a handler delegates to, given its context after `this`', () => {
+    const output = migrated(`class Notes {
+  readonly mcp = new McpServer({ name: 's', version: '1' });
+  constructor() {
+    this.mcp.registerTool('t', { description: 'd' }, async () => {
+      return await this.pin();
+    });
+  }
+  async pin(this: Notes) {
+    console.log('asking');
+    const answer = await this.mcp.server.elicitInput({ message: 'm', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text' as const, text: answer.action }] };
+  }
+}
+`);
+    expect(output).toContain('return await this.pin(ctx);');
+    expect(output).toContain("async pin(this: Notes, ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, 'tool:pin()', ['answer'], {});");
+  });
+
+  it("reads the client's capabilities from its context", () => {
+    const output = migrated(`server.registerTool('t', { inputSchema: { id: z.string() } }, async function (this: Svc, { id }, ctx) {
+  if (!server.server.getClientCapabilities()?.elicitation) return { content: [{ type: 'text', text: 'cannot ask' }] };
+  const answer = await ctx.mcpReq.elicitInput(${Q});
+  return { content: [{ type: 'text', text: answer.action + id }] };
+});
+`);
+    expect(output).toContain('if (!((ctx.mcpReq.envelope as');
+  });
+
+  it("is a helper's parameter a legacy method is handed to, by its position after `this`", () => {
+    const source = (self: string) => `${server}type Ask = (params: { message: string }) => Promise<{ action: string }>;
+async function confirmWith(${self}elicitInput: Ask, message: string): Promise<boolean> {
+  const answer = await elicitInput({ message });
+  return answer.action === 'accept';
+}
+server.registerTool('t', { inputSchema: { id: z.string() } }, async ({ id }) => {
+  const ok = await confirmWith(server.server.elicitInput.bind(server.server), id);
+  return { content: [{ type: 'text', text: String(ok) }] };
+});
+`;
+    const codes = statusOf(source('this: void, '));
+    expect(codes).toEqual(statusOf(source('')));
+    expect(codes.map(([, , code]) => code)).not.toContain('unfollowed-reference');
+  });
+});
+
 it('gives a handler registered with an arguments schema, and no parameters, its arguments and context', () => {
   const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });

@@ -109,6 +109,21 @@ export function isFunction(node: Node): node is FunctionNode {
   );
 }
 
+/**
+ * The parameters a call's arguments fill, in order: all but TypeScript's `this` pseudo-parameter
+ * (`function (this: Svc, args, ctx)`), which Babel lists first though no argument fills it.
+ * Every argument position (a handler's `ctxIndex`, a call's argument index) indexes this list.
+ */
+export function argumentParams(fn: FunctionNode): FunctionNode['params'] {
+  return thisParam(fn) ? fn.params.slice(1) : fn.params;
+}
+
+/** TypeScript's `this` pseudo-parameter (`this: Svc`), when the function declares one. */
+export function thisParam(fn: FunctionNode): FunctionNode['params'][number] | undefined {
+  const first = fn.params[0];
+  return first?.type === 'Identifier' && first.name === 'this' ? first : undefined;
+}
+
 /** The name of a non-computed key or property: `a`, or `#a` for a private one. */
 export function keyName(key: Node): string | undefined {
   return key.type === 'Identifier' ? key.name : key.type === 'PrivateName' ? `#${key.id.name}` : undefined;

@@ -1,7 +1,7 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
-import { boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
+import { argumentParams, boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
 import type { Imports } from './bindings.ts';
 import { constDeclarations, constString, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver } from './receivers.ts';
@@ -30,6 +30,11 @@ export interface HandlerSite {
   definition?: boolean;
   /** A function a handler delegates to (see plan/delegates.ts): the type its added context parameter is written with. */
   contextType?: string;
+}
+
+/** The handler's context parameter, where it declares one (its `this` parameter aside). */
+export function contextParam(handler: HandlerSite): FunctionNode['params'][number] | undefined {
+  return argumentParams(handler.fn)[handler.ctxIndex];
 }
 
 /** A registration of a function another module exports (`registerTool('x', config, handleX)`, `handleX` imported). */
@@ -97,9 +102,9 @@ function addRegistration(finding: Finding, node: CallExpression, ancestors: read
   const kind = HANDLER_REGISTRARS[method];
   if (!kind || node.arguments.length < 2) return;
   const lastArg = node.arguments[node.arguments.length - 1]!;
-  // A handler passed by name: `registerTool('x', config, handleX)`, or a method of the class
-  // registering it (`this.handleX.bind(this)`).
-  const last = lastArg.type === 'Identifier' ? finding.functions.get(lastArg.name) : (methodReference(lastArg, ancestors) ?? lastArg);
+  // A handler passed by name: `registerTool('x', config, handleX)`, a method of the class
+  // registering it (`this.handleX.bind(this)`), or a function written there, bound.
+  const last = lastArg.type === 'Identifier' ? finding.functions.get(lastArg.name) : (methodReference(lastArg, ancestors) ?? boundFunction(lastArg) ?? lastArg);
   const first = node.arguments[0]!;
   // A function another module exports: that module migrates it, told how it is registered.
   if (!last && lastArg.type === 'Identifier' && finding.imports.get(lastArg.name)?.from.startsWith('.')) {
@@ -166,7 +171,7 @@ export function registeredHandlers(
     for (const [name, fn] of named) {
       for (const r of registrations.filter((x) => x.name === name)) {
         const f = fn as FunctionNode;
-        const ctxIndex = r.ctxIndex ?? (f.params.length >= 2 ? 1 : 0);
+        const ctxIndex = r.ctxIndex ?? (argumentParams(f).length >= 2 ? 1 : 0);
         out.push({
           kind: r.kind,
           name: r.registered,
@@ -198,7 +203,7 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
     const config = args[1];
     if (config && config.type === 'ObjectExpression') return propertyOf(config, ARGS_SCHEMA_PROPERTY[kind]) ? 1 : 0;
     // A config we cannot see into: trust the handler's own arity.
-    return fn.params.length >= 2 ? 1 : 0;
+    return argumentParams(fn).length >= 2 ? 1 : 0;
   }
   // Legacy `tool(name, [description], [schema], [annotations], cb)`: a schema argument is an
   // object literal somewhere between the name and the callback.
@@ -209,7 +214,8 @@ function contextIndex(kind: HandlerSite['kind'], call: CallExpression, method: s
 /** `setRequestHandler(CallToolRequestSchema | 'tools/call', (request, ctx) => ...)` and its prompt and resource kin. */
 function lowLevelHandler(call: CallExpression, functions: Map<string, FunctionNode>, ancestors: readonly Node[]): Omit<HandlerSite, 'ancestors'> | undefined {
   const [target, given] = call.arguments;
-  const fn = given?.type === 'Identifier' ? functions.get(given.name) : given ? (methodReference(given, ancestors) ?? given) : undefined;
+  const fn =
+    given?.type === 'Identifier' ? functions.get(given.name) : given ? (methodReference(given, ancestors) ?? boundFunction(given) ?? given) : undefined;
   if (!target || !fn || !isFunction(fn)) return undefined;
   const method = stringValue(target) ?? (target.type === 'Identifier' ? LOW_LEVEL_SCHEMAS[target.name] : undefined);
   const kind = method ? LOW_LEVEL_METHODS[method] : undefined;
@@ -274,10 +280,21 @@ function definitionsIn(finding: Finding, call: CallExpression, ancestors: readon
     const nameText = name === undefined ? stableNameExpression(finding.index, finding.imports, nameNode, around, fn) : undefined;
     if (name === undefined && nameText === undefined) continue;
     const schema = ['inputSchema', 'parameters', 'schema', 'argsSchema'].some((k) => propertyOf(object, k) !== undefined);
-    const ctxIndex = schema || fn.params.length >= 2 ? 1 : 0;
+    const ctxIndex = schema || argumentParams(fn).length >= 2 ? 1 : 0;
     found.push({ kind: 'tool', name: name ?? nameText!, ...(nameText ? { nameText } : {}), call, fn, ctxIndex, ancestors, definition: true });
   }
   return found;
+}
+
+/**
+ * `(async function (this: Service, args, ctx) { ... }).bind(this)`: the function, which the
+ * bound copy calls with the arguments it is given (when nothing is bound but `this`).
+ */
+function boundFunction(node: Node): FunctionNode | undefined {
+  if (node.type !== 'CallExpression' || node.arguments.length !== 1 || node.arguments[0]!.type === 'SpreadElement') return undefined;
+  const callee = node.callee;
+  const bind = callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'bind';
+  return bind && callee.object.type === 'FunctionExpression' ? callee.object : undefined;
 }
 
 /**

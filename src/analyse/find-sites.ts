@@ -1,6 +1,6 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
-import { isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { argumentParams, isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
@@ -169,7 +169,8 @@ function heldForm(member: Node, ancestors: readonly Node[]): { held: Node; holde
 function toLegacyParameter(member: Node, ancestors: readonly Node[], functionsByName: ReadonlyMap<string, FunctionNode>): boolean {
   const { held, holder: call } = heldForm(member, ancestors);
   if (call?.type !== 'CallExpression' || call.callee.type !== 'Identifier') return false;
-  const param = functionsByName.get(call.callee.name)?.params[call.arguments.indexOf(held as (typeof call.arguments)[number])];
+  const fn = functionsByName.get(call.callee.name);
+  const param = fn && argumentParams(fn)[call.arguments.indexOf(held as (typeof call.arguments)[number])];
   return param?.type === 'Identifier' && LEGACY_PARAMETER_NAMES.has(param.name);
 }
 

@@ -2,9 +2,9 @@
 // added (`ctx`, or `mrtrCtx` where the body already uses that name), and a destructured one
 // (`{ mcpReq, signal }`) made a name the body destructures as far as it still reads it.
 import type { Node } from '@babel/types';
-import { boundNames, walk } from '../analyse/ast.ts';
+import { argumentParams, boundNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import type { HandlerSite } from '../analyse/find-handlers.ts';
+import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, lineEndOf, lineStartOf, type Span } from '../core/vocabulary.ts';
 import { Refusal, refuse } from './refusal.ts';
@@ -27,7 +27,8 @@ export function contextParameter(
   typed = false,
 ): ContextParameter | Refusal {
   const fn = handler.fn;
-  const param = fn.params[handler.ctxIndex];
+  const args = argumentParams(fn);
+  const param = contextParam(handler);
   // Not a name the body or another parameter already binds (`async ({ text }, ctx)` with no arguments schema).
   const taken = (n: string) => bodyNames.has(n) || fn.params.some((p) => boundNames(p).some((b) => b.name === n));
   const fresh = taken('ctx') ? 'mrtrCtx' : 'ctx';
@@ -36,7 +37,7 @@ export function contextParameter(
     if (param.type === 'ObjectPattern') return destructuredContext(source, handler, sites, param, fresh);
     return refuse('context-pattern', 'destructured').at(sites[0]!);
   }
-  if (fn.params.length > handler.ctxIndex) {
+  if (args.length > handler.ctxIndex) {
     return refuse('context-pattern', 'paramsMismatch').at(sites[0]!);
   }
   if (handler.definition) {
@@ -46,12 +47,13 @@ export function contextParameter(
   // A function a handler delegates to is no registration's callback: its context is typed.
   const added = handler.contextType && typed ? `${name}: ${handler.contextType}` : name;
   // `async () => ...` registered with an arguments schema: the arguments come first.
-  const before = handler.ctxIndex === 1 && fn.params.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
+  const before = handler.ctxIndex === 1 && args.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
+  // After the last parameter, a `this` parameter too (it stays first).
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;
     const parenthesised = source.slice(fn.start!, last.start!).includes('(');
     if (!parenthesised) return { name, addParam: { at: last.start!, text: '(', close: { at: last.end!, text: `, ${added})` } } };
-    return { name, addParam: { at: last.end!, text: `, ${added}` } };
+    return { name, addParam: { at: last.end!, text: `, ${before}${added}` } };
   }
   const open = source.indexOf(
     '(',

@@ -5,6 +5,7 @@
 // member's return type is written: `Promise<CallToolResult | InputRequiredResult>`.
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { argumentParams, isFunction, type FunctionNode } from '../analyse/ast.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { widenedPromise } from '../rewrite/edits/return-type.ts';
 
@@ -16,13 +17,13 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
   if (definers.length === 0) return [];
   const { program, source } = analysis;
   const types = new Map<string, Node>();
-  const functions = new Map<string, Node>();
+  const functions = new Map<string, FunctionNode>();
   for (const statement of program.body) {
     const decl = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
     if ((decl.type === 'TSInterfaceDeclaration' || decl.type === 'TSTypeAliasDeclaration') && decl.id.type === 'Identifier') types.set(decl.id.name, decl);
     if (decl.type === 'FunctionDeclaration' && decl.id) functions.set(decl.id.name, decl);
     if (decl.type === 'VariableDeclaration')
-      for (const d of decl.declarations) if (d.id.type === 'Identifier' && d.init && /Function/.test(d.init.type)) functions.set(d.id.name, d.init);
+      for (const d of decl.declarations) if (d.id.type === 'Identifier' && d.init && isFunction(d.init)) functions.set(d.id.name, d.init);
   }
   const edits: Edit[] = [];
   const seen = new Set<Node>();
@@ -44,8 +45,8 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
     return [];
   };
   for (const name of definers) {
-    const fn = functions.get(name) as { params?: Node[] } | undefined;
-    const param = fn?.params?.[0];
+    const fn = functions.get(name);
+    const param = fn && argumentParams(fn)[0];
     const annotation =
       param && 'typeAnnotation' in param && param.typeAnnotation?.type === 'TSTypeAnnotation' ? param.typeAnnotation.typeAnnotation : undefined;
     for (const member of members(annotation)) {

@@ -6,7 +6,7 @@
 // the handler returns. The retry runs the handler again up to that call, so nothing before it
 // there may do anything.
 import type { CallExpression, Node } from '@babel/types';
-import { hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
+import { argumentParams, hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
 import type { CallGraph, NamedCall } from '../analyse/call-graph.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 
@@ -44,7 +44,7 @@ export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[],
       name: `${name}()`,
       call: first.call,
       fn,
-      ctxIndex: fn.params.length,
+      ctxIndex: argumentParams(fn).length,
       ancestors: first.handler.ancestors,
       contextType: 'ServerContext',
     },

@@ -4,7 +4,7 @@
 // to, which are migrated as handlers of their own.
 import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
 import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
-import type { HandlerSite } from '../analyse/find-handlers.ts';
+import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
@@ -278,7 +278,7 @@ function undoSplitsForDelegations(file: FilePlanning): void {
 
 /** The context a handler hands on to a function it delegates to: its own parameter, or one added; undefined when it destructures it. */
 export function callerContext(file: FilePlanning, handler: HandlerSite): ContextParameter | undefined {
-  const param = handler.fn.params[handler.ctxIndex];
+  const param = contextParam(handler);
   if (param && param.type !== 'Identifier') return undefined;
   const context = contextParameter(file.source, handler, [], referencedNames(handler.fn.body), file.analysis.typed);
   return context instanceof Refusal || context.paramEdit ? undefined : context;

@@ -3,9 +3,9 @@
 // The rounds are found in handler-rounds.ts, the locals that travel weighed in
 // lifted-locals.ts, the context parameter settled in context-parameter.ts.
 import type { Node, Statement } from '@babel/types';
-import { boundNames, memberPath, referencedNames, walk } from '../analyse/ast.ts';
+import { argumentParams, boundNames, memberPath, referencedNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import type { HandlerSite } from '../analyse/find-handlers.ts';
+import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { HANDLER_REGISTRARS } from '../analyse/sdk-surface.ts';
@@ -48,7 +48,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   const returnTypeEdit = widenReturnType(source, fn);
   if (returnTypeEdit instanceof Refusal) return returnTypeEdit.at(sites[0]!);
 
-  const argParams = fn.params.slice(0, handler.ctxIndex);
+  const argParams = argumentParams(fn).slice(0, handler.ctxIndex);
   if (handler.lowLevel && argParams[0]?.type !== 'Identifier') return refuse('request-pattern', 'destructuredRequest').at(sites[0]!);
   const argNames = unchangedArgumentNames(argParams, statements, rounds);
   if (argNames instanceof Refusal) return argNames;
@@ -80,7 +80,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
 function foreignContextSite(handler: HandlerSite, sites: LegacySite[], context: string): Refusal | undefined {
   const fn = handler.fn;
   for (const site of sites) {
-    const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === fn.params[handler.ctxIndex];
+    const throughPattern = site.destructured !== undefined && site.destructured.fn === fn && site.destructured.param === contextParam(handler);
     const throughContext = site.shape.receiver === 'ctx' || site.shape.receiver === 'ctx.mcpReq';
     if (throughContext && site.receiverHead !== context && !throughPattern) {
       return refuse('foreign-context', 'otherContext', { receiver: site.receiverHead, context }).at(site);

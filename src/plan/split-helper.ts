@@ -4,7 +4,7 @@
 // builds the request each calling handler asks with, and `confirmResult(answer, ...)` is
 // what the helper made of the answer, which the handler computes when it resumes.
 import type { Node, Statement } from '@babel/types';
-import { annotatedType, hasSideEffects, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
+import { annotatedType, argumentParams, hasSideEffects, referencedNames, thisParam, walk, type FunctionNode } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
@@ -30,7 +30,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   const helper = splittable(source, site, calls);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
   const { fn, holder } = helper;
-  const params = fn.params.map((p) => (p as { name: string }).name);
+  const params = argumentParams(fn).map((p) => (p as { name: string }).name);
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
   const request = requestHalf(source, site);
   // An inner helper's result half turns the bare answer into what this helper awaited.
@@ -132,7 +132,7 @@ function resultHalf(
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
   const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
   return {
-    params: [`${raw}${typed ? `: ${shape.resultType}` : ''}`, paramsUsed(source, fn, shape.resultArgs)].filter(Boolean).join(', '),
+    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${typed ? `: ${shape.resultType}` : ''}`),
     returnType: typed ? shape.valueType : undefined,
     bodyStart: first ? first.start! : undefined,
     body:
@@ -142,11 +142,18 @@ function resultHalf(
   };
 }
 
-/** The text of the helper's parameters a half takes. */
-function paramsUsed(source: string, fn: FunctionNode, used: boolean[]): string {
-  return fn.params
-    .filter((_, i) => used[i])
-    .map((p) => source.slice(p.start!, p.end!))
+/** The text of the helper's parameters a half takes: its `this` parameter, `first` (the answer), then those `used`. */
+function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string): string {
+  const text = (p: Node) => source.slice(p.start!, p.end!);
+  const own = thisParam(fn);
+  return [
+    own && text(own),
+    first,
+    ...argumentParams(fn)
+      .filter((_, i) => used[i])
+      .map(text),
+  ]
+    .filter(Boolean)
     .join(', ');
 }
 

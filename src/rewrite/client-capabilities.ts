@@ -7,6 +7,7 @@
 import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, memberPath } from '../analyse/ast.ts';
+import { contextParam } from '../analyse/find-handlers.ts';
 import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { codeStyleOf } from '../analyse/code-style.ts';
 import { importedFrom, isImported, moduleSystemOf } from '../analyse/module-imports.ts';
@@ -49,7 +50,7 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
     const receiver = memberPath(callee.object);
     if (!receiver || !/server$/i.test(receiver.split('.').pop()!)) continue;
     const handler = file.handlers.find((h) => parents.includes(h.fn));
-    const ctx = handler?.fn.params[handler.ctxIndex];
+    const ctx = handler && contextParam(handler);
     if (!handler || ctx?.type !== 'Identifier' || shadows(parents, handler.fn, ctx.name)) continue;
     const parent = parents[parents.length - 1];
     // Already rewritten (a second run): `<envelope>?.[KEY] ?? server.getClientCapabilities()`.
