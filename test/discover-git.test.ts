@@ -255,6 +255,14 @@ describe('discovery listed by git takes what the walk takes, and what git tracks
       expect(relative(listed)).toEqual({ ...relative(walked), files: ['ignored/forced.ts', ...relative(walked).files] });
       expect(relative(listed).skipped.map(([p]) => p)).toEqual(['lib/vendor', 'out-dir', 'out-file.ts', 'src/b.min.js', 'src/third_party', 'vendor']);
       expect(relative(listed).staleTemps).toEqual([`src/.a.ts.${gone}.0123456789ab.mrtr-tmp`]);
+      // Run from a git hook, which points git at its own repository and index: git still lists this tree.
+      const hook = { GIT_DIR: path.join(outside, 'no-repo'), GIT_INDEX_FILE: path.join(outside, 'no-index') };
+      Object.assign(process.env, hook);
+      try {
+        expect(relative(await discoverFiles(['.'], root, { listWithGit: true }))).toEqual(relative(listed));
+      } finally {
+        for (const name of Object.keys(hook)) delete process.env[name];
+      }
     } finally {
       await rm(root, { recursive: true, force: true });
       await rm(outside, { recursive: true, force: true });

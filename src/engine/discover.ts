@@ -190,7 +190,7 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
   const tree = new TreeWalk(root, realRoot, problems, found, context);
   // Git lists a folder of its work tree that it does not ignore (one it ignores, named on the
   // command line, is walked with the .gitignore files inside it only: see above).
-  const listed = listWithGit && context.rules?.fromWorkTree ? gitListing(root) : undefined;
+  const listed = listWithGit && context.rules?.fromWorkTree ? gitListing(root, SKIPPED_DIRECTORIES) : undefined;
   if (listed) tree.visitListed(listed);
   else tree.visitDirectory(root, realRoot);
 }

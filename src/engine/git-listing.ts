@@ -21,13 +21,17 @@ const TRACKED = /^([A-Z]) (\d{6}) [0-9a-f]+ \d\t([\s\S]*)$/;
  * it does not ignore; undefined when git cannot say (not installed, not a work tree it trusts,
  * an error).
  */
-export function gitListing(dir: string): GitEntry[] | undefined {
+export function gitListing(dir: string, skippedFolders: Iterable<string>): GitEntry[] | undefined {
+  // The folders a walk never enters are left out by git too (a node_modules nobody ignores
+  // would otherwise be listed file by file).
+  const excluded = [...skippedFolders].map((name) => `:(exclude,glob)**/${name}/**`);
   let out: string;
   try {
     // -t tags each entry: `H` tracked, `R` tracked and deleted (listed again), `S` left out of a
     // sparse checkout, `?` untracked.
-    out = execFileSync('git', ['ls-files', '-z', '-t', '--stage', '--cached', '--deleted', '--others', '--exclude-standard'], {
+    out = execFileSync('git', ['ls-files', '-z', '-t', '--stage', '--cached', '--deleted', '--others', '--exclude-standard', '--', '.', ...excluded], {
       cwd: dir,
+      env: gitEnvironment(),
       encoding: 'utf8',
       maxBuffer: 1 << 30,
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -48,4 +52,23 @@ export function gitListing(dir: string): GitEntry[] | undefined {
   }
   for (const path of gone) tracked.delete(path);
   return [...untracked, ...[...tracked].map(([path, mode]) => ({ path, mode }))];
+}
+
+/**
+ * This process's environment without what would point git elsewhere than the folder's own work
+ * tree, or read the pathspecs otherwise (a run from a git hook inherits GIT_DIR and GIT_INDEX_FILE).
+ */
+function gitEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of [
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_INDEX_FILE',
+    'GIT_LITERAL_PATHSPECS',
+    'GIT_GLOB_PATHSPECS',
+    'GIT_NOGLOB_PATHSPECS',
+    'GIT_ICASE_PATHSPECS',
+  ])
+    delete env[name];
+  return env;
 }
