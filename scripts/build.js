@@ -46,8 +46,14 @@ writeFileSync(path.join(dist, 'rewrite', 'state-module-bodies.json'), `${JSON.st
 // The command line as one file (scripts/bundle-cli.js), which the launcher runs.
 const { bundleCli } = await import('./bundle-cli.js');
 if (await bundleCli(root)) {
-  // Its V8 code cache (scripts/code-cache.js), made in a process of its own with the launcher's flags.
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'code-cache.js')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Its V8 code cache (scripts/code-cache.js), made in a process of its own with the launcher's
+  // flags. Only a speed-up: without it the launcher compiles the bundle as usual.
+  try {
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'code-cache.js')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch {
+    rmSync(path.join(dist, 'cli', 'main.bundle.cache'), { force: true });
+    process.stderr.write('mrtr-codemod: the code cache of the bundled CLI could not be made (above); the CLI starts a little more slowly.\n');
+  }
 } else {
   process.stderr.write(
     'mrtr-codemod: esbuild is not installed, so the CLI is not bundled; bin/mrtr-codemod.js runs dist/cli/main.js (it starts more slowly).\n',
