@@ -242,6 +242,15 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['count:users', 'delete:users=5'],
   },
+  "a question awaited as a call's argument": {
+    fixture: 'answer-as-argument',
+    calls: [
+      { name: 'show_roots', arguments: {} },
+      { name: 'record_choice', arguments: { table: 'logs' } },
+    ],
+    script: { roots: [{ uri: 'file:///work/a', name: 'a' }], elicit: () => accept({}) },
+    legacyLog: ['audit:roots:asked', 'count:logs', 'audit:accept:3'],
+  },
   'a capability check before the question': {
     fixture: 'capability-checks',
     calls: [{ name: 'careful_delete', arguments: { table: 'logs' } }],
