@@ -910,3 +910,24 @@ export const app = new App();
   expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:tools/call']]);
   expect(output).toContain('private async handleCall(request: { params: { name: string } }, ctx: ServerContext) {');
 });
+
+describe('requests asked only on a condition', () => {
+  it.each([
+    ['the branch of a ternary', 'const a = ctx.mcpReq.id ? await ctx.mcpReq.elicitInput(Q) : undefined;', 'String(a?.action)'],
+    ['the right of &&', "const a = ctx.mcpReq.id && (await ctx.mcpReq.elicitInput(Q)).action === 'accept';", 'String(a)'],
+    ['the right of ??', 'const a = ctx.sessionId ?? (await ctx.mcpReq.elicitInput(Q)).action;', 'String(a)'],
+    ['the right of ||=', 'let a = ctx.sessionId;\n  a ||= (await ctx.mcpReq.elicitInput(Q)).action;', 'String(a)'],
+    ['an argument of an optional call', 'const a = ctx.http?.authInfo?.scopes.concat((await ctx.mcpReq.elicitInput(Q)).action);', 'String(a)'],
+    ["an if's condition, right of &&", "if (ctx.mcpReq.id && (await ctx.mcpReq.elicitInput(Q)).action === 'accept') console.error('ok');", "'x'"],
+  ])('are marked in %s, not asked every time', (_name, body, text) => {
+    const source = oneTool(body, text);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'nested-site']]);
+    expect(output).toContain('asked only when a condition around it holds');
+  });
+
+  it('are migrated when the condition is the question itself', () => {
+    const source = oneTool("const a = (await ctx.mcpReq.elicitInput(Q)).action === 'accept' ? 'yes' : 'no';", 'a');
+    expect(statusOf(source).map(([, status]) => status)).toEqual(['migrated']);
+  });
+});

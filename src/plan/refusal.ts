@@ -81,6 +81,10 @@ export const REFUSAL_CODES = {
       },
       labeled: { reason: 'the request is inside a labeled statement.', next: MANUAL_STEP },
       notAwaited: { reason: 'the request is not awaited where it is made.', next: `await the request where it is made, then run again; or ${MANUAL_STEP}.` },
+      conditional: {
+        reason: 'the request is asked only when a condition around it holds (`?:`, `&&`, `||`, `??` or `?.`), and the rewrite would ask it every time.',
+        next: `ask it in an if statement of its own (if (cond) { const answer = await ...; }), then run again; or ${MANUAL_STEP}.`,
+      },
       twoRequests: {
         reason: 'the statement that awaits this request contains another request.',
         next: `split it into separate statements, then run again; or ${MANUAL_STEP}.`,
