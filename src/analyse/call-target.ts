@@ -17,8 +17,9 @@ export function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): 
   if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return false;
   if (!callee.computed) return callee.property.type === 'Identifier' && LEGACY_METHOD_NAMES.has(callee.property.name);
   // `x['elicitInput'](...)`, and `x[name](...)` with a const name (looked up later).
+  // Any other name in brackets may be one too: it is read (or found unreadable) later.
   const written = stringValue(callee.property);
-  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : callee.property.type === 'Identifier';
+  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : true;
 }
 
 /**
@@ -29,6 +30,13 @@ export function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): 
 export function staticString(node: Node | undefined, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
   const constant = constString(node, declarations, functions);
   if (constant !== undefined || !node) return constant;
+  // `` `elicit${'Input'}` ``, `` `${KIND}/createMessage` `` (`as const` too): a template of static strings.
+  const template = node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' ? node.expression : node;
+  if (template.type === 'TemplateLiteral') {
+    const parts = template.expressions.map((e) => staticString(e, declarations, functions));
+    if (parts.some((p) => p === undefined)) return undefined;
+    return template.quasis.map((q, i) => (q.value.cooked ?? '') + (parts[i] ?? '')).join('');
+  }
   if (node.type !== 'MemberExpression' || node.computed || node.object.type !== 'Identifier' || node.property.type !== 'Identifier') return undefined;
   let object = declarations(node.object.name, functions)?.init;
   while (object?.type === 'TSAsExpression' || object?.type === 'TSSatisfiesExpression') object = object.expression;
@@ -69,6 +77,9 @@ export function throughAliases(path: string, declarations: Declarations, functio
  * (`servers[0].server`, `(await connect()).server`): a request is found whatever holds it.
  */
 export function receiverPath(node: Node): string {
+  // `(ctx as ServerContext).mcpReq`, `ctx.mcpReq!`: the type assertion does not change the object.
+  while (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSNonNullExpression' || node.type === 'TSTypeAssertion')
+    node = node.expression;
   const named = memberPath(node);
   if (named !== undefined) return named;
   if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier')
