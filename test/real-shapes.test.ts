@@ -931,3 +931,31 @@ describe('requests asked only on a condition', () => {
     expect(statusOf(source).map(([, status]) => status)).toEqual(['migrated']);
   });
 });
+
+describe('requests whose method or receiver a plain reading does not name', () => {
+  it.each([
+    ['an element of an array', "const names = ['elicitInput'] as const;\n", 'const a = await ctx.mcpReq[names[0]](Q);'],
+    ['a member of a namespace', "namespace Calls {\n  export const ask = 'elicitInput';\n}\n", 'const a = await server.server[Calls.ask](Q);'],
+    ['a call', 'declare function pick(): "elicitInput";\n', 'const a = await ctx.mcpReq[pick()](Q);'],
+  ])('marks a method named in brackets by %s (unfollowed-reference), never drops it', (_name, before, call) => {
+    const source = oneTool(call, 'String(a)').replace('const server =', `${before}const server =`);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unfollowed-reference']]);
+    expect(output).toContain('names its method by an expression the codemod cannot read');
+  });
+
+  it("leaves alone a method named in brackets on an object that is not the SDK's", () => {
+    const source = oneTool('const handlers: Record<string, () => Promise<string>> = {};\n  const a = await handlers[String(ctx.mcpReq.id)]();', 'a');
+    expect(analyseFile(source, 'server.ts').sites).toEqual([]);
+  });
+
+  it.each([
+    ['in the body', 'const {\n    mcpReq: { elicitInput },\n  } = ctx;\n  const a = await elicitInput(Q);', 'async (ctx) =>'],
+    ['in the parameters', 'const a = await elicitInput(Q);', 'async ({ mcpReq: { elicitInput } }) =>'],
+  ])('marks a method taken out of the request context by a nested destructuring %s', (_name, body, head) => {
+    const source = oneTool(body, 'a.action').replace('async (ctx) =>', head);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unfollowed-reference']]);
+    expect(output).toContain('taken out of the request context by a nested destructuring');
+  });
+});

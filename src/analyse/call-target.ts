@@ -113,6 +113,8 @@ export interface CallTarget {
   handedIn?: boolean;
   /** The call goes through a name destructured from a handler parameter (`async (args, { sendRequest }) => ...`). */
   destructured?: Destructured;
+  /** The method is named in brackets by an expression nothing here reads (`x[names.ask](...)`); `method` is ''. */
+  unreadableMethod?: true;
 }
 
 export function callTarget(
@@ -146,8 +148,12 @@ export function callTarget(
 
 /** `x.m(...)`, `x['m'](...)`, or the member a const holds: its method and receiver. */
 function memberTarget(member: Node, declarations: Declarations, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
+  if (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') return undefined;
   const method = propertyName(member, declarations, functions);
-  if (method === undefined || (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression')) return undefined;
+  // `x[name](...)` with a name nothing here reads: which method it calls is unknown.
+  if (method === undefined && member.computed)
+    return { method: '', unreadableMethod: true, path: throughAliases(receiverPath(member.object), declarations, functions), receiver: member.object };
+  if (method === undefined) return undefined;
   const path = throughAliases(receiverPath(member.object), declarations, functions);
   // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
   const destructured = path === 'mcpReq' ? destructuredFrom(path, functions, resolver) : undefined;

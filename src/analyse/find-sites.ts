@@ -48,6 +48,13 @@ export interface LegacySite {
    */
   handedOn?: boolean;
   /**
+   * A call the request cannot be read from, on an object known to make requests: the method
+   * named in brackets by an expression nothing here reads (`ctx.mcpReq[names.ask](...)`), or
+   * taken out of the context by a nested destructuring (`const { mcpReq: { elicitInput } } = ctx`).
+   * Always refused (`unfollowed-reference`).
+   */
+  unreadable?: 'computedMethod' | 'nestedPattern';
+  /**
    * Set when only the method name says it is an MCP request (`x.server.createMessage` where
    * `x` is not known to be an McpServer): the type checker decides, when there is one.
    */
@@ -85,7 +92,36 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     if (!mayBeLegacyCall(node)) continue;
     const functions = enclosingFunctions(parents);
     const target = callTarget(node, declarations, functions, resolver);
-    if (!target) continue;
+    if (!target) {
+      const nested = nestedPatternShape(node, functions, index);
+      if (nested)
+        sites.push({
+          call: node,
+          shape: nested,
+          receiverHead: 'mcpReq',
+          receiver: node.callee,
+          functions,
+          enclosing: functions[functions.length - 1],
+          ancestors: parents,
+          unreadable: 'nestedPattern',
+        });
+      continue;
+    }
+    if (target.unreadableMethod) {
+      const shape = unreadableMethodShape(target, functions, resolver);
+      if (shape)
+        sites.push({
+          call: node,
+          shape,
+          receiverHead: target.path.split('.')[0]!,
+          receiver: target.receiver,
+          functions,
+          enclosing: functions[functions.length - 1],
+          ancestors: parents,
+          unreadable: 'computedMethod',
+        });
+      continue;
+    }
     const matched = matchLegacyCall(node, target, { declarations, functions });
     if (!matched) continue;
     const certainty = receiverCertainty(matched.shape, target, functions, resolver);
@@ -108,6 +144,53 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
   sites.push(...handedOnReferences(index, declarations, resolver));
   // In source order, optional calls among the others.
   return sites.sort((a, b) => a.call.start! - b.call.start!);
+}
+
+/**
+ * `elicitInput(...)` after `const { mcpReq: { elicitInput } } = ctx`, or with the context's
+ * parameter so destructured: the request context's own method, by a path nothing else follows.
+ */
+function nestedPatternShape(call: CallExpression | OptionalCallExpression, functions: readonly FunctionNode[], index: FileIndex): LegacyCallShape | undefined {
+  const callee = call.callee;
+  if (callee.type !== 'Identifier' || !LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
+  const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx.mcpReq' && s.method === callee.name);
+  if (!shape) return undefined;
+  const scopes = new Set<FunctionNode | null>([null, ...functions]);
+  const patterns = [
+    ...functions.flatMap((fn) => fn.params as Node[]),
+    ...index.declarators.filter((d) => scopes.has(d.scope) && d.declaration.kind === 'const').map((d) => d.node.id as Node),
+  ];
+  return patterns.some((p) => underRequestContext(p, callee.name, false)) ? shape : undefined;
+}
+
+/** Whether `pattern` binds `name` inside the value of an `mcpReq` property (`{ mcpReq: { name } }`). */
+function underRequestContext(pattern: Node, name: string, inside: boolean): boolean {
+  switch (pattern.type) {
+    case 'Identifier':
+      return inside && pattern.name === name;
+    case 'AssignmentPattern':
+      return underRequestContext(pattern.left, name, inside);
+    case 'ObjectPattern':
+      return pattern.properties.some(
+        (p) =>
+          p.type === 'ObjectProperty' &&
+          (p.value.type !== 'Identifier' || inside) &&
+          underRequestContext(p.value as Node, name, inside || (!p.computed && p.key.type === 'Identifier' && p.key.name === 'mcpReq')),
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * A method named by an expression nothing here reads, called on the request context or on the
+ * SDK's own low-level Server: it may be any of their requests (refuse rather than guess).
+ */
+function unreadableMethodShape(target: CallTarget, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): LegacyCallShape | undefined {
+  const parts = target.path.split('.');
+  const byMethod = (receiver: LegacyCallShape['receiver']) => LEGACY_CALLS.find((s) => s.receiver === receiver && s.kind === 'by-method');
+  if (throughRequestContext(parts)) return byMethod('ctx.mcpReq');
+  return target.path !== '' && resolver().roleOf(target.receiver, functions) === 'server' ? byMethod('*.server') : undefined;
 }
 
 /**

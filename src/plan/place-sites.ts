@@ -2,6 +2,7 @@
 // that asks at it (its own, or one that reaches it through helpers this module splits), or is
 // marked where it is; so do URL elicitations thrown as errors, and functions handlers delegate
 // to, which are migrated as handlers of their own.
+import type { Node } from '@babel/types';
 import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
 import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
@@ -58,7 +59,10 @@ export function presetRefusals(file: FilePlanning): void {
       !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)
     )
       continue;
-    if (site.handedOn) {
+    if (site.unreadable) {
+      const reference = codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
+      file.preset.set(site, refuse('unfollowed-reference', site.unreadable, { reference }).at(site));
+    } else if (site.handedOn) {
       const reference = codeSnippet(source.slice(site.call.start!, site.call.end!));
       file.preset.set(site, refuse('unfollowed-reference', 'handedOn', { reference }).at(site));
     } else if (site.uncertain && file.verdicts.get(site) !== true) {

@@ -567,6 +567,14 @@ export const REFUSAL_CODES = {
         reason: '`{{reference}}` is used here without being called (passed on, applied or stored), so the request it makes cannot be followed.',
         next: `call it directly where the handler needs the answer (await {{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
       },
+      computedMethod: {
+        reason: '`{{reference}}` names its method by an expression the codemod cannot read, so it cannot tell which request the call makes.',
+        next: `name the method (await ctx.mcpReq.elicitInput(...), or a const holding its name), then run again; or ${MANUAL_STEP}.`,
+      },
+      nestedPattern: {
+        reason: '`{{reference}}` is taken out of the request context by a nested destructuring, which the codemod does not follow.',
+        next: `call it on the context where the handler needs the answer (await ctx.mcpReq.{{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
+      },
     },
   },
   'return-type': {
