@@ -437,6 +437,29 @@ describe('helpers of a module that other modules ask through', () => {
     expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
   });
 
+  it.each([
+    ['a namespace import', "import * as prompt from './prompt.js';", 'prompt.confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
+    ['an index module that re-exports it all', "import { confirm } from './lib.js';", 'confirm', "export * from './prompt.js';\n", []],
+    ['an index module that re-exports it renamed', "import { ask } from './lib.js';", 'ask', "export { confirm as ask } from './prompt.js';\n", []],
+    ['a dynamic import', "const { confirm } = await import('./prompt.js');", 'confirm', '', []],
+  ])('stay whole where a module reaches them through %s, whose calls their split would break', async (_name, imports, call, lib, callers) => {
+    await put('src/prompt.ts', PROMPT);
+    if (lib) await put('src/lib.ts', lib);
+    await put('src/b.ts', tools('move', 'confirm'));
+    await put(
+      'src/a.ts',
+      tools('wipe', 'confirm').replace("import { confirm } from './prompt.js';", imports).replace("await confirm(server, 'it')", `await ${call}(server, 'it')`),
+    );
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
+      ...callers,
+      ['src/b.ts', 'marked', 'via-helper'],
+      ['src/prompt.ts', 'marked', 'in-helper'],
+    ]);
+    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+  });
+
   it('include methods of an exported class, called through an instance held in a field', async () => {
     await put(
       'src/prompter.ts',
