@@ -959,3 +959,36 @@ describe('requests whose method or receiver a plain reading does not name', () =
     expect(output).toContain('taken out of the request context by a nested destructuring');
   });
 });
+
+describe('a request through the context of a function no registration here names', () => {
+  const SERVER =
+    "import { McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\n";
+  const ASK = `const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text' as const, text: a.action }] };`;
+  it.each([
+    [
+      'a handler kept in an object registered in a loop',
+      `const tools = {\n  wipe: {\n    config: { description: 'd' },\n    async handler(ctx: ServerContext) {\n    ${ASK}\n    },\n  },\n};\nfor (const [name, t] of Object.entries(tools)) server.registerTool(name, t.config, t.handler);\n`,
+    ],
+    [
+      'a handler behind a wrapper',
+      `const withAuth = (fn: (ctx: ServerContext) => Promise<CallToolResult>) => fn;\nserver.registerTool('wipe', { description: 'd' }, withAuth(async (ctx) => {\n    ${ASK}\n}));\n`,
+    ],
+    [
+      'a handler registered through a helper of the project',
+      `function tool(name: string, fn: (ctx: ServerContext) => Promise<CallToolResult>) {\n  server.registerTool(name, { description: name }, fn);\n}\ntool('wipe', async (ctx) => {\n    ${ASK}\n});\n`,
+    ],
+    [
+      'a decorated method',
+      `const Tool = (_name: string) => (_target: object, _key: string) => {};\nclass Tools {\n  @Tool('wipe')\n  async wipe(ctx: ServerContext) {\n    ${ASK}\n  }\n}\nexport const tools = new Tools();\n`,
+    ],
+  ])('is marked as one, not as a request outside every handler: %s', (_name, code) => {
+    const { plan, output } = transformSource(SERVER + code, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
+    expect(output).toContain('goes through the request context `ctx` of a function the codemod could not tie to');
+  });
+
+  it('is a request outside every handler where a request handler of another kind is handed it', () => {
+    const code = `server.server.setRequestHandler('completion/complete', async (_request, ctx) => {\n  const a = await ctx.mcpReq.elicitInput(${Q});\n  return { completion: { values: [a.action] } };\n});\n`;
+    expect(statusOf(SERVER + code).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
+  });
+});

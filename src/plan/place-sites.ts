@@ -7,6 +7,7 @@ import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
 import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { referencedNames, type FunctionNode } from '../analyse/ast.ts';
+import { receiverResolver } from '../analyse/receivers.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
 import { delegationTo } from './delegates.ts';
@@ -145,8 +146,31 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
     );
   } else {
-    mark(file, site, refuse('no-request-to-answer', 'outsideHandler'));
+    const context = contextParameterOf(file, site);
+    mark(file, site, context ? refuse('unregistered-handler', 'contextParameter', { context }) : refuse('no-request-to-answer', 'outsideHandler'));
   }
+}
+
+/**
+ * The parameter a request outside every known handler goes through when it is a request
+ * context (`ctx.mcpReq.elicitInput`, v1's `extra.sendRequest`): only a request handler is
+ * handed one, so the function is a handler the codemod could not tie to its registration,
+ * unless a request or notification handler of another kind is what it is registered as.
+ */
+function contextParameterOf(file: FilePlanning, site: LegacySite): string | undefined {
+  if (site.shape.receiver !== 'ctx.mcpReq' && site.shape.receiver !== 'ctx') return undefined;
+  const head = site.destructured ? undefined : site.receiverHead;
+  const binding = head ? receiverResolver(file.analysis.index, file.analysis.importedNames).bindingOf(head, site.functions) : undefined;
+  const fn = site.destructured?.fn ?? (binding?.kind === 'param' ? binding.fn : undefined);
+  if (!fn) return undefined;
+  const holder = file.analysis.index.functions.find((f) => f.node === fn)?.ancestors.at(-1);
+  // `server.setRequestHandler('completion/complete', ...)`, `setNotificationHandler(...)`: registered, and not to answer.
+  const registration =
+    holder?.type === 'CallExpression' &&
+    holder.callee.type === 'MemberExpression' &&
+    holder.callee.property.type === 'Identifier' &&
+    /^set\w*Handler$/.test(holder.callee.property.name);
+  return registration ? undefined : codeSnippet(site.destructured ? 'mcpReq' : head!);
 }
 
 /** What other modules need of a split to ask through it. */

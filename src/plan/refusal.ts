@@ -71,6 +71,18 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'unregistered-handler': {
+    short:
+      'The request goes through the request context of a function the codemod cannot tie to a tool, prompt or resource handler (kept in an object, behind a wrapper, or registered by a helper of the project).',
+    help: `Register the function itself as the handler (server.registerTool(name, config, fn)) or call it from a handler's body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER} If no tool, prompt or resource handler runs it, stop asking there.`,
+    messages: {
+      contextParameter: {
+        reason:
+          'this request goes through the request context `{{context}}` of a function the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
+        next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
+      },
+    },
+  },
   'nested-site': {
     short: 'The request is awaited inside a block, condition or larger expression the codemod does not restructure.',
     help: `Move the request to a statement of its own at the top level of the handler and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
