@@ -992,3 +992,36 @@ describe('a request through the context of a function no registration here names
     expect(statusOf(SERVER + code).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
   });
 });
+
+describe("a class's method registered as a handler", () => {
+  const source = (more: string) => `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+export class Projects {
+  async handleArchive(ctx: ServerContext) {
+    const a = await ctx.mcpReq.elicitInput(${Q});
+    return { content: [{ type: 'text' as const, text: a.action }] };
+  }
+  register(server: McpServer) {
+    server.registerTool('archive', { description: 'd' }, this.handleArchive.bind(this));
+  }
+}
+export function build() {
+  const server = new McpServer({ name: 's', version: '1' });
+  const projects = new Projects();
+  projects.register(server);
+${more}  return server;
+}
+`;
+
+  it('is migrated when the registration is all that names it', () => {
+    expect(statusOf(source('')).map(([, status]) => status)).toEqual(['migrated']);
+  });
+
+  it.each([
+    ['registered again through an instance', "  server.registerTool('archive_too', { description: 'd' }, projects.handleArchive.bind(projects));\n"],
+    ['called from another handler', "  server.registerTool('archive_now', { description: 'd' }, (ctx) => projects.handleArchive(ctx));\n"],
+  ])('is marked shared-handler when it is also %s: its state would name one of them', (_name, more) => {
+    const { plan, output } = transformSource(source(more), 'projects.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'shared-handler']]);
+    expect(output).toContain('the method `handleArchive` is registered as tool:archive and named elsewhere too');
+  });
+});

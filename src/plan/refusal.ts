@@ -435,6 +435,11 @@ export const REFUSAL_CODES = {
         reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
         next: 'give each registration its own function (wrapping a shared one), then run again.',
       },
+      methodUsedElsewhere: {
+        reason:
+          'the method `{{method}}` is registered as {{handler}} and named elsewhere too (registered again, or called from another handler); the migrated state must name exactly one handler.',
+        next: 'give each registration its own method (wrapping a shared one), and call the shared one only from them, then run again.',
+      },
     },
   },
   'registered-late': {
