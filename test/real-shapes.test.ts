@@ -1025,3 +1025,29 @@ ${more}  return server;
     expect(output).toContain('the method `handleArchive` is registered as tool:archive and named elsewhere too');
   });
 });
+
+describe('`this` in a subclass', () => {
+  const ofClass = (head: string, base: string) => `${head}
+export class Low extends ${base} {
+  async confirm() {
+    return this.elicitInput(${Q});
+  }
+}
+`;
+
+  it("of the SDK's Server asks the client", () => {
+    const source = ofClass("import { Server } from '@modelcontextprotocol/server';", 'Server');
+    expect(analyseFile(source, 'low.ts').sites.map((s) => [s.kind, s.uncertain ?? false])).toEqual([['elicit', false]]);
+    expect(statusOf(source, 'low.ts').map(([, status]) => status)).toEqual(['marked']);
+  });
+
+  it('of a class another module exports is in doubt, not dropped', () => {
+    const source = ofClass("import { Base } from './base.js';", 'Base');
+    expect(analyseFile(source, 'low.ts').sites.map((s) => [s.kind, s.uncertain ?? false])).toEqual([['elicit', true]]);
+  });
+
+  it('of a class of this file that has the method itself is not the SDK', () => {
+    const source = ofClass(`class Base {\n  async elicitInput(q: unknown) {\n    return q;\n  }\n}`, 'Base');
+    expect(analyseFile(source, 'low.ts').sites).toEqual([]);
+  });
+});
