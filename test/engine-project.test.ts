@@ -600,3 +600,52 @@ it('migrates a handler exported by one module and registered by another', async 
   );
   expect(typecheck([path.join(dir, 'src/tools/search.ts'), path.join(dir, 'src/index.ts')])).toEqual([]);
 });
+
+describe('a module whose only request names its method from another module', () => {
+  const PARAMS = "{ message: 'Go on?', requestedSchema: { type: 'object', properties: {} } }";
+  const tool = (imports: string, body: string) =>
+    [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      imports,
+      "export const server = new McpServer({ name: 's', version: '1' });",
+      "server.registerTool('t', { description: 'd' }, async (ctx) => {",
+      body,
+      "  return { content: [{ type: 'text', text: String(ctx.mcpReq.id) + JSON.stringify(r) }] };",
+      '});',
+      '',
+    ].join('\n');
+
+  it.each([
+    [
+      'a destructured send',
+      "import { ELICIT } from './methods.js';",
+      `  const { send } = ctx.mcpReq;\n  const r = await send({ method: ELICIT, params: ${PARAMS} });`,
+      'unknown-request',
+    ],
+    [
+      'the request context in a local',
+      "import { ELICIT } from './methods.js';",
+      `  const req = ctx.mcpReq;\n  const r = await req.send({ method: ELICIT, params: ${PARAMS} });`,
+      'unknown-request',
+    ],
+    [
+      'an optional send',
+      "import { ELICIT } from './methods.js';",
+      `  const r = await ctx.mcpReq?.send({ method: ELICIT, params: ${PARAMS} });`,
+      'optional-call',
+    ],
+    [
+      'the low-level request()',
+      "import { ELICIT } from './methods.js';",
+      `  const r = await server.server.request({ method: ELICIT, params: ${PARAMS} });`,
+      'unknown-request',
+    ],
+    ['a method named in brackets', "import { Names } from './methods.js';", `  const r = await ctx.mcpReq[Names.ask](${PARAMS});`, 'unfollowed-reference'],
+  ])('is still checked: %s', async (_name, imports, body, code) => {
+    await put('src/methods.ts', "export const ELICIT = 'elicitation/create' as const;\nexport const Names = { ask: 'elicitInput' } as const;\n");
+    await put('src/server.ts', tool(imports, body));
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/server.ts', 'marked', code]]);
+  });
+});

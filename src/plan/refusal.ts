@@ -236,12 +236,17 @@ export const REFUSAL_CODES = {
     },
   },
   'unknown-request': {
-    short: 'A send(request) whose request object is not a literal.',
+    short: 'A send(request) whose request object, or its method, the codemod cannot read.',
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
     messages: {
       notLiteral: {
         reason: 'the request object is not a literal, so the codemod cannot tell which request it sends.',
         next: `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`,
+      },
+      methodUnread: {
+        reason:
+          "the request's method `{{method}}` is not a string the codemod can read here (a const of another module, an enum, a computed value), so it cannot tell which request it sends.",
+        next: `name the method with a string (method: 'elicitation/create') or a const of this module, then run again; or ${MANUAL_STEP}.`,
       },
     },
   },
