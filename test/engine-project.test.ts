@@ -460,6 +460,21 @@ describe('helpers of a module that other modules ask through', () => {
     expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
   });
 
+  it.each([
+    ['a module imports it by a path alias', "import { confirm } from '@/prompt.js';", ['.']],
+    ['the module that imports it is not among the paths given', "import { confirm } from './prompt.js';", ['src/prompt.ts']],
+  ])('stay whole where no module of the run imports them: %s', async (_name, imports, paths) => {
+    await put('tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['src/*'] } } }));
+    await put('src/prompt.ts', PROMPT);
+    await put('src/a.ts', tools('wipe', 'confirm').replace("import { confirm } from './prompt.js';", imports));
+    const result = await runCodemod({ paths, write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/prompt.ts', 'marked', 'in-helper'],
+    ]);
+    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+  });
+
   it('include methods of an exported class, called through an instance held in a field', async () => {
     await put(
       'src/prompter.ts',

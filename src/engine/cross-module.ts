@@ -212,6 +212,15 @@ export async function approvedSplits(
   }
   // A helper some module reaches in a way whose calls cannot follow its split stays whole.
   for (const { absolutePath, source } of importers) for (const key of index.unfollowedIn(absolutePath, source)) approved.delete(key);
+  // So does one no module of the run imports by name: what calls it is out of sight (a path
+  // alias, a file outside the paths given) and would be left calling a function that is gone.
+  const imported = new Set(
+    importers.flatMap(({ absolutePath, source }) => [...index.importsOf(absolutePath, source).values()].map((h) => helperKey(h.module, h.name))),
+  );
+  for (const [module, list] of helpers) {
+    const seen = new Set(list.filter((h) => imported.has(helperKey(module, h.name))).map((h) => h.line));
+    for (const h of list) if (!seen.has(h.line)) approved.delete(helperKey(module, h.name));
+  }
   // Every other module's calls: one that does not migrate keeps its helper whole.
   await Promise.all(
     importers.map(async ({ absolutePath, source }) => {
