@@ -987,6 +987,12 @@ describe('a request through the context of a function no registration here names
     expect(output).toContain('goes through the request context `ctx` of a function the codemod could not tie to');
   });
 
+  it("is a request outside every handler in a resource template's list callback", () => {
+    const code = `server.registerResource('n', new ResourceTemplate('n://{id}', {\n  list: async (ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { resources: a.action === 'accept' ? [{ uri: 'n://1', name: 'one' }] : [] };\n  },\n}), {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }));\n`;
+    const source = SERVER.replace('type ServerContext }', 'type ServerContext, ResourceTemplate }') + code;
+    expect(statusOf(source).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
+  });
+
   it('is a request outside every handler where a request handler of another kind is handed it', () => {
     const code = `server.server.setRequestHandler('completion/complete', async (_request, ctx) => {\n  const a = await ctx.mcpReq.elicitInput(${Q});\n  return { completion: { values: [a.action] } };\n});\n`;
     expect(statusOf(SERVER + code).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);

@@ -163,14 +163,17 @@ function contextParameterOf(file: FilePlanning, site: LegacySite): string | unde
   const binding = head ? receiverResolver(file.analysis.index, file.analysis.importedNames).bindingOf(head, site.functions) : undefined;
   const fn = site.destructured?.fn ?? (binding?.kind === 'param' ? binding.fn : undefined);
   if (!fn) return undefined;
-  const holder = file.analysis.index.functions.find((f) => f.node === fn)?.ancestors.at(-1);
+  const ancestors = file.analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+  const holder = ancestors.at(-1);
   // `server.setRequestHandler('completion/complete', ...)`, `setNotificationHandler(...)`: registered, and not to answer.
   const registration =
     holder?.type === 'CallExpression' &&
     holder.callee.type === 'MemberExpression' &&
     holder.callee.property.type === 'Identifier' &&
     /^set\w*Handler$/.test(holder.callee.property.name);
-  return registration ? undefined : codeSnippet(site.destructured ? 'mcpReq' : head!);
+  // `new ResourceTemplate(uri, { list, complete })`: resources/list and completion, which do not answer either.
+  const templateCallback = ancestors.some((a) => a.type === 'NewExpression' && a.callee.type === 'Identifier' && a.callee.name === 'ResourceTemplate');
+  return registration || templateCallback ? undefined : codeSnippet(site.destructured ? 'mcpReq' : head!);
 }
 
 /** What other modules need of a split to ask through it. */
