@@ -109,6 +109,7 @@ class App {
     ['stored in a let', 'let ask = ctx.mcpReq.elicitInput;\n  const a = await ask(Q);'],
     ['stored in a const and handed on', 'const ask = ctx.mcpReq.elicitInput;\n  const a = await confirmWith(ask, Q);'],
     ['bound into a const and handed on', 'const ask = ctx.mcpReq.elicitInput.bind(ctx.mcpReq);\n  const a = await confirmWith(ask, Q);'],
+    ['taken out by Reflect.get', "const ask = Reflect.get(ctx.mcpReq, 'elicitInput');\n  const a = await ask.call(ctx.mcpReq, Q);"],
   ])('marks the method of an SDK object %s (unfollowed-reference), never drops it', (_name, body) => {
     const source = oneTool(body, 'String(a)');
     expect(statusOf(source)).toEqual([[4, 'marked', 'unfollowed-reference']]);

@@ -1,10 +1,18 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
-import { isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
-import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
+import {
+  LEGACY_CALLS,
+  LEGACY_METHOD_NAMES,
+  LEGACY_PARAMETER_NAMES,
+  REQUEST_METHODS,
+  URL_ELICITATION_ERROR,
+  URL_THROW_SHAPE,
+  type LegacyCallShape,
+} from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 
 export interface LegacySite {
@@ -89,7 +97,11 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
   const resolver = () => (built ??= receiverResolver(index, imports));
   for (const { node, ancestors: parents } of [...index.calls, ...index.optionalCalls]) {
     // Most calls are not requests: a cheap look at the callee's name first.
-    if (!mayBeLegacyCall(node)) continue;
+    if (!mayBeLegacyCall(node)) {
+      const reflected = reflectedMethod(node, parents, declarations, resolver);
+      if (reflected) sites.push(reflected);
+      continue;
+    }
     const functions = enclosingFunctions(parents);
     const target = callTarget(node, declarations, functions, resolver);
     if (!target) {
@@ -191,6 +203,39 @@ function unreadableMethodShape(target: CallTarget, functions: readonly FunctionN
   const byMethod = (receiver: LegacyCallShape['receiver']) => LEGACY_CALLS.find((s) => s.receiver === receiver && s.kind === 'by-method');
   if (throughRequestContext(parts)) return byMethod('ctx.mcpReq');
   return target.path !== '' && resolver().roleOf(target.receiver, functions) === 'server' ? byMethod('*.server') : undefined;
+}
+
+/**
+ * `Reflect.get(ctx.mcpReq, 'elicitInput')`: a legacy method of the SDK's own objects taken out
+ * by name, to be called later; like a method handed on, it cannot be followed.
+ */
+function reflectedMethod(
+  call: CallExpression | OptionalCallExpression,
+  ancestors: readonly Node[],
+  declarations: Declarations,
+  resolver: () => ReceiverResolver,
+): LegacySite | undefined {
+  const callee = call.callee;
+  if (callee.type !== 'MemberExpression' || memberPath(callee) !== 'Reflect.get' || call.arguments.length < 2) return undefined;
+  const [object, key] = call.arguments as Node[];
+  const functions = enclosingFunctions(ancestors);
+  const method = staticString(key, declarations, functions);
+  if (method === undefined || !LEGACY_METHOD_NAMES.has(method)) return undefined;
+  const target: CallTarget = { method, path: throughAliases(receiverPath(object!), declarations, functions), receiver: object! };
+  const parts = target.path.split('.');
+  const shape = LEGACY_CALLS.find((s) => s.method === method && receiverMatches(s, parts, target));
+  if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') return undefined;
+  return {
+    call,
+    shape,
+    receiverHead: parts[0]!,
+    ...(shape.kind !== 'by-method' ? { kind: shape.kind } : {}),
+    receiver: object!,
+    functions,
+    enclosing: functions[functions.length - 1],
+    ancestors,
+    handedOn: true,
+  };
 }
 
 /**
