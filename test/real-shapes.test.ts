@@ -988,6 +988,13 @@ describe('a request through the context of a function no registration here names
     expect(output).toContain('goes through the request context `ctx` of a function the codemod could not tie to');
   });
 
+  it('is marked as one when the function takes a context and asks through the server', () => {
+    const code = `const withAuth = (fn: (ctx: ServerContext) => Promise<CallToolResult>) => fn;\nserver.registerTool('roots', { description: 'd' }, withAuth(async (ctx) => {\n  const r = await server.server.listRoots();\n  return { content: [{ type: 'text' as const, text: String(r.roots.length) }] };\n}));\n`;
+    const { plan, output } = transformSource(SERVER + code, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
+    expect(output).toContain('is made in a function that takes a request context (`ctx`)');
+  });
+
   it("is a request outside every handler in a resource template's list callback", () => {
     const code = `server.registerResource('n', new ResourceTemplate('n://{id}', {\n  list: async (ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { resources: a.action === 'accept' ? [{ uri: 'n://1', name: 'one' }] : [] };\n  },\n}), {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }));\n`;
     const source = SERVER.replace('type ServerContext }', 'type ServerContext, ResourceTemplate }') + code;

@@ -147,22 +147,41 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
     );
   } else {
     const context = contextParameterOf(file, site);
-    mark(file, site, context ? refuse('unregistered-handler', 'contextParameter', { context }) : refuse('no-request-to-answer', 'outsideHandler'));
+    mark(
+      file,
+      site,
+      context
+        ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
+        : refuse('no-request-to-answer', 'outsideHandler'),
+    );
   }
 }
 
 /**
- * The parameter a request outside every known handler goes through when it is a request
- * context (`ctx.mcpReq.elicitInput`, v1's `extra.sendRequest`): only a request handler is
- * handed one, so the function is a handler the codemod could not tie to its registration,
- * unless a request or notification handler of another kind is what it is registered as.
+ * The request context a request outside every known handler goes through (`ctx.mcpReq.elicitInput`,
+ * v1's `extra.sendRequest`), or that the function making it takes (`async (args, ctx) => ...`
+ * asking `server.server`): only a request handler is handed one, so the function is a handler the
+ * codemod could not tie to its registration, unless it is registered as a request or
+ * notification handler of another kind.
  */
-function contextParameterOf(file: FilePlanning, site: LegacySite): string | undefined {
-  if (site.shape.receiver !== 'ctx.mcpReq' && site.shape.receiver !== 'ctx') return undefined;
-  const head = site.destructured ? undefined : site.receiverHead;
-  const binding = head ? receiverResolver(file.analysis.index, file.analysis.importedNames).bindingOf(head, site.functions) : undefined;
-  const fn = site.destructured?.fn ?? (binding?.kind === 'param' ? binding.fn : undefined);
-  if (!fn) return undefined;
+function contextParameterOf(file: FilePlanning, site: LegacySite): { context: string; through: boolean } | undefined {
+  const through = site.shape.receiver === 'ctx.mcpReq' || site.shape.receiver === 'ctx';
+  let fn: FunctionNode | undefined;
+  let context: string | undefined;
+  if (through && site.destructured) [fn, context] = [site.destructured.fn, 'mcpReq'];
+  else if (through) {
+    const binding = receiverResolver(file.analysis.index, file.analysis.importedNames).bindingOf(site.receiverHead, site.functions);
+    if (binding?.kind === 'param') [fn, context] = [binding.fn, site.receiverHead];
+  } else {
+    for (const f of [...site.functions].reverse()) {
+      const param = f.params.find((p) => contextLike(p, file.source));
+      if (param?.type === 'Identifier') {
+        [fn, context] = [f, param.name];
+        break;
+      }
+    }
+  }
+  if (!fn || !context) return undefined;
   const ancestors = file.analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
   const holder = ancestors.at(-1);
   // `server.setRequestHandler('completion/complete', ...)`, `setNotificationHandler(...)`: registered, and not to answer.
@@ -173,7 +192,14 @@ function contextParameterOf(file: FilePlanning, site: LegacySite): string | unde
     /^set\w*Handler$/.test(holder.callee.property.name);
   // `new ResourceTemplate(uri, { list, complete })`: resources/list and completion, which do not answer either.
   const templateCallback = ancestors.some((a) => a.type === 'NewExpression' && a.callee.type === 'Identifier' && a.callee.name === 'ResourceTemplate');
-  return registration || templateCallback ? undefined : codeSnippet(site.destructured ? 'mcpReq' : head!);
+  return registration || templateCallback ? undefined : { context: codeSnippet(context), through };
+}
+
+/** A parameter that holds a request handler's context: typed as the SDK's, or named as handlers name it. */
+function contextLike(param: Node, source: string): boolean {
+  if (param.type !== 'Identifier') return false;
+  const annotation = param.typeAnnotation?.type === 'TSTypeAnnotation' ? source.slice(param.typeAnnotation.start!, param.typeAnnotation.end!) : '';
+  return annotation ? /(Context|Extra)\b/.test(annotation) : /^_?(ctx|context|extra)$/.test(param.name);
 }
 
 /** What other modules need of a split to ask through it. */

@@ -81,6 +81,11 @@ export const REFUSAL_CODES = {
           'this request goes through the request context `{{context}}` of a function the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
         next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
       },
+      takesContext: {
+        reason:
+          'this request is made in a function that takes a request context (`{{context}}`), which only request handlers are handed, but that the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
+        next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
+      },
     },
   },
   'nested-site': {
