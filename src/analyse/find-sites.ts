@@ -104,34 +104,9 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     }
     const functions = enclosingFunctions(parents);
     const target = callTarget(node, declarations, functions, resolver);
-    if (!target) {
-      const nested = nestedPatternShape(node, functions, index);
-      if (nested)
-        sites.push({
-          call: node,
-          shape: nested,
-          receiverHead: 'mcpReq',
-          receiver: node.callee,
-          functions,
-          enclosing: functions[functions.length - 1],
-          ancestors: parents,
-          unreadable: 'nestedPattern',
-        });
-      continue;
-    }
-    if (target.unreadableMethod) {
-      const shape = unreadableMethodShape(target, functions, resolver);
-      if (shape)
-        sites.push({
-          call: node,
-          shape,
-          receiverHead: target.path.split('.')[0]!,
-          receiver: target.receiver,
-          functions,
-          enclosing: functions[functions.length - 1],
-          ancestors: parents,
-          unreadable: 'computedMethod',
-        });
+    if (!target || target.unreadableMethod) {
+      const site = unreadableSite(node, target, { functions, ancestors: parents }, index, resolver);
+      if (site) sites.push(site);
       continue;
     }
     const matched = matchLegacyCall(node, target, { declarations, functions });
@@ -156,6 +131,32 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
   sites.push(...handedOnReferences(index, declarations, resolver));
   // In source order, optional calls among the others.
   return sites.sort((a, b) => a.call.start! - b.call.start!);
+}
+
+/**
+ * A call the request cannot be read from, on the request context or the SDK's Server: its
+ * method named by an expression nothing here reads, or taken by a nested destructuring.
+ */
+function unreadableSite(
+  call: CallExpression | OptionalCallExpression,
+  target: CallTarget | undefined,
+  where: { functions: FunctionNode[]; ancestors: readonly Node[] },
+  index: FileIndex,
+  resolver: () => ReceiverResolver,
+): LegacySite | undefined {
+  const { functions, ancestors } = where;
+  const shape = target ? unreadableMethodShape(target, functions, resolver) : nestedPatternShape(call, functions, index);
+  if (!shape) return undefined;
+  return {
+    call,
+    shape,
+    receiverHead: target ? target.path.split('.')[0]! : 'mcpReq',
+    receiver: target ? target.receiver : call.callee,
+    functions,
+    enclosing: functions[functions.length - 1],
+    ancestors,
+    unreadable: target ? 'computedMethod' : 'nestedPattern',
+  };
 }
 
 /**
