@@ -252,6 +252,26 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['count:users', 'delete:users=5'],
   },
+  "a question awaited as a call's argument": {
+    fixture: 'answer-as-argument',
+    calls: [
+      { name: 'show_roots', arguments: {} },
+      { name: 'record_choice', arguments: { table: 'logs' } },
+    ],
+    script: { roots: [{ uri: 'file:///work/a', name: 'a' }], elicit: () => accept({}) },
+    legacyLog: ['audit:roots:asked', 'count:logs', 'audit:accept:3'],
+  },
+  'a context under a type assertion, and methods named by templates': {
+    fixture: 'cast-and-template-spellings',
+    calls: [
+      { name: 'purge_table', arguments: { table: 'logs' } },
+      { name: 'tag_table', arguments: { table: 'users' } },
+      { name: 'confirm_export', arguments: { table: 'logs' } },
+      { name: 'notify_owner', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Tag') ? accept({ tag: 'hot' }) : accept({ ok: true })) },
+    legacyLog: ['count:logs', 'delete:logs=3', 'audit:tag:users:hot', 'audit:export:logs', 'audit:export:logs:accept', 'audit:notify:users:accept'],
+  },
   'a capability check before the question': {
     fixture: 'capability-checks',
     calls: [{ name: 'careful_delete', arguments: { table: 'logs' } }],

@@ -437,6 +437,44 @@ describe('helpers of a module that other modules ask through', () => {
     expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
   });
 
+  it.each([
+    ['a namespace import', "import * as prompt from './prompt.js';", 'prompt.confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
+    ['an index module that re-exports it all', "import { confirm } from './lib.js';", 'confirm', "export * from './prompt.js';\n", []],
+    ['an index module that re-exports it renamed', "import { ask } from './lib.js';", 'ask', "export { confirm as ask } from './prompt.js';\n", []],
+    ['a dynamic import', "const { confirm } = await import('./prompt.js');", 'confirm', '', []],
+  ])('stay whole where a module reaches them through %s, whose calls their split would break', async (_name, imports, call, lib, callers) => {
+    await put('src/prompt.ts', PROMPT);
+    if (lib) await put('src/lib.ts', lib);
+    await put('src/b.ts', tools('move', 'confirm'));
+    await put(
+      'src/a.ts',
+      tools('wipe', 'confirm').replace("import { confirm } from './prompt.js';", imports).replace("await confirm(server, 'it')", `await ${call}(server, 'it')`),
+    );
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
+      ...callers,
+      ['src/b.ts', 'marked', 'via-helper'],
+      ['src/prompt.ts', 'marked', 'in-helper'],
+    ]);
+    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+  });
+
+  it.each([
+    ['a module imports it by a path alias', "import { confirm } from '@/prompt.js';", ['.']],
+    ['the module that imports it is not among the paths given', "import { confirm } from './prompt.js';", ['src/prompt.ts']],
+  ])('stay whole where no module of the run imports them: %s', async (_name, imports, paths) => {
+    await put('tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@/*': ['src/*'] } } }));
+    await put('src/prompt.ts', PROMPT);
+    await put('src/a.ts', tools('wipe', 'confirm').replace("import { confirm } from './prompt.js';", imports));
+    const result = await runCodemod({ paths, write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/prompt.ts', 'marked', 'in-helper'],
+    ]);
+    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+  });
+
   it('include methods of an exported class, called through an instance held in a field', async () => {
     await put(
       'src/prompter.ts',
@@ -576,4 +614,53 @@ it('migrates a handler exported by one module and registered by another', async 
     "server.registerTool('search', { inputSchema: z.object({ query: z.string() }) }, searchHandler);",
   );
   expect(typecheck([path.join(dir, 'src/tools/search.ts'), path.join(dir, 'src/index.ts')])).toEqual([]);
+});
+
+describe('a module whose only request names its method from another module', () => {
+  const PARAMS = "{ message: 'Go on?', requestedSchema: { type: 'object', properties: {} } }";
+  const tool = (imports: string, body: string) =>
+    [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      imports,
+      "export const server = new McpServer({ name: 's', version: '1' });",
+      "server.registerTool('t', { description: 'd' }, async (ctx) => {",
+      body,
+      "  return { content: [{ type: 'text', text: String(ctx.mcpReq.id) + JSON.stringify(r) }] };",
+      '});',
+      '',
+    ].join('\n');
+
+  it.each([
+    [
+      'a destructured send',
+      "import { ELICIT } from './methods.js';",
+      `  const { send } = ctx.mcpReq;\n  const r = await send({ method: ELICIT, params: ${PARAMS} });`,
+      'unknown-request',
+    ],
+    [
+      'the request context in a local',
+      "import { ELICIT } from './methods.js';",
+      `  const req = ctx.mcpReq;\n  const r = await req.send({ method: ELICIT, params: ${PARAMS} });`,
+      'unknown-request',
+    ],
+    [
+      'an optional send',
+      "import { ELICIT } from './methods.js';",
+      `  const r = await ctx.mcpReq?.send({ method: ELICIT, params: ${PARAMS} });`,
+      'optional-call',
+    ],
+    [
+      'the low-level request()',
+      "import { ELICIT } from './methods.js';",
+      `  const r = await server.server.request({ method: ELICIT, params: ${PARAMS} });`,
+      'unknown-request',
+    ],
+    ['a method named in brackets', "import { Names } from './methods.js';", `  const r = await ctx.mcpReq[Names.ask](${PARAMS});`, 'unfollowed-reference'],
+  ])('is still checked: %s', async (_name, imports, body, code) => {
+    await put('src/methods.ts', "export const ELICIT = 'elicitation/create' as const;\nexport const Names = { ask: 'elicitInput' } as const;\n");
+    await put('src/server.ts', tool(imports, body));
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/server.ts', 'marked', code]]);
+  });
 });

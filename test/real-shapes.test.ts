@@ -109,6 +109,7 @@ class App {
     ['stored in a let', 'let ask = ctx.mcpReq.elicitInput;\n  const a = await ask(Q);'],
     ['stored in a const and handed on', 'const ask = ctx.mcpReq.elicitInput;\n  const a = await confirmWith(ask, Q);'],
     ['bound into a const and handed on', 'const ask = ctx.mcpReq.elicitInput.bind(ctx.mcpReq);\n  const a = await confirmWith(ask, Q);'],
+    ['taken out by Reflect.get', "const ask = Reflect.get(ctx.mcpReq, 'elicitInput');\n  const a = await ask.call(ctx.mcpReq, Q);"],
   ])('marks the method of an SDK object %s (unfollowed-reference), never drops it', (_name, body) => {
     const source = oneTool(body, 'String(a)');
     expect(statusOf(source)).toEqual([[4, 'marked', 'unfollowed-reference']]);
@@ -1067,4 +1068,158 @@ export const app = new App();
   const { plan, output } = transformSource(source, 'app.ts');
   expect(plan.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:tools/call']]);
   expect(output).toContain('private async handleCall(request: { params: { name: string } }, ctx: ServerContext) {');
+});
+
+describe('requests asked only on a condition', () => {
+  it.each([
+    ['the branch of a ternary', 'const a = ctx.mcpReq.id ? await ctx.mcpReq.elicitInput(Q) : undefined;', 'String(a?.action)'],
+    ['the right of &&', "const a = ctx.mcpReq.id && (await ctx.mcpReq.elicitInput(Q)).action === 'accept';", 'String(a)'],
+    ['the right of ??', 'const a = ctx.sessionId ?? (await ctx.mcpReq.elicitInput(Q)).action;', 'String(a)'],
+    ['the right of ||=', 'let a = ctx.sessionId;\n  a ||= (await ctx.mcpReq.elicitInput(Q)).action;', 'String(a)'],
+    ['an argument of an optional call', 'const a = ctx.http?.authInfo?.scopes.concat((await ctx.mcpReq.elicitInput(Q)).action);', 'String(a)'],
+    ["an if's condition, right of &&", "if (ctx.mcpReq.id && (await ctx.mcpReq.elicitInput(Q)).action === 'accept') console.error('ok');", "'x'"],
+  ])('are marked in %s, not asked every time', (_name, body, text) => {
+    const source = oneTool(body, text);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'nested-site']]);
+    expect(output).toContain('asked only when a condition around it holds');
+  });
+
+  it('are migrated when the condition is the question itself', () => {
+    const source = oneTool("const a = (await ctx.mcpReq.elicitInput(Q)).action === 'accept' ? 'yes' : 'no';", 'a');
+    expect(statusOf(source).map(([, status]) => status)).toEqual(['migrated']);
+  });
+});
+
+describe('requests whose method or receiver a plain reading does not name', () => {
+  it.each([
+    ['an element of an array', "const names = ['elicitInput'] as const;\n", 'const a = await ctx.mcpReq[names[0]](Q);'],
+    ['a member of a namespace', "namespace Calls {\n  export const ask = 'elicitInput';\n}\n", 'const a = await server.server[Calls.ask](Q);'],
+    ['a call', 'declare function pick(): "elicitInput";\n', 'const a = await ctx.mcpReq[pick()](Q);'],
+  ])('marks a method named in brackets by %s (unfollowed-reference), never drops it', (_name, before, call) => {
+    const source = oneTool(call, 'String(a)').replace('const server =', `${before}const server =`);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unfollowed-reference']]);
+    expect(output).toContain('names its method by an expression the codemod cannot read');
+  });
+
+  it("leaves alone a method named in brackets on an object that is not the SDK's", () => {
+    const source = oneTool('const handlers: Record<string, () => Promise<string>> = {};\n  const a = await handlers[String(ctx.mcpReq.id)]();', 'a');
+    expect(analyseFile(source, 'server.ts').sites).toEqual([]);
+  });
+
+  it.each([
+    ['in the body', 'const {\n    mcpReq: { elicitInput },\n  } = ctx;\n  const a = await elicitInput(Q);', 'async (ctx) =>'],
+    ['in the parameters', 'const a = await elicitInput(Q);', 'async ({ mcpReq: { elicitInput } }) =>'],
+  ])('marks a method taken out of the request context by a nested destructuring %s', (_name, body, head) => {
+    const source = oneTool(body, 'a.action').replace('async (ctx) =>', head);
+    const { plan, output } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unfollowed-reference']]);
+    expect(output).toContain('taken out of the request context by a nested destructuring');
+  });
+});
+
+describe('a request through the context of a function no registration here names', () => {
+  const SERVER =
+    "import { McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\n";
+  const ASK = `const a = await ctx.mcpReq.elicitInput(${Q});\n    return { content: [{ type: 'text' as const, text: a.action }] };`;
+  it.each([
+    [
+      'a handler kept in an object registered in a loop',
+      `const tools = {\n  wipe: {\n    config: { description: 'd' },\n    async handler(ctx: ServerContext) {\n    ${ASK}\n    },\n  },\n};\nfor (const [name, t] of Object.entries(tools)) server.registerTool(name, t.config, t.handler);\n`,
+    ],
+    [
+      'a handler behind a wrapper',
+      `const withAuth = (fn: (ctx: ServerContext) => Promise<CallToolResult>) => fn;\nserver.registerTool('wipe', { description: 'd' }, withAuth(async (ctx) => {\n    ${ASK}\n}));\n`,
+    ],
+    [
+      'a handler registered through a helper of the project',
+      `function tool(name: string, fn: (ctx: ServerContext) => Promise<CallToolResult>) {\n  server.registerTool(name, { description: name }, fn);\n}\ntool('wipe', async (ctx) => {\n    ${ASK}\n});\n`,
+    ],
+    [
+      'a decorated method',
+      `const Tool = (_name: string) => (_target: object, _key: string) => {};\nclass Tools {\n  @Tool('wipe')\n  async wipe(ctx: ServerContext) {\n    ${ASK}\n  }\n}\nexport const tools = new Tools();\n`,
+    ],
+  ])('is marked as one, not as a request outside every handler: %s', (_name, code) => {
+    const { plan, output } = transformSource(SERVER + code, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
+    expect(output).toContain('goes through the request context `ctx` of a function the codemod could not tie to');
+  });
+
+  it('is marked as one when the function takes a context and asks through the server', () => {
+    const code = `const withAuth = (fn: (ctx: ServerContext) => Promise<CallToolResult>) => fn;\nserver.registerTool('roots', { description: 'd' }, withAuth(async (ctx) => {\n  const r = await server.server.listRoots();\n  return { content: [{ type: 'text' as const, text: String(r.roots.length) }] };\n}));\n`;
+    const { plan, output } = transformSource(SERVER + code, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
+    expect(output).toContain('is made in a function that takes a request context (`ctx`)');
+  });
+
+  it("is a request outside every handler in a resource template's list callback", () => {
+    const code = `server.registerResource('n', new ResourceTemplate('n://{id}', {\n  list: async (ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { resources: a.action === 'accept' ? [{ uri: 'n://1', name: 'one' }] : [] };\n  },\n}), {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }));\n`;
+    const source = SERVER.replace('type ServerContext }', 'type ServerContext, ResourceTemplate }') + code;
+    expect(statusOf(source).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
+  });
+
+  it('is a request outside every handler where a request handler of another kind is handed it', () => {
+    const code = `server.server.setRequestHandler('completion/complete', async (_request, ctx) => {\n  const a = await ctx.mcpReq.elicitInput(${Q});\n  return { completion: { values: [a.action] } };\n});\n`;
+    expect(statusOf(SERVER + code).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
+  });
+});
+
+describe("a class's method registered as a handler", () => {
+  const source = (more: string) => `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+export class Projects {
+  async handleArchive(ctx: ServerContext) {
+    const a = await ctx.mcpReq.elicitInput(${Q});
+    return { content: [{ type: 'text' as const, text: a.action }] };
+  }
+  register(server: McpServer) {
+    server.registerTool('archive', { description: 'd' }, this.handleArchive.bind(this));
+  }
+}
+export function build() {
+  const server = new McpServer({ name: 's', version: '1' });
+  const projects = new Projects();
+  projects.register(server);
+${more}  return server;
+}
+`;
+
+  it('is migrated when the registration is all that names it', () => {
+    expect(statusOf(source('')).map(([, status]) => status)).toEqual(['migrated']);
+  });
+
+  it.each([
+    ['registered again through an instance', "  server.registerTool('archive_too', { description: 'd' }, projects.handleArchive.bind(projects));\n"],
+    ['called from another handler', "  server.registerTool('archive_now', { description: 'd' }, (ctx) => projects.handleArchive(ctx));\n"],
+  ])('is marked shared-handler when it is also %s: its state would name one of them', (_name, more) => {
+    const { plan, output } = transformSource(source(more), 'projects.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'shared-handler']]);
+    expect(output).toContain('the method `handleArchive` is registered as tool:archive and named elsewhere too');
+  });
+});
+
+describe('`this` in a subclass', () => {
+  const ofClass = (head: string, base: string) => `${head}
+export class Low extends ${base} {
+  async confirm() {
+    return this.elicitInput(${Q});
+  }
+}
+`;
+
+  it("of the SDK's Server asks the client", () => {
+    const source = ofClass("import { Server } from '@modelcontextprotocol/server';", 'Server');
+    expect(analyseFile(source, 'low.ts').sites.map((s) => [s.kind, s.uncertain ?? false])).toEqual([['elicit', false]]);
+    expect(statusOf(source, 'low.ts').map(([, status]) => status)).toEqual(['marked']);
+  });
+
+  it('of a class another module exports is in doubt, not dropped', () => {
+    const source = ofClass("import { Base } from './base.js';", 'Base');
+    expect(analyseFile(source, 'low.ts').sites.map((s) => [s.kind, s.uncertain ?? false])).toEqual([['elicit', true]]);
+  });
+
+  it('of a class of this file that has the method itself is not the SDK', () => {
+    const source = ofClass(`class Base {\n  async elicitInput(q: unknown) {\n    return q;\n  }\n}`, 'Base');
+    expect(analyseFile(source, 'low.ts').sites).toEqual([]);
+  });
 });

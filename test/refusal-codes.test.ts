@@ -36,6 +36,9 @@ const CASES: Record<RefusalCode, Case> = {
   'no-request-to-answer': server(
     `${SERVER}server.server.oninitialized = async () => {\n  const roots = await server.server.listRoots();\n  console.log(roots);\n};\n`,
   ),
+  'unregistered-handler': server(
+    `${SERVER}const handlers = {\n  async wipe({ q }, ctx) {\n    const answer = await ctx.mcpReq.elicitInput(${Q});\n  ${DONE}\n  },\n};\nfor (const [name, fn] of Object.entries(handlers)) server.registerTool(name, { inputSchema: schema }, fn);\n`,
+  ),
   'nested-site': server(tool(`  const pending = ctx.mcpReq.elicitInput(${Q});\n  const answer = await pending;\n${DONE}`)),
   closure: server(
     tool(`  const ask = async () => {\n    const answer = await ctx.mcpReq.elicitInput(${Q});\n    return answer;\n  };\n  await ask();\n${DONE}`),

@@ -17,8 +17,9 @@ export function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): 
   if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return false;
   if (!callee.computed) return callee.property.type === 'Identifier' && LEGACY_METHOD_NAMES.has(callee.property.name);
   // `x['elicitInput'](...)`, and `x[name](...)` with a const name (looked up later).
+  // Any other name in brackets may be one too: it is read (or found unreadable) later.
   const written = stringValue(callee.property);
-  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : callee.property.type === 'Identifier';
+  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : true;
 }
 
 /**
@@ -29,6 +30,13 @@ export function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): 
 export function staticString(node: Node | undefined, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
   const constant = constString(node, declarations, functions);
   if (constant !== undefined || !node) return constant;
+  // `` `elicit${'Input'}` ``, `` `${KIND}/createMessage` `` (`as const` too): a template of static strings.
+  const template = node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' ? node.expression : node;
+  if (template.type === 'TemplateLiteral') {
+    const parts = template.expressions.map((e) => staticString(e, declarations, functions));
+    if (parts.some((p) => p === undefined)) return undefined;
+    return template.quasis.map((q, i) => (q.value.cooked ?? '') + (parts[i] ?? '')).join('');
+  }
   if (node.type !== 'MemberExpression' || node.computed || node.object.type !== 'Identifier' || node.property.type !== 'Identifier') return undefined;
   let object = declarations(node.object.name, functions)?.init;
   while (object?.type === 'TSAsExpression' || object?.type === 'TSSatisfiesExpression') object = object.expression;
@@ -69,6 +77,9 @@ export function throughAliases(path: string, declarations: Declarations, functio
  * (`servers[0].server`, `(await connect()).server`): a request is found whatever holds it.
  */
 export function receiverPath(node: Node): string {
+  // `(ctx as ServerContext).mcpReq`, `ctx.mcpReq!`: the type assertion does not change the object.
+  while (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSNonNullExpression' || node.type === 'TSTypeAssertion')
+    node = node.expression;
   const named = memberPath(node);
   if (named !== undefined) return named;
   if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier')
@@ -102,6 +113,8 @@ export interface CallTarget {
   handedIn?: boolean;
   /** The call goes through a name destructured from a handler parameter (`async (args, { sendRequest }) => ...`). */
   destructured?: Destructured;
+  /** The method is named in brackets by an expression nothing here reads (`x[names.ask](...)`); `method` is ''. */
+  unreadableMethod?: true;
 }
 
 export function callTarget(
@@ -135,8 +148,12 @@ export function callTarget(
 
 /** `x.m(...)`, `x['m'](...)`, or the member a const holds: its method and receiver. */
 function memberTarget(member: Node, declarations: Declarations, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): CallTarget | undefined {
+  if (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression') return undefined;
   const method = propertyName(member, declarations, functions);
-  if (method === undefined || (member.type !== 'MemberExpression' && member.type !== 'OptionalMemberExpression')) return undefined;
+  // `x[name](...)` with a name nothing here reads: which method it calls is unknown.
+  if (method === undefined && member.computed)
+    return { method: '', unreadableMethod: true, path: throughAliases(receiverPath(member.object), declarations, functions), receiver: member.object };
+  if (method === undefined) return undefined;
   const path = throughAliases(receiverPath(member.object), declarations, functions);
   // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
   const destructured = path === 'mcpReq' ? destructuredFrom(path, functions, resolver) : undefined;

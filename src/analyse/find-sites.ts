@@ -1,10 +1,18 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
-import { argumentParams, isFunction, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { argumentParams, isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
-import { LEGACY_CALLS, LEGACY_PARAMETER_NAMES, REQUEST_METHODS, URL_ELICITATION_ERROR, URL_THROW_SHAPE, type LegacyCallShape } from './sdk-surface.ts';
+import {
+  LEGACY_CALLS,
+  LEGACY_METHOD_NAMES,
+  LEGACY_PARAMETER_NAMES,
+  REQUEST_METHODS,
+  URL_ELICITATION_ERROR,
+  URL_THROW_SHAPE,
+  type LegacyCallShape,
+} from './sdk-surface.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 
 export interface LegacySite {
@@ -48,6 +56,13 @@ export interface LegacySite {
    */
   handedOn?: boolean;
   /**
+   * A call the request cannot be read from, on an object known to make requests: the method
+   * named in brackets by an expression nothing here reads (`ctx.mcpReq[names.ask](...)`), or
+   * taken out of the context by a nested destructuring (`const { mcpReq: { elicitInput } } = ctx`).
+   * Always refused (`unfollowed-reference`).
+   */
+  unreadable?: 'computedMethod' | 'nestedPattern';
+  /**
    * Set when only the method name says it is an MCP request (`x.server.createMessage` where
    * `x` is not known to be an McpServer): the type checker decides, when there is one.
    */
@@ -82,10 +97,18 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
   const resolver = () => (built ??= receiverResolver(index, imports));
   for (const { node, ancestors: parents } of [...index.calls, ...index.optionalCalls]) {
     // Most calls are not requests: a cheap look at the callee's name first.
-    if (!mayBeLegacyCall(node)) continue;
+    if (!mayBeLegacyCall(node)) {
+      const reflected = reflectedMethod(node, parents, declarations, resolver);
+      if (reflected) sites.push(reflected);
+      continue;
+    }
     const functions = enclosingFunctions(parents);
     const target = callTarget(node, declarations, functions, resolver);
-    if (!target) continue;
+    if (!target || target.unreadableMethod) {
+      const site = unreadableSite(node, target, { functions, ancestors: parents }, index, resolver);
+      if (site) sites.push(site);
+      continue;
+    }
     const matched = matchLegacyCall(node, target, { declarations, functions });
     if (!matched) continue;
     const certainty = receiverCertainty(matched.shape, target, functions, resolver);
@@ -108,6 +131,112 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
   sites.push(...handedOnReferences(index, declarations, resolver));
   // In source order, optional calls among the others.
   return sites.sort((a, b) => a.call.start! - b.call.start!);
+}
+
+/**
+ * A call the request cannot be read from, on the request context or the SDK's Server: its
+ * method named by an expression nothing here reads, or taken by a nested destructuring.
+ */
+function unreadableSite(
+  call: CallExpression | OptionalCallExpression,
+  target: CallTarget | undefined,
+  where: { functions: FunctionNode[]; ancestors: readonly Node[] },
+  index: FileIndex,
+  resolver: () => ReceiverResolver,
+): LegacySite | undefined {
+  const { functions, ancestors } = where;
+  const shape = target ? unreadableMethodShape(target, functions, resolver) : nestedPatternShape(call, functions, index);
+  if (!shape) return undefined;
+  return {
+    call,
+    shape,
+    receiverHead: target ? target.path.split('.')[0]! : 'mcpReq',
+    receiver: target ? target.receiver : call.callee,
+    functions,
+    enclosing: functions[functions.length - 1],
+    ancestors,
+    unreadable: target ? 'computedMethod' : 'nestedPattern',
+  };
+}
+
+/**
+ * `elicitInput(...)` after `const { mcpReq: { elicitInput } } = ctx`, or with the context's
+ * parameter so destructured: the request context's own method, by a path nothing else follows.
+ */
+function nestedPatternShape(call: CallExpression | OptionalCallExpression, functions: readonly FunctionNode[], index: FileIndex): LegacyCallShape | undefined {
+  const callee = call.callee;
+  if (callee.type !== 'Identifier' || !LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
+  const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx.mcpReq' && s.method === callee.name);
+  if (!shape) return undefined;
+  const scopes = new Set<FunctionNode | null>([null, ...functions]);
+  const patterns = [
+    ...functions.flatMap((fn) => fn.params as Node[]),
+    ...index.declarators.filter((d) => scopes.has(d.scope) && d.declaration.kind === 'const').map((d) => d.node.id as Node),
+  ];
+  return patterns.some((p) => underRequestContext(p, callee.name, false)) ? shape : undefined;
+}
+
+/** Whether `pattern` binds `name` inside the value of an `mcpReq` property (`{ mcpReq: { name } }`). */
+function underRequestContext(pattern: Node, name: string, inside: boolean): boolean {
+  switch (pattern.type) {
+    case 'Identifier':
+      return inside && pattern.name === name;
+    case 'AssignmentPattern':
+      return underRequestContext(pattern.left, name, inside);
+    case 'ObjectPattern':
+      return pattern.properties.some(
+        (p) =>
+          p.type === 'ObjectProperty' &&
+          (p.value.type !== 'Identifier' || inside) &&
+          underRequestContext(p.value as Node, name, inside || (!p.computed && p.key.type === 'Identifier' && p.key.name === 'mcpReq')),
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * A method named by an expression nothing here reads, called on the request context or on the
+ * SDK's own low-level Server: it may be any of their requests (refuse rather than guess).
+ */
+function unreadableMethodShape(target: CallTarget, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): LegacyCallShape | undefined {
+  const parts = target.path.split('.');
+  const byMethod = (receiver: LegacyCallShape['receiver']) => LEGACY_CALLS.find((s) => s.receiver === receiver && s.kind === 'by-method');
+  if (throughRequestContext(parts)) return byMethod('ctx.mcpReq');
+  return target.path !== '' && resolver().roleOf(target.receiver, functions) === 'server' ? byMethod('*.server') : undefined;
+}
+
+/**
+ * `Reflect.get(ctx.mcpReq, 'elicitInput')`: a legacy method of the SDK's own objects taken out
+ * by name, to be called later; like a method handed on, it cannot be followed.
+ */
+function reflectedMethod(
+  call: CallExpression | OptionalCallExpression,
+  ancestors: readonly Node[],
+  declarations: Declarations,
+  resolver: () => ReceiverResolver,
+): LegacySite | undefined {
+  const callee = call.callee;
+  if (callee.type !== 'MemberExpression' || memberPath(callee) !== 'Reflect.get' || call.arguments.length < 2) return undefined;
+  const [object, key] = call.arguments as Node[];
+  const functions = enclosingFunctions(ancestors);
+  const method = staticString(key, declarations, functions);
+  if (method === undefined || !LEGACY_METHOD_NAMES.has(method)) return undefined;
+  const target: CallTarget = { method, path: throughAliases(receiverPath(object!), declarations, functions), receiver: object! };
+  const parts = target.path.split('.');
+  const shape = LEGACY_CALLS.find((s) => s.method === method && receiverMatches(s, parts, target));
+  if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') return undefined;
+  return {
+    call,
+    shape,
+    receiverHead: parts[0]!,
+    ...(shape.kind !== 'by-method' ? { kind: shape.kind } : {}),
+    receiver: object!,
+    functions,
+    enclosing: functions[functions.length - 1],
+    ancestors,
+    handedOn: true,
+  };
 }
 
 /**

@@ -29,7 +29,8 @@ type ObjectLiteral = Extract<Node, { type: 'ObjectExpression' }>;
 type Resolved =
   | Role
   | { object: ObjectLiteral; chain: readonly FunctionNode[] }
-  | { instance: ClassNode }
+  /** `inherits`: a subclass of a class nothing here explains, whose inherited members are unknown. */
+  | { instance: ClassNode; inherits?: true }
   /** A value of a project's own interface or type literal: its members' types say what its properties hold. */
   | { shape: readonly Node[]; chain: readonly FunctionNode[] }
   /** An instance of a class another module exports (`new Prompter(...)`). */
@@ -131,7 +132,11 @@ class Resolver implements ReceiverResolver {
         return this.constructed(node.callee, functions);
       case 'ThisExpression': {
         const cls = this.bindings.thisClassOf(functions[functions.length - 1]!);
-        return cls ? { instance: cls } : undefined;
+        if (!cls?.superClass) return cls ? { instance: cls } : undefined;
+        // `this` in a subclass of the SDK's Server (or McpServer) is one; in a subclass of a
+        // class nothing here explains, its own members are known and what it inherits is not.
+        const role = this.classRole(cls, functions);
+        return role === 'server' || role === 'mcp-server' ? role : { instance: cls, ...(role === undefined ? { inherits: true as const } : {}) };
       }
       case 'CallExpression':
         return this.called(node.callee, functions);
@@ -383,7 +388,7 @@ function agree(roles: Array<Role | undefined>): Role | undefined {
 
 function roleOfResolved(r: Resolved): Role | undefined {
   if (typeof r !== 'object') return r;
-  if ('imported' in r) return undefined;
+  if ('imported' in r || ('instance' in r && r.inherits)) return undefined;
   // A stand-in with push methods is unknown: its calls are marked, never dropped.
   return 'shape' in r && hasPushMethods(r.shape) ? undefined : 'other';
 }

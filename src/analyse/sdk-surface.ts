@@ -106,15 +106,21 @@ export const LEGACY_PARAMETER_NAMES: ReadonlySet<string> = new Set(['elicitInput
 /**
  * Cheap text test, built from the tables above: only a file containing one of these words can
  * hold a legacy site. A plain `send` or `request` is in half the files of a project (sockets,
- * streams, HTTP clients), so those are looked for as `mcpReq.send`, or by the request method
- * they name.
+ * streams, HTTP clients), so those are looked for as `mcpReq.send`, by the request method they
+ * name, or on a `server`. The request context taken whole (`const { send } = ctx.mcpReq`,
+ * `const req = ctx.mcpReq`, `ctx.mcpReq[name]`, `{ mcpReq: { elicitInput } }`) or a server's
+ * method named in brackets may ask with a method or a name another module holds, so those
+ * spellings count too; `ctx.mcpReq.id` and the like do not.
  */
 export const PREFILTER = new RegExp(
   [
-    ...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request').map((shape) => (shape.method === 'send' ? 'mcpReq.send' : shape.method))),
-    ...Object.keys(REQUEST_METHODS),
-    URL_ELICITATION_ERROR,
-  ]
-    .map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-    .join('|'),
+    ...[
+      ...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request' && shape.method !== 'send').map((shape) => shape.method)),
+      ...Object.keys(REQUEST_METHODS),
+      URL_ELICITATION_ERROR,
+    ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
+    'mcpReq(?!\\??\\.(?!send\\b))',
+    '[sS]erver\\??\\.request\\b',
+    '[sS]erver(?:\\?\\.)?\\[',
+  ].join('|'),
 );

@@ -21,6 +21,8 @@ export function helperKey(module: string, name: string): string {
 export class AskingHelperIndex {
   /** Every exported helper's name (a method's class name too): a file whose text has none of them cannot import one. */
   private readonly names: readonly string[];
+  /** The files analysed so far, by path. */
+  private readonly analyses = new Map<string, FileAnalysis | undefined>();
 
   /**
    * `helpers`: the helpers each module exports, by the module's absolute path (as discovered).
@@ -33,9 +35,13 @@ export class AskingHelperIndex {
     this.names = [...new Set([...helpers.values()].flat().map((h) => h.name.split('.')[0]!))];
   }
 
-  /** Whether a file's text (or its UTF-8 bytes, before decoding) mentions a helper's name. */
+  /**
+   * Whether a file's text (or its UTF-8 bytes, before decoding) may reach a helper: it mentions
+   * a helper's name, or takes some module whole (`export *`, `import * as`, `import()`,
+   * `require()`), which unfollowedIn reads.
+   */
   mentionedIn(text: string | Buffer): boolean {
-    return this.names.some((name) => text.includes(name));
+    return this.names.some((name) => text.includes(name)) || WHOLE_MODULE.some((word) => text.includes(word));
   }
 
   /**
@@ -45,13 +51,49 @@ export class AskingHelperIndex {
    * helper (mentionedIn).
    */
   importsOf(file: string, source: string, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
-    let analysis;
-    try {
-      analysis = analyseFile(source, file);
-    } catch {
-      return new Map(); // a file that does not parse is reported by the main pass
+    const analysis = this.analysed(file, source);
+    return analysis ? this.importsIn(file, analysis, approved) : new Map();
+  }
+
+  /**
+   * The helpers (their keys) a file reaches in ways whose calls the pass cannot follow, so that
+   * their split would leave those calls naming a function that is gone: a namespace import of
+   * their module (`prompts.confirm(...)`), a re-export (`export * from './prompts.js'`, whose
+   * importers are not looked at), a dynamic `import()` or a `require()` of it.
+   */
+  unfollowedIn(file: string, source: string): string[] {
+    const analysis = this.analysed(file, source);
+    if (!analysis) return [];
+    const dir = path.dirname(file);
+    const keys: string[] = [];
+    const all = (specifier: string, only?: (owner: string) => boolean) => {
+      const module = specifier.startsWith('.') ? this.moduleOf(dir, specifier) : undefined;
+      if (!module) return;
+      for (const h of this.helpers.get(module)!) if (!only || only(h.name.split('.')[0]!)) keys.push(helperKey(module, h.name));
+    };
+    for (const { from, imported } of analysis.importedNames.values()) if (imported === '*') all(from);
+    for (const statement of analysis.program.body) {
+      if (statement.type === 'ExportAllDeclaration') all(statement.source.value);
+      if (statement.type !== 'ExportNamedDeclaration' || !statement.source) continue;
+      const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
+      all(statement.source.value, (owner) => names.has(owner) || names.has('*'));
     }
-    return this.importsIn(file, analysis, approved);
+    for (const m of source.matchAll(DYNAMIC_REFERENCE)) all(m[2]!);
+    return keys;
+  }
+
+  /** A file's analysis, once for the pass (undefined when it does not parse: the main pass reports it). */
+  private analysed(file: string, source: string): FileAnalysis | undefined {
+    if (!this.analyses.has(file)) {
+      let analysis: FileAnalysis | undefined;
+      try {
+        analysis = analyseFile(source, file);
+      } catch {
+        analysis = undefined;
+      }
+      this.analyses.set(file, analysis);
+    }
+    return this.analyses.get(file);
   }
 
   /** importsOf, for a file already analysed. */
@@ -62,6 +104,11 @@ export class AskingHelperIndex {
       const module = this.moduleOf(path.dirname(file), from);
       if (!module) continue;
       for (const helper of this.helpers.get(module)!) {
+        // `import * as prompts`: `prompts.confirm(...)` calls it, never through halves (unfollowedIn).
+        if (imported === '*' && !helper.name.includes('.')) {
+          found.set(`${local}.${helper.name}`, { file: this.display(module), line: helper.line, name: helper.name, module });
+          continue;
+        }
         const [owner, method] = helper.name.split('.') as [string, string | undefined];
         if (owner !== imported) continue;
         const split = helper.split && (!approved || approved.has(helperKey(module, helper.name))) ? { split: helper.split } : {};
@@ -103,6 +150,12 @@ export class AskingHelperIndex {
     return moduleOf(dir, specifier, this.helpers);
   }
 }
+
+/** Words of a module taken whole: a file with none of them (and no helper's name) reaches no helper. */
+const WHOLE_MODULE = ['export *', 'import *', 'import(', 'require('];
+
+/** `import('./x')` and `require('./x')`: a module reached whole, whatever it is called by afterwards. */
+const DYNAMIC_REFERENCE = /\b(?:import|require)\s*\(\s*(['"])(\.[^'"\n]*)\1/g;
 
 /**
  * The module among `known` that `./helpers.js` names, if any (TypeScript's `.js`-for-`.ts`
@@ -156,6 +209,17 @@ export async function approvedSplits(
     if (proposed.length === 0) continue;
     const own = await plan(module, { splitExported: proposed });
     for (const name of proposed) if (!own?.splitExported.includes(name)) approved.delete(helperKey(module, name));
+  }
+  // A helper some module reaches in a way whose calls cannot follow its split stays whole.
+  for (const { absolutePath, source } of importers) for (const key of index.unfollowedIn(absolutePath, source)) approved.delete(key);
+  // So does one no module of the run imports by name: what calls it is out of sight (a path
+  // alias, a file outside the paths given) and would be left calling a function that is gone.
+  const imported = new Set(
+    importers.flatMap(({ absolutePath, source }) => [...index.importsOf(absolutePath, source).values()].map((h) => helperKey(h.module, h.name))),
+  );
+  for (const [module, list] of helpers) {
+    const seen = new Set(list.filter((h) => imported.has(helperKey(module, h.name))).map((h) => h.line));
+    for (const h of list) if (!seen.has(h.line)) approved.delete(helperKey(module, h.name));
   }
   // Every other module's calls: one that does not migrate keeps its helper whole.
   await Promise.all(

@@ -207,6 +207,11 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
   if (sites.some((s) => s !== site && contains(statement, s.call))) {
     return refuse('nested-site', 'twoRequests');
   }
+  // `cond ? await ask() : x`, `ok && (await ask())`, `a ?? (await ask())`, `x?.f(await ask())`:
+  // asked only sometimes; the rewrite would ask every time.
+  if (conditionallyEvaluated(statement, [...site.ancestors, site.call])) {
+    return refuse('nested-site', 'conditional');
+  }
   // Anything evaluated before the await that does something would run again on the retry.
   let impure = false;
   walk(statement, (node) => {
@@ -221,6 +226,20 @@ function inlineAwait(statement: Statement, site: LegacySite, sites: LegacySite[]
     return refuse('loop', 'inHeader');
   }
   return parent;
+}
+
+/** Whether some expression between `statement` and the end of `chain` (the call and its ancestors) evaluates the part holding it only on a condition. */
+function conditionallyEvaluated(statement: Statement, chain: readonly Node[]): boolean {
+  for (let i = chain.indexOf(statement); i >= 0 && i < chain.length - 1; i++) {
+    const node = chain[i]!;
+    const child = chain[i + 1]!;
+    if (node.type === 'ConditionalExpression' && child !== node.test) return true;
+    if (node.type === 'LogicalExpression' && child === node.right) return true;
+    if (node.type === 'AssignmentExpression' && ['&&=', '||=', '??='].includes(node.operator) && child === node.right) return true;
+    if (node.type === 'OptionalCallExpression' && child !== node.callee) return true;
+    if (node.type === 'OptionalMemberExpression' && child === node.property) return true;
+  }
+  return false;
 }
 
 /** Builds the list tree: compounds only where a question sits below, plain statements elsewhere. */

@@ -3,6 +3,7 @@
 // stays, with its markers, and the handlers (or cases) that did migrate through it are left as
 // they were too.
 import type { Node } from '@babel/types';
+import { walk } from '../analyse/ast.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { jsString } from '../core/escape.ts';
@@ -74,6 +75,8 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
       .join(', ');
     return whole(refuse('shared-handler', 'severalRegistrations', { names }));
   }
+  const elsewhere = methodUsedElsewhere(file, handler);
+  if (elsewhere) return whole(refuse('shared-handler', 'methodUsedElsewhere', { method: elsewhere, handler: handlerId(handler) }));
   if (file.urlThrows.blocked.has(handler)) return whole(refuse('blocked-by-sibling', 'urlThrow'));
   const flagged = options.sampling === 'flag' ? handlerSites.find((s) => s.kind === 'sampling') : undefined;
   const blocked: Blocked[] = [
@@ -90,6 +93,34 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
   if (pinned) return whole(pinned.refusal);
   const result = plan(handlerSites);
   return whole(blocked.length > 0 && !(result instanceof Refusal) ? blocked[0]!.refusal : result);
+}
+
+/**
+ * A class's method registered as a handler (`this.handle.bind(this)`, `this.handle`) that is
+ * also named elsewhere (`svc.handle.bind(svc)` registered again, a call from another
+ * handler): its state would name one registration and serve the others. Its name, or undefined.
+ */
+function methodUsedElsewhere(file: FilePlanning, handler: HandlerSite): string | undefined {
+  if (handler.call === handler.fn) return undefined; // registered by another module
+  const holder = file.analysis.index.functions.find((f) => f.node === handler.fn)?.ancestors.at(-1);
+  const method =
+    handler.fn.type === 'ClassMethod' && handler.fn.key.type === 'Identifier'
+      ? handler.fn.key.name
+      : holder?.type === 'ClassProperty' && holder.key.type === 'Identifier'
+        ? holder.key.name
+        : undefined;
+  const registration = handler.call;
+  // A function handlers delegate to (`return this.forecast(args)`, see delegates.ts) is named for itself, not for them.
+  const callee = registration.type === 'CallExpression' ? registration.callee : undefined;
+  if (!method || (callee?.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name === method)) return undefined;
+  let used = false;
+  walk(file.analysis.program, (node) => {
+    if (used || node === registration || node === handler.fn) return false;
+    if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier')
+      used = node.property.name === method;
+    return undefined;
+  });
+  return used ? method : undefined;
 }
 
 function whole(result: HandlerPlan | Refusal): Outcome {

@@ -6,6 +6,7 @@ import { boundNames, propertyOf, referencedNames } from '../analyse/ast.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
+import { codeSnippet } from '../core/escape.ts';
 import { urlParamsText } from '../rewrite/edits/url-elicitation.ts';
 import { locateRound, type LocatedRound } from './body-tree.ts';
 import { declaredBy, namesReadIn, type Declared } from './liveness.ts';
@@ -26,7 +27,13 @@ export function roundsOf(statements: Statement[], sites: LegacySite[], fn: Handl
       return refuse('closure', 'nestedFunction').at(site);
     }
     if (site.kind === undefined) {
-      return refuse('unknown-request', 'notLiteral').at(site);
+      const request = site.call.type === 'CallExpression' || site.call.type === 'OptionalCallExpression' ? site.call.arguments[0] : undefined;
+      const method = request?.type === 'ObjectExpression' ? propertyOf(request, 'method') : undefined;
+      return (
+        method
+          ? refuse('unknown-request', 'methodUnread', { method: codeSnippet(source.slice(method.start!, method.end!)) })
+          : refuse('unknown-request', 'notLiteral')
+      ).at(site);
     }
     if (site.params && propertyOf(site.params, 'task') !== undefined) {
       return refuse('task-augmented', 'asTask').at(site);

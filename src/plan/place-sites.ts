@@ -2,10 +2,12 @@
 // that asks at it (its own, or one that reaches it through helpers this module splits), or is
 // marked where it is; so do URL elicitations thrown as errors, and functions handlers delegate
 // to, which are migrated as handlers of their own.
+import type { Node } from '@babel/types';
 import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
 import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { referencedNames, type FunctionNode } from '../analyse/ast.ts';
+import { receiverResolver } from '../analyse/receivers.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
 import { delegationTo } from './delegates.ts';
@@ -58,7 +60,10 @@ export function presetRefusals(file: FilePlanning): void {
       !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)
     )
       continue;
-    if (site.handedOn) {
+    if (site.unreadable) {
+      const reference = codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
+      file.preset.set(site, refuse('unfollowed-reference', site.unreadable, { reference }).at(site));
+    } else if (site.handedOn) {
       const reference = codeSnippet(source.slice(site.call.start!, site.call.end!));
       file.preset.set(site, refuse('unfollowed-reference', 'handedOn', { reference }).at(site));
     } else if (site.uncertain && file.verdicts.get(site) !== true) {
@@ -141,8 +146,60 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
     );
   } else {
-    mark(file, site, refuse('no-request-to-answer', 'outsideHandler'));
+    const context = contextParameterOf(file, site);
+    mark(
+      file,
+      site,
+      context
+        ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
+        : refuse('no-request-to-answer', 'outsideHandler'),
+    );
   }
+}
+
+/**
+ * The request context a request outside every known handler goes through (`ctx.mcpReq.elicitInput`,
+ * v1's `extra.sendRequest`), or that the function making it takes (`async (args, ctx) => ...`
+ * asking `server.server`): only a request handler is handed one, so the function is a handler the
+ * codemod could not tie to its registration, unless it is registered as a request or
+ * notification handler of another kind.
+ */
+function contextParameterOf(file: FilePlanning, site: LegacySite): { context: string; through: boolean } | undefined {
+  const through = site.shape.receiver === 'ctx.mcpReq' || site.shape.receiver === 'ctx';
+  let fn: FunctionNode | undefined;
+  let context: string | undefined;
+  if (through && site.destructured) [fn, context] = [site.destructured.fn, 'mcpReq'];
+  else if (through) {
+    const binding = receiverResolver(file.analysis.index, file.analysis.importedNames).bindingOf(site.receiverHead, site.functions);
+    if (binding?.kind === 'param') [fn, context] = [binding.fn, site.receiverHead];
+  } else {
+    for (const f of [...site.functions].reverse()) {
+      const param = f.params.find((p) => contextLike(p, file.source));
+      if (param?.type === 'Identifier') {
+        [fn, context] = [f, param.name];
+        break;
+      }
+    }
+  }
+  if (!fn || !context) return undefined;
+  const ancestors = file.analysis.index.functions.find((f) => f.node === fn)?.ancestors ?? [];
+  const holder = ancestors.at(-1);
+  // `server.setRequestHandler('completion/complete', ...)`, `setNotificationHandler(...)`: registered, and not to answer.
+  const registration =
+    holder?.type === 'CallExpression' &&
+    holder.callee.type === 'MemberExpression' &&
+    holder.callee.property.type === 'Identifier' &&
+    /^set\w*Handler$/.test(holder.callee.property.name);
+  // `new ResourceTemplate(uri, { list, complete })`: resources/list and completion, which do not answer either.
+  const templateCallback = ancestors.some((a) => a.type === 'NewExpression' && a.callee.type === 'Identifier' && a.callee.name === 'ResourceTemplate');
+  return registration || templateCallback ? undefined : { context: codeSnippet(context), through };
+}
+
+/** A parameter that holds a request handler's context: typed as the SDK's, or named as handlers name it. */
+function contextLike(param: Node, source: string): boolean {
+  if (param.type !== 'Identifier') return false;
+  const annotation = param.typeAnnotation?.type === 'TSTypeAnnotation' ? source.slice(param.typeAnnotation.start!, param.typeAnnotation.end!) : '';
+  return annotation ? /(Context|Extra)\b/.test(annotation) : /^_?(ctx|context|extra)$/.test(param.name);
 }
 
 /** What other modules need of a split to ask through it. */

@@ -147,7 +147,7 @@ function suspensionPoints(lift: LiftContext, tree: ListPlan, contextName: string
       requests,
       statement: { start: round.statement.start!, end: round.statement.end! },
       binding: round.binding,
-      inline: round.inline ? { start: round.inline.start!, end: round.inline.end! } : undefined,
+      inline: round.inline ? inlineSpan(round.inline, analysis.source) : undefined,
       path: round.path,
       lifted,
       secrets,
@@ -155,6 +155,18 @@ function suspensionPoints(lift: LiftContext, tree: ListPlan, contextName: string
     });
   }
   return points;
+}
+
+/**
+ * The span of an await read inline, and whether parentheses of its own wrap it: those of
+ * `(await ask()).action` go with it, a call's `f(await ask())` stay.
+ */
+function inlineSpan(awaited: Node, source: string): SuspensionPoint['inline'] {
+  const start = awaited.start!;
+  const end = awaited.end!;
+  const extra = awaited.extra as { parenthesized?: boolean; parenStart?: number } | undefined;
+  const parenthesized = extra?.parenthesized === true && extra.parenStart === start - 1 && source[start - 1] === '(' && source[end] === ')';
+  return { start, end, ...(parenthesized ? { parenthesized } : {}) };
 }
 
 /**

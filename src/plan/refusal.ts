@@ -71,6 +71,23 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'unregistered-handler': {
+    short:
+      'The request goes through the request context of a function the codemod cannot tie to a tool, prompt or resource handler (kept in an object, behind a wrapper, or registered by a helper of the project).',
+    help: `Register the function itself as the handler (server.registerTool(name, config, fn)) or call it from a handler's body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER} If no tool, prompt or resource handler runs it, stop asking there.`,
+    messages: {
+      contextParameter: {
+        reason:
+          'this request goes through the request context `{{context}}` of a function the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
+        next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
+      },
+      takesContext: {
+        reason:
+          'this request is made in a function that takes a request context (`{{context}}`), which only request handlers are handed, but that the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
+        next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
+      },
+    },
+  },
   'nested-site': {
     short: 'The request is awaited inside a block, condition or larger expression the codemod does not restructure.',
     help: `Move the request to a statement of its own at the top level of the handler and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
@@ -81,6 +98,10 @@ export const REFUSAL_CODES = {
       },
       labeled: { reason: 'the request is inside a labeled statement.', next: MANUAL_STEP },
       notAwaited: { reason: 'the request is not awaited where it is made.', next: `await the request where it is made, then run again; or ${MANUAL_STEP}.` },
+      conditional: {
+        reason: 'the request is asked only when a condition around it holds (`?:`, `&&`, `||`, `??` or `?.`), and the rewrite would ask it every time.',
+        next: `ask it in an if statement of its own (if (cond) { const answer = await ...; }), then run again; or ${MANUAL_STEP}.`,
+      },
       twoRequests: {
         reason: 'the statement that awaits this request contains another request.',
         next: `split it into separate statements, then run again; or ${MANUAL_STEP}.`,
@@ -220,12 +241,17 @@ export const REFUSAL_CODES = {
     },
   },
   'unknown-request': {
-    short: 'A send(request) whose request object is not a literal.',
+    short: 'A send(request) whose request object, or its method, the codemod cannot read.',
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
     messages: {
       notLiteral: {
         reason: 'the request object is not a literal, so the codemod cannot tell which request it sends.',
         next: `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`,
+      },
+      methodUnread: {
+        reason:
+          "the request's method `{{method}}` is not a string the codemod can read here (a const of another module, an enum, a computed value), so it cannot tell which request it sends.",
+        next: `name the method with a string (method: 'elicitation/create') or a const of this module, then run again; or ${MANUAL_STEP}.`,
       },
     },
   },
@@ -419,6 +445,11 @@ export const REFUSAL_CODES = {
         reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
         next: 'give each registration its own function (wrapping a shared one), then run again.',
       },
+      methodUsedElsewhere: {
+        reason:
+          'the method `{{method}}` is registered as {{handler}} and named elsewhere too (registered again, or called from another handler); the migrated state must name exactly one handler.',
+        next: 'give each registration its own method (wrapping a shared one), and call the shared one only from them, then run again.',
+      },
     },
   },
   'registered-late': {
@@ -562,6 +593,14 @@ export const REFUSAL_CODES = {
       handedOn: {
         reason: '`{{reference}}` is used here without being called (passed on, applied or stored), so the request it makes cannot be followed.',
         next: `call it directly where the handler needs the answer (await {{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
+      },
+      computedMethod: {
+        reason: '`{{reference}}` names its method by an expression the codemod cannot read, so it cannot tell which request the call makes.',
+        next: `name the method (await ctx.mcpReq.elicitInput(...), or a const holding its name), then run again; or ${MANUAL_STEP}.`,
+      },
+      nestedPattern: {
+        reason: '`{{reference}}` is taken out of the request context by a nested destructuring, which the codemod does not follow.',
+        next: `call it on the context where the handler needs the answer (await ctx.mcpReq.{{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
       },
     },
   },

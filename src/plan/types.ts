@@ -59,9 +59,10 @@ export interface SuspensionPoint {
   binding: Binding;
   /**
    * For a request awaited inside a larger expression (`if ((await ask()).action ...)`): the
-   * span of the `await`, which the resumed statement reads from the answer instead.
+   * span of the `await`, which the resumed statement reads from the answer instead, and whether
+   * it is written in parentheses of its own (`(await ask()).action`, not `f(await ask())`).
    */
-  inline?: Span;
+  inline?: Span & { parenthesized?: boolean };
   /** Where the statement sits: item and child indices from the handler body down. */
   path: PathStep[];
   /** Locals declared before this point and read after it: they travel in requestState. */

@@ -362,7 +362,7 @@ class BodyRenderer {
     const wrap = point.requests[0]!.resultWrap;
     const answer = wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
     // `(await ask())` becomes `mrtrAnswer`, without the parentheses it no longer needs.
-    const paren = !wrap && source[inline.start - 1] === '(' && source[inline.end] === ')';
+    const paren = !wrap && inline.parenthesized === true;
     const at = paren ? { start: inline.start - 1, end: inline.end + 1 } : inline;
     const { lines, starts } = this.spliced(lineStartOf(source, point.statement.start), lineEndOf(source, point.statement.end), [{ ...at, text: answer }]);
     return this.reindent(lines, starts, indentAt(source, point.statement.start), target);

@@ -1,0 +1,2 @@
+export * from './prompts.js';
+export { formatRows } from './format.js';
