@@ -363,7 +363,8 @@ server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async fu
       "async function (this: Svc, { id }: { id: string }, ctx: ServerContext) {\n  const mrtr = await mrtrResume(ctx, 'tool:t', ['answer'], { id }, server);",
     );
     expect(output).toContain('\n}.bind(svc));');
-    // Bound with an argument too, it takes the registration's arguments one place later: not followed.
+    // Bound with an argument too, it takes the registration's arguments one place later: not
+    // followed, and marked as a function the codemod cannot tie to its registration.
     const boundArgument =
       server +
       `server.registerTool('t', { description: 'd' }, async function (this: Svc, tag: string, ctx: ServerContext) {
@@ -371,7 +372,7 @@ server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async fu
   return { content: [{ type: 'text', text: answer.action + tag }] };
 }.bind(new Svc(), 'x'));
 `;
-    expect(statusOf(boundArgument).map(([, status, code]) => [status, code])).toEqual([['marked', 'no-request-to-answer']]);
+    expect(statusOf(boundArgument).map(([, status, code]) => [status, code])).toEqual([['marked', 'unregistered-handler']]);
   });
 
   it('is a method a handler delegates to, whose state is bound to its arguments alone', () => {
