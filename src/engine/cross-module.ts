@@ -21,8 +21,8 @@ export function helperKey(module: string, name: string): string {
 export class AskingHelperIndex {
   /** Every exported helper's name (a method's class name too): a file whose text has none of them cannot import one. */
   private readonly names: readonly string[];
-  /** The files analysed so far, by path. */
-  private readonly analyses = new Map<string, FileAnalysis | undefined>();
+  /** What the pass reads of each file analysed so far, by path (not the analysis: it holds the syntax tree). */
+  private readonly links = new Map<string, ModuleLinks | undefined>();
 
   /**
    * `helpers`: the helpers each module exports, by the module's absolute path (as discovered).
@@ -41,7 +41,9 @@ export class AskingHelperIndex {
    * `require()`), which unfollowedIn reads.
    */
   mentionedIn(text: string | Buffer): boolean {
-    return this.names.some((name) => text.includes(name)) || WHOLE_MODULE.some((word) => text.includes(word));
+    if (this.names.some((name) => text.includes(name))) return true;
+    // Bytes are only a first sieve: the decoded text is asked again.
+    return typeof text === 'string' ? WHOLE_RELATIVE_MODULE.test(text) : WHOLE_MODULE.some((word) => text.includes(word));
   }
 
   /**
@@ -51,8 +53,8 @@ export class AskingHelperIndex {
    * helper (mentionedIn).
    */
   importsOf(file: string, source: string, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
-    const analysis = this.analysed(file, source);
-    return analysis ? this.importsIn(file, analysis, approved) : new Map();
+    const links = this.linksOf(file, source);
+    return links ? this.importsIn(file, links, approved) : new Map();
   }
 
   /**
@@ -62,8 +64,8 @@ export class AskingHelperIndex {
    * importers are not looked at), a dynamic `import()` or a `require()` of it.
    */
   unfollowedIn(file: string, source: string): string[] {
-    const analysis = this.analysed(file, source);
-    if (!analysis) return [];
+    const links = this.linksOf(file, source);
+    if (!links) return [];
     const dir = path.dirname(file);
     const keys: string[] = [];
     const all = (specifier: string, only?: (owner: string) => boolean) => {
@@ -71,29 +73,24 @@ export class AskingHelperIndex {
       if (!module) return;
       for (const h of this.helpers.get(module)!) if (!only || only(h.name.split('.')[0]!)) keys.push(helperKey(module, h.name));
     };
-    for (const { from, imported } of analysis.importedNames.values()) if (imported === '*') all(from);
-    for (const statement of analysis.program.body) {
-      if (statement.type === 'ExportAllDeclaration') all(statement.source.value);
-      if (statement.type !== 'ExportNamedDeclaration' || !statement.source) continue;
-      const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
-      all(statement.source.value, (owner) => names.has(owner) || names.has('*'));
-    }
+    for (const { from, imported } of links.importedNames.values()) if (imported === '*') all(from);
+    for (const { from, names } of links.reexports) all(from, names && ((owner) => names.has(owner)));
     for (const m of source.matchAll(DYNAMIC_REFERENCE)) all(m[2]!);
     return keys;
   }
 
-  /** A file's analysis, once for the pass (undefined when it does not parse: the main pass reports it). */
-  private analysed(file: string, source: string): FileAnalysis | undefined {
-    if (!this.analyses.has(file)) {
-      let analysis: FileAnalysis | undefined;
+  /** A file's links, read once for the pass (undefined when it does not parse: the main pass reports it). */
+  private linksOf(file: string, source: string): ModuleLinks | undefined {
+    if (!this.links.has(file)) {
+      let links: ModuleLinks | undefined;
       try {
-        analysis = analyseFile(source, file);
+        links = moduleLinks(analyseFile(source, file));
       } catch {
-        analysis = undefined;
+        links = undefined;
       }
-      this.analyses.set(file, analysis);
+      this.links.set(file, links);
     }
-    return this.analyses.get(file);
+    return this.links.get(file);
   }
 
   /** importsOf, for a file already analysed. */
@@ -153,6 +150,26 @@ export class AskingHelperIndex {
 
 /** Words of a module taken whole: a file with none of them (and no helper's name) reaches no helper. */
 const WHOLE_MODULE = ['export *', 'import *', 'import(', 'require('];
+
+/** A module of the project taken whole: `import * as x from './m'`, `export * from './m'`, `import('./m')`, `require('./m')`. */
+const WHOLE_RELATIVE_MODULE = /\b(?:import|export)\s*\*[^;'"]{0,200}from\s*['"]\.|\b(?:import|require)\s*\(\s*['"]\./;
+
+/** What the pass reads of a module: the names it imports, and what it re-exports from where (`names` undefined: everything). */
+interface ModuleLinks {
+  importedNames: FileAnalysis['importedNames'];
+  reexports: Array<{ from: string; names?: ReadonlySet<string> }>;
+}
+
+function moduleLinks(analysis: FileAnalysis): ModuleLinks {
+  const reexports: ModuleLinks['reexports'] = [];
+  for (const statement of analysis.program.body) {
+    if (statement.type === 'ExportAllDeclaration') reexports.push({ from: statement.source.value });
+    if (statement.type !== 'ExportNamedDeclaration' || !statement.source) continue;
+    const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
+    reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names }) });
+  }
+  return { importedNames: analysis.importedNames, reexports };
+}
 
 /** `import('./x')` and `require('./x')`: a module reached whole, whatever it is called by afterwards. */
 const DYNAMIC_REFERENCE = /\b(?:import|require)\s*\(\s*(['"])(\.[^'"\n]*)\1/g;
