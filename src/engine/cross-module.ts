@@ -121,14 +121,10 @@ export class AskingHelperIndex {
    */
   registrationsOf(file: string, source: string): Map<string, Registered[]> {
     const found = new Map<string, Registered[]>();
-    let analysis;
-    try {
-      analysis = analyseFile(source, file);
-    } catch {
-      return found;
-    }
-    for (const r of analysis.importedRegistrations) {
-      const { from, imported } = analysis.importedNames.get(r.local)!;
+    const links = this.linksOf(file, source);
+    if (!links) return found;
+    for (const r of links.importedRegistrations) {
+      const { from, imported } = links.importedNames.get(r.local)!;
       const module = this.moduleOf(path.dirname(file), from);
       if (!module || !this.helpers.get(module)!.some((h) => h.name === imported)) continue;
       const entry: Registered = {
@@ -154,9 +150,13 @@ const WHOLE_MODULE = ['export *', 'import *', 'import(', 'require('];
 /** A module of the project taken whole: `import * as x from './m'`, `export * from './m'`, `import('./m')`, `require('./m')`. */
 const WHOLE_RELATIVE_MODULE = /\b(?:import|export)\s*\*[^;'"]{0,200}from\s*['"]\.|\b(?:import|require)\s*\(\s*['"]\./;
 
-/** What the pass reads of a module: the names it imports, and what it re-exports from where (`names` undefined: everything). */
+/**
+ * What the pass reads of a module: the names it imports, the imported functions it registers as
+ * handlers, and what it re-exports from where (`names` undefined: everything).
+ */
 interface ModuleLinks {
   importedNames: FileAnalysis['importedNames'];
+  importedRegistrations: FileAnalysis['importedRegistrations'];
   reexports: Array<{ from: string; names?: ReadonlySet<string> }>;
 }
 
@@ -168,7 +168,7 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
     reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names }) });
   }
-  return { importedNames: analysis.importedNames, reexports };
+  return { importedNames: analysis.importedNames, importedRegistrations: analysis.importedRegistrations, reexports };
 }
 
 /** `import('./x')` and `require('./x')`: a module reached whole, whatever it is called by afterwards. */

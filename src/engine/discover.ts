@@ -198,6 +198,8 @@ function walk(root: string, problems: DiscoveryProblem[], found: FoundFiles, con
 /** One root's walk: the directories visited (by real path), and where what it finds goes. */
 class TreeWalk {
   private readonly visited = new Set<string>();
+  /** The root with a separator at the end, which a path below it starts with. */
+  private readonly rootPrefix: string;
 
   constructor(
     private readonly root: string,
@@ -205,7 +207,9 @@ class TreeWalk {
     private readonly problems: DiscoveryProblem[],
     private readonly found: FoundFiles,
     private readonly context: WalkContext,
-  ) {}
+  ) {
+    this.rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
+  }
 
   visitDirectory(dir: string, realDir: string): void {
     if (this.visited.has(realDir)) return;
@@ -284,8 +288,7 @@ class TreeWalk {
 
   /** The path of an entry git lists (relative to the root, with `/`). */
   private listedPath(relative: string): string {
-    const prefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
-    return prefix + (path.sep === '/' ? relative : relative.split('/').join(path.sep));
+    return this.rootPrefix + (path.sep === '/' ? relative : relative.split('/').join(path.sep));
   }
 
   /** One entry of a directory (`full` its path, in `realDir`), under its folder's rules. */
@@ -305,7 +308,7 @@ class TreeWalk {
     }
   }
 
-  visitLink(link: string): void {
+  private visitLink(link: string): void {
     const { realRoot } = this;
     const { rules, filter } = this.context;
     let target: string;
