@@ -422,7 +422,10 @@ server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async fu
   return { content: [{ type: 'text', text: answer.action + id }] };
 });
 `);
-    expect(output).toContain('if (!((ctx.mcpReq.envelope as');
+    // The envelope's capabilities first (2026-07-28), the connection's after (2025).
+    expect(output).toContain(
+      '  if (!((ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities())?.elicitation) return',
+    );
   });
 
   it("is a helper's parameter a legacy method is handed to, by its position after `this`", () => {
@@ -436,9 +439,13 @@ server.registerTool('t', { inputSchema: { id: z.string() } }, async ({ id }) => 
   return { content: [{ type: 'text', text: String(ok) }] };
 });
 `;
-    const codes = statusOf(source('this: void, '));
-    expect(codes).toEqual(statusOf(source('')));
-    expect(codes.map(([, , code]) => code)).not.toContain('unfollowed-reference');
+    // Whatever the `this`: the helper's request is found where it is handed on, and its caller marked.
+    const expected = [
+      [7, 'marked', 'unknown-receiver'],
+      [11, 'marked', 'via-helper'],
+    ];
+    expect(statusOf(source('this: void, '))).toEqual(expected);
+    expect(statusOf(source(''))).toEqual(expected);
   });
 });
 
