@@ -113,14 +113,30 @@ function methodUsedElsewhere(file: FilePlanning, handler: HandlerSite): string |
   // A function handlers delegate to (`return this.forecast(args)`, see delegates.ts) is named for itself, not for them.
   const callee = registration.type === 'CallExpression' ? registration.callee : undefined;
   if (!method || (callee?.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name === method)) return undefined;
-  let used = false;
-  walk(file.analysis.program, (node) => {
-    if (used || node === registration || node === handler.fn) return false;
-    if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier')
-      used = node.property.name === method;
-    return undefined;
+  const outside = (at: number) => !within(at, registration) && !within(at, handler.fn);
+  return (memberNames(file.analysis.program).get(method) ?? []).some(outside) ? method : undefined;
+}
+
+function within(at: number, node: Node): boolean {
+  return node.start! <= at && at < node.end!;
+}
+
+/** Where each name is read as a member (`x.name`), by name: one walk of the module, made when a handler first asks. */
+const MEMBER_NAMES = new WeakMap<Node, Map<string, number[]>>();
+
+function memberNames(program: Node): Map<string, number[]> {
+  const cached = MEMBER_NAMES.get(program);
+  if (cached) return cached;
+  const found = new Map<string, number[]>();
+  walk(program, (node) => {
+    if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed && node.property.type === 'Identifier') {
+      const list = found.get(node.property.name);
+      if (list) list.push(node.start!);
+      else found.set(node.property.name, [node.start!]);
+    }
   });
-  return used ? method : undefined;
+  MEMBER_NAMES.set(program, found);
+  return found;
 }
 
 function whole(result: HandlerPlan | Refusal): Outcome {
