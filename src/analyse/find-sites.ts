@@ -1,8 +1,8 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
-import { argumentParams, isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { argumentParams, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
-import { constDeclarations, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
+import { constDeclarations, enclosingFunctions, innermostFunction, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import {
   LEGACY_CALLS,
@@ -312,7 +312,7 @@ function storedAndHandedOn(member: Node, ancestors: readonly Node[]): boolean {
   const { held, holder: declarator } = heldForm(member, ancestors);
   if (declarator?.type !== 'VariableDeclarator' || declarator.init !== held || declarator.id.type !== 'Identifier') return false;
   const name = declarator.id.name;
-  const scope = [...ancestors].reverse().find(isFunction) ?? ancestors[0];
+  const scope = innermostFunction(ancestors) ?? ancestors[0];
   let usedOtherwise = false;
   walk(scope!, (node, parents) => {
     if (usedOtherwise) return false;

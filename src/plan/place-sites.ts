@@ -6,7 +6,7 @@ import type { Node } from '@babel/types';
 import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
 import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
-import { referencedNames, type FunctionNode } from '../analyse/ast.ts';
+import { argumentParams, referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
@@ -174,7 +174,7 @@ function contextParameterOf(file: FilePlanning, site: LegacySite): { context: st
     if (binding?.kind === 'param') [fn, context] = [binding.fn, site.receiverHead];
   } else {
     for (const f of [...site.functions].reverse()) {
-      const param = f.params.find((p) => contextLike(p, file.source));
+      const param = argumentParams(f).find((p) => contextLike(p, file.source));
       if (param?.type === 'Identifier') {
         [fn, context] = [f, param.name];
         break;
