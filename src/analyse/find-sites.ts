@@ -222,16 +222,32 @@ function reflectedMethod(
   const functions = enclosingFunctions(ancestors);
   const method = staticString(key, declarations, functions);
   if (method === undefined || !LEGACY_METHOD_NAMES.has(method)) return undefined;
-  const target: CallTarget = { method, path: throughAliases(receiverPath(object!), declarations, functions), receiver: object! };
+  return handedOnSite(call, object!, method, ancestors, declarations, resolver);
+}
+
+/**
+ * The site of legacy method `method` of `object` taken without being called (at `node`): only
+ * on an object known to be the SDK's (a look-alike's method may be handed anywhere).
+ */
+function handedOnSite(
+  node: LegacySite['call'],
+  object: Node,
+  method: string,
+  ancestors: readonly Node[],
+  declarations: Declarations,
+  resolver: () => ReceiverResolver,
+): LegacySite | undefined {
+  const functions = enclosingFunctions(ancestors);
+  const target: CallTarget = { method, path: throughAliases(receiverPath(object), declarations, functions), receiver: object };
   const parts = target.path.split('.');
   const shape = LEGACY_CALLS.find((s) => s.method === method && receiverMatches(s, parts, target));
   if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') return undefined;
   return {
-    call,
+    call: node,
     shape,
     receiverHead: parts[0]!,
     ...(shape.kind !== 'by-method' ? { kind: shape.kind } : {}),
-    receiver: object!,
+    receiver: object,
     functions,
     enclosing: functions[functions.length - 1],
     ancestors,
@@ -252,25 +268,9 @@ function handedOnReferences(index: FileIndex, declarations: Declarations, resolv
   for (const { node, ancestors } of index.legacyMembers) {
     if (!handedOn(node, ancestors) && !storedAndHandedOn(node, ancestors)) continue;
     if (toLegacyParameter(node, ancestors, (functionsByName ??= namedFunctions(index)))) continue;
-    const functions = enclosingFunctions(ancestors);
-    const method = propertyName(node, declarations, functions);
-    if (method === undefined) continue;
-    const target: CallTarget = { method, path: throughAliases(receiverPath(node.object), declarations, functions), receiver: node.object };
-    const parts = target.path.split('.');
-    const shape = LEGACY_CALLS.find((s) => s.method === method && receiverMatches(s, parts, target));
-    // Only on an object known to be the SDK's: a look-alike's method may be handed anywhere.
-    if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') continue;
-    sites.push({
-      call: node,
-      shape,
-      receiverHead: parts[0]!,
-      ...(shape.kind !== 'by-method' ? { kind: shape.kind } : {}),
-      receiver: node.object,
-      functions,
-      enclosing: functions[functions.length - 1],
-      ancestors,
-      handedOn: true,
-    });
+    const method = propertyName(node, declarations, enclosingFunctions(ancestors));
+    const site = method === undefined ? undefined : handedOnSite(node, node.object, method, ancestors, declarations, resolver);
+    if (site) sites.push(site);
   }
   return sites;
 }
