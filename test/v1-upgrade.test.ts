@@ -266,6 +266,39 @@ await server.connect(new StdioServerTransport());
     ]);
     expect(oneByOne).toEqual(await upgradeV1(files));
   });
+
+  it('settles in one call: run again on its own output, it changes nothing (an unknown import path under a header comment)', async () => {
+    // One official pass skips the marker for the unknown path here (a file opening with a
+    // comment); a second pass writes it. upgradeV1 must give the second pass's text at once.
+    const text = `#!/usr/bin/env node
+
+/**
+ * A records server.
+ */
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+
+export const schema = toJsonSchemaCompat(z.object({ table: z.string() }));
+export const server = new McpServer({ name: 'records', version: '1.0.0' });
+export const pair = InMemoryTransport.createLinkedPair();
+`;
+    const [once] = await upgradeV1([{ path: 'server.ts', text }]);
+    const [twice] = await upgradeV1([{ path: 'server.ts', text: once!.text }]);
+    expect(twice!.changed).toBe(false);
+    expect(twice!.text).toBe(once!.text);
+    const marker = officialMarkers(once!.text);
+    expect(marker.map((m) => m.message)).toEqual([
+      expect.stringContaining('Unknown SDK import path: @modelcontextprotocol/sdk/server/zod-json-schema-compat.js'),
+    ]);
+    // The marker sits right above the import it is about, and is written once.
+    const lines = once!.text.split('\n');
+    expect(lines[marker[0]!.line]).toBe(`import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';`);
+    expect(once!.notes.filter((n) => n.code === 'mcp-codemod-error')).toHaveLength(1);
+    expect(once!.text).toContain(`import { McpServer, InMemoryTransport } from '@modelcontextprotocol/server';`);
+  });
 });
 
 describe('v1 server → official v1-to-v2 → MRTR pass', () => {

@@ -190,7 +190,44 @@ export async function upgradeV1(files: readonly SourceText[], options: UpgradeOp
       options.onFileDone?.(upgraded.file.path);
     }
   }
+  await upgradeToFixpoint(results, (batch) => upgradeBatch(run, migration, batch, { ...options, projectType }), batchSize);
   return results;
+}
+
+/** Passes after the first, at most: the official codemod settles in one more on every input measured. */
+const MAX_EXTRA_PASSES = 2;
+
+/**
+ * Runs the official codemod again on what it left still on v1, until its output stops changing.
+ * One pass is not always a fixed point: when it rewrites a file's other v1 imports it can skip
+ * the marker for an import path it does not know, and writes it only when run on its own output.
+ * A second `migrate` would then change the file again; settling here keeps migrate idempotent.
+ */
+async function upgradeToFixpoint(
+  results: UpgradedFile[],
+  upgrade: (batch: ReadonlyArray<SourceText & { index: number }>) => Promise<Array<{ index: number; file: UpgradedFile }>>,
+  batchSize: number,
+): Promise<void> {
+  let pending = results.map((f, index) => ({ path: f.path, text: f.text, index })).filter((f) => results[f.index]!.changed && isV1Source(f.text));
+  for (let pass = 0; pass < MAX_EXTRA_PASSES && pending.length > 0; pass++) {
+    const settled: typeof pending = [];
+    for (let i = 0; i < pending.length; i += batchSize) {
+      for (const again of await upgrade(pending.slice(i, i + batchSize))) {
+        const before = results[again.index]!;
+        if (!again.file.changed) continue;
+        const markerless = before.notes.filter((n) => n.code !== 'mcp-codemod-error' && n.code !== 'v1-import-left');
+        results[again.index] = { ...again.file, changed: true, notes: mergeNotes(markerless, again.file.notes) };
+        if (isV1Source(again.file.text)) settled.push({ path: again.file.path, text: again.file.text, index: again.index });
+      }
+    }
+    pending = settled;
+  }
+}
+
+/** Notes of two passes, each once (the later pass repeats an earlier pass's info for the same file). */
+function mergeNotes(earlier: readonly UpgradeNote[], later: readonly UpgradeNote[]): UpgradeNote[] {
+  const seen = new Set(later.map((n) => `${n.code}\u0000${n.message}`));
+  return [...later, ...earlier.filter((n) => !seen.has(`${n.code}\u0000${n.message}`))].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 /** One official run() over a batch, in a scratch directory of its own that is removed after. */
