@@ -457,6 +457,25 @@ describe('migrate and check answer alike', () => {
     expect(await checked('--exclude', 'src/gen', '--exclude', '**/b.ts', 'src')).toEqual(['src/a.ts']);
   });
 
+  it('check --json is --format json; with another format named it is a one-line usage error (exit 2)', async () => {
+    await tree({ 'src/a.ts': ELICIT_SERVER });
+    const json = await cli(dir, 'check', '--json', 'src');
+    expect(json.code).toBe(1);
+    expect(json.stdout).toBe((await cli(dir, 'check', '--format', 'json', 'src')).stdout);
+    expect((JSON.parse(json.stdout) as { findings: Array<{ file: string }> }).findings.map((f) => f.file)).toContain('src/a.ts');
+    const both = await cli(dir, 'check', '--json', '--format', 'sarif', 'src');
+    expect(both.code).toBe(2);
+    expect(both.stdout).toBe('');
+    expect(both.stderr).toBe("mrtr-codemod: --json and --format sarif ask for two formats: give one\nRun 'mrtr-codemod check --help' for the options.\n");
+  });
+
+  it('-v prints the version as --version does', async () => {
+    const short = await cli(dir, '-v');
+    expect(short.code).toBe(0);
+    expect(short.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(short.stdout).toBe((await cli(dir, '--version')).stdout);
+  });
+
   it('a dry run whose patch goes to a file or a pipe still says its errors on stderr', async () => {
     await tree({ 'src/server.ts': ELICIT_SERVER, 'src/broken.ts': BROKEN_SERVER });
     const piped = await cli(dir, 'migrate', '--dry-run', 'src', 'nope');

@@ -53,12 +53,14 @@ export const CHECK_OPTIONS = {
     default: 'text' as CheckFormat,
     describe: 'Output: text lines, a JSON report, a SARIF 2.1.0 log, or GitHub Actions annotations',
   },
+  json: { type: 'boolean', default: false, describe: 'Same as --format json (as migrate --json)' },
   ...FILE_FILTER_OPTIONS,
 } as const satisfies Record<string, Options>;
 
 interface CheckArgs {
   paths?: string[];
   format: CheckFormat;
+  json?: boolean;
   include?: unknown;
   exclude?: unknown;
 }
@@ -75,12 +77,18 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         .example('$0 check src', 'list what is left; exit 1 if anything is')
         .example('$0 check --format sarif . > mrtr.sarif', 'a SARIF log for github/codeql-action/upload-sarif')
         .example('$0 check --format github .', 'annotate the pull request from a GitHub Actions step')
+        .check((args) => {
+          // --json names one format: with another named too, which one was meant is a guess.
+          if (args.json && args.format !== 'json' && args.format !== 'text')
+            throw new Error(`--json and --format ${String(args.format)} ask for two formats: give one`);
+          return true;
+        })
         .epilogue('Exit codes (as for migrate): 0 nothing left, 1 findings, 2 usage error or unreadable/unparsable input.'),
     handler: (args) => {
       onCommand({
         name: 'check',
         paths: (args.paths ?? []).map(String),
-        format: args.format,
+        format: args.json ? 'json' : args.format,
         include: optionList(args.include),
         exclude: optionList(args.exclude),
       });

@@ -71,6 +71,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .help()
     .alias('h', 'help')
     .version(packageVersion())
+    .alias('v', 'version')
     .wrap(helpWidth(io.stdoutColumns))
     .exitProcess(false);
 
