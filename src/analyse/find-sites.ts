@@ -8,6 +8,8 @@ import {
   LEGACY_CALLS,
   LEGACY_METHOD_NAMES,
   LEGACY_PARAMETER_NAMES,
+  CONTEXT_PARAMETER,
+  CONTEXT_PUSH_CALLS,
   REQUEST_METHODS,
   URL_ELICITATION_ERROR,
   URL_THROW_SHAPE,
@@ -61,7 +63,9 @@ export interface LegacySite {
    * taken out of the context by a nested destructuring (`const { mcpReq: { elicitInput } } = ctx`).
    * Always refused (`unfollowed-reference`).
    */
-  unreadable?: 'computedMethod' | 'nestedPattern';
+  unreadable?: 'computedMethod' | 'nestedPattern' | UnprovenSite;
+  /** For a hand-rolled request (`unreadable: 'handRolled'`): the request method it names. */
+  requestMethod?: string;
   /**
    * Set when only the method name says it is an MCP request (`x.server.createMessage` where
    * `x` is not known to be an McpServer): the type checker decides, when there is one.
@@ -129,8 +133,121 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     });
   }
   sites.push(...handedOnReferences(index, declarations, resolver));
+  sites.push(...unprovenSites(index, declarations, sites));
   // In source order, optional calls among the others.
   return sites.sort((a, b) => a.call.start! - b.call.start!);
+}
+
+/**
+ * Requests made in a way nothing proves is the SDK's, so never migrated, but which `check` must
+ * not pass: a framework's push method on a handler's context (`extra.elicit(...)`), a function
+ * handed in by callers that make a request with it (`sender(params)`), a JSON-RPC request built
+ * by hand and sent (`transport.send({ method: 'roots/list', ... })`).
+ */
+export type UnprovenSite = 'contextPush' | 'sentThrough' | 'handRolled';
+
+function unprovenSites(index: FileIndex, declarations: Declarations, found: readonly LegacySite[]): LegacySite[] {
+  const sites: LegacySite[] = [];
+  const seen = new Set<Node>(found.map((s) => s.call));
+  const add = (site: LegacySite) => {
+    seen.add(site.call);
+    sites.push(site);
+  };
+  const calls = [...index.calls, ...index.optionalCalls];
+  for (const { node, ancestors } of calls) {
+    if (seen.has(node)) continue;
+    const functions = enclosingFunctions(ancestors);
+    const base = { call: node, functions, enclosing: functions[functions.length - 1], ancestors, receiver: node.callee };
+    const push = contextPushShape(node, functions);
+    if (push) {
+      add({
+        ...base,
+        receiver: (node.callee as MemberExpression).object,
+        shape: push,
+        receiverHead: (node.callee as MemberExpression).object.type === 'Identifier' ? ((node.callee as MemberExpression).object as { name: string }).name : '',
+        kind: push.kind as InputKind,
+        unreadable: 'contextPush',
+      });
+      continue;
+    }
+    const method = handRolledMethod(node, declarations, functions);
+    if (method) {
+      const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx.mcpReq' && s.kind === 'by-method')!;
+      add({ ...base, shape, receiverHead: '', kind: REQUEST_METHODS[method], unreadable: 'handRolled', requestMethod: method });
+    }
+  }
+  // A parameter called as a function, handed a function that makes a request by the callers of
+  // this module: the call through it is a request too (followed until nothing new is found).
+  const functionsByName = namedFunctions(index);
+  for (let grew = true; grew;) {
+    grew = false;
+    const asking = [...found, ...sites];
+    const makesRequest = (fn: Node | undefined) => fn !== undefined && asking.some((s) => s.functions.includes(fn as FunctionNode));
+    for (const { node, ancestors } of calls) {
+      if (seen.has(node) || node.callee.type !== 'Identifier') continue;
+      const name = node.callee.name;
+      const functions = enclosingFunctions(ancestors);
+      const owner = [...functions].reverse().find((fn) => argumentParams(fn).some((p) => p?.type === 'Identifier' && p.name === name));
+      if (!owner) continue;
+      const position = argumentParams(owner).findIndex((p) => p?.type === 'Identifier' && p.name === name);
+      const ownerName = [...functionsByName].find(([, fn]) => fn === owner)?.[0];
+      if (ownerName === undefined) continue;
+      const handed = calls.some(({ node: call }) => {
+        if (call.callee.type !== 'Identifier' || call.callee.name !== ownerName) return false;
+        const argument = call.arguments[position] as Node | undefined;
+        if (argument?.type === 'Identifier') return makesRequest(functionsByName.get(argument.name));
+        return argument?.type === 'ArrowFunctionExpression' || argument?.type === 'FunctionExpression' ? makesRequest(argument) : false;
+      });
+      if (!handed) continue;
+      const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx.mcpReq' && s.kind === 'by-method')!;
+      add({
+        call: node,
+        functions,
+        enclosing: functions[functions.length - 1],
+        ancestors,
+        receiver: node.callee,
+        shape,
+        receiverHead: name,
+        unreadable: 'sentThrough',
+      });
+      grew = true;
+    }
+  }
+  return sites;
+}
+
+/** `extra.elicit(...)`, `ctx.sample(...)` on a parameter named like a handler's context. */
+function contextPushShape(call: CallExpression | OptionalCallExpression, functions: readonly FunctionNode[]): LegacyCallShape | undefined {
+  const callee = call.callee;
+  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return undefined;
+  if (callee.property.type !== 'Identifier' || callee.object.type !== 'Identifier') return undefined;
+  const method = callee.property.name;
+  const shape = CONTEXT_PUSH_CALLS.find((s) => s.method === method);
+  const holder = callee.object.name;
+  if (!shape || !CONTEXT_PARAMETER.test(holder)) return undefined;
+  return functions.some((fn) => argumentParams(fn).some((p) => p?.type === 'Identifier' && p.name === holder)) ? shape : undefined;
+}
+
+/**
+ * `x.send(request)` or `x.request(request)` whose request names a server→client method: an
+ * object `{ method: 'roots/list', ... }` (written there or in a const), or a call building one
+ * with the method among its arguments (`createRequest(id, 'roots/list', {})`).
+ */
+function handRolledMethod(call: CallExpression | OptionalCallExpression, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
+  const callee = call.callee;
+  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return undefined;
+  if (callee.property.type !== 'Identifier' || (callee.property.name !== 'send' && callee.property.name !== 'request')) return undefined;
+  let request = call.arguments[0] as Node | undefined;
+  if (request?.type === 'Identifier') request = declarations(request.name, functions)?.init ?? undefined;
+  while (request && (request.type === 'TSAsExpression' || request.type === 'TSSatisfiesExpression' || request.type === 'AwaitExpression'))
+    request = request.type === 'AwaitExpression' ? request.argument : request.expression;
+  const named = (node: Node | undefined) => {
+    const value = node ? staticString(node, declarations, functions) : undefined;
+    return value !== undefined && Object.hasOwn(REQUEST_METHODS, value) ? value : undefined;
+  };
+  if (request?.type === 'ObjectExpression') return named(propertyOf(request, 'method'));
+  if (request?.type === 'CallExpression') for (const argument of request.arguments) if (named(argument as Node)) return named(argument as Node);
+  return undefined;
 }
 
 /**

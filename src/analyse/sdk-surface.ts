@@ -26,6 +26,19 @@ export const LEGACY_CALLS: readonly LegacyCallShape[] = [
   { receiver: '*.server', method: 'request', kind: 'by-method' },
 ];
 
+/**
+ * Push methods a framework puts on the context it hands a handler (`extra.elicit(...)`,
+ * `ctx.sample(...)`): named like the legacy requests, on an object nothing proves is the SDK's.
+ * Never migrated, always marked.
+ */
+export const CONTEXT_PUSH_CALLS: readonly LegacyCallShape[] = [
+  { receiver: 'ctx', method: 'elicit', kind: 'elicit' },
+  { receiver: 'ctx', method: 'sample', kind: 'sampling' },
+];
+
+/** Parameter names that hold a framework's handler context (`extra`, `ctx`, `context`, `toolContext`). */
+export const CONTEXT_PARAMETER = /^(?:extra|ctx|context|\w*(?:Context|Ctx))$/;
+
 /** The method names of the legacy calls. */
 export const LEGACY_METHOD_NAMES: ReadonlySet<string> = new Set(LEGACY_CALLS.map((shape) => shape.method));
 
@@ -120,6 +133,7 @@ export const PREFILTER = new RegExp(
       URL_ELICITATION_ERROR,
     ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
     'mcpReq(?!\\??\\.(?!send\\b))',
+    '\\.(?:elicit|sample)\\s*\\(',
     '[sS]erver\\??\\.request\\b',
     '[sS]erver(?:\\?\\.)?\\[',
   ].join('|'),

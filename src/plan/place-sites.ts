@@ -60,7 +60,13 @@ export function presetRefusals(file: FilePlanning): void {
       !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)
     )
       continue;
-    if (site.unreadable) {
+    if (site.unreadable === 'contextPush') {
+      const receiver = codeSnippet(source.slice(site.receiver.start!, site.receiver.end!));
+      file.preset.set(site, refuse('unknown-receiver', 'contextPush', { receiver }).at(site));
+    } else if (site.unreadable === 'handRolled') {
+      const reference = codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
+      file.preset.set(site, refuse('unknown-request', 'handRolled', { reference, method: codeSnippet(site.requestMethod ?? '') }).at(site));
+    } else if (site.unreadable) {
       const reference = codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
       file.preset.set(site, refuse('unfollowed-reference', site.unreadable, { reference }).at(site));
     } else if (site.handedOn) {

@@ -253,6 +253,11 @@ export const REFUSAL_CODES = {
           "the request's method `{{method}}` is not a string the codemod can read here (a const of another module, an enum, a computed value), so it cannot tell which request it sends.",
         next: `name the method with a string (method: 'elicitation/create') or a const of this module, then run again; or ${MANUAL_STEP}.`,
       },
+      handRolled: {
+        reason:
+          "`{{reference}}` sends a JSON-RPC request for `{{method}}` built by hand, not through the SDK's request methods, so the codemod does not rewrite it.",
+        next: `ask from a tool, prompt or resource handler with inputRequired(...), or ${MANUAL_STEP}.`,
+      },
     },
   },
   'server-elsewhere': {
@@ -423,6 +428,11 @@ export const REFUSAL_CODES = {
       notAnMcpObject: {
         reason: '`{{receiver}}` is not known to be an MCP server object, so this call may not be a legacy request at all.',
         next: 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.',
+      },
+      contextPush: {
+        reason:
+          "`{{receiver}}` is a handler context the codemod cannot prove is the SDK's (a framework's, whose push methods it does not know), and this call is named like a server→client request.",
+        next: `if it asks the client mid-call, ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
       },
     },
   },
@@ -601,6 +611,11 @@ export const REFUSAL_CODES = {
       nestedPattern: {
         reason: '`{{reference}}` is taken out of the request context by a nested destructuring, which the codemod does not follow.',
         next: `call it on the context where the handler needs the answer (await ctx.mcpReq.{{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
+      },
+      sentThrough: {
+        reason:
+          '`{{reference}}` is a function this one is handed, and a caller in this module hands it one that makes a server→client request, so the request it makes cannot be followed.',
+        next: `have the caller ask where its handler needs the answer (return inputRequired(...) from the tool), or ${MANUAL_STEP}.`,
       },
     },
   },
