@@ -449,3 +449,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     expect(final.plan.sites).toContainEqual(expect.objectContaining({ handler: 'helper:confirm', status: 'migrated' }));
   });
 });
+
+describe('updateManifest: the legacy server package', () => {
+  it('adds @modelcontextprotocol/server-legacy when the migrated tree imports it', () => {
+    const text = '{\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2"\n  }\n}\n';
+    const out = updateManifest(text, { stillImportsV1: false, packages: ['@modelcontextprotocol/server', '@modelcontextprotocol/server-legacy'] });
+    expect(JSON.parse(out).dependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0', '@modelcontextprotocol/server-legacy': '^2.3.1' });
+  });
+});

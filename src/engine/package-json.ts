@@ -22,6 +22,9 @@ export const V2_RANGES: Readonly<Record<string, string>> = {
   '@modelcontextprotocol/core': '^2.4.0',
   '@modelcontextprotocol/node': '^2.1.2',
   '@modelcontextprotocol/express': '^2.0.2',
+  // Where the official codemod sends `@modelcontextprotocol/sdk/server/sse.js`. Not published
+  // at 2.4.0: 2.3.1 is its newest release on the registry.
+  '@modelcontextprotocol/server-legacy': '^2.3.1',
   zod: '^4.2.0',
 };
 
