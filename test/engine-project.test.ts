@@ -616,6 +616,50 @@ it('migrates a handler exported by one module and registered by another', async 
   expect(typecheck([path.join(dir, 'src/tools/search.ts'), path.join(dir, 'src/index.ts')])).toEqual([]);
 });
 
+describe('a v2 server module that still imports a v1 utility', () => {
+  const SERVER = (utility: string) =>
+    [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      "import * as z from 'zod/v4';",
+      utility,
+      '',
+      "const server = new McpServer({ name: 'go', version: '1.0.0' });",
+      'export const targetSchema = toJsonSchemaCompat(z.object({ target: z.string() }));',
+      '',
+      "server.registerTool('go', { inputSchema: z.object({ target: z.string() }) }, async ({ target }, ctx) => {",
+      "  const answer = await ctx.mcpReq.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
+      "  return { content: [{ type: 'text' as const, text: answer.action }] };",
+      '});',
+      '',
+    ].join('\n');
+
+  it.each([
+    [
+      'a utility (toJsonSchemaCompat): migrated',
+      "import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';",
+      'migrated',
+      undefined,
+    ],
+    [
+      'the v1 server class beside it: refused',
+      "import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';\nimport type { McpServer as V1Server } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport type Old = V1Server;",
+      'marked',
+      'legacy-sdk',
+    ],
+    [
+      'a namespace of the v1 server path: refused',
+      "import * as sdk from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const old = sdk;\nconst toJsonSchemaCompat = (s: unknown) => s;",
+      'marked',
+      'legacy-sdk',
+    ],
+  ])('%s', async (_name, utility, status, code) => {
+    await put('src/server.ts', SERVER(utility));
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, v1: false });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/server.ts', status, code]]);
+  });
+});
+
 describe('a module whose only request names its method from another module', () => {
   const PARAMS = "{ message: 'Go on?', requestedSchema: { type: 'object', properties: {} } }";
   const tool = (imports: string, body: string) =>
