@@ -1,5 +1,5 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
+import type { CallExpression, Identifier, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
 import { argumentParams, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, innermostFunction, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
@@ -149,71 +149,73 @@ export type UnprovenSite = 'contextPush' | 'sentThrough' | 'handRolled';
 function unprovenSites(index: FileIndex, declarations: Declarations, found: readonly LegacySite[]): LegacySite[] {
   const sites: LegacySite[] = [];
   const seen = new Set<Node>(found.map((s) => s.call));
-  const add = (site: LegacySite) => {
-    seen.add(site.call);
-    sites.push(site);
-  };
   const calls = [...index.calls, ...index.optionalCalls];
+  const add = (
+    node: CallExpression | OptionalCallExpression,
+    ancestors: readonly Node[],
+    site: Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors'>,
+  ) => {
+    const functions = enclosingFunctions(ancestors);
+    seen.add(node);
+    sites.push({ call: node, functions, enclosing: functions[functions.length - 1], ancestors, ...site });
+  };
   for (const { node, ancestors } of calls) {
     if (seen.has(node)) continue;
     const functions = enclosingFunctions(ancestors);
-    const base = { call: node, functions, enclosing: functions[functions.length - 1], ancestors, receiver: node.callee };
     const push = contextPushShape(node, functions);
     if (push) {
-      add({
-        ...base,
-        receiver: (node.callee as MemberExpression).object,
-        shape: push,
-        receiverHead: (node.callee as MemberExpression).object.type === 'Identifier' ? ((node.callee as MemberExpression).object as { name: string }).name : '',
-        kind: push.kind as InputKind,
-        unreadable: 'contextPush',
-      });
+      const holder = (node.callee as MemberExpression).object as Identifier;
+      add(node, ancestors, { receiver: holder, shape: push, receiverHead: holder.name, kind: push.kind as InputKind, unreadable: 'contextPush' });
       continue;
     }
     const method = handRolledMethod(node, declarations, functions);
-    if (method) {
-      const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx.mcpReq' && s.kind === 'by-method')!;
-      add({ ...base, shape, receiverHead: '', kind: REQUEST_METHODS[method], unreadable: 'handRolled', requestMethod: method });
-    }
+    if (method)
+      add(node, ancestors, {
+        receiver: node.callee,
+        shape: SENT_BY_METHOD,
+        receiverHead: '',
+        kind: REQUEST_METHODS[method],
+        unreadable: 'handRolled',
+        requestMethod: method,
+      });
   }
   // A parameter called as a function, handed a function that makes a request by the callers of
   // this module: the call through it is a request too (followed until nothing new is found).
-  const functionsByName = namedFunctions(index);
+  const byName = namedFunctions(index);
+  const nameOf = new Map([...byName].map(([name, fn]) => [fn as Node, name]));
+  const callsOf = new Map<string, Array<CallExpression | OptionalCallExpression>>();
+  for (const { node } of calls) if (node.callee.type === 'Identifier') callsOf.set(node.callee.name, [...(callsOf.get(node.callee.name) ?? []), node]);
+  const makesRequest = (fn: Node | undefined) => fn !== undefined && [...found, ...sites].some((s) => s.functions.includes(fn as FunctionNode));
+  const handsRequest = (argument: Node | undefined) =>
+    argument?.type === 'Identifier'
+      ? makesRequest(byName.get(argument.name))
+      : (argument?.type === 'ArrowFunctionExpression' || argument?.type === 'FunctionExpression') && makesRequest(argument);
   for (let grew = true; grew;) {
     grew = false;
-    const asking = [...found, ...sites];
-    const makesRequest = (fn: Node | undefined) => fn !== undefined && asking.some((s) => s.functions.includes(fn as FunctionNode));
     for (const { node, ancestors } of calls) {
       if (seen.has(node) || node.callee.type !== 'Identifier') continue;
       const name = node.callee.name;
-      const functions = enclosingFunctions(ancestors);
-      const owner = [...functions].reverse().find((fn) => argumentParams(fn).some((p) => p?.type === 'Identifier' && p.name === name));
-      if (!owner) continue;
-      const position = argumentParams(owner).findIndex((p) => p?.type === 'Identifier' && p.name === name);
-      const ownerName = [...functionsByName].find(([, fn]) => fn === owner)?.[0];
-      if (ownerName === undefined) continue;
-      const handed = calls.some(({ node: call }) => {
-        if (call.callee.type !== 'Identifier' || call.callee.name !== ownerName) return false;
-        const argument = call.arguments[position] as Node | undefined;
-        if (argument?.type === 'Identifier') return makesRequest(functionsByName.get(argument.name));
-        return argument?.type === 'ArrowFunctionExpression' || argument?.type === 'FunctionExpression' ? makesRequest(argument) : false;
-      });
-      if (!handed) continue;
-      const shape = LEGACY_CALLS.find((s) => s.receiver === 'ctx.mcpReq' && s.kind === 'by-method')!;
-      add({
-        call: node,
-        functions,
-        enclosing: functions[functions.length - 1],
-        ancestors,
-        receiver: node.callee,
-        shape,
-        receiverHead: name,
-        unreadable: 'sentThrough',
-      });
+      const through = parameterOwner(enclosingFunctions(ancestors), name);
+      const ownerName = through && nameOf.get(through.owner);
+      if (!through || ownerName === undefined) continue;
+      if (!(callsOf.get(ownerName) ?? []).some((call) => handsRequest(call.arguments[through.position] as Node | undefined))) continue;
+      add(node, ancestors, { receiver: node.callee, shape: SENT_BY_METHOD, receiverHead: name, unreadable: 'sentThrough' });
       grew = true;
     }
   }
   return sites;
+}
+
+/** The shape an unproven request is recorded with: a request sent by its method (`ctx.mcpReq.send`). */
+const SENT_BY_METHOD = LEGACY_CALLS.find((s) => s.receiver === 'ctx.mcpReq' && s.kind === 'by-method')!;
+
+/** The innermost enclosing function with a parameter `name`, and the parameter's position. */
+function parameterOwner(functions: readonly FunctionNode[], name: string): { owner: FunctionNode; position: number } | undefined {
+  for (const owner of [...functions].reverse()) {
+    const position = argumentParams(owner).findIndex((p) => p?.type === 'Identifier' && p.name === name);
+    if (position !== -1) return { owner, position };
+  }
+  return undefined;
 }
 
 /** `extra.elicit(...)`, `ctx.sample(...)` on a parameter named like a handler's context. */

@@ -210,17 +210,17 @@ async function upgradeToFixpoint(
 ): Promise<void> {
   let pending = results.map((f, index) => ({ path: f.path, text: f.text, index })).filter((f) => results[f.index]!.changed && isV1Source(f.text));
   for (let pass = 0; pass < MAX_EXTRA_PASSES && pending.length > 0; pass++) {
-    const settled: typeof pending = [];
+    const unsettled: typeof pending = [];
     for (let i = 0; i < pending.length; i += batchSize) {
       for (const again of await upgrade(pending.slice(i, i + batchSize))) {
         const before = results[again.index]!;
         if (!again.file.changed) continue;
         const markerless = before.notes.filter((n) => n.code !== 'mcp-codemod-error' && n.code !== 'v1-import-left');
         results[again.index] = { ...again.file, changed: true, notes: mergeNotes(markerless, again.file.notes) };
-        if (isV1Source(again.file.text)) settled.push({ path: again.file.path, text: again.file.text, index: again.index });
+        if (isV1Source(again.file.text)) unsettled.push({ path: again.file.path, text: again.file.text, index: again.index });
       }
     }
-    pending = settled;
+    pending = unsettled;
   }
 }
 

@@ -58,15 +58,14 @@ export function presetRefusals(file: FilePlanning): void {
       !handlersReaching(callGraphOf(analysis.index), handlers, site.enclosing)
     )
       continue;
+    const reference = () => codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
     if (site.unreadable === 'contextPush') {
       const receiver = codeSnippet(source.slice(site.receiver.start!, site.receiver.end!));
       file.preset.set(site, refuse('unknown-receiver', 'contextPush', { receiver }).at(site));
     } else if (site.unreadable === 'handRolled') {
-      const reference = codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
-      file.preset.set(site, refuse('unknown-request', 'handRolled', { reference, method: codeSnippet(site.requestMethod ?? '') }).at(site));
+      file.preset.set(site, refuse('unknown-request', 'handRolled', { reference: reference(), method: codeSnippet(site.requestMethod ?? '') }).at(site));
     } else if (site.unreadable) {
-      const reference = codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
-      file.preset.set(site, refuse('unfollowed-reference', site.unreadable, { reference }).at(site));
+      file.preset.set(site, refuse('unfollowed-reference', site.unreadable, { reference: reference() }).at(site));
     } else if (site.handedOn) {
       const reference = codeSnippet(source.slice(site.call.start!, site.call.end!));
       file.preset.set(site, refuse('unfollowed-reference', 'handedOn', { reference }).at(site));
