@@ -6,6 +6,7 @@ import type { PlanOptions } from './plan/plan-options.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
+import { rewriteStdioEntries, type StdioEntryReport } from './rewrite/stdio-entry.ts';
 
 export interface TransformResult {
   output: string;
@@ -13,6 +14,10 @@ export interface TransformResult {
   changed: boolean;
   /** The output as splices into a text that parsed (see src/engine/verify-output.ts). */
   edited: EditedText;
+  /** The stdio entry points of the file: rewritten to serveStdio, or marked. */
+  stdioEntries: StdioEntryReport[];
+  /** The text their lines are in (the input, unless an earlier step of the rewrite changed it). */
+  stdioBase: string;
 }
 
 /** Choices a user makes about the migration (the CLI's flags). */
@@ -58,17 +63,21 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
   const { source, fileName } = analysis;
   const edits = rewriteEdits(source, plan);
   const migrated = applyEdits(source, edits);
-  // Second, separate concern on the rewritten text: capability checks inside handlers (the
-  // analysis is reused when the rewrite changed nothing).
+  // Separate concerns on the rewritten text, each on the last one's output (the analysis is
+  // reused while nothing changed): capability checks inside handlers, then stdio entry points.
   const capabilities = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined);
-  const changed = capabilities.output !== source;
+  const stdio = rewriteStdioEntries(capabilities.output, fileName, capabilities.output === source ? analysis : undefined);
+  const output = stdio.output;
+  const changed = output !== source;
   // The last text parsed and the splices since: the output check parses only what they change.
   const edited = !changed
     ? { base: source, edits: [] }
-    : capabilities.parsed
-      ? editedText(migrated, capabilities.parsed.program, capabilities.parsed.edits)
-      : editedText(source, analysis.program, edits);
-  return { output: capabilities.output, plan, changed, edited };
+    : stdio.parsed
+      ? editedText(capabilities.output, stdio.parsed.program, stdio.parsed.edits)
+      : capabilities.parsed
+        ? editedText(migrated, capabilities.parsed.program, capabilities.parsed.edits)
+        : editedText(source, analysis.program, edits);
+  return { output, plan, changed, edited, stdioEntries: stdio.entries, stdioBase: capabilities.output };
 }
 
 /** Supplies type facts for a file; the engine shares one across a run. */

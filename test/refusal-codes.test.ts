@@ -63,6 +63,9 @@ const CASES: Record<RefusalCode, Case> = {
       `  const rows: string[] = loadRows(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return { content: [{ type: 'text', text: answer.action + rows.length }] };`,
     ),
   ),
+  'stdio-entry': server(
+    `${SERVER}import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';\nawait server.connect(new StdioServerTransport());\n`,
+  ),
   'secret-in-state': server(
     tool(
       `  const apiKey: string = keyFor(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return { content: [{ type: 'text', text: answer.action + apiKey.length }] };`,
@@ -152,13 +155,14 @@ describe('every refusal code', () => {
   it.each(Object.entries(CASES))('%s: the marker and the report line', async (code, c) => {
     const result = await run(code, c);
     expect(result.errors).toEqual([]);
-    const site = result.sites.find((s) => s.code === code);
+    // A stdio entry point is no request site: it is reported on a line of its own.
+    const entry = result.entryPoints?.find((e) => e.code === code);
+    const site = entry ?? result.sites.find((s) => s.code === code);
     expect(site, JSON.stringify(result.sites.map((s) => [s.code, s.reason]))).toBeDefined();
     expect(site!.status).toBe('marked');
     const output = result.changed.find((f) => f.path === site!.file)!.output;
     expect(output.split('\n').map((line) => line.trim())).toContain(`// @mrtr-todo(${code}): ${commentText(`${site!.reason} Next: ${site!.next}`)}`);
-    expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(
-      `  ${site!.file}:${site!.line}:${site!.column}  ${code}  ${site!.reason}  Next: ${site!.next}`,
-    );
+    const where = entry ? `${entry.file}:${entry.line}` : `${site!.file}:${site!.line}:${(site as RunResult['sites'][number]).column}`;
+    expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(`  ${where}  ${code}  ${site!.reason}  Next: ${site!.next}`);
   });
 });

@@ -6,8 +6,6 @@ import { createRequire } from 'node:module';
 import { chmod, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createRequestStateCodec } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
@@ -17,6 +15,7 @@ import { packageVersion } from '../src/package-version.ts';
 import { ELICIT_SERVER, olderStateModule, SPLIT_SERVER } from './engine-samples.ts';
 import { git } from './support/cli.ts';
 import { putFile, checkoutScratch } from './support/scratch.ts';
+import { callOverStdio } from './support/stdio-client.ts';
 
 let scratch: string;
 const savedKey = process.env.MCP_REQUEST_STATE_KEY;
@@ -407,38 +406,6 @@ describe("the request-state step keeps the run's guarantees", () => {
     expect(await readFile(module, 'utf8')).toBe(olderStateModule());
   });
 });
-
-/** Calls the `go` tool of a server process, accepting its question; its log is what it wrote to stderr. */
-async function callOverStdio(script: string, era: 'modern' | 'legacy'): Promise<{ results: unknown[]; log: string[] }> {
-  const client = new Client(
-    { name: 'cjs-probe', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
-  );
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [script],
-    cwd: path.dirname(script),
-    stderr: 'pipe',
-    env: { ...process.env } as Record<string, string>,
-  });
-  let stderr = '';
-  const ended = new Promise<void>((resolve) => {
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    transport.stderr?.on('end', () => resolve());
-  });
-  await client.connect(transport);
-  let results: unknown[];
-  try {
-    const result = (await client.callTool({ name: 'go', arguments: {} })) as { content: unknown };
-    results = [{ content: result.content, era: client.getProtocolEra() }];
-  } finally {
-    await client.close();
-  }
-  // Everything the server process wrote, once it has exited.
-  await ended;
-  return { results, log: [...stderr.matchAll(/^LOG (.*)$/gm)].map((m) => m[1]!) };
-}
 
 async function dirOfWith(dir: string, server: string): Promise<string> {
   await putFile(dir, 'server.ts', server);

@@ -180,7 +180,8 @@ export function referencedNames(node: Node): Set<string> {
   return names;
 }
 
-function isNonReferencePosition(id: Node, parent: Node): boolean {
+/** Whether `id` under `parent` is a name that refers to nothing (a property, a key, a label). */
+export function isNonReferencePosition(id: Node, parent: Node): boolean {
   switch (parent.type) {
     case 'MemberExpression':
     case 'OptionalMemberExpression':

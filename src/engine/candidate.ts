@@ -20,7 +20,7 @@ import type { Registered } from './cross-module.ts';
 import { describeFsError } from './discover.ts';
 import { positionMap } from './position-map.ts';
 import type { RunSettings } from './run-options.ts';
-import type { ChangedFile, ErrorStage, RunError, RunSite } from './run-result.ts';
+import type { ChangedFile, ErrorStage, RunEntryPoint, RunError, RunSite } from './run-result.ts';
 import type { Placement } from './state-modules.ts';
 import { officialMarkers, type UpgradeNote } from './v1-upgrade.ts';
 import type { V1Reach } from './v1-reach.ts';
@@ -42,6 +42,8 @@ export interface RunContext {
 /** What one file contributed; assembled in discovery order at the end of the run. */
 export interface FileOutcome {
   sites: RunSite[];
+  /** Its stdio entry points, rewritten or marked (a transforming run only). */
+  entryPoints?: RunEntryPoint[];
   changed?: ChangedFile;
   errors: RunError[];
 }
@@ -183,6 +185,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   if (transformed?.changed && c.context.verify && !rewriteParses(c, transformed)) return;
   reportSites(c, plan);
   if (!transformed) return;
+  reportEntryPoints(c, transformed);
   // Its notes, at their place in the text the run leaves (the MRTR pass may add lines above
   // them: the helper block goes after the imports).
   if (c.upgrade && transformed.output !== c.input) placeUpgradeNotes(c, c.upgrade, transformed.output);
@@ -247,6 +250,12 @@ function reportSites(c: Candidate, plan: FilePlan): void {
   // the file on disk, the old side of its diff.
   const toDisk = c.input === c.source || plan.sites.length === 0 ? undefined : positionMap(c.input, c.source);
   for (const site of plan.sites) c.outcome.sites.push({ file: c.file, ...site, ...toDisk?.(site.line, site.column) });
+}
+
+function reportEntryPoints(c: Candidate, transformed: TransformResult): void {
+  if (transformed.stdioEntries.length === 0) return;
+  const toDisk = transformed.stdioBase === c.source ? undefined : positionMap(transformed.stdioBase, c.source);
+  c.outcome.entryPoints = transformed.stdioEntries.map((entry) => ({ file: c.file, ...entry, ...(toDisk ? { line: toDisk(entry.line, 1).line } : {}) }));
 }
 
 function placeUpgradeNotes(c: Candidate, upgrade: NonNullable<Candidate['upgrade']>, output: string): void {

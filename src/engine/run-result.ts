@@ -1,6 +1,7 @@
 // What a run found and did: the result of src/engine/run.ts, which the CLI formats (src/report).
 import type { Edit } from '../core/vocabulary.ts';
 import type { SiteReport } from '../plan/types.ts';
+import type { StdioEntryReport } from '../rewrite/stdio-entry.ts';
 import type { StateModuleRecord } from './state-modules.ts';
 import type { UpgradeNote } from './v1-upgrade.ts';
 
@@ -22,6 +23,12 @@ export interface ChangedFile {
 
 export interface RunSite extends SiteReport {
   /** File the site is in, relative to cwd, with `/` separators. */
+  file: string;
+}
+
+/** A stdio entry point the run rewrote to serveStdio (both eras), or marked. */
+export interface RunEntryPoint extends StdioEntryReport {
+  /** Relative to cwd, with `/` separators. */
   file: string;
 }
 
@@ -55,6 +62,8 @@ export interface RunResult {
   candidates: number;
   changed: ChangedFile[];
   sites: RunSite[];
+  /** Stdio entry points rewritten to serve both eras, or marked (absent when none, and when the run only plans). */
+  entryPoints?: RunEntryPoint[];
   errors: RunError[];
   /**
    * Vendored and minified code, links out of the root, and candidates too large to analyse:

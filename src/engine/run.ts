@@ -255,6 +255,7 @@ function assembleResult(state: RunState, read: ReadCandidates, moduleChanges: re
   // In discovery order (forEach passes over the indexes that have no outcome).
   state.outcomes.forEach((outcome) => {
     result.sites.push(...outcome.sites);
+    if (outcome.entryPoints) (result.entryPoints ??= []).push(...outcome.entryPoints);
     if (outcome.changed) result.changed.push(outcome.changed);
     result.errors.push(...outcome.errors);
   });

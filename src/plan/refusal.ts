@@ -272,6 +272,36 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'stdio-entry': {
+    short:
+      'A server connected to a StdioServerTransport serves only the 2025 era, and the codemod cannot turn its wiring into serveStdio(factory): 2026-07-28 clients fall back to 2025.',
+    help: "Build the server in a function that returns a new McpServer each time (registrations included) and replace the connect call with serveStdio(() => buildServer()) from '@modelcontextprotocol/server/stdio'; it serves both eras, building one server per opening (up to two: a probe, then the era the client chose). Then delete the @mrtr-todo comment.",
+    messages: {
+      singleton: {
+        reason:
+          '`{{server}}` is built here with `new {{cls}}(...)` and connected to a StdioServerTransport, which serves only the 2025 era; serveStdio needs a function that builds a new server for each opening.',
+        next: "move the construction and its registrations into `function buildServer() { ...; return {{server}}; }`, replace `{{connect}}` with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio', then delete this comment.",
+      },
+      heldServer: {
+        reason:
+          '`{{server}}` is used besides being connected and closed (`{{use}}`), and serveStdio builds its own server for each opening, so that use would reach a server that serves no one.',
+        next: "move that use into the function that builds the server, replace `{{connect}}` with `serveStdio(() => {{factory}})` from '@modelcontextprotocol/server/stdio', then delete this comment.",
+      },
+      heldMember: {
+        reason:
+          '`{{member}}` comes with the server from `{{factory}}` and is used here other than called as a statement (`{{use}}`); serveStdio builds a server (and a `{{member}}`) for each opening.',
+        next: "keep what each server built in a list from the factory passed to `serveStdio(() => {{factory}})` (from '@modelcontextprotocol/server/stdio') in place of `{{connect}}`, use each entry's `{{member}}`, then delete this comment.",
+      },
+      unknownServer: {
+        reason: '`{{server}}` is not built in this module by a call the codemod can repeat, so the connect call cannot become serveStdio(factory).',
+        next: "replace `{{connect}}` with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio', where buildServer returns a new server each time, then delete this comment.",
+      },
+      wiring: {
+        reason: 'this StdioServerTransport is wired in a way the codemod does not rewrite (`{{use}}`), and a server connected to it serves only the 2025 era.',
+        next: "serve with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio' (pass `{ transport }` for a transport of your own), where buildServer returns a new server each time, then delete this comment.",
+      },
+    },
+  },
   'secret-in-state': {
     short: 'A local the migrated handler carries in requestState looks like a secret (by its name or its value), and the client can read requestState.',
     help: 'requestState is signed, not encrypted. Keep the value on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it. If it is not secret, delete the @mrtr-todo comment.',

@@ -35,6 +35,9 @@
 //     { "file", "reason", "candidate": boolean }   // candidate: mentions a legacy request, not analysed
 //   ],
 //   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
+//   "entryPoints": [                   // stdio entry points: rewritten to serveStdio (both eras) or marked
+//     { "file", "line", "status": "migrated" | "marked", "code"?, "reason"?, "next"? }
+//   ],
 //   "stateModules": [                  // the request-state module of each package the run migrated
 //     { "file": "src/mrtr-request-state.ts", "form": "ts" | "esm" | "cjs",
 //       "status": "created" | "refreshed" | "current" | "edited", "wiredIn": ["src/server.ts"] }
@@ -86,6 +89,7 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
     errors: result.errors.map((e) => ({ ...e })),
     skipped: (result.skipped ?? []).map((s) => ({ file: s.file, reason: s.reason, candidate: s.candidate })),
     notes: guidanceNotes(result.sites),
+    entryPoints: (result.entryPoints ?? []).map((e) => ({ ...e })),
     stateModules: result.stateModules.map((m) => ({ file: m.file, form: m.form, status: m.status, wiredIn: [...m.wiredIn] })),
   };
   return `${JSON.stringify(summary, null, 2)}\n`;

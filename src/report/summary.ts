@@ -53,12 +53,27 @@ function siteLines(result: RunResult): string[] {
     lines.push(`  ${site.file}:${site.line}:${site.column}  ${site.code ?? 'todo'}  ${site.reason ?? ''}  Next: ${site.next ?? ''}`);
   }
 
+  lines.push(...entryPointLines(result));
+
   // The official v1-to-v2 codemod's own leftovers: its markers are open work too.
   if (result.upgrades.length > 0) {
     const open = openUpgradeNotes(result);
     lines.push(`v1 to v2 (official codemod): ${count(open.length, 'item')} left`);
     for (const n of open) lines.push(`  ${n.file}:${n.line}:${n.column}  ${n.code}  ${n.message}`);
     for (const n of upgradeWarnings(result)) lines.push(`  ${n.file}:${n.line}  warning  ${n.message}`);
+  }
+  return lines;
+}
+
+/** The stdio entry points: served on both eras through serveStdio, or marked with the change to make. */
+function entryPointLines(result: RunResult): string[] {
+  const entries = result.entryPoints ?? [];
+  if (entries.length === 0) return [];
+  const marked = entries.filter((e) => e.status === 'marked');
+  const lines = [`Stdio entry points: ${entries.length - marked.length} now serve 2026-07-28 and 2025 (serveStdio), ${marked.length} marked`];
+  for (const e of entries) {
+    if (e.status === 'migrated') lines.push(`  ${e.file}:${e.line}  serveStdio(factory)`);
+    else lines.push(`  ${e.file}:${e.line}  ${e.code ?? 'todo'}  ${e.reason ?? ''}  Next: ${e.next ?? ''}`);
   }
   return lines;
 }

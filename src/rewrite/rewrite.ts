@@ -36,7 +36,7 @@ export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
 }
 
 /** A marker already on the line above (from an earlier run) is not added again. */
-function alreadyMarked(source: string, marker: Marker): boolean {
+export function alreadyMarked(source: string, marker: Marker): boolean {
   if (marker.lineStart === 0) return false;
   const previousStart = source.lastIndexOf('\n', marker.lineStart - 2) + 1;
   return source.slice(previousStart, marker.lineStart).includes(`${TODO_MARKER}(${marker.code})`);

@@ -1,0 +1,195 @@
+// The stdio entry points of src/plan/stdio-entry.ts as edits: the connect call and the transport
+// go, the server's declaration becomes `serveStdio(() => <the call that built it>)`, whose
+// handle closes as the server did; the import of StdioServerTransport becomes one of serveStdio.
+// A server that came with other members (`const { server, cleanup } = createServer()`) keeps
+// every built instance, and each call of a member runs for each.
+import type { Node, Statement } from '@babel/types';
+import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
+import { isNonReferencePosition, walk } from '../analyse/ast.ts';
+import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
+import { moduleSystemOf, requireOf } from '../analyse/module-imports.ts';
+import { type Edit, eolOf, indentAt, lineStartOf } from '../core/vocabulary.ts';
+import { planStdioEntries, SERVE_STDIO, STDIO_PACKAGE, type StdioEntry, type StdioServe, transportClasses } from '../plan/stdio-entry.ts';
+import { addImport, rewriteImport } from './edits/imports.ts';
+import { markerComment } from './edits/marker-comment.ts';
+import { removeStatement } from './edits/removals.ts';
+import { alreadyMarked, applyEdits } from './rewrite.ts';
+
+export function stdioEntryEdits(file: FileAnalysis, entries: readonly StdioEntry[]): Edit[] {
+  const { source } = file;
+  const eol = eolOf(source);
+  const style = codeStyleOf(source, file.program);
+  const edits: Edit[] = [];
+  const served = entries.filter((e): e is StdioServe => e.kind === 'serve');
+  for (const entry of entries) {
+    if (entry.kind === 'serve') {
+      edits.push(...serveEdits(file, entry, style, eol));
+      continue;
+    }
+    const lineStart = lineStartOf(source, entry.statement.start!);
+    const marker = {
+      lineStart,
+      indent: indentAt(source, entry.statement.start!),
+      code: entry.refusal.code,
+      reason: entry.refusal.reason,
+      next: entry.refusal.next,
+    };
+    if (!alreadyMarked(source, marker)) edits.push({ start: lineStart, end: lineStart, text: markerComment(marker) + eol });
+  }
+  if (served.length > 0) edits.push(...importEdits(file, served, style));
+  return edits;
+}
+
+function serveEdits(file: FileAnalysis, entry: StdioServe, style: CodeStyle, eol: string): Edit[] {
+  const { source } = file;
+  const text = (n: Node) => source.slice(n.start!, n.end!);
+  const semi = style.semi ? ';' : '';
+  const edits: Edit[] = [removal(source, entry.connect)];
+  if (entry.transportDeclaration) edits.push(removal(source, entry.transportDeclaration));
+  const options = entry.ownTransport ? `, { transport: ${text(entry.ownTransport)} }` : '';
+  const call = text(entry.call);
+  const init = entry.declarator.init!;
+  const { member } = entry;
+  if (!member) {
+    edits.push({ start: init.start!, end: init.end!, text: `${SERVE_STDIO}(() => ${call}${options})` });
+    return edits;
+  }
+  const built = entry.awaited ? `(await ${call})` : call;
+  const factoryHead = entry.awaited ? 'async () =>' : '() =>';
+  if (member.others.every((o) => o.calls.length === 0)) {
+    edits.push({
+      start: entry.declarator.start!,
+      end: init.end!,
+      text: `${entry.serverName} = ${SERVE_STDIO}(${factoryHead} ${built}.${member.property}${options})`,
+    });
+    return edits;
+  }
+  // Each server built keeps its members: a call of one runs for every server built.
+  const list = freeName(file, 'servedInstances');
+  const one = freeName(file, 'instance');
+  const indent = indentAt(source, entry.declaration.start!);
+  const unit = indentUnit(source);
+  const listType = file.typed
+    ? `: Array<${entry.awaited ? `Awaited<ReturnType<typeof ${text(entry.call.callee)}>>` : `ReturnType<typeof ${text(entry.call.callee)}>`}>`
+    : '';
+  const lines = [
+    `const ${list}${listType} = []${semi}`,
+    `${indent}${entry.declaration.kind} ${entry.serverName} = ${SERVE_STDIO}(${factoryHead} {`,
+    `${indent}${unit}const ${one} = ${entry.awaited ? 'await ' : ''}${call}${semi}`,
+    `${indent}${unit}${list}.push(${one})${semi}`,
+    `${indent}${unit}return ${one}.${member.property}${semi}`,
+    `${indent}}${options})${semi}`,
+  ];
+  edits.push({ start: entry.declaration.start!, end: entry.declaration.end!, text: lines.join(eol) });
+  for (const other of member.others) {
+    const pattern = other.key === other.local ? other.key : `${other.key}: ${other.local}`;
+    for (const statement of other.calls) edits.push({ start: statement.start!, end: statement.start!, text: `for (const { ${pattern} } of ${list}) ` });
+  }
+  return edits;
+}
+
+/** A statement's removal, with one of the blank lines around it when it stood between two. */
+function removal(source: string, statement: Node): Edit {
+  const edit = removeStatement(source, statement);
+  const blankAbove = edit.start > 0 && source.slice(lineStartOf(source, edit.start - 1), edit.start).trim() === '';
+  const blankBelow = /^[ \t]*\r?\n/.exec(source.slice(edit.end));
+  return blankAbove && blankBelow && edit.text === '' ? { ...edit, end: edit.end + blankBelow[0].length } : edit;
+}
+
+/** The StdioServerTransport import becomes serveStdio's where nothing else uses the class; else serveStdio is added. */
+function importEdits(file: FileAnalysis, served: readonly StdioServe[], style: CodeStyle): Edit[] {
+  const { source, program } = file;
+  if (file.importedNames.get(SERVE_STDIO)?.from === STDIO_PACKAGE) return [];
+  const classes = transportClasses(file);
+  const removed = new Set<Node>(
+    served.filter((s) => !s.ownTransport).map((s) => (s.transportDeclaration?.declarations[0]!.init ?? connectArgument(s)) as Node),
+  );
+  const stillUsed = new Set<string>();
+  walk(program, (node, parents) => {
+    if (removed.has(node)) return false;
+    const parent = parents[parents.length - 1];
+    if (node.type === 'Identifier' && classes.has(node.name) && parent && !isNonReferencePosition(node, parent) && !isImportBinding(parent))
+      stillUsed.add(node.name);
+    return undefined;
+  });
+  const edits: Edit[] = [];
+  let merged = false;
+  for (const statement of program.body) {
+    const drop = new Set([...classes].filter((c) => !stillUsed.has(c) && declares(statement, c)));
+    if (drop.size === 0) continue;
+    if (statement.type === 'ImportDeclaration') {
+      const fromStdio = statement.source.value === STDIO_PACKAGE;
+      const edit = rewriteImport(source, statement, drop, fromStdio && !merged ? [SERVE_STDIO] : []);
+      if (edit) {
+        edits.push(edit);
+        merged ||= fromStdio;
+      }
+    } else {
+      const property = (requireOf(statement)!.pattern as { properties: Node[] }).properties.find(
+        (p) => (p as { value?: { name?: string } }).value?.name === 'StdioServerTransport',
+      );
+      if (property && requireOf(statement)!.specifier === STDIO_PACKAGE && !merged) {
+        edits.push({ start: property.start!, end: property.end!, text: SERVE_STDIO });
+        merged = true;
+      }
+    }
+  }
+  if (!merged) edits.push(addImport(source, program, moduleSystemOf(file.fileName, program), style, STDIO_PACKAGE, [SERVE_STDIO]));
+  return edits;
+}
+
+function connectArgument(entry: StdioServe): Node {
+  const statement = entry.connect as Extract<Statement, { type: 'ExpressionStatement' }>;
+  const expression = statement.expression.type === 'AwaitExpression' ? statement.expression.argument : statement.expression;
+  return (expression as Extract<Node, { type: 'CallExpression' }>).arguments[0]!;
+}
+
+function isImportBinding(parent: Node): boolean {
+  return parent.type === 'ImportSpecifier' || parent.type === 'ImportDefaultSpecifier' || parent.type === 'ImportNamespaceSpecifier';
+}
+
+function declares(statement: Statement, name: string): boolean {
+  if (statement.type === 'ImportDeclaration') return statement.specifiers.some((s) => s.local.name === name);
+  return requireOf(statement)?.names.includes(name) ?? false;
+}
+
+function freeName(file: FileAnalysis, base: string): string {
+  let name = base;
+  for (let i = 2; file.declaredAnywhere.has(name); i++) name = `${base}${i}`;
+  return name;
+}
+
+/** One level of indentation: the file's first indented line that is not inside a block comment. */
+function indentUnit(source: string): string {
+  return /\n([ \t]+)[^\s*]/.exec(source)?.[1] ?? '  ';
+}
+
+/** What became of one stdio entry point, for the report. */
+export interface StdioEntryReport {
+  line: number;
+  status: 'migrated' | 'marked';
+  code?: string;
+  reason?: string;
+  next?: string;
+}
+
+export interface StdioEntryRewrite {
+  output: string;
+  entries: StdioEntryReport[];
+  /** When the input was parsed: its syntax tree and the splices that made the output. */
+  parsed?: { program: FileAnalysis['program']; edits: readonly Edit[] };
+}
+
+/** `analysis` may be given when it is of this very text, to save a parse. */
+export function rewriteStdioEntries(source: string, fileName: string, analysis?: FileAnalysis): StdioEntryRewrite {
+  if (!source.includes('StdioServerTransport')) return { output: source, entries: [] };
+  const file = analysis ?? analyseFile(source, fileName);
+  const planned = planStdioEntries(file);
+  const edits = stdioEntryEdits(file, planned);
+  const entries = planned.map((e): StdioEntryReport =>
+    e.kind === 'serve'
+      ? { line: e.line, status: 'migrated' }
+      : { line: e.line, status: 'marked', code: e.refusal.code, reason: e.refusal.reason, next: e.refusal.next },
+  );
+  return { output: applyEdits(source, edits), entries, parsed: { program: file.program, edits } };
+}
