@@ -66,6 +66,9 @@ const CASES: Record<RefusalCode, Case> = {
   'stdio-entry': server(
     `${SERVER}import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';\nawait server.connect(new StdioServerTransport());\n`,
   ),
+  'tasks-api': server(
+    "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';\nconst taskStore = new InMemoryTaskStore();\nconst server = new McpServer({ name: 's', version: '1' }, { capabilities: {}, taskStore });\n",
+  ),
   'secret-in-state': server(
     tool(
       `  const apiKey: string = keyFor(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  return { content: [{ type: 'text', text: answer.action + apiKey.length }] };`,
@@ -155,6 +158,16 @@ describe('every refusal code', () => {
   it.each(Object.entries(CASES))('%s: the marker and the report line', async (code, c) => {
     const result = await run(code, c);
     expect(result.errors).toEqual([]);
+    // The tasks API is left by the v1 upgrade: reported with the upgrade's notes, at the marked statement.
+    if (code === 'tasks-api') {
+      const [note] = result.upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'tasks-api-left').map((n) => ({ ...n, file: u.file })));
+      expect(note).toBeDefined();
+      const lines = result.changed.find((f) => f.path === note!.file)!.output.split('\n');
+      expect(lines[note!.line - 2]!.trim()).toBe(`// @mrtr-todo(${code}): ${commentText(note!.message)}`);
+      expect(lines[note!.line - 1]).toBe('const taskStore = new InMemoryTaskStore();');
+      expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(`  ${note!.file}:${note!.line}:1  tasks-api-left  ${note!.message}`);
+      return;
+    }
     // A stdio entry point is no request site: it is reported on a line of its own.
     const entry = result.entryPoints?.find((e) => e.code === code);
     const site = entry ?? result.sites.find((s) => s.code === code);

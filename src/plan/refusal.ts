@@ -302,6 +302,16 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'tasks-api': {
+    short: "Code on the v1 SDK's experimental tasks API, which v2 removed (SEP-2663): the server does not build until it goes.",
+    help: 'Remove the tasks code (the task store and queue, the tools registered with registerToolTask and the server options that name them), or move it to the tasks extension; then delete the @mrtr-todo comment.',
+    messages: {
+      removed: {
+        reason: "`{{use}}` is the v1 SDK's experimental tasks API, which v2 removed (SEP-2663): this code does not build on v2.",
+        next: 'remove it with the tools and options that use it, or move it to the tasks extension; then delete this comment.',
+      },
+    },
+  },
   'secret-in-state': {
     short: 'A local the migrated handler carries in requestState looks like a secret (by its name or its value), and the client can read requestState.',
     help: 'requestState is signed, not encrypted. Keep the value on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it. If it is not secret, delete the @mrtr-todo comment.',

@@ -82,6 +82,7 @@ const OPEN_WORK: Record<UpgradeNoteCode, boolean> = {
   'mcp-codemod-error': true,
   'mcp-codemod-failed': true,
   'v1-import-left': true,
+  'tasks-api-left': true,
   'mcp-codemod-warning': false,
   'mcp-codemod-info': false,
 };
