@@ -1,7 +1,7 @@
 // One-shot safety through the real entry (node bin/mrtr-codemod.js), in throwaway git
 // repositories under the project's git-ignored .tmp/: the dirty-tree guard, .gitignore,
 // --include/--exclude, the handler summary line, --json, and the progress line.
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -600,5 +600,41 @@ describe('the package.json a v1 upgrade edits', () => {
     expect(await read('package.json')).toBe(twice);
     expect(await read('src/server.ts')).toContain('inputRequired.elicit(');
     expect(result.code).not.toBe(0);
+  });
+});
+
+describe('a source named on the command line', () => {
+  let outside: string;
+  beforeEach(async () => {
+    outside = await mkdtemp(path.join(PROJECT_TMP, 'safety-outside-'));
+  });
+  afterEach(async () => {
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  it('is not followed through a symbolic link out of the directory the run is in', async () => {
+    await writeFile(path.join(outside, 'victim.ts'), ELICIT_SERVER);
+    await mkdir(path.join(dir, 'src'));
+    await symlink(path.join(outside, 'victim.ts'), path.join(dir, 'src/evil.ts'));
+    await symlink(outside, path.join(dir, 'linked'));
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+
+    const result = await cli(dir, 'migrate', 'src/evil.ts', 'src/server.ts', 'linked', 'linked/victim.ts');
+    expect(await readFile(path.join(outside, 'victim.ts'), 'utf8')).toBe(ELICIT_SERVER);
+    expect(await readdir(outside)).toEqual(['victim.ts']);
+    expect(await isMigrated('src/server.ts')).toBe(true);
+    expect(result.stdout).toContain('  src/evil.ts  symbolic link to a file outside the directory the run is in; not followed');
+    expect(result.stdout).toContain('  linked  symbolic link to a folder outside the directory the run is in; not followed');
+    expect(result.stdout).toContain('  linked/victim.ts  symbolic link to a file outside the directory the run is in; not followed');
+  });
+
+  it('through a link inside the directory is taken by its real path, never written through the link', async () => {
+    await mkdir(path.join(dir, 'src'));
+    await symlink('server.ts', path.join(dir, 'src/alias.ts'));
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    const result = await cli(dir, 'migrate', 'src/alias.ts');
+    expect(result.stdout).toContain('Files changed: 2\n  src/server.ts\n');
+    expect(await isMigrated('src/server.ts')).toBe(true);
+    expect((await lstat(path.join(dir, 'src/alias.ts'))).isSymbolicLink()).toBe(true);
   });
 });

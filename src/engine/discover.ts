@@ -17,6 +17,8 @@
 //   A path named on the command line is the user's explicit choice and is not subject to
 //   .gitignore: a named file is always taken, and a named directory that git ignores is walked
 //   with only the .gitignore files inside it (like `git add -f`, unlike a walk from above).
+//   A named path through a symbolic link is held to the same rule as a link met in a walk: it
+//   is followed only to a target inside the directory the run is in, and taken by its real path.
 //   In a work tree the list comes from git itself (`git ls-files`, git-listing.ts: several times
 //   quicker), so a file git tracks although a pattern matches it (added with `git add -f`) is
 //   taken, and the user's `core.excludesFile` counts; the walk's own rules for links, skipped and
@@ -122,14 +124,30 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
   const namedDirs = new Set<string>();
   const filter = pathFilter(cwd, options);
 
+  const realCwd = realpathOr(cwd);
   for (const given of paths) {
-    const absolute = path.resolve(cwd, given);
+    let absolute = path.resolve(cwd, given);
     let info;
     try {
       info = statSync(absolute);
     } catch (error) {
       problems.push({ path: absolute, message: describeFsError(error) });
       continue;
+    }
+    // A named path held to the walk's rule for links: one through a link is followed only when
+    // its target stays inside the directory the run is in, and is then taken by its real path,
+    // so a run never writes outside that tree, nor through a link's name.
+    const real = realpathOr(absolute);
+    if (real !== path.resolve(realCwd, path.relative(cwd, absolute))) {
+      if (!isInside(realCwd, real)) {
+        const what = info.isDirectory() ? 'a folder' : 'a file';
+        skipped.push({
+          path: absolute,
+          reason: `symbolic link to ${what} outside the directory the run is in; not followed (run from a directory that holds its target)`,
+        });
+        continue;
+      }
+      absolute = path.join(path.resolve(cwd), path.relative(realCwd, real));
     }
     if (info.isDirectory()) {
       const rules = options.gitignore === false ? undefined : GitIgnoreRules.forRoot(absolute);
@@ -153,6 +171,14 @@ export async function discoverFiles(paths: readonly string[], cwd: string, optio
   }
   skipped.sort((a, b) => compareCodeUnits(a.path, b.path));
   return { files: [...found.files].sort(compareCodeUnits), problems, staleTemps: [...new Set(staleTemps)].sort(compareCodeUnits), skipped };
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
 }
 
 /** The files found so far, each told to `onFound` once. */
