@@ -38,6 +38,34 @@ export function mount(app, server) {
     ]);
   });
 
+  it('marks a call through a parameter handed a requesting function kept in an object and read back', () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+const pending = {};
+async function sendApiKey(id, sender) {
+  const result = await sender({ mode: 'url', message: 'key', url: 'https://example.com/k', elicitationId: id });
+  return result.action;
+}
+export function open(id) {
+  pending[id] = { elicitationSender: (params) => server.server.elicitInput(params), done: () => undefined };
+}
+export async function later(id) {
+  const { elicitationSender, done } = pending[id];
+  await sendApiKey(id, elicitationSender);
+  const notify = pending[id].done;
+  await tell(notify);
+  await tell(done);
+}
+async function tell(callback) {
+  await callback();
+}
+`;
+    expect(statusOf(source, 'sessions.js')).toEqual([
+      [5, 'marked', 'unfollowed-reference'],
+      [9, 'marked', 'no-request-to-answer'],
+    ]);
+  });
+
   it('marks a JSON-RPC request built by hand and sent', () => {
     const source = `export async function roots(session) {
   const request = createRequest(newId(), 'roots/list', {});

@@ -1,6 +1,6 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
 import type { CallExpression, Identifier, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
-import { argumentParams, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { argumentParams, keyName, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, innermostFunction, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
@@ -186,12 +186,14 @@ function unprovenSites(index: FileIndex, declarations: Declarations, found: read
   const callsOf = new Map<string, Array<CallExpression | OptionalCallExpression>>();
   for (const { node } of calls) if (node.callee.type === 'Identifier') callsOf.set(node.callee.name, [...(callsOf.get(node.callee.name) ?? []), node]);
   const makesRequest = (fn: Node | undefined) => fn !== undefined && [...found, ...sites].some((s) => s.functions.includes(fn as FunctionNode));
+  let heldProperties = new Set<string>();
   const handsRequest = (argument: Node | undefined) =>
     argument?.type === 'Identifier'
-      ? makesRequest(byName.get(argument.name))
+      ? makesRequest(byName.get(argument.name)) || holdsRequest(index, argument.name, heldProperties)
       : (argument?.type === 'ArrowFunctionExpression' || argument?.type === 'FunctionExpression') && makesRequest(argument);
   for (let grew = true; grew;) {
     grew = false;
+    heldProperties = requestingProperties(index, makesRequest);
     for (const { node, ancestors } of calls) {
       if (seen.has(node) || node.callee.type !== 'Identifier') continue;
       const name = node.callee.name;
@@ -204,6 +206,39 @@ function unprovenSites(index: FileIndex, declarations: Declarations, found: read
     }
   }
   return sites;
+}
+
+/**
+ * Keys of object properties (and methods) the module sets to a function that makes a request
+ * (`sessions[id] = { sender: (params) => server.server.elicitInput(params) }`): a value read
+ * back by that key and handed on is such a function too.
+ */
+function requestingProperties(index: FileIndex, makesRequest: (fn: Node) => boolean): Set<string> {
+  const keys = new Set<string>();
+  for (const { node: fn, ancestors } of index.functions) {
+    const parent = ancestors[ancestors.length - 1];
+    const key =
+      fn.type === 'ObjectMethod' && !fn.computed
+        ? keyName(fn.key)
+        : parent?.type === 'ObjectProperty' && parent.value === fn && !parent.computed
+          ? keyName(parent.key)
+          : undefined;
+    if (key !== undefined && makesRequest(fn)) keys.add(key);
+  }
+  return keys;
+}
+
+/** Whether the module declares `name` as one of `properties` read back (`const { sender } = x`, `const sender = x.sender`). */
+function holdsRequest(index: FileIndex, name: string, properties: ReadonlySet<string>): boolean {
+  if (properties.size === 0) return false;
+  return index.declarators.some(({ node }) => {
+    if (node.id.type === 'Identifier')
+      return node.id.name === name && node.init?.type === 'MemberExpression' && !node.init.computed && properties.has(keyName(node.init.property) ?? '');
+    if (node.id.type !== 'ObjectPattern') return false;
+    return node.id.properties.some(
+      (p) => p.type === 'ObjectProperty' && !p.computed && p.value.type === 'Identifier' && p.value.name === name && properties.has(keyName(p.key) ?? ''),
+    );
+  });
 }
 
 /** The shape an unproven request is recorded with: a request sent by its method (`ctx.mcpReq.send`). */
