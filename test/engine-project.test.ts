@@ -145,6 +145,35 @@ describe('a v1 project', () => {
     expect(result.upgrades.flatMap((u) => u.notes).filter((n) => n.code === 'mcp-codemod-error')).toEqual([]);
   });
 
+  it('cuts only the destructuring message from a marker the official codemod joined with another, and reports the rest as open', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put('src/shape.ts', "import { z } from 'zod';\nexport const shape = { target: z.string() };\n");
+    // A schema it cannot verify on the same line as the destructured context: one marker, two messages.
+    await put(
+      'src/server.ts',
+      V1_SERVER.replace('{ inputSchema: { target: z.string() } }, async ({ target }) => {', '{ inputSchema: shape }, async ({ target }, { sendRequest }) => {')
+        .replace(
+          "await server.server.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } })",
+          "await sendRequest({ method: 'elicitation/create', params: { message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema)",
+        )
+        .replace("import { z } from 'zod';", "import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';\nimport { shape } from './shape.js';"),
+    );
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.status, s.handler])).toEqual([['migrated', 'tool:go']]);
+    const schemaMessage =
+      'Could not verify `inputSchema` is a schema object. Raw shapes are deprecated in v2 — pass a Standard Schema object (e.g. z.object({ … })); no change is needed if it already is one.';
+    const lines = result.changed.find((c) => c.path === 'src/server.ts')!.output.split('\n');
+    const at = lines.findIndex((l) => l.includes('@mcp-codemod-error'));
+    expect(lines.slice(at, at + 2)).toEqual([
+      `  /* @mcp-codemod-error ${schemaMessage} */`,
+      "  server.registerTool('go', { inputSchema: shape }, async ({ target }, ctx) => {",
+    ]);
+    expect(lines.filter((l) => l.includes('@mcp-codemod-error'))).toHaveLength(1);
+    const open = result.upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'mcp-codemod-error').map((n) => [u.file, n.line, n.message]));
+    expect(open).toEqual([['src/server.ts', at + 1, schemaMessage]]);
+  });
+
   it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {
     await put('package.json', V1_MANIFEST);
     await put(

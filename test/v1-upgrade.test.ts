@@ -406,6 +406,64 @@ export function createServer(): McpServer {
     expect(final.output).toContain('context.signal.throwIfAborted();');
   });
 
+  // A registration over several lines: the official codemod writes its marker on the line above
+  // the handler's parameters, inside the call, not above the statement.
+  const spread = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'spread', version: '1.0.0' });
+
+  server.registerTool(
+    'ask_spread',
+    { inputSchema: { q: z.string() } },
+    async ({ q }, { sendRequest }) => {
+      const r = await sendRequest({ method: 'elicitation/create', params: { message: q, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema);
+      return { content: [{ type: 'text', text: r.action }] };
+    }
+  );
+
+  server.registerTool(
+    'notify_spread',
+    { inputSchema: { q: z.string() } },
+    async ({ q }, { sendNotification }) => {
+      await sendNotification({ method: 'notifications/message', params: { level: 'info', data: q } });
+      return { content: [{ type: 'text', text: q }] };
+    }
+  );
+
+  return server;
+}
+`;
+
+  it('drops the official destructuring marker above the parameters of a spread-out handler it rewrites, and only that one', async () => {
+    const { upgraded, final } = await migrate('spread.ts', spread);
+    const marker = (pattern: string) =>
+      `    /* @mcp-codemod-error Destructuring of context parameter in signature: "${pattern}". Properties have been reorganized in v2 (e.g., signal is now ctx.mcpReq.signal). Manual refactoring required. */`;
+    const upLines = upgraded.text.split('\n');
+    expect(upLines.slice(upLines.indexOf(marker('{ sendRequest }')), upLines.indexOf(marker('{ sendRequest }')) + 2)).toEqual([
+      marker('{ sendRequest }'),
+      '    async ({ q }, { sendRequest }) => {',
+    ]);
+    expect(upLines).toContain(marker('{ sendNotification }'));
+
+    expect(final.plan.sites.map((s) => [s.handler, s.status])).toEqual([['tool:ask_spread', 'migrated']]);
+    const lines = final.output.split('\n');
+    const at = lines.indexOf("    'ask_spread',");
+    expect(lines.slice(at, at + 4)).toEqual([
+      "    'ask_spread',",
+      '    { inputSchema: z.object({ q: z.string() }) },',
+      '    async ({ q }, ctx) => {',
+      "      const mrtr = await mrtrResume(ctx, 'tool:ask_spread', ['r'], { q }, server);",
+    ]);
+    expect(final.output).not.toContain('"{ sendRequest }"');
+    // The handler it does not rewrite keeps its marker, on the line above its parameters.
+    const other = lines.indexOf(marker('{ sendNotification }'));
+    expect(other).toBeGreaterThan(at);
+    expect(lines[other + 1]).toBe('    async ({ q }, { sendNotification }) => {');
+  });
+
   // Shapes the official codemod leaves that the MRTR pass must still read right.
   it('types a sampling answer from the result schema the send was given (CreateMessageResultSchema)', async () => {
     const { final } = await migrate('shapes.ts', shapes);

@@ -260,11 +260,15 @@ function reportEntryPoints(c: Candidate, transformed: TransformResult): void {
 
 function placeUpgradeNotes(c: Candidate, upgrade: NonNullable<Candidate['upgrade']>, output: string): void {
   const toOutput = positionMap(c.input, output);
-  // A marker of the official codemod the MRTR pass made obsolete (and removed) is no longer open work.
+  // A marker of the official codemod the MRTR pass made obsolete (and removed) is no longer open
+  // work; one it cut a message from (of several joined on a line) is open with what is left.
   const written = new Set(officialMarkers(c.input).map((m) => m.message));
-  const left = new Set(officialMarkers(output).map((m) => m.message));
-  const removed = (note: UpgradeNote) => note.code === 'mcp-codemod-error' && written.has(note.message) && !left.has(note.message);
-  upgrade.reported.notes = upgrade.notes.filter((note) => !removed(note)).map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
+  const left = officialMarkers(output);
+  const leftMessages = new Set(left.map((m) => m.message));
+  const removed = (note: UpgradeNote) => note.code === 'mcp-codemod-error' && written.has(note.message) && !leftMessages.has(note.message);
+  const trimmed = left.filter((m) => !written.has(m.message));
+  const kept = upgrade.notes.filter((note) => !removed(note)).map((note) => ({ ...note, ...toOutput(note.line, note.column) }));
+  upgrade.reported.notes = trimmed.length === 0 ? kept : [...kept, ...trimmed].sort((a, b) => a.line - b.line);
 }
 
 function changedFile(c: Candidate, transformed: TransformResult): ChangedFile {

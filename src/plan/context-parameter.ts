@@ -6,7 +6,7 @@ import { argumentParams, boundNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import { type Edit, lineEndOf, lineStartOf, type Span } from '../core/vocabulary.ts';
+import { type Edit, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
 import { Refusal, refuse } from './refusal.ts';
 import type { HandlerPlan } from './types.ts';
 
@@ -101,20 +101,43 @@ function destructuredContext(
 }
 
 /**
- * The official v1-to-v2 codemod's marker about a context destructured in the handler's
+ * The official v1-to-v2 codemod's marker about the context destructured in the handler's
  * parameters (`@mcp-codemod-error Destructuring of context parameter in signature: "{ ... }"`),
- * above the registration: obsolete once nothing of the pattern is left. Its span, line included.
+ * obsolete once nothing of the pattern is left. The codemod writes it on a line of its own
+ * right above the line where that parameter starts: above the statement when the registration
+ * fits on one line, above the handler inside the call when it is spread over several. Where it
+ * joined several messages on that line (` | `), only this one goes; else the whole line.
  */
-function obsoleteDestructuringMarker(analysis: FileAnalysis, handler: HandlerSite): Span | undefined {
+function obsoleteDestructuringMarker(analysis: FileAnalysis, pattern: Node): Edit | undefined {
   const { source } = analysis;
-  const statement = [...handler.ancestors].reverse().find((a) => a.type === 'ExpressionStatement') ?? handler.call;
-  const comment = analysis.comments.find((c) => c.end! <= statement.start! && source.slice(c.end!, statement.start!).trim() === '');
-  if (!comment || !/^\s*\*?\s*@mcp-codemod-error Destructuring of context parameter in signature\b/.test(comment.value)) return undefined;
-  const end = lineEndOf(source, comment.end!);
-  return { start: lineStartOf(source, comment.start!), end: end < source.length ? end + 1 : end };
+  const lineStart = lineStartOf(source, pattern.start!);
+  const comment = analysis.comments.find(
+    (c) => c.end! <= lineStart && source.slice(c.end!, lineStart).trim() === '' && source.slice(lineStartOf(source, c.start!), c.start!).trim() === '',
+  );
+  if (!comment) return undefined;
+  const head = /^\s*\*?\s*@mcp-codemod-error /.exec(comment.value);
+  if (!head) return undefined;
+  const body = comment.value.slice(head[0].length).trimEnd();
+  // The pattern as the codemod quotes it: its own text, without the type annotation.
+  const annotation = (pattern as { typeAnnotation?: Node | null }).typeAnnotation;
+  const quoted = source.slice(pattern.start!, annotation ? annotation.start! : pattern.end!).trim();
+  const squash = (text: string) => text.replace(/\s+/g, ' ');
+  const about = `Destructuring of context parameter in signature: "${squash(quoted).replaceAll('*/', '* /')}".`;
+  const messages = body.split(' | ');
+  const index = messages.findIndex((m) => squash(m).startsWith(about));
+  if (index === -1) return undefined;
+  if (messages.length === 1) {
+    const end = lineEndOf(source, comment.end!);
+    return { start: lineStartOf(source, comment.start!), end: end < source.length ? end + 1 : end, text: '' };
+  }
+  // Only that message, with the separator on one side of it.
+  const at = comment.start! + 2 + head[0].length + messages.slice(0, index).reduce((n, m) => n + m.length + 3, 0);
+  const length = messages[index]!.length;
+  return index < messages.length - 1 ? { start: at, end: at + length + 3, text: '' } : { start: at - 3, end: at + length, text: '' };
 }
 
 export function staleMarkerEdit(analysis: FileAnalysis, handler: HandlerSite): { markerEdit?: Edit } {
-  const span = obsoleteDestructuringMarker(analysis, handler);
-  return span ? { markerEdit: { ...span, text: '' } } : {};
+  const param = contextParam(handler);
+  const edit = param?.type === 'ObjectPattern' ? obsoleteDestructuringMarker(analysis, param) : undefined;
+  return edit ? { markerEdit: edit } : {};
 }
