@@ -415,6 +415,22 @@ describe('unusual file names and arguments', () => {
     expect(only.stdout).toContain('1 file checked');
   });
 
+  it('refuses an option that is also the name of a file here, as a shell glob passes it; after `--` it is a path', async () => {
+    await tree({ '--patch=.env': '', '--force': '', 'server.ts': ELICIT_SERVER, '.env': 'SECRET=1\n' });
+    const before = await snapshot(dir);
+    // What `mrtr-codemod migrate --dry-run *` runs in that folder.
+    const globbed = await cli(dir, 'migrate', '--dry-run', '--force', '--patch=.env', 'server.ts');
+    expect(globbed).toMatchObject({ code: 2, stdout: '' });
+    expect(globbed.stderr).toBe(
+      "mrtr-codemod: --force is an option and also the name of a file here (a shell glob such as * passes file names as they are); it is not taken as either: pass file names after -- (mrtr-codemod migrate -- *), or rename the file\nRun 'mrtr-codemod --help' for the options.\n",
+    );
+    expect(await snapshot(dir)).toEqual(before);
+    const dashed = await cli(dir, 'migrate', '--dry-run', '--', '--force', '--patch=.env', 'server.ts');
+    expect(dashed.code).toBe(0);
+    expect(dashed.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  server.ts\n');
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
   it('reads the first pattern of a .gitignore that starts with a byte-order mark, at the root and below', async () => {
     await tree({
       '.gitignore': '\ufeffignored.ts\n',

@@ -3,7 +3,8 @@
 // (src/report/exit-codes.ts). yargs only parses; the run itself (src/engine) and its
 // presentation (src/report) are imported when a command actually runs, so `--help` stays
 // quick. A usage error is one short line and a pointer to the help, never the whole help.
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { terminalLines, terminalText } from '../core/escape.ts';
@@ -47,6 +48,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     io.stderr(`mrtr-codemod: ${terminalText(message)}\nRun '${help}' for the options.\n`);
     return EXIT_FAILED;
   };
+
+  // A shell glob over a folder holding a file named `--force` or `--patch=.env` hands that
+  // name over as an option: refused, so a file name never turns into a flag.
+  const fileNamed = args.find((arg) => arg.startsWith('-') && arg !== '-' && existsSync(path.resolve(io.cwd, arg)));
+  if (fileNamed !== undefined)
+    return usageError(
+      `${fileNamed} is an option and also the name of a file here (a shell glob such as * passes file names as they are); it is not taken as either: pass file names after -- (mrtr-codemod migrate -- *), or rename the file`,
+    );
 
   // A mistyped option, before yargs reads `--dryrun src` as an option with the value `src`.
   const name = args.find((arg) => !arg.startsWith('-'));
