@@ -2,6 +2,7 @@
 // verifier claims, and the engine's step that writes it once a package (refreshing an
 // outdated one, leaving an edited one, refusing a path that holds another file), in
 // TypeScript, ES module and CommonJS packages, within the bounds every write of a run keeps.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chmod, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -306,6 +307,30 @@ describe('the engine writes it once a package', () => {
 });
 
 describe("the request-state step keeps the run's guarantees", () => {
+  it('writes the module before the first file that imports it, so a run stopped between writes leaves no import of a missing module', async () => {
+    const dir = await dirOf('module-first');
+    await putFile(dir, 'src/server.ts', SPLIT_SERVER['server.ts']);
+    await putFile(dir, 'src/tools.ts', SPLIT_SERVER['tools.ts']);
+    const module = path.join(dir, 'src/mrtr-request-state.ts');
+    const seen: Array<[string, boolean]> = [];
+    const result = await runCodemod({
+      paths: ['src'],
+      write: true,
+      cwd: dir,
+      types: false,
+      onChanged: (file) => seen.push([file.path, existsSync(module)]),
+    });
+    expect(result.errors).toEqual([]);
+    // Each file as it is written: the module it imports is already there.
+    expect(seen).toEqual([
+      ['src/tools.ts', true],
+      ['src/server.ts', true],
+      ['src/mrtr-request-state.ts', true],
+    ]);
+    expect(result.stateModules).toEqual([{ file: 'src/mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: ['src/server.ts'] }]);
+    expect(result.changed.find((f) => f.path === 'src/mrtr-request-state.ts')).toMatchObject({ created: true, written: true, original: '' });
+  });
+
   const refusal = (detail: string) => [
     {
       file: 'src/server.ts',

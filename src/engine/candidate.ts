@@ -37,6 +37,8 @@ export interface RunContext {
   transform: TransformOptions;
   onChanged: RunSettings['onChanged'];
   onAnalysed: RunSettings['onAnalysed'];
+  /** Writes the request-state module at this path before a file importing it is written; the reason when it cannot. */
+  writeStateModule?: (modulePath: string) => Promise<string | undefined>;
 }
 
 /** What one file contributed; assembled in discovery order at the end of the run. */
@@ -191,6 +193,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   if (c.upgrade && transformed.output !== c.input) placeUpgradeNotes(c, c.upgrade, transformed.output);
   if (!transformed.changed) return;
   const changed = changedFile(c, transformed);
+  if (c.context.write && !(await stateModuleWritten(c, transformed))) return;
   if (c.context.write && !(await writeChange(c, changed))) return;
   c.outcome.changed = changed;
   c.context.onChanged?.(changed);
@@ -250,6 +253,15 @@ function reportSites(c: Candidate, plan: FilePlan): void {
   // the file on disk, the old side of its diff.
   const toDisk = c.input === c.source || plan.sites.length === 0 ? undefined : positionMap(c.input, c.source);
   for (const site of plan.sites) c.outcome.sites.push({ file: c.file, ...site, ...toDisk?.(site.line, site.column) });
+}
+
+/** The request-state module the migrated text imports, written first; false when it cannot be (reported). */
+async function stateModuleWritten(c: Candidate, transformed: TransformResult): Promise<boolean> {
+  const modulePath = c.placement?.options.path;
+  if (transformed.plan.handlers.length === 0 || modulePath === undefined || !c.context.writeStateModule) return true;
+  const refused = await c.context.writeStateModule(modulePath);
+  if (refused) c.fail('write', `${refused}; this file, which would import it, was left as it is`);
+  return refused === undefined;
 }
 
 function reportEntryPoints(c: Candidate, transformed: TransformResult): void {

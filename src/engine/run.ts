@@ -64,7 +64,7 @@ interface RunState {
   discovery: Discovery;
   maxFileBytes: number;
   result: RunResult & { skipped: RunSkip[] };
-  /** The request-state module of each package: placed before the transforms, written after. */
+  /** The request-state module of each package: placed before the transforms, written before the first file importing it. */
   modules: StateModules;
   /**
    * Outcomes by discovery index, made only for a file with something to report (a candidate, a
@@ -107,6 +107,8 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     onChanged: options.onChanged,
     onAnalysed: options.onAnalysed,
   };
+  const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
+  if (context.write && context.verify) context.writeStateModule = (modulePath) => modules.writeBefore(modulePath);
   const result: RunState['result'] = {
     filesScanned: discovery.files.length,
     candidates: 0,
@@ -125,7 +127,7 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     discovery,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     result,
-    modules: new StateModules(cwd, options.stateModule, context.writeReadOnly),
+    modules,
     outcomes,
     outcomeAt: (i) => (outcomes[i] ??= { sites: [], errors: [] }),
     transforms: new RunningTransforms(),

@@ -215,7 +215,7 @@ export class StateModules {
     for (const file of [...this.missing, ...this.existing.keys()]) wanted.add(file);
 
     for (const file of wanted) {
-      const outcome = await this.writeModule(file, this.forms.get(file)!, write);
+      const outcome = await (this.written.get(file) ?? this.writeModule(file, this.forms.get(file)!, write));
       if ('error' in outcome) errors.push({ file: displayPath(this.cwd, file), message: outcome.error });
       else {
         records.set(file, outcome.record);
@@ -394,6 +394,26 @@ export class StateModules {
       }
     }
     return { record: record(status), change };
+  }
+
+  /** Modules written before the first file that imports them (see writeBefore), by path. */
+  private readonly written = new Map<string, Promise<{ record: StateModuleRecord; change?: StepChange } | { error: string }>>();
+
+  /**
+   * Writes the module a migrated file is about to import, once, before that file is written:
+   * a run stopped between writes (Ctrl-C, a crash) then leaves no file importing a module
+   * that does not exist, and a rerun finishes the job. The reason when it cannot be written.
+   */
+  async writeBefore(modulePath: string): Promise<string | undefined> {
+    const form = this.forms.get(modulePath);
+    if (form === undefined) return undefined;
+    let pending = this.written.get(modulePath);
+    if (!pending) {
+      pending = this.writeModule(modulePath, form, true);
+      this.written.set(modulePath, pending);
+    }
+    const outcome = await pending;
+    return 'error' in outcome ? outcome.error : undefined;
   }
 
   /** Wires the verifier into the module that builds a server, and imports it there. */
