@@ -6,7 +6,7 @@ import type { PlanOptions } from './plan/plan-options.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
-import { rewriteStdioEntries, type StdioEntryReport } from './rewrite/stdio-entry.ts';
+import { rewriteEntryPoints, type EntryPointReport } from './rewrite/entry-points.ts';
 
 export interface TransformResult {
   output: string;
@@ -15,9 +15,9 @@ export interface TransformResult {
   /** The output as splices into a text that parsed (see src/engine/verify-output.ts). */
   edited: EditedText;
   /** The stdio entry points of the file: rewritten to serveStdio, or marked. */
-  stdioEntries: StdioEntryReport[];
+  entryPoints: EntryPointReport[];
   /** The text their lines are in (the input, unless an earlier step of the rewrite changed it). */
-  stdioBase: string;
+  entryPointsBase: string;
 }
 
 /** Choices a user makes about the migration (the CLI's flags). */
@@ -66,7 +66,7 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
   // Separate concerns on the rewritten text, each on the last one's output (the analysis is
   // reused while nothing changed): capability checks inside handlers, then stdio entry points.
   const capabilities = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined);
-  const stdio = rewriteStdioEntries(capabilities.output, fileName, capabilities.output === source ? analysis : undefined);
+  const stdio = rewriteEntryPoints(capabilities.output, fileName, capabilities.output === source ? analysis : undefined);
   const output = stdio.output;
   const changed = output !== source;
   // The last text parsed and the splices since: the output check parses only what they change.
@@ -77,7 +77,7 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
       : capabilities.parsed
         ? editedText(migrated, capabilities.parsed.program, capabilities.parsed.edits)
         : editedText(source, analysis.program, edits);
-  return { output, plan, changed, edited, stdioEntries: stdio.entries, stdioBase: capabilities.output };
+  return { output, plan, changed, edited, entryPoints: stdio.entries, entryPointsBase: capabilities.output };
 }
 
 /** Supplies type facts for a file; the engine shares one across a run. */

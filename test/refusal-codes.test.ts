@@ -66,6 +66,9 @@ const CASES: Record<RefusalCode, Case> = {
   'stdio-entry': server(
     `${SERVER}import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';\nawait server.connect(new StdioServerTransport());\n`,
   ),
+  'http-entry': server(
+    `${SERVER}import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';\nconst transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });\nawait server.connect(transport);\n`,
+  ),
   'tasks-api': server(
     "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';\nconst taskStore = new InMemoryTaskStore();\nconst server = new McpServer({ name: 's', version: '1' }, { capabilities: {}, taskStore });\n",
   ),

@@ -131,8 +131,11 @@ export const PREFILTER = new RegExp(
       ...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request' && shape.method !== 'send').map((shape) => shape.method)),
       ...Object.keys(REQUEST_METHODS),
       URL_ELICITATION_ERROR,
-      // A stdio entry point, which serves only the 2025 era until it is served by serveStdio.
+      // An entry point, which serves only the 2025 era until it is served by serveStdio or
+      // createMcpHandler.
       'StdioServerTransport',
+      'StreamableHTTPServerTransport',
+      'SSEServerTransport',
     ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
     'mcpReq(?!\\??\\.(?!send\\b))',
     '\\.(?:elicit|sample)\\s*\\(',

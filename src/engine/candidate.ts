@@ -265,9 +265,9 @@ async function stateModuleWritten(c: Candidate, transformed: TransformResult): P
 }
 
 function reportEntryPoints(c: Candidate, transformed: TransformResult): void {
-  if (transformed.stdioEntries.length === 0) return;
-  const toDisk = transformed.stdioBase === c.source ? undefined : positionMap(transformed.stdioBase, c.source);
-  c.outcome.entryPoints = transformed.stdioEntries.map((entry) => ({ file: c.file, ...entry, ...(toDisk ? { line: toDisk(entry.line, 1).line } : {}) }));
+  if (transformed.entryPoints.length === 0) return;
+  const toDisk = transformed.entryPointsBase === c.source ? undefined : positionMap(transformed.entryPointsBase, c.source);
+  c.outcome.entryPoints = transformed.entryPoints.map((entry) => ({ file: c.file, ...entry, ...(toDisk ? { line: toDisk(entry.line, 1).line } : {}) }));
 }
 
 function placeUpgradeNotes(c: Candidate, upgrade: NonNullable<Candidate['upgrade']>, output: string): void {

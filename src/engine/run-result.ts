@@ -1,7 +1,7 @@
 // What a run found and did: the result of src/engine/run.ts, which the CLI formats (src/report).
 import type { Edit } from '../core/vocabulary.ts';
 import type { SiteReport } from '../plan/types.ts';
-import type { StdioEntryReport } from '../rewrite/stdio-entry.ts';
+import type { EntryPointReport } from '../rewrite/entry-points.ts';
 import type { StateModuleRecord } from './state-modules.ts';
 import type { UpgradeNote } from './v1-upgrade.ts';
 
@@ -27,7 +27,7 @@ export interface RunSite extends SiteReport {
 }
 
 /** A stdio entry point the run rewrote to serveStdio (both eras), or marked. */
-export interface RunEntryPoint extends StdioEntryReport {
+export interface RunEntryPoint extends EntryPointReport {
   /** Relative to cwd, with `/` separators. */
   file: string;
 }

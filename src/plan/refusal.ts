@@ -302,6 +302,24 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'http-entry': {
+    short: 'A server connected to a Streamable HTTP or SSE transport serves only the 2025 era: 2026-07-28 clients fall back.',
+    help: "Serve the route with createMcpHandler(() => buildServer()) from '@modelcontextprotocol/server' (on Node, toNodeHandler from '@modelcontextprotocol/node'), which serves both eras; a sessionful 2025 setup stays for 2025 clients, routed with isLegacyRequest. Then delete the @mrtr-todo comment.",
+    messages: {
+      stateless: {
+        reason: 'this Streamable HTTP transport (one per request, no sessions) serves only the 2025 era: a 2026-07-28 client falls back.',
+        next: "serve the route with `createMcpHandler(() => buildServer())` from '@modelcontextprotocol/server' (its `fetch(request)`; on Node `toNodeHandler(handler)` from '@modelcontextprotocol/node'), which serves both eras, in place of the transport and the connect call; then delete this comment.",
+      },
+      sessionful: {
+        reason: 'this sessionful Streamable HTTP transport serves only the 2025 era: a 2026-07-28 client falls back.',
+        next: "keep it for 2025 clients and send the other requests to `createMcpHandler(() => buildServer(), { legacy: 'reject' })` from '@modelcontextprotocol/server', telling them apart with `isLegacyRequest(request)` as the SDK's migration guide shows; then delete this comment.",
+      },
+      sse: {
+        reason: 'an SSE transport serves only the 2025 era, and 2026-07-28 has no SSE transport: a 2026-07-28 client cannot use it.',
+        next: "serve Streamable HTTP beside it with `createMcpHandler(() => buildServer())` from '@modelcontextprotocol/server' for 2026-07-28 clients; then delete this comment.",
+      },
+    },
+  },
   'tasks-api': {
     short: "Code on the v1 SDK's experimental tasks API, which v2 removed (SEP-2663): the server does not build until it goes.",
     help: 'Remove the tasks code (the task store and queue, the tools registered with registerToolTask and the server options that name them), or move it to the tasks extension; then delete the @mrtr-todo comment.',

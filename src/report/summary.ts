@@ -65,12 +65,12 @@ function siteLines(result: RunResult): string[] {
   return lines;
 }
 
-/** The stdio entry points: served on both eras through serveStdio, or marked with the change to make. */
+/** The entry points: served on both eras through serveStdio, or marked with the change to make. */
 function entryPointLines(result: RunResult): string[] {
   const entries = result.entryPoints ?? [];
   if (entries.length === 0) return [];
   const marked = entries.filter((e) => e.status === 'marked');
-  const lines = [`Stdio entry points: ${entries.length - marked.length} now serve 2026-07-28 and 2025 (serveStdio), ${marked.length} marked`];
+  const lines = [`Entry points: ${entries.length - marked.length} now serve 2026-07-28 and 2025 (serveStdio), ${marked.length} marked`];
   for (const e of entries) {
     if (e.status === 'migrated') lines.push(`  ${e.file}:${e.line}  serveStdio(factory)`);
     else lines.push(`  ${e.file}:${e.line}  ${e.code ?? 'todo'}  ${e.reason ?? ''}  Next: ${e.next ?? ''}`);

@@ -9,6 +9,7 @@ import { isNonReferencePosition, walk } from '../analyse/ast.ts';
 import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { moduleSystemOf, requireOf } from '../analyse/module-imports.ts';
 import { type Edit, eolOf, indentAt, lineStartOf } from '../core/vocabulary.ts';
+import { planHttpEntries } from '../plan/http-entry.ts';
 import { planStdioEntries, SERVE_STDIO, STDIO_PACKAGE, type StdioEntry, type StdioServe, transportClasses } from '../plan/stdio-entry.ts';
 import { addImport, rewriteImport } from './edits/imports.ts';
 import { markerComment } from './edits/marker-comment.ts';
@@ -164,8 +165,11 @@ function indentUnit(source: string): string {
   return /\n([ \t]+)[^\s*]/.exec(source)?.[1] ?? '  ';
 }
 
-/** What became of one stdio entry point, for the report. */
-export interface StdioEntryReport {
+/** Quick text test: a module that names no serving transport has no entry point. */
+const ENTRY_TEXT = /StdioServerTransport|StreamableHTTPServerTransport|SSEServerTransport/;
+
+/** What became of one entry point (a stdio or HTTP transport), for the report. */
+export interface EntryPointReport {
   line: number;
   status: 'migrated' | 'marked';
   code?: string;
@@ -173,20 +177,20 @@ export interface StdioEntryReport {
   next?: string;
 }
 
-export interface StdioEntryRewrite {
+export interface EntryPointRewrite {
   output: string;
-  entries: StdioEntryReport[];
+  entries: EntryPointReport[];
   /** When the input was parsed: its syntax tree and the splices that made the output. */
   parsed?: { program: FileAnalysis['program']; edits: readonly Edit[] };
 }
 
 /** `analysis` may be given when it is of this very text, to save a parse. */
-export function rewriteStdioEntries(source: string, fileName: string, analysis?: FileAnalysis): StdioEntryRewrite {
-  if (!source.includes('StdioServerTransport')) return { output: source, entries: [] };
+export function rewriteEntryPoints(source: string, fileName: string, analysis?: FileAnalysis): EntryPointRewrite {
+  if (!ENTRY_TEXT.test(source)) return { output: source, entries: [] };
   const file = analysis ?? analyseFile(source, fileName);
-  const planned = planStdioEntries(file);
+  const planned = [...planStdioEntries(file), ...planHttpEntries(file)];
   const edits = stdioEntryEdits(file, planned);
-  const entries = planned.map((e): StdioEntryReport =>
+  const entries = planned.map((e): EntryPointReport =>
     e.kind === 'serve'
       ? { line: e.line, status: 'migrated' }
       : { line: e.line, status: 'marked', code: e.refusal.code, reason: e.refusal.reason, next: e.refusal.next },
