@@ -5,6 +5,8 @@ import { planFile } from './plan/plan-file.ts';
 import type { PlanOptions } from './plan/plan-options.ts';
 import type { FilePlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
+import { rewriteInitHooks } from './rewrite/init-hooks.ts';
+import { rewriteRegistrationGuards } from './rewrite/registration-guards.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
 import { rewriteEntryPoints, type EntryPointReport } from './rewrite/entry-points.ts';
 
@@ -64,20 +66,31 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
   const edits = rewriteEdits(source, plan);
   const migrated = applyEdits(source, edits);
   // Separate concerns on the rewritten text, each on the last one's output (the analysis is
-  // reused while nothing changed): capability checks inside handlers, then stdio entry points.
+  // reused while nothing changed): capability checks inside handlers first.
   const capabilities = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined);
-  const stdio = rewriteEntryPoints(capabilities.output, fileName, capabilities.output === source ? analysis : undefined);
-  const output = stdio.output;
+  // Then registrations made where the server is built: those guarded by the client's
+  // capabilities register for every client, and those made in an initialize hook move to
+  // start-up. Last, the entry points: stdio served through serveStdio, HTTP marked.
+  const guards = rewriteRegistrationGuards(capabilities.output, fileName, capabilities.output === source ? analysis : undefined);
+  const hooks = rewriteInitHooks(guards.output, fileName, guards.output === source ? analysis : undefined);
+  const entries = rewriteEntryPoints(hooks.output, fileName, hooks.output === source ? analysis : undefined);
+  const output = entries.output;
   const changed = output !== source;
-  // The last text parsed and the splices since: the output check parses only what they change.
+  // The last text parsed and the splices since: the output check parses only what they change
+  // (a pass that did not parse its text left it as it was).
+  const passes = [
+    { input: migrated, pass: capabilities },
+    { input: capabilities.output, pass: guards },
+    { input: guards.output, pass: hooks },
+    { input: hooks.output, pass: entries },
+  ];
+  const last = passes.reverse().find((p) => p.pass.parsed);
   const edited = !changed
     ? { base: source, edits: [] }
-    : stdio.parsed
-      ? editedText(capabilities.output, stdio.parsed.program, stdio.parsed.edits)
-      : capabilities.parsed
-        ? editedText(migrated, capabilities.parsed.program, capabilities.parsed.edits)
-        : editedText(source, analysis.program, edits);
-  return { output, plan, changed, edited, entryPoints: stdio.entries, entryPointsBase: capabilities.output };
+    : last?.pass.parsed
+      ? editedText(last.input, last.pass.parsed.program, last.pass.parsed.edits)
+      : editedText(source, analysis.program, edits);
+  return { output, plan, changed, edited, entryPoints: entries.entries, entryPointsBase: hooks.output };
 }
 
 /** Supplies type facts for a file; the engine shares one across a run. */

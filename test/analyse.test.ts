@@ -475,13 +475,14 @@ function register(name) {
 });
 
 describe('registrations made late', () => {
-  it('marks a tool registered from oninitialized, which 2026-07-28 clients never trigger', () => {
+  it('marks a tool registered from oninitialized that reads the session, which 2026-07-28 clients never trigger', () => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
 server.server.oninitialized = () => {
+  const session = server.server.transport?.sessionId;
   server.registerTool('t', { description: 'd' }, async (ctx) => {
     const a = await ctx.mcpReq.elicitInput(p);
-    return a;
+    return { ...a, session };
   });
 };
 `;

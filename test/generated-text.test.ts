@@ -89,9 +89,10 @@ const shared = async (ctx) => {
 server.registerTool(${own[0]}, {}, shared);
 server.registerTool(${own[1]}, {}, shared);
 server.server.oninitialized = () => {
+  const session = server.server.transport?.sessionId;
   server.registerTool(${late}, {}, async (ctx) => {
     const r = await ctx.mcpReq.elicitInput(${ELICIT});
-    return { content: [{ type: 'text', text: r.action }] };
+    return { content: [{ type: 'text', text: r.action + session }] };
   });
 };
 `;
@@ -114,7 +115,8 @@ describe('tool names that try to break out of generated text', () => {
 
   it('migrates every handler that has a name of its own, and marks the rest for the reason it had', () => {
     const migrated = plan.sites.filter((s) => s.status === 'migrated').map((s) => s.handler);
-    // A handler registered late is migrated all the same; its registration is what is marked.
+    // A handler registered late (reading the session, so it stays in the hook) is migrated all
+    // the same; its registration is what is marked.
     expect(migrated.sort()).toEqual(['tool:' + BREAKOUTS[0], ...BREAKOUTS.slice(1, 5).map((n) => `tool:${n}`)].sort());
     expect(
       plan.sites

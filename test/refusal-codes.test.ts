@@ -112,7 +112,7 @@ const CASES: Record<RefusalCode, Case> = {
     `${SERVER}async function handle({ q }, ctx) {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}\n}\nserver.registerTool('a', { inputSchema: schema }, handle);\nserver.registerTool('b', { inputSchema: schema }, handle);\n`,
   ),
   'registered-late': server(
-    `${SERVER}server.server.oninitialized = () => {\n  server.registerTool('t', { inputSchema: schema }, async ({ q }, ctx) => {\n    const answer = await ctx.mcpReq.elicitInput(${Q});\n  ${DONE}\n  });\n};\n`,
+    `${SERVER}server.server.oninitialized = () => {\n  const session = server.server.transport?.sessionId;\n  server.registerTool('t', { inputSchema: schema }, async ({ q }, ctx) => {\n    const answer = await ctx.mcpReq.elicitInput(${Q});\n    log(session);\n  ${DONE}\n  });\n};\n`,
   ),
   'task-augmented': server(
     tool(

@@ -2,6 +2,7 @@
 // that asks at it (its own, or one that reaches it through helpers this module splits), or is
 // marked where it is; so do URL elicitations thrown as errors, and functions handlers delegate
 // to, which are migrated as handlers of their own.
+import { findInitHooks } from '../analyse/init-hooks.ts';
 import type { Node } from '@babel/types';
 import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
 import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
@@ -302,10 +303,14 @@ export function placeUrlThrows(file: FilePlanning): void {
 
 /**
  * A handler registered from `oninitialized` never exists for a 2026-07-28 client: there is no
- * initialize on that revision, so the hook never runs.
+ * initialize on that revision, so the hook never runs. Marked where its registration cannot
+ * move to where the hook is set (it reads what the hook or the session gives).
  */
 export function markLateRegistrations(file: FilePlanning): void {
+  // Those that only register move to where the hook is set (rewrite/init-hooks.ts).
+  const moving = findInitHooks(file.analysis).flatMap((h) => h.moves);
   for (const handler of file.handlers) {
+    if (moving.some((s) => s.start! <= handler.call.start! && handler.call.end! <= s.end!)) continue;
     const hook = handler.ancestors.find(
       (a) =>
         a.type === 'AssignmentExpression' &&

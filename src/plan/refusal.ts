@@ -521,9 +521,20 @@ export const REFUSAL_CODES = {
     },
   },
   'registered-late': {
-    short: 'The tool is registered from oninitialized, which a 2026-07-28 client never triggers.',
-    help: 'Register it when the server is built, and check the capabilities each request carries inside the handler.',
+    short:
+      'The tool is registered from an initialize hook (oninitialized), which a 2026-07-28 client never triggers, or only when client capabilities read while the server is built say so.',
+    help: 'Register it when the server is built, for every client: the SDK refuses an input request whose capability the client did not declare; check the capabilities each request carries inside the handler.',
     messages: {
+      callFromHook: {
+        reason:
+          '`{{callee}}()` runs in an initialize hook, which a 2026-07-28 client never triggers (that revision has no initialize): whatever it registers will not exist for such clients.',
+        next: 'if it only registers tools, prompts or resources, call it where the hook is assigned instead, for every client; if it needs the initialized session (a server push, the session id), leave it here and delete this comment.',
+      },
+      capabilityGuard: {
+        reason:
+          'this registration depends on `{{test}}`, client capabilities read while the server is built, where no client has declared any yet (the factory runs before initialize, and a 2026-07-28 client declares them on each request).',
+        next: 'drop the capability test from the condition (keep the rest of it, if any) and register for every client: the SDK refuses an input request whose capability the client did not declare; then delete this comment.',
+      },
       fromOninitialized: {
         reason:
           '{{handler}} is registered from `oninitialized`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.',

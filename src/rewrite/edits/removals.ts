@@ -39,6 +39,35 @@ export function listRemovals(source: string, list: readonly Node[], indexes: Rea
   return edits;
 }
 
+/**
+ * Removals of statements of one block, those that meet made one, each taking a blank line along
+ * when it would leave two (or one before the end of the block).
+ */
+export function mergedRemovals(source: string, removals: readonly Edit[]): Edit[] {
+  return merged([...removals].sort((a, b) => a.start - b.start)).map((r) => withoutDoubleBlank(source, r));
+}
+
+function merged(removals: readonly Edit[]): Edit[] {
+  const out: Edit[] = [];
+  for (const r of removals) {
+    const last = out[out.length - 1];
+    if (last && last.end === r.start) out[out.length - 1] = { ...last, end: r.end };
+    else out.push(r);
+  }
+  return out;
+}
+
+/** A removal between two blank lines (or a blank line and the end of the block) takes one of them along. */
+function withoutDoubleBlank(source: string, removal: Edit): Edit {
+  const blank = /^[ \t]*\r?\n/;
+  const before = removal.start > 0 && blank.test(source.slice(lineStartOf(source, removal.start - 1), removal.start));
+  if (!before) return removal;
+  const after = blank.exec(source.slice(removal.end));
+  if (after) return { ...removal, end: removal.end + after[0].length };
+  if (/^[ \t]*\}/.test(source.slice(removal.end))) return { ...removal, start: lineStartOf(source, removal.start - 1) };
+  return removal;
+}
+
 // The start of the comment lines right above the line at `lineStart`: `//` lines, and block
 // comments whose lines are their own (JSDoc). A comment that shares a line with code, or a
 // blank line, ends them.

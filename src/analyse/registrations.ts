@@ -1,0 +1,187 @@
+// Registrations of tools, prompts and resources made where the server is built (outside any
+// handler), and the client-capability reads that guard them there. Such a read answers
+// undefined on every server a factory builds (the factory runs before initialize) and on every
+// 2026-07-28 connection (there is no initialize), so a guarded registration would never be
+// made; the SDK itself refuses an input request whose capability the client did not declare.
+import type { Node, Statement } from '@babel/types';
+import { isFunction, memberPath, referencedNames, someNode, stringValue, type FunctionNode } from './ast.ts';
+import { HANDLER_REGISTRARS } from './sdk-surface.ts';
+
+/** Local names bound by `const` to the client's capabilities (`object`), a part of them (`value`) or a test of one (`test`). */
+export type CapabilityNames = Map<string, CapabilityKind>;
+type CapabilityKind = 'object' | 'value' | 'test';
+
+/** The functions of the file by name, to follow `registerConditionalTools(server)` into its body. */
+export type LocalFunctions = ReadonlyMap<string, FunctionNode>;
+
+const SERVERISH = /server$/i;
+
+function bare(node: Node): Node {
+  let n = node;
+  while (n.type === 'TSAsExpression' || n.type === 'TSNonNullExpression' || n.type === 'TSSatisfiesExpression' || n.type === 'ParenthesizedExpression')
+    n = n.expression;
+  return n;
+}
+
+/** `server.server.getClientCapabilities()`: the connection's client capabilities. */
+export function isCapabilitiesRead(node: Node): boolean {
+  if (node.type !== 'CallExpression' || node.arguments.length > 0) return false;
+  const callee = node.callee;
+  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return false;
+  if (callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') return false;
+  const receiver = memberPath(callee.object);
+  return receiver !== undefined && SERVERISH.test(receiver.split('.').pop()!);
+}
+
+/** The capabilities object: the read itself, `read || {}`, `read ?? {}`, or a const holding one. */
+function isCapabilities(node: Node, names: CapabilityNames): boolean {
+  const n = bare(node);
+  if (isCapabilitiesRead(n)) return true;
+  if (n.type === 'Identifier') return names.get(n.name) === 'object';
+  return n.type === 'LogicalExpression' && (n.operator === '||' || n.operator === '??') && n.right.type === 'ObjectExpression' && isCapabilities(n.left, names);
+}
+
+/** One declared capability or a part of it: `caps.elicitation`, `caps?.elicitation?.url`. */
+function isCapabilityValue(node: Node, names: CapabilityNames): boolean {
+  const n = bare(node);
+  if (n.type === 'Identifier') return names.get(n.name) === 'value';
+  if (n.type !== 'MemberExpression' && n.type !== 'OptionalMemberExpression') return false;
+  if (n.computed && stringValue(n.property) === undefined) return false;
+  return isCapabilities(n.object, names) || isCapabilityValue(n.object, names);
+}
+
+const NOTHING = (n: Node) => (n.type === 'Identifier' && n.name === 'undefined') || n.type === 'NullLiteral';
+
+/**
+ * A test that holds only when the client declared capabilities: `caps.elicitation`,
+ * `caps.elicitation !== undefined`, `!!caps.sampling`, `'roots' in caps`, `a && b` of such.
+ */
+export function isCapabilityTest(node: Node, names: CapabilityNames): boolean {
+  const n = bare(node);
+  if (isCapabilityValue(n, names)) return true;
+  if (n.type === 'Identifier') return names.get(n.name) === 'test';
+  if (n.type === 'UnaryExpression' && n.operator === '!') {
+    const inner = bare(n.argument);
+    return inner.type === 'UnaryExpression' && inner.operator === '!' && isCapabilityValue(inner.argument, names);
+  }
+  if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Boolean' && n.arguments.length === 1)
+    return isCapabilityValue(n.arguments[0]!, names);
+  if (n.type === 'LogicalExpression')
+    return (n.operator === '&&' || n.operator === '||') && isCapabilityTest(n.left, names) && isCapabilityTest(n.right, names);
+  if (n.type !== 'BinaryExpression') return false;
+  if (n.operator === 'in') return stringValue(n.left) !== undefined && isCapabilities(n.right, names);
+  if (n.operator !== '!==' && n.operator !== '!=') return false;
+  const [left, right] = [bare(n.left), bare(n.right)];
+  if (left.type === 'UnaryExpression' && left.operator === 'typeof') return stringValue(right) === 'undefined' && isCapabilityValue(left.argument, names);
+  return (isCapabilityValue(left, names) && NOTHING(right)) || (isCapabilityValue(right, names) && NOTHING(left));
+}
+
+/** Whether `node` reads the client's capabilities, directly or through a const of `names`. */
+export function readsCapabilities(node: Node, names: CapabilityNames): boolean {
+  if (someNode(node, isCapabilitiesRead)) return true;
+  for (const name of referencedNames(node)) if (names.has(name)) return true;
+  return false;
+}
+
+/** `const caps = server.server.getClientCapabilities() || {}`, `const tasks = caps.tasks` or `const canAsk = caps.elicitation !== undefined`: the names it binds. */
+export function capabilityDeclaration(statement: Statement, names: CapabilityNames): Array<[string, CapabilityKind]> | undefined {
+  if (statement.type !== 'VariableDeclaration' || statement.kind !== 'const') return undefined;
+  const bound: Array<[string, CapabilityKind]> = [];
+  const seen: CapabilityNames = new Map(names);
+  for (const d of statement.declarations) {
+    if (d.id.type !== 'Identifier' || !d.init) return undefined;
+    const kind = isCapabilities(d.init, seen) ? 'object' : isCapabilityValue(d.init, seen) ? 'value' : isCapabilityTest(d.init, seen) ? 'test' : undefined;
+    if (!kind) return undefined;
+    bound.push([d.id.name, kind]);
+    seen.set(d.id.name, kind);
+  }
+  return bound;
+}
+
+/** The capability consts a block declares at its top, in order, with those of the blocks around it. */
+export function capabilityNames(statements: readonly Statement[], outer: CapabilityNames = new Map()): CapabilityNames {
+  const names: CapabilityNames = new Map(outer);
+  for (const s of statements) for (const [name, kind] of capabilityDeclaration(s, names) ?? []) names.set(name, kind);
+  return names;
+}
+
+/** `server.registerTool(...)`, `server.prompt(...)`: a registration call on a server. */
+export function isRegistrationCall(node: Node): boolean {
+  if (node.type !== 'CallExpression') return false;
+  const callee = node.callee;
+  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed || callee.property.type !== 'Identifier')
+    return false;
+  const method = callee.property.name;
+  if (!Object.hasOwn(HANDLER_REGISTRARS, method)) return false;
+  if (method.startsWith('register')) return true;
+  const receiver = memberPath(callee.object);
+  return receiver !== undefined && SERVERISH.test(receiver.split('.').pop()!);
+}
+
+/** The statements of a block, or the one statement of a braceless branch. */
+export function statementsOf(node: Statement): readonly Statement[] {
+  return node.type === 'BlockStatement' ? node.body : [node];
+}
+
+/**
+ * Whether running `statement` only registers tools, prompts or resources: a registration call,
+ * a call of a function of this file that only registers, or a block of them, possibly behind a
+ * capability guard (which the rewrite drops).
+ */
+export function onlyRegisters(
+  statement: Statement,
+  functions: LocalFunctions,
+  names: CapabilityNames = new Map(),
+  visiting = new Set<FunctionNode>(),
+): boolean {
+  if (statement.type === 'ExpressionStatement') {
+    const call = bare(statement.expression);
+    if (isRegistrationCall(call)) return true;
+    if (call.type !== 'CallExpression' || call.callee.type !== 'Identifier') return false;
+    const fn = functions.get(call.callee.name);
+    return fn !== undefined && functionOnlyRegisters(fn, functions, visiting);
+  }
+  if (statement.type === 'BlockStatement') return blockOnlyRegisters(statement.body, functions, names, visiting);
+  if (statement.type === 'IfStatement' && !statement.alternate && isCapabilityTest(statement.test, names))
+    return blockOnlyRegisters(statementsOf(statement.consequent), functions, names, visiting);
+  return false;
+}
+
+/** The body of a function that only registers (a capability const, a bare `return;` aside). */
+export function functionOnlyRegisters(fn: FunctionNode, functions: LocalFunctions, visiting = new Set<FunctionNode>()): boolean {
+  if (visiting.has(fn) || fn.body.type !== 'BlockStatement' || fn.async || fn.generator) return false;
+  visiting.add(fn);
+  try {
+    return blockOnlyRegisters(fn.body.body, functions, new Map(), visiting);
+  } finally {
+    visiting.delete(fn);
+  }
+}
+
+function blockOnlyRegisters(statements: readonly Statement[], functions: LocalFunctions, outer: CapabilityNames, visiting: Set<FunctionNode>): boolean {
+  const names = capabilityNames(statements, outer);
+  let registers = false;
+  for (const s of statements) {
+    if (capabilityDeclaration(s, names) || s.type === 'EmptyStatement') continue;
+    if (s.type === 'ReturnStatement' && !s.argument) continue;
+    // `if (!caps.elicitation) return;`: a guard that ends the function for clients without it.
+    if (isEarlyReturnGuard(s, names)) continue;
+    if (!onlyRegisters(s, functions, names, visiting)) return false;
+    registers = true;
+  }
+  return registers;
+}
+
+/** `if (!caps.elicitation) return;` (or `{ return; }`): the rest runs only for clients that declared it. */
+export function isEarlyReturnGuard(statement: Statement, names: CapabilityNames): boolean {
+  if (statement.type !== 'IfStatement' || statement.alternate) return false;
+  const test = bare(statement.test);
+  if (test.type !== 'UnaryExpression' || test.operator !== '!' || !isCapabilityTest(test.argument, names)) return false;
+  const body = statementsOf(statement.consequent);
+  return body.length === 1 && body[0]!.type === 'ReturnStatement' && !body[0]!.argument;
+}
+
+/** Whether a node is inside one of `functions` (a handler): its reads are the request's, not the server's. */
+export function insideAny(ancestors: readonly Node[], functions: ReadonlySet<Node>): boolean {
+  return ancestors.some((a) => isFunction(a) && functions.has(a));
+}
