@@ -78,6 +78,16 @@ describe('a registration in an initialize hook', () => {
     );
   });
 
+  it('marks, rather than moves, a registration whose handler reads capabilities read when it registers', () => {
+    const register = `function registerRoots(s) {\n  const caps = s.server.getClientCapabilities() || {};\n  const canList = caps.roots !== undefined;\n  if (canList) {\n    s.registerTool('roots', {}, async () => ({ content: [{ type: 'text', text: String(canList) }] }));\n  }\n}\n`;
+    const output = migrate(`${register}server.server.oninitialized = () => {\n  registerRoots(server);\n};\n`);
+    // The guard goes; the const the handler reads stays, and so does the call, marked.
+    expect(output).toContain("  const canList = caps.roots !== undefined;\n  s.registerTool('roots'");
+    expect(output).toMatch(
+      /oninitialized = \(\) => \{\n {2}\/\/ @mrtr-todo\(registered-late\): `registerRoots\(\)` runs in an initialize hook[^\n]*\n {2}registerRoots\(server\);\n\};\n$/,
+    );
+  });
+
   it('moves a guarded registration with its guard dropped, and keeps one that reads what the hook holds', () => {
     const guarded = `server.server.oninitialized = () => {\n  const caps = server.server.getClientCapabilities() || {};\n  if (caps.elicitation !== undefined) {\n    ${TOOL}\n  }\n  console.log('initialized');\n};\n`;
     expect(migrate(guarded)).toBe(`${TOOL}\n\nserver.server.oninitialized = () => {\n  console.log('initialized');\n};\n`);

@@ -90,3 +90,17 @@ it('applies just the capability-check concern with transforms/client-capabilitie
   );
   expect(out).toContain('await ctx.mcpReq.elicitInput('); // the question itself is not this transform's concern
 });
+
+it('applies just the start-up registration concern with transforms/start-up-registrations.ts', async () => {
+  const c = fixtureCases().find((f) => f.name === 'conditional-tools-after-initialize')!;
+  mkdirSync(path.join(work, 'start-up'), { recursive: true });
+  const target = path.join(work, 'start-up', 'input.ts');
+  writeFileSync(target, c.input);
+  await jscodeshift('start-up-registrations.ts', target);
+  const out = readFileSync(target, 'utf8');
+  expect(out).not.toContain('getClientCapabilities');
+  expect(out).toContain(
+    "  registerConditionalTools(server, world);\n\n  // Once the client's capabilities are known\n  server.server.oninitialized = async () => {\n    // Note the session",
+  );
+  expect(out).toContain('await ctx.mcpReq.elicitInput('); // the question itself is not this transform's concern
+});

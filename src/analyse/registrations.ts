@@ -160,6 +160,7 @@ export function functionOnlyRegisters(fn: FunctionNode, functions: LocalFunction
 
 function blockOnlyRegisters(statements: readonly Statement[], functions: LocalFunctions, outer: CapabilityNames, visiting: Set<FunctionNode>): boolean {
   const names = capabilityNames(statements, outer);
+  const own = new Set([...names.keys()].filter((n) => !outer.has(n)));
   let registers = false;
   for (const s of statements) {
     if (capabilityDeclaration(s, names) || s.type === 'EmptyStatement') continue;
@@ -167,6 +168,10 @@ function blockOnlyRegisters(statements: readonly Statement[], functions: LocalFu
     // `if (!caps.elicitation) return;`: a guard that ends the function for clients without it.
     if (isEarlyReturnGuard(s, names)) continue;
     if (!onlyRegisters(s, functions, names, visiting)) return false;
+    // A capability const a handler reads would hold what the server was built with, not the
+    // connection's: such a block does not only register.
+    const body = s.type === 'IfStatement' ? s.consequent : s;
+    if ([...referencedNames(body)].some((n) => own.has(n))) return false;
     registers = true;
   }
   return registers;
