@@ -4,7 +4,7 @@
 // 2026-07-28 connection (there is no initialize), so a guarded registration would never be
 // made; the SDK itself refuses an input request whose capability the client did not declare.
 import type { Node, Statement } from '@babel/types';
-import { isFunction, memberPath, referencedNames, someNode, stringValue, type FunctionNode } from './ast.ts';
+import { memberPath, referencedNames, someNode, stringValue, type FunctionNode } from './ast.ts';
 import { HANDLER_REGISTRARS } from './sdk-surface.ts';
 
 /** Local names bound by `const` to the client's capabilities (`object`), a part of them (`value`) or a test of one (`test`). */
@@ -24,7 +24,7 @@ function bare(node: Node): Node {
 }
 
 /** `server.server.getClientCapabilities()`: the connection's client capabilities. */
-export function isCapabilitiesRead(node: Node): boolean {
+function isCapabilitiesRead(node: Node): boolean {
   if (node.type !== 'CallExpression' || node.arguments.length > 0) return false;
   const callee = node.callee;
   if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return false;
@@ -148,7 +148,7 @@ export function onlyRegisters(
 }
 
 /** The body of a function that only registers (a capability const, a bare `return;` aside). */
-export function functionOnlyRegisters(fn: FunctionNode, functions: LocalFunctions, visiting = new Set<FunctionNode>()): boolean {
+function functionOnlyRegisters(fn: FunctionNode, functions: LocalFunctions, visiting = new Set<FunctionNode>()): boolean {
   if (visiting.has(fn) || fn.body.type !== 'BlockStatement' || fn.async || fn.generator) return false;
   visiting.add(fn);
   try {
@@ -184,9 +184,4 @@ export function isEarlyReturnGuard(statement: Statement, names: CapabilityNames)
   if (test.type !== 'UnaryExpression' || test.operator !== '!' || !isCapabilityTest(test.argument, names)) return false;
   const body = statementsOf(statement.consequent);
   return body.length === 1 && body[0]!.type === 'ReturnStatement' && !body[0]!.argument;
-}
-
-/** Whether a node is inside one of `functions` (a handler): its reads are the request's, not the server's. */
-export function insideAny(ancestors: readonly Node[], functions: ReadonlySet<Node>): boolean {
-  return ancestors.some((a) => isFunction(a) && functions.has(a));
 }
