@@ -431,12 +431,13 @@ describe('no half-written file, ever', () => {
     const server = paddedServer(64 * 1024);
     const file = await put('server.ts', server);
 
-    const run = await childRun('', crashHalfWay);
+    // Killed writing the source (the request-state module it imports is written, whole, first).
+    const run = await childRun('', crashHalfWay.replace("String(file).endsWith('.mrtr-tmp')", "String(file).endsWith('.mrtr-tmp') && String(file).includes('/.server.ts.')"));
 
     expect(run.signal, run.stderr).toBe('SIGKILL');
     // The original is whole; the half-written temporary file is beside it, never in its place.
     expect(await readFile(file, 'utf8')).toBe(server);
-    const left = (await listTree(dir)).filter((f) => f !== 'server.ts');
+    const left = (await listTree(dir)).filter((f) => f !== 'server.ts' && f !== 'mrtr-request-state.ts');
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/^\.server\.ts\.\d+\.[0-9a-f]+\.mrtr-tmp$/);
     expect((await stat(path.join(dir, left[0]!))).size).toBeLessThan(server.length);
@@ -537,7 +538,7 @@ describe('the request-state module and the wiring are written as the sources are
     syncBuiltinESMExports();
   `;
 
-  it('Ctrl-C while the module is written leaves no temporary file; the files already rewritten are complete', async () => {
+  it('Ctrl-C while the module is written leaves no temporary file, and no file importing it', async () => {
     const server = await put('server.ts', ELICIT_SERVER);
     // The write never ends, as one in progress would not: a timer stands for it (with nothing
     // pending, Node would exit before the signal it sent itself is handled).
@@ -547,7 +548,8 @@ describe('the request-state module and the wiring are written as the sources are
     );
     expect(run.code, run.stderr).toBe(130);
     expect(run.stderr).toContain('mrtr-codemod: interrupted (SIGINT)');
-    expect(migrated(await readFile(server, 'utf8'))).toBe(true);
+    // The module is written before the files that import it: the server is as it was.
+    expect(await readFile(server, 'utf8')).toBe(ELICIT_SERVER);
     expect(await listTree(dir)).toEqual(['server.ts']);
   });
 
@@ -560,8 +562,9 @@ describe('the request-state module and the wiring are written as the sources are
     ]);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toContain(
-      'Errors: 1\n  mrtr-request-state.ts  the request-state module changed on disk during the run; it was left as it is (run again)\n',
+      'Errors: 2\n  mrtr-request-state.ts  the request-state module changed on disk during the run; it was left as it is (run again)\n  server.ts  left as it is: the request-state module it would import could not be written (see that file)\n',
     );
+    expect(await readFile(path.join(dir, 'server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(await readFile(module, 'utf8')).toBe('export const mine = 1;\n');
     expect(await listTree(dir)).toEqual(['mrtr-request-state.ts', 'server.ts']);
   });

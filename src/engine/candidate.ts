@@ -260,7 +260,7 @@ async function stateModuleWritten(c: Candidate, transformed: TransformResult): P
   const modulePath = c.placement?.options.path;
   if (transformed.plan.handlers.length === 0 || modulePath === undefined || !c.context.writeStateModule) return true;
   const refused = await c.context.writeStateModule(modulePath);
-  if (refused) c.fail('write', `${refused}; this file, which would import it, was left as it is`);
+  if (refused) c.fail('write', 'left as it is: the request-state module it would import could not be written (see that file)');
   return refused === undefined;
 }
 
