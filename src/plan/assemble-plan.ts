@@ -26,14 +26,14 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
   const planned = reportHandlers(file, outcomes);
   moveMarkersIntoBodies(file, planned);
   const { definers, edits: definerEdits } = widenDefiners(file, planned);
-  const edits = [...file.urlThrows.edits, ...handedOn.edits, ...splitEdits, ...definerEdits];
+  const edits = [...file.urlThrows.edits, ...file.urlThrows.returnTypes, ...handedOn.edits, ...splitEdits, ...definerEdits];
   const dead = file.options.sitesOnly?.() ? { edits: [], importDrops: new Map(), inBodies: new Set<number>() } : unusedAfter(file, outcomes, edits);
   edits.push(...dead.edits);
   const tail = fileEdits(
     analysis,
     file.options,
     planned,
-    usedOutside(file, outcomes, planned, handedOn.contextTypes, definerEdits.length > 0),
+    usedOutside(file, outcomes, planned, handedOn.contextTypes, definerEdits.length > 0 || file.urlThrows.returnTypes.length > 0),
     dead.importDrops,
   );
   if (tail instanceof Refusal) return refusedFile(file, outcomes, planned, tail);
@@ -189,8 +189,12 @@ function widenDefiners(file: FilePlanning, planned: HandlerPlan[]): { definers: 
   const { analysis } = file;
   const definers: FilePlan['definers'] = [];
   const localDefiners = new Set(file.options.widenDefiners ?? []);
-  for (const h of planned) {
-    const handler = file.handlers.find((x) => handlerId(x) === h.id && x.fn.body.start === h.body.start);
+  const handlers = [
+    ...planned.map((h) => file.handlers.find((x) => handlerId(x) === h.id && x.fn.body.start === h.body.start)),
+    // A handler that returns a URL elicitation it threw returns InputRequiredResult too.
+    ...file.urlThrows.planned.map((p) => p.handler),
+  ];
+  for (const handler of new Set(handlers)) {
     const callee = handler?.definition && handler.call.type === 'CallExpression' ? handler.call.callee : undefined;
     if (callee?.type !== 'Identifier') continue;
     const imported = analysis.importedNames.get(callee.name);
@@ -202,7 +206,8 @@ function widenDefiners(file: FilePlanning, planned: HandlerPlan[]): { definers: 
 
 /**
  * What the rewrite names outside the migrated handlers' own lines: the server package's types a
- * widened definer or an added context parameter names; for a module whose helpers are split for
+ * widened definer, a widened return type of a handler returning a URL elicitation or an added
+ * context parameter names; for a module whose helpers are split for
  * other modules' handlers (with none migrated itself), the builders and the answer types its
  * halves name; and names of the file's own modules (another module's split helper's halves,
  * beside the helper's import; the type a lifted local is restored with).

@@ -67,8 +67,11 @@ export interface FilePlanning {
   readonly preset: Map<LegacySite, Refusal>;
   /** Requests in helpers that cannot be split, decided once every site is placed (a delegation). */
   readonly deferred: UnsplitHelper[];
-  /** URL elicitations returned as input requests at once (see planUrlThrow), and the handlers one that cannot move leaves whole. */
-  readonly urlThrows: { edits: Edit[]; planned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }>; blocked: Set<HandlerSite> };
+  /**
+   * URL elicitations returned as input requests at once (see planUrlThrow), the return types of
+   * their handlers widened to admit them, and the handlers one that cannot move leaves whole.
+   */
+  readonly urlThrows: { edits: Edit[]; returnTypes: Edit[]; planned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }>; blocked: Set<HandlerSite> };
   readonly externalVia: ExternalCall[];
   /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
   readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
@@ -99,7 +102,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     splits: [],
     preset: new Map(),
     deferred: [],
-    urlThrows: { edits: [], planned: [], blocked: new Set() },
+    urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set() },
     externalVia: [],
     delegations: [],
   };

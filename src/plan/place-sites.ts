@@ -293,7 +293,10 @@ export function placeUrlThrows(file: FilePlanning): void {
       markThrow(file, t, handler, outcome);
       if (handler) file.urlThrows.blocked.add(handler);
     } else {
-      file.urlThrows.edits.push(outcome);
+      file.urlThrows.edits.push(outcome.edit);
+      // Two throws of one handler (an if and its else) widen its return type once.
+      const { returnType } = outcome;
+      if (returnType && !file.urlThrows.returnTypes.some((e) => e.start === returnType.start)) file.urlThrows.returnTypes.push(returnType);
       file.urlThrows.planned.push({ t, handler: handler! });
       const { line, column } = t.statement.loc!.start;
       file.reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler!), status: 'migrated', lifted: [] });

@@ -3,7 +3,7 @@
 // The rounds are found in handler-rounds.ts, the locals that travel weighed in
 // lifted-locals.ts, the context parameter settled in context-parameter.ts.
 import type { Node, Statement } from '@babel/types';
-import { argumentParams, boundNames, memberPath, referencedNames, walk } from '../analyse/ast.ts';
+import { argumentParams, boundNames, memberPath, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
@@ -20,6 +20,7 @@ import { requestBoundReads } from './lifting.ts';
 import { namesAssignedIn } from './liveness.ts';
 import { isRefusalCode, Refusal, refuse, type RefusalCode } from './refusal.ts';
 import type { HandlerPlan, ListPlan, SuspensionPoint } from './types.ts';
+import { widenedPromise } from '../rewrite/edits/return-type.ts';
 
 export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;
@@ -211,17 +212,19 @@ function markerAbove(analysis: FileAnalysis, site: LegacySite): MarkerComment | 
   return undefined;
 }
 
-/** An explicit `Promise<X>` return type must admit the input_required result. */
-function widenReturnType(source: string, fn: HandlerSite['fn']): Edit | undefined | Refusal {
+/**
+ * An explicit `Promise<X>` return type must admit the input_required result a migrated handler
+ * (or a URL elicitation it now returns, see planUrlThrow) returns: the edit widening it, none
+ * when it has none or admits it already, or a refusal when it is not a Promise.
+ */
+export function widenReturnType(source: string, fn: FunctionNode): Edit | undefined | Refusal {
   const returnType = fn.returnType;
   if (!returnType || returnType.type !== 'TSTypeAnnotation') return undefined;
   const text = source.slice(returnType.typeAnnotation.start!, returnType.typeAnnotation.end!);
-  const promised = promisedType(text);
-  if (promised === undefined) {
+  if (promisedType(text) === undefined) {
     return refuse('return-type', 'notPromise', { type: codeSnippet(text) });
   }
-  if (/\bInputRequiredResult\b/.test(text)) return undefined;
-  return { start: returnType.typeAnnotation.start!, end: returnType.typeAnnotation.end!, text: `Promise<${promised} | InputRequiredResult>` };
+  return widenedPromise(source, returnType.typeAnnotation);
 }
 
 /**

@@ -3,7 +3,8 @@
 import type { Node } from '@babel/types';
 import { hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
 import type { UrlElicitationThrow } from '../analyse/find-sites.ts';
-import { refuse, type Refusal } from './refusal.ts';
+import { widenReturnType } from './plan-handler.ts';
+import { refuse, Refusal } from './refusal.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { urlInputRequests } from '../rewrite/edits/url-elicitation.ts';
 
@@ -13,7 +14,8 @@ import { urlInputRequests } from '../rewrite/edits/url-elicitation.ts';
  * and goes on after the throw, without running again what came before it (an elicitation id
  * made there survives). Where nothing follows it and nothing before it does anything, it is
  * returned as input requests (an edit) and the retry runs the handler from the top, as the
- * 2025 client's second call did. Otherwise it is refused.
+ * 2025 client's second call did; a `Promise<X>` return type of the handler is widened to admit
+ * them, as for a handler migrated with its questions. Otherwise it is refused.
  */
 export function planUrlThrow(
   source: string,
@@ -21,7 +23,7 @@ export function planUrlThrow(
   t: UrlElicitationThrow,
   handler: FunctionNode | undefined,
   handlerAsksToo: boolean,
-): 'question' | Edit | Refusal {
+): 'question' | { edit: Edit; returnType?: Edit } | Refusal {
   if (!handler) {
     return refuse('no-request-to-answer', 'urlThrowOutsideHandler');
   }
@@ -36,7 +38,9 @@ export function planUrlThrow(
   if (path.effects) {
     return refuse('url-elicitation', 'workBeforeThrow');
   }
-  return urlInputRequests(source, eol, t.statement, t.elicitations);
+  const returnType = widenReturnType(source, handler);
+  if (returnType instanceof Refusal) return returnType;
+  return { edit: urlInputRequests(source, eol, t.statement, t.elicitations), ...(returnType ? { returnType } : {}) };
 }
 
 /**

@@ -1,0 +1,80 @@
+// Migrated code compiles under the project's own compiler options, not only under strict: a URL
+// elicitation a handler threw, now returned, is admitted by the handler's return type.
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { transformSource } from '../src/transform.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
+import { diagnosticsByFile } from './support/typecheck.ts';
+
+describe('a URL elicitation thrown by a handler with a Promise return type', () => {
+  const dir = checkoutScratch('url-return-type-');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const server = (handler: string) => `import { McpServer, UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'shop', version: '1.0.0' });
+  server.registerTool('confirm_payment', { inputSchema: z.object({ cartId: z.string() }) }, ${handler});
+  return server;
+}
+`;
+  const thrown = (indent: string, message: string) =>
+    `${indent}throw new UrlElicitationRequiredError([{ mode: 'url', message: '${message}', url: \`https://pay.example/\${cartId}\`, elicitationId: cartId }]);`;
+
+  it('returns the input requests, widens the return type to admit them, and typechecks', async () => {
+    const source = server(`async ({ cartId }): Promise<CallToolResult> => {\n${thrown('    ', 'Confirm')}\n  }`);
+    const { plan, output } = transformSource(source, 'shop.ts');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('async ({ cartId }): Promise<CallToolResult | InputRequiredResult> => {\n    return inputRequired({ inputRequests: {');
+    expect(output).toMatch(/^import \{[^}]*\binputRequired,[^}]*\btype InputRequiredResult\b[^}]*\} from '@modelcontextprotocol\/server';/);
+    const file = await putFile(dir, 'one/shop.ts', output);
+    expect(diagnosticsByFile([file]).get(file)).toEqual([]);
+    expect(transformSource(output, 'shop.ts').output).toBe(output);
+  });
+
+  it('widens it once for a throw in each branch of an if', async () => {
+    const source = server(
+      `async ({ cartId }): Promise<CallToolResult> => {\n    if (cartId === 'paid') {\n${thrown('      ', 'Receipt')}\n    } else {\n${thrown('      ', 'Pay')}\n    }\n  }`,
+    );
+    const { plan, output } = transformSource(source, 'shop.ts');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated', 'migrated']);
+    expect(output.match(/Promise<CallToolResult \| InputRequiredResult>/g)).toHaveLength(1);
+    const file = await putFile(dir, 'two/shop.ts', output);
+    expect(diagnosticsByFile([file]).get(file)).toEqual([]);
+  });
+
+  it("widens the handler's type in the project's own tool definer", async () => {
+    const source = `import { UrlElicitationRequiredError, type CallToolResult } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+interface ToolDefinition {
+  name: string;
+  inputSchema: z.ZodObject<{ cartId: z.ZodString }>;
+  handler: (args: { cartId: string }) => Promise<CallToolResult>;
+}
+export const tools: ToolDefinition[] = [];
+function defineTool(definition: ToolDefinition): void {
+  tools.push(definition);
+}
+
+defineTool({
+  name: 'confirm_payment',
+  inputSchema: z.object({ cartId: z.string() }),
+  handler: async ({ cartId }) => {
+${thrown('    ', 'Confirm')}
+  },
+});
+`;
+    const { plan, output } = transformSource(source, 'tools.ts');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('handler: (args: { cartId: string }) => Promise<CallToolResult | InputRequiredResult>;');
+    const file = await putFile(dir, 'definer/tools.ts', output);
+    expect(diagnosticsByFile([file]).get(file)).toEqual([]);
+  });
+
+  it('is refused when the return type is not a Promise it can widen', () => {
+    const source = server(`({ cartId }): CallToolResult => {\n${thrown('    ', 'Confirm')}\n  }`);
+    expect(transformSource(source, 'shop.ts').plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'return-type']]);
+  });
+});
