@@ -119,7 +119,8 @@ export function mrtrCodec(): RequestStateCodec<MrtrState> {
 /** The OAuth client and the end user the request is made for ('' for an unauthenticated transport). */
 function mrtrPrincipal(ctx: ServerContext): string {
   const auth = ctx.http?.authInfo;
-  const user = auth?.extra?.sub ?? auth?.extra?.userId ?? auth?.extra?.user_id;
+  // Bracketed: `extra` is an index signature (noPropertyAccessFromIndexSignature).
+  const user = auth?.extra?.['sub'] ?? auth?.extra?.['userId'] ?? auth?.extra?.['user_id'];
   return JSON.stringify([auth?.clientId ?? '', typeof user === 'string' || typeof user === 'number' ? String(user) : '']);
 }
 
@@ -258,7 +259,9 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
         : [specTypeSchemas.CreateMessageResult, specTypeSchemas.CreateMessageResultWithTools];
       for (const schema of schemas) {
         const parsed = schema['~standard'].validate(responses[key]);
-        if (parsed instanceof Promise || parsed.issues) continue;
+        // A failure has issues, a success its value. The `in` test narrows to the success
+        // where `issues` cannot (a project compiled without strictNullChecks).
+        if (parsed instanceof Promise || parsed.issues || !('value' in parsed)) continue;
         if (kind === 'elicit') mrtrValidateContent(parsed.value as ElicitResult, state && Object.hasOwn(state.ask, key) ? state.ask[key] : undefined);
         return parsed.value as T;
       }

@@ -28,7 +28,11 @@ export interface HandlerSite {
    * registration, so a context parameter cannot be added to it.
    */
   definition?: boolean;
-  /** A function a handler delegates to (see plan/delegates.ts): the type its added context parameter is written with. */
+  /**
+   * The type an added context parameter is written with: of a function a handler delegates to
+   * (see plan/delegates.ts), one registered apart from its declaration, or a tool or prompt
+   * with no arguments schema.
+   */
   contextType?: string;
 }
 
@@ -126,17 +130,21 @@ function addRegistration(finding: Finding, node: CallExpression, ancestors: read
     finding.unnamed.push(node);
     return;
   }
+  const ctxIndex = contextIndex(kind, node, method, last);
   // A function declared apart from the registration is not typed by it: its added context is.
-  const apart = last !== lastArg;
+  // So is the context added to a tool or prompt with no arguments schema: without
+  // strictNullChecks the SDK's callback type takes the arguments first there (`undefined
+  // extends StandardSchemaWithJSON` holds), and the lone parameter would be typed as them.
+  const typedApart = last !== lastArg || ctxIndex === 0;
   finding.handlers.push({
     kind,
     name: name ?? nameText!,
     ...(nameText ? { nameText } : {}),
     call: node,
     fn: last,
-    ctxIndex: contextIndex(kind, node, method, last),
+    ctxIndex,
     ancestors,
-    ...(apart ? { contextType: 'ServerContext' } : {}),
+    ...(typedApart ? { contextType: 'ServerContext' } : {}),
   });
 }
 

@@ -47,10 +47,11 @@ export function fileEdits(
 ): FileEdits | (Refusal & { style: CodeStyle }) {
   const { source, program } = analysis;
   const style = codeStyleOf(source, program);
-  const writing: ImportWriting = { analysis, system: moduleSystemOf(analysis.fileName, program), style, drops: importDrops };
+  const { missing: serverNames, wanted } = serverNamesToImport(analysis, planned, outside);
+  const drops = keptWanted(program, importDrops, wanted);
+  const writing: ImportWriting = { analysis, system: moduleSystemOf(analysis.fileName, program), style, drops };
   const stateSpecifier = stateModuleSpecifier(analysis.fileName, program, options.stateModule?.path);
   const wiring = verifierWiring(analysis, planned, options.stateModule);
-  const serverNames = serverNamesToImport(analysis, planned, outside);
   const haveState = importedFrom(program, stateSpecifier);
   const newStateNames = wiring.stateNames.filter((name) => !isImported(haveState, name));
   const clash = importClash(analysis, serverNames, newStateNames, haveState);
@@ -58,7 +59,7 @@ export function fileEdits(
 
   const edits = [...wiring.edits, ...importEdits(writing, serverNames, outside.moduleNames)];
   if (newStateNames.length > 0) {
-    const edit = addImport(source, program, writing.system, style, stateSpecifier, newStateNames, importDrops);
+    const edit = addImport(source, program, writing.system, style, stateSpecifier, newStateNames, drops);
     // Where the verifier could not be wired, the import says what is left to do.
     if (wiring.unwired && edit.text.startsWith(eolOf(source))) edit.text = eolOf(source) + serverElsewhereComment() + edit.text;
     edits.push(edit);
@@ -88,8 +89,11 @@ function verifierWiring(
   return { edits, stateNames, unwired: !wiredHere && !stateModule?.verifierWiredElsewhere };
 }
 
-/** The names the file must import from the server package that it does not import yet (`type X` for a type). */
-function serverNamesToImport(analysis: FileAnalysis, planned: HandlerPlan[], outside: UsedOutside): string[] {
+/**
+ * The names the migration uses from the server package (`type X` for a type), and those the
+ * file does not import yet.
+ */
+function serverNamesToImport(analysis: FileAnalysis, planned: HandlerPlan[], outside: UsedOutside): { missing: string[]; wanted: string[] } {
   const typeImports = new Set<string>(outside.serverTypes);
   for (const h of planned) {
     if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
@@ -98,7 +102,27 @@ function serverNamesToImport(analysis: FileAnalysis, planned: HandlerPlan[], out
   const types = [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t));
   const wanted = planned.length > 0 || outside.builders ? ['inputRequired', ...types] : types;
   const have = importedFrom(analysis.program, SERVER_PACKAGE);
-  return wanted.filter((name) => !isImported(have, name));
+  return { missing: wanted.filter((name) => !isImported(have, name)), wanted };
+}
+
+/**
+ * The server package's specifiers left unused by the removed code, but for those the migration
+ * uses (`ServerContext` that only a removed cast named, now typing an added context parameter).
+ */
+function keptWanted(
+  program: FileAnalysis['program'],
+  drops: ReadonlyMap<number, ReadonlySet<string>>,
+  wanted: readonly string[],
+): Map<number, ReadonlySet<string>> {
+  const used = new Set(wanted.map((name) => name.replace(/^type /, '')));
+  const kept = new Map<number, ReadonlySet<string>>();
+  for (const [start, names] of drops) {
+    const statement = program.body.find((s) => s.start === start);
+    const fromServer = statement?.type === 'ImportDeclaration' && statement.source.value === SERVER_PACKAGE;
+    const left = fromServer ? new Set([...names].filter((name) => !used.has(name))) : names;
+    if (left.size > 0) kept.set(start, left);
+  }
+  return kept;
 }
 
 /** A name the migration would import that the file declares already, or imports as a type only where a value is needed. */
