@@ -288,11 +288,11 @@ describe('mrtr-codemod usage', () => {
     expect(await cli(dir)).toEqual(usage('name a command: migrate or check', 'mrtr-codemod --help'));
     expect(await cli(dir, 'convert', '.')).toEqual(usage('unknown command convert: the commands are migrate and check', 'mrtr-codemod --help'));
     expect(await cli(dir, 'migrate')).toEqual(usage('Not enough non-option arguments: got 0, need at least 1'));
-    expect(await cli(dir, 'check', '--format', 'xml', '.')).toMatchObject({
-      code: 2,
-      stdout: '',
-      stderr: expect.stringMatching(/^mrtr-codemod: Invalid values:.*\nRun 'mrtr-codemod check --help' for the options\.\n$/s),
-    });
+    // yargs's own message for a value not among the choices has a line break: it is one line here, with no literal `\n`.
+    expect(await cli(dir, 'check', '--format=xml', '.')).toEqual(
+      usage('--format xml is not one of the choices: text, json, sarif, github', 'mrtr-codemod check --help'),
+    );
+    expect(await cli(dir, 'migrate', '--sampling', 'maybe', '.')).toEqual(usage('--sampling maybe is not one of the choices: migrate, flag'));
     // Known spellings yargs accepts are not taken for typos.
     await tree({ 'src/server.ts': ELICIT_SERVER });
     expect((await cli(dir, 'migrate', '--dryRun', '--no-v1', '--types=false', 'src')).code).toBe(0);

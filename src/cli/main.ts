@@ -45,7 +45,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   const { args, after } = splitAtDashes(argv);
   const usageError = (message: string, name?: string) => {
     const help = name ? `mrtr-codemod ${name} --help` : 'mrtr-codemod --help';
-    io.stderr(`mrtr-codemod: ${terminalText(message)}\nRun '${help}' for the options.\n`);
+    io.stderr(`mrtr-codemod: ${terminalText(oneLineUsage(message))}\nRun '${help}' for the options.\n`);
     return EXIT_FAILED;
   };
 
@@ -96,6 +96,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   const chosen: MigrateCommand | CheckCommand = command;
   return chosen.name === 'check' ? runCheckCommand(chosen, io) : runMigrateCommand(chosen, io);
+}
+
+/**
+ * A usage message as one line: yargs puts a line break (and an indent) in some of its own, such
+ * as `Invalid values:\n  Argument: format, Given: "xml", Choices: ...`, which would otherwise
+ * be shown escaped as a literal `\n`.
+ */
+function oneLineUsage(message: string): string {
+  const invalid = /^Invalid values:\s*Argument: ([\w-]+), Given: (.*), Choices: (.*)$/s.exec(message);
+  if (invalid)
+    return `--${invalid[1]!} ${invalid[2]!.replace(/"/g, '')} is not one of the choices: ${invalid[3]!.replace(/"/g, '').replace(/\s+/g, ' ').trim()}`;
+  return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
 /**
