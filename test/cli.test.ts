@@ -448,6 +448,66 @@ describe('unusual file names and arguments', () => {
   });
 });
 
+describe('--quiet', () => {
+  it('migrate --dry-run -q prints the diff and nothing else; migrate -q prints nothing; errors still go to stderr', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER, 'other/server.ts': ELICIT_SERVER, 'other/broken.ts': BROKEN_SERVER });
+    const dry = await cli(dir, 'migrate', '--dry-run', 'src');
+    const patch = dry.stdout.slice(0, dry.stdout.indexOf('\nFiles scanned:'));
+    expect(patch.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
+
+    for (const quiet of ['-q', '--quiet']) {
+      expect(await cli(dir, 'migrate', '--dry-run', quiet, 'src'), quiet).toEqual({ code: 0, stdout: patch, stderr: '' });
+    }
+    // With --patch the file is written as ever, without the "written" line.
+    const patchFile = path.join(dir, 'mrtr.patch');
+    expect(await cli(dir, 'migrate', '--dry-run', '-q', '--patch', 'mrtr.patch', 'src')).toEqual({ code: 0, stdout: patch, stderr: '' });
+    expect(await readFile(patchFile, 'utf8')).toBe(patch);
+    await rm(patchFile);
+
+    // A file that does not parse: no summary to hold the error, so it is said on stderr; same exit code.
+    expect(await cli(dir, 'migrate', '-q', 'other')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'mrtr-codemod: other/broken.ts:3:24: cannot parse: Unexpected token\n',
+    });
+    expect(await readFile(path.join(dir, 'other/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
+
+    expect(await cli(dir, 'migrate', '--quiet', 'src')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
+  });
+
+  it('check -q prints the findings and what could not be checked: no skipped notes, no total line', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER, 'src/broken.ts': BROKEN_SERVER, 'src/vendor/lib.ts': ELICIT_SERVER, 'clean/util.ts': PLAIN_MODULE });
+    const finding =
+      'src/server.ts:6:26  legacy-request  elicitation request still awaited from the client in tool:go; MCP 2026-07-28 removed server→client requests (`mrtr-codemod migrate src/server.ts` can rewrite it)';
+    const parse = 'src/broken.ts:3:24  parse-error  cannot parse: Unexpected token';
+    expect(await cli(dir, 'check', 'src')).toEqual({
+      code: 2,
+      stdout: [
+        finding,
+        parse,
+        'src/vendor  skipped  vendored code; name the folder to take it',
+        'mrtr-codemod check: 1 finding in 1 file (1 can be rewritten by `mrtr-codemod migrate`), 1 error, 2 files checked, 1 skipped',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    for (const quiet of ['-q', '--quiet']) {
+      expect(await cli(dir, 'check', quiet, 'src'), quiet).toEqual({ code: 2, stdout: `${finding}\n${parse}\n`, stderr: '' });
+    }
+    const github = await cli(dir, 'check', '-q', '--format', 'github', 'src');
+    expect(github.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^::error file=src\/server\.ts,line=6,col=26,title=mrtr-codemod legacy-request::elicitation request /),
+      '::error file=src/broken.ts,line=3,col=24,title=mrtr-codemod parse-error::cannot parse: Unexpected token',
+      '',
+    ]);
+    // Nothing found: nothing printed, exit 0.
+    expect(await cli(dir, 'check', '-q', 'clean')).toEqual({ code: 0, stdout: '', stderr: '' });
+    // The machine formats stay whole documents.
+    expect(JSON.parse((await cli(dir, 'check', '-q', '--json', 'clean')).stdout)).toMatchObject({ summary: { exitCode: 0 } });
+  });
+});
+
 describe('migrate and check answer alike', () => {
   it('exit by one rule: 0 nothing left, 1 left for a person, 2 something could not be done', async () => {
     await tree({

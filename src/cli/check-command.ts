@@ -41,6 +41,8 @@ export interface CheckCommand {
   /** --include / --exclude: picomatch globs relative to cwd (exclude wins), as for migrate. */
   include?: string[];
   exclude?: string[];
+  /** --quiet: the findings and the files that could not be checked, no skipped notes, no total line, no progress line. */
+  quiet?: boolean;
 }
 
 /** The I/O `check` needs (a progress line on a terminal stderr for the text format). */
@@ -54,6 +56,12 @@ export const CHECK_OPTIONS = {
     describe: 'Output: text lines, a JSON report, a SARIF 2.1.0 log, or GitHub Actions annotations',
   },
   json: { type: 'boolean', default: false, describe: 'Same as --format json (as migrate --json)' },
+  quiet: {
+    alias: 'q',
+    type: 'boolean',
+    default: false,
+    describe: 'Print the findings (and what could not be checked) only: no skipped notes, no total line, no progress line',
+  },
   ...FILE_FILTER_OPTIONS,
 } as const satisfies Record<string, Options>;
 
@@ -61,6 +69,7 @@ interface CheckArgs {
   paths?: string[];
   format: CheckFormat;
   json?: boolean;
+  quiet?: boolean;
   include?: unknown;
   exclude?: unknown;
 }
@@ -91,6 +100,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         format: args.json ? 'json' : args.format,
         include: optionList(args.include),
         exclude: optionList(args.exclude),
+        quiet: Boolean(args.quiet),
       });
     },
   };
@@ -100,7 +110,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
 export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promise<number> {
   const { createProgress } = await import('./progress.ts');
   const progress = createProgress({
-    enabled: Boolean(io.stderrIsTTY) && command.format === 'text',
+    enabled: Boolean(io.stderrIsTTY) && command.format === 'text' && !command.quiet,
     write: (text) => io.stderr(text),
     columns: io.stderrColumns,
   });
@@ -111,7 +121,7 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
     progress.done();
   }
   const { formatCheckReport } = await import('../report/formats/index.ts');
-  io.stdout(formatCheckReport(report, command.format));
+  io.stdout(formatCheckReport(report, command.format, { quiet: command.quiet }));
   // The machine formats keep stdout a single document: say on stderr what could not be checked.
   if (command.format === 'json' || command.format === 'sarif') {
     for (const error of report.errors) io.stderr(`mrtr-codemod check: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);

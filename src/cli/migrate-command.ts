@@ -31,6 +31,8 @@ export interface MigrateCommand {
   exclude?: string[];
   /** --json: print only a JSON summary on stdout (shape in src/report/json-summary.ts). */
   json?: boolean;
+  /** --quiet: no summary, no progress line, no "written" lines; errors on stderr (with --dry-run the diff is still printed). */
+  quiet?: boolean;
   /** --patch FILE: the plain unified diff of the change, for `git apply`. */
   patch?: string;
   /** --report FILE: a self-contained HTML page reviewing the change. */
@@ -61,6 +63,12 @@ export const MIGRATE_OPTIONS = {
   force: { type: 'boolean', default: false, describe: 'Write even when git shows uncommitted changes under the paths (refused otherwise, exit 2)' },
   ...FILE_FILTER_OPTIONS,
   json: { type: 'boolean', default: false, describe: 'Print only a JSON summary on stdout (no diff, no progress line)' },
+  quiet: {
+    alias: 'q',
+    type: 'boolean',
+    default: false,
+    describe: 'Print no summary and no progress line: with --dry-run only the diff, otherwise nothing but errors (on stderr); the exit code is unchanged',
+  },
   sampling: {
     choices: ['migrate', 'flag'],
     default: 'migrate',
@@ -116,6 +124,7 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
         include: optionList(args.include),
         exclude: optionList(args.exclude),
         json: Boolean(args.json),
+        quiet: Boolean(args.quiet),
         sampling: args.sampling === 'flag' ? 'flag' : 'migrate',
         v1: args.v1 !== false,
         types: args.types !== false,
@@ -139,7 +148,11 @@ export async function runMigrateCommand(command: MigrateCommand, io: CliIo): Pro
     return EXIT_FAILED;
   }
   const { createProgress } = await import('./progress.ts');
-  const progress = createProgress({ enabled: Boolean(io.stderrIsTTY) && !command.json, write: (text) => io.stderr(text), columns: io.stderrColumns });
+  const progress = createProgress({
+    enabled: Boolean(io.stderrIsTTY) && !command.json && !command.quiet,
+    write: (text) => io.stderr(text),
+    columns: io.stderrColumns,
+  });
   try {
     const result = await discoverAndRun(command, io, progress);
     progress.done();
@@ -245,15 +258,14 @@ async function report(command: MigrateCommand, io: CliIo, result: RunResult): Pr
     const patch = unifiedDiffs(result.changed);
     // A patch for a file or a pipe stays exact; shown to a person, the code's control characters are escaped.
     const shown = io.color || io.stdoutIsTTY;
-    if (patch) io.stdout(`${shown ? terminalDiff(patch, Boolean(io.color)) : patch}\n`);
+    // Quiet, the diff is all there is: no blank line to part it from a summary.
+    if (patch) io.stdout(`${shown ? terminalDiff(patch, Boolean(io.color)) : patch}${command.quiet ? '' : '\n'}`);
   }
-  io.stdout(
-    command.json
-      ? jsonText((await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun }))
-      : formatSummary(result, { dryRun: command.dryRun }),
-  );
+  if (command.json) io.stdout(jsonText((await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun })));
+  else if (!command.quiet) io.stdout(formatSummary(result, { dryRun: command.dryRun }));
   // `migrate --dry-run src > mrtr.patch`: the summary went into the file; errors are said where they are seen.
-  if (patchOnStdout && !io.stdoutIsTTY) {
+  // Quiet, there is no summary to hold them: they are said on stderr.
+  if ((patchOnStdout && !io.stdoutIsTTY) || (command.quiet && !command.json)) {
     for (const error of result.errors) io.stderr(`mrtr-codemod: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);
   }
   const open = result.sites.some((site) => site.status === 'marked') || openUpgradeNotes(result).length > 0 || (result.skipped ?? []).some((s) => s.candidate);

@@ -21,6 +21,8 @@ interface ReviewOutputs {
   report?: string;
   /** --json: stdout carries only the JSON summary, so the "written" lines are left out. */
   json?: boolean;
+  /** --quiet: the "written" lines are left out too. */
+  quiet?: boolean;
 }
 
 interface ReviewIo {
@@ -81,7 +83,7 @@ export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutpu
   const write = async (option: string, file: string, into: ReservedFile, text: () => string, what: string) => {
     try {
       await into.write(text());
-      if (!outputs.json) io.stdout(`${what} written: ${terminalText(file)}\n`);
+      if (!outputs.json && !outputs.quiet) io.stdout(`${what} written: ${terminalText(file)}\n`);
     } catch (error) {
       ok = false;
       io.stderr(`mrtr-codemod: ${option} ${terminalText(file)}: ${terminalText(outputProblem(error))}\n`);

@@ -1,13 +1,14 @@
 // `check --format github`: GitHub Actions workflow commands, one `::error` annotation per
 // finding and per file that could not be checked, a `::notice` per folder or file passed over
-// on purpose, then the one-line total (a plain log line).
+// on purpose, then the one-line total (a plain log line). Quiet (check --quiet), only the
+// `::error` annotations.
 // Values are escaped as @actions/core does: in the message `%`, CR and LF; in properties also
 // `:` and `,`. Any other control character from the repository is escaped too (terminalText):
 // the log is read on a terminal as well as in the browser.
 import { terminalText } from '../../core/escape.ts';
 import { errorRuleId, formatTotal, messageWithHint, type CheckReport } from './check-report.ts';
 
-export function formatGithub(report: CheckReport): string {
+export function formatGithub(report: CheckReport, options: { quiet?: boolean } = {}): string {
   const lines: string[] = [];
   for (const f of report.findings) {
     lines.push(command({ file: f.file, line: f.line, col: f.column, title: `mrtr-codemod ${f.ruleId}` }, messageWithHint(f)));
@@ -19,9 +20,11 @@ export function formatGithub(report: CheckReport): string {
         : { file: e.file, line: e.line, col: e.column, title: `mrtr-codemod ${errorRuleId(e)}` };
     lines.push(command(where, e.stage === 'discover' ? `${e.file}: ${e.message}` : e.message));
   }
-  for (const s of report.skipped) lines.push(command({ file: s.file, title: 'mrtr-codemod skipped' }, s.reason, 'notice'));
-  lines.push(terminalText(formatTotal(report)));
-  return lines.join('\n') + '\n';
+  if (!options.quiet) {
+    for (const s of report.skipped) lines.push(command({ file: s.file, title: 'mrtr-codemod skipped' }, s.reason, 'notice'));
+    lines.push(terminalText(formatTotal(report)));
+  }
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 function command(properties: Record<string, string | number | undefined>, message: string, level: 'error' | 'notice' = 'error'): string {

@@ -5,15 +5,21 @@ import { formatJson } from './json.ts';
 import { formatSarif } from './sarif.ts';
 import { formatText } from './text.ts';
 
-export function formatCheckReport(report: CheckReport, format: CheckFormat): string {
+/** Options of the text formats: `quiet` leaves out the notes on what was skipped and the total line (check --quiet). */
+export interface CheckFormatOptions {
+  quiet?: boolean;
+}
+
+/** The report in `format`; `options.quiet` changes only the text and github formats (json and sarif stay whole documents). */
+export function formatCheckReport(report: CheckReport, format: CheckFormat, options: CheckFormatOptions = {}): string {
   switch (format) {
     case 'json':
       return formatJson(report);
     case 'sarif':
       return formatSarif(report);
     case 'github':
-      return formatGithub(report);
+      return formatGithub(report, options);
     case 'text':
-      return formatText(report);
+      return formatText(report, options);
   }
 }
