@@ -508,6 +508,28 @@ describe('--quiet', () => {
   });
 });
 
+describe('--color and --no-color', () => {
+  it('win over NO_COLOR and FORCE_COLOR for the diff; check takes them too', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    const ESC = '\u001b[';
+    const plain = await runCli(dir, ['migrate', '--dry-run', '-q', 'src'], {});
+    expect(plain.stdout).not.toContain(ESC); // a pipe, and no environment: the patch as it is
+    expect((await runCli(dir, ['migrate', '--dry-run', '-q', 'src'], { FORCE_COLOR: '1' })).stdout).toContain(ESC);
+
+    const forced = await runCli(dir, ['migrate', '--dry-run', '-q', '--color', 'src'], { NO_COLOR: '1' });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout.split('\n').slice(0, 2)).toEqual([`${ESC}1m--- a/src/server.ts${ESC}0m`, `${ESC}1m+++ b/src/server.ts${ESC}0m`]);
+    expect(stripAnsi(forced.stdout)).toBe(plain.stdout);
+    expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--no-color', 'src'], { FORCE_COLOR: '1' })).toEqual(plain);
+    expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--color=false', 'src'], { FORCE_COLOR: '1' })).toEqual(plain);
+
+    const check = await cli(dir, 'check', 'src');
+    expect(check.code).toBe(1);
+    expect(await cli(dir, 'check', '--no-color', 'src')).toEqual(check);
+    expect(await runCli(dir, ['check', '--color', 'src'], {})).toEqual(check);
+  });
+});
+
 describe('migrate and check answer alike', () => {
   it('exit by one rule: 0 nothing left, 1 left for a person, 2 something could not be done', async () => {
     await tree({

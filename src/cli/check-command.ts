@@ -31,7 +31,7 @@ import {
   type Finding,
 } from '../report/formats/check-report.ts';
 import type { CliIo } from './io.ts';
-import { FILE_FILTER_OPTIONS, optionList } from './options.ts';
+import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
 
 export interface CheckCommand {
@@ -43,6 +43,8 @@ export interface CheckCommand {
   exclude?: string[];
   /** --quiet: the findings and the files that could not be checked, no skipped notes, no total line, no progress line. */
   quiet?: boolean;
+  /** --color / --no-color when given (the text formats have no colour yet: accepted as every linter's is). */
+  color?: boolean;
 }
 
 /** The I/O `check` needs (a progress line on a terminal stderr for the text format). */
@@ -63,6 +65,10 @@ export const CHECK_OPTIONS = {
     describe: 'Print the findings (and what could not be checked) only: no skipped notes, no total line, no progress line',
   },
   ...FILE_FILTER_OPTIONS,
+  color: {
+    ...COLOR_OPTIONS.color,
+    describe: 'Accepted (and --no-color) as by migrate, for scripts that pass it to every tool: the reports of check have no colour',
+  },
 } as const satisfies Record<string, Options>;
 
 interface CheckArgs {
@@ -70,6 +76,7 @@ interface CheckArgs {
   format: CheckFormat;
   json?: boolean;
   quiet?: boolean;
+  color?: boolean;
   include?: unknown;
   exclude?: unknown;
 }
@@ -101,6 +108,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         include: optionList(args.include),
         exclude: optionList(args.exclude),
         quiet: Boolean(args.quiet),
+        ...(typeof args.color === 'boolean' ? { color: args.color } : {}),
       });
     },
   };

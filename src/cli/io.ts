@@ -12,7 +12,7 @@ export interface CliIo {
   stderrColumns?: number;
   /** Terminal width of stdout, where the help is printed (undefined off a terminal). */
   stdoutColumns?: number;
-  /** Colour diffs on stdout (decided from the TTY and NO_COLOR/FORCE_COLOR; tests set it). */
+  /** Colour diffs on stdout (decided from the TTY and NO_COLOR/FORCE_COLOR, or by --color / --no-color; tests set it). */
   color?: boolean;
   /**
    * Whether stdout is a terminal: a diff shown there has its control characters escaped; a

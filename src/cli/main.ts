@@ -95,7 +95,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return EXIT_CLEAN;
   }
   const chosen: MigrateCommand | CheckCommand = command;
-  return chosen.name === 'check' ? runCheckCommand(chosen, io) : runMigrateCommand(chosen, io);
+  // --color / --no-color, when given, wins over what the environment and the terminal decided.
+  const runIo = chosen.color === undefined ? io : { ...io, color: chosen.color };
+  return chosen.name === 'check' ? runCheckCommand(chosen, runIo) : runMigrateCommand(chosen, runIo);
 }
 
 /**

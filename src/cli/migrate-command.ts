@@ -17,7 +17,7 @@ import { jsonText, terminalText } from '../core/escape.ts';
 import type { ChangedFile, RunResult } from '../engine/run.ts';
 import { EXIT_FAILED, exitCodeFor } from '../report/exit-codes.ts';
 import type { CliIo } from './io.ts';
-import { FILE_FILTER_OPTIONS, optionList } from './options.ts';
+import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
 
 export interface MigrateCommand {
@@ -33,6 +33,8 @@ export interface MigrateCommand {
   json?: boolean;
   /** --quiet: no summary, no progress line, no "written" lines; errors on stderr (with --dry-run the diff is still printed). */
   quiet?: boolean;
+  /** --color / --no-color when given: whether the diff on stdout is coloured (over NO_COLOR / FORCE_COLOR). */
+  color?: boolean;
   /** --patch FILE: the plain unified diff of the change, for `git apply`. */
   patch?: string;
   /** --report FILE: a self-contained HTML page reviewing the change. */
@@ -62,6 +64,7 @@ export const MIGRATE_OPTIONS = {
   },
   force: { type: 'boolean', default: false, describe: 'Write even when git shows uncommitted changes under the paths (refused otherwise, exit 2)' },
   ...FILE_FILTER_OPTIONS,
+  ...COLOR_OPTIONS,
   json: { type: 'boolean', default: false, describe: 'Print only a JSON summary on stdout (no diff, no progress line)' },
   quiet: {
     alias: 'q',
@@ -129,6 +132,7 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
         v1: args.v1 !== false,
         types: args.types !== false,
       };
+      if (typeof args.color === 'boolean') command.color = args.color;
       if (typeof args.patch === 'string') command.patch = args.patch;
       if (typeof args.report === 'string') command.report = args.report;
       if (typeof args.stateModule === 'string') command.stateModule = args.stateModule;

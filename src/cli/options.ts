@@ -9,6 +9,17 @@ export const FILE_FILTER_OPTIONS = {
   exclude: { type: 'string', requiresArg: true, describe: 'Leave out files matching this glob (repeatable; wins over --include)' },
 } as const satisfies Record<string, Options>;
 
+/**
+ * --color / --no-color: both commands take it, and it wins over NO_COLOR and FORCE_COLOR; left
+ * out, the environment and the terminal decide (src/report/color.ts).
+ */
+export const COLOR_OPTIONS = {
+  color: {
+    type: 'boolean',
+    describe: 'Colour the output (--no-color: never), whatever NO_COLOR, FORCE_COLOR or the terminal say; by default colour only on a terminal',
+  },
+} as const satisfies Record<string, Options>;
+
 /** A repeatable option's values as yargs gives them (absent, one, or several). */
 export function optionList(value: unknown): string[] {
   return value === undefined ? [] : [value].flat().map(String);
