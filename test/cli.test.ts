@@ -567,6 +567,34 @@ describe('migrate and check answer alike', () => {
     expect(both.stderr).toBe("mrtr-codemod: --json and --format sarif ask for two formats: give one\nRun 'mrtr-codemod check --help' for the options.\n");
   });
 
+  it('takes the short flags linters and codemods use: -d for --dry-run, -f for --format, -q for --quiet', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    const dry = await cli(dir, 'migrate', '--dry-run', 'src');
+    expect(dry.stdout).toContain('Files to change: 2 (dry run: nothing written)\n');
+    expect(await cli(dir, 'migrate', '-d', 'src')).toEqual(dry);
+    expect(await cli(dir, 'migrate', '-dq', 'src')).toEqual(await cli(dir, 'migrate', '--dry-run', '--quiet', 'src'));
+    const sarif = await cli(dir, 'check', '--format', 'sarif', 'src');
+    expect(sarif.code).toBe(1);
+    expect(await cli(dir, 'check', '-f', 'sarif', 'src')).toEqual(sarif);
+    expect(await cli(dir, 'check', '-f=sarif', 'src')).toEqual(sarif);
+    // Each is listed in the help beside its long name.
+    const migrateHelp = (await cli(dir, 'migrate', '--help')).stdout;
+    for (const flag of ['-d, --dry-run', '-q, --quiet', '--color', '-h, --help', '-v, --version']) expect(migrateHelp, flag).toContain(`  ${flag} `);
+    const checkHelp = (await cli(dir, 'check', '--help')).stdout;
+    for (const flag of ['-f, --format', '-q, --quiet', '--color', '-h, --help', '-v, --version']) expect(checkHelp, flag).toContain(`  ${flag} `);
+    // A short flag the command does not have is one usage line too (yargs would take src as its value).
+    expect(await cli(dir, 'check', '-qx', 'src')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "mrtr-codemod: unknown option -x\nRun 'mrtr-codemod check --help' for the options.\n",
+    });
+    expect(await cli(dir, 'migrate', '-x', 'src')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "mrtr-codemod: unknown option -x\nRun 'mrtr-codemod migrate --help' for the options.\n",
+    });
+  });
+
   it('-v prints the version as --version does', async () => {
     const short = await cli(dir, '-v');
     expect(short.code).toBe(0);

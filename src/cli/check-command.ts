@@ -53,6 +53,7 @@ export type CheckIo = Pick<CliIo, 'stdout' | 'stderr' | 'cwd' | 'stderrIsTTY' | 
 /** The options of `check` (the help shows them; a mistyped one is answered with the nearest). */
 export const CHECK_OPTIONS = {
   format: {
+    alias: 'f',
     choices: CHECK_FORMATS,
     default: 'text' as CheckFormat,
     describe: 'Output: text lines, a JSON report, a SARIF 2.1.0 log, or GitHub Actions annotations',

@@ -61,6 +61,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   const name = args.find((arg) => !arg.startsWith('-'));
   if (name === 'migrate' || name === 'check') {
     const unknown = unknownOption(args, COMMAND_OPTIONS[name]);
+    if (unknown?.short) return usageError(`unknown option -${unknown.given}`, name);
     if (unknown) return usageError(`unknown option --${unknown.given}${unknown.nearest ? `; did you mean --${unknown.nearest}?` : ''}`, name);
   } else if (name !== undefined && name !== PATHS_AFTER_DASHES) {
     return usageError(`unknown command ${name}: the commands are migrate and check`);

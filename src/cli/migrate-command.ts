@@ -51,7 +51,7 @@ export interface MigrateCommand {
 
 /** The options of `migrate` (the help shows them; a mistyped one is answered with the nearest). */
 export const MIGRATE_OPTIONS = {
-  'dry-run': { type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' },
+  'dry-run': { alias: 'd', type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' },
   patch: {
     type: 'string',
     requiresArg: true,
@@ -64,7 +64,6 @@ export const MIGRATE_OPTIONS = {
   },
   force: { type: 'boolean', default: false, describe: 'Write even when git shows uncommitted changes under the paths (refused otherwise, exit 2)' },
   ...FILE_FILTER_OPTIONS,
-  ...COLOR_OPTIONS,
   json: { type: 'boolean', default: false, describe: 'Print only a JSON summary on stdout (no diff, no progress line)' },
   quiet: {
     alias: 'q',
@@ -72,6 +71,7 @@ export const MIGRATE_OPTIONS = {
     default: false,
     describe: 'Print no summary and no progress line: with --dry-run only the diff, otherwise nothing but errors (on stderr); the exit code is unchanged',
   },
+  ...COLOR_OPTIONS,
   sampling: {
     choices: ['migrate', 'flag'],
     default: 'migrate',

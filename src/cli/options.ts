@@ -28,9 +28,13 @@ export function optionList(value: unknown): string[] {
 /**
  * The first `--name` in `args` that `command` does not know (yargs would take `--dryrun src` as
  * an option with the value `src`, and then complain that no path was given), with the known
- * option nearest to it when one is near. The arguments after `--` are not looked at.
+ * option nearest to it when one is near; or the first letter of a `-x` (or `-xy`) that is not
+ * a short flag of the command, given as `-x`. The arguments after `--` are not looked at.
  */
-export function unknownOption(args: readonly string[], options: Readonly<Record<string, Options>>): { given: string; nearest?: string } | undefined {
+export function unknownOption(
+  args: readonly string[],
+  options: Readonly<Record<string, Options>>,
+): { given: string; nearest?: string; short?: boolean } | undefined {
   const known = new Map<string, string>();
   for (const [name, option] of Object.entries({ ...options, help: { type: 'boolean' }, version: { type: 'boolean' } } as Record<string, Options>)) {
     known.set(name, name);
@@ -40,8 +44,17 @@ export function unknownOption(args: readonly string[], options: Readonly<Record<
       known.set(camelCase(`no-${name}`), `no-${name}`);
     }
   }
+  const short = new Set(['h', 'v']);
+  for (const option of Object.values(options) as Options[]) {
+    for (const alias of [option.alias ?? []].flat()) if (alias.length === 1) short.add(alias);
+  }
   for (const arg of args) {
     if (arg === '--') break;
+    if (/^-[^-]/.test(arg)) {
+      const unknown = unknownShortFlag(arg, short);
+      if (unknown !== undefined) return { given: unknown, short: true };
+      continue;
+    }
     if (!arg.startsWith('--') || arg.length === 2) continue;
     const given = arg.slice(2).split('=')[0]!;
     if (known.has(given)) continue;
@@ -49,6 +62,12 @@ export function unknownOption(args: readonly string[], options: Readonly<Record<
     return nearest === undefined ? { given } : { given, nearest };
   }
   return undefined;
+}
+
+/** The first letter of `-xyz` that is not a short flag (yargs reads each letter as one, up to an `=` or anything not a letter, the value of the last). */
+function unknownShortFlag(arg: string, short: ReadonlySet<string>): string | undefined {
+  const letters = /^-([A-Za-z]*)/.exec(arg)![1]!;
+  return [...letters].find((letter) => !short.has(letter));
 }
 
 function camelCase(name: string): string {
