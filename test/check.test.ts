@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { markersInComment } from '../src/analyse/markers.ts';
 import { scanAnalysis } from '../src/report/check-findings.ts';
-import { buildCheckReport, type CheckReport } from '../src/report/formats/check-report.ts';
+import { isCheckReport } from '../src/report/check-output.ts';
+import { buildCheckReport, CHECK_FORMATS, type CheckReport } from '../src/report/formats/check-report.ts';
+import { formatCheckReport } from '../src/report/formats/index.ts';
 import { escapeData, escapeProperty } from '../src/report/formats/github.ts';
 import { fileUri, sarifLog } from '../src/report/formats/sarif.ts';
 import { BROKEN_SERVER, MIXED_SERVER, PLAIN_MODULE } from './engine-samples.ts';
@@ -492,6 +494,32 @@ describe('check building blocks', () => {
   it('encodes file paths as relative URI references', () => {
     expect(fileUri('src/a b/c#d?.ts')).toBe('src/a%20b/c%23d%3F.ts');
     expect(fileUri('x:y/é.ts')).toBe('x%3Ay/%C3%A9.ts');
+  });
+
+  it('knows its own reports in every format (what --output-file may overwrite), and nothing else', () => {
+    const reports = [
+      buildCheckReport([], [], 0),
+      buildCheckReport(
+        [{ file: 'a.ts', line: 1, column: 1, ruleId: 'legacy-request', severity: 'error', message: 'm', hint: 'h' }],
+        [{ file: 'missing', stage: 'discover', message: 'no such file or directory' }],
+        2,
+        [{ file: 'src/vendor', reason: 'vendored code; name the folder to take it' }],
+      ),
+    ];
+    for (const report of reports) {
+      for (const format of CHECK_FORMATS) expect(isCheckReport(formatCheckReport(report, format)), format).toBe(true);
+    }
+    expect(isCheckReport('')).toBe(true); // an empty file holds nothing to lose
+    for (const other of [
+      'my notes\n',
+      '{"version": 1}\n',
+      '{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "eslint"}}}]}',
+      '{ not json',
+      '[]',
+      'mrtr-codemod check: 1 finding in 1 file, 0 errors, 1 file checked\nand a line after it\n',
+    ]) {
+      expect(isCheckReport(other), other).toBe(false);
+    }
   });
 
   it('a SARIF log with unreadable inputs and no findings is valid too', () => {

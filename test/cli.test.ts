@@ -1,5 +1,5 @@
 // The real entry (node bin/mrtr-codemod.js) on temporary copies of small legacy servers.
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -527,6 +527,62 @@ describe('--color and --no-color', () => {
     expect(check.code).toBe(1);
     expect(await cli(dir, 'check', '--no-color', 'src')).toEqual(check);
     expect(await runCli(dir, ['check', '--color', 'src'], {})).toEqual(check);
+  });
+});
+
+describe('check -o / --output-file', () => {
+  it('writes the report there instead of stdout, and replaces it on the next run', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER, 'src/vendor/lib.ts': ELICIT_SERVER });
+    const total = 'mrtr-codemod check: 1 finding in 1 file (1 can be rewritten by `mrtr-codemod migrate`), 0 errors, 1 file checked, 1 skipped';
+    const text = await cli(dir, 'check', 'src');
+    expect(text.code).toBe(1);
+    expect(text.stdout.endsWith(`${total}\n`)).toBe(true);
+
+    expect(await cli(dir, 'check', '-o', 'mrtr.txt', 'src')).toEqual({ code: 1, stdout: `${total}\nReport written: mrtr.txt\n`, stderr: '' });
+    expect(await readFile(path.join(dir, 'mrtr.txt'), 'utf8')).toBe(text.stdout);
+    // Its own earlier report is replaced; quiet, nothing is printed, and the file is still the whole report.
+    await writeFile(path.join(dir, 'src/other.ts'), ELICIT_SERVER);
+    expect(await cli(dir, 'check', '-q', '--output-file', 'mrtr.txt', 'src')).toEqual({ code: 1, stdout: '', stderr: '' });
+    expect(await readFile(path.join(dir, 'mrtr.txt'), 'utf8')).toBe((await cli(dir, 'check', 'src')).stdout);
+    expect(await readFile(path.join(dir, 'mrtr.txt'), 'utf8')).toContain('src/other.ts:6:');
+
+    for (const format of ['json', 'sarif', 'github']) {
+      const file = `mrtr.${format}`;
+      const expected = (await cli(dir, 'check', '-f', format, 'src')).stdout;
+      for (let run = 0; run < 2; run++) {
+        expect((await cli(dir, 'check', '-f', format, '-o', file, 'src')).code, format).toBe(1);
+        expect(await readFile(path.join(dir, file), 'utf8'), format).toBe(expected);
+      }
+    }
+    // An empty file holds nothing to lose: it is written.
+    await writeFile(path.join(dir, 'empty.json'), '');
+    expect((await cli(dir, 'check', '--json', '-o', 'empty.json', 'src')).code).toBe(1);
+    expect(JSON.parse(await readFile(path.join(dir, 'empty.json'), 'utf8'))).toMatchObject({ summary: { exitCode: 1 } });
+    // What could not be checked is said on stderr too: the report is not on the screen.
+    expect(await cli(dir, 'check', '-q', '-o', 'mrtr.txt', 'src', 'nope')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'mrtr-codemod check: nope: no such file or directory\n',
+    });
+  });
+
+  it('never writes through a symbolic link, nor over a file that is not one of its reports (exit 2, before the run)', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER, 'notes.txt': 'my notes\n', 'other.json': '{"version": 1}\n', 'out/keep': '' });
+    expect((await cli(dir, 'check', '-o', 'report.txt', 'src')).code).toBe(1);
+    await symlink('report.txt', path.join(dir, 'link.txt'));
+    const before = await snapshot(dir);
+    const refused = (file: string, why: string) => ({ code: 2, stdout: '', stderr: `mrtr-codemod: --output-file ${file}: ${why}\n` });
+    const notOurs = 'exists and is not a report of mrtr-codemod check; it is not overwritten (remove it or name another file)';
+    expect(await cli(dir, 'check', '-o', 'notes.txt', 'src')).toEqual(refused('notes.txt', notOurs));
+    expect(await cli(dir, 'check', '-f', 'json', '-o', 'other.json', 'src')).toEqual(refused('other.json', notOurs));
+    // Even when the link leads to an earlier report.
+    expect(await cli(dir, 'check', '-o', 'link.txt', 'src')).toEqual(
+      refused('link.txt', 'is a symbolic link; it is not written through (remove the link or name another file)'),
+    );
+    expect(await cli(dir, 'check', '-o', 'out', 'src')).toEqual(refused('out', 'is a directory'));
+    expect(await cli(dir, 'check', '-o', 'no/such/dir.txt', 'src')).toEqual(refused('no/such/dir.txt', 'its folder does not exist'));
+    expect(await snapshot(dir)).toEqual(before);
+    expect(await readdir(dir)).toEqual(['link.txt', 'notes.txt', 'other.json', 'out', 'report.txt', 'src']);
   });
 });
 

@@ -1,5 +1,7 @@
-// `mrtr-codemod check <paths..> [--format text|json|sarif|github] [--include G] [--exclude G]`:
-// the CI lint mode. It writes nothing and exits as migrate does (src/report/exit-codes.ts): 0
+// `mrtr-codemod check <paths..> [--format text|json|sarif|github] [--include G] [--exclude G]
+// [-o FILE]`: the CI lint mode. It writes nothing but the report --output-file names (never
+// through a link, never over a file that is not an earlier report: src/report/check-output.ts),
+// and exits as migrate does (src/report/exit-codes.ts): 0
 // when nothing is left to migrate, 1 when legacy server→client requests or `@mrtr-todo` /
 // `@mcp-codemod-error` markers remain, 2 on a usage error or when some input could not be read
 // or parsed (what could be checked is still reported).
@@ -23,6 +25,7 @@ import {
   buildCheckReport,
   CHECK_FORMATS,
   errorLocation,
+  formatTotal,
   NOT_ANALYSED_RULE,
   type CheckError,
   type CheckFormat,
@@ -30,6 +33,8 @@ import {
   type CheckSkip,
   type Finding,
 } from '../report/formats/check-report.ts';
+import type { ReservedFile } from '../engine/atomic-write.ts';
+import { EXIT_FAILED } from '../report/exit-codes.ts';
 import type { CliIo } from './io.ts';
 import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
@@ -43,6 +48,8 @@ export interface CheckCommand {
   exclude?: string[];
   /** --quiet: the findings and the files that could not be checked, no skipped notes, no total line, no progress line. */
   quiet?: boolean;
+  /** --output-file FILE: the whole report goes there instead of stdout. */
+  outputFile?: string;
   /** --color / --no-color when given (the text formats have no colour yet: accepted as every linter's is). */
   color?: boolean;
 }
@@ -65,6 +72,13 @@ export const CHECK_OPTIONS = {
     default: false,
     describe: 'Print the findings (and what could not be checked) only: no skipped notes, no total line, no progress line',
   },
+  'output-file': {
+    alias: 'o',
+    type: 'string',
+    requiresArg: true,
+    describe:
+      'Write the report to FILE instead of stdout (the whole report, even with --quiet); never through a symbolic link, and never over a file that is not empty or an earlier report of check',
+  },
   ...FILE_FILTER_OPTIONS,
   color: {
     ...COLOR_OPTIONS.color,
@@ -78,6 +92,7 @@ interface CheckArgs {
   json?: boolean;
   quiet?: boolean;
   color?: boolean;
+  outputFile?: unknown;
   include?: unknown;
   exclude?: unknown;
 }
@@ -94,6 +109,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         .example('$0 check src', 'list what is left; exit 1 if anything is')
         .example('$0 check --format sarif . > mrtr.sarif', 'a SARIF log for github/codeql-action/upload-sarif')
         .example('$0 check --format github .', 'annotate the pull request from a GitHub Actions step')
+        .example('$0 check -f json -o mrtr.json src', 'write the JSON report to mrtr.json (again on the next run)')
         .check((args) => {
           // --json names one format: with another named too, which one was meant is a guess.
           if (args.json && args.format !== 'json' && args.format !== 'text')
@@ -110,6 +126,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         exclude: optionList(args.exclude),
         quiet: Boolean(args.quiet),
         ...(typeof args.color === 'boolean' ? { color: args.color } : {}),
+        ...(typeof args.outputFile === 'string' ? { outputFile: args.outputFile } : {}),
       });
     },
   };
@@ -117,6 +134,21 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
 
 /** Runs `check`, prints the report in the chosen format, and returns the exit code. */
 export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promise<number> {
+  // --output-file: reserved first, so a path that may not be written is found before the run.
+  const output =
+    command.outputFile === undefined ? undefined : await (await import('../report/check-output.ts')).reserveCheckOutput(command.outputFile, io.cwd);
+  if (output && 'problem' in output) {
+    io.stderr(`mrtr-codemod: ${terminalText(output.problem)}\n`);
+    return EXIT_FAILED;
+  }
+  try {
+    return await checkAndReport(command, io, output);
+  } finally {
+    await output?.discard();
+  }
+}
+
+async function checkAndReport(command: CheckCommand, io: CheckIo, output: ReservedFile | undefined): Promise<number> {
   const { createProgress } = await import('./progress.ts');
   const progress = createProgress({
     enabled: Boolean(io.stderrIsTTY) && command.format === 'text' && !command.quiet,
@@ -130,9 +162,20 @@ export async function runCheckCommand(command: CheckCommand, io: CheckIo): Promi
     progress.done();
   }
   const { formatCheckReport } = await import('../report/formats/index.ts');
-  io.stdout(formatCheckReport(report, command.format, { quiet: command.quiet }));
-  // The machine formats keep stdout a single document: say on stderr what could not be checked.
-  if (command.format === 'json' || command.format === 'sarif') {
+  if (output) {
+    try {
+      await output.write(formatCheckReport(report, command.format));
+    } catch (error) {
+      const { outputProblem } = await import('../report/patch.ts');
+      io.stderr(`mrtr-codemod: ${terminalText(`--output-file ${command.outputFile!}: ${outputProblem(error)}`)}\n`);
+      return EXIT_FAILED;
+    }
+    if (!command.quiet) io.stdout(`${terminalText(formatTotal(report))}\nReport written: ${terminalText(command.outputFile!)}\n`);
+  } else {
+    io.stdout(formatCheckReport(report, command.format, { quiet: command.quiet }));
+  }
+  // The machine formats keep stdout a single document, and a report in a file is not seen: say on stderr what could not be checked.
+  if (output || command.format === 'json' || command.format === 'sarif') {
     for (const error of report.errors) io.stderr(`mrtr-codemod check: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);
   }
   return report.summary.exitCode;

@@ -69,7 +69,8 @@ export async function reserveReviewOutputs(outputs: ReviewOutputs, cwd: string):
   return reserved;
 }
 
-function outputProblem(error: unknown): string {
+/** Why an output file cannot be written, in words (shared with check --output-file). */
+export function outputProblem(error: unknown): string {
   if (!(error instanceof OutputPathError)) return `cannot be written: ${describeFsError(error)}`;
   return error.cause === undefined ? error.message : `${error.message}: ${describeFsError(error.cause)}`;
 }
