@@ -299,7 +299,9 @@ server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
     expect((await check(root)).code).toBe(2);
     const badFormat = await check(root, '--format', 'xml', 'src');
     expect(badFormat.code).toBe(2);
-    expect(badFormat.stderr).toContain('Choices: "text", "json", "sarif", "github"');
+    expect(badFormat.stderr).toBe(
+      "mrtr-codemod: --format xml is not one of the choices: text, json, sarif, github\nRun 'mrtr-codemod check --help' for the options.\n",
+    );
     expect((await check(root, '--no-such-option', 'src')).code).toBe(2);
   });
 });

@@ -637,7 +637,8 @@ describe('migrate and check answer alike', () => {
     const migrateHelp = (await cli(dir, 'migrate', '--help')).stdout;
     for (const flag of ['-d, --dry-run', '-q, --quiet', '--color', '-h, --help', '-v, --version']) expect(migrateHelp, flag).toContain(`  ${flag} `);
     const checkHelp = (await cli(dir, 'check', '--help')).stdout;
-    for (const flag of ['-f, --format', '-q, --quiet', '--color', '-h, --help', '-v, --version']) expect(checkHelp, flag).toContain(`  ${flag} `);
+    for (const flag of ['-f, --format', '-o, --output-file', '-q, --quiet', '--color', '-h, --help', '-v, --version'])
+      expect(checkHelp, flag).toContain(`  ${flag} `);
     // A short flag the command does not have is one usage line too (yargs would take src as its value).
     expect(await cli(dir, 'check', '-qx', 'src')).toEqual({
       code: 2,
