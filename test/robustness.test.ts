@@ -432,7 +432,10 @@ describe('no half-written file, ever', () => {
     const file = await put('server.ts', server);
 
     // Killed writing the source (the request-state module it imports is written, whole, first).
-    const run = await childRun('', crashHalfWay.replace("String(file).endsWith('.mrtr-tmp')", "String(file).endsWith('.mrtr-tmp') && String(file).includes('/.server.ts.')"));
+    const run = await childRun(
+      '',
+      crashHalfWay.replace("String(file).endsWith('.mrtr-tmp')", "String(file).endsWith('.mrtr-tmp') && String(file).includes('/.server.ts.')"),
+    );
 
     expect(run.signal, run.stderr).toBe('SIGKILL');
     // The original is whole; the half-written temporary file is beside it, never in its place.
