@@ -38,6 +38,26 @@ describe('a registration behind a client-capability read', () => {
     }
   });
 
+  it('keeps and marks a guard on a capability the SDK does not gate (tasks, experimental), directly or through a const', () => {
+    for (const [guard, capability] of [
+      [`if (server.server.getClientCapabilities()?.tasks) {\n  ${TOOL}\n}\n`, 'tasks'],
+      [`if ('experimental' in (server.server.getClientCapabilities() ?? {})) ${TOOL}\n`, 'experimental'],
+      [`if (server.server.getClientCapabilities()?.elicitation && server.server.getClientCapabilities()?.tasks) {\n  ${TOOL}\n}\n`, 'tasks'],
+    ] as const) {
+      const output = migrate(guard);
+      expect(output).toMatch(
+        new RegExp(
+          `^// @mrtr-todo\\(registered-late\\): .*the client's \`${capability}\` capability read while the server is built.* Next: the SDK does not gate \`${capability}\``,
+        ),
+      );
+      expect(output.slice(output.indexOf('\n') + 1)).toBe(guard);
+    }
+    const viaConst = `const caps = server.server.getClientCapabilities();\nconst tasks = caps?.tasks;\nif (tasks) {\n  ${TOOL}\n}\n`;
+    const output = migrate(viaConst);
+    expect(output).toContain("the client's `tasks` capability");
+    expect(output.replace(/^\/\/ @mrtr-todo.*\n/m, '')).toBe(viaConst);
+  });
+
   it('drops only a guard at registration time: not one read inside a handler, nor one around other work', () => {
     const inHandler = `server.registerTool('h', { description: 'd' }, async (args, ctx) => {\n  if (server.server.getClientCapabilities()?.sampling) {\n    ${TOOL}\n  }\n  return { content: [] };\n});\n`;
     const otherWork = `if (server.server.getClientCapabilities()?.roots) {\n  console.log('roots');\n}\n`;

@@ -4,12 +4,15 @@
 // 2026-07-28 connection (there is no initialize), so a guarded registration would never be
 // made; the SDK itself refuses an input request whose capability the client did not declare.
 import type { Node, Statement } from '@babel/types';
-import { memberPath, referencedNames, someNode, stringValue, type FunctionNode } from './ast.ts';
+import { memberPath, referencedNames, someNode, stringValue, walk, type FunctionNode } from './ast.ts';
 import { HANDLER_REGISTRARS } from './sdk-surface.ts';
 
-/** Local names bound by `const` to the client's capabilities (`object`), a part of them (`value`) or a test of one (`test`). */
+/**
+ * Local names bound by `const` to the client's capabilities (`object`), a part of them the SDK
+ * gates (`value`), a test of one (`test`), or a part the SDK does not gate (`other`: `caps.tasks`).
+ */
 export type CapabilityNames = Map<string, CapabilityKind>;
-type CapabilityKind = 'object' | 'value' | 'test';
+type CapabilityKind = 'object' | 'value' | 'test' | 'other';
 
 /** The functions of the file by name, to follow `registerConditionalTools(server)` into its body. */
 export type LocalFunctions = ReadonlyMap<string, FunctionNode>;
@@ -47,8 +50,41 @@ function isCapabilityValue(node: Node, names: CapabilityNames): boolean {
   if (n.type === 'Identifier') return names.get(n.name) === 'value';
   if (n.type !== 'MemberExpression' && n.type !== 'OptionalMemberExpression') return false;
   if (n.computed && stringValue(n.property) === undefined) return false;
-  return isCapabilities(n.object, names) || isCapabilityValue(n.object, names);
+  if (isCapabilities(n.object, names)) return GATED.has(propertyName(n)!);
+  return isCapabilityValue(n.object, names);
 }
+
+function propertyName(n: Extract<Node, { type: 'MemberExpression' | 'OptionalMemberExpression' }>): string | undefined {
+  if (n.computed) return stringValue(n.property);
+  return n.property.type === 'Identifier' ? n.property.name : undefined;
+}
+
+/**
+ * The first capability `node` reads that the SDK does not gate (`tasks` in `caps?.tasks`,
+ * `'experimental' in caps`, a const of one), if any: a guard on it decides what the tool does,
+ * so it is kept and marked, never dropped.
+ */
+export function ungatedCapability(node: Node, names: CapabilityNames): string | undefined {
+  let found: string | undefined;
+  walk(node, (n) => {
+    if (found !== undefined) return;
+    if ((n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && isCapabilities(n.object, names)) {
+      const name = propertyName(n);
+      if (name === undefined || !GATED.has(name)) found = name ?? '[computed]';
+    } else if (n.type === 'BinaryExpression' && n.operator === 'in' && isCapabilities(n.right, names)) {
+      const name = stringValue(n.left);
+      if (name === undefined || !GATED.has(name)) found = name ?? '[computed]';
+    } else if (n.type === 'Identifier' && names.get(n.name) === 'other') found = n.name;
+  });
+  return found;
+}
+
+/**
+ * The capabilities whose requests the SDK itself refuses when the client did not declare them
+ * (an input request of a migrated handler): a guard on one can go. Any other (`tasks`,
+ * `experimental`) decides what the tool does, and its guard stays.
+ */
+const GATED = new Set(['elicitation', 'sampling', 'roots']);
 
 const NOTHING = (n: Node) => (n.type === 'Identifier' && n.name === 'undefined') || n.type === 'NullLiteral';
 
@@ -69,7 +105,7 @@ export function isCapabilityTest(node: Node, names: CapabilityNames): boolean {
   if (n.type === 'LogicalExpression')
     return (n.operator === '&&' || n.operator === '||') && isCapabilityTest(n.left, names) && isCapabilityTest(n.right, names);
   if (n.type !== 'BinaryExpression') return false;
-  if (n.operator === 'in') return stringValue(n.left) !== undefined && isCapabilities(n.right, names);
+  if (n.operator === 'in') return GATED.has(stringValue(n.left) ?? '') && isCapabilities(n.right, names);
   if (n.operator !== '!==' && n.operator !== '!=') return false;
   const [left, right] = [bare(n.left), bare(n.right)];
   if (left.type === 'UnaryExpression' && left.operator === 'typeof') return stringValue(right) === 'undefined' && isCapabilityValue(left.argument, names);
@@ -90,7 +126,15 @@ export function capabilityDeclaration(statement: Statement, names: CapabilityNam
   const seen: CapabilityNames = new Map(names);
   for (const d of statement.declarations) {
     if (d.id.type !== 'Identifier' || !d.init) return undefined;
-    const kind = isCapabilities(d.init, seen) ? 'object' : isCapabilityValue(d.init, seen) ? 'value' : isCapabilityTest(d.init, seen) ? 'test' : undefined;
+    const kind = isCapabilities(d.init, seen)
+      ? 'object'
+      : isCapabilityValue(d.init, seen)
+        ? 'value'
+        : isCapabilityTest(d.init, seen)
+          ? 'test'
+          : ungatedCapability(d.init, seen) !== undefined
+            ? 'other'
+            : undefined;
     if (!kind) return undefined;
     bound.push([d.id.name, kind]);
     seen.set(d.id.name, kind);

@@ -535,6 +535,11 @@ export const REFUSAL_CODES = {
           'this registration depends on `{{test}}`, client capabilities read while the server is built, where no client has declared any yet (the factory runs before initialize, and a 2026-07-28 client declares them on each request).',
         next: 'drop the capability test from the condition (keep the rest of it, if any) and register for every client: the SDK refuses an input request whose capability the client did not declare; then delete this comment.',
       },
+      ungatedGuard: {
+        reason:
+          "this registration depends on `{{test}}`, the client's `{{capability}}` capability read while the server is built, where no client has declared any yet (the factory runs before initialize, and a 2026-07-28 client declares them on each request).",
+        next: 'the SDK does not gate `{{capability}}` for you: register for every client and test the capabilities each request carries inside the handler, or keep the tool for 2025 clients only; then delete this comment.',
+      },
       fromOninitialized: {
         reason:
           '{{handler}} is registered from `oninitialized`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.',

@@ -4,7 +4,8 @@
 // server.registerTool(...) }` would never register. The guard is dropped and the tool
 // registered for every client: the SDK refuses an input request whose capability the client
 // did not declare (-32021 on 2026-07-28, an isError result through the 2025 shim). A guard the
-// rewrite cannot drop (an else branch, a condition that tests more) gets a marker instead.
+// rewrite cannot drop (an else branch, a condition that tests more, a capability the SDK does
+// not gate such as `tasks`) gets a marker instead.
 import type { Node, Statement } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction, someNode, walk } from '../analyse/ast.ts';
@@ -18,6 +19,7 @@ import {
   onlyRegisters,
   readsCapabilities,
   statementsOf,
+  ungatedCapability,
   type CapabilityNames,
   type LocalFunctions,
 } from '../analyse/registrations.ts';
@@ -65,7 +67,12 @@ function blockEdits(source: string, statements: readonly Statement[], functions:
       dropped.push({ start: s.start!, end: s.end! });
     } else if (readsCapabilities(s.test, names) && someNode(s, isRegistrationCall) && !markedAbove(source, s.start!)) {
       const test = source.slice(s.test.start!, s.test.end!).replace(/\s+/g, ' ');
-      const { reason, next } = refuse('registered-late', 'capabilityGuard', { test: test.length > 80 ? `${test.slice(0, 77)}...` : test });
+      const quoted = test.length > 80 ? `${test.slice(0, 77)}...` : test;
+      const capability = ungatedCapability(s.test, names);
+      const { reason, next } =
+        capability === undefined
+          ? refuse('registered-late', 'capabilityGuard', { test: quoted })
+          : refuse('registered-late', 'ungatedGuard', { test: quoted, capability });
       const at = lineStartOf(source, s.start!);
       edits.push({ start: at, end: at, text: markerComment({ indent: indentAt(source, s.start!), code: 'registered-late', reason, next }) + eolOf(source) });
     }
