@@ -38,11 +38,13 @@ export interface TransformOptions {
   registeredAs?: PlanOptions['registeredAs'];
   /** Where the request-state module is (default: beside the file), and whether the engine wires its verifier elsewhere. */
   stateModule?: PlanOptions['stateModule'];
+  /** Functions this file imports that only register (the engine showed it): an initialize hook's call of one moves to start-up. */
+  registersOnly?: readonly string[];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
   const analysis = analyseFile(source, fileName);
-  return rewritten(analysis, planFile(analysis, planOptions(options, typeFacts)));
+  return rewritten(analysis, planFile(analysis, planOptions(options, typeFacts)), options);
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly?: () => boolean): PlanOptions {
@@ -61,27 +63,29 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
 
 const ALWAYS = () => true;
 
-function rewritten(analysis: FileAnalysis, plan: FilePlan): TransformResult {
+function rewritten(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions): TransformResult {
   const { source, fileName } = analysis;
   const edits = rewriteEdits(source, plan);
   const migrated = applyEdits(source, edits);
   // Separate concerns on the rewritten text, each on the last one's output (the analysis is
-  // reused while nothing changed): capability checks inside handlers first.
-  const capabilities = rewriteCapabilityChecks(migrated, fileName, migrated === source ? analysis : undefined);
-  // Then registrations made where the server is built: those guarded by the client's
-  // capabilities register for every client, and those made in an initialize hook move to
-  // start-up. Last, the entry points: stdio served through serveStdio, HTTP marked.
-  const guards = rewriteRegistrationGuards(capabilities.output, fileName, capabilities.output === source ? analysis : undefined);
-  const hooks = rewriteInitHooks(guards.output, fileName, guards.output === source ? analysis : undefined);
+  // reused while nothing changed): registrations made where the server is built first, those
+  // guarded by the client's capabilities registering for every client (a handler's read of a
+  // guard's const becomes a read of the capabilities)...
+  const guards = rewriteRegistrationGuards(migrated, fileName, migrated === source ? analysis : undefined);
+  // ...then capability reads inside handlers read the request's capabilities...
+  const capabilities = rewriteCapabilityChecks(guards.output, fileName, guards.output === source ? analysis : undefined);
+  // ...and those made in an initialize hook move to start-up. Last, the entry points: stdio
+  // served through serveStdio, HTTP marked.
+  const hooks = rewriteInitHooks(capabilities.output, fileName, capabilities.output === source ? analysis : undefined, options.registersOnly);
   const entries = rewriteEntryPoints(hooks.output, fileName, hooks.output === source ? analysis : undefined);
   const output = entries.output;
   const changed = output !== source;
   // The last text parsed and the splices since: the output check parses only what they change
   // (a pass that did not parse its text left it as it was).
   const passes = [
-    { input: migrated, pass: capabilities },
-    { input: capabilities.output, pass: guards },
-    { input: guards.output, pass: hooks },
+    { input: migrated, pass: guards },
+    { input: guards.output, pass: capabilities },
+    { input: capabilities.output, pass: hooks },
     { input: hooks.output, pass: entries },
   ];
   const last = passes.reverse().find((p) => p.pass.parsed);
@@ -124,7 +128,7 @@ export async function transformWithTypes(
   onAnalysis?: (analysis: FileAnalysis) => void,
 ): Promise<TransformResult> {
   const asked = askTypes(source, fileName, types, options, onAnalysis);
-  return rewritten(asked.analysis, await planAsked(asked, types, options));
+  return rewritten(asked.analysis, await planAsked(asked, types, options), options);
 }
 
 /**
@@ -175,7 +179,7 @@ export function askTypes(
 
 /** The rewritten file once its answers have come, with `options` (the request-state module's place included). */
 export async function transformAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions): Promise<TransformResult> {
-  return rewritten(asked.analysis, await planAsked(asked, types, options));
+  return rewritten(asked.analysis, await planAsked(asked, types, options), options);
 }
 
 /** The plan of an asked file with `options` (`sitesOnly`: only its sites will be used). */

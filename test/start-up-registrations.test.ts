@@ -38,23 +38,24 @@ describe('a registration behind a client-capability read', () => {
     }
   });
 
-  it('keeps and marks a guard on a capability the SDK does not gate (tasks, experimental), directly or through a const', () => {
-    for (const [guard, capability] of [
-      [`if (server.server.getClientCapabilities()?.tasks) {\n  ${TOOL}\n}\n`, 'tasks'],
-      [`if ('experimental' in (server.server.getClientCapabilities() ?? {})) ${TOOL}\n`, 'experimental'],
-      [`if (server.server.getClientCapabilities()?.elicitation && server.server.getClientCapabilities()?.tasks) {\n  ${TOOL}\n}\n`, 'tasks'],
+  it('keeps and marks a guard on a capability the SDK does not gate (experimental), or one the revision removed (tasks)', () => {
+    const ungated =
+      /^\/\/ @mrtr-todo\(registered-late\): .*the client's `experimental` capability read while the server is built.* Next: the SDK does not gate `experimental`/;
+    const removed =
+      /^\/\/ @mrtr-todo\(registered-late\): .*the client's `tasks` capability, which the 2026-07-28 revision removed \(SEP-2663\).* Next: remove the tool, or rebuild it/;
+    for (const [guard, marker] of [
+      [`if ('experimental' in (server.server.getClientCapabilities() ?? {})) ${TOOL}\n`, ungated],
+      [`if (server.server.getClientCapabilities()?.experimental?.x) {\n  ${TOOL}\n}\n`, ungated],
+      [`if (server.server.getClientCapabilities()?.tasks) {\n  ${TOOL}\n}\n`, removed],
+      [`if (server.server.getClientCapabilities()?.elicitation && server.server.getClientCapabilities()?.tasks) {\n  ${TOOL}\n}\n`, removed],
     ] as const) {
       const output = migrate(guard);
-      expect(output).toMatch(
-        new RegExp(
-          `^// @mrtr-todo\\(registered-late\\): .*the client's \`${capability}\` capability read while the server is built.* Next: the SDK does not gate \`${capability}\``,
-        ),
-      );
+      expect(output).toMatch(marker);
       expect(output.slice(output.indexOf('\n') + 1)).toBe(guard);
     }
     const viaConst = `const caps = server.server.getClientCapabilities();\nconst tasks = caps?.tasks;\nif (tasks) {\n  ${TOOL}\n}\n`;
     const output = migrate(viaConst);
-    expect(output).toContain("the client's `tasks` capability");
+    expect(output).toMatch(/^const caps = [^\n]*\nconst tasks = [^\n]*\n\/\/ @mrtr-todo\(registered-late\): .*the client's `tasks` capability, which/);
     expect(output.replace(/^\/\/ @mrtr-todo.*\n/m, '')).toBe(viaConst);
   });
 
@@ -106,6 +107,26 @@ describe('a registration in an initialize hook', () => {
     expect(output).toMatch(
       /oninitialized = \(\) => \{\n {2}\/\/ @mrtr-todo\(registered-late\): `registerRoots\(\)` runs in an initialize hook[^\n]*\n {2}registerRoots\(server\);\n\};\n$/,
     );
+  });
+
+  it('moves the capability consts a handler with a context reads into it, and then the call out of the hook', () => {
+    const register = `function registerRoots(s) {\n  // Does the client list roots?\n  const caps = s.server.getClientCapabilities() || {};\n  const canList = caps.roots !== undefined;\n\n  if (canList) {\n    s.registerTool('roots', {}, async (ctx) => {\n      return { content: [{ type: 'text', text: String(canList) }] };\n    });\n  }\n}\n`;
+    const output = migrate(`${register}server.server.oninitialized = () => {\n  registerRoots(server);\n};\n`, 'server.ts');
+    // Read again on each call, and from the capabilities the request carries (client-capabilities.ts).
+    expect(output).toBe(
+      "function registerRoots(s) {\n  s.registerTool('roots', {}, async (ctx) => {\n    // Does the client list roots?\n" +
+        '    const caps = ((ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? s.server.getClientCapabilities()) || {};\n' +
+        '    const canList = caps.roots !== undefined;\n\n' +
+        "    return { content: [{ type: 'text', text: String(canList) }] };\n  });\n}\nregisterRoots(server);\n",
+    );
+  });
+
+  it('moves a registration behind a removed capability out of the hook, marked', () => {
+    const output = migrate(`server.server.oninitialized = () => {\n  if (server.server.getClientCapabilities()?.tasks) {\n    ${TOOL}\n  }\n};\n`);
+    expect(output).toMatch(
+      /^\/\/ @mrtr-todo\(registered-late\): this registration depends on `server\.server\.getClientCapabilities\(\)\?\.tasks`, the client's `tasks` capability, which the 2026-07-28 revision removed/,
+    );
+    expect(output.slice(output.indexOf('\n') + 1)).toBe(`if (server.server.getClientCapabilities()?.tasks) {\n  ${TOOL}\n}\n`);
   });
 
   it('moves a guarded registration with its guard dropped, and keeps one that reads what the hook holds', () => {

@@ -23,9 +23,15 @@ export interface InitHook {
 
 const INITIALIZED = new Set(['notifications/initialized', 'InitializedNotificationSchema']);
 
-export function findInitHooks(file: FileAnalysis): InitHook[] {
+/**
+ * `registers`: functions this file imports that the engine has shown only register
+ * (engine/hook-registrars.ts), by their local name; a hook's call of one moves like a call of
+ * this file's own.
+ */
+export function findInitHooks(file: FileAnalysis, registers: readonly string[] = []): InitHook[] {
   if (!/oninitialized|notifications\/initialized|InitializedNotificationSchema/.test(file.source)) return [];
-  const functions = namedFunctions(file.index);
+  const functions: Map<string, FunctionNode | 'registers'> = namedFunctions(file.index);
+  for (const name of registers) if (file.importedNames.has(name) && !functions.has(name)) functions.set(name, 'registers');
   const hooks: InitHook[] = [];
   for (const { node: fn, ancestors } of file.index.functions) {
     const parent = ancestors[ancestors.length - 1];
@@ -102,5 +108,21 @@ function unseenCallee(file: FileAnalysis, s: Statement, functions: LocalFunction
   const handedServer = s.expression.arguments.some((a) => /server$/i.test(memberPath(a)?.split('.').pop() ?? ''));
   if (imported && handedServer && (callee === root || imported.imported === '*')) return callee;
   const local = functions.get(callee);
-  return local && someNode(local, isRegistrationCall) ? callee : undefined;
+  return local && local !== 'registers' && someNode(local, isRegistrationCall) ? callee : undefined;
+}
+
+/**
+ * The imported functions the file's initialize hooks call and hand the server, which the codemod
+ * cannot see into from this file: by local name, with the module and export they come from
+ * (for the engine to show they only register).
+ */
+export function hookImports(file: FileAnalysis): Array<{ local: string; from: string; imported: string }> {
+  const found = new Map<string, { local: string; from: string; imported: string }>();
+  for (const hook of findInitHooks(file)) {
+    for (const { callee } of hook.unknown) {
+      const imported = file.importedNames.get(callee);
+      if (imported && imported.imported !== '*' && imported.imported !== 'default') found.set(callee, { local: callee, ...imported });
+    }
+  }
+  return [...found.values()];
 }

@@ -9,13 +9,17 @@ import { HANDLER_REGISTRARS } from './sdk-surface.ts';
 
 /**
  * Local names bound by `const` to the client's capabilities (`object`), a part of them the SDK
- * gates (`value`), a test of one (`test`), or a part the SDK does not gate (`other`: `caps.tasks`).
+ * gates (`value`), a test of one (`test`), or what reads a capability the SDK does not gate
+ * (`other:tasks` for `caps.tasks`, with the capability's name).
  */
 export type CapabilityNames = Map<string, CapabilityKind>;
-type CapabilityKind = 'object' | 'value' | 'test' | 'other';
+type CapabilityKind = 'object' | 'value' | 'test' | `other:${string}`;
 
-/** The functions of the file by name, to follow `registerConditionalTools(server)` into its body. */
-export type LocalFunctions = ReadonlyMap<string, FunctionNode>;
+/**
+ * The functions of the file by name, to follow `registerConditionalTools(server)` into its body;
+ * `'registers'` for an imported one the engine has shown only registers (engine/hook-registrars.ts).
+ */
+export type LocalFunctions = ReadonlyMap<string, FunctionNode | 'registers'>;
 
 const SERVERISH = /server$/i;
 
@@ -74,7 +78,7 @@ export function ungatedCapability(node: Node, names: CapabilityNames): string | 
     } else if (n.type === 'BinaryExpression' && n.operator === 'in' && isCapabilities(n.right, names)) {
       const name = stringValue(n.left);
       if (name === undefined || !GATED.has(name)) found = name ?? '[computed]';
-    } else if (n.type === 'Identifier' && names.get(n.name) === 'other') found = n.name;
+    } else if (n.type === 'Identifier' && names.get(n.name)?.startsWith('other:')) found = names.get(n.name)!.slice('other:'.length);
   });
   return found;
 }
@@ -85,6 +89,13 @@ export function ungatedCapability(node: Node, names: CapabilityNames): string | 
  * `experimental`) decides what the tool does, and its guard stays.
  */
 const GATED = new Set(['elicitation', 'sampling', 'roots']);
+
+/**
+ * Capabilities the 2026-07-28 revision removed (SEP-2663 took tasks out of the protocol, and the
+ * v2 SDK runs no client task): what registers behind one does not depend on when it is read,
+ * since no migrated server can serve it (the guard stays, marked).
+ */
+export const REMOVED_CAPABILITIES = new Set(['tasks']);
 
 const NOTHING = (n: Node) => (n.type === 'Identifier' && n.name === 'undefined') || n.type === 'NullLiteral';
 
@@ -112,6 +123,10 @@ export function isCapabilityTest(node: Node, names: CapabilityNames): boolean {
   return (isCapabilityValue(left, names) && NOTHING(right)) || (isCapabilityValue(right, names) && NOTHING(left));
 }
 
+function otherKind(capability: string | undefined): CapabilityKind | undefined {
+  return capability === undefined ? undefined : `other:${capability}`;
+}
+
 /** Whether `node` reads the client's capabilities, directly or through a const of `names`. */
 export function readsCapabilities(node: Node, names: CapabilityNames): boolean {
   if (someNode(node, isCapabilitiesRead)) return true;
@@ -132,9 +147,7 @@ export function capabilityDeclaration(statement: Statement, names: CapabilityNam
         ? 'value'
         : isCapabilityTest(d.init, seen)
           ? 'test'
-          : ungatedCapability(d.init, seen) !== undefined
-            ? 'other'
-            : undefined;
+          : otherKind(ungatedCapability(d.init, seen));
     if (!kind) return undefined;
     bound.push([d.id.name, kind]);
     seen.set(d.id.name, kind);
@@ -183,16 +196,43 @@ export function onlyRegisters(
     if (isRegistrationCall(call)) return true;
     if (call.type !== 'CallExpression' || call.callee.type !== 'Identifier') return false;
     const fn = functions.get(call.callee.name);
-    return fn !== undefined && functionOnlyRegisters(fn, functions, visiting);
+    return fn === 'registers' || (fn !== undefined && functionOnlyRegisters(fn, functions, visiting));
   }
   if (statement.type === 'BlockStatement') return blockOnlyRegisters(statement.body, functions, names, visiting);
-  if (statement.type === 'IfStatement' && !statement.alternate && isCapabilityTest(statement.test, names))
+  if (statement.type === 'IfStatement' && !statement.alternate && (isCapabilityTest(statement.test, names) || testsRemovedCapability(statement.test, names)))
     return blockOnlyRegisters(statementsOf(statement.consequent), functions, names, visiting);
   return false;
 }
 
+/** A guard reading a capability the revision removed (`caps.tasks?.requests`), and nothing but capabilities. */
+function testsRemovedCapability(test: Node, names: CapabilityNames): boolean {
+  const capability = ungatedCapability(test, names);
+  return capability !== undefined && REMOVED_CAPABILITIES.has(capability) && onlyCapabilities(test, names);
+}
+
+/** `a && !b`, `x !== undefined`, `'x' in caps` of capability reads or capability consts alone. */
+function onlyCapabilities(test: Node, names: CapabilityNames): boolean {
+  const n = bare(test);
+  if (n.type === 'LogicalExpression') return onlyCapabilities(n.left, names) && onlyCapabilities(n.right, names);
+  if (n.type === 'UnaryExpression' && n.operator === '!') return onlyCapabilities(n.argument, names);
+  if (n.type === 'BinaryExpression' && n.operator === 'in') return stringValue(n.left) !== undefined && isCapabilities(n.right, names);
+  if (n.type === 'BinaryExpression' && (n.operator === '!==' || n.operator === '!='))
+    return (NOTHING(bare(n.right)) && capabilityChain(n.left, names)) || (NOTHING(bare(n.left)) && capabilityChain(n.right, names));
+  return capabilityChain(n, names);
+}
+
+/** A capability const, or properties read down from the capabilities (`caps.tasks?.requests?.elicitation`). */
+function capabilityChain(node: Node, names: CapabilityNames): boolean {
+  let n = bare(node);
+  while ((n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && propertyName(n) !== undefined) {
+    if (isCapabilities(n.object, names)) return true;
+    n = bare(n.object);
+  }
+  return n.type === 'Identifier' && names.has(n.name);
+}
+
 /** The body of a function that only registers (a capability const, a bare `return;` aside). */
-function functionOnlyRegisters(fn: FunctionNode, functions: LocalFunctions, visiting = new Set<FunctionNode>()): boolean {
+export function functionOnlyRegisters(fn: FunctionNode, functions: LocalFunctions, visiting = new Set<FunctionNode>()): boolean {
   if (visiting.has(fn) || fn.body.type !== 'BlockStatement' || fn.async || fn.generator) return false;
   visiting.add(fn);
   try {

@@ -116,6 +116,12 @@ export const URL_THROW_SHAPE: LegacyCallShape = { receiver: 'thrown', method: UR
 /** Parameter names that stand for a legacy call when a function is handed one (`async function ask(elicitInput, ...)`). */
 export const LEGACY_PARAMETER_NAMES: ReadonlySet<string> = new Set(['elicitInput', 'createMessage', 'listRoots', 'requestSampling', 'sendRequest', 'send']);
 
+/** Words only a file setting an initialize hook holds (`server.server.oninitialized = ...`). */
+export const INIT_HOOK_WORDS = ['oninitialized', 'notifications/initialized', 'InitializedNotificationSchema'];
+
+/** Whether a file's text may set an initialize hook. */
+export const INIT_HOOK_TEXT = new RegExp(INIT_HOOK_WORDS.map((w) => w.replace('/', '\\/')).join('|'));
+
 /**
  * Cheap text test, built from the tables above: only a file containing one of these words can
  * hold a legacy site. A plain `send` or `request` is in half the files of a project (sockets,
@@ -136,6 +142,10 @@ export const PREFILTER = new RegExp(
       'StdioServerTransport',
       'StreamableHTTPServerTransport',
       'SSEServerTransport',
+      // Registrations a 2026-07-28 client never sees: made in an initialize hook, or behind the
+      // client's capabilities read while the server is built.
+      ...INIT_HOOK_WORDS,
+      'getClientCapabilities',
     ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
     'mcpReq(?!\\??\\.(?!send\\b))',
     '\\.(?:elicit|sample)\\s*\\(',

@@ -75,6 +75,8 @@ export interface Candidate {
   widenDefiners?: string[];
   /** In the cross-module pass: this module's exported functions other modules register as handlers. */
   registeredAs?: Registered[];
+  /** The imported functions this file's initialize hooks call that only register (hook-registrars.ts). */
+  registersOnly?: string[];
   /** A file that reaches the v1 SDK through a module of the project: upgraded with it (see v1-reach.ts). */
   alias?: V1Reach;
   /** A file that reaches a module of the project that stays on the v1 SDK (by this specifier): its sites are marked. */
@@ -140,6 +142,7 @@ function transformOptionsOf(c: Candidate): TransformOptions {
     ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}),
     ...(c.v1Through ? { v1Through: c.v1Through } : {}),
     ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
+    ...(c.registersOnly ? { registersOnly: c.registersOnly } : {}),
     ...(c.placement ? { stateModule: c.placement.options } : {}),
   };
 }

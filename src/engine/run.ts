@@ -20,16 +20,19 @@
 //   memory does not grow with the project. `types: false` never starts it.
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
+import { analyseFile } from '../analyse/analyse-file.ts';
+import { INIT_HOOK_TEXT } from '../analyse/sdk-surface.ts';
 import type { TypeFactsSource } from '../transform.ts';
 import { runCandidate, RunningTransforms, type Candidate, type FileOutcome, type RunContext } from './candidate.ts';
 import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
+import { HookRegistrars } from './hook-registrars.ts';
 import { updateManifests } from './manifests.ts';
 import { readCandidates, type ReadCandidates } from './read-candidates.ts';
 import { DEFAULT_MAX_FILE_BYTES, type RunOptions } from './run-options.ts';
 import type { ChangedFile, RunResult, RunSkip } from './run-result.ts';
 import { StateModules } from './state-modules.ts';
-import { displayPath } from './source-files.ts';
+import { displayPath, readSource } from './source-files.ts';
 import { upgradeV1 } from './v1-upgrade.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
@@ -140,6 +143,7 @@ async function transformCandidates(state: RunState, read: ReadCandidates): Promi
   const { transforms } = state;
   const placements = await state.modules.place([...read.candidates.values()]);
   for (const c of read.candidates.values()) c.placement = placements.get(c.absolutePath);
+  showHookRegistrars(state, read.candidates);
   for (const c of read.pending) {
     transforms.track(runCandidate(c, state.done));
     // A few at a time, so that those that need no answers finish (and drop their syntax trees)
@@ -150,6 +154,33 @@ async function transformCandidates(state: RunState, read: ReadCandidates): Promi
       state.context.types?.hurry?.();
       await Promise.race(transforms.tasks);
     }
+  }
+}
+
+/**
+ * The imported functions each candidate's initialize hooks call, where they only register: such
+ * a call moves to start-up (another module's function, so shown here, where every file is seen).
+ */
+function showHookRegistrars(state: RunState, candidates: ReadonlyMap<string, Candidate>): void {
+  const withHooks = [...candidates.values()].filter((c) => INIT_HOOK_TEXT.test(c.source));
+  if (withHooks.length === 0) return;
+  const discovered = new Set(state.discovery.files);
+  const texts = new Map<string, string | undefined>();
+  const read = (file: string): string | undefined => {
+    if (!discovered.has(file)) return undefined;
+    if (!texts.has(file)) texts.set(file, candidates.get(file)?.source ?? readSource(file, (bytes) => bytes.length <= state.maxFileBytes)?.source);
+    return texts.get(file);
+  };
+  const registrars = new HookRegistrars(read);
+  for (const c of withHooks) {
+    let analysis;
+    try {
+      analysis = analyseFile(c.source, c.absolutePath);
+    } catch {
+      continue; // its transform reports it
+    }
+    const names = registrars.of(c.absolutePath, analysis);
+    if (names.length > 0) c.registersOnly = names;
   }
 }
 

@@ -540,6 +540,11 @@ export const REFUSAL_CODES = {
           "this registration depends on `{{test}}`, the client's `{{capability}}` capability read while the server is built, where no client has declared any yet (the factory runs before initialize, and a 2026-07-28 client declares them on each request).",
         next: 'the SDK does not gate `{{capability}}` for you: register for every client and test the capabilities each request carries inside the handler, or keep the tool for 2025 clients only; then delete this comment.',
       },
+      removedGuard: {
+        reason:
+          "this registration depends on `{{test}}`, the client's `{{capability}}` capability, which the 2026-07-28 revision removed (SEP-2663): the v2 SDK runs no client task, and the tool registers for no client once the server is built before initialize.",
+        next: 'remove the tool, or rebuild it on the tasks extension; then delete this comment.',
+      },
       fromOninitialized: {
         reason:
           '{{handler}} is registered from `oninitialized`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.',

@@ -14,10 +14,10 @@ import { markerComment } from './edits/marker-comment.ts';
 import { mergedRemovals, removeStatement } from './edits/removals.ts';
 import { applyEdits } from './rewrite.ts';
 
-export function rewriteInitHooks(source: string, fileName: string, analysis?: FileAnalysis): CapabilityRewrite {
+export function rewriteInitHooks(source: string, fileName: string, analysis?: FileAnalysis, registersOnly?: readonly string[]): CapabilityRewrite {
   if (!/oninitialized|notifications\/initialized|InitializedNotificationSchema/.test(source)) return { output: source };
   const file = analysis ?? analyseFile(source, fileName);
-  const edits = findInitHooks(file).flatMap((hook) => hookEdits(source, hook));
+  const edits = findInitHooks(file, registersOnly).flatMap((hook) => hookEdits(source, hook));
   return { output: edits.length === 0 ? source : applyEdits(source, edits), parsed: { program: file.program, edits } };
 }
 

@@ -8,8 +8,9 @@
 // not gate such as `tasks`) gets a marker instead.
 import type { Node, Statement } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import { isFunction, someNode, walk } from '../analyse/ast.ts';
+import { boundNames, isFunction, referencedNames, someNode, walk, type FunctionNode } from '../analyse/ast.ts';
 import { namedFunctions } from '../analyse/file-index.ts';
+import { contextParam } from '../analyse/find-handlers.ts';
 import {
   capabilityDeclaration,
   capabilityNames,
@@ -19,6 +20,7 @@ import {
   onlyRegisters,
   readsCapabilities,
   statementsOf,
+  REMOVED_CAPABILITIES,
   ungatedCapability,
   type CapabilityNames,
   type LocalFunctions,
@@ -27,7 +29,7 @@ import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { type Edit, type Span, eolOf, indentAt, lineEndOf, lineStartOf, startsLine } from '../core/vocabulary.ts';
 import { refuse } from '../plan/refusal.ts';
 import { markerComment } from './edits/marker-comment.ts';
-import { mergedRemovals, removeStatement } from './edits/removals.ts';
+import { commentLinesAbove, mergedRemovals, removeStatement } from './edits/removals.ts';
 import { applyEdits } from './rewrite.ts';
 import type { CapabilityRewrite } from './client-capabilities.ts';
 
@@ -36,19 +38,22 @@ export function rewriteRegistrationGuards(source: string, fileName: string, anal
   const file = analysis ?? analyseFile(source, fileName);
   const handlers = new Set<Node>(file.handlers.map((h) => h.fn));
   const functions = namedFunctions(file.index);
+  // Handlers with a context parameter: the capability pass makes their reads the request's.
+  const withContext = new Set<Node>(file.handlers.filter((h) => contextParam(h)?.type === 'Identifier').map((h) => h.fn));
   const edits: Edit[] = [];
-  edits.push(...blockEdits(source, file.program.body, functions));
+  edits.push(...blockEdits(source, file.program.body, functions, withContext));
   for (const { node, ancestors } of file.index.functions) {
     if (handlers.has(node) || ancestors.some((a) => handlers.has(a)) || node.body.type !== 'BlockStatement') continue;
-    edits.push(...blockEdits(source, node.body.body, functions));
+    edits.push(...blockEdits(source, node.body.body, functions, withContext));
   }
   const parsed = { program: file.program, edits };
   return { output: edits.length === 0 ? source : applyEdits(source, edits), parsed };
 }
 
 /** The guards of one block (a function's body, the module's top level), and the capability consts they leave unused. */
-function blockEdits(source: string, statements: readonly Statement[], functions: LocalFunctions): Edit[] {
+function blockEdits(source: string, statements: readonly Statement[], functions: LocalFunctions, withContext: ReadonlySet<Node>): Edit[] {
   const names = capabilityNames(statements);
+  const declared = capabilityInits(statements, names);
   const edits: Edit[] = [];
   const removals: Edit[] = [];
   const dropped: Span[] = [];
@@ -56,15 +61,18 @@ function blockEdits(source: string, statements: readonly Statement[], functions:
     if (s.type !== 'IfStatement') return;
     const rest = statements.slice(i + 1);
     if (!s.alternate && isCapabilityTest(s.test, names) && statementsOf(s.consequent).every((b) => onlyRegisters(b, functions, names))) {
-      edits.push({ start: s.start!, end: s.end!, text: unwrapped(source, s) });
-      dropped.push({ start: s.test.start!, end: s.test.end! });
+      const copies = handlerCopies(source, [s.consequent], declared, withContext);
+      edits.push({ start: s.start!, end: s.end!, text: unwrapped(source, s, copies.edits) });
+      dropped.push({ start: s.test.start!, end: s.test.end! }, ...copies.reads);
     } else if (
       isEarlyReturnGuard(s, names) &&
       rest.some((r) => onlyRegisters(r, functions, names)) &&
       rest.every((r) => capabilityDeclaration(r, names) || onlyRegisters(r, functions, names))
     ) {
+      const copies = handlerCopies(source, rest, declared, withContext);
       removals.push(removeStatement(source, s));
-      dropped.push({ start: s.start!, end: s.end! });
+      edits.push(...copies.edits);
+      dropped.push({ start: s.start!, end: s.end! }, ...copies.reads);
     } else if (readsCapabilities(s.test, names) && someNode(s, isRegistrationCall) && !markedAbove(source, s.start!)) {
       const test = source.slice(s.test.start!, s.test.end!).replace(/\s+/g, ' ');
       const quoted = test.length > 80 ? `${test.slice(0, 77)}...` : test;
@@ -72,7 +80,7 @@ function blockEdits(source: string, statements: readonly Statement[], functions:
       const { reason, next } =
         capability === undefined
           ? refuse('registered-late', 'capabilityGuard', { test: quoted })
-          : refuse('registered-late', 'ungatedGuard', { test: quoted, capability });
+          : refuse('registered-late', REMOVED_CAPABILITIES.has(capability) ? 'removedGuard' : 'ungatedGuard', { test: quoted, capability });
       const at = lineStartOf(source, s.start!);
       edits.push({ start: at, end: at, text: markerComment({ indent: indentAt(source, s.start!), code: 'registered-late', reason, next }) + eolOf(source) });
     }
@@ -125,7 +133,7 @@ function isRead(id: Node, parent: Node | undefined): boolean {
 }
 
 /** The branch of `if (guard) { ... }` as statements of the block around it, one indent level out (template literals kept as written). */
-function unwrapped(source: string, s: Extract<Statement, { type: 'IfStatement' }>): string {
+function unwrapped(source: string, s: Extract<Statement, { type: 'IfStatement' }>, substitutions: readonly Edit[]): string {
   const body = statementsOf(s.consequent);
   const first = body[0]!;
   const last = body[body.length - 1]!;
@@ -145,12 +153,98 @@ function unwrapped(source: string, s: Extract<Statement, { type: 'IfStatement' }
   let out = '';
   for (let at = from; at < to;) {
     const end = Math.min(lineEndOf(source, at) + 1, to);
-    const line = source.slice(at, end);
+    const line = spliced(source, at, end, substitutions);
     const inTemplate = templates.some((t) => at > t.start && at <= t.end);
-    out += inTemplate ? line : line.replace(new RegExp(`^[ \\t]{0,${depth}}`), '');
+    // Each line, and those an insertion adds to it, one level out.
+    out += inTemplate ? line : line.replace(new RegExp(`^[ \\t]{0,${depth}}`, 'gm'), '');
     at = end;
   }
   return out.trimStart().trimEnd();
+}
+
+/** The text of [from, to) with the edits that lie within it made. */
+function spliced(source: string, from: number, to: number, edits: readonly Edit[]): string {
+  const within = edits.filter((e) => e.start >= from && e.end <= to).map((e) => ({ ...e, start: e.start - from, end: e.end - from }));
+  const text = source.slice(from, to);
+  return within.length === 0 ? text : applyEdits(text, within);
+}
+
+/** The block's capability consts by name, with the statement declaring each and the consts it reads. */
+function capabilityInits(statements: readonly Statement[], names: CapabilityNames): Map<string, { statement: Statement; reads: string[] }> {
+  const inits = new Map<string, { statement: Statement; reads: string[] }>();
+  for (const s of statements) {
+    if (!capabilityDeclaration(s, names) || s.type !== 'VariableDeclaration') continue;
+    const reads = [...referencedNames(s)].filter((n) => inits.has(n));
+    for (const d of s.declarations) if (d.id.type === 'Identifier') inits.set(d.id.name, { statement: s, reads });
+  }
+  return inits;
+}
+
+type Declared = ReturnType<typeof capabilityInits>;
+
+/**
+ * Reads of the block's capability consts inside the handlers `region` registers: with the guard
+ * gone such a const holds what the server was built with, so the declarations the handler reads
+ * are moved into it, read again when it runs (the capability pass then reads the request's,
+ * through the handler's context: a handler without one keeps reading the block's const).
+ * Returns the insertions, and the reads they take over.
+ */
+function handlerCopies(source: string, region: readonly Node[], declared: Declared, withContext: ReadonlySet<Node>): { edits: Edit[]; reads: Span[] } {
+  const byHandler = new Map<Node, { names: Set<string>; reads: Span[] }>();
+  if (declared.size === 0) return { edits: [], reads: [] };
+  for (const node of region) {
+    walk(node, (n, parents) => {
+      if (n.type !== 'Identifier' || !declared.has(n.name) || !isRead(n, parents[parents.length - 1])) return;
+      const handler = parents.find((p) => withContext.has(p));
+      if (!handler || !isFunction(handler) || handler.body.type !== 'BlockStatement' || parents.some((fn) => binds(fn, n.name))) return;
+      const entry = byHandler.get(handler) ?? { names: new Set<string>(), reads: [] };
+      entry.names.add(n.name);
+      entry.reads.push({ start: n.start!, end: n.end! });
+      byHandler.set(handler, entry);
+    });
+  }
+  const edits: Edit[] = [];
+  const reads: Span[] = [];
+  for (const [handler, { names, reads: own }] of byHandler) {
+    const body = (handler as FunctionNode).body as Extract<Node, { type: 'BlockStatement' }>;
+    const first = body.body[0];
+    if (!first || !startsLine(source, first.start!) || lineEndOf(source, body.start!) >= first.start!) continue;
+    const needed = new Set<string>();
+    const need = (name: string) => {
+      if (needed.has(name)) return;
+      needed.add(name);
+      for (const r of declared.get(name)!.reads) need(r);
+    };
+    names.forEach(need);
+    const statements = [...new Set([...needed].map((n) => declared.get(n)!.statement))].sort((a, b) => a.start! - b.start!);
+    const indent = indentAt(source, first.start!);
+    const eol = eolOf(source);
+    // The blank line that set the last of them apart from what followed goes with them.
+    const last = statements[statements.length - 1]!;
+    const apart = /^\r?\n[ \t]*\r?\n/.test(source.slice(lineEndOf(source, last.end!)));
+    const text = statements.map((st) => eol + reindented(source, st, indent)).join('') + (apart ? eol : '');
+    edits.push({ start: lineEndOf(source, body.start!), end: lineEndOf(source, body.start!), text });
+    reads.push(...own);
+  }
+  return { edits, reads };
+}
+
+/** A statement, with the comment lines above it (removed with it), its lines moved from its own indent to `indent`. */
+function reindented(source: string, statement: Statement, indent: string): string {
+  const own = indentAt(source, statement.start!);
+  const from = startsLine(source, statement.start!) ? commentLinesAbove(source, lineStartOf(source, statement.start!)) : statement.start!;
+  return source
+    .slice(from, statement.end!)
+    .split(/(?<=\n)/)
+    .map((line, i) => (line.startsWith(own) ? indent + line.slice(own.length) : i === 0 ? indent + line : line))
+    .join('');
+}
+
+/** Whether a function declares `name` itself (a parameter, a local): its reads are of its own. */
+function binds(fn: Node, name: string): boolean {
+  if (!isFunction(fn)) return false;
+  if (fn.params.some((p) => boundNames(p).some((b) => b.name === name))) return true;
+  return someNode(fn.body, (n) => n.type === 'VariableDeclarator' && boundNames(n.id).some((b) => b.name === name));
 }
 
 function markedAbove(source: string, at: number): boolean {

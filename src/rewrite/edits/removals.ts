@@ -57,12 +57,16 @@ function merged(removals: readonly Edit[]): Edit[] {
   return out;
 }
 
-/** A removal between two blank lines (or a blank line and the end of the block) takes one of them along. */
+/**
+ * A removal between two blank lines (or a blank line and the end of the block) takes one of them
+ * along, and so does one that leaves its block opening on a blank line.
+ */
 function withoutDoubleBlank(source: string, removal: Edit): Edit {
   const blank = /^[ \t]*\r?\n/;
-  const before = removal.start > 0 && blank.test(source.slice(lineStartOf(source, removal.start - 1), removal.start));
-  if (!before) return removal;
+  const lineBefore = removal.start > 0 ? source.slice(lineStartOf(source, removal.start - 1), removal.start) : '';
   const after = blank.exec(source.slice(removal.end));
+  if (after && /\{[ \t]*\r?\n$/.test(lineBefore)) return { ...removal, end: removal.end + after[0].length };
+  if (!blank.test(lineBefore)) return removal;
   if (after) return { ...removal, end: removal.end + after[0].length };
   if (/^[ \t]*\}/.test(source.slice(removal.end))) return { ...removal, start: lineStartOf(source, removal.start - 1) };
   return removal;
@@ -71,7 +75,7 @@ function withoutDoubleBlank(source: string, removal: Edit): Edit {
 // The start of the comment lines right above the line at `lineStart`: `//` lines, and block
 // comments whose lines are their own (JSDoc). A comment that shares a line with code, or a
 // blank line, ends them.
-function commentLinesAbove(source: string, lineStart: number): number {
+export function commentLinesAbove(source: string, lineStart: number): number {
   let from = lineStart;
   let inBlock = false;
   while (from > 0) {
