@@ -182,6 +182,15 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Wipe') ? accept({ ok: true }) : accept({ tag: 'hot' })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:tag:users:hot'],
   },
+  "handlers a project's registry gets from its declarations' factories": {
+    fixture: 'registry-factories',
+    calls: [
+      { name: 'list_tables', arguments: {} },
+      { name: 'drop_table', arguments: { table: 'logs' } },
+    ],
+    script: { roots: [{ uri: 'file:///data/a' }, { uri: 'file:///data/b' }], elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:list:start', 'audit:list:2', 'count:logs', 'delete:logs=3'],
+  },
   'a bound method through optional chains, request() by method, a destructured context': {
     fixture: 'receiver-provenance',
     calls: [

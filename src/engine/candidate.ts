@@ -75,6 +75,10 @@ export interface Candidate {
   widenDefiners?: string[];
   /** In the cross-module pass: this module's exported functions other modules register as handlers. */
   registeredAs?: Registered[];
+  /** In the cross-module pass: the registries of other modules this module hands declarations to. */
+  registries?: TransformOptions['registries'];
+  /** Set once transformed: the functions of other modules it hands declarations to, for the pass to read (see registry-modules.ts). */
+  registryQuestions?: TransformResult['plan']['registryQuestions'];
   /** The imported functions this file's initialize hooks call that only register (hook-registrars.ts). */
   registersOnly?: string[];
   /** A file that reaches the v1 SDK through a module of the project: upgraded with it (see v1-reach.ts). */
@@ -142,6 +146,7 @@ function transformOptionsOf(c: Candidate): TransformOptions {
     ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}),
     ...(c.v1Through ? { v1Through: c.v1Through } : {}),
     ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
+    ...(c.registries ? { registries: c.registries } : {}),
     ...(c.registersOnly ? { registersOnly: c.registersOnly } : {}),
     ...(c.placement ? { stateModule: c.placement.options } : {}),
   };
@@ -227,6 +232,7 @@ async function planCandidate(c: Candidate, asked: AskedFile | undefined): Promis
     }
     c.exportedHelpers = plan.exportedHelpers;
     c.definers = plan.definers;
+    c.registryQuestions = plan.registryQuestions;
     c.importsStateModule = plan.handlers.length > 0;
   } catch (error) {
     if (error instanceof ParseFailure) c.fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);

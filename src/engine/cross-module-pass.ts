@@ -11,6 +11,7 @@ import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type Expo
 import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
 import { displayPath, readSource } from './source-files.ts';
+import { RegistryModules } from './registry-modules.ts';
 import type { Placement, StateModules } from './state-modules.ts';
 
 /** What the cross-module pass works with, of its run. */
@@ -45,6 +46,7 @@ interface AgainFile {
   splitExported?: string[];
   widenDefiners?: string[];
   registeredAs?: Registered[];
+  registries?: TransformOptions['registries'];
 }
 
 /**
@@ -62,7 +64,9 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   }
   // The registries other modules' migrated tool definitions are handed to: their types are widened.
   const definers = definerModules(run.candidates, new Set(run.discovery.files));
-  if (helpers.size === 0 && definers.size === 0) return;
+  // The registries of other modules candidates hand declarations to: their handlers are found.
+  const registries = registriesHandedTo(run);
+  if (helpers.size === 0 && definers.size === 0 && registries.size === 0) return;
   run.options.onPhase?.('cross-module', 0);
   const index = new AskingHelperIndex(helpers, (p) => displayPath(run.cwd, p));
   const importers = possibleImporters(run, index, helpers, definers);
@@ -74,7 +78,31 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     planner(run, importers),
   );
   const again = filesToTransformAgain(run, index, approved, importers, helpers, definers);
+  for (const [module, found] of registries) {
+    const known = run.candidates.get(module)!;
+    const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+    again.set(module, { ...entry, registries: found });
+  }
   await transformAgain(run, again);
+}
+
+/** For each candidate that asked (its plan's registryQuestions), the registries of other modules it hands declarations to. */
+function registriesHandedTo(run: CrossModuleRun): Map<string, NonNullable<TransformOptions['registries']>> {
+  const found = new Map<string, NonNullable<TransformOptions['registries']>>();
+  const asking = [...run.candidates].filter(([, c]) => c.registryQuestions);
+  if (asking.length === 0) return found;
+  const discovered = new Set(run.discovery.files);
+  const texts = new Map<string, string | undefined>();
+  const modules = new RegistryModules((file) => {
+    if (!discovered.has(file)) return undefined;
+    if (!texts.has(file)) texts.set(file, run.candidates.get(file)?.input ?? readSource(file, (bytes) => bytes.length <= run.maxFileBytes)?.source);
+    return texts.get(file);
+  });
+  for (const [absolutePath, c] of asking) {
+    const registries = modules.of(absolutePath, c.registryQuestions!);
+    if (registries) found.set(absolutePath, registries);
+  }
+  return found;
 }
 
 /** The files that may import a module's exported helper, and the modules that define a registry to widen. */
@@ -180,6 +208,7 @@ function transformFileAgain(run: CrossModuleRun, absolutePath: string, f: AgainF
     ...(f.splitExported ? { splitExported: f.splitExported } : {}),
     ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}),
     ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}),
+    ...(f.registries ? { registries: f.registries } : {}),
   };
   const rerun: Candidate = f.known
     ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }

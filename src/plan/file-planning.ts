@@ -8,6 +8,7 @@ import { callGraphOf, type HelperChain } from '../analyse/call-graph.ts';
 import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { registeredHandlers, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
+import { registryHandlers, withRegistryHandlers } from '../analyse/registry-declarations.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
@@ -79,7 +80,10 @@ export interface FilePlanning {
 
 export function startPlanning(analysis: FileAnalysis, options: PlanOptions): FilePlanning {
   const { source } = analysis;
-  const handlers = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
+  const registered = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
+  const handlers = options.registries?.length
+    ? withRegistryHandlers(registered, registryHandlers(analysis.index, analysis.importedNames, [], options.registries))
+    : registered;
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;

@@ -75,6 +75,9 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
       .join(', ');
     return whole(refuse('shared-handler', 'severalRegistrations', { names }));
   }
+  if (handler.unnamed) return whole(refuse('unknown-tool-name', 'computedName'));
+  if (handler.factory && handler.factory.returns > 1)
+    return whole(refuse('shared-handler', 'factoryAlternatives', { handler: handlerId(handler), count: String(handler.factory.returns) }));
   const elsewhere = methodUsedElsewhere(file, handler);
   if (elsewhere) return whole(refuse('shared-handler', 'methodUsedElsewhere', { method: elsewhere, handler: handlerId(handler) }));
   if (file.urlThrows.blocked.has(handler)) return whole(refuse('blocked-by-sibling', 'urlThrow'));

@@ -2,6 +2,7 @@
 // the other modules of the run (their asking helpers, the handlers they register from here,
 // where the request-state module goes).
 import type { HandlerSite } from '../analyse/find-handlers.ts';
+import type { ImportedRegistries } from '../analyse/registry-declarations.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { SplitShape } from './types.ts';
 
@@ -34,6 +35,8 @@ export interface PlanOptions {
   widenDefiners?: ReadonlySet<string>;
   /** This module's exported functions other modules register as handlers, and how (the engine finds them). */
   registeredAs?: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>;
+  /** Other modules' tool registries, by the local name of the function of theirs this module hands declarations to (the engine found them). */
+  registries?: ImportedRegistries;
   /**
    * Set when this module reaches the v1 SDK through a module of the project that stays on v1
    * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.

@@ -513,6 +513,11 @@ export const REFUSAL_CODES = {
         reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
         next: 'give each registration its own function (wrapping a shared one), then run again.',
       },
+      factoryAlternatives: {
+        reason:
+          'the factory of {{handler}} returns one of {{count}} functions (chosen when the server is built), and the migrated state must name the one that minted it.',
+        next: 'have the factory return one function that makes the choice inside it, then run again.',
+      },
       methodUsedElsewhere: {
         reason:
           'the method `{{method}}` is registered as {{handler}} and named elsewhere too (registered again, or called from another handler); the migrated state must name exactly one handler.',

@@ -1,0 +1,194 @@
+// A server whose tools are declared in a project registry, the way production servers lay them
+// out: each module under src/tools declares its tool (`declareTool({ name, factory })`, the name
+// from a const object of another module), the registry's module registers every declaration in a
+// loop with the handler its factory returns, and src/server.ts hands it the list. The engine
+// reads the registry's module for the modules that declare tools: what a factory returns is the
+// handler of the tool its declaration names, with its context where the registry's registration
+// puts it (no schema: the context alone). A `factory` handed to a module that registers nothing
+// stays marked. The migrated server, run through the real v2 client on both eras, behaves as the
+// original does on the 2025 era, and a second run changes nothing.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createWorld, type World } from '../fixtures/_support/world.ts';
+import { runCodemod } from '../src/engine/run.ts';
+import { ROOT } from './support/fixtures.ts';
+import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
+import { originalAndCopy } from './support/scratch.ts';
+import { typecheck } from './support/typecheck.ts';
+
+const WORLD = JSON.stringify(path.join(ROOT, 'fixtures', '_support', 'world.ts'));
+
+const FILES: Record<string, string> = {
+  'src/tools/names.ts': "export const TOOL_NAMES = { workspaces: 'list_workspaces', archive: 'archive_table' } as const;\n",
+  'src/tools/tool-registry.ts': [
+    "import type { McpServer, ServerContext, ToolCallback } from '@modelcontextprotocol/server';",
+    "import * as z from 'zod/v4';",
+    `import type { World } from ${WORLD};`,
+    '',
+    'export interface ToolContext {',
+    '  server: McpServer;',
+    '  world: World;',
+    '}',
+    '',
+    '/** What the SDK calls: `(args, ctx)` for a tool with a schema, `(ctx)` for one without. */',
+    'export type ToolHandler = (args: any, ctx: ServerContext) => ReturnType<ToolCallback>;',
+    '',
+    'export interface ToolDeclaration {',
+    '  name: string;',
+    '  description: string;',
+    '  inputSchema?: z.ZodRawShape;',
+    '  factory: (context: ToolContext) => ToolHandler;',
+    '}',
+    '',
+    'export function declareTool(declaration: ToolDeclaration): ToolDeclaration {',
+    '  return declaration;',
+    '}',
+    '',
+    'export function registerTools(server: McpServer, world: World, declarations: readonly ToolDeclaration[]): void {',
+    '  declarations.forEach((declaration) => {',
+    '    const { name, factory, ...config } = declaration;',
+    '    server.registerTool(name, { description: config.description, ...(config.inputSchema && { inputSchema: z.object(config.inputSchema) }) }, factory({ server, world }));',
+    '  });',
+    '}',
+    '',
+  ].join('\n'),
+  'src/tools/workspaces.ts': [
+    "import { TOOL_NAMES } from './names.js';",
+    "import { declareTool, type ToolContext } from './tool-registry.js';",
+    '',
+    'export const LIST_WORKSPACES = declareTool({',
+    '  name: TOOL_NAMES.workspaces,',
+    "  description: 'List the workspaces under the client roots',",
+    '  factory: listWorkspaces,',
+    '});',
+    '',
+    'function listWorkspaces({ server, world }: ToolContext) {',
+    '  return async () => {',
+    "    world.audit('workspaces:scan');",
+    '    const { roots } = await server.server.listRoots();',
+    '    world.audit(`workspaces:${roots.length}`);',
+    "    return { content: [{ type: 'text' as const, text: roots.map((root) => root.name ?? root.uri).join(', ') }] };",
+    '  };',
+    '}',
+    '',
+  ].join('\n'),
+  'src/tools/archive.ts': [
+    "import * as z from 'zod/v4';",
+    "import { TOOL_NAMES } from './names.js';",
+    "import { declareTool } from './tool-registry.js';",
+    '',
+    'export const ARCHIVE_TABLE = declareTool({',
+    '  name: TOOL_NAMES.archive,',
+    "  description: 'Archive a table',",
+    '  inputSchema: { table: z.string() },',
+    '  factory:',
+    '    ({ world }) =>',
+    '    async ({ table }: { table: string }, ctx) => {',
+    '      const rows = world.count(table);',
+    '      const answer = await ctx.mcpReq.elicitInput({',
+    '        message: `Archive ${rows} rows of ${table}?`,',
+    "        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },",
+    '      });',
+    "      if (answer.action !== 'accept' || answer.content?.ok !== true) return { content: [{ type: 'text', text: 'Kept.' }] };",
+    '      world.delete(table);',
+    "      return { content: [{ type: 'text', text: `Archived ${rows} rows.` }] };",
+    '    },',
+    '});',
+    '',
+  ].join('\n'),
+  // A `factory` handed to a module with no registry: a job a timer runs, which no request answers.
+  'src/jobs/scheduler.ts': [
+    'export interface Job {',
+    '  name: string;',
+    '  factory: () => () => Promise<void>;',
+    '}',
+    '',
+    'export function schedule(job: Job): Job {',
+    '  setInterval(() => void job.factory()(), 60_000).unref();',
+    '  return job;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/jobs/digest.ts': [
+    "import type { McpServer } from '@modelcontextprotocol/server';",
+    "import { schedule } from './scheduler.js';",
+    '',
+    'export function scheduleDigest(server: McpServer): void {',
+    '  schedule({',
+    "    name: 'digest',",
+    '    factory: () => async () => {',
+    '      await server.server.createMessage({',
+    "        messages: [{ role: 'user', content: { type: 'text', text: 'Summarise the day.' } }],",
+    '        maxTokens: 50,',
+    '      });',
+    '    },',
+    '  });',
+    '}',
+    '',
+  ].join('\n'),
+  'src/server.ts': [
+    "import { McpServer } from '@modelcontextprotocol/server';",
+    `import type { World } from ${WORLD};`,
+    "import { ARCHIVE_TABLE } from './tools/archive.js';",
+    "import { registerTools } from './tools/tool-registry.js';",
+    "import { LIST_WORKSPACES } from './tools/workspaces.js';",
+    '',
+    'const TOOLS = [LIST_WORKSPACES, ARCHIVE_TABLE];',
+    '',
+    'export function createServer(world: World): McpServer {',
+    "  const server = new McpServer({ name: 'warehouse', version: '1.0.0' });",
+    '  registerTools(server, world, TOOLS);',
+    '  return server;',
+    '}',
+    '',
+  ].join('\n'),
+};
+
+const calls: ToolCall[] = [
+  { name: 'list_workspaces', arguments: {} },
+  { name: 'archive_table', arguments: { table: 'logs' } },
+  { name: 'archive_table', arguments: { table: 'users' } },
+];
+const script: ClientScript = {
+  roots: [{ uri: 'file:///srv/a', name: 'a' }, { uri: 'file:///srv/b' }],
+  elicit: (params) => ({ action: 'accept', content: { ok: String(params.message).includes('logs') } }),
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await originalAndCopy('registries-e2e-', FILES);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('migrates the handlers a registry gets from other modules’ factories, and they behave as before on both eras', async () => {
+  const migrated = path.join(dir, 'migrated');
+  const result = await runCodemod({ paths: ['.'], cwd: migrated, write: true });
+  expect(result.errors).toEqual([]);
+  expect(result.sites.map((s) => [s.file, s.handler, s.status, s.code])).toEqual([
+    ['src/jobs/digest.ts', undefined, 'marked', 'no-request-to-answer'],
+    ['src/tools/archive.ts', 'tool:TOOL_NAMES.archive', 'migrated', undefined],
+    ['src/tools/workspaces.ts', 'tool:TOOL_NAMES.workspaces', 'migrated', undefined],
+  ]);
+  expect(typecheck(Object.keys(FILES).map((f) => path.join(migrated, f)))).toEqual([]);
+
+  const again = await runCodemod({ paths: ['.'], cwd: migrated, write: false });
+  expect(again.changed).toEqual([]);
+
+  const original = (await import(path.join(dir, 'original', 'src/server.ts'))) as { createServer(world: World): McpServer };
+  const legacyWorld = createWorld();
+  const legacy = await runCalls(() => original.createServer(legacyWorld), 'legacy', calls, script);
+  expect(legacyWorld.log).toEqual(['audit:workspaces:scan', 'audit:workspaces:2', 'count:logs', 'delete:logs=3', 'count:users']);
+  expect(legacy.questions.map((q) => q.method)).toEqual(['roots/list', 'elicitation/create', 'elicitation/create']);
+
+  const after = (await import(path.join(migrated, 'src/server.ts'))) as { createServer(world: World): McpServer };
+  for (const era of ['modern', 'legacy'] as const) {
+    const world = createWorld();
+    const run = await runCalls(() => after.createServer(world), era, calls, script);
+    expect(run.era).toBe(era);
+    expect({ era, results: run.results }).toEqual({ era, results: legacy.results });
+    expect({ era, questions: run.questions }).toEqual({ era, questions: legacy.questions });
+    expect({ era, log: world.log }).toEqual({ era, log: legacyWorld.log });
+  }
+});
