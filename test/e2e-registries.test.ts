@@ -4,15 +4,15 @@
 // loop with the handler its factory returns, and src/server.ts hands it the list. The engine
 // reads the registry's module for the modules that declare tools: what a factory returns is the
 // handler of the tool its declaration names, with its context where the registry's registration
-// puts it (no schema: the context alone). A `factory` handed to a module that registers nothing
-// stays marked. The migrated server, run through the real v2 client on both eras, behaves as the
+// puts it (no schema: the context alone). A factory two declarations share, and a `factory` handed
+// to a module that registers nothing, stay marked, and a second run writes nothing over them. The migrated server, run through the real v2 client on both eras, behaves as the
 // original does on the 2025 era, and a second run changes nothing.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
-import { runCodemod } from '../src/engine/run.ts';
+import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import { ROOT } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
 import { originalAndCopy } from './support/scratch.ts';
@@ -98,6 +98,22 @@ const FILES: Record<string, string> = {
     '});',
     '',
   ].join('\n'),
+  // One factory two declarations share: its handler would serve both tools, so it is marked.
+  'src/tools/confirm.ts': [
+    "import { declareTool, type ToolContext } from './tool-registry.js';",
+    '',
+    'function confirming({ server, world }: ToolContext) {',
+    '  return async () => {',
+    "    const answer = await server.server.elicitInput({ message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } });",
+    '    world.audit(`confirm:${answer.action}`);',
+    "    return { content: [{ type: 'text' as const, text: answer.action }] };",
+    '  };',
+    '}',
+    '',
+    "export const CONFIRM = declareTool({ name: 'confirm', description: 'Confirm', factory: confirming });",
+    "export const CONFIRM_AGAIN = declareTool({ name: 'confirm_again', description: 'Confirm again', factory: confirming });",
+    '',
+  ].join('\n'),
   // A `factory` handed to a module with no registry: a job a timer runs, which no request answers.
   'src/jobs/scheduler.ts': [
     'export interface Job {',
@@ -132,10 +148,11 @@ const FILES: Record<string, string> = {
     "import { McpServer } from '@modelcontextprotocol/server';",
     `import type { World } from ${WORLD};`,
     "import { ARCHIVE_TABLE } from './tools/archive.js';",
+    "import { CONFIRM, CONFIRM_AGAIN } from './tools/confirm.js';",
     "import { registerTools } from './tools/tool-registry.js';",
     "import { LIST_WORKSPACES } from './tools/workspaces.js';",
     '',
-    'const TOOLS = [LIST_WORKSPACES, ARCHIVE_TABLE];',
+    'const TOOLS = [LIST_WORKSPACES, ARCHIVE_TABLE, CONFIRM, CONFIRM_AGAIN];',
     '',
     'export function createServer(world: World): McpServer {',
     "  const server = new McpServer({ name: 'warehouse', version: '1.0.0' });",
@@ -157,25 +174,36 @@ const script: ClientScript = {
 };
 
 let dir: string;
+let migrated: string;
+let result: RunResult;
 beforeAll(async () => {
   dir = await originalAndCopy('registries-e2e-', FILES);
-});
+  migrated = path.join(dir, 'migrated');
+  result = await runCodemod({ paths: ['.'], cwd: migrated, write: true });
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('migrates the handlers a registry gets from other modules’ factories, and they behave as before on both eras', async () => {
-  const migrated = path.join(dir, 'migrated');
-  const result = await runCodemod({ paths: ['.'], cwd: migrated, write: true });
+it('migrates the handlers a registry gets from other modules’ factories, and marks the rest', () => {
   expect(result.errors).toEqual([]);
   expect(result.sites.map((s) => [s.file, s.handler, s.status, s.code])).toEqual([
     ['src/jobs/digest.ts', undefined, 'marked', 'no-request-to-answer'],
     ['src/tools/archive.ts', 'tool:TOOL_NAMES.archive', 'migrated', undefined],
+    ['src/tools/confirm.ts', 'tool:confirm', 'marked', 'shared-handler'],
     ['src/tools/workspaces.ts', 'tool:TOOL_NAMES.workspaces', 'migrated', undefined],
   ]);
   expect(typecheck(Object.keys(FILES).map((f) => path.join(migrated, f)))).toEqual([]);
+});
 
-  const again = await runCodemod({ paths: ['.'], cwd: migrated, write: false });
+it('writes nothing on a second run, the marker above the shared handler’s request left as it is', async () => {
+  const texts = () => Object.keys(FILES).map((f) => readFileSync(path.join(migrated, f), 'utf8'));
+  const first = texts();
+  const again = await runCodemod({ paths: ['.'], cwd: migrated, write: true });
+  expect(again.errors).toEqual([]);
   expect(again.changed).toEqual([]);
+  expect(texts()).toEqual(first);
+});
 
+it('behaves as the original does, on both eras', async () => {
   const original = (await import(path.join(dir, 'original', 'src/server.ts'))) as { createServer(world: World): McpServer };
   const legacyWorld = createWorld();
   const legacy = await runCalls(() => original.createServer(legacyWorld), 'legacy', calls, script);
