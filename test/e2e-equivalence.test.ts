@@ -191,6 +191,20 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [{ uri: 'file:///data/a' }, { uri: 'file:///data/b' }], elicit: () => accept({ ok: true }) },
     legacyLog: ['audit:list:start', 'audit:list:2', 'count:logs', 'delete:logs=3'],
   },
+  'tools written as classes, whose instances a loop registers': {
+    fixture: 'registry-classes',
+    calls: [
+      { name: 'archive_table', arguments: { table: 'users' } },
+      { name: 'ping', arguments: {} },
+      { name: 'vacuum', arguments: {} },
+      { name: 'reindex', arguments: {} },
+    ],
+    script: {
+      elicit: () => accept({ ok: true }),
+      sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'pong' } }),
+    },
+    legacyLog: ['count:users', 'delete:users=5', 'audit:ping', 'audit:vacuum:accept', 'audit:reindex:accept'],
+  },
   'a bound method through optional chains, request() by method, a destructured context': {
     fixture: 'receiver-provenance',
     calls: [

@@ -7,7 +7,14 @@ import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { transformSource } from '../src/transform.ts';
 
 const shapes = (source: string) =>
-  analyseFile(source, 'registry.ts').registries.map(({ kind, nameKey, factoryKey, arity }) => ({ kind, nameKey, factoryKey, arity }));
+  analyseFile(source, 'registry.ts').registries.map(({ kind, nameKey, handlerKey, factory, forwards, arity }) => ({
+    kind,
+    nameKey,
+    handlerKey,
+    factory,
+    forwards,
+    arity,
+  }));
 
 describe('the registries a module holds', () => {
   it('reads a loop that destructures each declaration and builds a schema only for one that has it', () => {
@@ -19,7 +26,9 @@ describe('the registries a module holds', () => {
           server.registerTool(name, { ...config, inputSchema: config.inputSchema ? z.object(config.inputSchema) : undefined }, handler);
         }
       }`;
-    expect(shapes(source)).toEqual([{ kind: 'tool', nameKey: 'name', factoryKey: 'factory', arity: { schemaKey: 'inputSchema' } }]);
+    expect(shapes(source)).toEqual([
+      { kind: 'tool', nameKey: 'name', handlerKey: 'factory', factory: true, forwards: undefined, arity: { schemaKey: 'inputSchema' } },
+    ]);
     expect(analyseFile(source, 'registry.ts').registries[0]!.through).toEqual({ fn: 'registerTools', param: 2 });
   });
 
@@ -33,18 +42,38 @@ describe('the registries a module holds', () => {
       { schemaKey: 'args' },
     ],
     ['a config read from elsewhere', 'server.registerTool(d.id, d.config, d.make(server))', 'unknown'],
+    [
+      'a const of the loop holding the schema when it has one',
+      'const inputSchema = d.shape ? z.object(d.shape) : undefined; server.registerTool(d.id, { inputSchema }, d.make(server))',
+      { schemaKey: 'shape' },
+    ],
+    ['a schema named from outside the loop', 'server.registerTool(d.id, { inputSchema: schema }, d.make(server))', 'unknown'],
   ])('finds where the context goes with %s', (_, registration, arity) => {
-    expect(shapes(`declarations.forEach((d) => { ${registration}; });`)).toEqual([{ kind: 'tool', nameKey: 'id', factoryKey: 'make', arity }]);
+    expect(shapes(`declarations.forEach((d) => { ${registration}; });`)).toEqual([
+      { kind: 'tool', nameKey: 'id', handlerKey: 'make', factory: true, forwards: undefined, arity },
+    ]);
   });
 
   it('reads a prompt registry by its arguments schema', () => {
     expect(shapes('for (const p of PROMPTS) server.registerPrompt(p.name, { argsSchema: p.argsSchema }, p.factory(deps));')).toEqual([
-      { kind: 'prompt', nameKey: 'name', factoryKey: 'factory', arity: { schemaKey: 'argsSchema' } },
+      { kind: 'prompt', nameKey: 'name', handlerKey: 'factory', factory: true, forwards: undefined, arity: { schemaKey: 'argsSchema' } },
     ]);
   });
 
   it.each([
-    ['a handler property passed on as it is', 'for (const t of tools) server.registerTool(t.name, {}, t.handler);'],
+    ['as it is', 'server.registerTool(t.name, {}, t.run)', undefined],
+    ['bound to the declaration', 'server.registerTool(t.name, {}, t.run.bind(t))', undefined],
+    ['through a function handing on its parameters', 'server.registerTool(t.name, {}, (args, ctx) => t.run(args, ctx))', 2],
+    ['through a function handing on its one parameter', 'server.registerTool(t.name, {}, async (ctx) => { return await t.run(ctx); })', 1],
+  ])('reads a handler the declaration holds, passed on %s', (_, registration, forwards) => {
+    expect(shapes(`for (const t of tools) ${registration};`)).toEqual([
+      { kind: 'tool', nameKey: 'name', handlerKey: 'run', factory: false, forwards, arity: { fixed: 0 } },
+    ]);
+  });
+
+  it.each([
+    ['a handler bound to something else', 'for (const t of tools) server.registerTool(t.name, {}, t.run.bind(other));'],
+    ['a function handing on other values', 'for (const t of tools) server.registerTool(t.name, {}, (args, ctx) => t.run(ctx, args));'],
     ['a registration outside a loop', 'server.registerTool(tool.name, {}, tool.factory(server));'],
     ['a name that is not the declaration’s', 'for (const t of tools) server.registerTool(`x_${t.name}`, {}, t.factory(server));'],
     ['a factory read through a let', 'for (const t of tools) { let make = t.factory; server.registerTool(t.name, {}, make(server)); }'],
@@ -158,6 +187,35 @@ function declared(names: { ask: string }) {
   });
 });
 
+describe('a definition whose registry is read', () => {
+  it('gets the context the registry passes it, added where it goes', () => {
+    const source = `
+import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+export function createServer() {
+  const server = new McpServer({ name: 's', version: '1' });
+  const tools = [
+    {
+      name: 'wipe',
+      inputSchema: z.object({ table: z.string() }),
+      handler: async ({ table }: { table: string }) => {
+        const answer = await server.server.elicitInput({ message: table, requestedSchema: { type: 'object', properties: {} } });
+        return { content: [{ type: 'text' as const, text: answer.action }] };
+      },
+    },
+  ];
+  for (const tool of tools) server.registerTool(tool.name, { inputSchema: tool.inputSchema }, tool.handler);
+  return server;
+}
+`;
+    const { output, plan } = transformSource(source, 'tools.ts');
+    expect(plan.sites.map((s) => [s.line, s.handler, s.status])).toEqual([[11, 'tool:wipe', 'migrated']]);
+    expect(output).toContain(
+      "handler: async ({ table }: { table: string }, ctx: ServerContext) => {\n        const mrtr = await mrtrResume(ctx, 'tool:wipe', ['answer'], { table });",
+    );
+  });
+});
+
 describe('servers the receiver resolver now knows', () => {
   it('reads a server destructured from a parameter typed by a local interface', () => {
     const source = `
@@ -193,5 +251,72 @@ export class Prompter {
 }
 `;
     expect(sites(source)).toEqual([[11, undefined, 'marked', 'in-helper']]);
+  });
+});
+
+describe('tools written as classes', () => {
+  /** A class whose instances a loop registers, named by `nameMember`, with `run` passed on as `registration` says. */
+  const classes = (nameMember: string, registration: string, made = "new AskTool('a', server), new AskTool('b', server)") => `
+import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+class AskTool {
+  ${nameMember}
+  constructor(name: string, private readonly server: McpServer) { void name; }
+  async run() {
+    const answer = await this.server.server.elicitInput({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text' as const, text: answer.action }] };
+  }
+}
+export function createServer() {
+  const server = new McpServer({ name: 's', version: '1' });
+  for (const tool of [${made}]) server.registerTool(tool.name, {}, ${registration});
+  return server;
+}
+`;
+
+  it('names the state of a method several instances share by the name each instance keeps', () => {
+    const source = classes('readonly name: string;', 'tool.run.bind(tool)').replace('{ void name; }', '{ this.name = name; }');
+    const { output, plan } = transformSource(source, 'tools.ts');
+    expect(plan.sites.map((s) => [s.line, s.handler, s.status])).toEqual([[8, 'tool:this.name', 'migrated']]);
+    expect(output).toContain("  async run(ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, `tool:${this.name}`, ['answer'], {});");
+  });
+
+  it('names it so when a handler hands its call to the instance, its context added to both', () => {
+    const source = classes("name = 'ask';", '(args) => tool.run(args)', "new AskTool('ask', server)")
+      .replace('async run()', 'async run(args: object)')
+      .replace('server.registerTool(tool.name, {}', 'server.registerTool(tool.name, { inputSchema: z.object({}) }');
+    const { output, plan } = transformSource(source, 'tools.ts');
+    expect(plan.sites.map((s) => [s.line, s.handler, s.status])).toEqual([[8, 'tool:this.name', 'migrated']]);
+    expect(output).toContain("  async run(args: object, ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, `tool:${this.name}`, ['answer'], args);");
+    expect(output).toContain('(args, ctx) => tool.run(args, ctx));');
+  });
+
+  it('refuses a method several instances share when it cannot name their tools', () => {
+    const source = classes('name: string;', 'tool.run.bind(tool)').replace('{ void name; }', '{ this.name = name; }');
+    const [site] = transformSource(source, 'tools.ts').plan.sites;
+    expect([site!.line, site!.status, site!.code, site!.reason]).toEqual([
+      8,
+      'marked',
+      'unknown-tool-name',
+      "each instance of this handler's class is registered under its own `name`, which the class does not keep (readonly), so the request state cannot name the tool it was minted for.",
+    ]);
+    const handed = source.replace('tool.run.bind(tool)', '(args) => tool.run(args)').replace('async run()', 'async run(args: object)');
+    const schema = handed.replace('server.registerTool(tool.name, {}', 'server.registerTool(tool.name, { inputSchema: z.object({}) }');
+    // Handed the call through the instance, it is left as a helper the handler reaches.
+    expect(transformSource(schema, 'tools.ts').plan.sites.map((s) => [s.line, s.code])).toEqual([
+      [8, 'in-helper'],
+      [14, 'via-helper'],
+    ]);
+  });
+
+  it('leaves a method a handler calls with other arguments than it takes', () => {
+    const source = classes("name = 'ask';", '(args) => tool.run(args)', "new AskTool('ask', server)").replace(
+      'server.registerTool(tool.name, {}',
+      'server.registerTool(tool.name, { inputSchema: z.object({}) }',
+    );
+    expect(transformSource(source, 'tools.ts').plan.sites.map((s) => [s.line, s.status, s.code])).toEqual([
+      [8, 'marked', 'in-helper'],
+      [14, 'marked', 'via-helper'],
+    ]);
   });
 });

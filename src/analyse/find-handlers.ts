@@ -28,6 +28,8 @@ export interface HandlerSite {
    * registration, so a context parameter cannot be added to it.
    */
   definition?: boolean;
+  /** A definition whose registry was read (see registry-declarations.ts): it shows where the context goes, and one may be added. */
+  contextShown?: true;
   /**
    * The type an added context parameter is written with: of a function a handler delegates to
    * (see plan/delegates.ts), one registered apart from its declaration, or a tool or prompt
@@ -40,8 +42,12 @@ export interface HandlerSite {
    * state alone).
    */
   factory?: { fn: FunctionNode; returns: number };
-  /** Its registered name is not one the handler can name itself with (a declaration's `name: prefix + x`): it is refused. */
-  unnamed?: true;
+  /**
+   * Its registered name is not one the handler can name itself with (a declaration's `name:
+   * prefix + x`; an instance's own `name`, which its class may change: that member's name): it
+   * is refused.
+   */
+  unnamed?: true | { member: string };
 }
 
 /** The handler's context parameter, where it declares one (its `this` parameter aside). */

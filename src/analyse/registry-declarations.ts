@@ -5,7 +5,7 @@
 // module (the registry itself, or a definer beside it), or written in the array the registry
 // iterates. The handler's context parameter sits where the registry's registration puts it.
 import type { CallExpression, Node, ObjectExpression } from '@babel/types';
-import { argumentParams, isFunction, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
+import { argumentParams, isFunction, memberPath, propertyOf, someNode, stringValue, walk, type FunctionNode } from './ast.ts';
 import { stableBinding, type Imports } from './bindings.ts';
 import { constDeclarations, constString, enclosingFunctions, namedFunctions, type Declarations, type FileIndex, type Indexed } from './file-index.ts';
 import type { HandlerSite } from './find-handlers.ts';
@@ -26,23 +26,26 @@ interface Reading {
 export function registryHandlers(index: FileIndex, imports: Imports, own: readonly Registry[], imported: ImportedRegistries = []): HandlerSite[] {
   if (own.length === 0 && imported.length === 0) return [];
   const reading: Reading = { index, imports, functions: namedFunctions(index), declarations: constDeclarations(index) };
-  const found = new Map<ObjectExpression, { shapes: readonly RegistryShape[]; at: Indexed<CallExpression> }>();
-  const add = (objects: ObjectExpression[], shapes: readonly RegistryShape[], at: Indexed<CallExpression>) => {
-    for (const o of objects) if (!found.has(o)) found.set(o, { shapes, at });
+  const found = new Map<Node, { declaration: Declaration; shapes: readonly RegistryShape[]; at: Indexed<CallExpression> }>();
+  const add = (declarations: Declaration[], shapes: readonly RegistryShape[], at: Indexed<CallExpression>) => {
+    for (const d of declarations) if (!found.has(d.node)) found.set(d.node, { declaration: d, shapes, at });
   };
   for (const at of index.calls) {
     const shapes = shapesCalled(at.node, reading, own, imported);
     if (shapes.length > 0)
       add(
-        at.node.arguments.flatMap((a) => declarationObjects(a, reading, enclosingFunctions(at.ancestors))),
+        at.node.arguments.flatMap((a) => declarationsIn(a, reading, enclosingFunctions(at.ancestors))),
         shapes,
         at,
       );
   }
   for (const registry of own)
     if (registry.iterated)
-      add(declarationObjects(registry.iterated, reading, enclosingFunctions(registry.registration.ancestors)), [registry], registry.registration);
-  return [...found].flatMap(([object, { shapes, at }]) => declaredHandlers(object, shapes, at, reading));
+      add(declarationsIn(registry.iterated, reading, enclosingFunctions(registry.registration.ancestors)), [registry], registry.registration);
+  const handlers = [...found.values()].flatMap(({ declaration, shapes, at }) => declaredHandlers(declaration, shapes, at, reading));
+  // Instances of one class share its method as one handler: named by each instance (`this.name`), or refused once.
+  const once = (h: HandlerSite) => h.nameText?.startsWith('this.') || typeof h.unnamed === 'object';
+  return handlers.filter((h, i) => !once(h) || handlers.findIndex((o) => o.fn === h.fn && o.nameText === h.nameText) === i);
 }
 
 /** The registries a call hands its arguments to: one of this module's (or a function beside it), or an imported one. */
@@ -62,48 +65,123 @@ function shapesCalled(call: CallExpression, reading: Reading, own: readonly Regi
   return imported.find((r) => r.local === name)?.shapes ?? [];
 }
 
-/** The object literals a value is made of: written there, in an array, or read from a const holding them. */
-function declarationObjects(node: Node, reading: Reading, functions: readonly FunctionNode[], depth = 0): ObjectExpression[] {
+/** A declaration: an object literal, or an instance of a class of this module; what it holds under a key. */
+interface Declaration {
+  node: Node;
+  /** The value under `key`: a property's value, a class's field initialiser or method, a getter's returned value. */
+  member(key: string): Node | undefined;
+  /** Whether it has `key` (a class's field set by its constructor has no value here). */
+  has(key: string): boolean;
+  /** An instance of this class: its `this.<key>` reads a member the class never changes (a readonly one). */
+  readonlyMember?: (key: string) => boolean;
+}
+
+/** The declarations a value is made of: written there, in an array, or read from a const holding them. */
+function declarationsIn(node: Node, reading: Reading, functions: readonly FunctionNode[], depth = 0): Declaration[] {
   if (depth > 4) return [];
-  if (node.type === 'ObjectExpression') return [node];
+  if (node.type === 'ObjectExpression') return [{ node, member: (key) => propertyOf(node, key), has: (key) => propertyOf(node, key) !== undefined }];
+  if (node.type === 'NewExpression') {
+    const cls = node.callee.type === 'Identifier' ? classNamed(reading.index, node.callee.name) : undefined;
+    if (!cls) return [];
+    const members = instanceMembers(cls);
+    return [{ node, member: (key) => classMember(cls, key), has: (key) => members.has(key), readonlyMember: (key) => members.get(key) === 'readonly' }];
+  }
   if (node.type === 'ArrayExpression')
-    return node.elements.flatMap((e) => (e && e.type !== 'SpreadElement' ? declarationObjects(e, reading, functions, depth + 1) : []));
-  if (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression') return declarationObjects(node.expression, reading, functions, depth + 1);
+    return node.elements.flatMap((e) => (e && e.type !== 'SpreadElement' ? declarationsIn(e, reading, functions, depth + 1) : []));
+  if (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression') return declarationsIn(node.expression, reading, functions, depth + 1);
   if (node.type !== 'Identifier') return [];
   const init = reading.declarations(node.name, functions)?.init;
   // `const LIST = declareTool({...})`: the call's own objects are found as the call is.
-  return init && init.type !== 'CallExpression' ? declarationObjects(init, reading, functions, depth + 1) : [];
+  return init && init.type !== 'CallExpression' ? declarationsIn(init, reading, functions, depth + 1) : [];
 }
 
-/** The handlers one declaration holds, for the first registry shape it has the properties of. */
-function declaredHandlers(object: ObjectExpression, shapes: readonly RegistryShape[], at: Indexed<CallExpression>, reading: Reading): HandlerSite[] {
-  const matching = shapes.filter((s) => propertyOf(object, s.factoryKey) && propertyOf(object, s.nameKey));
+type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
+
+function classNamed(index: FileIndex, name: string): ClassNode | undefined {
+  const classes = index.otherDeclarations.filter((d): d is ClassNode => d.type === 'ClassDeclaration' && d.id?.name === name);
+  return classes.length === 1 ? classes[0] : undefined;
+}
+
+/** Whether a class keeps its own instance member `key` readonly (a readonly field or parameter property). */
+export function readonlyInstanceMember(cls: Extract<Node, { type: 'ClassDeclaration' | 'ClassExpression' }>, key: string): boolean {
+  return instanceMembers(cls).get(key) === 'readonly';
+}
+
+/**
+ * A class's own instance members by name, and which keep their value: readonly fields and
+ * parameter properties, and fields set to a string that the class never assigns.
+ */
+function instanceMembers(cls: Extract<Node, { type: 'ClassDeclaration' | 'ClassExpression' }>): Map<string, 'readonly' | 'other'> {
+  const members = new Map<string, 'readonly' | 'other'>();
+  const kept = (m: Extract<Node, { type: 'ClassProperty' }>, key: string) => m.readonly || (stringValue(m.value) !== undefined && !assignsThis(cls, key));
+  for (const m of cls.body.body) {
+    if ((m.type === 'ClassMethod' || m.type === 'ClassProperty') && !m.static && !m.computed && m.key.type === 'Identifier')
+      members.set(m.key.name, m.type === 'ClassProperty' && kept(m, m.key.name) ? 'readonly' : 'other');
+    if (m.type === 'ClassMethod' && m.kind === 'constructor')
+      for (const p of m.params)
+        if (p.type === 'TSParameterProperty' && p.parameter.type === 'Identifier') members.set(p.parameter.name, p.readonly ? 'readonly' : 'other');
+  }
+  return members;
+}
+
+/** Whether the class assigns `this.<key>` anywhere. */
+function assignsThis(cls: Node, key: string): boolean {
+  return someNode(
+    cls,
+    (n) =>
+      (n.type === 'AssignmentExpression' || n.type === 'UpdateExpression') &&
+      ((n.type === 'AssignmentExpression' ? n.left : n.argument) as Node).type === 'MemberExpression' &&
+      memberPath((n.type === 'AssignmentExpression' ? n.left : n.argument) as Node) === `this.${key}`,
+  );
+}
+
+/** A class's own instance member: a method, a field's initialiser, a getter's one returned value. */
+function classMember(cls: ClassNode, key: string): Node | undefined {
+  for (const m of cls.body.body) {
+    if ((m.type !== 'ClassMethod' && m.type !== 'ClassProperty') || m.static || m.computed || m.key.type !== 'Identifier' || m.key.name !== key) continue;
+    if (m.type === 'ClassProperty') return m.value ?? undefined;
+    if (m.kind === 'method') return m;
+    const only = m.kind === 'get' && m.body.body.length === 1 ? m.body.body[0] : undefined;
+    return only?.type === 'ReturnStatement' ? (only.argument ?? undefined) : undefined;
+  }
+  return undefined;
+}
+
+/** The handlers one declaration holds, for the first registry shape it has the members of. */
+function declaredHandlers(declaration: Declaration, shapes: readonly RegistryShape[], at: Indexed<CallExpression>, reading: Reading): HandlerSite[] {
+  const matching = shapes.filter((s) => declaration.member(s.handlerKey) && declaration.has(s.nameKey));
   // A tool registry and a prompt registry reading the same properties: which one it reaches is not seen.
   if (matching.length === 0 || new Set(matching.map((s) => s.kind)).size > 1) return [];
   const shape = matching[0]!;
-  const factory = functionOf(propertyOf(object, shape.factoryKey)!, reading);
-  const returned = factory ? returnedFunctions(factory, reading) : undefined;
+  // Registered by a loop of this module: that registration is the handler's.
+  const registration = 'registration' in shape ? (shape as Registry).registration : at;
+  const held = functionOf(declaration.member(shape.handlerKey)!, reading);
+  const returned = !held ? undefined : shape.factory ? returnedFunctions(held, reading) : [held];
   if (!returned || returned.length === 0) return [];
   const around = enclosingFunctions(at.ancestors);
-  const nameNode = propertyOf(object, shape.nameKey)!;
-  const name = constString(nameNode, reading.declarations, around);
+  const nameNode = declaration.member(shape.nameKey);
+  const name = nameNode && constString(nameNode, reading.declarations, around);
   const out: HandlerSite[] = [];
   for (const fn of returned) {
-    const nameText = name === undefined ? sharedName(reading, nameNode, around, fn) : undefined;
-    const { ctxIndex, known } = contextIndexOf(shape, object, fn);
+    const { ctxIndex, known } = contextIndexOf(shape, declaration, fn);
+    // A context the function passing the handler on does not hand over: not this registry's handler.
+    if (shape.forwards !== undefined && ctxIndex >= shape.forwards) continue;
+    const nameText = name !== undefined ? undefined : ((nameNode && sharedName(reading, nameNode, around, fn)) ?? ownName(declaration, shape, fn));
     out.push({
       kind: shape.kind,
       // A name the handler cannot read as the declaration does: a handler all the same, refused.
-      ...(name === undefined && nameText === undefined ? { name: memberPath(nameNode) ?? '(computed)', unnamed: true as const } : { name: name ?? nameText! }),
+      ...(name === undefined && nameText === undefined
+        ? { name: (nameNode && memberPath(nameNode)) ?? shape.nameKey, unnamed: declaration.readonlyMember ? { member: shape.nameKey } : (true as const) }
+        : { name: name ?? nameText! }),
       ...(nameText ? { nameText } : {}),
-      call: at.node,
+      call: registration.node,
       fn,
       ctxIndex,
-      ancestors: at.ancestors,
-      // Its type comes from the factory's, not from the registration: an added context is typed.
+      ancestors: registration.ancestors,
+      // Its type comes from the declaration's, not from the registration: an added context is typed.
       contextType: 'ServerContext',
       ...(known ? {} : { definition: true }),
-      factory: { fn: factory!, returns: returned.length },
+      ...(shape.factory ? { factory: { fn: held!, returns: returned.length } } : {}),
     });
   }
   return out;
@@ -111,12 +189,20 @@ function declaredHandlers(object: ObjectExpression, shapes: readonly RegistrySha
 
 /**
  * The handlers with those registries' declarations hold: a factory is no handler, though a
- * definition's handler property may hold one (`run: (context) => async (args) => ...`).
+ * definition's handler property may hold one (`run: (context) => async (args) => ...`), and a
+ * definition the registry shows is read as the registry reads it.
  */
 export function withRegistryHandlers(handlers: readonly HandlerSite[], declared: readonly HandlerSite[]): HandlerSite[] {
   if (declared.length === 0) return [...handlers];
   const factories = new Set(declared.map((h) => h.factory?.fn));
-  return [...handlers.filter((h) => !factories.has(h.fn)), ...declared];
+  const out = handlers.filter((h) => !factories.has(h.fn));
+  for (const d of declared) {
+    // A definition found as such (its definer's types are widened) takes where the registry puts its context.
+    const i = out.findIndex((h) => h.fn === d.fn && h.definition && !d.factory);
+    if (i === -1) out.push(d);
+    else if (!d.definition) out[i] = { ...out[i]!, ctxIndex: d.ctxIndex, contextShown: true };
+  }
+  return out;
 }
 
 /** A function written there, or a function of the module named there. */
@@ -165,6 +251,16 @@ function declaredAs(parent: Node | undefined, name: string): boolean {
 }
 
 /**
+ * A class's method called on its instance, whose instances are named by a readonly member the
+ * constructor sets (`constructor(readonly name: string)`): each instance names itself, so the
+ * method reads the name it was registered under as `this.name`.
+ */
+function ownName(declaration: Declaration, shape: RegistryShape, fn: FunctionNode): string | undefined {
+  const method = fn.type === 'ClassMethod' && fn.kind === 'method' && !fn.static;
+  return method && shape.bound && declaration.readonlyMember?.(shape.nameKey) ? `this.${shape.nameKey}` : undefined;
+}
+
+/**
  * A name read at run time (`TOOLS.list`) that the handler can name itself with: the same
  * binding where the declaration is and inside the handler, and one that does not change.
  */
@@ -180,11 +276,11 @@ function sharedName(reading: Reading, nameNode: Node, around: readonly FunctionN
 }
 
 /** Where the handler's context goes, and whether the registry shows it (else the handler's arity is trusted, as for a definition). */
-function contextIndexOf(shape: RegistryShape, object: ObjectExpression, fn: FunctionNode): { ctxIndex: number; known: boolean } {
+function contextIndexOf(shape: RegistryShape, declaration: Declaration, fn: FunctionNode): { ctxIndex: number; known: boolean } {
   const { arity } = shape;
   if (arity === 'unknown') return { ctxIndex: argumentParams(fn).length >= 2 ? 1 : 0, known: false };
   if ('fixed' in arity) return { ctxIndex: arity.fixed, known: true };
-  const schema = propertyOf(object, arity.schemaKey);
+  const schema = declaration.member(arity.schemaKey);
   const absent = !schema || (schema.type === 'Identifier' && schema.name === 'undefined');
   return { ctxIndex: absent ? 0 : 1, known: true };
 }

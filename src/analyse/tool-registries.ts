@@ -18,8 +18,13 @@ export interface RegistryShape {
   kind: 'tool' | 'prompt';
   /** The declaration's property holding the registered name. */
   nameKey: string;
-  /** The declaration's property holding the factory: what calling it returns is the handler. */
-  factoryKey: string;
+  /** The declaration's property holding the handler: a method or function (`tool.run.bind(tool)`), or a factory whose result is (`tool.factory(context)`). */
+  handlerKey: string;
+  factory: boolean;
+  /** Passed on by a function handing on this many of its parameters (`(args) => tool.run(args)`): a context after them never reaches the handler. */
+  forwards?: number;
+  /** The handler is called on the declaration (`tool.run.bind(tool)`, `(...) => tool.run(...)`): its `this` is the declaration. */
+  bound?: true;
   /**
    * Where the handler's context parameter is: second when the declaration has `schemaKey`
    * (its schema becomes the registration's), at `fixed` whatever it has, or unknown (the
@@ -38,8 +43,11 @@ export interface Registry extends RegistryShape {
   registration: Indexed<CallExpression>;
 }
 
-/** Where a value in the loop comes from: the declaration itself, one of its properties, or a call of one. */
-type Origin = 'element' | { key: string } | { call: string };
+/**
+ * Where a value in the loop comes from: the declaration itself, one of its properties, a call of
+ * one, or (a const of the loop's) what it was initialised to.
+ */
+type Origin = 'element' | { key: string } | { call: string } | { value: Node };
 
 /** The registries of a module: registration calls in loops over declarations. */
 export function findRegistries(index: FileIndex): Registry[] {
@@ -52,12 +60,15 @@ export function findRegistries(index: FileIndex): Registry[] {
     const origins = loopOrigins(index, loop, node);
     const [name, config, handler] = node.arguments as [Node, Node, Node];
     const nameOrigin = originOf(name, origins);
-    const handlerOrigin = originOf(handler, origins);
-    if (typeof nameOrigin !== 'object' || !('key' in nameOrigin) || typeof handlerOrigin !== 'object' || !('call' in handlerOrigin)) continue;
+    const direct = originOf(handler, origins);
+    const handlerOrigin = direct ?? forwardedOrigin(handler, origins);
+    if (typeof nameOrigin !== 'object' || !('key' in nameOrigin) || typeof handlerOrigin !== 'object' || 'value' in handlerOrigin) continue;
     found.push({
       kind,
       nameKey: nameOrigin.key,
-      factoryKey: handlerOrigin.call,
+      ...('call' in handlerOrigin ? { handlerKey: handlerOrigin.call, factory: true } : { handlerKey: handlerOrigin.key, factory: false }),
+      ...(isFunction(handler) ? { forwards: handler.params.length } : {}),
+      ...(direct === undefined ? { bound: true as const } : {}),
       arity: arityOf(config, ARGS_SCHEMA_PROPERTY[kind], origins),
       ...sourceOf(index, loop),
       registration: { node, ancestors },
@@ -127,7 +138,8 @@ function loopOrigins(index: FileIndex, loop: Loop, call: CallExpression): Map<st
   for (const { node, declaration, scope } of index.declarators) {
     if ((scope ?? undefined) !== loop.scope || node.start! < loop.body.start! || node.end! > call.start! || !node.init) continue;
     for (const b of boundNames(node.id)) (seen.has(b.name) ? twice : seen).add(b.name);
-    bindPattern(node.id, declaration.kind === 'const' ? originOf(node.init, origins) : undefined, origins);
+    const from = declaration.kind === 'const' ? (originOf(node.init, origins) ?? { value: node.init }) : undefined;
+    bindPattern(node.id, from, origins);
   }
   for (const name of twice) origins.delete(name);
   return origins;
@@ -150,24 +162,31 @@ function bindPattern(pattern: Node, from: Origin | undefined, origins: Map<strin
     const key = !p.computed && p.key.type === 'Identifier' ? p.key.name : undefined;
     const value = p.value.type === 'AssignmentPattern' ? p.value.left : p.value;
     if (value.type === 'Identifier') bindPattern(value, from === 'element' && key ? { key } : undefined, origins);
+    else bindPattern(value, undefined, origins);
   }
 }
 
-function originOf(node: Node, origins: ReadonlyMap<string, Origin>): Origin | undefined {
+function originOf(node: Node, origins: ReadonlyMap<string, Origin>, depth = 0): Origin | undefined {
+  if (depth > 8) return undefined;
   switch (node.type) {
     case 'TSAsExpression':
     case 'TSSatisfiesExpression':
     case 'TSNonNullExpression':
     case 'ParenthesizedExpression':
-      return originOf(node.expression, origins);
+      return originOf(node.expression, origins, depth + 1);
     case 'AwaitExpression':
-      return originOf(node.argument, origins);
-    case 'Identifier':
-      return origins.get(node.name);
+      return originOf(node.argument, origins, depth + 1);
+    case 'Identifier': {
+      const origin = origins.get(node.name);
+      // A const of the loop that holds something else: followed to what it holds.
+      return origin !== undefined && typeof origin === 'object' && 'value' in origin ? (originOf(origin.value, origins, depth + 1) ?? origin) : origin;
+    }
     case 'MemberExpression':
-      return !node.computed && node.property.type === 'Identifier' && originOf(node.object, origins) === 'element' ? { key: node.property.name } : undefined;
+      return !node.computed && node.property.type === 'Identifier' && originOf(node.object, origins, depth + 1) === 'element'
+        ? { key: node.property.name }
+        : undefined;
     case 'CallExpression': {
-      const callee = originOf(node.callee, origins);
+      const callee = originOf(node.callee, origins, depth + 1);
       return typeof callee === 'object' && 'key' in callee ? { call: callee.key } : undefined;
     }
     default:
@@ -175,8 +194,34 @@ function originOf(node: Node, origins: ReadonlyMap<string, Origin>): Origin | un
   }
 }
 
+/**
+ * A handler of the declaration passed on with its `this`: `tool.run.bind(tool)`, or a function
+ * handing its parameters on, in order, to `tool.run(...)` (the context with them).
+ */
+function forwardedOrigin(handler: Node, origins: ReadonlyMap<string, Origin>): Origin | undefined {
+  if (handler.type === 'CallExpression' && handler.arguments.length === 1) {
+    const callee = handler.callee;
+    const bind = callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'bind';
+    const method = bind ? originOf(callee.object, origins) : undefined;
+    return method && typeof method === 'object' && 'key' in method && originOf(handler.arguments[0] as Node, origins) === 'element' ? method : undefined;
+  }
+  if (!isFunction(handler) || handler.params.some((p) => p.type !== 'Identifier')) return undefined;
+  let body: Node = handler.body;
+  if (body.type === 'BlockStatement' && body.body.length === 1 && body.body[0]!.type === 'ReturnStatement' && body.body[0]!.argument)
+    body = body.body[0]!.argument;
+  if (body.type === 'AwaitExpression') body = body.argument;
+  if (body.type !== 'CallExpression' || body.callee.type !== 'MemberExpression') return undefined;
+  const forwards =
+    body.arguments.length === handler.params.length &&
+    body.arguments.every((a, i) => a.type === 'Identifier' && a.name === (handler.params[i] as { name: string }).name);
+  const method = forwards ? originOf(body.callee, origins) : undefined;
+  return method && typeof method === 'object' && 'key' in method ? method : undefined;
+}
+
 /** Where the context parameter sits, from the registration's config (`schemaProperty`: inputSchema, argsSchema). */
 function arityOf(config: Node, schemaProperty: string, origins: ReadonlyMap<string, Origin>): RegistryShape['arity'] {
+  const held = heldValue(config, origins);
+  if (held) return arityOf(held, schemaProperty, origins);
   if (config.type !== 'ObjectExpression') return originOf(config, origins) === 'element' ? { schemaKey: schemaProperty } : 'unknown';
   // The last property that sets the schema decides (a spread of the declaration sets its own).
   let arity: RegistryShape['arity'] = { fixed: 0 };
@@ -209,7 +254,11 @@ function spreadArity(argument: Node, schemaProperty: string, origins: ReadonlyMa
 
 /** The schema property's value: the declaration's own, one built only when it has one, none, or always one. */
 function schemaArity(value: Node, origins: ReadonlyMap<string, Origin>): RegistryShape['arity'] {
+  const held = heldValue(value, origins);
+  if (held) return schemaArity(held, origins);
   if (isUndefined(value)) return { fixed: 0 };
+  // A name of something other than the loop's: what it holds is not read here.
+  if (value.type === 'Identifier' && originOf(value, origins) === undefined) return 'unknown';
   const direct = originOf(value, origins);
   if (typeof direct === 'object' && 'key' in direct) return { schemaKey: direct.key };
   const test =
@@ -221,6 +270,12 @@ function schemaArity(value: Node, origins: ReadonlyMap<string, Origin>): Registr
   const tested = test ? originOf(test, origins) : undefined;
   if (typeof tested === 'object' && 'key' in tested) return { schemaKey: tested.key };
   return test ? 'unknown' : { fixed: 1 };
+}
+
+/** What a const of the loop was initialised to, when it is not read from the declaration. */
+function heldValue(node: Node, origins: ReadonlyMap<string, Origin>): Node | undefined {
+  const origin = node.type === 'Identifier' ? originOf(node, origins) : undefined;
+  return origin !== undefined && typeof origin === 'object' && 'value' in origin ? origin.value : undefined;
 }
 
 function isUndefined(node: Node): boolean {

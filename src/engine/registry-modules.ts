@@ -49,7 +49,7 @@ export class RegistryModules {
     const local = registries?.local(name);
     if (!registries || local === undefined || !registries.functions.has(local)) return [];
     const through = registries.registries.filter((r) => r.through?.fn === local);
-    return (through.length > 0 ? through : registries.registries).map(({ kind, nameKey, factoryKey, arity }) => ({ kind, nameKey, factoryKey, arity }));
+    return (through.length > 0 ? through : registries.registries).map(({ registration, through, iterated, ...shape }) => shape);
   }
 
   private registriesOf(module: string): ModuleRegistries | undefined {

@@ -503,6 +503,11 @@ export const REFUSAL_CODES = {
           'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.',
         next: 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.',
       },
+      instanceName: {
+        reason:
+          "each instance of this handler's class is registered under its own `{{member}}`, which the class does not keep (readonly), so the request state cannot name the tool it was minted for.",
+        next: 'make `{{member}}` readonly (or a string field the class never assigns), then run again.',
+      },
     },
   },
   'shared-handler': {
