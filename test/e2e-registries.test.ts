@@ -4,7 +4,8 @@
 // loop with the handler its factory returns, and src/server.ts hands it the list. The engine
 // reads the registry's module for the modules that declare tools: what a factory returns is the
 // handler of the tool its declaration names, with its context where the registry's registration
-// puts it (no schema: the context alone). A factory two declarations share, and a `factory` handed
+// puts it (no schema: the context alone); so is the method of a tool written as a class, whose
+// instance src/server.ts hands to the registry. A factory two declarations share, and a `factory` handed
 // to a module that registers nothing, stay marked, and a second run writes nothing over them. The migrated server, run through the real v2 client on both eras, behaves as the
 // original does on the 2025 era, and a second run changes nothing.
 import { readFileSync, rmSync } from 'node:fs';
@@ -44,6 +45,16 @@ const FILES: Record<string, string> = {
     '',
     'export function declareTool(declaration: ToolDeclaration): ToolDeclaration {',
     '  return declaration;',
+    '}',
+    '',
+    '/** A tool written as a class: the registry calls `run` on it. */',
+    'export interface ClassTool {',
+    '  readonly name: string;',
+    '  run(args: any, ctx: ServerContext): ReturnType<ToolCallback>;',
+    '}',
+    '',
+    'export function registerClassTools(server: McpServer, tools: readonly ClassTool[]): void {',
+    '  for (const tool of tools) server.registerTool(tool.name, {}, tool.run.bind(tool));',
     '}',
     '',
     'export function registerTools(server: McpServer, world: World, declarations: readonly ToolDeclaration[]): void {',
@@ -98,6 +109,32 @@ const FILES: Record<string, string> = {
     '});',
     '',
   ].join('\n'),
+  // A tool written as a class another module makes an instance of and hands to the registry.
+  'src/tools/reindex.ts': [
+    "import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';",
+    `import type { World } from ${WORLD};`,
+    "import type { ClassTool } from './tool-registry.js';",
+    '',
+    'export class ReindexTool implements ClassTool {',
+    "  readonly name = 'reindex';",
+    '',
+    '  constructor(',
+    '    private readonly server: McpServer,',
+    '    private readonly world: World,',
+    '  ) {}',
+    '',
+    '  async run(): Promise<CallToolResult> {',
+    "    this.world.audit('reindex:plan');",
+    '    const answer = await this.server.server.elicitInput({',
+    "      message: 'Rebuild every index?',",
+    "      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },",
+    '    });',
+    '    this.world.audit(`reindex:${answer.action}`);',
+    "    return { content: [{ type: 'text', text: answer.action }] };",
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
   // One factory two declarations share: its handler would serve both tools, so it is marked.
   'src/tools/confirm.ts': [
     "import { declareTool, type ToolContext } from './tool-registry.js';",
@@ -149,7 +186,8 @@ const FILES: Record<string, string> = {
     `import type { World } from ${WORLD};`,
     "import { ARCHIVE_TABLE } from './tools/archive.js';",
     "import { CONFIRM, CONFIRM_AGAIN } from './tools/confirm.js';",
-    "import { registerTools } from './tools/tool-registry.js';",
+    "import { ReindexTool } from './tools/reindex.js';",
+    "import { registerClassTools, registerTools } from './tools/tool-registry.js';",
     "import { LIST_WORKSPACES } from './tools/workspaces.js';",
     '',
     'const TOOLS = [LIST_WORKSPACES, ARCHIVE_TABLE, CONFIRM, CONFIRM_AGAIN];',
@@ -157,6 +195,7 @@ const FILES: Record<string, string> = {
     'export function createServer(world: World): McpServer {',
     "  const server = new McpServer({ name: 'warehouse', version: '1.0.0' });",
     '  registerTools(server, world, TOOLS);',
+    '  registerClassTools(server, [new ReindexTool(server, world)]);',
     '  return server;',
     '}',
     '',
@@ -167,6 +206,7 @@ const calls: ToolCall[] = [
   { name: 'list_workspaces', arguments: {} },
   { name: 'archive_table', arguments: { table: 'logs' } },
   { name: 'archive_table', arguments: { table: 'users' } },
+  { name: 'reindex', arguments: {} },
 ];
 const script: ClientScript = {
   roots: [{ uri: 'file:///srv/a', name: 'a' }, { uri: 'file:///srv/b' }],
@@ -183,12 +223,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('migrates the handlers a registry gets from other modules’ factories, and marks the rest', () => {
+it('migrates the handlers a registry gets from other modules (what factories return, a class’s method), and marks the rest', () => {
   expect(result.errors).toEqual([]);
   expect(result.sites.map((s) => [s.file, s.handler, s.status, s.code])).toEqual([
     ['src/jobs/digest.ts', undefined, 'marked', 'no-request-to-answer'],
     ['src/tools/archive.ts', 'tool:TOOL_NAMES.archive', 'migrated', undefined],
     ['src/tools/confirm.ts', 'tool:confirm', 'marked', 'shared-handler'],
+    ['src/tools/reindex.ts', 'tool:reindex', 'migrated', undefined],
     ['src/tools/workspaces.ts', 'tool:TOOL_NAMES.workspaces', 'migrated', undefined],
   ]);
   expect(typecheck(Object.keys(FILES).map((f) => path.join(migrated, f)))).toEqual([]);
@@ -207,8 +248,16 @@ it('behaves as the original does, on both eras', async () => {
   const original = (await import(path.join(dir, 'original', 'src/server.ts'))) as { createServer(world: World): McpServer };
   const legacyWorld = createWorld();
   const legacy = await runCalls(() => original.createServer(legacyWorld), 'legacy', calls, script);
-  expect(legacyWorld.log).toEqual(['audit:workspaces:scan', 'audit:workspaces:2', 'count:logs', 'delete:logs=3', 'count:users']);
-  expect(legacy.questions.map((q) => q.method)).toEqual(['roots/list', 'elicitation/create', 'elicitation/create']);
+  expect(legacyWorld.log).toEqual([
+    'audit:workspaces:scan',
+    'audit:workspaces:2',
+    'count:logs',
+    'delete:logs=3',
+    'count:users',
+    'audit:reindex:plan',
+    'audit:reindex:accept',
+  ]);
+  expect(legacy.questions.map((q) => q.method)).toEqual(['roots/list', 'elicitation/create', 'elicitation/create', 'elicitation/create']);
 
   const after = (await import(path.join(migrated, 'src/server.ts'))) as { createServer(world: World): McpServer };
   for (const era of ['modern', 'legacy'] as const) {

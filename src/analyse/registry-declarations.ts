@@ -4,7 +4,7 @@
 // followed only where it is seen reaching a registry: handed to a function of the registry's
 // module (the registry itself, or a definer beside it), or written in the array the registry
 // iterates. The handler's context parameter sits where the registry's registration puts it.
-import type { CallExpression, Node, ObjectExpression } from '@babel/types';
+import type { CallExpression, Node } from '@babel/types';
 import { argumentParams, isFunction, memberPath, propertyOf, someNode, stringValue, walk, type FunctionNode } from './ast.ts';
 import { stableBinding, type Imports } from './bindings.ts';
 import { constDeclarations, constString, enclosingFunctions, namedFunctions, type Declarations, type FileIndex, type Indexed } from './file-index.ts';
@@ -15,7 +15,7 @@ import type { Registry, RegistryShape } from './tool-registries.ts';
 /** Registries of other modules, by the local name this module calls a function of their module by (the engine found them). */
 export type ImportedRegistries = ReadonlyArray<{ local: string; shapes: readonly RegistryShape[] }>;
 
-interface Reading {
+export interface Reading {
   index: FileIndex;
   imports: Imports;
   functions: Map<string, FunctionNode>;
@@ -25,7 +25,7 @@ interface Reading {
 /** The handlers the declarations of this module's registries, and of imported ones, hold. */
 export function registryHandlers(index: FileIndex, imports: Imports, own: readonly Registry[], imported: ImportedRegistries = []): HandlerSite[] {
   if (own.length === 0 && imported.length === 0) return [];
-  const reading: Reading = { index, imports, functions: namedFunctions(index), declarations: constDeclarations(index) };
+  const reading = readingOf(index, imports);
   const found = new Map<Node, { declaration: Declaration; shapes: readonly RegistryShape[]; at: Indexed<CallExpression> }>();
   const add = (declarations: Declaration[], shapes: readonly RegistryShape[], at: Indexed<CallExpression>) => {
     for (const d of declarations) if (!found.has(d.node)) found.set(d.node, { declaration: d, shapes, at });
@@ -48,8 +48,12 @@ export function registryHandlers(index: FileIndex, imports: Imports, own: readon
   return handlers.filter((h, i) => !once(h) || handlers.findIndex((o) => o.fn === h.fn && o.nameText === h.nameText) === i);
 }
 
+export function readingOf(index: FileIndex, imports: Imports): Reading {
+  return { index, imports, functions: namedFunctions(index), declarations: constDeclarations(index) };
+}
+
 /** The registries a call hands its arguments to: one of this module's (or a function beside it), or an imported one. */
-function shapesCalled(call: CallExpression, reading: Reading, own: readonly Registry[], imported: ImportedRegistries): readonly RegistryShape[] {
+export function shapesCalled(call: CallExpression, reading: Reading, own: readonly Registry[], imported: ImportedRegistries): readonly RegistryShape[] {
   const callee = call.callee;
   const name =
     callee.type === 'Identifier'
@@ -66,7 +70,7 @@ function shapesCalled(call: CallExpression, reading: Reading, own: readonly Regi
 }
 
 /** A declaration: an object literal, or an instance of a class of this module; what it holds under a key. */
-interface Declaration {
+export interface Declaration {
   node: Node;
   /** The value under `key`: a property's value, a class's field initialiser or method, a getter's returned value. */
   member(key: string): Node | undefined;
@@ -77,14 +81,12 @@ interface Declaration {
 }
 
 /** The declarations a value is made of: written there, in an array, or read from a const holding them. */
-function declarationsIn(node: Node, reading: Reading, functions: readonly FunctionNode[], depth = 0): Declaration[] {
+export function declarationsIn(node: Node, reading: Reading, functions: readonly FunctionNode[], depth = 0): Declaration[] {
   if (depth > 4) return [];
   if (node.type === 'ObjectExpression') return [{ node, member: (key) => propertyOf(node, key), has: (key) => propertyOf(node, key) !== undefined }];
   if (node.type === 'NewExpression') {
     const cls = node.callee.type === 'Identifier' ? classNamed(reading.index, node.callee.name) : undefined;
-    if (!cls) return [];
-    const members = instanceMembers(cls);
-    return [{ node, member: (key) => classMember(cls, key), has: (key) => members.has(key), readonlyMember: (key) => members.get(key) === 'readonly' }];
+    return cls ? [classDeclaration(cls, node)] : [];
   }
   if (node.type === 'ArrayExpression')
     return node.elements.flatMap((e) => (e && e.type !== 'SpreadElement' ? declarationsIn(e, reading, functions, depth + 1) : []));
@@ -97,7 +99,13 @@ function declarationsIn(node: Node, reading: Reading, functions: readonly Functi
 
 type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
 
-function classNamed(index: FileIndex, name: string): ClassNode | undefined {
+/** An instance of `cls` as a declaration (`node`: where it is made, or the class itself). */
+export function classDeclaration(cls: ClassNode, node: Node): Declaration {
+  const members = instanceMembers(cls);
+  return { node, member: (key) => classMember(cls, key), has: (key) => members.has(key), readonlyMember: (key) => members.get(key) === 'readonly' };
+}
+
+export function classNamed(index: FileIndex, name: string): ClassNode | undefined {
   const classes = index.otherDeclarations.filter((d): d is ClassNode => d.type === 'ClassDeclaration' && d.id?.name === name);
   return classes.length === 1 ? classes[0] : undefined;
 }
@@ -147,8 +155,17 @@ function classMember(cls: ClassNode, key: string): Node | undefined {
   return undefined;
 }
 
-/** The handlers one declaration holds, for the first registry shape it has the members of. */
-function declaredHandlers(declaration: Declaration, shapes: readonly RegistryShape[], at: Indexed<CallExpression>, reading: Reading): HandlerSite[] {
+/**
+ * The handlers one declaration holds, for the first registry shape it has the members of. `at`:
+ * the call that hands it over, or the registry's registration here; none when another module
+ * registers it (the handler is then its own registration).
+ */
+export function declaredHandlers(
+  declaration: Declaration,
+  shapes: readonly RegistryShape[],
+  at: Indexed<CallExpression> | undefined,
+  reading: Reading,
+): HandlerSite[] {
   const matching = shapes.filter((s) => declaration.member(s.handlerKey) && declaration.has(s.nameKey));
   // A tool registry and a prompt registry reading the same properties: which one it reaches is not seen.
   if (matching.length === 0 || new Set(matching.map((s) => s.kind)).size > 1) return [];
@@ -158,7 +175,7 @@ function declaredHandlers(declaration: Declaration, shapes: readonly RegistrySha
   const held = functionOf(declaration.member(shape.handlerKey)!, reading);
   const returned = !held ? undefined : shape.factory ? returnedFunctions(held, reading) : [held];
   if (!returned || returned.length === 0) return [];
-  const around = enclosingFunctions(at.ancestors);
+  const around = at ? enclosingFunctions(at.ancestors) : [];
   const nameNode = declaration.member(shape.nameKey);
   const name = nameNode && constString(nameNode, reading.declarations, around);
   const out: HandlerSite[] = [];
@@ -174,10 +191,10 @@ function declaredHandlers(declaration: Declaration, shapes: readonly RegistrySha
         ? { name: (nameNode && memberPath(nameNode)) ?? shape.nameKey, unnamed: declaration.readonlyMember ? { member: shape.nameKey } : (true as const) }
         : { name: name ?? nameText! }),
       ...(nameText ? { nameText } : {}),
-      call: registration.node,
+      call: registration?.node ?? fn,
       fn,
       ctxIndex,
-      ancestors: registration.ancestors,
+      ancestors: registration?.ancestors ?? [],
       // Its type comes from the declaration's, not from the registration: an added context is typed.
       contextType: 'ServerContext',
       ...(known ? {} : { definition: true }),
@@ -283,29 +300,4 @@ function contextIndexOf(shape: RegistryShape, declaration: Declaration, fn: Func
   const schema = declaration.member(arity.schemaKey);
   const absent = !schema || (schema.type === 'Identifier' && schema.name === 'undefined');
   return { ctxIndex: absent ? 0 : 1, known: true };
-}
-
-/**
- * The functions of other modules of the project this module hands would-be declarations to:
- * an object literal with a function (or a function of this module) among its properties, as is
- * or in an array. Whether one is a registry's (and which property is its factory) is for the
- * engine to read in that module.
- */
-export function declarationCallees(index: FileIndex, imports: Imports): Array<{ local: string; from: string; imported: string }> {
-  const functions = namedFunctions(index);
-  const found = new Map<string, { local: string; from: string; imported: string }>();
-  const functionValued = (o: ObjectExpression) =>
-    o.properties.some(
-      (p) => isFunction(p) || (p.type === 'ObjectProperty' && (isFunction(p.value) || (p.value.type === 'Identifier' && functions.has(p.value.name)))),
-    );
-  for (const { node } of index.calls) {
-    if (node.callee.type !== 'Identifier' || found.has(node.callee.name)) continue;
-    const imported = imports.get(node.callee.name);
-    if (!imported || !imported.from.startsWith('.') || imported.imported === '*') continue;
-    const objects = node.arguments.flatMap((a) =>
-      a.type === 'ObjectExpression' ? [a] : a.type === 'ArrayExpression' ? a.elements.filter((e): e is ObjectExpression => e?.type === 'ObjectExpression') : [],
-    );
-    if (objects.some(functionValued)) found.set(node.callee.name, { local: node.callee.name, ...imported });
-  }
-  return [...found.values()];
 }

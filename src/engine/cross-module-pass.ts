@@ -7,7 +7,7 @@
 // handlers migrate them as such.
 import { transformWithTypes, type TransformOptions } from '../transform.ts';
 import { failer, newCandidate, runCandidate, type Candidate, type FileOutcome, type RunContext, type RunningTransforms } from './candidate.ts';
-import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type Registered } from './cross-module.ts';
+import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type RegistriesOf, type Registered } from './cross-module.ts';
 import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
 import { displayPath, readSource } from './source-files.ts';
@@ -65,7 +65,8 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   // The registries other modules' migrated tool definitions are handed to: their types are widened.
   const definers = definerModules(run.candidates, new Set(run.discovery.files));
   // The registries of other modules candidates hand declarations to: their handlers are found.
-  const registries = registriesHandedTo(run);
+  const registryModules = registryModulesOf(run);
+  const registries = registriesHandedTo(run, registryModules);
   if (helpers.size === 0 && definers.size === 0 && registries.size === 0) return;
   run.options.onPhase?.('cross-module', 0);
   const index = new AskingHelperIndex(helpers, (p) => displayPath(run.cwd, p));
@@ -77,7 +78,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
     planner(run, importers),
   );
-  const again = filesToTransformAgain(run, index, approved, importers, helpers, definers);
+  const again = filesToTransformAgain(run, index, approved, importers, helpers, definers, (file, callee) => registryModules.of(file, [callee])?.[0]?.shapes);
   for (const [module, found] of registries) {
     const known = run.candidates.get(module)!;
     const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
@@ -86,18 +87,21 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   await transformAgain(run, again);
 }
 
-/** For each candidate that asked (its plan's registryQuestions), the registries of other modules it hands declarations to. */
-function registriesHandedTo(run: CrossModuleRun): Map<string, NonNullable<TransformOptions['registries']>> {
-  const found = new Map<string, NonNullable<TransformOptions['registries']>>();
-  const asking = [...run.candidates].filter(([, c]) => c.registryQuestions);
-  if (asking.length === 0) return found;
+/** The registries of the run's modules, each read (from its text in the run, or from disk) when first asked about. */
+function registryModulesOf(run: CrossModuleRun): RegistryModules {
   const discovered = new Set(run.discovery.files);
   const texts = new Map<string, string | undefined>();
-  const modules = new RegistryModules((file) => {
+  return new RegistryModules((file) => {
     if (!discovered.has(file)) return undefined;
     if (!texts.has(file)) texts.set(file, run.candidates.get(file)?.input ?? readSource(file, (bytes) => bytes.length <= run.maxFileBytes)?.source);
     return texts.get(file);
   });
+}
+
+/** For each candidate that asked (its plan's registryQuestions), the registries of other modules it hands declarations to. */
+function registriesHandedTo(run: CrossModuleRun, modules: RegistryModules): Map<string, NonNullable<TransformOptions['registries']>> {
+  const found = new Map<string, NonNullable<TransformOptions['registries']>>();
+  const asking = [...run.candidates].filter(([, c]) => c.registryQuestions);
   for (const [absolutePath, c] of asking) {
     const registries = modules.of(absolutePath, c.registryQuestions!);
     if (registries) found.set(absolutePath, registries);
@@ -157,6 +161,7 @@ function filesToTransformAgain(
   importers: readonly Importer[],
   helpers: ReadonlyMap<string, ExportedHelper[]>,
   definers: ReadonlyMap<string, Set<string>>,
+  registries: RegistriesOf,
 ): Map<string, AgainFile> {
   const split = new Map<string, string[]>();
   for (const [module, list] of helpers) {
@@ -166,7 +171,8 @@ function filesToTransformAgain(
   // Exported helpers another module registers as handlers: their module migrates them as such.
   const registered = new Map<string, Registered[]>();
   for (const f of importers)
-    for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
+    for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source, registries))
+      registered.set(module, [...(registered.get(module) ?? []), ...list]);
   const again = new Map<string, AgainFile>();
   for (const f of importers) {
     const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { analyseFile } from '../analyse/analyse-file.ts';
 import { namedFunctions } from '../analyse/file-index.ts';
 import type { ImportedRegistries } from '../analyse/registry-declarations.ts';
+import { plainShape } from '../analyse/registry-links.ts';
 import type { Registry, RegistryShape } from '../analyse/tool-registries.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { moduleFiles } from './cross-module.ts';
@@ -49,7 +50,7 @@ export class RegistryModules {
     const local = registries?.local(name);
     if (!registries || local === undefined || !registries.functions.has(local)) return [];
     const through = registries.registries.filter((r) => r.through?.fn === local);
-    return (through.length > 0 ? through : registries.registries).map(({ registration, through, iterated, ...shape }) => shape);
+    return (through.length > 0 ? through : registries.registries).map(plainShape);
   }
 
   private registriesOf(module: string): ModuleRegistries | undefined {

@@ -1,7 +1,7 @@
 // A request no handler of this module answers may sit in a handler another module's registry
 // registers: the factory of a declaration this module hands to a function of that module. The
 // plan names those functions, and the engine reads their modules (engine/registry-modules.ts).
-import { declarationCallees } from '../analyse/registry-declarations.ts';
+import { declarationCallees } from '../analyse/registry-links.ts';
 import type { FilePlanning } from './file-planning.ts';
 import type { FilePlan } from './types.ts';
 
