@@ -309,6 +309,26 @@ export function createServer() {
     ]);
   });
 
+  it('trusts no arity it cannot see: a schema its constructor may set, a base class may give', () => {
+    const source = (cls: string) => `
+import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+class Base { inputSchema = { text: z.string() }; }
+${cls}
+export function createServer() {
+  const server = new McpServer({ name: 's', version: '1' });
+  for (const tool of [new AskTool(server)]) server.registerTool(tool.name, { inputSchema: tool.inputSchema && z.object(tool.inputSchema) }, tool.run.bind(tool));
+  return server;
+}
+`;
+    const ask =
+      "name = 'ask';\n  constructor(private readonly server: McpServer) { SET }\n  async run(args: object) {\n    const answer = await this.server.server.elicitInput({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } });\n    return { content: [{ type: 'text' as const, text: answer.action + String(args) }] };\n  }";
+    const codes = (cls: string) => transformSource(source(cls), 'tools.ts').plan.sites.map((s) => [s.status, s.code]);
+    expect(codes(`class AskTool extends Base {\n  ${ask.replace('SET', 'super();')}\n}`)).toEqual([['marked', 'context-pattern']]);
+    expect(codes(`class AskTool {\n  inputSchema?: object;\n  ${ask.replace('SET', 'this.inputSchema = {};')}\n}`)).toEqual([['marked', 'context-pattern']]);
+    expect(codes(`class AskTool {\n  ${ask.replace('SET', '')}\n}`)).toEqual([['migrated', undefined]]);
+  });
+
   it('leaves a method a handler calls with other arguments than it takes', () => {
     const source = classes("name = 'ask';", '(args) => tool.run(args)', "new AskTool('ask', server)").replace(
       'server.registerTool(tool.name, {}',

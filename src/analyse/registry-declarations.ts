@@ -74,7 +74,7 @@ export interface Declaration {
   node: Node;
   /** The value under `key`: a property's value, a class's field initialiser or method, a getter's returned value. */
   member(key: string): Node | undefined;
-  /** Whether it has `key` (a class's field set by its constructor has no value here). */
+  /** Whether it may have `key`: one it declares without a value here, or one a spread or a base class may give it. */
   has(key: string): boolean;
   /** An instance of this class: its `this.<key>` reads a member the class never changes (a readonly one). */
   readonlyMember?: (key: string) => boolean;
@@ -83,7 +83,10 @@ export interface Declaration {
 /** The declarations a value is made of: written there, in an array, or read from a const holding them. */
 export function declarationsIn(node: Node, reading: Reading, functions: readonly FunctionNode[], depth = 0): Declaration[] {
   if (depth > 4) return [];
-  if (node.type === 'ObjectExpression') return [{ node, member: (key) => propertyOf(node, key), has: (key) => propertyOf(node, key) !== undefined }];
+  if (node.type === 'ObjectExpression') {
+    const spread = node.properties.some((p) => p.type === 'SpreadElement');
+    return [{ node, member: (key) => propertyOf(node, key), has: (key) => spread || propertyOf(node, key) !== undefined }];
+  }
   if (node.type === 'NewExpression') {
     const cls = node.callee.type === 'Identifier' ? classNamed(reading.index, node.callee.name) : undefined;
     return cls ? [classDeclaration(cls, node)] : [];
@@ -102,7 +105,12 @@ type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
 /** An instance of `cls` as a declaration (`node`: where it is made, or the class itself). */
 export function classDeclaration(cls: ClassNode, node: Node): Declaration {
   const members = instanceMembers(cls);
-  return { node, member: (key) => classMember(cls, key), has: (key) => members.has(key), readonlyMember: (key) => members.get(key) === 'readonly' };
+  return {
+    node,
+    member: (key) => classMember(cls, key),
+    has: (key) => members.has(key) || Boolean(cls.superClass) || assignsThis(cls, key),
+    readonlyMember: (key) => members.get(key) === 'readonly',
+  };
 }
 
 export function classNamed(index: FileIndex, name: string): ClassNode | undefined {
@@ -292,12 +300,19 @@ function sharedName(reading: Reading, nameNode: Node, around: readonly FunctionN
   return outside && outside === inside && stableBinding(outside, root) ? path : undefined;
 }
 
-/** Where the handler's context goes, and whether the registry shows it (else the handler's arity is trusted, as for a definition). */
+/**
+ * Where the handler's context goes, and whether the registry shows it. Unknown, a handler
+ * taking two parameters is taken to get `(args, ctx)`; one taking fewer is refused as a
+ * definition whose context is not shown (its one parameter may be either).
+ */
 function contextIndexOf(shape: RegistryShape, declaration: Declaration, fn: FunctionNode): { ctxIndex: number; known: boolean } {
   const { arity } = shape;
-  if (arity === 'unknown') return { ctxIndex: argumentParams(fn).length >= 2 ? 1 : 0, known: false };
+  const unknown = { ctxIndex: Math.min(argumentParams(fn).length, 1), known: false };
+  if (arity === 'unknown') return unknown;
   if ('fixed' in arity) return { ctxIndex: arity.fixed, known: true };
   const schema = declaration.member(arity.schemaKey);
+  // One it may have without a value here (set by its constructor, a base class, a spread): not known.
+  if (!schema && declaration.has(arity.schemaKey)) return unknown;
   const absent = !schema || (schema.type === 'Identifier' && schema.name === 'undefined');
   return { ctxIndex: absent ? 0 : 1, known: true };
 }
