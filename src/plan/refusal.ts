@@ -169,6 +169,22 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'legacy-registration': {
+    short: "The handler is registered with the v1 SDK's tool(), prompt() or resource(), which v2's McpServer does not have.",
+    help: 'Register it with registerTool(name, { description, inputSchema: z.object(shape), annotations }, cb) (registerPrompt, registerResource for the others), then run mrtr-codemod migrate again.',
+    messages: {
+      unreadable: {
+        reason:
+          "this handler is registered with `{{registration}}`, which v2's McpServer does not have (the server throws at start-up), and the codemod could not rewrite it to registerTool: {{why}}.",
+        next: 'rewrite the registration as `{{receiver}}.registerTool(name, { description, inputSchema: z.object(shape), annotations }, cb)`, then run again.',
+      },
+      notRewritten: {
+        reason:
+          "this handler is registered with `{{registration}}`, which v2's McpServer does not have: migrated, it would still never be registered (the server throws at start-up).",
+        next: 'rewrite the registration as `{{receiver}}.{{replacement}}`, then run again.',
+      },
+    },
+  },
   'hand-migrated': {
     short: 'The handler already answers with inputRequired (or reads inputResponses) itself, besides a legacy request.',
     help: 'Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again.',
