@@ -486,7 +486,7 @@ describe('--quiet', () => {
       stdout: [
         finding,
         parse,
-        'src/vendor  skipped  vendored code; name the folder to take it',
+        'src/vendor  skipped  vendored code; name the folder to take it (1 legacy request in it)',
         'mrtr-codemod check: 1 finding in 1 file (1 can be rewritten by `mrtr-codemod migrate`), 1 error, 2 files checked, 1 skipped',
         '',
       ].join('\n'),
@@ -676,7 +676,9 @@ describe('vendored, minified and bundled code', () => {
     await tree({
       'src/server.ts': ELICIT_SERVER,
       'src/vendor/lib.js': js,
-      'third_party/x.ts': ELICIT_SERVER,
+      'src/vendor/more/other.js': js.replace('createServer', 'createOther'),
+      'src/vendor/plain.ts': PLAIN_MODULE,
+      'third_party/x.ts': PLAIN_MODULE,
       'src/app.min.js': js,
       'web/bundle.js': bundle,
     });
@@ -690,8 +692,8 @@ describe('vendored, minified and bundled code', () => {
         'Errors: 0',
         'Skipped: 4',
         '  src/app.min.js  minified code; name the file to take it',
-        '  src/vendor  vendored code; name the folder to take it',
-        '  third_party  vendored code; name the folder to take it',
+        '  src/vendor  vendored code; name the folder to take it (2 legacy requests in it)',
+        '  third_party  vendored code; name the folder to take it (no legacy request in it)',
         '  web/bundle.js  too large to analyse (1.2 MiB, the limit is 1.0 MiB): likely a bundle; migrate its sources and build it again',
         '',
       ].join('\n'),
@@ -700,7 +702,8 @@ describe('vendored, minified and bundled code', () => {
     const check = await cli(dir, 'check', '.');
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('web/bundle.js:1:1  not-analysed  too large to analyse');
-    expect(check.stdout).toContain('src/vendor  skipped  vendored code; name the folder to take it\n');
+    expect(check.stdout).toContain('src/vendor  skipped  vendored code; name the folder to take it (2 legacy requests in it)\n');
+    expect(check.stdout).toContain('third_party  skipped  vendored code; name the folder to take it (no legacy request in it)\n');
     expect(check.stdout).toMatch(/, 0 errors, 2 files checked, 3 skipped\n$/);
     expect(check.stdout).not.toContain('src/vendor/lib.js');
 
@@ -713,5 +716,46 @@ describe('vendored, minified and bundled code', () => {
     expect((await cli(dir, 'check', 'src/vendor', 'src/app.min.js')).stdout).toMatch(
       /^src\/app\.min\.js:6:\d+ {2}legacy-request [^\n]*\nsrc\/vendor\/lib\.js:6:\d+ {2}legacy-request /,
     );
+  });
+
+  it('says in every format of check, and in the summary of migrate, how many legacy requests each vendored folder holds', async () => {
+    await tree({
+      'src/server.ts': PLAIN_MODULE,
+      'src/vendor/a.ts': ELICIT_SERVER,
+      'src/vendor/deep/b.ts': ELICIT_SERVER.replace("'go'", "'again'"),
+      'src/vendor/node_modules/c.ts': ELICIT_SERVER,
+      'third_party/plain.ts': PLAIN_MODULE,
+    });
+    const note = 'vendored code; name the folder to take it';
+    const json = await cli(dir, 'check', '--json', '.');
+    // Notes, not findings: the project's own code is clean.
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).skipped).toEqual([
+      { file: 'src/vendor', reason: note, legacyRequests: 2 },
+      { file: 'third_party', reason: note, legacyRequests: 0 },
+    ]);
+    const sarif = JSON.parse((await cli(dir, 'check', '--format', 'sarif', '.')).stdout);
+    expect(sarif.runs[0].invocations[0].toolExecutionNotifications).toEqual([
+      expect.objectContaining({
+        level: 'note',
+        message: { text: `src/vendor: skipped: ${note} (2 legacy requests in it)` },
+        properties: { legacyRequests: 2 },
+      }),
+      expect.objectContaining({
+        level: 'note',
+        message: { text: `third_party: skipped: ${note} (no legacy request in it)` },
+        properties: { legacyRequests: 0 },
+      }),
+    ]);
+    expect((await cli(dir, 'check', '--format', 'github', '.')).stdout.split('\n').slice(0, 2)).toEqual([
+      `::notice file=src/vendor,title=mrtr-codemod skipped::${note} (2 legacy requests in it)`,
+      `::notice file=third_party,title=mrtr-codemod skipped::${note} (no legacy request in it)`,
+    ]);
+    const migrate = await cli(dir, 'migrate', '--dry-run', '.');
+    expect(migrate.stdout).toContain(`Skipped: 2\n  src/vendor  ${note} (2 legacy requests in it)\n  third_party  ${note} (no legacy request in it)\n`);
+    expect(JSON.parse((await cli(dir, 'migrate', '--dry-run', '--json', '.')).stdout).skipped).toEqual([
+      { file: 'src/vendor', reason: note, candidate: false, legacyRequests: 2 },
+      { file: 'third_party', reason: note, candidate: false, legacyRequests: 0 },
+    ]);
   });
 });

@@ -282,7 +282,7 @@ function checkFindingsOf(
   const skipped: CheckSkip[] = [];
   for (const skip of run.skipped ?? []) {
     if (skip.candidate) findings.push({ file: skip.file, line: 1, column: 1, ruleId: NOT_ANALYSED_RULE, severity: 'error', message: skip.reason });
-    else skipped.push({ file: skip.file, reason: skip.reason });
+    else skipped.push({ file: skip.file, reason: skip.reason, ...(skip.legacyRequests !== undefined ? { legacyRequests: skip.legacyRequests } : {}) });
   }
   return { findings, skipped };
 }

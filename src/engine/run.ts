@@ -34,6 +34,7 @@ import type { ChangedFile, RunResult, RunSkip } from './run-result.ts';
 import { StateModules } from './state-modules.ts';
 import { displayPath, readSource } from './source-files.ts';
 import { upgradeV1 } from './v1-upgrade.ts';
+import { vendoredRequests } from './vendored-requests.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
 export { DEFAULT_MAX_FILE_BYTES, tooLargeReason, type RunOptions, type RunPhase, type RunSettings } from './run-options.ts';
@@ -110,6 +111,7 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     onChanged: options.onChanged,
     onAnalysed: options.onAnalysed,
   };
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
   if (context.write && context.verify) context.writeStateModule = (modulePath) => modules.writeBefore(modulePath);
   const result: RunState['result'] = {
@@ -118,7 +120,12 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     changed: [],
     sites: [],
     errors: discovery.problems.map((problem) => ({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message })),
-    skipped: discovery.skipped.map((skip) => ({ file: displayPath(cwd, skip.path), reason: skip.reason, candidate: false })),
+    skipped: discovery.skipped.map((skip) => ({
+      file: displayPath(cwd, skip.path),
+      reason: skip.reason,
+      candidate: false,
+      ...(skip.vendored ? { legacyRequests: vendoredRequests(skip.path, maxFileBytes) } : {}),
+    })),
     upgrades: [],
     stateModules: [],
   };
@@ -128,7 +135,7 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     cwd,
     context,
     discovery,
-    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    maxFileBytes,
     result,
     modules,
     outcomes,

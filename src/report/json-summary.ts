@@ -32,7 +32,8 @@
 //     { "file", "stage": "discover" | "read" | "parse" | "transform" | "write", "message", "line"?, "column"? }
 //   ],
 //   "skipped": [                       // passed over on purpose: vendored, minified, too large, links out
-//     { "file", "reason", "candidate": boolean }   // candidate: mentions a legacy request, not analysed
+//     { "file", "reason", "candidate": boolean,    // candidate: mentions a legacy request, not analysed
+//       "legacyRequests"?: number }                // a vendored folder: its legacy request sites
 //   ],
 //   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
 //   "entryPoints": [                   // stdio entry points: rewritten to serveStdio (both eras) or marked
@@ -87,7 +88,12 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
       warnings: upgradeWarnings(result).map((n) => ({ file: n.file, line: n.line, message: n.message })),
     },
     errors: result.errors.map((e) => ({ ...e })),
-    skipped: (result.skipped ?? []).map((s) => ({ file: s.file, reason: s.reason, candidate: s.candidate })),
+    skipped: (result.skipped ?? []).map((s) => ({
+      file: s.file,
+      reason: s.reason,
+      candidate: s.candidate,
+      ...(s.legacyRequests !== undefined ? { legacyRequests: s.legacyRequests } : {}),
+    })),
     notes: guidanceNotes(result.sites),
     entryPoints: (result.entryPoints ?? []).map((e) => ({ ...e })),
     stateModules: result.stateModules.map((m) => ({ file: m.file, form: m.form, status: m.status, wiredIn: [...m.wiredIn] })),

@@ -4,7 +4,7 @@
 // however many sites it concerns, and the next steps.
 import { terminalText } from '../core/escape.ts';
 import type { RunResult } from '../engine/run.ts';
-import { count, errorLocation } from './formats/check-report.ts';
+import { count, errorLocation, skipNote } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings, type HandlerSummary } from './run-tally.ts';
 
@@ -83,7 +83,7 @@ function problemLines(result: RunResult): string[] {
   const lines = [`Errors: ${result.errors.length}`, ...result.errors.map((error) => `  ${errorLocation(error)}  ${error.message}`)];
   // Passed over on purpose (vendored, minified, too large, links out of the root): notes, not errors.
   const skipped = result.skipped ?? [];
-  if (skipped.length > 0) lines.push(`Skipped: ${skipped.length}`, ...skipped.map((s) => `  ${s.file}  ${s.reason}`));
+  if (skipped.length > 0) lines.push(`Skipped: ${skipped.length}`, ...skipped.map((s) => `  ${s.file}  ${skipNote(s)}`));
   return lines;
 }
 
