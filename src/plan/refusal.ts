@@ -187,7 +187,7 @@ export const REFUSAL_CODES = {
   },
   'hand-migrated': {
     short: 'The handler already answers with inputRequired (or reads inputResponses) itself, besides a legacy request.',
-    help: 'Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again.',
+    help: "Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again. A 2025-era arm chosen by the request context's `era` beside an inputRequired arm is deleted by the codemod (the SDK serves 2025 clients with the inputRequired arm); it is marked when the other arm does not ask for that input, code before the era test would run again on each round, or the arm cannot be written in place.",
     messages: {
       answersItself: {
         reason:
@@ -195,6 +195,11 @@ export const REFUSAL_CODES = {
         next: 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.',
       },
       earlierRun: { reason: 'this handler was migrated by an earlier run, and this request was left as it was.', next: MANUAL_STEP },
+      legacyArmKept: {
+        reason:
+          'this request is in the 2025-era arm of a handler that answers with inputRequired in its other arm (`{{test}}`), but that arm cannot simply be deleted: {{why}}',
+        next: '{{fix}}; then run again.',
+      },
     },
   },
   'mutated-local': {

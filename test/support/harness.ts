@@ -24,9 +24,15 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/client';
 import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, type ServeStdioOptions, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
 export type Era = 'modern' | 'legacy';
+
+/**
+ * What a test serves: a function building a server (served through serveStdio), or a
+ * server's own entry point, which calls serveStdio with its factory and the options given.
+ */
+export type Served = (() => McpServer) | { serve(options: ServeStdioOptions): StdioServerHandle };
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -43,6 +49,8 @@ export type ClientScript = {
   sample?: (params: Record<string, unknown>) => MaybePromise<CreateMessageResult>;
   /** The answer to every `roots/list`. */
   roots?: Array<{ uri: string; name?: string }>;
+  /** Told of each `notifications/elicitation/complete` (a client that declared URL elicitation). */
+  elicitationComplete?: (params: Record<string, unknown>) => void;
 };
 
 /**
@@ -125,7 +133,7 @@ function describeError(error: unknown): string {
  * before rethrowing, so a failing test leaks no handles.
  */
 export async function link(
-  factory: () => McpServer,
+  factory: Served,
   era: Era,
   options: ClientOptions,
   register: (client: Client) => void,
@@ -133,7 +141,7 @@ export async function link(
   const client = new Client(CLIENT_INFO, options);
   register(client);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const server = serveStdio(factory, { transport: serverTransport });
+  const server = typeof factory === 'function' ? serveStdio(factory, { transport: serverTransport }) : factory.serve({ transport: serverTransport });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -166,7 +174,7 @@ export async function link(
  * surface as an `isError` result on some paths, which a comparison could miss.
  */
 export async function runCalls(
-  factory: () => McpServer,
+  factory: Served,
   era: Era,
   calls: ToolCall[],
   script: ClientScript,
@@ -218,6 +226,8 @@ export async function runCalls(
         roots: await answer('roots/list', request.params, script.roots && (() => script.roots!.map((root) => ({ ...root })))),
       }));
     }
+    const complete = script.elicitationComplete;
+    if (complete) client.setNotificationHandler('notifications/elicitation/complete', (n) => complete({ ...n.params }));
   });
 
   const results: unknown[] = [];
