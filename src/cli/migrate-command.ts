@@ -51,7 +51,8 @@ export interface MigrateCommand {
 
 /** The options of `migrate` (the help shows them; a mistyped one is answered with the nearest). */
 export const MIGRATE_OPTIONS = {
-  'dry-run': { alias: 'd', type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' },
+  // -d and --dry: jscodeshift's names for it.
+  'dry-run': { alias: ['d', 'dry'], type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' },
   patch: {
     type: 'string',
     requiresArg: true,
@@ -74,6 +75,7 @@ export const MIGRATE_OPTIONS = {
   ...COLOR_OPTIONS,
   sampling: {
     choices: ['migrate', 'flag'],
+    requiresArg: true,
     default: 'migrate',
     describe:
       'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)',
