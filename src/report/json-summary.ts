@@ -35,8 +35,8 @@
 //     { "file", "reason", "candidate": boolean }   // candidate: mentions a legacy request, not analysed
 //   ],
 //   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
-//   "entryPoints": [                   // stdio entry points: rewritten to serveStdio (both eras) or marked
-//     { "file", "line", "status": "migrated" | "marked", "code"?, "reason"?, "next"? }
+//   "entryPoints": [                   // stdio and HTTP entry points: rewritten to serve both eras, or marked
+//     { "file", "line", "status": "migrated" | "marked", "via"?: "serveStdio" | "createMcpHandler", "code"?, "reason"?, "next"? }
 //   ],
 //   "stateModules": [                  // the request-state module of each package the run migrated
 //     { "file": "src/mrtr-request-state.ts", "form": "ts" | "esm" | "cjs",

@@ -36,7 +36,7 @@ export function nextSteps(result: RunResult, options: { dryRun: boolean }): stri
   steps.push(
     'Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
   );
-  const marked = siteTotals(result.sites).marked;
+  const marked = siteTotals(result.sites).marked + (result.entryPoints ?? []).filter((e) => e.status === 'marked').length;
   if (marked > 0) steps.push(`Work through the ${marked} marker${marked === 1 ? '' : 's'} left (grep -rn @mrtr-todo), then run \`mrtr-codemod check\`.`);
   return steps;
 }

@@ -65,15 +65,16 @@ function siteLines(result: RunResult): string[] {
   return lines;
 }
 
-/** The entry points: served on both eras through serveStdio, or marked with the change to make. */
+/** The entry points: served on both eras (through serveStdio, or createMcpHandler in front of the transport), or marked with the change to make. */
 function entryPointLines(result: RunResult): string[] {
   const entries = result.entryPoints ?? [];
   if (entries.length === 0) return [];
   const marked = entries.filter((e) => e.status === 'marked');
-  const lines = [`Entry points: ${entries.length - marked.length} now serve 2026-07-28 and 2025 (serveStdio), ${marked.length} marked`];
+  const lines = [`Entry points: ${entries.length - marked.length} now serve 2026-07-28 and 2025, ${marked.length} marked`];
   for (const e of entries) {
-    if (e.status === 'migrated') lines.push(`  ${e.file}:${e.line}  serveStdio(factory)`);
-    else lines.push(`  ${e.file}:${e.line}  ${e.code ?? 'todo'}  ${e.reason ?? ''}  Next: ${e.next ?? ''}`);
+    if (e.status === 'marked') lines.push(`  ${e.file}:${e.line}  ${e.code ?? 'todo'}  ${e.reason ?? ''}  Next: ${e.next ?? ''}`);
+    else if (e.via === 'createMcpHandler') lines.push(`  ${e.file}:${e.line}  createMcpHandler(factory) for 2026-07-28 requests, this transport for 2025`);
+    else lines.push(`  ${e.file}:${e.line}  serveStdio(factory)`);
   }
   return lines;
 }
