@@ -205,6 +205,16 @@ const scenarios: Record<string, Scenario> = {
     },
     legacyLog: ['count:users', 'delete:users=5', 'audit:ping', 'audit:vacuum:accept', 'audit:reindex:accept'],
   },
+  "a confirmation gate in a base class's invoke, which every subclass tool runs": {
+    fixture: 'base-class-gate',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'truncate_table', arguments: { table: 'users' } },
+      { name: 'count_rows', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).includes('drop_table') ? accept({ ok: true }) : { action: 'decline' }) },
+    legacyLog: ['audit:invoke:drop_table', 'count:logs', 'delete:logs=3', 'audit:invoke:truncate_table', 'audit:invoke:count_rows', 'count:users'],
+  },
   'a bound method through optional chains, request() by method, a destructured context': {
     fixture: 'receiver-provenance',
     calls: [

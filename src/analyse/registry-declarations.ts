@@ -78,6 +78,8 @@ export interface Declaration {
   has(key: string): boolean;
   /** An instance of this class: its `this.<key>` reads a member the class never changes (a readonly one). */
   readonlyMember?: (key: string) => boolean;
+  /** An instance of this class: it gets `key` from a base class, whose method every class extending it shares. */
+  inherits?: (key: string) => boolean;
 }
 
 /** The declarations a value is made of: written there, in an array, or read from a const holding them. */
@@ -89,7 +91,7 @@ export function declarationsIn(node: Node, reading: Reading, functions: readonly
   }
   if (node.type === 'NewExpression') {
     const cls = node.callee.type === 'Identifier' ? classNamed(reading.index, node.callee.name) : undefined;
-    return cls ? [classDeclaration(cls, node)] : [];
+    return cls ? [classDeclaration(cls, node, reading.index)] : [];
   }
   if (node.type === 'ArrayExpression')
     return node.elements.flatMap((e) => (e && e.type !== 'SpreadElement' ? declarationsIn(e, reading, functions, depth + 1) : []));
@@ -103,14 +105,33 @@ export function declarationsIn(node: Node, reading: Reading, functions: readonly
 type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
 
 /** An instance of `cls` as a declaration (`node`: where it is made, or the class itself). */
-export function classDeclaration(cls: ClassNode, node: Node): Declaration {
+export function classDeclaration(cls: ClassNode, node: Node, index?: FileIndex): Declaration {
   const members = instanceMembers(cls);
   return {
     node,
-    member: (key) => classMember(cls, key),
+    member: (key) => (members.has(key) ? classMember(cls, key) : inheritedMethod(cls, key, index)),
     has: (key) => members.has(key) || Boolean(cls.superClass) || assignsThis(cls, key),
     readonlyMember: (key) => members.get(key) === 'readonly',
+    inherits: (key) => !members.has(key) && inheritedMethod(cls, key, index) !== undefined,
   };
+}
+
+/**
+ * A method an instance of `cls` gets from a base class of this module (`invoke` of `ToolBase`,
+ * which every tool extending it runs): the method of the nearest class that declares `key`.
+ */
+function inheritedMethod(cls: ClassNode, key: string, index: FileIndex | undefined): Node | undefined {
+  let base = cls;
+  for (let depth = 0; index && depth < 8; depth++) {
+    const next = base.superClass?.type === 'Identifier' ? classNamed(index, base.superClass.name) : undefined;
+    if (!next) return undefined;
+    base = next;
+    if (instanceMembers(base).has(key)) {
+      const member = classMember(base, key);
+      return member?.type === 'ClassMethod' ? member : undefined;
+    }
+  }
+  return undefined;
 }
 
 export function classNamed(index: FileIndex, name: string): ClassNode | undefined {
@@ -185,7 +206,8 @@ export function declaredHandlers(
   if (!returned || returned.length === 0) return [];
   const around = at ? enclosingFunctions(at.ancestors) : [];
   const nameNode = declaration.member(shape.nameKey);
-  const name = nameNode && constString(nameNode, reading.declarations, around);
+  // A base class's method serves every tool extending it: it names its state as each instance does (`this.name`).
+  const name = declaration.inherits?.(shape.handlerKey) ? undefined : nameNode && constString(nameNode, reading.declarations, around);
   const out: HandlerSite[] = [];
   for (const fn of returned) {
     const { ctxIndex, known } = contextIndexOf(shape, declaration, fn);
