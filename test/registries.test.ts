@@ -339,4 +339,47 @@ export function createServer() {
       [14, 'marked', 'via-helper'],
     ]);
   });
+
+  describe("a base class's method every tool extending it inherits", () => {
+    const tools = (asking: string, other: string) => `
+import { McpServer } from '@modelcontextprotocol/server';
+abstract class Base {
+  abstract readonly name: string;
+  constructor(private readonly server: McpServer) {}
+  async invoke() {
+    const answer = await this.server.server.elicitInput({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text' as const, text: answer.action }] };
+  }
+}
+class AskTool extends Base {
+  ${asking}
+}
+class OtherTool extends Base {
+  ${other}
+}
+export function createServer() {
+  const server = new McpServer({ name: 's', version: '1' });
+  for (const tool of [new AskTool(server), new OtherTool(server)]) server.registerTool(tool.name, {}, tool.invoke.bind(tool));
+  return server;
+}
+`;
+    const sites = (source: string) => transformSource(source, 'tools.ts').plan.sites.map((s) => [s.line, s.handler, s.status, s.code]);
+
+    it('migrates it once, named by the name each tool keeps', () => {
+      const { output, plan } = transformSource(tools("readonly name = 'ask';", "readonly name = 'other';"), 'tools.ts');
+      expect(plan.sites.map((s) => [s.line, s.handler, s.status])).toEqual([[7, 'tool:this.name', 'migrated']]);
+      expect(output).toContain("  async invoke(ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, `tool:${this.name}`, ['answer'], {});");
+    });
+
+    it('refuses it when a tool may change its name, or runs it from a method of its own', () => {
+      expect(sites(tools("readonly name = 'ask';", "name = 'other';\n  rename() { this.name = 'again'; }"))[0]).toEqual([
+        7,
+        'tool:this.name',
+        'marked',
+        'shared-handler',
+      ]);
+      const overridden = tools("readonly name = 'ask';", "readonly name = 'other';\n  override async invoke() { return super.invoke(); }");
+      expect(sites(overridden)).toEqual([[7, 'tool:this.name', 'marked', 'shared-handler']]);
+    });
+  });
 });
