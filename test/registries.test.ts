@@ -371,6 +371,19 @@ export function createServer() {
       expect(output).toContain("  async invoke(ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, `tool:${this.name}`, ['answer'], {});");
     });
 
+    it('marks a gate it cannot migrate once, at the base method, not once a tool', () => {
+      const gated = tools("readonly name = 'ask';", "readonly name = 'other';")
+        .replace('async invoke() {', "async invoke() {\n    if (this.name !== 'other' && !(await this.confirmed())) return { content: [] };")
+        .replace('const answer = await', 'return { content: [] };\n  }\n  async confirmed() {\n    const answer = await')
+        .replace("return { content: [{ type: 'text' as const, text: answer.action }] };", "return answer.action === 'accept';");
+      expect(sites(gated)).toEqual([
+        [11, undefined, 'marked', 'in-helper'],
+        [7, 'tool:this.name', 'marked', 'via-helper'],
+        [7, 'tool:this.name', 'marked', 'nested-site'],
+      ]);
+      expect(transformSource(gated, 'tools.ts').output.match(/@mrtr-todo\([a-z-]+\)/g)).toEqual(['@mrtr-todo(via-helper)', '@mrtr-todo(in-helper)']);
+    });
+
     it('refuses it when a tool may change its name, or runs it from a method of its own', () => {
       expect(sites(tools("readonly name = 'ask';", "name = 'other';\n  rename() { this.name = 'again'; }"))[0]).toEqual([
         7,
