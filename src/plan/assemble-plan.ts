@@ -226,6 +226,7 @@ function usedOutside(
   if (widened) serverTypes.add('type InputRequiredResult');
   const splitOnly = file.splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
   if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) serverTypes.add(`type ${t.trim()}`);
+  for (const s of file.splits) if (!abandoned.has(s.split.name)) for (const t of s.split.types ?? []) serverTypes.add(`type ${t}`);
   const halves = file.externalVia
     .filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method)
     .flatMap(({ site, external }) => {

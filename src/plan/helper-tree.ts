@@ -124,6 +124,7 @@ export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit
       args,
       requestArgs: args.filter((_, i) => split.requestArgs[i]),
       resultArgs: args.filter((_, i) => split.resultArgs[i]),
+      ...(split.maybeAsk ? { maybeAsk: true } : {}),
     },
   };
 }

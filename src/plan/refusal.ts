@@ -717,6 +717,10 @@ export const REFUSAL_CODES = {
         reason: 'Promise.all awaits a legacy request together with other work.',
         next: `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
       },
+      helperMayNotAsk: {
+        reason: 'Promise.all awaits `{{helper}}()`, a helper that may answer without asking, together with other requests.',
+        next: `await \`{{helper}}()\` in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
+      },
     },
   },
   'optional-call': {

@@ -10,6 +10,7 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { type Edit, promisedType } from '../core/vocabulary.ts';
 import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
+import { maybeAskSplit } from './maybe-ask-split.ts';
 import type { SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -20,6 +21,8 @@ export interface HelperSplit extends SplitShape {
   requestCall(args: string[], receiver?: string): string;
   /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
   resultCall(answer: string, args: string[], receiver?: string): string;
+  /** Types of the server package its halves name besides the answer's (`InputRequest`). */
+  types?: string[];
 }
 
 /**
@@ -27,8 +30,13 @@ export interface HelperSplit extends SplitShape {
  * request the helper makes, or (a helper calling a helper) its call of a split helper.
  */
 export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | string {
+  // A helper that does something before it asks, and may return without asking.
+  if (!askedFirst(source, site)) return maybeAskSplit(source, site, calls, typed, eol);
   const helper = splittable(source, site, calls);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
+  // An inner helper that may answer without asking hands this one a value, not an answer.
+  if (site.via?.maybeAsk && helper.answer.form !== 'return')
+    return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
   const { fn, holder } = helper;
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
@@ -47,6 +55,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
     requestArgs: params.map((p) => request.names.has(p)),
     resultArgs: params.map((p) => postNames.has(p)),
     identity,
+    ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
   };
   const halves: HelperHalves = {
     declaration: holder.node,
@@ -93,8 +102,16 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[]): Split
   return callersProblem(calls) ?? { fn, holder, answer, first, post };
 }
 
+/** Whether the helper's request is its first statement (or what an arrow returns). */
+function askedFirst(source: string, site: LegacySite): boolean {
+  const fn = site.enclosing!;
+  if (fn.body === site.call) return true;
+  const first = fn.body.type === 'BlockStatement' ? fn.body.body[0] : undefined;
+  return first !== undefined && answerBinding(first, site.call, source) !== undefined;
+}
+
 /** Why a caller's call cannot become a request and a result computed on resume, if one cannot. */
-function callersProblem(calls: NamedCall[]): string | undefined {
+export function callersProblem(calls: NamedCall[]): string | undefined {
   for (const call of calls) {
     const parent = call.ancestors[call.ancestors.length - 1];
     const returned = parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === call.call);
@@ -112,7 +129,7 @@ function callersProblem(calls: NamedCall[]): string | undefined {
  * What the request half returns, and the names it reads: the request itself, or the inner
  * helper's request builder called with this helper's arguments.
  */
-function requestHalf(source: string, site: LegacySite): { text: string; names: Set<string> } {
+export function requestHalf(source: string, site: LegacySite): { text: string; names: Set<string> } {
   const inner = site.via;
   if (inner) return { text: inner.requestText, names: namesOf(inner.requestArgs) };
   const text = `${KINDS[site.kind!].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
@@ -143,7 +160,7 @@ function resultHalf(
 }
 
 /** The text of the helper's parameters a half takes: its `this` parameter, `first` (the answer), then those `used`. */
-function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string): string {
+export function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string): string {
   const text = (p: Node) => source.slice(p.start!, p.end!);
   const own = thisParam(fn);
   return [
@@ -168,15 +185,15 @@ export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, '
   };
 }
 
-function namesOf(nodes: readonly Node[]): Set<string> {
+export function namesOf(nodes: readonly Node[]): Set<string> {
   return new Set(nodes.flatMap((n) => [...referencedNames(n)]));
 }
 
 /** How the helper's first statement takes the answer: as a name (or a pattern's text), or by returning it. */
-type Answer = { form: 'declare'; name: string } | { form: 'return' };
+export type Answer = { form: 'declare'; name: string } | { form: 'return' };
 
 /** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */
-function answerBinding(statement: Statement, call: Node, source: string): Answer | undefined {
+export function answerBinding(statement: Statement, call: Node, source: string): Answer | undefined {
   const awaited = (n: Node | null | undefined) => n === call || (n?.type === 'AwaitExpression' && n.argument === call);
   if (statement.type === 'ReturnStatement' && awaited(statement.argument)) return { form: 'return' };
   if (statement.type === 'VariableDeclaration' && statement.kind === 'const' && statement.declarations.length === 1) {
@@ -189,7 +206,7 @@ function answerBinding(statement: Statement, call: Node, source: string): Answer
   return undefined;
 }
 
-interface Holder {
+export interface Holder {
   name: string;
   /** What the halves replace: the function, its const declaration or the method (with an `export` around it). */
   node: Node;
@@ -203,7 +220,7 @@ interface Holder {
  * The helper's own declaration: `function name() {}` (exported or not), `const name = async
  * () => {}`, or a method of a class (its modifiers kept, `async` dropped: the halves do not await).
  */
-function declarationOf(site: LegacySite, fn: Node): Holder | undefined {
+export function declarationOf(site: LegacySite, fn: Node): Holder | undefined {
   const chain = site.ancestors;
   const at = chain.indexOf(fn as never);
   const parent = chain[at - 1];
