@@ -4,6 +4,7 @@
 // can migrate; otherwise the planner marks each call.
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
+import { walk } from '../analyse/ast.ts';
 import type { ExternalHelper, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
@@ -94,9 +95,14 @@ export class AskingHelperIndex {
   }
 
   /** importsOf, for a file already analysed. */
-  importsIn(file: string, analysis: Pick<FileAnalysis, 'importedNames'>, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
+  importsIn(
+    file: string,
+    analysis: Pick<FileAnalysis, 'importedNames'> & Partial<Pick<ModuleLinks, 'dynamicImports'>>,
+    approved?: ReadonlySet<string>,
+  ): Map<string, ExternalHelper & { module: string }> {
     const found = new Map<string, ExternalHelper & { module: string }>();
-    for (const [local, { from, imported }] of analysis.importedNames) {
+    const dynamic = analysis.dynamicImports ?? new Map<string, { from: string; imported: string }>();
+    for (const [local, { from, imported }] of [...analysis.importedNames, ...dynamic]) {
       if (!from.startsWith('.')) continue;
       const module = this.moduleOf(path.dirname(file), from);
       if (!module) continue;
@@ -109,7 +115,8 @@ export class AskingHelperIndex {
         const [owner, method] = helper.name.split('.') as [string, string | undefined];
         if (owner !== imported) continue;
         const split = helper.split && (!approved || approved.has(helperKey(module, helper.name))) ? { split: helper.split } : {};
-        found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...split });
+        const how = dynamic.has(local) ? { dynamic: true as const } : split;
+        found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...how });
       }
     }
     return found;
@@ -156,6 +163,8 @@ const WHOLE_RELATIVE_MODULE = /\b(?:import|export)\s*\*[^;'"]{0,200}from\s*['"]\
  */
 interface ModuleLinks {
   importedNames: FileAnalysis['importedNames'];
+  /** Names taken from a module with `import()`: `const { confirm } = await import('./prompts.js')` (a namespace: `imported` is `*`). */
+  dynamicImports: FileAnalysis['importedNames'];
   importedRegistrations: FileAnalysis['importedRegistrations'];
   reexports: Array<{ from: string; names?: ReadonlySet<string> }>;
 }
@@ -168,7 +177,32 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
     reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names }) });
   }
-  return { importedNames: analysis.importedNames, importedRegistrations: analysis.importedRegistrations, reexports };
+  return {
+    importedNames: analysis.importedNames,
+    dynamicImports: dynamicImports(analysis.program),
+    importedRegistrations: analysis.importedRegistrations,
+    reexports,
+  };
+}
+
+/** The names bound from `await import('./m')` anywhere in the module, by the local name (scopes aside: a call of one is at most marked). */
+function dynamicImports(program: FileAnalysis['program']): FileAnalysis['importedNames'] {
+  const found: FileAnalysis['importedNames'] = new Map();
+  walk(program, (node) => {
+    if (node.type !== 'VariableDeclarator' || node.init?.type !== 'AwaitExpression') return undefined;
+    const call = node.init.argument;
+    const specifier =
+      call.type === 'ImportExpression' ? call.source : call.type === 'CallExpression' && call.callee.type === 'Import' ? call.arguments[0] : undefined;
+    const from = specifier?.type === 'StringLiteral' ? specifier.value : undefined;
+    if (from === undefined) return undefined;
+    if (node.id.type === 'Identifier') found.set(node.id.name, { from, imported: '*' });
+    if (node.id.type === 'ObjectPattern')
+      for (const p of node.id.properties)
+        if (p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.value.type === 'Identifier')
+          found.set(p.value.name, { from, imported: p.key.name });
+    return undefined;
+  });
+  return found;
 }
 
 /** `import('./x')` and `require('./x')`: a module reached whole, whatever it is called by afterwards. */

@@ -248,7 +248,7 @@ function shapeOf(split: HelperSplit): SplitShape {
 }
 
 /** The splits of the helpers on the way from a request to its handlers, or why not. */
-function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
+export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
   const { analysis } = file;
   const graph = callGraphOf(analysis.index);
   const kept = (fn: FunctionNode) => {

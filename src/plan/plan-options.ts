@@ -14,6 +14,8 @@ export interface ExternalHelper {
   line: number;
   name: string;
   split?: SplitShape;
+  /** Taken from the module with `import()` (`const { confirm } = await import('./prompts.js')`): never split. */
+  dynamic?: true;
 }
 
 export interface PlanOptions {

@@ -63,6 +63,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
     name: holder.name,
     requestParams: paramsUsed(source, fn, shape.requestArgs),
     requestText: request.text,
+    ...(shape.maybeAsk ? { maybeAsk: true } : {}),
     ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, typed) }),
   };
   const edit = splitHelperEdit(source, eol, halves);

@@ -159,7 +159,12 @@ function importEdits(writing: ImportWriting, serverNames: string[], moduleNames:
   const { source, program } = analysis;
   const edits: Edit[] = [];
   const merged = new Set<number>();
-  if (serverNames.length > 0) {
+  if (serverNames.length > 0 && serverNames.every((n) => n.startsWith('type '))) {
+    // Types alone (a handler asking only through helpers' halves) join a type-only import of the package.
+    const edit = moduleImport(writing, SERVER_PACKAGE, new Map(serverNames.map((n) => [n.slice('type '.length), true])));
+    if (edit) merged.add(edit.target);
+    if (edit) edits.push(edit.edit);
+  } else if (serverNames.length > 0) {
     const target = importToMergeInto(program, SERVER_PACKAGE);
     if (target) merged.add(target.start!);
     edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames, drops));
