@@ -15,6 +15,7 @@ import { handlerId } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
 import { dropStatements } from './resume-layout.ts';
 import { secretInState } from './secrets.ts';
+import { serverTypeNames, typeImports } from './server-type-names.ts';
 import type { FilePlan, HandlerPlan, ListPlan } from './types.ts';
 import { fileEdits, type FileEdits, type UsedOutside } from './wiring.ts';
 import { addedParameter, lastArgument } from '../rewrite/edits/arguments.ts';
@@ -232,8 +233,9 @@ function usedOutside(
   const splitOnly = file.splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
   // A function here that asks through another module's helper names the answer's type itself.
   const answerTyped = file.splits.filter((s) => !abandoned.has(s.split.name) && (!s.site.via || s.external));
-  if (analysis.typed) for (const s of answerTyped) for (const t of s.split.resultType.split('|')) serverTypes.add(`type ${t.trim()}`);
-  for (const s of file.splits) if (!abandoned.has(s.split.name)) for (const t of s.split.types ?? []) serverTypes.add(`type ${t}`);
+  const names = serverTypeNames(analysis);
+  if (analysis.typed) for (const s of answerTyped) for (const t of typeImports(names, s.split.resultType)) serverTypes.add(t);
+  for (const s of file.splits) if (!abandoned.has(s.split.name)) for (const t of s.split.types ?? []) serverTypes.add(t);
   const halves = file.externalVia
     .filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method)
     .flatMap(({ site, external, call }) => {

@@ -11,6 +11,7 @@ import type { FileIndex } from '../analyse/file-index.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
+import type { TypeNames } from './server-type-names.ts';
 import { splitHelper, type HelperSplit } from './split-helper.ts';
 
 export interface HelperTree {
@@ -26,7 +27,8 @@ interface TreeContext {
   index: FileIndex;
   imports: Imports;
   handlers: readonly HandlerSite[];
-  typed: boolean;
+  /** How the halves name the server package's types; undefined in JavaScript. */
+  types: TypeNames | undefined;
   eol: string;
   /** Why a helper may not be split here, or undefined. */
   kept(fn: FunctionNode): string | undefined;
@@ -52,7 +54,7 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
-  const split = splitHelper(source, site, calls, context.typed, context.eol);
+  const split = splitHelper(source, site, calls, context.types, context.eol);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });
   for (const call of calls) {

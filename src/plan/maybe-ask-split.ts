@@ -17,10 +17,12 @@ import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } 
 import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/maybe-ask-helper.ts';
 import { declaredBy } from './liveness.ts';
 import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
+import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import type { SplitShape } from './types.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
-export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | string {
+export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
+  const typed = types !== undefined;
   const fn = site.enclosing!;
   const holder = declarationOf(site, fn);
   if (!holder) return 'it is a helper that is not a plain function declaration, a const function or a method.';
@@ -62,13 +64,20 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
     name: holder.name,
     request: [
-      ...requestEdits(source, fn, path, asked(source, fn, site, request.text), shape, typed ? valueType : undefined),
+      ...requestEdits(
+        source,
+        fn,
+        path,
+        asked(source, fn, site, request.text),
+        shape,
+        types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
+      ),
       renamed(holder.node, fn, holder.name),
     ],
-    ...(identity ? {} : { result: resultHalf(source, fn, path, answer, wrap, shape, typed) }),
+    ...(identity ? {} : { result: resultHalf(source, fn, path, answer, wrap, shape, types) }),
   });
-  const types = typed ? ['InputRequest', ...(identity ? [] : resultType.split('|').map((t) => t.trim()))] : [];
-  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(types.length > 0 ? { types } : {}) };
+  const imports = types ? [...typeImports(types, 'InputRequest'), ...(identity ? [] : typeImports(types, resultType))] : [];
+  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}) };
 }
 
 /** Why the helper's own form keeps it whole (`that ...`). */
@@ -153,7 +162,7 @@ function requestEdits(
   path: readonly Step[],
   ask: readonly string[],
   shape: SplitShape,
-  valueType: string | undefined,
+  returnType: string | undefined,
 ): Edit[] {
   const last = path[path.length - 1]!;
   const statement = last.list[last.index]!;
@@ -162,11 +171,11 @@ function requestEdits(
   const semi = source[statement.end! - 1] === ';' ? ';' : '';
   const [first, ...rest] = ask;
   const indent = indentAt(source, statement.start!);
-  const returned =
+  const question =
     rest.length === 0
       ? `return { ask: ${first} }${semi}`
       : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
-  const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: returned }];
+  const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: question }];
   walk(fn.body, (node) => {
     if (node === statement || inRemoved(node)) return false;
     if (isFunction(node)) return false;
@@ -185,7 +194,7 @@ function requestEdits(
     const indent = body.body[0] ? indentAt(source, body.body[0].start!) : `${indentAt(source, close)}  `;
     edits.push({ start: lineStartOf(source, close), end: lineStartOf(source, close), text: `${indent}return { value: undefined }${semi}\n` });
   }
-  edits.push(...signatureEdits(source, fn, shape, valueType));
+  edits.push(...signatureEdits(source, fn, shape, returnType));
   return edits;
 }
 
@@ -215,8 +224,8 @@ function asked(source: string, fn: FunctionNode, site: LegacySite, text: string)
   ];
 }
 
-/** The request half's name, parameters (those it reads) and return type (a value or a question). */
-function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, valueType: string | undefined): Edit[] {
+/** The request half's parameters (those it reads) and return type (`returned`: a value or a question). */
+function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, returned: string | undefined): Edit[] {
   const edits: Edit[] = [];
   const own = argumentParams(fn);
   if (own.length > 0 && shape.requestArgs.some((used) => !used)) {
@@ -228,8 +237,7 @@ function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, val
     edits.push({ start, end: last.end!, text: kept });
   }
   const returnType = annotatedType(fn.returnType);
-  if (valueType !== undefined && returnType)
-    edits.push({ start: returnType.start!, end: returnType.end!, text: `Promise<{ ask: InputRequest } | { value: ${valueType} }>` });
+  if (returned !== undefined && returnType) edits.push({ start: returnType.start!, end: returnType.end!, text: returned });
   return edits;
 }
 
@@ -271,14 +279,14 @@ function resultHalf(
   answer: Answer,
   wrap: readonly [string, string] | undefined,
   shape: SplitShape,
-  typed: boolean,
+  types: TypeNames | undefined,
 ): NonNullable<Parameters<typeof maybeAskHelperEdit>[2]['result']> {
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
   const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
   const first = answer.form === 'return' ? `return ${wrapped};` : wrap ? `const ${answer.name} = ${wrapped};` : undefined;
   return {
-    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${typed ? `: ${shape.resultType}` : ''}`),
-    ...(typed && shape.valueType ? { returnType: shape.valueType } : {}),
+    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+    ...(types && shape.valueType ? { returnType: shape.valueType } : {}),
     ...(first ? { first } : {}),
     frames: frames(source, path),
     verbatim: multilineLiterals(fn),

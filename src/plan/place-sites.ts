@@ -28,6 +28,7 @@ import {
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
+import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
 import { planUrlThrow } from './url-elicitation.ts';
@@ -269,7 +270,7 @@ export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | s
       index: analysis.index,
       imports: analysis.importedNames,
       handlers: file.handlers,
-      typed: analysis.typed,
+      types: analysis.typed ? serverTypeNames(analysis) : undefined,
       eol: file.eol,
       kept,
       exported,

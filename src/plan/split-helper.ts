@@ -11,6 +11,7 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import { type Edit, promisedType } from '../core/vocabulary.ts';
 import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
 import { maybeAskSplit } from './maybe-ask-split.ts';
+import { localTypeText, type TypeNames } from './server-type-names.ts';
 import type { SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -21,7 +22,7 @@ export interface HelperSplit extends SplitShape {
   requestCall(args: string[], receiver?: string): string;
   /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
   resultCall(answer: string, args: string[], receiver?: string): string;
-  /** Types of the server package its halves name besides the answer's (`InputRequest`). */
+  /** The import specifiers of the server package's types its halves name, when they are not the answer's alone (`type InputRequest`, `type ElicitResult as McpElicitResult`). */
   types?: string[];
 }
 
@@ -29,9 +30,9 @@ export interface HelperSplit extends SplitShape {
  * The split, or why the helper cannot be split (`it is a helper that ...`). `site` is the
  * request the helper makes, or (a helper calling a helper) its call of a split helper.
  */
-export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | string {
+export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
   // A helper that does something before it asks, and may return without asking.
-  if (!askedFirst(source, site)) return maybeAskSplit(source, site, calls, typed, eol);
+  if (!askedFirst(source, site)) return maybeAskSplit(source, site, calls, types, eol);
   const helper = splittable(source, site, calls);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
   // An inner helper that may answer without asking hands this one a value, not an answer.
@@ -64,7 +65,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
     requestParams: paramsUsed(source, fn, shape.requestArgs),
     requestText: request.text,
     ...(shape.maybeAsk ? { maybeAsk: true } : {}),
-    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, typed) }),
+    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types) }),
   };
   const edit = splitHelperEdit(source, eol, halves);
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape) };
@@ -79,7 +80,7 @@ interface Splittable {
   post: Statement[];
 }
 
-/** The helper's parts when it has the shape that splits, or why not (`that ...`). */
+/** The parts of a helper whose request is its first statement, or why it does not split (`that ...`). */
 function splittable(source: string, site: LegacySite, calls: NamedCall[]): Splittable | string {
   const fn = site.enclosing!;
   const holder = declarationOf(site, fn);
@@ -90,9 +91,8 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[]): Split
   if (fn.params.some((p) => p.type !== 'Identifier')) return 'whose parameters are not plain names.';
   const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
   const [first, ...post] = body;
-  // The request must be the helper's first statement: anything before it would run again.
-  const answer = returnsCall ? ({ form: 'return' } as const) : first ? answerBinding(first, site.call, source) : undefined;
-  if (!answer) return 'that does other work before its request, or awaits it inside an expression.';
+  // The request is the helper's first statement (askedFirst; other helpers split as maybe-ask-split.ts says).
+  const answer = returnsCall ? ({ form: 'return' } as const) : answerBinding(first!, site.call, source)!;
   let awaits = false;
   let usesThis = false;
   for (const s of post) walk(s, (n) => void ((n.type === 'AwaitExpression' && (awaits = true)) || (n.type === 'ThisExpression' && (usesThis = true))));
@@ -144,14 +144,14 @@ function resultHalf(
   helper: Splittable,
   shape: SplitShape,
   wrap: readonly [string, string] | undefined,
-  typed: boolean,
+  types: TypeNames | undefined,
 ): NonNullable<HelperHalves['result']> {
   const { fn, answer, first, post } = helper;
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
   const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
   return {
-    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${typed ? `: ${shape.resultType}` : ''}`),
-    returnType: typed ? shape.valueType : undefined,
+    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+    returnType: types ? shape.valueType : undefined,
     bodyStart: first ? first.start! : undefined,
     body:
       answer.form === 'return'

@@ -101,7 +101,7 @@ function serverNamesToImport(analysis: FileAnalysis, planned: HandlerPlan[], out
   for (const h of planned) if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
   for (const r of requests)
     if (analysis.typed && (!r.maybeAsk || maybeAskNamesType(r))) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
-  const types = [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t));
+  const types = [...typeImports].filter((t) => /^type [A-Z]\w*( as [A-Z]\w*)?$/.test(t));
   const wanted = requests.some((r) => !r.maybeAsk) || outside.builders ? ['inputRequired', ...types] : types;
   const have = importedFrom(analysis.program, SERVER_PACKAGE);
   return { missing: wanted.filter((name) => !isImported(have, name)), wanted };

@@ -104,5 +104,8 @@ function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']
     lines = lines.map((l) => (l.verbatim || !l.text.startsWith(inner.indent) ? l : { ...l, text: frame.indent + l.text.slice(inner.indent.length) }));
     lines.push(...linesOf(frame.after));
   }
-  return lines.map((l) => (l.verbatim || l.text.trim() !== '' ? l.text : ''));
+  const text = lines.map((l) => (l.verbatim || l.text.trim() !== '' ? l.text : ''));
+  // The blank lines between the question and what follows it do not open the result half.
+  while (text[0] === '') text.shift();
+  return text;
 }
