@@ -29,11 +29,12 @@ export interface PlannedSplit {
   external?: ExternalHelper;
 }
 
-/** A request in a helper that cannot be split, and why. */
+/** A request in a helper that cannot be split, and why (or that is split, as `tree` says, only if handlers cannot delegate to it). */
 export interface UnsplitHelper {
   site: LegacySite;
   chain: HelperChain;
   why: string;
+  tree?: HelperTree;
 }
 
 /** A handler's call of another module's split helper, asked through its halves (`call`: the call of it in a function of this module the handler calls). */
