@@ -471,10 +471,16 @@ describe('helpers of a module that other modules ask through', () => {
 
   it.each([
     ['a namespace import', "import * as prompt from './prompt.js';", 'prompt.confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
-    ['an index module that re-exports it all', "import { confirm } from './lib.js';", 'confirm', "export * from './prompt.js';\n", []],
-    ['an index module that re-exports it renamed', "import { ask } from './lib.js';", 'ask', "export { confirm as ask } from './prompt.js';\n", []],
+    ['an index module that re-exports it all', "import { confirm } from './lib.js';", 'confirm', "export * from './prompt.js';\n", [['src/a.ts', 'marked', 'via-helper']]],
+    [
+      'an index module that re-exports it renamed',
+      "import { ask } from './lib.js';",
+      'ask',
+      "export { confirm as ask } from './prompt.js';\n",
+      [['src/a.ts', 'marked', 'via-helper']],
+    ],
     ['a dynamic import', "const { confirm } = await import('./prompt.js');", 'confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
-  ])('stay whole where a module reaches them through %s, whose calls their split would break', async (_name, imports, call, lib, callers) => {
+  ])('stay whole where a module reaches them through %s, whose calls their split would break, and mark those calls', async (_name, imports, call, lib, callers) => {
     await put('src/prompt.ts', PROMPT);
     if (lib) await put('src/lib.ts', lib);
     await put('src/b.ts', tools('move', 'confirm'));

@@ -55,11 +55,16 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   const chain = wrapper && handlersReaching(callGraphOf(analysis.index), file.handlers, wrapper);
   if (!chain) return; // no handler reaches it: a use that keeps the helper whole (externalLeftovers)
   const via = external.split ? externalViaSite(file, call, external, external.split) : undefined;
+  // Kept whole by the engine: what would keep this function whole is news, when it is its own.
+  const own = !via && external.proposed ? externalViaSite(file, call, external, external.proposed) : undefined;
+  const ownWhy = own ? helperTree(file, own) : undefined;
   const tree = via
     ? helperTree(file, via)
     : external.dynamic
       ? `it takes \`${external.name}()\` from its module with import() (a static import would let it be split).`
-      : `it calls \`${external.name}()\`, which stays whole: a call of it, here or in another module, cannot ask through its halves.`;
+      : typeof ownWhy === 'string'
+        ? ownWhy
+        : `it calls \`${external.name}()\`, which stays whole: a call of it, here or in another module, cannot ask through its halves.`;
   const exported = via && askingExports(analysis, via).length > 0;
   if (typeof tree !== 'string' && !exported && tree.handlerCalls.length > 0) {
     for (const s of tree.splits) file.splits.push({ ...s, chain, tree, ...(s.site === via ? { external } : {}) });
