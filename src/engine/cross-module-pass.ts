@@ -68,7 +68,9 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   // Modules that re-export a helper: a module importing it from one of them calls it too.
   const reexporters = index.noteReexports(
     [...run.modules.graph.filesImportingAny(new Set(helpers.keys()))].flatMap((absolutePath) => {
-      const read = run.candidates.get(absolutePath)?.input ?? readSource(absolutePath, (bytes) => bytes.length <= run.maxFileBytes && WHOLE_EXPORT.test(bytes.toString('latin1')))?.source;
+      const read =
+        run.candidates.get(absolutePath)?.input ??
+        readSource(absolutePath, (bytes) => bytes.length <= run.maxFileBytes && WHOLE_EXPORT.test(bytes.toString('latin1')))?.source;
       return read === undefined ? [] : [{ absolutePath, source: read }];
     }),
   );
@@ -85,7 +87,12 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
 }
 
 /** The files that may import a module's exported helper, and the modules that define a registry to widen. */
-function possibleImporters(run: CrossModuleRun, index: AskingHelperIndex, helperModules: ReadonlySet<string>, definers: ReadonlyMap<string, Set<string>>): Importer[] {
+function possibleImporters(
+  run: CrossModuleRun,
+  index: AskingHelperIndex,
+  helperModules: ReadonlySet<string>,
+  definers: ReadonlyMap<string, Set<string>>,
+): Importer[] {
   const { discovery, candidates, maxFileBytes } = run;
   // The files whose relative imports (read with their text, see import-graph.ts) may name a
   // module that exports (or re-exports) a helper: no other file imports one.

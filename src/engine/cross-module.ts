@@ -216,7 +216,9 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     if (statement.type !== 'ExportNamedDeclaration' || !statement.source) continue;
     const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
     const renamed = new Map(
-      statement.specifiers.flatMap((s) => (s.type === 'ExportSpecifier' ? [[s.exported.type === 'Identifier' ? s.exported.name : s.exported.value, s.local.name] as const] : [])),
+      statement.specifiers.flatMap((s) =>
+        s.type === 'ExportSpecifier' ? [[s.exported.type === 'Identifier' ? s.exported.name : s.exported.value, s.local.name] as const] : [],
+      ),
     );
     reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names, renamed }) });
   }

@@ -12,7 +12,8 @@ import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import type { TypeNames } from './server-type-names.ts';
-import { splitHelper, type HelperSplit } from './split-helper.ts';
+import { maybeAskSplit } from './maybe-ask-split.ts';
+import { askedFirst, splitHelper, type HelperSplit } from './split-helper.ts';
 
 export interface HelperTree {
   /** Each helper's split with the site it splits at (its request, or its call of an inner helper), innermost first. */
@@ -54,7 +55,10 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
-  const split = splitHelper(source, site, calls, context.types, context.eol);
+  // A helper that does something before it asks may return without asking: its split says so.
+  const split = askedFirst(source, site)
+    ? splitHelper(source, site, calls, context.types, context.eol)
+    : maybeAskSplit(source, site, calls, context.types, context.eol);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });
   for (const call of calls) {

@@ -18,7 +18,7 @@ import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/may
 import { declaredBy } from './liveness.ts';
 import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
-import type { SplitShape } from './types.ts';
+import type { PlannedRequest, SplitShape } from './types.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
 export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
@@ -78,6 +78,12 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
   });
   const imports = types ? [...typeImports(types, 'InputRequest'), ...(identity ? [] : typeImports(types, resultType))] : [];
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}) };
+}
+
+/** Whether a handler's `mrtr.value` names the answer's type: the result half is not passed by its name alone. */
+export function maybeAskNamesType(r: PlannedRequest): boolean {
+  const [before, after] = r.resultWrap ?? ['', ''];
+  return !(/^[A-Za-z_$][\w$]*\($/.test(before) && after === ')');
 }
 
 /** Why the helper's own form keeps it whole (`that ...`). */

@@ -10,7 +10,6 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { type Edit, promisedType } from '../core/vocabulary.ts';
 import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
-import { maybeAskSplit } from './maybe-ask-split.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
 import type { SplitShape } from './types.ts';
 
@@ -31,8 +30,6 @@ export interface HelperSplit extends SplitShape {
  * request the helper makes, or (a helper calling a helper) its call of a split helper.
  */
 export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
-  // A helper that does something before it asks, and may return without asking.
-  if (!askedFirst(source, site)) return maybeAskSplit(source, site, calls, types, eol);
   const helper = splittable(source, site, calls);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
   // An inner helper that may answer without asking hands this one a value, not an answer.
@@ -103,8 +100,8 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[]): Split
   return callersProblem(calls) ?? { fn, holder, answer, first, post };
 }
 
-/** Whether the helper's request is its first statement (or what an arrow returns). */
-function askedFirst(source: string, site: LegacySite): boolean {
+/** Whether the helper's request is its first statement (or what an arrow returns): else see maybe-ask-split.ts. */
+export function askedFirst(source: string, site: LegacySite): boolean {
   const fn = site.enclosing!;
   if (fn.body === site.call) return true;
   const first = fn.body.type === 'BlockStatement' ? fn.body.body[0] : undefined;

@@ -9,7 +9,7 @@ import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
 import { type Edit, eolOf } from '../core/vocabulary.ts';
 import { addImport, rewriteImport } from '../rewrite/edits/imports.ts';
 import { markerComment } from '../rewrite/edits/marker-comment.ts';
-import { maybeAskNamesType } from '../rewrite/maybe-ask-render.ts';
+import { maybeAskNamesType } from './maybe-ask-split.ts';
 import { wireVerifier } from '../rewrite/edits/verifier.ts';
 import type { StateModuleOptions } from './plan-options.ts';
 import { refuse, type Refusal } from './refusal.ts';

@@ -4,6 +4,7 @@
 // goes on as the retry that answers the question would (`mrtr.decided`), so everything after
 // the question is written once, for both. Where the answer is read, `mrtr.value` gives the value
 // decided on this call, or what the helper's result half makes of the client's answer.
+import { maybeAskNamesType } from '../plan/maybe-ask-split.ts';
 import type { PlannedRequest } from '../plan/types.ts';
 
 /** What the lines of a maybe-ask question are written with. */
@@ -50,12 +51,6 @@ export function maybeAskValue(r: PlannedRequest, quote: (text: string) => string
   if (!maybeAskNamesType(r)) return `mrtr.value(${args}, ${before.slice(0, -1)})`;
   const param = ['answer', 'reply', 'mrtrReply'].find((n) => !taken.has(n))!;
   return `mrtr.value(${args}, (${param}${typed ? `: ${r.resultType}` : ''}) => ${before}${param}${after})`;
-}
-
-/** Whether `mrtr.value` names the answer's type: the result half is not passed by its name alone. */
-export function maybeAskNamesType(r: PlannedRequest): boolean {
-  const [before, after] = r.resultWrap ?? ['', ''];
-  return !(/^[A-Za-z_$][\w$]*\($/.test(before) && after === ')');
 }
 
 /** The value read from what `mrtr.value` returned. */
