@@ -8,7 +8,7 @@
 // reach the result half: a local computed before the question would have to travel, and is
 // refused.
 import type { Node, Statement } from '@babel/types';
-import { annotatedType, argumentParams, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
+import { annotatedType, argumentParams, boundNames, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { TS_TYPES } from '../analyse/babel.cjs';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
@@ -39,7 +39,7 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
   const after = continuation(path);
-  const afterProblem = continuationProblem(path, after, holder.method);
+  const afterProblem = continuationProblem(fn, path, after, holder.method);
   if (afterProblem) return `it is a helper ${afterProblem}`;
 
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
@@ -139,7 +139,7 @@ function continuation(path: readonly Step[]): Statement[] {
 }
 
 /** Why the code after the question cannot be the result half (`that ...`): it awaits, uses `this`, or reads a local computed before the question. */
-function continuationProblem(path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
+function continuationProblem(fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
   let awaits = false;
   let usesThis = false;
   for (const n of after) {
@@ -154,7 +154,23 @@ function continuationProblem(path: readonly Step[], after: readonly Node[], meth
   const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
   const before = path.flatMap((step) => step.list.slice(0, step.index).flatMap((s) => declaredBy(s)));
   const carried = before.find((d) => read.has(d.name));
+  // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
+  const changed = [...assignedOutside(path[0]!.list, after)].find((n) => read.has(n) && fn.params.some((p) => p.type === 'Identifier' && p.name === n));
+  if (changed) return `whose code after its request reads the parameter \`${changed}\`, which it changes before it.`;
   return carried ? `whose code after its request reads \`${carried.name}\`, computed before it (it would have to travel with the question).` : undefined;
+}
+
+/** The names the statements assign outside the nodes `skipped` (the code after the question). */
+function assignedOutside(statements: readonly Statement[], skipped: readonly Node[]): Set<string> {
+  const names = new Set<string>();
+  for (const s of statements)
+    walk(s, (node) => {
+      if (skipped.includes(node)) return false;
+      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) names.add(b.name);
+      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') names.add(node.argument.name);
+      return undefined;
+    });
+  return names;
 }
 
 /**
