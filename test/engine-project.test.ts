@@ -471,7 +471,13 @@ describe('helpers of a module that other modules ask through', () => {
 
   it.each([
     ['a namespace import', "import * as prompt from './prompt.js';", 'prompt.confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
-    ['an index module that re-exports it all', "import { confirm } from './lib.js';", 'confirm', "export * from './prompt.js';\n", [['src/a.ts', 'marked', 'via-helper']]],
+    [
+      'an index module that re-exports it all',
+      "import { confirm } from './lib.js';",
+      'confirm',
+      "export * from './prompt.js';\n",
+      [['src/a.ts', 'marked', 'via-helper']],
+    ],
     [
       'an index module that re-exports it renamed',
       "import { ask } from './lib.js';",
@@ -480,23 +486,28 @@ describe('helpers of a module that other modules ask through', () => {
       [['src/a.ts', 'marked', 'via-helper']],
     ],
     ['a dynamic import', "const { confirm } = await import('./prompt.js');", 'confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
-  ])('stay whole where a module reaches them through %s, whose calls their split would break, and mark those calls', async (_name, imports, call, lib, callers) => {
-    await put('src/prompt.ts', PROMPT);
-    if (lib) await put('src/lib.ts', lib);
-    await put('src/b.ts', tools('move', 'confirm'));
-    await put(
-      'src/a.ts',
-      tools('wipe', 'confirm').replace("import { confirm } from './prompt.js';", imports).replace("await confirm(server, 'it')", `await ${call}(server, 'it')`),
-    );
-    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
-    expect(result.errors).toEqual([]);
-    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
-      ...callers,
-      ['src/b.ts', 'marked', 'via-helper'],
-      ['src/prompt.ts', 'marked', 'in-helper'],
-    ]);
-    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
-  });
+  ])(
+    'stay whole where a module reaches them through %s, whose calls their split would break, and mark those calls',
+    async (_name, imports, call, lib, callers) => {
+      await put('src/prompt.ts', PROMPT);
+      if (lib) await put('src/lib.ts', lib);
+      await put('src/b.ts', tools('move', 'confirm'));
+      await put(
+        'src/a.ts',
+        tools('wipe', 'confirm')
+          .replace("import { confirm } from './prompt.js';", imports)
+          .replace("await confirm(server, 'it')", `await ${call}(server, 'it')`),
+      );
+      const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+      expect(result.errors).toEqual([]);
+      expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
+        ...callers,
+        ['src/b.ts', 'marked', 'via-helper'],
+        ['src/prompt.ts', 'marked', 'in-helper'],
+      ]);
+      expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+    },
+  );
 
   it.each([
     ['a module imports it by a path alias', "import { confirm } from '@/prompt.js';", ['.']],

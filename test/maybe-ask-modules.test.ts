@@ -110,14 +110,28 @@ describe('a helper that may answer without asking, called from other modules', (
 
   it.each([
     ['import()', "const { chooseProject } = await import('./choose.js');", 'chooseProject(server)', undefined, 'which it takes from its module with import()'],
-    ['an index module that re-exports it', "import { chooseProject } from './index.js';\n", 'chooseProject(server)', "export * from './choose.js';\n", 'which cannot suspend it'],
-    ['an index module that re-exports it renamed', "import { pick } from './index.js';\n", 'pick(server)', "export { chooseProject as pick } from './choose.js';\n", 'which cannot suspend it'],
+    [
+      'an index module that re-exports it',
+      "import { chooseProject } from './index.js';\n",
+      'chooseProject(server)',
+      "export * from './choose.js';\n",
+      'which cannot suspend it',
+    ],
+    [
+      'an index module that re-exports it renamed',
+      "import { pick } from './index.js';\n",
+      'pick(server)',
+      "export { chooseProject as pick } from './choose.js';\n",
+      'which cannot suspend it',
+    ],
   ])('stays whole where a module reaches it through %s, and that module’s handler is marked', async (_name, imports, call, index, says) => {
     await put('src/choose.ts', CHOOSE);
     if (index) await put('src/index.ts', index);
     await put('src/direct.ts', tools('direct', "import { chooseProject } from './choose.js';\n", 'chooseProject(server)'));
     // import() binds its names inside the handler, before the call.
-    const other = index ? tools('other', imports, call) : tools('other', '', call).replace('    let chosen = project;', `    ${imports}\n    let chosen = project;`);
+    const other = index
+      ? tools('other', imports, call)
+      : tools('other', '', call).replace('    let chosen = project;', `    ${imports}\n    let chosen = project;`);
     await put('src/other.ts', other);
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
