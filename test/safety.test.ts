@@ -1,7 +1,7 @@
 // One-shot safety through the real entry (node bin/mrtr-codemod.js), in throwaway git
 // repositories under the project's git-ignored .tmp/: the dirty-tree guard, .gitignore,
 // --include/--exclude, the handler summary line, --json, and the progress line.
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lchown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { discoverFiles } from '../src/engine/discover.ts';
 import { rebasePattern } from '../src/engine/gitignore-rules.ts';
 import { parsePorcelainZ } from '../src/engine/git.ts';
 import { ELICIT_SERVER, MIXED_SERVER, olderStateModule, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
-import { cli, git } from './support/cli.ts';
+import { cli, git, runCli } from './support/cli.ts';
 
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
 
@@ -636,5 +636,48 @@ describe('a source named on the command line', () => {
     expect(result.stdout).toContain('Files changed: 2\n  src/server.ts\n');
     expect(await isMigrated('src/server.ts')).toBe(true);
     expect((await lstat(path.join(dir, 'src/alias.ts'))).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('a tracked file that cannot be read', () => {
+  // A mode of 000 keeps every user out but root, who reads any file: run as root, the test runs
+  // the CLI as nobody, who then owns the repository (git works only in one its user owns).
+  const NOBODY = { uid: 65534, gid: 65534 };
+  const asRoot = process.getuid?.() === 0;
+
+  async function giveTo(root: string, owner: { uid: number; gid: number }): Promise<void> {
+    await lchown(root, owner.uid, owner.gid);
+    for (const entry of await readdir(root, { recursive: true })) await lchown(path.join(root, String(entry)), owner.uid, owner.gid);
+  }
+
+  it('is reported, in a folder that cannot be listed too, and check exits 2', async (ctx) => {
+    await repo({ 'src/locked/server.ts': ELICIT_SERVER, 'src/locked/util.ts': PLAIN_MODULE, 'src/closed.ts': ELICIT_SERVER, 'src/open.ts': ELICIT_SERVER });
+    await chmod(dir, 0o755);
+    const user = asRoot ? NOBODY : undefined;
+    if (user) {
+      await giveTo(dir, user);
+      // nobody must reach the checkout and its node_modules to run the CLI at all.
+      if ((await runCli(dir, ['--version'], { NO_COLOR: '1', HOME: dir }, user)).code !== 0)
+        ctx.skip('run as root, and nobody cannot read this checkout to run the CLI as nobody');
+    }
+    await chmod(path.join(dir, 'src/locked'), 0o000);
+    await chmod(path.join(dir, 'src/closed.ts'), 0o000);
+    try {
+      const check = await runCli(dir, ['check', 'src'], { NO_COLOR: '1', HOME: dir }, user);
+      expect(check.stdout.split('\n').slice(1)).toEqual([
+        'src/closed.ts  read-error  cannot read: permission denied',
+        'src/locked/server.ts  discover-error  permission denied',
+        'src/locked/util.ts  discover-error  permission denied',
+        'mrtr-codemod check: 1 finding in 1 file (1 can be rewritten by `mrtr-codemod migrate`), 3 errors, 2 files checked',
+        '',
+      ]);
+      expect(check.code).toBe(2);
+      const migrate = await runCli(dir, ['migrate', '--dry-run', 'src'], { NO_COLOR: '1', HOME: dir }, user);
+      expect(migrate.stdout).toContain('Errors: 3\n');
+      expect(migrate.code).toBe(2);
+    } finally {
+      await chmod(path.join(dir, 'src/locked'), 0o755);
+      await chmod(path.join(dir, 'src/closed.ts'), 0o644);
+    }
   });
 });
