@@ -489,6 +489,35 @@ describe('--patch and --report', () => {
     expect(await isMigrated('src/server.ts')).toBe(false);
   });
 
+  it('never replace a file that holds anything but an earlier output of theirs (an untracked .env, notes), even with --dry-run', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    await writeFile(path.join(dir, '.env'), 'SECRET=1\n');
+    await writeFile(path.join(dir, 'notes.md'), '# notes\n');
+    // Another tool's diff is not ours either: its first line is a header a patch of ours never has.
+    await writeFile(path.join(dir, 'theirs.patch'), 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n');
+    const before = await snapshot(dir);
+    const refused = async (option: string, file: string, what: string) => {
+      const run = await cli(dir, 'migrate', '--dry-run', `${option}=${file}`, 'src');
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(run.stderr).toBe(`mrtr-codemod: ${option} ${file}: exists and is not ${what}; it is not overwritten (remove it or name another file)\n`);
+    };
+    await refused('--patch', '.env', 'a patch mrtr-codemod wrote');
+    await refused('--report', 'notes.md', 'a review page mrtr-codemod wrote');
+    await refused('--patch', 'theirs.patch', 'a patch mrtr-codemod wrote');
+    await refused('--report', '.env', 'a review page mrtr-codemod wrote');
+    expect(await snapshot(dir)).toEqual(before);
+
+    // An empty file, and the outputs of an earlier run, are replaced.
+    await writeFile(path.join(dir, 'out.patch'), '');
+    for (let run = 0; run < 2; run++) {
+      const written = await cli(dir, 'migrate', '--dry-run', '--patch', 'out.patch', '--report', 'out.html', 'src');
+      expect(written.code, written.stderr).toBe(0);
+    }
+    expect(await read('out.patch')).toMatch(/^--- a\/src\/server\.ts\n/);
+    expect(await read('out.html')).toContain('<title>mrtr-codemod review</title>');
+    expect(await read('.env')).toBe('SECRET=1\n');
+  });
+
   it('a path that cannot be written is found before any source is touched', async () => {
     await repo({ 'src/server.ts': ELICIT_SERVER });
     const tooLong = `${'x'.repeat(300)}.patch`;
