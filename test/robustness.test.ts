@@ -28,6 +28,7 @@ import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, SPLIT_SERVER, V1_MANIFEST, 
 import { BIN, cli, git, runCli } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { noTypes, putFile } from './support/scratch.ts';
+import { typecheck } from './support/typecheck.ts';
 
 const TMP = path.join(ROOT, '.tmp');
 const made: string[] = [];
@@ -572,6 +573,38 @@ describe('the request-state module and the wiring are written as the sources are
     // The module is written before the files that import it: the server is as it was.
     expect(await readFile(server, 'utf8')).toBe(ELICIT_SERVER);
     expect(await listTree(dir)).toEqual(['server.ts']);
+  });
+
+  it('Ctrl-C after the first source is written leaves a tree that compiles, and a rerun finishes the job', async () => {
+    const files = ['a.ts', 'b.ts'];
+    for (const file of files) await put(file, ELICIT_SERVER);
+    // Once a source (not the module) has been renamed into place, the run is interrupted; the
+    // next write never ends, as one in progress would not.
+    const afterFirstSource = `
+      import { createRequire, syncBuiltinESMExports } from 'node:module';
+      const fsp = createRequire(import.meta.url)('node:fs/promises');
+      const realRename = fsp.rename;
+      fsp.rename = async (from, to) => {
+        await realRename(from, to);
+        if (!String(to).endsWith('mrtr-request-state.ts')) {
+          process.kill(process.pid, 'SIGINT');
+          await new Promise((resolve) => setTimeout(resolve, 60_000));
+        }
+      };
+      syncBuiltinESMExports();
+    `;
+    const run = await childCli(afterFirstSource, ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(130);
+    expect(await listTree(dir)).toEqual(['a.ts', 'b.ts', 'mrtr-request-state.ts']);
+    const texts = await Promise.all(files.map((file) => readFile(path.join(dir, file), 'utf8')));
+    expect(texts.map(migrated).sort()).toEqual([false, true]);
+    const all = [...files, 'mrtr-request-state.ts'].map((file) => path.join(dir, file));
+    expect(typecheck(all)).toEqual([]);
+
+    const again = await cli(dir, 'migrate', '.');
+    expect(again.code, again.stderr).toBe(0);
+    for (const file of files) expect(migrated(await readFile(path.join(dir, file), 'utf8'))).toBe(true);
+    expect(typecheck(all)).toEqual([]);
   });
 
   it("a file saved at the module's path while the run writes it is kept, and reported", async () => {

@@ -110,6 +110,22 @@ describe('dirty git tree', () => {
     expect(await read('src/server.ts')).toContain('// work in progress\n');
   });
 
+  it('a committed file named --force does not pass for the flag: `migrate *` leaves a dirty file as it is', async () => {
+    await repo({ '--force': '', 'server.ts': ELICIT_SERVER });
+    await writeFile(path.join(dir, 'server.ts'), `${ELICIT_SERVER}// work in progress\n`);
+    const before = await snapshot(dir);
+    // What `mrtr-codemod migrate *` runs in that folder.
+    const globbed = await cli(dir, 'migrate', '--force', 'server.ts');
+    expect(globbed).toMatchObject({ code: 2, stdout: '' });
+    expect(globbed.stderr).toMatch(/^mrtr-codemod: --force is an option and also the name of a file here /);
+    expect(await snapshot(dir)).toEqual(before);
+    // After `--`, it is a path like the others, and the dirty-tree guard holds.
+    const dashed = await cli(dir, 'migrate', '--', '--force', 'server.ts');
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toContain('refusing to write: 1 file has uncommitted changes');
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
   it('writes on a clean tree, and only the migrated files show in git status afterwards', async () => {
     await repo({ 'src/server.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE, 'README.md': '# demo\n' });
     const result = await cli(dir, 'migrate', 'src');
@@ -644,7 +660,8 @@ describe('a source named on the command line', () => {
   it('is not followed through a symbolic link out of the directory the run is in', async () => {
     await writeFile(path.join(outside, 'victim.ts'), ELICIT_SERVER);
     await mkdir(path.join(dir, 'src'));
-    await symlink(path.join(outside, 'victim.ts'), path.join(dir, 'src/evil.ts'));
+    // A committed relative link, as a hostile repository holds it (src/evil.ts -> ../../outside/victim.ts).
+    await symlink(path.relative(path.join(dir, 'src'), path.join(outside, 'victim.ts')), path.join(dir, 'src/evil.ts'));
     await symlink(outside, path.join(dir, 'linked'));
     await repo({ 'src/server.ts': ELICIT_SERVER });
 
