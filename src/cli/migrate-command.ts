@@ -274,6 +274,7 @@ async function report(command: MigrateCommand, io: CliIo, result: RunResult): Pr
   if ((patchOnStdout && !io.stdoutIsTTY) || (command.quiet && !command.json)) {
     for (const error of result.errors) io.stderr(`mrtr-codemod: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);
   }
-  const open = result.sites.some((site) => site.status === 'marked') || openUpgradeNotes(result).length > 0 || (result.skipped ?? []).some((s) => s.candidate);
+  const marked = result.sites.some((site) => site.status === 'marked') || (result.entryPoints ?? []).some((entry) => entry.status === 'marked');
+  const open = marked || openUpgradeNotes(result).length > 0 || (result.skipped ?? []).some((s) => s.candidate);
   return { open, failed: result.errors.length > 0 };
 }

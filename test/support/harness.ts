@@ -181,6 +181,38 @@ export async function runCalls(
   /** What the client declares; all three kinds by default. */
   capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES,
 ): Promise<Recording> {
+  return runCallsOn((options, register) => link(factory, era, options, register), era, calls, script, capabilities);
+}
+
+/**
+ * `runCalls` against a server listening at `url`, over the client's Streamable HTTP
+ * transport. The era recorded is the one the connection negotiated: a server that serves
+ * only 2025 answers a 2026-07-28 client on 2025, which is what an entry point test looks for.
+ */
+export async function runCallsOverHttp(
+  url: URL,
+  era: Era,
+  calls: ToolCall[],
+  script: ClientScript,
+  capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES,
+): Promise<Recording> {
+  const open = async (options: ClientOptions, register: (client: Client) => void) => {
+    const client = new Client(CLIENT_INFO, options);
+    register(client);
+    await client.connect(new StreamableHTTPClientTransport(url));
+    return { client, close: () => client.close() };
+  };
+  return runCallsOn(open, era, calls, script, capabilities);
+}
+
+/** The calls and questions of one connection `open` makes with the era's client options. */
+async function runCallsOn(
+  open: (options: ClientOptions, register: (client: Client) => void) => Promise<{ client: Client; close(): Promise<void> }>,
+  era: Era,
+  calls: ToolCall[],
+  script: ClientScript,
+  capabilities: NonNullable<ClientOptions['capabilities']>,
+): Promise<Recording> {
   const questions: Question[] = [];
   const problems: string[] = [];
 
@@ -209,7 +241,7 @@ export async function runCalls(
   };
 
   // The client refuses handlers for capabilities it does not declare: register only those.
-  const connection = await link(factory, era, options, (client) => {
+  const connection = await open(options, (client) => {
     if (capabilities.elicitation) {
       client.setRequestHandler(
         'elicitation/create',
@@ -231,6 +263,7 @@ export async function runCalls(
   });
 
   const results: unknown[] = [];
+  const negotiated = connection.client.getProtocolEra() ?? era;
   try {
     for (const call of calls) {
       try {
@@ -255,7 +288,7 @@ export async function runCalls(
   if (problems.length > 0) {
     throw new Error(`harness: the client script could not answer the server:\n- ${problems.join('\n- ')}`);
   }
-  return { era, results, questions };
+  return { era: negotiated, results, questions };
 }
 
 function toThrownRecord(error: unknown): ThrownRecord {
