@@ -114,6 +114,12 @@ function listSection(name: string, title: string, items: readonly string[], list
   return items.length === 0 ? [] : [`<section class="${name}" id="${name}"><h2>${title}</h2><${list}>`, ...items, `</${list}></section>`];
 }
 
+/** Whether `text` is a page renderHtmlReport wrote (its head names the codemod's review). */
+export function isReviewPage(text: string): boolean {
+  const head = text.slice(0, text.indexOf('</head>') + 1);
+  return text.startsWith('<!doctype html>\n') && head.includes(`\n<title>${escapeHtml(REPORT_TITLE)}</title>\n`);
+}
+
 /** The whole document around the body's lines. */
 function page(body: readonly string[]): string {
   return [
