@@ -85,7 +85,7 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
     ...(file.reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper) })),
     ...more,
   ];
-  const plan = (sites: LegacySite[]) => withLayout(file, planHandler(file.analysis, handler, sites, options.typeFacts), handler, sites);
+  const plan = (sites: LegacySite[]) => withLayout(file, planHandler(file.analysis, handler, sites, options.typeFacts, options.idempotent), handler, sites);
   const caseOf = dispatchCases(handler);
   if (caseOf) return planByCase(caseOf, handlerSites, blocked, plan);
   // The handler's own problem says more than the helper path that blocks it too.

@@ -24,6 +24,8 @@ export interface LiftContext {
   facts: TypeFacts | undefined;
   /** Names that hold JSON: the arguments, the answers, and each local lifted so far. */
   json: Set<string>;
+  /** The locals derived again on every entry (by their identifier's start): they never travel. */
+  rederived: ReadonlySet<number>;
 }
 
 /** The locals in scope at a round that the code after it reads: lifted into requestState, the ones that look like secrets named. */
@@ -34,6 +36,12 @@ export function carriedAcross(lift: LiftContext, round: Round): { lifted: Lifted
   const secrets: SecretLocal[] = [];
   for (const d of inScope) {
     if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
+    if (lift.rederived.has(d.start)) {
+      // Asked all the same: the plan that gathers the checker's questions takes every method
+      // read for a standard-library one, and the answer may make this local travel after all.
+      lift.facts?.local(d.name, d.start);
+      continue;
+    }
     if (inScope.some((other) => other !== d && other.name === d.name)) {
       return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
     }
