@@ -30,7 +30,12 @@ export function idempotentComments(comments: readonly Comment[]): Comment[] {
  */
 export function taggedBefore(source: string, tagged: readonly Comment[], start: number, call = false): boolean {
   const between = call ? /^[\s(]*(await\s+[\s(]*)?$/ : /^\s*$/;
-  return tagged.some((c) => c.end! <= start && between.test(withoutComments(source.slice(c.end!, start))));
+  return tagged.some((c) => {
+    if (c.end! > start) return false;
+    const text = withoutComments(source.slice(c.end!, start));
+    // On the line above at most: a comment a blank line away says something else.
+    return between.test(text) && (text.match(/\n/g)?.length ?? 0) <= 1;
+  });
 }
 
 /** Whether a callee as written is one the user named (`--idempotent NAME`). */

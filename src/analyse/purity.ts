@@ -94,6 +94,10 @@ const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', '
 const FRESH_RESULTS = new Set(['map', 'filter', 'slice', 'concat', 'flat', 'flatMap', 'toSorted', 'toReversed', 'toSpliced', 'with', 'split']);
 for (const m of ['from', 'of', 'keys', 'values', 'entries', 'fromEntries', 'parse', 'structuredClone']) FRESH_RESULTS.add(m);
 
+/** Read-only methods whose result is a value of their receiver's kind (a string's, an array's). */
+const SAME_KIND_RESULTS = new Set(['trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'normalize', 'padStart', 'padEnd', 'repeat']);
+for (const m of ['replace', 'replaceAll', 'slice', 'substring', 'concat', 'filter', 'map', 'flat', 'flatMap', 'toSorted', 'toReversed']) SAME_KIND_RESULTS.add(m);
+
 /** How deep module functions are followed into the functions they call. */
 const MAX_DEPTH = 4;
 
@@ -140,15 +144,18 @@ export function isFreshValue(init: Node): boolean {
  * a callback's parameters, a module function's. `fn`: the function whose body it is (none for
  * the handler's own code); names it does not declare are looked up around it.
  */
+/** What the checker knows of a name the code declares: a value, an object the code made, or JSON read from an argument. */
+type Own = 'value' | 'fresh' | 'json';
+
 class Frame {
-  readonly names = new Map<string, 'value' | 'fresh'>();
+  readonly names = new Map<string, Own>();
 
   constructor(
     readonly parent: Frame | undefined,
     readonly fn: FunctionNode | undefined,
   ) {}
 
-  lookup(name: string): 'value' | 'fresh' | undefined {
+  lookup(name: string): Own | undefined {
     return this.names.get(name) ?? this.parent?.lookup(name);
   }
 
@@ -162,8 +169,8 @@ class Frame {
     return this.fn ?? this.parent?.function;
   }
 
-  declare(pattern: Node, fresh: boolean): void {
-    for (const b of boundNames(pattern)) this.names.set(b.name, fresh ? 'fresh' : 'value');
+  declare(pattern: Node, own: Own): void {
+    for (const b of boundNames(pattern)) this.names.set(b.name, own);
   }
 }
 
@@ -224,7 +231,7 @@ class Checker {
     for (const d of s.declarations) {
       const blocker = this.pattern(d.id, frame) ?? (d.init ? this.expression(d.init, frame) : undefined);
       if (blocker) return blocker;
-      frame.declare(d.id, d.init ? isFreshValue(d.init) : false);
+      frame.declare(d.id, d.init && isFreshValue(d.init) ? 'fresh' : d.init && this.fromArgument(d.init, frame) ? 'json' : 'value');
     }
     return undefined;
   }
@@ -245,9 +252,11 @@ class Checker {
     if (s.type === 'ForOfStatement' && s.await) return s;
     const inner = new Frame(frame, undefined);
     const left = s.left;
+    // An item of an argument's array (or a key of its object) is JSON too.
+    const item = this.fromArgument(s.right, frame) ? 'json' : 'value';
     if (left.type === 'VariableDeclaration') {
       if (left.kind === 'var') return left;
-      for (const d of left.declarations) inner.declare(d.id, false);
+      for (const d of left.declarations) inner.declare(d.id, item);
     } else if (!this.assignable(left, frame)) return left;
     return this.expression(s.right, frame) ?? this.statement(s.body, inner);
   }
@@ -465,26 +474,54 @@ class Checker {
       );
     if (MUTATORS.has(method) && this.madeHere(object, frame)) return this.expression(object, frame) ?? this.all(e.arguments, frame);
     if (!this.methodReads(object, method, frame)) return e;
-    const blocker = this.expression(object, frame) ?? this.callbackArguments(e.arguments, CALLBACK_METHODS.has(method), frame);
+    const items = this.fromArgument(object, frame) ? 'json' : 'value';
+    const blocker = this.expression(object, frame) ?? this.callbackArguments(e.arguments, CALLBACK_METHODS.has(method), frame, items);
     return blocker ?? this.note(e, 'read');
   }
 
   /** Whether a method of a value only reads it: an argument's (JSON), or a standard-library value's. */
   private methodReads(object: Node, method: string, frame: Frame): boolean {
-    let root = object;
-    while (root.type === 'MemberExpression' || root.type === 'OptionalMemberExpression') root = root.object;
-    const fromArgument = root.type === 'Identifier' && !frame.lookup(root.name) && !frame.inFunction && this.scope.handlerName(root.name) === 'argument';
-    return (fromArgument && JSON_READ_ONLY_METHODS.has(method)) || this.scope.readsOnly(object, method);
+    // `x.trim().toUpperCase()`, `xs.filter(f).map(g)`: the first call gives a value of x's own kind.
+    const callee = object.type === 'CallExpression' || object.type === 'OptionalCallExpression' ? object.callee : undefined;
+    if (callee && (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed) {
+      const inner = callee.property.type === 'Identifier' ? callee.property.name : '';
+      if (SAME_KIND_RESULTS.has(inner) && this.methodReads(callee.object, method, frame)) return true;
+    }
+    return (JSON_READ_ONLY_METHODS.has(method) && this.fromArgument(object, frame)) || this.scope.readsOnly(object, method);
+  }
+
+  /** A value read from an argument (`args.items`, `id.trim().split(',')`): JSON, or what a read-only method made of it. */
+  private fromArgument(node: Node, frame: Frame): boolean {
+    switch (node.type) {
+      case 'Identifier': {
+        const own = frame.lookup(node.name);
+        return own ? own === 'json' : !frame.inFunction && this.scope.handlerName(node.name) === 'argument';
+      }
+      case 'MemberExpression':
+      case 'OptionalMemberExpression':
+      case 'TSNonNullExpression':
+      case 'TSAsExpression':
+        return this.fromArgument('object' in node ? node.object : node.expression, frame);
+      case 'CallExpression':
+      case 'OptionalCallExpression': {
+        const callee = node.callee;
+        const member = callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression' ? callee : undefined;
+        const method = member && !member.computed && member.property.type === 'Identifier' ? member.property.name : undefined;
+        return method !== undefined && JSON_READ_ONLY_METHODS.has(method) && this.fromArgument(member!.object, frame);
+      }
+      default:
+        return false;
+    }
   }
 
   /** The arguments of a read-only method: a function it calls must be shown pure. */
-  private callbackArguments(args: readonly Node[], calls: boolean, frame: Frame): Blocker {
+  private callbackArguments(args: readonly Node[], calls: boolean, frame: Frame, items: Own): Blocker {
     for (const [i, arg] of args.entries()) {
       const called = calls && i === 0;
       const blocker = !called
         ? this.expression(arg, frame)
         : arg.type === 'ArrowFunctionExpression' || arg.type === 'FunctionExpression'
-          ? this.body(arg, frame)
+          ? this.body(arg, frame, items)
           : arg.type === 'Identifier' && this.moduleFunction(arg.name, frame)
             ? undefined
             : arg;
@@ -523,14 +560,17 @@ class Checker {
     return pure;
   }
 
-  /** A function's body run: pure given its parameters. `frame`: where a callback is written (none for a module function). */
-  private body(fn: FunctionNode, frame: Frame | undefined): Blocker {
+  /**
+   * A function's body run: pure given its parameters. `frame`: where a callback is written
+   * (none for a module function); `params`: what its parameters hold (an argument's items).
+   */
+  private body(fn: FunctionNode, frame: Frame | undefined, params: Own = 'value'): Blocker {
     if (fn.generator || (fn.type === 'ObjectMethod' && fn.kind !== 'method')) return fn;
     const inner = new Frame(frame, frame ? undefined : fn);
     for (const p of fn.params) {
       const blocker = this.pattern(p, inner);
       if (blocker) return blocker;
-      inner.declare(p, false);
+      inner.declare(p, params);
     }
     const body = fn.body;
     return body.type === 'BlockStatement' ? this.statements(body.body, inner) : this.expression(body, inner);

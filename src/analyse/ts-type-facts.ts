@@ -330,7 +330,9 @@ function readsOnly(
     if (member.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return false;
     const symbol = checker.getApparentType(member).getSymbol();
     const declarations = symbol?.getDeclarations() ?? [];
-    const standard = declarations.length > 0 && declarations.every((d) => program.isSourceFileDefaultLibrary(d.getSourceFile()));
+    // The global of the standard library (@types/node adds members to String and Array, which
+    // only merge with it); a project's own `Map` is another symbol.
+    const standard = declarations.some((d) => program.isSourceFileDefaultLibrary(d.getSourceFile()));
     return standard && READ_ONLY_METHODS[symbol!.getName()]?.has(q.method) === true;
   });
 }

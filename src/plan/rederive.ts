@@ -331,6 +331,14 @@ class HandlerScope {
     return chain;
   }
 
+  /** The innermost function around a node (a module function being shown pure, a callback, or the handler). */
+  private functionAround(node: Node): FunctionNode {
+    const within = (outer: Node, inner: Node) => outer.start! <= inner.start! && inner.end! <= outer.end!;
+    let found: FunctionNode | undefined;
+    for (const { node: fn } of this.input.analysis.index.functions) if (within(fn, node) && (!found || within(found, fn))) found = fn;
+    return found ?? this.input.handler.fn;
+  }
+
   private resolver() {
     return receiverResolver(this.input.analysis.index, this.input.analysis.importedNames);
   }
@@ -354,7 +362,7 @@ class HandlerScope {
     if (node.type === 'StringLiteral' || node.type === 'TemplateLiteral') return 'String';
     if (node.type === 'ArrayExpression') return 'Array';
     if (node.type !== 'Identifier') return undefined;
-    const binding = this.resolver().bindingOf(node.name, this.chainOf(this.input.handler.fn));
+    const binding = this.resolver().bindingOf(node.name, this.chainOf(this.functionAround(node)));
     if (binding?.kind !== 'variable' && binding?.kind !== 'param') return undefined;
     const annotated = annotationKind(binding.annotation);
     if (annotated || binding.kind === 'param' || !binding.constant || !binding.init) return annotated;
