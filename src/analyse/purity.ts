@@ -59,6 +59,9 @@ export const READ_ONLY_METHODS: Readonly<Record<string, ReadonlySet<string>>> = 
   return Object.fromEntries(Object.entries(tables).map(([k, v]) => [k, new Set(v)]));
 })();
 
+/** Every method that only reads a value of some standard-library type: the checker is asked about no other. */
+export const ANY_READ_ONLY_METHOD: ReadonlySet<string> = new Set(Object.values(READ_ONLY_METHODS).flatMap((methods) => [...methods]));
+
 /** What a JSON value (an argument) may be: its read-only methods are those of strings, arrays and numbers. */
 export const JSON_READ_ONLY_METHODS: ReadonlySet<string> = new Set([...READ_ONLY_METHODS.Array!, ...READ_ONLY_METHODS.String!, ...READ_ONLY_METHODS.Number!]);
 
@@ -96,7 +99,8 @@ for (const m of ['from', 'of', 'keys', 'values', 'entries', 'fromEntries', 'pars
 
 /** Read-only methods whose result is a value of their receiver's kind (a string's, an array's). */
 const SAME_KIND_RESULTS = new Set(['trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'normalize', 'padStart', 'padEnd', 'repeat']);
-for (const m of ['replace', 'replaceAll', 'slice', 'substring', 'concat', 'filter', 'map', 'flat', 'flatMap', 'toSorted', 'toReversed']) SAME_KIND_RESULTS.add(m);
+for (const m of ['replace', 'replaceAll', 'slice', 'substring', 'concat', 'filter', 'map', 'flat', 'flatMap', 'toSorted', 'toReversed'])
+  SAME_KIND_RESULTS.add(m);
 
 /** How deep module functions are followed into the functions they call. */
 const MAX_DEPTH = 4;

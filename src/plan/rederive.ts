@@ -9,6 +9,7 @@ import { annotatedType, argumentParams, boundNames, isFunction, referencedNames,
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { idempotentComments, namedIdempotent, taggedBefore } from '../analyse/idempotent.ts';
 import {
+  ANY_READ_ONLY_METHOD,
   isFreshValue,
   JSON_READ_ONLY_METHODS,
   READ_ONLY_METHODS,
@@ -351,6 +352,7 @@ class HandlerScope {
   }
 
   private readsOnly(receiver: Node, method: string): boolean {
+    if (!ANY_READ_ONLY_METHOD.has(method)) return false;
     const kind = this.kindOf(receiver);
     if (kind !== undefined) return (kind === 'json' ? JSON_READ_ONLY_METHODS : READ_ONLY_METHODS[kind])?.has(method) ?? false;
     if (!this.input.analysis.typed) return false;

@@ -34,6 +34,10 @@
 //   "skipped": [                       // passed over on purpose: vendored, minified, too large, links out
 //     { "file", "reason", "candidate": boolean }   // candidate: mentions a legacy request, not analysed
 //   ],
+//   "rerun": [                         // migrated handlers that run code again on each retry instead of carrying it
+//     { "file", "handler", "line", "locals": ["note"],   // locals derived again, never in requestState
+//       "calls": [ { "text": "notes.get(id)", "line": number, "why": "read" | "pure-function" | "declared" } ] }
+//   ],
 //   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
 //   "entryPoints": [                   // stdio entry points: rewritten to serveStdio (both eras) or marked
 //     { "file", "line", "status": "migrated" | "marked", "code"?, "reason"?, "next"? }
@@ -48,7 +52,7 @@
 // line and column of an `mcp-codemod-error` are exact (see UpgradeNote); the others point near
 // the statement, with column 1.
 import type { RunResult } from '../engine/run.ts';
-import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
+import { guidanceNotes, openUpgradeNotes, rerunByHandler, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
 
 interface JsonSummaryOptions {
   dryRun: boolean;
@@ -88,6 +92,7 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
     },
     errors: result.errors.map((e) => ({ ...e })),
     skipped: (result.skipped ?? []).map((s) => ({ file: s.file, reason: s.reason, candidate: s.candidate })),
+    rerun: rerunByHandler(result.sites).map((h) => ({ ...h, locals: [...h.locals], calls: h.calls.map((c) => ({ ...c })) })),
     notes: guidanceNotes(result.sites),
     entryPoints: (result.entryPoints ?? []).map((e) => ({ ...e })),
     stateModules: result.stateModules.map((m) => ({ file: m.file, form: m.form, status: m.status, wiredIn: [...m.wiredIn] })),
