@@ -4,12 +4,19 @@
 // migrated output on both eras. Same results, same questions, same side-effect log: what runs
 // again on the retry does nothing the log sees. And what runs again is fresh: a change made to
 // the stored object while the question is out is what the code after the question sees and
-// changes, and a declared call runs once more on the retry.
+// changes, and a declared call runs once more on the retry. Last, a small project laid out the
+// usual way (test/corpus/notes-tags), migrated by the engine and run the same way.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
+import { runCodemod } from '../src/engine/run.ts';
+import { CORPUS } from './support/corpus.ts';
 import { importFixture } from './support/fixtures.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import { originalAndCopy } from './support/scratch.ts';
+import { typecheck } from './support/typecheck.ts';
 
 const accept = (content: Record<string, unknown>) => ({ action: 'accept' as const, content });
 const ERAS = ['modern', 'legacy'] as const;
@@ -171,5 +178,66 @@ describe('calls declared idempotent', () => {
       { opened: 2, regions: 2, quotas: 2 },
       { opened: 2, regions: 2, quotas: 2 },
     ]);
+  });
+});
+
+describe('a server laid out the usual way: built in src/server.ts, its tools registered in src/tools/*.ts', () => {
+  const PROJECT = path.join(CORPUS, 'notes-tags');
+  let dir: string;
+  beforeAll(async () => {
+    const files: Record<string, string> = {};
+    for (const entry of readdirSync(PROJECT, { recursive: true, withFileTypes: true }))
+      if (entry.isFile())
+        files[path.relative(PROJECT, path.join(entry.parentPath, entry.name))] = readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
+    dir = await originalAndCopy('notes-tags-', files);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('migrates every handler with no marker, and the tag lands on the stored note, on both eras', async () => {
+    const migrated = path.join(dir, 'migrated');
+    const result = await runCodemod({ paths: ['.'], cwd: migrated, write: true });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.handler, s.status, s.lifted, s.rederived])).toEqual([
+      ['src/tools/notes.ts', 'tool:rename_note', 'migrated', [], ['note']],
+      ['src/tools/notes.ts', 'tool:delete_note', 'migrated', [], ['note']],
+      ['src/tools/tags.ts', 'tool:tag_note', 'migrated', [], ['note']],
+    ]);
+    const sources = ['src/server.ts', 'src/store.ts', 'src/tools/notes.ts', 'src/tools/tags.ts'].map((f) => path.join(migrated, f));
+    expect(sources.some((f) => readFileSync(f, 'utf8').includes('@mrtr-todo'))).toBe(false);
+    expect(typecheck(sources)).toEqual([]);
+
+    type Project = { createServer(notes: Map<string, Note & { id: string }>): McpServer };
+    type Store = { seedNotes(): Map<string, Note & { id: string }> };
+    const load = async (which: string) => ({
+      server: (await import(path.join(dir, which, 'src/server.ts'))) as Project,
+      store: (await import(path.join(dir, which, 'src/store.ts'))) as Store,
+    });
+    const calls: ToolCall[] = [
+      { name: 'tag_note', arguments: { id: 'n1' } },
+      { name: 'rename_note', arguments: { id: 'n2' } },
+      { name: 'delete_note', arguments: { id: 'n1' } },
+    ];
+    const script: ClientScript = {
+      elicit: (p) => {
+        const message = String(p.message);
+        if (message.startsWith('Tag')) return accept({ tag: 'urgent' });
+        return message.startsWith('New title') ? accept({ title: 'Q3 report' }) : { action: 'decline' };
+      },
+    };
+    const original = await load('original');
+    const legacyNotes = original.store.seedNotes();
+    const legacy = await runCalls(() => original.server.createServer(legacyNotes), 'legacy', calls, script);
+    expect(legacy.results.map((r) => (r as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(['Groceries: home, urgent', 'Q3 report', 'Kept.']);
+
+    const after = await load('migrated');
+    for (const era of ERAS) {
+      const notes = after.store.seedNotes();
+      const run = await runCalls(() => after.server.createServer(notes), era, calls, script);
+      expect(run.era).toBe(era);
+      expect({ era, results: run.results }).toEqual({ era, results: legacy.results });
+      expect({ era, questions: run.questions }).toEqual({ era, questions: legacy.questions });
+      expect({ era, notes: [...notes.values()] }).toEqual({ era, notes: [...legacyNotes.values()] });
+      expect(notes.get('n1')!.tags).toEqual(['home', 'urgent']);
+    }
   });
 });
