@@ -34,6 +34,23 @@ describe('what runs again on the retry', () => {
     );
   });
 
+  it('a check that only derives, right before what the retry needs, with it: the guard stays one block', () => {
+    const { output, plan: p } = plan(
+      `  if (notes.size === 0) return { content: [] };\n  const count = notes.size;\n${ask}\n  return { content: [{ type: 'text', text: String(count) + answer.action }] };`,
+    );
+    expect(p.sites).toMatchObject([{ status: 'migrated', lifted: [], rederived: ['count'] }]);
+    expect(output).toContain(
+      "  if (notes.size === 0) return { content: [] };\n  const count = notes.size;\n  if (mrtr.step === undefined) {\n    return mrtr.ask('answer', {}, {",
+    );
+  });
+
+  it('a let nothing has assigned, even where code running once reads it', () => {
+    const { plan: p } = plan(
+      `  let reason: string | undefined;\n  audit(String(reason));\n${ask}\n  reason = answer.action;\n  return { content: [{ type: 'text', text: reason }] };`,
+    );
+    expect(p.sites).toMatchObject([{ status: 'migrated', lifted: [], rederived: ['reason'] }]);
+  });
+
   it('not what only the question reads, in the same block: it stays in the guard that runs once', () => {
     const { output, plan: p } = plan(
       `  const message = \`Tag \${id}?\`;\n  audit(id);\n  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });\n  return { content: [{ type: 'text', text: answer.action }] };`,

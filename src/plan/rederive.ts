@@ -50,7 +50,10 @@ export interface RederiveInput {
 /** A statement before a question, with the names it declares. */
 interface Candidate {
   statement: Statement;
-  declares: Array<{ name: string; start: number; fresh: boolean }>;
+  /** The statement after it in its list. */
+  next?: Statement;
+  /** `fresh`: an object the statement makes; `unset`: a `let` declared without a value. */
+  declares: Array<{ name: string; start: number; fresh: boolean; unset: boolean }>;
 }
 
 export function rederivation(input: RederiveInput): Rederived {
@@ -62,11 +65,11 @@ export function rederivation(input: RederiveInput): Rederived {
   for (;;) {
     const derivable = derivableOf(candidates, scope, excluded);
     const needed = neededOf(input, derivable);
-    const neededNames = new Set(needed.flatMap((c) => c.declares.map((d) => d.name)));
+    const declared = needed.flatMap((c) => c.declares);
+    const names = { derived: new Set(declared.map((d) => d.name)), unset: new Set(declared.filter((d) => d.unset).map((d) => d.name)) };
     // What only derives but is not needed stays where it was, runs once, and changes nothing.
-    const tainted = taintedNames(input, new Set(derivable.map((c) => c.statement)), neededNames);
+    const tainted = taintedNames(input, new Set(derivable.map((c) => c.statement)), names);
     if (tainted.size === 0) {
-      const declared = needed.flatMap((c) => c.declares);
       const statements = new Set(needed.map((c) => c.statement.start!));
       const calls = uniqueCalls(needed.flatMap((c) => c.calls.map((call) => rerunCall(input.analysis.source, call.node, call.why))));
       return { statements, locals: new Set(declared.map((d) => d.start)), names: declared.map((d) => d.name), calls };
@@ -98,8 +101,9 @@ function derivableOf(candidates: readonly Candidate[], scope: HandlerScope, excl
  * Of the derivable statements, those the retry needs: one declaring a local read after a
  * question (it would travel otherwise) or read by a question asked inside a later compound
  * statement (the guard that runs once cannot hold that question), one whose local such a
- * statement reads, and one that checks or changes a local the retry needs
- * (`if (!note) return ...`, `seen.add(x)`). The others stay where they were and run once.
+ * statement reads, one that checks or changes a local the retry needs (`if (!note) return
+ * ...`, `seen.add(x)`), and one that derives right before another of these. The others stay
+ * where they were and run once.
  */
 function neededOf(input: RederiveInput, derivable: readonly Derivable[]): Derivable[] {
   const starts = new Set(derivable.flatMap((c) => c.declares.map((d) => d.start)));
@@ -113,14 +117,18 @@ function neededOf(input: RederiveInput, derivable: readonly Derivable[]): Deriva
       for (const s of frame.list.slice(0, frame.index)) for (const d of declaredBy(s)) if (starts.has(d.start) && asks.has(d.name)) needed.add(d.name);
   }
   const chosen = new Set<Derivable>();
+  const chosenStatements = new Set<Node>();
   for (let grew = true; grew;) {
     grew = false;
     for (const c of derivable) {
       if (chosen.has(c)) continue;
       const reads = referencedNames(c.statement);
       const uses = c.declares.length === 0 ? [...reads] : [...changedNames([c.statement])];
-      if (!c.declares.some((d) => needed.has(d.name)) && !uses.some((n) => needed.has(n))) continue;
+      // One that only derives right before one the retry needs goes with it: the code that runs once stays in one block.
+      const leads = c.next !== undefined && chosenStatements.has(c.next);
+      if (!leads && !c.declares.some((d) => needed.has(d.name)) && !uses.some((n) => needed.has(n))) continue;
       chosen.add(c);
+      chosenStatements.add(c.statement);
       for (const n of reads) if (names.has(n)) needed.add(n);
       grew = true;
     }
@@ -138,7 +146,8 @@ function candidatesOf(input: RederiveInput): Candidate[] {
       if (item.type === 'compound') for (const child of item.children) visit(child.list);
       const statement = statements.get(item.span.start);
       if (item.type !== 'plain' || k > lastAsking || !statement) return;
-      out.push({ statement, declares: declaredNames(statement) });
+      const next = list.items[k + 1] && statements.get(list.items[k + 1]!.span.start);
+      out.push({ statement, declares: declaredNames(statement), ...(next ? { next } : {}) });
     });
   };
   visit(input.tree);
@@ -146,10 +155,11 @@ function candidatesOf(input: RederiveInput): Candidate[] {
 }
 
 function declaredNames(statement: Statement): Candidate['declares'] {
-  if (statement.type !== 'VariableDeclaration') return declaredBy(statement).map((d) => ({ name: d.name, start: d.start, fresh: false }));
+  if (statement.type !== 'VariableDeclaration') return declaredBy(statement).map((d) => ({ name: d.name, start: d.start, fresh: false, unset: false }));
   return statement.declarations.flatMap((d) => {
     const fresh = d.id.type === 'Identifier' && d.init !== null && d.init !== undefined && isFreshValue(d.init);
-    return boundNames(d.id).map((b) => ({ ...b, fresh }));
+    const unset = d.id.type === 'Identifier' && !d.init;
+    return boundNames(d.id).map((b) => ({ ...b, fresh, unset }));
   });
 }
 
@@ -185,7 +195,11 @@ function handlerNames({ handler }: RederiveInput): { declared: Set<string>; cont
  * (on the retry that code is skipped, and what it did to the local, or learnt from it, with it),
  * and a question that assigns or changes it.
  */
-function taintedNames(input: RederiveInput, chosen: ReadonlySet<Statement>, derived: ReadonlySet<string>): Set<string> {
+function taintedNames(
+  input: RederiveInput,
+  chosen: ReadonlySet<Statement>,
+  { derived, unset }: { derived: ReadonlySet<string>; unset: ReadonlySet<string> },
+): Set<string> {
   const tainted = new Set<string>();
   if (derived.size === 0) return tainted;
   const last = Math.max(...input.rounds.map((r) => r.statement.start!));
@@ -199,7 +213,8 @@ function taintedNames(input: RederiveInput, chosen: ReadonlySet<Statement>, deri
     for (const item of list.items) {
       const s = statements.get(item.span.start);
       if (!s || chosen.has(s) || !beforeAQuestion(s)) continue;
-      if (item.type === 'plain') mark(referencedNames(s));
+      // A `let` nothing has assigned holds undefined on every entry: reading it learns nothing.
+      if (item.type === 'plain') mark([...referencedNames(s)].filter((n) => !unset.has(n) || changedNames([s]).has(n)));
       else mark(changedNames(item.type === 'compound' ? headerOf(s) : [s]));
       if (item.type === 'compound') for (const child of item.children) visit(child.list);
     }

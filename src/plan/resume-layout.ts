@@ -101,9 +101,7 @@ export function layoutHandler(
   if (loops && plan.tree.items.some((item) => facts.get(item.span.start)?.reads.has('mrtrStep'))) {
     return refuse('name-clash', 'usedInHandler', { name: 'mrtrStep' });
   }
-  // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
-  // it was, before the guard the retry skips: it does not travel.
-  const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name) && !l.fresh));
+  const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name)));
   const ctx: Context = { plan, source, facts, quote, v: loops ? 'mrtrStep' : 'mrtr.step', loops, typed, under, carried };
   const all = new Set([FRESH, ...plan.points.map((p) => p.step)]);
   const body = layoutList(ctx, plan.tree, all, new Set());

@@ -23,8 +23,6 @@ export interface LiftedLocal {
   mutable: boolean;
   /** TypeScript type text for the typed state; undefined in JavaScript. */
   typeText?: string;
-  /** Holds nothing yet at the question (`let x: T;`): declared again on the retry, not carried. */
-  fresh?: boolean;
   /** Names `typeText` uses that the module must import (as types) from one of its imports. */
   typeImports?: Array<{ name: string; from: string }>;
   /** The type it was declared with, where a guard before the question narrowed `typeText` from it. */
