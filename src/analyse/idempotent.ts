@@ -2,7 +2,7 @@
 // into a database, a connection pool or another module, so such calls run once unless the
 // user declares them idempotent. Three ways, each easy to grep for:
 //
-//   /** @mrtr-idempotent */                      on the function's declaration: every call of it
+//   /** @mrtr-idempotent */                      on the function's declaration: every call of it in its module
 //   export async function connectionProvider() { ... }
 //
 //   // @mrtr-idempotent                          on the line above a statement: every call in it
