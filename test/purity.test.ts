@@ -113,6 +113,7 @@ describe('a statement that does something the retry must not repeat', () => {
     ['a change of a module variable', 'counter++;', 'counter++'],
     ['what belongs to one request', 'const signal = ctx.mcpReq.signal;', 'ctx.mcpReq.signal'],
     ['the context handed on', 'const c = ctx;', 'ctx'],
+    ["the request's own _meta, read from an argument", 'const token = items._meta?.progressToken;', 'items._meta'],
     ['a local worked out once', 'const n = count + 1;', 'count'],
     ['a function capturing such a local', 'const f = () => count;', 'count'],
     ['a callback with an effect', 'items.forEach((i) => logged(i));', 'logged(i)'],

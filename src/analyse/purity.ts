@@ -87,7 +87,7 @@ const PURE_STATICS: Readonly<Record<string, ReadonlySet<string>>> = {
 const PURE_CONSTRUCTORS = new Set(['Set', 'Map', 'WeakSet', 'WeakMap', 'Array', 'URL', 'URLSearchParams', 'RegExp', 'Error', 'TypeError']);
 for (const c of ['RangeError', 'SyntaxError', 'ReferenceError', 'Date']) PURE_CONSTRUCTORS.add(c);
 
-/** Members of a request's context that belong to that one request: a retry has its own. */
+/** Members of a request's context that belong to that one request: a retry has its own (and its own `_meta`). */
 const REQUEST_BOUND = new Set(['id', '_meta', 'signal', 'requestId']);
 
 /** Methods that change their receiver: allowed only on an object the code made itself. */
@@ -384,12 +384,15 @@ class Checker {
   /** A member of the context (at any depth) that belongs to its request. */
   private requestBound(e: Node, frame: Frame): boolean {
     let n: Node = e;
-    let bound = false;
+    const names: string[] = [];
     while (n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') {
-      if (!n.computed && n.property.type === 'Identifier' && REQUEST_BOUND.has(n.property.name)) bound = true;
+      if (!n.computed && n.property.type === 'Identifier') names.push(n.property.name);
       n = n.object;
     }
-    return bound && n.type === 'Identifier' && !frame.lookup(n.name) && !frame.inFunction && this.scope.handlerName(n.name) === 'context';
+    if (n.type !== 'Identifier' || frame.lookup(n.name) || frame.inFunction) return false;
+    const role = this.scope.handlerName(n.name);
+    // A low-level handler's request: its `_meta` (the progress token) is the retry's too.
+    return role === 'context' ? names.some((name) => REQUEST_BOUND.has(name)) : role === 'argument' && names.includes('_meta');
   }
 
   private object(e: Extract<Node, { type: 'ObjectExpression' }>, frame: Frame): Blocker {
