@@ -26,7 +26,7 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
   const planned = reportHandlers(file, outcomes);
   moveMarkersIntoBodies(file, planned);
   const { definers, edits: definerEdits } = widenDefiners(file, planned);
-  const edits = [...file.urlThrows.edits, ...file.urlThrows.returnTypes, ...handedOn.edits, ...splitEdits, ...definerEdits];
+  const edits = [...file.urlThrows.edits, ...file.urlThrows.returnTypes, ...file.dualEra.edits, ...handedOn.edits, ...splitEdits, ...definerEdits];
   const dead = file.options.sitesOnly?.() ? { edits: [], importDrops: new Map(), inBodies: new Set<number>() } : unusedAfter(file, outcomes, edits);
   edits.push(...dead.edits);
   const tail = fileEdits(

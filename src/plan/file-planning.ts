@@ -73,6 +73,8 @@ export interface FilePlanning {
    */
   readonly urlThrows: { edits: Edit[]; returnTypes: Edit[]; planned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }>; blocked: Set<HandlerSite> };
   readonly externalVia: ExternalCall[];
+  /** The 2025-era arms of dual-era handlers deleted (see dual-era.ts), and the URL throws that went with them. */
+  readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
   /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
   readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
 }
@@ -104,6 +106,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     deferred: [],
     urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set() },
     externalVia: [],
+    dualEra: { edits: [], throws: new Set() },
     delegations: [],
   };
 }

@@ -285,6 +285,7 @@ function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
  */
 export function placeUrlThrows(file: FilePlanning): void {
   for (const t of file.analysis.urlThrows) {
+    if (file.dualEra.throws.has(t)) continue;
     const handler = file.handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
     const outcome = planUrlThrow(file.source, file.eol, t, handler?.fn, handler !== undefined && file.byHandler.has(handler));
     if (outcome === 'question') {
