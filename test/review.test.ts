@@ -59,7 +59,7 @@ import * as z from 'zod/v4';
 export function createServer(): McpServer {
   const server = new McpServer({ name: 'review', version: '1.0.0' });
   server.registerTool('confirm', { inputSchema: z.object({ x: z.string() }) }, async ({ x }, ctx) => {
-    const n: number = x.length;
+    const n: number = Date.now(); // read once: the clock is not derived again
     const answer = await ctx.mcpReq.elicitInput({ message: x, requestedSchema: { type: 'object', properties: {} } });
     return { content: [{ type: 'text', text: \`\${n} \${answer.action}\` }] };
   });
