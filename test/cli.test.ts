@@ -212,10 +212,18 @@ describe('mrtr-codemod migrate with type facts', () => {
   const LIFTING_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
+const counted: string[] = [];
+
+/** Counts a table's rows (and notes that it did: it runs once). */
+function rowsIn(table: string) {
+  counted.push(table);
+  return table.length * 2;
+}
+
 export function createServer(): McpServer {
   const server = new McpServer({ name: 'tables', version: '1.0.0' });
   server.registerTool('wipe', { description: 'Wipe a table', inputSchema: z.object({ table: z.string() }) }, async ({ table }, ctx) => {
-    const count = table.length * 2;
+    const count = rowsIn(table);
     const answer = await ctx.mcpReq.elicitInput({ message: 'Wipe?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
     return { content: [{ type: 'text', text: \`\${count} \${answer.action}\` }] };
   });

@@ -46,6 +46,8 @@ const types = new TsTypeFactsProvider(async () => {
 interface Options {
   /** `--sampling=flag`, as on the CLI. */
   sampling?: string;
+  /** `--idempotent=NAME` (comma-separated, or repeated), as on the CLI. */
+  idempotent?: string | string[];
   /** `--state-module=PATH`: the request-state module (a file, or a folder to hold it), relative to the working directory. */
   stateModule?: string;
   'state-module'?: string;
@@ -60,8 +62,13 @@ export default async function transformer(file: FileInfo, api: API, options: Opt
   }
   const sampling = options.sampling === 'flag' ? 'flag' : 'migrate';
   const stateModule = stateModulePath(file.path, options.stateModule ?? options['state-module']);
+  const idempotent = [options.idempotent ?? []]
+    .flat()
+    .flatMap((names) => String(names).split(','))
+    .filter(Boolean);
   const { output, changed, plan } = await transformWithTypes(file.source, file.path, types, {
     sampling,
+    ...(idempotent.length > 0 ? { idempotent } : {}),
     ...(stateModule ? { stateModule: { path: stateModule } } : {}),
   });
   for (const site of plan.sites) {

@@ -16,12 +16,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
 import type { TypeScript } from './load-typescript.ts';
+import { READ_ONLY_METHODS } from './purity.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './type-facts.ts';
 
 /** The answers, in the order of the questions; null where the checker cannot tell. */
 export interface TypeAnswers {
   locals: Array<LocalTypeFact | null>;
   receivers: Array<boolean | null>;
+  methods?: Array<boolean | null>;
 }
 
 export interface TypeRequest {
@@ -42,9 +44,15 @@ export function factsFromAnswers(questions: TypeQuestions, answers: TypeAnswers)
     const a = answers.receivers[i];
     if (a !== null && a !== undefined) receivers.set(`${q.start}:${q.end}`, a);
   });
+  const methods = new Map<string, boolean>();
+  (questions.methods ?? []).forEach((q, i) => {
+    const a = answers.methods?.[i];
+    if (a !== null && a !== undefined) methods.set(`${q.start}:${q.end}:${q.method}`, a);
+  });
   return {
     local: (name, start) => locals.get(`${start}:${name}`),
     fromSdk: (start, end) => receivers.get(`${start}:${end}`),
+    readsOnly: (start, end, method) => methods.get(`${start}:${end}:${method}`),
   };
 }
 
@@ -97,6 +105,7 @@ export class TypeScriptFacts {
           ? {
               locals: request.questions.locals.map((q) => localFact(this.ts, checker, file, q.name, q.start) ?? null),
               receivers: request.questions.receivers.map((q) => fromSdk(this.ts, checker, file, q.start, q.end) ?? null),
+              methods: (request.questions.methods ?? []).map((q) => readsOnly(this.ts, program, checker, file, q) ?? null),
             }
           : { locals: request.questions.locals.map(() => null), receivers: request.questions.receivers.map(() => null) };
       }
@@ -300,6 +309,33 @@ function initializerType(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node)
 }
 
 const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;
+
+/**
+ * Whether `method` of the value at [start, end) only reads it: the value is, on every branch of
+ * its type (undefined and null aside), a Map, Set, array, string or number of the standard
+ * library, and the method one of those that read.
+ */
+function readsOnly(
+  ts: TypeScript,
+  program: TS.Program,
+  checker: TS.TypeChecker,
+  file: TS.SourceFile,
+  q: { start: number; end: number; method: string },
+): boolean | undefined {
+  const node = nodeAt(ts, file, q.start, q.end);
+  if (!node) return undefined;
+  const type = checker.getNonNullableType(checker.getTypeAtLocation(node));
+  const members = type.isUnion() ? type.types : [type];
+  return members.every((member) => {
+    if (member.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return false;
+    const symbol = checker.getApparentType(member).getSymbol();
+    const declarations = symbol?.getDeclarations() ?? [];
+    // The global of the standard library (@types/node adds members to String and Array, which
+    // only merge with it); a project's own `Map` is another symbol.
+    const standard = declarations.some((d) => program.isSourceFileDefaultLibrary(d.getSourceFile()));
+    return standard && READ_ONLY_METHODS[symbol!.getName()]?.has(q.method) === true;
+  });
+}
 
 function fromSdk(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, start: number, end: number): boolean | undefined {
   const node = nodeAt(ts, file, start, end);

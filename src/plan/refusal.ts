@@ -35,6 +35,8 @@ const HELPER_NEXT =
   'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.';
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
+const RECOMPUTE_OR_DECLARE_NEXT =
+  'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it; or, if the call that makes it may run again, declare it idempotent (`// @mrtr-idempotent` above its statement) so the retry makes it again; then run again.';
 const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON type, or recompute it after the answer; then run again.';
 const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
 const HTTP_NEXT =
@@ -141,7 +143,7 @@ export const REFUSAL_CODES = {
   },
   'unserialisable-local': {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
-    help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
+    help: 'Recompute the value after the question, or keep a JSON-safe form of it; or, if the call that makes it may run again on the retry, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME); then run mrtr-codemod migrate again.',
     messages: {
       caughtError: {
         reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
@@ -152,8 +154,8 @@ export const REFUSAL_CODES = {
         next: 'move `{{name}}` out of the handler (or below the last question), then run again.',
       },
       holdsUnsafe: { reason: '`{{name}}` lives across a question but holds {{value}}, which does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
-      checkerSays: { reason: '`{{name}}` lives across a question but {{why}}.', next: RECOMPUTE_NEXT },
-      notJson: { reason: '`{{name}}` lives across a question but does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
+      checkerSays: { reason: '`{{name}}` lives across a question but {{why}}.', next: RECOMPUTE_OR_DECLARE_NEXT },
+      notJson: { reason: '`{{name}}` lives across a question but does not survive a JSON round trip.', next: RECOMPUTE_OR_DECLARE_NEXT },
     },
   },
   'legacy-sdk': {
@@ -206,12 +208,12 @@ export const REFUSAL_CODES = {
   },
   'mutated-local': {
     short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
-    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
+    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner); or, if the call that reads it does nothing else, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME) so the retry reads it again; then run mrtr-codemod migrate again.',
     messages: {
       changedAfter: {
         reason:
           '`{{name}}` refers to an object held elsewhere (`{{from}}`) and the code after the question changes it (`{{change}}`): the retry would change a copy carried in requestState, not that object.',
-        next: 'look `{{name}}` up again after the question (or change the object through its owner), then run again.',
+        next: 'look `{{name}}` up again after the question (or change the object through its owner); or, if `{{from}}` does nothing but read, mark its statement `// @mrtr-idempotent` so the retry reads it again; then run again.',
       },
     },
   },
