@@ -185,15 +185,37 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
     );
   } else {
-    const context = contextParameterOf(file, site);
+    const factory = factoryReturning(file, site);
+    const context = factory === undefined ? contextParameterOf(file, site) : undefined;
     mark(
       file,
       site,
-      context
-        ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
-        : refuse('no-request-to-answer', 'outsideHandler'),
+      factory !== undefined
+        ? refuse('unregistered-handler', 'returnedByFactory', { factory })
+        : context
+          ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
+          : refuse('no-request-to-answer', 'outsideHandler'),
     );
   }
+}
+
+/**
+ * The function (its name, quoted) that returns the function making the request (`return async () =>
+ * ...`, `(env) => async (args) => ...`): a factory of handlers, which a project registers through
+ * a registry or a loop of its own (`tools.map((t) => server.registerTool(t.name, t.config,
+ * t.build(env)))`). Undefined when no function on the way is returned.
+ */
+function factoryReturning(file: FilePlanning, site: LegacySite): string | undefined {
+  const { index } = file.analysis;
+  for (let i = site.functions.length - 1; i > 0; i--) {
+    const [fn, outer] = [site.functions[i]!, site.functions[i - 1]!];
+    const parent = index.functions.find((f) => f.node === fn)?.ancestors.at(-1);
+    const returned = (parent?.type === 'ReturnStatement' && parent.argument === fn) || (outer.type === 'ArrowFunctionExpression' && outer.body === fn);
+    if (!returned) continue;
+    const name = callGraphOf(index).nameOf(outer);
+    return name ? `\`${codeSnippet(name)}\`` : 'a function around it';
+  }
+  return undefined;
 }
 
 /**
