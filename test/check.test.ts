@@ -553,7 +553,10 @@ describe('check building blocks', () => {
       ],
       [],
       2,
-      [{ file: 'src/vendor', reason: 'vendored code; name the folder to take it' }],
+      [
+        { file: 'src/vendor', reason: 'vendored code; name the folder to take it', legacyRequests: 2 },
+        { file: 'src/app.min.js', reason: 'minified code; name the file to take it' },
+      ],
     );
     const log = sarifLog(report, { version: '1.2.3' }) as unknown as SarifLog;
     expectValidSarif(log);
@@ -561,7 +564,14 @@ describe('check building blocks', () => {
     expect(log.runs[0]!.invocations[0]).toMatchObject({
       executionSuccessful: true,
       exitCode: 1,
-      toolExecutionNotifications: [{ level: 'note', message: { text: 'src/vendor: skipped: vendored code; name the folder to take it' } }],
+      toolExecutionNotifications: [
+        { level: 'note', message: { text: 'src/app.min.js: skipped: minified code; name the file to take it' } },
+        {
+          level: 'note',
+          message: { text: 'src/vendor: skipped: vendored code; name the folder to take it (2 legacy requests in it)' },
+          properties: { legacyRequests: 2 },
+        },
+      ],
     });
   });
 

@@ -452,14 +452,17 @@ server.registerTool('t', { inputSchema: { id: z.string() } }, async ({ id }) => 
 it('gives a handler registered with an arguments schema, and no parameters, its arguments and context', () => {
   const source = `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
-server.tool('t', 'describe', {}, async () => {
+server.registerTool('t', { description: 'describe', inputSchema: {} }, async () => {
   const roots = await server.server.listRoots();
   return { content: [{ type: 'text', text: String(roots.roots.length) }] };
 });
 `;
   const { plan, output } = transformSource(source, 'server.js');
   expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
-  expect(output).toContain("server.tool('t', 'describe', {}, async (_args, ctx) => {");
+  expect(output).toContain("server.registerTool('t', { description: 'describe', inputSchema: {} }, async (_args, ctx) => {");
+  // Registered with v1's tool(), which a v2 McpServer does not have, it is not migrated at all.
+  const v1Shaped = transformSource(source.replace("registerTool('t', { description: 'describe', inputSchema: {} },", "tool('t', 'describe', {},"), 'server.js');
+  expect(v1Shaped.plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'legacy-registration']]);
 });
 
 it('marks the handlers that reach a helper asking through a receiver in doubt', () => {

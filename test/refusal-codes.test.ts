@@ -54,6 +54,9 @@ const CASES: Record<RefusalCode, Case> = {
     ),
     settings: { v1: false },
   },
+  'legacy-registration': server(
+    `${SERVER}server.tool('t', 'Wipe everything', async (ctx) => {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}\n});\n`,
+  ),
   'hand-migrated': server(tool(`  const earlier = ctx.mcpReq.inputResponses?.confirm;\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}`)),
   'mutated-local': server(
     tool(`  const entry: { count: number } = cache.get(q);\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n  entry.count += 1;\n${DONE}`),

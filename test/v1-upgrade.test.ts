@@ -301,6 +301,37 @@ export const pair = InMemoryTransport.createLinkedPair();
   });
 });
 
+describe('upgradeV1: the tool() registrations the official codemod leaves', () => {
+  it('finishes each one it can read, drops the marker that answers, and keeps the marker and its note of one it cannot', async () => {
+    const text = [
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';`,
+      `import { z } from 'zod';`,
+      ``,
+      `const T = { find: 'notes_find', add: 'notes_add' };`,
+      `const definition = [T.add, async () => ({ content: [] })] as const;`,
+      ``,
+      `export function createServer(): McpServer {`,
+      `  const server = new McpServer({ name: 'notes', version: '1.0.0' });`,
+      `  server.tool(T.find, 'Find notes.', { text: z.string() }, async ({ text }) => ({ content: [{ type: 'text', text }] }));`,
+      `  server.tool(...definition);`,
+      `  return server;`,
+      `}`,
+      ``,
+    ].join('\n');
+    const [upgraded] = await upgradeV1([{ path: 'server.ts', text }]);
+    const lines = upgraded!.text.split('\n');
+    expect(lines.slice(7, 11)).toEqual([
+      `  const server = new McpServer({ name: 'notes', version: '1.0.0' });`,
+      `  server.registerTool(T.find, { description: 'Find notes.', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));`,
+      `  /* @mcp-codemod-error Could not automatically migrate .tool() call. Manual migration required. */`,
+      `  server.tool(...definition);`,
+    ]);
+    expect(upgraded!.notes.filter((n) => n.code === 'mcp-codemod-error')).toEqual([
+      { line: 10, column: 6, message: 'Could not automatically migrate .tool() call. Manual migration required.', code: 'mcp-codemod-error' },
+    ]);
+  });
+});
+
 describe('v1 server → official v1-to-v2 → MRTR pass', () => {
   const types = new TsTypeFactsProvider();
   const migrate = async (fileName: string, text: string) => {

@@ -49,6 +49,10 @@ export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set(['vendor', 'thi
 
 const VENDORED_REASON = 'vendored code; name the folder to take it';
 
+function vendoredSkip(folder: string): Skipped {
+  return { path: folder, reason: VENDORED_REASON, vendored: true };
+}
+
 /** The first folder of a path (relative, with `/`) that a walk passes over: skipped, or vendored. */
 const PASSED_OVER = new RegExp(`(^|/)(${[...SKIPPED_DIRECTORIES, ...VENDORED_DIRECTORIES].map((name) => name.replace(/\./g, '\\.')).join('|')})/`);
 
@@ -70,6 +74,8 @@ export interface Skipped {
   /** Absolute path of the folder or file. */
   path: string;
   reason: string;
+  /** A vendored folder: its legacy requests are counted for the note (engine/vendored-requests.ts). */
+  vendored?: true;
 }
 
 export interface DiscoveryProblem {
@@ -286,7 +292,7 @@ class TreeWalk {
       }
     }
     if (later.length > 0) this.visitListedLater(entries, later);
-    for (const folder of [...vendored].sort(compareCodeUnits)) this.context.skipped.push({ path: this.listedPath(folder), reason: VENDORED_REASON });
+    for (const folder of [...vendored].sort(compareCodeUnits)) this.context.skipped.push(vendoredSkip(this.listedPath(folder)));
   }
 
   /** An untracked file git lists (which may be a link): true when it is a link, to follow later. */
@@ -323,7 +329,7 @@ class TreeWalk {
     if (entry.isDirectory()) {
       if (SKIPPED_DIRECTORIES.has(entry.name)) return;
       if (filter.prunes(full) || here?.ignores(entry.name, true)) return;
-      if (VENDORED_DIRECTORIES.has(entry.name)) skipped.push({ path: full, reason: VENDORED_REASON });
+      if (VENDORED_DIRECTORIES.has(entry.name)) skipped.push(vendoredSkip(full));
       else this.visitDirectory(full, path.join(realDir, entry.name));
     } else if (entry.isFile()) {
       if (isSourceFile(entry.name)) this.take(full, here?.ignores(entry.name, false) ?? false);

@@ -53,6 +53,8 @@ export interface RunSkip {
    * so it is left for a person (exit 1), as a finding would be.
    */
   candidate: boolean;
+  /** For a vendored folder: how many legacy request sites it holds (not migrated, not findings). */
+  legacyRequests?: number;
 }
 
 export interface RunResult {

@@ -27,6 +27,7 @@ import { runCandidate, RunningTransforms, type Candidate, type FileOutcome, type
 import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
 import { HookRegistrars } from './hook-registrars.ts';
+import { positionMap } from './position-map.ts';
 import { updateManifests } from './manifests.ts';
 import { readCandidates, type ReadCandidates } from './read-candidates.ts';
 import { DEFAULT_MAX_FILE_BYTES, type RunOptions } from './run-options.ts';
@@ -34,6 +35,7 @@ import type { ChangedFile, RunResult, RunSkip } from './run-result.ts';
 import { StateModules } from './state-modules.ts';
 import { displayPath, readSource } from './source-files.ts';
 import { upgradeV1 } from './v1-upgrade.ts';
+import { vendoredRequests } from './vendored-requests.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
 export { DEFAULT_MAX_FILE_BYTES, tooLargeReason, type RunOptions, type RunPhase, type RunSettings } from './run-options.ts';
@@ -110,6 +112,7 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     onChanged: options.onChanged,
     onAnalysed: options.onAnalysed,
   };
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
   if (context.write && context.verify) context.writeStateModule = (modulePath) => modules.writeBefore(modulePath);
   const result: RunState['result'] = {
@@ -118,7 +121,12 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     changed: [],
     sites: [],
     errors: discovery.problems.map((problem) => ({ file: displayPath(cwd, problem.path), stage: 'discover', message: problem.message })),
-    skipped: discovery.skipped.map((skip) => ({ file: displayPath(cwd, skip.path), reason: skip.reason, candidate: false })),
+    skipped: discovery.skipped.map((skip) => ({
+      file: displayPath(cwd, skip.path),
+      reason: skip.reason,
+      candidate: false,
+      ...(skip.vendored ? { legacyRequests: vendoredRequests(skip.path, maxFileBytes) } : {}),
+    })),
     upgrades: [],
     stateModules: [],
   };
@@ -128,7 +136,7 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     cwd,
     context,
     discovery,
-    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    maxFileBytes,
     result,
     modules,
     outcomes,
@@ -252,6 +260,11 @@ async function finishStateModules(state: RunState, candidates: ReadonlyMap<strin
   for (const change of step.changes) {
     const c = candidates.get(change.absolutePath);
     const changed: ChangedFile = c ? { ...change, original: c.source, ...(c.outcome.changed?.upgradedFromV1 ? { upgradedFromV1: true } : {}) } : change;
+    // The official codemod's notes are at their lines of the text the run leaves: move them with the wiring.
+    if (c?.upgrade) {
+      const toWired = positionMap(c.outcome.changed?.output ?? c.source, change.output);
+      c.upgrade.reported.notes = c.upgrade.reported.notes.map((note) => ({ ...note, ...toWired(note.line, note.column) }));
+    }
     if (c) c.outcome.changed = changed;
     else moduleChanges.push(changed);
     options.onChanged?.(changed);

@@ -33,6 +33,9 @@
 //   and `async (extra) => extra.sendRequest(…)` stay v1-shaped, with no marker (v2's
 //   ServerContext has neither `sendRequest` nor `signal`); a destructured `{ sendRequest }`
 //   parameter gets a marker and is left as it is;
+// - rewrite `server.tool(NAME, …)` when NAME is not a string literal (`TOOLS.list`): it leaves
+//   a marker, and v2's McpServer has no `tool()`. We finish each such call on an McpServer
+//   (rewrite/tool-registrations.ts) and drop the marker it answers; one we cannot read keeps it;
 // - rewrite `require('@modelcontextprotocol/sdk/…')`: a CommonJS server comes back unchanged and
 //   without a marker (reported here as `v1-import-left`);
 // - format: rewritten calls keep the indentation its printer gives them (a `server.tool(…)` body
@@ -50,12 +53,14 @@
 // it; batches of 10 keep that wait near 0.3 s and take as long in all (200 files: 2.4-3.2 s in
 // batches of 50 or of 10; the longest wait 0.9-1.4 s against 0.3 s). Only files that import the v1 SDK
 // (isV1Source) are handed to it; everything else is returned untouched without being parsed.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { markersByLines } from '../analyse/markers.ts';
 import { V1_PACKAGE } from '../analyse/v1-server-source.ts';
+import { rewriteToolRegistrations, type ModuleReader } from '../rewrite/tool-registrations.ts';
+import { resolveAmong } from './import-graph.ts';
 import { processIsAlive, whenInterrupted } from './interrupt-cleanup.ts';
 import { markTasksApi } from './tasks-api.ts';
 
@@ -185,15 +190,16 @@ export async function upgradeV1(files: readonly SourceText[], options: UpgradeOp
   // The codemod would infer the project type batch by batch, from the files of each batch: infer
   // it once, the same way, from all of them, so every batch is migrated alike.
   const projectType = options.projectType ?? inferProjectType(todo.map((f) => f.text));
+  const readModules = moduleReaders();
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
   for (let i = 0; i < todo.length; i += batchSize) {
     const batch = todo.slice(i, i + batchSize);
-    for (const upgraded of await upgradeBatch(run, migration, batch, { ...options, projectType })) {
+    for (const upgraded of await upgradeBatch(run, migration, batch, { ...options, projectType }, readModules)) {
       results[upgraded.index] = upgraded.file;
       options.onFileDone?.(upgraded.file.path);
     }
   }
-  await upgradeToFixpoint(results, (batch) => upgradeBatch(run, migration, batch, { ...options, projectType }), batchSize);
+  await upgradeToFixpoint(results, (batch) => upgradeBatch(run, migration, batch, { ...options, projectType }, readModules), batchSize);
   return results;
 }
 
@@ -239,6 +245,7 @@ async function upgradeBatch(
   migration: NonNullable<ReturnType<Official['getMigration']>>,
   batch: ReadonlyArray<SourceText & { index: number }>,
   options: UpgradeOptions,
+  readModules: (file: string) => ModuleReader | undefined,
 ): Promise<Array<{ index: number; file: UpgradedFile }>> {
   // Made and registered in one synchronous step: a signal handled between an asynchronous
   // mkdtemp's creating the directory and its callback would find nothing to remove.
@@ -259,7 +266,7 @@ async function upgradeBatch(
       return batch.map((f) => ({ index: f.index, file: { ...unchanged(f), notes: [{ line: 1, column: 1, message, code: 'mcp-codemod-failed' as const }] } }));
     }
 
-    return await upgradedCopies(copies, outcome);
+    return await upgradedCopies(copies, outcome, readModules);
   } finally {
     forget();
     await rm(scratch, { recursive: true, force: true });
@@ -290,26 +297,59 @@ async function writeScratchCopies(
 }
 
 /** What the official run made of each copy: its text (in the file's own line endings and quotes) and its notes. */
-async function upgradedCopies(copies: readonly ScratchCopy[], outcome: ReturnType<Official['run']>): Promise<Array<{ index: number; file: UpgradedFile }>> {
+async function upgradedCopies(
+  copies: readonly ScratchCopy[],
+  outcome: ReturnType<Official['run']>,
+  readModules: (file: string) => ModuleReader | undefined,
+): Promise<Array<{ index: number; file: UpgradedFile }>> {
   const byCopy = new Map(outcome.fileResults.map((r) => [normalise(r.filePath), r]));
   const out: Array<{ index: number; file: UpgradedFile }> = [];
   for (const c of copies) {
     const upgraded = keepQuotes(c.text, keepLineEndings(c.text, await readFile(c.copy, 'utf8')));
     const diagnostics = byCopy.get(normalise(c.copy))?.diagnostics ?? [];
-    const { text, notes } = markTasksApi(upgraded, c.path);
+    // What it left, finished: the `tool()` registrations it refused, then the tasks API marked.
+    const { text, notes } = markTasksApi(rewriteToolRegistrations(upgraded, c.path, readModules(c.path)).output, c.path);
     out.push({
       index: c.index,
       file: {
         path: c.path,
         text,
         changed: text !== c.text,
-        notes: [...notesFor(text, diagnostics), ...notes.map((n) => ({ ...n, code: 'tasks-api-left' as const }))].sort(
+        notes: [...notesFor(text, diagnostics, upgraded), ...notes.map((n) => ({ ...n, code: 'tasks-api-left' as const }))].sort(
           (a, b) => a.line - b.line || a.column - b.column,
         ),
       },
     });
   }
   return out;
+}
+
+/**
+ * The modules of the project each file imports, read from disk (once per run) by a file given
+ * by its absolute path: a follow-up may need a shape kept in a module of schemas.
+ */
+function moduleReaders(): (file: string) => ModuleReader | undefined {
+  const texts = new Map<string, string | undefined>();
+  const read = (file: string) => {
+    if (!texts.has(file)) texts.set(file, readTextFile(file));
+    return texts.get(file);
+  };
+  return (file) => {
+    if (!path.isAbsolute(file)) return undefined;
+    return (specifier) => {
+      if (!specifier.startsWith('.')) return undefined;
+      const found = resolveAmong(path.dirname(file), specifier, (f) => read(f) !== undefined);
+      return found === undefined ? undefined : { fileName: found, text: read(found)! };
+    };
+  };
+}
+
+function readTextFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Scratch directories are named `mrtr-v1-upgrade-<pid>-XXXXXX` (mkdtemp's six characters). */
@@ -391,8 +431,11 @@ function normalise(p: string): string {
 
 type Diagnostic = import('@modelcontextprotocol/codemod').Diagnostic;
 
-function notesFor(text: string, diagnostics: readonly Diagnostic[]): UpgradeNote[] {
+/** The notes of an upgraded text, from the markers in it and the official run's diagnostics on `official`, its own output. */
+function notesFor(text: string, diagnostics: readonly Diagnostic[], official: string): UpgradeNote[] {
   const markers = officialMarkers(text);
+  // A marker the runner wrote and a follow-up answered (and removed) is no longer open work.
+  const written = official === text ? markers : officialMarkers(official);
   // A file the codemod failed on comes back as it was: its v1 imports are that one failure.
   const failed = diagnostics.some((d) => d.level === 'error');
   const notes: UpgradeNote[] = [...markers, ...(failed ? [] : v1ImportsLeft(text, markers))];
@@ -402,7 +445,7 @@ function notesFor(text: string, diagnostics: readonly Diagnostic[]): UpgradeNote
     if (d.insertComment) {
       // Written as a marker, unless the runner could not place it (inside a literal): then it is
       // still open work, reported at the codemod's line.
-      const placed = markers.some((m) => m.message.includes(d.message.replaceAll('*/', '* /')));
+      const placed = written.some((m) => m.message.includes(d.message.replaceAll('*/', '* /')));
       if (!placed) notes.push({ line, column: 1, message: d.message, code: 'mcp-codemod-error' });
       continue;
     }

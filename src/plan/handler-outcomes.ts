@@ -15,6 +15,7 @@ import { refuse, Refusal } from './refusal.ts';
 import { statementFacts } from './resume-facts.ts';
 import { layoutHandler } from './resume-layout.ts';
 import type { HandlerPlan } from './types.ts';
+import { unservedRegistration } from './v1-registrations.ts';
 
 /** A handler's outcome, and the sites of the cases left out of it (see dispatch-cases.ts). */
 export interface Outcome {
@@ -85,11 +86,14 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
     ...(file.reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper) })),
     ...more,
   ];
+  // The handler's own problem says more than the helper path that blocks it too.
+  const pinned = blocked.find((b) => b.site);
+  // Under a registration v2 lacks, no case of it is served.
+  const unserved = unservedRegistration(file, handler);
+  if (unserved) return whole(pinned?.refusal ?? unserved);
   const plan = (sites: LegacySite[]) => withLayout(file, planHandler(file.analysis, handler, sites, options.typeFacts), handler, sites);
   const caseOf = dispatchCases(handler);
   if (caseOf) return planByCase(caseOf, handlerSites, blocked, plan);
-  // The handler's own problem says more than the helper path that blocks it too.
-  const pinned = blocked.find((b) => b.site);
   if (pinned) return whole(pinned.refusal);
   const result = plan(handlerSites);
   return whole(blocked.length > 0 && !(result instanceof Refusal) ? blocked[0]!.refusal : result);

@@ -31,6 +31,15 @@ export interface CheckSkip {
   /** Relative to the working directory, with `/` separators. */
   file: string;
   reason: string;
+  /** For a vendored folder: how many legacy request sites it holds. */
+  legacyRequests?: number;
+}
+
+/** The note on what was passed over: why, and for a vendored folder the legacy requests in it. */
+export function skipNote(skip: Pick<CheckSkip, 'reason' | 'legacyRequests'>): string {
+  const n = skip.legacyRequests;
+  if (n === undefined) return skip.reason;
+  return `${skip.reason} (${n === 0 ? 'no legacy request' : `${n} legacy request${n === 1 ? '' : 's'}`} in it)`;
 }
 
 export interface Finding {
@@ -115,7 +124,9 @@ export function buildCheckReport(
     version: 1,
     findings: sorted.map(normaliseFinding),
     errors: orderedErrors,
-    skipped: [...skipped].sort((a, b) => compare(a.file, b.file)).map((s) => ({ file: s.file, reason: s.reason })),
+    skipped: [...skipped]
+      .sort((a, b) => compare(a.file, b.file))
+      .map((s) => ({ file: s.file, reason: s.reason, ...(s.legacyRequests !== undefined ? { legacyRequests: s.legacyRequests } : {}) })),
     summary: {
       filesScanned,
       filesWithFindings: new Set(sorted.map((f) => f.file)).size,

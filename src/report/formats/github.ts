@@ -6,7 +6,7 @@
 // `:` and `,`. Any other control character from the repository is escaped too (terminalText):
 // the log is read on a terminal as well as in the browser.
 import { terminalText } from '../../core/escape.ts';
-import { errorRuleId, formatTotal, messageWithHint, type CheckReport } from './check-report.ts';
+import { errorRuleId, formatTotal, messageWithHint, skipNote, type CheckReport } from './check-report.ts';
 
 export function formatGithub(report: CheckReport, options: { quiet?: boolean } = {}): string {
   const lines: string[] = [];
@@ -21,7 +21,7 @@ export function formatGithub(report: CheckReport, options: { quiet?: boolean } =
     lines.push(command(where, e.stage === 'discover' ? `${e.file}: ${e.message}` : e.message));
   }
   if (!options.quiet) {
-    for (const s of report.skipped) lines.push(command({ file: s.file, title: 'mrtr-codemod skipped' }, s.reason, 'notice'));
+    for (const s of report.skipped) lines.push(command({ file: s.file, title: 'mrtr-codemod skipped' }, skipNote(s), 'notice'));
     lines.push(terminalText(formatTotal(report)));
   }
   return lines.map((line) => `${line}\n`).join('');

@@ -20,7 +20,7 @@
 //     { "file", "stage": "discover" | "read" | "parse" | "transform", "message", "line"?, "column"? }
 //   ],
 //   "skipped": [                       // passed over on purpose: vendored, minified, links out
-//     { "file", "reason" }
+//     { "file", "reason", "legacyRequests"?: number }   // a vendored folder: its legacy request sites
 //   ],
 //   "summary": {
 //     "filesScanned": number, "filesWithFindings": number, "findings": number,

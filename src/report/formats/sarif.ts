@@ -7,7 +7,7 @@
 // files passed over on purpose.
 import { jsonText } from '../../core/escape.ts';
 import { packageVersion } from '../../package-version.ts';
-import { messageWithHint, ruleInfo, type CheckError, type CheckReport, type CheckSkip, type Finding } from './check-report.ts';
+import { messageWithHint, ruleInfo, skipNote, type CheckError, type CheckReport, type CheckSkip, type Finding } from './check-report.ts';
 
 const SARIF_SCHEMA_URI = 'https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json';
 export const SRCROOT = '%SRCROOT%';
@@ -79,12 +79,13 @@ function notification(error: CheckError): Record<string, unknown> {
   };
 }
 
-/** A folder or file passed over on purpose: a note, with its place when it is a file. */
+/** A folder or file passed over on purpose: a note, with its place, and the legacy requests a vendored folder holds. */
 function skippedNotification(skip: CheckSkip): Record<string, unknown> {
   return {
     level: 'note',
-    message: { text: `${skip.file}: skipped: ${skip.reason}` },
+    message: { text: `${skip.file}: skipped: ${skipNote(skip)}` },
     locations: [location(skip.file)],
+    ...(skip.legacyRequests !== undefined ? { properties: { legacyRequests: skip.legacyRequests } } : {}),
   };
 }
 
