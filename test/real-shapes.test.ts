@@ -1175,6 +1175,23 @@ describe('a request through the context of a function no registration here names
     expect(output).toContain('is made in a function that takes a request context (`ctx`)');
   });
 
+  it.each([
+    [
+      'a function a factory returns, for a registry to register',
+      `async function makeFolders(server: McpServer) {\n  return async () => {\n    const r = await server.server.listRoots();\n    return { content: [{ type: 'text' as const, text: String(r.roots.length) }] };\n  };\n}\nexport const FOLDERS = { name: 'folders', build: makeFolders };\n`,
+      'makeFolders',
+    ],
+    [
+      'a handler an arrow factory returns, taking its context',
+      `const makeWipe = (server: McpServer) => async (ctx: ServerContext): Promise<CallToolResult> => {\n    ${ASK}\n};\nexport const tools = [{ name: 'wipe', build: makeWipe }];\n`,
+      'makeWipe',
+    ],
+  ])('is marked as one, naming its factory: %s', (_name, code, factory) => {
+    const { plan, output } = transformSource(SERVER + code, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
+    expect(output).toContain(`this request is made in a function that \`${factory}\` returns, which the codemod could not tie to`);
+  });
+
   it("is a request outside every handler in a resource template's list callback", () => {
     const code = `server.registerResource('n', new ResourceTemplate('n://{id}', {\n  list: async (ctx) => {\n    const a = await ctx.mcpReq.elicitInput(${Q});\n    return { resources: a.action === 'accept' ? [{ uri: 'n://1', name: 'one' }] : [] };\n  },\n}), {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }));\n`;
     const source = SERVER.replace('type ServerContext }', 'type ServerContext, ResourceTemplate }') + code;

@@ -17,6 +17,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { API, FileInfo } from 'jscodeshift';
+import { carriedDeclarationsFor } from '../src/analyse/carried-declarations.ts';
 import type { TypeScript } from '../src/analyse/load-typescript.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { isV1Source } from '../src/engine/v1-upgrade.ts';
@@ -41,7 +42,13 @@ const types = new TsTypeFactsProvider(async () => {
     return require('typescript') as TypeScript;
   }
   return (await import('../src/analyse/load-typescript.ts')).loadTypeScript();
-});
+}, loadCarried);
+
+/** The SDK declarations the checker falls back to: under the stock runner, found from this module's folder (dist/transforms, beside dist/analyse). */
+async function loadCarried() {
+  if (typeof require === 'function') return carriedDeclarationsFor(path.join(__dirname, '..', 'analyse'));
+  return (await import('../src/analyse/load-typescript.ts')).loadCarriedDeclarations();
+}
 
 interface Options {
   /** `--sampling=flag`, as on the CLI. */

@@ -77,13 +77,18 @@ export const REFUSAL_CODES = {
   },
   'unregistered-handler': {
     short:
-      'The request goes through the request context of a function the codemod cannot tie to a tool, prompt or resource handler (kept in an object, behind a wrapper, or registered by a helper of the project).',
+      'The request is made in a function the codemod cannot tie to a tool, prompt or resource handler, though it looks like one: it takes or uses a request context, or a factory returns it (kept in an object, behind a wrapper, or registered by a helper of the project).',
     help: `Register the function itself as the handler (server.registerTool(name, config, fn)) or call it from a handler's body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER} If no tool, prompt or resource handler runs it, stop asking there.`,
     messages: {
       contextParameter: {
         reason:
           'this request goes through the request context `{{context}}` of a function the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
         next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
+      },
+      returnedByFactory: {
+        reason:
+          'this request is made in a function that {{factory}} returns, which the codemod could not tie to a tools/call, prompts/get or resources/read handler: a function a factory returns is registered by whatever calls the factory (a loop over tool declarations, a registry of the project), which the codemod does not follow.',
+        next: `if a tool, prompt or resource handler is what it returns, ${MANUAL_STEP} (or register the returned function with server.registerTool(name, config, fn) where the codemod can see it, then run again). If something else runs it (resources/list, completion, a notification), stop asking there.`,
       },
       takesContext: {
         reason:
