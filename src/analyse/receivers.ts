@@ -40,8 +40,6 @@ type Resolved =
 export interface ReceiverResolver {
   /** The role of `node`, evaluated inside `functions` (innermost last). */
   roleOf(node: Node, functions: readonly FunctionNode[]): Role | undefined;
-  /** Whether the type named at `node` (an annotation's type) is a local stand-in for the SDK's Server: an interface or type literal with push methods, no SDK base. */
-  isDuckTyped(node: Node, functions: readonly FunctionNode[]): boolean;
   /** Whether the value of `node` is declared as such a stand-in (`llm.server` of `llm: Gateway`, whose `server` is one). */
   isStandIn(node: Node, functions: readonly FunctionNode[]): boolean;
   /** The binding a name has at a point, for callers that ask what a callee is. */
@@ -87,16 +85,6 @@ class Resolver implements ReceiverResolver {
     return 'other';
   }
 
-  isDuckTyped(node: Node, functions: readonly FunctionNode[]): boolean {
-    const b = node.type === 'Identifier' ? this.bindings.bindingOf(node.name, functions) : undefined;
-    const annotation = b && (b.kind === 'variable' || b.kind === 'param') ? b.annotation : undefined;
-    if (!annotation) return false;
-    const named =
-      annotation.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' ? this.bindings.localType(annotation.typeName.name) : undefined;
-    const members = named?.type === 'TSInterfaceDeclaration' ? named.body.body : annotation.type === 'TSTypeLiteral' ? annotation.members : [];
-    return hasPushMethods(members);
-  }
-
   isStandIn(node: Node, functions: readonly FunctionNode[]): boolean {
     const r = this.resolve(node, functions);
     return typeof r === 'object' && 'shape' in r && hasPushMethods(r.shape);
@@ -137,6 +125,11 @@ class Resolver implements ReceiverResolver {
         // class nothing here explains, its own members are known and what it inherits is not.
         const role = this.classRole(cls, functions);
         return role === 'server' || role === 'mcp-server' ? role : { instance: cls, ...(role === undefined ? { inherits: true as const } : {}) };
+      }
+      case 'Super': {
+        // `super.m(...)`: the base class's, an instance of it as far as its members go.
+        const cls = this.bindings.thisClassOf(functions[functions.length - 1]!);
+        return cls?.superClass ? this.constructed(cls.superClass, functions) : undefined;
       }
       case 'CallExpression':
         return this.called(node.callee, functions);
@@ -215,8 +208,9 @@ class Resolver implements ReceiverResolver {
       case 'class':
         return 'other';
       case 'import':
-        // Another module's value (a workspace package's too, in a monorepo) is unknown here.
-        return undefined;
+        // Another module's value (a workspace package's too, in a monorepo) is unknown here; a
+        // value the SDK exports is none of its servers (`inputRequired.elicit(...)`: a builder).
+        return isSdkSpecifier(b.from) ? 'other' : undefined;
     }
   }
 
