@@ -574,6 +574,33 @@ export async function roots() {
 
 const valid: Valid[] = [
   {
+    name: "an MCP Client's request, whatever method it names",
+    code: `import { Client } from '@modelcontextprotocol/client';
+import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
+const client = new Client({ name: 'c', version: '1' });
+export const relay = () => client.request({ method: 'sampling/createMessage', params: $S }, CreateMessageResultSchema);
+`,
+  },
+  {
+    name: 'a v1 MCP Client, by its annotation',
+    code: `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+export async function relay(client: Client) {
+  return client.request({ method: 'roots/list' }, ListRootsResultSchema);
+}
+`,
+  },
+  {
+    name: 'an MCP Client a factory returns (the checker tells)',
+    code: `import type { Client } from '@modelcontextprotocol/client';
+import { CreateMessageResultSchema } from '@modelcontextprotocol/sdk/types.js';
+export async function relay(connect: () => Promise<Client>, request: any) {
+  const upstream = await connect();
+  return upstream.request(request, CreateMessageResultSchema);
+}
+`,
+  },
+  {
     name: 'HTTP clients: axios, undici, a fetch wrapper, superagent',
     code: `import axios from 'axios';
 import * as undici from 'undici';

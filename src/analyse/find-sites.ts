@@ -153,7 +153,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     });
   }
   sites.push(...handedOnReferences(index, declarations, resolver));
-  sites.push(...unprovenSites(index, declarations, sites));
+  sites.push(...unprovenSites(index, declarations, sites, resolver));
   // In source order, optional calls among the others.
   return sites.sort((a, b) => a.call.start! - b.call.start!);
 }
@@ -203,7 +203,7 @@ function namedMethod(args: readonly Node[] | undefined, scope: Scope): string | 
  */
 export type UnprovenSite = 'contextPush' | 'sentThrough' | 'handRolled';
 
-function unprovenSites(index: FileIndex, declarations: Declarations, found: readonly LegacySite[]): LegacySite[] {
+function unprovenSites(index: FileIndex, declarations: Declarations, found: readonly LegacySite[], resolver: () => ReceiverResolver): LegacySite[] {
   const sites: LegacySite[] = [];
   const seen = new Set<Node>(found.map((s) => s.call));
   const calls = [...index.calls, ...index.optionalCalls];
@@ -218,8 +218,10 @@ function unprovenSites(index: FileIndex, declarations: Declarations, found: read
   };
   for (const { node, ancestors } of calls) {
     if (seen.has(node)) continue;
-    const method = handRolledMethod(node, declarations, enclosingFunctions(ancestors));
-    if (method)
+    const functions = enclosingFunctions(ancestors);
+    const method = handRolledMethod(node, declarations, functions);
+    // The SDK's MCP Client sends its requests to a server: none of them asks the client.
+    if (method && !resolver().isMcpClient((node.callee as MemberExpression).object, functions))
       add(node, ancestors, {
         receiver: node.callee,
         shape: SENT_BY_METHOD,
