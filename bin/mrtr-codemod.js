@@ -18,7 +18,7 @@ if (!existsSync(modules)) {
   process.exit(2);
 }
 const argv = process.argv.slice(2);
-const asksHelp = argv.length <= 2 && argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version');
+const asksHelp = argv.length <= 2 && argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version' || arg === '-v');
 const { keptHelpTexts, quickAnswer } = asksHelp ? await import('../dist/cli/quick-help.js') : {};
 const quick = quickAnswer?.(argv, process.env, process.stdout.columns, keptHelpTexts());
 if (quick !== undefined) {

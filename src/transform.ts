@@ -16,7 +16,7 @@ export interface TransformResult {
   changed: boolean;
   /** The output as splices into a text that parsed (see src/engine/verify-output.ts). */
   edited: EditedText;
-  /** The stdio entry points of the file: rewritten to serveStdio, or marked. */
+  /** The entry points of the file (stdio and HTTP transports): rewritten to serve both eras, or marked. */
   entryPoints: EntryPointReport[];
   /** The text their lines are in (the input, unless an earlier step of the rewrite changed it). */
   entryPointsBase: string;
@@ -75,7 +75,7 @@ function rewritten(analysis: FileAnalysis, plan: FilePlan, options: TransformOpt
   // ...then capability reads inside handlers read the request's capabilities...
   const capabilities = rewriteCapabilityChecks(guards.output, fileName, guards.output === source ? analysis : undefined);
   // ...and those made in an initialize hook move to start-up. Last, the entry points: stdio
-  // served through serveStdio, HTTP marked.
+  // served through serveStdio, HTTP routes through createMcpHandler first.
   const hooks = rewriteInitHooks(capabilities.output, fileName, capabilities.output === source ? analysis : undefined, options.registersOnly);
   const entries = rewriteEntryPoints(hooks.output, fileName, hooks.output === source ? analysis : undefined);
   const output = entries.output;

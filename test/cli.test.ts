@@ -293,6 +293,10 @@ describe('mrtr-codemod usage', () => {
       usage('--format xml is not one of the choices: text, json, sarif, github', 'mrtr-codemod check --help'),
     );
     expect(await cli(dir, 'migrate', '--sampling', 'maybe', '.')).toEqual(usage('--sampling maybe is not one of the choices: migrate, flag'));
+    // An option that takes a value, given none, is not taken for its default.
+    expect(await cli(dir, 'check', '.', '--format')).toEqual(usage('Not enough arguments following: format', 'mrtr-codemod check --help'));
+    expect(await cli(dir, 'check', '.', '-f')).toEqual(usage('Not enough arguments following: f', 'mrtr-codemod check --help'));
+    expect(await cli(dir, 'migrate', '.', '--sampling')).toEqual(usage('Not enough arguments following: sampling'));
     // Known spellings yargs accepts are not taken for typos.
     await tree({ 'src/server.ts': ELICIT_SERVER });
     expect((await cli(dir, 'migrate', '--dryRun', '--no-v1', '--types=false', 'src')).code).toBe(0);
@@ -522,6 +526,13 @@ describe('--color and --no-color', () => {
     expect(stripAnsi(forced.stdout)).toBe(plain.stdout);
     expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--no-color', 'src'], { FORCE_COLOR: '1' })).toEqual(plain);
     expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--color=false', 'src'], { FORCE_COLOR: '1' })).toEqual(plain);
+    // As git, ripgrep and ast-grep spell it: always, never, and auto (the environment and the terminal decide).
+    expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--color=always', 'src'], { NO_COLOR: '1' })).toEqual(forced);
+    expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--color=never', 'src'], { FORCE_COLOR: '1' })).toEqual(plain);
+    expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--color=auto', 'src'], { FORCE_COLOR: '1' })).toEqual(
+      await runCli(dir, ['migrate', '--dry-run', '-q', 'src'], { FORCE_COLOR: '1' }),
+    );
+    expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--color=auto', 'src'], {})).toEqual(plain);
 
     const check = await cli(dir, 'check', 'src');
     expect(check.code).toBe(1);
@@ -635,7 +646,7 @@ describe('migrate and check answer alike', () => {
     expect(await cli(dir, 'check', '-f=sarif', 'src')).toEqual(sarif);
     // Each is listed in the help beside its long name.
     const migrateHelp = (await cli(dir, 'migrate', '--help')).stdout;
-    for (const flag of ['-d, --dry-run', '-q, --quiet', '--color', '-h, --help', '-v, --version']) expect(migrateHelp, flag).toContain(`  ${flag} `);
+    for (const flag of ['-d, --dry-run, --dry', '-q, --quiet', '--color', '-h, --help', '-v, --version']) expect(migrateHelp, flag).toContain(`  ${flag} `);
     const checkHelp = (await cli(dir, 'check', '--help')).stdout;
     for (const flag of ['-f, --format', '-o, --output-file', '-q, --quiet', '--color', '-h, --help', '-v, --version'])
       expect(checkHelp, flag).toContain(`  ${flag} `);
@@ -650,6 +661,36 @@ describe('migrate and check answer alike', () => {
       stdout: '',
       stderr: "mrtr-codemod: unknown option -x\nRun 'mrtr-codemod migrate --help' for the options.\n",
     });
+  });
+
+  it('a flag given a value it does not take is a usage error, not a run: yargs would take --dry-run=yes for --no-dry-run and write', async () => {
+    await tree({ 'src/server.ts': ELICIT_SERVER });
+    const before = await snapshot(dir);
+    const usage = (message: string) => ({ code: 2, stdout: '', stderr: `mrtr-codemod: ${message}\nRun 'mrtr-codemod migrate --help' for the options.\n` });
+    expect(await cli(dir, 'migrate', '--dry-run=yes', 'src')).toEqual(usage('--dry-run=yes: --dry-run takes no value (or true or false)'));
+    expect(await cli(dir, 'migrate', '-d=1', 'src')).toEqual(usage('-d=1: -d takes no value (or true or false)'));
+    expect(await cli(dir, 'migrate', '-qd=on', 'src')).toEqual(usage('-d=on: -d takes no value (or true or false)'));
+    expect(await cli(dir, 'migrate', '--dryRun=y', 'src')).toEqual(usage('--dryRun=y: --dryRun takes no value (or true or false)'));
+    expect(await cli(dir, 'migrate', '--dry-run', '--no-v1=yes', 'src')).toEqual(usage('--no-v1=yes: --no-v1 takes no value (or true or false)'));
+    expect(await cli(dir, 'migrate', '--dry-run', '--color=bright', 'src')).toEqual(
+      usage('--color=bright: the values --color takes are always, never and auto'),
+    );
+    expect(await snapshot(dir)).toEqual(before);
+    // true and false are a flag's values; after `--` an argument is a path.
+    expect(await cli(dir, 'migrate', '--dry-run=true', '-q', 'src')).toEqual(await cli(dir, 'migrate', '--dry-run', '-q', 'src'));
+    expect((await cli(dir, 'check', '--', '--quiet=yes')).stdout).toContain('--quiet=yes  discover-error  no such file or directory');
+  });
+
+  it("takes jscodeshift's --dry and the --ignore-pattern of ESLint and jscodeshift, and lists them in the help (--dry beside -d above)", async () => {
+    await tree({ 'src/a.ts': ELICIT_SERVER, 'src/gen/b.ts': ELICIT_SERVER });
+    const dry = await cli(dir, 'migrate', '--dry-run', 'src');
+    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n');
+    expect(await cli(dir, 'migrate', '--dry', 'src')).toEqual(dry);
+    const excluded = await cli(dir, 'check', '--exclude', 'src/gen', 'src');
+    expect(excluded.stdout).toContain('1 file checked');
+    expect(await cli(dir, 'check', '--ignore-pattern', 'src/gen', 'src')).toEqual(excluded);
+    expect(await cli(dir, 'migrate', '-d', '--ignore-pattern=src/gen', 'src')).toEqual(await cli(dir, 'migrate', '-d', '--exclude=src/gen', 'src'));
+    expect((await cli(dir, 'check', '--help')).stdout).toContain('      --exclude, --ignore-pattern ');
   });
 
   it('-v prints the version as --version does', async () => {

@@ -13,12 +13,22 @@ import { diagnosticsByFile } from './support/typecheck.ts';
 const cases = fixtureCases().filter((c) => /\.(m|c)?tsx?$/.test(c.inputPath));
 const STATE_MODULE = stateModulePath('x.ts');
 
-describe.each<[string, CompilerOptions]>([
-  ['strict off (no strictNullChecks)', { strict: false }],
-  ['strict with exactOptionalPropertyTypes', { strict: true, exactOptionalPropertyTypes: true }],
-  ['strict with noUncheckedIndexedAccess', { strict: true, noUncheckedIndexedAccess: true }],
-  ['strict with noPropertyAccessFromIndexSignature', { strict: true, noPropertyAccessFromIndexSignature: true }],
-])('compiled with %s', (_name, options) => {
+// The SDK's own Node adapter does not take node:http's request under exactOptionalPropertyTypes:
+// @modelcontextprotocol/node 2.1.2 types NodeIncomingMessageLike's `method` as `method?: string`,
+// and IncomingMessage's is `string | undefined`. The guard calls toWebRequest and the handler
+// toNodeHandler made, as the SDK's guide does; each call is refused there, and only there.
+const NODE_ADAPTER_REFUSES = `TS2379: Argument of type 'IncomingMessage' is not assignable to parameter of type 'NodeIncomingMessageLike' with 'exactOptionalPropertyTypes: true'. Consider adding 'undefined' to the types of the target's properties.   Types of property 'method' are incompatible.     Type 'string | undefined' is not assignable to type 'string'.       Type 'undefined' is not assignable to type 'string'.`;
+
+describe.each<[string, CompilerOptions, Record<string, string[]>]>([
+  ['strict off (no strictNullChecks)', { strict: false }, {}],
+  [
+    'strict with exactOptionalPropertyTypes',
+    { strict: true, exactOptionalPropertyTypes: true },
+    { 'http-entry-node-stateless': [NODE_ADAPTER_REFUSES, NODE_ADAPTER_REFUSES] },
+  ],
+  ['strict with noUncheckedIndexedAccess', { strict: true, noUncheckedIndexedAccess: true }, {}],
+  ['strict with noPropertyAccessFromIndexSignature', { strict: true, noPropertyAccessFromIndexSignature: true }, {}],
+])('compiled with %s', (_name, options, known) => {
   let byFile: Map<string, string[]> | undefined;
   const diagnostics = () => (byFile ??= diagnosticsByFile([...cases.flatMap((c) => [c.inputPath, c.outputPath]), STATE_MODULE], options));
 
@@ -33,7 +43,7 @@ describe.each<[string, CompilerOptions]>([
     // the input as in the output. A context the codemod adds there is written `ctx: ServerContext`.
     const clean = cases.filter((c) => diagnostics().get(c.inputPath)!.length === 0);
     expect(clean.length).toBeGreaterThanOrEqual(10);
-    expect(Object.fromEntries(clean.map((c) => [c.name, diagnostics().get(c.outputPath)]).filter(([, d]) => d!.length > 0))).toEqual({});
+    expect(Object.fromEntries(clean.map((c) => [c.name, diagnostics().get(c.outputPath)]).filter(([, d]) => d!.length > 0))).toEqual(known);
   });
 });
 

@@ -5,6 +5,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
+import { fixtureCases } from './support/fixtures.ts';
 import { checkoutScratch, putFile } from './support/scratch.ts';
 import { callOverStdio } from './support/stdio-client.ts';
 
@@ -59,7 +60,7 @@ describe('a stdio entry point', () => {
   it('serves both eras once migrated, asking the same question, and cleans up the server it built', async () => {
     const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: false });
     expect(result.errors).toEqual([]);
-    expect(result.entryPoints).toEqual([{ file: 'src/stdio.mjs', line: 7, status: 'migrated' }]);
+    expect(result.entryPoints).toEqual([{ file: 'src/stdio.mjs', line: 7, status: 'migrated', via: 'serveStdio' }]);
     expect(await readFile(path.join(dir, 'src/stdio.mjs'), 'utf8')).toBe(`import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServer } from './server.mjs';
 
@@ -86,5 +87,29 @@ main();
         log: ['asked', 'answer:accept', 'cleanup'],
       });
     }
+  });
+});
+
+// Each stdio shape of the fixtures, its input and its output spawned as processes: as written
+// the server answers a 2026-07-28 client on 2025; migrated it serves both eras alike, asking
+// the same question and logging the same side effects as the original did on 2025.
+describe.each(['stdio-entry-factory', 'stdio-entry-inline'])('the %s fixture as a process', (name) => {
+  const fixture = fixtureCases().find((c) => c.name === name)!;
+  const SAME = { results: [{ content: [{ type: 'text', text: 'accept' }] }], questions: ['Go?'] };
+
+  it('serves 2025 only as written, and both eras alike once migrated', async () => {
+    const era = (r: { results: unknown[] }) => (r.results[0] as { era: string }).era;
+    const without = (r: { results: unknown[]; questions: string[]; log: string[] }) => ({
+      ...r,
+      results: r.results.map((x) => ({ content: (x as { content: unknown }).content })),
+    });
+    const original = { modern: await callOverStdio(fixture.inputPath, 'modern'), legacy: await callOverStdio(fixture.inputPath, 'legacy') };
+    const migrated = { modern: await callOverStdio(fixture.outputPath, 'modern'), legacy: await callOverStdio(fixture.outputPath, 'legacy') };
+    expect([era(original.modern), era(original.legacy), era(migrated.modern), era(migrated.legacy)]).toEqual(['legacy', 'legacy', 'modern', 'legacy']);
+    const closing = name === 'stdio-entry-factory' ? 'cleanup' : 'closed';
+    expect(without(original.legacy)).toEqual({ ...SAME, log: ['asked', 'answer:accept', closing] });
+    expect(without(original.modern)).toEqual(without(original.legacy));
+    expect(without(migrated.legacy)).toEqual(without(original.legacy));
+    expect(without(migrated.modern)).toEqual(without(original.legacy));
   });
 });

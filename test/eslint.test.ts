@@ -1,12 +1,15 @@
 // The ESLint plugin (src/eslint, `mrtr-codemod/eslint`) under real ESLint 9 with a flat config,
 // in a temporary project, against `mrtr-codemod check --format json` on the same files: the
 // same findings (file, line, column, rule, message), the same files it could not check, and
-// each rule documented where its link points. (The packed tarball's plugin, loaded from an
-// eslint.config.js, is run by test/package.test.ts.)
+// each rule documented where its link points; and the recommended config alone on TypeScript,
+// with the project's own typescript-eslint setup or with none. (The packed tarball's plugin,
+// loaded from an eslint.config.mjs in a CommonJS project, is run by test/package.test.ts.)
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,20 +73,20 @@ let dir: string;
 let eslintResults: ESLint.LintResult[];
 let report: CheckReport;
 
-/** TypeScript files through typescript-eslint's parser (the rules do not read ESLint's tree: any parser will do). */
-function config(extra: Linter.Config[] = []): Linter.Config[] {
-  return [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, plugin.configs.recommended, ...extra];
-}
-
+/** The recommended config as it is (its TypeScript files parsed by the project's typescript-eslint parser, which resolves here). */
 async function lint(extra: Linter.Config[] = []): Promise<ESLint.LintResult[]> {
-  return new ESLint({ cwd: dir, overrideConfigFile: true, overrideConfig: config(extra) }).lintFiles(['.']);
+  return lintIn(dir, [plugin.configs.recommended, ...extra]);
 }
 
-function reported(results: readonly ESLint.LintResult[]): Reported[] {
+function lintIn(cwd: string, config: Linter.Config[]): Promise<ESLint.LintResult[]> {
+  return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: config }).lintFiles(['.']);
+}
+
+function reported(results: readonly ESLint.LintResult[], root = dir): Reported[] {
   return results
     .flatMap((r) =>
       r.messages.map((m) => ({
-        file: path.relative(dir, r.filePath).split(path.sep).join('/'),
+        file: path.relative(root, r.filePath).split(path.sep).join('/'),
         line: m.line,
         column: m.column,
         ruleId: m.ruleId ?? '(fatal)',
@@ -196,5 +199,77 @@ describe('the ESLint plugin under ESLint 9 (flat config)', () => {
     }
     expect(plugin.rules['mrtr-todo-closure']!.meta!.docs!.url).toBe(`https://www.npmjs.com/package/mrtr-codemod#${docsAnchor('mrtr-todo/closure')}`);
     expect(plugin.configs.recommended.rules).toEqual(Object.fromEntries(Object.keys(plugin.rules).map((name) => [`mrtr-codemod/${name}`, 'error'])));
+  });
+});
+
+/** A TypeScript server with what the project's own TypeScript rules report: an `any`, and a promise left floating. */
+const TYPED_SERVER = `${ELICIT_SERVER}
+export function loose(value: any): void {
+  Promise.resolve(value);
+}
+`;
+
+/** Rule ids reported in each file, in order. */
+function rulesByFile(results: readonly ESLint.LintResult[], root: string): Record<string, string[]> {
+  const byFile: Record<string, string[]> = {};
+  for (const r of reported(results, root)) (byFile[r.file] ??= []).push(r.ruleId);
+  return byFile;
+}
+
+describe('the recommended config alone lints TypeScript', () => {
+  it('in a project with no TypeScript parser: each kind of TypeScript file, JSX, its eslint-disable comments, and no JavaScript rule misreading the types', async () => {
+    // Away from this checkout's node_modules: no typescript-eslint resolves from here.
+    const bare = await mkdtemp(path.join(os.tmpdir(), 'mrtr-eslint-bare-'));
+    try {
+      await putFile(bare, 'package.json', '{ "name": "bare", "version": "1.0.0" }\n');
+      await putFile(bare, 'src/server.ts', ELICIT_SERVER);
+      await putFile(bare, 'src/server.cts', ELICIT_SERVER);
+      await putFile(bare, 'src/server.mts', ELICIT_SERVER);
+      await putFile(bare, 'src/view.tsx', `${ELICIT_SERVER}export const view = <T,>(x: T) => <p>{String(x)}</p>;\n`);
+      await putFile(bare, 'src/view.jsx', `${ELICIT_SERVER.replace(': McpServer', '')}export const view = (x) => <p>{String(x)}</p>;\n`);
+      await putFile(
+        bare,
+        'src/quiet.ts',
+        ELICIT_SERVER.replace('    const answer', '    // eslint-disable-next-line mrtr-codemod/legacy-request\n    const answer'),
+      );
+      const results = await lintIn(bare, [js.configs.recommended, plugin.configs.recommended]);
+      expect(results.every((r) => r.fatalErrorCount === 0)).toBe(true);
+      expect(rulesByFile(results, bare)).toEqual({
+        'src/server.cts': ['mrtr-codemod/legacy-request'],
+        'src/server.mts': ['mrtr-codemod/legacy-request'],
+        'src/server.ts': ['mrtr-codemod/legacy-request'],
+        'src/view.jsx': ['mrtr-codemod/legacy-request'],
+        'src/view.tsx': ['mrtr-codemod/legacy-request'],
+      });
+      expect(results.map((r) => path.relative(bare, r.filePath)).sort()).toContain(path.join('src', 'quiet.ts'));
+    } finally {
+      await rm(bare, { recursive: true, force: true });
+    }
+  });
+
+  it("beside the project's typescript-eslint config, before or after it: the project's own rules still report, type-aware ones too", async () => {
+    // Under this checkout, where typescript-eslint resolves.
+    const typed = await mkdtemp(path.join(PROJECT_TMP, 'eslint-typed-'));
+    try {
+      await putFile(typed, 'server.ts', TYPED_SERVER);
+      const both = ['mrtr-codemod/legacy-request', '@typescript-eslint/no-explicit-any'];
+      const recommended = tseslint.configs.recommended as Linter.Config[];
+      expect(rulesByFile(await lintIn(typed, [...recommended, plugin.configs.recommended]), typed)).toEqual({ 'server.ts': both });
+      expect(rulesByFile(await lintIn(typed, [plugin.configs.recommended, ...recommended]), typed)).toEqual({ 'server.ts': both });
+      // A rule that needs the program's types gets them through the parserOptions of the project's config.
+      const typeAware: Linter.Config[] = [
+        tseslint.configs.base as Linter.Config,
+        {
+          languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.ts'] }, tsconfigRootDir: typed } },
+          rules: { '@typescript-eslint/no-floating-promises': 'error' },
+        },
+        plugin.configs.recommended,
+      ];
+      expect(rulesByFile(await lintIn(typed, typeAware), typed)).toEqual({
+        'server.ts': ['mrtr-codemod/legacy-request', '@typescript-eslint/no-floating-promises'],
+      });
+    } finally {
+      await rm(typed, { recursive: true, force: true });
+    }
   });
 });

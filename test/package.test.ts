@@ -1,100 +1,37 @@
-// The published package, as a user gets it: `npm pack` (which builds dist/), the tarball
-// installed into an empty folder with no network, then its compiled bin runs `--help`, `check`
-// and `migrate` there (which writes the request-state module from the packed template), and ESLint loads `mrtr-codemod/eslint` from an eslint.config.js. The
-// folder is in the system temp directory, away from this project's node_modules, so a
-// dependency missing from package.json (or a file missing from "files") cannot be found by
-// accident.
+// The published package, as a user gets it by the README's commands: `npm pack` (which builds
+// dist/, once) writes the tarball beside a server project of the user's, where
+// `npm install --save-dev <tarball>` installs it; then its compiled bin runs `--help`, `check`
+// and `migrate` there (which writes the request-state module from the packed template), the
+// README's `npx --package=<tarball>` line runs it in another project with nothing installed,
+// the README's GitHub Actions steps run, and ESLint lints the project with the README's
+// eslint.config.mjs files: the three lines (in a CommonJS project, on TypeScript with no
+// parser of its own), and beside typescript-eslint's config. The folders are in the system
+// temp directory, away from this project's node_modules, so a dependency missing from
+// package.json (or a file missing from "files") cannot be found by accident. (The README's
+// install from git is run by test/install-git.test.ts.)
 //
-// No network: the tarball's dependencies come from the npm cache that `npm ci` filled for this
-// project. `npm ci` caches package tarballs, not the registry's package documents that
-// `npm install <tarball>` would need to resolve version ranges, so the empty folder gets a
-// lockfile: the tarball, and this project's lockfile entries for its production dependencies
-// (at the same places: they are this project's production tree). `npm ci --offline` installs
-// exactly that, as a user's `npm install mrtr-codemod` would, version for version.
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+// No network: npm's registry is this project's lockfile, served from the npm cache that
+// `npm ci` filled for this project (test/support/user-npm.ts).
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eslintRuleName } from '../src/eslint/index.ts';
 import { messageWithHint, type CheckReport } from '../src/report/formats/check-report.ts';
 import { stateModuleText } from '../src/rewrite/state-module.ts';
 import { ELICIT_SERVER } from './engine-samples.ts';
 import { putFile } from './support/scratch.ts';
+import { MINUTES, PROJECT, shellLines, userNpm, type Ran, type UserNpm } from './support/user-npm.ts';
 
-const run = promisify(execFile);
-const PROJECT = fileURLToPath(new URL('../', import.meta.url));
-const ESLINT_BIN = path.join(PROJECT, 'node_modules', 'eslint', 'bin', 'eslint.js');
-const MINUTES = 60_000;
+const README = await readFile(path.join(PROJECT, 'README.md'), 'utf8');
 
-/** npm settings that may pass through; the rest of an enclosing `npm test`'s npm_* variables (its prefix, its package) must not. */
-const KEPT_NPM_SETTINGS = new Set(['cache', 'registry', 'userconfig', 'globalconfig', 'proxy', 'https_proxy', 'noproxy', 'strict_ssl', 'cafile']);
-
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    const npm = /^npm_(config_)?(.*)$/i.exec(key);
-    if (npm && !(npm[1] && KEPT_NPM_SETTINGS.has(npm[2]!.toLowerCase()))) continue;
-    if (key === 'INIT_CWD' || key === 'NODE_OPTIONS') continue;
-    env[key] = value;
-  }
-  return { ...env, NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-}
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function sh(command: string, args: string[], cwd: string): Promise<Ran> {
-  try {
-    const { stdout, stderr } = await run(command, args, { cwd, env: cleanEnv(), timeout: 3 * MINUTES, maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof e.code !== 'number') throw error;
-    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
-
-/** The installed command, as `npx mrtr-codemod` finds it in the folder (never fetched). */
+let npm: UserNpm;
+/** A program run as the user would, in `cwd`. */
+const sh = (command: string, args: string[], cwd: string): Promise<Ran> => npm.sh(command, args, cwd);
+/** The installed command, as `npx --no-install mrtr-codemod` finds it in the folder (never fetched). */
 const codemod = (cwd: string, ...args: string[]) => sh('npx', ['--no-install', 'mrtr-codemod', ...args], cwd);
-
-type LockEntry = Record<string, unknown> & { dev?: boolean; devOptional?: boolean };
-interface Lockfile {
-  packages: Record<string, LockEntry>;
-}
-
-/**
- * A lockfile for a folder that depends on the tarball only: the tarball, and this project's
- * production tree (every entry of its lockfile that is not there for development only).
- */
-async function lockfileFor(app: { name: string; version: string }, dir: string, tarball: string): Promise<Lockfile & Record<string, unknown>> {
-  const project = JSON.parse(await readFile(path.join(PROJECT, 'package-lock.json'), 'utf8')) as Lockfile;
-  const own = project.packages['']!;
-  const packages: Record<string, LockEntry> = {
-    '': { ...app, dependencies: { 'mrtr-codemod': `file:${tarball}` } },
-    'node_modules/mrtr-codemod': {
-      version: own.version,
-      resolved: `file:${tarball}`,
-      integrity: `sha512-${createHash('sha512')
-        .update(await readFile(path.join(dir, tarball)))
-        .digest('base64')}`,
-      ...Object.fromEntries(
-        ['license', 'dependencies', 'bin', 'engines', 'peerDependencies', 'peerDependenciesMeta'].filter((k) => k in own).map((k) => [k, own[k]]),
-      ),
-    },
-  };
-  for (const [place, entry] of Object.entries(project.packages)) {
-    if (place !== '' && !entry.dev && !entry.devOptional) packages[place] = entry;
-  }
-  return { ...app, lockfileVersion: 3, requires: true, packages };
-}
 
 /** A server whose handler carries an unannotated local across its question: migrate asks the checker (its thread) for its type. */
 const TIMED_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
@@ -123,8 +60,9 @@ export function createServer() {
 }
 `;
 
-/** JavaScript for the ESLint run (its default parser): a legacy request, a marker of each kind, and a clean module. */
+/** For the ESLint run: a legacy request in TypeScript and in JavaScript, a marker of each kind, and a clean module. */
 const LINTED = {
+  'lint/server.ts': ELICIT_SERVER,
   'lint/server.mjs': `import { McpServer } from '@modelcontextprotocol/server';
 
 export function createServer() {
@@ -145,6 +83,25 @@ export const v1 = 1;
   'lint/clean.js': `export const total = (items) => items.reduce((sum, item) => sum + item.price, 0);
 `,
 };
+
+/** What typescript-eslint's recommended rules report in a TypeScript server: an `any`. */
+const TYPED_SERVER = `${ELICIT_SERVER}
+export function loose(value: any): void {
+  console.log(value);
+}
+`;
+
+/** The \`\`\`js blocks of the README's ESLint section: its eslint.config.mjs files. */
+function eslintConfigs(): string[] {
+  const section = README.slice(README.indexOf('\n### In ESLint\n'), README.indexOf('\n## ', README.indexOf('\n### In ESLint\n')));
+  return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((block) => block[1]!);
+}
+
+/** ESLint's JSON output as `file rule` lines, in order. */
+function eslintFindings(stdout: string, cwd: string): string[] {
+  const results = JSON.parse(stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string | null; message: string }> }>;
+  return results.flatMap((r) => r.messages.map((m) => `${path.relative(cwd, r.filePath).split(path.sep).join('/')} ${m.ruleId ?? `(fatal) ${m.message}`}`));
+}
 
 /**
  * A preload (`node --require`) that appends every module file the process loads, required or
@@ -174,32 +131,62 @@ Module.register('data:text/javascript,' + encodeURIComponent(\`
   }\`));
 `;
 
+/**
+ * npm's script shell for the pack: runs each lifecycle script with sh, and notes in
+ * MRTR_SCRIPT_LOG whether it built the package (rewrote MRTR_BUILT_FILE).
+ */
+const RECORD_SCRIPTS = `#!/usr/bin/env node
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const built = () => (fs.existsSync(process.env.MRTR_BUILT_FILE) ? fs.statSync(process.env.MRTR_BUILT_FILE).mtimeMs : 0);
+const before = built();
+const ran = spawnSync('/bin/sh', process.argv.slice(2), { stdio: 'inherit' });
+fs.appendFileSync(process.env.MRTR_SCRIPT_LOG, JSON.stringify({ script: process.env.npm_lifecycle_event, built: built() !== before }) + '\\n');
+process.exit(ran.status ?? 1);
+`;
+
+/** The scratch folder: the tarball where a checkout would have it (mrtr-codemod/), and a user's server project beside it. */
+let root: string;
+let checkout: string;
 let appDir: string;
 let tarball: string;
 let packedFiles: string[];
 let tarballBytes: number;
+let packScripts: Array<{ script: string; built: boolean }>;
 
 beforeAll(async () => {
-  appDir = await mkdtemp(path.join(os.tmpdir(), 'mrtr-installed-'));
-  const packed = await sh('npm', ['pack', '--json', '--pack-destination', appDir], PROJECT);
+  root = await mkdtemp(path.join(os.tmpdir(), 'mrtr-installed-'));
+  npm = await userNpm(root);
+  checkout = path.join(root, 'mrtr-codemod');
+  appDir = path.join(root, 'my-server');
+  await mkdir(checkout);
+  await mkdir(appDir);
+  const recorder = await putFile(root, 'record-scripts.cjs', RECORD_SCRIPTS, 0o755);
+  const log = path.join(root, 'scripts.log');
+  await writeFile(log, '');
+  const packed = await npm.sh('npm', ['pack', '--json', '--pack-destination', checkout, '--script-shell', recorder], PROJECT, {
+    MRTR_SCRIPT_LOG: log,
+    MRTR_BUILT_FILE: path.join(PROJECT, 'dist', 'cli', 'main.js'),
+  });
   expect(packed.code, packed.stderr).toBe(0);
   const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; size: number; files: { path: string }[] }[];
   tarball = info!.filename;
   tarballBytes = info!.size;
   packedFiles = info!.files.map((f) => f.path).sort();
+  packScripts = (await readFile(log, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { script: string; built: boolean });
 
-  const app = { name: 'empty-app', version: '1.0.0' };
-  await writeFile(
-    path.join(appDir, 'package.json'),
-    `${JSON.stringify({ ...app, private: true, dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`,
-  );
-  await writeFile(path.join(appDir, 'package-lock.json'), `${JSON.stringify(await lockfileFor(app, appDir, tarball), null, 2)}\n`);
-  const installed = await sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], appDir);
-  expect(installed.code, `${installed.stderr}\n(offline: the npm cache must hold this project's dependencies; run \`npm ci\` in the project first)`).toBe(0);
+  // A project as `npm init -y` leaves it: CommonJS (no "type"), nothing installed.
+  await writeFile(path.join(appDir, 'package.json'), `${JSON.stringify({ name: 'my-server', version: '1.0.0', private: true }, null, 2)}\n`);
+  const installed = await npm.line(`npm install --save-dev ../mrtr-codemod/${tarball}`, appDir);
+  expect(installed.code, `${installed.stderr}\n(the npm cache must hold this project's dependencies: run \`npm ci\` in the project first)`).toBe(0);
 }, 5 * MINUTES);
 
 afterAll(async () => {
-  await rm(appDir, { recursive: true, force: true });
+  await npm?.close();
+  await rm(root, { recursive: true, force: true });
 });
 
 describe('the packed tarball', () => {
@@ -233,6 +220,13 @@ describe('the packed tarball', () => {
     );
     expect(stray).toEqual([]);
     expect(tarballBytes).toBeGreaterThan(0);
+  });
+
+  it('is built once by `npm pack`: prepack builds it, and prepare, which npm pack runs next, does not again', () => {
+    expect(packScripts).toEqual([
+      { script: 'prepack', built: true },
+      { script: 'prepare', built: false },
+    ]);
   });
 
   it('installs with its dependencies and none of the development ones: no tsx, no jscodeshift (an optional peer)', async () => {
@@ -271,6 +265,54 @@ describe('the packed tarball', () => {
     const sub = await codemod(appDir, 'migrate', '--help');
     expect(sub.code, sub.stderr).toBe(0);
     expect(sub.stdout).toContain('--dry-run');
+  });
+
+  it("the README's install commands are the ones run here, and they run as written", async () => {
+    const lines = shellLines(README, '## Install');
+    expect(lines).toEqual([
+      'npm ci && npm pack', // this checkout's npm ci made the cache the registry here serves; beforeAll packs it
+      `npx --package=../mrtr-codemod/${tarball} mrtr-codemod migrate --dry-run src/`,
+      `npm install --save-dev ../mrtr-codemod/${tarball}`, // run by beforeAll
+      'npm install --save-dev "git+$(git -C ../mrtr-codemod remote get-url origin)"', // run by test/install-git.test.ts
+      'npx --no-install mrtr-codemod migrate --dry-run src/',
+    ]);
+    const dryRun = (ran: Ran) => {
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
+      expect(ran.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
+      expect(ran.stdout).toContain('Files to change: 2 (dry run: nothing written)\n');
+    };
+    // In a project with nothing installed, npx installs the tarball in its own cache.
+    const bare = path.join(root, 'bare-server');
+    await putFile(bare, 'package.json', '{ "name": "bare-server", "version": "1.0.0", "private": true }\n');
+    await putFile(bare, 'src/server.ts', ELICIT_SERVER);
+    dryRun(await npm.line(lines[1]!, bare));
+    expect(existsSync(path.join(bare, 'node_modules'))).toBe(false);
+    // In the project it is installed in.
+    await putFile(appDir, 'src/server.ts', ELICIT_SERVER);
+    dryRun(await npm.line(lines[4]!, appDir));
+  });
+
+  it("the README's GitHub Actions steps install it with the project's devDependencies, then check writes its SARIF log", async () => {
+    const workflow = README.slice(README.indexOf('```yaml\n'), README.indexOf('\n```', README.indexOf('```yaml\n')));
+    const steps = [...workflow.matchAll(/^ +(?:- )?run: (.*?)(?: +#.*)?$/gm)].map((m) => m[1]!);
+    expect(steps).toEqual(['npm ci', 'npx --no-install mrtr-codemod check --format sarif --output-file mrtr.sarif .']);
+    // The repository CI checks out: the project with mrtr-codemod among its devDependencies and its lockfile, nothing installed.
+    const ci = path.join(root, 'ci-server');
+    for (const file of ['package.json', 'package-lock.json']) await putFile(ci, file, await readFile(path.join(appDir, file)));
+    await putFile(ci, 'src/server.ts', ELICIT_SERVER);
+    const install = await npm.line(steps[0]!, ci);
+    expect(install.code, install.stderr).toBe(0);
+    const check = await npm.line(steps[1]!, ci);
+    expect(check.code, check.stderr).toBe(1); // findings: the workflow goes on to the upload
+    const sarif = JSON.parse(await readFile(path.join(ci, 'mrtr.sarif'), 'utf8')) as {
+      runs: Array<{
+        tool: { driver: { name: string } };
+        results: Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }>;
+      }>;
+    };
+    expect(sarif.runs.map((r) => r.tool.driver.name)).toEqual(['mrtr-codemod']);
+    expect(sarif.runs[0]!.results.map((r) => `${r.locations[0]!.physicalLocation.artifactLocation.uri} ${r.ruleId}`)).toEqual(['src/server.ts legacy-request']);
   });
 
   it('`npx mrtr-codemod check` fails on a legacy request, `migrate` rewrites it (the checker naming a lifted local from its thread), then check passes', async () => {
@@ -404,10 +446,16 @@ describe('the packed tarball', () => {
     expect(await readFile(path.join(appDir, 'shift/server.ts'), 'utf8')).toContain("answer: inputRequired.elicit({ message: 'Go?'");
   });
 
-  it('ESLint loads `mrtr-codemod/eslint` from the three-line eslint.config.js and reports what check reports', async () => {
+  it("ESLint, with the README's three-line eslint.config.mjs in a CommonJS project, lints TypeScript as it is and reports what check reports", async () => {
+    const installed = await npm.line('npm install --save-dev eslint', appDir);
+    expect(installed.code, installed.stderr).toBe(0);
     for (const [file, text] of Object.entries(LINTED)) await putFile(appDir, file, text);
-    await writeFile(path.join(appDir, 'eslint.config.js'), "import mrtr from 'mrtr-codemod/eslint';\nexport default [mrtr.configs.recommended];\n");
-    const linted = await sh(process.execPath, [ESLINT_BIN, '--format', 'json', 'lint'], appDir);
+    const [threeLines] = eslintConfigs();
+    expect(threeLines).toBe("// eslint.config.mjs\nimport mrtr from 'mrtr-codemod/eslint';\nexport default [mrtr.configs.recommended];\n");
+    await writeFile(path.join(appDir, 'eslint.config.mjs'), threeLines!);
+    // No typescript-eslint here: the TypeScript file is read by the config's own parser.
+    expect(existsSync(path.join(appDir, 'node_modules', '@typescript-eslint'))).toBe(false);
+    const linted = await sh('npx', ['--no-install', 'eslint', '--format', 'json', 'lint'], appDir);
     expect(linted.code, linted.stderr).toBe(1);
     const eslint = (
       JSON.parse(linted.stdout) as Array<{ filePath: string; messages: Array<{ line: number; column: number; ruleId: string; message: string }> }>
@@ -423,7 +471,23 @@ describe('the packed tarball', () => {
     expect(eslint.map((m) => `${m[0]} ${m[3]}`)).toEqual([
       'lint/official.js mrtr-codemod/mcp-codemod-error',
       'lint/server.mjs mrtr-codemod/legacy-request',
+      'lint/server.ts mrtr-codemod/legacy-request',
       'lint/todo.js mrtr-codemod/mrtr-todo-closure',
+    ]);
+  });
+
+  it("ESLint, with the README's eslint.config.mjs beside typescript-eslint's config: typescript-eslint's rules still report", async () => {
+    const installed = await npm.line('npm install --save-dev typescript-eslint', appDir);
+    expect(installed.code, installed.stderr).toBe(0);
+    const [, withTypeScriptEslint] = eslintConfigs();
+    expect(withTypeScriptEslint).toContain("import tseslint from 'typescript-eslint';");
+    await writeFile(path.join(appDir, 'eslint.config.mjs'), withTypeScriptEslint!);
+    await putFile(appDir, 'typed/server.ts', TYPED_SERVER);
+    const linted = await sh('npx', ['--no-install', 'eslint', '--format', 'json', 'typed'], appDir);
+    expect(linted.code, linted.stderr).toBe(1);
+    expect(eslintFindings(linted.stdout, appDir)).toEqual([
+      'typed/server.ts mrtr-codemod/legacy-request',
+      'typed/server.ts @typescript-eslint/no-explicit-any',
     ]);
   });
 
@@ -445,10 +509,9 @@ describe('the packed tarball', () => {
         '',
       ].join('\n'),
     );
-    await writeFile(
-      path.join(appDir, 'package.json'),
-      `${JSON.stringify({ name: 'empty-app', version: '1.0.0', private: true, type: 'module', dependencies: { 'mrtr-codemod': `file:${tarball}` } }, null, 2)}\n`,
-    );
+    // An ES module project now (`await` at the top of api.ts).
+    const manifest = JSON.parse(await readFile(path.join(appDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(path.join(appDir, 'package.json'), `${JSON.stringify({ ...manifest, type: 'module' }, null, 2)}\n`);
     const tsc = await sh(process.execPath, [path.join(appDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], appDir);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);

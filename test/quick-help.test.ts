@@ -37,6 +37,7 @@ describe('help answered from the kept texts', () => {
       }
     }
     expect(quickAnswer(['--version'], ENGLISH, undefined, texts)).toBe(await printed(['--version'], undefined));
+    expect(quickAnswer(['-v'], ENGLISH, undefined, texts)).toBe(await printed(['-v'], undefined));
     expect(texts.help['80']!['migrate']).toContain('--dry-run');
     expect(texts.help['100']!['']).not.toBe(texts.help['80']!['']);
   });

@@ -23,7 +23,7 @@ const CHROMIUM = findChromium();
 const BROWSER_REQUIRED = Boolean(process.env.CI);
 if (!CHROMIUM && !BROWSER_REQUIRED) {
   process.stderr.write(
-    `test/review.test.ts: the review page's headless-browser test was not run: no Chromium found (install one, e.g. apt-get install chromium, or set CHROMIUM_PATH; with CI set it is required)\n`,
+    `test/review.test.ts: the review page's headless-browser test was skipped: no Chromium found; to run it, install one (apt-get install chromium) or name one, CHROMIUM_PATH=/path/to/chromium npx vitest run test/review.test.ts (with CI set it is required)\n`,
   );
 }
 

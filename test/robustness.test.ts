@@ -122,6 +122,24 @@ describe('hostile inputs are reported, the rest of the run goes on', () => {
     expect(migrated(await readFile(last, 'utf8'))).toBe(true);
   });
 
+  it("JSON imported with `assert { type: 'json' }` (v2 and v1 servers): migrated, the clause kept as written", async () => {
+    const assertImport = "import meta from './meta.json' assert { type: 'json' };";
+    const withAssert = (server: string) => server.replace(/\n/, `\n${assertImport}\n`);
+    const v2 = await put('src/v2.ts', withAssert(ELICIT_SERVER));
+    const v1 = await put('src/v1.ts', withAssert(V1_SERVER));
+    await put('src/meta.json', '{ "name": "demo" }\n');
+    await put('package.json', V1_MANIFEST);
+
+    const result = await runCodemod({ paths: ['src'], write: true, cwd: dir, types: noTypes });
+
+    expect(errorsOf(result)).toEqual([]);
+    for (const file of [v2, v1]) {
+      const text = await readFile(file, 'utf8');
+      expect(migrated(text)).toBe(true);
+      expect(text.split('\n')[1]).toBe(assertImport);
+    }
+  });
+
   it('a 5 MB candidate is noted as too large and not parsed; a 5 MB plain file is read and passed over', async () => {
     const bigServer = paddedServer(5 * 1024 * 1024);
     const bigServerFile = await put('src/big-server.ts', bigServer);

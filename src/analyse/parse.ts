@@ -34,7 +34,9 @@ export function parseSource(source: string, dialect: Dialect, sourceType: 'unamb
       // splices of the text): not attaching them parses ~8 % faster.
       attachComment: false,
       allowAwaitOutsideFunction: true,
-      plugins: [...plugins, 'decorators-legacy', 'importAttributes', 'explicitResourceManagement'],
+      // `assert { type: 'json' }`, import attributes' older spelling, is still in real projects
+      // (TypeScript and Node 20 accept it): read, and left as it is written.
+      plugins: [...plugins, 'decorators-legacy', 'importAttributes', 'deprecatedImportAssert', 'explicitResourceManagement'],
     });
   } catch (error) {
     const e = error as Error & { loc?: { line: number; column: number } };

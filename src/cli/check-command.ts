@@ -62,6 +62,7 @@ export const CHECK_OPTIONS = {
   format: {
     alias: 'f',
     choices: CHECK_FORMATS,
+    requiresArg: true,
     default: 'text' as CheckFormat,
     describe: 'Output: text lines, a JSON report, a SARIF 2.1.0 log, or GitHub Actions annotations',
   },
@@ -82,7 +83,7 @@ export const CHECK_OPTIONS = {
   ...FILE_FILTER_OPTIONS,
   color: {
     ...COLOR_OPTIONS.color,
-    describe: 'Accepted (and --no-color) as by migrate, for scripts that pass it to every tool: the reports of check have no colour',
+    describe: 'Accepted (and --no-color, --color=always|never|auto) as by migrate, for scripts that pass it to every tool: the reports of check have no colour',
   },
 } as const satisfies Record<string, Options>;
 

@@ -14,7 +14,7 @@ import { EXIT_CLEAN, EXIT_FAILED } from '../report/exit-codes.ts';
 import { CHECK_OPTIONS, checkCommandModule, runCheckCommand, type CheckCommand } from './check-command.ts';
 import { MIGRATE_OPTIONS, migrateCommandModule, runMigrateCommand, type MigrateCommand } from './migrate-command.ts';
 import { processIo, type CliIo } from './io.ts';
-import { unknownOption } from './options.ts';
+import { colorSpellings, flagWithValue, unknownOption } from './options.ts';
 import { helpWidth } from './quick-help.ts';
 
 export type { CliIo } from './io.ts';
@@ -42,7 +42,7 @@ function givenPaths(paths: readonly string[], after: readonly string[]): string[
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  const { args, after } = splitAtDashes(argv);
+  const { args: given, after } = splitAtDashes(argv);
   const usageError = (message: string, name?: string) => {
     const help = name ? `mrtr-codemod ${name} --help` : 'mrtr-codemod --help';
     io.stderr(`mrtr-codemod: ${terminalText(oneLineUsage(message))}\nRun '${help}' for the options.\n`);
@@ -51,18 +51,22 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   // A shell glob over a folder holding a file named `--force` or `--patch=.env` hands that
   // name over as an option: refused, so a file name never turns into a flag.
-  const fileNamed = args.find((arg) => arg.startsWith('-') && arg !== '-' && existsSync(path.resolve(io.cwd, arg)));
+  const fileNamed = given.find((arg) => arg.startsWith('-') && arg !== '-' && existsSync(path.resolve(io.cwd, arg)));
   if (fileNamed !== undefined)
     return usageError(
       `${fileNamed} is an option and also the name of a file here (a shell glob such as * passes file names as they are); it is not taken as either: pass file names after -- (mrtr-codemod migrate -- *), or rename the file`,
     );
 
+  const args = colorSpellings(given);
   // A mistyped option, before yargs reads `--dryrun src` as an option with the value `src`.
   const name = args.find((arg) => !arg.startsWith('-'));
   if (name === 'migrate' || name === 'check') {
     const unknown = unknownOption(args, COMMAND_OPTIONS[name]);
     if (unknown?.short) return usageError(`unknown option -${unknown.given}`, name);
     if (unknown) return usageError(`unknown option --${unknown.given}${unknown.nearest ? `; did you mean --${unknown.nearest}?` : ''}`, name);
+    const valued = flagWithValue(args, COMMAND_OPTIONS[name]);
+    if (valued?.flag === '--color') return usageError(`--color=${valued.value}: the values --color takes are always, never and auto`, name);
+    if (valued) return usageError(`${valued.flag}=${valued.value}: ${valued.flag} takes no value (or true or false)`, name);
   } else if (name !== undefined && name !== PATHS_AFTER_DASHES) {
     return usageError(`unknown command ${name}: the commands are migrate and check`);
   }

@@ -51,7 +51,8 @@ export interface MigrateCommand {
 
 /** The options of `migrate` (the help shows them; a mistyped one is answered with the nearest). */
 export const MIGRATE_OPTIONS = {
-  'dry-run': { alias: 'd', type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' },
+  // -d and --dry: jscodeshift's names for it.
+  'dry-run': { alias: ['d', 'dry'], type: 'boolean', default: false, describe: 'Print unified diffs (git apply-able) and the summary; write nothing' },
   patch: {
     type: 'string',
     requiresArg: true,
@@ -74,6 +75,7 @@ export const MIGRATE_OPTIONS = {
   ...COLOR_OPTIONS,
   sampling: {
     choices: ['migrate', 'flag'],
+    requiresArg: true,
     default: 'migrate',
     describe:
       'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)',
@@ -272,6 +274,7 @@ async function report(command: MigrateCommand, io: CliIo, result: RunResult): Pr
   if ((patchOnStdout && !io.stdoutIsTTY) || (command.quiet && !command.json)) {
     for (const error of result.errors) io.stderr(`mrtr-codemod: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);
   }
-  const open = result.sites.some((site) => site.status === 'marked') || openUpgradeNotes(result).length > 0 || (result.skipped ?? []).some((s) => s.candidate);
+  const marked = result.sites.some((site) => site.status === 'marked') || (result.entryPoints ?? []).some((entry) => entry.status === 'marked');
+  const open = marked || openUpgradeNotes(result).length > 0 || (result.skipped ?? []).some((s) => s.candidate);
   return { open, failed: result.errors.length > 0 };
 }

@@ -6,19 +6,40 @@ import type { Options } from 'yargs';
 /** Which files: both commands take these. */
 export const FILE_FILTER_OPTIONS = {
   include: { type: 'string', requiresArg: true, describe: 'Only take files matching this glob, relative to the current directory (repeatable)' },
-  exclude: { type: 'string', requiresArg: true, describe: 'Leave out files matching this glob (repeatable; wins over --include)' },
+  exclude: {
+    // --ignore-pattern: ESLint's and jscodeshift's name for it.
+    alias: 'ignore-pattern',
+    type: 'string',
+    requiresArg: true,
+    describe: 'Leave out files matching this glob (repeatable; wins over --include)',
+  },
 } as const satisfies Record<string, Options>;
 
 /**
  * --color / --no-color: both commands take it, and it wins over NO_COLOR and FORCE_COLOR; left
- * out, the environment and the terminal decide (src/report/color.ts).
+ * out, the environment and the terminal decide (src/report/color.ts). --color=always, never
+ * and auto are taken as git, ripgrep and ast-grep spell them (colorSpellings).
  */
 export const COLOR_OPTIONS = {
   color: {
     type: 'boolean',
-    describe: 'Colour the output (--no-color: never), whatever NO_COLOR, FORCE_COLOR or the terminal say; by default colour only on a terminal',
+    describe:
+      'Colour the output (--no-color: never; --color=always|never|auto also), whatever NO_COLOR, FORCE_COLOR or the terminal say; by default colour only on a terminal',
   },
 } as const satisfies Record<string, Options>;
+
+/** --color=WHEN as git and ripgrep take it, in the words yargs knows (auto: as if not given). */
+const COLOR_WHEN: Readonly<Record<string, string | undefined>> = { always: '--color', never: '--no-color', auto: undefined };
+
+/** `args` (those before `--`) with --color=always, never or auto put as --color, --no-color, or left out. */
+export function colorSpellings(args: readonly string[]): string[] {
+  return args.flatMap((arg) => {
+    const when = /^--color=(.*)$/s.exec(arg)?.[1];
+    if (when === undefined || !(when in COLOR_WHEN)) return [arg];
+    const spelled = COLOR_WHEN[when];
+    return spelled === undefined ? [] : [spelled];
+  });
+}
 
 /** A repeatable option's values as yargs gives them (absent, one, or several). */
 export function optionList(value: unknown): string[] {
@@ -36,17 +57,17 @@ export function unknownOption(
   options: Readonly<Record<string, Options>>,
 ): { given: string; nearest?: string; short?: boolean } | undefined {
   const known = new Map<string, string>();
-  for (const [name, option] of Object.entries({ ...options, help: { type: 'boolean' }, version: { type: 'boolean' } } as Record<string, Options>)) {
-    known.set(name, name);
-    known.set(camelCase(name), name);
-    if (option.type === 'boolean') {
-      known.set(`no-${name}`, `no-${name}`);
-      known.set(camelCase(`no-${name}`), `no-${name}`);
+  const short = new Set<string>();
+  for (const { long, letters, option } of optionNames(options)) {
+    for (const name of long) {
+      known.set(name, name);
+      known.set(camelCase(name), name);
+      if (option.type === 'boolean') {
+        known.set(`no-${name}`, `no-${name}`);
+        known.set(camelCase(`no-${name}`), `no-${name}`);
+      }
     }
-  }
-  const short = new Set(['h', 'v']);
-  for (const option of Object.values(options) as Options[]) {
-    for (const alias of [option.alias ?? []].flat()) if (alias.length === 1) short.add(alias);
+    for (const letter of letters) short.add(letter);
   }
   for (const arg of args) {
     if (arg === '--') break;
@@ -60,6 +81,38 @@ export function unknownOption(
     if (known.has(given)) continue;
     const nearest = nearestName(given, [...new Set(known.values())]);
     return nearest === undefined ? { given } : { given, nearest };
+  }
+  return undefined;
+}
+
+/** Each option's long names (its own and its aliases), its letters, and itself; --help (-h) and --version (-v) included. */
+function optionNames(options: Readonly<Record<string, Options>>): Array<{ long: string[]; letters: string[]; option: Options }> {
+  const all: Record<string, Options> = { ...options, help: { alias: 'h', type: 'boolean' }, version: { alias: 'v', type: 'boolean' } };
+  return Object.entries(all).map(([name, option]) => {
+    const aliases = [option.alias ?? []].flat();
+    return { long: [name, ...aliases.filter((a) => a.length > 1)], letters: aliases.filter((a) => a.length === 1), option };
+  });
+}
+
+/**
+ * The first flag in `args` given a value it does not take: yargs reads `--dry-run=yes` (or
+ * `-d=yes`) as `--no-dry-run`, every value but `true` as false, which would make a run meant to
+ * be dry write. Returns the flag as given and the value; the arguments after `--` are not looked at.
+ */
+export function flagWithValue(args: readonly string[], options: Readonly<Record<string, Options>>): { flag: string; value: string } | undefined {
+  const flags = new Set<string>();
+  for (const { long, letters, option } of optionNames(options)) {
+    if (option.type !== 'boolean') continue;
+    for (const name of long) for (const spelled of [name, camelCase(name), `no-${name}`, camelCase(`no-${name}`)]) flags.add(`--${spelled}`);
+    for (const letter of letters) flags.add(`-${letter}`);
+  }
+  for (const arg of args) {
+    if (arg === '--') break;
+    // A value after `=`; of letters grouped (`-dq=yes`), the last letter takes it.
+    const given = /^(--[^=]+|-[A-Za-z]*([A-Za-z]))=(.*)$/s.exec(arg);
+    if (!given) continue;
+    const flag = given[2] === undefined ? given[1]! : `-${given[2]}`;
+    if (flags.has(flag) && given[3] !== 'true' && given[3] !== 'false') return { flag, value: given[3]! };
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-// `--help`, `migrate --help`, `check --help` and `--version` answered without loading the CLI:
+// `--help`, `migrate --help`, `check --help` and `--version` (`-v`) answered without loading the CLI:
 // loading yargs and the command definitions is most of what those take (about twice Node's own
 // start). The texts are yargs's own: `npm run build` has the CLI print each of them (in English,
 // at the two widths most terminals give, 80 and 100 columns) into dist/cli/help-texts.json, and
@@ -49,7 +49,7 @@ export function quickAnswer(
   texts: HelpTexts | undefined,
 ): string | undefined {
   if (!texts) return undefined;
-  if (argv.length === 1 && argv[0] === '--version') return `${texts.version}\n`;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return `${texts.version}\n`;
   const line = HELP_COMMAND_LINES.find((l) => l.argv.length === argv.length && l.argv.every((arg, i) => arg === argv[i]));
   if (!line || !englishLocale(env)) return undefined;
   const text = texts.help[String(helpWidth(columns))]?.[line.command];

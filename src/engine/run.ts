@@ -27,6 +27,7 @@ import { runCandidate, RunningTransforms, type Candidate, type FileOutcome, type
 import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
 import { HookRegistrars } from './hook-registrars.ts';
+import { positionMap } from './position-map.ts';
 import { updateManifests } from './manifests.ts';
 import { readCandidates, type ReadCandidates } from './read-candidates.ts';
 import { DEFAULT_MAX_FILE_BYTES, type RunOptions } from './run-options.ts';
@@ -259,6 +260,11 @@ async function finishStateModules(state: RunState, candidates: ReadonlyMap<strin
   for (const change of step.changes) {
     const c = candidates.get(change.absolutePath);
     const changed: ChangedFile = c ? { ...change, original: c.source, ...(c.outcome.changed?.upgradedFromV1 ? { upgradedFromV1: true } : {}) } : change;
+    // The official codemod's notes are at their lines of the text the run leaves: move them with the wiring.
+    if (c?.upgrade) {
+      const toWired = positionMap(c.outcome.changed?.output ?? c.source, change.output);
+      c.upgrade.reported.notes = c.upgrade.reported.notes.map((note) => ({ ...note, ...toWired(note.line, note.column) }));
+    }
     if (c) c.outcome.changed = changed;
     else moduleChanges.push(changed);
     options.onChanged?.(changed);

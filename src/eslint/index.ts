@@ -1,6 +1,7 @@
 // The ESLint plugin (`mrtr-codemod/eslint`, flat config): what `mrtr-codemod check` reports,
 // in the editor and in the lint run a project already has.
 //
+//   // eslint.config.mjs
 //   import mrtr from 'mrtr-codemod/eslint';
 //   export default [mrtr.configs.recommended];
 //
@@ -8,15 +9,18 @@
 // with its description and documentation link from check's rule table, so a refusal can be
 // turned off on its own; `mrtr-todo` takes markers whose code is in no table, and
 // `not-checked` a file that check could not read or parse (check exits 2 on it). The rules do
-// not read ESLint's syntax tree: any parser ESLint is configured with will do (TypeScript files
-// need one, e.g. typescript-eslint's).
+// not read ESLint's syntax tree, so the recommended config takes every server file as it is,
+// TypeScript and JavaScript, with no parser or `files` to add (its parser is the project's own
+// where it has one: src/eslint/parser.ts).
 import path from 'node:path';
 import type { ESLint, Linter, Rule, SourceCode } from 'eslint';
 import { readmeUrl } from '../core/vocabulary.ts';
+import { SOURCE_EXTENSIONS } from '../engine/discover.ts';
 import { packageVersion } from '../package-version.ts';
 import { isRefusalCode, REFUSAL_CODES } from '../plan/refusal.ts';
 import { LEGACY_RULE, messageWithHint, NOT_ANALYSED_RULE, OFFICIAL_RULE, ruleInfo, TODO_RULE_PREFIX, type Finding } from '../report/formats/check-report.ts';
 import { fileFindings, type FileFindings } from './file-findings.ts';
+import { parser } from './parser.ts';
 
 const PLUGIN = 'mrtr-codemod';
 /** The rule of markers whose code is in no table. */
@@ -83,10 +87,16 @@ const plugin = {
   configs: {} as { recommended: Linter.Config },
 } satisfies ESLint.Plugin;
 
-/** Every rule on, as errors (check fails on every finding). */
+/**
+ * Every rule on, as errors (check fails on every finding), for every file check reads
+ * (SOURCE_EXTENSIONS), with a parser that reads them all: the project's own where it has one
+ * (src/eslint/parser.ts).
+ */
 plugin.configs.recommended = {
   name: `${PLUGIN}/recommended`,
+  files: [`**/*.{${SOURCE_EXTENSIONS.map((extension) => extension.slice(1)).join(',')}}`],
   plugins: { [PLUGIN]: plugin },
+  languageOptions: { parser },
   rules: Object.fromEntries(Object.keys(rules).map((name) => [`${PLUGIN}/${name}`, 'error'])),
 };
 

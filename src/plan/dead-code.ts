@@ -2,11 +2,13 @@
 // passed, an alias of the push API (`const elicit = server.server.elicitInput.bind(...)`, a
 // destructured `send`, `const app = { mcp }`), a private field holding the low-level server
 // (or a private parameter property only a split helper method read, with the argument each
-// `new` of its class passes), and, once those go, the type they named. A declaration is dead
-// when every reference to it lay in text the migration replaces (a migrated call, a split
-// helper, a URL throw) whose replacement does not name it. One that was unused before is not
+// `new` of its class passes), the request context a server factory no longer reads (with the
+// argument each call of it passes), and, once those go, the type they named. A declaration is
+// dead when every reference to it lay in text the migration replaces (a migrated call, a split
+// helper, a URL throw, a deleted 2025-era arm) whose replacement does not name it. One that was unused before is not
 // the migration's to remove.
 import type {
+  CallExpression,
   ClassBody,
   ClassMethod,
   ImportDeclaration,
@@ -18,8 +20,9 @@ import type {
   VariableDeclarator,
 } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { boundNames, forEachNode, hasSideEffects, walk } from '../analyse/ast.ts';
-import type { FileIndex } from '../analyse/file-index.ts';
+import { annotatedType, boundNames, forEachNode, hasSideEffects, isNonReferencePosition, walk, type FunctionNode } from '../analyse/ast.ts';
+import { isFactoryEntry, sdkName, serverFactories } from '../analyse/era-tests.ts';
+import type { Indexed } from '../analyse/file-index.ts';
 import type { Edit, Span } from '../core/vocabulary.ts';
 import { listRemovals, removeStatement } from '../rewrite/edits/removals.ts';
 
@@ -45,18 +48,26 @@ interface Candidate {
   removal: () => Removal;
   /** A class member: only references inside its class count, and a replacement naming it anyhow keeps it. */
   member?: Span;
+  /** A parameter: only references inside its function count. */
+  scope?: Span;
   /** Whether it may go at all: what it holds has nothing to run; its class is constructed only here. Asked of one about to go. */
   removable: () => boolean;
 }
 
 type Removal = { import: Extract<Node, { type: 'ImportDeclaration' }>; local: string } | { statements: Statement[] } | ParameterRemoval;
 
-/** A private parameter property (`constructor(private readonly server: McpServer)`) and the argument each `new` of its class passes it. */
+/**
+ * A parameter and the argument each call passes it: a private parameter property
+ * (`constructor(private readonly server: McpServer)`) and each `new` of its class, or a
+ * factory's request context and each call of the factory.
+ */
 interface ParameterRemoval {
-  parameter: TSParameterProperty;
-  constructor: ClassMethod;
+  parameter: Node;
+  params: readonly Node[];
   /** The constructor goes with it: it had only that parameter and an empty body, in a class that extends nothing. */
-  wholeConstructor: boolean;
+  wholeConstructor?: ClassMethod;
+  /** The one parameter of an arrow function, written without parentheses: `()` takes its place. */
+  bare?: boolean;
   args: Array<{ list: readonly Node[]; index: number }>;
 }
 
@@ -66,12 +77,12 @@ interface ParameterRemoval {
  * `renderable`, the statements the renderer writes one by one).
  */
 export function deadDeclarations(
-  { source, program, index }: Pick<FileAnalysis, 'source' | 'program' | 'index'>,
+  { source, program, index, importedNames }: Pick<FileAnalysis, 'source' | 'program' | 'index' | 'importedNames'>,
   replaced: readonly Replaced[],
   bodies: readonly Span[],
   renderable: ReadonlySet<number>,
 ): DeadCode {
-  const candidates = replaced.length > 0 ? mayDie(program, candidatesOf(program, index, bodies, renderable), replaced) : [];
+  const candidates = replaced.length > 0 ? mayDie(program, candidatesOf({ source, program, index, importedNames }, bodies, renderable), replaced) : [];
   if (candidates.length === 0) return { edits: [], importDrops: new Map(), inBodies: new Set() };
   const occurrences = identifierOccurrences(program, new Set(candidates.flatMap((c) => c.names)));
   return removalOf(source, deadAmong(candidates, occurrences, replaced), bodies);
@@ -89,7 +100,9 @@ function deadAmong(candidates: readonly Candidate[], occurrences: ReadonlyMap<st
     for (const c of candidates) {
       if (dead.has(c)) continue;
       const gone = c.names.every((name) => {
-        const refs = (occurrences.get(name) ?? []).filter((at) => !inside(at, c.own()) && (!c.member || inside(at, [c.member])));
+        const refs = (occurrences.get(name) ?? []).filter(
+          (at) => !inside(at, c.own()) && (!c.member || inside(at, [c.member])) && (!c.scope || inside(at, [c.scope])),
+        );
         // The name, not a property of that name (`inputRequired.elicit` does not name `elicit`; `...elicit` does);
         // a member is named as a property too (`this.server`).
         const word = c.member
@@ -197,8 +210,17 @@ function identifierOccurrences(program: Program, names: ReadonlySet<string>): Ma
  * Imports, aliases (one declarator, nothing to run) and private fields (written only with
  * `this.#x = value`), from the file's index, in the order of the text.
  */
-function candidatesOf(program: Program, index: FileIndex, bodies: readonly Span[], renderable: ReadonlySet<number>): Candidate[] {
+function candidatesOf(
+  { source, program, index, importedNames }: Pick<FileAnalysis, 'source' | 'program' | 'index' | 'importedNames'>,
+  bodies: readonly Span[],
+  renderable: ReadonlySet<number>,
+): Candidate[] {
   const found: Array<{ at: number; candidates: Candidate[] }> = [];
+  const factories = serverFactories(index, importedNames);
+  for (const fn of index.functions) {
+    const candidate = contextParameter({ source, program, importedNames }, fn, factories);
+    if (candidate) found.push({ at: fn.node.start!, candidates: [candidate] });
+  }
   for (const node of index.imports) found.push({ at: node.start!, candidates: importCandidates(node) });
   for (const { node: d, declaration } of index.declarators) {
     const candidate = declaration.declarations.length === 1 ? aliasCandidate(declaration, d, bodies, renderable) : undefined;
@@ -278,7 +300,12 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
       names: [id.name],
       own: () => own,
       member: { start: cls.body.start!, end: cls.body.end! },
-      removal: () => ({ parameter, constructor: ctor, wholeConstructor, args: (constructed() ?? []).map((c) => ({ list: c.arguments, index })) }),
+      removal: () => ({
+        parameter,
+        params: ctor.params,
+        ...(wholeConstructor ? { wholeConstructor: ctor } : {}),
+        args: (constructed() ?? []).map((c) => ({ list: c.arguments, index })),
+      }),
       removable: once(() => {
         const constructions = constructed();
         return (
@@ -294,6 +321,76 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
       }),
     };
   });
+}
+
+/**
+ * The request context a server factory takes (its last parameter, typed McpRequestContext, or
+ * the one serveStdio or createMcpHandler passes it): once nothing reads it (a dual-era
+ * handler's era test went), it goes, with the argument each call of the factory passes
+ * (`buildServer({ era: 'legacy' } as McpRequestContext)`). Only for a factory this module
+ * alone calls or hands to the SDK, which calls one without parameters all the same.
+ */
+function contextParameter(
+  file: Pick<FileAnalysis, 'source' | 'program' | 'importedNames'>,
+  fn: Indexed<FunctionNode>,
+  factories: ReadonlySet<FunctionNode>,
+): Candidate | undefined {
+  const { node } = fn;
+  const parameter = node.params[node.params.length - 1];
+  if (!parameter || (parameter.type !== 'Identifier' && parameter.type !== 'ObjectPattern')) return undefined;
+  const annotation = annotatedType(parameter.typeAnnotation);
+  const typed =
+    annotation?.type === 'TSTypeReference' &&
+    annotation.typeName.type === 'Identifier' &&
+    sdkName(annotation.typeName.name, file.importedNames) === 'McpRequestContext';
+  if (!typed && !(factories.has(node) && node.params.length === 1)) return undefined;
+  const index = node.params.length - 1;
+  const own = [{ start: parameter.start!, end: parameter.end! }];
+  const calls = once(() => factoryCalls(file, fn));
+  const bare = node.type === 'ArrowFunctionExpression' && !file.source.slice(node.start!, parameter.start!).includes('(');
+  return {
+    names: boundNames(parameter).map((b) => b.name),
+    own: () => own,
+    scope: { start: node.start!, end: node.end! },
+    removal: () => ({
+      parameter,
+      params: node.params,
+      ...(bare ? { bare } : {}),
+      args: (calls() ?? []).flatMap((c) => (c.arguments.length > index ? [{ list: c.arguments, index }] : [])),
+    }),
+    removable: once(() => {
+      const found = calls();
+      return (
+        found !== undefined && found.every((c) => c.arguments.length <= index + 1 && (c.arguments.length <= index || !hasSideEffects(c.arguments[index]!)))
+      );
+    }),
+  };
+}
+
+/**
+ * Each call of a factory by its name, or undefined when the module uses it otherwise (exports
+ * it, passes it on) than calling it and handing it to the SDK. A factory written inline as
+ * the SDK's argument has no call of its own.
+ */
+function factoryCalls(file: Pick<FileAnalysis, 'program' | 'importedNames'>, { node, ancestors }: Indexed<FunctionNode>): CallExpression[] | undefined {
+  const parent = ancestors[ancestors.length - 1];
+  if (parent?.type === 'CallExpression' && parent.arguments[0] === node && isFactoryEntry(parent, file.importedNames)) return [];
+  const declarator = parent?.type === 'VariableDeclarator' && parent.init === node && parent.id.type === 'Identifier' ? parent : undefined;
+  const id = node.type === 'FunctionDeclaration' ? node.id : declarator?.id.type === 'Identifier' ? declarator.id : undefined;
+  const statement = node.type === 'FunctionDeclaration' ? parent : ancestors[ancestors.length - 3];
+  if (!id || statement?.type === 'ExportNamedDeclaration' || statement?.type === 'ExportDefaultDeclaration') return undefined;
+  const calls: CallExpression[] = [];
+  let other = false;
+  walk(file.program, (n, parents) => {
+    if (other) return false;
+    if (n.type !== 'Identifier' || n.name !== id.name || n === id) return undefined;
+    const above = parents[parents.length - 1]!;
+    if (isNonReferencePosition(n, above)) return undefined;
+    if (above.type === 'CallExpression' && above.callee === n) calls.push(above);
+    else if (!(above.type === 'CallExpression' && above.arguments[0] === n && isFactoryEntry(above, file.importedNames))) other = true;
+    return undefined;
+  });
+  return other ? undefined : calls;
 }
 
 /** Each `new` of a class, or undefined when the module uses its name otherwise (exports it, passes it on) than in types. */
@@ -325,8 +422,9 @@ function parameterEdits(source: string, removals: readonly ParameterRemoval[]): 
   const drop = (list: readonly Node[], index: number) => lists.set(list, (lists.get(list) ?? new Set()).add(index));
   for (const r of removals) {
     for (const { list, index } of r.args) drop(list, index);
-    if (r.wholeConstructor) edits.push(removeStatement(source, r.constructor));
-    else drop(r.constructor.params, r.constructor.params.indexOf(r.parameter));
+    if (r.wholeConstructor) edits.push(removeStatement(source, r.wholeConstructor));
+    else if (r.bare) edits.push({ start: r.parameter.start!, end: r.parameter.end!, text: '()' });
+    else drop(r.params, r.params.indexOf(r.parameter));
   }
   for (const [list, indexes] of lists) edits.push(...listRemovals(source, list, indexes));
   return edits;

@@ -25,20 +25,24 @@ export interface PlannedSplit {
   chain: HelperChain;
   split: HelperSplit;
   tree: HelperTree;
+  /** Set on a function of this module that calls another module's split helper (`site` is that call): marked if its tree is left whole. */
+  external?: ExternalHelper;
 }
 
-/** A request in a helper that cannot be split, and why. */
+/** A request in a helper that cannot be split, and why (or that is split, as `tree` says, only if handlers cannot delegate to it). */
 export interface UnsplitHelper {
   site: LegacySite;
   chain: HelperChain;
   why: string;
+  tree?: HelperTree;
 }
 
-/** A handler's call of another module's split helper, asked through its halves. */
+/** A handler's call of another module's split helper, asked through its halves (`call`: the call of it in a function of this module the handler calls). */
 export interface ExternalCall {
   handler: HandlerSite;
   site: LegacySite;
   external: ExternalHelper;
+  call?: Node;
 }
 
 export interface FilePlanning {
@@ -73,6 +77,8 @@ export interface FilePlanning {
    */
   readonly urlThrows: { edits: Edit[]; returnTypes: Edit[]; planned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }>; blocked: Set<HandlerSite> };
   readonly externalVia: ExternalCall[];
+  /** The 2025-era arms of dual-era handlers deleted (see dual-era.ts), and the URL throws that went with them. */
+  readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
   /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
   readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
 }
@@ -104,6 +110,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     deferred: [],
     urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set() },
     externalVia: [],
+    dualEra: { edits: [], throws: new Set() },
     delegations: [],
   };
 }

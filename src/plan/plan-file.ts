@@ -4,6 +4,7 @@
 // leaves the whole handler as it was, with every site marked.
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { assemblePlan } from './assemble-plan.ts';
+import { placeDualEraHandlers } from './dual-era.ts';
 import { placeExternalCalls } from './external-helpers.ts';
 import { startPlanning } from './file-planning.ts';
 import { decideOutcomes } from './handler-outcomes.ts';
@@ -16,6 +17,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   // Where each site goes: its handler, the handlers a split helper asks for, or a marker.
   presetRefusals(file);
   placeSites(file);
+  placeDualEraHandlers(file);
   placeUrlThrows(file);
   markLateRegistrations(file);
   placeExternalCalls(file);

@@ -37,6 +37,8 @@ const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside th
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
 const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON type, or recompute it after the answer; then run again.';
 const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
+const HTTP_NEXT =
+  "at the top of the function that receives the requests, send those `isLegacyRequest(request)` says are not 2025 ones to `createMcpHandler(() => buildServer(), { legacy: 'reject' })` from '@modelcontextprotocol/server' (on Node: `toNodeHandler` and `toWebRequest` from '@modelcontextprotocol/node'), keeping this transport for 2025 clients; then delete this comment.";
 const EXPORTED_HELPER_NEXT =
   'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.';
 
@@ -187,7 +189,7 @@ export const REFUSAL_CODES = {
   },
   'hand-migrated': {
     short: 'The handler already answers with inputRequired (or reads inputResponses) itself, besides a legacy request.',
-    help: 'Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again.',
+    help: "Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again. A 2025-era arm chosen by the request context's `era` beside an inputRequired arm is deleted by the codemod (the SDK serves 2025 clients with the inputRequired arm); it is marked when the other arm does not ask for that input, code before the era test would run again on each round, or the arm cannot be written in place.",
     messages: {
       answersItself: {
         reason:
@@ -195,6 +197,11 @@ export const REFUSAL_CODES = {
         next: 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.',
       },
       earlierRun: { reason: 'this handler was migrated by an earlier run, and this request was left as it was.', next: MANUAL_STEP },
+      legacyArmKept: {
+        reason:
+          'this request is in the 2025-era arm of a handler that answers with inputRequired in its other arm (`{{test}}`), but that arm cannot simply be deleted: {{why}}',
+        next: '{{fix}}; then run again.',
+      },
     },
   },
   'mutated-local': {
@@ -319,20 +326,51 @@ export const REFUSAL_CODES = {
     },
   },
   'http-entry': {
-    short: 'A server connected to a Streamable HTTP or SSE transport serves only the 2025 era: 2026-07-28 clients fall back.',
-    help: "Serve the route with createMcpHandler(() => buildServer()) from '@modelcontextprotocol/server' (on Node, toNodeHandler from '@modelcontextprotocol/node'), which serves both eras; a sessionful 2025 setup stays for 2025 clients, routed with isLegacyRequest. Then delete the @mrtr-todo comment.",
+    short:
+      'A server connected to a Streamable HTTP or SSE transport serves only the 2025 era, and the codemod cannot put createMcpHandler in front of its wiring: 2026-07-28 clients fall back.',
+    help: `In the function that receives the requests, send those isLegacyRequest says are not 2025 ones to createMcpHandler(() => buildServer(), { legacy: 'reject' }) from '@modelcontextprotocol/server' (on Node wrapped in toNodeHandler, with toWebRequest, from '@modelcontextprotocol/node'), and keep the transport for 2025 clients: createMcpHandler's own 2025 half has no session, so the SDK's shim could not ask there. An SSE transport has no 2026-07-28 form: serve Streamable HTTP beside it. Then delete the @mrtr-todo comment.`,
     messages: {
-      stateless: {
-        reason: 'this Streamable HTTP transport (one per request, no sessions) serves only the 2025 era: a 2026-07-28 client falls back.',
-        next: "serve the route with `createMcpHandler(() => buildServer())` from '@modelcontextprotocol/server' (its `fetch(request)`; on Node `toNodeHandler(handler)` from '@modelcontextprotocol/node'), which serves both eras, in place of the transport and the connect call; then delete this comment.",
-      },
-      sessionful: {
-        reason: 'this sessionful Streamable HTTP transport serves only the 2025 era: a 2026-07-28 client falls back.',
-        next: "keep it for 2025 clients and send the other requests to `createMcpHandler(() => buildServer(), { legacy: 'reject' })` from '@modelcontextprotocol/server', telling them apart with `isLegacyRequest(request)` as the SDK's migration guide shows; then delete this comment.",
-      },
       sse: {
         reason: 'an SSE transport serves only the 2025 era, and 2026-07-28 has no SSE transport: a 2026-07-28 client cannot use it.',
         next: "serve Streamable HTTP beside it with `createMcpHandler(() => buildServer())` from '@modelcontextprotocol/server' for 2026-07-28 clients; then delete this comment.",
+      },
+      wiring: {
+        reason:
+          'this Streamable HTTP transport is wired in a way the codemod does not rewrite (`{{use}}`), and serves only the 2025 era: a 2026-07-28 client falls back.',
+        next: HTTP_NEXT,
+      },
+      options: {
+        reason:
+          'this Streamable HTTP transport is built with `{{option}}`, which createMcpHandler has no counterpart for: a 2026-07-28 request served there would go without it.',
+        next: `do the same for the requests of 2026-07-28 clients (host and origin checks: hostHeaderValidationResponse and originValidationResponse from '@modelcontextprotocol/server'), then ${HTTP_NEXT}`,
+      },
+      optionValue: {
+        reason:
+          "this Streamable HTTP transport's `{{option}}` is `{{value}}`, which the codemod cannot carry to createMcpHandler: a 2026-07-28 request served there would go without it.",
+        next: `give createMcpHandler the same (\`{{counterpart}}\` in its options), then ${HTTP_NEXT}`,
+      },
+      unreadBody: {
+        reason: "the route hands the transport the request's unread body (`{{call}}`), and telling a 2026-07-28 request from a 2025 one reads the body first.",
+        next: `parse the JSON body before the route (express.json(), or read it yourself) and pass it as handleRequest's third argument, then run the codemod again; or ${HTTP_NEXT}`,
+      },
+      unknownServer: {
+        reason:
+          '`{{server}}` is not built in the route by a call the codemod can repeat for each request, so createMcpHandler cannot build it (`{{connect}}`).',
+        next: `build the server in a function that returns a new one each time (registrations included), then ${HTTP_NEXT}`,
+      },
+      singleton: {
+        reason: '`{{server}}` is built once, outside the route that connects it (`{{connect}}`), and createMcpHandler builds a new server for each request.',
+        next: `move its construction and registrations into a function that returns a new server each time, then ${HTTP_NEXT}`,
+      },
+      heldServer: {
+        reason:
+          '`{{server}}` is used besides being connected and closed (`{{use}}`), and the servers createMcpHandler builds from `{{factory}}` for 2026-07-28 requests would not be.',
+        next: `move that use into the function that builds the server, then ${HTTP_NEXT}`,
+      },
+      heldMember: {
+        reason:
+          '`{{member}}` comes with the server from `{{factory}}` and is used (`{{use}}`), and the servers createMcpHandler builds for 2026-07-28 requests would come without it.',
+        next: `have the factory handed to createMcpHandler wire what \`{{member}}\` does for its own server (createMcpHandler closes each server after its request), then ${HTTP_NEXT}`,
       },
     },
   },
@@ -471,6 +509,16 @@ export const REFUSAL_CODES = {
       otherModule: {
         reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which cannot suspend it.',
         next: 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.',
+      },
+      otherModuleDynamic: {
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
+        next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
+      },
+      otherModuleWrapped: {
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{line}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
+        next: 'have this function return `{{helper}}(...)` as it is, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
       },
     },
   },
@@ -688,6 +736,10 @@ export const REFUSAL_CODES = {
       withOtherWork: {
         reason: 'Promise.all awaits a legacy request together with other work.',
         next: `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
+      },
+      helperMayNotAsk: {
+        reason: 'Promise.all awaits `{{helper}}()`, a helper that may answer without asking, together with other requests.',
+        next: `await \`{{helper}}()\` in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
       },
     },
   },

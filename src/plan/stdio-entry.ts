@@ -8,11 +8,22 @@
 // other wiring is marked with the change to make.
 import type { CallExpression, NewExpression, Node, Statement, VariableDeclaration, VariableDeclarator } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { boundNames, hasSideEffects, isFunction, isNonReferencePosition, memberPath, walk } from '../analyse/ast.ts';
-import type { FunctionNode } from '../analyse/ast.ts';
+import { hasSideEffects, memberPath, walk } from '../analyse/ast.ts';
 import { requireOf } from '../analyse/module-imports.ts';
 import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
+import {
+  callStatement,
+  declarationOf,
+  destructured,
+  enclosingStatement,
+  isCloseCall,
+  isConnectArgument,
+  references,
+  scopeOf,
+  type ServerMember,
+  statementOf,
+} from './entry-references.ts';
 import { type Refusal, refuse } from './refusal.ts';
 
 /** Where serveStdio and the v2 StdioServerTransport come from. */
@@ -37,7 +48,7 @@ export interface StdioServe {
   awaited: boolean;
   serverName: string;
   /** The server is a property of what the call returns (`const { server, cleanup } = createServer()`). */
-  member?: { property: string; others: Array<{ key: string; local: string; calls: Statement[] }> };
+  member?: ServerMember;
 }
 
 /** A wiring left with a marker above `statement`. */
@@ -143,106 +154,4 @@ function planOne(file: FileAnalysis, transport: NewExpression, parents: readonly
     serverName,
     member,
   };
-}
-
-interface Reference {
-  node: Node;
-  parents: readonly Node[];
-}
-
-/** Every reference to `name` under `scope` but the binding `binding` (shadowing counts as a use: the safe direction). */
-function references(scope: Node, name: string, binding: Node): Reference[] {
-  const found: Reference[] = [];
-  walk(scope, (node, parents) => {
-    if (node === binding) return false;
-    if (node.type !== 'Identifier' || node.name !== name) return undefined;
-    const parent = parents[parents.length - 1];
-    if (!parent || !isNonReferencePosition(node, parent)) found.push({ node, parents: [...parents] });
-    return undefined;
-  });
-  return found;
-}
-
-/** `x.connect(<node>)` with nothing else. */
-function isConnectArgument({ node, parents }: Reference): boolean {
-  const call = parents[parents.length - 1];
-  if (call?.type !== 'CallExpression' || call.arguments.length !== 1 || call.arguments[0] !== node) return false;
-  const callee = call.callee;
-  return callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'connect';
-}
-
-/** The statement `call;` or `await call;` is, if it is one. */
-function statementOf(parents: readonly Node[]): Statement | undefined {
-  let i = parents.length - 1;
-  if (parents[i]?.type === 'AwaitExpression') i--;
-  const statement = parents[i];
-  return statement?.type === 'ExpressionStatement' ? statement : undefined;
-}
-
-/** `server.close()`: the handle serveStdio returns closes too. */
-function isCloseCall({ node, parents }: Reference): boolean {
-  const member = parents[parents.length - 1];
-  const call = parents[parents.length - 2];
-  return (
-    member?.type === 'MemberExpression' &&
-    member.object === node &&
-    !member.computed &&
-    member.property.type === 'Identifier' &&
-    member.property.name === 'close' &&
-    call?.type === 'CallExpression' &&
-    call.callee === member &&
-    call.arguments.length === 0
-  );
-}
-
-/** `cleanup(...);` or `await cleanup(...);`: the statement, which then runs for every server built. */
-function callStatement({ node, parents }: Reference): Statement | undefined {
-  const call = parents[parents.length - 1];
-  if (call?.type !== 'CallExpression' || call.callee !== node) return undefined;
-  return statementOf(parents.slice(0, -1));
-}
-
-/** `{ server, cleanup }` holding `serverName`: its key and the other plain members. */
-function destructured(pattern: Extract<Node, { type: 'ObjectPattern' }>, serverName: string): StdioServe['member'] {
-  let property: string | undefined;
-  const others: NonNullable<StdioServe['member']>['others'] = [];
-  for (const p of pattern.properties) {
-    if (p.type !== 'ObjectProperty' || p.computed || p.key.type !== 'Identifier' || p.value.type !== 'Identifier') return undefined;
-    if (p.value.name === serverName) property = p.key.name;
-    else others.push({ key: p.key.name, local: p.value.name, calls: [] });
-  }
-  return property === undefined ? undefined : { property, others };
-}
-
-/** The nearest declaration of `name` around `parents`, in a scope that declares it once. */
-function declarationOf(
-  file: FileAnalysis,
-  name: string,
-  parents: readonly Node[],
-): { declarator: VariableDeclarator; declaration: VariableDeclaration; scope: Node } | undefined {
-  const functions = parents.filter(isFunction) as FunctionNode[];
-  for (const scope of [...functions.reverse(), null]) {
-    const here = file.index.declarators.filter((d) => d.scope === scope && boundNames(d.node.id).some((b) => b.name === name));
-    if (here.length > 1) return undefined;
-    const [found] = here;
-    if (found) {
-      if (found.declaration.declarations.length !== 1 || found.declaration.kind === 'var') return undefined;
-      return { declarator: found.node, declaration: found.declaration, scope: scope ?? file.program };
-    }
-  }
-  return undefined;
-}
-
-function scopeOf(parents: readonly Node[]): Node {
-  for (let i = parents.length - 1; i >= 0; i--) if (isFunction(parents[i]!)) return parents[i]!;
-  return parents[0]!;
-}
-
-function enclosingStatement(parents: readonly Node[]): Statement {
-  for (let i = parents.length - 1; i >= 0; i--) {
-    const p = parents[i]!;
-    const up = parents[i - 1];
-    if (up && (up.type === 'Program' || up.type === 'BlockStatement')) return p as Statement;
-  }
-  return parents[1] as Statement;
 }

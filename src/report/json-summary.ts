@@ -24,7 +24,8 @@
 //   ],
 //   "upgrades": {                      // what the official v1-to-v2 codemod left in v1 files
 //     "open": [                        // open work: the file is not (all) on the v2 SDK yet
-//       { "file", "line", "column", "code": "mcp-codemod-error" | "mcp-codemod-failed" | "v1-import-left", "message" }
+//       { "file", "line", "column", "code": "mcp-codemod-error" | "mcp-codemod-failed" | "v1-import-left" | "tasks-api-left", "message",
+//         "blocksBuild": boolean }     // code on the experimental tasks API, which v2 removed: the server does not build
 //     ],
 //     "warnings": [ { "file", "line", "message" } ]   // changes to verify by hand
 //   },
@@ -36,8 +37,8 @@
 //       "legacyRequests"?: number }                // a vendored folder: its legacy request sites
 //   ],
 //   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
-//   "entryPoints": [                   // stdio entry points: rewritten to serveStdio (both eras) or marked
-//     { "file", "line", "status": "migrated" | "marked", "code"?, "reason"?, "next"? }
+//   "entryPoints": [                   // stdio and HTTP entry points: rewritten to serve both eras, or marked
+//     { "file", "line", "status": "migrated" | "marked", "via"?: "serveStdio" | "createMcpHandler", "code"?, "reason"?, "next"? }
 //   ],
 //   "stateModules": [                  // the request-state module of each package the run migrated
 //     { "file": "src/mrtr-request-state.ts", "form": "ts" | "esm" | "cjs",
@@ -49,7 +50,7 @@
 // line and column of an `mcp-codemod-error` are exact (see UpgradeNote); the others point near
 // the statement, with column 1.
 import type { RunResult } from '../engine/run.ts';
-import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
+import { blocksBuild, guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
 
 interface JsonSummaryOptions {
   dryRun: boolean;
@@ -84,7 +85,14 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
         next: s.next ?? '',
       })),
     upgrades: {
-      open: openUpgradeNotes(result).map((n) => ({ file: n.file, line: n.line, column: n.column, code: n.code, message: n.message })),
+      open: openUpgradeNotes(result).map((n) => ({
+        file: n.file,
+        line: n.line,
+        column: n.column,
+        code: n.code,
+        message: n.message,
+        blocksBuild: blocksBuild(n),
+      })),
       warnings: upgradeWarnings(result).map((n) => ({ file: n.file, line: n.line, message: n.message })),
     },
     errors: result.errors.map((e) => ({ ...e })),

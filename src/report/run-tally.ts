@@ -92,6 +92,20 @@ export function openUpgradeNotes(result: Pick<RunResult, 'upgrades'>): FileUpgra
   return upgradeNotesWhere(result, (code) => OPEN_WORK[code]);
 }
 
+/**
+ * Whether a note is of code the v2 SDK cannot build: the v1 SDK's experimental tasks API, which
+ * v2 removed (SEP-2663), marked by us at each statement still using it, or by the official
+ * codemod at an option naming it or an import from it it does not know.
+ */
+export function blocksBuild(note: UpgradeNote): boolean {
+  return note.code === 'tasks-api-left' || (note.code === 'mcp-codemod-error' && /SEP-2663|\/experimental\/tasks\b/.test(note.message));
+}
+
+/** The open notes that keep the server from building, file by file. */
+export function buildBlockers(result: Pick<RunResult, 'upgrades'>): FileUpgradeNote[] {
+  return openUpgradeNotes(result).filter(blocksBuild);
+}
+
 /** The changes the official codemod (or the manifest update) asks to verify by hand. */
 export function upgradeWarnings(result: Pick<RunResult, 'upgrades'>): FileUpgradeNote[] {
   return upgradeNotesWhere(result, (code) => code === 'mcp-codemod-warning');

@@ -6,7 +6,16 @@ import { terminalText } from '../core/escape.ts';
 import type { RunResult } from '../engine/run.ts';
 import { count, errorLocation, skipNote } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
-import { guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings, type HandlerSummary } from './run-tally.ts';
+import {
+  blocksBuild,
+  buildBlockers,
+  guidanceNotes,
+  openUpgradeNotes,
+  siteTotals,
+  summariseHandlers,
+  upgradeWarnings,
+  type HandlerSummary,
+} from './run-tally.ts';
 
 interface SummaryOptions {
   /** Whether the run wrote nothing (changes were only shown). */
@@ -53,11 +62,11 @@ function siteLines(result: RunResult): string[] {
     lines.push(`  ${site.file}:${site.line}:${site.column}  ${site.code ?? 'todo'}  ${site.reason ?? ''}  Next: ${site.next ?? ''}`);
   }
 
-  lines.push(...entryPointLines(result));
+  lines.push(...entryPointLines(result), ...blockerLines(result));
 
   // The official v1-to-v2 codemod's own leftovers: its markers are open work too.
   if (result.upgrades.length > 0) {
-    const open = openUpgradeNotes(result);
+    const open = openUpgradeNotes(result).filter((n) => !blocksBuild(n));
     lines.push(`v1 to v2 (official codemod): ${count(open.length, 'item')} left`);
     for (const n of open) lines.push(`  ${n.file}:${n.line}:${n.column}  ${n.code}  ${n.message}`);
     for (const n of upgradeWarnings(result)) lines.push(`  ${n.file}:${n.line}  warning  ${n.message}`);
@@ -65,17 +74,28 @@ function siteLines(result: RunResult): string[] {
   return lines;
 }
 
-/** The entry points: served on both eras through serveStdio, or marked with the change to make. */
+/** The entry points: served on both eras (through serveStdio, or createMcpHandler in front of the transport), or marked with the change to make. */
 function entryPointLines(result: RunResult): string[] {
   const entries = result.entryPoints ?? [];
   if (entries.length === 0) return [];
   const marked = entries.filter((e) => e.status === 'marked');
-  const lines = [`Entry points: ${entries.length - marked.length} now serve 2026-07-28 and 2025 (serveStdio), ${marked.length} marked`];
+  const lines = [`Entry points: ${entries.length - marked.length} now serve 2026-07-28 and 2025, ${marked.length} marked`];
   for (const e of entries) {
-    if (e.status === 'migrated') lines.push(`  ${e.file}:${e.line}  serveStdio(factory)`);
-    else lines.push(`  ${e.file}:${e.line}  ${e.code ?? 'todo'}  ${e.reason ?? ''}  Next: ${e.next ?? ''}`);
+    if (e.status === 'marked') lines.push(`  ${e.file}:${e.line}  ${e.code ?? 'todo'}  ${e.reason ?? ''}  Next: ${e.next ?? ''}`);
+    else if (e.via === 'createMcpHandler') lines.push(`  ${e.file}:${e.line}  createMcpHandler(factory) for 2026-07-28 requests, this transport for 2025`);
+    else lines.push(`  ${e.file}:${e.line}  serveStdio(factory)`);
   }
   return lines;
+}
+
+/** The code left on the removed tasks API, each use where it is: the server does not build until it goes. */
+function blockerLines(result: RunResult): string[] {
+  const blockers = buildBlockers(result);
+  if (blockers.length === 0) return [];
+  return [
+    `Blocking the build: ${count(blockers.length, 'use')} of the experimental tasks API, which the v2 SDK removed (SEP-2663); the server does not build until they go`,
+    ...blockers.map((n) => `  ${n.file}:${n.line}:${n.column}  ${n.code}  ${n.message}`),
+  ];
 }
 
 /** What failed, and what was passed over on purpose. */

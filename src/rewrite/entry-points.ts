@@ -1,22 +1,25 @@
-// The stdio entry points of src/plan/stdio-entry.ts as edits: the connect call and the transport
-// go, the server's declaration becomes `serveStdio(() => <the call that built it>)`, whose
-// handle closes as the server did; the import of StdioServerTransport becomes one of serveStdio.
-// A server that came with other members (`const { server, cleanup } = createServer()`) keeps
-// every built instance, and each call of a member runs for each.
+// The entry points of src/plan/stdio-entry.ts and http-entry.ts as edits (HTTP routes' in
+// ./http-entry.ts), and a marker above each one left. For stdio, the connect call and the
+// transport go, the server's declaration becomes `serveStdio(() => <the call that built it>)`,
+// whose handle closes as the server did; the import of StdioServerTransport becomes one of
+// serveStdio. A server that came with other members (`const { server, cleanup } =
+// createServer()`) keeps every built instance, and each call of a member runs for each.
 import type { Node, Statement } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isNonReferencePosition, walk } from '../analyse/ast.ts';
 import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { moduleSystemOf, requireOf } from '../analyse/module-imports.ts';
 import { type Edit, eolOf, indentAt, lineStartOf } from '../core/vocabulary.ts';
-import { planHttpEntries } from '../plan/http-entry.ts';
+import { type HttpServe, planHttpEntries } from '../plan/http-entry.ts';
 import { planStdioEntries, SERVE_STDIO, STDIO_PACKAGE, type StdioEntry, type StdioServe, transportClasses } from '../plan/stdio-entry.ts';
 import { addImport, rewriteImport } from './edits/imports.ts';
 import { markerComment } from './edits/marker-comment.ts';
+import { freeName, indentUnit } from './edits/new-names.ts';
 import { removeStatement } from './edits/removals.ts';
+import { httpEntryEdits } from './http-entry.ts';
 import { alreadyMarked, applyEdits } from './rewrite.ts';
 
-export function stdioEntryEdits(file: FileAnalysis, entries: readonly StdioEntry[]): Edit[] {
+export function entryPointEdits(file: FileAnalysis, entries: ReadonlyArray<StdioEntry | HttpServe>): Edit[] {
   const { source } = file;
   const eol = eolOf(source);
   const style = codeStyleOf(source, file.program);
@@ -27,6 +30,7 @@ export function stdioEntryEdits(file: FileAnalysis, entries: readonly StdioEntry
       edits.push(...serveEdits(file, entry, style, eol));
       continue;
     }
+    if (entry.kind === 'http-serve') continue;
     const lineStart = lineStartOf(source, entry.statement.start!);
     const marker = {
       lineStart,
@@ -38,6 +42,14 @@ export function stdioEntryEdits(file: FileAnalysis, entries: readonly StdioEntry
     if (!alreadyMarked(source, marker)) edits.push({ start: lineStart, end: lineStart, text: markerComment(marker) + eol });
   }
   if (served.length > 0) edits.push(...importEdits(file, served, style));
+  edits.push(
+    ...httpEntryEdits(
+      file,
+      entries.filter((e): e is HttpServe => e.kind === 'http-serve'),
+      style,
+      eol,
+    ),
+  );
   return edits;
 }
 
@@ -154,17 +166,6 @@ function declares(statement: Statement, name: string): boolean {
   return requireOf(statement)?.names.includes(name) ?? false;
 }
 
-function freeName(file: FileAnalysis, base: string): string {
-  let name = base;
-  for (let i = 2; file.declaredAnywhere.has(name); i++) name = `${base}${i}`;
-  return name;
-}
-
-/** One level of indentation: the file's first indented line that is not inside a block comment. */
-function indentUnit(source: string): string {
-  return /\n([ \t]+)[^\s*]/.exec(source)?.[1] ?? '  ';
-}
-
 /** Quick text test: a module that names no serving transport has no entry point. */
 const ENTRY_TEXT = /StdioServerTransport|StreamableHTTPServerTransport|SSEServerTransport/;
 
@@ -172,6 +173,8 @@ const ENTRY_TEXT = /StdioServerTransport|StreamableHTTPServerTransport|SSEServer
 export interface EntryPointReport {
   line: number;
   status: 'migrated' | 'marked';
+  /** What a migrated entry point serves 2026-07-28 through. */
+  via?: 'serveStdio' | 'createMcpHandler';
   code?: string;
   reason?: string;
   next?: string;
@@ -189,10 +192,10 @@ export function rewriteEntryPoints(source: string, fileName: string, analysis?: 
   if (!ENTRY_TEXT.test(source)) return { output: source, entries: [] };
   const file = analysis ?? analyseFile(source, fileName);
   const planned = [...planStdioEntries(file), ...planHttpEntries(file)];
-  const edits = stdioEntryEdits(file, planned);
+  const edits = entryPointEdits(file, planned);
   const entries = planned.map((e): EntryPointReport =>
-    e.kind === 'serve'
-      ? { line: e.line, status: 'migrated' }
+    e.kind === 'serve' || e.kind === 'http-serve'
+      ? { line: e.line, status: 'migrated', via: e.kind === 'serve' ? 'serveStdio' : 'createMcpHandler' }
       : { line: e.line, status: 'marked', code: e.refusal.code, reason: e.refusal.reason, next: e.refusal.next },
   );
   return { output: applyEdits(source, edits), entries, parsed: { program: file.program, edits } };

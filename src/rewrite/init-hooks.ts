@@ -4,12 +4,12 @@
 // cannot see into gets a marker saying what to do (see analyse/init-hooks.ts).
 import type { Node, Statement } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import { walk } from '../analyse/ast.ts';
 import { findInitHooks, type InitHook } from '../analyse/init-hooks.ts';
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { type Edit, type Span, eolOf, indentAt, lineEndOf, lineStartOf, lineTail, startsLine } from '../core/vocabulary.ts';
 import { refuse } from '../plan/refusal.ts';
 import type { CapabilityRewrite } from './client-capabilities.ts';
+import { dedented } from './edits/dedent.ts';
 import { markerComment } from './edits/marker-comment.ts';
 import { mergedRemovals, removeStatement } from './edits/removals.ts';
 import { applyEdits } from './rewrite.ts';
@@ -50,7 +50,7 @@ function hookEdits(source: string, hook: InitHook): Edit[] {
     const span = removal ?? { start: commentStart(source, s, hook.moves[i - 1] ?? fn.body), end: Math.min(lineEndOf(source, s.end!) + 1, source.length) };
     if (removal) removals.push(removal);
     const blankBefore = i > 0 && /^[ \t]*\r?\n$/.test(source.slice(lineStartOf(source, span.start - 1), span.start));
-    return (blankBefore ? eol : '') + dedented(source, s, span, outer).replace(/\s*$/, '') + eol;
+    return (blankBefore ? eol : '') + dedentedTo(source, s, span, outer).replace(/\s*$/, '') + eol;
   });
   const moved = chunks.join('');
   edits.push(...mergedRemovals(source, removals));
@@ -73,19 +73,9 @@ function commentStart(source: string, s: Statement, previous: Node): number {
 }
 
 /** The lines of `span`, indented as the hook's statement is (template literals kept as written). */
-function dedented(source: string, s: Statement, span: Span, outer: string): string {
+function dedentedTo(source: string, s: Statement, span: Span, outer: string): string {
   const inner = indentAt(source, s.start!);
-  const depth = inner.startsWith(outer) ? inner.length - outer.length : 0;
-  const templates: Span[] = [];
-  walk(s, (node) => void (node.type === 'TemplateElement' && templates.push({ start: node.start!, end: node.end! })));
-  let out = '';
-  for (let at = span.start; at < span.end;) {
-    const end = Math.min(lineEndOf(source, at) + 1, span.end);
-    const line = source.slice(at, end);
-    out += templates.some((t) => at > t.start && at <= t.end) ? line : line.replace(new RegExp(`^[ \\t]{0,${depth}}`), '');
-    at = end;
-  }
-  return out;
+  return dedented(source, span, inner.startsWith(outer) ? inner.length - outer.length : 0, s);
 }
 
 function ownLines(source: string, node: Node): boolean {

@@ -24,9 +24,15 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/client';
 import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, type ServeStdioOptions, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
 export type Era = 'modern' | 'legacy';
+
+/**
+ * What a test serves: a function building a server (served through serveStdio), or a
+ * server's own entry point, which calls serveStdio with its factory and the options given.
+ */
+export type Served = (() => McpServer) | { serve(options: ServeStdioOptions): StdioServerHandle };
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -43,6 +49,8 @@ export type ClientScript = {
   sample?: (params: Record<string, unknown>) => MaybePromise<CreateMessageResult>;
   /** The answer to every `roots/list`. */
   roots?: Array<{ uri: string; name?: string }>;
+  /** Told of each `notifications/elicitation/complete` (a client that declared URL elicitation). */
+  elicitationComplete?: (params: Record<string, unknown>) => void;
 };
 
 /**
@@ -125,7 +133,7 @@ function describeError(error: unknown): string {
  * before rethrowing, so a failing test leaks no handles.
  */
 export async function link(
-  factory: () => McpServer,
+  factory: Served,
   era: Era,
   options: ClientOptions,
   register: (client: Client) => void,
@@ -133,7 +141,7 @@ export async function link(
   const client = new Client(CLIENT_INFO, options);
   register(client);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const server = serveStdio(factory, { transport: serverTransport });
+  const server = typeof factory === 'function' ? serveStdio(factory, { transport: serverTransport }) : factory.serve({ transport: serverTransport });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -166,12 +174,44 @@ export async function link(
  * surface as an `isError` result on some paths, which a comparison could miss.
  */
 export async function runCalls(
-  factory: () => McpServer,
+  factory: Served,
   era: Era,
   calls: ToolCall[],
   script: ClientScript,
   /** What the client declares; all three kinds by default. */
   capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES,
+): Promise<Recording> {
+  return runCallsOn((options, register) => link(factory, era, options, register), era, calls, script, capabilities);
+}
+
+/**
+ * `runCalls` against a server listening at `url`, over the client's Streamable HTTP
+ * transport. The era recorded is the one the connection negotiated: a server that serves
+ * only 2025 answers a 2026-07-28 client on 2025, which is what an entry point test looks for.
+ */
+export async function runCallsOverHttp(
+  url: URL,
+  era: Era,
+  calls: ToolCall[],
+  script: ClientScript,
+  capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES,
+): Promise<Recording> {
+  const open = async (options: ClientOptions, register: (client: Client) => void) => {
+    const client = new Client(CLIENT_INFO, options);
+    register(client);
+    await client.connect(new StreamableHTTPClientTransport(url));
+    return { client, close: () => client.close() };
+  };
+  return runCallsOn(open, era, calls, script, capabilities);
+}
+
+/** The calls and questions of one connection `open` makes with the era's client options. */
+async function runCallsOn(
+  open: (options: ClientOptions, register: (client: Client) => void) => Promise<{ client: Client; close(): Promise<void> }>,
+  era: Era,
+  calls: ToolCall[],
+  script: ClientScript,
+  capabilities: NonNullable<ClientOptions['capabilities']>,
 ): Promise<Recording> {
   const questions: Question[] = [];
   const problems: string[] = [];
@@ -201,7 +241,7 @@ export async function runCalls(
   };
 
   // The client refuses handlers for capabilities it does not declare: register only those.
-  const connection = await link(factory, era, options, (client) => {
+  const connection = await open(options, (client) => {
     if (capabilities.elicitation) {
       client.setRequestHandler(
         'elicitation/create',
@@ -218,9 +258,12 @@ export async function runCalls(
         roots: await answer('roots/list', request.params, script.roots && (() => script.roots!.map((root) => ({ ...root })))),
       }));
     }
+    const complete = script.elicitationComplete;
+    if (complete) client.setNotificationHandler('notifications/elicitation/complete', (n) => complete({ ...n.params }));
   });
 
   const results: unknown[] = [];
+  const negotiated = connection.client.getProtocolEra() ?? era;
   try {
     for (const call of calls) {
       try {
@@ -245,7 +288,7 @@ export async function runCalls(
   if (problems.length > 0) {
     throw new Error(`harness: the client script could not answer the server:\n- ${problems.join('\n- ')}`);
   }
-  return { era, results, questions };
+  return { era: negotiated, results, questions };
 }
 
 function toThrownRecord(error: unknown): ThrownRecord {

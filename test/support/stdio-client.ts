@@ -4,16 +4,23 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-/** Calls the `go` tool of a server process, accepting its question; its log is what it wrote to stderr. */
-export async function callOverStdio(script: string, era: 'modern' | 'legacy'): Promise<{ results: unknown[]; log: string[] }> {
+/**
+ * Calls the `go` tool of a server process (a TypeScript one run through tsx), accepting its
+ * question; `questions` are the messages the client was asked, its log what it wrote to stderr.
+ */
+export async function callOverStdio(script: string, era: 'modern' | 'legacy'): Promise<{ results: unknown[]; questions: string[]; log: string[] }> {
   const client = new Client(
     { name: 'cjs-probe', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
   );
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }));
+  const questions: string[] = [];
+  client.setRequestHandler('elicitation/create', async (request) => {
+    questions.push(request.params.message);
+    return { action: 'accept', content: { ok: true } };
+  });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [script],
+    args: script.endsWith('.ts') ? ['--import', 'tsx', script] : [script],
     cwd: path.dirname(script),
     stderr: 'pipe',
     env: { ...process.env } as Record<string, string>,
@@ -33,5 +40,5 @@ export async function callOverStdio(script: string, era: 'modern' | 'legacy'): P
   }
   // Everything the server process wrote, once it has exited.
   await ended;
-  return { results, log: [...stderr.matchAll(/^LOG (.*)$/gm)].map((m) => m[1]!) };
+  return { results, questions, log: [...stderr.matchAll(/^LOG (.*)$/gm)].map((m) => m[1]!) };
 }
