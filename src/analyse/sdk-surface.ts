@@ -177,8 +177,9 @@ export const PREFILTER = new RegExp(
     'mcpReq(?!\\??\\.(?!send\\b))',
     // A wrapper's push method, called (`.elicit(`) or invoked otherwise (`.sample.call(`).
     '\\.(?:elicit|sample)\\s*(?:\\(|\\.\\s*(?:call|apply|bind)\\b)',
-    // A wrapper's push method taken out of its context (`{ elicit }`, `{ elicit: ask }`, `{ sample, ... }`).
-    '[{,]\\s*(?:elicit\\s*[,:}]|sample\\s*[,}])',
+    // A wrapper's push method taken out of its context (`{ elicit }`, `{ elicit: ask }`, `{ sample, ... }`);
+    // not anchored on the brace or comma before it, which every file has in numbers (slow to scan).
+    '\\b(?:elicit\\s*[,:}]|sample\\s*[,}])',
     '(?:Elicit|CreateMessage|ListRoots)(?:Request|Result)(?:WithTools)?Schema',
     '[sS]erver\\??\\.request\\b',
     '[sS]erver(?:\\?\\.)?\\[',
