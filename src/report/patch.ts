@@ -9,7 +9,7 @@ import { terminalText } from '../core/escape.ts';
 import { OutputPathError, reserveFile, type ReservedFile } from '../engine/atomic-write.ts';
 import { describeFsError } from '../engine/discover.ts';
 import type { RunResult } from '../engine/run.ts';
-import { unifiedDiffs } from './diff.ts';
+import { runPatch } from './passes.ts';
 import { count } from './formats/check-report.ts';
 import { renderHtmlReport } from './html-report.ts';
 
@@ -92,7 +92,7 @@ export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutpu
   };
   if (outputs.patch !== undefined && reserved.patch) {
     // Only the diffs, never colour: ready for `git apply` from the run's directory.
-    await write('--patch', outputs.patch, reserved.patch, () => unifiedDiffs(result.changed), `Patch (${count(result.changed.length, 'file')})`);
+    await write('--patch', outputs.patch, reserved.patch, () => runPatch(result), `Patch (${count(result.changed.length, 'file')})`);
   }
   if (outputs.report !== undefined && reserved.report) {
     await write('--report', outputs.report, reserved.report, () => renderHtmlReport(result, { dryRun: outputs.dryRun }), 'Report');
