@@ -225,9 +225,14 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
   }
   const misdirected = state !== undefined && (typeof state !== 'object' || state.handler !== handler || !steps.includes(state.step) || state.args !== digest);
   const born = state?.born ?? Math.floor(Date.now() / 1000);
-  const mint = async (next: Omit<MrtrState, 'round' | 'born'>) => {
-    const problem = mrtrJsonProblem(next.locals, 'locals', 0);
+  const carriable = (locals: Record<string, unknown>) => {
+    const problem = mrtrJsonProblem(locals, 'locals', 0);
     if (problem) throw new Error(`${handler}: ${problem}, which requestState (JSON) cannot carry; recompute it after the answer, or carry a JSON form of it`);
+  };
+  // What a split helper decided without asking on this call (see `decided`).
+  let decided: { locals: Record<string, unknown>; values: Map<string, unknown> } | undefined;
+  const mint = async (next: Omit<MrtrState, 'round' | 'born'>) => {
+    carriable(next.locals);
     const requestState = MRTR_STATE_PREFIX + (await mrtrCodec().mint({ ...next, round: crypto.randomUUID(), born }, ctx));
     const max = mrtrNumber(mrtrSettings.maxStateBytes, 'MCP_REQUEST_STATE_MAX_BYTES', 65536);
     if (requestState.length > max) {
@@ -243,7 +248,7 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
     /** Set once this call returns a question: a finally block then leaves its work to the call that completes. */
     suspended: false,
     locals<T>(): T {
-      return state!.locals as T;
+      return (decided?.locals ?? state!.locals) as T;
     },
     /**
      * The bare response for `key`, parsed with the SDK's schema for `kind` as the push API
@@ -276,6 +281,33 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
       mrtrRequireCapabilities(ctx, ask, server);
       flow.suspended = true;
       return mint({ handler, step, args: digest, locals, ask }).then((requestState) => inputRequired({ inputRequests: ask, requestState }));
+    },
+    /**
+     * A split helper returned its value without asking (a default, an early error): the call
+     * goes on as the retry that answers `step` would, with `locals` read back through JSON as
+     * that retry reads them, and each helper's value kept under its question's key for `value`.
+     * Returns the step, for a handler that keeps it in a local.
+     */
+    decided(step: string, locals: Record<string, unknown>, values: Record<string, unknown>): string {
+      carriable(locals);
+      decided = { locals: JSON.parse(JSON.stringify(locals)) as Record<string, unknown>, values: new Map(Object.entries(values)) };
+      flow.step = step;
+      return step;
+    },
+    /**
+     * The value of the split helper asked at `key`: what its request half returned on this call
+     * without asking, or what `result` (its result half) makes of the client's answer;
+     * undefined when the answer is missing.
+     */
+    value<A, T = A>(key: string, kind: 'elicit' | 'sampling' | 'roots', result?: (answer: A) => T): { value: T } | undefined {
+      if (decided?.values.has(key)) {
+        const value = decided.values.get(key) as T;
+        decided.values.delete(key);
+        return { value };
+      }
+      const answer = flow.response<A>(key, kind);
+      if (answer === undefined) return undefined;
+      return { value: result ? result(answer) : (answer as unknown as T) };
     },
     /** The same question again: the retry came without its answer (spec: re-request, do not error). */
     askAgain: async (): Promise<InputRequiredResult> => {

@@ -317,16 +317,19 @@ function dependenciesOf(result: RunResult): unknown {
  * A helper module whose exported function asks the client, after doing something (which a
  * retry would do again): it cannot be split, so every call of it stays, marked.
  */
+// A helper that asks inside a try: not split (its finally block would run on the first call).
 const CONFIRM = [
   "import type { ServerContext } from '@modelcontextprotocol/server';",
   'export async function confirm(ctx: ServerContext, message: string): Promise<boolean> {',
-  "  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
-  "  return answer.action === 'accept';",
+  '  try {',
+  "    const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
+  "    return answer.action === 'accept';",
+  '  } finally {',
+  "    console.error('asked');",
+  '  }',
   '}',
   '',
-]
-  .join('\n')
-  .replace('{\n  const answer', "{\n  console.error('asking');\n  const answer");
+].join('\n');
 
 /** A module whose only tie to the legacy surface is a call of `helper` (it does not pass the prefilter). */
 function toolsCalling(helper: string, from: string): string {
@@ -468,26 +471,43 @@ describe('helpers of a module that other modules ask through', () => {
 
   it.each([
     ['a namespace import', "import * as prompt from './prompt.js';", 'prompt.confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
-    ['an index module that re-exports it all', "import { confirm } from './lib.js';", 'confirm', "export * from './prompt.js';\n", []],
-    ['an index module that re-exports it renamed', "import { ask } from './lib.js';", 'ask', "export { confirm as ask } from './prompt.js';\n", []],
-    ['a dynamic import', "const { confirm } = await import('./prompt.js');", 'confirm', '', []],
-  ])('stay whole where a module reaches them through %s, whose calls their split would break', async (_name, imports, call, lib, callers) => {
-    await put('src/prompt.ts', PROMPT);
-    if (lib) await put('src/lib.ts', lib);
-    await put('src/b.ts', tools('move', 'confirm'));
-    await put(
-      'src/a.ts',
-      tools('wipe', 'confirm').replace("import { confirm } from './prompt.js';", imports).replace("await confirm(server, 'it')", `await ${call}(server, 'it')`),
-    );
-    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
-    expect(result.errors).toEqual([]);
-    expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
-      ...callers,
-      ['src/b.ts', 'marked', 'via-helper'],
-      ['src/prompt.ts', 'marked', 'in-helper'],
-    ]);
-    expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
-  });
+    [
+      'an index module that re-exports it all',
+      "import { confirm } from './lib.js';",
+      'confirm',
+      "export * from './prompt.js';\n",
+      [['src/a.ts', 'marked', 'via-helper']],
+    ],
+    [
+      'an index module that re-exports it renamed',
+      "import { ask } from './lib.js';",
+      'ask',
+      "export { confirm as ask } from './prompt.js';\n",
+      [['src/a.ts', 'marked', 'via-helper']],
+    ],
+    ['a dynamic import', "const { confirm } = await import('./prompt.js');", 'confirm', '', [['src/a.ts', 'marked', 'via-helper']]],
+  ])(
+    'stay whole where a module reaches them through %s, whose calls their split would break, and mark those calls',
+    async (_name, imports, call, lib, callers) => {
+      await put('src/prompt.ts', PROMPT);
+      if (lib) await put('src/lib.ts', lib);
+      await put('src/b.ts', tools('move', 'confirm'));
+      await put(
+        'src/a.ts',
+        tools('wipe', 'confirm')
+          .replace("import { confirm } from './prompt.js';", imports)
+          .replace("await confirm(server, 'it')", `await ${call}(server, 'it')`),
+      );
+      const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+      expect(result.errors).toEqual([]);
+      expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
+        ...callers,
+        ['src/b.ts', 'marked', 'via-helper'],
+        ['src/prompt.ts', 'marked', 'in-helper'],
+      ]);
+      expect(result.changed.find((c) => c.path === 'src/prompt.ts')!.output).toContain('export async function confirm(');
+    },
+  );
 
   it.each([
     ['a module imports it by a path alias', "import { confirm } from '@/prompt.js';", ['.']],

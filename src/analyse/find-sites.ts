@@ -90,6 +90,8 @@ export interface LegacySite {
     /** The arguments the request half, and the result half, take. */
     requestArgs: Node[];
     resultArgs: Node[];
+    /** The request half is async and may return the helper's value without asking. */
+    maybeAsk?: boolean;
   };
 }
 

@@ -65,7 +65,16 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   if (helpers.size === 0 && definers.size === 0) return;
   run.options.onPhase?.('cross-module', 0);
   const index = new AskingHelperIndex(helpers, (p) => displayPath(run.cwd, p));
-  const importers = possibleImporters(run, index, helpers, definers);
+  // Modules that re-export a helper: a module importing it from one of them calls it too.
+  const reexporters = index.noteReexports(
+    [...run.modules.graph.filesImportingAny(new Set(helpers.keys()))].flatMap((absolutePath) => {
+      const read =
+        run.candidates.get(absolutePath)?.input ??
+        readSource(absolutePath, (bytes) => bytes.length <= run.maxFileBytes && WHOLE_EXPORT.test(bytes.toString('latin1')))?.source;
+      return read === undefined ? [] : [{ absolutePath, source: read }];
+    }),
+  );
+  const importers = possibleImporters(run, index, new Set([...helpers.keys(), ...reexporters]), definers);
   // First, plans only: which splits every caller can take.
   const approved = await approvedSplits(
     index,
@@ -81,13 +90,13 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
 function possibleImporters(
   run: CrossModuleRun,
   index: AskingHelperIndex,
-  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  helperModules: ReadonlySet<string>,
   definers: ReadonlyMap<string, Set<string>>,
 ): Importer[] {
   const { discovery, candidates, maxFileBytes } = run;
   // The files whose relative imports (read with their text, see import-graph.ts) may name a
-  // module that exports a helper: no other file imports one.
-  const mayImport = run.modules.graph.filesImportingAny(new Set(helpers.keys()));
+  // module that exports (or re-exports) a helper: no other file imports one.
+  const mayImport = run.modules.graph.filesImportingAny(helperModules);
   const importers: Importer[] = [];
   for (let i = 0; i < discovery.files.length; i++) {
     const absolutePath = discovery.files[i]!;
@@ -105,6 +114,9 @@ function possibleImporters(
   }
   return importers;
 }
+
+/** A module that re-exports from another (`export * from`, `export { a } from`). */
+const WHOLE_EXPORT = /\bexport\s*(\*|\{[^}]*\})\s*from\b/;
 
 /** Plans a file with the given options, writing nothing (for approvedSplits). */
 function planner(run: CrossModuleRun, importers: readonly Importer[]) {

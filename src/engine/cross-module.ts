@@ -4,6 +4,7 @@
 // can migrate; otherwise the planner marks each call.
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
+import { walk } from '../analyse/ast.ts';
 import type { ExternalHelper, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
@@ -20,7 +21,9 @@ export function helperKey(module: string, name: string): string {
 /** The asking helpers a run's modules export, and the imports of them from other modules. */
 export class AskingHelperIndex {
   /** Every exported helper's name (a method's class name too): a file whose text has none of them cannot import one. */
-  private readonly names: readonly string[];
+  private names: readonly string[];
+  /** Modules that re-export helpers of the index (`export * from './prompts.js'`), with what they re-export. */
+  private readonly reexporters = new Map<string, Array<{ module: string; renamed?: ReadonlyMap<string, string> }>>();
   /** What the pass reads of each file analysed so far, by path (not the analysis: it holds the syntax tree). */
   private readonly links = new Map<string, ModuleLinks | undefined>();
 
@@ -79,6 +82,34 @@ export class AskingHelperIndex {
     return keys;
   }
 
+  /**
+   * Notes the modules among `files` that re-export the index's helpers: an import of a helper
+   * from one of them is a call of the helper too (never split: unfollowedIn). Returns them.
+   */
+  noteReexports(files: Iterable<{ absolutePath: string; source: string }>): Set<string> {
+    for (const { absolutePath, source } of files) {
+      const links = this.linksOf(absolutePath, source);
+      for (const r of links?.reexports ?? []) {
+        const module = r.from.startsWith('.') ? this.moduleOf(path.dirname(absolutePath), r.from) : undefined;
+        if (!module) continue;
+        this.reexporters.set(absolutePath, [...(this.reexporters.get(absolutePath) ?? []), { module, ...(r.renamed ? { renamed: r.renamed } : {}) }]);
+        if (r.renamed) this.names = [...new Set([...this.names, ...r.renamed.keys()])];
+      }
+    }
+    return new Set(this.reexporters.keys());
+  }
+
+  /** The helper an import of `imported` from a module that re-exports it names, with its module. */
+  private reexported(dir: string, from: string, imported: string): { module: string; helper: ExportedHelper } | undefined {
+    const reexporter = moduleOf(dir, from, this.reexporters);
+    for (const { module, renamed } of reexporter ? this.reexporters.get(reexporter)! : []) {
+      const name = renamed ? renamed.get(imported) : imported;
+      const helper = this.helpers.get(module)!.find((h) => h.name === name);
+      if (helper) return { module, helper };
+    }
+    return undefined;
+  }
+
   /** A file's links, read once for the pass (undefined when it does not parse: the main pass reports it). */
   private linksOf(file: string, source: string): ModuleLinks | undefined {
     if (!this.links.has(file)) {
@@ -94,12 +125,21 @@ export class AskingHelperIndex {
   }
 
   /** importsOf, for a file already analysed. */
-  importsIn(file: string, analysis: Pick<FileAnalysis, 'importedNames'>, approved?: ReadonlySet<string>): Map<string, ExternalHelper & { module: string }> {
+  importsIn(
+    file: string,
+    analysis: Pick<FileAnalysis, 'importedNames'> & Partial<Pick<ModuleLinks, 'dynamicImports'>>,
+    approved?: ReadonlySet<string>,
+  ): Map<string, ExternalHelper & { module: string }> {
     const found = new Map<string, ExternalHelper & { module: string }>();
-    for (const [local, { from, imported }] of analysis.importedNames) {
+    const dynamic = analysis.dynamicImports ?? new Map<string, { from: string; imported: string }>();
+    for (const [local, { from, imported }] of [...analysis.importedNames, ...dynamic]) {
       if (!from.startsWith('.')) continue;
       const module = this.moduleOf(path.dirname(file), from);
-      if (!module) continue;
+      if (!module) {
+        const through = this.reexported(path.dirname(file), from, imported);
+        if (through) found.set(local, { file: this.display(through.module), line: through.helper.line, name: through.helper.name, module: through.module });
+        continue;
+      }
       for (const helper of this.helpers.get(module)!) {
         // `import * as prompts`: `prompts.confirm(...)` calls it, never through halves (unfollowedIn).
         if (imported === '*' && !helper.name.includes('.')) {
@@ -108,8 +148,14 @@ export class AskingHelperIndex {
         }
         const [owner, method] = helper.name.split('.') as [string, string | undefined];
         if (owner !== imported) continue;
-        const split = helper.split && (!approved || approved.has(helperKey(module, helper.name))) ? { split: helper.split } : {};
-        found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...split });
+        const split =
+          helper.split && (!approved || approved.has(helperKey(module, helper.name)))
+            ? { split: helper.split }
+            : helper.split
+              ? { proposed: helper.split }
+              : {};
+        const how = dynamic.has(local) ? { dynamic: true as const } : split;
+        found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...how });
       }
     }
     return found;
@@ -156,8 +202,11 @@ const WHOLE_RELATIVE_MODULE = /\b(?:import|export)\s*\*[^;'"]{0,200}from\s*['"]\
  */
 interface ModuleLinks {
   importedNames: FileAnalysis['importedNames'];
+  /** Names taken from a module with `import()`: `const { confirm } = await import('./prompts.js')` (a namespace: `imported` is `*`). */
+  dynamicImports: FileAnalysis['importedNames'];
   importedRegistrations: FileAnalysis['importedRegistrations'];
-  reexports: Array<{ from: string; names?: ReadonlySet<string> }>;
+  /** `names`: the local names re-exported (undefined: everything); `renamed`: each exported name's local one. */
+  reexports: Array<{ from: string; names?: ReadonlySet<string>; renamed?: ReadonlyMap<string, string> }>;
 }
 
 function moduleLinks(analysis: FileAnalysis): ModuleLinks {
@@ -166,9 +215,39 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     if (statement.type === 'ExportAllDeclaration') reexports.push({ from: statement.source.value });
     if (statement.type !== 'ExportNamedDeclaration' || !statement.source) continue;
     const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
-    reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names }) });
+    const renamed = new Map(
+      statement.specifiers.flatMap((s) =>
+        s.type === 'ExportSpecifier' ? [[s.exported.type === 'Identifier' ? s.exported.name : s.exported.value, s.local.name] as const] : [],
+      ),
+    );
+    reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names, renamed }) });
   }
-  return { importedNames: analysis.importedNames, importedRegistrations: analysis.importedRegistrations, reexports };
+  return {
+    importedNames: analysis.importedNames,
+    dynamicImports: dynamicImports(analysis.program),
+    importedRegistrations: analysis.importedRegistrations,
+    reexports,
+  };
+}
+
+/** The names bound from `await import('./m')` anywhere in the module, by the local name (scopes aside: a call of one is at most marked). */
+function dynamicImports(program: FileAnalysis['program']): FileAnalysis['importedNames'] {
+  const found: FileAnalysis['importedNames'] = new Map();
+  walk(program, (node) => {
+    if (node.type !== 'VariableDeclarator' || node.init?.type !== 'AwaitExpression') return undefined;
+    const call = node.init.argument;
+    const specifier =
+      call.type === 'ImportExpression' ? call.source : call.type === 'CallExpression' && call.callee.type === 'Import' ? call.arguments[0] : undefined;
+    const from = specifier?.type === 'StringLiteral' ? specifier.value : undefined;
+    if (from === undefined) return undefined;
+    if (node.id.type === 'Identifier') found.set(node.id.name, { from, imported: '*' });
+    if (node.id.type === 'ObjectPattern')
+      for (const p of node.id.properties)
+        if (p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.value.type === 'Identifier')
+          found.set(p.value.name, { from, imported: p.key.name });
+    return undefined;
+  });
+  return found;
 }
 
 /** `import('./x')` and `require('./x')`: a module reached whole, whatever it is called by afterwards. */

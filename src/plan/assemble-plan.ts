@@ -7,7 +7,7 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { deadDeclarations, type DeadCode, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
-import { externalCalls } from './external-helpers.ts';
+import { externalCalls, markWrappedCall } from './external-helpers.ts';
 import { exportedNameOf, mark, markHelper, markReaching, markThrow, type FilePlanning } from './file-planning.ts';
 import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
@@ -15,6 +15,7 @@ import { handlerId } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
 import { dropStatements } from './resume-layout.ts';
 import { secretInState } from './secrets.ts';
+import { serverTypeNames, typeImports } from './server-type-names.ts';
 import type { FilePlan, HandlerPlan, ListPlan } from './types.ts';
 import { fileEdits, type FileEdits, type UsedOutside } from './wiring.ts';
 import { addedParameter, lastArgument } from '../rewrite/edits/arguments.ts';
@@ -90,7 +91,12 @@ function handOnContexts(file: FilePlanning, outcomes: Outcomes): { edits: Edit[]
 /** The edits of the helpers split, and the report line of each; a helper left whole is marked with the chain. */
 function applySplits(file: FilePlanning, { abandoned }: Outcomes): Edit[] {
   const edits: Edit[] = [];
-  for (const { site, chain, split } of file.splits) {
+  for (const { site, chain, split, external } of file.splits) {
+    // A function here that calls another module's helper: its call is marked if it stays whole.
+    if (external && abandoned.has(split.name)) {
+      markWrappedCall(file, site.call, site.ancestors, external, chain, 'a handler that calls it cannot be migrated.');
+      continue;
+    }
     // The innermost helper's request is the site; an outer helper's split builds on it.
     if (site.via) {
       if (!abandoned.has(split.name)) edits.push(split.edit);
@@ -225,13 +231,17 @@ function usedOutside(
     if (!(result instanceof Refusal) && result.addParam && handler.contextType && analysis.typed) serverTypes.add(`type ${handler.contextType}`);
   if (widened) serverTypes.add('type InputRequiredResult');
   const splitOnly = file.splits.filter((s) => !abandoned.has(s.split.name) && !s.site.via);
-  if (analysis.typed) for (const s of splitOnly) for (const t of s.split.resultType.split('|')) serverTypes.add(`type ${t.trim()}`);
+  // A function here that asks through another module's helper names the answer's type itself.
+  const answerTyped = file.splits.filter((s) => !abandoned.has(s.split.name) && (!s.site.via || s.external));
+  const names = serverTypeNames(analysis);
+  if (analysis.typed) for (const s of answerTyped) for (const t of typeImports(names, s.split.resultType)) serverTypes.add(t);
+  for (const s of file.splits) if (!abandoned.has(s.split.name)) for (const t of s.split.types ?? []) serverTypes.add(t);
   const halves = file.externalVia
     .filter(({ handler, site, external }) => migrates(handler, site) && !external.split!.method)
-    .flatMap(({ site, external }) => {
+    .flatMap(({ site, external, call }) => {
       const base = external.name.split('.').pop()!;
-      const from =
-        site.call.type === 'CallExpression' && site.call.callee.type === 'Identifier' ? analysis.importedNames.get(site.call.callee.name)?.from : undefined;
+      const called = call ?? site.call;
+      const from = called.type === 'CallExpression' && called.callee.type === 'Identifier' ? analysis.importedNames.get(called.callee.name)?.from : undefined;
       return from === undefined ? [] : [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])].map((name) => ({ name, from, type: false }));
     });
   const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));

@@ -4,12 +4,13 @@
 // call of it, in every module, migrates: each module reports its calls (FilePlan.externalCalls).
 import type { Node } from '@babel/types';
 import { walk } from '../analyse/ast.ts';
-import { callGraphOf, type NamedCall } from '../analyse/call-graph.ts';
+import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
-import { addSite, blockByHelper, markAt, type FilePlanning } from './file-planning.ts';
+import { addSite, askingExports, blockByHelper, blockReaching, markAt, type FilePlanning } from './file-planning.ts';
 import { viaSite } from './helper-tree.ts';
+import { helperTree } from './place-sites.ts';
 import type { ExternalHelper } from './plan-options.ts';
 import { refuse } from './refusal.ts';
 import { shapeCalls } from './split-helper.ts';
@@ -20,18 +21,79 @@ export function placeExternalCalls(file: FilePlanning): void {
   if (!helpers || helpers.size === 0) return;
   for (const call of callGraphOf(file.analysis.index).calls) {
     const external = externalHelperOf(file, helpers, call);
-    const handler = external && file.handlers.find((h) => call.functions.includes(h.fn));
-    if (!external || !handler) continue;
+    if (!external) continue;
+    const handler = file.handlers.find((h) => call.functions.includes(h.fn));
+    if (!handler) {
+      placeWrappedCall(file, call, external);
+      continue;
+    }
     const via = external.split ? externalViaSite(file, call, external, external.split) : undefined;
     if (via) {
       file.externalVia.push({ handler, site: via, external });
       addSite(file, handler, via);
       continue;
     }
-    const refusal = refuse('via-helper', 'otherModule', { helper: external.name, file: external.file, line: String(external.line) });
+    const refusal = refuse('via-helper', external.dynamic ? 'otherModuleDynamic' : 'otherModule', {
+      helper: external.name,
+      file: external.file,
+      line: String(external.line),
+    });
     markAt(file, call.call, call.ancestors, 'elicit', handler, refusal);
     blockByHelper(file, handler, external.name, call.call, call.ancestors);
   }
+}
+
+/**
+ * A call of another module's helper in a function of this module that handlers call (a local
+ * wrapper, `const pick = (server) => chooseProject(server, 'Pick one')`): the function is split
+ * as a helper asking through the other's halves, when it can be (with the functions on the way
+ * to the handlers); otherwise the call, and each handler's call on the way to it, is marked.
+ */
+function placeWrappedCall(file: FilePlanning, call: NamedCall, external: ExternalHelper): void {
+  const { analysis } = file;
+  const wrapper = call.functions[call.functions.length - 1];
+  const chain = wrapper && handlersReaching(callGraphOf(analysis.index), file.handlers, wrapper);
+  if (!chain) return; // no handler reaches it: a use that keeps the helper whole (externalLeftovers)
+  const via = external.split ? externalViaSite(file, call, external, external.split) : undefined;
+  // Kept whole by the engine: what would keep this function whole is news, when it is its own.
+  const own = !via && external.proposed ? externalViaSite(file, call, external, external.proposed) : undefined;
+  const ownWhy = own ? helperTree(file, own) : undefined;
+  const tree = via
+    ? helperTree(file, via)
+    : external.dynamic
+      ? `it takes \`${external.name}()\` from its module with import() (a static import would let it be split).`
+      : typeof ownWhy === 'string'
+        ? ownWhy
+        : `it calls \`${external.name}()\`, which stays whole: a call of it, here or in another module, cannot ask through its halves.`;
+  const exported = via && askingExports(analysis, via).length > 0;
+  if (typeof tree !== 'string' && !exported && tree.handlerCalls.length > 0) {
+    for (const s of tree.splits) file.splits.push({ ...s, chain, tree, ...(s.site === via ? { external } : {}) });
+    for (const c of tree.handlerCalls) {
+      addSite(file, c.handler, c.site);
+      file.externalVia.push({ handler: c.handler, site: c.site, external, call: call.call });
+    }
+    return;
+  }
+  markWrappedCall(file, call.call, call.ancestors, external, chain, typeof tree === 'string' ? tree : 'it is exported: other modules call it too.');
+}
+
+/** A call of another module's helper in a function of this module that stays whole, and every handler's call on the way to it, marked. */
+export function markWrappedCall(file: FilePlanning, call: Node, ancestors: readonly Node[], external: ExternalHelper, chain: HelperChain, why: string): void {
+  const refusal = refuse('via-helper', 'otherModuleWrapped', { helper: external.name, file: external.file, line: String(external.line), why });
+  markAt(file, call, ancestors, external.split?.kind ?? 'elicit', undefined, refusal);
+  const line = String(call.loc!.start.line);
+  for (const r of chain.reaching) {
+    const names = [...r.chain, external.name].map((n) => `\`${n}()\``).join(' → ');
+    markAt(
+      file,
+      r.call.call,
+      r.call.ancestors,
+      external.split?.kind ?? 'elicit',
+      r.handler,
+      refuse('via-helper', 'helperChain', { chain: names, line, helper: external.name }),
+    );
+  }
+  blockReaching(file, chain);
 }
 
 /**
@@ -53,7 +115,7 @@ export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSit
 function externalLeftovers(file: FilePlanning): Array<{ file: string; name: string; migrated: false }> {
   const helpers = file.options.externalHelpers;
   if (!helpers || helpers.size === 0) return [];
-  const asked = new Set<Node>(file.externalVia.map((e) => e.site.call));
+  const asked = new Set<Node>(file.externalVia.map((e) => e.call ?? e.site.call));
   const out: Array<{ file: string; name: string; migrated: false }> = [];
   const methods = new Map<string, ExternalHelper[]>();
   for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);
@@ -64,7 +126,7 @@ function externalLeftovers(file: FilePlanning): Array<{ file: string; name: stri
     else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
   }
   // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
-  const callees = new Set<Node>(file.externalVia.map((e) => (e.site.call as { callee: Node }).callee));
+  const callees = new Set<Node>(file.externalVia.map((e) => ((e.call ?? e.site.call) as { callee: Node }).callee));
   walk(file.analysis.program, (node, parents) => {
     if (node.type !== 'Identifier' || callees.has(node)) return undefined;
     const h = helpers.get(node.name);

@@ -25,20 +25,24 @@ export interface PlannedSplit {
   chain: HelperChain;
   split: HelperSplit;
   tree: HelperTree;
+  /** Set on a function of this module that calls another module's split helper (`site` is that call): marked if its tree is left whole. */
+  external?: ExternalHelper;
 }
 
-/** A request in a helper that cannot be split, and why. */
+/** A request in a helper that cannot be split, and why (or that is split, as `tree` says, only if handlers cannot delegate to it). */
 export interface UnsplitHelper {
   site: LegacySite;
   chain: HelperChain;
   why: string;
+  tree?: HelperTree;
 }
 
-/** A handler's call of another module's split helper, asked through its halves. */
+/** A handler's call of another module's split helper, asked through its halves (`call`: the call of it in a function of this module the handler calls). */
 export interface ExternalCall {
   handler: HandlerSite;
   site: LegacySite;
   external: ExternalHelper;
+  call?: Node;
 }
 
 export interface FilePlanning {

@@ -48,6 +48,9 @@ export function roundsOf(statements: Statement[], sites: LegacySite[], fn: Handl
     if (roundSites.some((s) => s === undefined)) {
       return refuse('mixed-promise-all', 'withOtherWork').at(site);
     }
+    // A helper that may answer without asking goes on alone, as the retry of its own round.
+    const alone = roundSites.length > 1 ? roundSites.find((s) => s?.via?.maybeAsk) : undefined;
+    if (alone) return refuse('mixed-promise-all', 'helperMayNotAsk', { helper: alone.via!.helper }).at(site);
     if (located.statement.type === 'ThrowStatement') {
       const problem = urlThrowProblem(located);
       if (problem) return problem.at(site);
@@ -198,6 +201,7 @@ export function plannedRequest(source: string, site: LegacySite, key: string, bi
     kind,
     requestText: site.via ? site.via.requestText : `${KINDS[kind].builder}(${paramsText})`,
     ...(site.via ? { resultWrap: site.via.result } : {}),
+    ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
     paramsStart: site.params?.start ?? site.call.start!,
     resultType: site.via
       ? (site.shape.resultType ?? KINDS[kind].resultType)

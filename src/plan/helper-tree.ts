@@ -11,7 +11,9 @@ import type { FileIndex } from '../analyse/file-index.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
-import { splitHelper, type HelperSplit } from './split-helper.ts';
+import type { TypeNames } from './server-type-names.ts';
+import { maybeAskSplit } from './maybe-ask-split.ts';
+import { askedFirst, splitHelper, type HelperSplit } from './split-helper.ts';
 
 export interface HelperTree {
   /** Each helper's split with the site it splits at (its request, or its call of an inner helper), innermost first. */
@@ -26,7 +28,8 @@ interface TreeContext {
   index: FileIndex;
   imports: Imports;
   handlers: readonly HandlerSite[];
-  typed: boolean;
+  /** How the halves name the server package's types; undefined in JavaScript. */
+  types: TypeNames | undefined;
   eol: string;
   /** Why a helper may not be split here, or undefined. */
   kept(fn: FunctionNode): string | undefined;
@@ -52,7 +55,10 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
-  const split = splitHelper(source, site, calls, context.typed, context.eol);
+  // A helper that does something before it asks may return without asking: its split says so.
+  const split = askedFirst(source, site)
+    ? splitHelper(source, site, calls, context.types, context.eol)
+    : maybeAskSplit(source, site, calls, context.types, context.eol);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });
   for (const call of calls) {
@@ -124,6 +130,7 @@ export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit
       args,
       requestArgs: args.filter((_, i) => split.requestArgs[i]),
       resultArgs: args.filter((_, i) => split.resultArgs[i]),
+      ...(split.maybeAsk ? { maybeAsk: true } : {}),
     },
   };
 }

@@ -4,7 +4,7 @@
 // to, which are migrated as handlers of their own.
 import { findInitHooks } from '../analyse/init-hooks.ts';
 import type { Node } from '@babel/types';
-import { callGraphOf, handlersReaching } from '../analyse/call-graph.ts';
+import { callGraphOf, handlersReaching, type HelperChain } from '../analyse/call-graph.ts';
 import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { argumentParams, referencedNames, type FunctionNode } from '../analyse/ast.ts';
@@ -28,6 +28,7 @@ import {
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
+import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
 import { planUrlThrow } from './url-elicitation.ts';
@@ -155,9 +156,21 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
           (s) => exportedNameOf(analysis, s.site.enclosing!) !== undefined && !options.splitExported?.has(exportedNameOf(analysis, s.site.enclosing!)!),
         )
       : [];
-  if (typeof tree !== 'string' && pending.length === 0 && (tree.handlerCalls.length > 0 || exported.length > 0)) {
-    for (const s of tree.splits) file.splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
-    for (const c of tree.handlerCalls) addSite(file, c.handler, c.site);
+  const splits = typeof tree !== 'string' && pending.length === 0 && (tree.handlerCalls.length > 0 || exported.length > 0);
+  // A function handlers delegate to (`return this.review(args)`) that may answer without asking
+  // is migrated as a handler of its own, as before it could be split; split only if it cannot be.
+  if (
+    splits &&
+    chain &&
+    exported.length === 0 &&
+    tree.splits.some((s) => s.split.maybeAsk) &&
+    typeof delegationTo(callGraphOf(analysis.index), file.handlers, site.enclosing!) !== 'string'
+  ) {
+    file.deferred.push({ site, chain, why: 'it is delegated to.', tree });
+    return;
+  }
+  if (splits) {
+    placeTree(file, tree, chain);
     return;
   }
   for (const name of exported) {
@@ -194,6 +207,12 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
         : refuse('no-request-to-answer', 'outsideHandler'),
     );
   }
+}
+
+/** A tree of splits placed: each helper split, each handler's call of the outermost a site it asks at. */
+function placeTree(file: FilePlanning, tree: HelperTree, chain: HelperChain | undefined): void {
+  for (const s of tree.splits) file.splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
+  for (const c of tree.handlerCalls) addSite(file, c.handler, c.site);
 }
 
 /**
@@ -243,12 +262,12 @@ function contextLike(param: Node, source: string): boolean {
 
 /** What other modules need of a split to ask through it. */
 function shapeOf(split: HelperSplit): SplitShape {
-  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity } = split;
-  return { kind, resultType, ...(valueType ? { valueType } : {}), method, requestArgs, resultArgs, identity };
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk } = split;
+  return { kind, resultType, ...(valueType ? { valueType } : {}), method, requestArgs, resultArgs, identity, ...(maybeAsk ? { maybeAsk } : {}) };
 }
 
 /** The splits of the helpers on the way from a request to its handlers, or why not. */
-function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
+export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
   const { analysis } = file;
   const graph = callGraphOf(analysis.index);
   const kept = (fn: FunctionNode) => {
@@ -269,7 +288,7 @@ function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
       index: analysis.index,
       imports: analysis.importedNames,
       handlers: file.handlers,
-      typed: analysis.typed,
+      types: analysis.typed ? serverTypeNames(analysis) : undefined,
       eol: file.eol,
       kept,
       exported,
@@ -345,9 +364,12 @@ export function placeDelegations(file: FilePlanning): void {
       for (const d of mine) addSite(file, delegation.handler, d.site);
       continue;
     }
-    for (const { site, chain, why } of mine) {
-      markHelper(file, site, chain, why);
-      blockReaching(file, chain);
+    for (const { site, chain, why, tree } of mine) {
+      if (tree) placeTree(file, tree, chain);
+      else {
+        markHelper(file, site, chain, why);
+        blockReaching(file, chain);
+      }
     }
   }
 }

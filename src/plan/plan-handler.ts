@@ -113,7 +113,7 @@ function earlierMigration(analysis: FileAnalysis, body: Node, sites: LegacySite[
 /** A name the migrated body declares that the handler already uses. */
 function nameClash(fn: HandlerSite['fn'], bodyNames: ReadonlySet<string>, sites: LegacySite[]): Refusal | undefined {
   const own = [...bodyNames, ...fn.params.flatMap((p) => boundNames(p).map((b) => b.name))];
-  const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+)?$/.test(n));
+  const taken = own.find((n) => /^mrtr(Answer\d*|Resuming\d+|Index\d+|Outcome\d*)?$/.test(n));
   return taken ? refuse('name-clash', 'usedInHandler', { name: taken }).at(sites[0]!) : undefined;
 }
 

@@ -14,6 +14,10 @@ export interface ExternalHelper {
   line: number;
   name: string;
   split?: SplitShape;
+  /** How its module would split it, where the engine keeps it whole (a call elsewhere cannot ask through its halves). */
+  proposed?: SplitShape;
+  /** Taken from the module with `import()` (`const { confirm } = await import('./prompts.js')`): never split. */
+  dynamic?: true;
 }
 
 export interface PlanOptions {

@@ -510,6 +510,16 @@ export const REFUSAL_CODES = {
         reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which cannot suspend it.',
         next: 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.',
       },
+      otherModuleDynamic: {
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
+        next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
+      },
+      otherModuleWrapped: {
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{line}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
+        next: 'have this function return `{{helper}}(...)` as it is, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
+      },
     },
   },
   'blocked-by-helper': {
@@ -716,6 +726,10 @@ export const REFUSAL_CODES = {
       withOtherWork: {
         reason: 'Promise.all awaits a legacy request together with other work.',
         next: `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
+      },
+      helperMayNotAsk: {
+        reason: 'Promise.all awaits `{{helper}}()`, a helper that may answer without asking, together with other requests.',
+        next: `await \`{{helper}}()\` in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
       },
     },
   },

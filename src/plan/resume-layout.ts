@@ -333,7 +333,8 @@ function questionEndingIf(ctx: Context, pass: ListPass, j: number): { item: Comp
   if (ctx.loops || unit?.type !== 'compound') return undefined;
   const item = pass.list.items[unit.item] as CompoundItem;
   const points = ctx.under.get(item.span.start) ?? [];
-  if (item.kind !== 'if' || points.length !== 1) return undefined;
+  // A question a helper may answer without asking goes on past the `if` on the first call: its answer cannot be read in an else block.
+  if (item.kind !== 'if' || points.length !== 1 || ctx.plan.points[points[0]!]!.requests[0]!.maybeAsk) return undefined;
   const last = item.children.map((child) => child.list.items.at(-1)).find((l) => l?.type === 'point' && l.point === points[0]);
   if (!last) return undefined;
   // A question awaited inside a statement is read by writing that statement again.

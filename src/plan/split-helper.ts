@@ -10,6 +10,7 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { type Edit, promisedType } from '../core/vocabulary.ts';
 import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
+import { localTypeText, type TypeNames } from './server-type-names.ts';
 import type { SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -20,15 +21,20 @@ export interface HelperSplit extends SplitShape {
   requestCall(args: string[], receiver?: string): string;
   /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
   resultCall(answer: string, args: string[], receiver?: string): string;
+  /** The import specifiers of the server package's types its halves name, when they are not the answer's alone (`type InputRequest`, `type ElicitResult as McpElicitResult`). */
+  types?: string[];
 }
 
 /**
  * The split, or why the helper cannot be split (`it is a helper that ...`). `site` is the
  * request the helper makes, or (a helper calling a helper) its call of a split helper.
  */
-export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], typed: boolean, eol: string): HelperSplit | string {
+export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
   const helper = splittable(source, site, calls);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
+  // An inner helper that may answer without asking hands this one a value, not an answer.
+  if (site.via?.maybeAsk && helper.answer.form !== 'return')
+    return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
   const { fn, holder } = helper;
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
@@ -47,6 +53,7 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
     requestArgs: params.map((p) => request.names.has(p)),
     resultArgs: params.map((p) => postNames.has(p)),
     identity,
+    ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
   };
   const halves: HelperHalves = {
     declaration: holder.node,
@@ -54,7 +61,8 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
     name: holder.name,
     requestParams: paramsUsed(source, fn, shape.requestArgs),
     requestText: request.text,
-    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, typed) }),
+    ...(shape.maybeAsk ? { maybeAsk: true } : {}),
+    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types) }),
   };
   const edit = splitHelperEdit(source, eol, halves);
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape) };
@@ -69,7 +77,7 @@ interface Splittable {
   post: Statement[];
 }
 
-/** The helper's parts when it has the shape that splits, or why not (`that ...`). */
+/** The parts of a helper whose request is its first statement, or why it does not split (`that ...`). */
 function splittable(source: string, site: LegacySite, calls: NamedCall[]): Splittable | string {
   const fn = site.enclosing!;
   const holder = declarationOf(site, fn);
@@ -80,9 +88,8 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[]): Split
   if (fn.params.some((p) => p.type !== 'Identifier')) return 'whose parameters are not plain names.';
   const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
   const [first, ...post] = body;
-  // The request must be the helper's first statement: anything before it would run again.
-  const answer = returnsCall ? ({ form: 'return' } as const) : first ? answerBinding(first, site.call, source) : undefined;
-  if (!answer) return 'that does other work before its request, or awaits it inside an expression.';
+  // The request is the helper's first statement (askedFirst; other helpers split as maybe-ask-split.ts says).
+  const answer = returnsCall ? ({ form: 'return' } as const) : answerBinding(first!, site.call, source)!;
   let awaits = false;
   let usesThis = false;
   for (const s of post) walk(s, (n) => void ((n.type === 'AwaitExpression' && (awaits = true)) || (n.type === 'ThisExpression' && (usesThis = true))));
@@ -93,8 +100,16 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[]): Split
   return callersProblem(calls) ?? { fn, holder, answer, first, post };
 }
 
+/** Whether the helper's request is its first statement (or what an arrow returns): else see maybe-ask-split.ts. */
+export function askedFirst(source: string, site: LegacySite): boolean {
+  const fn = site.enclosing!;
+  if (fn.body === site.call) return true;
+  const first = fn.body.type === 'BlockStatement' ? fn.body.body[0] : undefined;
+  return first !== undefined && answerBinding(first, site.call, source) !== undefined;
+}
+
 /** Why a caller's call cannot become a request and a result computed on resume, if one cannot. */
-function callersProblem(calls: NamedCall[]): string | undefined {
+export function callersProblem(calls: NamedCall[]): string | undefined {
   for (const call of calls) {
     const parent = call.ancestors[call.ancestors.length - 1];
     const returned = parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === call.call);
@@ -112,7 +127,7 @@ function callersProblem(calls: NamedCall[]): string | undefined {
  * What the request half returns, and the names it reads: the request itself, or the inner
  * helper's request builder called with this helper's arguments.
  */
-function requestHalf(source: string, site: LegacySite): { text: string; names: Set<string> } {
+export function requestHalf(source: string, site: LegacySite): { text: string; names: Set<string> } {
   const inner = site.via;
   if (inner) return { text: inner.requestText, names: namesOf(inner.requestArgs) };
   const text = `${KINDS[site.kind!].builder}(${site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : '')})`;
@@ -126,14 +141,14 @@ function resultHalf(
   helper: Splittable,
   shape: SplitShape,
   wrap: readonly [string, string] | undefined,
-  typed: boolean,
+  types: TypeNames | undefined,
 ): NonNullable<HelperHalves['result']> {
   const { fn, answer, first, post } = helper;
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
   const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
   return {
-    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${typed ? `: ${shape.resultType}` : ''}`),
-    returnType: typed ? shape.valueType : undefined,
+    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+    returnType: types ? shape.valueType : undefined,
     bodyStart: first ? first.start! : undefined,
     body:
       answer.form === 'return'
@@ -143,7 +158,7 @@ function resultHalf(
 }
 
 /** The text of the helper's parameters a half takes: its `this` parameter, `first` (the answer), then those `used`. */
-function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string): string {
+export function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string): string {
   const text = (p: Node) => source.slice(p.start!, p.end!);
   const own = thisParam(fn);
   return [
@@ -168,15 +183,15 @@ export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, '
   };
 }
 
-function namesOf(nodes: readonly Node[]): Set<string> {
+export function namesOf(nodes: readonly Node[]): Set<string> {
   return new Set(nodes.flatMap((n) => [...referencedNames(n)]));
 }
 
 /** How the helper's first statement takes the answer: as a name (or a pattern's text), or by returning it. */
-type Answer = { form: 'declare'; name: string } | { form: 'return' };
+export type Answer = { form: 'declare'; name: string } | { form: 'return' };
 
 /** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */
-function answerBinding(statement: Statement, call: Node, source: string): Answer | undefined {
+export function answerBinding(statement: Statement, call: Node, source: string): Answer | undefined {
   const awaited = (n: Node | null | undefined) => n === call || (n?.type === 'AwaitExpression' && n.argument === call);
   if (statement.type === 'ReturnStatement' && awaited(statement.argument)) return { form: 'return' };
   if (statement.type === 'VariableDeclaration' && statement.kind === 'const' && statement.declarations.length === 1) {
@@ -189,7 +204,7 @@ function answerBinding(statement: Statement, call: Node, source: string): Answer
   return undefined;
 }
 
-interface Holder {
+export interface Holder {
   name: string;
   /** What the halves replace: the function, its const declaration or the method (with an `export` around it). */
   node: Node;
@@ -203,7 +218,7 @@ interface Holder {
  * The helper's own declaration: `function name() {}` (exported or not), `const name = async
  * () => {}`, or a method of a class (its modifiers kept, `async` dropped: the halves do not await).
  */
-function declarationOf(site: LegacySite, fn: Node): Holder | undefined {
+export function declarationOf(site: LegacySite, fn: Node): Holder | undefined {
   const chain = site.ancestors;
   const at = chain.indexOf(fn as never);
   const parent = chain[at - 1];

@@ -46,6 +46,8 @@ export interface PlannedRequest {
   guard: 'elicit' | 'sampling' | 'roots';
   /** For a split helper's call: what the helper made of the answer (`confirmResult(` … `, msg)`). */
   resultWrap?: [before: string, after: string];
+  /** `requestText` is a helper's async request half, which may return its value without asking (see SplitShape). */
+  maybeAsk?: true;
   line: number;
   column: number;
 }
@@ -232,6 +234,8 @@ export interface SplitShape {
   resultArgs: boolean[];
   /** The helper returned the bare answer: nothing to compute on the retry. */
   identity: boolean;
+  /** The request half is async and may return the helper's value without asking (`{ value }`), or the question (`{ ask }`). */
+  maybeAsk?: true;
 }
 
 // --- how a handler is written, each question once (see resume-layout.ts) ---------------------

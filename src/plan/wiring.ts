@@ -9,6 +9,7 @@ import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
 import { type Edit, eolOf } from '../core/vocabulary.ts';
 import { addImport, rewriteImport } from '../rewrite/edits/imports.ts';
 import { markerComment } from '../rewrite/edits/marker-comment.ts';
+import { maybeAskNamesType } from './maybe-ask-split.ts';
 import { wireVerifier } from '../rewrite/edits/verifier.ts';
 import type { StateModuleOptions } from './plan-options.ts';
 import { refuse, type Refusal } from './refusal.ts';
@@ -95,12 +96,13 @@ function verifierWiring(
  */
 function serverNamesToImport(analysis: FileAnalysis, planned: HandlerPlan[], outside: UsedOutside): { missing: string[]; wanted: string[] } {
   const typeImports = new Set<string>(outside.serverTypes);
-  for (const h of planned) {
-    if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
-    for (const p of h.points) for (const r of p.requests) if (analysis.typed) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
-  }
-  const types = [...typeImports].filter((t) => /^type [A-Z]\w*$/.test(t));
-  const wanted = planned.length > 0 || outside.builders ? ['inputRequired', ...types] : types;
+  // A helper's request half builds its question, and its result half may name the answer's type.
+  const requests = planned.flatMap((h) => h.points.flatMap((p) => p.requests));
+  for (const h of planned) if (h.returnTypeEdit) typeImports.add('type InputRequiredResult');
+  for (const r of requests)
+    if (analysis.typed && (!r.maybeAsk || maybeAskNamesType(r))) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
+  const types = [...typeImports].filter((t) => /^type [A-Z]\w*( as [A-Z]\w*)?$/.test(t));
+  const wanted = requests.some((r) => !r.maybeAsk) || outside.builders ? ['inputRequired', ...types] : types;
   const have = importedFrom(analysis.program, SERVER_PACKAGE);
   return { missing: wanted.filter((name) => !isImported(have, name)), wanted };
 }
@@ -157,7 +159,12 @@ function importEdits(writing: ImportWriting, serverNames: string[], moduleNames:
   const { source, program } = analysis;
   const edits: Edit[] = [];
   const merged = new Set<number>();
-  if (serverNames.length > 0) {
+  if (serverNames.length > 0 && serverNames.every((n) => n.startsWith('type '))) {
+    // Types alone (a handler asking only through helpers' halves) join a type-only import of the package.
+    const edit = moduleImport(writing, SERVER_PACKAGE, new Map(serverNames.map((n) => [n.slice('type '.length), true])));
+    if (edit) merged.add(edit.target);
+    if (edit) edits.push(edit.edit);
+  } else if (serverNames.length > 0) {
     const target = importToMergeInto(program, SERVER_PACKAGE);
     if (target) merged.add(target.start!);
     edits.push(addImport(source, program, system, style, SERVER_PACKAGE, serverNames, drops));

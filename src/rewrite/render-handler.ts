@@ -26,6 +26,7 @@ import type {
 } from '../plan/types.ts';
 import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/vocabulary.ts';
 import { addedParameter } from './edits/arguments.ts';
+import { maybeAskAnswer, maybeAskLines, maybeAskValue } from './maybe-ask-render.ts';
 import { markerComment } from './edits/marker-comment.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
@@ -274,14 +275,34 @@ class BodyRenderer {
     }
     const carried = this.layout.carried[p]!;
     const locals = carried.length === 0 ? '{}' : `{ ${carried.map((l) => l.name).join(', ')} }`;
-    lines.push(`${indent}return mrtr.ask(${this.q(point.step)}, ${locals}, {`);
     // A request's continuation lines keep their indentation relative to its first line.
-    const keyIndent = indent + U;
-    for (const request of point.requests) {
+    const requestLines = (request: (typeof point.requests)[number], at: string) => {
       const [first, ...rest] = request.requestText.split('\n');
       const starts: number[] = [];
-      for (let at = request.paramsStart; starts.length < rest.length;) starts.push((at = source.indexOf('\n', at) + 1));
-      const text = [first!.replace(/\r$/, ''), ...this.reindent(rest, starts, indentAt(source, request.paramsStart), keyIndent)];
+      for (let from = request.paramsStart; starts.length < rest.length;) starts.push((from = source.indexOf('\n', from) + 1));
+      return [first!.replace(/\r$/, ''), ...this.reindent(rest, starts, indentAt(source, request.paramsStart), at)];
+    };
+    const asked = point.requests[0]!;
+    if (asked.maybeAsk) {
+      const earlier = this.plan.points.slice(0, p).filter((q) => q.requests[0]!.maybeAsk).length;
+      const outcome = `mrtrOutcome${earlier > 0 ? earlier + 1 : ''}`;
+      const stepLocal = this.layout.stepVar === 'mrtr.step' ? undefined : this.layout.stepVar;
+      const ask = {
+        indent,
+        requestLines: requestLines(asked, indent),
+        step: this.q(point.step),
+        locals,
+        key: asked.key,
+        outcome,
+        quote: (t: string) => this.q(t),
+        semi: this.semi,
+      };
+      return [...lines, ...maybeAskLines(stepLocal ? { ...ask, stepLocal } : ask)];
+    }
+    lines.push(`${indent}return mrtr.ask(${this.q(point.step)}, ${locals}, {`);
+    const keyIndent = indent + U;
+    for (const request of point.requests) {
+      const text = requestLines(request, keyIndent);
       text[0] = `${keyIndent}${request.key}: ${text[0]}`;
       text[text.length - 1] = `${text[text.length - 1]},`;
       lines.push(...text);
@@ -329,7 +350,8 @@ class BodyRenderer {
             : undefined;
     const names = direct ?? requests.map((_, i) => (single ? 'mrtrAnswer' : `mrtrAnswer${i + 1}`));
     const declKind = direct && binding.form === 'declare' ? binding.kind : 'const';
-    const response = (r: (typeof requests)[number]) => `mrtr.response${typed ? `<${r.resultType}>` : ''}(${this.q(r.key)}, ${this.q(r.guard)})`;
+    const response = (r: (typeof requests)[number]) =>
+      r.maybeAsk ? maybeAskValue(r, (t) => this.q(t), typed) : `mrtr.response${typed ? `<${r.resultType}>` : ''}(${this.q(r.key)}, ${this.q(r.guard)})`;
     const lines = requests.map((r, i) =>
       fromState
         ? `${indent}${declKind} ${names[i]} = ${fromState} ? mrtr.locals${typed ? `<{ ${names[i]}: ${r.resultType} }>` : ''}().${names[i]} : ${response(r)}${semi}`
@@ -337,7 +359,8 @@ class BodyRenderer {
     );
     const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
     const missing = names.map((n) => `${n} === undefined`).join(' || ');
-    const wrap = (name: string, i: number) => (requests[i]!.resultWrap ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}` : name);
+    const wrap = (name: string, i: number) =>
+      requests[i]!.maybeAsk ? maybeAskAnswer(name) : requests[i]!.resultWrap ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}` : name;
     const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
     const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
     let finish: string | undefined;
@@ -359,9 +382,10 @@ class BodyRenderer {
   private inline(point: SuspensionPoint, target: string): string[] {
     const { source } = this;
     const inline = point.inline!;
-    const wrap = point.requests[0]!.resultWrap;
-    const answer = wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
-    // `(await ask())` becomes `mrtrAnswer`, without the parentheses it no longer needs.
+    const request = point.requests[0]!;
+    const wrap = request.maybeAsk ? undefined : request.resultWrap;
+    const answer = request.maybeAsk ? maybeAskAnswer('mrtrAnswer') : wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
+    // `(await ask())` becomes `mrtrAnswer` (or `mrtrAnswer.value`), without the parentheses it no longer needs.
     const paren = !wrap && inline.parenthesized === true;
     const at = paren ? { start: inline.start - 1, end: inline.end + 1 } : inline;
     const { lines, starts } = this.spliced(lineStartOf(source, point.statement.start), lineEndOf(source, point.statement.end), [{ ...at, text: answer }]);

@@ -15,6 +15,8 @@ export interface HelperHalves {
   requestParams: string;
   /** What the request half returns. */
   requestText: string;
+  /** The request half resolves to `{ value }` or `{ ask }` (it returns an inner helper's that may answer without asking). */
+  maybeAsk?: boolean;
   /** The result half, absent when the helper returned the answer as it was. */
   result?: {
     params: string;
@@ -29,9 +31,15 @@ export interface HelperHalves {
 export function splitHelperEdit(source: string, eol: string, halves: HelperHalves): Edit {
   const { declaration, head, name } = halves;
   const indent = indentAt(source, declaration.start!);
+  const why = halves.maybeAsk
+    ? [
+        `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
+        `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
+      ]
+    : [`handler asks with ${name}Request() and, once answered, computes ${name}Result().`];
   const lines = [
     lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
-    lineComment('', `handler asks with ${name}Request() and, once answered, computes ${name}Result().`),
+    ...why.map((l) => lineComment('', l)),
     `${head}${name}Request(${halves.requestParams}) {`,
     `  return ${halves.requestText};`,
     '}',

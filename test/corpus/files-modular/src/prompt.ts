@@ -16,10 +16,10 @@ export async function confirmDestructive(server: McpServer, what: string): Promi
   return confirm(server, `This cannot be undone: ${what}. Continue?`);
 }
 
-/** Asks for a new name; logs the question first (the audit trail wants every prompt). */
+/** Asks for a new name; logs the question first (the audit trail wants every prompt, once). */
 export async function askName(server: McpServer, current: string): Promise<string | undefined> {
   log(`prompt: rename ${current}`);
-  // corpus-site: mark in-helper
+  // corpus-site: migrate
   const result = await server.server.elicitInput({
     message: `New name for ${current}?`,
     requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },

@@ -1,0 +1,368 @@
+// A helper that does something before it asks (a guard, a default, a lookup) and may return
+// without asking (`if (process.env.X) return { resolved: X }; const projects = await
+// api.list(); if (!projects.length) return { error }; const r = await elicitInput(...); ...`).
+// It is split in two: `xRequest(...)`, async, runs what came before the question, once, and
+// resolves to `{ value }` (what the helper returned without asking) or `{ ask }` (the question);
+// `xResult(answer, ...)` is what the helper made of the answer: the code after the question, in
+// the blocks around it, then the code after those. Only the answer and the helper's arguments
+// reach the result half: a local computed before the question would have to travel, and is
+// refused.
+import type { Node, Statement } from '@babel/types';
+import { annotatedType, argumentParams, boundNames, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
+import { TS_TYPES } from '../analyse/babel.cjs';
+import type { NamedCall } from '../analyse/call-graph.ts';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import { KINDS } from '../analyse/sdk-surface.ts';
+import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
+import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/maybe-ask-helper.ts';
+import { declaredBy } from './liveness.ts';
+import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
+import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
+import type { PlannedRequest, SplitShape } from './types.ts';
+
+/** The split of a helper whose question is not its first statement, or why not (`that ...`). */
+export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
+  const typed = types !== undefined;
+  const fn = site.enclosing!;
+  const holder = declarationOf(site, fn);
+  if (!holder) return 'it is a helper that is not a plain function declaration, a const function or a method.';
+  const why = helperProblem(fn) ?? callersProblem(calls);
+  if (why) return `it is a helper ${why}`;
+  const path = pathTo(fn, site);
+  if (typeof path === 'string') return `it is a helper ${path}`;
+  const question = path[path.length - 1]!;
+  const statement = question.list[question.index]!;
+  const answer = answerBinding(statement, site.call, source);
+  if (!answer) return 'it is a helper that awaits its request inside an expression.';
+  // An inner helper that may answer without asking hands this one a value, not an answer.
+  if (site.via?.maybeAsk) return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
+  const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
+  if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
+  const after = continuation(path);
+  const afterProblem = continuationProblem(fn, path, after, holder.method);
+  if (afterProblem) return `it is a helper ${afterProblem}`;
+
+  const params = argumentParams(fn).map((p) => (p as { name: string }).name);
+  const request = requestHalf(source, site);
+  const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
+  const resultNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
+  const requestNames = new Set([...namesOutside(fn.body, [statementSpan(statement), ...removedAfter(source, path)]), ...request.names]);
+  const identity = answer.form === 'return' && !wrap;
+  const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
+  const shape: SplitShape = {
+    kind: site.kind!,
+    resultType,
+    ...(valueType !== undefined ? { valueType } : {}),
+    method: holder.method,
+    requestArgs: params.map((p) => requestNames.has(p)),
+    resultArgs: params.map((p) => resultNames.has(p)),
+    identity,
+    maybeAsk: true,
+  };
+  const edit = maybeAskHelperEdit(source, eol, {
+    declaration: holder.node,
+    head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
+    name: holder.name,
+    request: [
+      ...requestEdits(
+        source,
+        fn,
+        path,
+        asked(source, fn, site, request.text),
+        shape,
+        types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
+      ),
+      renamed(holder.node, fn, holder.name),
+    ],
+    ...(identity ? {} : { result: resultHalf(source, fn, path, answer, wrap, shape, types) }),
+  });
+  const imports = types ? [...typeImports(types, 'InputRequest'), ...(identity ? [] : typeImports(types, resultType))] : [];
+  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}) };
+}
+
+/** Whether a handler's `mrtr.value` names the answer's type: the result half is not passed by its name alone. */
+export function maybeAskNamesType(r: PlannedRequest): boolean {
+  const [before, after] = r.resultWrap ?? ['', ''];
+  return !(/^[A-Za-z_$][\w$]*\($/.test(before) && after === ')');
+}
+
+/** Why the helper's own form keeps it whole (`that ...`). */
+function helperProblem(fn: FunctionNode): string | undefined {
+  if (!fn.async || fn.generator || fn.body.type !== 'BlockStatement') return 'that is not an async function with a block body.';
+  if (fn.params.some((p) => p.type !== 'Identifier')) return 'whose parameters are not plain names.';
+  return undefined;
+}
+
+/** One list on the way from the helper's body to its question: the statement of it on the way, and the compound that holds the next list. */
+interface Step {
+  list: Statement[];
+  index: number;
+  /** The `{` ... `}` of the list (undefined for an if-branch written without braces). */
+  block?: Node;
+}
+
+/** The lists from the helper's body down to the statement that asks, or why the question cannot be reached so (`that ...`). */
+function pathTo(fn: FunctionNode, site: LegacySite): Step[] | string {
+  const steps: Step[] = [];
+  const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
+  let list: Statement[] = body.body;
+  let braces: Node | undefined = body;
+  const within = (n: Node | null | undefined) => n !== null && n !== undefined && n.start! <= site.call.start! && site.call.end! <= n.end!;
+  for (;;) {
+    const index = list.findIndex(within);
+    const s = list[index];
+    if (!s) return 'whose request is not in a statement of its own.';
+    const step: Step = { list, index, ...(braces ? { block: braces } : {}) };
+    steps.push(step);
+    const child = (next: Node) => {
+      braces = next.type === 'BlockStatement' ? next : undefined;
+      list = next.type === 'BlockStatement' ? next.body : [next as Statement];
+    };
+    if (s.type === 'IfStatement' && !within(s.test)) child(within(s.consequent) ? s.consequent : s.alternate!);
+    else if (s.type === 'BlockStatement') child(s);
+    // The handler now meets the request's failure, and the retry is another call: a catch or
+    // finally block around the request would see neither.
+    else if (s.type === 'TryStatement') return 'whose request is in a try statement (its catch and finally blocks would not see the request fail or end).';
+    else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
+    else return steps;
+  }
+}
+
+/** The statements the retry runs after the answer: the rest of each list on the way, innermost first. */
+function continuation(path: readonly Step[]): Statement[] {
+  const out: Statement[] = [];
+  for (let k = path.length - 1; k >= 0; k--) {
+    const step = path[k]!;
+    out.push(...step.list.slice(step.index + 1));
+  }
+  return out;
+}
+
+/** Why the code after the question cannot be the result half (`that ...`): it awaits, uses `this`, or reads a local computed before the question. */
+function continuationProblem(fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
+  let awaits = false;
+  let usesThis = false;
+  for (const n of after) {
+    // An `await` in a function of its own is that function's; so is `this` in one that is not an arrow.
+    walk(n, (node) =>
+      isFunction(node) ? false : void (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await) ? (awaits = true) : 0),
+    );
+    walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
+  }
+  if (awaits) return 'that awaits more after its request.';
+  if (usesThis && !method) return 'that uses `this` after its request.';
+  const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
+  const before = path.flatMap((step) => step.list.slice(0, step.index).flatMap((s) => declaredBy(s)));
+  const carried = before.find((d) => read.has(d.name));
+  // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
+  const changed = [...assignedOutside(path[0]!.list, after)].find((n) => read.has(n) && fn.params.some((p) => p.type === 'Identifier' && p.name === n));
+  if (changed) return `whose code after its request reads the parameter \`${changed}\`, which it changes before it.`;
+  return carried ? `whose code after its request reads \`${carried.name}\`, computed before it (it would have to travel with the question).` : undefined;
+}
+
+/** The names the statements assign outside the nodes `skipped` (the code after the question). */
+function assignedOutside(statements: readonly Statement[], skipped: readonly Node[]): Set<string> {
+  const names = new Set<string>();
+  for (const s of statements)
+    walk(s, (node) => {
+      if (skipped.includes(node)) return false;
+      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) names.add(b.name);
+      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') names.add(node.argument.name);
+      return undefined;
+    });
+  return names;
+}
+
+/**
+ * The request half as edits of the helper's text: renamed, its unused parameters dropped, its
+ * returns wrapped (`return { value: x }`), the question returned (`return { ask: ... }`) with
+ * nothing after it in its list, and a `return { value: undefined }` where the body could end.
+ */
+function requestEdits(
+  source: string,
+  fn: FunctionNode,
+  path: readonly Step[],
+  ask: readonly string[],
+  shape: SplitShape,
+  returnType: string | undefined,
+): Edit[] {
+  const last = path[path.length - 1]!;
+  const statement = last.list[last.index]!;
+  const removed = removedAfter(source, path);
+  const inRemoved = (n: Node) => removed.some((r) => r.start <= n.start! && n.end! <= r.end);
+  const semi = source[statement.end! - 1] === ';' ? ';' : '';
+  const [first, ...rest] = ask;
+  const indent = indentAt(source, statement.start!);
+  const question =
+    rest.length === 0
+      ? `return { ask: ${first} }${semi}`
+      : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
+  const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: question }];
+  walk(fn.body, (node) => {
+    if (node === statement || inRemoved(node)) return false;
+    if (isFunction(node)) return false;
+    if (node.type !== 'ReturnStatement') return undefined;
+    if (node.argument)
+      edits.push(
+        { start: node.argument.start!, end: node.argument.start!, text: '{ value: ' },
+        { start: node.argument.end!, end: node.argument.end!, text: ' }' },
+      );
+    else edits.push({ start: node.start! + 'return'.length, end: node.start! + 'return'.length, text: ' { value: undefined }' });
+    return false;
+  });
+  const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
+  if (!endsExiting(body.body, statement)) {
+    const close = body.end! - 1;
+    const indent = body.body[0] ? indentAt(source, body.body[0].start!) : `${indentAt(source, close)}  `;
+    edits.push({ start: lineStartOf(source, close), end: lineStartOf(source, close), text: `${indent}return { value: undefined }${semi}\n` });
+  }
+  edits.push(...signatureEdits(source, fn, shape, returnType));
+  return edits;
+}
+
+/**
+ * The question's lines, as `return { ask: <question> }` writes them: its lines after the first
+ * one level deeper (those inside a template literal are data, and stay as they are).
+ */
+function asked(source: string, fn: FunctionNode, site: LegacySite, text: string): string[] {
+  const [first, ...rest] = text.split('\n');
+  if (rest.length === 0) return [first!];
+  const from = site.params && !site.via && !site.paramsRead ? site.params.start! : undefined;
+  const literals = multilineLiterals(fn);
+  const statementIndent = indentAt(source, site.call.start!);
+  const next = rest.find((l) => l.trim() !== '');
+  const unit =
+    next && /^[ \t]*/.exec(next)![0].startsWith(statementIndent) && /^[ \t]*/.exec(next)![0].length > statementIndent.length
+      ? /^[ \t]*/.exec(next)![0].slice(statementIndent.length)
+      : '  ';
+  let at = from;
+  return [
+    first!,
+    ...rest.map((line) => {
+      at = at === undefined ? undefined : source.indexOf('\n', at) + 1;
+      const data = at === undefined || literals.some((v) => v.start < at! && at! < v.end);
+      return data || line.trim() === '' ? line.replace(/\r$/, '') : unit + line.replace(/\r$/, '');
+    }),
+  ];
+}
+
+/** The request half's parameters (those it reads) and return type (`returned`: a value or a question). */
+function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, returned: string | undefined): Edit[] {
+  const edits: Edit[] = [];
+  const own = argumentParams(fn);
+  if (own.length > 0 && shape.requestArgs.some((used) => !used)) {
+    const first = own[0]!;
+    const last = own[own.length - 1]!;
+    // The `this` parameter, when there is one, stays where it is.
+    const kept = paramsUsed(source, { ...fn, params: own } as FunctionNode, shape.requestArgs);
+    const start = kept === '' && fn.params.length > own.length ? fn.params[0]!.end! : first.start!;
+    edits.push({ start, end: last.end!, text: kept });
+  }
+  const returnType = annotatedType(fn.returnType);
+  if (returned !== undefined && returnType) edits.push({ start: returnType.start!, end: returnType.end!, text: returned });
+  return edits;
+}
+
+/** Whether a list, read up to `question` (which returns the question), ends by returning or throwing on every path. */
+function endsExiting(list: readonly Statement[], question: Statement): boolean {
+  const at = list.indexOf(question);
+  const last = at >= 0 ? question : list[list.length - 1];
+  return last !== undefined && exits(last, question);
+}
+
+function exits(s: Statement, question: Statement): boolean {
+  if (s === question || s.type === 'ReturnStatement' || s.type === 'ThrowStatement') return true;
+  if (s.type === 'BlockStatement') return endsExiting(s.body, question);
+  if (s.type === 'TryStatement')
+    return (
+      (s.finalizer !== null && s.finalizer !== undefined && endsExiting(s.finalizer.body, question)) ||
+      (endsExiting(s.block.body, question) && (!s.handler || endsExiting(s.handler.body.body, question)))
+    );
+  return s.type === 'IfStatement' && s.alternate !== null && s.alternate !== undefined && exits(s.consequent, question) && exits(s.alternate, question);
+}
+
+/** The whole lines after the question in its own list: the request half ends with the question. */
+function removedAfter(source: string, path: readonly Step[]): Span[] {
+  const last = path[path.length - 1]!;
+  const rest = last.list.slice(last.index + 1);
+  if (rest.length === 0 || !last.block) return [];
+  return [{ start: lineEndOf(source, last.list[last.index]!.end!) + 1, end: lineStartOf(source, last.block.end! - 1) }];
+}
+
+function statementSpan(statement: Statement): Span {
+  return { start: statement.start!, end: statement.end! };
+}
+
+/** The result half: the answer (and the arguments the code after it reads), then that code, re-entered as the blocks around it say. */
+function resultHalf(
+  source: string,
+  fn: FunctionNode,
+  path: readonly Step[],
+  answer: Answer,
+  wrap: readonly [string, string] | undefined,
+  shape: SplitShape,
+  types: TypeNames | undefined,
+): NonNullable<Parameters<typeof maybeAskHelperEdit>[2]['result']> {
+  const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
+  const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
+  const first = answer.form === 'return' ? `return ${wrapped};` : wrap ? `const ${answer.name} = ${wrapped};` : undefined;
+  return {
+    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+    ...(types && shape.valueType ? { returnType: shape.valueType } : {}),
+    ...(first ? { first } : {}),
+    frames: frames(source, path),
+    verbatim: multilineLiterals(fn),
+  };
+}
+
+/** Each list on the way, innermost first: its indentation, the lines after its statement, how it is re-entered. */
+function frames(source: string, path: readonly Step[]): ContinuationFrame[] {
+  const out: ContinuationFrame[] = [];
+  for (let k = path.length - 1; k >= 0; k--) {
+    const step = path[k]!;
+    const s = step.list[step.index]!;
+    const rest = step.list.slice(step.index + 1);
+    const lines = step.block && rest.length > 0 ? { start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) } : undefined;
+    out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}) });
+  }
+  return out;
+}
+
+/** Template literals over several lines: their lines are data, never re-indented. */
+function multilineLiterals(fn: FunctionNode): Span[] {
+  const spans: Span[] = [];
+  walk(fn.body, (node) => {
+    if (node.type === 'TemplateLiteral' && node.loc && node.loc.start.line !== node.loc.end.line) spans.push({ start: node.start!, end: node.end! });
+    return undefined;
+  });
+  return spans;
+}
+
+/** The names `node` reads outside the spans given (what the request half, which leaves them out, reads). */
+function namesOutside(node: Node, spans: readonly Span[]): Set<string> {
+  const names = new Set<string>();
+  walk(node, (current, parents) => {
+    if (TS_TYPES.has(current.type) || spans.some((s) => s.start <= current.start! && current.end! <= s.end)) return false;
+    const parent = parents[parents.length - 1];
+    if (current.type === 'Identifier' && !(parent && isNonReferencePosition(current, parent))) names.add(current.name);
+    return undefined;
+  });
+  return names;
+}
+
+/** The helper's name where it is declared, as the request half's. */
+function renamed(declaration: Node, fn: FunctionNode, name: string): Edit {
+  const held = declaration.type === 'ExportNamedDeclaration' ? declaration.declaration! : declaration;
+  const id =
+    fn.type === 'FunctionDeclaration'
+      ? fn.id!
+      : fn.type === 'ClassMethod'
+        ? fn.key
+        : (held as Extract<Node, { type: 'VariableDeclaration' }>).declarations[0]!.id;
+  return { start: id.start!, end: id.start! + name.length, text: `${name}Request` };
+}
+
+function typeText(source: string, annotation: Node | null | undefined): string {
+  const type = annotatedType(annotation);
+  return type ? source.slice(type.start!, type.end!) : '';
+}

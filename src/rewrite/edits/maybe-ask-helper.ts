@@ -1,0 +1,111 @@
+// A helper that may answer without asking, split in two (see src/plan/maybe-ask-split.ts), as
+// the edit that replaces its declaration: `xRequest(...)`, the helper as it was up to its
+// question, resolving to `{ value }` or `{ ask }`, and `xResult(answer, ...)`, the code after
+// the question, then the code after each block around it, each under a comment saying why.
+import type { Node } from '@babel/types';
+import { lineComment } from '../../core/escape.ts';
+import { type Edit, type Span, indentAt, lineEndOf, lineStartOf } from '../../core/vocabulary.ts';
+
+/** One list on the way from the helper's body to its question, innermost first. */
+export interface ContinuationFrame {
+  /** The indentation of the list's statement on the way (for the innermost, the question). */
+  indent: string;
+  /** The whole lines after that statement in the list. */
+  after?: Span;
+}
+
+export interface MaybeAskHalves {
+  /** The helper's declaration (a function, a const, a method): its lines are replaced. */
+  declaration: Node;
+  /** What the result half starts with: `function `, `export function `, or a method's modifiers. */
+  head: string;
+  name: string;
+  /** The request half: the declaration's own text with these edits (offsets into the source). */
+  request: Edit[];
+  /** The result half, absent when the helper returned the answer as it was. */
+  result?: {
+    params: string;
+    returnType?: string;
+    /** A statement before the code after the question (the answer taken through an inner helper's result). */
+    first?: string;
+    frames: ContinuationFrame[];
+    /** Lines inside these spans are data (template literals): never re-indented. */
+    verbatim: Span[];
+  };
+}
+
+export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAskHalves): Edit {
+  const { declaration, name } = halves;
+  const indent = indentAt(source, declaration.start!);
+  const start = lineStartOf(source, declaration.start!);
+  let end = lineEndOf(source, declaration.end!);
+  if (source[end - 1] === '\r') end--;
+  const why = halves.result
+    ? [
+        `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
+        `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
+        `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
+      ]
+    : [
+        `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
+        `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
+        '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
+      ];
+  const lines = [...why.map((l) => indent + lineComment('', l)), ...applied(source, start, end, halves.request).split(/\r?\n/)];
+  if (halves.result) {
+    const { params, returnType } = halves.result;
+    lines.push(
+      '',
+      `${indent}${halves.head}${name}Result(${params})${returnType ? `: ${returnType}` : ''} {`,
+      ...resultBody(source, halves.result),
+      `${indent}}`,
+    );
+  }
+  return { start, end, text: lines.join(eol) };
+}
+
+/** source[from, to) with the edits applied. */
+function applied(source: string, from: number, to: number, edits: readonly Edit[]): string {
+  let out = '';
+  let at = from;
+  for (const e of [...edits].sort((a, b) => a.start - b.start || a.end - b.end)) {
+    out += source.slice(at, e.start) + e.text;
+    at = Math.max(at, e.end);
+  }
+  return out + source.slice(at, to);
+}
+
+/** A line of the result half, and whether it is data (inside a template literal) that keeps its text. */
+interface Line {
+  text: string;
+  verbatim: boolean;
+}
+
+/** The code after the question, then each list's rest after the block the question was in, re-indented to the list's level. */
+function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']>): string[] {
+  const { frames, verbatim, first } = result;
+  const linesOf = (span: Span | undefined): Line[] => {
+    if (!span || span.end <= span.start) return [];
+    const out: Line[] = [];
+    let at = span.start;
+    for (const text of source
+      .slice(span.start, span.end)
+      .replace(/\r?\n$/, '')
+      .split('\n')) {
+      out.push({ text: text.replace(/\r$/, ''), verbatim: verbatim.some((v) => v.start < at && at < v.end) });
+      at += text.length + 1;
+    }
+    return out;
+  };
+  let lines: Line[] = [...(first ? [{ text: frames[0]!.indent + first, verbatim: false }] : []), ...linesOf(frames[0]!.after)];
+  for (let k = 1; k < frames.length; k++) {
+    const frame = frames[k]!;
+    const inner = frames[k - 1]!;
+    lines = lines.map((l) => (l.verbatim || !l.text.startsWith(inner.indent) ? l : { ...l, text: frame.indent + l.text.slice(inner.indent.length) }));
+    lines.push(...linesOf(frame.after));
+  }
+  const text = lines.map((l) => (l.verbatim || l.text.trim() !== '' ? l.text : ''));
+  // The blank lines between the question and what follows it do not open the result half.
+  while (text[0] === '') text.shift();
+  return text;
+}
