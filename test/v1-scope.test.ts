@@ -6,6 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collectCheckReport } from '../src/cli/check-command.ts';
 import { runCodemod } from '../src/engine/run.ts';
 import { importedPackages } from '../src/engine/v1-upgrade.ts';
 import { renderHtmlReport } from '../src/report/html-report.ts';
@@ -154,6 +155,15 @@ describe('the v1-to-v2 upgrade', () => {
     expect([...imported].sort()).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', '@modelcontextprotocol/server-legacy']));
     for (const name of imported) expect(Object.keys(manifest.dependencies), name).toContain(name);
     expect(manifest.dependencies['@modelcontextprotocol/sdk']).toBe('^1.32.2');
+  });
+
+  it('is run by check too: a finding on v1 code says what migrate will do with it', async () => {
+    await project();
+    const before = new Map(Object.entries(FILES));
+    const report = await collectCheckReport([dir], dir);
+    expect(report.findings.map((f) => [f.file, f.ruleId])).toEqual([['src/server.ts', 'legacy-request']]);
+    expect(report.summary.fixable).toBe(1);
+    for (const [file, text] of before) expect(await readFile(path.join(dir, file), 'utf8'), file).toBe(text);
   });
 
   it("runs alone with v1: 'only', to be committed first; the next run makes the MRTR change", async () => {

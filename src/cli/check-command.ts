@@ -198,10 +198,10 @@ export async function collectCheckReport(paths: readonly string[], cwd: string, 
   const discovery = await discoverFiles(paths, cwd, discover, () => progress?.tick());
   const markers = markerTexts(checkFindings);
   // The codemod's view, over the same discovered files (its errors include discovery's).
-  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate),
-  // nothing is rewritten (the plans' sites are the findings), and the type checker is asked
-  // only about receivers.
-  const settings = { onText: markers.onText, onAnalysed: markers.onAnalysed, write: false, rewrite: false, cwd, v1: false, types: new LintTypeFacts() };
+  // Analysis only: nothing is rewritten (the plans' sites are the findings), and the type
+  // checker is asked only about receivers. v1 files MRTR needs go through the official codemod
+  // (on scratch copies) as on migrate, so that a finding says what migrate would do with it.
+  const settings = { onText: markers.onText, onAnalysed: markers.onAnalysed, write: false, rewrite: false, cwd, types: new LintTypeFacts() };
   const run = progress ? await runDiscovered(runCodemod, discovery, settings, progress) : await runCodemod({ ...settings, discovery });
   // Named after the run, not before: 10,000 display paths held through the run made V8's
   // collector work about 4x as hard in most runs of the benchmark (+270 ms, +70 MB peak).
