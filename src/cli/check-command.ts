@@ -52,6 +52,8 @@ export interface CheckCommand {
   outputFile?: string;
   /** --color / --no-color when given (the text formats have no colour yet: accepted as every linter's is). */
   color?: boolean;
+  /** --no-v1: check v1 files as they are (each site `legacy-sdk`), without running the official codemod on scratch copies. */
+  v1?: boolean;
 }
 
 /** The I/O `check` needs (a progress line on a terminal stderr for the text format). */
@@ -80,6 +82,12 @@ export const CHECK_OPTIONS = {
     describe:
       'Write the report to FILE instead of stdout (the whole report, even with --quiet); never through a symbolic link, and never over a file that is not empty or an earlier report of check',
   },
+  v1: {
+    type: 'boolean',
+    default: true,
+    describe:
+      'Run the official v1-to-v2 codemod on scratch copies of the v1 files MRTR needs, so that a finding says what migrate will do (--no-v1 reports their sites legacy-sdk, faster)',
+  },
   ...FILE_FILTER_OPTIONS,
   color: {
     ...COLOR_OPTIONS.color,
@@ -94,6 +102,7 @@ interface CheckArgs {
   quiet?: boolean;
   color?: boolean;
   outputFile?: unknown;
+  v1?: boolean;
   include?: unknown;
   exclude?: unknown;
 }
@@ -126,6 +135,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         include: optionList(args.include),
         exclude: optionList(args.exclude),
         quiet: Boolean(args.quiet),
+        ...(args.v1 === false ? { v1: false } : {}),
         ...(typeof args.color === 'boolean' ? { color: args.color } : {}),
         ...(typeof args.outputFile === 'string' ? { outputFile: args.outputFile } : {}),
       });
@@ -158,7 +168,7 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
   });
   let report: CheckReport;
   try {
-    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress);
+    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, command.v1 !== false);
   } finally {
     progress.done();
   }
@@ -185,7 +195,13 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
 // --- collecting findings ----------------------------------------------------------------------
 
 /** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
-export async function collectCheckReport(paths: readonly string[], cwd: string, discover: DiscoverOptions = {}, progress?: Progress): Promise<CheckReport> {
+export async function collectCheckReport(
+  paths: readonly string[],
+  cwd: string,
+  discover: DiscoverOptions = {},
+  progress?: Progress,
+  v1 = true,
+): Promise<CheckReport> {
   const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, checkFindings] = await Promise.all([
     import('../engine/discover.ts'),
     import('../engine/run.ts'),
@@ -200,8 +216,9 @@ export async function collectCheckReport(paths: readonly string[], cwd: string, 
   // The codemod's view, over the same discovered files (its errors include discovery's).
   // Analysis only: nothing is rewritten (the plans' sites are the findings), and the type
   // checker is asked only about receivers. v1 files MRTR needs go through the official codemod
-  // (on scratch copies) as on migrate, so that a finding says what migrate would do with it.
-  const settings = { onText: markers.onText, onAnalysed: markers.onAnalysed, write: false, rewrite: false, cwd, types: new LintTypeFacts() };
+  // (on scratch copies) as on migrate, so that a finding says what migrate would do with it
+  // (unless --no-v1: then their sites are legacy-sdk).
+  const settings = { onText: markers.onText, onAnalysed: markers.onAnalysed, write: false, rewrite: false, cwd, v1, types: new LintTypeFacts() };
   const run = progress ? await runDiscovered(runCodemod, discovery, settings, progress) : await runCodemod({ ...settings, discovery });
   // Named after the run, not before: 10,000 display paths held through the run made V8's
   // collector work about 4x as hard in most runs of the benchmark (+270 ms, +70 MB peak).
