@@ -36,6 +36,8 @@ export interface TransformOptions {
   v1Through?: string;
   /** This file's exported functions other modules register as handlers, and how. */
   registeredAs?: PlanOptions['registeredAs'];
+  /** Other modules' tool registries this file hands declarations to (the engine found them). */
+  registries?: PlanOptions['registries'];
   /** Where the request-state module is (default: beside the file), and whether the engine wires its verifier elsewhere. */
   stateModule?: PlanOptions['stateModule'];
   /** Functions this file imports that only register (the engine showed it): an initialize hook's call of one moves to start-up. */
@@ -57,6 +59,7 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}),
     ...(options.v1Through ? { v1Through: options.v1Through } : {}),
     ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}),
+    ...(options.registries ? { registries: options.registries } : {}),
     ...(sitesOnly ? { sitesOnly } : {}),
   };
 }

@@ -182,6 +182,39 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Wipe') ? accept({ ok: true }) : accept({ tag: 'hot' })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:tag:users:hot'],
   },
+  "handlers a project's registry gets from its declarations' factories": {
+    fixture: 'registry-factories',
+    calls: [
+      { name: 'list_tables', arguments: {} },
+      { name: 'drop_table', arguments: { table: 'logs' } },
+    ],
+    script: { roots: [{ uri: 'file:///data/a' }, { uri: 'file:///data/b' }], elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:list:start', 'audit:list:2', 'count:logs', 'delete:logs=3'],
+  },
+  'tools written as classes, whose instances a loop registers': {
+    fixture: 'registry-classes',
+    calls: [
+      { name: 'archive_table', arguments: { table: 'users' } },
+      { name: 'ping', arguments: {} },
+      { name: 'vacuum', arguments: {} },
+      { name: 'reindex', arguments: {} },
+    ],
+    script: {
+      elicit: () => accept({ ok: true }),
+      sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'pong' } }),
+    },
+    legacyLog: ['count:users', 'delete:users=5', 'audit:ping', 'audit:vacuum:accept', 'audit:reindex:accept'],
+  },
+  "a confirmation gate in a base class's invoke, which every subclass tool runs": {
+    fixture: 'base-class-gate',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'truncate_table', arguments: { table: 'users' } },
+      { name: 'count_rows', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).includes('drop_table') ? accept({ ok: true }) : { action: 'decline' }) },
+    legacyLog: ['audit:invoke:drop_table', 'count:logs', 'delete:logs=3', 'audit:invoke:truncate_table', 'audit:invoke:count_rows', 'count:users'],
+  },
   'a bound method through optional chains, request() by method, a destructured context': {
     fixture: 'receiver-provenance',
     calls: [

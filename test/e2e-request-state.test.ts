@@ -11,6 +11,7 @@ type ServerModule = { createServer(world: World): McpServer };
 const deleteServer = (await import('../fixtures/elicit-confirm-delete/output.ts')) as ServerModule;
 const formsServer = (await import('../fixtures/request-forms/output.ts')) as ServerModule;
 const deleteInput = (await import('../fixtures/elicit-confirm-delete/input.ts')) as ServerModule;
+const classesServer = (await import('../fixtures/registry-classes/output.ts')) as ServerModule;
 /** The request-state module the migrated fixtures import (its settings are process-wide). */
 const stateModule = await import('../fixtures/_support/mrtr-request-state.ts');
 
@@ -136,6 +137,16 @@ describe('a migrated handler on the 2026-07-28 era', () => {
     expect(await auto.callRaw({ ...misdirected, requestState: again.requestState })).toMatchObject({ error: { code: -32602 } });
     expect(world.log).toEqual(['audit:roots:asked']);
     await Promise.all([auto.close(), connection.close()]);
+  });
+
+  it('names the state of one method serving several tools by the tool of its instance: state minted for one is refused on another', async () => {
+    const { world, connection, first } = await firstRound(classesServer, 'vacuum', {});
+    expect(payloadOf(first.requestState).p).toMatchObject({ handler: 'tool:vacuum', step: 'answer' });
+    const answer = { answer: { action: 'accept', content: { ok: true } } };
+    const misdirected = await connection.callRaw({ name: 'reindex', arguments: {}, inputResponses: answer, requestState: first.requestState });
+    expect(misdirected).toMatchObject({ resultType: 'input_required', requestState: 'mrtr-refused' });
+    expect(world.log).toEqual([]);
+    await connection.close();
   });
 });
 

@@ -208,7 +208,7 @@ class Resolver implements ReceiverResolver {
         if (b.annotation) return this.typeResolve(b.annotation, b.chain);
         return b.init && b.id.type === 'Identifier' ? this.resolve(b.init, b.chain) : undefined;
       case 'param':
-        if (b.pattern) return undefined;
+        if (b.pattern) return this.destructuredResolve(b.param, b.pattern.property, b.chain);
         if (b.annotation) return this.typeResolve(b.annotation, b.chain);
         return b.fallback ? this.resolve(b.fallback, b.chain.slice(0, -1)) : undefined;
       case 'function':
@@ -218,6 +218,17 @@ class Resolver implements ReceiverResolver {
         // Another module's value (a workspace package's too, in a monorepo) is unknown here.
         return undefined;
     }
+  }
+
+  /** `{ server }: ToolContext`: the property of the parameter's declared type. */
+  private destructuredResolve(param: Node, property: string, chain: readonly FunctionNode[]): Resolved {
+    const pattern = param.type === 'AssignmentPattern' ? param.left : param;
+    const type = pattern.type === 'ObjectPattern' ? annotatedType(pattern.typeAnnotation) : undefined;
+    if (!type) return undefined;
+    const object = this.typeResolve(type, chain);
+    if (typeof object !== 'object' || object === null) return object === 'other' ? 'other' : undefined;
+    if ('shape' in object) return this.shapeMemberResolve(object.shape, property, object.chain);
+    return 'instance' in object ? this.instanceMemberResolve(object.instance, property) : undefined;
   }
 
   /** `new X(...)`: the SDK's classes by name, local classes by what they extend. */
@@ -238,8 +249,9 @@ class Resolver implements ReceiverResolver {
     return cls.superClass.type === 'Identifier' ? roleOfResolved(this.constructed(cls.superClass, functions)) : undefined;
   }
 
-  /** `f(...)` of a local function: its return annotation, or what every `return` of it gives. */
+  /** `f(...)` of a local function, or `this.m(...)` of a method of this class: its return annotation, or what every `return` of it gives. */
   private called(callee: Node, functions: readonly FunctionNode[]): Resolved {
+    if (callee.type === 'MemberExpression' && callee.object.type === 'ThisExpression' && !callee.computed) return this.methodCalled(callee, functions);
     if (callee.type !== 'Identifier') return undefined;
     const b = this.bindings.bindingOf(callee.name, functions);
     const fn = b?.kind === 'function' ? b.fn : b?.kind === 'variable' && b.init && isFunction(b.init) ? b.init : undefined;
@@ -247,6 +259,21 @@ class Resolver implements ReceiverResolver {
     const chain = b?.kind === 'function' ? b.chain : [...(b as { chain: readonly FunctionNode[] }).chain, fn];
     const annotation = annotatedType(fn.returnType);
     return annotation ? this.typeRole(unwrapPromise(annotation), chain) : this.returnedRole(fn, chain);
+  }
+
+  /** `this.ensureServer()`: a method the class `this` is declares itself, by its return annotation or its returns. */
+  private methodCalled(callee: Extract<Node, { type: 'MemberExpression' }>, functions: readonly FunctionNode[]): Resolved {
+    const cls = this.bindings.thisClassOf(functions[functions.length - 1]);
+    const key = keyName(callee.property);
+    if (!cls || !key) return undefined;
+    const method = cls.body.body.find(
+      (m): m is Extract<Node, { type: 'ClassMethod' | 'ClassPrivateMethod' }> =>
+        (m.type === 'ClassMethod' || m.type === 'ClassPrivateMethod') && m.kind === 'method' && !m.static && keyName(m.key) === key,
+    );
+    if (!method) return undefined;
+    const chain = this.bindings.chainOf(method);
+    const annotation = annotatedType(method.returnType);
+    return annotation ? this.typeRole(unwrapPromise(annotation), chain) : this.returnedRole(method, chain);
   }
 
   /** What a value of the type written at `type` holds. */

@@ -13,6 +13,7 @@ import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
 import { handlerId } from './plan-handler.ts';
 import { refuse, Refusal } from './refusal.ts';
+import { registryQuestions } from './registry-questions.ts';
 import { dropStatements } from './resume-layout.ts';
 import { secretInState } from './secrets.ts';
 import { serverTypeNames, typeImports } from './server-type-names.ts';
@@ -58,6 +59,7 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
     // Exported helpers split here (the engine told other modules to ask through their halves).
     splitExported: file.splits.filter((s) => !outcomes.abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(analysis, s.site.enclosing!) ?? []),
     definers,
+    ...registryQuestions(file),
   };
 }
 

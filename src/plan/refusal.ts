@@ -567,6 +567,11 @@ export const REFUSAL_CODES = {
           'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.',
         next: 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.',
       },
+      instanceName: {
+        reason:
+          "each instance of this handler's class is registered under its own `{{member}}`, which the class does not keep (readonly), so the request state cannot name the tool it was minted for.",
+        next: 'make `{{member}}` readonly (or a string field the class never assigns), then run again.',
+      },
     },
   },
   'shared-handler': {
@@ -576,6 +581,11 @@ export const REFUSAL_CODES = {
       severalRegistrations: {
         reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
         next: 'give each registration its own function (wrapping a shared one), then run again.',
+      },
+      factoryAlternatives: {
+        reason:
+          'the factory of {{handler}} returns one of {{count}} functions (chosen when the server is built), and the migrated state must name the one that minted it.',
+        next: 'have the factory return one function that makes the choice inside it, then run again.',
       },
       methodUsedElsewhere: {
         reason:

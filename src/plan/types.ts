@@ -218,6 +218,12 @@ export interface FilePlan {
   splitExported: string[];
   /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
   definers: Array<{ from: string; name: string }>;
+  /**
+   * Functions of other modules this module hands declarations to (`declareTool` from
+   * './registry.js'), asked about when a request here has no handler: a registry there may
+   * register what their factories return (see PlanOptions.registries).
+   */
+  registryQuestions?: Array<{ local: string; from: string; imported: string }>;
 }
 
 /**
