@@ -20,6 +20,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { terminalText } from '../core/escape.ts';
 import type { DiscoverOptions } from '../engine/discover.ts';
 import type { RunResult, RunSite } from '../engine/run.ts';
+import type { TransformOptions } from '../transform.ts';
 import type { FileScan } from '../report/check-findings.ts';
 import {
   buildCheckReport,
@@ -36,7 +37,7 @@ import {
 import type { ReservedFile } from '../engine/atomic-write.ts';
 import { EXIT_FAILED } from '../report/exit-codes.ts';
 import type { CliIo } from './io.ts';
-import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, optionList } from './options.ts';
+import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, IDEMPOTENT_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
 
 export interface CheckCommand {
@@ -54,6 +55,8 @@ export interface CheckCommand {
   color?: boolean;
   /** --no-v1: check v1 files as they are (each site `legacy-sdk`), without running the official codemod on scratch copies. */
   v1?: boolean;
+  /** --idempotent NAME (repeatable): callees declared idempotent, as for migrate. */
+  idempotent?: string[];
 }
 
 /** The I/O `check` needs (a progress line on a terminal stderr for the text format). */
@@ -89,6 +92,7 @@ export const CHECK_OPTIONS = {
       'Run the official v1-to-v2 codemod on scratch copies of the v1 files MRTR needs, so that a finding says what migrate will do (--no-v1 reports their sites legacy-sdk, faster)',
   },
   ...FILE_FILTER_OPTIONS,
+  ...IDEMPOTENT_OPTIONS,
   color: {
     ...COLOR_OPTIONS.color,
     describe: 'Accepted (and --no-color, --color=always|never|auto) as by migrate, for scripts that pass it to every tool: the reports of check have no colour',
@@ -105,6 +109,7 @@ interface CheckArgs {
   v1?: boolean;
   include?: unknown;
   exclude?: unknown;
+  idempotent?: unknown;
 }
 
 /** @internal The yargs definition of `check`; `onCommand` receives the parsed command (run it with runCheckCommand). Internal: the published declarations must not need yargs types. */
@@ -136,6 +141,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         exclude: optionList(args.exclude),
         quiet: Boolean(args.quiet),
         ...(args.v1 === false ? { v1: false } : {}),
+        ...(args.idempotent !== undefined ? { idempotent: optionList(args.idempotent) } : {}),
         ...(typeof args.color === 'boolean' ? { color: args.color } : {}),
         ...(typeof args.outputFile === 'string' ? { outputFile: args.outputFile } : {}),
       });
@@ -168,7 +174,8 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
   });
   let report: CheckReport;
   try {
-    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, command.v1 !== false);
+    const transform = command.idempotent?.length ? { idempotent: command.idempotent } : {};
+    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, transform, command.v1 !== false);
   } finally {
     progress.done();
   }
@@ -194,12 +201,13 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
 
 // --- collecting findings ----------------------------------------------------------------------
 
-/** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
+/** Dry-runs the codemod over `paths` (with the user's choices `transform`) and scans comments for markers; writes nothing. */
 export async function collectCheckReport(
   paths: readonly string[],
   cwd: string,
   discover: DiscoverOptions = {},
   progress?: Progress,
+  transform: Pick<TransformOptions, 'idempotent'> = {},
   v1 = true,
 ): Promise<CheckReport> {
   const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, checkFindings] = await Promise.all([
@@ -218,7 +226,16 @@ export async function collectCheckReport(
   // checker is asked only about receivers. v1 files MRTR needs go through the official codemod
   // (on scratch copies) as on migrate, so that a finding says what migrate would do with it
   // (unless --no-v1: then their sites are legacy-sdk).
-  const settings = { onText: markers.onText, onAnalysed: markers.onAnalysed, write: false, rewrite: false, cwd, v1, types: new LintTypeFacts() };
+  const settings = {
+    onText: markers.onText,
+    onAnalysed: markers.onAnalysed,
+    write: false,
+    rewrite: false,
+    cwd,
+    v1,
+    types: new LintTypeFacts(),
+    transform,
+  };
   const run = progress ? await runDiscovered(runCodemod, discovery, settings, progress) : await runCodemod({ ...settings, discovery });
   // Named after the run, not before: 10,000 display paths held through the run made V8's
   // collector work about 4x as hard in most runs of the benchmark (+270 ms, +70 MB peak).

@@ -9,6 +9,7 @@ import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { argumentParams, referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
+import { v1ServerSource } from '../analyse/v1-server-source.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
 import { delegationTo } from './delegates.ts';
@@ -40,7 +41,7 @@ import { planUrlThrow } from './url-elicitation.ts';
  */
 export function presetRefusals(file: FilePlanning): void {
   const { analysis, options, source, handlers } = file;
-  const v1 = v1ServerImport(analysis.importedNames, source);
+  const v1 = v1ServerSource(analysis.importedNames.values(), analysis.index);
   const onV1 = v1
     ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) })
     : options.v1Through
@@ -83,41 +84,6 @@ export function presetRefusals(file: FilePlanning): void {
     }
   }
 }
-
-/**
- * What v1 import of the module its servers or handler contexts may come from: a server class
- * (`McpServer`, `Server`), a handler context (`RequestHandlerExtra`), the protocol, or what
- * cannot be told apart (a namespace or default import, a `require`). Types, schemas and
- * utilities (`CallToolResultSchema`, `ErrorCode`, `toJsonSchemaCompat`) do not hold a server: a
- * module importing only those from v1 registers on its v2 server all the same.
- */
-function v1ServerImport(importedNames: ReadonlyMap<string, { from: string; imported: string }>, source: string): string | undefined {
-  for (const { from, imported } of importedNames.values()) {
-    if (from !== V1_ROOT && !from.startsWith(`${V1_ROOT}/`)) continue;
-    if (imported === '*' || imported === 'default' || V1_SERVER_NAMES.has(imported)) return from;
-  }
-  return /\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? V1_ROOT : undefined;
-}
-
-const V1_ROOT = '@modelcontextprotocol/sdk';
-
-/** The v1 names a server, or a handler's context, is declared with. */
-const V1_SERVER_NAMES: ReadonlySet<string> = new Set([
-  'McpServer',
-  'Server',
-  'Protocol',
-  'RequestHandlerExtra',
-  'ServerOptions',
-  'ToolCallback',
-  'ReadResourceCallback',
-  'ReadResourceTemplateCallback',
-  'PromptCallback',
-  'RegisteredTool',
-  'RegisteredPrompt',
-  'RegisteredResource',
-  'RegisteredResourceTemplate',
-  'ResourceTemplate',
-]);
 
 /** Places every candidate site: with its handler, with the handlers a split helper asks for, or marked. */
 export function placeSites(file: FilePlanning): void {
@@ -198,13 +164,16 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
     );
   } else {
-    const context = contextParameterOf(file, site);
+    const factory = factoryReturning(file, site);
+    const context = factory === undefined ? contextParameterOf(file, site) : undefined;
     mark(
       file,
       site,
-      context
-        ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
-        : refuse('no-request-to-answer', 'outsideHandler'),
+      factory !== undefined
+        ? refuse('unregistered-handler', 'returnedByFactory', { factory })
+        : context
+          ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
+          : refuse('no-request-to-answer', 'outsideHandler'),
     );
   }
 }
@@ -213,6 +182,25 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
 function placeTree(file: FilePlanning, tree: HelperTree, chain: HelperChain | undefined): void {
   for (const s of tree.splits) file.splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
   for (const c of tree.handlerCalls) addSite(file, c.handler, c.site);
+}
+
+/**
+ * The function (its name, quoted) that returns the function making the request (`return async () =>
+ * ...`, `(env) => async (args) => ...`): a factory of handlers, which a project registers through
+ * a registry or a loop of its own (`tools.map((t) => server.registerTool(t.name, t.config,
+ * t.build(env)))`). Undefined when no function on the way is returned.
+ */
+function factoryReturning(file: FilePlanning, site: LegacySite): string | undefined {
+  const { index } = file.analysis;
+  for (let i = site.functions.length - 1; i > 0; i--) {
+    const [fn, outer] = [site.functions[i]!, site.functions[i - 1]!];
+    const parent = index.functions.find((f) => f.node === fn)?.ancestors.at(-1);
+    const returned = (parent?.type === 'ReturnStatement' && parent.argument === fn) || (outer.type === 'ArrowFunctionExpression' && outer.body === fn);
+    if (!returned) continue;
+    const name = callGraphOf(index).nameOf(outer);
+    return name ? `\`${codeSnippet(name)}\`` : 'a function around it';
+  }
+  return undefined;
 }
 
 /**

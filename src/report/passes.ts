@@ -69,6 +69,9 @@ export function runPatch(result: Pick<RunResult, 'changed' | 'stateModules'>, op
   return patch;
 }
 
+/** A part's header line (a comment `git apply` passes over), as partHeader writes it. */
+export const PART_HEADER_LINE = /^# mrtr-codemod, part \d+ of \d+: [^\n]*\n/gm;
+
 function partHeader(part: number, of: number, what: string): string {
   return `# mrtr-codemod, part ${part} of ${of}: ${what}\n`;
 }
