@@ -728,7 +728,7 @@ describe('a tracked file that cannot be read', () => {
       ]);
       expect(check.code).toBe(2);
       const migrate = await runCli(dir, ['migrate', '--dry-run', 'src'], { NO_COLOR: '1', HOME: dir }, user);
-      expect(migrate.stdout).toContain('Errors: 3\n');
+      expect(migrate.stderr).toContain('Errors: 3\n');
       expect(migrate.code).toBe(2);
     } finally {
       await chmod(path.join(dir, 'src/locked'), 0o755);
