@@ -34,7 +34,12 @@ describe('legacy call detection', () => {
     expect(sites.map((s) => s.kind)).toEqual([kind]);
   });
 
-  it.each(["ctx.mcpReq.send({ method: 'ping' })", 'other.sendRequest(request)', 'client.createMessage(p)', 'ctx.mcpReq.notify(n)'])('ignores %s', (call) => {
+  it.each([
+    "ctx.mcpReq.send({ method: 'ping' })",
+    'other.sendRequest(request)',
+    '({ createMessage: (p: unknown) => p }).createMessage(p)',
+    'ctx.mcpReq.notify(n)',
+  ])('ignores %s', (call) => {
     expect(analyseFile(tool(`  await ${call};\n  return x;`), 'server.ts').sites).toEqual([]);
   });
 

@@ -354,6 +354,13 @@ function initializerType(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node)
 }
 
 const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;
+/** The SDK's client side: v2's client package, v1's `client/` folder. */
+const SDK_CLIENT_PATH = /[\\/]@modelcontextprotocol[\\/](?:client[\\/]|sdk[\\/]dist[\\/][^\\/]+[\\/]client[\\/])/;
+
+/** A class `Client` the SDK declares (v2 bundles it in a chunk shared with other declarations). */
+function sdkClientClass(ts: TypeScript, d: TS.Declaration): boolean {
+  return ts.isClassDeclaration(d) && d.name?.text === 'Client' && SDK_PATH.test(d.getSourceFile().fileName);
+}
 
 /**
  * Whether `method` of the value at [start, end) only reads it: the value is, on every branch of
@@ -405,6 +412,8 @@ function sdkType(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, depth: 
   }
   const declarations = [type.getSymbol(), type.aliasSymbol].flatMap((s) => s?.getDeclarations() ?? []);
   if (declarations.length === 0) return undefined;
+  // The SDK's MCP Client is the SDK's, but no server: its `request(...)` asks a server.
+  if (declarations.some((d) => SDK_CLIENT_PATH.test(d.getSourceFile().fileName) || sdkClientClass(ts, d))) return false;
   if (declarations.some((d) => SDK_PATH.test(d.getSourceFile().fileName))) return true;
   let standIn = false;
   for (const d of declarations) {

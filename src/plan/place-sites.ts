@@ -62,22 +62,29 @@ export function presetRefusals(file: FilePlanning): void {
     )
       continue;
     const reference = () => codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
+    const receiver = () => codeSnippet(source.slice(site.receiver.start!, site.receiver.end!));
+    // Refuse rather than guess: only the method name says this is an MCP request.
+    const inDoubt = site.uncertain && file.verdicts.get(site) !== true;
     if (site.unreadable === 'contextPush') {
-      const receiver = codeSnippet(source.slice(site.receiver.start!, site.receiver.end!));
-      file.preset.set(site, refuse('unknown-receiver', 'contextPush', { receiver }).at(site));
+      // A framework's push method on its context, or the SDK's names on another object.
+      const refusal =
+        site.shape.receiver === '*'
+          ? refuse('unknown-receiver', 'wrapperPush', { receiver: receiver(), method: codeSnippet(site.shape.method) })
+          : refuse('unknown-receiver', 'contextPush', { receiver: receiver() });
+      file.preset.set(site, refusal.at(site));
     } else if (site.unreadable === 'handRolled') {
       file.preset.set(site, refuse('unknown-request', 'handRolled', { reference: reference(), method: codeSnippet(site.requestMethod ?? '') }).at(site));
     } else if (site.unreadable) {
       file.preset.set(site, refuse('unfollowed-reference', site.unreadable, { reference: reference() }).at(site));
     } else if (site.handedOn) {
       const reference = codeSnippet(source.slice(site.call.start!, site.call.end!));
-      file.preset.set(site, refuse('unfollowed-reference', 'handedOn', { reference }).at(site));
-    } else if (site.uncertain && file.verdicts.get(site) !== true) {
-      // Refuse rather than guess: only the method name says this is an MCP request.
+      const words = { reference, receiver: receiver(), method: codeSnippet(site.shape.method) };
       file.preset.set(
         site,
-        refuse('unknown-receiver', 'notAnMcpObject', { receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)) }).at(site),
+        (inDoubt ? refuse('unknown-receiver', 'invokedIndirectly', words) : refuse('unfollowed-reference', 'handedOn', { reference })).at(site),
       );
+    } else if (inDoubt) {
+      file.preset.set(site, refuse('unknown-receiver', 'notAnMcpObject', { receiver: receiver() }).at(site));
     } else if (site.call.type === 'OptionalCallExpression') {
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
       file.preset.set(site, refuse('optional-call', 'optionalCall').at(site));
@@ -257,6 +264,8 @@ function shapeOf(split: HelperSplit): SplitShape {
 /** The splits of the helpers on the way from a request to its handlers, or why not. */
 export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
   const { analysis } = file;
+  // No request half can build a request whose method nothing here reads (`send(request)`).
+  if (site.kind === undefined) return 'the request it sends names no method the codemod can read.';
   const graph = callGraphOf(analysis.index);
   const kept = (fn: FunctionNode) => {
     const name = graph.nameOf(fn);

@@ -563,6 +563,16 @@ export const REFUSAL_CODES = {
           "`{{receiver}}` is a handler context the codemod cannot prove is the SDK's (a framework's, whose push methods it does not know), and this call is named like a server→client request.",
         next: `if it asks the client mid-call, ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
       },
+      wrapperPush: {
+        reason:
+          "`{{receiver}}` is no object of the SDK's the codemod knows (a framework's session or context, or one the project keeps), and `{{method}}(...)` is named like a server→client request.",
+        next: `if it asks the client mid-call, ask through the handler's own context instead (ctx.mcpReq.elicitInput(...), ctx.mcpReq.requestSampling(...); extra.sendRequest(...) on the v1 SDK) so the codemod can migrate it, or ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
+      },
+      invokedIndirectly: {
+        reason:
+          '`{{reference}}` is invoked without a plain call (through .call, .apply, .bind, Reflect.apply or a comma), on `{{receiver}}`, which is not known to be an MCP server object, so this may be a legacy request the codemod cannot follow.',
+        next: "if it asks the client, call it directly (await {{receiver}}.{{method}}(...)) on a server object the codemod can see is the SDK's (const server = new McpServer(...), or annotate it, or run on TypeScript sources with their types), then run again; if it is not a request, remove this comment.",
+      },
     },
   },
   'unknown-tool-name': {
