@@ -88,18 +88,16 @@ describe('mrtr-codemod migrate', () => {
     expect(dry.code).toBe(1); // the change would leave a marker in mixed.ts
     expect(await snapshot(dir)).toEqual(before);
 
-    const cut = dry.stdout.indexOf('Files scanned:');
-    const patch = dry.stdout.slice(0, cut);
+    // The patch alone on stdout (`> x.diff` is a clean patch), the summary on stderr.
+    const patch = dry.stdout;
     expect(patch.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
     expect(patch).toContain('--- a/src/tools/mixed.ts\n+++ b/src/tools/mixed.ts\n');
     expect(patch).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
-    expect(dry.stdout.slice(cut)).toContain('Files to change: 3 (dry run: nothing written)\n');
+    expect(patch).not.toContain('Files scanned:');
+    expect(dry.stderr).toMatch(/^Files scanned: 3 \(2 mention server→client requests\)\nFiles to change: 3 \(dry run: nothing written\)\n/);
     await writeFile(path.join(os.tmpdir(), `${path.basename(dir)}.patch`), patch);
     const patchFile = path.join(os.tmpdir(), `${path.basename(dir)}.patch`);
     try {
-      await git(dir, 'apply', '--check', patchFile);
-      // The whole stdout (summary included) is still an acceptable patch.
-      await writeFile(patchFile, dry.stdout);
       await git(dir, 'apply', '--check', patchFile);
 
       // Applying the dry-run patch gives exactly what a real run writes.
@@ -191,12 +189,16 @@ describe('mrtr-codemod migrate', () => {
         'Next steps:',
         '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call. Give several instances (or one that restarts while a flow is open) one round store too, or a round answered on one can be replayed on another: mrtrConfigure({ rounds: mrtrRedisRounds(redis) }) from the request-state module.',
         '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
-        '  3. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
+        '  3. Work through the 1 finding `mrtr-codemod check .` will then report (1 mrtr-todo/closure): each says why and what next.',
         '',
       ].join('\n'),
     );
     const mixed = await readFile(path.join(dir, 'mixed.ts'), 'utf8');
     expect(mixed).toContain('// @mrtr-todo(closure):');
+    // The check the last step names prints those numbers.
+    const check = await cli(dir, 'check', '.');
+    expect(check.stdout).toMatch(/^mixed\.ts:\d+:29 {2}mrtr-todo\/closure /m);
+    expect(check.stdout).toContain('mrtr-codemod check: 1 finding in 1 file');
 
     // The marker stays reported on the next run (further down, below the added import), and nothing changes.
     const again = await cli(dir, 'migrate', '.');
@@ -323,14 +325,14 @@ describe('control characters from the repository never reach a terminal raw', ()
     await tree({ [`src/evil${ESC}\r.ts`]: evilServer, [`src/broken${ESC}.ts`]: BROKEN_SERVER });
 
     const dry = await cli(dir, 'migrate', '--dry-run', 'src');
-    const summary = dry.stdout.slice(dry.stdout.indexOf('Files scanned:'));
+    const summary = dry.stderr;
     expect(summary).not.toMatch(RAW);
     expect(dry.stderr).not.toMatch(RAW);
     expect(summary).toContain('  src/evil\\x1b[2K\\r.ts\n');
     expect(summary).toContain('  src/broken\\x1b[2K.ts:3:24  cannot parse');
     expect(summary).toContain('tool:later\\x1b[2K\\r\\u202e (src/evil\\x1b[2K\\r.ts:6, closure)');
     // The patch itself (stdout is a pipe) carries the code byte for byte.
-    expect(dry.stdout.slice(0, dry.stdout.indexOf('Files scanned:'))).toContain(`registerTool('later${ESC}\\r\u202e'`);
+    expect(dry.stdout).toContain(`registerTool('later${ESC}\\r\u202e'`);
     const json = await cli(dir, 'migrate', '--dry-run', '--json', 'src');
     expect(json.stdout).not.toMatch(RAW);
     // The same value, escaped: JSON readers get the tool name as it is.
@@ -396,11 +398,10 @@ describe('unusual file names and arguments', () => {
 
     const dry = await cli(dir, 'migrate', '--dry-run', '--state-module', name, 'src');
     expect(dry.code, dry.stderr).toBe(0);
-    const cut = dry.stdout.indexOf('Files scanned:');
-    const patch = dry.stdout.slice(0, cut);
+    const patch = dry.stdout;
     expect(patch).toContain('--- /dev/null\n+++ "b/lib/st\\tate\\"\\033[2K.ts"\n');
-    expect(dry.stdout.slice(cut)).toContain('  lib/st\\tate"\\x1b[2K.ts: new, the request-state helpers every migrated file imports\n');
-    expect(dry.stdout.slice(cut)).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(dry.stderr).toContain('  lib/st\\tate"\\x1b[2K.ts: new, the request-state helpers every migrated file imports\n');
+    expect(dry.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
 
     const patchFile = path.join(dir, '..', `${path.basename(dir)}.patch`);
     try {
@@ -420,7 +421,7 @@ describe('unusual file names and arguments', () => {
     await tree({ '-dash.ts': ELICIT_SERVER, 'src/server.ts': ELICIT_SERVER });
     const dry = await cli(dir, 'migrate', '--dry-run', 'src', '--', '-dash.ts');
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n  -dash.ts\n  src/server.ts\n  mrtr-request-state.ts\n');
+    expect(dry.stderr).toContain('Files to change: 3 (dry run: nothing written)\n  -dash.ts\n  src/server.ts\n  mrtr-request-state.ts\n');
     const only = await cli(dir, 'check', '--', '-dash.ts');
     expect(only.code).toBe(1);
     expect(only.stdout).toMatch(/^-dash\.ts:6:\d+ {2}legacy-request /);
@@ -439,7 +440,7 @@ describe('unusual file names and arguments', () => {
     expect(await snapshot(dir)).toEqual(before);
     const dashed = await cli(dir, 'migrate', '--dry-run', '--', '--force', '--patch=.env', 'server.ts');
     expect(dashed.code).toBe(0);
-    expect(dashed.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  server.ts\n');
+    expect(dashed.stderr).toContain('Files to change: 2 (dry run: nothing written)\n  server.ts\n');
     expect(await snapshot(dir)).toEqual(before);
   });
 
@@ -464,7 +465,7 @@ describe('--quiet', () => {
   it('migrate --dry-run -q prints the diff and nothing else; migrate -q prints nothing; errors still go to stderr', async () => {
     await tree({ 'src/server.ts': ELICIT_SERVER, 'other/server.ts': ELICIT_SERVER, 'other/broken.ts': BROKEN_SERVER });
     const dry = await cli(dir, 'migrate', '--dry-run', 'src');
-    const patch = dry.stdout.slice(0, dry.stdout.indexOf('\nFiles scanned:'));
+    const patch = dry.stdout;
     expect(patch.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
 
     for (const quiet of ['-q', '--quiet']) {
@@ -531,7 +532,10 @@ describe('--color and --no-color', () => {
     const forced = await runCli(dir, ['migrate', '--dry-run', '-q', '--color', 'src'], { NO_COLOR: '1' });
     expect(forced.code).toBe(0);
     expect(forced.stdout.split('\n').slice(0, 2)).toEqual([`${ESC}1m--- a/src/server.ts${ESC}0m`, `${ESC}1m+++ b/src/server.ts${ESC}0m`]);
-    expect(stripAnsi(forced.stdout)).toBe(plain.stdout);
+    // In colour (for a person) the generated module is one line, unless --show-generated asks for it whole.
+    expect(stripAnsi(forced.stdout)).toMatch(/^# new file src\/mrtr-request-state\.ts: the generated request-state module, \d+ lines/m);
+    const whole = await runCli(dir, ['migrate', '--dry-run', '-q', '--color', '--show-generated', 'src'], { NO_COLOR: '1' });
+    expect(stripAnsi(whole.stdout)).toBe(plain.stdout);
     expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--no-color', 'src'], { FORCE_COLOR: '1' })).toEqual(plain);
     expect(await runCli(dir, ['migrate', '--dry-run', '-q', '--color=false', 'src'], { FORCE_COLOR: '1' })).toEqual(plain);
     // As git, ripgrep and ast-grep spell it: always, never, and auto (the environment and the terminal decide).
@@ -645,7 +649,7 @@ describe('migrate and check answer alike', () => {
   it('takes the short flags linters and codemods use: -d for --dry-run, -f for --format, -q for --quiet', async () => {
     await tree({ 'src/server.ts': ELICIT_SERVER });
     const dry = await cli(dir, 'migrate', '--dry-run', 'src');
-    expect(dry.stdout).toContain('Files to change: 2 (dry run: nothing written)\n');
+    expect(dry.stderr).toContain('Files to change: 2 (dry run: nothing written)\n');
     expect(await cli(dir, 'migrate', '-d', 'src')).toEqual(dry);
     expect(await cli(dir, 'migrate', '-dq', 'src')).toEqual(await cli(dir, 'migrate', '--dry-run', '--quiet', 'src'));
     const sarif = await cli(dir, 'check', '--format', 'sarif', 'src');
@@ -692,7 +696,7 @@ describe('migrate and check answer alike', () => {
   it("takes jscodeshift's --dry and the --ignore-pattern of ESLint and jscodeshift, and lists them in the help (--dry beside -d above)", async () => {
     await tree({ 'src/a.ts': ELICIT_SERVER, 'src/gen/b.ts': ELICIT_SERVER });
     const dry = await cli(dir, 'migrate', '--dry-run', 'src');
-    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n');
+    expect(dry.stderr).toContain('Files to change: 3 (dry run: nothing written)\n');
     expect(await cli(dir, 'migrate', '--dry', 'src')).toEqual(dry);
     const excluded = await cli(dir, 'check', '--exclude', 'src/gen', 'src');
     expect(excluded.stdout).toContain('1 file checked');
@@ -708,12 +712,13 @@ describe('migrate and check answer alike', () => {
     expect(short.stdout).toBe((await cli(dir, '--version')).stdout);
   });
 
-  it('a dry run whose patch goes to a file or a pipe still says its errors on stderr', async () => {
+  it('a dry run whose patch goes to a file or a pipe says its summary, errors included, on stderr', async () => {
     await tree({ 'src/server.ts': ELICIT_SERVER, 'src/broken.ts': BROKEN_SERVER });
     const piped = await cli(dir, 'migrate', '--dry-run', 'src', 'nope');
     expect(piped.code).toBe(2);
-    expect(piped.stdout).toContain('--- a/src/server.ts\n');
-    expect(piped.stderr).toBe('mrtr-codemod: nope: no such file or directory\nmrtr-codemod: src/broken.ts:3:24: cannot parse: Unexpected token\n');
+    expect(piped.stdout.startsWith('--- a/src/server.ts\n')).toBe(true);
+    expect(piped.stdout).not.toContain('nope');
+    expect(piped.stderr).toContain('Errors: 2\n  nope  no such file or directory\n  src/broken.ts:3:24  cannot parse: Unexpected token\n');
   });
 });
 
@@ -734,7 +739,7 @@ describe('vendored, minified and bundled code', () => {
 
     const dry = await cli(dir, 'migrate', '--dry-run', '.');
     expect(dry.code).toBe(1);
-    const summary = dry.stdout.slice(dry.stdout.indexOf('Files scanned:'));
+    const summary = dry.stderr;
     expect(summary).toContain('Files to change: 2 (dry run: nothing written)\n  src/server.ts\n  src/mrtr-request-state.ts\n');
     expect(summary).toContain(
       [
@@ -801,7 +806,7 @@ describe('vendored, minified and bundled code', () => {
       `::notice file=third_party,title=mrtr-codemod skipped::${note} (no legacy request in it)`,
     ]);
     const migrate = await cli(dir, 'migrate', '--dry-run', '.');
-    expect(migrate.stdout).toContain(`Skipped: 2\n  src/vendor  ${note} (2 legacy requests in it)\n  third_party  ${note} (no legacy request in it)\n`);
+    expect(migrate.stderr).toContain(`Skipped: 2\n  src/vendor  ${note} (2 legacy requests in it)\n  third_party  ${note} (no legacy request in it)\n`);
     expect(JSON.parse((await cli(dir, 'migrate', '--dry-run', '--json', '.')).stdout).skipped).toEqual([
       { file: 'src/vendor', reason: note, candidate: false, legacyRequests: 2 },
       { file: 'third_party', reason: note, candidate: false, legacyRequests: 0 },

@@ -3,6 +3,7 @@
 // strictNullChecks off and with the stricter options projects turn on; and a URL elicitation a
 // handler threw, now returned, is admitted by the handler's return type.
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { CompilerOptions } from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { transformSource } from '../src/transform.ts';
@@ -10,6 +11,7 @@ import { fixtureCases, stateModulePath } from './support/fixtures.ts';
 import { checkoutScratch, putFile } from './support/scratch.ts';
 import { diagnosticsByFile } from './support/typecheck.ts';
 
+const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
 const cases = fixtureCases().filter((c) => /\.(m|c)?tsx?$/.test(c.inputPath));
 const STATE_MODULE = stateModulePath('x.ts');
 
@@ -28,6 +30,11 @@ describe.each<[string, CompilerOptions, Record<string, string[]>]>([
   ],
   ['strict with noUncheckedIndexedAccess', { strict: true, noUncheckedIndexedAccess: true }, {}],
   ['strict with noPropertyAccessFromIndexSignature', { strict: true, noPropertyAccessFromIndexSignature: true }, {}],
+  ['strict with verbatimModuleSyntax', { strict: true, verbatimModuleSyntax: true }, {}],
+  // Each module resolution the SDK's packages declare their types for (exports, and main/types with typesVersions).
+  ['module and moduleResolution node16', { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 }, {}],
+  ['moduleResolution bundler', { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler }, {}],
+  ['moduleResolution node10', { module: ts.ModuleKind.ES2022, moduleResolution: ts.ModuleResolutionKind.Node10 }, {}],
 ])('compiled with %s', (_name, options, known) => {
   let byFile: Map<string, string[]> | undefined;
   const diagnostics = () => (byFile ??= diagnosticsByFile([...cases.flatMap((c) => [c.inputPath, c.outputPath]), STATE_MODULE], options));

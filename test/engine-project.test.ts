@@ -102,7 +102,7 @@ describe('a v1 project', () => {
     expect(page).toMatch(/<section class="next-steps" id="next-steps"><h2>Next steps<\/h2><ol>\n<li>Apply the change[^]*<li>Run `npm install`/);
   });
 
-  it('reports each v1 file, leaves it and its package.json as they are, and migrates the rest when the official codemod cannot run', async () => {
+  it('reports each v1 file and leaves it on v1 (so does its package.json), and migrates the rest when the official codemod cannot run', async () => {
     await put('package.json', V1_MANIFEST);
     await put('src/server.ts', V1_SERVER);
     await put('src/v2.ts', ELICIT_SERVER);
@@ -117,10 +117,16 @@ describe('a v1 project', () => {
       },
     ]);
     expect(await readFile(path.join(dir, 'src/server.ts'), 'utf8')).toBe(V1_SERVER);
-    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
-    expect(result.changed.map((c) => [c.path, c.written])).toEqual([
-      ['src/v2.ts', true],
+    // The manifest keeps the v1 SDK; it gets the server the request-state module imports.
+    expect(JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')).dependencies).toEqual({
+      '@modelcontextprotocol/sdk': '^1.32.2',
+      '@modelcontextprotocol/server': '^2.4.0',
+      zod: '^4.2.0',
+    });
+    expect(result.changed.map((c) => [c.path, c.written]).sort()).toEqual([
+      ['package.json', true],
       ['src/mrtr-request-state.ts', true],
+      ['src/v2.ts', true],
     ]);
     expect(result.sites).toMatchObject([{ file: 'src/v2.ts', status: 'migrated' }]);
   });
@@ -176,6 +182,8 @@ describe('a v1 project', () => {
 
   it('lists what the official codemod left for a person in every report: text, JSON and the HTML page', async () => {
     await put('package.json', V1_MANIFEST);
+    // Imported by the server whose tool asks: the upgrade takes it.
+    await put('src/server.ts', `import type { Options } from './tasks.js';\nexport type ServerOptions = Options;\n${V1_SERVER}`);
     await put(
       'src/tasks.ts',
       "import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';\nexport type Options = CreateTaskOptions;\n",

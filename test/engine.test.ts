@@ -7,6 +7,7 @@ import { discoverFiles, isSourceFile } from '../src/engine/discover.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import { decodeSource } from '../src/engine/source-files.ts';
 import { unifiedDiff } from '../src/report/diff.ts';
+import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import { BROKEN_SERVER, ELICIT_SERVER, MIXED_SERVER, PLAIN_MODULE, UNRELATED_BROKEN } from './engine-samples.ts';
 import { noTypes, putFile } from './support/scratch.ts';
@@ -270,9 +271,11 @@ describe('reports', () => {
         { path: 'src/a.ts', absolutePath: '/x/src/a.ts', original: '', output: 'x', written: true },
       ],
       sites: [
-        { file: 'src/a.ts', line: 3, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
-        { file: 'src/a.ts', line: 9, column: 5, kind: 'sampling', status: 'migrated', lifted: [], guidance: sampling },
-        { file: 'src/b.ts', line: 7, column: 11, kind: 'elicit', status: 'marked', code: 'closure', reason: 'nested.', next: 'lift it.' },
+        { file: 'src/a.ts', line: 3, column: 5, kind: 'sampling', handler: 'tool:summarise', status: 'migrated', lifted: [], guidance: sampling },
+        { file: 'src/a.ts', line: 9, column: 5, kind: 'sampling', handler: 'prompt:draft', status: 'migrated', lifted: [], guidance: sampling },
+        { file: 'src/b.ts', line: 7, column: 11, kind: 'elicit', handler: 'tool:ask', status: 'marked', code: 'closure', reason: 'nested.', next: 'lift it.' },
+        // In oninitialized: a site, not a handler.
+        { file: 'src/b.ts', line: 20, column: 3, kind: 'roots', status: 'marked', code: 'no-request-to-answer', reason: 'no call.', next: 'ask in a tool.' },
       ],
       errors: [{ file: 'src/c.ts', stage: 'parse', message: 'cannot parse: Unexpected token', line: 2, column: 4 }],
     };
@@ -285,21 +288,30 @@ describe('reports', () => {
         'Request-state module:',
         '  src/mrtr-request-state.ts: new, the request-state helpers every migrated file imports; verifier wired in src/server.ts',
         'Sites migrated: 2',
-        'Markers left: 1',
+        'Markers left: 2',
         '  src/b.ts:7:11  closure  nested.  Next: lift it.',
+        '  src/b.ts:20:3  no-request-to-answer  no call.  Next: ask in a tool.',
         'Errors: 1',
         '  src/c.ts:2:4  cannot parse: Unexpected token',
         'Notes:',
         '  sampling is deprecated. (2 sites)',
-        'migrated 2/3 handlers; 1 needs manual work: src/b.ts:7 (closure)',
+        'migrated 2/3 handlers; 1 needs manual work: tool:ask (src/b.ts:7, closure); 1 site outside any handler needs manual work: src/b.ts:20 (no-request-to-answer)',
         'Next steps:',
         "  1. Run `npm install` (or your package manager's install): package.json changed.",
         '  2. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call. Give several instances (or one that restarts while a flow is open) one round store too, or a round answered on one can be replayed on another: mrtrConfigure({ rounds: mrtrRedisRounds(redis) }) from the request-state module.',
         '  3. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
-        '  4. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
+        '  4. Work through the 2 markers left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',
       ].join('\n'),
     );
+    // The JSON summary counts the same way.
+    expect(JSON.parse(formatJsonSummary(result, { dryRun: false })).handlers).toEqual({
+      total: 3,
+      migrated: 2,
+      manual: 1,
+      needManualWork: [{ handler: 'tool:ask', file: 'src/b.ts', line: 7, codes: ['closure'] }],
+      outside: [{ file: 'src/b.ts', line: 20, codes: ['no-request-to-answer'] }],
+    });
     const dry = formatSummary(result, { dryRun: true });
     expect(dry).toContain('Files to change: 2 (dry run: nothing written)\n');
     expect(dry).toContain('Next steps:\n  1. Apply the change: run again without --dry-run (or `git apply` the patch).\n  2. Run `npm install`');

@@ -323,7 +323,7 @@ describe('the packed tarball', () => {
       expect(ran.code, ran.stderr).toBe(0);
       expect(ran.stdout.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
       expect(ran.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
-      expect(ran.stdout).toContain('Files to change: 2 (dry run: nothing written)\n');
+      expect(ran.stderr).toContain('Files to change: 2 (dry run: nothing written)\n');
     };
     // In a project with nothing installed, npx installs the tarball in its own cache.
     const bare = path.join(root, 'bare-server');
@@ -374,7 +374,7 @@ describe('the packed tarball', () => {
     expect(dry.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
     expect(dry.stdout).toContain('+    const { started } = mrtr.locals<{ started: number }>();');
     expect(dry.stdout).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
-    expect(dry.stdout).toContain('Files to change: 3 (dry run: nothing written)\n');
+    expect(dry.stderr).toContain('Files to change: 3 (dry run: nothing written)\n');
     expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(existsSync(path.join(appDir, 'src/mrtr-request-state.ts'))).toBe(false);
 

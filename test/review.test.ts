@@ -155,13 +155,24 @@ describe('colour', () => {
     };
     const colored = await capture(true);
     const plain = await capture(false);
-    expect(colored).toMatchObject({ code: 0, stderr: '' });
-    expect(plain).toMatchObject({ code: 0, stderr: '' });
+    for (const r of [colored, plain]) {
+      expect(r.code).toBe(0);
+      // The diff alone on stdout, the summary on stderr: `> x.diff` is a clean patch.
+      expect(r.stdout).not.toContain('Files scanned');
+      expect(r.stderr).toMatch(/^Files scanned: 1 \(1 mention server→client requests\)\n/);
+    }
     expect(colored.stdout).toMatch(new RegExp(`^${ESC}\\[32m\\+  const server = new McpServer`, 'm'));
     expect(colored.stdout).toMatch(new RegExp(`^${ESC}\\[31m-  const server = new McpServer`, 'm'));
     expect(colored.stdout).toMatch(new RegExp(`^${ESC}\\[1m--- a/src/server\\.ts${ESC}\\[0m$`, 'm'));
     expect(plain.stdout).not.toContain(ESC);
-    expect(stripAnsi(colored.stdout)).toBe(plain.stdout);
+    // Shown to a person, the generated module is one line; the plain patch holds it whole.
+    const [shown, whole] = [stripAnsi(colored.stdout), plain.stdout];
+    const moduleLine =
+      /^# new file src\/mrtr-request-state\.ts: the generated request-state module, (\d+) lines, \d+\.\d kB; not shown \(--show-generated shows it; --patch FILE writes it whole\)\n/m;
+    const lines = Number(moduleLine.exec(shown)?.[1]);
+    expect(whole).toContain(`--- /dev/null\n+++ b/src/mrtr-request-state.ts\n@@ -0,0 +1,${lines} @@\n`);
+    expect(shown).not.toContain('+++ b/src/mrtr-request-state.ts');
+    expect(shown.replace(moduleLine, '')).toBe(whole.slice(0, whole.indexOf('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n')));
   });
 
   it('the real entry colours a pipe only with FORCE_COLOR, and never with NO_COLOR', async () => {
@@ -173,13 +184,20 @@ describe('colour', () => {
       cli(root, ['migrate', '--dry-run', '.'], { FORCE_COLOR: '1', NO_COLOR: '1' }),
       cli(root, ['migrate', '--dry-run', '.']),
     ]);
-    for (const r of [forced, noColor, both, piped]) expect(r).toMatchObject({ code: 0, stderr: '' });
+    for (const r of [forced, noColor, both, piped]) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('Files scanned: 1 (1 mention server→client requests)\n');
+      expect(r.stdout).not.toContain('Files scanned');
+    }
     expect(forced.stdout).toMatch(new RegExp(`^${ESC}\\[32m\\+`, 'm'));
     expect(forced.stdout).toMatch(new RegExp(`^${ESC}\\[31m-`, 'm'));
     expect(noColor.stdout).not.toContain(ESC);
     expect(both.stdout).not.toContain(ESC);
     expect(piped.stdout).not.toContain(ESC);
-    expect(stripAnsi(forced.stdout)).toBe(noColor.stdout);
+    // NO_COLOR on a pipe: the patch, whole; coloured for a person, the generated module is one line.
+    expect(noColor.stdout).toBe(piped.stdout);
+    expect(noColor.stdout).toContain('+++ b/mrtr-request-state.ts\n');
+    expect(stripAnsi(forced.stdout)).toContain('# new file mrtr-request-state.ts: the generated request-state module');
   });
 });
 
@@ -190,8 +208,10 @@ describe('--patch FILE', () => {
     cleanup.push(root);
 
     const dry = await cli(root, ['migrate', '--dry-run', '--patch', 'out.patch', 'src'], { FORCE_COLOR: '1' });
-    expect(dry).toMatchObject({ code: 1, stderr: '' }); // 1: the change leaves a marker for a person
-    expect(dry.stdout).toContain('Patch (3 files) written: out.patch\n');
+    expect(dry.code).toBe(1); // 1: the change leaves a marker for a person
+    // The diff on stdout, what the run did on stderr.
+    expect(dry.stderr).toContain('Patch (3 files) written: out.patch\n');
+    expect(dry.stderr).not.toContain('mrtr-codemod:');
     // Nothing but the patch was written.
     expect(await git(root, 'status', '--porcelain')).toBe(['A  src/other/ask.ts', 'A  src/server.ts', 'A  src/util.ts', '?? out.patch', ''].join('\n'));
     for (const [name, text] of Object.entries(files)) expect(await readFile(path.join(root, name), 'utf8')).toBe(text);
@@ -203,8 +223,10 @@ describe('--patch FILE', () => {
     // The request-state module both import, created beside the module that builds the server.
     expect(patch).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
     expect(patch).not.toContain('Files scanned'); // only the diffs
-    // The coloured stdout shows the same patch.
-    expect(stripAnsi(dry.stdout).startsWith(patch)).toBe(true);
+    // The coloured stdout shows the same patch, the generated module in one line.
+    const moduleStart = patch.indexOf('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
+    expect(stripAnsi(dry.stdout)).toMatch(/^# new file src\/mrtr-request-state\.ts: the generated request-state module, \d+ lines/m);
+    expect(stripAnsi(dry.stdout).startsWith(patch.slice(0, moduleStart))).toBe(true);
 
     await git(root, 'apply', '--check', 'out.patch');
 
@@ -264,8 +286,8 @@ describe('--patch FILE', () => {
     const root = await repo('review-patch-empty-', { 'util.ts': 'export const x = 1;\n' });
     cleanup.push(root);
     const result = await cli(root, ['migrate', '--dry-run', '--patch', 'out.patch', '.']);
-    expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain('Patch (0 files) written: out.patch\n');
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toContain('Patch (0 files) written: out.patch\n');
     expect(await readFile(path.join(root, 'out.patch'), 'utf8')).toBe('');
   });
 });
@@ -279,8 +301,8 @@ describe('--report FILE.html', () => {
     root = await repo('review-report-', { 'src/server.ts': REVIEW_SERVER });
     cleanup.push(root);
     const result = await cli(root, ['migrate', '--dry-run', '--report', 'review.html', 'src']);
-    expect(result).toMatchObject({ code: 1, stderr: '' });
-    expect(result.stdout).toContain('Report written: review.html\n');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Report written: review.html\n');
     reportFile = path.join(root, 'review.html');
     html = await readFile(reportFile, 'utf8');
   });

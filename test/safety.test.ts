@@ -313,14 +313,15 @@ describe('summary', () => {
     const result = await cli(dir, 'migrate', '--dry-run', '.');
     expect(result.code).toBe(1);
     const handlerLine = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('migrated '));
-    expect(handlerLine(result.stdout)).toBe('migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)');
-    // Then the next steps, the last of them the markers left.
-    expect(result.stdout).toMatch(
-      /\nmigrated 3\/4 handlers[^\n]*\nNext steps:\n {2}1\. Apply the change: [^\n]*\n(?: {2}\d\. [^\n]*\n)* {2}\d\. Work through the 1 marker left [^\n]*\n$/,
+    // A dry run's summary is on stderr (its patch on stdout).
+    expect(handlerLine(result.stderr)).toBe('migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)');
+    // Then the next steps, the last of them what the next check will report.
+    expect(result.stderr).toMatch(
+      /\nmigrated 3\/4 handlers[^\n]*\nNext steps:\n {2}1\. Apply the change: [^\n]*\n(?: {2}\d\. [^\n]*\n)* {2}\d\. Work through the 1 finding `mrtr-codemod check \.` will then report \(1 mrtr-todo\/closure\)[^\n]*\n$/,
     );
 
     await writeFile(path.join(dir, 'mixed.ts'), PLAIN_MODULE);
-    expect(handlerLine((await cli(dir, 'migrate', '--dry-run', '.')).stdout)).toBe('migrated 1/1 handler');
+    expect(handlerLine((await cli(dir, 'migrate', '--dry-run', '.')).stderr)).toBe('migrated 1/1 handler');
   });
 
   it('--json prints only the JSON summary, with the counts', async () => {
@@ -372,26 +373,32 @@ describe('progress', () => {
   };
   /** The lines a terminal would have shown, in order. */
   const frames = (stderr: string) => stderr.split('\r\x1b[2K').filter((frame) => frame !== '');
+  /** The progress line's part of stderr: up to its last erase (a dry run's summary follows it). */
+  const progressOf = (stderr: string) => stderr.slice(0, stderr.lastIndexOf('\r\x1b[2K') + '\r\x1b[2K'.length);
 
   it('prints nothing on stderr when it is not a terminal', async () => {
     await manyFiles();
     const result = await cli(dir, 'migrate', '--dry-run', 'src');
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('Files scanned: 250 ');
+    // The summary alone: no progress line.
+    expect(result.stderr).toMatch(/^Files scanned: 250 /);
+    expect(result.stderr).not.toContain('\r');
   });
 
   it('on a terminal, shows every phase from discovery on, even in a short run, and is erased at the end; never with --json', async () => {
     await tree(dir, { 'src/server.ts': ELICIT_SERVER, 'src/util.ts': PLAIN_MODULE });
     const tty = terminal(true);
     expect(await main(['migrate', '--dry-run', 'src'], tty.io)).toBe(0);
-    expect(tty.out.stderr).not.toContain('\n');
-    expect(tty.out.stderr.endsWith('\r\x1b[2K')).toBe(true);
-    const shown = frames(tty.out.stderr);
+    const progress = progressOf(tty.out.stderr);
+    expect(progress).not.toContain('\n');
+    // Erased before the summary.
+    expect(tty.out.stderr.slice(progress.length)).toMatch(/^Files scanned: 2 \(1 mention server→client requests\)\n/);
+    const shown = frames(progress);
     expect(shown[0]).toMatch(/^mrtr-codemod finding files {2}\d+s$/);
     expect(shown).toContainEqual(expect.stringMatching(/^mrtr-codemod \[\.+\] 0\/2 {3}0% {2}reading and migrating {2}\d+s$/));
-    expect(shown.at(-1)).toMatch(/^mrtr-codemod \[#+\] 2\/2 100% {2}(reading and migrating|finishing files|writing the request-state module) {2}\d+s$/);
-    expect(tty.out.stdout).toContain('Files scanned: 2 (1 mention server→client requests)\n');
+    expect(shown.at(-1)).toMatch(
+      /^mrtr-codemod \[#+\] 2\/2 100% {2}(reading and migrating|finishing files|writing the request-state module|updating package.json) {2}\d+s$/,
+    );
 
     // check shows it too (for its text format).
     const check = terminal(true);
@@ -415,7 +422,7 @@ describe('progress', () => {
     await tree(dir, { 'package.json': V1_MANIFEST, 'src/a.ts': V1_SERVER, 'src/b.ts': V1_SERVER, 'src/util.ts': PLAIN_MODULE });
     const tty = terminal(true);
     await main(['migrate', '--dry-run', 'src'], tty.io);
-    const shown = frames(tty.out.stderr);
+    const shown = frames(progressOf(tty.out.stderr));
     const phases = [...new Set(shown.map((frame) => /\d% {2}(.+?) {2}\d+s$/.exec(frame)?.[1] ?? /^mrtr-codemod (\D+?) (?:\d+ )? *\d+s$/.exec(frame)?.[1]))];
     expect(phases).toEqual([
       'finding files',
@@ -586,10 +593,12 @@ describe('the package.json a v1 upgrade edits', () => {
 
     // From the work tree: the manifest is above the directory the run is in.
     const inside = await cli(repoDir, 'migrate', '--dry-run', 'src');
-    expect(inside.stdout).toContain(
+    expect(inside.stderr).toContain(
       '  ../package.json:1  warning  outside the directory the run is in, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand',
     );
-    expect(inside.stdout).toContain('Files to change: 2 (dry run: nothing written)\n  src/server.ts\n  src/mrtr-request-state.ts\n');
+    expect(inside.stderr).toContain(
+      'Files to change: 2 (dry run: nothing written)\n  src/server.ts  (v1-to-v2 upgrade, then MRTR)\n  src/mrtr-request-state.ts  (MRTR)\n',
+    );
 
     // From above it: the manifest is in the directory the run is in, but outside the work tree.
     const above = await cli(dir, 'migrate', 'repo/src');
@@ -597,7 +606,7 @@ describe('the package.json a v1 upgrade edits', () => {
     expect(above.stdout).toContain(
       '  package.json:1  warning  outside the git work tree, so not edited: add @modelcontextprotocol/server ^2.4.0 to it by hand',
     );
-    expect(above.stdout).toContain('Files changed: 2\n  repo/src/server.ts\n  repo/src/mrtr-request-state.ts\n');
+    expect(above.stdout).toContain('Files changed: 2\n  repo/src/server.ts  (v1-to-v2 upgrade, then MRTR)\n  repo/src/mrtr-request-state.ts  (MRTR)\n');
     expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(V1_MANIFEST);
     expect(await readFile(path.join(repoDir, 'src/server.ts'), 'utf8')).toContain('inputRequired.elicit(');
   });
@@ -719,7 +728,7 @@ describe('a tracked file that cannot be read', () => {
       ]);
       expect(check.code).toBe(2);
       const migrate = await runCli(dir, ['migrate', '--dry-run', 'src'], { NO_COLOR: '1', HOME: dir }, user);
-      expect(migrate.stdout).toContain('Errors: 3\n');
+      expect(migrate.stderr).toContain('Errors: 3\n');
       expect(migrate.code).toBe(2);
     } finally {
       await chmod(path.join(dir, 'src/locked'), 0o755);

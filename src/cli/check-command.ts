@@ -53,6 +53,8 @@ export interface CheckCommand {
   outputFile?: string;
   /** --color / --no-color when given (the text formats have no colour yet: accepted as every linter's is). */
   color?: boolean;
+  /** --no-v1: check v1 files as they are (each site `legacy-sdk`), without running the official codemod on scratch copies. */
+  v1?: boolean;
   /** --idempotent NAME (repeatable): callees declared idempotent, as for migrate. */
   idempotent?: string[];
 }
@@ -83,6 +85,12 @@ export const CHECK_OPTIONS = {
     describe:
       'Write the report to FILE instead of stdout (the whole report, even with --quiet); never through a symbolic link, and never over a file that is not empty or an earlier report of check',
   },
+  v1: {
+    type: 'boolean',
+    default: true,
+    describe:
+      'Run the official v1-to-v2 codemod on scratch copies of the v1 files MRTR needs, so that a finding says what migrate will do (--no-v1 reports their sites legacy-sdk, faster)',
+  },
   ...FILE_FILTER_OPTIONS,
   ...IDEMPOTENT_OPTIONS,
   color: {
@@ -98,6 +106,7 @@ interface CheckArgs {
   quiet?: boolean;
   color?: boolean;
   outputFile?: unknown;
+  v1?: boolean;
   include?: unknown;
   exclude?: unknown;
   idempotent?: unknown;
@@ -131,6 +140,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         include: optionList(args.include),
         exclude: optionList(args.exclude),
         quiet: Boolean(args.quiet),
+        ...(args.v1 === false ? { v1: false } : {}),
         ...(args.idempotent !== undefined ? { idempotent: optionList(args.idempotent) } : {}),
         ...(typeof args.color === 'boolean' ? { color: args.color } : {}),
         ...(typeof args.outputFile === 'string' ? { outputFile: args.outputFile } : {}),
@@ -165,7 +175,7 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
   let report: CheckReport;
   try {
     const transform = command.idempotent?.length ? { idempotent: command.idempotent } : {};
-    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, transform);
+    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, transform, command.v1 !== false);
   } finally {
     progress.done();
   }
@@ -198,6 +208,7 @@ export async function collectCheckReport(
   discover: DiscoverOptions = {},
   progress?: Progress,
   transform: Pick<TransformOptions, 'idempotent'> = {},
+  v1 = true,
 ): Promise<CheckReport> {
   const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, checkFindings] = await Promise.all([
     import('../engine/discover.ts'),
@@ -211,16 +222,17 @@ export async function collectCheckReport(
   const discovery = await discoverFiles(paths, cwd, discover, () => progress?.tick());
   const markers = markerTexts(checkFindings);
   // The codemod's view, over the same discovered files (its errors include discovery's).
-  // Analysis only: v1 files are checked as they are (the official codemod runs on migrate),
-  // nothing is rewritten (the plans' sites are the findings), and the type checker is asked
-  // only about receivers.
+  // Analysis only: nothing is rewritten (the plans' sites are the findings), and the type
+  // checker is asked only about receivers. v1 files MRTR needs go through the official codemod
+  // (on scratch copies) as on migrate, so that a finding says what migrate would do with it
+  // (unless --no-v1: then their sites are legacy-sdk).
   const settings = {
     onText: markers.onText,
     onAnalysed: markers.onAnalysed,
     write: false,
     rewrite: false,
     cwd,
-    v1: false,
+    v1,
     types: new LintTypeFacts(),
     transform,
   };

@@ -45,6 +45,10 @@ export interface MigrateCommand {
   idempotent?: string[];
   /** --no-v1: leave v1 SDK files as they are instead of running the official v1-to-v2 codemod first. */
   v1?: boolean;
+  /** --v1-only: run the v1-to-v2 upgrade alone (the files MRTR needs), so that it can be committed first. */
+  v1Only?: boolean;
+  /** --show-generated: show the request-state module's diff whole on a terminal (otherwise one line). */
+  showGenerated?: boolean;
   /** --no-types: never start the TypeScript checker (an unannotated lifted local is then marked). */
   types?: boolean;
   /** --state-module PATH: where the request-state module goes (default: beside the module that builds the server). */
@@ -95,6 +99,16 @@ export const MIGRATE_OPTIONS = {
     describe:
       'Run the official v1-to-v2 codemod first on files that import @modelcontextprotocol/sdk, and update package.json (--no-v1 leaves them as they are)',
   },
+  'v1-only': {
+    type: 'boolean',
+    default: false,
+    describe: 'Run only the v1-to-v2 upgrade of the files MRTR needs (and their package.json), no MRTR change: commit it, then run migrate again',
+  },
+  'show-generated': {
+    type: 'boolean',
+    default: false,
+    describe: 'Show the generated request-state module whole in the diff on a terminal (by default one line says what it is; a patch always holds it whole)',
+  },
   'state-module': {
     type: 'string',
     requiresArg: true,
@@ -119,7 +133,12 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
         .options(MIGRATE_OPTIONS)
         .example('$0 migrate src', 'rewrite every server file under src in place')
         .example('$0 migrate --dry-run --patch mrtr.patch --report mrtr.html src', 'write the change as a patch and a review page; touch nothing else')
-        .example('$0 migrate --dry-run src > mrtr.patch', 'review the change first')
+        .example('$0 migrate --dry-run src > mrtr.patch', 'review the change first (the summary goes to stderr)')
+        .example('$0 migrate --v1-only src', 'move the files MRTR needs to the v2 SDK, to commit that first')
+        .check((args) => {
+          if (args.v1Only && args.v1 === false) throw new Error('--v1-only and --no-v1 ask for opposite things: give one');
+          return true;
+        })
         .epilogue(
           'Exit codes (as for check): 0 nothing left, 1 markers left for a person, 2 usage error, refusal, or a file that could not be read, parsed or written.',
         ),
@@ -136,6 +155,8 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
         sampling: args.sampling === 'flag' ? 'flag' : 'migrate',
         idempotent: optionList(args.idempotent),
         v1: args.v1 !== false,
+        v1Only: Boolean(args.v1Only),
+        showGenerated: Boolean(args.showGenerated),
         types: args.types !== false,
       };
       if (typeof args.color === 'boolean') command.color = args.color;
@@ -164,11 +185,15 @@ export async function runMigrateCommand(command: MigrateCommand, io: CliIo): Pro
     columns: io.stderrColumns,
   });
   try {
-    const result = await discoverAndRun(command, io, progress);
+    // The files that mention a marker as read: what `check` will report next is counted over them too.
+    const markerFiles = new Set<string>();
+    const result = await discoverAndRun(command, io, progress, markerFiles);
     progress.done();
     if (typeof result === 'number') return result;
-    const outcome = await report(command, io, result);
-    const written = reserved ? await review!.writeReviewOutputs(result, command, reserved, io) : true;
+    const outcome = await report(command, io, result, markerFiles);
+    // With the patch on stdout, everything else goes to stderr.
+    const reviewIo = command.dryRun && !command.json ? { ...io, stdout: io.stderr } : io;
+    const written = reserved ? await review!.writeReviewOutputs(result, command, reserved, reviewIo) : true;
     return exitCodeFor({ open: outcome.open, failed: outcome.failed || !written });
   } finally {
     progress.done();
@@ -177,12 +202,13 @@ export async function runMigrateCommand(command: MigrateCommand, io: CliIo): Pro
 }
 
 /** Steps 2 to 4 (see the top): the run's result, or the exit code of a refusal. */
-async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Progress): Promise<RunResult | number> {
-  const [{ runCodemod }, { unifiedDiff }, { discoverFiles }, { runDiscovered }] = await Promise.all([
+async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Progress, markerFiles: Set<string>): Promise<RunResult | number> {
+  const [{ runCodemod }, { unifiedDiff }, { discoverFiles }, { runDiscovered }, { MARKER_TEXT }] = await Promise.all([
     import('../engine/run.ts'),
     import('../report/diff.ts'),
     import('../engine/discover.ts'),
     import('./progress.ts'),
+    import('../report/check-findings.ts'),
   ]);
   const discoverOptions = { include: command.include, exclude: command.exclude };
   progress.phase('finding files');
@@ -210,10 +236,11 @@ async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Prog
       cwd: io.cwd,
       discover: discoverOptions,
       transform: { sampling: command.sampling, ...(command.idempotent?.length ? { idempotent: command.idempotent } : {}) },
-      v1: command.v1,
+      v1: command.v1Only ? ('only' as const) : command.v1,
       ...(command.stateModule !== undefined ? { stateModule: command.stateModule } : {}),
       ...(command.types === false ? { types: false as const } : {}),
       ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}),
+      onText: (absolutePath: string, source: string) => void (MARKER_TEXT.test(source) && markerFiles.add(absolutePath)),
     },
     progress,
   );
@@ -255,27 +282,37 @@ async function stateModuleToGuard(command: MigrateCommand, cwd: string): Promise
   return info?.isFile() ? [command.stateModule] : [];
 }
 
-/** Step 4's printing (the diff, the summary, errors on stderr when stdout is a patch); returns what the exit code is made of. */
-async function report(command: MigrateCommand, io: CliIo, result: RunResult): Promise<{ open: boolean; failed: boolean }> {
-  const [{ terminalDiff, unifiedDiffs }, { formatSummary }, { openUpgradeNotes }, { errorLocation }] = await Promise.all([
+/**
+ * Step 4's printing: a dry run's diff on stdout (a patch as it is, unless shown to a person) and
+ * the summary on stderr, so that `migrate --dry-run > x.diff` is a clean patch; without the
+ * diff, the summary on stdout. Returns what the exit code is made of.
+ */
+async function report(command: MigrateCommand, io: CliIo, result: RunResult, markerFiles: ReadonlySet<string>): Promise<{ open: boolean; failed: boolean }> {
+  const [{ terminalDiff }, { runPatch }, { formatSummary }, { openUpgradeNotes }, { errorLocation }] = await Promise.all([
     import('../report/diff.ts'),
+    import('../report/passes.ts'),
     import('../report/summary.ts'),
     import('../report/run-tally.ts'),
     import('../report/formats/check-report.ts'),
   ]);
   const patchOnStdout = command.dryRun && !command.json;
   if (patchOnStdout) {
-    const patch = unifiedDiffs(result.changed);
-    // A patch for a file or a pipe stays exact; shown to a person, the code's control characters are escaped.
+    // A patch for a file or a pipe stays exact; shown to a person, the code's control characters
+    // are escaped and the generated module is one line (unless asked for).
     const shown = io.color || io.stdoutIsTTY;
-    // Quiet, the diff is all there is: no blank line to part it from a summary.
-    if (patch) io.stdout(`${shown ? terminalDiff(patch, Boolean(io.color)) : patch}${command.quiet ? '' : '\n'}`);
+    const patch = runPatch(result, { generated: shown && !command.showGenerated ? 'line' : 'whole' });
+    if (patch) io.stdout(shown ? terminalDiff(patch, Boolean(io.color)) : patch);
   }
+  const say = patchOnStdout ? io.stderr : io.stdout;
   if (command.json) io.stdout(jsonText((await import('../report/json-summary.ts')).formatJsonSummary(result, { dryRun: command.dryRun })));
-  else if (!command.quiet) io.stdout(formatSummary(result, { dryRun: command.dryRun }));
-  // `migrate --dry-run src > mrtr.patch`: the summary went into the file; errors are said where they are seen.
-  // Quiet, there is no summary to hold them: they are said on stderr.
-  if ((patchOnStdout && !io.stdoutIsTTY) || (command.quiet && !command.json)) {
+  else if (!command.quiet) {
+    const nextCheck = await (await import('../report/next-check.ts')).nextCheckFindings(result, io.cwd, markerFiles);
+    say(
+      `${patchOnStdout && io.stdoutIsTTY && result.changed.length > 0 ? '\n' : ''}${formatSummary(result, { dryRun: command.dryRun, nextCheck, paths: command.paths })}`,
+    );
+  }
+  // Quiet, there is no summary to hold the errors: they are said on stderr.
+  if (command.quiet && !command.json) {
     for (const error of result.errors) io.stderr(`mrtr-codemod: ${terminalText(`${errorLocation(error)}: ${error.message}`)}\n`);
   }
   const marked = result.sites.some((site) => site.status === 'marked') || (result.entryPoints ?? []).some((entry) => entry.status === 'marked');

@@ -306,11 +306,35 @@ function changedFile(c: Candidate, transformed: TransformResult): ChangedFile {
     original: source,
     output: transformed.output,
     written: false,
-    ...(c.input !== source ? { upgradedFromV1: true } : {}),
+    ...(c.input !== source ? { upgradedFromV1: true, upgraded: c.input } : {}),
   };
   // Splices into the text on disk (not a v1 file's upgraded text, nor a text edited twice).
   if (transformed.edited.base === source) changed.splices = transformed.edited.edits;
   return changed;
+}
+
+/**
+ * A v1 file the official codemod upgraded, when the run stops there (`v1: 'only'`): its change
+ * is the upgrade alone, written as any other.
+ */
+export async function finishUpgradeOnly(c: Candidate, done?: (file: string) => void): Promise<void> {
+  try {
+    if (c.input === c.source) return;
+    const changed: ChangedFile = {
+      path: c.file,
+      absolutePath: c.absolutePath,
+      original: c.source,
+      output: c.input,
+      upgraded: c.input,
+      upgradedFromV1: true,
+      written: false,
+    };
+    if (c.context.write && !(await writeChange(c, changed))) return;
+    c.outcome.changed = changed;
+    c.context.onChanged?.(changed);
+  } finally {
+    done?.(c.file);
+  }
 }
 
 /** Puts back the bytes the file had before this run wrote it. */

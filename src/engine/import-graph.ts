@@ -89,8 +89,19 @@ export class ImportGraph {
     return importers;
   }
 
+  /** The files noted that `file`'s relative specifiers name (resolveAmong). */
+  importsOf(file: string): string[] {
+    const exists = (f: string) => this.files.has(f);
+    const found = new Set<string>();
+    for (const specifier of this.specifiersOf(file)) {
+      const module = resolveAmong(path.dirname(file), specifier, exists);
+      if (module !== undefined && module !== file) found.add(module);
+    }
+    return [...found];
+  }
+
   /** The files whose specifiers name `file`, among the files noted (resolveAmong). */
-  private importersOf(file: string): string[] {
+  importersOf(file: string): string[] {
     let found = this.importers.get(file);
     if (found) return found;
     found = [];

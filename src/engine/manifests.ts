@@ -1,5 +1,6 @@
-// After v1 files were upgraded: the package.json above them gets the v2 server package, and
-// loses the v1 SDK once no file under it imports the SDK any more.
+// After a run: the package.json above v1 files it upgraded gets the v2 server package, and
+// loses the v1 SDK once no file under it imports the SDK any more; the package.json above any
+// file it changed gets the packages its new imports name.
 //
 // Which package.json: the nearest above the file that lies inside the root (the directory the
 // run is in) and inside the file's git work tree, both compared as real paths. One that is a
@@ -22,6 +23,8 @@ export interface ManifestChange {
   absolutePath: string;
   original: string;
   output: string;
+  /** The text after the upgrade's step, when it changed the manifest (see updateManifests). */
+  upgraded?: string;
   /** Whether the new text was written to disk (false in a dry run). */
   written: boolean;
 }
@@ -45,51 +48,96 @@ export interface ManifestOptions {
   v1Sources: ReadonlySet<string>;
 }
 
-/** Updates (or, without `write`, computes) the manifest above each upgraded file, given their final texts. */
-export async function updateManifests(upgraded: ReadonlyArray<{ absolutePath: string; text: string }>, options: ManifestOptions): Promise<ManifestOutcome[]> {
+/** A file whose manifest the run may edit: its text on disk, the run's final text, and (a v1 file) the upgrade's text. */
+export interface ManifestSource {
+  absolutePath: string;
+  /** The text on disk ('' for a file the run creates). */
+  original: string;
+  /** The text the run leaves. */
+  text: string;
+  /** A v1 file the upgrade took: its text after the official codemod, before the MRTR pass. */
+  upgraded?: string;
+}
+
+/**
+ * Updates (or, without `write`, computes) the manifest above each file, given their texts: in
+ * two steps, as the run makes its change. The upgrade's step (for the manifests above upgraded
+ * v1 files): the v2 server package, the packages the official codemod's imports name, the v1
+ * SDK dropped once no file under the manifest imports it. The MRTR step: each package the
+ * run's own imports name that the file did not import before (`@modelcontextprotocol/node` for
+ * an HTTP entry point, the server for the request-state module), and the server's range raised
+ * to what MRTR needs. The change's `upgraded` is the manifest after the first step.
+ */
+export async function updateManifests(files: readonly ManifestSource[], options: ManifestOptions): Promise<ManifestOutcome[]> {
   const finder = new ManifestFinder(options.cwd);
-  const byManifest = new Map<string, Array<{ absolutePath: string; text: string }>>();
+  const byManifest = new Map<string, ManifestSource[]>();
   const outcomes: ManifestOutcome[] = [];
   const reported = new Set<string>();
-  for (const file of upgraded) {
+  for (const file of files) {
     const found = await finder.above(path.dirname(file.absolutePath));
     if (found.manifest) byManifest.set(found.manifest, [...(byManifest.get(found.manifest) ?? []), file]);
-    else if (found.refused && !reported.has(found.refused.path)) {
+    else if (found.refused && !reported.has(found.refused.path) && file.upgraded !== undefined) {
       reported.add(found.refused.path);
       outcomes.push({ absolutePath: found.refused.path, ...found.refused.outcome });
     }
   }
-  for (const [manifest, files] of byManifest) {
+  for (const [manifest, under] of byManifest) {
     const outcome: ManifestOutcome = { absolutePath: manifest };
-    outcomes.push(outcome);
     try {
       const bytes = await readFile(manifest);
       const text = bytes.toString('utf8');
-      const finalTexts = new Map(files.map((f) => [f.absolutePath, f.text]));
-      const importsV1 = (f: string) => {
-        const final = finalTexts.get(f);
-        if (final !== undefined) return isV1Source(final);
-        return options.read.has(f) ? options.v1Sources.has(f) : isV1Source(readSource(f)?.source ?? '');
-      };
-      // Every source under the manifest counts, not only the migrated paths (tests, scripts);
-      // only those the run did not read are read here.
-      const { files: all } = await discoverFiles([path.dirname(manifest)], options.cwd, options.discover);
-      const stillImportsV1 = all.some(importsV1);
-      const packages = [...new Set(files.flatMap((f) => importedPackages(f.text)))];
-      const updated = updateManifest(text, { stillImportsV1, packages });
-      outcome.warning = zodRangeProblem(updated);
-      if (updated === text) continue;
-      outcome.changed = { path: displayPath(options.cwd, manifest), absolutePath: manifest, original: text, output: updated, written: false };
-      if (options.write) {
-        await writeFileAtomic(manifest, updated, { expected: bytes });
-        outcome.changed.written = true;
+      const upgraded = await afterUpgrade(manifest, text, under, options);
+      // The MRTR step: only where the MRTR pass changed a file (the server's range, the packages its imports name).
+      const migrated = under.some((f) => f.text !== (f.upgraded ?? f.original));
+      const named = [...new Set(under.flatMap(newlyNamed))];
+      const updated = migrated ? updateManifest(upgraded, { stillImportsV1: true, packages: named }) : upgraded;
+      const v1 = under.some((f) => f.upgraded !== undefined);
+      outcome.warning = v1 || updated !== text ? zodRangeProblem(updated) : undefined;
+      if (updated !== text) {
+        outcome.changed = {
+          path: displayPath(options.cwd, manifest),
+          absolutePath: manifest,
+          original: text,
+          output: updated,
+          ...(upgraded !== text ? { upgraded } : {}),
+          written: false,
+        };
+        if (options.write) {
+          await writeFileAtomic(manifest, updated, { expected: bytes });
+          outcome.changed.written = true;
+        }
       }
     } catch (error) {
       outcome.error =
         error instanceof ChangedOnDiskError ? 'changed on disk during the run; not edited (run again)' : `cannot update: ${(error as Error).message}`;
     }
+    if (outcome.changed || outcome.error || outcome.warning) outcomes.push(outcome);
   }
   return outcomes;
+}
+
+/** The manifest's text after the upgrade's step (the text itself when no file under it was upgraded). */
+async function afterUpgrade(manifest: string, text: string, under: readonly ManifestSource[], options: ManifestOptions): Promise<string> {
+  const upgraded = under.filter((f) => f.upgraded !== undefined);
+  if (upgraded.length === 0) return text;
+  const finalTexts = new Map(under.map((f) => [f.absolutePath, f.text]));
+  const importsV1 = (f: string) => {
+    const final = finalTexts.get(f);
+    if (final !== undefined) return isV1Source(final);
+    return options.read.has(f) ? options.v1Sources.has(f) : isV1Source(readSource(f)?.source ?? '');
+  };
+  // Every source under the manifest counts, not only the migrated paths (tests, scripts);
+  // only those the run did not read are read here.
+  const { files: all } = await discoverFiles([path.dirname(manifest)], options.cwd, options.discover);
+  const stillImportsV1 = all.some(importsV1);
+  const packages = [...new Set(upgraded.flatMap((f) => importedPackages(f.upgraded!)))];
+  return updateManifest(text, { stillImportsV1, packages });
+}
+
+/** The packages the run's change of a file makes it import (relative to the upgrade's text, for an upgraded file). */
+function newlyNamed(file: ManifestSource): string[] {
+  const before = new Set(importedPackages(file.upgraded ?? file.original));
+  return importedPackages(file.text).filter((p) => !before.has(p));
 }
 
 /**

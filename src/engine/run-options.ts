@@ -93,8 +93,10 @@ export interface RunSettings {
    * Files on the v1 SDK (`@modelcontextprotocol/sdk`) go through the official v1-to-v2 codemod
    * first, and the package.json above them is updated (default true). `false` leaves them as
    * they are (their legacy sites are then still reported, and cannot be migrated: v1 has no MRTR).
+   * Only the files MRTR needs on v2 are upgraded (src/engine/v1-scope.ts). `'only'` runs the
+   * upgrade alone (no MRTR pass, no request-state module), so that it can be committed first.
    */
-  v1?: boolean;
+  v1?: boolean | 'only';
   /** Where the official codemod works on scratch copies of the v1 files (default: the OS temp directory). */
   v1ScratchDir?: string;
   /**

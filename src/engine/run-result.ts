@@ -17,6 +17,12 @@ export interface ChangedFile {
   created?: boolean;
   /** The file was on the v1 SDK: the official v1-to-v2 codemod changed it first (its diff shows both passes). */
   upgradedFromV1?: boolean;
+  /**
+   * The text after the v1-to-v2 upgrade, before the MRTR pass (set when the upgrade changed the
+   * file: a v1 source file, or the package.json above one). `original` → `upgraded` is the
+   * upgrade, `upgraded` → `output` the MRTR change (the same text when it made none).
+   */
+  upgraded?: string;
   /** Whether the new text was written to disk (false in a dry run). */
   written: boolean;
 }
@@ -76,4 +82,11 @@ export interface RunResult {
   upgrades: Array<{ file: string; notes: UpgradeNote[] }>;
   /** The request-state modules the migrated files import: written, refreshed or left, and where the verifier was wired. */
   stateModules: StateModuleRecord[];
+  /**
+   * Files on the v1 SDK the upgrade left as they are, MRTR needing none of them (src/engine/v1-scope.ts):
+   * relative to cwd, in discovery order. Absent when the run upgrades nothing of v1 (`v1: false`).
+   */
+  v1Kept?: string[];
+  /** The run stopped after the v1-to-v2 upgrade (`v1: 'only'`): no MRTR pass, no site reported. */
+  v1Only?: boolean;
 }

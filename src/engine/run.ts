@@ -21,9 +21,9 @@
 // - Each changed file is verified to parse, parsing only the statements the rewrite changed
 //   (src/engine/verify-output.ts), and its diff can be made as soon as it is done (onChanged).
 import { analyseFile } from '../analyse/analyse-file.ts';
-import { INIT_HOOK_TEXT } from '../analyse/sdk-surface.ts';
+import { INIT_HOOK_TEXT, PREFILTER } from '../analyse/sdk-surface.ts';
 import type { TypeFactsSource } from '../transform.ts';
-import { runCandidate, RunningTransforms, type Candidate, type FileOutcome, type RunContext } from './candidate.ts';
+import { finishUpgradeOnly, runCandidate, RunningTransforms, type Candidate, type FileOutcome, type RunContext } from './candidate.ts';
 import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
 import { HookRegistrars } from './hook-registrars.ts';
@@ -35,6 +35,7 @@ import type { ChangedFile, RunResult, RunSkip } from './run-result.ts';
 import { StateModules } from './state-modules.ts';
 import { displayPath, readSource } from './source-files.ts';
 import { upgradeV1 } from './v1-upgrade.ts';
+import { v1Scope } from './v1-scope.ts';
 import { vendoredRequests } from './vendored-requests.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
@@ -89,13 +90,63 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   options.onPhase?.('files', discovery.files.length);
   const read = await readCandidates(state);
   state.result.candidates = read.count;
+  scopeV1Upgrade(state, read);
+  if (options.v1 === 'only') {
+    // The upgrade alone, to be committed first: no MRTR pass, no request-state module.
+    state.result.v1Only = true;
+    for (const c of read.pending) state.done(c.file);
+    await upgradeV1Files(state, read.v1Queue, (c) => finishUpgradeOnly(c, state.done));
+    await state.transforms.settle();
+    await updateManifestsOf(state, read, []);
+    return assembleResult(state, read, []);
+  }
   await transformCandidates(state, read);
-  await upgradeV1Files(state, read.v1Queue);
+  await upgradeV1Files(state, read.v1Queue, (c) => runCandidate(c, state.done));
   await finishTransforms(state);
   await crossModulePass({ ...state, candidates: read.candidates });
   const moduleChanges = await finishStateModules(state, read.candidates);
-  await updateV1Manifests(state, read);
+  await updateManifestsOf(state, read, moduleChanges);
   return assembleResult(state, read, moduleChanges);
+}
+
+/**
+ * Narrows the files queued for the v1 upgrade to those MRTR needs (v1-scope.ts); the others are
+ * listed as kept on v1. One of those with a request (a client's file, say) is transformed as it
+ * is, for its sites to be marked; the others are left whole: nothing of MRTR is to be done in a
+ * file on the v1 SDK (an entry point there serves a server without a request to migrate).
+ */
+function scopeV1Upgrade(state: RunState, read: ReadCandidates): void {
+  if (state.options.v1 === false) return;
+  state.result.v1Kept = [];
+  if (read.v1Queue.length === 0) return;
+  const files = read.v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.alias?.aliased ?? c.source }));
+  const withSites = new Set(files.filter(hasSites).map((f) => f.absolutePath));
+  const scope = v1Scope(files, state.modules.graph, (f) => withSites.has(f.absolutePath));
+  const kept = read.v1Queue.filter((c) => !scope.has(c.absolutePath));
+  if (kept.length === 0) return;
+  read.v1Queue = read.v1Queue.filter((c) => scope.has(c.absolutePath));
+  for (const c of kept) {
+    if (!withSites.has(c.absolutePath)) {
+      state.done(c.file);
+      continue;
+    }
+    // A file reaching the v1 SDK through a module of the project: that module stays on v1.
+    if (c.alias) c.v1Through = c.alias.through;
+    c.alias = undefined;
+    read.pending.push(c);
+  }
+  const order = new Map(state.discovery.files.map((f, i) => [f, i]));
+  state.result.v1Kept = kept.sort((a, b) => order.get(a.absolutePath)! - order.get(b.absolutePath)!).map((c) => c.file);
+}
+
+/** Whether a file has a server→client request the MRTR pass would take (a syntax check: PREFILTER, then the analysis). */
+function hasSites(file: { absolutePath: string; text: string }): boolean {
+  if (!PREFILTER.test(file.text)) return false;
+  try {
+    return analyseFile(file.text, file.absolutePath).sites.length > 0;
+  } catch {
+    return false; // it does not parse: its transform says so, and there is nothing to upgrade for
+  }
 }
 
 /** The run's settings decided once, and its result started with what discovery found. */
@@ -192,8 +243,8 @@ function showHookRegistrars(state: RunState, candidates: ReadonlyMap<string, Can
   }
 }
 
-/** v1 files: the official v1-to-v2 codemod first, then the MRTR pass on what it made. */
-async function upgradeV1Files(state: RunState, v1Queue: Candidate[]): Promise<void> {
+/** v1 files: the official v1-to-v2 codemod first, then `next` (the MRTR pass, or the upgrade's own change) on what it made. */
+async function upgradeV1Files(state: RunState, v1Queue: Candidate[], next: (c: Candidate) => Promise<void>): Promise<void> {
   if (v1Queue.length === 0) return;
   const { options } = state;
   options.onPhase?.('v1-upgrade', v1Queue.length);
@@ -219,7 +270,7 @@ async function upgradeV1Files(state: RunState, v1Queue: Candidate[]): Promise<vo
       c.upgrade = { notes: u.notes, reported };
     }
     c.input = c.alias?.restore ? c.alias.restore(u.text) : u.text;
-    state.transforms.track(runCandidate(c, state.done));
+    state.transforms.track(next(c));
   });
 }
 
@@ -259,7 +310,8 @@ async function finishStateModules(state: RunState, candidates: ReadonlyMap<strin
   const moduleChanges: ChangedFile[] = [];
   for (const change of step.changes) {
     const c = candidates.get(change.absolutePath);
-    const changed: ChangedFile = c ? { ...change, original: c.source, ...(c.outcome.changed?.upgradedFromV1 ? { upgradedFromV1: true } : {}) } : change;
+    const upgraded = c?.outcome.changed?.upgraded;
+    const changed: ChangedFile = c ? { ...change, original: c.source, ...(upgraded !== undefined ? { upgradedFromV1: true, upgraded } : {}) } : change;
     // The official codemod's notes are at their lines of the text the run leaves: move them with the wiring.
     if (c?.upgrade) {
       const toWired = positionMap(c.outcome.changed?.output ?? c.source, change.output);
@@ -272,13 +324,27 @@ async function finishStateModules(state: RunState, candidates: ReadonlyMap<strin
   return moduleChanges;
 }
 
-/** The package.json above upgraded v1 files: the v2 server package in, the v1 SDK out once nothing imports it any more. */
-async function updateV1Manifests(state: RunState, read: ReadCandidates): Promise<void> {
-  const { options, cwd, result } = state;
-  if (read.v1Queue.length === 0) return;
+/**
+ * The package.json above the changed files: for upgraded v1 files, the v2 server package in and
+ * the v1 SDK out once nothing imports it any more; for every changed file, each package its new
+ * imports name (manifests.ts).
+ */
+async function updateManifestsOf(state: RunState, read: ReadCandidates, moduleChanges: readonly ChangedFile[]): Promise<void> {
+  const { options, cwd, result, context } = state;
+  if (!context.rewrite) return;
+  const upgraded = new Set(read.v1Queue);
+  const files = [...read.candidates.values()]
+    .filter((c) => upgraded.has(c) || c.outcome.changed)
+    .map((c) => ({
+      absolutePath: c.absolutePath,
+      original: c.source,
+      text: c.outcome.changed?.output ?? c.input,
+      ...(upgraded.has(c) ? { upgraded: c.input } : {}),
+    }));
+  files.push(...moduleChanges.map((m) => ({ absolutePath: m.absolutePath, original: m.created ? '' : m.original, text: m.output })));
+  if (files.length === 0) return;
   options.onPhase?.('manifests', 0);
-  const upgraded = read.v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.outcome.changed?.output ?? c.input }));
-  const manifests = await updateManifests(upgraded, {
+  const manifests = await updateManifests(files, {
     cwd,
     write: options.write,
     discover: options.discover,

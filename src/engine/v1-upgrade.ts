@@ -85,6 +85,16 @@ export function isV1Source(text: string): boolean {
   return text.includes(V1_PACKAGE) && V1_SPECIFIER.test(text);
 }
 
+/**
+ * Whether every v1 specifier of the text names the client side of the SDK
+ * (`@modelcontextprotocol/sdk/client/...`): a module that only builds a client, which MRTR
+ * (a change of servers) never needs upgraded.
+ */
+export function isV1ClientOnly(text: string): boolean {
+  const specifiers = [...text.matchAll(new RegExp(V1_SPECIFIER.source, 'g'))].map((m) => m[0].replace(/^[^'"`]*['"`]/, '').slice(0, -1));
+  return specifiers.length > 0 && specifiers.every((s) => s === `${V1_PACKAGE}/client` || s.startsWith(`${V1_PACKAGE}/client/`));
+}
+
 /** Module specifiers (root package names) relevant to the manifest: the MCP packages and zod. */
 const PACKAGE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(@modelcontextprotocol\/[a-z0-9._-]+|zod)(?:\/[^'"\s]*)?\1/g;
 

@@ -4,13 +4,17 @@
 // opened from disk, attached to a ticket or archived by CI. Everything that comes from the
 // migrated sources (paths, code, reasons) is HTML-escaped. Besides each file's diff and sites,
 // it says what changed around the handlers (the request-state module, shown once and folded;
-// the package.json; the v1-to-v2 pass) and ends with the next steps.
+// the package.json; the v1-to-v2 pass) and ends with the next steps. The files with handlers
+// come first; a file the v1-to-v2 upgrade alone changed is folded; a file both passes changed
+// shows each pass's diff apart (passes.ts), the upgrade's folded.
 import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
 import { INPUT_KIND_NAMES } from '../core/vocabulary.ts';
 import type { DiffLine } from './diff-line.ts';
 import { classifyUnifiedDiff, unifiedDiff } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
+import { passChange, passesOf } from './passes.ts';
+import { positionMap } from '../engine/position-map.ts';
 import { guidanceNotes, openUpgradeNotes, RERUN_WHY, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
 
 interface HtmlReportOptions {
@@ -37,8 +41,11 @@ interface ReportedFile {
   sites: RunSite[];
   /** `2 migrated · 1 marker`, shown in the table of contents and the section heading. */
   counts: string;
-  /** The request-state module (folded: the same text in every project), a package.json, or a source file. */
-  role: 'module' | 'manifest' | 'source';
+  /**
+   * The request-state module (folded: the same text in every project), a package.json, a
+   * source file the v1-to-v2 upgrade alone changed (folded), or a source file.
+   */
+  role: 'module' | 'manifest' | 'upgrade' | 'source';
 }
 
 export function renderHtmlReport(result: RunResult, options: HtmlReportOptions): string {
@@ -70,18 +77,32 @@ export function renderHtmlReport(result: RunResult, options: HtmlReportOptions):
   ]);
 }
 
-/** The files the page has a section for: the changed ones in the run's order, then the others with sites. */
+/**
+ * The files the page has a section for: those with sites first (changed in the run's order, then
+ * the others), then the other changed sources, those the upgrade alone changed, the manifests
+ * and the request-state modules.
+ */
 function reportedFiles(result: RunResult): ReportedFile[] {
   const sitesByFile = groupSites(result.sites);
   const changedPaths = new Set(result.changed.map((f) => f.path));
   const moduleFiles = new Set(result.stateModules.map((m) => m.file));
   const unchangedWithSites = [...sitesByFile.keys()].filter((file) => !changedPaths.has(file)).sort();
-  return [...result.changed.map((change) => ({ path: change.path, change })), ...unchangedWithSites.map((path) => ({ path }))].map((file, i) => {
-    const fileSites = sitesByFile.get(file.path) ?? [];
-    const role = moduleFiles.has(file.path) ? 'module' : /(^|\/)package\.json$/.test(file.path) ? 'manifest' : 'source';
-    return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: role === 'source' ? siteCounts(fileSites) : ROLE_LABEL[role], role };
-  });
+  const roleOf = (file: { path: string; change?: ChangedFile }): ReportedFile['role'] => {
+    if (moduleFiles.has(file.path)) return 'module';
+    if (/(^|\/)package\.json$/.test(file.path)) return 'manifest';
+    return file.change && !sitesByFile.has(file.path) && !passesOf(file.change).includes('mrtr') ? 'upgrade' : 'source';
+  };
+  const rank = (file: { path: string; role: ReportedFile['role'] }) => (sitesByFile.has(file.path) ? 0 : 1 + ROLE_ORDER.indexOf(file.role));
+  return [...result.changed.map((change) => ({ path: change.path, change })), ...unchangedWithSites.map((path) => ({ path }))]
+    .map((file) => ({ ...file, role: roleOf(file) }))
+    .sort((a, b) => rank(a) - rank(b))
+    .map((file, i) => {
+      const fileSites = sitesByFile.get(file.path) ?? [];
+      return { ...file, id: `file-${i + 1}`, sites: fileSites, counts: file.role === 'source' ? siteCounts(fileSites) : ROLE_LABEL[file.role] };
+    });
 }
+
+const ROLE_ORDER: ReadonlyArray<ReportedFile['role']> = ['source', 'upgrade', 'manifest', 'module'];
 
 /** The title, what the run did to the files, and the totals. */
 function renderHeader(result: RunResult, options: HtmlReportOptions, openUpgrades: number): string[] {
@@ -147,45 +168,67 @@ function total(key: string, label: string, value: number, hint?: string): string
 }
 
 function renderFile({ path, change, id, sites, counts, role }: ReportedFile): string {
-  const lines = change ? classifyUnifiedDiff(unifiedDiff(change)) : [];
+  // A file both passes changed: the upgrade's diff folded, then the MRTR diff the sites link to.
+  const upgrade = change && passesOf(change).length === 2 ? passChange(change, 'v1-upgrade') : undefined;
+  const shown = upgrade ? passChange(change!, 'mrtr')! : change;
+  const lines = shown ? classifyUnifiedDiff(unifiedDiff(shown)) : [];
   const anchored = new Set(lines.filter((l) => l.oldLine !== undefined).map((l) => l.oldLine!));
+  // A site's line is in the file on disk; the MRTR diff's old side is the upgrade's text.
+  const toShown: (line: number, column: number) => { line: number } = upgrade ? positionMap(upgrade.original, upgrade.output) : (line) => ({ line });
 
   const out: string[] = [];
   const heading = `<code>${escapeHtml(path)}</code> <span class="muted">${counts}${change ? '' : ' · not changed'}</span>`;
-  if (role === 'module') {
-    // The same generated text in every project: folded, opened on demand.
-    out.push(`<section class="file module" id="${id}" data-path="${escapeHtml(path)}" data-role="module">`);
-    out.push(`<details><summary><h2>${heading}</h2> <span class="muted">${MODULE_SUMMARY}</span></summary>`);
+  if (role === 'module' || role === 'upgrade') {
+    // The same generated text in every project, or the official codemod's change alone: folded, opened on demand.
+    out.push(`<section class="file folded ${role}" id="${id}" data-path="${escapeHtml(path)}" data-role="${role}">`);
+    out.push(`<details><summary><h2>${heading}</h2> <span class="muted">${role === 'module' ? MODULE_SUMMARY : UPGRADE_SUMMARY}</span></summary>`);
   } else {
     out.push(`<section class="file" id="${id}" data-path="${escapeHtml(path)}" data-role="${role}">`);
     out.push(`<h2>${heading}</h2>`);
   }
-  if (change?.upgradedFromV1) out.push(`<p class="upgraded">${V1_NOTE}</p>`);
+  if (upgrade) out.push(`<p class="upgraded">${V1_NOTE}</p>`);
   if (sites.length > 0) {
     out.push('<h3>Sites</h3>');
     out.push('<ol class="sites">');
-    for (const site of sites) out.push(renderSite(site, anchored.has(site.line) ? `${id}-o${site.line}` : undefined));
+    for (const site of sites) {
+      const line = toShown(site.line, site.column).line;
+      out.push(renderSite(site, anchored.has(line) ? `${id}-o${line}` : undefined));
+    }
     out.push('</ol>');
   }
-  if (change) {
-    out.push('<h3>Diff</h3>');
-    out.push('<div class="diff-wrap"><table class="diff">');
-    out.push('<colgroup><col class="ln-col"><col class="ln-col"><col></colgroup>');
-    for (const line of lines) out.push(renderDiffLine(line, id));
-    out.push('</table></div>');
+  if (upgrade) {
+    out.push(`<details class="pass" data-pass="v1-upgrade"><summary><h3>Diff, pass 1: the v1-to-v2 upgrade (official codemod)</h3></summary>`);
+    out.push(diffTable(classifyUnifiedDiff(unifiedDiff(upgrade)), `${id}-v1`), '</details>');
   }
-  if (role === 'module') out.push('</details>');
+  if (shown) {
+    out.push(upgrade ? '<h3 data-pass="mrtr">Diff, pass 2: the MRTR migration</h3>' : '<h3>Diff</h3>');
+    out.push(diffTable(lines, id));
+  }
+  if (role === 'module' || role === 'upgrade') out.push('</details>');
   out.push('</section>');
   return out.join('\n');
 }
 
-const ROLE_LABEL = { module: 'request-state module', manifest: 'package manifest' } as const;
+/** A diff's lines as a table, each old line anchored as `${fileId}-o<line>`. */
+function diffTable(lines: readonly DiffLine[], fileId: string): string {
+  return [
+    '<div class="diff-wrap"><table class="diff">',
+    '<colgroup><col class="ln-col"><col class="ln-col"><col></colgroup>',
+    ...lines.map((line) => renderDiffLine(line, fileId)),
+    '</table></div>',
+  ].join('\n');
+}
+
+const ROLE_LABEL = { module: 'request-state module', manifest: 'package manifest', upgrade: 'v1-to-v2 upgrade only' } as const;
+
+const UPGRADE_SUMMARY =
+  'No handler here asks anything: the official <code>@modelcontextprotocol/codemod</code> moved it to the v2 SDK because a server with handlers that do is built from it or hands it its server. Open to read the change.';
 
 const MODULE_SUMMARY =
   "Generated once per package from mrtr-codemod's templates/request-state.ts and imported by every migrated file: the signed state, the resume checks, the capability check and the verifier. Open to read it.";
 
 const V1_NOTE =
-  'This file was on the v1 SDK (<code>@modelcontextprotocol/sdk</code>), which has no multi round-trip requests: the official <code>@modelcontextprotocol/codemod</code> (v1-to-v2) moved it to <code>@modelcontextprotocol/server</code> first (imports, <code>extra</code> to <code>ctx</code>, schemas), then its handlers were migrated. The diff shows both passes.';
+  'This file was on the v1 SDK (<code>@modelcontextprotocol/sdk</code>), which has no multi round-trip requests: the official <code>@modelcontextprotocol/codemod</code> (v1-to-v2) moved it to <code>@modelcontextprotocol/server</code> first (imports, <code>extra</code> to <code>ctx</code>, schemas), then its handlers were migrated. Each pass has its diff below.';
 
 /** What changed around the handlers, one sentence each (HTML). */
 function aroundTheHandlers(result: RunResult, files: readonly ReportedFile[]): string[] {
@@ -345,8 +388,8 @@ h3 { font-size: .85rem; text-transform: uppercase; letter-spacing: .05em; color:
 .attention-errors dd:not(.hint) { color: var(--err); }
 .toc, .around, .upgrades, .notes, .errors, .next-steps, .file { border: 1px solid var(--border); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
 .toc ul, .around ul, .upgrades ul, .notes ul, .errors ul, .next-steps ol { margin: 0; padding-left: 1.25rem; }
-.module summary { cursor: pointer; }
-.module summary h2 { display: inline; margin: 0; }
+.folded summary, .pass summary { cursor: pointer; }
+.folded summary h2, .pass summary h3 { display: inline; margin: 0; }
 .upgraded { color: var(--muted); margin: 0 0 .5rem; }
 .errors { border-color: var(--err); }
 .error code { color: var(--err); }

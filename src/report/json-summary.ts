@@ -10,13 +10,19 @@
 //   "filesScanned": number,            // source files discovered and read
 //   "candidates": number,              // of those, files mentioning a server→client request
 //   "changedFiles": [                  // files migrated (or that a dry run would change)
-//     { "path": "src/server.ts", "written": boolean }
+//     { "path": "src/server.ts", "written": boolean,
+//       "passes": ["v1-upgrade" | "mrtr"] }  // which passes changed it, in order (passes.ts)
 //   ],
+//   "v1Only"?: true,                   // --v1-only: the run stopped after the v1-to-v2 upgrade
+//   "v1Kept"?: ["src/client.ts"],      // files left on the v1 SDK: MRTR needs none of them (v1-scope.ts)
 //   "sites": { "total": number, "migrated": number, "marked": number },
 //   "handlers": {
 //     "total": number, "migrated": number, "manual": number,
 //     "needManualWork": [                // one entry per handler left for a person
-//       { "handler": "tool:later" | null, "file": "src/x.ts", "line": number, "codes": ["closure"] }
+//       { "handler": "tool:later", "file": "src/x.ts", "line": number, "codes": ["closure"] }
+//     ],
+//     "outside": [                     // sites in no tool, prompt or resource handler (oninitialized, a timer): not handlers
+//       { "file": "src/x.ts", "line": number, "codes": ["no-request-to-answer"] }
 //     ]
 //   },
 //   "markers": [                       // every @mrtr-todo left in the code
@@ -54,6 +60,7 @@
 // line and column of an `mcp-codemod-error` are exact (see UpgradeNote); the others point near
 // the statement, with column 1.
 import type { RunResult } from '../engine/run.ts';
+import { passesOf } from './passes.ts';
 import { blocksBuild, guidanceNotes, openUpgradeNotes, rerunByHandler, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
 
 interface JsonSummaryOptions {
@@ -68,13 +75,16 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
     dryRun: options.dryRun,
     filesScanned: result.filesScanned,
     candidates: result.candidates,
-    changedFiles: result.changed.map((file) => ({ path: file.path, written: file.written })),
+    changedFiles: result.changed.map((file) => ({ path: file.path, written: file.written, passes: passesOf(file) })),
+    ...(result.v1Only ? { v1Only: true } : {}),
+    ...(result.v1Kept && result.v1Kept.length > 0 ? { v1Kept: [...result.v1Kept] } : {}),
     sites: siteTotals(result.sites),
     handlers: {
       total: handlers.total,
       migrated: handlers.migrated,
       manual: handlers.manual.length,
-      needManualWork: handlers.manual.map((h) => ({ handler: h.handler ?? null, file: h.file, line: h.line, codes: h.codes })),
+      needManualWork: handlers.manual.map((h) => ({ handler: h.handler, file: h.file, line: h.line, codes: h.codes })),
+      outside: handlers.outside.map((h) => ({ file: h.file, line: h.line, codes: h.codes })),
     },
     markers: result.sites
       .filter((s) => s.status === 'marked')

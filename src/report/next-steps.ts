@@ -3,6 +3,7 @@
 import type { RunResult } from '../engine/run.ts';
 import type { StateModuleRecord } from '../engine/state-modules.ts';
 import { count } from './formats/check-report.ts';
+import type { NextCheck } from './next-check.ts';
 import { buildBlockers, siteTotals } from './run-tally.ts';
 
 /** One sentence a module the run wrote, refreshed, or left because a person edited it (`file` apart). */
@@ -22,10 +23,11 @@ export function stateModuleNotes(modules: readonly StateModuleRecord[]): Array<{
 }
 
 /** The steps left after a run that changed something, in the order to take them. */
-export function nextSteps(result: RunResult, options: { dryRun: boolean }): string[] {
+export function nextSteps(result: RunResult, options: { dryRun: boolean; nextCheck?: NextCheck; paths?: readonly string[] }): string[] {
   const migrated = siteTotals(result.sites).migrated;
   if (result.changed.length === 0 && migrated === 0) return [];
   const steps: string[] = [];
+  const paths = options.paths && options.paths.length > 0 ? ` ${options.paths.map(shellWord).join(' ')}` : '';
   if (options.dryRun) steps.push('Apply the change: run again without --dry-run (or `git apply` the patch).');
   const manifests = result.changed.filter((f) => f.path === 'package.json' || f.path.endsWith('/package.json')).map((f) => f.path);
   if (manifests.length > 0) steps.push(`Run \`npm install\` (or your package manager's install): ${manifests.join(', ')} changed.`);
@@ -35,6 +37,10 @@ export function nextSteps(result: RunResult, options: { dryRun: boolean }): stri
       `Remove the code on the experimental tasks API (${count(blockers, 'use')} under "Blocking the build"), or move it to the tasks extension: the server does not build on the v2 SDK until it goes.`,
     );
   }
+  if (result.v1Only) {
+    steps.push(`Review and commit the v1-to-v2 upgrade, then run \`mrtr-codemod migrate${paths}\` again for the MRTR change.`);
+    return steps;
+  }
   if (migrated > 0 || result.stateModules.length > 0) {
     steps.push(
       'Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call. Give several instances (or one that restarts while a flow is open) one round store too, or a round answered on one can be replayed on another: mrtrConfigure({ rounds: mrtrRedisRounds(redis) }) from the request-state module.',
@@ -43,7 +49,23 @@ export function nextSteps(result: RunResult, options: { dryRun: boolean }): stri
   steps.push(
     'Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
   );
-  const marked = siteTotals(result.sites).marked + (result.entryPoints ?? []).filter((e) => e.status === 'marked').length;
-  if (marked > 0) steps.push(`Work through the ${marked} marker${marked === 1 ? '' : 's'} left (grep -rn @mrtr-todo), then run \`mrtr-codemod check\`.`);
+  const left = leftStep(result, options.nextCheck, paths);
+  if (left) steps.push(left);
   return steps;
+}
+
+/** The last step: what is left, with the numbers `check` will print (when known), or the markers left. */
+function leftStep(result: RunResult, nextCheck: NextCheck | undefined, paths: string): string | undefined {
+  if (nextCheck) {
+    if (nextCheck.findings === 0) return undefined;
+    const rules = Object.entries(nextCheck.byRule).map(([rule, n]) => `${n} ${rule}`);
+    return `Work through the ${count(nextCheck.findings, 'finding')} \`mrtr-codemod check${paths}\` will then report (${rules.join(', ')}): each says why and what next.`;
+  }
+  const marked = siteTotals(result.sites).marked + (result.entryPoints ?? []).filter((e) => e.status === 'marked').length;
+  return marked > 0 ? `Work through the ${marked} marker${marked === 1 ? '' : 's'} left (grep -rn @mrtr-todo), then run \`mrtr-codemod check\`.` : undefined;
+}
+
+/** A path as one shell word (quoted when it holds anything but plain characters). */
+function shellWord(file: string): string {
+  return /^[\w./@+-]+$/.test(file) ? file : `'${file.replace(/'/g, `'\\''`)}'`;
 }

@@ -12,7 +12,8 @@ import { terminalText } from '../core/escape.ts';
 import { OutputPathError, reserveFile, type ReservedFile } from '../engine/atomic-write.ts';
 import { describeFsError } from '../engine/discover.ts';
 import type { RunResult } from '../engine/run.ts';
-import { classifyUnifiedDiff, unifiedDiffs } from './diff.ts';
+import { classifyUnifiedDiff } from './diff.ts';
+import { PART_HEADER_LINE, runPatch } from './passes.ts';
 import { count } from './formats/check-report.ts';
 import { isReviewPage, renderHtmlReport } from './html-report.ts';
 
@@ -72,11 +73,15 @@ export async function reserveReviewOutputs(outputs: ReviewOutputs, cwd: string):
   return reserved;
 }
 
-/** An earlier --patch: unified diffs and nothing else (every line a file name, a hunk header or a hunk's line), with a hunk. */
+/**
+ * An earlier --patch: unified diffs and nothing else (every line a file name, a hunk header or a
+ * hunk's line), with a hunk; in parts (passes.ts), each headed by its line.
+ */
 const PATCH = {
   what: 'a patch mrtr-codemod wrote',
   is: (text: string) => {
-    const lines = text.startsWith('--- ') ? classifyUnifiedDiff(text) : [];
+    const diffs = text.replace(PART_HEADER_LINE, '');
+    const lines = diffs.startsWith('--- ') ? classifyUnifiedDiff(diffs) : [];
     return lines.some((line) => line.kind === 'hunk') && lines.every((line) => line.kind !== 'header');
   },
 };
@@ -106,7 +111,7 @@ export async function writeReviewOutputs(result: RunResult, outputs: ReviewOutpu
   };
   if (outputs.patch !== undefined && reserved.patch) {
     // Only the diffs, never colour: ready for `git apply` from the run's directory.
-    await write('--patch', outputs.patch, reserved.patch, () => unifiedDiffs(result.changed), `Patch (${count(result.changed.length, 'file')})`);
+    await write('--patch', outputs.patch, reserved.patch, () => runPatch(result), `Patch (${count(result.changed.length, 'file')})`);
   }
   if (outputs.report !== undefined && reserved.report) {
     await write('--report', outputs.report, reserved.report, () => renderHtmlReport(result, { dryRun: outputs.dryRun }), 'Report');

@@ -2,11 +2,12 @@
 // `migrate --json` (json-summary.ts) and the `--report` HTML page (html-report.ts). Each count
 // is made here only, so the three cannot disagree.
 //
-// A handler is the unit the codemod migrates whole or not at all: the sites of one handler (by
-// file and handler id, e.g. `tool:delete_records`) are migrated together or all left with a
-// marker. A site that belongs to no handler (a request in `oninitialized`, say) counts as a
-// handler of its own, named by `file:line`. The `server-elsewhere` and `secret-in-state`
-// reports are not request sites and are not counted (they still appear among the markers).
+// A handler is a tool, prompt or resource handler: the unit the codemod migrates whole or not at
+// all (the sites of one handler, by file and handler id, e.g. `tool:delete_records`, are migrated
+// together or all left with a marker). A site in no handler (a request in `oninitialized`, a
+// timer, an HTTP route) is a site, not a handler: it is counted apart, by `file:line`. The
+// `server-elsewhere` and `secret-in-state` reports are not request sites and are not counted
+// (they still appear among the markers).
 import type { RunResult, RunSite } from '../engine/run.ts';
 import type { UpgradeNote, UpgradeNoteCode } from '../engine/v1-upgrade.ts';
 
@@ -69,9 +70,12 @@ interface HandlerTally {
 }
 
 export interface HandlerSummary {
+  /** Tool, prompt and resource handlers with a site. */
   total: number;
   migrated: number;
   manual: HandlerTally[];
+  /** Sites in no handler, each by its place (none can be migrated: nothing can answer there). */
+  outside: HandlerTally[];
 }
 
 const NOT_A_SITE = new Set(['server-elsewhere', 'secret-in-state']);
@@ -93,8 +97,9 @@ export function summariseHandlers(sites: readonly RunSite[]): HandlerSummary {
       if (!tally.codes.includes(code)) tally.codes.push(code);
     }
   }
-  const all = [...handlers.values()];
-  return { total: all.length, migrated: all.filter((h) => h.migrated).length, manual: all.filter((h) => !h.migrated) };
+  const all = [...handlers.values()].filter((h) => h.handler !== undefined);
+  const outside = [...handlers.values()].filter((h) => h.handler === undefined && !h.migrated);
+  return { total: all.length, migrated: all.filter((h) => h.migrated).length, manual: all.filter((h) => !h.migrated), outside };
 }
 
 /** A note of the official v1-to-v2 codemod, with the file it is about. */

@@ -5,7 +5,9 @@
 import { terminalText } from '../core/escape.ts';
 import type { RunResult } from '../engine/run.ts';
 import { count, errorLocation, skipNote } from './formats/check-report.ts';
+import type { NextCheck } from './next-check.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
+import { hasUpgradePart, PASS_NAMES, passesOf } from './passes.ts';
 import {
   blocksBuild,
   buildBlockers,
@@ -19,9 +21,13 @@ import {
   type HandlerSummary,
 } from './run-tally.ts';
 
-interface SummaryOptions {
+export interface SummaryOptions {
   /** Whether the run wrote nothing (changes were only shown). */
   dryRun: boolean;
+  /** What `check` will report once the change is in place (next-check.ts): the last step gives its numbers. */
+  nextCheck?: NextCheck;
+  /** The paths the run was given, for the commands the next steps name. */
+  paths?: readonly string[];
 }
 
 export function formatSummary(result: RunResult, options: SummaryOptions): string {
@@ -31,7 +37,7 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     ...problemLines(result),
     ...noteLines(result),
     // The headline: whole handlers migrated, and those left for a person; then what to do next.
-    formatHandlerLine(summariseHandlers(result.sites)),
+    ...(result.v1Only ? [] : [formatHandlerLine(summariseHandlers(result.sites))]),
     ...stepLines(result, options),
   ];
   // Names and messages come from the repository: each line is escaped, so none can hide another.
@@ -43,7 +49,21 @@ function fileLines(result: RunResult, options: SummaryOptions): string[] {
   const lines: string[] = [];
   lines.push(`Files scanned: ${result.filesScanned} (${result.candidates} mention server→client requests)`);
   lines.push(options.dryRun ? `Files to change: ${result.changed.length} (dry run: nothing written)` : `Files changed: ${result.changed.length}`);
-  for (const file of result.changed) lines.push(`  ${file.path}`);
+  const upgrade = hasUpgradePart(result.changed);
+  for (const file of result.changed)
+    lines.push(
+      upgrade
+        ? `  ${file.path}  (${passesOf(file)
+            .map((p) => PASS_NAMES[p])
+            .join(', then ')})`
+        : `  ${file.path}`,
+    );
+  if (upgrade && !result.v1Only) {
+    lines.push(
+      '  The patch holds the v1-to-v2 upgrade first (part 1), then the MRTR change (part 2); --v1-only runs the upgrade alone, to review and commit it first.',
+    );
+  }
+  lines.push(...v1KeptLines(result));
   const modules = stateModuleNotes(result.stateModules);
   if (modules.length > 0) {
     lines.push('Request-state module:');
@@ -52,9 +72,18 @@ function fileLines(result: RunResult, options: SummaryOptions): string[] {
   return lines;
 }
 
+/** The v1 files the upgrade left as they are: MRTR needs none of them (src/engine/v1-scope.ts). */
+function v1KeptLines(result: RunResult): string[] {
+  const kept = result.v1Kept ?? [];
+  if (kept.length === 0) return [];
+  const shown = kept.slice(0, 5).join(', ') + (kept.length > 5 ? `, and ${kept.length - 5} more` : '');
+  return [`Left on the v1 SDK: ${count(kept.length, 'file')} MRTR does not need (no request, no server with one, or only a client): ${shown}`];
+}
+
 /** The sites migrated, and what is left for a person: each marker, and the official codemod's leftovers. */
 function siteLines(result: RunResult): string[] {
   const lines: string[] = [];
+  if (result.v1Only) return [...upgradeLines(result)];
   const sites = siteTotals(result.sites);
   lines.push(`Sites migrated: ${sites.migrated}`);
   lines.push(...rerunLines(result));
@@ -65,9 +94,13 @@ function siteLines(result: RunResult): string[] {
     lines.push(`  ${site.file}:${site.line}:${site.column}  ${site.code ?? 'todo'}  ${site.reason ?? ''}  Next: ${site.next ?? ''}`);
   }
 
-  lines.push(...entryPointLines(result), ...blockerLines(result));
+  lines.push(...entryPointLines(result), ...upgradeLines(result));
+  return lines;
+}
 
-  // The official v1-to-v2 codemod's own leftovers: its markers are open work too.
+/** The official v1-to-v2 codemod's own leftovers (its markers are open work too), and the code that blocks the build. */
+function upgradeLines(result: RunResult): string[] {
+  const lines = blockerLines(result);
   if (result.upgrades.length > 0) {
     const open = openUpgradeNotes(result).filter((n) => !blocksBuild(n));
     lines.push(`v1 to v2 (official codemod): ${count(open.length, 'item')} left`);
@@ -130,17 +163,27 @@ function noteLines(result: RunResult): string[] {
 }
 
 function stepLines(result: RunResult, options: SummaryOptions): string[] {
-  const steps = nextSteps(result, { dryRun: options.dryRun });
+  const steps = nextSteps(result, options);
   return steps.length === 0 ? [] : ['Next steps:', ...steps.map((step, i) => `  ${i + 1}. ${step}`)];
 }
 
-/** `migrated 14/17 handlers; 3 need manual work: tool:a (src/a.ts:12, closure), src/b.ts:40 (...)`. */
+/**
+ * `migrated 14/17 handlers; 3 need manual work: tool:a (src/a.ts:12, closure), ...`, then the sites
+ * in no handler: `; 1 site outside any handler needs manual work: src/b.ts:40 (no-request-to-answer)`.
+ */
 function formatHandlerLine(summary: HandlerSummary, shown = 10): string {
-  let line = `migrated ${summary.migrated}/${count(summary.total, 'handler')}`;
+  let line = summary.total === 0 && summary.outside.length > 0 ? 'no handler to migrate' : `migrated ${summary.migrated}/${count(summary.total, 'handler')}`;
   const manual = summary.manual;
-  if (manual.length === 0) return line;
-  const names = manual.slice(0, shown).map((h) => `${h.handler ?? `${h.file}:${h.line}`} (${h.handler ? `${h.file}:${h.line}, ` : ''}${h.codes.join(', ')})`);
-  if (manual.length > shown) names.push(`and ${manual.length - shown} more (see the markers)`);
-  line += `; ${manual.length} ${manual.length === 1 ? 'needs' : 'need'} manual work: ${names.join(', ')}`;
+  if (manual.length > 0) {
+    const names = manual.slice(0, shown).map((h) => `${h.handler} (${h.file}:${h.line}, ${h.codes.join(', ')})`);
+    if (manual.length > shown) names.push(`and ${manual.length - shown} more (see the markers)`);
+    line += `; ${manual.length} ${manual.length === 1 ? 'needs' : 'need'} manual work: ${names.join(', ')}`;
+  }
+  const outside = summary.outside;
+  if (outside.length > 0) {
+    const places = outside.slice(0, shown).map((h) => `${h.file}:${h.line} (${h.codes.join(', ')})`);
+    if (outside.length > shown) places.push(`and ${outside.length - shown} more (see the markers)`);
+    line += `; ${count(outside.length, 'site')} outside any handler ${outside.length === 1 ? 'needs' : 'need'} manual work: ${places.join(', ')}`;
+  }
   return line;
 }

@@ -1,0 +1,48 @@
+// Which files on the v1 SDK the v1-to-v2 upgrade takes: only what MRTR needs on v2. MRTR is a
+// change of the handlers that ask (elicitation, sampling, roots), so the upgrade takes
+// - each file with such a request (a site), on the v1 SDK or reaching it through a module of
+//   the project;
+// - the files on the v1 SDK that import one of those, directly or through other modules: the
+//   modules that build the servers the handlers are registered on, and the entry points that
+//   connect those servers to a transport;
+// - the files on the v1 SDK that any of the above import, directly or through other modules
+//   (the tool modules a server's module registers, the types they share): once the server is on
+//   v2, what it hands its server to must be too.
+// A file whose SDK imports are all `@modelcontextprotocol/sdk/client/...` builds only a client:
+// it is never taken. Every other v1 file is left as it is (the official codemod can move it
+// whenever its owner wants; nothing of MRTR depends on it).
+import type { ImportGraph } from './import-graph.ts';
+import { isV1ClientOnly } from './v1-upgrade.ts';
+
+/** A file on the v1 SDK, with the text the official codemod would be given. */
+export interface V1File {
+  absolutePath: string;
+  text: string;
+}
+
+/**
+ * The files of `v1` the upgrade takes (absolute paths). `graph` holds the relative imports of
+ * every file the run read; `hasSites` says whether a file has a server→client request.
+ */
+export function v1Scope(v1: readonly V1File[], graph: Pick<ImportGraph, 'importsOf' | 'importersOf'>, hasSites: (file: V1File) => boolean): Set<string> {
+  const takeable = new Map(v1.filter((f) => !isV1ClientOnly(f.text)).map((f) => [f.absolutePath, f]));
+  const seeds = [...takeable.values()].filter(hasSites).map((f) => f.absolutePath);
+  const scope = new Set(seeds);
+  for (const file of reachable(seeds, (f) => graph.importersOf(f))) if (takeable.has(file)) scope.add(file);
+  for (const file of reachable([...scope], (f) => graph.importsOf(f))) if (takeable.has(file)) scope.add(file);
+  return scope;
+}
+
+/** Every file reached from `starts` by `next`, through any module (an index module that imports nothing of the SDK included). */
+function reachable(starts: readonly string[], next: (file: string) => readonly string[]): Set<string> {
+  const seen = new Set(starts);
+  const queue = [...starts];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    for (const other of next(file)) {
+      if (seen.has(other)) continue;
+      seen.add(other);
+      queue.push(other);
+    }
+  }
+  return seen;
+}
