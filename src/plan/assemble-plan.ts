@@ -8,7 +8,7 @@ import type { Edit } from '../core/vocabulary.ts';
 import { deadDeclarations, type DeadCode, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { externalCalls, markWrappedCall } from './external-helpers.ts';
-import { exportedNameOf, mark, markHelper, markReaching, markThrow, type FilePlanning } from './file-planning.ts';
+import { exportedNameOf, mark, markHelper, markReaching, markThrow, quotedNode, type FilePlanning } from './file-planning.ts';
 import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
 import { handlerId } from './plan-handler.ts';
@@ -138,7 +138,13 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
         mark(
           file,
           site,
-          own ? result : refuse('blocked-by-sibling', 'otherSite', { line: String(result.site!.call.loc!.start.line), code: result.code }),
+          own
+            ? result
+            : refuse('blocked-by-sibling', 'otherSite', {
+                line: String(result.site!.call.loc!.start.line),
+                code: result.code,
+                request: quotedNode(file.source, result.site!.call),
+              }),
           handler,
         );
       }
@@ -172,7 +178,8 @@ function reportMigrated(file: FilePlanning, plan: HandlerPlan): void {
     // Migrated, but left for a person: a file-level report, as server-elsewhere is (not a site of its own).
     if (p.secrets.length > 0) {
       const first = p.requests.find((r) => !r.resultWrap) ?? p.requests[0]!;
-      file.reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', ...secretInState(p.secrets) });
+      const { reason, next } = secretInState(p.secrets);
+      file.reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', reason, next });
     }
   }
 }

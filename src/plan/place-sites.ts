@@ -10,6 +10,7 @@ import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { argumentParams, referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import { codeSnippet } from '../core/escape.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
 import { delegationTo } from './delegates.ts';
 import {
@@ -27,7 +28,7 @@ import {
 } from './file-planning.ts';
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
-import { refuse, Refusal } from './refusal.ts';
+import { helperStep, refuse, Refusal } from './refusal.ts';
 import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
@@ -42,7 +43,7 @@ export function presetRefusals(file: FilePlanning): void {
   const { analysis, options, source, handlers } = file;
   const v1 = v1ServerImport(analysis.importedNames, source);
   const onV1 = v1
-    ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) })
+    ? refuse('legacy-sdk', 'importsV1', { name: codeSnippet(v1.imported), specifier: codeSnippet(v1.from) })
     : options.v1Through
       ? refuse('legacy-sdk', 'reachesV1', { specifier: codeSnippet(options.v1Through) })
       : undefined;
@@ -75,7 +76,9 @@ export function presetRefusals(file: FilePlanning): void {
       // Refuse rather than guess: only the method name says this is an MCP request.
       file.preset.set(
         site,
-        refuse('unknown-receiver', 'notAnMcpObject', { receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)) }).at(site),
+        refuse('unknown-receiver', options.typesMissing ? 'typesMissing' : 'notAnMcpObject', {
+          receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)),
+        }).at(site),
       );
     } else if (site.call.type === 'OptionalCallExpression') {
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
@@ -91,12 +94,16 @@ export function presetRefusals(file: FilePlanning): void {
  * utilities (`CallToolResultSchema`, `ErrorCode`, `toJsonSchemaCompat`) do not hold a server: a
  * module importing only those from v1 registers on its v2 server all the same.
  */
-function v1ServerImport(importedNames: ReadonlyMap<string, { from: string; imported: string }>, source: string): string | undefined {
-  for (const { from, imported } of importedNames.values()) {
+function v1ServerImport(
+  importedNames: ReadonlyMap<string, { from: string; imported: string }>,
+  source: string,
+): { from: string; imported: string } | undefined {
+  for (const [local, { from, imported }] of importedNames) {
     if (from !== V1_ROOT && !from.startsWith(`${V1_ROOT}/`)) continue;
-    if (imported === '*' || imported === 'default' || V1_SERVER_NAMES.has(imported)) return from;
+    if (imported === '*' || imported === 'default') return { from, imported: local };
+    if (V1_SERVER_NAMES.has(imported)) return { from, imported };
   }
-  return /\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? V1_ROOT : undefined;
+  return /\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? { from: V1_ROOT, imported: 'require(...)' } : undefined;
 }
 
 const V1_ROOT = '@modelcontextprotocol/sdk';
@@ -127,7 +134,7 @@ export function placeSites(file: FilePlanning): void {
     if (refused && !owner) {
       mark(file, site, refused);
       // Its handlers, here and in other modules, still reach it: they are marked too.
-      for (const name of askingExports(file.analysis, site)) file.exportedHelpers.push({ name, line: site.call.loc!.start.line });
+      for (const name of askingExports(file.analysis, site)) file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...kindOf(site) });
       const chain = handlersReaching(callGraphOf(file.analysis.index), file.handlers, site.enclosing);
       if (chain) {
         markReaching(file, site, chain);
@@ -175,7 +182,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
   }
   for (const name of exported) {
     const proposed = pending.find((s) => exportedNameOf(analysis, s.site.enclosing!) === name);
-    file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
+    file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...kindOf(site), ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
   }
   if (chain) {
     const why =
@@ -195,7 +202,9 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
     mark(
       file,
       site,
-      typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
+      typeof tree === 'string'
+        ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit') })
+        : refuse('in-helper', 'exported', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
     );
   } else {
     const context = contextParameterOf(file, site);
@@ -258,6 +267,10 @@ function contextLike(param: Node, source: string): boolean {
   if (param.type !== 'Identifier') return false;
   const annotation = param.typeAnnotation?.type === 'TSTypeAnnotation' ? source.slice(param.typeAnnotation.start!, param.typeAnnotation.end!) : '';
   return annotation ? /(Context|Extra)\b/.test(annotation) : /^_?(ctx|context|extra)$/.test(param.name);
+}
+
+function kindOf(site: LegacySite): { kind?: InputKind } {
+  return site.kind ? { kind: site.kind } : {};
 }
 
 /** What other modules need of a split to ask through it. */

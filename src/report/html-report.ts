@@ -7,6 +7,7 @@
 // the package.json; the v1-to-v2 pass) and ends with the next steps.
 import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
 import { INPUT_KIND_NAMES } from '../core/vocabulary.ts';
+import { isRefusalCode, refusalDocsUrl } from '../plan/refusal.ts';
 import type { DiffLine } from './diff-line.ts';
 import { classifyUnifiedDiff, unifiedDiff } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
@@ -233,6 +234,9 @@ function renderSite(site: RunSite, anchor: string | undefined): string {
     );
     if (site.reason) out.push(`<p class="reason"><strong>Why:</strong> ${escapeHtml(site.reason)}</p>`);
     if (site.next) out.push(`<p class="next"><strong>Next:</strong> ${escapeHtml(site.next)}</p>`);
+    if (site.code && isRefusalCode(site.code)) {
+      out.push(`<p class="docs"><a href="${escapeHtml(refusalDocsUrl(site.code))}">About @mrtr-todo(${escapeHtml(site.code)})</a></p>`);
+    }
   }
   if (site.guidance) out.push(`<p class="guidance"><strong>Note:</strong> ${escapeHtml(site.guidance)}</p>`);
   out.push('</li>');
