@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentText } from '../src/core/escape.ts';
 import { runCodemod, type RunResult, type RunSettings } from '../src/engine/run.ts';
-import { REFUSAL_CODES, type RefusalCode } from '../src/plan/refusal.ts';
+import { markerLine, REFUSAL_CODES, refuse, type RefusalCode } from '../src/plan/refusal.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import { putFile } from './support/scratch.ts';
 
@@ -169,7 +169,9 @@ describe('every refusal code', () => {
       const [note] = result.upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'tasks-api-left').map((n) => ({ ...n, file: u.file })));
       expect(note).toBeDefined();
       const lines = result.changed.find((f) => f.path === note!.file)!.output.split('\n');
-      expect(lines[note!.line - 2]!.trim()).toBe(`// @mrtr-todo(${code}): ${commentText(note!.message)}`);
+      const marker = markerLine(refuse('tasks-api', 'removed', { use: 'new InMemoryTaskStore()' }));
+      expect(lines[note!.line - 2]!.trim()).toBe(`// @mrtr-todo(${code}): ${commentText(marker)}`);
+      expect(note!.message).toContain('Next: remove it with the tools and options that use it');
       expect(lines[note!.line - 1]).toBe('const taskStore = new InMemoryTaskStore();');
       expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(`  ${note!.file}:${note!.line}:1  tasks-api-left  ${note!.message}`);
       return;

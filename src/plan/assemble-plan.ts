@@ -12,7 +12,7 @@ import { exportedNameOf, mark, markHelper, markReaching, markThrow, quotedNode, 
 import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
 import { handlerId } from './plan-handler.ts';
-import { refuse, Refusal } from './refusal.ts';
+import { markerLine, refuse, Refusal } from './refusal.ts';
 import { dropStatements } from './resume-layout.ts';
 import { secretInState } from './secrets.ts';
 import { serverTypeNames, typeImports } from './server-type-names.ts';
@@ -40,8 +40,10 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
   if (tail instanceof Refusal) return refusedFile(file, outcomes, planned, tail);
   edits.push(...tail.edits);
   if (tail.unwired) {
-    const { reason, next } = refuse('server-elsewhere', 'verifierNotWired');
-    file.reports.push({ line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere', reason, next });
+    const refusal = refuse('server-elsewhere', 'verifierNotWired');
+    const { reason, next } = refusal;
+    const kind = planned[0]!.points[0]!.requests[0]!.kind;
+    file.reports.push({ line: 1, column: 1, kind, status: 'marked', code: 'server-elsewhere', reason, next, marker: markerLine(refusal) });
   }
   return {
     handlers: planned,
@@ -178,8 +180,8 @@ function reportMigrated(file: FilePlanning, plan: HandlerPlan): void {
     // Migrated, but left for a person: a file-level report, as server-elsewhere is (not a site of its own).
     if (p.secrets.length > 0) {
       const first = p.requests.find((r) => !r.resultWrap) ?? p.requests[0]!;
-      const { reason, next } = secretInState(p.secrets);
-      file.reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', reason, next });
+      const { reason, next, marker } = secretInState(p.secrets);
+      file.reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', reason, next, marker });
     }
   }
 }

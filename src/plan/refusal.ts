@@ -681,13 +681,13 @@ export const REFUSAL_CODES = {
         next: HELPER_NEXT,
       },
       otherModuleDynamic: {
-        marker: '`{{helper}}()` ({{file}}:{{line}}) is taken with import(), so it is not split — import it statically, run again',
+        marker: '`{{helper}}()` ({{file}}:{{line}}) comes from import() — import it statically, then run again',
         reason:
           'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
       },
       otherModuleWrapped: {
-        marker: '`{{helper}}()` ({{file}}:{{line}}) asks for handlers this function cannot suspend — return its call as it is',
+        marker: '`{{helper}}()` ({{file}}:{{line}}) asks for handlers it cannot suspend — return its call as it is',
         reason:
           'this call of `{{helper}}()` ({{file}}:{{line}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
         next: 'have this function return `{{helper}}(...)` as it is, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
@@ -1062,11 +1062,11 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
   const message = (REFUSAL_CODES[code] as { messages?: Record<string, RefusalMessage> }).messages![id]!;
   const values: Record<string, string> = data[0] ?? {};
   const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!);
-  const quoted = [...message.marker.matchAll(/\{\{(\w+)\}\}/g)].filter(([, name]) => name !== 'at' && !OWN_VALUES.has(name!)).length;
+  const quoted = [...message.marker.matchAll(/\{\{(\w+)\}\}/g)].filter(([, name]) => name !== 'at' && name !== 'file' && !OWN_VALUES.has(name!)).length;
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
-  const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-    name === 'at' ? whole : OWN_VALUES.has(name) ? values[name]! : shorten(values[name]!, room),
-  );
+  // Another module is named by its file name: its folder is in the reports.
+  const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
+  const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name === 'at' ? whole : OWN_VALUES.has(name) ? values[name]! : word(name)));
   return new Refusal(code, fill(message.reason), fill(message.next), undefined, marker);
 }
 

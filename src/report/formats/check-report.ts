@@ -154,6 +154,7 @@ function normaliseFinding(f: Finding): Finding {
     ...(f.kind !== undefined ? { kind: f.kind } : {}),
     ...(f.handler !== undefined ? { handler: f.handler } : {}),
     ...(f.markerLine !== undefined ? { markerLine: f.markerLine } : {}),
+    ...(f.docs !== undefined ? { docs: f.docs } : {}),
   };
 }
 
