@@ -277,7 +277,9 @@ server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
     const result = await check(root, 'src', 'missing-dir');
     expect(result.code).toBe(2);
     const lines = result.stdout.split('\n');
-    expect(lines).toContain('src/marker-broken.ts:1:4  mrtr-todo/closure  left for later. Next: fix it. See https://www.npmjs.com/package/mrtr-codemod#mrtr-todo-closure');
+    expect(lines).toContain(
+      'src/marker-broken.ts:1:4  mrtr-todo/closure  left for later. Next: fix it. See https://www.npmjs.com/package/mrtr-codemod#mrtr-todo-closure',
+    );
     expect(lines.filter((l) => l.startsWith('src/server.ts:'))).toHaveLength(2);
     expect(lines).toContainEqual(expect.stringMatching(/^src\/broken\.ts:3:\d+ {2}parse-error {2}cannot parse: /));
     expect(lines).toContainEqual(expect.stringMatching(/^src\/marker-broken\.ts:2:\d+ {2}parse-error {2}cannot parse: /));
