@@ -182,6 +182,39 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Wipe') ? accept({ ok: true }) : accept({ tag: 'hot' })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:tag:users:hot'],
   },
+  "handlers a project's registry gets from its declarations' factories": {
+    fixture: 'registry-factories',
+    calls: [
+      { name: 'list_tables', arguments: {} },
+      { name: 'drop_table', arguments: { table: 'logs' } },
+    ],
+    script: { roots: [{ uri: 'file:///data/a' }, { uri: 'file:///data/b' }], elicit: () => accept({ ok: true }) },
+    legacyLog: ['audit:list:start', 'audit:list:2', 'count:logs', 'delete:logs=3'],
+  },
+  'tools written as classes, whose instances a loop registers': {
+    fixture: 'registry-classes',
+    calls: [
+      { name: 'archive_table', arguments: { table: 'users' } },
+      { name: 'ping', arguments: {} },
+      { name: 'vacuum', arguments: {} },
+      { name: 'reindex', arguments: {} },
+    ],
+    script: {
+      elicit: () => accept({ ok: true }),
+      sample: () => ({ role: 'assistant', model: 'scripted', content: { type: 'text', text: 'pong' } }),
+    },
+    legacyLog: ['count:users', 'delete:users=5', 'audit:ping', 'audit:vacuum:accept', 'audit:reindex:accept'],
+  },
+  "a confirmation gate in a base class's invoke, which every subclass tool runs": {
+    fixture: 'base-class-gate',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'truncate_table', arguments: { table: 'users' } },
+      { name: 'count_rows', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).includes('drop_table') ? accept({ ok: true }) : { action: 'decline' }) },
+    legacyLog: ['audit:invoke:drop_table', 'count:logs', 'delete:logs=3', 'audit:invoke:truncate_table', 'audit:invoke:count_rows', 'count:users'],
+  },
   'a bound method through optional chains, request() by method, a destructured context': {
     fixture: 'receiver-provenance',
     calls: [
@@ -216,11 +249,18 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['audit:load:logs', 'count:logs', 'audit:report:logs:3:logs-2'],
   },
-  'locals that look like secrets, migrated and marked': {
+  'locals that look like secrets, migrated and marked, and the same made again instead': {
     fixture: 'secrets-by-value',
-    calls: [{ name: 'export_table', arguments: { table: 'logs' } }],
+    calls: [
+      { name: 'export_table', arguments: { table: 'logs' } },
+      { name: 'export_view', arguments: { view: 'recent' } },
+    ],
     script: { elicit: () => accept({ ok: true }) },
-    legacyLog: [`audit:export:logs:49:${(process.env.EXPORT_SIGNING ?? 'dev').length}:1`],
+    legacyLog: [
+      'count:logs',
+      `audit:export:logs:56:${(process.env.EXPORT_SIGNING ?? 'dev').length}:2`,
+      `audit:export:recent:49:${(process.env.EXPORT_SIGNING ?? 'dev').length}`,
+    ],
   },
   'a private low-level Server, a bound alias and a destructured send': {
     fixture: 'receiver-spellings',

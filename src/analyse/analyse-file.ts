@@ -3,6 +3,8 @@ import type { CallExpression, Comment, ImportDeclaration, NewExpression, Node, P
 import { boundNames } from './ast.ts';
 import { indexFile, type FileIndex } from './file-index.ts';
 import { findHandlers, type HandlerSite, type ImportedRegistration } from './find-handlers.ts';
+import { registryHandlers, withRegistryHandlers } from './registry-declarations.ts';
+import { findRegistries, type Registry } from './tool-registries.ts';
 import { findLegacySites, findUrlElicitationThrows, type LegacySite, type UrlElicitationThrow } from './find-sites.ts';
 import { dialectOf, parseSource } from './parse.ts';
 import { SERVER_PACKAGE } from './sdk-surface.ts';
@@ -23,6 +25,8 @@ export interface FileAnalysis {
   unnamedHandlers: CallExpression[];
   /** Registrations of functions other modules of the project export (those modules migrate them). */
   importedRegistrations: ImportedRegistration[];
+  /** The project's own tool registries in this module (loops registering declarations' factories' handlers). */
+  registries: Registry[];
   sites: LegacySite[];
   /** `throw new UrlElicitationRequiredError([...])` statements. */
   urlThrows: UrlElicitationThrow[];
@@ -58,7 +62,10 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
   }
 
   const index = indexFile(program);
-  const { handlers, unnamed: unnamedHandlers, imported: importedRegistrations } = findHandlers(index, imports.importedNames);
+  const found = findHandlers(index, imports.importedNames);
+  // A project's own registry in this module, and the handlers its declarations here hold.
+  const registries = findRegistries(index);
+  const handlers = withRegistryHandlers(found.handlers, registryHandlers(index, imports.importedNames, registries));
   return {
     source,
     program,
@@ -67,8 +74,9 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     fileName,
     typed: dialect !== 'js',
     handlers,
-    unnamedHandlers,
-    importedRegistrations,
+    unnamedHandlers: found.unnamed,
+    importedRegistrations: found.imported,
+    registries,
     sites: findLegacySites(index, imports.importedNames),
     urlThrows: findUrlElicitationThrows(index),
     // Where the server is built (the verifier is wired there).

@@ -4,7 +4,7 @@
 // (receivers.ts) answers a few questions, and tables of every declaration of a large file cost
 // more than the questions did.
 import type { Node } from '@babel/types';
-import { annotatedType, boundNames, type FunctionNode } from './ast.ts';
+import { annotatedType, boundNames, someNode, type FunctionNode } from './ast.ts';
 import { innermostFunction, type FileIndex } from './file-index.ts';
 
 export type ClassNode = Extract<Node, { type: 'ClassDeclaration' | 'ClassExpression' }>;
@@ -165,4 +165,13 @@ function enclosingClass(ancestors: readonly Node[], from: number): ClassNode | u
     if (a.type === 'ClassDeclaration' || a.type === 'ClassExpression') return a;
   }
   return undefined;
+}
+
+/** A binding that holds the same value wherever it is read: an import, a const, a parameter nothing assigns. */
+export function stableBinding(b: Binding, root: string): boolean {
+  return b.kind === 'import' || (b.kind === 'variable' && b.constant) || (b.kind === 'param' && !b.pattern && !assignedIn(b.fn, root));
+}
+
+function assignedIn(fn: FunctionNode, name: string): boolean {
+  return someNode(fn.body, (node) => node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name));
 }

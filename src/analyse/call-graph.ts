@@ -21,6 +21,8 @@ export interface CallGraph {
   nameOf(fn: FunctionNode): string | undefined;
   /** Whether a function is called by its plain name (a declaration or a variable), not as a method. */
   plain(fn: FunctionNode): boolean;
+  /** The class a method belongs to. */
+  classOf(fn: FunctionNode): Extract<Node, { type: 'ClassDeclaration' | 'ClassExpression' }> | undefined;
   calls: NamedCall[];
 }
 
@@ -36,8 +38,11 @@ export function callGraphOf(index: FileIndex): CallGraph {
 function buildCallGraph(index: FileIndex): CallGraph {
   const names = new Map<FunctionNode, string>();
   const plain = new Set<FunctionNode>();
+  const classes = new Map<FunctionNode, Extract<Node, { type: 'ClassDeclaration' | 'ClassExpression' }>>();
   for (const { node, ancestors } of index.functions) {
     const parent = ancestors[ancestors.length - 1];
+    const holder = ancestors[ancestors.length - 2];
+    if (node.type === 'ClassMethod' && (holder?.type === 'ClassDeclaration' || holder?.type === 'ClassExpression')) classes.set(node, holder);
     const name = node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' ? node.id?.name : undefined;
     const fromParent =
       parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier'
@@ -57,7 +62,7 @@ function buildCallGraph(index: FileIndex): CallGraph {
       c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' ? c.property.name : undefined;
     if (callee) calls.push({ call: node, callee, member: c.type !== 'Identifier', functions: enclosingFunctions(ancestors), ancestors });
   }
-  return { nameOf: (fn) => names.get(fn), plain: (fn) => plain.has(fn), calls };
+  return { nameOf: (fn) => names.get(fn), plain: (fn) => plain.has(fn), classOf: (fn) => classes.get(fn), calls };
 }
 
 export interface HelperChain {

@@ -2,7 +2,7 @@
 // requests that may answer input_required, so the only places a legacy call can migrate.
 import type { CallExpression, Node } from '@babel/types';
 import { argumentParams, boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
-import type { Imports } from './bindings.ts';
+import { stableBinding, type Imports } from './bindings.ts';
 import { constDeclarations, constString, enclosingFunctions, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver } from './receivers.ts';
 import { ARGS_SCHEMA_PROPERTY, HANDLER_REGISTRARS, LOW_LEVEL_METHODS, LOW_LEVEL_SCHEMAS } from './sdk-surface.ts';
@@ -28,12 +28,26 @@ export interface HandlerSite {
    * registration, so a context parameter cannot be added to it.
    */
   definition?: boolean;
+  /** A definition whose registry was read (see registry-declarations.ts): it shows where the context goes, and one may be added. */
+  contextShown?: true;
   /**
    * The type an added context parameter is written with: of a function a handler delegates to
    * (see plan/delegates.ts), one registered apart from its declaration, or a tool or prompt
    * with no arguments schema.
    */
   contextType?: string;
+  /**
+   * A handler a registry's declaration gets from its factory (see registry-declarations.ts):
+   * the factory, and how many functions it may return (more than one: none can name the
+   * state alone).
+   */
+  factory?: { fn: FunctionNode; returns: number };
+  /**
+   * Its registered name is not one the handler can name itself with (a declaration's `name:
+   * prefix + x`; an instance's own `name`, which its class may change: that member's name): it
+   * is refused.
+   */
+  unnamed?: true | { member: string };
 }
 
 /** The handler's context parameter, where it declares one (its `this` parameter aside). */
@@ -242,14 +256,9 @@ function stableNameExpression(index: FileIndex, imports: Imports, first: Node, f
   if (path === undefined || path.startsWith('this')) return undefined;
   const root = path.split('.')[0]!;
   const b = receiverResolver(index, imports).bindingOf(root, functions);
-  const stable = b?.kind === 'import' || (b?.kind === 'variable' && b.constant) || (b?.kind === 'param' && !b.pattern && !assignedIn(b.fn, root));
-  if (!stable) return undefined;
+  if (!b || !stableBinding(b, root)) return undefined;
   if (handler.params.some((p) => boundNames(p).some((n) => n.name === root)) || declaresInBody(handler, root)) return undefined;
   return path;
-}
-
-function assignedIn(fn: FunctionNode, name: string): boolean {
-  return someNode(fn.body, (node) => node.type === 'AssignmentExpression' && boundNames(node.left as Node).some((b) => b.name === name));
 }
 
 function declaresInBody(fn: FunctionNode, name: string): boolean {

@@ -76,6 +76,10 @@ export interface Candidate {
   widenDefiners?: string[];
   /** In the cross-module pass: this module's exported functions other modules register as handlers. */
   registeredAs?: Registered[];
+  /** In the cross-module pass: the registries of other modules this module hands declarations to. */
+  registries?: TransformOptions['registries'];
+  /** Set once transformed: the functions of other modules it hands declarations to, for the pass to read (see registry-modules.ts). */
+  registryQuestions?: TransformResult['plan']['registryQuestions'];
   /** The imported functions this file's initialize hooks call that only register (hook-registrars.ts). */
   registersOnly?: string[];
   /** A file that reaches the v1 SDK through a module of the project: upgraded with it (see v1-reach.ts). */
@@ -90,6 +94,8 @@ export interface Candidate {
    * a run's memory).
    */
   exportedHelpers?: TransformResult['plan']['exportedHelpers'];
+  /** The bytes it had before this run first wrote it (the cross-module pass may leave it as it was). */
+  written?: Buffer;
   /** Where the request-state module is for this file (decided once every file is read). */
   placement?: Placement;
   /** Set once transformed: its migrated handlers import the request-state module. */
@@ -143,6 +149,7 @@ function transformOptionsOf(c: Candidate): TransformOptions {
     ...(c.widenDefiners ? { widenDefiners: c.widenDefiners } : {}),
     ...(c.v1Through ? { v1Through: c.v1Through } : {}),
     ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
+    ...(c.registries ? { registries: c.registries } : {}),
     ...(c.registersOnly ? { registersOnly: c.registersOnly } : {}),
     ...(c.placement ? { stateModule: c.placement.options } : {}),
     ...(sdkTypesMissing(c.absolutePath) ? { typesMissing: true } : {}),
@@ -196,7 +203,11 @@ async function handleCandidate(c: Candidate): Promise<void> {
   // Its notes, at their place in the text the run leaves (the MRTR pass may add lines above
   // them: the helper block goes after the imports).
   if (c.upgrade && transformed.output !== c.input) placeUpgradeNotes(c, c.upgrade, transformed.output);
-  if (!transformed.changed) return;
+  if (!transformed.changed) {
+    // Transformed again (the cross-module pass) to the text it had: what the first pass wrote goes.
+    if (c.context.write && c.written) await restoreOriginal(c, c.written);
+    return;
+  }
   const changed = changedFile(c, transformed);
   if (c.context.write && !(await stateModuleWritten(c, transformed))) return;
   if (c.context.write && !(await writeChange(c, changed))) return;
@@ -229,6 +240,7 @@ async function planCandidate(c: Candidate, asked: AskedFile | undefined): Promis
     }
     c.exportedHelpers = plan.exportedHelpers;
     c.definers = plan.definers;
+    c.registryQuestions = plan.registryQuestions;
     c.importsStateModule = plan.handlers.length > 0;
   } catch (error) {
     if (error instanceof ParseFailure) c.fail('parse', `cannot parse: ${error.message}`, error.line, error.column === undefined ? undefined : error.column + 1);
@@ -303,6 +315,17 @@ function changedFile(c: Candidate, transformed: TransformResult): ChangedFile {
   return changed;
 }
 
+/** Puts back the bytes the file had before this run wrote it. */
+async function restoreOriginal(c: Candidate, original: Buffer): Promise<void> {
+  try {
+    await writeFileAtomic(c.absolutePath, original, { expected: c.bytes });
+    c.bytes = original;
+    c.written = undefined;
+  } catch (error) {
+    c.fail('write', `cannot put back its text: ${describeFsError(error)}`);
+  }
+}
+
 /** Writes the changed text over the file; false when it may not or cannot (reported). */
 async function writeChange(c: Candidate, changed: ChangedFile): Promise<boolean> {
   try {
@@ -317,6 +340,7 @@ async function writeChange(c: Candidate, changed: ChangedFile): Promise<boolean>
     // compared just before the rename).
     await writeFileAtomic(c.absolutePath, changed.output, { expected: c.bytes });
     changed.written = true;
+    c.written ??= c.bytes;
     // What is on disk now: the cross-module pass may transform this file again and write
     // it over this text (it still diffs against the original, `source`).
     c.bytes = Buffer.from(changed.output);

@@ -7,10 +7,11 @@
 // handlers migrate them as such.
 import { transformWithTypes, type TransformOptions } from '../transform.ts';
 import { failer, newCandidate, runCandidate, type Candidate, type FileOutcome, type RunContext, type RunningTransforms } from './candidate.ts';
-import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type Registered } from './cross-module.ts';
+import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type RegistriesOf, type Registered } from './cross-module.ts';
 import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
 import { displayPath, readSource } from './source-files.ts';
+import { RegistryModules } from './registry-modules.ts';
 import type { Placement, StateModules } from './state-modules.ts';
 
 /** What the cross-module pass works with, of its run. */
@@ -45,6 +46,7 @@ interface AgainFile {
   splitExported?: string[];
   widenDefiners?: string[];
   registeredAs?: Registered[];
+  registries?: TransformOptions['registries'];
 }
 
 /**
@@ -62,7 +64,10 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   }
   // The registries other modules' migrated tool definitions are handed to: their types are widened.
   const definers = definerModules(run.candidates, new Set(run.discovery.files));
-  if (helpers.size === 0 && definers.size === 0) return;
+  // The registries of other modules candidates hand declarations to: their handlers are found.
+  const registryModules = registryModulesOf(run);
+  const registries = registriesHandedTo(run, registryModules);
+  if (helpers.size === 0 && definers.size === 0 && registries.size === 0) return;
   run.options.onPhase?.('cross-module', 0);
   const index = new AskingHelperIndex(helpers, (p) => displayPath(run.cwd, p));
   // Modules that re-export a helper: a module importing it from one of them calls it too.
@@ -82,8 +87,35 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
     planner(run, importers),
   );
-  const again = filesToTransformAgain(run, index, approved, importers, helpers, definers);
+  const again = filesToTransformAgain(run, index, approved, importers, helpers, definers, (file, callee) => registryModules.of(file, [callee])?.[0]?.shapes);
+  for (const [module, found] of registries) {
+    const known = run.candidates.get(module)!;
+    const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+    again.set(module, { ...entry, registries: found });
+  }
   await transformAgain(run, again);
+}
+
+/** The registries of the run's modules, each read (from its text in the run, or from disk) when first asked about. */
+function registryModulesOf(run: CrossModuleRun): RegistryModules {
+  const discovered = new Set(run.discovery.files);
+  const texts = new Map<string, string | undefined>();
+  return new RegistryModules((file) => {
+    if (!discovered.has(file)) return undefined;
+    if (!texts.has(file)) texts.set(file, run.candidates.get(file)?.input ?? readSource(file, (bytes) => bytes.length <= run.maxFileBytes)?.source);
+    return texts.get(file);
+  });
+}
+
+/** For each candidate that asked (its plan's registryQuestions), the registries of other modules it hands declarations to. */
+function registriesHandedTo(run: CrossModuleRun, modules: RegistryModules): Map<string, NonNullable<TransformOptions['registries']>> {
+  const found = new Map<string, NonNullable<TransformOptions['registries']>>();
+  const asking = [...run.candidates].filter(([, c]) => c.registryQuestions);
+  for (const [absolutePath, c] of asking) {
+    const registries = modules.of(absolutePath, c.registryQuestions!);
+    if (registries) found.set(absolutePath, registries);
+  }
+  return found;
 }
 
 /** The files that may import a module's exported helper, and the modules that define a registry to widen. */
@@ -141,6 +173,7 @@ function filesToTransformAgain(
   importers: readonly Importer[],
   helpers: ReadonlyMap<string, ExportedHelper[]>,
   definers: ReadonlyMap<string, Set<string>>,
+  registries: RegistriesOf,
 ): Map<string, AgainFile> {
   const split = new Map<string, string[]>();
   for (const [module, list] of helpers) {
@@ -150,7 +183,8 @@ function filesToTransformAgain(
   // Exported helpers another module registers as handlers: their module migrates them as such.
   const registered = new Map<string, Registered[]>();
   for (const f of importers)
-    for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source)) registered.set(module, [...(registered.get(module) ?? []), ...list]);
+    for (const [module, list] of index.registrationsOf(f.absolutePath, f.read.source, registries))
+      registered.set(module, [...(registered.get(module) ?? []), ...list]);
   const again = new Map<string, AgainFile>();
   for (const f of importers) {
     const externalHelpers = index.importsOf(f.absolutePath, f.read.source, approved);
@@ -192,6 +226,7 @@ function transformFileAgain(run: CrossModuleRun, absolutePath: string, f: AgainF
     ...(f.splitExported ? { splitExported: f.splitExported } : {}),
     ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}),
     ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}),
+    ...(f.registries ? { registries: f.registries } : {}),
   };
   const rerun: Candidate = f.known
     ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }

@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { walk } from '../analyse/ast.ts';
+import { handedInstances, type HandedInstance } from '../analyse/registry-links.ts';
+import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { ExternalHelper, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
@@ -179,10 +181,11 @@ export class AskingHelperIndex {
    * The registrations in `source` of the index's helpers as handlers (`registerTool('x',
    * config, handleX)`, `handleX` imported): by the helper's module, what the module is told.
    */
-  registrationsOf(file: string, source: string): Map<string, Registered[]> {
+  registrationsOf(file: string, source: string, registries?: RegistriesOf): Map<string, Registered[]> {
     const found = new Map<string, Registered[]>();
     const links = this.linksOf(file, source);
     if (!links) return found;
+    for (const [module, entry] of this.instancesIn(file, links, registries)) found.set(module, [...(found.get(module) ?? []), entry]);
     for (const r of links.importedRegistrations) {
       const { from, imported } = links.importedNames.get(r.local)!;
       const module = this.moduleOf(path.dirname(file), from);
@@ -199,10 +202,30 @@ export class AskingHelperIndex {
     return found;
   }
 
+  /**
+   * Instances of the index's classes that `file` hands to a registry (its own, or one it reads
+   * through `registries`): by the class's module, the class as a registered declaration.
+   */
+  private instancesIn(file: string, links: ModuleLinks, registries: RegistriesOf | undefined): Array<[string, Registered]> {
+    const found = new Map<string, [string, Registered]>();
+    for (const handed of links.handed) {
+      const { from, imported } = links.importedNames.get(handed.cls)!;
+      const module = this.moduleOf(path.dirname(file), from);
+      if (!module || !this.helpers.get(module)!.some((h) => h.name.startsWith(`${imported}.`))) continue;
+      const via = 'via' in handed ? links.importedNames.get(handed.via) : undefined;
+      const shapes = 'shapes' in handed ? handed.shapes : via && registries?.(file, { local: handed.via, ...via });
+      if (shapes?.length) found.set(helperKey(module, imported), [module, { name: imported, kind: shapes[0]!.kind, registered: imported, instance: shapes }]);
+    }
+    return [...found.values()];
+  }
+
   private moduleOf(dir: string, specifier: string): string | undefined {
     return moduleOf(dir, specifier, this.helpers);
   }
 }
+
+/** The shapes of the registries a function another module imports hands its arguments to (see registry-modules.ts). */
+export type RegistriesOf = (file: string, callee: { local: string; from: string; imported: string }) => readonly RegistryShape[] | undefined;
 
 /** Words of a module taken whole: a file with none of them (and no helper's name) reaches no helper. */
 const WHOLE_MODULE = ['export *', 'import *', 'import(', 'require('];
@@ -219,6 +242,8 @@ interface ModuleLinks {
   /** Names taken from a module with `import()`: `const { confirm } = await import('./prompts.js')` (a namespace: `imported` is `*`). */
   dynamicImports: FileAnalysis['importedNames'];
   importedRegistrations: FileAnalysis['importedRegistrations'];
+  /** Instances of imported classes it hands to registries. */
+  handed: HandedInstance[];
   /** `names`: the local names re-exported (undefined: everything); `renamed`: each exported name's local one. */
   reexports: Array<{ from: string; names?: ReadonlySet<string>; renamed?: ReadonlyMap<string, string> }>;
 }
@@ -240,6 +265,7 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     importedNames: analysis.importedNames,
     dynamicImports: dynamicImports(analysis.program),
     importedRegistrations: analysis.importedRegistrations,
+    handed: handedInstances(analysis.index, analysis.importedNames, analysis.registries),
     reexports,
   };
 }

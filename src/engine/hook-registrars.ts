@@ -88,7 +88,7 @@ export class HookRegistrars {
 }
 
 /** The module-level name an export stands for: `export function f`, `export const f = () => {}`, `export { g as f }`. */
-function exportedLocal(analysis: FileAnalysis, name: string): string | undefined {
+export function exportedLocal(analysis: FileAnalysis, name: string): string | undefined {
   for (const statement of analysis.program.body) {
     if (statement.type !== 'ExportNamedDeclaration' || statement.source) continue;
     const declaration = statement.declaration;

@@ -13,6 +13,7 @@ import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
 import { handlerId } from './plan-handler.ts';
 import { markerLine, refuse, Refusal } from './refusal.ts';
+import { registryQuestions } from './registry-questions.ts';
 import { dropStatements } from './resume-layout.ts';
 import { secretInState } from './secrets.ts';
 import { serverTypeNames, typeImports } from './server-type-names.ts';
@@ -60,6 +61,7 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
     // Exported helpers split here (the engine told other modules to ask through their halves).
     splitExported: file.splits.filter((s) => !outcomes.abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(analysis, s.site.enclosing!) ?? []),
     definers,
+    ...registryQuestions(file),
   };
 }
 
@@ -173,7 +175,9 @@ function reportMigrated(file: FilePlanning, plan: HandlerPlan): void {
         kind: r.kind,
         handler: plan.id,
         status: 'migrated',
-        lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name),
+        lifted: p.lifted.map((l) => l.name),
+        ...(plan.rederivedNames?.length ? { rederived: plan.rederivedNames } : {}),
+        ...(plan.rerun?.length ? { rerun: plan.rerun } : {}),
         guidance: [KINDS[r.kind].guidance, bound].filter(Boolean).join(' ') || undefined,
       });
     }

@@ -40,7 +40,7 @@ export function contextParameter(
   if (args.length > handler.ctxIndex) {
     return refuse('context-pattern', 'paramsMismatch').at(sites[0]!);
   }
-  if (handler.definition) {
+  if (handler.definition && !handler.contextShown) {
     return refuse('context-pattern', 'definitionWithoutContext').at(sites[0]!);
   }
   const name = fresh;

@@ -6,9 +6,10 @@
 // the handler returns. The retry runs the handler again up to that call, so nothing before it
 // there may do anything.
 import type { CallExpression, Node } from '@babel/types';
-import { argumentParams, hasSideEffects, type FunctionNode } from '../analyse/ast.ts';
+import { argumentParams, hasSideEffects, memberPath, type FunctionNode } from '../analyse/ast.ts';
 import type { CallGraph, NamedCall } from '../analyse/call-graph.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
+import { readonlyInstanceMember } from '../analyse/registry-declarations.ts';
 
 export interface Delegation {
   /** The function, as a handler of its own (its context added as its last parameter). */
@@ -33,15 +34,22 @@ export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[],
     if (!handler) return 'it is also called outside a handler, or from a function inside one.';
     const why = delegatingCall(handler, call);
     if (why) return why;
+    // The context goes after the last parameter and after the last argument: they must be the same place.
+    if (call.call.arguments.length !== argumentParams(fn).length)
+      return `a handler calls it with ${call.call.arguments.length} argument(s) for its ${argumentParams(fn).length} parameter(s), so a context added to both would not meet.`;
     found.push({ handler, call: call.call });
   }
   const kinds = new Set(found.map((f) => f.handler.kind));
   if (kinds.size !== 1) return 'handlers of different kinds call it.';
   const first = found[0]!;
+  const named = dispatchedName(graph, fn, found);
+  if (named === null)
+    return 'a handler calls it through an object (`command.execute(...)`) that several tools may hold, and its class does not keep the name each is registered under (readonly): its state could not name the tool.';
   return {
     handler: {
       kind: first.handler.kind,
-      name: `${name}()`,
+      name: named ?? `${name}()`,
+      ...(named ? { nameText: named } : {}),
       call: first.call,
       fn,
       ctxIndex: argumentParams(fn).length,
@@ -50,6 +58,27 @@ export function delegationTo(graph: CallGraph, handlers: readonly HandlerSite[],
     },
     calls: found,
   };
+}
+
+/**
+ * A method called through an object other than `this` (`command.execute(args)` in a handler
+ * registered as `command.name`): the object may be any of the tools a loop registers, so the
+ * method names its state by the tool its own instance is registered under, `this.name`, when its
+ * class keeps that readonly. Undefined for calls on `this`; null when the tool cannot be named.
+ */
+function dispatchedName(graph: CallGraph, fn: FunctionNode, found: Delegation['calls']): string | undefined | null {
+  const through = found.filter(({ call }) => call.callee.type === 'MemberExpression' && call.callee.object.type !== 'ThisExpression');
+  if (through.length === 0) return undefined;
+  const cls = fn.type === 'ClassMethod' && fn.kind === 'method' && !fn.static ? graph.classOf(fn) : undefined;
+  const keys = new Set(
+    through.map(({ handler, call }) => {
+      const object = memberPath((call.callee as Extract<Node, { type: 'MemberExpression' }>).object);
+      const named = handler.nameText;
+      return object && named?.startsWith(`${object}.`) && !named.slice(object.length + 1).includes('.') ? named.slice(object.length + 1) : undefined;
+    }),
+  );
+  const key = keys.size === 1 ? [...keys][0] : undefined;
+  return cls && key && through.length === found.length && readonlyInstanceMember(cls, key) ? `this.${key}` : null;
 }
 
 /**

@@ -8,6 +8,8 @@ import { callGraphOf, type HelperChain } from '../analyse/call-graph.ts';
 import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { registeredHandlers, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite, UrlElicitationThrow } from '../analyse/find-sites.ts';
+import { registryHandlers, withRegistryHandlers } from '../analyse/registry-declarations.ts';
+import { registeredInstances } from '../analyse/registry-links.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
@@ -88,7 +90,15 @@ export interface FilePlanning {
 
 export function startPlanning(analysis: FileAnalysis, options: PlanOptions): FilePlanning {
   const { source } = analysis;
-  const handlers = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
+  const registered = options.registeredAs?.length ? [...analysis.handlers, ...registeredHandlers(analysis.program, options.registeredAs)] : analysis.handlers;
+  // Declarations of this module other modules' registries register (the engine found them).
+  const declared = [
+    ...(options.registries?.length ? registryHandlers(analysis.index, analysis.importedNames, [], options.registries) : []),
+    ...(options.registeredAs?.some((r) => r.instance)
+      ? registeredInstances(analysis.index, analysis.importedNames, analysis.program, options.registeredAs)
+      : []),
+  ];
+  const handlers = withRegistryHandlers(registered, declared);
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;

@@ -68,6 +68,12 @@ export function decideOutcomes(file: FilePlanning): Outcomes {
 /** A handler's outcome from its own sites and what blocks it (`more`: calls through abandoned helpers). */
 function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: LegacySite[], more: Blocked[] = []): Outcome {
   const { handlers, options, preset } = file;
+  if (handler.unnamed)
+    return whole(
+      typeof handler.unnamed === 'object'
+        ? refuse('unknown-tool-name', 'instanceName', { member: handler.unnamed.member })
+        : refuse('unknown-tool-name', 'computedName'),
+    );
   if (handlers.some((h) => h !== handler && h.fn === handler.fn)) {
     // One function serving several registrations: the state must name the one it was minted for.
     const names = handlers
@@ -76,6 +82,8 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
       .join(', ');
     return whole(refuse('shared-handler', 'severalRegistrations', { names }));
   }
+  if (handler.factory && handler.factory.returns > 1)
+    return whole(refuse('shared-handler', 'factoryAlternatives', { handler: handlerId(handler), count: String(handler.factory.returns) }));
   const elsewhere = methodUsedElsewhere(file, handler);
   if (elsewhere) return whole(refuse('shared-handler', 'methodUsedElsewhere', { method: elsewhere, handler: handlerId(handler) }));
   if (file.urlThrows.blocked.has(handler)) return whole(refuse('blocked-by-sibling', 'urlThrow'));
@@ -91,7 +99,7 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
   // Under a registration v2 lacks, no case of it is served.
   const unserved = unservedRegistration(file, handler);
   if (unserved) return whole(pinned?.refusal ?? unserved);
-  const plan = (sites: LegacySite[]) => withLayout(file, planHandler(file.analysis, handler, sites, options.typeFacts), handler, sites);
+  const plan = (sites: LegacySite[]) => withLayout(file, planHandler(file.analysis, handler, sites, options.typeFacts, options.idempotent), handler, sites);
   const caseOf = dispatchCases(handler);
   if (caseOf) return planByCase(caseOf, handlerSites, blocked, plan);
   if (pinned) return whole(pinned.refusal);

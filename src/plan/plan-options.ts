@@ -2,6 +2,8 @@
 // the other modules of the run (their asking helpers, the handlers they register from here,
 // where the request-state module goes).
 import type { HandlerSite } from '../analyse/find-handlers.ts';
+import type { ImportedRegistries } from '../analyse/registry-declarations.ts';
+import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 import type { SplitShape } from './types.ts';
@@ -32,6 +34,8 @@ export interface PlanOptions {
   externalHelpers?: ReadonlyMap<string, ExternalHelper>;
   /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
   sampling?: 'migrate' | 'flag';
+  /** Callees the user declares idempotent (`--idempotent NAME`): a call of one may run again on a retry. */
+  idempotent?: readonly string[];
   /**
    * Exported helpers (`confirm`, `Prompter.confirm`) the engine found every other module's
    * handlers can ask through once split: this module splits them too.
@@ -40,7 +44,17 @@ export interface PlanOptions {
   /** Functions of this module other modules' migrated tool definitions are handed to: their parameter type is widened. */
   widenDefiners?: ReadonlySet<string>;
   /** This module's exported functions other modules register as handlers, and how (the engine finds them). */
-  registeredAs?: ReadonlyArray<{ name: string; kind: HandlerSite['kind']; registered: string; ctxIndex?: number; lowLevel?: boolean }>;
+  registeredAs?: ReadonlyArray<{
+    name: string;
+    kind: HandlerSite['kind'];
+    registered: string;
+    ctxIndex?: number;
+    lowLevel?: boolean;
+    /** `name` is an exported class whose instances are handed to registries of these shapes: what its instances hold is a handler. */
+    instance?: readonly RegistryShape[];
+  }>;
+  /** Other modules' tool registries, by the local name of the function of theirs this module hands declarations to (the engine found them). */
+  registries?: ImportedRegistries;
   /**
    * Set when this module reaches the v1 SDK through a module of the project that stays on v1
    * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.

@@ -54,6 +54,8 @@ const IN_HELPER =
 const HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers); then run the codemod again.';
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
+const RECOMPUTE_OR_DECLARE_NEXT =
+  'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it; or, if the call that makes it may run again, declare it idempotent (`// @mrtr-idempotent` above its statement) so the retry makes it again; then run again.';
 const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON type, or recompute it after the answer; then run again.';
 const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
 const HTTP_NEXT =
@@ -100,7 +102,7 @@ export const REFUSAL_CODES = {
   },
   'unregistered-handler': {
     short:
-      'The request goes through the request context of a function the codemod cannot tie to a tool, prompt or resource handler (kept in an object, behind a wrapper, or registered by a helper of the project).',
+      'The request is made in a function the codemod cannot tie to a tool, prompt or resource handler, though it looks like one: it takes or uses a request context, or a factory returns it (kept in an object, behind a wrapper, or registered by a helper of the project).',
     help: `Register the function itself as the handler (server.registerTool(name, config, fn)) or call it from a handler's body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER} If no tool, prompt or resource handler runs it, stop asking there.`,
     messages: {
       contextParameter: {
@@ -108,6 +110,12 @@ export const REFUSAL_CODES = {
         reason:
           'this request goes through the request context `{{context}}` of a function the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
         next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
+      },
+      returnedByFactory: {
+        marker: '{{at}} is in a function a factory returns — register it directly, or migrate it by hand',
+        reason:
+          'this request is made in a function that {{factory}} returns, which the codemod could not tie to a tools/call, prompts/get or resources/read handler: a function a factory returns is registered by whatever calls the factory (a loop over tool declarations, a registry of the project), which the codemod does not follow.',
+        next: `if a tool, prompt or resource handler is what it returns, ${MANUAL_STEP} (or register the returned function with server.registerTool(name, config, fn) where the codemod can see it, then run again). If something else runs it (resources/list, completion, a notification), stop asking there.`,
       },
       takesContext: {
         marker: '{{at}} is in a function tied to no handler — register it itself, or call it from one',
@@ -188,7 +196,7 @@ export const REFUSAL_CODES = {
   },
   'unserialisable-local': {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
-    help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
+    help: 'Recompute the value after the question, or keep a JSON-safe form of it; or, if the call that makes it may run again on the retry, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME); then run mrtr-codemod migrate again.',
     messages: {
       caughtError: {
         marker: 'the caught `{{name}}` is used after a question in its catch — keep what you need in a local first',
@@ -206,14 +214,14 @@ export const REFUSAL_CODES = {
         next: RECOMPUTE_NEXT,
       },
       checkerSays: {
-        marker: '`{{name}}` lives across a question but {{why}} — recompute it after the answer',
+        marker: '`{{name}}` lives across a question but {{why}} — recompute it after, or mark its call idempotent',
         reason: '`{{name}}` lives across a question but {{why}}.',
-        next: RECOMPUTE_NEXT,
+        next: RECOMPUTE_OR_DECLARE_NEXT,
       },
       notJson: {
-        marker: '`{{name}}` lives across a question but does not survive JSON — recompute it after',
+        marker: '`{{name}}` lives across a question but does not survive JSON — recompute it after the answer',
         reason: '`{{name}}` lives across a question but does not survive a JSON round trip.',
-        next: RECOMPUTE_NEXT,
+        next: RECOMPUTE_OR_DECLARE_NEXT,
       },
     },
   },
@@ -278,13 +286,13 @@ export const REFUSAL_CODES = {
   },
   'mutated-local': {
     short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
-    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
+    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner); or, if the call that reads it does nothing else, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME) so the retry reads it again; then run mrtr-codemod migrate again.',
     messages: {
       changedAfter: {
         marker: '`{{name}}` is changed after the question (`{{change}}`), on a copy — look it up again after the question',
         reason:
           '`{{name}}` refers to an object held elsewhere (`{{from}}`) and the code after the question changes it (`{{change}}`): the retry would change a copy carried in requestState, not that object.',
-        next: 'look `{{name}}` up again after the question (or change the object through its owner), then run again.',
+        next: 'look `{{name}}` up again after the question (or change the object through its owner); or, if `{{from}}` does nothing but read, mark its statement `// @mrtr-idempotent` so the retry reads it again; then run again.',
       },
     },
   },
@@ -742,6 +750,18 @@ export const REFUSAL_CODES = {
           "`{{receiver}}` is a handler context the codemod cannot prove is the SDK's (a framework's, whose push methods it does not know), and this call is named like a server→client request.",
         next: `if it asks the client mid-call, ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
       },
+      wrapperPush: {
+        marker: '`{{receiver}}.{{method}}(...)` is on no SDK object known here — ask through the handler context (ctx.mcpReq) instead',
+        reason:
+          "`{{receiver}}` is no object of the SDK's the codemod knows (a framework's session or context, or one the project keeps), and `{{method}}(...)` is named like a server→client request.",
+        next: `if it asks the client mid-call, ask through the handler's own context instead (ctx.mcpReq.elicitInput(...), ctx.mcpReq.requestSampling(...); extra.sendRequest(...) on the v1 SDK) so the codemod can migrate it, or ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
+      },
+      invokedIndirectly: {
+        marker: '`{{reference}}` is invoked indirectly on `{{receiver}}` — call it directly on a known server, or delete this',
+        reason:
+          '`{{reference}}` is invoked without a plain call (through .call, .apply, .bind, Reflect.apply or a comma), on `{{receiver}}`, which is not known to be an MCP server object, so this may be a legacy request the codemod cannot follow.',
+        next: "if it asks the client, call it directly (await {{receiver}}.{{method}}(...)) on a server object the codemod can see is the SDK's (const server = new McpServer(...), or annotate it, or run on TypeScript sources with their types), then run again; if it is not a request, remove this comment.",
+      },
     },
   },
   'unknown-tool-name': {
@@ -754,6 +774,12 @@ export const REFUSAL_CODES = {
           'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.',
         next: 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.',
       },
+      instanceName: {
+        marker: 'each instance registers under its own `{{member}}` — make `{{member}}` readonly, then run again',
+        reason:
+          "each instance of this handler's class is registered under its own `{{member}}`, which the class does not keep (readonly), so the request state cannot name the tool it was minted for.",
+        next: 'make `{{member}}` readonly (or a string field the class never assigns), then run again.',
+      },
     },
   },
   'shared-handler': {
@@ -764,6 +790,12 @@ export const REFUSAL_CODES = {
         marker: 'this function is registered as {{names}} — give each registration its own wrapper, then run again',
         reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
         next: 'give each registration its own function (wrapping a shared one), then run again.',
+      },
+      factoryAlternatives: {
+        marker: 'the factory of {{handler}} returns one of {{count}} functions — return one that chooses inside it, then run again',
+        reason:
+          'the factory of {{handler}} returns one of {{count}} functions (chosen when the server is built), and the migrated state must name the one that minted it.',
+        next: 'have the factory return one function that makes the choice inside it, then run again.',
       },
       methodUsedElsewhere: {
         marker: '`{{method}}` is registered as {{handler}} and used elsewhere — give each registration its own method',
