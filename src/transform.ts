@@ -42,6 +42,8 @@ export interface TransformOptions {
   registries?: PlanOptions['registries'];
   /** Where the request-state module is (default: beside the file), and whether the engine wires its verifier elsewhere. */
   stateModule?: PlanOptions['stateModule'];
+  /** A TypeScript file whose SDK types cannot resolve (its packages are not installed): a receiver in doubt says to install them. */
+  typesMissing?: boolean;
   /** Functions this file imports that only register (the engine showed it): an initialize hook's call of one moves to start-up. */
   registersOnly?: readonly string[];
 }
@@ -61,6 +63,7 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}),
     ...(options.widenDefiners ? { widenDefiners: new Set(options.widenDefiners) } : {}),
     ...(options.v1Through ? { v1Through: options.v1Through } : {}),
+    ...(options.typesMissing ? { typesMissing: true } : {}),
     ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}),
     ...(options.registries ? { registries: options.registries } : {}),
     ...(sitesOnly ? { sitesOnly } : {}),

@@ -137,7 +137,7 @@ describe('mrtr-codemod check', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n')).toEqual([
       'src/server.ts:7:26  legacy-request  elicitation request still awaited from the client in tool:t; MCP 2026-07-28 removed server→client requests (`mrtr-codemod migrate src/server.ts` can rewrite it)',
-      'src/server.ts:11:29  mrtr-todo/no-request-to-answer  this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28. Next: ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
+      'src/server.ts:11:29  mrtr-todo/no-request-to-answer  this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28. Next: ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters). See https://www.npmjs.com/package/mrtr-codemod#mrtr-todo-no-request-to-answer',
       'mrtr-codemod check: 2 findings in 1 file (1 can be rewritten by `mrtr-codemod migrate`), 0 errors, 2 files checked',
       '',
     ]);
@@ -172,6 +172,12 @@ describe('mrtr-codemod check', () => {
       ['src/server.ts', markerLine + 1, 'mrtr-todo/no-request-to-answer', markerLine],
       ['src/tools/mixed.ts', expect.any(Number), 'mrtr-todo/closure', expect.any(Number)],
     ]);
+    // The marker is the short form; check gives the full reason and next step, and the docs.
+    expect(server).not.toContain(' Next: ');
+    expect(report.findings[0]).toMatchObject({
+      message: expect.stringContaining('. Next: ask from inside a tool, prompt or resource handler'),
+      docs: 'https://www.npmjs.com/package/mrtr-codemod#mrtr-todo-no-request-to-answer',
+    });
     // The sampling sites were migrated: their @mrtr-note comments are not findings.
     expect(report.summary).toMatchObject({
       findings: 2,
@@ -273,7 +279,9 @@ server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
     const result = await check(root, 'src', 'missing-dir');
     expect(result.code).toBe(2);
     const lines = result.stdout.split('\n');
-    expect(lines).toContain('src/marker-broken.ts:1:4  mrtr-todo/closure  left for later. Next: fix it.');
+    expect(lines).toContain(
+      'src/marker-broken.ts:1:4  mrtr-todo/closure  left for later. Next: fix it. See https://www.npmjs.com/package/mrtr-codemod#mrtr-todo-closure',
+    );
     expect(lines.filter((l) => l.startsWith('src/server.ts:'))).toHaveLength(2);
     expect(lines).toContainEqual(expect.stringMatching(/^src\/broken\.ts:3:\d+ {2}parse-error {2}cannot parse: /));
     expect(lines).toContainEqual(expect.stringMatching(/^src\/marker-broken\.ts:2:\d+ {2}parse-error {2}cannot parse: /));

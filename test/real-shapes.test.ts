@@ -738,7 +738,8 @@ ${body}
   ])('marks a local that refers to an object held elsewhere and changed after the question: %s', (_name, change) => {
     const { plan, output } = transformSource(tool(`  const note = notes.get(id)!;\n${ask}\n  ${change}\n  return { content: [] };`), 'n.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'mutated-local']]);
-    expect(output).toContain('@mrtr-todo(mutated-local): `note` refers to an object held elsewhere (`notes.get(id)!`)');
+    expect(plan.sites[0]!.reason).toContain('`note` refers to an object held elsewhere (`notes.get(id)!`)');
+    expect(output).toContain('@mrtr-todo(mutated-local): `note` is changed after the question');
   });
 
   it('carries a value the handler made itself from one read once, changed after the question', () => {
@@ -1104,7 +1105,8 @@ describe('requests asked only on a condition', () => {
     const source = oneTool(body, text);
     const { plan, output } = transformSource(source, 'server.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'nested-site']]);
-    expect(output).toContain('asked only when a condition around it holds');
+    expect(plan.sites[0]!.reason).toContain('asked only when a condition around it holds');
+    expect(output).toContain('@mrtr-todo(nested-site): ');
   });
 
   it('are migrated when the condition is the question itself', () => {
@@ -1122,7 +1124,8 @@ describe('requests whose method or receiver a plain reading does not name', () =
     const source = oneTool(call, 'String(a)').replace('const server =', `${before}const server =`);
     const { plan, output } = transformSource(source, 'server.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unfollowed-reference']]);
-    expect(output).toContain('names its method by an expression the codemod cannot read');
+    expect(plan.sites[0]!.reason).toContain('names its method by an expression the codemod cannot read');
+    expect(output).toContain('@mrtr-todo(unfollowed-reference): ');
   });
 
   it("leaves alone a method named in brackets on an object that is not the SDK's", () => {
@@ -1137,7 +1140,8 @@ describe('requests whose method or receiver a plain reading does not name', () =
     const source = oneTool(body, 'a.action').replace('async (ctx) =>', head);
     const { plan, output } = transformSource(source, 'server.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unfollowed-reference']]);
-    expect(output).toContain('taken out of the request context by a nested destructuring');
+    expect(plan.sites[0]!.reason).toContain('taken out of the request context by a nested destructuring');
+    expect(output).toContain('@mrtr-todo(unfollowed-reference): ');
   });
 });
 
@@ -1165,14 +1169,16 @@ describe('a request through the context of a function no registration here names
   ])('is marked as one, not as a request outside every handler: %s', (_name, code) => {
     const { plan, output } = transformSource(SERVER + code, 'server.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
-    expect(output).toContain('goes through the request context `ctx` of a function the codemod could not tie to');
+    expect(plan.sites[0]!.reason).toContain('goes through the request context `ctx` of a function the codemod could not tie to');
+    expect(output).toContain('@mrtr-todo(unregistered-handler): ');
   });
 
   it('is marked as one when the function takes a context and asks through the server', () => {
     const code = `const withAuth = (fn: (ctx: ServerContext) => Promise<CallToolResult>) => fn;\nserver.registerTool('roots', { description: 'd' }, withAuth(async (ctx) => {\n  const r = await server.server.listRoots();\n  return { content: [{ type: 'text' as const, text: String(r.roots.length) }] };\n}));\n`;
     const { plan, output } = transformSource(SERVER + code, 'server.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
-    expect(output).toContain('is made in a function that takes a request context (`ctx`)');
+    expect(plan.sites[0]!.reason).toContain('is made in a function that takes a request context (`ctx`)');
+    expect(output).toContain('@mrtr-todo(unregistered-handler): ');
   });
 
   it.each([
@@ -1189,7 +1195,8 @@ describe('a request through the context of a function no registration here names
   ])('is marked as one, naming its factory: %s', (_name, code, factory) => {
     const { plan, output } = transformSource(SERVER + code, 'server.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
-    expect(output).toContain(`this request is made in a function that \`${factory}\` returns, which the codemod could not tie to`);
+    expect(plan.sites[0]!.reason).toContain(`this request is made in a function that \`${factory}\` returns, which the codemod could not tie to`);
+    expect(output).toContain('@mrtr-todo(unregistered-handler): ');
   });
 
   it("is a request outside every handler in a resource template's list callback", () => {
@@ -1233,7 +1240,8 @@ ${more}  return server;
   ])('is marked shared-handler when it is also %s: its state would name one of them', (_name, more) => {
     const { plan, output } = transformSource(source(more), 'projects.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'shared-handler']]);
-    expect(output).toContain('the method `handleArchive` is registered as tool:archive and named elsewhere too');
+    expect(plan.sites[0]!.reason).toContain('the method `handleArchive` is registered as tool:archive and named elsewhere too');
+    expect(output).toContain('@mrtr-todo(shared-handler): ');
   });
 });
 

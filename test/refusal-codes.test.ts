@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentText } from '../src/core/escape.ts';
 import { runCodemod, type RunResult, type RunSettings } from '../src/engine/run.ts';
-import { REFUSAL_CODES, type RefusalCode } from '../src/plan/refusal.ts';
+import { markerLine, REFUSAL_CODES, refuse, type RefusalCode } from '../src/plan/refusal.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import { putFile } from './support/scratch.ts';
 
@@ -169,7 +169,9 @@ describe('every refusal code', () => {
       const [note] = result.upgrades.flatMap((u) => u.notes.filter((n) => n.code === 'tasks-api-left').map((n) => ({ ...n, file: u.file })));
       expect(note).toBeDefined();
       const lines = result.changed.find((f) => f.path === note!.file)!.output.split('\n');
-      expect(lines[note!.line - 2]!.trim()).toBe(`// @mrtr-todo(${code}): ${commentText(note!.message)}`);
+      const marker = markerLine(refuse('tasks-api', 'removed', { use: 'new InMemoryTaskStore()' }));
+      expect(lines[note!.line - 2]!.trim()).toBe(`// @mrtr-todo(${code}): ${commentText(marker)}`);
+      expect(note!.message).toContain('Next: remove it with the tools and options that use it');
       expect(lines[note!.line - 1]).toBe('const taskStore = new InMemoryTaskStore();');
       expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(`  ${note!.file}:${note!.line}:1  tasks-api-left  ${note!.message}`);
       return;
@@ -180,7 +182,10 @@ describe('every refusal code', () => {
     expect(site, JSON.stringify(result.sites.map((s) => [s.code, s.reason]))).toBeDefined();
     expect(site!.status).toBe('marked');
     const output = result.changed.find((f) => f.path === site!.file)!.output;
-    expect(output.split('\n').map((line) => line.trim())).toContain(`// @mrtr-todo(${code}): ${commentText(`${site!.reason} Next: ${site!.next}`)}`);
+    // The marker is one short line: what blocks and the next step; the report gives the rest.
+    const marker = `// @mrtr-todo(${code}): ${commentText(site!.marker!)}`;
+    expect(output.split('\n').map((line) => line.trim())).toContain(marker);
+    expect(marker.length).toBeLessThanOrEqual(160);
     const where = entry ? `${entry.file}:${entry.line}` : `${site!.file}:${site!.line}:${(site as RunResult['sites'][number]).column}`;
     expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(`  ${where}  ${code}  ${site!.reason}  Next: ${site!.next}`);
   });

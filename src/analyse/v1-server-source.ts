@@ -51,9 +51,15 @@ const V1_SERVER_MODULES = /^@modelcontextprotocol\/sdk(?:\/(?:server\/mcp|server
  * when it takes none (it may still import v1 types and utilities).
  */
 export function v1ServerSource(imports: Iterable<TakenName>, index: FileIndex): string | undefined {
-  for (const { from, imported } of [...imports, ...v1Requires(index)]) {
+  return v1ServerName(imports, index)?.from;
+}
+
+/** What v1ServerSource finds, with the name taken (`McpServer`, `*`, `default`). */
+export function v1ServerName(imports: Iterable<TakenName>, index: FileIndex): TakenName | undefined {
+  for (const taken of [...imports, ...v1Requires(index)]) {
+    const { from, imported } = taken;
     if (!isV1Specifier(from)) continue;
-    if (V1_SERVER_NAMES.has(imported) || ((imported === '*' || imported === 'default') && V1_SERVER_MODULES.test(from))) return from;
+    if (V1_SERVER_NAMES.has(imported) || ((imported === '*' || imported === 'default') && V1_SERVER_MODULES.test(from))) return taken;
   }
   return undefined;
 }

@@ -22,6 +22,7 @@ import { positionMap } from './position-map.ts';
 import type { RunSettings } from './run-options.ts';
 import type { ChangedFile, ErrorStage, RunEntryPoint, RunError, RunSite } from './run-result.ts';
 import type { Placement } from './state-modules.ts';
+import { sdkTypesMissing } from './installed-types.ts';
 import { officialMarkers, type UpgradeNote } from './v1-upgrade.ts';
 import type { V1Reach } from './v1-reach.ts';
 import { verifyParses } from './verify-output.ts';
@@ -151,6 +152,7 @@ function transformOptionsOf(c: Candidate): TransformOptions {
     ...(c.registries ? { registries: c.registries } : {}),
     ...(c.registersOnly ? { registersOnly: c.registersOnly } : {}),
     ...(c.placement ? { stateModule: c.placement.options } : {}),
+    ...(sdkTypesMissing(c.absolutePath) ? { typesMissing: true } : {}),
   };
 }
 

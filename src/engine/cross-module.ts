@@ -139,13 +139,20 @@ export class AskingHelperIndex {
       const module = this.moduleOf(path.dirname(file), from);
       if (!module) {
         const through = this.reexported(path.dirname(file), from, imported);
-        if (through) found.set(local, { file: this.display(through.module), line: through.helper.line, name: through.helper.name, module: through.module });
+        if (through)
+          found.set(local, {
+            file: this.display(through.module),
+            line: through.helper.line,
+            name: through.helper.name,
+            module: through.module,
+            ...kindOf(through.helper),
+          });
         continue;
       }
       for (const helper of this.helpers.get(module)!) {
         // `import * as prompts`: `prompts.confirm(...)` calls it, never through halves (unfollowedIn).
         if (imported === '*' && !helper.name.includes('.')) {
-          found.set(`${local}.${helper.name}`, { file: this.display(module), line: helper.line, name: helper.name, module });
+          found.set(`${local}.${helper.name}`, { file: this.display(module), line: helper.line, name: helper.name, module, ...kindOf(helper) });
           continue;
         }
         const [owner, method] = helper.name.split('.') as [string, string | undefined];
@@ -157,7 +164,14 @@ export class AskingHelperIndex {
               ? { proposed: helper.split }
               : {};
         const how = dynamic.has(local) ? { dynamic: true as const } : split;
-        found.set(method ? `${local}.${method}` : local, { file: this.display(module), line: helper.line, name: helper.name, module, ...how });
+        found.set(method ? `${local}.${method}` : local, {
+          file: this.display(module),
+          line: helper.line,
+          name: helper.name,
+          module,
+          ...kindOf(helper),
+          ...how,
+        });
       }
     }
     return found;
@@ -372,4 +386,9 @@ export async function approvedSplits(
 export function splitTogether(list: readonly ExportedHelper[], approved: ReadonlySet<string>): string[] {
   const refusedLines = new Set(list.filter((h) => !approved.has(h.name)).map((h) => h.line));
   return list.filter((h) => approved.has(h.name) && !refusedLines.has(h.line)).map((h) => h.name);
+}
+
+/** What an exported helper asks for, when its module said (the advice to its callers depends on it). */
+function kindOf(helper: ExportedHelper): Pick<ExternalHelper, 'kind'> {
+  return helper.kind ? { kind: helper.kind } : {};
 }

@@ -9,9 +9,8 @@ import { walk } from '../analyse/ast.ts';
 import { dialectOf, parseSource } from '../analyse/parse.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { type Edit, indentAt, lineStartOf } from '../core/vocabulary.ts';
-import { REFUSAL_CODES } from '../plan/refusal.ts';
-import { markerComment } from '../rewrite/edits/marker-comment.ts';
-import { alreadyMarked, applyEdits } from '../rewrite/rewrite.ts';
+import { markerLine, REFUSAL_CODES, refuse } from '../plan/refusal.ts';
+import { applyEdits, markerEdits } from '../rewrite/rewrite.ts';
 
 const TASK_CLASSES = new Set(['InMemoryTaskStore', 'InMemoryTaskMessageQueue']);
 const QUICK = /InMemoryTask(?:Store|MessageQueue)|\.experimental\s*\.\s*tasks\b/;
@@ -46,15 +45,16 @@ export function markTasksApi(text: string, fileName: string): { text: string; no
   const found: Array<{ lineStart: number; reason: string }> = [];
   for (const [statement, use] of statements) {
     const lineStart = lineStartOf(text, statement.start!);
-    const reason = message.reason.replace('{{use}}', codeSnippet(text.slice(use.start!, use.end!), 60));
-    const marker = { lineStart, indent: indentAt(text, statement.start!), code: CODE, reason, next: message.next };
+    const refusal = refuse(CODE, 'removed', { use: codeSnippet(text.slice(use.start!, use.end!), 60) });
+    const reason = refusal.reason;
+    const marker = { lineStart, indent: indentAt(text, statement.start!), code: CODE, text: markerLine(refusal) };
     found.push({ lineStart, reason });
-    if (!alreadyMarked(text, marker)) edits.push({ start: lineStart, end: lineStart, text: markerComment(marker) + eol });
+    edits.push(...markerEdits(text, marker, eol));
   }
   const marked = applyEdits(text, edits);
   // Each note at its statement's line in the marked text: one line lower per marker written above it.
   const notes = found.map(({ lineStart, reason }) => {
-    const above = edits.filter((e) => e.start <= lineStart).length;
+    const above = edits.filter((e) => e.start <= lineStart && e.end === e.start).length;
     const line = text.slice(0, lineStart).split('\n').length + above;
     return { line, column: 1, message: `${reason} Next: ${message.next}` };
   });

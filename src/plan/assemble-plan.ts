@@ -8,11 +8,11 @@ import type { Edit } from '../core/vocabulary.ts';
 import { deadDeclarations, type DeadCode, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { externalCalls, markWrappedCall } from './external-helpers.ts';
-import { exportedNameOf, mark, markHelper, markReaching, markThrow, type FilePlanning } from './file-planning.ts';
+import { exportedNameOf, mark, markHelper, markReaching, markThrow, quotedNode, type FilePlanning } from './file-planning.ts';
 import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
 import { handlerId } from './plan-handler.ts';
-import { refuse, Refusal } from './refusal.ts';
+import { markerLine, refuse, Refusal } from './refusal.ts';
 import { registryQuestions } from './registry-questions.ts';
 import { dropStatements } from './resume-layout.ts';
 import { secretInState } from './secrets.ts';
@@ -41,8 +41,10 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
   if (tail instanceof Refusal) return refusedFile(file, outcomes, planned, tail);
   edits.push(...tail.edits);
   if (tail.unwired) {
-    const { reason, next } = refuse('server-elsewhere', 'verifierNotWired');
-    file.reports.push({ line: 1, column: 1, kind: planned[0]!.points[0]!.requests[0]!.kind, status: 'marked', code: 'server-elsewhere', reason, next });
+    const refusal = refuse('server-elsewhere', 'verifierNotWired');
+    const { reason, next } = refusal;
+    const kind = planned[0]!.points[0]!.requests[0]!.kind;
+    file.reports.push({ line: 1, column: 1, kind, status: 'marked', code: 'server-elsewhere', reason, next, marker: markerLine(refusal) });
   }
   return {
     handlers: planned,
@@ -140,7 +142,13 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
         mark(
           file,
           site,
-          own ? result : refuse('blocked-by-sibling', 'otherSite', { line: String(result.site!.call.loc!.start.line), code: result.code }),
+          own
+            ? result
+            : refuse('blocked-by-sibling', 'otherSite', {
+                line: String(result.site!.call.loc!.start.line),
+                code: result.code,
+                request: quotedNode(file.source, result.site!.call),
+              }),
           handler,
         );
       }
@@ -176,7 +184,8 @@ function reportMigrated(file: FilePlanning, plan: HandlerPlan): void {
     // Migrated, but left for a person: a file-level report, as server-elsewhere is (not a site of its own).
     if (p.secrets.length > 0) {
       const first = p.requests.find((r) => !r.resultWrap) ?? p.requests[0]!;
-      file.reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', ...secretInState(p.secrets) });
+      const { reason, next, marker } = secretInState(p.secrets);
+      file.reports.push({ line: first.line, column: first.column, kind: first.kind, status: 'marked', code: 'secret-in-state', reason, next, marker });
     }
   }
 }

@@ -12,7 +12,7 @@ import { addSite, askingExports, blockByHelper, blockReaching, markAt, type File
 import { viaSite } from './helper-tree.ts';
 import { helperTree } from './place-sites.ts';
 import type { ExternalHelper } from './plan-options.ts';
-import { refuse } from './refusal.ts';
+import { helperStep, refuse } from './refusal.ts';
 import { shapeCalls } from './split-helper.ts';
 import type { FilePlan, SplitShape } from './types.ts';
 
@@ -37,6 +37,7 @@ export function placeExternalCalls(file: FilePlanning): void {
       helper: external.name,
       file: external.file,
       line: String(external.line),
+      step: helperStep(external.kind ?? external.split?.kind ?? 'elicit'),
     });
     markAt(file, call.call, call.ancestors, 'elicit', handler, refusal);
     blockByHelper(file, handler, external.name, call.call, call.ancestors);
@@ -90,7 +91,7 @@ export function markWrappedCall(file: FilePlanning, call: Node, ancestors: reado
       r.call.ancestors,
       external.split?.kind ?? 'elicit',
       r.handler,
-      refuse('via-helper', 'helperChain', { chain: names, line, helper: external.name }),
+      refuse('via-helper', 'helperChain', { chain: names, line, helper: external.name, step: helperStep(external.kind ?? external.split?.kind ?? 'elicit') }),
     );
   }
   blockReaching(file, chain);

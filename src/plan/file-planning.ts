@@ -17,7 +17,8 @@ import type { Delegation } from './delegates.ts';
 import type { HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import type { ExternalHelper, PlanOptions } from './plan-options.ts';
-import { refuse, type Refusal } from './refusal.ts';
+import { codeSnippet } from '../core/escape.ts';
+import { helperStep, MARKER_QUOTE_MAX, markerLine, refuse, type Refusal } from './refusal.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { FilePlan, Marker, SiteReport } from './types.ts';
 
@@ -62,6 +63,8 @@ export interface FilePlanning {
   /** Sites recognised by name only, kept for want of type facts. */
   readonly uncertain: number;
   readonly markers: Marker[];
+  /** The markers written for a handler, by code and line: a repeat of one is counted on it, not written again. */
+  readonly repeats: Map<string, { marker: Marker; text: string; more: number }>;
   readonly reports: SiteReport[];
   /** The sites each handler asks at (its own, and its calls of split helpers). */
   readonly byHandler: Map<HandlerSite, LegacySite[]>;
@@ -111,6 +114,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     candidates: analysis.sites.filter((s) => verdicts.get(s) !== false),
     uncertain: fromSdk ? 0 : verdicts.size,
     markers: [],
+    repeats: new Map(),
     reports: [],
     byHandler: new Map(),
     exportedHelpers: [],
@@ -177,20 +181,56 @@ export function markAt(
     code: refusal.code,
     reason: refusal.reason,
     next: refusal.next,
+    marker: addMarker(file, ancestors, node, refusal, handler),
     guidance,
   });
-  addMarker(file, ancestors, node, refusal);
 }
 
 export function markThrow(file: FilePlanning, t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal): void {
   markAt(file, t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
 }
 
-function addMarker(file: FilePlanning, ancestors: readonly Node[], node: Node, refusal: Refusal): void {
+/**
+ * Writes the marker above the statement holding `node`, quoting `node` where its line names
+ * the statement. One marker per handler and line: the same line again in the handler (each call
+ * of one helper, say) is counted on the topmost marker, not written again.
+ */
+function addMarker(file: FilePlanning, ancestors: readonly Node[], node: Node, refusal: Refusal, handler: HandlerSite | undefined): string {
   const statement = [...ancestors].reverse().find(isStatementLike) ?? node;
   const lineStart = lineStartOf(file.source, statement.start!);
-  if (file.markers.some((m) => m.lineStart === lineStart)) return;
-  file.markers.push({ lineStart, indent: indentAt(file.source, statement.start!), code: refusal.code, reason: refusal.reason, next: refusal.next });
+  const text = markerLine(refusal, quotedNode(file.source, node));
+  const key = handler ? `${handlerId(handler)}\0${refusal.code}\0${text}` : undefined;
+  const repeat = key === undefined ? undefined : file.repeats.get(key);
+  const marker = { lineStart, indent: indentAt(file.source, statement.start!), code: refusal.code, text };
+  if (file.markers.some((m) => m.lineStart === lineStart)) return text;
+  if (!repeat) {
+    file.markers.push(marker);
+    if (key !== undefined) file.repeats.set(key, { marker, text, more: 0 });
+    return text;
+  }
+  repeat.more++;
+  // Kept on the topmost of them, so that the others are below it.
+  const also = repeat.marker.also ?? [];
+  if (lineStart < repeat.marker.lineStart) {
+    also.push(repeat.marker.lineStart);
+    Object.assign(repeat.marker, { lineStart, indent: marker.indent });
+  } else also.push(lineStart);
+  repeat.marker.also = also;
+  const cut = text.indexOf(' — ');
+  const more = ` (and ${repeat.more} more below)`;
+  repeat.marker.text = cut < 0 ? `${text}${more}` : `${text.slice(0, cut)}${more}${text.slice(cut)}`;
+  return text;
+}
+
+/** `node` as a marker quotes it: a call by its callee (`ctx.mcpReq.elicitInput(…)`), shortened. */
+export function quotedNode(source: string, node: Node): string {
+  const call = node.type === 'ThrowStatement' && node.argument.type === 'NewExpression' ? node.argument : node;
+  if (call.type === 'CallExpression' || call.type === 'OptionalCallExpression' || call.type === 'NewExpression') {
+    const prefix = `${call === node ? '' : 'throw '}${call.type === 'NewExpression' ? 'new ' : ''}`;
+    const callee = codeSnippet(source.slice(call.callee.start!, call.callee.end!), MARKER_QUOTE_MAX - prefix.length - 3);
+    return `\`${prefix}${callee}(${call.arguments.length > 0 ? '…' : ''})\``;
+  }
+  return `\`${codeSnippet(source.slice(node.start!, node.end!), MARKER_QUOTE_MAX)}\``;
 }
 
 /**
@@ -200,7 +240,7 @@ function addMarker(file: FilePlanning, ancestors: readonly Node[], node: Node, r
  */
 export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperChain, why: string | undefined): void {
   const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
-  const reaching = { helper: chain.helper, handlers: ids.join(', '), reach: ids.length === 1 ? 'reaches' : 'reach' };
+  const reaching = { helper: chain.helper, handlers: ids.join(', '), reach: ids.length === 1 ? 'reaches' : 'reach', step: helperStep(site.kind ?? 'elicit') };
   mark(file, site, why === undefined ? refuse('in-helper', 'callerNotMigrated', reaching) : refuse('in-helper', 'unsplittable', { ...reaching, why }));
   markReaching(file, site, chain);
 }
@@ -209,7 +249,12 @@ export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperCh
 export function markReaching(file: FilePlanning, site: LegacySite, chain: HelperChain): void {
   const line = String(site.call.loc!.start.line);
   for (const { handler, call, chain: names } of chain.reaching) {
-    const refusal = refuse('via-helper', 'helperChain', { chain: names.map((n) => `\`${n}()\``).join(' → '), line, helper: chain.helper });
+    const refusal = refuse('via-helper', 'helperChain', {
+      chain: names.map((n) => `\`${n}()\``).join(' → '),
+      line,
+      helper: chain.helper,
+      step: helperStep(site.kind ?? 'elicit'),
+    });
     markAt(file, call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
   }
 }

@@ -9,8 +9,9 @@ import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { argumentParams, referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
-import { v1ServerSource } from '../analyse/v1-server-source.ts';
+import { v1ServerName } from '../analyse/v1-server-source.ts';
 import { codeSnippet } from '../core/escape.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
 import { delegationTo } from './delegates.ts';
 import {
@@ -28,7 +29,7 @@ import {
 } from './file-planning.ts';
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
-import { refuse, Refusal } from './refusal.ts';
+import { helperStep, refuse, Refusal } from './refusal.ts';
 import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
@@ -41,9 +42,9 @@ import { planUrlThrow } from './url-elicitation.ts';
  */
 export function presetRefusals(file: FilePlanning): void {
   const { analysis, options, source, handlers } = file;
-  const v1 = v1ServerSource(analysis.importedNames.values(), analysis.index);
+  const v1 = v1ServerName(analysis.importedNames.values(), analysis.index);
   const onV1 = v1
-    ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) })
+    ? refuse('legacy-sdk', 'importsV1', { name: codeSnippet(v1.imported), specifier: codeSnippet(v1.from) })
     : options.v1Through
       ? refuse('legacy-sdk', 'reachesV1', { specifier: codeSnippet(options.v1Through) })
       : undefined;
@@ -84,7 +85,7 @@ export function presetRefusals(file: FilePlanning): void {
         (inDoubt ? refuse('unknown-receiver', 'invokedIndirectly', words) : refuse('unfollowed-reference', 'handedOn', { reference })).at(site),
       );
     } else if (inDoubt) {
-      file.preset.set(site, refuse('unknown-receiver', 'notAnMcpObject', { receiver: receiver() }).at(site));
+      file.preset.set(site, refuse('unknown-receiver', options.typesMissing ? 'typesMissing' : 'notAnMcpObject', { receiver: receiver() }).at(site));
     } else if (site.call.type === 'OptionalCallExpression') {
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
       file.preset.set(site, refuse('optional-call', 'optionalCall').at(site));
@@ -100,7 +101,7 @@ export function placeSites(file: FilePlanning): void {
     if (refused && !owner) {
       mark(file, site, refused);
       // Its handlers, here and in other modules, still reach it: they are marked too.
-      for (const name of askingExports(file.analysis, site)) file.exportedHelpers.push({ name, line: site.call.loc!.start.line });
+      for (const name of askingExports(file.analysis, site)) file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...kindOf(site) });
       const chain = handlersReaching(callGraphOf(file.analysis.index), file.handlers, site.enclosing);
       if (chain) {
         markReaching(file, site, chain);
@@ -148,7 +149,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
   }
   for (const name of exported) {
     const proposed = pending.find((s) => exportedNameOf(analysis, s.site.enclosing!) === name);
-    file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
+    file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...kindOf(site), ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
   }
   if (chain) {
     const why =
@@ -168,7 +169,9 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
     mark(
       file,
       site,
-      typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
+      typeof tree === 'string'
+        ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit') })
+        : refuse('in-helper', 'exported', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
     );
   } else {
     const factory = factoryReturning(file, site);
@@ -253,6 +256,10 @@ function contextLike(param: Node, source: string): boolean {
   if (param.type !== 'Identifier') return false;
   const annotation = param.typeAnnotation?.type === 'TSTypeAnnotation' ? source.slice(param.typeAnnotation.start!, param.typeAnnotation.end!) : '';
   return annotation ? /(Context|Extra)\b/.test(annotation) : /^_?(ctx|context|extra)$/.test(param.name);
+}
+
+function kindOf(site: LegacySite): { kind?: InputKind } {
+  return site.kind ? { kind: site.kind } : {};
 }
 
 /** What other modules need of a split to ask through it. */

@@ -5,6 +5,7 @@ import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { ImportedRegistries } from '../analyse/registry-declarations.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 import type { SplitShape } from './types.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface ExternalHelper {
   split?: SplitShape;
   /** How its module would split it, where the engine keeps it whole (a call elsewhere cannot ask through its halves). */
   proposed?: SplitShape;
+  /** What it asks the client for (elicitation, sampling, roots), when its module said. */
+  kind?: InputKind;
   /** Taken from the module with `import()` (`const { confirm } = await import('./prompts.js')`): never split. */
   dynamic?: true;
 }
@@ -57,6 +60,8 @@ export interface PlanOptions {
    * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.
    */
   v1Through?: string;
+  /** A TypeScript module whose SDK types cannot resolve (its packages are not installed). */
+  typesMissing?: boolean;
   /** The request-state module migrated handlers import (see StateModuleOptions). */
   stateModule?: StateModuleOptions;
   /**

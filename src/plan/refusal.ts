@@ -1,6 +1,8 @@
 // Why a site is not migrated, in the words the marker and the report use: every code, with
 // its meaning, its help and its messages, in one table.
 import type { LegacySite } from '../analyse/find-sites.ts';
+import type { InputKind } from '../core/vocabulary.ts';
+import { readmeUrl } from '../core/vocabulary.ts';
 
 /** A site that cannot be migrated: why, and what the user should do. */
 export class Refusal {
@@ -9,11 +11,13 @@ export class Refusal {
     readonly reason: string,
     readonly next: string,
     readonly site?: LegacySite,
+    /** The marker's one line (see markerLine), `{{at}}` left for the statement it is written above. */
+    readonly marker: string = reason,
   ) {}
 
   /** The same refusal, pinned to the site it is about. */
   at(site: LegacySite): Refusal {
-    return new Refusal(this.code, this.reason, this.next, site);
+    return new Refusal(this.code, this.reason, this.next, site, this.marker);
   }
 }
 
@@ -29,10 +33,25 @@ const MANUAL_HELP_LOWER = MANUAL_HELP.charAt(0).toLowerCase() + MANUAL_HELP.slic
 // Words several messages share.
 const V1_NEXT = 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.';
 const LOOP_NEXT = `give the loop a block body over an array (for...of), or a while/for condition, then run again; or ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`;
+const HELPER_STEP: Readonly<Record<InputKind, string>> = {
+  elicit: 'build inputRequired.elicit(...) in it, ask in the handler',
+  elicitUrl: 'build inputRequired.elicitUrl(...) in it, ask in the handler',
+  sampling: 'call your LLM provider directly (sampling is deprecated)',
+  roots: 'take the paths as tool parameters (roots are deprecated)',
+};
+
+/**
+ * What a helper that asks should do instead, by what it asks: build the request for its
+ * handlers to ask (elicitation), or stop asking (sampling and roots are deprecated, and have
+ * a better answer than a builder). The `{{step}}` of the helper messages.
+ */
+export function helperStep(kind: InputKind): string {
+  return HELPER_STEP[kind];
+}
+
 const IN_HELPER =
   'this request is made in `{{helper}}()`, which {{handlers}} {{reach}}; a helper cannot suspend the handler that called it, and this one cannot be split:';
-const HELPER_NEXT =
-  'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.';
+const HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers); then run the codemod again.';
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
 const RECOMPUTE_OR_DECLARE_NEXT =
@@ -41,11 +60,15 @@ const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON
 const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
 const HTTP_NEXT =
   "at the top of the function that receives the requests, send those `isLegacyRequest(request)` says are not 2025 ones to `createMcpHandler(() => buildServer(), { legacy: 'reject' })` from '@modelcontextprotocol/server' (on Node: `toNodeHandler` and `toWebRequest` from '@modelcontextprotocol/node'), keeping this transport for 2025 clients; then delete this comment.";
-const EXPORTED_HELPER_NEXT =
-  'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; the handlers that call it are marked too.';
+const EXPORTED_HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers that call it); then run the codemod again.';
 
-/** What a marker says: why the site is left, and what to do next. */
+/**
+ * What a refusal says: `marker`, the one line written in the code (what blocks, then the next
+ * step, after ` — `); `reason` and `next`, the full explanation the reports give. A marker
+ * names no line of its own file: the lines move as the run writes (its markers among them).
+ */
 interface RefusalMessage {
+  marker: string;
   reason: string;
   next: string;
 }
@@ -64,11 +87,13 @@ export const REFUSAL_CODES = {
     help: 'Only those handlers may answer input_required. Ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
     messages: {
       outsideHandler: {
+        marker: '{{at}} asks outside a tool, prompt or resource handler — ask from one, or stop asking here',
         reason:
           'this server→client request runs outside a tools/call, prompts/get or resources/read handler, and only those may answer input_required in MCP 2026-07-28.',
         next: 'ask from inside a tool, prompt or resource handler with inputRequired(...), or stop asking (take roots or other input as tool parameters).',
       },
       urlThrowOutsideHandler: {
+        marker: '{{at}} is thrown outside a tool, prompt or resource handler — return elicitUrl(...) from one',
         reason:
           'UrlElicitationRequiredError is thrown outside a tools/call, prompts/get or resources/read handler (or inside a function nested in one), where no input_required result can be returned.',
         next: 'return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler itself.',
@@ -81,16 +106,19 @@ export const REFUSAL_CODES = {
     help: `Register the function itself as the handler (server.registerTool(name, config, fn)) or call it from a handler's body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER} If no tool, prompt or resource handler runs it, stop asking there.`,
     messages: {
       contextParameter: {
+        marker: '{{at}} is in a function tied to no handler — register it itself, or call it from one',
         reason:
           'this request goes through the request context `{{context}}` of a function the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
         next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
       },
       returnedByFactory: {
+        marker: '{{at}} is in a function a factory returns — register it directly, or migrate it by hand',
         reason:
           'this request is made in a function that {{factory}} returns, which the codemod could not tie to a tools/call, prompts/get or resources/read handler: a function a factory returns is registered by whatever calls the factory (a loop over tool declarations, a registry of the project), which the codemod does not follow.',
         next: `if a tool, prompt or resource handler is what it returns, ${MANUAL_STEP} (or register the returned function with server.registerTool(name, config, fn) where the codemod can see it, then run again). If something else runs it (resources/list, completion, a notification), stop asking there.`,
       },
       takesContext: {
+        marker: '{{at}} is in a function tied to no handler — register it itself, or call it from one',
         reason:
           'this request is made in a function that takes a request context (`{{context}}`), which only request handlers are handed, but that the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
         next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
@@ -102,35 +130,54 @@ export const REFUSAL_CODES = {
     help: `Move the request to a statement of its own at the top level of the handler and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
     messages: {
       bracelessBranch: {
+        marker: '{{at}} is in an if branch without braces — give the branch braces, then run again',
         reason: 'the request is in an if branch without braces, or in an else-if chain.',
         next: `give the branch braces (else { if (...) { ... } }), then run again; or ${MANUAL_STEP}.`,
       },
-      labeled: { reason: 'the request is inside a labeled statement.', next: MANUAL_STEP },
-      notAwaited: { reason: 'the request is not awaited where it is made.', next: `await the request where it is made, then run again; or ${MANUAL_STEP}.` },
+      labeled: {
+        marker: '{{at}} is inside a labeled statement — migrate it by hand (see the docs)',
+        reason: 'the request is inside a labeled statement.',
+        next: MANUAL_STEP,
+      },
+      notAwaited: {
+        marker: '{{at}} is not awaited where it is made — await it there, then run again',
+        reason: 'the request is not awaited where it is made.',
+        next: `await the request where it is made, then run again; or ${MANUAL_STEP}.`,
+      },
       conditional: {
+        marker: '{{at}} is asked only under a ?:, &&, ||, ?? or ?. — ask it in an if of its own, then run again',
         reason: 'the request is asked only when a condition around it holds (`?:`, `&&`, `||`, `??` or `?.`), and the rewrite would ask it every time.',
         next: `ask it in an if statement of its own (if (cond) { const answer = await ...; }), then run again; or ${MANUAL_STEP}.`,
       },
       twoRequests: {
+        marker: 'the statement awaiting {{at}} makes another request too — split it in two statements, then run again',
         reason: 'the statement that awaits this request contains another request.',
         next: `split it into separate statements, then run again; or ${MANUAL_STEP}.`,
       },
       workBeforeAwait: {
+        marker: 'the statement runs other code before awaiting {{at}} — await it in a statement of its own first',
         reason: 'the statement runs other code before it awaits the request, and that code must not run twice.',
         next: `await the request in its own statement first (const answer = await ...), then run again; or ${MANUAL_STEP}.`,
       },
       declarationNotCarried: {
+        marker: '`{{name}}` is declared before the asking block and used after it — declare it where it is used',
         reason:
           '`{{name}}` is declared before the block that asks and is used after it, but not carried to the question that resumes there, so the retry cannot skip its declaration.',
         next: `declare \`{{name}}\` where it is used, then run again; or ${MANUAL_STEP}.`,
       },
       narrowingLost: {
+        marker: '`{{name}}` is narrowed before the question, which the retry loses — read it again after the question',
         reason:
           '`{{name}}` is narrowed by a check before the question (it cannot be null or undefined there), but the copy the retry restores would be declared before the block that asks, where that check does not reach, so the code after the question would not typecheck.',
         next: `read it again after the question, under a name of its own, instead of carrying \`{{name}}\`; then run again; or ${MANUAL_STEP}.`,
       },
-      unreadableIf: { reason: 'the if statement around the question could not be read.', next: MANUAL_STEP },
+      unreadableIf: {
+        marker: 'the if statement around {{at}} could not be read — migrate it by hand (see the docs)',
+        reason: 'the if statement around the question could not be read.',
+        next: MANUAL_STEP,
+      },
       notAsync: {
+        marker: 'the handler is not async, so it cannot resume — make it async, then run again',
         reason: 'the handler is not an async function, so it cannot await its state on the retry.',
         next: `make the handler async, then run again; or ${MANUAL_STEP}.`,
       },
@@ -141,6 +188,7 @@ export const REFUSAL_CODES = {
     help: `Inline the request into the handler body and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
     messages: {
       nestedFunction: {
+        marker: '{{at}} is in a function nested in the handler — move it into the handler body, then run again',
         reason: 'the request is made inside a function nested in the handler, which the handler cannot suspend.',
         next: `lift the request out of the nested function into the handler body, or ${MANUAL_STEP}.`,
       },
@@ -151,27 +199,44 @@ export const REFUSAL_CODES = {
     help: 'Recompute the value after the question, or keep a JSON-safe form of it; or, if the call that makes it may run again on the retry, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME); then run mrtr-codemod migrate again.',
     messages: {
       caughtError: {
+        marker: 'the caught `{{name}}` is used after a question in its catch — keep what you need in a local first',
         reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
         next: 'keep what you need of `{{name}}` (e.g. its message) in a local before asking, then run again.',
       },
       notAVariable: {
+        marker: 'the {{kind}} `{{name}}` would travel in requestState — move it out, or below the last question',
         reason: 'the {{kind}} `{{name}}` is declared before a question and used after it; it cannot travel in requestState.',
         next: 'move `{{name}}` out of the handler (or below the last question), then run again.',
       },
-      holdsUnsafe: { reason: '`{{name}}` lives across a question but holds {{value}}, which does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
-      checkerSays: { reason: '`{{name}}` lives across a question but {{why}}.', next: RECOMPUTE_OR_DECLARE_NEXT },
-      notJson: { reason: '`{{name}}` lives across a question but does not survive a JSON round trip.', next: RECOMPUTE_OR_DECLARE_NEXT },
+      holdsUnsafe: {
+        marker: '`{{name}}` holds {{value}} across a question, which JSON cannot carry — recompute it after',
+        reason: '`{{name}}` lives across a question but holds {{value}}, which does not survive a JSON round trip.',
+        next: RECOMPUTE_NEXT,
+      },
+      checkerSays: {
+        marker: '`{{name}}` lives across a question but {{why}} — recompute it after, or mark its call idempotent',
+        reason: '`{{name}}` lives across a question but {{why}}.',
+        next: RECOMPUTE_OR_DECLARE_NEXT,
+      },
+      notJson: {
+        marker: '`{{name}}` lives across a question but does not survive JSON — recompute it after the answer',
+        reason: '`{{name}}` lives across a question but does not survive a JSON round trip.',
+        next: RECOMPUTE_OR_DECLARE_NEXT,
+      },
     },
   },
   'legacy-sdk': {
     short: 'The module is on the v1 SDK (imported directly, or through a module of the project), which has no MRTR.',
-    help: 'Move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run mrtr-codemod migrate again.',
+    help: 'Port the v1 import the marker names to its v2 package (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1; what it leaves is named), then run mrtr-codemod migrate again.',
     messages: {
       importsV1: {
-        reason: 'this module imports the v1 SDK (`{{specifier}}`), which has no MRTR: migrated to v2 calls, this request would not run on its server.',
-        next: V1_NEXT,
+        marker: '`{{name}}` is still imported from `{{specifier}}` (v1 SDK, no MRTR) — port that import to v2, then run again',
+        reason:
+          'this module still imports `{{name}}` from the v1 SDK (`{{specifier}}`), which has no MRTR: migrated to v2 calls, this request would not run on its server.',
+        next: 'port that import to its v2 package by hand (the official v1-to-v2 codemod left it; if it did not run, run mrtr-codemod migrate without --no-v1), then run again.',
       },
       reachesV1: {
+        marker: 'this module imports `{{specifier}}`, which stays on the v1 SDK — move that module to v2 first',
         reason:
           'this module reaches the v1 SDK through `{{specifier}}` (a module that stays on v1, or a copy of the SDK kept in the project), which has no MRTR: migrated to v2 calls, this request would not run on its server.',
         next: V1_NEXT,
@@ -183,11 +248,13 @@ export const REFUSAL_CODES = {
     help: 'Register it with registerTool(name, { description, inputSchema: z.object(shape), annotations }, cb) (registerPrompt, registerResource for the others), then run mrtr-codemod migrate again.',
     messages: {
       unreadable: {
+        marker: '`{{registration}}` does not exist on v2 and could not be rewritten — use `{{receiver}}.registerTool(...)`',
         reason:
           "this handler is registered with `{{registration}}`, which v2's McpServer does not have (the server throws at start-up), and the codemod could not rewrite it to registerTool: {{why}}.",
         next: 'rewrite the registration as `{{receiver}}.registerTool(name, { description, inputSchema: z.object(shape), annotations }, cb)`, then run again.',
       },
       notRewritten: {
+        marker: '`{{registration}}` does not exist on v2 — rewrite it as `{{receiver}}.{{replacement}}`, then run again',
         reason:
           "this handler is registered with `{{registration}}`, which v2's McpServer does not have: migrated, it would still never be registered (the server throws at start-up).",
         next: 'rewrite the registration as `{{receiver}}.{{replacement}}`, then run again.',
@@ -199,12 +266,18 @@ export const REFUSAL_CODES = {
     help: "Finish its migration by hand, the way the rest of it already asks and reads answers, then run mrtr-codemod migrate again. A 2025-era arm chosen by the request context's `era` beside an inputRequired arm is deleted by the codemod (the SDK serves 2025 clients with the inputRequired arm); it is marked when the other arm does not ask for that input, code before the era test would run again on each round, or the arm cannot be written in place.",
     messages: {
       answersItself: {
+        marker: 'the handler already answers with inputRequired (`{{shown}}`) — finish its migration by hand',
         reason:
           'this handler already answers in the 2026-07-28 way itself (`{{shown}}`), and restructuring it around that would run its own resume logic twice.',
         next: 'finish its migration by hand (ask with inputRequired(...) as the rest of it does, and read the answer from ctx.mcpReq.inputResponses), then run again.',
       },
-      earlierRun: { reason: 'this handler was migrated by an earlier run, and this request was left as it was.', next: MANUAL_STEP },
+      earlierRun: {
+        marker: '{{at}} was left in a handler an earlier run migrated — migrate it by hand (see the docs)',
+        reason: 'this handler was migrated by an earlier run, and this request was left as it was.',
+        next: MANUAL_STEP,
+      },
       legacyArmKept: {
+        marker: '{{at}} is in a 2025 arm (`{{test}}`) that must stay — run `check` for the fix',
         reason:
           'this request is in the 2025-era arm of a handler that answers with inputRequired in its other arm (`{{test}}`), but that arm cannot simply be deleted: {{why}}',
         next: '{{fix}}; then run again.',
@@ -216,6 +289,7 @@ export const REFUSAL_CODES = {
     help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner); or, if the call that reads it does nothing else, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME) so the retry reads it again; then run mrtr-codemod migrate again.',
     messages: {
       changedAfter: {
+        marker: '`{{name}}` is changed after the question (`{{change}}`), on a copy — look it up again after the question',
         reason:
           '`{{name}}` refers to an object held elsewhere (`{{from}}`) and the code after the question changes it (`{{change}}`): the retry would change a copy carried in requestState, not that object.',
         next: 'look `{{name}}` up again after the question (or change the object through its owner); or, if `{{from}}` does nothing but read, mark its statement `// @mrtr-idempotent` so the retry reads it again; then run again.',
@@ -228,21 +302,29 @@ export const REFUSAL_CODES = {
     help: 'Annotate the local with its JSON type (a JSDoc @type in JavaScript), or recompute it after the answer, then run mrtr-codemod migrate again.',
     messages: {
       untypedInJs: {
+        marker: 'nothing shows `{{name}}`, kept across a question, is JSON — give it a JSDoc @type, or recompute it',
         reason:
           'nothing shows that `{{name}}`{{held}}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.',
         next: 'if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.',
       },
       anyInResume: {
+        marker: '`{{name}}`, kept across a question, is typed `{{type}}` — annotate it with its JSON type, then run again',
         reason: '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, and the resumed code would have to declare it `any`.',
         next: ANNOTATE_JSON_NEXT,
       },
       typeShowsNothing: {
+        marker: '`{{name}}`, kept across a question, is typed `{{type}}` — annotate it with its JSON type, then run again',
         reason:
           '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState).',
         next: ANNOTATE_JSON_NEXT,
       },
-      unnamedType: { reason: 'the type of `{{name}}`, which lives across a question, cannot be named here.', next: ANNOTATE_NEXT },
+      unnamedType: {
+        marker: 'the type of `{{name}}`, kept across a question, cannot be named here — annotate its declaration',
+        reason: 'the type of `{{name}}`, which lives across a question, cannot be named here.',
+        next: ANNOTATE_NEXT,
+      },
       noTypeFacts: {
+        marker: 'the type of `{{name}}`, kept across a question, is unknown — annotate it, or `npm install` first',
         reason: 'the type of `{{name}}`, which lives across a question, cannot be named here (no type information was available).',
         next: ANNOTATE_NEXT,
       },
@@ -254,6 +336,7 @@ export const REFUSAL_CODES = {
     help: 'Carry only what the code after the question needs (ids, a count), or read the collection again after the answer, then run mrtr-codemod migrate again.',
     messages: {
       collection: {
+        marker: '`{{name}}` is a collection read from elsewhere, carried whole each round — carry only ids',
         reason:
           '`{{name}}`{{held}}, which lives across a question, is a collection (`{{type}}`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).',
         next: 'carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.',
@@ -265,6 +348,7 @@ export const REFUSAL_CODES = {
     help: 'Assign to a new local instead of the parameter, then run mrtr-codemod migrate again.',
     messages: {
       reassigned: {
+        marker: 'the argument `{{name}}` is reassigned before a question — assign to a new local instead',
         reason: 'the argument `{{name}}` is reassigned before a question; a retry re-sends the original arguments.',
         next: 'assign to a new local instead of the parameter, then run again.',
       },
@@ -275,15 +359,18 @@ export const REFUSAL_CODES = {
     help: `Write the request as an object literal with a literal method, or ${MANUAL_HELP_LOWER}`,
     messages: {
       notLiteral: {
+        marker: 'the request {{at}} sends is not a literal — write it inline ({ method, params }), then run again',
         reason: 'the request object is not a literal, so the codemod cannot tell which request it sends.',
         next: `write the request inline as { method: 'elicitation/create', params: ... }, or ${MANUAL_STEP}.`,
       },
       methodUnread: {
+        marker: '{{at}}: its method `{{method}}` is unreadable — use a string or a local const',
         reason:
           "the request's method `{{method}}` is not a string the codemod can read here (a const of another module, an enum, a computed value), so it cannot tell which request it sends.",
         next: `name the method with a string (method: 'elicitation/create') or a const of this module, then run again; or ${MANUAL_STEP}.`,
       },
       handRolled: {
+        marker: '`{{reference}}` sends `{{method}}` as a hand-built request — ask from a handler with inputRequired(...)',
         reason:
           "`{{reference}}` sends a JSON-RPC request for `{{method}}` built by hand, not through the SDK's request methods, so the codemod does not rewrite it.",
         next: `ask from a tool, prompt or resource handler with inputRequired(...), or ${MANUAL_STEP}.`,
@@ -296,6 +383,7 @@ export const REFUSAL_CODES = {
     help: 'Add requestState: { verify: mrtrVerify() } to the McpServer options where the server is built (mrtrVerify comes from the generated request-state module), then delete the @mrtr-todo comment.',
     messages: {
       verifierNotWired: {
+        marker: 'the server is built in no module of this run — add `requestState: { verify: mrtrVerify() }` where it is built',
         reason:
           'the server these handlers are registered on is built neither in this file nor in a module of this run that imports it, so the request-state verifier is not wired.',
         next: 'add `requestState: { verify: mrtrVerify() }` to the McpServer options where the server is built, importing mrtrVerify from the request-state module this file imports mrtrResume from.',
@@ -308,25 +396,30 @@ export const REFUSAL_CODES = {
     help: "Build the server in a function that returns a new McpServer each time (registrations included) and replace the connect call with serveStdio(() => buildServer()) from '@modelcontextprotocol/server/stdio'; it serves both eras, building one server per opening (up to two: a probe, then the era the client chose). Then delete the @mrtr-todo comment.",
     messages: {
       singleton: {
+        marker: '`{{server}}` on a stdio transport serves 2025 only — build it in a function, use serveStdio(factory)',
         reason:
           '`{{server}}` is built here with `new {{cls}}(...)` and connected to a StdioServerTransport, which serves only the 2025 era; serveStdio needs a function that builds a new server for each opening.',
         next: "move the construction and its registrations into `function buildServer() { ...; return {{server}}; }`, replace `{{connect}}` with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio', then delete this comment.",
       },
       heldServer: {
+        marker: '`{{server}}` is used besides its connection (`{{use}}`) — move that into its factory, use serveStdio',
         reason:
           '`{{server}}` is used besides being connected and closed (`{{use}}`), and serveStdio builds its own server for each opening, so that use would reach a server that serves no one.',
         next: "move that use into the function that builds the server, replace `{{connect}}` with `serveStdio(() => {{factory}})` from '@modelcontextprotocol/server/stdio', then delete this comment.",
       },
       heldMember: {
+        marker: '`{{member}}` of the server is used here (`{{use}}`) — keep one per server the serveStdio factory builds',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used here other than called as a statement (`{{use}}`); serveStdio builds a server (and a `{{member}}`) for each opening.',
         next: "keep what each server built in a list from the factory passed to `serveStdio(() => {{factory}})` (from '@modelcontextprotocol/server/stdio') in place of `{{connect}}`, use each entry's `{{member}}`, then delete this comment.",
       },
       unknownServer: {
+        marker: '`{{server}}` is not built by a call that can be repeated — serve with serveStdio(() => buildServer())',
         reason: '`{{server}}` is not built in this module by a call the codemod can repeat, so the connect call cannot become serveStdio(factory).',
         next: "replace `{{connect}}` with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio', where buildServer returns a new server each time, then delete this comment.",
       },
       wiring: {
+        marker: 'this stdio wiring (`{{use}}`) cannot be rewritten — serve with serveStdio(() => buildServer())',
         reason: 'this StdioServerTransport is wired in a way the codemod does not rewrite (`{{use}}`), and a server connected to it serves only the 2025 era.',
         next: "serve with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio' (pass `{ transport }` for a transport of your own), where buildServer returns a new server each time, then delete this comment.",
       },
@@ -338,43 +431,52 @@ export const REFUSAL_CODES = {
     help: `In the function that receives the requests, send those isLegacyRequest says are not 2025 ones to createMcpHandler(() => buildServer(), { legacy: 'reject' }) from '@modelcontextprotocol/server' (on Node wrapped in toNodeHandler, with toWebRequest, from '@modelcontextprotocol/node'), and keep the transport for 2025 clients: createMcpHandler's own 2025 half has no session, so the SDK's shim could not ask there. An SSE transport has no 2026-07-28 form: serve Streamable HTTP beside it. Then delete the @mrtr-todo comment.`,
     messages: {
       sse: {
+        marker: 'an SSE transport serves 2025 clients only — serve Streamable HTTP beside it with createMcpHandler(() => buildServer())',
         reason: 'an SSE transport serves only the 2025 era, and 2026-07-28 has no SSE transport: a 2026-07-28 client cannot use it.',
         next: "serve Streamable HTTP beside it with `createMcpHandler(() => buildServer())` from '@modelcontextprotocol/server' for 2026-07-28 clients; then delete this comment.",
       },
       wiring: {
+        marker: "this HTTP transport's wiring (`{{use}}`) cannot be rewritten — route 2026 requests to createMcpHandler",
         reason:
           'this Streamable HTTP transport is wired in a way the codemod does not rewrite (`{{use}}`), and serves only the 2025 era: a 2026-07-28 client falls back.',
         next: HTTP_NEXT,
       },
       options: {
+        marker: 'the transport option `{{option}}` has no createMcpHandler counterpart — do it for 2026 requests too',
         reason:
           'this Streamable HTTP transport is built with `{{option}}`, which createMcpHandler has no counterpart for: a 2026-07-28 request served there would go without it.',
         next: `do the same for the requests of 2026-07-28 clients (host and origin checks: hostHeaderValidationResponse and originValidationResponse from '@modelcontextprotocol/server'), then ${HTTP_NEXT}`,
       },
       optionValue: {
+        marker: "the transport's `{{option}}` is `{{value}}`, which cannot be carried over — give createMcpHandler `{{counterpart}}`",
         reason:
           "this Streamable HTTP transport's `{{option}}` is `{{value}}`, which the codemod cannot carry to createMcpHandler: a 2026-07-28 request served there would go without it.",
         next: `give createMcpHandler the same (\`{{counterpart}}\` in its options), then ${HTTP_NEXT}`,
       },
       unreadBody: {
+        marker: 'the route passes on an unread body (`{{call}}`) — parse the JSON first and pass it to handleRequest',
         reason: "the route hands the transport the request's unread body (`{{call}}`), and telling a 2026-07-28 request from a 2025 one reads the body first.",
         next: `parse the JSON body before the route (express.json(), or read it yourself) and pass it as handleRequest's third argument, then run the codemod again; or ${HTTP_NEXT}`,
       },
       unknownServer: {
+        marker: '`{{server}}` is not built in the route — build it in a function, then add createMcpHandler',
         reason:
           '`{{server}}` is not built in the route by a call the codemod can repeat for each request, so createMcpHandler cannot build it (`{{connect}}`).',
         next: `build the server in a function that returns a new one each time (registrations included), then ${HTTP_NEXT}`,
       },
       singleton: {
+        marker: '`{{server}}` is built once, outside the route — build one per request, then add createMcpHandler',
         reason: '`{{server}}` is built once, outside the route that connects it (`{{connect}}`), and createMcpHandler builds a new server for each request.',
         next: `move its construction and registrations into a function that returns a new server each time, then ${HTTP_NEXT}`,
       },
       heldServer: {
+        marker: '`{{server}}` is used besides its connection (`{{use}}`) — move that into its factory, add createMcpHandler',
         reason:
           '`{{server}}` is used besides being connected and closed (`{{use}}`), and the servers createMcpHandler builds from `{{factory}}` for 2026-07-28 requests would not be.',
         next: `move that use into the function that builds the server, then ${HTTP_NEXT}`,
       },
       heldMember: {
+        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`) — have the factory wire it, then add createMcpHandler',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used (`{{use}}`), and the servers createMcpHandler builds for 2026-07-28 requests would come without it.',
         next: `have the factory handed to createMcpHandler wire what \`{{member}}\` does for its own server (createMcpHandler closes each server after its request), then ${HTTP_NEXT}`,
@@ -386,6 +488,7 @@ export const REFUSAL_CODES = {
     help: 'Remove the tasks code (the task store and queue, the tools registered with registerToolTask and the server options that name them), or move it to the tasks extension; then delete the @mrtr-todo comment.',
     messages: {
       removed: {
+        marker: '`{{use}}` is the v1 tasks API, which v2 removed — remove it and its tools, or use the tasks extension',
         reason: "`{{use}}` is the v1 SDK's experimental tasks API, which v2 removed (SEP-2663): this code does not build on v2.",
         next: 'remove it with the tools and options that use it, or move it to the tasks extension; then delete this comment.',
       },
@@ -397,10 +500,12 @@ export const REFUSAL_CODES = {
 
     messages: {
       oneCarried: {
+        marker: '{{list}} looks secret, and the client can read requestState — read it again after the answer',
         reason: '{{list}} looks like a secret and travels in requestState, which is signed but not encrypted: the client can read it.',
         next: 'keep it on the server: read it again after the answer instead of carrying it (drop it from the locals of mrtr.ask), or carry a key to it; if it is not secret, delete this comment.',
       },
       severalCarried: {
+        marker: '{{list}} look secret, and the client can read requestState — read them again after the answer',
         reason: '{{list}} look like secrets and travel in requestState, which is signed but not encrypted: the client can read them.',
         next: 'keep them on the server: read them again after the answer instead of carrying them (drop them from the locals of mrtr.ask), or carry a key to them; if they are not secret, delete this comment.',
       },
@@ -411,31 +516,48 @@ export const REFUSAL_CODES = {
     help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
     messages: {
       otherSite: {
+        marker: 'left whole: {{request}} cannot be migrated ({{code}}) — fix that first (see its marker)',
         reason: 'this handler is left as it was because another request in it cannot be migrated (line {{line}}: {{code}}).',
         next: 'fix that site first, then run the codemod again.',
       },
       urlThrow: {
+        marker: 'left whole: a URL elicitation this handler throws cannot be migrated — fix that first (see its marker)',
         reason: 'this handler also throws a URL elicitation that cannot be migrated, so it is left as it was.',
         next: 'see the marker at the throw, then run the codemod again.',
       },
       otherInCase: {
+        marker: 'case left whole: a request in it cannot be migrated ({{code}}) — fix that first (see its marker)',
         reason: 'this case of the handler is left as it was because something else in it cannot be migrated (line {{line}}: {{code}}).',
         next: 'fix that first, then run the codemod again.',
       },
       otherInCaseAnywhere: {
+        marker: 'case left whole: something in it cannot be migrated ({{code}}) — fix that first',
         reason: 'this case of the handler is left as it was because something else in it cannot be migrated ({{code}}).',
         next: 'fix that first, then run the codemod again.',
       },
-      noSiteLeft: { reason: 'no site of this handler can be migrated.', next: 'see the other markers.' },
+      noSiteLeft: {
+        marker: 'no site of this handler can be migrated — see its other markers',
+        reason: 'no site of this handler can be migrated.',
+        next: 'see the other markers.',
+      },
     },
   },
   'name-clash': {
     short: 'The module declares a name the migration adds (an import or a generated helper).',
     help: 'Rename the local declaration, then run mrtr-codemod migrate again.',
     messages: {
-      usedInHandler: { reason: 'the handler already uses the name `{{name}}`, which the migration needs.', next: 'rename that variable and run again.' },
-      declaredInModule: { reason: 'the module already declares `{{name}}`, a name the migration adds.', next: 'rename the local declaration, then run again.' },
+      usedInHandler: {
+        marker: 'the handler uses `{{name}}`, a name the migration needs — rename it, then run again',
+        reason: 'the handler already uses the name `{{name}}`, which the migration needs.',
+        next: 'rename that variable and run again.',
+      },
+      declaredInModule: {
+        marker: 'the module declares `{{name}}`, a name the migration adds — rename it, then run again',
+        reason: 'the module already declares `{{name}}`, a name the migration adds.',
+        next: 'rename the local declaration, then run again.',
+      },
       typeOnlyImport: {
+        marker: '`{{name}}` is imported as a type only, and the migration calls it — drop `type`, then run again',
         reason: 'the module imports `{{name}}` as a type only, and the migration calls it.',
         next: 'import it as a value (drop `type`), then run again.',
       },
@@ -445,22 +567,56 @@ export const REFUSAL_CODES = {
     short: 'The request is inside a loop the retry cannot resume (for...in, for await, a computed iterable, labeled jumps).',
     help: 'Loop over an array with for...of (or a while/for condition), or ask once for everything the loop needs, then run mrtr-codemod migrate again.',
     messages: {
-      forIn: { reason: 'the request is inside a for...in loop, whose key order the retry could not resume.', next: LOOP_NEXT },
-      forAwait: { reason: 'the request is inside a for await loop.', next: LOOP_NEXT },
+      forIn: {
+        marker: '{{at}} is in a for...in loop — loop over an array with for...of, or ask once for all, then run again',
+        reason: 'the request is inside a for...in loop, whose key order the retry could not resume.',
+        next: LOOP_NEXT,
+      },
+      forAwait: {
+        marker: '{{at}} is in a for await loop — loop over an array with for...of, or ask once for all, then run again',
+        reason: 'the request is inside a for await loop.',
+        next: LOOP_NEXT,
+      },
       computedIterable: {
+        marker: 'the for...of around {{at}} computes what it iterates — iterate over a local array, or ask once for all',
         reason: 'the for...of loop iterates over an expression that computes something, which the retry would compute again.',
         next: LOOP_NEXT,
       },
-      forInitExpression: { reason: 'the for loop starts with an expression the retry could not skip.', next: LOOP_NEXT },
-      labeledJump: { reason: 'the loop body breaks or continues to a label.', next: LOOP_NEXT },
-      bracelessLoop: { reason: 'the request is inside a loop without braces.', next: LOOP_NEXT },
-      inHeader: { reason: 'the request is awaited in a loop or switch header.', next: MANUAL_STEP },
+      forInitExpression: {
+        marker: 'the for loop around {{at}} starts with an expression — declare its counter, or ask once for all',
+        reason: 'the for loop starts with an expression the retry could not skip.',
+        next: LOOP_NEXT,
+      },
+      labeledJump: {
+        marker: 'the loop around {{at}} jumps to a label — drop the labeled break or continue, or ask once for all',
+        reason: 'the loop body breaks or continues to a label.',
+        next: LOOP_NEXT,
+      },
+      bracelessLoop: {
+        marker: '{{at}} is in a loop without braces — give the loop braces, then run again',
+        reason: 'the request is inside a loop without braces.',
+        next: LOOP_NEXT,
+      },
+      inHeader: {
+        marker: '{{at}} is awaited in a loop or switch header — migrate it by hand (see the docs)',
+        reason: 'the request is awaited in a loop or switch header.',
+        next: MANUAL_STEP,
+      },
       loopVariableAssigned: {
+        marker: 'the for...of around {{at}} assigns its own variable — assign to another local, then run again',
         reason: 'the for...of loop around the question assigns its own variable, which the retry takes again from the array.',
         next: `assign to another local instead, then run again; or ${MANUAL_STEP}.`,
       },
-      unreadableWhile: { reason: 'the while loop around the question could not be read.', next: MANUAL_STEP },
-      forDeclaration: { reason: 'the for loop around the question declares a variable the retry cannot restore.', next: MANUAL_STEP },
+      unreadableWhile: {
+        marker: 'the while loop around {{at}} could not be read — migrate it by hand (see the docs)',
+        reason: 'the while loop around the question could not be read.',
+        next: MANUAL_STEP,
+      },
+      forDeclaration: {
+        marker: 'the for loop around {{at}} declares what the retry cannot restore — migrate it by hand (see the docs)',
+        reason: 'the for loop around the question declares a variable the retry cannot restore.',
+        next: MANUAL_STEP,
+      },
     },
   },
   'switch-case': {
@@ -468,11 +624,17 @@ export const REFUSAL_CODES = {
     help: 'End the case with break or return right after its work, or turn the switch into if/else, then run mrtr-codemod migrate again.',
     messages: {
       fallsThrough: {
+        marker: 'the case holding {{at}} falls through or breaks mid-way — end it with break or return, then run again',
         reason: 'the switch case falls through or breaks out from the middle after the request.',
         next: `end the case with break or return right after its work, then run again; or ${MANUAL_STEP}.`,
       },
-      unreadableSwitch: { reason: 'the switch around the question could not be read.', next: MANUAL_STEP },
+      unreadableSwitch: {
+        marker: 'the switch around {{at}} could not be read — migrate it by hand (see the docs)',
+        reason: 'the switch around the question could not be read.',
+        next: MANUAL_STEP,
+      },
       computedTest: {
+        marker: 'the case holding {{at}} has a computed test — make it a constant, then run again',
         reason: 'the case that asks has a test that computes something, which the retry would compute again to find the case.',
         next: `make the case test a constant, then run again; or ${MANUAL_STEP}.`,
       },
@@ -483,6 +645,7 @@ export const REFUSAL_CODES = {
     help: 'Move the question out of the finally block, then run mrtr-codemod migrate again.',
     messages: {
       inFinally: {
+        marker: '{{at}} is in a finally block, which runs on every round — move it out of the finally, then run again',
         reason: 'the request is inside a finally block, which would run on every round.',
         next: `move the question out of the finally block; or ${MANUAL_STEP}.`,
       },
@@ -490,19 +653,22 @@ export const REFUSAL_CODES = {
   },
   'in-helper': {
     short: 'The request is made in a helper the codemod could not split for its callers.',
-    help: 'Have the helper build the request and let each handler ask and read the answer, or inline the helper into the handlers, then run mrtr-codemod migrate again.',
+    help: 'For elicitation, have the helper build the request (inputRequired.elicit(...)) and let each handler ask and read the answer, or inline the helper into the handlers, then run mrtr-codemod migrate again. For sampling, call your LLM provider directly; for roots, take the paths as tool parameters.',
     messages: {
       exported: {
+        marker: 'exported `{{helper}}()` asks the client — {{step}}',
         reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
         next: EXPORTED_HELPER_NEXT,
       },
       exportedUnsplittable: {
+        marker: 'exported `{{helper}}()` asks the client — {{step}}',
         reason:
           'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
         next: EXPORTED_HELPER_NEXT,
       },
-      unsplittable: { reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
+      unsplittable: { marker: '`{{helper}}()` asks and cannot be split — {{step}}', reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
       callerNotMigrated: {
+        marker: '`{{helper}}()` asks here, and {{handlers}} calling it could not be migrated — see the marker there',
         reason: `${IN_HELPER} a handler that calls this helper could not be migrated, so the helper stays as it was.`,
         next: 'see the markers in the handlers that call it.',
       },
@@ -512,17 +678,24 @@ export const REFUSAL_CODES = {
     short: 'The handler reaches a server→client request through a helper, which cannot suspend it.',
     help: 'Fix the helper (see its own marker), then run mrtr-codemod migrate again.',
     messages: {
-      helperChain: { reason: 'this handler reaches a server→client request through {{chain}} (line {{line}}), which cannot suspend it.', next: HELPER_NEXT },
+      helperChain: {
+        marker: 'reaches `{{helper}}()`, which asks the client — {{step}}',
+        reason: 'this handler reaches a server→client request through {{chain}} (line {{line}}), which cannot suspend it.',
+        next: HELPER_NEXT,
+      },
       otherModule: {
+        marker: '`{{helper}}()` asks at {{file}}:{{line}} — {{step}}',
         reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which cannot suspend it.',
-        next: 'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it; then run the codemod again.',
+        next: HELPER_NEXT,
       },
       otherModuleDynamic: {
+        marker: '`{{helper}}()` ({{file}}:{{line}}) comes from import() — import it statically, then run again',
         reason:
           'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
       },
       otherModuleWrapped: {
+        marker: '`{{helper}}()` ({{file}}:{{line}}) asks for handlers it cannot suspend — return its call as it is',
         reason:
           'this call of `{{helper}}()` ({{file}}:{{line}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
         next: 'have this function return `{{helper}}(...)` as it is, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
@@ -534,6 +707,7 @@ export const REFUSAL_CODES = {
     help: 'Fix the helper path first, then run mrtr-codemod migrate again.',
     messages: {
       helperPath: {
+        marker: 'left whole: this handler also reaches `{{helper}}()`, which asks — fix that path first',
         reason: 'this handler also reaches a request through `{{helper}}()`, so it is left as it was.',
         next: 'fix the `{{helper}}()` path first (see its marker), then run the codemod again.',
       },
@@ -543,8 +717,13 @@ export const REFUSAL_CODES = {
     short: 'Two locals of the same name would have to travel in requestState.',
     help: 'Rename one of them, then run mrtr-codemod migrate again.',
     messages: {
-      twoInScope: { reason: 'two locals named `{{name}}` are in scope at this question.', next: 'rename one of them, then run again.' },
+      twoInScope: {
+        marker: 'two locals named `{{name}}` are in scope at this question — rename one of them, then run again',
+        reason: 'two locals named `{{name}}` are in scope at this question.',
+        next: 'rename one of them, then run again.',
+      },
       declaredAgain: {
+        marker: '`{{name}}` is declared again after the asking block — rename one of the two, then run again',
         reason: '`{{name}}` is declared again after the block that asks, so the resumed code cannot restore it under the same name.',
         next: 'rename one of the two declarations, then run again.',
       },
@@ -552,23 +731,33 @@ export const REFUSAL_CODES = {
   },
   'unknown-receiver': {
     short: 'A call that looks like a legacy request, on a receiver not known to be an MCP server object.',
-    help: 'If it is one, make the server object visible (construct or annotate it) or run on TypeScript sources with their types; if it is not, remove the comment.',
+    help: 'If it is one, make the server object visible (construct or annotate it), or run on TypeScript sources with their types (`npm install` first); if it is not, remove the comment.',
     messages: {
       notAnMcpObject: {
+        marker: '`{{receiver}}` is not known to be an MCP server — if it is, construct or annotate it; else delete this',
         reason: '`{{receiver}}` is not known to be an MCP server object, so this call may not be a legacy request at all.',
         next: 'if it is one, make the server object visible (const server = new McpServer(...), or annotate it) or run on TypeScript sources with their types, then run again; if it is not, remove this comment.',
       },
+      typesMissing: {
+        marker: '`{{receiver}}` has no type: the SDK is not installed — run `npm install`, then run again',
+        reason:
+          "`{{receiver}}` is not known to be an MCP server object: this TypeScript module's packages are not installed, so its types do not resolve, and this call may not be a legacy request at all.",
+        next: 'run `npm install` (the SDK and the types of the project) and run again; if it is not an MCP server object, remove this comment.',
+      },
       contextPush: {
+        marker: "`{{receiver}}` is a framework's context — if this asks the client, migrate by hand; else delete this",
         reason:
           "`{{receiver}}` is a handler context the codemod cannot prove is the SDK's (a framework's, whose push methods it does not know), and this call is named like a server→client request.",
         next: `if it asks the client mid-call, ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
       },
       wrapperPush: {
+        marker: '`{{receiver}}.{{method}}(...)` is on no SDK object known here — ask through the handler context (ctx.mcpReq) instead',
         reason:
           "`{{receiver}}` is no object of the SDK's the codemod knows (a framework's session or context, or one the project keeps), and `{{method}}(...)` is named like a server→client request.",
         next: `if it asks the client mid-call, ask through the handler's own context instead (ctx.mcpReq.elicitInput(...), ctx.mcpReq.requestSampling(...); extra.sendRequest(...) on the v1 SDK) so the codemod can migrate it, or ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
       },
       invokedIndirectly: {
+        marker: '`{{reference}}` is invoked indirectly on `{{receiver}}` — call it directly on a known server, or delete this',
         reason:
           '`{{reference}}` is invoked without a plain call (through .call, .apply, .bind, Reflect.apply or a comma), on `{{receiver}}`, which is not known to be an MCP server object, so this may be a legacy request the codemod cannot follow.',
         next: "if it asks the client, call it directly (await {{receiver}}.{{method}}(...)) on a server object the codemod can see is the SDK's (const server = new McpServer(...), or annotate it, or run on TypeScript sources with their types), then run again; if it is not a request, remove this comment.",
@@ -580,11 +769,13 @@ export const REFUSAL_CODES = {
     help: 'Register it under a literal name, a const or an imported const (TOOLS.create), then run mrtr-codemod migrate again.',
     messages: {
       computedName: {
+        marker: 'the tool name is computed (a call, a let) — register it under a literal or a const, then run again',
         reason:
           'the handler is registered under a name that is neither a string nor read from a const, an import or an unchanged parameter (a call, a `let`), and the request state must name the tool it was minted for.',
         next: 'register it under a literal name, a const or an imported const (TOOLS.create), then run again.',
       },
       instanceName: {
+        marker: 'each instance registers under its own `{{member}}` — make `{{member}}` readonly, then run again',
         reason:
           "each instance of this handler's class is registered under its own `{{member}}`, which the class does not keep (readonly), so the request state cannot name the tool it was minted for.",
         next: 'make `{{member}}` readonly (or a string field the class never assigns), then run again.',
@@ -596,15 +787,18 @@ export const REFUSAL_CODES = {
     help: 'Give each registration its own function (wrapping a shared one), then run mrtr-codemod migrate again.',
     messages: {
       severalRegistrations: {
+        marker: 'this function is registered as {{names}} — give each registration its own wrapper, then run again',
         reason: 'this function is registered as {{names}}; the migrated state must name exactly one of them.',
         next: 'give each registration its own function (wrapping a shared one), then run again.',
       },
       factoryAlternatives: {
+        marker: 'the factory of {{handler}} returns one of {{count}} functions — return one that chooses inside it, then run again',
         reason:
           'the factory of {{handler}} returns one of {{count}} functions (chosen when the server is built), and the migrated state must name the one that minted it.',
         next: 'have the factory return one function that makes the choice inside it, then run again.',
       },
       methodUsedElsewhere: {
+        marker: '`{{method}}` is registered as {{handler}} and used elsewhere — give each registration its own method',
         reason:
           'the method `{{method}}` is registered as {{handler}} and named elsewhere too (registered again, or called from another handler); the migrated state must name exactly one handler.',
         next: 'give each registration its own method (wrapping a shared one), and call the shared one only from them, then run again.',
@@ -617,26 +811,31 @@ export const REFUSAL_CODES = {
     help: 'Register it when the server is built, for every client: the SDK refuses an input request whose capability the client did not declare; check the capabilities each request carries inside the handler.',
     messages: {
       callFromHook: {
+        marker: '`{{callee}}()` runs in an initialize hook, which 2026 clients skip — call it where the hook is set',
         reason:
           '`{{callee}}()` runs in an initialize hook, which a 2026-07-28 client never triggers (that revision has no initialize): whatever it registers will not exist for such clients.',
         next: 'if it only registers tools, prompts or resources, call it where the hook is assigned instead, for every client; if it needs the initialized session (a server push, the session id), leave it here and delete this comment.',
       },
       capabilityGuard: {
+        marker: 'this registration tests `{{test}}` before clients declare it — drop that test, check each request',
         reason:
           'this registration depends on `{{test}}`, client capabilities read while the server is built, where no client has declared any yet (the factory runs before initialize, and a 2026-07-28 client declares them on each request).',
         next: 'drop the capability test from the condition (keep the rest of it, if any) and register for every client: the SDK refuses an input request whose capability the client did not declare; then delete this comment.',
       },
       ungatedGuard: {
+        marker: 'this registration tests `{{test}}` ({{capability}}) before clients declare it — register always',
         reason:
           "this registration depends on `{{test}}`, the client's `{{capability}}` capability read while the server is built, where no client has declared any yet (the factory runs before initialize, and a 2026-07-28 client declares them on each request).",
         next: 'the SDK does not gate `{{capability}}` for you: register for every client and test the capabilities each request carries inside the handler, or keep the tool for 2025 clients only; then delete this comment.',
       },
       removedGuard: {
+        marker: 'this registration tests `{{test}}`, a capability 2026 removed — remove the tool, or use tasks',
         reason:
           "this registration depends on `{{test}}`, the client's `{{capability}}` capability, which the 2026-07-28 revision removed (SEP-2663): the v2 SDK runs no client task, and the tool registers for no client once the server is built before initialize.",
         next: 'remove the tool, or rebuild it on the tasks extension; then delete this comment.',
       },
       fromOninitialized: {
+        marker: '{{handler}} is registered in oninitialized, which 2026 clients skip — register it when the server is built',
         reason:
           '{{handler}} is registered from `oninitialized`, which a 2026-07-28 client never triggers (that revision has no initialize), so it will not exist for such clients.',
         next: 'register it when the server is built, and check the capabilities each request carries inside the handler.',
@@ -648,6 +847,7 @@ export const REFUSAL_CODES = {
     help: 'Drop the task augmentation (the client answers on the retry), then run mrtr-codemod migrate again.',
     messages: {
       asTask: {
+        marker: '{{at}} asks to run as a task, which 2026 input requests cannot — drop the task option',
         reason: 'the request asks the client to run it as a task (`task: {...}`), which the 2026-07-28 input requests do not carry.',
         next: `drop the task augmentation and poll nothing: the client answers on the retry; or ${MANUAL_STEP}.`,
       },
@@ -658,24 +858,29 @@ export const REFUSAL_CODES = {
     help: 'Return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) from the handler.',
     messages: {
       notLiteralArray: {
+        marker: 'the URL elicitations of {{at}} are not an array of literals — write them inline, then run again',
         reason: 'the URL elicitations are not written out as an array of object literals.',
         next: "write them inline ([{ mode: 'url', message, url, elicitationId }]), then run again.",
       },
       handlerAsksToo: {
+        marker: 'nothing follows {{at}}, and the handler asks more — write the work after the throw, or split it',
         reason: 'nothing follows this thrown URL elicitation, and the handler also awaits other requests.',
         next: 'write the work to do once the user is done after the throw (it runs on the retry), or split the handler, then run again.',
       },
       workBeforeThrow: {
+        marker: 'nothing follows {{at}}, and code before it must not rerun — write the work after the throw',
         reason:
           'nothing follows the thrown URL elicitation, so the retry would have to run the handler again from the top, and code before it does something that must not run twice.',
         next: 'write the work to do once the user is done after the throw (it runs on the retry, without the code before the question), then run again.',
       },
       paramsNotInline: {
+        marker: 'the URL elicitation params of {{at}} are not an inline literal — write them inline, then run again',
         reason:
           'the URL-mode elicitation params are not an object literal written in the call, so the codemod cannot drop the 2025-only `mode` and `elicitationId` fields.',
         next: "write the params inline ({ mode: 'url', message, url, elicitationId }), then run again.",
       },
       thrownInTry: {
+        marker: '{{at}} is thrown inside a try block — throw it outside the try, then run again',
         reason: 'the URL elicitation is thrown inside a try block, whose catch or finally would have seen the error.',
         next: 'throw it outside the try block, then run again.',
       },
@@ -686,6 +891,7 @@ export const REFUSAL_CODES = {
     help: 'Call your LLM provider API directly from the server, or run without --sampling=flag to migrate it to inputRequired.createMessage.',
     messages: {
       flagged: {
+        marker: '{{at}} samples, deprecated in 2026-07-28 (left by --sampling=flag) — call your LLM provider directly',
         reason: 'sampling is deprecated in MCP 2026-07-28 (SEP-2577) and was left as it was (--sampling=flag).',
         next: 'call your LLM provider API directly from the server; or run without --sampling=flag to move it to inputRequired.createMessage.',
       },
@@ -695,8 +901,13 @@ export const REFUSAL_CODES = {
     short: 'The request, or a block on the way to it, shares its line with other code.',
     help: 'Put the awaited call (and the braces of the blocks around it) on lines of their own (a formatter does this), then run mrtr-codemod migrate again.',
     messages: {
-      sharedLine: { reason: 'the statement shares its line with other code.', next: 'put the awaited call on a line of its own and run again.' },
+      sharedLine: {
+        marker: '{{at}} shares its line with other code — put it on a line of its own (a formatter does), then run again',
+        reason: 'the statement shares its line with other code.',
+        next: 'put the awaited call on a line of its own and run again.',
+      },
       blockOnSharedLine: {
+        marker: 'a block around {{at}} opens or closes on a shared line — format the file, then run again',
         reason: 'a block on the way to the request opens or closes on a line shared with other code.',
         next: "put the block's braces (or the case label) on their own lines (a formatter does this), then run again.",
       },
@@ -707,6 +918,7 @@ export const REFUSAL_CODES = {
     help: `Give the handler a block body ({ ... }) and run mrtr-codemod migrate again, or ${MANUAL_HELP_LOWER}`,
     messages: {
       expressionBody: {
+        marker: 'the handler body is a single expression — give it a block body ({ ... }), then run again',
         reason: 'the handler body is a single expression.',
         next: `give the handler a block body ({ ... }) and run again, or ${MANUAL_STEP}.`,
       },
@@ -717,6 +929,7 @@ export const REFUSAL_CODES = {
     help: `Make the request through the handler's own context parameter, or ${MANUAL_HELP_LOWER}`,
     messages: {
       otherContext: {
+        marker: "{{at}} goes through `{{receiver}}`, not the handler's context — ask through `{{context}}`",
         reason: "the request goes through `{{receiver}}`, not this handler's own context `{{context}}`.",
         next: `make the request through the handler's context ({{context}}), or ${MANUAL_STEP}.`,
       },
@@ -727,6 +940,7 @@ export const REFUSAL_CODES = {
     help: 'Name the request parameter (request) and destructure inside the body, then run mrtr-codemod migrate again.',
     messages: {
       destructuredRequest: {
+        marker: 'the low-level handler destructures its request — name it (request), destructure in the body, run again',
         reason: 'the low-level handler destructures its request, so the codemod cannot bind the state to the call it answers.',
         next: 'name the request parameter (request) and destructure inside the body, then run again.',
       },
@@ -736,14 +950,31 @@ export const REFUSAL_CODES = {
     short: 'The handler destructures its context parameter, or its parameters do not match the registration.',
     help: `Name the context parameter (ctx) and destructure inside the body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
     messages: {
-      destructured: { reason: 'the handler destructures its context parameter.', next: CONTEXT_NEXT },
-      destructuredDeeply: { reason: 'the handler destructures its context parameter with defaults, nesting or a rest element.', next: CONTEXT_NEXT },
-      paramsMismatch: { reason: 'the handler parameters do not match the registration.', next: MANUAL_STEP },
+      destructured: {
+        marker: 'the handler destructures its context — name it (ctx) and destructure in the body, then run again',
+        reason: 'the handler destructures its context parameter.',
+        next: CONTEXT_NEXT,
+      },
+      destructuredDeeply: {
+        marker: 'the handler destructures its context — name it (ctx) and destructure in the body, then run again',
+        reason: 'the handler destructures its context parameter with defaults, nesting or a rest element.',
+        next: CONTEXT_NEXT,
+      },
+      paramsMismatch: {
+        marker: 'the handler parameters do not match the registration — migrate it by hand (see the docs)',
+        reason: 'the handler parameters do not match the registration.',
+        next: MANUAL_STEP,
+      },
       definitionWithoutContext: {
+        marker: "this tool definition's handler takes no context — add it ((args, ctx) => ...), then run again",
         reason: "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.",
         next: 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.',
       },
-      cannotAddParameter: { reason: 'cannot add a context parameter to this handler.', next: MANUAL_STEP },
+      cannotAddParameter: {
+        marker: 'a context parameter cannot be added to this handler — migrate it by hand (see the docs)',
+        reason: 'cannot add a context parameter to this handler.',
+        next: MANUAL_STEP,
+      },
     },
   },
   'mixed-promise-all': {
@@ -751,10 +982,12 @@ export const REFUSAL_CODES = {
     help: `Await the other work in its own statement, before or after, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
     messages: {
       withOtherWork: {
+        marker: 'Promise.all awaits {{at}} with other work — await the other work in a statement of its own',
         reason: 'Promise.all awaits a legacy request together with other work.',
         next: `await the other work in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
       },
       helperMayNotAsk: {
+        marker: 'Promise.all awaits `{{helper}}()` with other requests — await it in a statement of its own',
         reason: 'Promise.all awaits `{{helper}}()`, a helper that may answer without asking, together with other requests.',
         next: `await \`{{helper}}()\` in its own statement, before or after, then run again; or ${MANUAL_STEP}.`,
       },
@@ -765,6 +998,7 @@ export const REFUSAL_CODES = {
     help: `Make the call unconditional (check for the receiver first, in its own if), then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
     messages: {
       optionalCall: {
+        marker: '{{at}} is an optional call (?.) — test for the receiver in an if of its own, then run again',
         reason: 'the request is made through an optional call (`?.`), which asks only when the receiver or method exists.',
         next: `make the call unconditional (check for the receiver first, in its own if), then run again; or ${MANUAL_STEP}.`,
       },
@@ -775,18 +1009,22 @@ export const REFUSAL_CODES = {
     help: `Call the request directly where the handler needs the answer (await ctx.mcpReq.elicitInput(...)), then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER}`,
     messages: {
       handedOn: {
+        marker: '`{{reference}}` is passed on, not called — call it where the handler needs the answer',
         reason: '`{{reference}}` is used here without being called (passed on, applied or stored), so the request it makes cannot be followed.',
         next: `call it directly where the handler needs the answer (await {{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
       },
       computedMethod: {
+        marker: '`{{reference}}` names its method by an expression — name the method, then run again',
         reason: '`{{reference}}` names its method by an expression the codemod cannot read, so it cannot tell which request the call makes.',
         next: `name the method (await ctx.mcpReq.elicitInput(...), or a const holding its name), then run again; or ${MANUAL_STEP}.`,
       },
       nestedPattern: {
+        marker: '`{{reference}}` is taken by a nested destructuring — call it on the context instead',
         reason: '`{{reference}}` is taken out of the request context by a nested destructuring, which the codemod does not follow.',
         next: `call it on the context where the handler needs the answer (await ctx.mcpReq.{{reference}}(...)), then run again; or ${MANUAL_STEP}.`,
       },
       sentThrough: {
+        marker: '`{{reference}}` is handed a function that asks — have the caller ask with inputRequired(...)',
         reason:
           '`{{reference}}` is a function this one is handed, and a caller in this module hands it one that makes a server→client request, so the request it makes cannot be followed.',
         next: `have the caller ask where its handler needs the answer (return inputRequired(...) from the tool), or ${MANUAL_STEP}.`,
@@ -798,6 +1036,7 @@ export const REFUSAL_CODES = {
     help: 'Widen it to Promise<... | InputRequiredResult> (or drop it), then run mrtr-codemod migrate again.',
     messages: {
       notPromise: {
+        marker: 'the return type `{{type}}` is not a Promise — widen it to Promise<... | InputRequiredResult>',
         reason: "the handler's return type `{{type}}` is not a Promise the codemod can widen.",
         next: 'widen it to Promise<... | InputRequiredResult> (or drop it), then run again.',
       },
@@ -816,18 +1055,36 @@ export function refusalDocsAnchor(code: RefusalCode): string {
   return `mrtr-todo-${code}`;
 }
 
+/** Where a code is explained (the reports' documentation link). */
+export function refusalDocsUrl(code: RefusalCode): string {
+  return readmeUrl(refusalDocsAnchor(code));
+}
+
 type Messages<C extends RefusalCode> = (typeof REFUSAL_CODES)[C] extends { messages: infer M } ? M : Record<never, RefusalMessage>;
 
 /** The names a message fills in (`{{name}}`), from its text's type. */
 type Placeholders<Text> = Text extends `${string}{{${infer Name}}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 
-type MessageData<C extends RefusalCode, Id extends keyof Messages<C>> = Placeholders<
-  Messages<C>[Id] extends RefusalMessage ? Messages<C>[Id]['reason'] | Messages<C>[Id]['next'] : never
+/** `{{at}}` is the statement the marker is written above, filled where it is placed (markerLine). */
+type MessageData<C extends RefusalCode, Id extends keyof Messages<C>> = Exclude<
+  Placeholders<Messages<C>[Id] extends RefusalMessage ? Messages<C>[Id]['reason'] | Messages<C>[Id]['next'] | Messages<C>[Id]['marker'] : never>,
+  'at'
 >;
+
+/** The longest a statement is quoted in a marker's line (`{{at}}`, see quotedNode). */
+export const MARKER_QUOTE_MAX = 32;
+
+/** The most the site's own words take of a marker's line, shared by its placeholders, and the least each gets. */
+const MARKER_WORDS_MAX = 32;
+const MARKER_WORD_MIN = 12;
+
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode), quoted whole. */
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'request', 'code']);
 
 /**
  * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`
  * (ESLint's message syntax: the table holds the words, the call site only the site's own).
+ * The marker's line quotes the site's words shortened, so that it stays one short line.
  */
 export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & string>(
   code: C,
@@ -837,5 +1094,25 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
   const message = (REFUSAL_CODES[code] as { messages?: Record<string, RefusalMessage> }).messages![id]!;
   const values: Record<string, string> = data[0] ?? {};
   const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!);
-  return new Refusal(code, fill(message.reason), fill(message.next));
+  const quoted = [...message.marker.matchAll(/\{\{(\w+)\}\}/g)].filter(([, name]) => name !== 'at' && name !== 'file' && !OWN_VALUES.has(name!)).length;
+  const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
+  // Another module is named by its file name: its folder is in the reports.
+  const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
+  const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name === 'at' ? whole : OWN_VALUES.has(name) ? values[name]! : word(name)));
+  return new Refusal(code, fill(message.reason), fill(message.next), undefined, marker);
+}
+
+/** `text` cut to `max` characters, a code span it cuts closed again. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = `${text.slice(0, max - 1)}…`;
+  return cut.split('`').length % 2 === 0 ? `${cut}\`` : cut;
+}
+
+/**
+ * A marker's line after its `@mrtr-todo(<code>): `: the refusal's marker with `{{at}}` the
+ * statement it is written above (`at`, quoted), or "this request" where none is named.
+ */
+export function markerLine(refusal: Pick<Refusal, 'marker'>, at?: string): string {
+  return refusal.marker.replace(/\{\{at\}\}/g, at ?? 'this request');
 }

@@ -87,8 +87,8 @@ export function secretLook(name: string, valueText: string | undefined): string 
 }
 
 /** The marker's reason and next step for the secrets a question carries (the report says the same). */
-export function secretInState(secrets: readonly SecretLocal[]): { reason: string; next: string } {
+export function secretInState(secrets: readonly SecretLocal[]): { reason: string; next: string; marker: string } {
   const list = secrets.map((s) => `\`${s.name}\` (${s.why})`).join(', ');
-  const { reason, next } = refuse('secret-in-state', secrets.length === 1 ? 'oneCarried' : 'severalCarried', { list });
-  return { reason, next };
+  const { reason, next, marker } = refuse('secret-in-state', secrets.length === 1 ? 'oneCarried' : 'severalCarried', { list });
+  return { reason, next, marker };
 }

@@ -194,6 +194,8 @@ export interface SiteReport {
   code?: string;
   reason?: string;
   next?: string;
+  /** The line its marker says (after `@mrtr-todo(<code>): `), the short form of reason and next. */
+  marker?: string;
   /** Deprecation guidance attached to sampling and roots sites. */
   guidance?: string;
 }
@@ -203,8 +205,10 @@ export interface Marker {
   lineStart: number;
   indent: string;
   code: string;
-  reason: string;
-  next: string;
+  /** The marker's one line after `@mrtr-todo(<code>): ` (see markerLine). */
+  text: string;
+  /** The lines (their starts) of the repeats this marker counts, which get no marker of their own. */
+  also?: number[];
 }
 
 export interface FilePlan {
@@ -226,7 +230,7 @@ export interface FilePlan {
    * make a legacy request: other modules' handlers calling them are marked, or, where `split`
    * says how this module would split it, ask through its halves.
    */
-  exportedHelpers: Array<{ name: string; line: number; split?: SplitShape }>;
+  exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
   externalCalls: Array<{ file: string; name: string; migrated: boolean }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */

@@ -12,7 +12,7 @@ import { markerComment } from '../rewrite/edits/marker-comment.ts';
 import { maybeAskNamesType } from './maybe-ask-split.ts';
 import { wireVerifier } from '../rewrite/edits/verifier.ts';
 import type { StateModuleOptions } from './plan-options.ts';
-import { refuse, type Refusal } from './refusal.ts';
+import { markerLine, refuse, type Refusal } from './refusal.ts';
 import type { HandlerPlan } from './types.ts';
 
 /** What the rewrite names outside the migrated handlers' own lines, besides mrtrResume. */
@@ -237,6 +237,6 @@ function moduleImport(writing: ImportWriting, from: string, names: ReadonlyMap<s
  * linted alone cannot know it), and this file's import of mrtrResume names it already.
  */
 function serverElsewhereComment(): string {
-  const { code, reason, next } = refuse('server-elsewhere', 'verifierNotWired');
-  return markerComment({ indent: '', code, reason, next });
+  const refusal = refuse('server-elsewhere', 'verifierNotWired');
+  return markerComment({ indent: '', code: refusal.code, text: markerLine(refusal) });
 }

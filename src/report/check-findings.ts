@@ -9,6 +9,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { isStatementLike } from '../analyse/ast.ts';
 import { markersByLines, markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { INPUT_KIND_NAMES, lineEndOf } from '../core/vocabulary.ts';
+import { isRefusalCode, refusalDocsUrl } from '../plan/refusal.ts';
 import type { RunSite } from '../engine/run.ts';
 import { LEGACY_RULE, OFFICIAL_RULE, TODO_RULE_PREFIX, type Finding } from './formats/check-report.ts';
 
@@ -108,7 +109,9 @@ function todoFinding(file: string, site: RunSite, markers: readonly MarkerCommen
     column: at.column,
     ruleId: `${TODO_RULE_PREFIX}${code}`,
     severity: 'error',
-    message: todoMessage(marker?.reason ?? site.reason ?? '', marker ? marker.next : site.next),
+    // The run's own words are the full explanation; the marker's line is their short form.
+    message: site.reason !== undefined ? todoMessage(site.reason, site.next) : todoMessage(marker?.reason ?? '', marker?.next),
+    ...docsOf(code),
     ...(code === 'server-elsewhere' ? {} : siteWhere(site)),
     ...(marker ? { markerLine: marker.line } : {}),
   };
@@ -130,8 +133,14 @@ function markerFinding(file: string, marker: MarkerComment): Finding {
       marker.kind === 'official'
         ? marker.reason || 'manual migration required (left by the official v1-to-v2 codemod)'
         : todoMessage(marker.reason, marker.next),
+    ...(marker.kind === 'todo' ? docsOf(marker.code ?? '') : {}),
     markerLine: marker.line,
   };
+}
+
+/** Where the README explains a refusal code. */
+function docsOf(code: string): Pick<Finding, 'docs'> {
+  return isRefusalCode(code) ? { docs: refusalDocsUrl(code) } : {};
 }
 
 /** The todo marker with this code in the comment lines right above the site's statement. */

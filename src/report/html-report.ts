@@ -9,6 +9,7 @@
 // shows each pass's diff apart (passes.ts), the upgrade's folded.
 import type { ChangedFile, RunError, RunResult, RunSite } from '../engine/run.ts';
 import { INPUT_KIND_NAMES } from '../core/vocabulary.ts';
+import { isRefusalCode, refusalDocsAnchor } from '../plan/refusal.ts';
 import type { DiffLine } from './diff-line.ts';
 import { classifyUnifiedDiff, unifiedDiff } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
@@ -297,6 +298,10 @@ function renderSite(site: RunSite, anchor: string | undefined): string {
     );
     if (site.reason) out.push(`<p class="reason"><strong>Why:</strong> ${escapeHtml(site.reason)}</p>`);
     if (site.next) out.push(`<p class="next"><strong>Next:</strong> ${escapeHtml(site.next)}</p>`);
+    // The page fetches and links nothing outside itself: the README's entry is named, not linked.
+    if (site.code && isRefusalCode(site.code)) {
+      out.push(`<p class="docs"><strong>Docs:</strong> the README of mrtr-codemod, <code>#${escapeHtml(refusalDocsAnchor(site.code))}</code></p>`);
+    }
   }
   if (site.guidance) out.push(`<p class="guidance"><strong>Note:</strong> ${escapeHtml(site.guidance)}</p>`);
   out.push('</li>');

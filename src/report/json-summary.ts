@@ -26,7 +26,9 @@
 //     ]
 //   },
 //   "markers": [                       // every @mrtr-todo left in the code
-//     { "file", "line", "column", "kind", "handler": string | null, "code", "reason", "next" }
+//     { "file", "line", "column", "kind", "handler": string | null, "code", "reason", "next",
+//       "marker"?: string,              // the marker's line (its short form), when the run wrote one
+//       "docs"?: string }               // where the README explains the code
 //   ],
 //   "upgrades": {                      // what the official v1-to-v2 codemod left in v1 files
 //     "open": [                        // open work: the file is not (all) on the v2 SDK yet
@@ -61,6 +63,7 @@
 // the statement, with column 1.
 import type { RunResult } from '../engine/run.ts';
 import { passesOf } from './passes.ts';
+import { isRefusalCode, refusalDocsUrl } from '../plan/refusal.ts';
 import { blocksBuild, guidanceNotes, openUpgradeNotes, rerunByHandler, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
 
 interface JsonSummaryOptions {
@@ -97,6 +100,8 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
         code: s.code ?? 'todo',
         reason: s.reason ?? '',
         next: s.next ?? '',
+        ...(s.marker !== undefined ? { marker: s.marker } : {}),
+        ...(s.code !== undefined && isRefusalCode(s.code) ? { docs: refusalDocsUrl(s.code) } : {}),
       })),
     upgrades: {
       open: openUpgradeNotes(result).map((n) => ({

@@ -11,13 +11,13 @@ import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { moduleSystemOf, requireOf } from '../analyse/module-imports.ts';
 import { type Edit, eolOf, indentAt, lineStartOf } from '../core/vocabulary.ts';
 import { type HttpServe, planHttpEntries } from '../plan/http-entry.ts';
+import { markerLine } from '../plan/refusal.ts';
 import { planStdioEntries, SERVE_STDIO, STDIO_PACKAGE, type StdioEntry, type StdioServe, transportClasses } from '../plan/stdio-entry.ts';
 import { addImport, rewriteImport } from './edits/imports.ts';
-import { markerComment } from './edits/marker-comment.ts';
 import { freeName, indentUnit } from './edits/new-names.ts';
 import { removeStatement } from './edits/removals.ts';
 import { httpEntryEdits } from './http-entry.ts';
-import { alreadyMarked, applyEdits } from './rewrite.ts';
+import { applyEdits, markerEdits } from './rewrite.ts';
 
 export function entryPointEdits(file: FileAnalysis, entries: ReadonlyArray<StdioEntry | HttpServe>): Edit[] {
   const { source } = file;
@@ -36,10 +36,9 @@ export function entryPointEdits(file: FileAnalysis, entries: ReadonlyArray<Stdio
       lineStart,
       indent: indentAt(source, entry.statement.start!),
       code: entry.refusal.code,
-      reason: entry.refusal.reason,
-      next: entry.refusal.next,
+      text: markerLine(entry.refusal),
     };
-    if (!alreadyMarked(source, marker)) edits.push({ start: lineStart, end: lineStart, text: markerComment(marker) + eol });
+    edits.push(...markerEdits(source, marker, eol));
   }
   if (served.length > 0) edits.push(...importEdits(file, served, style));
   edits.push(
@@ -178,6 +177,8 @@ export interface EntryPointReport {
   code?: string;
   reason?: string;
   next?: string;
+  /** Its marker's line (see SiteReport.marker). */
+  marker?: string;
 }
 
 export interface EntryPointRewrite {
@@ -196,7 +197,7 @@ export function rewriteEntryPoints(source: string, fileName: string, analysis?: 
   const entries = planned.map((e): EntryPointReport =>
     e.kind === 'serve' || e.kind === 'http-serve'
       ? { line: e.line, status: 'migrated', via: e.kind === 'serve' ? 'serveStdio' : 'createMcpHandler' }
-      : { line: e.line, status: 'marked', code: e.refusal.code, reason: e.refusal.reason, next: e.refusal.next },
+      : { line: e.line, status: 'marked', code: e.refusal.code, reason: e.refusal.reason, next: e.refusal.next, marker: markerLine(e.refusal) },
   );
   return { output: applyEdits(source, edits), entries, parsed: { program: file.program, edits } };
 }

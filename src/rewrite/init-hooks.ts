@@ -7,7 +7,7 @@ import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { findInitHooks, type InitHook } from '../analyse/init-hooks.ts';
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { type Edit, type Span, eolOf, indentAt, lineEndOf, lineStartOf, lineTail, startsLine } from '../core/vocabulary.ts';
-import { refuse } from '../plan/refusal.ts';
+import { markerLine, refuse } from '../plan/refusal.ts';
 import type { CapabilityRewrite } from './client-capabilities.ts';
 import { dedented } from './edits/dedent.ts';
 import { markerComment } from './edits/marker-comment.ts';
@@ -26,11 +26,11 @@ function hookEdits(source: string, hook: InitHook): Edit[] {
   for (const { statement, callee } of hook.unknown) {
     const at = lineStartOf(source, statement.start!);
     if (!startsLine(source, statement.start!) || markedAbove(source, at)) continue;
-    const { reason, next } = refuse('registered-late', 'callFromHook', { callee });
+    const refusal = refuse('registered-late', 'callFromHook', { callee });
     edits.push({
       start: at,
       end: at,
-      text: markerComment({ indent: indentAt(source, statement.start!), code: 'registered-late', reason, next }) + eolOf(source),
+      text: markerComment({ indent: indentAt(source, statement.start!), code: 'registered-late', text: markerLine(refusal) }) + eolOf(source),
     });
   }
   const { statement, fn } = hook;

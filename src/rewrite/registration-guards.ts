@@ -27,7 +27,7 @@ import {
 } from '../analyse/registrations.ts';
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
 import { type Edit, type Span, eolOf, indentAt, lineEndOf, lineStartOf, startsLine } from '../core/vocabulary.ts';
-import { refuse } from '../plan/refusal.ts';
+import { markerLine, refuse } from '../plan/refusal.ts';
 import { markerComment } from './edits/marker-comment.ts';
 import { commentLinesAbove, mergedRemovals, removeStatement } from './edits/removals.ts';
 import { applyEdits } from './rewrite.ts';
@@ -77,12 +77,16 @@ function blockEdits(source: string, statements: readonly Statement[], functions:
       const test = source.slice(s.test.start!, s.test.end!).replace(/\s+/g, ' ');
       const quoted = test.length > 80 ? `${test.slice(0, 77)}...` : test;
       const capability = ungatedCapability(s.test, names);
-      const { reason, next } =
+      const refusal =
         capability === undefined
           ? refuse('registered-late', 'capabilityGuard', { test: quoted })
           : refuse('registered-late', REMOVED_CAPABILITIES.has(capability) ? 'removedGuard' : 'ungatedGuard', { test: quoted, capability });
       const at = lineStartOf(source, s.start!);
-      edits.push({ start: at, end: at, text: markerComment({ indent: indentAt(source, s.start!), code: 'registered-late', reason, next }) + eolOf(source) });
+      edits.push({
+        start: at,
+        end: at,
+        text: markerComment({ indent: indentAt(source, s.start!), code: 'registered-late', text: markerLine(refusal) }) + eolOf(source),
+      });
     }
   });
   if (dropped.length > 0) removals.push(...unusedDeclarations(source, statements, names, dropped));

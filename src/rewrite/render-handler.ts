@@ -6,6 +6,7 @@
 // so the retry enters it as the first call did. Lines move only into a guard they now sit in;
 // everything else keeps its text and indentation.
 import { KINDS, NOTE_MARKER } from '../analyse/sdk-surface.ts';
+import { markerLine } from '../plan/refusal.ts';
 import { secretInState } from '../plan/secrets.ts';
 import { jsString, lineComment } from '../core/escape.ts';
 import type { CodeStyle } from '../analyse/code-style.ts';
@@ -261,8 +262,7 @@ class BodyRenderer {
     const guidance = new Set(point.requests.map((r) => KINDS[r.kind].guidance).filter((g) => g !== undefined));
     for (const g of guidance) lines.push(lineComment(indent, `${NOTE_MARKER}: ${g}`));
     if (point.secrets.length > 0) {
-      const { reason, next } = secretInState(point.secrets);
-      lines.push(markerComment({ indent, code: 'secret-in-state', reason, next }));
+      lines.push(markerComment({ indent, code: 'secret-in-state', text: markerLine(secretInState(point.secrets)) }));
     }
     if (point.requestBound.length > 0) {
       const reads = point.requestBound.map((n) => `\`${n}\``).join(', ');

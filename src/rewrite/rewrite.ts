@@ -28,18 +28,41 @@ export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
   const edits: Edit[] = [...plan.edits];
   const inBody = (m: Marker) => (alreadyMarked(source, m) ? undefined : markerComment(m));
   for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed, plan.style, inBody));
-  for (const marker of plan.markers) {
-    if (alreadyMarked(source, marker)) continue;
-    edits.push({ start: marker.lineStart, end: marker.lineStart, text: markerComment(marker) + plan.eol });
-  }
+  for (const marker of plan.markers) edits.push(...markerEdits(source, marker, plan.eol));
   return edits;
 }
 
 /** A marker already on the line above (from an earlier run) is not added again. */
-export function alreadyMarked(source: string, marker: Marker): boolean {
-  if (marker.lineStart === 0) return false;
-  const previousStart = source.lastIndexOf('\n', marker.lineStart - 2) + 1;
-  return source.slice(previousStart, marker.lineStart).includes(`${TODO_MARKER}(${marker.code})`);
+export function alreadyMarked(source: string, marker: Pick<Marker, 'lineStart' | 'code'>): boolean {
+  return markerAbove(source, marker) !== undefined;
+}
+
+/**
+ * The edits that write a marker: none when the line above has it already, that line rewritten
+ * when an earlier version wrote it in its long form (`... Next: ...`), and the repeats it
+ * counts (`also`) deleted where an earlier run marked them one by one.
+ */
+export function markerEdits(source: string, marker: Marker, eol: string): Edit[] {
+  const edits: Edit[] = [];
+  for (const lineStart of marker.also ?? []) {
+    const above = markerAbove(source, { lineStart, code: marker.code });
+    if (above) edits.push({ start: above.start, end: lineStart, text: '' });
+  }
+  const above = markerAbove(source, marker);
+  if (!above) edits.push({ start: marker.lineStart, end: marker.lineStart, text: markerComment(marker) + eol });
+  else if (LONG_FORM.test(above.text)) edits.push({ start: above.start, end: marker.lineStart, text: markerComment(marker) + eol });
+  return edits;
+}
+
+/** What earlier versions wrote: the reason, then ` Next: ` and the step, on one line. */
+const LONG_FORM = /^\s*\/\/ @mrtr-todo\([\w-]+\): .* Next: /;
+
+/** The line above `lineStart` when it holds a marker with this code. */
+function markerAbove(source: string, marker: Pick<Marker, 'lineStart' | 'code'>): { start: number; text: string } | undefined {
+  if (marker.lineStart === 0) return undefined;
+  const start = source.lastIndexOf('\n', marker.lineStart - 2) + 1;
+  const text = source.slice(start, marker.lineStart);
+  return text.includes(`${TODO_MARKER}(${marker.code})`) ? { start, text } : undefined;
 }
 
 /**

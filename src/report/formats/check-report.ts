@@ -62,6 +62,8 @@ export interface Finding {
   handler?: string;
   /** Line of the marker comment in the file, when there is one (absent: not written yet). */
   markerLine?: number;
+  /** For `mrtr-todo/<code>`: where the README explains the code. */
+  docs?: string;
 }
 
 type CheckErrorStage = 'discover' | 'read' | 'parse' | 'transform' | 'write';
@@ -152,6 +154,7 @@ function normaliseFinding(f: Finding): Finding {
     ...(f.kind !== undefined ? { kind: f.kind } : {}),
     ...(f.handler !== undefined ? { handler: f.handler } : {}),
     ...(f.markerLine !== undefined ? { markerLine: f.markerLine } : {}),
+    ...(f.docs !== undefined ? { docs: f.docs } : {}),
   };
 }
 

@@ -13,7 +13,8 @@
 //       "hint"?: string,               // legacy-request: the command that rewrites it
 //       "kind"?: "elicit" | "elicitUrl" | "sampling" | "roots",   // legacy sites
 //       "handler"?: "tool:t",          // when the site is inside a handler
-//       "markerLine"?: number          // line of the marker comment, when one is written
+//       "markerLine"?: number,         // line of the marker comment, when one is written
+//       "docs"?: string                // mrtr-todo/<code>: where the README explains the code
 //     }
 //   ],
 //   "errors": [                        // inputs that could not be checked (exit code 2)

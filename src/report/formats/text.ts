@@ -7,7 +7,7 @@ import { errorLocation, errorRuleId, formatTotal, messageWithHint, skipNote, typ
 
 export function formatText(report: CheckReport, options: { quiet?: boolean } = {}): string {
   const lines: string[] = [];
-  for (const f of report.findings) lines.push(`${f.file}:${f.line}:${f.column}  ${f.ruleId}  ${oneLine(messageWithHint(f))}`);
+  for (const f of report.findings) lines.push(`${f.file}:${f.line}:${f.column}  ${f.ruleId}  ${oneLine(messageWithHint(f))}${f.docs ? ` See ${f.docs}` : ''}`);
   for (const e of report.errors) lines.push(`${errorLocation(e)}  ${errorRuleId(e)}  ${oneLine(e.message)}`);
   if (!options.quiet) {
     for (const s of report.skipped) lines.push(`${s.file}  skipped  ${skipNote(s)}`);

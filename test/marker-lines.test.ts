@@ -1,0 +1,109 @@
+// The marker a refused site leaves is one short line: what blocks (the statement, quoted) and a
+// next step for what is asked; the reports hold the full reason. One marker per handler and
+// reason, however many calls share it; a marker written in an earlier version's long form is
+// rewritten once, and a second run changes nothing.
+import { describe, expect, it } from 'vitest';
+import { markersInComment } from '../src/analyse/markers.ts';
+import { parseSource } from '../src/analyse/parse.ts';
+import { MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, type RefusalCode } from '../src/plan/refusal.ts';
+import { markerComment } from '../src/rewrite/edits/marker-comment.ts';
+import { transformSource } from '../src/transform.ts';
+
+/** A long name or snippet of the source, as a site may hand one (a receiver, a type, a test). */
+const LONG = 'this.options.servers.primary.connection.server'.repeat(3);
+/** The longest statement a marker quotes: `callee(…)`, shortened as quotedNode shortens it. */
+const AT = `\`${'x'.repeat(MARKER_QUOTE_MAX - 3)}(…)\``;
+/** Values the codemod writes itself: the longest step, a line number, the quoted request, the longest code. */
+const OWN: Record<string, string> = {
+  step: 'call your LLM provider directly (sampling is deprecated)',
+  line: '12345',
+  request: AT,
+  code: 'unserialisable-local',
+};
+const data = new Proxy({} as Record<string, string>, { get: (_, name: string) => OWN[name] ?? LONG });
+
+const messages = Object.entries(REFUSAL_CODES).flatMap(([code, entry]) =>
+  Object.keys((entry as { messages?: object }).messages ?? {}).map((id) => [code as RefusalCode, id] as const),
+);
+
+describe('a marker line', () => {
+  it.each(messages)('%s/%s is at most 160 characters with the longest values', (code, id) => {
+    const refusal = (refuse as (c: string, i: string, d: object) => ReturnType<typeof refuse>)(code, id, data);
+    const line = markerComment({ indent: '', code, text: markerLine(refusal, AT) });
+    expect(line.length, line).toBeLessThanOrEqual(160);
+    expect(line).toMatch(/ — \S/); // a next step follows what blocks
+    expect(line).not.toContain(' Next: ');
+  });
+});
+
+const SERVER = "import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\n";
+const DONE = "  return { content: [{ type: 'text', text: 'done' }] };";
+/** A helper that logs before it asks, so it cannot be split for its handlers. */
+const helper = (call: string) => `async function gather(ctx) {\n  log('asking');\n  const answer = await ${call};\n  return answer;\n}\n`;
+const tool = (name: string, body: string) => `server.registerTool('${name}', {}, async (args, ctx) => {\n${body}\n${DONE}\n});\n`;
+const markerLines = (output: string) =>
+  output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('// @mrtr-todo'));
+
+describe('the next step a helper marker gives', () => {
+  const cases = [
+    ["ctx.mcpReq.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } })", /inputRequired\.elicit\(/],
+    ['ctx.mcpReq.requestSampling({ messages: [], maxTokens: 10 })', /LLM provider directly/],
+    ['server.server.listRoots()', /paths as tool parameters/],
+  ] as const;
+  it.each(cases)('for %s', (call, advice) => {
+    const source = `${SERVER}${helper(call)}${tool('t', '  const got = await gather(ctx);')}`;
+    const lines = markerLines(transformSource(source, 'server.ts').output);
+    expect(lines.map((l) => /@mrtr-todo\(([\w-]+)\)/.exec(l)![1])).toEqual(['in-helper', 'via-helper']);
+    for (const line of lines) {
+      expect(line).toMatch(advice);
+      if (!call.includes('elicitInput')) expect(line).not.toContain('inputRequired.elicit');
+    }
+  });
+});
+
+describe('one marker per handler and reason', () => {
+  const call = "ctx.mcpReq.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } })";
+  const calls = Array.from({ length: 7 }, (_, i) => `  const a${i} = await gather(ctx);`).join('\n');
+  const source = `${SERVER}${helper(call)}${tool('many', calls)}`;
+
+  it('counts the calls of one helper on one marker, above the first', () => {
+    const { output, plan } = transformSource(source, 'server.ts');
+    const via = markerLines(output).filter((l) => l.includes('(via-helper)'));
+    expect(via).toEqual([
+      '// @mrtr-todo(via-helper): reaches `gather()`, which asks the client (and 6 more below) — build inputRequired.elicit(...) in it, ask in the handler',
+    ]);
+    expect(output.split('\n').findIndex((l) => l.includes('(via-helper)'))).toBe(output.split('\n').indexOf('  const a0 = await gather(ctx);') - 1);
+    // The reports still name each call.
+    expect(plan.sites.filter((s) => s.code === 'via-helper')).toHaveLength(7);
+  });
+
+  it('changes nothing on a second run', () => {
+    const once = transformSource(source, 'server.ts').output;
+    expect(transformSource(once, 'server.ts').output).toBe(once);
+  });
+
+  it('rewrites the markers of an earlier version once, keeping one per handler', () => {
+    const long = (code: string) =>
+      `  // @mrtr-todo(${code}): this request goes through \`gather()\` (line 3), which cannot suspend it. Next: split \`gather\`.`;
+    const marked = source
+      .split('\n')
+      .flatMap((l) =>
+        /^ {2}const a\d = await gather/.test(l) ? [long('via-helper'), l] : /^ {2}const answer = await ctx/.test(l) ? [long('in-helper'), l] : [l],
+      )
+      .join('\n');
+    const { output } = transformSource(marked, 'server.ts');
+    expect(output).not.toContain(' Next: ');
+    expect(markerLines(output)).toEqual(markerLines(transformSource(source, 'server.ts').output));
+    expect(transformSource(output, 'server.ts').output).toBe(output);
+  });
+
+  it('is read back by check as a marker of its code', () => {
+    const { output } = transformSource(source, 'server.ts');
+    const program = parseSource(output, 'ts');
+    const found = (program.comments ?? []).flatMap((c) => markersInComment(c));
+    expect(found.map((m) => m.code).sort()).toEqual(['in-helper', 'via-helper']);
+  });
+});
