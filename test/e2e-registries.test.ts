@@ -226,7 +226,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('migrates the handlers a registry gets from other modules (what factories return, a class’s method), and marks the rest', () => {
   expect(result.errors).toEqual([]);
   expect(result.sites.map((s) => [s.file, s.handler, s.status, s.code])).toEqual([
-    ['src/jobs/digest.ts', undefined, 'marked', 'no-request-to-answer'],
+    ['src/jobs/digest.ts', undefined, 'marked', 'unregistered-handler'], // a factory's product that nothing here registers
     ['src/tools/archive.ts', 'tool:TOOL_NAMES.archive', 'migrated', undefined],
     ['src/tools/confirm.ts', 'tool:confirm', 'marked', 'shared-handler'],
     ['src/tools/reindex.ts', 'tool:reindex', 'migrated', undefined],

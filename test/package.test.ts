@@ -321,9 +321,12 @@ describe('the packed tarball', () => {
     ]);
     const dryRun = (ran: Ran) => {
       expect(ran.code, ran.stderr).toBe(0);
-      expect(ran.stdout.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
+      // The project imports the server without declaring it: package.json gets it, first in the patch.
+      expect(ran.stdout.startsWith('--- a/package.json\n+++ b/package.json\n@@ ')).toBe(true);
+      expect(ran.stdout).toMatch(/\n\+.*"@modelcontextprotocol\/server": ?"\^2\.4\.0"/);
+      expect(ran.stdout).toContain('\n--- a/src/server.ts\n+++ b/src/server.ts\n@@ ');
       expect(ran.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
-      expect(ran.stderr).toContain('Files to change: 2 (dry run: nothing written)\n');
+      expect(ran.stderr).toContain('Files to change: 3 (dry run: nothing written)\n');
     };
     // In a project with nothing installed, npx installs the tarball in its own cache.
     const bare = path.join(root, 'bare-server');
@@ -370,18 +373,20 @@ describe('the packed tarball', () => {
 
     const dry = await codemod(appDir, 'migrate', '--dry-run', 'src');
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
+    expect(dry.stdout.startsWith('--- a/package.json\n+++ b/package.json\n@@ ')).toBe(true);
+    expect(dry.stdout).toContain('\n--- a/src/server.ts\n+++ b/src/server.ts\n@@ ');
     expect(dry.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
     expect(dry.stdout).toContain('+    const { started } = mrtr.locals<{ started: number }>();');
     expect(dry.stdout).toContain('--- /dev/null\n+++ b/src/mrtr-request-state.ts\n');
-    expect(dry.stderr).toContain('Files to change: 3 (dry run: nothing written)\n');
+    expect(dry.stderr).toContain('Files to change: 4 (dry run: nothing written)\n');
     expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toBe(ELICIT_SERVER);
     expect(existsSync(path.join(appDir, 'src/mrtr-request-state.ts'))).toBe(false);
 
     const real = await codemod(appDir, 'migrate', 'src');
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stdout).toContain('Files changed: 3\n  src/server.ts\n  src/timed.ts\n  src/mrtr-request-state.ts\n');
-    expect(real.stdout).toContain('\nmigrated 2/2 handlers\nNext steps:\n');
+    expect(real.stderr).toContain('Files changed: 4\n  package.json\n  src/server.ts\n  src/timed.ts\n  src/mrtr-request-state.ts\n');
+    expect(real.stderr).toContain('\nmigrated 2/2 handlers\nNext steps:\n');
+    expect(JSON.parse(await readFile(path.join(appDir, 'package.json'), 'utf8'))).toMatchObject({ dependencies: { '@modelcontextprotocol/server': '^2.4.0' } });
     expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
     // The request-state module is the packed template's text, found from dist/ at run time.
     expect(await readFile(path.join(appDir, 'src/mrtr-request-state.ts'), 'utf8')).toContain(
@@ -411,7 +416,9 @@ describe('the packed tarball', () => {
     const fresh = await migrateIn('fresh');
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stdout).toContain("+    const mrtr = await mrtrResume(ctx, 'tool:tag', ['answer'], { note }, kit.server);");
-    expect(fresh.stdout).toContain('+    const { label } = mrtr.locals<{ label: string }>();');
+    // `label` only derives from the argument: it is made again on the retry, never carried.
+    expect(fresh.stdout).toContain("+      return mrtr.ask('answer', {}, {");
+    expect(fresh.stdout).not.toContain('mrtr.locals');
     expect(fresh).toEqual(await migrateIn('installed'));
   });
 
