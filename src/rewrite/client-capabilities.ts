@@ -7,9 +7,9 @@
 // first and falls back to the connection's (the 2025 era).
 import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import { isFunction, memberPath } from '../analyse/ast.ts';
+import { isFunction, memberPath, type FunctionNode } from '../analyse/ast.ts';
 import { contextParam } from '../analyse/find-handlers.ts';
-import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
+import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
 import { codeStyleOf } from '../analyse/code-style.ts';
 import { importedFrom, isImported, moduleSystemOf } from '../analyse/module-imports.ts';
 import { addImport } from './edits/imports.ts';
@@ -84,8 +84,28 @@ function contextHolder(file: FileAnalysis, parents: readonly Node[]): { fn: Node
   const handler = file.handlers.find((h) => parents.includes(h.fn));
   const ctx = handler && contextParam(handler);
   if (handler) return ctx?.type === 'Identifier' ? { fn: handler.fn, ctx: ctx.name } : undefined;
-  const half = [...parents].reverse().find((n) => isFunction(n) && n.params.some((p) => p.type === 'Identifier' && p.name === REQUEST_CONTEXT));
-  return half ? { fn: half, ctx: REQUEST_CONTEXT } : undefined;
+  for (const fn of [...parents].reverse()) {
+    if (!isFunction(fn)) continue;
+    if (fn.params.some((p) => p.type === 'Identifier' && p.name === REQUEST_CONTEXT)) return { fn, ctx: REQUEST_CONTEXT };
+    // A function migrated as a handler of its own (a delegate a handler hands the call to) resumes with its context first.
+    const resumed = resumedWith(fn);
+    if (resumed) return { fn, ctx: resumed };
+  }
+  return undefined;
+}
+
+/** The context a migrated function resumes with (`const mrtr = await mrtrResume(ctx, ...)` in its body), when it is one of its parameters. */
+function resumedWith(fn: FunctionNode): string | undefined {
+  if (fn.body.type !== 'BlockStatement') return undefined;
+  for (const s of fn.body.body) {
+    if (s.type !== 'VariableDeclaration') continue;
+    const init = s.declarations[0]?.init;
+    const call = init?.type === 'AwaitExpression' ? init.argument : undefined;
+    if (call?.type !== 'CallExpression' || call.callee.type !== 'Identifier' || call.callee.name !== STATE_EXPORTS.resume) continue;
+    const ctx = call.arguments[0];
+    if (ctx?.type === 'Identifier' && fn.params.some((p) => p.type === 'Identifier' && p.name === ctx.name)) return ctx.name;
+  }
+  return undefined;
 }
 
 /** Whether a function between the handler and the call declares its own parameter named `name`. */
