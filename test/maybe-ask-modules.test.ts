@@ -180,7 +180,7 @@ export function createServer(log: string[]): McpServer {
 }
 `;
 
-describe("a helper of another module that checks the client's capabilities before it asks", () => {
+describe("a helper of another module that checks the client's capabilities", () => {
   it('reads the capabilities of the calling handler’s request, on both eras', async () => {
     await put('src/confirm.ts', CONFIRM);
     await put('src/server.ts', TRUNCATE);
@@ -209,5 +209,23 @@ describe("a helper of another module that checks the client's capabilities befor
       const without = await runCalls(() => createServer(unasked), era, call, {}, cannotAsk);
       expect({ era, questions: without.questions, log: unasked }).toEqual({ era, questions: [], log: ['cannot-ask:logs', 'truncated:logs'] });
     }
+  });
+
+  it('after it asks stays whole, and the handler that calls it is marked: the retry has no first call’s context', async () => {
+    await put(
+      'src/confirm.ts',
+      CONFIRM.replace(
+        "return answer.action === 'accept' && answer.content?.ok === true;",
+        "return answer.action === 'accept' || !server.server.getClientCapabilities()?.elicitation;",
+      ),
+    );
+    await put('src/server.ts', TRUNCATE);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/confirm.ts', 'marked', 'in-helper'],
+      ['src/server.ts', 'marked', 'via-helper'],
+    ]);
+    expect(result.sites[0]!.reason).toContain("it is a helper that reads the client's capabilities after its request.");
   });
 });
