@@ -1,4 +1,5 @@
-// `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), the jscodeshift
+// `npm run build`: dist/ afresh, src/ compiled into it by tsc (tsconfig.build.json), the target
+// SDK's declarations copied into dist/sdk-types (src/analyse/carried-declarations.ts), the jscodeshift
 // transforms of transforms/ into dist/transforms (scripts/build-transforms.js), the
 // modules kept as plain CommonJS (src/**/*.cjs, with their declarations) copied beside the
 // output, the help texts yargs prints kept in dist/cli/help-texts.json (src/cli/quick-help.ts:
@@ -30,6 +31,16 @@ try {
   process.stderr.write('mrtr-codemod: dist/ was built, but the types do not check (above); npm test reports it.\n');
 }
 cpSync(path.join(root, 'src'), dist, { recursive: true, filter: (file) => statSync(file).isDirectory() || /\.(cjs|d\.cts)$/.test(file) });
+// The target SDK's declarations, which the checker falls back to where a project has not
+// installed it (src/analyse/carried-declarations.ts), from this project's devDependencies.
+const { carryDeclarations } = await import(pathToFileURL(path.join(dist, 'analyse', 'carried-declarations.js')).href);
+try {
+  carryDeclarations(createRequire(import.meta.url)('typescript'), path.join(root, 'node_modules'), path.join(dist, 'sdk-types'));
+} catch (error) {
+  // A checkout installed without its devDependencies still builds (as for tsc above); a package must carry them.
+  if (process.env.npm_lifecycle_event !== 'prepare') throw error;
+  process.stderr.write(`mrtr-codemod: the SDK's declarations were not copied (${error.message}); the checker reads only what a project installs.\n`);
+}
 // The jscodeshift transforms, from transforms/ at the top of the project (scripts/build-transforms.js).
 const { buildTransforms } = await import('./build-transforms.js');
 buildTransforms(root);

@@ -26,6 +26,8 @@ export interface TransformResult {
 export interface TransformOptions {
   /** `flag` leaves sampling sites in place with a marker instead of migrating them. */
   sampling?: 'migrate' | 'flag';
+  /** Callees declared idempotent (`--idempotent NAME`): a call of one may run again on a retry (see analyse/idempotent.ts). */
+  idempotent?: readonly string[];
   /** Asking helpers of other modules, by the local name this file imports them under (the engine finds them). */
   externalHelpers?: PlanOptions['externalHelpers'];
   /** Exported asking helpers of this file to split: every other module's handler can ask through them (the engine found). */
@@ -53,6 +55,7 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
   return {
     typeFacts,
     sampling: options.sampling,
+    ...(options.idempotent ? { idempotent: options.idempotent } : {}),
     externalHelpers: options.externalHelpers,
     stateModule: options.stateModule,
     ...(options.splitExported ? { splitExported: new Set(options.splitExported) } : {}),
@@ -217,7 +220,7 @@ export function planOrQuestions(
 ): { plan: FilePlan } | { questions: TypeQuestions } {
   if (!analysis.typed) return { plan: planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined)) };
   const { questions, plan } = questionsOf(analysis, options, sitesOnly, everyLocal);
-  return questions.locals.length === 0 && questions.receivers.length === 0 ? { plan } : { questions };
+  return questions.locals.length === 0 && questions.receivers.length === 0 && questions.methods!.length === 0 ? { plan } : { questions };
 }
 
 /** The plan with the answers to planOrQuestions's questions (`sitesOnly`: only its sites will be used). */
@@ -236,7 +239,7 @@ function questionsOf(
   sitesOnly: boolean,
   everyLocal?: LocalTypeFact,
 ): { questions: TypeQuestions; plan: FilePlan } {
-  const questions: TypeQuestions = { locals: [], receivers: [] };
+  const questions: TypeQuestions = { locals: [], receivers: [], methods: [] };
   const asked = new Set<string>();
   const once = (key: string) => !asked.has(key) && Boolean(asked.add(key));
   const recording: TypeFacts = {
@@ -249,8 +252,15 @@ function questionsOf(
       if (once(`receiver ${start} ${end}`)) questions.receivers.push({ start, end });
       return true;
     },
+    // Every read taken for a standard-library one: the plan then asks about every local that
+    // would travel if the checker says otherwise (see carriedAcross).
+    readsOnly: (start, end, method) => {
+      if (everyLocal) return true; // a lint's answer (lintFacts)
+      if (once(`method ${start} ${end} ${method}`)) questions.methods!.push({ start, end, method });
+      return true;
+    },
   };
   // A plan that asked a question is thrown away for the one with the answers: its edits are never used.
-  const unused = () => sitesOnly || questions.locals.length > 0 || questions.receivers.length > 0;
+  const unused = () => sitesOnly || questions.locals.length > 0 || questions.receivers.length > 0 || questions.methods!.length > 0;
   return { questions, plan: planFile(analysis, planOptions(options, recording, unused)) };
 }

@@ -1,7 +1,8 @@
 // The request-state helpers of a server migrated to MCP 2026-07-28 Multi Round-Trip Requests.
 // A migrated handler returns inputRequired(...) and is re-entered by the client's retry, possibly
 // on another instance, so everything it needs to resume travels in a signed requestState
-// (signed, not encrypted: the client can read it, so keep secrets out of lifted locals).
+// (signed, not encrypted: the client can read it, so keep secrets out of lifted locals), and
+// the rounds already resumed are recorded in a round store every instance shares (below).
 //
 // What it guarantees, on both protocol eras:
 // - sealed and bound: state is HMAC-signed and bound to the caller (OAuth client and end user),
@@ -12,11 +13,19 @@
 // - validated: an accepted answer must match the schema its question asked for;
 // - faithful: locals travel as JSON, so one that would not come back the same (a Date, a Map,
 //   a class instance, NaN) is refused when the question is asked, not lost on the retry.
-// State that fails any of these is refused with JSON-RPC -32602 "Invalid or expired requestState".
+// State that fails a check of the verifier (signed, bound, once, bounded) never reaches the
+// handler: the client gets JSON-RPC -32602 "Invalid or expired requestState", the reason goes
+// to the server's onerror. State minted for another call, or not by this module, is answered
+// with a refused state the verifier then refuses the same way. What the handler refuses itself
+// (an answer that does not match its question, a local JSON cannot carry) it throws, as the
+// push API threw: for a tool the SDK (2.4.0) makes that a result with isError: true, for a
+// prompt or a resource a JSON-RPC error.
 //
 // Set MCP_REQUEST_STATE_KEY (at least 32 bytes, the same on every instance). Without it a random
 // per-process key is used, which only works while one process serves every round of a call.
-// Several instances also need a shared round store: mrtrConfigure({ rounds }).
+// Several instances (or one that restarts within a flow's TTL) also need one round store they
+// share, or a round answered on one could be replayed on another: with Redis,
+//   mrtrConfigure({ rounds: mrtrRedisRounds(redis) })   // a connected node-redis or ioredis client
 //
 // Wire the verifier where the server is built (the codemod does this when it finds the place):
 //   new McpServer(info, { requestState: { verify: mrtrVerify() } })
@@ -66,7 +75,7 @@ export interface MrtrRoundStore {
 export interface MrtrOptions {
   /**
    * Where resumed rounds are recorded (default: this process's memory). When several
-   * instances serve the server, give them one shared store (e.g. Redis `SET round 1 NX PX ttl`).
+   * instances serve the server, give them one shared store (mrtrRedisRounds(redis)).
    */
   rounds?: MrtrRoundStore;
   /** How long a whole flow may take, in seconds (default MCP_REQUEST_STATE_TTL_SECONDS or 600). */
@@ -86,6 +95,8 @@ export interface MrtrOptions {
 const MRTR_STATE_PREFIX = 'mrtr-';
 /** The state a refused call gets back: the verifier refuses it, so the client sees -32602. */
 const MRTR_REFUSED_STATE = `${MRTR_STATE_PREFIX}refused`;
+/** The same, for a call that came with state this module did not mint. */
+const MRTR_FOREIGN_STATE = `${MRTR_STATE_PREFIX}foreign`;
 
 const mrtrSettings: MrtrOptions = {};
 let mrtrCodecInstance: RequestStateCodec<MrtrState> | undefined;
@@ -158,6 +169,24 @@ function mrtrMemoryRounds(): MrtrRoundStore {
 
 const mrtrDefaultRounds = mrtrMemoryRounds();
 
+/** A connected Redis client: node-redis (`sendCommand`) or ioredis (`call`). */
+export type MrtrRedis = { sendCommand(args: string[]): Promise<unknown> } | { call(command: string, ...args: string[]): Promise<unknown> };
+
+/**
+ * The rounds resumed, in Redis, for every instance that shares it: a round is claimed with
+ * `SET <prefix><round> 1 NX PX <ms until its flow expires>`, which succeeds once. When Redis
+ * cannot answer, the claim fails and the state is refused (never resumed twice).
+ */
+export function mrtrRedisRounds(redis: MrtrRedis, prefix = 'mrtr:round:'): MrtrRoundStore {
+  return {
+    async claim(round, expiresAtMs) {
+      const args = ['SET', prefix + round, '1', 'NX', 'PX', String(Math.max(1, Math.ceil(expiresAtMs - Date.now())))];
+      const reply = 'sendCommand' in redis ? await redis.sendCommand(args) : await redis.call(args[0]!, ...args.slice(1));
+      return reply === 'OK';
+    },
+  };
+}
+
 /**
  * The verifier to put in the server's options: state this module minted is checked (signature,
  * expiry, principal, flow life, first use) and decoded; any other state goes to `next` (a
@@ -168,6 +197,7 @@ export function mrtrVerify(next?: MrtrVerifier): MrtrVerifier {
   return async (state, ctx) => {
     if (!state.startsWith(MRTR_STATE_PREFIX)) return next ? next(state, ctx) : undefined;
     if (state === MRTR_REFUSED_STATE) throw new Error('state minted for another call (handler, step or arguments)');
+    if (state === MRTR_FOREIGN_STATE) throw new Error('state this module did not mint (no verifier claimed it), sent to a migrated handler');
     const payload = await mrtrCodec().verify(state.slice(MRTR_STATE_PREFIX.length), ctx);
     const expires = (payload.born + mrtrFlowTtl()) * 1000;
     if (Date.now() > expires) throw new Error('the flow outlived MCP_REQUEST_STATE_TTL_SECONDS');
@@ -220,9 +250,13 @@ type MrtrServer = { getClientCapabilities?(): ClientCapabilities | undefined; se
 export async function mrtrResume(ctx: ServerContext, handler: string, steps: readonly string[], args: unknown, server?: MrtrServer) {
   const digest = await mrtrDigest(args);
   const state = ctx.mcpReq.requestState<MrtrState>();
-  if (typeof state === 'string') {
+  // A string is state no verifier decoded: this module's own when the verifier is not wired.
+  const raw: unknown = state;
+  if (typeof raw === 'string' && raw.startsWith(MRTR_STATE_PREFIX)) {
     throw new Error('requestState was not verified: add requestState: { verify: mrtrVerify() } to the options of the server this handler is registered on');
   }
+  // State it did not mint, left as it came (or decoded by another verifier): refused as misdirected.
+  const foreign = raw !== undefined && (typeof raw !== 'object' || raw === null || typeof (raw as { round?: unknown }).round !== 'string');
   const misdirected = state !== undefined && (typeof state !== 'object' || state.handler !== handler || !steps.includes(state.step) || state.args !== digest);
   const born = state?.born ?? Math.floor(Date.now() / 1000);
   const carriable = (locals: Record<string, unknown>) => {
@@ -241,8 +275,8 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
     return requestState;
   };
   const flow = {
-    /** Set when the state was minted for another call: return it (the client then gets -32602). */
-    refused: misdirected ? inputRequired({ requestState: MRTR_REFUSED_STATE }) : undefined,
+    /** Set when the state was minted for another call, or not by this module: return it (the client then gets -32602). */
+    refused: misdirected ? inputRequired({ requestState: foreign ? MRTR_FOREIGN_STATE : MRTR_REFUSED_STATE }) : undefined,
     /** The step whose answer this round carries; undefined on the first call. */
     step: misdirected ? undefined : state?.step,
     /** Set once this call returns a question: a finally block then leaves its work to the call that completes. */
@@ -251,26 +285,18 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
       return (decided?.locals ?? state!.locals) as T;
     },
     /**
-     * The bare response for `key`, parsed with the SDK's schema for `kind` as the push API
-     * parsed its result; undefined when it is missing or has another shape. Accepted content
-     * that does not match the question's schema throws, as the push API did.
+     * The bare response for `key`, parsed with the SDK's schema for the answer to its question
+     * as the push API parsed its result; undefined when it is missing or has another shape.
+     * Accepted content that does not match the question's schema throws, as the push API did;
+     * so does a sampling result with tool use for a question that offered no tools.
      */
     response<T = unknown>(key: string, kind: 'elicit' | 'sampling' | 'roots'): T | undefined {
       const responses = ctx.mcpReq.inputResponses;
       if (!responses || !Object.hasOwn(responses, key)) return undefined;
-      const schemas =
-        kind === 'elicit' ? [specTypeSchemas.ElicitResult]
-        : kind === 'roots' ? [specTypeSchemas.ListRootsResult]
-        : [specTypeSchemas.CreateMessageResult, specTypeSchemas.CreateMessageResultWithTools];
-      for (const schema of schemas) {
-        const parsed = schema['~standard'].validate(responses[key]);
-        // A failure has issues, a success its value. The `in` test narrows to the success
-        // where `issues` cannot (a project compiled without strictNullChecks).
-        if (parsed instanceof Promise || parsed.issues || !('value' in parsed)) continue;
-        if (kind === 'elicit') mrtrValidateContent(parsed.value as ElicitResult, state && Object.hasOwn(state.ask, key) ? state.ask[key] : undefined);
-        return parsed.value as T;
-      }
-      return undefined;
+      const asked = state && Object.hasOwn(state.ask, key) ? state.ask[key] : undefined;
+      const answer = mrtrParseAnswer(kind, asked, responses[key]);
+      if (kind === 'elicit' && answer !== undefined) mrtrValidateContent(answer as ElicitResult, asked);
+      return answer as T | undefined;
     },
     /**
      * Asks the questions of `step`, carrying `locals`. It throws at once (not in the promise) if
@@ -317,6 +343,31 @@ export async function mrtrResume(ctx: ServerContext, handler: string, steps: rea
     },
   };
   return flow;
+}
+
+/**
+ * `answer` parsed with the SDK's schema for the answer to `asked`; undefined when it has another
+ * shape. A sampling question that offered no tools takes one content block, as the push API's
+ * result did: a result with tool use (a content list) is refused with the client's error.
+ */
+function mrtrParseAnswer(kind: 'elicit' | 'sampling' | 'roots', asked: InputRequests[string] | undefined, answer: unknown): unknown {
+  const params = asked?.params as { tools?: unknown; toolChoice?: unknown } | undefined;
+  const tools = params?.tools !== undefined || params?.toolChoice !== undefined;
+  const schema =
+    kind === 'elicit' ? specTypeSchemas.ElicitResult
+    : kind === 'roots' ? specTypeSchemas.ListRootsResult
+    : tools ? specTypeSchemas.CreateMessageResultWithTools
+    : specTypeSchemas.CreateMessageResult;
+  const parsed = schema['~standard'].validate(answer);
+  if (parsed instanceof Promise) return undefined;
+  // A failure has issues, a success its value. The `in` test narrows to the success where
+  // `issues` cannot (a project compiled without strictNullChecks).
+  if (!parsed.issues && 'value' in parsed) return parsed.value;
+  const withTools = kind === 'sampling' && !tools ? specTypeSchemas.CreateMessageResultWithTools['~standard'].validate(answer) : undefined;
+  if (withTools && !(withTools instanceof Promise) && !withTools.issues) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid sampling result: ${JSON.stringify(parsed.issues, null, 2)}`);
+  }
+  return undefined;
 }
 
 /** Accepted content must match the schema of the question asked (the push API checked this). */

@@ -34,7 +34,12 @@ describe('legacy call detection', () => {
     expect(sites.map((s) => s.kind)).toEqual([kind]);
   });
 
-  it.each(["ctx.mcpReq.send({ method: 'ping' })", 'other.sendRequest(request)', 'client.createMessage(p)', 'ctx.mcpReq.notify(n)'])('ignores %s', (call) => {
+  it.each([
+    "ctx.mcpReq.send({ method: 'ping' })",
+    'other.sendRequest(request)',
+    '({ createMessage: (p: unknown) => p }).createMessage(p)',
+    'ctx.mcpReq.notify(n)',
+  ])('ignores %s', (call) => {
     expect(analyseFile(tool(`  await ${call};\n  return x;`), 'server.ts').sites).toEqual([]);
   });
 
@@ -88,18 +93,39 @@ describe('statement shapes', () => {
     const plan = planFile(
       analyseFile(
         tool(
-          '  const a = 1;\n  const unused = 2;\n  const b = await ctx.mcpReq.elicitInput(p);\n  const c = a + 1;\n  const d = await ctx.mcpReq.elicitInput(p);\n  return [a, b, c, d];',
+          '  const a: number = count();\n  const unused = 2;\n  const b = await ctx.mcpReq.elicitInput(p);\n  const c: number = a + count();\n  const d = await ctx.mcpReq.elicitInput(p);\n  return [a, b, c, d];',
         ),
-        'server.js',
+        'server.ts',
       ),
     );
     expect(plan.handlers[0]!.points.map((p) => p.lifted.map((l) => l.name))).toEqual([['a'], ['a', 'b', 'c']]);
   });
 
+  it('lifts none of those locals when they only derive values: they are made again on the retry', () => {
+    const plan = planFile(
+      analyseFile(
+        tool(
+          '  const a = 1;\n  const unused = 2;\n  const b = await ctx.mcpReq.elicitInput(p);\n  const c = a + 1;\n  const d = await ctx.mcpReq.elicitInput(p);\n  return [a, b, c, d];',
+        ),
+        'server.js',
+      ),
+    );
+    expect(plan.handlers[0]!.points.map((p) => p.lifted.map((l) => l.name))).toEqual([[], ['b']]);
+    expect(plan.handlers[0]!.rederivedNames).toEqual(['a', 'c']);
+  });
+
   it('refuses a function local that lives across a question, in JavaScript too', () => {
-    const { plan, changed } = transformSource(tool('  const f = () => 1;\n  const a = await ctx.mcpReq.elicitInput(p);\n  return f(a);'), 'server.js');
+    const { plan, changed } = transformSource(
+      tool('  const n = count();\n  const f = () => n;\n  const a = await ctx.mcpReq.elicitInput(p);\n  return f(a);'),
+      'server.js',
+    );
     expect(plan.sites).toMatchObject([{ status: 'marked', code: 'unserialisable-local' }]);
     expect(changed).toBe(true); // the marker comment
+  });
+
+  it('makes a function local again on the retry when what it captures is made again too', () => {
+    const { plan } = transformSource(tool('  const f = () => 1;\n  const a = await ctx.mcpReq.elicitInput(p);\n  return f(a);'), 'server.js');
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [], rederived: ['f'] }]);
   });
 
   it('refuses an argument reassigned before a question', () => {

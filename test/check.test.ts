@@ -211,9 +211,11 @@ export function registerTools(server: McpServer): void {
   it('a carried local that looks like a secret is a finding before migrate, and its marker after, until removed', async () => {
     const source = `import { McpServer } from '@modelcontextprotocol/server';
 
+declare function setting(name: string): string;
+
 export const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
-  const dbUrl = process.env.DATABASE_URL ?? '';
+  const dbUrl = setting('DATABASE_URL');
   const answer = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
   return { content: [{ type: 'text', text: answer.action + dbUrl.length }] };
 });
@@ -221,8 +223,8 @@ server.registerTool('go', { description: 'Ask first' }, async (ctx) => {
     const root = await tree({ 'src/server.ts': source });
     const before = JSON.parse((await check(root, '--format', 'json', '.')).stdout) as CheckReport;
     expect(before.findings.map((f) => [f.line, f.ruleId])).toEqual([
-      [6, 'legacy-request'],
-      [6, 'mrtr-todo/secret-in-state'],
+      [8, 'legacy-request'],
+      [8, 'mrtr-todo/secret-in-state'],
     ]);
     expect(before.findings[1]!.message).toContain('`dbUrl` (its name) looks like a secret');
     const migrated = await cli(root, 'migrate', '.');

@@ -57,7 +57,7 @@ describe('mrtr-codemod migrate', () => {
         'Errors: 0',
         'migrated 1/1 handler',
         'Next steps:',
-        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call. Give several instances (or one that restarts while a flow is open) one round store too, or a round answered on one can be replayed on another: mrtrConfigure({ rounds: mrtrRedisRounds(redis) }) from the request-state module.',
         '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
         '',
       ].join('\n'),
@@ -189,7 +189,7 @@ describe('mrtr-codemod migrate', () => {
         '  sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server. (2 sites)',
         'migrated 3/4 handlers; 1 needs manual work: tool:later (mixed.ts:6, closure)',
         'Next steps:',
-        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  1. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call. Give several instances (or one that restarts while a flow is open) one round store too, or a round answered on one can be replayed on another: mrtrConfigure({ rounds: mrtrRedisRounds(redis) }) from the request-state module.',
         '  2. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
         '  3. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',
@@ -212,10 +212,18 @@ describe('mrtr-codemod migrate with type facts', () => {
   const LIFTING_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
+const counted: string[] = [];
+
+/** Counts a table's rows (and notes that it did: it runs once). */
+function rowsIn(table: string) {
+  counted.push(table);
+  return table.length * 2;
+}
+
 export function createServer(): McpServer {
   const server = new McpServer({ name: 'tables', version: '1.0.0' });
   server.registerTool('wipe', { description: 'Wipe a table', inputSchema: z.object({ table: z.string() }) }, async ({ table }, ctx) => {
-    const count = table.length * 2;
+    const count = rowsIn(table);
     const answer = await ctx.mcpReq.elicitInput({ message: 'Wipe?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
     return { content: [{ type: 'text', text: \`\${count} \${answer.action}\` }] };
   });

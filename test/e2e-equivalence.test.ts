@@ -249,11 +249,18 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['audit:load:logs', 'count:logs', 'audit:report:logs:3:logs-2'],
   },
-  'locals that look like secrets, migrated and marked': {
+  'locals that look like secrets, migrated and marked, and the same made again instead': {
     fixture: 'secrets-by-value',
-    calls: [{ name: 'export_table', arguments: { table: 'logs' } }],
+    calls: [
+      { name: 'export_table', arguments: { table: 'logs' } },
+      { name: 'export_view', arguments: { view: 'recent' } },
+    ],
     script: { elicit: () => accept({ ok: true }) },
-    legacyLog: [`audit:export:logs:49:${(process.env.EXPORT_SIGNING ?? 'dev').length}:1`],
+    legacyLog: [
+      'count:logs',
+      `audit:export:logs:56:${(process.env.EXPORT_SIGNING ?? 'dev').length}:2`,
+      `audit:export:recent:49:${(process.env.EXPORT_SIGNING ?? 'dev').length}`,
+    ],
   },
   'a private low-level Server, a bound alias and a destructured send': {
     fixture: 'receiver-spellings',

@@ -5,6 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorld, type World } from '../fixtures/_support/world.ts';
+import { importFixture } from './support/fixtures.ts';
 import { connectAutoFulfilling, connectManual, connectManualOverHttp, flipMac, runCalls } from './support/harness.ts';
 
 type ServerModule = { createServer(world: World): McpServer };
@@ -12,6 +13,9 @@ const deleteServer = (await import('../fixtures/elicit-confirm-delete/output.ts'
 const formsServer = (await import('../fixtures/request-forms/output.ts')) as ServerModule;
 const deleteInput = (await import('../fixtures/elicit-confirm-delete/input.ts')) as ServerModule;
 const classesServer = (await import('../fixtures/registry-classes/output.ts')) as ServerModule;
+const samplingServer = await importFixture<ServerModule>('sampling-summarise', 'output');
+const samplingInput = await importFixture<ServerModule>('sampling-summarise', 'input');
+const formsInput = await importFixture<ServerModule>('request-forms', 'input');
 /** The request-state module the migrated fixtures import (its settings are process-wide). */
 const stateModule = await import('../fixtures/_support/mrtr-request-state.ts');
 
@@ -297,6 +301,83 @@ describe('the promises kept against an untrusted client', () => {
       }
       expect(legacyWorld.log).toEqual(['count:logs']);
     });
+  });
+});
+
+// Answers that are results of the method asked, but not the ones the question allows: the push
+// API refused them, and so does the migrated handler, through the real client on both eras.
+describe('answers of the wrong shape for their question', () => {
+  it('a sampling answer whose content is a tool_use list, for a question that offered no tools, is refused as the push API refused it', async () => {
+    const call = [{ name: 'summarise', arguments: { text: 'tides' } }];
+    const script = {
+      sample: () => ({ role: 'assistant' as const, model: 'm', content: [{ type: 'tool_use' as const, id: 'u1', name: 'rm', input: { path: '/' } }] }),
+    };
+    const legacyWorld = createWorld();
+    const legacy = await runCalls(() => samplingInput.createServer(legacyWorld), 'legacy', call, script as never);
+    expect(legacy.results).toEqual([
+      { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Invalid sampling result: .*expected object, received array/s) }] },
+    ]);
+    expect(legacyWorld.log).toEqual(['audit:summarise:5']);
+    // 2026-07-28: the client takes the answer, and the migrated handler refuses it. On a 2025
+    // connection the client refuses it as it did, and the SDK says which call it was fulfilling.
+    const prefix = { modern: '', legacy: "Fulfilling input required by 'tools/call' failed: " };
+    for (const era of ['modern', 'legacy'] as const) {
+      const world = createWorld();
+      const migrated = await runCalls(() => samplingServer.createServer(world), era, call, script as never);
+      expect(migrated.results, era).toEqual([
+        { isError: true, content: [{ type: 'text', text: prefix[era] + (legacy.results[0] as { content: [{ text: string }] }).content[0].text }] },
+      ]);
+      expect(world.log, era).toEqual(legacyWorld.log);
+    }
+  });
+
+  it('a roots answer with a root that is not a file:// URI is not taken: the question is asked again', async () => {
+    const { world, connection, first } = await firstRound(formsServer, 'list_workspace', {});
+    const retry = {
+      name: 'list_workspace',
+      arguments: {},
+      inputResponses: { listing: { roots: [{ uri: 'https://example.com/' }] } },
+      requestState: first.requestState,
+    };
+    const again = await connection.callRaw(retry);
+    expect(again.resultType).toBe('input_required');
+    expect(again.inputRequests).toEqual(first.inputRequests);
+    const listed = await connection.callRaw({ ...retry, inputResponses: { listing: { roots: [{ uri: 'file:///work' }] } }, requestState: again.requestState });
+    expect(listed.content).toEqual([{ type: 'text', text: 'file:///work' }]);
+    expect(world.log).toEqual(['audit:roots:asked']);
+    await connection.close();
+    // The push API refused it too.
+    const legacy = await runCalls(() => formsInput.createServer(createWorld()), 'legacy', [{ name: 'list_workspace' }], {
+      roots: [{ uri: 'https://example.com/' }],
+    });
+    expect(legacy.results).toEqual([
+      { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Invalid result for roots\/list: .*must start with \\"file:\/\/\\"/s) }] },
+    ]);
+  });
+});
+
+// A requestState the request-state module did not mint reaches a migrated handler when the
+// verifier leaves it as it came (no other verifier claims it): refused, and said so.
+describe('a requestState this module did not mint', () => {
+  it.each([
+    ['an unprefixed state', 'eyJub3QiOiJvdXJzIn0'],
+    ['the state of another codec', 'v1.e30.AAAA'],
+  ])('%s is answered as a refusal that names it, before any side effect', async (_what, foreign) => {
+    const world = createWorld();
+    const errors: string[] = [];
+    const connection = await connectManual(() => {
+      const server = deleteServer.createServer(world);
+      server.server.onerror = (error) => void errors.push(error.message);
+      return server;
+    });
+    const answered = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, inputResponses: CONFIRMED, requestState: foreign });
+    expect(answered).toMatchObject({ resultType: 'input_required', requestState: 'mrtr-foreign' });
+    expect(answered.inputRequests ?? {}).toEqual({});
+    const refused = await connection.callRaw({ name: 'delete_records', arguments: { table: 'logs' }, requestState: answered.requestState });
+    expect(refused.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(errors).toEqual([expect.stringContaining('state this module did not mint')]);
+    expect(world.log).toEqual([]);
+    await connection.close();
   });
 });
 

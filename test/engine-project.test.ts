@@ -627,6 +627,33 @@ describe('a module that reaches the v1 SDK through a module of the project', () 
     ]);
     expect(result.changed.map((c) => c.output).join('\n')).not.toContain('inputRequired');
   });
+
+  it('is migrated where v1 files are left, when the module it reaches takes only v1 utilities', async () => {
+    await put('package.json', V1_MANIFEST);
+    await put(
+      'src/schemas.ts',
+      "import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';\nexport const asJsonSchema = (schema: unknown) => toJsonSchemaCompat(schema as never);\n",
+    );
+    await put(
+      'src/tools/go.ts',
+      [
+        "import { McpServer } from '@modelcontextprotocol/server';",
+        "import * as z from 'zod/v4';",
+        "import { asJsonSchema } from '../schemas.js';",
+        '',
+        "export const server = new McpServer({ name: 'go', version: '1.0.0' });",
+        'export const described = asJsonSchema(z.object({ target: z.string() }));',
+        "server.registerTool('go', { inputSchema: z.object({ target: z.string() }) }, async ({ target }, ctx) => {",
+        "  const answer = await ctx.mcpReq.elicitInput({ message: `Go to ${target}?`, requestedSchema: { type: 'object', properties: {} } });",
+        "  return { content: [{ type: 'text' as const, text: answer.action }] };",
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCodemod({ paths: ['src/tools'], write: false, cwd: dir, v1: false });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/tools/go.ts', 'migrated', undefined]]);
+  });
 });
 
 it('migrates a handler exported by one module and registered by another', async () => {
@@ -694,6 +721,36 @@ describe('a v2 server module that still imports a v1 utility', () => {
       "import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';\nimport type { McpServer as V1Server } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport type Old = V1Server;",
       'marked',
       'legacy-sdk',
+    ],
+    [
+      "a require of the v1 SDK's package.json: migrated",
+      "// eslint-disable-next-line @typescript-eslint/no-require-imports\nconst { version } = require('@modelcontextprotocol/sdk/package.json');\nexport const v1Version: string = version;\nconst toJsonSchemaCompat = (s: unknown) => s;",
+      'migrated',
+      undefined,
+    ],
+    [
+      'a v1 utility taken by require: migrated',
+      "// eslint-disable-next-line @typescript-eslint/no-require-imports\nconst { toJsonSchemaCompat } = require('@modelcontextprotocol/sdk/server/zod-json-schema-compat.js');",
+      'migrated',
+      undefined,
+    ],
+    [
+      'the v1 server class taken by require: refused',
+      "// eslint-disable-next-line @typescript-eslint/no-require-imports\nconst { McpServer: V1Server } = require('@modelcontextprotocol/sdk/server/mcp.js');\nexport const Old = V1Server;\nconst toJsonSchemaCompat = (s: unknown) => s;",
+      'marked',
+      'legacy-sdk',
+    ],
+    [
+      'the whole v1 module taken by require: refused',
+      "// eslint-disable-next-line @typescript-eslint/no-require-imports\nconst sdk = require('@modelcontextprotocol/sdk/server/mcp.js');\nexport const old = sdk;\nconst toJsonSchemaCompat = (s: unknown) => s;",
+      'marked',
+      'legacy-sdk',
+    ],
+    [
+      'a namespace of a v1 utility module: migrated',
+      "import * as compat from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';\nconst toJsonSchemaCompat = compat.toJsonSchemaCompat;",
+      'migrated',
+      undefined,
     ],
     [
       'a namespace of the v1 server path: refused',

@@ -294,7 +294,7 @@ describe('reports', () => {
         'migrated 2/3 handlers; 1 needs manual work: src/b.ts:7 (closure)',
         'Next steps:',
         "  1. Run `npm install` (or your package manager's install): package.json changed.",
-        '  2. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+        '  2. Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call. Give several instances (or one that restarts while a flow is open) one round store too, or a round answered on one can be replayed on another: mrtrConfigure({ rounds: mrtrRedisRounds(redis) }) from the request-state module.',
         '  3. Run your formatter on the changed files: untouched code is kept byte for byte, new code is written in a plain style that does not know your line width.',
         '  4. Work through the 1 marker left (grep -rn @mrtr-todo), then run `mrtr-codemod check`.',
         '',

@@ -13,7 +13,7 @@
 // No network: npm's registry is this project's lockfile, served from the npm cache that
 // `npm ci` filled for this project (test/support/user-npm.ts).
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +56,35 @@ export function createServer() {
     const answer = await server.server.elicitInput({ message: 'Go?', requestedSchema: { type: 'object', properties: {} } });
     return { content: [{ type: 'text', text: answer.action }] };
   });
+  return server;
+}
+`;
+
+/** A tool that asks through a server its module knows only by a project interface declared in another module (src/context.ts), and the module that builds that server. */
+const KIT_CONTEXT = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export interface Kit {
+  server: McpServer;
+}
+`;
+const KIT_TOOL = `import * as z from 'zod/v4';
+import type { Kit } from './context.js';
+
+export function registerTag(kit: Kit): void {
+  kit.server.registerTool('tag', { inputSchema: z.object({ note: z.string() }) }, async ({ note }) => {
+    const label = note.trim();
+    const answer = await kit.server.server.elicitInput({ message: \`Tag \${label}?\`, requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: \`\${answer.action} \${label}\` }] };
+  });
+}
+`;
+
+const KIT_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+import { registerTag } from './tool.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'kit', version: '1.0.0' });
+  registerTag({ server });
   return server;
 }
 `;
@@ -222,6 +251,20 @@ describe('the packed tarball', () => {
     expect(tarballBytes).toBeGreaterThan(0);
   });
 
+  it("carries the target SDK's declarations for the checker: declarations, licences and names only", () => {
+    const carried = packedFiles.filter((f) => f.startsWith('dist/sdk-types/'));
+    for (const file of [
+      'dist/sdk-types/manifest.json',
+      'dist/sdk-types/@modelcontextprotocol/server/dist/index.d.mts',
+      'dist/sdk-types/@modelcontextprotocol/server/LICENSE',
+      'dist/sdk-types/@modelcontextprotocol/core/dist/index.d.mts',
+      'dist/sdk-types/zod/index.d.cts',
+      'dist/sdk-types/zod/LICENSE',
+    ])
+      expect(carried).toContain(file);
+    expect(carried.filter((f) => !/(\.d\.[cm]?ts|\/package\.json|\/LICENSE|\/manifest\.json)$/.test(f))).toEqual([]);
+  });
+
   it('is built once by `npm pack`: prepack builds it, and prepare, which npm pack runs next, does not again', () => {
     expect(packScripts).toEqual([
       { script: 'prepack', built: true },
@@ -346,6 +389,30 @@ describe('the packed tarball', () => {
     );
     const after = await codemod(appDir, 'check', 'src');
     expect(after.code, after.stdout).toBe(0);
+  });
+
+  it("`migrate` gives a fresh clone the run an installed checkout gets: the SDK's types come from the declarations it carries", async () => {
+    const migrateIn = async (project: string) => {
+      await putFile(appDir, `${project}/src/context.ts`, KIT_CONTEXT);
+      await putFile(appDir, `${project}/src/tool.ts`, KIT_TOOL);
+      await putFile(appDir, `${project}/src/server.ts`, KIT_SERVER);
+      return sh(
+        process.execPath,
+        [path.join(appDir, 'node_modules', 'mrtr-codemod', 'bin', 'mrtr-codemod.js'), 'migrate', '--dry-run', 'src'],
+        path.join(appDir, project),
+      );
+    };
+    // Installed: the SDK and zod in the project's node_modules, as npm puts them (this project's copies, linked).
+    for (const pkg of ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod']) {
+      await mkdir(path.join(appDir, 'installed', 'node_modules', path.dirname(pkg)), { recursive: true });
+      await symlink(path.join(PROJECT, 'node_modules', pkg), path.join(appDir, 'installed', 'node_modules', pkg), 'dir');
+    }
+    expect(existsSync(path.join(appDir, 'node_modules', '@modelcontextprotocol', 'server'))).toBe(false);
+    const fresh = await migrateIn('fresh');
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toContain("+    const mrtr = await mrtrResume(ctx, 'tool:tag', ['answer'], { note }, kit.server);");
+    expect(fresh.stdout).toContain('+    const { label } = mrtr.locals<{ label: string }>();');
+    expect(fresh).toEqual(await migrateIn('installed'));
   });
 
   it('`migrate` moves a v1 server to v2 first with the official codemod, which it loads from its dependencies', async () => {

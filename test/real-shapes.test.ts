@@ -659,12 +659,13 @@ describe('what travels across a question', () => {
   const tool = (body: string) => `import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 type Note = { title: string; tags: string[] };
-declare const notes: Map<string, Note>;
+declare const notes: { get(id: string): Note | undefined };
 const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async ({ id }, ctx) => {
 ${body}
 });
 `;
+  // \`notes\` is a project's store: what its \`get\` does is not shown, so it runs once and what it gives travels.
   const ask = `  const answer = await ctx.mcpReq.elicitInput(${Q});`;
 
   it('keeps the narrowing a guard before the question made', () => {
@@ -697,7 +698,7 @@ ${body}
     // `byId[id]` runs nothing: declared before the guard as written, `note` would lose the narrowing `if (!note)` made.
     const { output, plan } = transformSource(
       tool(
-        `  const byId: Record<string, Note | undefined> = {};\n  const note = byId[id];\n  if (!note) return { content: [] };\n  if (note.tags.length === 0) {\n    await ctx.mcpReq.elicitInput({ message: note.title, requestedSchema: { type: 'object', properties: {} } });\n  }\n  return { content: [] };`,
+        `  const byId: Record<string, Note | undefined> = { [id]: notes.get(id) };\n  const note = byId[id];\n  if (!note) return { content: [] };\n  if (note.tags.length === 0) {\n    await ctx.mcpReq.elicitInput({ message: note.title, requestedSchema: { type: 'object', properties: {} } });\n  }\n  return { content: [] };`,
       ),
       'n.ts',
     );
@@ -706,7 +707,7 @@ ${body}
     expect(output).toContain(
       [
         '  if (mrtr.step === undefined) {',
-        '    const byId: Record<string, Note | undefined> = {};',
+        '    const byId: Record<string, Note | undefined> = { [id]: notes.get(id) };',
         '    const note = byId[id];',
         '    if (!note) return { content: [] };',
         '    if (note.tags.length === 0) {',
@@ -742,7 +743,7 @@ ${body}
 
   it('carries a let assigned before the question', () => {
     const { plan } = transformSource(
-      tool(`  let reason: string;\n  reason = 'x';\n${ask}\n  return { content: [{ type: 'text', text: reason + answer.action }] };`),
+      tool(`  let reason: string;\n  reason = notes.get(id)?.title ?? 'x';\n${ask}\n  return { content: [{ type: 'text', text: reason + answer.action }] };`),
       'n.ts',
     );
     expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['reason'] }]);
@@ -757,14 +758,24 @@ ${body}
     expect(output).toContain('@mrtr-todo(mutated-local): `note` refers to an object held elsewhere (`notes.get(id)!`)');
   });
 
-  it('carries a value the handler made itself, changed after the question', () => {
+  it('carries a value the handler made itself from one read once, changed after the question', () => {
+    const { plan } = transformSource(
+      tool(
+        `  const seen: Note = { title: notes.get(id)?.title ?? id, tags: [] };\n${ask}\n  seen.tags.push(String(answer.action));\n  return { content: [{ type: 'text', text: seen.tags.join() }] };`,
+      ),
+      'n.ts',
+    );
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['seen'] }]);
+  });
+
+  it('makes again a value the handler made from its arguments, changed after the question', () => {
     const { plan } = transformSource(
       tool(
         `  const seen: Note = { title: id, tags: [] };\n${ask}\n  seen.tags.push(String(answer.action));\n  return { content: [{ type: 'text', text: seen.tags.join() }] };`,
       ),
       'n.ts',
     );
-    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: ['seen'] }]);
+    expect(plan.sites).toMatchObject([{ status: 'migrated', lifted: [], rederived: ['seen'] }]);
   });
 
   it("notes that code after the question reads the retry's request", () => {
@@ -1179,6 +1190,23 @@ describe('a request through the context of a function no registration here names
     const { plan, output } = transformSource(SERVER + code, 'server.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
     expect(output).toContain('is made in a function that takes a request context (`ctx`)');
+  });
+
+  it.each([
+    [
+      'a function a factory returns, for a registry to register',
+      `async function makeFolders(server: McpServer) {\n  return async () => {\n    const r = await server.server.listRoots();\n    return { content: [{ type: 'text' as const, text: String(r.roots.length) }] };\n  };\n}\nexport const FOLDERS = { name: 'folders', build: makeFolders };\n`,
+      'makeFolders',
+    ],
+    [
+      'a handler an arrow factory returns, taking its context',
+      `const makeWipe = (server: McpServer) => async (ctx: ServerContext): Promise<CallToolResult> => {\n    ${ASK}\n};\nexport const tools = [{ name: 'wipe', build: makeWipe }];\n`,
+      'makeWipe',
+    ],
+  ])('is marked as one, naming its factory: %s', (_name, code, factory) => {
+    const { plan, output } = transformSource(SERVER + code, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'unregistered-handler']]);
+    expect(output).toContain(`this request is made in a function that \`${factory}\` returns, which the codemod could not tie to`);
   });
 
   it("is a request outside every handler in a resource template's list callback", () => {

@@ -59,7 +59,7 @@ import * as z from 'zod/v4';
 export function createServer(): McpServer {
   const server = new McpServer({ name: 'review', version: '1.0.0' });
   server.registerTool('confirm', { inputSchema: z.object({ x: z.string() }) }, async ({ x }, ctx) => {
-    const n: number = x.length;
+    const n: number = Date.now(); // read once: the clock is not derived again
     const answer = await ctx.mcpReq.elicitInput({ message: x, requestedSchema: { type: 'object', properties: {} } });
     return { content: [{ type: 'text', text: \`\${n} \${answer.action}\` }] };
   });
@@ -333,14 +333,24 @@ describe('--report FILE.html', () => {
           next: hostile,
           guidance: hostile,
         },
-        { file: `dir/${hostile}.ts`, line: 1, column: 3, kind: 'roots', status: 'migrated', handler: 'tool:t', lifted: [hostile] },
+        {
+          file: `dir/${hostile}.ts`,
+          line: 1,
+          column: 3,
+          kind: 'roots',
+          status: 'migrated',
+          handler: 'tool:t',
+          lifted: [hostile],
+          rederived: [hostile],
+          rerun: [{ text: hostile, line: 1, why: 'declared' }],
+        },
       ],
       errors: [{ file: hostile, stage: 'parse', message: hostile, line: 2, column: 3 }],
     };
     const page = renderHtmlReport(result, { dryRun: true });
     expect(page).not.toContain('<img');
     expect(page).not.toContain('onerror="');
-    expect(page.split(escapeHtml(hostile)).length - 1).toBeGreaterThanOrEqual(10);
+    expect(page.split(escapeHtml(hostile)).length - 1).toBeGreaterThanOrEqual(12);
   });
 
   it.skipIf(!CHROMIUM && !BROWSER_REQUIRED)(

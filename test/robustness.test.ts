@@ -28,6 +28,7 @@ import { BROKEN_SERVER, ELICIT_SERVER, PLAIN_MODULE, SPLIT_SERVER, V1_MANIFEST, 
 import { BIN, cli, git, runCli } from './support/cli.ts';
 import { ROOT } from './support/fixtures.ts';
 import { noTypes, putFile } from './support/scratch.ts';
+import { typecheck } from './support/typecheck.ts';
 
 const TMP = path.join(ROOT, '.tmp');
 const made: string[] = [];
@@ -573,6 +574,43 @@ describe('the request-state module and the wiring are written as the sources are
     expect(await readFile(server, 'utf8')).toBe(ELICIT_SERVER);
     expect(await listTree(dir)).toEqual(['server.ts']);
   });
+
+  it('Ctrl-C after the first source is written leaves a tree that compiles, and a rerun finishes the job', async () => {
+    const files = ['a.ts', 'b.ts'];
+    for (const file of files) await put(file, ELICIT_SERVER);
+    // Once a source (not the module) has been renamed into place, the run is interrupted; no
+    // rename after it ends, as one in progress would not (the timer keeps the process waiting
+    // for the signal).
+    const afterFirstSource = `
+      import { createRequire, syncBuiltinESMExports } from 'node:module';
+      const fsp = createRequire(import.meta.url)('node:fs/promises');
+      const realRename = fsp.rename;
+      let stopped = false;
+      fsp.rename = async (from, to) => {
+        if (!String(from).endsWith('.mrtr-tmp')) return realRename(from, to);
+        if (stopped) return new Promise(() => {});
+        const source = !String(to).endsWith('mrtr-request-state.ts');
+        stopped = source;
+        await realRename(from, to);
+        if (source) {
+          process.kill(process.pid, 'SIGINT');
+          await new Promise((resolve) => setTimeout(resolve, 60_000));
+        }
+      };
+      syncBuiltinESMExports();
+    `;
+    const run = await childCli(afterFirstSource, ['migrate', '.']);
+    expect(run.code, run.stderr).toBe(130);
+    expect(await listTree(dir)).toEqual(['a.ts', 'b.ts', 'mrtr-request-state.ts']);
+    const texts = await Promise.all(files.map((file) => readFile(path.join(dir, file), 'utf8')));
+    expect(texts.map(migrated).sort()).toEqual([false, true]);
+    expect(typecheck([...files, 'mrtr-request-state.ts'].map((file) => path.join(dir, file)))).toEqual([]);
+
+    const again = await cli(dir, 'migrate', '.');
+    expect(again.code, again.stderr).toBe(0);
+    for (const file of files) expect(migrated(await readFile(path.join(dir, file), 'utf8'))).toBe(true);
+    // The typecheck against the SDK's types takes a while on a busy machine.
+  }, 120_000);
 
   it("a file saved at the module's path while the run writes it is kept, and reported", async () => {
     await put('server.ts', ELICIT_SERVER);

@@ -1,7 +1,7 @@
 // One-shot safety through the real entry (node bin/mrtr-codemod.js), in throwaway git
 // repositories under the project's git-ignored .tmp/: the dirty-tree guard, .gitignore,
 // --include/--exclude, the handler summary line, --json, and the progress line.
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lchown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { discoverFiles } from '../src/engine/discover.ts';
 import { rebasePattern } from '../src/engine/gitignore-rules.ts';
 import { parsePorcelainZ } from '../src/engine/git.ts';
 import { ELICIT_SERVER, MIXED_SERVER, olderStateModule, PLAIN_MODULE, V1_MANIFEST, V1_SERVER } from './engine-samples.ts';
-import { cli, git } from './support/cli.ts';
+import { cli, git, runCli } from './support/cli.ts';
 
 const PROJECT_TMP = fileURLToPath(new URL('../.tmp/', import.meta.url));
 
@@ -108,6 +108,22 @@ describe('dirty git tree', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(await isMigrated('src/server.ts')).toBe(true);
     expect(await read('src/server.ts')).toContain('// work in progress\n');
+  });
+
+  it('a committed file named --force does not pass for the flag: `migrate *` leaves a dirty file as it is', async () => {
+    await repo({ '--force': '', 'server.ts': ELICIT_SERVER });
+    await writeFile(path.join(dir, 'server.ts'), `${ELICIT_SERVER}// work in progress\n`);
+    const before = await snapshot(dir);
+    // What `mrtr-codemod migrate *` runs in that folder.
+    const globbed = await cli(dir, 'migrate', '--force', 'server.ts');
+    expect(globbed).toMatchObject({ code: 2, stdout: '' });
+    expect(globbed.stderr).toMatch(/^mrtr-codemod: --force is an option and also the name of a file here /);
+    expect(await snapshot(dir)).toEqual(before);
+    // After `--`, it is a path like the others, and the dirty-tree guard holds.
+    const dashed = await cli(dir, 'migrate', '--', '--force', 'server.ts');
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toContain('refusing to write: 1 file has uncommitted changes');
+    expect(await snapshot(dir)).toEqual(before);
   });
 
   it('writes on a clean tree, and only the migrated files show in git status afterwards', async () => {
@@ -489,6 +505,35 @@ describe('--patch and --report', () => {
     expect(await isMigrated('src/server.ts')).toBe(false);
   });
 
+  it('never replace a file that holds anything but an earlier output of theirs (an untracked .env, notes), even with --dry-run', async () => {
+    await repo({ 'src/server.ts': ELICIT_SERVER });
+    await writeFile(path.join(dir, '.env'), 'SECRET=1\n');
+    await writeFile(path.join(dir, 'notes.md'), '# notes\n');
+    // Another tool's diff is not ours either: its first line is a header a patch of ours never has.
+    await writeFile(path.join(dir, 'theirs.patch'), 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n');
+    const before = await snapshot(dir);
+    const refused = async (option: string, file: string, what: string) => {
+      const run = await cli(dir, 'migrate', '--dry-run', `${option}=${file}`, 'src');
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(run.stderr).toBe(`mrtr-codemod: ${option} ${file}: exists and is not ${what}; it is not overwritten (remove it or name another file)\n`);
+    };
+    await refused('--patch', '.env', 'a patch mrtr-codemod wrote');
+    await refused('--report', 'notes.md', 'a review page mrtr-codemod wrote');
+    await refused('--patch', 'theirs.patch', 'a patch mrtr-codemod wrote');
+    await refused('--report', '.env', 'a review page mrtr-codemod wrote');
+    expect(await snapshot(dir)).toEqual(before);
+
+    // An empty file, and the outputs of an earlier run, are replaced.
+    await writeFile(path.join(dir, 'out.patch'), '');
+    for (let run = 0; run < 2; run++) {
+      const written = await cli(dir, 'migrate', '--dry-run', '--patch', 'out.patch', '--report', 'out.html', 'src');
+      expect(written.code, written.stderr).toBe(0);
+    }
+    expect(await read('out.patch')).toMatch(/^--- a\/src\/server\.ts\n/);
+    expect(await read('out.html')).toContain('<title>mrtr-codemod review</title>');
+    expect(await read('.env')).toBe('SECRET=1\n');
+  });
+
   it('a path that cannot be written is found before any source is touched', async () => {
     await repo({ 'src/server.ts': ELICIT_SERVER });
     const tooLong = `${'x'.repeat(300)}.patch`;
@@ -615,7 +660,8 @@ describe('a source named on the command line', () => {
   it('is not followed through a symbolic link out of the directory the run is in', async () => {
     await writeFile(path.join(outside, 'victim.ts'), ELICIT_SERVER);
     await mkdir(path.join(dir, 'src'));
-    await symlink(path.join(outside, 'victim.ts'), path.join(dir, 'src/evil.ts'));
+    // A committed relative link, as a hostile repository holds it (src/evil.ts -> ../../outside/victim.ts).
+    await symlink(path.relative(path.join(dir, 'src'), path.join(outside, 'victim.ts')), path.join(dir, 'src/evil.ts'));
     await symlink(outside, path.join(dir, 'linked'));
     await repo({ 'src/server.ts': ELICIT_SERVER });
 
@@ -636,5 +682,48 @@ describe('a source named on the command line', () => {
     expect(result.stdout).toContain('Files changed: 2\n  src/server.ts\n');
     expect(await isMigrated('src/server.ts')).toBe(true);
     expect((await lstat(path.join(dir, 'src/alias.ts'))).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('a tracked file that cannot be read', () => {
+  // A mode of 000 keeps every user out but root, who reads any file: run as root, the test runs
+  // the CLI as nobody, who then owns the repository (git works only in one its user owns).
+  const NOBODY = { uid: 65534, gid: 65534 };
+  const asRoot = process.getuid?.() === 0;
+
+  async function giveTo(root: string, owner: { uid: number; gid: number }): Promise<void> {
+    await lchown(root, owner.uid, owner.gid);
+    for (const entry of await readdir(root, { recursive: true })) await lchown(path.join(root, String(entry)), owner.uid, owner.gid);
+  }
+
+  it('is reported, in a folder that cannot be listed too, and check exits 2', async (ctx) => {
+    await repo({ 'src/locked/server.ts': ELICIT_SERVER, 'src/locked/util.ts': PLAIN_MODULE, 'src/closed.ts': ELICIT_SERVER, 'src/open.ts': ELICIT_SERVER });
+    await chmod(dir, 0o755);
+    const user = asRoot ? NOBODY : undefined;
+    if (user) {
+      await giveTo(dir, user);
+      // nobody must reach the checkout and its node_modules to run the CLI at all.
+      if ((await runCli(dir, ['--version'], { NO_COLOR: '1', HOME: dir }, user)).code !== 0)
+        ctx.skip('run as root, and nobody cannot read this checkout to run the CLI as nobody');
+    }
+    await chmod(path.join(dir, 'src/locked'), 0o000);
+    await chmod(path.join(dir, 'src/closed.ts'), 0o000);
+    try {
+      const check = await runCli(dir, ['check', 'src'], { NO_COLOR: '1', HOME: dir }, user);
+      expect(check.stdout.split('\n').slice(1)).toEqual([
+        'src/closed.ts  read-error  cannot read: permission denied',
+        'src/locked/server.ts  discover-error  permission denied',
+        'src/locked/util.ts  discover-error  permission denied',
+        'mrtr-codemod check: 1 finding in 1 file (1 can be rewritten by `mrtr-codemod migrate`), 3 errors, 2 files checked',
+        '',
+      ]);
+      expect(check.code).toBe(2);
+      const migrate = await runCli(dir, ['migrate', '--dry-run', 'src'], { NO_COLOR: '1', HOME: dir }, user);
+      expect(migrate.stdout).toContain('Errors: 3\n');
+      expect(migrate.code).toBe(2);
+    } finally {
+      await chmod(path.join(dir, 'src/locked'), 0o755);
+      await chmod(path.join(dir, 'src/closed.ts'), 0o644);
+    }
   });
 });

@@ -63,10 +63,20 @@ describe('the module text', () => {
         Object.keys(exports)
           .filter((k) => k !== '__esModule')
           .sort(),
-      ).toEqual(['mrtrCodec', 'mrtrConfigure', 'mrtrResume', 'mrtrVerify']);
+      ).toEqual(['mrtrCodec', 'mrtrConfigure', 'mrtrRedisRounds', 'mrtrResume', 'mrtrVerify']);
     }
     expect(stateModuleText('esm')).not.toMatch(/: (string|unknown|ServerContext)\b|<MrtrState>|\bas T\b/);
     expect(stateModuleText('cjs')).toContain('require("@modelcontextprotocol/server")');
+  });
+
+  it('names the round store several instances share wherever its header names instances', () => {
+    const text = stateModuleText('ts');
+    const paragraphs = text.slice(0, text.indexOf('\nimport ')).split('\n//\n');
+    // Instances of the server (not a class instance, one of the values JSON cannot carry).
+    const naming = paragraphs.filter((paragraph) => /(?<!class )\binstances?\b/.test(paragraph));
+    expect(naming.length).toBeGreaterThan(1);
+    for (const paragraph of naming) expect(paragraph).toMatch(/round store/);
+    expect(text).toContain('//   mrtrConfigure({ rounds: mrtrRedisRounds(redis) })');
   });
 
   it('tells a current module from an outdated one, one a person edited, and a file it did not write', () => {

@@ -53,6 +53,16 @@ it('takes the same options as the CLI: --sampling=flag', async () => {
   expect(readFileSync(target, 'utf8')).toBe(c.output);
 });
 
+it('takes the same options as the CLI: --idempotent=NAME', async () => {
+  const c = fixtureCases().find((f) => f.name === 'rederive-idempotent')!;
+  mkdirSync(path.join(work, 'idempotent'), { recursive: true });
+  cpSync(path.join(FIXTURES, '_support'), path.join(work, '_support'), { recursive: true });
+  const target = path.join(work, 'idempotent', 'input.ts');
+  writeFileSync(target, c.input);
+  await jscodeshift('mrtr-handlers.ts', `--idempotent=${c.options.idempotent!.join(',')}`, `--state-module=${path.join(work, '_support')}/`, target);
+  expect(readFileSync(target, 'utf8')).toBe(c.output);
+});
+
 it('imports the request-state module beside the file by default, and says when it is missing', async () => {
   const c = fixtureCases().find((f) => f.name === 'elicit-confirm-delete')!;
   mkdirSync(path.join(work, 'default'), { recursive: true });

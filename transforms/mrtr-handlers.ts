@@ -17,6 +17,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { API, FileInfo } from 'jscodeshift';
+import { carriedDeclarationsFor } from '../src/analyse/carried-declarations.ts';
 import type { TypeScript } from '../src/analyse/load-typescript.ts';
 import { TsTypeFactsProvider } from '../src/analyse/ts-type-facts.ts';
 import { isV1Source } from '../src/engine/v1-upgrade.ts';
@@ -41,11 +42,19 @@ const types = new TsTypeFactsProvider(async () => {
     return require('typescript') as TypeScript;
   }
   return (await import('../src/analyse/load-typescript.ts')).loadTypeScript();
-});
+}, loadCarried);
+
+/** The SDK declarations the checker falls back to: under the stock runner, found from this module's folder (dist/transforms, beside dist/analyse). */
+async function loadCarried() {
+  if (typeof require === 'function') return carriedDeclarationsFor(path.join(__dirname, '..', 'analyse'));
+  return (await import('../src/analyse/load-typescript.ts')).loadCarriedDeclarations();
+}
 
 interface Options {
   /** `--sampling=flag`, as on the CLI. */
   sampling?: string;
+  /** `--idempotent=NAME` (comma-separated, or repeated), as on the CLI. */
+  idempotent?: string | string[];
   /** `--state-module=PATH`: the request-state module (a file, or a folder to hold it), relative to the working directory. */
   stateModule?: string;
   'state-module'?: string;
@@ -60,8 +69,13 @@ export default async function transformer(file: FileInfo, api: API, options: Opt
   }
   const sampling = options.sampling === 'flag' ? 'flag' : 'migrate';
   const stateModule = stateModulePath(file.path, options.stateModule ?? options['state-module']);
+  const idempotent = [options.idempotent ?? []]
+    .flat()
+    .flatMap((names) => String(names).split(','))
+    .filter(Boolean);
   const { output, changed, plan } = await transformWithTypes(file.source, file.path, types, {
     sampling,
+    ...(idempotent.length > 0 ? { idempotent } : {}),
     ...(stateModule ? { stateModule: { path: stateModule } } : {}),
   });
   for (const site of plan.sites) {

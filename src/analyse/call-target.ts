@@ -5,21 +5,36 @@ import type { CallExpression, Node, OptionalCallExpression } from '@babel/types'
 import { memberPath, propertyOf, stringValue, type FunctionNode } from './ast.ts';
 import { constString, type Declarations } from './file-index.ts';
 import type { ReceiverResolver } from './receivers.ts';
-import { LEGACY_METHOD_NAMES, LEGACY_PARAMETER_NAMES } from './sdk-surface.ts';
+import { LEGACY_METHOD_NAMES, LEGACY_PARAMETER_NAMES, WRAPPER_METHOD_NAMES } from './sdk-surface.ts';
 
 /**
  * False when the call cannot be a legacy request whatever its receiver: a method call whose
- * name no legacy shape has. Calls through a plain name are looked up (`const f = x.m.bind(x)`).
+ * name neither a legacy shape nor a wrapper's push method has. Calls through a plain name are
+ * looked up (`const f = x.m.bind(x)`).
  */
 export function mayBeLegacyCall(call: CallExpression | OptionalCallExpression): boolean {
-  const callee = call.callee;
+  const callee = unwrappedCallee(call);
   if (callee.type === 'Identifier') return true;
   if (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') return false;
-  if (!callee.computed) return callee.property.type === 'Identifier' && LEGACY_METHOD_NAMES.has(callee.property.name);
+  const named = (name: string) => LEGACY_METHOD_NAMES.has(name) || WRAPPER_METHOD_NAMES.has(name);
+  if (!callee.computed) return callee.property.type === 'Identifier' && named(callee.property.name);
   // `x['elicitInput'](...)`, and `x[name](...)` with a const name (looked up later).
   // Any other name in brackets may be one too: it is read (or found unreadable) later.
   const written = stringValue(callee.property);
-  return written !== undefined ? LEGACY_METHOD_NAMES.has(written) : true;
+  return written !== undefined ? named(written) : true;
+}
+
+/** The callee without what only the type checker sees: `(x.m as any)(...)`, `x.m!(...)` call `x.m` on `x`. */
+export function unwrappedCallee(call: CallExpression | OptionalCallExpression): Node {
+  let callee: Node = call.callee;
+  while (
+    callee.type === 'TSAsExpression' ||
+    callee.type === 'TSSatisfiesExpression' ||
+    callee.type === 'TSNonNullExpression' ||
+    callee.type === 'TSTypeAssertion'
+  )
+    callee = callee.expression;
+  return callee;
 }
 
 /**
@@ -109,12 +124,14 @@ export interface CallTarget {
   receiver: Node;
   /** What the checker is asked about when the receiver is in doubt: `x` of `x.server`, which should be an McpServer. */
   asked?: Node;
-  /** A function handed in as a parameter named like a legacy call (`async function ask(elicitInput, ...)`). */
+  /** A function handed in as a parameter named like a legacy call (`async function ask(elicitInput, ...)`), or taken out of one (`({ createMessage }) => ...`). */
   handedIn?: boolean;
   /** The call goes through a name destructured from a handler parameter (`async (args, { sendRequest }) => ...`). */
   destructured?: Destructured;
   /** The method is named in brackets by an expression nothing here reads (`x[names.ask](...)`); `method` is ''. */
   unreadableMethod?: true;
+  /** The callee is a property of an object parameter, taken out by destructuring it (`async (args, { elicit }) => ...`). */
+  fromParameter?: { fn: FunctionNode; param: Node };
 }
 
 export function callTarget(
@@ -123,15 +140,14 @@ export function callTarget(
   functions: readonly FunctionNode[],
   resolver: () => ReceiverResolver,
 ): CallTarget | undefined {
-  const callee = call.callee;
+  const callee = unwrappedCallee(call);
   if (callee.type !== 'Identifier') return memberTarget(callee, declarations, functions, resolver);
   const declared = declarations(callee.name, functions);
   if (!declared) return bareNameTarget(callee, functions, resolver);
   if (declared.from) {
-    const path = memberPath(declared.from.object);
-    return path === undefined
-      ? undefined
-      : { method: declared.from.property, path: throughAliases(path, declarations, functions), receiver: declared.from.object };
+    // `const { m } = x.y`, and `const { m } = await connect()`, whose object no path names.
+    const object = declared.from.object;
+    return { method: declared.from.property, path: throughAliases(receiverPath(object), declarations, functions), receiver: object };
   }
   const init = declared.init;
   // `x.m.bind(x)`, `x?.m?.bind(x)`
@@ -157,17 +173,22 @@ function memberTarget(member: Node, declarations: Declarations, functions: reado
   const path = throughAliases(receiverPath(member.object), declarations, functions);
   // `mcpReq.send(...)` with `mcpReq` destructured from the handler's context.
   const destructured = path === 'mcpReq' ? destructuredFrom(path, functions, resolver) : undefined;
-  // `x.server.m(...)`: the checker is asked whether `x` is an McpServer (its `.server` has the
-  // SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
   const object = member.object;
-  const asked =
-    (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
+  const asked = askedAbout(object);
+  return { method, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
+}
+
+/**
+ * `x` of a receiver `x.server`: the checker is asked whether it is an McpServer (its `.server`
+ * has the SDK's type only when the SDK's declarations are installed; `x`'s own may be the project's).
+ */
+export function askedAbout(object: Node): Node | undefined {
+  return (object.type === 'MemberExpression' || object.type === 'OptionalMemberExpression') &&
     !object.computed &&
     object.property.type === 'Identifier' &&
     object.property.name === 'server'
-      ? object.object
-      : undefined;
-  return { method, path, receiver: object, ...(asked ? { asked } : {}), ...(destructured ? { destructured } : {}) };
+    ? object.object
+    : undefined;
 }
 
 function destructuredFrom(name: string, functions: readonly FunctionNode[], resolver: () => ReceiverResolver): Destructured | undefined {
@@ -181,15 +202,46 @@ function bareNameTarget(
   functions: readonly FunctionNode[],
   resolver: () => ReceiverResolver,
 ): CallTarget | undefined {
-  // Only a name of the legacy surface may be a function handed in (most calls are not).
-  if (!LEGACY_PARAMETER_NAMES.has(callee.name)) return undefined;
+  // Only a name of the legacy surface may be a function handed in, or a property named so taken
+  // out of a parameter (most calls are neither).
+  if (!LEGACY_PARAMETER_NAMES.has(callee.name) && !takenFromParameter(callee.name, functions)) return undefined;
   const b = resolver().bindingOf(callee.name, functions);
   // `async (args, { sendRequest }) => ...`: the handler's own context, destructured.
   if (b?.kind === 'param' && b.pattern && b.pattern.property === 'sendRequest') {
     return { method: 'sendRequest', path: 'ctx', receiver: callee, destructured: { fn: b.fn, param: b.param, property: b.pattern.property } };
   }
+  // `({ createMessage }) => createMessage(...)`, `(args, { elicit: ask }) => ask(...)`: a request
+  // method taken out of an object handed in, whatever held it.
+  if (b?.kind === 'param' && b.pattern && PATTERN_NAMES.has(b.pattern.property))
+    return { method: b.pattern.property, path: '', receiver: callee, handedIn: true, fromParameter: { fn: b.fn, param: b.param } };
   // A function handed in under a legacy call's name, or a bare `send(...)` / `sendRequest(...)`
   // we cannot trace: still a site when its request names a legacy method, with no known receiver.
-  if (b?.kind === 'param' && !b.pattern) return { method: callee.name, path: '', receiver: callee, handedIn: true };
+  if (b?.kind === 'param' && !b.pattern && LEGACY_PARAMETER_NAMES.has(callee.name)) return { method: callee.name, path: '', receiver: callee, handedIn: true };
   return !b && /^send(Request)?$/.test(callee.name) ? { method: callee.name, path: '', receiver: callee } : undefined;
+}
+
+/** Properties that name a request when taken out of an object parameter (`send` and `request` are too common). */
+const PATTERN_NAMES: ReadonlySet<string> = new Set(
+  [...LEGACY_METHOD_NAMES, ...WRAPPER_METHOD_NAMES].filter((name) => name !== 'send' && name !== 'request' && name !== 'sendRequest'),
+);
+
+/** Whether a parameter of `functions` destructures a property named like a request into `name` (a cheap look before the binding is asked for). */
+function takenFromParameter(name: string, functions: readonly FunctionNode[]): boolean {
+  return functions.some((fn) =>
+    fn.params.some((param) => {
+      const pattern = param.type === 'AssignmentPattern' ? param.left : param;
+      return (
+        pattern.type === 'ObjectPattern' &&
+        pattern.properties.some(
+          (p) =>
+            p.type === 'ObjectProperty' &&
+            !p.computed &&
+            p.key.type === 'Identifier' &&
+            PATTERN_NAMES.has(p.key.name) &&
+            p.value.type === 'Identifier' &&
+            p.value.name === name,
+        )
+      );
+    }),
+  );
 }

@@ -15,8 +15,8 @@ import type {
   VariableDeclaration,
   VariableDeclarator,
 } from '@babel/types';
-import { isFunction, memberPath, stringValue, walk, type FunctionNode } from './ast.ts';
-import { LEGACY_METHOD_NAMES } from './sdk-surface.ts';
+import { isFunction, stringValue, walk, type FunctionNode } from './ast.ts';
+import { LEGACY_METHOD_NAMES, WRAPPER_METHOD_NAMES } from './sdk-surface.ts';
 
 /** A node with its ancestors, outermost first: a copy of the walk's stack, made once and shared by whatever keeps it (never mutated). */
 export interface Indexed<T extends Node> {
@@ -39,7 +39,7 @@ export interface FileIndex {
   functions: Array<Indexed<FunctionNode>>;
   declarators: Declarator[];
   throws: Array<Indexed<ThrowStatement>>;
-  /** Members named like a legacy request method (`x.elicitInput`, `x['send']`), called or not. */
+  /** Members named like a legacy request method or a wrapper's (`x.elicitInput`, `x['send']`, `ctx.elicit`), called or not. */
   legacyMembers: Array<Indexed<MemberExpression | OptionalMemberExpression>>;
   constructions: NewExpression[];
   /** Import declarations (at the top of the module, or of a `declare module` block). */
@@ -107,7 +107,7 @@ export function indexFile(program: Node): FileIndex {
 /** `x.elicitInput`, `x['send']`: a member named like a legacy request method. */
 function namesLegacyMethod(member: MemberExpression | OptionalMemberExpression): boolean {
   const name = member.computed ? stringValue(member.property) : member.property.type === 'Identifier' ? member.property.name : undefined;
-  return name !== undefined && LEGACY_METHOD_NAMES.has(name);
+  return name !== undefined && (LEGACY_METHOD_NAMES.has(name) || WRAPPER_METHOD_NAMES.has(name));
 }
 
 /** The innermost function among a node's ancestors (null at the top of the module). */
@@ -123,7 +123,7 @@ export function enclosingFunctions(ancestors: readonly Node[]): FunctionNode[] {
 
 export interface Declared {
   init?: Node | null;
-  /** `const { m } = x.y`: the name is the property `m` of `x.y`. */
+  /** `const { m } = x.y` (or `= await connect()`): the name is the property `m` of `x.y`. */
   from?: { property: string; object: Node };
 }
 
@@ -145,7 +145,7 @@ export function constDeclarations(index: FileIndex): Declarations {
     // A `let` or `var` may hold something else by the time of the call: not followed.
     if (declaration.kind !== 'const') continue;
     if (node.id.type === 'Identifier') add(scope, node.id.name, { init: node.init });
-    else if (node.id.type === 'ObjectPattern' && node.init && memberPath(node.init) !== undefined) {
+    else if (node.id.type === 'ObjectPattern' && node.init) {
       for (const p of node.id.properties) {
         if (p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier')
           add(scope, p.value.name, { from: { property: p.key.name, object: node.init } });

@@ -1,15 +1,26 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, Identifier, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
+import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
 import { argumentParams, keyName, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
-import { callTarget, mayBeLegacyCall, propertyName, receiverPath, staticString, throughAliases, type CallTarget, type Destructured } from './call-target.ts';
+import {
+  askedAbout,
+  callTarget,
+  mayBeLegacyCall,
+  propertyName,
+  receiverPath,
+  staticString,
+  throughAliases,
+  type CallTarget,
+  type Destructured,
+} from './call-target.ts';
 import { constDeclarations, enclosingFunctions, innermostFunction, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
+import { requestMethodOf, schemaMethod, type Scope } from './request-method.ts';
+import { invocationOf, type Invocation } from './invoked-members.ts';
+import { wrapperCall } from './wrapper-calls.ts';
 import {
   LEGACY_CALLS,
   LEGACY_METHOD_NAMES,
   LEGACY_PARAMETER_NAMES,
-  CONTEXT_PARAMETER,
-  CONTEXT_PUSH_CALLS,
   REQUEST_METHODS,
   URL_ELICITATION_ERROR,
   URL_THROW_SHAPE,
@@ -64,7 +75,11 @@ export interface LegacySite {
    * Always refused (`unfollowed-reference`).
    */
   unreadable?: 'computedMethod' | 'nestedPattern' | UnprovenSite;
-  /** For a hand-rolled request (`unreadable: 'handRolled'`): the request method it names. */
+  /**
+   * The legacy method a request names where its kind is not read from it: a request built by
+   * hand (`unreadable: 'handRolled'`), or one named only by the SDK's schema it is built or sent
+   * with (`sendRequest(request, ElicitResultSchema)`), which is reported and never rewritten.
+   */
   requestMethod?: string;
   /**
    * Set when only the method name says it is an MCP request (`x.server.createMessage` where
@@ -118,9 +133,14 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
       continue;
     }
     const matched = matchLegacyCall(node, target, { declarations, functions });
-    if (!matched) continue;
+    if (!matched) {
+      const wrapped = wrapperSite(node, target, node.arguments as Node[], { declarations, functions }, parents, resolver);
+      if (wrapped) sites.push(wrapped);
+      continue;
+    }
     const certainty = receiverCertainty(matched.shape, target, functions, resolver);
-    if (certainty === 'not-sdk' || (matched.shape.method === 'request' && matched.kind === undefined && certainty !== 'known')) continue;
+    const unnamed = matched.shape.method === 'request' && matched.kind === undefined && matched.requestMethod === undefined;
+    if (certainty === 'not-sdk' || (unnamed && certainty !== 'known')) continue;
     const standIn = certainty === 'uncertain' && !target.handedIn && target.path !== '' && resolver().isStandIn(target.receiver, functions);
     sites.push({
       ...matched,
@@ -137,9 +157,46 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
     });
   }
   sites.push(...handedOnReferences(index, declarations, resolver));
-  sites.push(...unprovenSites(index, declarations, sites));
+  sites.push(...unprovenSites(index, declarations, sites, resolver));
   // In source order, optional calls among the others.
   return sites.sort((a, b) => a.call.start! - b.call.start!);
+}
+
+/**
+ * A wrapper's push call (wrapper-calls.ts): `extra.elicit(...)`, `session.requestSampling(...)`,
+ * `this.extra.sendRequest({ method: 'roots/list' })`; a `sendRequest` only when something among
+ * `args` (what the method receives, when they can be read) names a legacy method.
+ */
+function wrapperSite(
+  node: LegacySite['call'],
+  target: CallTarget,
+  args: readonly Node[] | undefined,
+  scope: Scope,
+  ancestors: readonly Node[],
+  resolver: () => ReceiverResolver,
+): LegacySite | undefined {
+  const wrapper = wrapperCall(target, scope.functions, resolver);
+  if (!wrapper) return undefined;
+  const { shape, holder } = wrapper;
+  const method = shape.kind === 'by-method' ? namedMethod(args, scope) : undefined;
+  if (shape.kind === 'by-method' && method === undefined) return undefined;
+  const functions = [...scope.functions];
+  return {
+    call: node,
+    shape,
+    receiverHead: target.path.split('.')[0]!,
+    kind: method ? REQUEST_METHODS[method] : (shape.kind as InputKind),
+    receiver: holder,
+    functions,
+    enclosing: functions[functions.length - 1],
+    ancestors,
+    unreadable: 'contextPush',
+  };
+}
+
+/** The legacy method a request sent with `args` names: by its request (`{ method }`, built by a schema) or its result's schema. */
+function namedMethod(args: readonly Node[] | undefined, scope: Scope): string | undefined {
+  return args ? (requestMethodOf(args[0], scope) ?? schemaMethod(args[1])) : undefined;
 }
 
 /**
@@ -150,7 +207,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
  */
 export type UnprovenSite = 'contextPush' | 'sentThrough' | 'handRolled';
 
-function unprovenSites(index: FileIndex, declarations: Declarations, found: readonly LegacySite[]): LegacySite[] {
+function unprovenSites(index: FileIndex, declarations: Declarations, found: readonly LegacySite[], resolver: () => ReceiverResolver): LegacySite[] {
   const sites: LegacySite[] = [];
   const seen = new Set<Node>(found.map((s) => s.call));
   const calls = [...index.calls, ...index.optionalCalls];
@@ -166,14 +223,9 @@ function unprovenSites(index: FileIndex, declarations: Declarations, found: read
   for (const { node, ancestors } of calls) {
     if (seen.has(node)) continue;
     const functions = enclosingFunctions(ancestors);
-    const push = contextPushShape(node, functions);
-    if (push) {
-      const holder = (node.callee as MemberExpression).object as Identifier;
-      add(node, ancestors, { receiver: holder, shape: push, receiverHead: holder.name, kind: push.kind as InputKind, unreadable: 'contextPush' });
-      continue;
-    }
     const method = handRolledMethod(node, declarations, functions);
-    if (method)
+    // The SDK's MCP Client sends its requests to a server: none of them asks the client.
+    if (method && !resolver().isMcpClient((node.callee as MemberExpression).object, functions))
       add(node, ancestors, {
         receiver: node.callee,
         shape: SENT_BY_METHOD,
@@ -257,38 +309,16 @@ function parameterOwner(functions: readonly FunctionNode[], name: string): { own
   return undefined;
 }
 
-/** `extra.elicit(...)`, `ctx.sample(...)` on a parameter named like a handler's context. */
-function contextPushShape(call: CallExpression | OptionalCallExpression, functions: readonly FunctionNode[]): LegacyCallShape | undefined {
-  const callee = call.callee;
-  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return undefined;
-  if (callee.property.type !== 'Identifier' || callee.object.type !== 'Identifier') return undefined;
-  const method = callee.property.name;
-  const shape = CONTEXT_PUSH_CALLS.find((s) => s.method === method);
-  const holder = callee.object.name;
-  if (!shape || !CONTEXT_PARAMETER.test(holder)) return undefined;
-  return functions.some((fn) => argumentParams(fn).some((p) => p?.type === 'Identifier' && p.name === holder)) ? shape : undefined;
-}
-
 /**
  * `x.send(request)` or `x.request(request)` whose request names a server→client method: an
- * object `{ method: 'roots/list', ... }` (written there or in a const), or a call building one
- * with the method among its arguments (`createRequest(id, 'roots/list', {})`).
+ * object `{ method: 'roots/list', ... }` (written there or in a const), one built by the SDK's
+ * schema, or a call building one with the method among its arguments (`createRequest(id, 'roots/list', {})`).
  */
 function handRolledMethod(call: CallExpression | OptionalCallExpression, declarations: Declarations, functions: readonly FunctionNode[]): string | undefined {
   const callee = call.callee;
   if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return undefined;
   if (callee.property.type !== 'Identifier' || (callee.property.name !== 'send' && callee.property.name !== 'request')) return undefined;
-  let request = call.arguments[0] as Node | undefined;
-  if (request?.type === 'Identifier') request = declarations(request.name, functions)?.init ?? undefined;
-  while (request && (request.type === 'TSAsExpression' || request.type === 'TSSatisfiesExpression' || request.type === 'AwaitExpression'))
-    request = request.type === 'AwaitExpression' ? request.argument : request.expression;
-  const named = (node: Node | undefined) => {
-    const value = node ? staticString(node, declarations, functions) : undefined;
-    return value !== undefined && Object.hasOwn(REQUEST_METHODS, value) ? value : undefined;
-  };
-  if (request?.type === 'ObjectExpression') return named(propertyOf(request, 'method'));
-  if (request?.type === 'CallExpression') for (const argument of request.arguments) if (named(argument as Node)) return named(argument as Node);
-  return undefined;
+  return requestMethodOf(call.arguments[0] as Node | undefined, { declarations, functions });
 }
 
 /**
@@ -380,26 +410,33 @@ function reflectedMethod(
   const functions = enclosingFunctions(ancestors);
   const method = staticString(key, declarations, functions);
   if (method === undefined || !LEGACY_METHOD_NAMES.has(method)) return undefined;
-  return handedOnSite(call, object!, method, ancestors, declarations, resolver);
+  return handedOnSite(call, { object: object!, method, invoked: {} }, ancestors, declarations, resolver);
 }
 
 /**
- * The site of legacy method `method` of `object` taken without being called (at `node`): only
- * on an object known to be the SDK's (a look-alike's method may be handed anywhere).
+ * The site of legacy method `method` of `object` taken without being called (at `node`): on an
+ * object known to be the SDK's (a look-alike's method may be handed anywhere), or, when it is
+ * `invoked` all the same (`.call`, `.apply`, `.bind`, `Reflect.apply`), on an object in doubt,
+ * a wrapper's push method included.
  */
 function handedOnSite(
   node: LegacySite['call'],
-  object: Node,
-  method: string,
+  use: { object: Node; method: string; invoked: Invocation | undefined },
   ancestors: readonly Node[],
   declarations: Declarations,
   resolver: () => ReceiverResolver,
 ): LegacySite | undefined {
+  const { object, method, invoked } = use;
   const functions = enclosingFunctions(ancestors);
+  const scope = { declarations, functions };
   const target: CallTarget = { method, path: throughAliases(receiverPath(object), declarations, functions), receiver: object };
   const parts = target.path.split('.');
   const shape = LEGACY_CALLS.find((s) => s.method === method && receiverMatches(s, parts, target));
-  if (!shape || receiverCertainty(shape, target, functions, resolver) !== 'known') return undefined;
+  if (!shape) return invoked ? wrapperSite(node, target, invoked.args, scope, ancestors, resolver) : undefined;
+  const certainty = receiverCertainty(shape, target, functions, resolver);
+  // A request sent by its method cannot be told from an HTTP client's `request` unless its arguments name one.
+  const inDoubt = certainty === 'uncertain' && invoked !== undefined && (shape.kind !== 'by-method' || namedMethod(invoked.args, scope) !== undefined);
+  if (certainty !== 'known' && !inDoubt) return undefined;
   return {
     call: node,
     shape,
@@ -410,6 +447,7 @@ function handedOnSite(
     enclosing: functions[functions.length - 1],
     ancestors,
     handedOn: true,
+    ...(inDoubt ? { uncertain: true, asked: askedAbout(object) ?? object } : {}),
   };
 }
 
@@ -427,7 +465,10 @@ function handedOnReferences(index: FileIndex, declarations: Declarations, resolv
     if (!handedOn(node, ancestors) && !storedAndHandedOn(node, ancestors)) continue;
     if (toLegacyParameter(node, ancestors, (functionsByName ??= namedFunctions(index)))) continue;
     const method = propertyName(node, declarations, enclosingFunctions(ancestors));
-    const site = method === undefined ? undefined : handedOnSite(node, node.object, method, ancestors, declarations, resolver);
+    const site =
+      method === undefined
+        ? undefined
+        : handedOnSite(node, { object: node.object, method, invoked: invocationOf(node, ancestors) }, ancestors, declarations, resolver);
     if (site) sites.push(site);
   }
   return sites;
@@ -539,9 +580,11 @@ function receiverMatches(shape: LegacyCallShape, parts: readonly string[], targe
 
 /**
  * Whether the receiver of a `*.server` shape is the SDK's low-level Server: known from where it
- * came from (receivers.ts), certainly not (a local class's own method, an object literal), or in
- * doubt: named like a server, a local stand-in interface with push methods, a function handed
- * in, or a request naming a legacy method. Other receivers in doubt are not taken for one.
+ * came from (receivers.ts), certainly not (a local class's own method, an object literal, an
+ * McpServer, which has no such method), or in doubt: whatever nothing here explains (another
+ * module's object, a parameter, a `let`, a store's value), or a function handed in. A method
+ * named like a request is never dropped for its receiver's name alone: only the type checker
+ * (asked about each site in doubt) or where the receiver came from may show it is not one.
  */
 function receiverCertainty(
   shape: LegacyCallShape,
@@ -554,21 +597,10 @@ function receiverCertainty(
   if (target.path === '') return 'uncertain';
   const role = resolver().roleOf(target.receiver, functions);
   if (role === 'server') return 'known';
-  if (role !== undefined) return 'not-sdk';
-  const parts = target.path.split('.');
-  // `elicitInput` is the SDK's own name: on a receiver nothing explains it is in doubt, not dropped.
-  if (/server$/i.test(parts[parts.length - 1]!) || shape.method === 'request' || shape.method === 'elicitInput') return 'uncertain';
-  const head = target.receiver.type === 'Identifier' ? target.receiver : undefined;
-  return head && resolver().isDuckTyped(head, functions) ? 'uncertain' : 'not-sdk';
+  return role === undefined ? 'uncertain' : 'not-sdk';
 }
 
 type Matched = Omit<LegacySite, 'call' | 'functions' | 'enclosing' | 'ancestors' | 'receiver'>;
-
-/** Where names are looked up: the file's consts, from the functions around the call. */
-interface Scope {
-  declarations: Declarations;
-  functions: readonly FunctionNode[];
-}
 
 function matchLegacyCall(call: CallExpression | OptionalCallExpression, target: CallTarget, scope: Scope): Matched | undefined {
   if (target.path === '') return matchUntraced(call, target, scope);
@@ -597,7 +629,9 @@ function requestArgument(call: CallExpression | OptionalCallExpression, scope: S
 /**
  * `send({ method, params })`: the request names its kind. A request we cannot read statically is
  * still reported (it may well be an elicitation), but never rewritten; a `request` so only on the
- * SDK's own Server (findLegacySites), since `request({ method, url })` is what HTTP clients take.
+ * SDK's own Server (findLegacySites), since `request({ method, url })` is what HTTP clients take,
+ * and a `sendRequest(x)` or `request(x)` only when something names its method: the SDK's schema it
+ * is built with or sent with (`sendRequest(request, ElicitResultSchema)`).
  */
 function matchByMethod(
   call: CallExpression | OptionalCallExpression,
@@ -607,16 +641,21 @@ function matchByMethod(
   scope: Scope,
 ): Matched | undefined {
   const { shape } = matched;
+  const schema = call.arguments[1] as Node | undefined;
   if (request?.type !== 'ObjectExpression') {
+    const named = requestMethodOf(request, scope) ?? schemaMethod(schema);
+    if (named) return { ...matched, requestMethod: named };
     // `sendRequest(x)` on an arbitrary identifier, or `request(x)` on anything, is too generic to flag without types.
     return shape.receiver === 'ctx' || shape.method === 'request' ? undefined : matched;
   }
   const requestMethod = staticString(propertyOf(request, 'method'), scope.declarations, scope.functions);
-  if (requestMethod === undefined) return matched;
+  if (requestMethod === undefined) {
+    const named = schemaMethod(schema);
+    return named ? { ...matched, requestMethod: named } : matched;
+  }
   const kind = REQUEST_METHODS[requestMethod];
   if (!kind) return undefined; // some other request (ping, a custom method): not ours
   // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
-  const schema = call.arguments[1];
   const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
   const params = propertyOf(request, 'params');
   return { ...matched, shape: typed ? { ...shape, resultType: typed } : shape, kind, params, ...(held && params ? { paramsRead: `${held}.params` } : {}) };

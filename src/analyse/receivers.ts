@@ -35,15 +35,17 @@ type Resolved =
   | { shape: readonly Node[]; chain: readonly FunctionNode[] }
   /** An instance of a class another module exports (`new Prompter(...)`). */
   | { imported: { from: string; imported: string } }
+  /** The SDK's MCP Client: no server (its `request(...)` asks one), nor a transport to the client. */
+  | { mcpClient: true }
   | undefined;
 
 export interface ReceiverResolver {
   /** The role of `node`, evaluated inside `functions` (innermost last). */
   roleOf(node: Node, functions: readonly FunctionNode[]): Role | undefined;
-  /** Whether the type named at `node` (an annotation's type) is a local stand-in for the SDK's Server: an interface or type literal with push methods, no SDK base. */
-  isDuckTyped(node: Node, functions: readonly FunctionNode[]): boolean;
   /** Whether the value of `node` is declared as such a stand-in (`llm.server` of `llm: Gateway`, whose `server` is one). */
   isStandIn(node: Node, functions: readonly FunctionNode[]): boolean;
+  /** Whether the value of `node` is the SDK's MCP Client (`new Client(...)`, `client: Client`). */
+  isMcpClient(node: Node, functions: readonly FunctionNode[]): boolean;
   /** The binding a name has at a point, for callers that ask what a callee is. */
   bindingOf(name: string, functions: readonly FunctionNode[]): Binding | undefined;
   /**
@@ -87,19 +89,14 @@ class Resolver implements ReceiverResolver {
     return 'other';
   }
 
-  isDuckTyped(node: Node, functions: readonly FunctionNode[]): boolean {
-    const b = node.type === 'Identifier' ? this.bindings.bindingOf(node.name, functions) : undefined;
-    const annotation = b && (b.kind === 'variable' || b.kind === 'param') ? b.annotation : undefined;
-    if (!annotation) return false;
-    const named =
-      annotation.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' ? this.bindings.localType(annotation.typeName.name) : undefined;
-    const members = named?.type === 'TSInterfaceDeclaration' ? named.body.body : annotation.type === 'TSTypeLiteral' ? annotation.members : [];
-    return hasPushMethods(members);
-  }
-
   isStandIn(node: Node, functions: readonly FunctionNode[]): boolean {
     const r = this.resolve(node, functions);
     return typeof r === 'object' && 'shape' in r && hasPushMethods(r.shape);
+  }
+
+  isMcpClient(node: Node, functions: readonly FunctionNode[]): boolean {
+    const r = this.resolve(node, functions);
+    return typeof r === 'object' && 'mcpClient' in r;
   }
 
   bindingOf(name: string, functions: readonly FunctionNode[]): Binding | undefined {
@@ -138,6 +135,11 @@ class Resolver implements ReceiverResolver {
         const role = this.classRole(cls, functions);
         return role === 'server' || role === 'mcp-server' ? role : { instance: cls, ...(role === undefined ? { inherits: true as const } : {}) };
       }
+      case 'Super': {
+        // `super.m(...)`: the base class's, an instance of it as far as its members go.
+        const cls = this.bindings.thisClassOf(functions[functions.length - 1]!);
+        return cls?.superClass ? this.constructed(cls.superClass, functions) : undefined;
+      }
       case 'CallExpression':
         return this.called(node.callee, functions);
       case 'LogicalExpression':
@@ -165,7 +167,7 @@ class Resolver implements ReceiverResolver {
       return object === 'other' ? 'other' : undefined;
     }
     if ('shape' in object) return this.shapeMemberResolve(object.shape, key, object.chain);
-    if ('imported' in object) return undefined;
+    if ('imported' in object || 'mcpClient' in object) return undefined;
     if ('instance' in object) return this.instanceMemberResolve(object.instance, key);
     if (object.object.properties.some((p) => p.type === 'SpreadElement')) return undefined;
     const value = propertyValue(object.object, key);
@@ -215,8 +217,9 @@ class Resolver implements ReceiverResolver {
       case 'class':
         return 'other';
       case 'import':
-        // Another module's value (a workspace package's too, in a monorepo) is unknown here.
-        return undefined;
+        // Another module's value (a workspace package's too, in a monorepo) is unknown here; a
+        // value the SDK exports is none of its servers (`inputRequired.elicit(...)`: a builder).
+        return isSdkSpecifier(b.from) ? 'other' : undefined;
     }
   }
 
@@ -240,7 +243,7 @@ class Resolver implements ReceiverResolver {
 
   /** An instance of the class a binding names: one imported (the SDK's by name, another module's as such) or one of this file. */
   private instanceOf(b: Extract<Binding, { kind: 'import' | 'class' }>, functions: readonly FunctionNode[]): Resolved {
-    if (b.kind === 'import') return importedClass(b) ?? (isSdkSpecifier(b.from) ? undefined : { imported: { from: b.from, imported: b.imported } });
+    if (b.kind === 'import') return sdkClass(b) ?? (isSdkSpecifier(b.from) ? undefined : { imported: { from: b.from, imported: b.imported } });
     return b.node.superClass ? this.classRole(b.node, functions) : { instance: b.node };
   }
 
@@ -318,7 +321,7 @@ class Resolver implements ReceiverResolver {
       const q = type.typeName;
       if (q.type === 'TSQualifiedName' && q.left.type === 'Identifier') {
         const ns = this.bindings.bindingOf(q.left.name, functions);
-        if (ns?.kind === 'import' && ns.imported === '*') return importedClass({ from: ns.from, imported: q.right.name });
+        if (ns?.kind === 'import' && ns.imported === '*') return sdkClass({ from: ns.from, imported: q.right.name });
       }
       return undefined;
     }
@@ -418,6 +421,17 @@ function roleOfResolved(r: Resolved): Role | undefined {
   if ('imported' in r || ('instance' in r && r.inherits)) return undefined;
   // A stand-in with push methods is unknown: its calls are marked, never dropped.
   return 'shape' in r && hasPushMethods(r.shape) ? undefined : 'other';
+}
+
+/** An import's module is the SDK's client side (`@modelcontextprotocol/client`, v1's `sdk/client/...`). */
+function isClientSpecifier(specifier: string): boolean {
+  return /^@modelcontextprotocol\/(client(\/|$)|sdk\/client\/)/.test(specifier);
+}
+
+/** An instance of a class imported under the name it has in its module: the SDK's two servers and its MCP Client. */
+function sdkClass(b: { from: string; imported: string }): Resolved {
+  if (isClientSpecifier(b.from) || (isSdkSpecifier(b.from) && b.imported === 'Client')) return { mcpClient: true };
+  return importedClass(b);
 }
 
 /** The role of a class imported under the name it has in its module: the SDK's two servers; any other is unknown. */

@@ -6,8 +6,12 @@ export const SERVER_PACKAGE = '@modelcontextprotocol/server';
 
 /** How a legacy call is recognised: the receiver path's shape and the method name. */
 export interface LegacyCallShape {
-  /** `ctx` means the handler's context parameter; `*` means any receiver; `thrown` is a URL elicitation thrown as an error. */
-  receiver: 'ctx.mcpReq' | 'ctx' | '*.server' | 'thrown';
+  /**
+   * `ctx` means the handler's context parameter; `*.server` a receiver that may be the SDK's
+   * low-level Server; `*` any receiver (a wrapper's method: never the SDK's own); `thrown` is a
+   * URL elicitation thrown as an error.
+   */
+  receiver: 'ctx.mcpReq' | 'ctx' | '*.server' | '*' | 'thrown';
   method: string;
   /** Fixed kind, or `by-method` when the kind comes from a `{ method: '...' }` request object. */
   kind: InputKind | 'by-method';
@@ -27,13 +31,17 @@ export const LEGACY_CALLS: readonly LegacyCallShape[] = [
 ];
 
 /**
- * Push methods a framework puts on the context it hands a handler (`extra.elicit(...)`,
- * `ctx.sample(...)`): named like the legacy requests, on an object nothing proves is the SDK's.
- * Never migrated, always marked.
+ * Push methods of wrappers, named like the legacy requests on an object nothing proves is the
+ * SDK's: a framework's on the context it hands a handler (`extra.elicit(...)`, `ctx.sample(...)`,
+ * on a holder named like a context), and the SDK's own names of its handler context's requests
+ * on any other receiver (a framework session's `requestSampling`, a context a class keeps and
+ * its `sendRequest`). Never migrated, always marked, unless the receiver is shown to be unrelated.
  */
-export const CONTEXT_PUSH_CALLS: readonly LegacyCallShape[] = [
+export const WRAPPER_CALLS: readonly LegacyCallShape[] = [
   { receiver: 'ctx', method: 'elicit', kind: 'elicit' },
   { receiver: 'ctx', method: 'sample', kind: 'sampling' },
+  { receiver: '*', method: 'requestSampling', kind: 'sampling' },
+  { receiver: '*', method: 'sendRequest', kind: 'by-method' },
 ];
 
 /** Parameter names that hold a framework's handler context (`extra`, `ctx`, `context`, `toolContext`). */
@@ -42,11 +50,29 @@ export const CONTEXT_PARAMETER = /^(?:extra|ctx|context|\w*(?:Context|Ctx))$/;
 /** The method names of the legacy calls. */
 export const LEGACY_METHOD_NAMES: ReadonlySet<string> = new Set(LEGACY_CALLS.map((shape) => shape.method));
 
+/** The method names of the wrappers' push calls (`elicit`, `sample`; the others are legacy names too). */
+export const WRAPPER_METHOD_NAMES: ReadonlySet<string> = new Set(WRAPPER_CALLS.map((shape) => shape.method));
+
 /** Request methods that used to travel server→client, and the kind each becomes. */
 export const REQUEST_METHODS: Readonly<Record<string, InputKind>> = {
   'elicitation/create': 'elicit',
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
+};
+
+/**
+ * The SDK's schemas of those requests and of their results, by the method each is for: a
+ * request built with one (`ElicitRequestSchema.parse({...})`), or sent with its result's
+ * (`sendRequest(request, ElicitResultSchema)`), names the method however the request is held.
+ */
+export const REQUEST_SCHEMAS: Readonly<Record<string, string>> = {
+  ElicitRequestSchema: 'elicitation/create',
+  ElicitResultSchema: 'elicitation/create',
+  CreateMessageRequestSchema: 'sampling/createMessage',
+  CreateMessageResultSchema: 'sampling/createMessage',
+  CreateMessageResultWithToolsSchema: 'sampling/createMessage',
+  ListRootsRequestSchema: 'roots/list',
+  ListRootsResultSchema: 'roots/list',
 };
 
 export interface KindInfo {
@@ -129,7 +155,8 @@ export const INIT_HOOK_TEXT = new RegExp(INIT_HOOK_WORDS.map((w) => w.replace('/
  * name, or on a `server`. The request context taken whole (`const { send } = ctx.mcpReq`,
  * `const req = ctx.mcpReq`, `ctx.mcpReq[name]`, `{ mcpReq: { elicitInput } }`) or a server's
  * method named in brackets may ask with a method or a name another module holds, so those
- * spellings count too; `ctx.mcpReq.id` and the like do not.
+ * spellings count too; `ctx.mcpReq.id` and the like do not. So do a wrapper's push method
+ * (`.elicit(`, or destructured) and a request named only by its schema (`ElicitResultSchema`).
  */
 export const PREFILTER = new RegExp(
   [
@@ -148,7 +175,12 @@ export const PREFILTER = new RegExp(
       'getClientCapabilities',
     ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
     'mcpReq(?!\\??\\.(?!send\\b))',
-    '\\.(?:elicit|sample)\\s*\\(',
+    // A wrapper's push method, called (`.elicit(`) or invoked otherwise (`.sample.call(`).
+    '\\.(?:elicit|sample)\\s*(?:\\(|\\.\\s*(?:call|apply|bind)\\b)',
+    // A wrapper's push method taken out of its context (`{ elicit }`, `{ elicit: ask }`, `{ sample, ... }`);
+    // not anchored on the brace or comma before it, which every file has in numbers (slow to scan).
+    '\\b(?:elicit\\s*[,:}]|sample\\s*[,}])',
+    '(?:Elicit|CreateMessage|ListRoots)(?:Request|Result)(?:WithTools)?Schema',
     '[sS]erver\\??\\.request\\b',
     '[sS]erver(?:\\?\\.)?\\[',
   ].join('|'),

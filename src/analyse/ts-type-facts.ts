@@ -15,13 +15,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { standInFor, type CarriedDeclarations } from './carried-declarations.ts';
 import type { TypeScript } from './load-typescript.ts';
+import { READ_ONLY_METHODS } from './purity.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './type-facts.ts';
+import { isV1Specifier } from './v1-server-source.ts';
 
 /** The answers, in the order of the questions; null where the checker cannot tell. */
 export interface TypeAnswers {
   locals: Array<LocalTypeFact | null>;
   receivers: Array<boolean | null>;
+  methods?: Array<boolean | null>;
 }
 
 export interface TypeRequest {
@@ -42,9 +46,15 @@ export function factsFromAnswers(questions: TypeQuestions, answers: TypeAnswers)
     const a = answers.receivers[i];
     if (a !== null && a !== undefined) receivers.set(`${q.start}:${q.end}`, a);
   });
+  const methods = new Map<string, boolean>();
+  (questions.methods ?? []).forEach((q, i) => {
+    const a = answers.methods?.[i];
+    if (a !== null && a !== undefined) methods.set(`${q.start}:${q.end}:${q.method}`, a);
+  });
   return {
     local: (name, start) => locals.get(`${start}:${name}`),
     fromSdk: (start, end) => receivers.get(`${start}:${end}`),
+    readsOnly: (start, end, method) => methods.get(`${start}:${end}:${method}`),
   };
 }
 
@@ -70,7 +80,14 @@ export class TypeScriptFacts {
     return this.declarations.size;
   }
 
-  constructor(private readonly ts: TypeScript) {}
+  /**
+   * `carried`: the SDK declarations to resolve its modules from where a project resolves none
+   * (carried-declarations.ts); without them such a project's SDK values are `any`.
+   */
+  constructor(
+    private readonly ts: TypeScript,
+    private readonly carried?: CarriedDeclarations,
+  ) {}
 
   /** Answers the questions of every request; the requests under one tsconfig share a program. */
   answer(requests: readonly TypeRequest[]): TypeAnswers[] {
@@ -97,6 +114,7 @@ export class TypeScriptFacts {
           ? {
               locals: request.questions.locals.map((q) => localFact(this.ts, checker, file, q.name, q.start) ?? null),
               receivers: request.questions.receivers.map((q) => fromSdk(this.ts, checker, file, q.start, q.end) ?? null),
+              methods: (request.questions.methods ?? []).map((q) => readsOnly(this.ts, program, checker, file, q) ?? null),
             }
           : { locals: request.questions.locals.map(() => null), receivers: request.questions.receivers.map(() => null) };
       }
@@ -151,10 +169,46 @@ export class TypeScriptFacts {
       }
       return file;
     };
+    if (this.carried) resolveWithCarried(ts, host, project.options, this.carried);
     const program = ts.createProgram({ rootNames: [...roots.keys()], options: project.options, host });
     this.programs++;
     return program;
   }
+}
+
+/**
+ * Has `host` resolve modules as the project's options make it, except for the modules this
+ * package carries the declarations of (carried-declarations.ts): those come from the carried
+ * copy when the project resolves no such module, or resolves a v2 package name to an older
+ * version, and always for the carried files themselves (they see their own set, whatever the
+ * project has).
+ */
+function resolveWithCarried(ts: TypeScript, host: TS.CompilerHost, options: TS.CompilerOptions, carried: CarriedDeclarations): void {
+  const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => host.getCanonicalFileName(name), options);
+  // A program whose host resolves modules takes the cache from the host: without it, each file's
+  // module format would read its package.json afresh (hundreds of reads a round).
+  host.getModuleResolutionCache = () => cache;
+  const isCarried = (file: string) => carried.folders.some((folder) => normalise(file).startsWith(folder));
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSourceFile) =>
+    literals.map((literal) => {
+      const standIn = standInFor(carried, literal.text);
+      if (standIn !== undefined && carried.modules.has(literal.text) && isCarried(containingFile)) return resolvedTo(ts, standIn);
+      const mode = ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions);
+      const own = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, cache, redirected, mode);
+      if (standIn === undefined || (own.resolvedModule && !olderThanV2(literal.text, own.resolvedModule))) return own;
+      return resolvedTo(ts, standIn);
+    });
+}
+
+/** A v2 package name (`@modelcontextprotocol/server`) that the project resolves to a version before 2. */
+function olderThanV2(specifier: string, resolved: TS.ResolvedModuleFull): boolean {
+  const id = resolved.packageId;
+  return !isV1Specifier(specifier) && id !== undefined && id.name.startsWith('@modelcontextprotocol/') && Number.parseInt(id.version, 10) < 2;
+}
+
+function resolvedTo(ts: TypeScript, file: string): TS.ResolvedModuleWithFailedLookupLocations {
+  const extension = file.endsWith('.d.mts') ? ts.Extension.Dmts : file.endsWith('.d.cts') ? ts.Extension.Dcts : ts.Extension.Dts;
+  return { resolvedModule: { resolvedFileName: file, extension, isExternalLibraryImport: true } };
 }
 
 /**
@@ -300,6 +354,40 @@ function initializerType(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node)
 }
 
 const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;
+/** The SDK's client side: v2's client package, v1's `client/` folder. */
+const SDK_CLIENT_PATH = /[\\/]@modelcontextprotocol[\\/](?:client[\\/]|sdk[\\/]dist[\\/][^\\/]+[\\/]client[\\/])/;
+
+/** A class `Client` the SDK declares (v2 bundles it in a chunk shared with other declarations). */
+function sdkClientClass(ts: TypeScript, d: TS.Declaration): boolean {
+  return ts.isClassDeclaration(d) && d.name?.text === 'Client' && SDK_PATH.test(d.getSourceFile().fileName);
+}
+
+/**
+ * Whether `method` of the value at [start, end) only reads it: the value is, on every branch of
+ * its type (undefined and null aside), a Map, Set, array, string or number of the standard
+ * library, and the method one of those that read.
+ */
+function readsOnly(
+  ts: TypeScript,
+  program: TS.Program,
+  checker: TS.TypeChecker,
+  file: TS.SourceFile,
+  q: { start: number; end: number; method: string },
+): boolean | undefined {
+  const node = nodeAt(ts, file, q.start, q.end);
+  if (!node) return undefined;
+  const type = checker.getNonNullableType(checker.getTypeAtLocation(node));
+  const members = type.isUnion() ? type.types : [type];
+  return members.every((member) => {
+    if (member.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) return false;
+    const symbol = checker.getApparentType(member).getSymbol();
+    const declarations = symbol?.getDeclarations() ?? [];
+    // The global of the standard library (@types/node adds members to String and Array, which
+    // only merge with it); a project's own `Map` is another symbol.
+    const standard = declarations.some((d) => program.isSourceFileDefaultLibrary(d.getSourceFile()));
+    return standard && READ_ONLY_METHODS[symbol!.getName()]?.has(q.method) === true;
+  });
+}
 
 function fromSdk(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, start: number, end: number): boolean | undefined {
   const node = nodeAt(ts, file, start, end);
@@ -324,6 +412,8 @@ function sdkType(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, depth: 
   }
   const declarations = [type.getSymbol(), type.aliasSymbol].flatMap((s) => s?.getDeclarations() ?? []);
   if (declarations.length === 0) return undefined;
+  // The SDK's MCP Client is the SDK's, but no server: its `request(...)` asks a server.
+  if (declarations.some((d) => SDK_CLIENT_PATH.test(d.getSourceFile().fileName) || sdkClientClass(ts, d))) return false;
   if (declarations.some((d) => SDK_PATH.test(d.getSourceFile().fileName))) return true;
   let standIn = false;
   for (const d of declarations) {
@@ -429,10 +519,14 @@ function jsonProblem(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, at:
  */
 export class TsTypeFactsProvider {
   private facts?: TypeScriptFacts;
-  private loading?: Promise<TypeScript>;
+  private loading?: Promise<[TypeScript, CarriedDeclarations | undefined]>;
   private queue: Array<{ request: TypeRequest; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }> = [];
 
-  constructor(private readonly load: () => TypeScript | Promise<TypeScript> = async () => (await import('./load-typescript.ts')).loadTypeScript()) {}
+  constructor(
+    private readonly load: () => TypeScript | Promise<TypeScript> = async () => (await import('./load-typescript.ts')).loadTypeScript(),
+    private readonly loadCarried: () => CarriedDeclarations | undefined | Promise<CarriedDeclarations | undefined> = async () =>
+      (await import('./load-typescript.ts')).loadCarriedDeclarations(),
+  ) {}
 
   /** Programs built so far (0 while TypeScript has not been needed). */
   get programs(): number {
@@ -450,8 +544,8 @@ export class TsTypeFactsProvider {
     const batch = this.queue;
     this.queue = [];
     try {
-      const ts = await (this.loading ??= Promise.resolve(this.load()));
-      const answers = (this.facts ??= new TypeScriptFacts(ts)).answer(batch.map((b) => b.request));
+      const [ts, carried] = await (this.loading ??= Promise.all([this.load(), this.loadCarried()]));
+      const answers = (this.facts ??= new TypeScriptFacts(ts, carried)).answer(batch.map((b) => b.request));
       batch.forEach((b, i) => b.resolve(factsFromAnswers(b.request.questions, answers[i]!)));
     } catch (error) {
       for (const b of batch) b.reject(error);

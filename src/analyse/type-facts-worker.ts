@@ -13,7 +13,7 @@
 //   every file of it, so a larger round would cost memory in proportion to the project.
 import { setFlagsFromString } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { loadTypeScript } from './load-typescript.ts';
+import { loadCarriedDeclarations, loadTypeScript } from './load-typescript.ts';
 import { TypeScriptFacts, type TypeAnswers, type TypeRequest } from './ts-type-facts.ts';
 
 export type WorkerMessage = ({ kind: 'ask'; id: number } & TypeRequest) | { kind: 'flush' } | { kind: 'hurry' };
@@ -35,7 +35,7 @@ const QUIET_MS = 250;
 setFlagsFromString('--heap-growing-percent=20');
 
 const port = parentPort!;
-const facts = new TypeScriptFacts(loadTypeScript());
+const facts = new TypeScriptFacts(loadTypeScript(), loadCarriedDeclarations());
 const pending: Array<{ id: number } & TypeRequest> = [];
 let rounds = 0;
 let flushed = false;

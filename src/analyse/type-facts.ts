@@ -29,10 +29,17 @@ export interface TypeFacts {
    * SDK package; undefined when the checker cannot tell (an `any`, an unresolved import).
    */
   fromSdk?(start: number, end: number): boolean | undefined;
+  /**
+   * Whether calling `method` on the expression at [start, end) only reads a standard-library
+   * value (`get` of a Map, `find` of an array, `trim` of a string); undefined when the checker
+   * cannot tell.
+   */
+  readsOnly?(start: number, end: number, method: string): boolean | undefined;
 }
 
-/** What the planner will ask about one file: the locals it lifts, the receivers it doubts. */
+/** What the planner will ask about one file: the locals it lifts, the receivers it doubts, the methods it would run again. */
 export interface TypeQuestions {
   locals: Array<{ name: string; start: number }>;
   receivers: Array<{ start: number; end: number }>;
+  methods?: Array<{ start: number; end: number; method: string }>;
 }

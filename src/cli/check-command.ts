@@ -20,6 +20,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { terminalText } from '../core/escape.ts';
 import type { DiscoverOptions } from '../engine/discover.ts';
 import type { RunResult, RunSite } from '../engine/run.ts';
+import type { TransformOptions } from '../transform.ts';
 import type { FileScan } from '../report/check-findings.ts';
 import {
   buildCheckReport,
@@ -36,7 +37,7 @@ import {
 import type { ReservedFile } from '../engine/atomic-write.ts';
 import { EXIT_FAILED } from '../report/exit-codes.ts';
 import type { CliIo } from './io.ts';
-import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, optionList } from './options.ts';
+import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, IDEMPOTENT_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
 
 export interface CheckCommand {
@@ -52,6 +53,8 @@ export interface CheckCommand {
   outputFile?: string;
   /** --color / --no-color when given (the text formats have no colour yet: accepted as every linter's is). */
   color?: boolean;
+  /** --idempotent NAME (repeatable): callees declared idempotent, as for migrate. */
+  idempotent?: string[];
 }
 
 /** The I/O `check` needs (a progress line on a terminal stderr for the text format). */
@@ -81,6 +84,7 @@ export const CHECK_OPTIONS = {
       'Write the report to FILE instead of stdout (the whole report, even with --quiet); never through a symbolic link, and never over a file that is not empty or an earlier report of check',
   },
   ...FILE_FILTER_OPTIONS,
+  ...IDEMPOTENT_OPTIONS,
   color: {
     ...COLOR_OPTIONS.color,
     describe: 'Accepted (and --no-color, --color=always|never|auto) as by migrate, for scripts that pass it to every tool: the reports of check have no colour',
@@ -96,6 +100,7 @@ interface CheckArgs {
   outputFile?: unknown;
   include?: unknown;
   exclude?: unknown;
+  idempotent?: unknown;
 }
 
 /** @internal The yargs definition of `check`; `onCommand` receives the parsed command (run it with runCheckCommand). Internal: the published declarations must not need yargs types. */
@@ -126,6 +131,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         include: optionList(args.include),
         exclude: optionList(args.exclude),
         quiet: Boolean(args.quiet),
+        ...(args.idempotent !== undefined ? { idempotent: optionList(args.idempotent) } : {}),
         ...(typeof args.color === 'boolean' ? { color: args.color } : {}),
         ...(typeof args.outputFile === 'string' ? { outputFile: args.outputFile } : {}),
       });
@@ -158,7 +164,8 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
   });
   let report: CheckReport;
   try {
-    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress);
+    const transform = command.idempotent?.length ? { idempotent: command.idempotent } : {};
+    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, transform);
   } finally {
     progress.done();
   }
@@ -184,8 +191,14 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
 
 // --- collecting findings ----------------------------------------------------------------------
 
-/** Dry-runs the codemod over `paths` and scans comments for markers; writes nothing. */
-export async function collectCheckReport(paths: readonly string[], cwd: string, discover: DiscoverOptions = {}, progress?: Progress): Promise<CheckReport> {
+/** Dry-runs the codemod over `paths` (with the user's choices `transform`) and scans comments for markers; writes nothing. */
+export async function collectCheckReport(
+  paths: readonly string[],
+  cwd: string,
+  discover: DiscoverOptions = {},
+  progress?: Progress,
+  transform: Pick<TransformOptions, 'idempotent'> = {},
+): Promise<CheckReport> {
   const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, checkFindings] = await Promise.all([
     import('../engine/discover.ts'),
     import('../engine/run.ts'),
@@ -201,7 +214,16 @@ export async function collectCheckReport(paths: readonly string[], cwd: string, 
   // Analysis only: v1 files are checked as they are (the official codemod runs on migrate),
   // nothing is rewritten (the plans' sites are the findings), and the type checker is asked
   // only about receivers.
-  const settings = { onText: markers.onText, onAnalysed: markers.onAnalysed, write: false, rewrite: false, cwd, v1: false, types: new LintTypeFacts() };
+  const settings = {
+    onText: markers.onText,
+    onAnalysed: markers.onAnalysed,
+    write: false,
+    rewrite: false,
+    cwd,
+    v1: false,
+    types: new LintTypeFacts(),
+    transform,
+  };
   const run = progress ? await runDiscovered(runCodemod, discovery, settings, progress) : await runCodemod({ ...settings, discovery });
   // Named after the run, not before: 10,000 display paths held through the run made V8's
   // collector work about 4x as hard in most runs of the benchmark (+270 ms, +70 MB peak).

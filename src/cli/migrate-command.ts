@@ -17,7 +17,7 @@ import { jsonText, terminalText } from '../core/escape.ts';
 import type { ChangedFile, RunResult } from '../engine/run.ts';
 import { EXIT_FAILED, exitCodeFor } from '../report/exit-codes.ts';
 import type { CliIo } from './io.ts';
-import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, optionList } from './options.ts';
+import { COLOR_OPTIONS, FILE_FILTER_OPTIONS, IDEMPOTENT_OPTIONS, optionList } from './options.ts';
 import type { Progress } from './progress.ts';
 
 export interface MigrateCommand {
@@ -41,6 +41,8 @@ export interface MigrateCommand {
   report?: string;
   /** --sampling=flag: mark sampling sites instead of migrating them. */
   sampling?: 'migrate' | 'flag';
+  /** --idempotent NAME (repeatable): callees declared idempotent. */
+  idempotent?: string[];
   /** --no-v1: leave v1 SDK files as they are instead of running the official v1-to-v2 codemod first. */
   v1?: boolean;
   /** --no-types: never start the TypeScript checker (an unannotated lifted local is then marked). */
@@ -80,6 +82,7 @@ export const MIGRATE_OPTIONS = {
     describe:
       'migrate: move sampling to inputRequired.createMessage (with the deprecation note); flag: leave it and mark it (SEP-2577 advises calling your LLM provider directly)',
   },
+  ...IDEMPOTENT_OPTIONS,
   types: {
     type: 'boolean',
     default: true,
@@ -131,6 +134,7 @@ export function migrateCommandModule(onCommand: (command: MigrateCommand) => voi
         json: Boolean(args.json),
         quiet: Boolean(args.quiet),
         sampling: args.sampling === 'flag' ? 'flag' : 'migrate',
+        idempotent: optionList(args.idempotent),
         v1: args.v1 !== false,
         types: args.types !== false,
       };
@@ -205,7 +209,7 @@ async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Prog
       write: !command.dryRun,
       cwd: io.cwd,
       discover: discoverOptions,
-      transform: { sampling: command.sampling },
+      transform: { sampling: command.sampling, ...(command.idempotent?.length ? { idempotent: command.idempotent } : {}) },
       v1: command.v1,
       ...(command.stateModule !== undefined ? { stateModule: command.stateModule } : {}),
       ...(command.types === false ? { types: false as const } : {}),

@@ -15,6 +15,16 @@ export const FILE_FILTER_OPTIONS = {
   },
 } as const satisfies Record<string, Options>;
 
+/** --idempotent NAME: both commands take it (check must say what migrate would do). */
+export const IDEMPOTENT_OPTIONS = {
+  idempotent: {
+    type: 'string',
+    requiresArg: true,
+    describe:
+      'Declare calls of NAME idempotent, so they may run again on each retry instead of their result travelling in requestState (a callee as written, `connectionProvider` or `db.users.get`; repeatable; a `// @mrtr-idempotent` comment does the same in the code)',
+  },
+} as const satisfies Record<string, Options>;
+
 /**
  * --color / --no-color: both commands take it, and it wins over NO_COLOR and FORCE_COLOR; left
  * out, the environment and the terminal decide (src/report/color.ts). --color=always, never

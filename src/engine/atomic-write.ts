@@ -94,12 +94,20 @@ export interface ReservedFile {
   discard(): Promise<void>;
 }
 
+/** Which existing files an output may replace: an empty one, or one whose text `is` says is an earlier output of its kind. */
+export interface Replaceable {
+  /** What the output is, for the refusal: `a patch mrtr-codemod wrote`. */
+  what: string;
+  is(text: string): boolean;
+}
+
 /**
  * Reserves `file` (absolute) for writing at the end of a run: a file that is a symbolic link, a
  * directory or read-only, a folder that does not exist or cannot be written, and (for a path
- * inside `within`) a folder that a link leads out of `within`, throw an OutputPathError now.
+ * inside `within`) a folder that a link leads out of `within`, throw an OutputPathError now; so
+ * does an existing file that is not empty nor `replaces` (checked again just before the rename).
  */
-export async function reserveFile(file: string, within: string): Promise<ReservedFile> {
+export async function reserveFile(file: string, within: string, replaces?: Replaceable): Promise<ReservedFile> {
   const info = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     // ENOENT: a new file. Anything else (a name too long, a folder that is a file) says it cannot be.
     if (error.code === 'ENOENT') return undefined;
@@ -109,6 +117,8 @@ export async function reserveFile(file: string, within: string): Promise<Reserve
   if (info?.isDirectory()) throw new OutputPathError('is a directory');
   if (info && !info.isFile()) throw new OutputPathError('is not a regular file');
   if (info && (info.mode & 0o222) === 0) throw new OutputPathError('is a read-only file');
+  if (info && replaces && !(await replaceable(file, replaces)))
+    throw new OutputPathError(`exists and is not ${replaces.what}; it is not overwritten (remove it or name another file)`);
   let dir: string;
   try {
     dir = await realpath(path.dirname(file));
@@ -133,8 +143,10 @@ export async function reserveFile(file: string, within: string): Promise<Reserve
       used = true;
       const existing = await lstat(target).catch(() => undefined);
       await temp.replace(target, data, existing?.isFile() ? existing : undefined, existing?.isFile() ? existing.mode & 0o7777 : undefined, async () => {
-        if ((await lstat(target).catch(() => undefined))?.isSymbolicLink())
-          throw new OutputPathError('became a symbolic link during the run; not written through it');
+        const now = await lstat(target).catch(() => undefined);
+        if (now?.isSymbolicLink()) throw new OutputPathError('became a symbolic link during the run; not written through it');
+        if (now && replaces && !(await replaceable(target, replaces)))
+          throw new OutputPathError(`was made during the run and is not ${replaces.what}; it is not overwritten`);
       });
     },
     async discard() {
@@ -143,6 +155,12 @@ export async function reserveFile(file: string, within: string): Promise<Reserve
       await temp.remove();
     },
   };
+}
+
+/** Whether the file at `file` may be replaced: empty, or an earlier output of its kind. */
+async function replaceable(file: string, replaces: Replaceable): Promise<boolean> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  return text !== undefined && (text === '' || replaces.is(text));
 }
 
 /**

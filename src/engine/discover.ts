@@ -283,7 +283,9 @@ class TreeWalk {
         continue;
       }
       const name = entry.path.slice(entry.path.lastIndexOf('/', entry.path.length - 2) + 1);
-      if (entry.mode === '100644' || entry.mode === '100755') {
+      if (entry.unreadable) {
+        this.unreadable(this.listedPath(entry.path), name, entry.unreadable);
+      } else if (entry.mode === '100644' || entry.mode === '100755') {
         if (isSourceFile(name)) this.take(this.listedPath(entry.path), false);
       } else if (entry.mode !== undefined || entry.path.endsWith('/')) {
         later.push(entry);
@@ -293,6 +295,11 @@ class TreeWalk {
     }
     if (later.length > 0) this.visitListedLater(entries, later);
     for (const folder of [...vendored].sort(compareCodeUnits)) this.context.skipped.push(vendoredSkip(this.listedPath(folder)));
+  }
+
+  /** A tracked source file that cannot be reached: a problem of the run, as a folder that cannot be listed is. */
+  private unreadable(full: string, name: string, error: unknown): void {
+    if (isSourceFile(name) && this.context.filter.file(full)) this.problems.push({ path: full, message: describeFsError(error) });
   }
 
   /** An untracked file git lists (which may be a link): true when it is a link, to follow later. */

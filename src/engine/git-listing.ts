@@ -5,12 +5,16 @@
 // folders a walk passes over, links, and folders git lists whole (a submodule, a repository
 // inside the tree) are handled by the walk's own rules (discover.ts).
 import { execFileSync } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
 
 export interface GitEntry {
   /** Relative to the folder listed, with `/` separators; a folder listed whole ends with `/`. */
   path: string;
   /** Tracked: git's mode (`100644`, `120000` a link, `160000` a submodule). Untracked: none. */
   mode?: string;
+  /** A tracked file that is there but cannot be reached (a folder without read or search permission): why. */
+  unreadable?: NodeJS.ErrnoException;
 }
 
 /** `<tag> <mode> <object> <stage>\t<path>` of a tracked file (`git ls-files -t -s`). */
@@ -19,7 +23,8 @@ const TRACKED = /^([A-Z]) (\d{6}) [0-9a-f]+ \d\t([\s\S]*)$/;
 /**
  * What git lists under `dir`: the files it tracks that are on the disk, and the untracked ones
  * it does not ignore; undefined when git cannot say (not installed, not a work tree it trusts,
- * an error).
+ * an error). Git takes a tracked file it cannot reach (in a folder it may not list) for a
+ * deleted one: such a file is listed with the reason, never passed over in silence.
  */
 export function gitListing(dir: string, skippedFolders: Iterable<string>): GitEntry[] | undefined {
   // The folders a walk never enters are left out by git too (a node_modules nobody ignores
@@ -50,8 +55,25 @@ export function gitListing(dir: string, skippedFolders: Iterable<string>): GitEn
     if (entry[1] === 'H') tracked.set(entry[3]!, entry[2]!);
     else gone.add(entry[3]!);
   }
-  for (const path of gone) tracked.delete(path);
-  return [...untracked, ...[...tracked].map(([path, mode]) => ({ path, mode }))];
+  const unreadable: GitEntry[] = [];
+  for (const file of gone) {
+    const mode = tracked.get(file);
+    tracked.delete(file);
+    const error = unreachable(path.join(dir, file));
+    if (error) unreadable.push({ path: file, ...(mode ? { mode } : {}), unreadable: error });
+  }
+  return [...untracked, ...[...tracked].map(([file, mode]) => ({ path: file, mode })), ...unreadable];
+}
+
+/** Why a file git reports deleted cannot be reached, when it may be there (not a missing one). */
+function unreachable(file: string): NodeJS.ErrnoException | undefined {
+  try {
+    lstatSync(file);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : (error as NodeJS.ErrnoException);
+  }
 }
 
 /**

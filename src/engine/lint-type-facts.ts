@@ -33,9 +33,13 @@ export class LintTypeFacts implements TypeFactsSource {
   }
 }
 
-/** A lint's facts: every local taken as it is; whether a receiver is the SDK's, from `checked` (the answers to receiverQuestions). */
+/**
+ * A lint's facts: every local taken as it is, and every method a standard-library value has
+ * that only reads it (`get`, `find`) taken for such a read (a site reads as migratable);
+ * whether a receiver is the SDK's, from `checked` (the answers to receiverQuestions).
+ */
 export function lintFacts(checked?: TypeFacts): TypeFacts {
-  return { local: () => LINT_LOCAL, ...(checked ? { fromSdk: checked.fromSdk } : {}) };
+  return { local: () => LINT_LOCAL, readsOnly: () => true, ...(checked ? { fromSdk: checked.fromSdk } : {}) };
 }
 
 /** Of a plan's questions, those a lint asks the checker. */

@@ -138,7 +138,10 @@ function queueCandidate(step: Reading, found: ReadCandidates, c: Candidate, v1: 
     found.v1Queue.push(c);
     return;
   }
-  if (reach && (!step.upgradeV1 || reach.vendored)) c.v1Through = reach.through;
+  // Where v1 files stay (or the module is a copy of the SDK), a file whose server or handler
+  // context may come from one stays v1 too; one that only takes v1 types and utilities does not.
+  if (reach?.vendored) c.v1Through = reach.through;
+  else if (reach?.serverThrough && !step.upgradeV1) c.v1Through = reach.serverThrough;
   if (v1) {
     // The official codemod runs on batches of v1 files, after reading.
     found.v1Queue.push(c);

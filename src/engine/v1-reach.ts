@@ -8,7 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ImportDeclaration, Node } from '@babel/types';
+import { indexFile } from '../analyse/file-index.ts';
 import { dialectOf, parseSource } from '../analyse/parse.ts';
+import { v1ServerSource, type TakenName } from '../analyse/v1-server-source.ts';
 import { resolveAmong } from './import-graph.ts';
 import { isV1Source, V1_PACKAGE } from './v1-upgrade.ts';
 
@@ -18,6 +20,12 @@ export interface V1Reach {
   through: string;
   /** The module is a copy of the SDK kept in the project (vendored): no codemod upgrades it. */
   vendored?: boolean;
+  /**
+   * The first relative specifier that leads to a module that takes a v1 server or handler
+   * context from the SDK (v1-server-source.ts): one that stays v1 leaves this file's server on
+   * v1. Unset when the modules reached take only v1 types and utilities.
+   */
+  serverThrough?: string;
   /** The text to hand to the official codemod, when every such import can be pointed at the SDK. */
   aliased?: string;
   /** Puts the file's own specifiers back in the official codemod's output. */
@@ -52,8 +60,30 @@ export function v1Reach(file: string, text: string, read: (absolutePath: string)
   }
   if (reached.size === 0) return undefined;
   const through = [...reached.keys()][0]!;
+  const serverThrough = [...reached].find(([specifier, moduleText]) => takesV1Server(resolveOnDisk(dir, specifier)!, moduleText))?.[0];
   const aliasing = aliasImports(file, text, reached);
-  return aliasing ? { through, ...aliasing } : { through };
+  return { through, ...(serverThrough ? { serverThrough } : {}), ...aliasing };
+}
+
+/** Whether a module imports, re-exports or requires a v1 server or handler context (or what cannot be told from one). */
+function takesV1Server(moduleFile: string, moduleText: string): boolean {
+  let program;
+  try {
+    program = parseSource(moduleText, dialectOf(moduleFile)).program;
+  } catch {
+    return true;
+  }
+  const taken: TakenName[] = [];
+  for (const s of program.body) {
+    if (s.type === 'ExportAllDeclaration') taken.push({ from: s.source.value, imported: '*' });
+    if ((s.type !== 'ImportDeclaration' && s.type !== 'ExportNamedDeclaration') || !s.source) continue;
+    for (const spec of s.specifiers as Node[]) {
+      const named = spec.type === 'ImportSpecifier' ? spec.imported : spec.type === 'ExportSpecifier' ? spec.local : undefined;
+      const imported = named ? (named.type === 'Identifier' ? named.name : named.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
+      taken.push({ from: s.source.value, imported });
+    }
+  }
+  return v1ServerSource(taken, indexFile(program)) !== undefined;
 }
 
 /** A relative specifier's file on disk (TypeScript's `.js`-for-`.ts` convention and folder indexes included). */

@@ -58,13 +58,13 @@ import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { markersByLines } from '../analyse/markers.ts';
+import { V1_PACKAGE } from '../analyse/v1-server-source.ts';
 import { rewriteToolRegistrations, type ModuleReader } from '../rewrite/tool-registrations.ts';
 import { resolveAmong } from './import-graph.ts';
 import { processIsAlive, whenInterrupted } from './interrupt-cleanup.ts';
 import { markTasksApi } from './tasks-api.ts';
 
-/** The v1 SDK package. */
-export const V1_PACKAGE = '@modelcontextprotocol/sdk';
+export { V1_PACKAGE };
 
 /**
  * A module specifier naming the v1 SDK (or a subpath of it) in an import, an export-from, a

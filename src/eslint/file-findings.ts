@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import { loadTypeScript } from '../analyse/load-typescript.ts';
+import { loadCarriedDeclarations, loadTypeScript } from '../analyse/load-typescript.ts';
 import { markersByLines } from '../analyse/markers.ts';
 import { ParseFailure } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
@@ -91,7 +91,7 @@ let checker: TypeScriptFacts | undefined;
 function lintFactsNow(fileName: string, source: string, questions: TypeQuestions): TypeFacts {
   if (questions.receivers.length === 0) return lintFacts();
   const asked = receiverQuestions(questions);
-  const [answers] = (checker ??= new TypeScriptFacts(loadTypeScript())).answer([{ fileName, source, questions: asked }]);
+  const [answers] = (checker ??= new TypeScriptFacts(loadTypeScript(), loadCarriedDeclarations())).answer([{ fileName, source, questions: asked }]);
   return lintFacts(factsFromAnswers(asked, answers!));
 }
 

@@ -167,7 +167,9 @@ function reportMigrated(file: FilePlanning, plan: HandlerPlan): void {
         kind: r.kind,
         handler: plan.id,
         status: 'migrated',
-        lifted: p.lifted.filter((l) => !l.fresh).map((l) => l.name),
+        lifted: p.lifted.map((l) => l.name),
+        ...(plan.rederivedNames?.length ? { rederived: plan.rederivedNames } : {}),
+        ...(plan.rerun?.length ? { rerun: plan.rerun } : {}),
         guidance: [KINDS[r.kind].guidance, bound].filter(Boolean).join(' ') || undefined,
       });
     }

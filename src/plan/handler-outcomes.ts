@@ -99,7 +99,7 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
   // Under a registration v2 lacks, no case of it is served.
   const unserved = unservedRegistration(file, handler);
   if (unserved) return whole(pinned?.refusal ?? unserved);
-  const plan = (sites: LegacySite[]) => withLayout(file, planHandler(file.analysis, handler, sites, options.typeFacts), handler, sites);
+  const plan = (sites: LegacySite[]) => withLayout(file, planHandler(file.analysis, handler, sites, options.typeFacts, options.idempotent), handler, sites);
   const caseOf = dispatchCases(handler);
   if (caseOf) return planByCase(caseOf, handlerSites, blocked, plan);
   if (pinned) return whole(pinned.refusal);

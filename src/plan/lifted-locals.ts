@@ -1,14 +1,14 @@
 // The locals that live across a question, and how each travels in requestState: as an
-// earlier answer, fresh (nothing in it yet), or with a type that shows it holds JSON. What the
-// code around the question says of a local is in lifting.ts; what makes a value JSON, in
-// serialisable.ts.
+// earlier answer, or with a type that shows it holds JSON (those that only derive a value are
+// made again instead, see rederive.ts). What the code around the question says of a local is
+// in lifting.ts; what makes a value JSON, in serialisable.ts.
 import type { Node } from '@babel/types';
 import { annotatedType, boundNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { declaredInScope, namesReadAfter, plannedRequest, type Round } from './handler-rounds.ts';
-import { mutatedAfter, narrowedAtQuestion, unassignedAtQuestion } from './lifting.ts';
+import { mutatedAfter, narrowedAtQuestion } from './lifting.ts';
 import type { Declared } from './liveness.ts';
 import { Refusal, refuse } from './refusal.ts';
 import { secretLook, type SecretLocal } from './secrets.ts';
@@ -24,6 +24,8 @@ export interface LiftContext {
   facts: TypeFacts | undefined;
   /** Names that hold JSON: the arguments, the answers, and each local lifted so far. */
   json: Set<string>;
+  /** The locals derived again on every entry (by their identifier's start): they never travel. */
+  rederived: ReadonlySet<number>;
 }
 
 /** The locals in scope at a round that the code after it reads: lifted into requestState, the ones that look like secrets named. */
@@ -34,6 +36,12 @@ export function carriedAcross(lift: LiftContext, round: Round): { lifted: Lifted
   const secrets: SecretLocal[] = [];
   for (const d of inScope) {
     if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
+    if (lift.rederived.has(d.start)) {
+      // Asked all the same: the plan that gathers the checker's questions takes every method
+      // read for a standard-library one, and the answer may make this local travel after all.
+      lift.facts?.local(d.name, d.start);
+      continue;
+    }
     if (inScope.some((other) => other !== d && other.name === d.name)) {
       return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
     }
@@ -42,7 +50,7 @@ export function carriedAcross(lift: LiftContext, round: Round): { lifted: Lifted
     lifted.push(local);
     lift.json.add(local.name);
     const value = d.destructured ?? d.init;
-    const why = local.fresh ? undefined : secretLook(d.name, value ? lift.analysis.source.slice(value.start!, value.end!) : undefined);
+    const why = secretLook(d.name, value ? lift.analysis.source.slice(value.start!, value.end!) : undefined);
     if (why) secrets.push({ name: d.name, why });
   }
   return { lifted, secrets };
@@ -83,8 +91,8 @@ const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
 
 /** A local that lives across a question, as it travels in requestState: its type, or why it cannot travel. */
 function liftLocal(lift: LiftContext, declared: Declared, at: Round): LiftedLocal | Refusal {
-  const { source, typed } = lift.analysis;
-  const { name, mutable } = declared;
+  const { source } = lift.analysis;
+  const { name } = declared;
   if (declared.via === 'caught') {
     return refuse('unserialisable-local', 'caughtError', { name });
   }
@@ -93,8 +101,6 @@ function liftLocal(lift: LiftContext, declared: Declared, at: Round): LiftedLoca
   }
   const annotationType = annotatedType(declared.annotation);
   const annotation = annotationType ? source.slice(annotationType.start!, annotationType.end!) : undefined;
-  // Nothing in it yet: declared again on the retry, not carried.
-  if (unassignedAtQuestion(declared, at, source)) return { name, mutable, fresh: true, typeText: typed ? annotation : undefined };
   const roundIndex = lift.rounds.findIndex((r) => r.statement.start! <= declared.start && declared.start < r.statement.end!);
   if (roundIndex !== -1) return liftedAnswer(lift, declared, roundIndex);
   // What the syntax already says (`new Date()`) is not asked of the checker.

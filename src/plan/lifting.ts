@@ -1,8 +1,7 @@
 // What the code around a question says about a local that lives across it, beyond its type:
-// whether it holds anything yet (an unassigned `let` need not travel), whether a guard before
-// the question narrowed its type (`if (!note) return ...`), and whether the code after the
-// question changes an object the local only refers to (a JSON copy in requestState would
-// silently lose that change).
+// whether a guard before the question narrowed its type (`if (!note) return ...`), and whether
+// the code after the question changes an object the local only refers to (a JSON copy in
+// requestState would silently lose that change).
 import type { Node } from '@babel/types';
 import { boundNames, referencedNames, walk } from '../analyse/ast.ts';
 import { alwaysExits, type LocatedRound } from './body-tree.ts';
@@ -121,15 +120,6 @@ function requestRead(
   )
     return { ctx: req.object.name, text: source.slice(node.start!, node.end!).replace(/\s+/g, '') };
   return undefined;
-}
-
-/**
- * A `let x;` (or `let x: T;`) nothing assigns before the question holds `undefined` there: it
- * is declared again when the retry resumes, not carried (the code after the question writes
- * it before reading it, or reads `undefined` as it did).
- */
-export function unassignedAtQuestion(d: Declared, round: LocatedRound, source: string): boolean {
-  return d.via === 'variable' && d.mutable && !d.init && !around(round, source).assignedBefore.has(d.name);
 }
 
 /** `!x`, `x == null`, `x === undefined`, `typeof x === 'undefined'`: true when `x` is nullish (or falsy). */

@@ -9,6 +9,7 @@ import { urlThrowSites, type LegacySite } from '../analyse/find-sites.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { argumentParams, referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
+import { v1ServerSource } from '../analyse/v1-server-source.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { contextParameter, type ContextParameter } from './context-parameter.ts';
 import { delegationTo } from './delegates.ts';
@@ -40,7 +41,7 @@ import { planUrlThrow } from './url-elicitation.ts';
  */
 export function presetRefusals(file: FilePlanning): void {
   const { analysis, options, source, handlers } = file;
-  const v1 = v1ServerImport(analysis.importedNames, source);
+  const v1 = v1ServerSource(analysis.importedNames.values(), analysis.index);
   const onV1 = v1
     ? refuse('legacy-sdk', 'importsV1', { specifier: codeSnippet(v1) })
     : options.v1Through
@@ -61,63 +62,35 @@ export function presetRefusals(file: FilePlanning): void {
     )
       continue;
     const reference = () => codeSnippet(source.slice(site.call.start!, (site.call as { callee?: Node }).callee?.end ?? site.call.end!));
+    const receiver = () => codeSnippet(source.slice(site.receiver.start!, site.receiver.end!));
+    // Refuse rather than guess: only the method name says this is an MCP request.
+    const inDoubt = site.uncertain && file.verdicts.get(site) !== true;
     if (site.unreadable === 'contextPush') {
-      const receiver = codeSnippet(source.slice(site.receiver.start!, site.receiver.end!));
-      file.preset.set(site, refuse('unknown-receiver', 'contextPush', { receiver }).at(site));
+      // A framework's push method on its context, or the SDK's names on another object.
+      const refusal =
+        site.shape.receiver === '*'
+          ? refuse('unknown-receiver', 'wrapperPush', { receiver: receiver(), method: codeSnippet(site.shape.method) })
+          : refuse('unknown-receiver', 'contextPush', { receiver: receiver() });
+      file.preset.set(site, refusal.at(site));
     } else if (site.unreadable === 'handRolled') {
       file.preset.set(site, refuse('unknown-request', 'handRolled', { reference: reference(), method: codeSnippet(site.requestMethod ?? '') }).at(site));
     } else if (site.unreadable) {
       file.preset.set(site, refuse('unfollowed-reference', site.unreadable, { reference: reference() }).at(site));
     } else if (site.handedOn) {
       const reference = codeSnippet(source.slice(site.call.start!, site.call.end!));
-      file.preset.set(site, refuse('unfollowed-reference', 'handedOn', { reference }).at(site));
-    } else if (site.uncertain && file.verdicts.get(site) !== true) {
-      // Refuse rather than guess: only the method name says this is an MCP request.
+      const words = { reference, receiver: receiver(), method: codeSnippet(site.shape.method) };
       file.preset.set(
         site,
-        refuse('unknown-receiver', 'notAnMcpObject', { receiver: codeSnippet(source.slice(site.receiver.start!, site.receiver.end!)) }).at(site),
+        (inDoubt ? refuse('unknown-receiver', 'invokedIndirectly', words) : refuse('unfollowed-reference', 'handedOn', { reference })).at(site),
       );
+    } else if (inDoubt) {
+      file.preset.set(site, refuse('unknown-receiver', 'notAnMcpObject', { receiver: receiver() }).at(site));
     } else if (site.call.type === 'OptionalCallExpression') {
       // `x?.elicitInput(...)` asks only sometimes; the rewrite would make it always ask.
       file.preset.set(site, refuse('optional-call', 'optionalCall').at(site));
     }
   }
 }
-
-/**
- * What v1 import of the module its servers or handler contexts may come from: a server class
- * (`McpServer`, `Server`), a handler context (`RequestHandlerExtra`), the protocol, or what
- * cannot be told apart (a namespace or default import, a `require`). Types, schemas and
- * utilities (`CallToolResultSchema`, `ErrorCode`, `toJsonSchemaCompat`) do not hold a server: a
- * module importing only those from v1 registers on its v2 server all the same.
- */
-function v1ServerImport(importedNames: ReadonlyMap<string, { from: string; imported: string }>, source: string): string | undefined {
-  for (const { from, imported } of importedNames.values()) {
-    if (from !== V1_ROOT && !from.startsWith(`${V1_ROOT}/`)) continue;
-    if (imported === '*' || imported === 'default' || V1_SERVER_NAMES.has(imported)) return from;
-  }
-  return /\brequire\s*\(\s*['"]@modelcontextprotocol\/sdk\b/.test(source) ? V1_ROOT : undefined;
-}
-
-const V1_ROOT = '@modelcontextprotocol/sdk';
-
-/** The v1 names a server, or a handler's context, is declared with. */
-const V1_SERVER_NAMES: ReadonlySet<string> = new Set([
-  'McpServer',
-  'Server',
-  'Protocol',
-  'RequestHandlerExtra',
-  'ServerOptions',
-  'ToolCallback',
-  'ReadResourceCallback',
-  'ReadResourceTemplateCallback',
-  'PromptCallback',
-  'RegisteredTool',
-  'RegisteredPrompt',
-  'RegisteredResource',
-  'RegisteredResourceTemplate',
-  'ResourceTemplate',
-]);
 
 /** Places every candidate site: with its handler, with the handlers a split helper asks for, or marked. */
 export function placeSites(file: FilePlanning): void {
@@ -198,13 +171,16 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string' ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree }) : refuse('in-helper', 'exported', { helper: first }),
     );
   } else {
-    const context = contextParameterOf(file, site);
+    const factory = factoryReturning(file, site);
+    const context = factory === undefined ? contextParameterOf(file, site) : undefined;
     mark(
       file,
       site,
-      context
-        ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
-        : refuse('no-request-to-answer', 'outsideHandler'),
+      factory !== undefined
+        ? refuse('unregistered-handler', 'returnedByFactory', { factory })
+        : context
+          ? refuse('unregistered-handler', context.through ? 'contextParameter' : 'takesContext', { context: context.context })
+          : refuse('no-request-to-answer', 'outsideHandler'),
     );
   }
 }
@@ -213,6 +189,25 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
 function placeTree(file: FilePlanning, tree: HelperTree, chain: HelperChain | undefined): void {
   for (const s of tree.splits) file.splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
   for (const c of tree.handlerCalls) addSite(file, c.handler, c.site);
+}
+
+/**
+ * The function (its name, quoted) that returns the function making the request (`return async () =>
+ * ...`, `(env) => async (args) => ...`): a factory of handlers, which a project registers through
+ * a registry or a loop of its own (`tools.map((t) => server.registerTool(t.name, t.config,
+ * t.build(env)))`). Undefined when no function on the way is returned.
+ */
+function factoryReturning(file: FilePlanning, site: LegacySite): string | undefined {
+  const { index } = file.analysis;
+  for (let i = site.functions.length - 1; i > 0; i--) {
+    const [fn, outer] = [site.functions[i]!, site.functions[i - 1]!];
+    const parent = index.functions.find((f) => f.node === fn)?.ancestors.at(-1);
+    const returned = (parent?.type === 'ReturnStatement' && parent.argument === fn) || (outer.type === 'ArrowFunctionExpression' && outer.body === fn);
+    if (!returned) continue;
+    const name = callGraphOf(index).nameOf(outer);
+    return name ? `\`${codeSnippet(name)}\`` : 'a function around it';
+  }
+  return undefined;
 }
 
 /**
@@ -279,6 +274,8 @@ function shapeOf(split: HelperSplit): SplitShape {
 /** The splits of the helpers on the way from a request to its handlers, or why not. */
 export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
   const { analysis } = file;
+  // No request half can build a request whose method nothing here reads (`send(request)`).
+  if (site.kind === undefined) return 'the request it sends names no method the codemod can read.';
   const graph = callGraphOf(analysis.index);
   const kept = (fn: FunctionNode) => {
     const name = graph.nameOf(fn);

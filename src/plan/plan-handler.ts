@@ -18,6 +18,7 @@ import { answerNames, loopCounters, plannedRequest, requestKeys, resumeClash, ro
 import { carriedAcross, type LiftContext } from './lifted-locals.ts';
 import { requestBoundReads } from './lifting.ts';
 import { namesAssignedIn } from './liveness.ts';
+import { rederivation } from './rederive.ts';
 import { isRefusalCode, Refusal, refuse, type RefusalCode } from './refusal.ts';
 import type { HandlerPlan, ListPlan, SuspensionPoint } from './types.ts';
 import { widenedPromise } from '../rewrite/edits/return-type.ts';
@@ -26,7 +27,13 @@ export function handlerId(handler: HandlerSite): string {
   return `${handler.kind}:${handler.name}`;
 }
 
-export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites: LegacySite[], facts?: TypeFacts): HandlerPlan | Refusal {
+export function planHandler(
+  analysis: FileAnalysis,
+  handler: HandlerSite,
+  sites: LegacySite[],
+  facts?: TypeFacts,
+  idempotent: readonly string[] = [],
+): HandlerPlan | Refusal {
   const { source } = analysis;
   const fn = handler.fn;
   if (fn.body.type !== 'BlockStatement') {
@@ -55,7 +62,8 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
   if (argNames instanceof Refusal) return argNames;
   // Values that are JSON whatever the code says: the arguments (they came as JSON), the answers.
   const json = new Set([...argNames, ...rounds.flatMap((r) => answerNames(r.binding))]);
-  const points = suspensionPoints({ analysis, rounds, keys: requestKeys(rounds), facts, json }, tree, context.name);
+  const rederived = rederivation({ analysis, handler, tree, rounds, argNames, facts, idempotent });
+  const points = suspensionPoints({ analysis, rounds, keys: requestKeys(rounds), facts, json, rederived: rederived.locals }, tree, context.name);
   if (points instanceof Refusal) return points;
 
   return {
@@ -74,6 +82,7 @@ export function planHandler(analysis: FileAnalysis, handler: HandlerSite, sites:
     serverText: registrationReceiver(handler),
     verbatim: verbatimSpans(fn.body),
     tree,
+    ...(rederived.statements.size > 0 ? { rederived: [...rederived.statements], rederivedNames: rederived.names, rerun: rederived.calls } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ export interface PlanOptions {
   externalHelpers?: ReadonlyMap<string, ExternalHelper>;
   /** `flag` leaves sampling sites as they are and marks them (the deprecation advice is to stop sampling). */
   sampling?: 'migrate' | 'flag';
+  /** Callees the user declares idempotent (`--idempotent NAME`): a call of one may run again on a retry. */
+  idempotent?: readonly string[];
   /**
    * Exported helpers (`confirm`, `Prompter.confirm`) the engine found every other module's
    * handlers can ask through once split: this module splits them too.

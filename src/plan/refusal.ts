@@ -35,6 +35,8 @@ const HELPER_NEXT =
   'have `{{helper}}` build the request (return inputRequired.elicit(...) or its params) and let each handler ask and read the answer, or inline it into the handlers; then run the codemod again.';
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
+const RECOMPUTE_OR_DECLARE_NEXT =
+  'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it; or, if the call that makes it may run again, declare it idempotent (`// @mrtr-idempotent` above its statement) so the retry makes it again; then run again.';
 const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON type, or recompute it after the answer; then run again.';
 const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
 const HTTP_NEXT =
@@ -75,13 +77,18 @@ export const REFUSAL_CODES = {
   },
   'unregistered-handler': {
     short:
-      'The request goes through the request context of a function the codemod cannot tie to a tool, prompt or resource handler (kept in an object, behind a wrapper, or registered by a helper of the project).',
+      'The request is made in a function the codemod cannot tie to a tool, prompt or resource handler, though it looks like one: it takes or uses a request context, or a factory returns it (kept in an object, behind a wrapper, or registered by a helper of the project).',
     help: `Register the function itself as the handler (server.registerTool(name, config, fn)) or call it from a handler's body, then run mrtr-codemod migrate again; or ${MANUAL_HELP_LOWER} If no tool, prompt or resource handler runs it, stop asking there.`,
     messages: {
       contextParameter: {
         reason:
           'this request goes through the request context `{{context}}` of a function the codemod could not tie to a tools/call, prompts/get or resources/read handler: it is neither registered where the codemod can see it (kept in an object or array, wrapped by another function, registered through a helper of the project) nor called from one.',
         next: `if such a handler runs it, register the function itself (server.registerTool(name, config, fn)) or call it from the handler's body, then run again; or ${MANUAL_STEP}. If something else runs it (resources/list, completion, a notification), stop asking there.`,
+      },
+      returnedByFactory: {
+        reason:
+          'this request is made in a function that {{factory}} returns, which the codemod could not tie to a tools/call, prompts/get or resources/read handler: a function a factory returns is registered by whatever calls the factory (a loop over tool declarations, a registry of the project), which the codemod does not follow.',
+        next: `if a tool, prompt or resource handler is what it returns, ${MANUAL_STEP} (or register the returned function with server.registerTool(name, config, fn) where the codemod can see it, then run again). If something else runs it (resources/list, completion, a notification), stop asking there.`,
       },
       takesContext: {
         reason:
@@ -141,7 +148,7 @@ export const REFUSAL_CODES = {
   },
   'unserialisable-local': {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
-    help: 'Recompute the value after the question, or keep a JSON-safe form of it, then run mrtr-codemod migrate again.',
+    help: 'Recompute the value after the question, or keep a JSON-safe form of it; or, if the call that makes it may run again on the retry, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME); then run mrtr-codemod migrate again.',
     messages: {
       caughtError: {
         reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
@@ -152,8 +159,8 @@ export const REFUSAL_CODES = {
         next: 'move `{{name}}` out of the handler (or below the last question), then run again.',
       },
       holdsUnsafe: { reason: '`{{name}}` lives across a question but holds {{value}}, which does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
-      checkerSays: { reason: '`{{name}}` lives across a question but {{why}}.', next: RECOMPUTE_NEXT },
-      notJson: { reason: '`{{name}}` lives across a question but does not survive a JSON round trip.', next: RECOMPUTE_NEXT },
+      checkerSays: { reason: '`{{name}}` lives across a question but {{why}}.', next: RECOMPUTE_OR_DECLARE_NEXT },
+      notJson: { reason: '`{{name}}` lives across a question but does not survive a JSON round trip.', next: RECOMPUTE_OR_DECLARE_NEXT },
     },
   },
   'legacy-sdk': {
@@ -206,12 +213,12 @@ export const REFUSAL_CODES = {
   },
   'mutated-local': {
     short: 'A local living across the question refers to an object held elsewhere, which the code after the question changes.',
-    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner), then run mrtr-codemod migrate again.',
+    help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner); or, if the call that reads it does nothing else, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME) so the retry reads it again; then run mrtr-codemod migrate again.',
     messages: {
       changedAfter: {
         reason:
           '`{{name}}` refers to an object held elsewhere (`{{from}}`) and the code after the question changes it (`{{change}}`): the retry would change a copy carried in requestState, not that object.',
-        next: 'look `{{name}}` up again after the question (or change the object through its owner), then run again.',
+        next: 'look `{{name}}` up again after the question (or change the object through its owner); or, if `{{from}}` does nothing but read, mark its statement `// @mrtr-idempotent` so the retry reads it again; then run again.',
       },
     },
   },
@@ -555,6 +562,16 @@ export const REFUSAL_CODES = {
         reason:
           "`{{receiver}}` is a handler context the codemod cannot prove is the SDK's (a framework's, whose push methods it does not know), and this call is named like a server→client request.",
         next: `if it asks the client mid-call, ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
+      },
+      wrapperPush: {
+        reason:
+          "`{{receiver}}` is no object of the SDK's the codemod knows (a framework's session or context, or one the project keeps), and `{{method}}(...)` is named like a server→client request.",
+        next: `if it asks the client mid-call, ask through the handler's own context instead (ctx.mcpReq.elicitInput(...), ctx.mcpReq.requestSampling(...); extra.sendRequest(...) on the v1 SDK) so the codemod can migrate it, or ${MANUAL_STEP} (or move to the framework's MRTR support); if it is not a request, remove this comment.`,
+      },
+      invokedIndirectly: {
+        reason:
+          '`{{reference}}` is invoked without a plain call (through .call, .apply, .bind, Reflect.apply or a comma), on `{{receiver}}`, which is not known to be an MCP server object, so this may be a legacy request the codemod cannot follow.',
+        next: "if it asks the client, call it directly (await {{receiver}}.{{method}}(...)) on a server object the codemod can see is the SDK's (const server = new McpServer(...), or annotate it, or run on TypeScript sources with their types), then run again; if it is not a request, remove this comment.",
       },
     },
   },

@@ -4,6 +4,7 @@
 //
 // - Statements before a question run only when the call is not resuming at it (or at a later
 //   one): they go in a guard, `if (mrtr.step === undefined) { ... return mrtr.ask(...) }`.
+//   Those that only derive values (rederive.ts) stay where they are and run on every entry.
 // - A compound statement holding a question is entered on the retry as the first call entered
 //   it: the branch's condition, a loop's condition and initialiser, a switch's value take the
 //   resumed step into account; a for...of loop skips the items already done; a try enters its
@@ -100,9 +101,7 @@ export function layoutHandler(
   if (loops && plan.tree.items.some((item) => facts.get(item.span.start)?.reads.has('mrtrStep'))) {
     return refuse('name-clash', 'usedInHandler', { name: 'mrtrStep' });
   }
-  // A fresh local (`let x: T;`, nothing in it yet at the question) keeps its declaration where
-  // it was, before the guard the retry skips: it does not travel.
-  const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name) && !l.fresh));
+  const carried = plan.points.map((point, p) => point.lifted.filter((l) => !loopVars[p]!.has(l.name)));
   const ctx: Context = { plan, source, facts, quote, v: loops ? 'mrtrStep' : 'mrtr.step', loops, typed, under, carried };
   const all = new Set([FRESH, ...plan.points.map((p) => p.step)]);
   const body = layoutList(ctx, plan.tree, all, new Set());
@@ -178,13 +177,16 @@ function pendingUnits(ctx: Context, list: ListPlan): Pending[] {
         ? (ctx.under.get(item.span.start) ?? []).map((p) => plan.points[p]!.step)
         : [];
   const later = (k: number) => new Set(list.items.slice(k + 1).flatMap(stepsOf));
+  // What only derives values runs on every entry: no step skips it.
+  const rederived = new Set(plan.rederived);
   const pending: Pending[] = [];
   list.items.forEach((item, k) => {
     const facts = ctx.facts.get(item.span.start);
     const reads = facts?.reads ?? NONE;
     if (item.type === 'plain') {
       const declares = facts?.declaration ? facts.declaration.declarators.flatMap((d) => d.names) : [];
-      pending.push({ unit: { type: 'item', item: k }, skip: later(k), declares, reads, ...(facts?.declaration ? { declaration: facts.declaration } : {}) });
+      const skip = rederived.has(item.span.start) ? new Set<string>() : later(k);
+      pending.push({ unit: { type: 'item', item: k }, skip, declares, reads, ...(facts?.declaration ? { declaration: facts.declaration } : {}) });
     } else if (item.type === 'point') {
       pending.push(...pointUnits(ctx, item.point, k, later(k), facts));
     } else {

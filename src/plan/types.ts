@@ -23,8 +23,6 @@ export interface LiftedLocal {
   mutable: boolean;
   /** TypeScript type text for the typed state; undefined in JavaScript. */
   typeText?: string;
-  /** Holds nothing yet at the question (`let x: T;`): declared again on the retry, not carried. */
-  fresh?: boolean;
   /** Names `typeText` uses that the module must import (as types) from one of its imports. */
   typeImports?: Array<{ name: string; from: string }>;
   /** The type it was declared with, where a guard before the question narrowed `typeText` from it. */
@@ -130,6 +128,15 @@ export interface ChildPlan {
   list: ListPlan;
 }
 
+/** A call a migrated handler makes again on each retry (it only derives a value, or the user declared it idempotent). */
+export interface RerunCall {
+  /** The call as written (shortened). */
+  text: string;
+  line: number;
+  /** `read`: a standard-library read or a bound copy; `pure-function`: a module function shown pure; `declared`: declared idempotent. */
+  why: 'read' | 'pure-function' | 'declared';
+}
+
 export interface HandlerPlan {
   /** Names the handler in requestState: `tool:delete_records`. */
   id: string;
@@ -161,6 +168,11 @@ export interface HandlerPlan {
   verbatim: Span[];
   /** The body as a tree of the lists that lead to questions. */
   tree: ListPlan;
+  /** Statements before a question (by start) that run on every entry: they only derive values (see rederive.ts). */
+  rederived?: number[];
+  /** The locals those declare (never carried), and the calls they make again on each retry. */
+  rederivedNames?: string[];
+  rerun?: RerunCall[];
   /** Markers of sites left as they were inside the body (a case the handler migrates without). */
   markers?: Marker[];
   /** How the body is written, each question once (set once the plan is made, see resume-layout.ts). */
@@ -177,6 +189,9 @@ export interface SiteReport {
   status: SiteStatus;
   /** For migrated sites: what moved into requestState. */
   lifted?: string[];
+  /** Locals derived again on the retry instead of carried, and the calls that makes again. */
+  rederived?: string[];
+  rerun?: RerunCall[];
   /** For marked sites: why, and what to do. */
   code?: string;
   reason?: string;

@@ -1,7 +1,7 @@
 // `check --output-file FILE` (`-o`): the report goes to FILE instead of stdout, with the same
 // care as migrate's --patch and --report (src/report/patch.ts): reserved before the run (a path
 // that cannot be written, a symbolic link, a directory or read-only file is a usage error),
-// written atomically, never through a link. Unlike those, FILE is not replaced when it already
+// written atomically, never through a link. As with those, FILE is not replaced when it already
 // holds something else: only an empty file, or an earlier report of check, is overwritten.
 // An earlier report is known by its shape, in each format:
 // - json: an object with `version`, `findings`, `errors`, `skipped` and a `summary` with an
@@ -10,7 +10,6 @@
 // - text and github: a last line that is check's total (`mrtr-codemod check: N findings in ...,
 //   N files checked`). The file always holds the whole report, --quiet or not, so that line
 //   is there for the next run.
-import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { reserveFile, type ReservedFile } from '../engine/atomic-write.ts';
 import { outputProblem } from './patch.ts';
@@ -61,19 +60,10 @@ function isSarifReport(value: unknown): boolean {
  * earlier report of check.
  */
 export async function reserveCheckOutput(file: string, cwd: string): Promise<ReservedFile | { problem: string }> {
-  const problem = (why: string) => ({ problem: `--output-file ${file}: ${why}` });
   if (file === '') return { problem: '--output-file needs a file name' };
-  const absolute = path.resolve(cwd, file);
-  const info = await lstat(absolute).catch(() => undefined);
-  // A link, a directory, a special file: reserveFile says what it is.
-  if (info?.isFile()) {
-    const text = await readFile(absolute, 'utf8').catch(() => undefined);
-    if (text === undefined || !isCheckReport(text))
-      return problem('exists and is not a report of mrtr-codemod check; it is not overwritten (remove it or name another file)');
-  }
   try {
-    return await reserveFile(absolute, cwd);
+    return await reserveFile(path.resolve(cwd, file), cwd, { what: 'a report of mrtr-codemod check', is: isCheckReport });
   } catch (error) {
-    return problem(outputProblem(error));
+    return { problem: `--output-file ${file}: ${outputProblem(error)}` };
   }
 }

@@ -11,7 +11,7 @@ import type { DiffLine } from './diff-line.ts';
 import { classifyUnifiedDiff, unifiedDiff } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
-import { guidanceNotes, openUpgradeNotes, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
+import { guidanceNotes, openUpgradeNotes, RERUN_WHY, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
 
 interface HtmlReportOptions {
   /** Whether the run wrote nothing (changes were only computed). */
@@ -114,6 +114,12 @@ function listSection(name: string, title: string, items: readonly string[], list
   return items.length === 0 ? [] : [`<section class="${name}" id="${name}"><h2>${title}</h2><${list}>`, ...items, `</${list}></section>`];
 }
 
+/** Whether `text` is a page renderHtmlReport wrote (its head names the codemod's review). */
+export function isReviewPage(text: string): boolean {
+  const head = text.slice(0, text.indexOf('</head>') + 1);
+  return text.startsWith('<!doctype html>\n') && head.includes(`\n<title>${escapeHtml(REPORT_TITLE)}</title>\n`);
+}
+
 /** The whole document around the body's lines. */
 function page(body: readonly string[]): string {
   return [
@@ -206,6 +212,20 @@ function aroundTheHandlers(result: RunResult, files: readonly ReportedFile[]): s
   return items;
 }
 
+/** What the handler runs again on each retry instead of carrying it: the locals, and each call with why it may run again. */
+function rerunHtml(site: RunSite): string[] {
+  const locals = site.rederived ?? [];
+  const calls = site.rerun ?? [];
+  if (locals.length === 0 && calls.length === 0) return [];
+  const names = locals.map((name) => `<code>${escapeHtml(name)}</code>`).join(', ');
+  const items = calls.map((c) => `<li><code>${escapeHtml(c.text)}</code> (line ${c.line}, ${escapeHtml(RERUN_WHY[c.why])})</li>`);
+  return [
+    `<div class="rerun"><p>Runs again on each retry, not carried${names ? `: ${names}` : ''}.</p>`,
+    ...(items.length > 0 ? ['<ul>', ...items, '</ul>'] : []),
+    '</div>',
+  ];
+}
+
 function renderSite(site: RunSite, anchor: string | undefined): string {
   const where = `line ${site.line}:${site.column}`;
   const whereHtml = anchor ? `<a class="where" href="#${anchor}">${where}</a>` : `<span class="where">${where}</span>`;
@@ -227,6 +247,7 @@ function renderSite(site: RunSite, anchor: string | undefined): string {
         ? `<p class="lifted">Moved into requestState: ${lifted.map((name) => `<code>${escapeHtml(name)}</code>`).join(', ')}</p>`
         : '<p class="lifted lifted-none">Nothing to carry: no local lives across the question.</p>',
     );
+    out.push(...rerunHtml(site));
   } else {
     out.push(
       `<div class="site-head"><span class="badge badge-marked">marked</span> <code class="code">@mrtr-todo(${escapeHtml(site.code ?? 'todo')})</code> ${handler} ${kind} ${whereHtml}</div>`,
@@ -311,7 +332,7 @@ a { color: var(--link); }
 h1 { margin: 0 0 .25rem; font-size: 1.6rem; }
 h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
 h2 code { font-size: 1.05rem; }
-.lifted code { background: var(--bg); border: 1px solid var(--border); border-radius: 4px; padding: 0 .3rem; }
+.lifted code, .rerun code { background: var(--bg); border: 1px solid var(--border); border-radius: 4px; padding: 0 .3rem; }
 h3 { font-size: .85rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 1rem 0 .5rem; }
 .muted, .hint { color: var(--muted); font-weight: normal; font-size: .85rem; }
 .mode { margin: 0 0 1rem; color: var(--muted); }

@@ -36,6 +36,10 @@
 //     { "file", "reason", "candidate": boolean,    // candidate: mentions a legacy request, not analysed
 //       "legacyRequests"?: number }                // a vendored folder: its legacy request sites
 //   ],
+//   "rerun": [                         // migrated handlers that run code again on each retry instead of carrying it
+//     { "file", "handler", "line", "locals": ["note"],   // locals derived again, never in requestState
+//       "calls": [ { "text": "notes.get(id)", "line": number, "why": "read" | "pure-function" | "declared" } ] }
+//   ],
 //   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
 //   "entryPoints": [                   // stdio and HTTP entry points: rewritten to serve both eras, or marked
 //     { "file", "line", "status": "migrated" | "marked", "via"?: "serveStdio" | "createMcpHandler", "code"?, "reason"?, "next"? }
@@ -50,7 +54,7 @@
 // line and column of an `mcp-codemod-error` are exact (see UpgradeNote); the others point near
 // the statement, with column 1.
 import type { RunResult } from '../engine/run.ts';
-import { blocksBuild, guidanceNotes, openUpgradeNotes, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
+import { blocksBuild, guidanceNotes, openUpgradeNotes, rerunByHandler, siteTotals, summariseHandlers, upgradeWarnings } from './run-tally.ts';
 
 interface JsonSummaryOptions {
   dryRun: boolean;
@@ -102,6 +106,7 @@ export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions
       candidate: s.candidate,
       ...(s.legacyRequests !== undefined ? { legacyRequests: s.legacyRequests } : {}),
     })),
+    rerun: rerunByHandler(result.sites).map((h) => ({ ...h, locals: [...h.locals], calls: h.calls.map((c) => ({ ...c })) })),
     notes: guidanceNotes(result.sites),
     entryPoints: (result.entryPoints ?? []).map((e) => ({ ...e })),
     stateModules: result.stateModules.map((m) => ({ file: m.file, form: m.form, status: m.status, wiredIn: [...m.wiredIn] })),

@@ -37,7 +37,7 @@ export function nextSteps(result: RunResult, options: { dryRun: boolean }): stri
   }
   if (migrated > 0 || result.stateModules.length > 0) {
     steps.push(
-      'Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call.',
+      'Set MCP_REQUEST_STATE_KEY (at least 32 random bytes, the same on every instance that may receive a retry) where the server runs; without it each process signs with its own random key, which only works while one process serves every round of a call. Give several instances (or one that restarts while a flow is open) one round store too, or a round answered on one can be replayed on another: mrtrConfigure({ rounds: mrtrRedisRounds(redis) }) from the request-state module.',
     );
   }
   steps.push(

@@ -3,15 +3,18 @@
 // atomically: a reader never sees half a patch or half a page. Both are reserved before the
 // run (reserveReviewOutputs): a path that cannot be written, or that is a symbolic link (or
 // whose folder inside the current directory is one leading out of it), is a usage error found
-// before any source file is touched.
+// before any source file is touched. Neither replaces a file that holds anything but an
+// earlier output of its kind (as ESLint's --output-file would: a `--patch=.env` a shell glob
+// passed must never cost the user their .env): a patch is known by being unified diffs alone,
+// a review page by its title.
 import path from 'node:path';
 import { terminalText } from '../core/escape.ts';
 import { OutputPathError, reserveFile, type ReservedFile } from '../engine/atomic-write.ts';
 import { describeFsError } from '../engine/discover.ts';
 import type { RunResult } from '../engine/run.ts';
-import { unifiedDiffs } from './diff.ts';
+import { classifyUnifiedDiff, unifiedDiffs } from './diff.ts';
 import { count } from './formats/check-report.ts';
-import { renderHtmlReport } from './html-report.ts';
+import { isReviewPage, renderHtmlReport } from './html-report.ts';
 
 interface ReviewOutputs {
   dryRun: boolean;
@@ -60,7 +63,7 @@ export async function reserveReviewOutputs(outputs: ReviewOutputs, cwd: string):
     if (file === undefined) continue;
     if (file === '') return { problem: `${option} needs a file name` };
     try {
-      reserved[option === '--patch' ? 'patch' : 'report'] = await reserveFile(path.resolve(cwd, file), cwd);
+      reserved[option === '--patch' ? 'patch' : 'report'] = await reserveFile(path.resolve(cwd, file), cwd, option === '--patch' ? PATCH : REVIEW_PAGE);
     } catch (error) {
       await reserved.discard();
       return { problem: `${option} ${file}: ${outputProblem(error)}` };
@@ -68,6 +71,17 @@ export async function reserveReviewOutputs(outputs: ReviewOutputs, cwd: string):
   }
   return reserved;
 }
+
+/** An earlier --patch: unified diffs and nothing else (every line a file name, a hunk header or a hunk's line), with a hunk. */
+const PATCH = {
+  what: 'a patch mrtr-codemod wrote',
+  is: (text: string) => {
+    const lines = text.startsWith('--- ') ? classifyUnifiedDiff(text) : [];
+    return lines.some((line) => line.kind === 'hunk') && lines.every((line) => line.kind !== 'header');
+  },
+};
+
+const REVIEW_PAGE = { what: 'a review page mrtr-codemod wrote', is: isReviewPage };
 
 /** Why an output file cannot be written, in words (shared with check --output-file). */
 export function outputProblem(error: unknown): string {

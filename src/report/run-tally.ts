@@ -29,6 +29,34 @@ export function guidanceNotes(sites: readonly RunSite[]): { note: string; sites:
   return [...notes].map(([note, count]) => ({ note, sites: count }));
 }
 
+/** A migrated handler that runs code again on each retry: the locals it derives again, and the calls that makes. */
+export interface RerunTally {
+  file: string;
+  handler: string;
+  /** Line of its first site. */
+  line: number;
+  locals: string[];
+  calls: NonNullable<RunSite['rerun']>;
+}
+
+/** Why a call may run again, in words. */
+export const RERUN_WHY: Readonly<Record<NonNullable<RunSite['rerun']>[number]['why'], string>> = {
+  read: 'only reads',
+  'pure-function': 'a function shown to only compute',
+  declared: 'declared idempotent',
+};
+
+/** What each migrated handler runs again on a retry, once per handler (every site of it carries the same). */
+export function rerunByHandler(sites: readonly RunSite[]): RerunTally[] {
+  const out = new Map<string, RerunTally>();
+  for (const site of sites) {
+    if (site.status !== 'migrated' || site.handler === undefined || !(site.rerun?.length || site.rederived?.length)) continue;
+    const key = `${site.file}\0${site.handler}`;
+    if (!out.has(key)) out.set(key, { file: site.file, handler: site.handler, line: site.line, locals: site.rederived ?? [], calls: site.rerun ?? [] });
+  }
+  return [...out.values()];
+}
+
 interface HandlerTally {
   /** Undefined for a site outside any handler. */
   handler?: string;

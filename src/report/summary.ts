@@ -11,6 +11,8 @@ import {
   buildBlockers,
   guidanceNotes,
   openUpgradeNotes,
+  RERUN_WHY,
+  rerunByHandler,
   siteTotals,
   summariseHandlers,
   upgradeWarnings,
@@ -55,6 +57,7 @@ function siteLines(result: RunResult): string[] {
   const lines: string[] = [];
   const sites = siteTotals(result.sites);
   lines.push(`Sites migrated: ${sites.migrated}`);
+  lines.push(...rerunLines(result));
 
   lines.push(`Markers left: ${sites.marked}`);
   for (const site of result.sites) {
@@ -70,6 +73,19 @@ function siteLines(result: RunResult): string[] {
     lines.push(`v1 to v2 (official codemod): ${count(open.length, 'item')} left`);
     for (const n of open) lines.push(`  ${n.file}:${n.line}:${n.column}  ${n.code}  ${n.message}`);
     for (const n of upgradeWarnings(result)) lines.push(`  ${n.file}:${n.line}  warning  ${n.message}`);
+  }
+  return lines;
+}
+
+/** What migrated handlers run again on each retry instead of carrying it: a reviewer checks each call. */
+function rerunLines(result: RunResult): string[] {
+  const handlers = rerunByHandler(result.sites);
+  if (handlers.length === 0) return [];
+  const lines = ['Runs again on each retry (derived again, not carried in requestState):'];
+  for (const h of handlers) {
+    const locals = h.locals.length > 0 ? `  locals: ${h.locals.join(', ')}` : '';
+    lines.push(`  ${h.file}:${h.line}  ${h.handler}${locals}`);
+    for (const call of h.calls) lines.push(`    line ${call.line}: ${call.text} (${RERUN_WHY[call.why]})`);
   }
   return lines;
 }

@@ -17,12 +17,18 @@ export interface CliRun {
  * Runs the CLI in `cwd`; a non-zero exit is returned, not thrown. The colour environment is
  * ours to choose: NO_COLOR and FORCE_COLOR are not inherited, and NO_COLOR=1 is the default.
  */
-export async function runCli(cwd: string, args: readonly string[], env: Record<string, string> = { NO_COLOR: '1' }): Promise<CliRun> {
+export async function runCli(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string> = { NO_COLOR: '1' },
+  /** Another user to run as (root may start a process as another). */
+  user?: { uid: number; gid: number },
+): Promise<CliRun> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   delete base.NO_COLOR;
   delete base.FORCE_COLOR;
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env }, ...user });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: unknown; stdout?: string; stderr?: string };

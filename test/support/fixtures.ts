@@ -14,12 +14,12 @@ export interface FixtureCase {
   input: string;
   output: string;
   /** fixtures/<case>/options.json: the transform options (the CLI flags) the case runs with. */
-  options: { sampling?: 'migrate' | 'flag' };
+  options: { sampling?: 'migrate' | 'flag'; idempotent?: string[] };
   /**
    * The options the case is transformed with: its own, and the request-state module the
    * outputs share (fixtures/_support/mrtr-request-state.<ext>, see stateModulePath).
    */
-  transformOptions: { sampling?: 'migrate' | 'flag'; stateModule: { path: string } };
+  transformOptions: { sampling?: 'migrate' | 'flag'; idempotent?: string[]; stateModule: { path: string } };
 }
 
 /** The request-state module the fixture outputs of this extension import (written by the codemod, checked in fixtures.test.ts). */

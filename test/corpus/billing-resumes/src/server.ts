@@ -66,7 +66,8 @@ export function createServer(): McpServer {
   server.registerTool('mark_paid', { description: 'Mark an invoice paid', inputSchema: z.object({ invoice: z.string() }) }, async ({ invoice }, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const found = invoices.get(invoice);
     if (!found) return { content: [{ type: 'text', text: 'No such invoice.' }], isError: true };
-    // corpus-site: mark mutated-local
+    // `found` is read again on the retry (a Map read), so `found.paid = true` lands on the stored invoice.
+    // corpus-site: migrate
     const answer = await ctx.mcpReq.elicitInput({
       message: `Mark ${found.id} as paid?`,
       requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
