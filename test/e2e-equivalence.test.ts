@@ -318,6 +318,18 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ ok: true }) },
     legacyLog: ['delete:logs=3'],
   },
+  'a capability check in the prefix of a helper that may answer without asking (accepted)': {
+    fixture: 'maybe-ask-capability-guard',
+    calls: [{ name: 'truncate_table', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['delete:logs=3'],
+  },
+  'a capability check in the prefix of a helper that may answer without asking (declined)': {
+    fixture: 'maybe-ask-capability-guard',
+    calls: [{ name: 'truncate_table', arguments: { table: 'logs' } }],
+    script: { elicit: () => ({ action: 'decline' }) },
+    legacyLog: [],
+  },
   'a question per item of an array': {
     fixture: 'loops',
     calls: [{ name: 'delete_each', arguments: { tables: ['logs', 'users', 'cache'] } }],
@@ -566,6 +578,12 @@ describe.each([
     // goes on, and the question fails.
     { fixture: 'capability-checks', call: { name: 'careful_delete', arguments: { table: 'logs' } }, log: urlOnly ? [] : ['audit:refused:logs'] },
     { fixture: 'elicit-confirm-delete', call: { name: 'delete_records', arguments: { table: 'logs' } }, log: ['count:logs'] },
+    // The helper's own check: without elicitation it takes its "cannot ask" path, and goes on.
+    {
+      fixture: 'maybe-ask-capability-guard',
+      call: { name: 'truncate_table', arguments: { table: 'logs' } },
+      log: urlOnly ? [] : ['audit:cannot-ask:logs', 'delete:logs=3'],
+    },
     {
       fixture: 'control-flow',
       call: { name: 'rename_project', arguments: { project: 'apollo' } },

@@ -4,8 +4,11 @@
 // (the helper stays whole, and each calling handler is marked rather than left pushing).
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
+import { runCalls } from './support/harness.ts';
 import { checkoutScratch, putFile } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
 
@@ -141,5 +144,88 @@ describe('a helper that may answer without asking, called from other modules', (
       ['src/other.ts', 'marked', 'via-helper'],
     ]);
     expect(result.sites.find((s) => s.file === 'src/other.ts')!.reason).toContain(says);
+  });
+});
+
+// A confirmation helper in its own module, whose check of the client's capabilities comes before
+// its question: the check runs in the request half, on the calling handler's request, so the
+// handler hands its context on (a 2026-07-28 client declares its capabilities with the request).
+const CONFIRM = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export async function confirmTruncate(server: McpServer, log: string[], table: string): Promise<boolean> {
+  if (!server.server.getClientCapabilities()?.elicitation) {
+    log.push(\`cannot-ask:\${table}\`);
+    return true;
+  }
+  const answer = await server.server.elicitInput({
+    message: \`Truncate \${table}?\`,
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+  });
+  return answer.action === 'accept' && answer.content?.ok === true;
+}
+`;
+
+const TRUNCATE = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { confirmTruncate } from './confirm.js';
+
+export function createServer(log: string[]): McpServer {
+  const server = new McpServer({ name: 'tables', version: '1.0.0' });
+  server.registerTool('truncate_table', { inputSchema: z.object({ table: z.string() }) }, async ({ table }) => {
+    if (!(await confirmTruncate(server, log, table))) return { content: [{ type: 'text', text: 'Kept.' }] };
+    log.push(\`truncated:\${table}\`);
+    return { content: [{ type: 'text', text: 'Truncated.' }] };
+  });
+  return server;
+}
+`;
+
+describe("a helper of another module that checks the client's capabilities", () => {
+  it('reads the capabilities of the calling handler’s request, on both eras', async () => {
+    await put('src/confirm.ts', CONFIRM);
+    await put('src/server.ts', TRUNCATE);
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status])).toEqual([['src/confirm.ts', 'migrated']]);
+    expect(await read('src/confirm.ts')).toContain(
+      'export async function confirmTruncateRequest(server: McpServer, log: string[], table: string, mrtrCtx: ServerContext)',
+    );
+    expect(await read('src/server.ts')).toContain('const mrtrOutcome = await confirmTruncateRequest(server, log, table, ctx);');
+    const files = ['src/server.ts', 'src/confirm.ts', 'src/mrtr-request-state.ts'].map((f) => path.join(dir, f));
+    expect(typecheck(files)).toEqual([]);
+    expect((await runCodemod({ paths: [dir], write: false, cwd: dir })).changed).toEqual([]);
+
+    const { createServer } = (await import(pathToFileURL(path.join(dir, 'src/server.ts')).href)) as { createServer(log: string[]): McpServer };
+    const call = [{ name: 'truncate_table', arguments: { table: 'logs' } }];
+    const cannotAsk = { sampling: {}, roots: { listChanged: true } };
+    for (const era of ['modern', 'legacy'] as const) {
+      const accepted: string[] = [];
+      const asked = await runCalls(() => createServer(accepted), era, call, { elicit: () => ({ action: 'accept', content: { ok: true } }) });
+      expect({ era, questions: asked.questions.length, log: accepted }).toEqual({ era, questions: 1, log: ['truncated:logs'] });
+      const declined: string[] = [];
+      await runCalls(() => createServer(declined), era, call, { elicit: () => ({ action: 'decline' }) });
+      expect({ era, log: declined }).toEqual({ era, log: [] });
+      const unasked: string[] = [];
+      const without = await runCalls(() => createServer(unasked), era, call, {}, cannotAsk);
+      expect({ era, questions: without.questions, log: unasked }).toEqual({ era, questions: [], log: ['cannot-ask:logs', 'truncated:logs'] });
+    }
+  });
+
+  it('after it asks stays whole, and the handler that calls it is marked: the retry has no first call’s context', async () => {
+    await put(
+      'src/confirm.ts',
+      CONFIRM.replace(
+        "return answer.action === 'accept' && answer.content?.ok === true;",
+        "return answer.action === 'accept' || !server.server.getClientCapabilities()?.elicitation;",
+      ),
+    );
+    await put('src/server.ts', TRUNCATE);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/confirm.ts', 'marked', 'in-helper'],
+      ['src/server.ts', 'marked', 'via-helper'],
+    ]);
+    expect(result.sites[0]!.reason).toContain("it is a helper that reads the client's capabilities after its request.");
   });
 });

@@ -1,9 +1,10 @@
 // The shapes real servers are written in, as pure functions of source text (no node_modules,
 // no type checker): every spelling of a legacy request is found, and the SDK objects are told
 // from where they came from.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { parseSource } from '../src/analyse/parse.ts';
@@ -413,6 +414,22 @@ server.registerTool('t', { inputSchema: z.object({ id: z.string() }) }, async fu
 `);
     expect(output).toContain('return await this.pin(ctx);');
     expect(output).toContain("async pin(this: Notes, ctx: ServerContext) {\n    const mrtr = await mrtrResume(ctx, 'tool:pin()', ['answer'], {});");
+  });
+
+  it("reads the client's capabilities from its context in a method a low-level handler hands the call to", async () => {
+    // Migrated as a handler of its own, the method takes the context the handler hands it.
+    const file = fileURLToPath(new URL('../fixtures/low-level-delegates/input.ts', import.meta.url));
+    const source = readFileSync(file, 'utf8').replace(
+      '  private async purge(args: Args): Promise<CallToolResult> {\n',
+      "  private async purge(args: Args): Promise<CallToolResult> {\n    if (!this.server.server.getClientCapabilities()?.elicitation) return { content: [{ type: 'text', text: 'cannot ask' }] };\n",
+    );
+    const types = new TsTypeFactsProvider();
+    const { output, plan } = await transformWithTypes(source, file, types);
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated', 'migrated']);
+    expect(output).toContain(
+      "      if (!((ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? this.server.server.getClientCapabilities())?.elicitation) return { content: [{ type: 'text', text: 'cannot ask' }] };",
+    );
+    expect((await transformWithTypes(output, file, types)).output).toBe(output);
   });
 
   it("reads the client's capabilities from its context", () => {

@@ -2,6 +2,7 @@
 // name's property, the factory's, where the context goes), which declarations reach it, and
 // the handlers their factories return: migrated under the declaration's name, refused where
 // that name or the handler's identity cannot be pinned.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { transformSource } from '../src/transform.ts';
@@ -394,5 +395,25 @@ export function createServer() {
       const overridden = tools("readonly name = 'ask';", "readonly name = 'other';\n  override async invoke() { return super.invoke(); }");
       expect(sites(overridden)).toEqual([[7, 'tool:this.name', 'marked', 'shared-handler']]);
     });
+  });
+});
+
+describe("a base class's confirmation gate that checks the client's capabilities before it asks", () => {
+  // The gate every subclass tool inherits answers without asking when the client cannot be asked:
+  // split, its request half reads the capabilities the calling handler's request carries.
+  const gate = readFileSync(new URL('../fixtures/base-class-gate/input.ts', import.meta.url), 'utf8').replace(
+    '    const answer = await this.server.server.elicitInput(',
+    '    if (!this.server.server.getClientCapabilities()?.elicitation) return true;\n    const answer = await this.server.server.elicitInput(',
+  );
+
+  it("hands the shared handler's context to the gate's request half, which reads the request's capabilities first", () => {
+    const { output, plan } = transformSource(gate, 'tools.ts');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('const mrtrOutcome = await this.verifyConfirmedRequest(`Run ${this.name}?`, ctx);');
+    expect(output).toContain(
+      '  protected async verifyConfirmedRequest(message: string, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: boolean }> {\n' +
+        '    if (!((mrtrCtx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? this.server.server.getClientCapabilities())?.elicitation) return { value: true };\n',
+    );
+    expect(transformSource(output, 'tools.ts').output).toBe(output);
   });
 });

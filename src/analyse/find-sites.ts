@@ -107,6 +107,8 @@ export interface LegacySite {
     resultArgs: Node[];
     /** The request half is async and may return the helper's value without asking. */
     maybeAsk?: boolean;
+    /** The request half takes the handler's context last. */
+    takesContext?: boolean;
   };
 }
 

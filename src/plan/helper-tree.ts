@@ -131,6 +131,7 @@ export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit
       requestArgs: args.filter((_, i) => split.requestArgs[i]),
       resultArgs: args.filter((_, i) => split.resultArgs[i]),
       ...(split.maybeAsk ? { maybeAsk: true } : {}),
+      ...(split.takesContext ? { takesContext: true } : {}),
     },
   };
 }

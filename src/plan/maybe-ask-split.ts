@@ -18,6 +18,7 @@ import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/may
 import { declaredBy } from './liveness.ts';
 import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
+import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../rewrite/client-capabilities.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
@@ -39,7 +40,7 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
   const after = continuation(path);
-  const afterProblem = continuationProblem(fn, path, after, holder.method);
+  const afterProblem = continuationProblem(fn, path, after, holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
 
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
@@ -58,6 +59,7 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
     resultArgs: params.map((p) => resultNames.has(p)),
     identity,
     maybeAsk: true,
+    ...(readsCapabilities(fn.body) ? { takesContext: true as const } : {}),
   };
   const edit = maybeAskHelperEdit(source, eol, {
     declaration: holder.node,
@@ -71,12 +73,19 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
         asked(source, fn, site, request.text),
         shape,
         types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
+        types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
       ),
       renamed(holder.node, fn, holder.name),
     ],
     ...(identity ? {} : { result: resultHalf(source, fn, path, answer, wrap, shape, types) }),
   });
-  const imports = types ? [...typeImports(types, 'InputRequest'), ...(identity ? [] : typeImports(types, resultType))] : [];
+  const imports = types
+    ? [
+        ...typeImports(types, 'InputRequest'),
+        ...(identity ? [] : typeImports(types, resultType)),
+        ...(shape.takesContext ? typeImports(types, 'ServerContext') : []),
+      ]
+    : [];
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}) };
 }
 
@@ -138,6 +147,21 @@ function continuation(path: readonly Step[]): Statement[] {
   return out;
 }
 
+/**
+ * Why the code after the question cannot be the result half when it reads the client's
+ * capabilities: the retry that runs it has no first call's context to read them from.
+ */
+function capabilitiesAfter(after: readonly Node[]): string | undefined {
+  return after.some((n) => readsCapabilities(n)) ? "that reads the client's capabilities after its request." : undefined;
+}
+
+/** Whether code reads the connection's client capabilities (`server.getClientCapabilities()`). */
+function readsCapabilities(node: Node): boolean {
+  let found = false;
+  walk(node, (n) => void (isConnectionCapabilitiesRead(n) && (found = true)));
+  return found;
+}
+
 /** Why the code after the question cannot be the result half (`that ...`): it awaits, uses `this`, or reads a local computed before the question. */
 function continuationProblem(fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
   let awaits = false;
@@ -185,6 +209,7 @@ function requestEdits(
   ask: readonly string[],
   shape: SplitShape,
   returnType: string | undefined,
+  typedContext: string | undefined,
 ): Edit[] {
   const last = path[path.length - 1]!;
   const statement = last.list[last.index]!;
@@ -216,7 +241,7 @@ function requestEdits(
     const indent = body.body[0] ? indentAt(source, body.body[0].start!) : `${indentAt(source, close)}  `;
     edits.push({ start: lineStartOf(source, close), end: lineStartOf(source, close), text: `${indent}return { value: undefined }${semi}\n` });
   }
-  edits.push(...signatureEdits(source, fn, shape, returnType));
+  edits.push(...signatureEdits(source, fn, shape, returnType, shape.takesContext ? (typedContext ?? REQUEST_CONTEXT) : undefined));
   return edits;
 }
 
@@ -246,17 +271,25 @@ function asked(source: string, fn: FunctionNode, site: LegacySite, text: string)
   ];
 }
 
-/** The request half's parameters (those it reads) and return type (`returned`: a value or a question). */
-function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, returned: string | undefined): Edit[] {
+/**
+ * The request half's parameters (those it reads, then `context`, the handler's context, when it
+ * takes it) and return type (`returned`: a value or a question).
+ */
+function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, returned: string | undefined, context: string | undefined): Edit[] {
   const edits: Edit[] = [];
   const own = argumentParams(fn);
-  if (own.length > 0 && shape.requestArgs.some((used) => !used)) {
+  if (own.length > 0 && (shape.requestArgs.some((used) => !used) || context)) {
     const first = own[0]!;
     const last = own[own.length - 1]!;
     // The `this` parameter, when there is one, stays where it is.
-    const kept = paramsUsed(source, { ...fn, params: own } as FunctionNode, shape.requestArgs);
+    const kept = [paramsUsed(source, { ...fn, params: own } as FunctionNode, shape.requestArgs), context].filter(Boolean).join(', ');
     const start = kept === '' && fn.params.length > own.length ? fn.params[0]!.end! : first.start!;
     edits.push({ start, end: last.end!, text: kept });
+  } else if (context) {
+    // No parameter of its own (a `this` one, if any, stays first): the context goes inside the parentheses.
+    const from = fn.type === 'ClassMethod' || fn.type === 'ObjectMethod' ? fn.key.end! : fn.start!;
+    const at = fn.params.length > 0 ? fn.params[fn.params.length - 1]!.end! : source.indexOf('(', from) + 1;
+    edits.push({ start: at, end: at, text: fn.params.length > 0 ? `, ${context}` : context });
   }
   const returnType = annotatedType(fn.returnType);
   if (returned !== undefined && returnType) edits.push({ start: returnType.start!, end: returnType.end!, text: returned });

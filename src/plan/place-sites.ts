@@ -264,8 +264,18 @@ function kindOf(site: LegacySite): { kind?: InputKind } {
 
 /** What other modules need of a split to ask through it. */
 function shapeOf(split: HelperSplit): SplitShape {
-  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk } = split;
-  return { kind, resultType, ...(valueType ? { valueType } : {}), method, requestArgs, resultArgs, identity, ...(maybeAsk ? { maybeAsk } : {}) };
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext } = split;
+  return {
+    kind,
+    resultType,
+    ...(valueType ? { valueType } : {}),
+    method,
+    requestArgs,
+    resultArgs,
+    identity,
+    ...(maybeAsk ? { maybeAsk } : {}),
+    ...(takesContext ? { takesContext } : {}),
+  };
 }
 
 /** The splits of the helpers on the way from a request to its handlers, or why not. */

@@ -35,6 +35,8 @@ export function splitHelper(source: string, site: LegacySite, calls: NamedCall[]
   // An inner helper that may answer without asking hands this one a value, not an answer.
   if (site.via?.maybeAsk && helper.answer.form !== 'return')
     return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
+  // Its request half would have to hand the handler's context on to the inner one's.
+  if (site.via?.takesContext) return `it is a helper that passes on \`${site.via.helper}()\`, which reads the client's capabilities before it asks.`;
   const { fn, holder } = helper;
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;

@@ -46,6 +46,8 @@ export interface PlannedRequest {
   resultWrap?: [before: string, after: string];
   /** `requestText` is a helper's async request half, which may return its value without asking (see SplitShape). */
   maybeAsk?: true;
+  /** `requestText` is called with the handler's context added last (see SplitShape). */
+  takesContext?: true;
   line: number;
   column: number;
 }
@@ -261,6 +263,8 @@ export interface SplitShape {
   identity: boolean;
   /** The request half is async and may return the helper's value without asking (`{ value }`), or the question (`{ ask }`). */
   maybeAsk?: true;
+  /** The request half reads the client's capabilities, which a 2026-07-28 request carries: it takes the handler's context last. */
+  takesContext?: true;
 }
 
 // --- how a handler is written, each question once (see resume-layout.ts) ---------------------

@@ -2,13 +2,14 @@
 // arrive with the request (`ctx.mcpReq.envelope`), and `server.getClientCapabilities()`
 // answers undefined there (measured on serveStdio), so a check such as
 // `if (!server.server.getClientCapabilities()?.elicitation)` would wrongly take the
-// "cannot ask" path on every modern call. Each such call in a handler reads the request's
-// own capabilities first and falls back to the connection's (the 2025 era).
+// "cannot ask" path on every modern call. Each such call in a handler, or in a split helper's
+// request half (which the handler hands its context), reads the request's own capabilities
+// first and falls back to the connection's (the 2025 era).
 import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import { isFunction, memberPath } from '../analyse/ast.ts';
+import { isFunction, memberPath, type FunctionNode } from '../analyse/ast.ts';
 import { contextParam } from '../analyse/find-handlers.ts';
-import { SERVER_PACKAGE } from '../analyse/sdk-surface.ts';
+import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
 import { codeStyleOf } from '../analyse/code-style.ts';
 import { importedFrom, isImported, moduleSystemOf } from '../analyse/module-imports.ts';
 import { addImport } from './edits/imports.ts';
@@ -16,6 +17,12 @@ import type { Edit } from '../core/vocabulary.ts';
 import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
+
+/**
+ * The parameter a split helper's request half takes the handler's context in, when what it runs
+ * before the question reads the client's capabilities (its reads are rewritten as a handler's).
+ */
+export const REQUEST_CONTEXT = 'mrtrCtx';
 
 /**
  * The client capabilities a 2026-07-28 request carries, read off the handler's context `ctx`
@@ -39,19 +46,9 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
   const edits: Edit[] = [];
   for (const { node, ancestors: parents } of file.index.calls) {
     if (node.arguments.length > 0) continue;
-    const callee = node.callee;
-    if (
-      (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') ||
-      callee.computed ||
-      callee.property.type !== 'Identifier' ||
-      callee.property.name !== 'getClientCapabilities'
-    )
-      continue;
-    const receiver = memberPath(callee.object);
-    if (!receiver || !/server$/i.test(receiver.split('.').pop()!)) continue;
-    const handler = file.handlers.find((h) => parents.includes(h.fn));
-    const ctx = handler && contextParam(handler);
-    if (!handler || ctx?.type !== 'Identifier' || shadows(parents, handler.fn, ctx.name)) continue;
+    if (!isConnectionCapabilitiesRead(node)) continue;
+    const holder = contextHolder(file, parents);
+    if (!holder || shadows(parents, holder.fn, holder.ctx)) continue;
     const parent = parents[parents.length - 1];
     // Already rewritten (a second run): `<envelope>?.[KEY] ?? server.getClientCapabilities()`.
     if (
@@ -61,7 +58,7 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
       source.slice(parent.left.start!, parent.left.end!).includes(KEY)
     )
       continue;
-    edits.push({ start: node.start!, end: node.end!, text: `(${requestCapabilities(ctx.name, file.typed)} ?? ${source.slice(node.start!, node.end!)})` });
+    edits.push({ start: node.start!, end: node.end!, text: `(${requestCapabilities(holder.ctx, file.typed)} ?? ${source.slice(node.start!, node.end!)})` });
   }
   const parsed = { program: file.program, edits };
   if (edits.length === 0) return { output: source, parsed };
@@ -70,6 +67,45 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
   if (wanted.length > 0)
     edits.push(addImport(source, file.program, moduleSystemOf(fileName, file.program), codeStyleOf(source, file.program), SERVER_PACKAGE, wanted));
   return { output: applyEdits(source, edits), parsed };
+}
+
+/** `server.getClientCapabilities()` (any receiver named like a server): the connection's client capabilities. */
+export function isConnectionCapabilitiesRead(node: Node): boolean {
+  if (node.type !== 'CallExpression' || node.arguments.length > 0) return false;
+  const callee = node.callee;
+  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return false;
+  if (callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') return false;
+  const receiver = memberPath(callee.object);
+  return receiver !== undefined && /server$/i.test(receiver.split('.').pop()!);
+}
+
+/** The function around a read that has the request's context, and the context's name: a handler, or a split helper's request half. */
+function contextHolder(file: FileAnalysis, parents: readonly Node[]): { fn: Node; ctx: string } | undefined {
+  const handler = file.handlers.find((h) => parents.includes(h.fn));
+  const ctx = handler && contextParam(handler);
+  if (handler) return ctx?.type === 'Identifier' ? { fn: handler.fn, ctx: ctx.name } : undefined;
+  for (const fn of [...parents].reverse()) {
+    if (!isFunction(fn)) continue;
+    if (fn.params.some((p) => p.type === 'Identifier' && p.name === REQUEST_CONTEXT)) return { fn, ctx: REQUEST_CONTEXT };
+    // A function migrated as a handler of its own (a delegate a handler hands the call to) resumes with its context first.
+    const resumed = resumedWith(fn);
+    if (resumed) return { fn, ctx: resumed };
+  }
+  return undefined;
+}
+
+/** The context a migrated function resumes with (`const mrtr = await mrtrResume(ctx, ...)` in its body), when it is one of its parameters. */
+function resumedWith(fn: FunctionNode): string | undefined {
+  if (fn.body.type !== 'BlockStatement') return undefined;
+  for (const s of fn.body.body) {
+    if (s.type !== 'VariableDeclaration') continue;
+    const init = s.declarations[0]?.init;
+    const call = init?.type === 'AwaitExpression' ? init.argument : undefined;
+    if (call?.type !== 'CallExpression' || call.callee.type !== 'Identifier' || call.callee.name !== STATE_EXPORTS.resume) continue;
+    const ctx = call.arguments[0];
+    if (ctx?.type === 'Identifier' && fn.params.some((p) => p.type === 'Identifier' && p.name === ctx.name)) return ctx.name;
+  }
+  return undefined;
 }
 
 /** Whether a function between the handler and the call declares its own parameter named `name`. */

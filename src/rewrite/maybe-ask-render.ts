@@ -38,6 +38,16 @@ export function maybeAskLines(a: MaybeAskAsk): string[] {
   ];
 }
 
+/** The request half's call with the handler's context added as its last argument (`xRequest(a, ctx)`). */
+export function withContext(requestLines: readonly string[], ctx: string): string[] {
+  const lines = [...requestLines];
+  const last = lines[lines.length - 1]!;
+  const close = last.lastIndexOf(')');
+  const empty = close > 0 && last[close - 1] === '(';
+  lines[lines.length - 1] = `${last.slice(0, close)}${empty ? '' : ', '}${ctx}${last.slice(close)}`;
+  return lines;
+}
+
 /**
  * `mrtr.value(key, kind, result)`: the helper's value, decided on this call or made from the
  * answer by its result half (passed by name when it takes the answer alone).

@@ -27,7 +27,7 @@ import type {
 } from '../plan/types.ts';
 import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/vocabulary.ts';
 import { addedParameter } from './edits/arguments.ts';
-import { maybeAskAnswer, maybeAskLines, maybeAskValue } from './maybe-ask-render.ts';
+import { maybeAskAnswer, maybeAskLines, maybeAskValue, withContext } from './maybe-ask-render.ts';
 import { markerComment } from './edits/marker-comment.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
@@ -289,7 +289,7 @@ class BodyRenderer {
       const stepLocal = this.layout.stepVar === 'mrtr.step' ? undefined : this.layout.stepVar;
       const ask = {
         indent,
-        requestLines: requestLines(asked, indent),
+        requestLines: asked.takesContext ? withContext(requestLines(asked, indent), this.plan.ctxName) : requestLines(asked, indent),
         step: this.q(point.step),
         locals,
         key: asked.key,
