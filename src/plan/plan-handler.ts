@@ -18,6 +18,7 @@ import { answerNames, loopCounters, plannedRequest, requestKeys, resumeClash, ro
 import { carriedAcross, type LiftContext } from './lifted-locals.ts';
 import { requestBoundReads } from './lifting.ts';
 import { namesAssignedIn } from './liveness.ts';
+import { obsoleteMarkerLines } from './obsolete-markers.ts';
 import { rederivation } from './rederive.ts';
 import { isRefusalCode, Refusal, refuse, type RefusalCode } from './refusal.ts';
 import type { HandlerPlan, ListPlan, SuspensionPoint } from './types.ts';
@@ -65,6 +66,7 @@ export function planHandler(
   const rederived = rederivation({ analysis, handler, tree, rounds, argNames, facts, idempotent });
   const points = suspensionPoints({ analysis, rounds, keys: requestKeys(rounds), facts, json, rederived: rederived.locals }, tree, context.name);
   if (points instanceof Refusal) return points;
+  const droppedLines = obsoleteMarkerLines(analysis, rounds, points);
 
   return {
     id: handlerId(handler),
@@ -77,6 +79,7 @@ export function planHandler(
     ...(context.paramEdit ? { paramEdit: context.paramEdit } : {}),
     ...(context.paramEdit && !context.prologue ? staleMarkerEdit(analysis, handler) : {}),
     ...(context.prologue ? { prologue: context.prologue } : {}),
+    ...(droppedLines.length > 0 ? { droppedLines } : {}),
     returnTypeEdit,
     argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
     serverText: registrationReceiver(handler),

@@ -152,6 +152,8 @@ export interface HandlerPlan {
   paramEdit?: Edit;
   /** Removes the official codemod's marker about that destructuring, which nothing of it is left to need. */
   markerEdit?: Edit;
+  /** Source lines (by start) of the official codemod's markers that the rewritten questions make obsolete: left out. */
+  droppedLines?: number[];
   /** A statement the migrated body starts with (before the resume): what a destructured context still gives. */
   prologue?: string;
   /** Widens an explicit `Promise<X>` return type to admit the input_required result. */

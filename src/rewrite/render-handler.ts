@@ -82,6 +82,8 @@ class BodyRenderer {
   readonly semi: string;
   /** The markers of sites left as they were in the body (a case migrated without), once each. */
   private readonly markers: Map<number, Marker>;
+  /** The source lines (by start) the body leaves out. */
+  private readonly dropped: ReadonlySet<number>;
 
   constructor(
     private readonly source: string,
@@ -94,6 +96,7 @@ class BodyRenderer {
   ) {
     this.semi = style.semi ? ';' : '';
     this.markers = new Map((plan.markers ?? []).map((m) => [m.lineStart, m]));
+    this.dropped = new Set(plan.droppedLines);
   }
 
   /** Whether a marker of the body found no line to go above. */
@@ -442,6 +445,7 @@ class BodyRenderer {
     return lines.flatMap((raw, i) => {
       const line = raw.replace(/\r$/, '');
       if (this.plan.verbatim.some((s) => s.start < starts[i]! && starts[i]! < s.end)) return [line];
+      if (this.dropped.has(starts[i]!)) return [];
       if (line.trim() === '') return [''];
       const moved = line.startsWith(orig) ? target + line.slice(orig.length) : line;
       const marker = this.marker(starts[i]!, orig, target);
