@@ -13,7 +13,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
-import type { TypeScript } from './load-typescript.ts';
 import { isV1Specifier, V1_PACKAGE } from './v1-server-source.ts';
 
 /**
@@ -151,7 +150,7 @@ function exportedTypes(pkg: PackageJson, subpath: string): string | undefined {
  * their comments removed (they are documentation; the types are unchanged), each package's
  * LICENSE and a package.json naming it, and manifest.json. Returns the bytes written.
  */
-export function carryDeclarations(ts: TypeScript, nodeModules: string, out: string): number {
+export function carryDeclarations(ts: typeof TS, nodeModules: string, out: string): number {
   const entries = entryFiles(nodeModules);
   if (!entries) throw new Error(`the packages whose declarations are carried are not installed under ${nodeModules}: ${CARRIED_PACKAGES.join(', ')}`);
   const printer = ts.createPrinter({ removeComments: true });
@@ -187,7 +186,7 @@ export function carryDeclarations(ts: TypeScript, nodeModules: string, out: stri
 }
 
 /** The modules a declaration file imports or re-exports, or names in an `import("...")` type. */
-function moduleSpecifiers(ts: TypeScript, file: TS.SourceFile): string[] {
+function moduleSpecifiers(ts: typeof TS, file: TS.SourceFile): string[] {
   const out: string[] = [];
   const visit = (node: TS.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))

@@ -18,7 +18,7 @@ import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/may
 import { declaredBy } from './liveness.ts';
 import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
-import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../rewrite/client-capabilities.ts';
+import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */

@@ -7,22 +7,17 @@
 // first and falls back to the connection's (the 2025 era).
 import type { Node, Program } from '@babel/types';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
-import { isFunction, memberPath, type FunctionNode } from '../analyse/ast.ts';
+import { isFunction, type FunctionNode } from '../analyse/ast.ts';
 import { contextParam } from '../analyse/find-handlers.ts';
 import { SERVER_PACKAGE, STATE_EXPORTS } from '../analyse/sdk-surface.ts';
 import { codeStyleOf } from '../analyse/code-style.ts';
 import { importedFrom, isImported, moduleSystemOf } from '../analyse/module-imports.ts';
 import { addImport } from './edits/imports.ts';
 import type { Edit } from '../core/vocabulary.ts';
+import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
-
-/**
- * The parameter a split helper's request half takes the handler's context in, when what it runs
- * before the question reads the client's capabilities (its reads are rewritten as a handler's).
- */
-export const REQUEST_CONTEXT = 'mrtrCtx';
 
 /**
  * The client capabilities a 2026-07-28 request carries, read off the handler's context `ctx`
@@ -67,16 +62,6 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
   if (wanted.length > 0)
     edits.push(addImport(source, file.program, moduleSystemOf(fileName, file.program), codeStyleOf(source, file.program), SERVER_PACKAGE, wanted));
   return { output: applyEdits(source, edits), parsed };
-}
-
-/** `server.getClientCapabilities()` (any receiver named like a server): the connection's client capabilities. */
-export function isConnectionCapabilitiesRead(node: Node): boolean {
-  if (node.type !== 'CallExpression' || node.arguments.length > 0) return false;
-  const callee = node.callee;
-  if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return false;
-  if (callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') return false;
-  const receiver = memberPath(callee.object);
-  return receiver !== undefined && /server$/i.test(receiver.split('.').pop()!);
 }
 
 /** The function around a read that has the request's context, and the context's name: a handler, or a split helper's request half. */
