@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectCheckReport } from '../src/cli/check-command.ts';
 import { runCodemod } from '../src/engine/run.ts';
 import { importedPackages } from '../src/engine/v1-upgrade.ts';
+import { v1Scope } from '../src/engine/v1-scope.ts';
 import { renderHtmlReport } from '../src/report/html-report.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { passesOf, runPatch } from '../src/report/passes.ts';
@@ -187,5 +188,33 @@ describe('the v1-to-v2 upgrade', () => {
     expect(mrtr.errors).toEqual([]);
     expect(mrtr.sites).toMatchObject([{ file: 'src/server.ts', status: 'migrated', handler: 'tool:go' }]);
     for (const change of mrtr.changed) expect(passesOf(change), change.path).toEqual(['mrtr']);
+  });
+});
+
+describe('v1Scope, the rule alone', () => {
+  const file = (name: string, text: string) => ({ absolutePath: `/p/${name}`, text });
+  const SERVER = "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\n";
+  const CLIENT = "import { Client } from '@modelcontextprotocol/sdk/client/index.js';\n";
+  const files = [
+    file('server.ts', SERVER), // imports tools/ask.ts and tools/list.ts
+    file('tools/ask.ts', SERVER), // the site
+    file('tools/list.ts', SERVER),
+    file('tools/list.test.ts', SERVER), // hands tools/list.ts a v1 server
+    file('other-server.ts', SERVER), // nothing of the above
+    file('client.ts', CLIENT), // imports tools/list.ts's types
+  ];
+  const edges: Record<string, string[]> = {
+    '/p/server.ts': ['/p/tools/ask.ts', '/p/tools/list.ts'],
+    '/p/tools/list.test.ts': ['/p/tools/list.ts'],
+    '/p/client.ts': ['/p/tools/list.ts'],
+  };
+  const graph = {
+    importsOf: (f: string) => edges[f] ?? [],
+    importersOf: (f: string) => Object.keys(edges).filter((from) => edges[from]!.includes(f)),
+  };
+
+  it('takes the v1 importers of what a server module imports, to a fixed point, and never a client', () => {
+    const scope = v1Scope(files, graph, (f) => f.absolutePath === '/p/tools/ask.ts');
+    expect([...scope].sort()).toEqual(['/p/server.ts', '/p/tools/ask.ts', '/p/tools/list.test.ts', '/p/tools/list.ts']);
   });
 });

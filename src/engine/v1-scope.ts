@@ -7,7 +7,9 @@
 //   connect those servers to a transport;
 // - the files on the v1 SDK that any of the above import, directly or through other modules
 //   (the tool modules a server's module registers, the types they share): once the server is on
-//   v2, what it hands its server to must be too.
+//   v2, what it hands its server to must be too;
+// - and again the v1 importers of those, until nothing is added: a test that hands a tool
+//   module a v1 server would not compile against the upgraded module.
 // A file whose SDK imports are all `@modelcontextprotocol/sdk/client/...` builds only a client:
 // it is never taken. Every other v1 file is left as it is (the official codemod can move it
 // whenever its owner wants; nothing of MRTR depends on it).
@@ -28,8 +30,13 @@ export function v1Scope(v1: readonly V1File[], graph: Pick<ImportGraph, 'imports
   const takeable = new Map(v1.filter((f) => !isV1ClientOnly(f.text)).map((f) => [f.absolutePath, f]));
   const seeds = [...takeable.values()].filter(hasSites).map((f) => f.absolutePath);
   const scope = new Set(seeds);
-  for (const file of reachable(seeds, (f) => graph.importersOf(f))) if (takeable.has(file)) scope.add(file);
-  for (const file of reachable([...scope], (f) => graph.importsOf(f))) if (takeable.has(file)) scope.add(file);
+  // To a fixed point: a module the upgrade takes because a server's module imports it (a tool
+  // module) may have importers of its own on the v1 SDK (a test that hands it a v1 server).
+  for (let size = -1; size !== scope.size;) {
+    size = scope.size;
+    for (const file of reachable([...scope], (f) => graph.importersOf(f))) if (takeable.has(file)) scope.add(file);
+    for (const file of reachable([...scope], (f) => graph.importsOf(f))) if (takeable.has(file)) scope.add(file);
+  }
   return scope;
 }
 
