@@ -67,7 +67,9 @@ describe('the install from git the README gives', () => {
 
       const dry = await npm.sh('npx', ['--no-install', 'mrtr-codemod', 'migrate', '--dry-run', 'src/'], app);
       expect(dry.code, dry.stderr).toBe(0);
-      expect(dry.stdout.startsWith('--- a/src/server.ts\n+++ b/src/server.ts\n@@ ')).toBe(true);
+      // The project imports the server without declaring it: package.json gets it, first in the patch.
+      expect(dry.stdout.startsWith('--- a/package.json\n+++ b/package.json\n@@ ')).toBe(true);
+      expect(dry.stdout).toContain('\n--- a/src/server.ts\n+++ b/src/server.ts\n@@ ');
       expect(dry.stdout).toContain("+        answer: inputRequired.elicit({ message: 'Go?'");
     },
     20 * MINUTES,

@@ -384,8 +384,8 @@ describe('the packed tarball', () => {
 
     const real = await codemod(appDir, 'migrate', 'src');
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stderr).toContain('Files changed: 4\n  package.json\n  src/server.ts\n  src/timed.ts\n  src/mrtr-request-state.ts\n');
-    expect(real.stderr).toContain('\nmigrated 2/2 handlers\nNext steps:\n');
+    expect(real.stdout).toContain('Files changed: 4\n  package.json\n  src/server.ts\n  src/timed.ts\n  src/mrtr-request-state.ts\n');
+    expect(real.stdout).toContain('\nmigrated 2/2 handlers\nNext steps:\n');
     expect(JSON.parse(await readFile(path.join(appDir, 'package.json'), 'utf8'))).toMatchObject({ dependencies: { '@modelcontextprotocol/server': '^2.4.0' } });
     expect(await readFile(path.join(appDir, 'src/server.ts'), 'utf8')).toContain("import { mrtrResume, mrtrVerify } from './mrtr-request-state.js';");
     // The request-state module is the packed template's text, found from dist/ at run time.
