@@ -48,9 +48,11 @@ describe('legacy call detection', () => {
       tool(`  try {\n    work();\n  } finally {\n    await ctx.mcpReq.elicitInput(${Q});\n  }\n  return x;`),
       'server.ts',
     );
-    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'finally' }]);
+    expect(plan.sites).toMatchObject([{ status: 'marked', code: 'finally', reason: expect.stringContaining('the request is inside a finally block') }]);
     expect(plan.handlers).toEqual([]);
-    expect(output).toContain('// @mrtr-todo(finally): the request is inside a finally block');
+    expect(output).toContain(
+      '    // @mrtr-todo(finally): `ctx.mcpReq.elicitInput(…)` is in a finally block, which runs on every round — move it out of the finally, then run again\n    await ctx.mcpReq.elicitInput(',
+    );
   });
 
   it('reports a send whose request object it cannot read, and refuses to rewrite it', () => {
@@ -209,7 +211,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
     const { plan, output } = transformSource(source, 'server.ts');
     const line = source.split('\n').findIndex((l) => l.includes('elicitInput')) + 1;
     expect(plan.exportedHelpers).toEqual([
-      { name: 'confirm', line, ...(splittable ? { split: expect.objectContaining({ kind: 'elicit', identity: false }) } : {}) },
+      { name: 'confirm', line, kind: 'elicit', ...(splittable ? { split: expect.objectContaining({ kind: 'elicit', identity: false }) } : {}) },
     ]);
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
       ['marked', 'in-helper'],
@@ -310,8 +312,10 @@ server.registerTool('link', { description: 'd' }, async () => {
 });
 `;
     const { plan, output } = transformSource(source, 'server.ts');
-    expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicitUrl', status: 'marked', code: 'name-clash' }]);
-    expect(output).toContain('  // @mrtr-todo(name-clash): the module already declares `inputRequired`');
+    expect(plan.sites).toMatchObject([
+      { line: 5, kind: 'elicitUrl', status: 'marked', code: 'name-clash', reason: 'the module already declares `inputRequired`, a name the migration adds.' },
+    ]);
+    expect(output).toContain('  // @mrtr-todo(name-clash): the module declares `inputRequired`, a name the migration adds — rename it, then run again\n');
     expect(output).toContain('  throw new UrlElicitationRequiredError(');
   });
 
@@ -325,8 +329,10 @@ server.registerTool('ask', { description: 'd' }, async (ctx) => {
 });
 `;
     const { plan, output } = transformSource(source, 'server.ts');
-    expect(plan.sites).toMatchObject([{ line: 5, kind: 'elicit', status: 'marked', code: 'name-clash' }]);
-    expect(output).toContain('// @mrtr-todo(name-clash): the module already declares `mrtrVerify`');
+    expect(plan.sites).toMatchObject([
+      { line: 5, kind: 'elicit', status: 'marked', code: 'name-clash', reason: 'the module already declares `mrtrVerify`, a name the migration adds.' },
+    ]);
+    expect(output).toContain('  // @mrtr-todo(name-clash): the module declares `mrtrVerify`, a name the migration adds — rename it, then run again\n');
   });
 
   it('marks a question when the module imports inputRequired as a type only (a second import would not compile)', () => {
@@ -340,8 +346,18 @@ server.registerTool('ask', { description: 'd' }, async (ctx) => {
 });
 `;
     const { plan, output } = transformSource(source, 'server.ts');
-    expect(plan.sites).toMatchObject([{ line: 6, kind: 'elicit', status: 'marked', code: 'name-clash' }]);
-    expect(output).toContain('// @mrtr-todo(name-clash): the module imports `inputRequired` as a type only');
+    expect(plan.sites).toMatchObject([
+      {
+        line: 6,
+        kind: 'elicit',
+        status: 'marked',
+        code: 'name-clash',
+        reason: 'the module imports `inputRequired` as a type only, and the migration calls it.',
+      },
+    ]);
+    expect(output).toContain(
+      '  // @mrtr-todo(name-clash): `inputRequired` is imported as a type only, and the migration calls it — drop `type`, then run again\n',
+    );
     expect(output.match(/inputRequired/g)).toHaveLength(3);
   });
 });

@@ -42,7 +42,7 @@ ${after}
 function migrate(source: string) {
   const { output, plan } = transformSource(source, 'server.ts');
   const sites = [...plan.sites].sort((a, b) => a.line - b.line).map((s) => s.status === 'migrated' || s.code);
-  return { output, sites, handlers: plan.handlers.length };
+  return { output, sites, handlers: plan.handlers.length, reasons: plan.sites.map((s) => s.reason) };
 }
 
 describe('the era test, however it is written', () => {
@@ -100,9 +100,12 @@ serveStdio((reqCtx: McpRequestContext) => {
 
   it('a value that is not the request context is no era test: that handler is marked, the one beside it loses its arm', () => {
     const config = "const config = { era: 'legacy' };\n";
-    const { output, sites } = migrate(module(`${tool("config.era === 'legacy'", 'a')}\n${tool("reqCtx.era === 'legacy'", 'b')}`, undefined, config));
+    const { output, sites, reasons } = migrate(module(`${tool("config.era === 'legacy'", 'a')}\n${tool("reqCtx.era === 'legacy'", 'b')}`, undefined, config));
     expect(sites).toEqual(['hand-migrated', true]);
-    expect(output).toContain("if (config.era === 'legacy') {\n      // @mrtr-todo(hand-migrated): this handler already answers in the 2026-07-28 way itself");
+    expect(reasons).toContainEqual(expect.stringContaining('this handler already answers in the 2026-07-28 way itself (`.inputResponses`)'));
+    expect(output).toContain(
+      "if (config.era === 'legacy') {\n      // @mrtr-todo(hand-migrated): the handler already answers with inputRequired (`.inputResponses`) — finish its migration by hand\n",
+    );
     expect(output).not.toContain("reqCtx.era === 'legacy'");
   });
 
@@ -174,9 +177,13 @@ ${LEGACY}
     const wrapped = tool("reqCtx.era === 'legacy'")
       .replace('async (ctx) => {\n', 'async (ctx) => {\n    try {\n')
       .replace(/\n {2}\}\);$/, "\n    } finally {\n      console.log('done');\n    }\n  });");
-    const { output, sites } = migrate(module(wrapped));
+    const { output, sites, reasons } = migrate(module(wrapped));
     expect(sites).toEqual(['hand-migrated']);
-    expect(output).toContain("cannot simply be deleted: `{ console.log('done'); }` runs whichever arm is taken");
+    expect(reasons).toEqual([expect.stringContaining("cannot simply be deleted: `{ console.log('done'); }` runs whichever arm is taken")]);
+    expect(output).toContain(
+      "    if (reqCtx.era === 'legacy') {\n      // @mrtr-todo(hand-migrated): `ctx.mcpReq.elicitInput(…)` is in a 2025 arm (`reqCtx.era === 'legacy'`) that must stay — run `check` for the fix\n",
+    );
+    expect(output).toContain("    } finally {\n      console.log('done');\n    }");
   });
 
   it('a URL elicitation thrown in the 2025 arm goes with it, beside an elicitUrl arm', () => {
@@ -210,10 +217,11 @@ ${MODERN}
     const shared = tool("reqCtx.era === 'legacy'")
       .replace('    if (', '    const n = 1; if (')
       .replace('text: answer.action }] };\n  });', 'text: answer.action + n }] };\n  });');
-    const { output, sites } = migrate(module(shared));
+    const { output, sites, reasons } = migrate(module(shared));
     expect(sites).toEqual(['hand-migrated']);
+    expect(reasons).toEqual([expect.stringContaining('but that arm cannot simply be deleted: the if shares its lines with other code.')]);
     expect(output).toContain(
-      'but that arm cannot simply be deleted: the if shares its lines with other code. Next: put the if and its braces on lines of their own',
+      "    const n = 1; if (reqCtx.era === 'legacy') {\n      // @mrtr-todo(hand-migrated): `ctx.mcpReq.elicitInput(…)` is in a 2025 arm (`reqCtx.era === 'legacy'`) that must stay — run `check` for the fix\n",
     );
   });
 });

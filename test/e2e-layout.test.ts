@@ -151,7 +151,17 @@ async function changedLines(name: string): Promise<string[]> {
 describe('a server built in src/server.ts, tools registered in src/tools/*.ts', () => {
   it('writes one request-state module and wires its verifier where the server is built, around the one already there', async () => {
     expect(result.errors).toEqual([]);
-    expect(result.changed.map((c) => c.path)).toEqual(['src/tools/archive.ts', 'src/tools/summarise.ts', 'src/server.ts', 'src/mrtr-request-state.ts']);
+    expect(result.changed.map((c) => c.path)).toEqual([
+      'package.json',
+      'src/tools/archive.ts',
+      'src/tools/summarise.ts',
+      'src/server.ts',
+      'src/mrtr-request-state.ts',
+    ]);
+    // The project imports the server without declaring it: its package.json gets it at the version MRTR needs.
+    expect(await read('migrated', 'package.json')).toBe(
+      '{ "name": "layout-demo", "private": true, "type": "module", "dependencies":{"@modelcontextprotocol/server":"^2.4.0"} }\n',
+    );
     expect(result.stateModules).toEqual([{ file: 'src/mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: ['src/server.ts'] }]);
     // `migrate --json` says the same.
     expect(JSON.parse(formatJsonSummary(result, { dryRun: false })).stateModules).toEqual(result.stateModules);

@@ -243,8 +243,11 @@ describe('a helper module that asks', () => {
       ['src/confirm.ts', 4, 'in-helper'],
       ['src/tools.ts', 6, 'via-helper'],
     ]);
+    expect(result.sites[1]!.reason).toContain('this handler reaches a server→client request through `confirm()` (src/confirm.ts:4)');
     const tools = result.changed.find((c) => c.path === 'src/tools.ts')!;
-    expect(tools.output).toContain('// @mrtr-todo(via-helper): this handler reaches a server→client request through `confirm()` (src/confirm.ts:4)');
+    expect(tools.output).toContain(
+      "    // @mrtr-todo(via-helper): `confirm()` asks at confirm.ts:4 — build inputRequired.elicit(...) in it, ask in the handler\n    if (!(await ask(ctx, 'Wipe?')))",
+    );
   });
 
   it('is found through every specifier that names it (no extension, a folder index), and only there', async () => {
@@ -259,9 +262,12 @@ describe('a helper module that asks', () => {
     );
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
-    expect(result.sites.filter((s) => s.code === 'via-helper').map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts']);
-    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('through `confirm()` (src/ask/index.ts:4)');
-    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('through `prompt()` (src/prompt.ts:4)');
+    const viaHelper = result.sites.filter((s) => s.code === 'via-helper');
+    expect(viaHelper.map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(viaHelper[0]!.reason).toContain('through `confirm()` (src/ask/index.ts:4)');
+    expect(viaHelper[1]!.reason).toContain('through `prompt()` (src/prompt.ts:4)');
+    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('// @mrtr-todo(via-helper): `confirm()` asks at index.ts:4 — ');
+    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('// @mrtr-todo(via-helper): `prompt()` asks at prompt.ts:4 — ');
   });
 
   it('has the handlers that call it transformed again together, so their type questions share one round', async () => {

@@ -200,7 +200,7 @@ describe('migrate', () => {
       await git(dir, 'commit', '-qm', 'route');
       const run = await cli(dir, 'migrate', 'src');
       expect(run.stdout).toContain('Entry points: 0 now serve 2026-07-28 and 2025, 1 marked');
-      expect(run.stdout).toContain('Work through the 1 marker left (grep -rn @mrtr-todo)');
+      expect(run.stdout).toContain('Work through the 1 finding `mrtr-codemod check src` will then report (1 mrtr-todo/http-entry)');
       expect(run.code).toBe(1);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -72,8 +72,9 @@ const CASES: Record<RefusalCode, Case> = {
   'http-entry': server(
     `${SERVER}import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';\nconst transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });\nawait server.connect(transport);\n`,
   ),
+  // The v1 upgrade takes only a file with a request, so the server has a tool that asks.
   'tasks-api': server(
-    "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';\nconst taskStore = new InMemoryTaskStore();\nconst server = new McpServer({ name: 's', version: '1' }, { capabilities: {}, taskStore });\n",
+    `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';\nconst taskStore = new InMemoryTaskStore();\nconst server = new McpServer({ name: 's', version: '1' }, { capabilities: {}, taskStore });\nserver.registerTool('t', { inputSchema: schema }, async ({ q }, ctx) => {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}\n});\n`,
   ),
   'secret-in-state': server(
     tool(

@@ -52,13 +52,17 @@ describe('a handler that derives its locals again', () => {
   it('names each call that runs again, in the text summary, once', async () => {
     const run = await cli(dir, 'migrate', '--dry-run', '--idempotent', 'lookup', 'src');
     expect(run.code).toBe(0);
-    const at = run.stdout.indexOf('Runs again on each retry');
-    expect(run.stdout.slice(at).split('\n').slice(0, 5)).toEqual([
+    // The summary goes to stderr (stdout holds the patch); the section is there once.
+    expect(run.stderr.split('Runs again on each retry')).toHaveLength(2);
+    expect(run.stdout).not.toContain('Runs again on each retry');
+    const at = run.stderr.indexOf('Runs again on each retry');
+    expect(run.stderr.slice(at).split('\n').slice(0, 6)).toEqual([
       'Runs again on each retry (derived again, not carried in requestState):',
       '  src/server.ts:20  tool:tag  locals: note, label, entry',
       '    line 16: notes.get(id) (only reads)',
       '    line 18: labelOf(note) (a function shown to only compute)',
       '    line 19: cache.lookup(id) (declared idempotent)',
+      'Markers left: 0',
     ]);
   });
 

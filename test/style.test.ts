@@ -13,13 +13,14 @@ describe("the file's style", () => {
     'export function createServer(): McpServer {',
     '    const server = new McpServer({ name: "s", version: "1" })',
     '    server.registerTool("count", { description: "d" }, async (ctx) => {',
-    '        const rows: number = 3',
+    '        const rows: number = countRows()',
     '        const answer = await ctx.mcpReq.elicitInput({ message: `Delete ${rows}?`, requestedSchema: { type: "object", properties: {} } })',
     '        if (answer.action !== "accept") return { content: [] }',
     '        return { content: [{ type: "text", text: String(rows) }] }',
     '    })',
     '    return server',
     '}',
+    'declare function countRows(): number',
     '',
   ].join('\n');
 
@@ -36,7 +37,7 @@ describe("the file's style", () => {
         '        const mrtr = await mrtrResume(ctx, "tool:count", ["answer"], {}, server)',
         '        if (mrtr.refused) return mrtr.refused',
         '        if (mrtr.step === undefined) {',
-        '            const rows: number = 3',
+        '            const rows: number = countRows()',
         '            return mrtr.ask("answer", { rows }, {',
         '                answer: inputRequired.elicit({ message: `Delete ${rows}?`, requestedSchema: { type: "object", properties: {} } }),',
         '            })',
@@ -49,6 +50,7 @@ describe("the file's style", () => {
         '    })',
         '    return server',
         '}',
+        'declare function countRows(): number',
         '',
       ].join('\n'),
     );
