@@ -54,7 +54,7 @@ async function project(indexText: string): Promise<void> {
 
 // The server is built with the verifier of the state the migrated tool hands out.
 const MOVED = `export const server = new McpServer({ name: 's', version: '1' }, { requestState: { verify: mrtrVerify() } });\nregisterConditionalTools(server);\n`;
-const HOOK_MARKER = '  // @mrtr-todo(registered-late): `registerConditionalTools()` runs in an initialize hook';
+const HOOK_MARKER = '  // @mrtr-todo(registered-late): `registerConditionalTools()` runs in an init hook that 2026 clients skip';
 
 describe('an initialize hook calling a registrar of another module', () => {
   it('moves the call to start-up when the registrar, through the modules it imports, only registers', async () => {

@@ -811,7 +811,7 @@ export const REFUSAL_CODES = {
     help: 'Register it when the server is built, for every client: the SDK refuses an input request whose capability the client did not declare; check the capabilities each request carries inside the handler.',
     messages: {
       callFromHook: {
-        marker: '`{{callee}}()` runs in an initialize hook, which 2026 clients skip — call it where the hook is set',
+        marker: '`{{callee}}()` runs in an init hook that 2026 clients skip — call it at start-up unless it needs a session',
         reason:
           '`{{callee}}()` runs in an initialize hook, which a 2026-07-28 client never triggers (that revision has no initialize): whatever it registers will not exist for such clients.',
         next: 'if it only registers tools, prompts or resources, call it where the hook is assigned instead, for every client; if it needs the initialized session (a server push, the session id), leave it here and delete this comment.',
@@ -829,7 +829,7 @@ export const REFUSAL_CODES = {
         next: 'the SDK does not gate `{{capability}}` for you: register for every client and test the capabilities each request carries inside the handler, or keep the tool for 2025 clients only; then delete this comment.',
       },
       removedGuard: {
-        marker: 'this registration tests `{{test}}`, a capability 2026 removed — remove the tool, or use tasks',
+        marker: 'this registration tests `{{capability}}`, removed in 2026 (SEP-2663) — remove the tool or use tasks extension',
         reason:
           "this registration depends on `{{test}}`, the client's `{{capability}}` capability, which the 2026-07-28 revision removed (SEP-2663): the v2 SDK runs no client task, and the tool registers for no client once the server is built before initialize.",
         next: 'remove the tool, or rebuild it on the tasks extension; then delete this comment.',
