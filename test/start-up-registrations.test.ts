@@ -42,8 +42,7 @@ describe('a registration behind a client-capability read', () => {
   it('keeps and marks a guard on a capability the SDK does not gate (experimental), or one the revision removed (tasks)', () => {
     const ungated = (test: string) =>
       `// @mrtr-todo(registered-late): this registration tests \`${test}\` (experimental) before clients declare it — register always`;
-    const removed =
-      '// @mrtr-todo(registered-late): this registration tests `tasks`, removed in 2026 (SEP-2663) — remove the tool or use tasks extension';
+    const removed = '// @mrtr-todo(registered-late): this registration tests `tasks`, removed in 2026 (SEP-2663) — remove the tool or use tasks extension';
     for (const [guard, marker] of [
       [`if ('experimental' in (server.server.getClientCapabilities() ?? {})) ${TOOL}\n`, ungated("'experimental' …")],
       [`if (server.server.getClientCapabilities()?.experimental?.x) {\n  ${TOOL}\n}\n`, ungated('server.server.g…')],
