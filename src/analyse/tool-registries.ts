@@ -59,6 +59,9 @@ export function findRegistries(index: FileIndex): Registry[] {
     if (!loop) continue;
     const origins = loopOrigins(index, loop, node);
     const [name, config, handler] = node.arguments as [Node, Node, Node];
+    // `handler as never`: the project's own handler type disagrees with the SDK's, so where the
+    // context goes cannot be read off the config; a rewritten handler would not typecheck.
+    if (silencedCast(handler)) continue;
     const nameOrigin = originOf(name, origins);
     const direct = originOf(handler, origins);
     const handlerOrigin = direct ?? forwardedOrigin(handler, origins);
@@ -75,6 +78,13 @@ export function findRegistries(index: FileIndex): Registry[] {
     });
   }
   return found;
+}
+
+function silencedCast(node: Node): boolean {
+  if (node.type === 'ParenthesizedExpression') return silencedCast(node.expression);
+  if (node.type !== 'TSAsExpression') return false;
+  const type = node.typeAnnotation.type;
+  return type === 'TSNeverKeyword' || type === 'TSAnyKeyword' || type === 'TSUnknownKeyword' || silencedCast(node.expression);
 }
 
 function registeredKind(call: CallExpression): 'tool' | 'prompt' | undefined {
