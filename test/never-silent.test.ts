@@ -40,7 +40,7 @@ const VISIBLE = 'make the server object visible';
 const DIRECT = 'call it directly (await';
 const OWN_CONTEXT = "ask through the handler's own context instead";
 const FRAMEWORK = "move to the framework's MRTR support";
-const SPLIT = 'build the request';
+const SPLIT = 'build inputRequired.elicit(...) in it, ask in the handler';
 const INLINE = 'write the request inline';
 const HANDLER = 'ask from a tool, prompt or resource handler';
 

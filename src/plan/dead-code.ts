@@ -13,6 +13,7 @@ import type {
   ClassMethod,
   ImportDeclaration,
   Node,
+  ObjectProperty,
   Program,
   Statement,
   TSParameterProperty,
@@ -68,6 +69,8 @@ interface ParameterRemoval {
   wholeConstructor?: ClassMethod;
   /** The one parameter of an arrow function, written without parentheses: `()` takes its place. */
   bare?: boolean;
+  /** A property of a destructured parameter (`params` its pattern's): removed while the pattern keeps another. */
+  pattern?: boolean;
   args: Array<{ list: readonly Node[]; index: number }>;
 }
 
@@ -220,6 +223,7 @@ function candidatesOf(
   for (const fn of index.functions) {
     const candidate = contextParameter({ source, program, importedNames }, fn, factories);
     if (candidate) found.push({ at: fn.node.start!, candidates: [candidate] });
+    else found.push({ at: fn.node.start!, candidates: patternProperties(fn.node, index.functions, bodies) });
   }
   for (const node of index.imports) found.push({ at: node.start!, candidates: importCandidates(node) });
   for (const { node: d, declaration } of index.declarators) {
@@ -368,6 +372,32 @@ function contextParameter(
 }
 
 /**
+ * The shorthand properties of a function's destructured parameters (`make({ server, world }: Deps)`),
+ * each to go from its pattern once nothing reads it. Not from a pattern with a rest element
+ * (it would gather what goes), nor from a migrated handler's parameters or a function inside
+ * a migrated body (the renderer writes those).
+ */
+function patternProperties(node: FunctionNode, functions: ReadonlyArray<Indexed<FunctionNode>>, bodies: readonly Span[]): Candidate[] {
+  const within = (inner: Span, outer: Span) => outer.start <= inner.start && inner.end <= outer.end;
+  const span = { start: node.start!, end: node.end! };
+  const nested = functions.filter((f) => f.node !== node && within({ start: f.node.start!, end: f.node.end! }, span));
+  // A body's handler is the innermost function around it.
+  const handles = (b: Span) => within(b, span) && !nested.some((f) => within(b, { start: f.node.start!, end: f.node.end! }));
+  if (bodies.some((b) => within(span, b) || handles(b))) return [];
+  return node.params.flatMap((param) => {
+    if (param.type !== 'ObjectPattern') return [];
+    const properties = param.properties;
+    const shorthand = (p: (typeof properties)[number]): p is ObjectProperty => p.type === 'ObjectProperty' && p.shorthand && p.value.type === 'Identifier';
+    if (properties.length < 2 || !properties.every(shorthand)) return [];
+    return properties.filter(shorthand).map((property): Candidate => {
+      const own = [{ start: property.start!, end: property.end! }];
+      const removal: ParameterRemoval = { parameter: property, params: properties, args: [], pattern: true };
+      return { names: boundNames(property.value).map((b) => b.name), own: () => own, scope: span, removal: () => removal, removable: () => true };
+    });
+  });
+}
+
+/**
  * Each call of a factory by its name, or undefined when the module uses it otherwise (exports
  * it, passes it on) than calling it and handing it to the SDK. A factory written inline as
  * the SDK's argument has no call of its own.
@@ -393,7 +423,11 @@ function factoryCalls(file: Pick<FileAnalysis, 'program' | 'importedNames'>, { n
   return other ? undefined : calls;
 }
 
-/** Each `new` of a class, or undefined when the module uses its name otherwise (exports it, passes it on) than in types. */
+/**
+ * Each `new` of a class, or of a class of this module extending it without a constructor of its
+ * own (it passes its arguments on), or undefined when the module uses its name otherwise
+ * (exports it, passes it on) than in types.
+ */
 function constructionsOf(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>): Array<Extract<Node, { type: 'NewExpression' }>> | undefined {
   const name = cls.id!.name;
   const constructions: Array<Extract<Node, { type: 'NewExpression' }>> = [];
@@ -409,7 +443,15 @@ function constructionsOf(program: Program, cls: Extract<Node, { type: 'ClassDecl
     if (node.type !== 'Identifier' || node.name !== name || node === cls.id) return undefined;
     const parent = parents[parents.length - 1];
     if (parent?.type === 'NewExpression' && parent.callee === node) constructions.push(parent);
-    else if (parent?.type !== 'TSTypeReference') other = true;
+    else if (
+      parent?.type === 'ClassDeclaration' &&
+      parent.superClass === node &&
+      !parent.body.body.some((m) => m.type === 'ClassMethod' && m.kind === 'constructor')
+    ) {
+      const inherited = constructionsOf(program, parent);
+      if (inherited) constructions.push(...inherited);
+      else other = true;
+    } else if (parent?.type !== 'TSTypeReference') other = true;
     return undefined;
   });
   return other ? undefined : constructions;
@@ -419,6 +461,7 @@ function constructionsOf(program: Program, cls: Extract<Node, { type: 'ClassDecl
 function parameterEdits(source: string, removals: readonly ParameterRemoval[]): Edit[] {
   const edits: Edit[] = [];
   const lists = new Map<readonly Node[], Set<number>>();
+  const patterns = new Set(removals.filter((r) => r.pattern).map((r) => r.params));
   const drop = (list: readonly Node[], index: number) => lists.set(list, (lists.get(list) ?? new Set()).add(index));
   for (const r of removals) {
     for (const { list, index } of r.args) drop(list, index);
@@ -426,7 +469,11 @@ function parameterEdits(source: string, removals: readonly ParameterRemoval[]): 
     else if (r.bare) edits.push({ start: r.parameter.start!, end: r.parameter.end!, text: '()' });
     else drop(r.params, r.params.indexOf(r.parameter));
   }
-  for (const [list, indexes] of lists) edits.push(...listRemovals(source, list, indexes));
+  for (const [list, indexes] of lists) {
+    // A pattern none of whose properties is read any more stays whole: `{}` would be a finding of its own.
+    if (patterns.has(list) && indexes.size === list.length) continue;
+    edits.push(...listRemovals(source, list, indexes));
+  }
   return edits;
 }
 
