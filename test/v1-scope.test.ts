@@ -213,6 +213,13 @@ describe('v1Scope, the rule alone', () => {
     importersOf: (f: string) => Object.keys(edges).filter((from) => edges[from]!.includes(f)),
   };
 
+  it('takes the v1 modules a site file off v1 reaches its server through', () => {
+    const shared = [file('context.ts', SERVER), file('other-server.ts', SERVER)];
+    const through = { importsOf: (f: string) => (f === '/p/checkout.ts' ? ['/p/context.ts'] : []), importersOf: () => [] };
+    expect([...v1Scope(shared, through, () => false, ['/p/checkout.ts'])]).toEqual(['/p/context.ts']);
+    expect([...v1Scope(shared, through, () => false)]).toEqual([]);
+  });
+
   it('takes the v1 importers of what a server module imports, to a fixed point, and never a client', () => {
     const scope = v1Scope(files, graph, (f) => f.absolutePath === '/p/tools/ask.ts');
     expect([...scope].sort()).toEqual(['/p/server.ts', '/p/tools/ask.ts', '/p/tools/list.test.ts', '/p/tools/list.ts']);

@@ -121,7 +121,8 @@ function scopeV1Upgrade(state: RunState, read: ReadCandidates): void {
   if (read.v1Queue.length === 0) return;
   const files = read.v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.alias?.aliased ?? c.source }));
   const withSites = new Set(files.filter(hasSites).map((f) => f.absolutePath));
-  const scope = v1Scope(files, state.modules.graph, (f) => withSites.has(f.absolutePath));
+  const sitesOffV1 = read.pending.filter((c) => hasSites({ absolutePath: c.absolutePath, text: c.source })).map((c) => c.absolutePath);
+  const scope = v1Scope(files, state.modules.graph, (f) => withSites.has(f.absolutePath), sitesOffV1);
   const kept = read.v1Queue.filter((c) => !scope.has(c.absolutePath));
   if (kept.length === 0) return;
   read.v1Queue = read.v1Queue.filter((c) => scope.has(c.absolutePath));

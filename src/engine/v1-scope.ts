@@ -24,11 +24,20 @@ export interface V1File {
 
 /**
  * The files of `v1` the upgrade takes (absolute paths). `graph` holds the relative imports of
- * every file the run read; `hasSites` says whether a file has a server→client request.
+ * every file the run read; `hasSites` says whether a file has a server→client request, and
+ * `sitesOffV1` lists the files with one that are not on the v1 SDK themselves.
  */
-export function v1Scope(v1: readonly V1File[], graph: Pick<ImportGraph, 'importsOf' | 'importersOf'>, hasSites: (file: V1File) => boolean): Set<string> {
+export function v1Scope(
+  v1: readonly V1File[],
+  graph: Pick<ImportGraph, 'importsOf' | 'importersOf'>,
+  hasSites: (file: V1File) => boolean,
+  sitesOffV1: readonly string[] = [],
+): Set<string> {
   const takeable = new Map(v1.filter((f) => !isV1ClientOnly(f.text)).map((f) => [f.absolutePath, f]));
-  const seeds = [...takeable.values()].filter(hasSites).map((f) => f.absolutePath);
+  // A file with a site that imports nothing of v1 may reach it through the project's modules
+  // (its server's type from a shared context module): those modules are where it is on v1.
+  const reached = reachable(sitesOffV1, (f) => graph.importsOf(f));
+  const seeds = [...takeable.values()].filter((f) => hasSites(f) || reached.has(f.absolutePath)).map((f) => f.absolutePath);
   const scope = new Set(seeds);
   // To a fixed point: a module the upgrade takes because a server's module imports it (a tool
   // module) may have importers of its own on the v1 SDK (a test that hands it a v1 server).
