@@ -5,8 +5,8 @@
 // resolves to `{ value }` (what the helper returned without asking) or `{ ask }` (the question);
 // `xResult(answer, ...)` is what the helper made of the answer: the code after the question, in
 // the blocks around it, then the code after those. Only the answer and the helper's arguments
-// reach the result half: a local computed before the question would have to travel, and is
-// refused.
+// reach the result half: a local set before the question that the code after it reads is
+// derived there again when it can be (helper-locals.ts), and the helper is refused when not.
 import type { Node, Statement } from '@babel/types';
 import { annotatedType, argumentParams, boundNames, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { TS_TYPES } from '../analyse/babel.cjs';
@@ -16,7 +16,7 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType, startsLine } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/maybe-ask-helper.ts';
-import { resultPrefix, type PurityContext, type ResultPrefix } from './helper-locals.ts';
+import { resultPrefix, type PurityContext } from './helper-locals.ts';
 import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
@@ -51,10 +51,10 @@ export function maybeAskSplit(
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
   const afterNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
   const prefix = resultPrefix(purity, fn, path, after, afterNames);
-  const afterProblem =
-    typeof prefix === 'string' ? prefix : (continuationProblem(fn, path, [...prefix.statements, ...after], holder.method) ?? capabilitiesAfter(after));
+  if (typeof prefix === 'string') return `it is a helper ${prefix}`;
+  const rederived = prefix.statements;
+  const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
-  const rederived = (prefix as ResultPrefix).statements;
   const shared = rederived.find((s) => !startsLine(source, s.start!));
   if (shared)
     return `it is a helper whose code after its request reads what \`${codeSnippet(source.slice(shared.start!, shared.end!), 60)}\` derives, written on a line after other code.`;
