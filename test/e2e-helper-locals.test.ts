@@ -63,6 +63,19 @@ describe('the codemod on the fixture', () => {
       [34, 'elicit', 'migrated'],
       [45, 'sampling', 'migrated'],
     ]);
+    // The report names what the result halves derive again, and the calls that runs again.
+    expect(plan.sites.map((s) => [s.handler, s.rederived, s.rerun])).toEqual([
+      ['helper:allowedFolders', ['folders'], undefined],
+      [
+        'helper:completeProfile',
+        ['preset', 'profile'],
+        [
+          { text: 'presets.get(args.team)', line: 28, why: 'read' },
+          { text: 'args.team.trim()', line: 29, why: 'read' },
+        ],
+      ],
+      ['helper:rankTables', undefined, undefined],
+    ]);
   });
 });
 

@@ -14,7 +14,8 @@ import { expressionPurity, isFreshValue, statementPurity, type HandlerName } fro
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { declaredBy } from './liveness.ts';
-import { changedNames, HandlerScope } from './rederive.ts';
+import { changedNames, HandlerScope, rerunCall, uniqueCalls } from './rederive.ts';
+import type { RerunCall } from './types.ts';
 
 /** What the purity check of a helper (or of its callers' arguments) is told besides the code. */
 export interface PurityContext {
@@ -34,6 +35,8 @@ export interface ResultPrefix {
   statements: Statement[];
   /** The locals they declare. */
   names: string[];
+  /** The calls they make: what runs again on the retry (the summary names them). */
+  calls: RerunCall[];
 }
 
 /**
@@ -56,9 +59,9 @@ export function resultPrefix(
   const declaring = new Map<string, Statement>();
   for (const s of prefix) for (const d of declaredBy(s)) declaring.set(d.name, s);
   const wanted = [...reads].filter((n) => declaring.has(n));
-  if (wanted.length === 0) return { statements: [], names: [] };
+  if (wanted.length === 0) return { statements: [], names: [], calls: [] };
 
-  const { pure, headPure } = pureStatements(context, fn, prefix);
+  const { pure, calls, headPure } = pureStatements(context, fn, prefix);
   const copied = new Set<Statement>();
   const names: string[] = [];
   const { source } = context.analysis;
@@ -90,24 +93,35 @@ export function resultPrefix(
   const awaiting = statements.find(awaits);
   if (awaiting)
     return `whose code after its request reads what ${quoted(context.analysis.source, awaiting)} derives with \`await\` (its result half does not await).`;
-  return { statements, names };
+  const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
+  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)) };
 }
 
 /**
  * The helper's statements before its question that only derive values, given those before them,
  * and whether a condition on the way does (read with every local derived before the question).
  */
-function pureStatements(context: PurityContext, fn: FunctionNode, prefix: readonly Statement[]): { pure: Set<Statement>; headPure(head: Node): boolean } {
+function pureStatements(
+  context: PurityContext,
+  fn: FunctionNode,
+  prefix: readonly Statement[],
+): { pure: Set<Statement>; calls: Map<Statement, RerunCall[]>; headPure(head: Node): boolean } {
   const parameters = new Set(argumentParams(fn).flatMap((p) => boundNames(p).map((b) => b.name)));
   const scope = new HandlerScope({ ...context, fn, argNames: new Set() }, { declared: ownNames(fn), context: new Set(), parameters });
   const derived = new Map<string, HandlerName>();
   const pure = new Set<Statement>();
+  const calls = new Map<Statement, RerunCall[]>();
   for (const s of prefix) {
-    if (statementPurity(s, scope.with(derived)).blocker) continue;
+    const purity = statementPurity(s, scope.with(derived));
+    if (purity.blocker) continue;
     pure.add(s);
+    calls.set(
+      s,
+      purity.calls.map((c) => rerunCall(context.analysis.source, c.node, c.why)),
+    );
     for (const d of declaredBy(s)) derived.set(d.name, freshIn(s, d.name) ? 'fresh' : 'derived');
   }
-  return { pure, headPure: (head) => expressionPurity(head, scope.with(derived)).blocker === undefined };
+  return { pure, calls, headPure: (head) => expressionPurity(head, scope.with(derived)).blocker === undefined };
 }
 
 /** The derived locals and those declared from them before the question, each with the derived local it holds (or was made from). */

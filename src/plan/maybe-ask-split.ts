@@ -103,7 +103,8 @@ export function maybeAskSplit(
         ...(shape.takesContext ? typeImports(types, 'ServerContext') : []),
       ]
     : [];
-  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}) };
+  const again = prefix.names.length > 0 ? { rederived: prefix.names, ...(prefix.calls.length > 0 ? { rerun: prefix.calls } : {}) } : {};
+  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}), ...again };
 }
 
 /** Whether a handler's `mrtr.value` names the answer's type: the result half is not passed by its name alone. */

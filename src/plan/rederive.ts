@@ -292,11 +292,11 @@ export function changedNames(nodes: readonly Node[]): Set<string> {
   return names;
 }
 
-function rerunCall(source: string, node: Node, why: RerunCall['why']): RerunCall {
+export function rerunCall(source: string, node: Node, why: RerunCall['why']): RerunCall {
   return { text: codeSnippet(source.slice(node.start!, node.end!)), line: node.loc!.start.line, why };
 }
 
-function uniqueCalls(calls: RerunCall[]): RerunCall[] {
+export function uniqueCalls(calls: RerunCall[]): RerunCall[] {
   const seen = new Set<string>();
   return calls.filter((c) => {
     const key = `${c.line}:${c.text}`;

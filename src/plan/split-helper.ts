@@ -12,7 +12,7 @@ import { type Edit, promisedType } from '../core/vocabulary.ts';
 import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
 import { argumentsProblem, type PurityContext } from './helper-locals.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
-import type { SplitShape } from './types.ts';
+import type { RerunCall, SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -22,6 +22,9 @@ export interface HelperSplit extends SplitShape {
   requestCall(args: string[], receiver?: string): string;
   /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
   resultCall(answer: string, args: string[], receiver?: string): string;
+  /** The locals its result half derives again, and the calls that makes: they run again on the retry. */
+  rederived?: string[];
+  rerun?: RerunCall[];
   /** The import specifiers of the server package's types its halves name, when they are not the answer's alone (`type InputRequest`, `type ElicitResult as McpElicitResult`). */
   types?: string[];
 }
