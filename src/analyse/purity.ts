@@ -7,6 +7,7 @@
 // declared idempotent. Pure: the caller says what each name is (PurityScope).
 import type { Node, Statement } from '@babel/types';
 import { boundNames, isFunction, isNonReferencePosition, walk, type FunctionNode } from './ast.ts';
+import { isConnectionCapabilitiesRead } from './capability-reads.ts';
 
 /** What a name read in a handler is to the handler. */
 export type HandlerName =
@@ -469,6 +470,9 @@ class Checker {
       return e;
     const method = callee.property.name;
     const object = callee.object;
+    // `server.getClientCapabilities()` in the handler's own code: the rewrite reads the request's
+    // capabilities there (src/rewrite/client-capabilities.ts), which every retry carries again.
+    if (!frame.inFunction && isConnectionCapabilitiesRead(e)) return this.expression(object, frame) ?? this.note(e, 'read');
     // `f.bind(x)`: a copy of the function, nothing runs.
     if (method === 'bind') return this.expression(object, frame) ?? this.all(e.arguments, frame) ?? this.note(e, 'read');
     // `Array.from(xs, f)`, `JSON.parse(text, reviver)`: a function handed to them is called.

@@ -115,6 +115,9 @@ function neededOf(input: RederiveInput, derivable: readonly Derivable[]): Deriva
     const asks = referencedNames(round.statement);
     for (const frame of round.frames.slice(0, -1))
       for (const s of frame.list.slice(0, frame.index)) for (const d of declaredBy(s)) if (starts.has(d.start) && asks.has(d.name)) needed.add(d.name);
+    // The retry enters each block around the question through its header (`if (caps?.roots)`), so what the header reads is declared there too.
+    const entered = new Set(round.frames.flatMap((frame) => (frame.compound ? headerOf(frame.compound).flatMap((n) => [...referencedNames(n)]) : [])));
+    for (const d of declaredInScope(round)) if (starts.has(d.start) && entered.has(d.name)) needed.add(d.name);
   }
   const chosen = new Set<Derivable>();
   const chosenStatements = new Set<Node>();
