@@ -40,7 +40,7 @@ const ROLES: Record<string, HandlerName> = {
 const KNOWN: Record<string, string[]> = { store: ['get', 'has'], xs: ['map', 'join'], x: ['trim', 'toUpperCase'] };
 
 /** The first statement of `code`, written as the body of a handler, and the scope it is checked in. */
-function check(code: string, idempotent: readonly string[] = []) {
+function check(code: string, idempotent: readonly string[] = [], requestCapabilities = true) {
   const source = `${MODULE}\nexport const handler = async ({ id, items }: { id: string; items: string[] }, ctx: any) => {\n${code}\n};\n`;
   const analysis = analyseFile(source, 'x.ts');
   const handler = analysis.index.functions.map((f) => f.node).find((fn) => fn.start! > source.indexOf('export const handler'))!;
@@ -58,6 +58,7 @@ function check(code: string, idempotent: readonly string[] = []) {
     // As the planner knows them: `store` by its `new Map()`, the parameters of the module's functions by their annotations.
     readsOnly: (receiver, method) => receiver.type === 'Identifier' && (KNOWN[receiver.name]?.includes(method) ?? false),
     declaredIdempotent: (call) => call.type === 'CallExpression' && namedIdempotent(call.callee, idempotent),
+    requestCapabilities,
   };
   const purity = statementPurity(statement, scope);
   const text = (n: Node) => source.slice(n.start!, n.end!);
@@ -134,6 +135,12 @@ describe('a statement that does something the retry must not repeat', () => {
   ])('%s', (_name, code, blocker) => {
     expect(check(code).blocker).toBe(blocker);
   });
+});
+
+it("reads the client's capabilities again only in a handler's code, whose reads the rewrite makes the request's", () => {
+  const read = 'const caps = mcp.server.getClientCapabilities();';
+  expect(check(read).blocker).toBeUndefined();
+  expect(check(read, [], false).blocker).toBe('mcp.server.getClientCapabilities()');
 });
 
 describe('a value the code made itself', () => {

@@ -60,7 +60,7 @@ export function rederivation(input: RederiveInput): Rederived {
   const candidates = candidatesOf(input);
   if (candidates.length === 0) return { statements: new Set(), locals: new Set(), names: [], calls: [] };
   const own = handlerNames(input);
-  const scope = new HandlerScope({ ...input, fn: input.handler.fn }, own);
+  const scope = new HandlerScope({ ...input, fn: input.handler.fn, requestCapabilities: true }, own);
   const excluded = new Set([...own.twice]);
   for (;;) {
     const derivable = derivableOf(candidates, scope, excluded);
@@ -314,6 +314,8 @@ export interface ScopeInput {
   argNames: ReadonlySet<string>;
   facts: TypeFacts | undefined;
   idempotent: readonly string[];
+  /** The function is a handler: its capability reads read the request's capabilities (see PurityScope). */
+  requestCapabilities?: boolean;
 }
 
 /** The function's own names: those it declares, its context's, and (a helper's) the parameters its callers pass again. */
@@ -345,6 +347,7 @@ export class HandlerScope {
       functionNamed: (name, from) => this.functionNamed(name, from),
       readsOnly: (receiver, method) => this.readsOnly(receiver, method),
       declaredIdempotent: (call) => this.declaredIdempotent(call),
+      ...(this.input.requestCapabilities ? { requestCapabilities: true } : {}),
     };
   }
 
