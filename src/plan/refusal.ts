@@ -52,6 +52,10 @@ export function helperStep(kind: InputKind): string {
 const IN_HELPER =
   'this request is made in `{{helper}}()`, which {{handlers}} {{reach}}; a helper cannot suspend the handler that called it, and this one cannot be split:';
 const HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers); then run the codemod again.';
+const ARGUMENTS_FIRST =
+  'with the arguments first, but registers a tool without a schema, which the SDK calls with its context alone: the context parameter the migration adds would not typecheck.';
+const ARGUMENTS_FIRST_NEXT =
+  "give the registry's type a form for a tool without a schema (`(ctx: ServerContext) => ...`), or declare this tool's schema, then run again.";
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
 const RECOMPUTE_OR_DECLARE_NEXT =
@@ -969,6 +973,16 @@ export const REFUSAL_CODES = {
         marker: "this tool definition's handler takes no context — add it ((args, ctx) => ...), then run again",
         reason: "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.",
         next: 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.',
+      },
+      argumentsFirstType: {
+        marker: '`{{type}}` (line {{line}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
+        reason: `the registry types this handler \`{{type}}\` (line {{line}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_NEXT,
+      },
+      argumentsFirstTypeThere: {
+        marker: '`{{type}}` ({{file}}:{{line}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
+        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{line}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_NEXT,
       },
       cannotAddParameter: {
         marker: 'a context parameter cannot be added to this handler — migrate it by hand (see the docs)',
