@@ -14,6 +14,7 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
 import type { Delegation } from './delegates.ts';
+import { dispatchedMethods, type Dispatch } from '../analyse/command-dispatch.ts';
 import type { HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import type { ExternalHelper, PlanOptions } from './plan-options.ts';
@@ -86,6 +87,8 @@ export interface FilePlanning {
   readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
   /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
   readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
+  /** Command methods handlers dispatch to through an object, planned as handlers of their own. */
+  readonly dispatches: readonly Dispatch[];
 }
 
 export function startPlanning(analysis: FileAnalysis, options: PlanOptions): FilePlanning {
@@ -98,7 +101,10 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
       ? registeredInstances(analysis.index, analysis.importedNames, analysis.program, options.registeredAs)
       : []),
   ];
-  const handlers = withRegistryHandlers(registered, declared);
+  const registries = withRegistryHandlers(registered, declared);
+  // Command methods handlers dispatch to are handlers of their own (see dispatch.ts).
+  const dispatches = dispatchedMethods(analysis, registries);
+  const handlers = [...registries, ...dispatches.map((d) => d.handler)];
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;
@@ -126,6 +132,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     externalVia: [],
     dualEra: { edits: [], throws: new Set() },
     delegations: [],
+    dispatches,
   };
 }
 

@@ -1,0 +1,218 @@
+// A handler registered once per command object, that hands the call to the object's method and
+// makes something of what it returns (`registerTool(command.name, config, async (args) => {
+// const outcome = await command.execute(args); return format(outcome); })`, `command: Command`).
+// A class of this module that implements the command interface and whose method reaches a
+// request is migrated as that tool's handler (named by its own readonly `name`): the method
+// becomes the resumable part of the call. The handler hands it the context and returns its
+// question as it is (`if (isInputRequiredResult(outcome)) return outcome;`); the interface's
+// method takes the context too and may return a question. Commands that ask nothing run as
+// before: they ignore the context, and never return a question. The retry runs the handler
+// again up to the call, so nothing before it there may do anything.
+import type { CallExpression, Node } from '@babel/types';
+import type { FileAnalysis } from './analyse-file.ts';
+import { argumentParams, hasSideEffects, isFunction, walk, type FunctionNode } from './ast.ts';
+import { callGraphOf } from './call-graph.ts';
+import { contextParam, type HandlerSite } from './find-handlers.ts';
+import { readonlyInstanceMember } from './registry-declarations.ts';
+
+type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
+type MethodSignature = Extract<Node, { type: 'TSMethodSignature' }>;
+
+/** One command method dispatched to, migrated as a handler of its own. */
+export interface Dispatch {
+  /** The method, as the handler of the tool its instance is registered under (`this.name`). */
+  handler: HandlerSite;
+  /** Each handler's call of it, and the local its answer is bound to (none for a returned call). */
+  calls: Array<{ handler: HandlerSite; call: CallExpression; bound?: Bound }>;
+  /** The interface's declaration of the method, which takes the context too and may return a question. */
+  signature: MethodSignature;
+}
+
+/**
+ * The command methods of this module that handlers dispatch to (see above), each as a handler
+ * of its own. Only a dispatch the handler can hand its context through is taken: anything
+ * else keeps the method a helper, which the usual rules mark.
+ */
+export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly HandlerSite[]): Dispatch[] {
+  if (!analysis.typed) return [];
+  const found = new Map<FunctionNode, Dispatch>();
+  for (const handler of handlers) {
+    const through = dispatchThrough(analysis, handler);
+    if (!through) continue;
+    for (const cls of implementers(analysis, through.typeName)) {
+      const method = ownMethod(cls, through.method);
+      if (!method || !readonlyInstanceMember(cls, through.key)) continue;
+      const entry = found.get(method) ?? {
+        handler: {
+          kind: handler.kind,
+          name: `${cls.id!.name}.${through.method}()`,
+          nameText: `this.${through.key}`,
+          call: method,
+          fn: method,
+          ctxIndex: argumentParams(method).length,
+          ancestors: handler.ancestors,
+          contextType: 'ServerContext',
+        },
+        calls: [],
+        signature: through.signature,
+      };
+      entry.calls.push(...through.calls.map((c) => ({ handler, ...c })));
+      found.set(method, entry);
+    }
+  }
+  return [...found.values()].filter((d) => calledOnlyByDispatch(analysis, d));
+}
+
+interface Through {
+  /** `command` of `command.execute(args)`; `key`: the member the registration names the tool by (`command.name`). */
+  key: string;
+  method: string;
+  typeName: string;
+  signature: MethodSignature;
+  calls: Array<{ call: CallExpression; bound?: Bound }>;
+}
+
+/** How a handler dispatches: through a parameter of a function around it, typed by an interface of this module. */
+function dispatchThrough(analysis: FileAnalysis, handler: HandlerSite): Through | undefined {
+  if (handler.lowLevel || handler.definition || handler.factory || !handler.nameText) return undefined;
+  const named = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/.exec(handler.nameText);
+  if (!named) return undefined;
+  const [, object, key] = named as unknown as [string, string, string];
+  const fn = handler.fn;
+  if (fn.body.type !== 'BlockStatement' && fn.body.type !== 'CallExpression' && fn.body.type !== 'AwaitExpression') return undefined;
+  // The handler asks nothing itself, and hands on a context it names.
+  if (analysis.sites.some((s) => s.functions.includes(fn))) return undefined;
+  const ctx = contextParam(handler);
+  if (ctx && ctx.type !== 'Identifier') return undefined;
+  if (argumentParams(fn).some((p) => p.type === 'Identifier' && p.name === object)) return undefined;
+  const typeName = parameterType(handler, object);
+  if (!typeName) return undefined;
+  const calls: Through['calls'] = [];
+  let method: string | undefined;
+  let unsafe = false;
+  walk(fn.body, (node, parents) => {
+    if (isFunction(node)) return false;
+    if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.computed) return undefined;
+    const { object: o, property } = node.callee;
+    if (o.type !== 'Identifier' || o.name !== object || property.type !== 'Identifier' || property.name === key) return undefined;
+    const bound = tailOrBound(node, parents);
+    if (bound === undefined || (method !== undefined && method !== property.name) || node.arguments.some((a) => hasSideEffects(a))) unsafe = true;
+    else calls.push({ call: node, ...(bound === 'returned' ? {} : { bound }) });
+    method = property.name;
+    return undefined;
+  });
+  if (unsafe || !method || calls.length === 0) return undefined;
+  const signature = interfaceMethod(analysis, typeName, method);
+  return signature ? { key, method, typeName, signature, calls } : undefined;
+}
+
+/** The type a parameter `name` of a function around the handler is annotated with, when it is a plain name (`command: Command`). */
+function parameterType(handler: HandlerSite, name: string): string | undefined {
+  for (const outer of [...handler.ancestors].reverse()) {
+    if (!isFunction(outer)) continue;
+    const param = argumentParams(outer as FunctionNode).find((p) => p.type === 'Identifier' && p.name === name);
+    if (!param) continue;
+    const annotation = param.type === 'Identifier' && param.typeAnnotation?.type === 'TSTypeAnnotation' ? param.typeAnnotation.typeAnnotation : undefined;
+    return annotation?.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' && !annotation.typeParameters
+      ? annotation.typeName.name
+      : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Where the call's answer goes: `returned` (`return await command.execute(args)`, an arrow's
+ * body), the local a declaration binds it to (`const outcome = await command.execute(args);`),
+ * or undefined for any other place, or when something before it on the way from the body does
+ * something the retry would do again, or it sits in a loop, or a `finally` that does something.
+ */
+function tailOrBound(call: CallExpression, parents: readonly Node[]): 'returned' | Bound | undefined {
+  const chain = [...parents, call];
+  const awaited = chain.length > 1 && chain[chain.length - 2]!.type === 'AwaitExpression';
+  const top = chain.length - (awaited ? 2 : 1);
+  const parent = chain[top - 1];
+  let statement: Node | undefined;
+  let result: 'returned' | Bound;
+  if (top === 0) result = 'returned';
+  else if (parent?.type === 'ReturnStatement') [statement, result] = [parent, 'returned'];
+  else if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && chain[top - 2]?.type === 'VariableDeclaration') {
+    const declaration = chain[top - 2] as Extract<Node, { type: 'VariableDeclaration' }>;
+    if (declaration.declarations.length !== 1) return undefined;
+    statement = declaration;
+    result = { name: parent.id.name, start: declaration.start!, end: declaration.end! };
+  } else return undefined;
+  const upTo = statement ? chain.indexOf(statement) : 0;
+  for (let i = 0; i < upTo; i++) {
+    const node = chain[i]!;
+    const child = chain[i + 1]!;
+    if (node.type === 'BlockStatement') {
+      if (node.body.slice(0, node.body.indexOf(child as never)).some((n) => hasSideEffects(n))) return undefined;
+    } else if (node.type === 'TryStatement') {
+      if (child !== node.block || (node.finalizer && hasSideEffects(node.finalizer))) return undefined;
+    } else if (node.type === 'IfStatement') {
+      if (child !== node.test && hasSideEffects(node.test)) return undefined;
+    } else return undefined; // a loop, a switch, a labelled statement: not followed
+  }
+  return result;
+}
+
+/** The local a dispatch call's answer is declared as, and its declaration's span. */
+interface Bound {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/** The interface of this module named `typeName`, and its declaration of `method`. */
+function interfaceMethod(analysis: FileAnalysis, typeName: string, method: string): MethodSignature | undefined {
+  for (const statement of analysis.program.body) {
+    const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+    if (declaration?.type !== 'TSInterfaceDeclaration' || declaration.id.name !== typeName) continue;
+    const members = declaration.body.body.filter((m) => m.type === 'TSMethodSignature' && m.key.type === 'Identifier' && m.key.name === method);
+    const member = members.length === 1 ? (members[0] as MethodSignature) : undefined;
+    return member && promisedOf(member) ? member : undefined;
+  }
+  return undefined;
+}
+
+/** `T` of a method signature declared to return `Promise<T>`. */
+export function promisedOf(signature: MethodSignature): Node | undefined {
+  const returned = signature.typeAnnotation?.typeAnnotation;
+  return returned?.type === 'TSTypeReference' &&
+    returned.typeName.type === 'Identifier' &&
+    returned.typeName.name === 'Promise' &&
+    returned.typeParameters?.params.length === 1
+    ? returned.typeParameters.params[0]
+    : undefined;
+}
+
+/** The classes of this module that say they implement `typeName`. */
+function implementers(analysis: FileAnalysis, typeName: string): ClassNode[] {
+  const found: ClassNode[] = [];
+  for (const statement of analysis.program.body) {
+    const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
+    if (declaration?.type !== 'ClassDeclaration' || !declaration.id) continue;
+    const names = (declaration.implements ?? []).map((i) =>
+      i.type === 'TSExpressionWithTypeArguments' && i.expression.type === 'Identifier' ? i.expression.name : '',
+    );
+    if (names.includes(typeName)) found.push(declaration);
+  }
+  return found;
+}
+
+/** The class's own async instance method `name`, with a block body and plain parameters. */
+function ownMethod(cls: ClassNode, name: string): Extract<FunctionNode, { type: 'ClassMethod' }> | undefined {
+  const method = cls.body.body.find(
+    (m): m is Extract<FunctionNode, { type: 'ClassMethod' }> =>
+      m.type === 'ClassMethod' && m.kind === 'method' && !m.static && !m.computed && m.key.type === 'Identifier' && m.key.name === name,
+  );
+  if (!method?.async || method.body.type !== 'BlockStatement' || method.returnType?.type !== 'TSTypeAnnotation') return undefined;
+  return method.params.every((p) => p.type === 'Identifier' && !p.optional) ? method : undefined;
+}
+
+/** Whether nothing in the module calls the method but the handlers' dispatch (a call without the context would not resume). */
+function calledOnlyByDispatch(analysis: FileAnalysis, d: Dispatch): boolean {
+  const name = (d.handler.fn as Extract<FunctionNode, { type: 'ClassMethod' }>).key as { name: string };
+  const dispatched = new Set<Node>(d.calls.map((c) => c.call));
+  return callGraphOf(analysis.index).calls.every((c) => c.callee !== name.name || dispatched.has(c.call));
+}
