@@ -14,6 +14,7 @@ import { argumentParams, hasSideEffects, isFunction, walk, type FunctionNode } f
 import { callGraphOf } from './call-graph.ts';
 import { contextParam, type HandlerSite } from './find-handlers.ts';
 import { readonlyInstanceMember } from './registry-declarations.ts';
+import { codeSnippet } from '../core/escape.ts';
 
 type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
 type MethodSignature = Extract<Node, { type: 'TSMethodSignature' }>;
@@ -28,20 +29,38 @@ export interface Dispatch {
   signature: MethodSignature;
 }
 
+/** A dispatch that could not become the resumable part of its handler: the call, and why (with what would fix it). */
+export interface BlockedDispatch {
+  call: CallExpression;
+  method: string;
+  why: string;
+  fix: string;
+}
+
 /**
  * The command methods of this module that handlers dispatch to (see above), each as a handler
- * of its own. Only a dispatch the handler can hand its context through is taken: anything
- * else keeps the method a helper, which the usual rules mark.
+ * of its own, and the dispatches to such a method that the handler cannot hand its context
+ * through (the method then stays a helper, whose markers name the dispatch).
  */
-export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly HandlerSite[]): Dispatch[] {
-  if (!analysis.typed) return [];
+export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly HandlerSite[]): { dispatches: Dispatch[]; blocked: BlockedDispatch[] } {
   const found = new Map<FunctionNode, Dispatch>();
+  const blocked: BlockedDispatch[] = [];
+  if (!analysis.typed) return { dispatches: [], blocked };
   for (const handler of handlers) {
     const through = dispatchThrough(analysis, handler);
     if (!through) continue;
-    for (const cls of implementers(analysis, through.typeName)) {
+    const methods = implementers(analysis, through.typeName).flatMap((cls) => {
       const method = ownMethod(cls, through.method);
-      if (!method || !readonlyInstanceMember(cls, through.key)) continue;
+      return method && readonlyInstanceMember(cls, through.key) ? [{ cls, method }] : [];
+    });
+    if (methods.length === 0) continue;
+    const signature = interfaceMethod(analysis, through.typeName, through.method);
+    const why = through.blocked ?? (signature ? undefined : noSignature(through));
+    if (why) {
+      blocked.push({ method: through.method, ...why });
+      continue;
+    }
+    for (const { cls, method } of methods) {
       const entry = found.get(method) ?? {
         handler: {
           kind: handler.kind,
@@ -54,13 +73,22 @@ export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly Han
           contextType: 'ServerContext',
         },
         calls: [],
-        signature: through.signature,
+        signature: signature!,
       };
       entry.calls.push(...through.calls.map((c) => ({ handler, ...c })));
       found.set(method, entry);
     }
   }
-  return [...found.values()].filter((d) => calledOnlyByDispatch(analysis, d));
+  return { dispatches: [...found.values()].filter((d) => calledOnlyByDispatch(analysis, d)), blocked };
+}
+
+/** Why a dispatch through an object of type `typeName` cannot name the method's new signature. */
+function noSignature(through: Through): Omit<BlockedDispatch, 'method'> {
+  return {
+    call: through.calls[0]!.call,
+    why: `\`${through.typeName}\`, the type of the object it calls, is not an interface of this module declaring \`${through.method}()\` as returning a Promise, so the method could not be declared to take the context and return a question.`,
+    fix: 'declare the method in an interface here',
+  };
 }
 
 interface Through {
@@ -68,18 +96,18 @@ interface Through {
   key: string;
   method: string;
   typeName: string;
-  signature: MethodSignature;
   calls: Array<{ call: CallExpression; bound?: Bound }>;
+  /** The first call the handler cannot hand its context through, and why. */
+  blocked?: Omit<BlockedDispatch, 'method'>;
 }
 
-/** How a handler dispatches: through a parameter of a function around it, typed by an interface of this module. */
+/** How a handler dispatches: through a parameter of a function around it, typed by a named type. */
 function dispatchThrough(analysis: FileAnalysis, handler: HandlerSite): Through | undefined {
   if (handler.lowLevel || handler.definition || handler.factory || !handler.nameText) return undefined;
   const named = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/.exec(handler.nameText);
   if (!named) return undefined;
   const [, object, key] = named as unknown as [string, string, string];
   const fn = handler.fn;
-  if (fn.body.type !== 'BlockStatement' && fn.body.type !== 'CallExpression' && fn.body.type !== 'AwaitExpression') return undefined;
   // The handler asks nothing itself, and hands on a context it names.
   if (analysis.sites.some((s) => s.functions.includes(fn))) return undefined;
   const ctx = contextParam(handler);
@@ -89,21 +117,24 @@ function dispatchThrough(analysis: FileAnalysis, handler: HandlerSite): Through 
   if (!typeName) return undefined;
   const calls: Through['calls'] = [];
   let method: string | undefined;
-  let unsafe = false;
+  let blocked: Through['blocked'];
   walk(fn.body, (node, parents) => {
     if (isFunction(node)) return false;
     if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.computed) return undefined;
     const { object: o, property } = node.callee;
     if (o.type !== 'Identifier' || o.name !== object || property.type !== 'Identifier' || property.name === key) return undefined;
-    const bound = tailOrBound(node, parents);
-    if (bound === undefined || (method !== undefined && method !== property.name) || node.arguments.some((a) => hasSideEffects(a))) unsafe = true;
-    else calls.push({ call: node, ...(bound === 'returned' ? {} : { bound }) });
+    if (method !== undefined && method !== property.name) return undefined;
     method = property.name;
+    const bound = tailOrBound(analysis.source, node, parents);
+    const computed = node.arguments.find((a) => hasSideEffects(a));
+    if (computed)
+      blocked ??= { call: node, why: 'its arguments compute something, which the retry would compute again.', fix: 'compute the arguments in the method' };
+    else if ('why' in bound) blocked ??= { call: node, ...bound };
+    else calls.push({ call: node, ...(bound === RETURNED ? {} : { bound: bound as Bound }) });
     return undefined;
   });
-  if (unsafe || !method || calls.length === 0) return undefined;
-  const signature = interfaceMethod(analysis, typeName, method);
-  return signature ? { key, method, typeName, signature, calls } : undefined;
+  if (!method || (calls.length === 0 && !blocked)) return undefined;
+  return { key, method, typeName, calls, ...(blocked ? { blocked } : {}) };
 }
 
 /** The type a parameter `name` of a function around the handler is annotated with, when it is a plain name (`command: Command`). */
@@ -120,40 +151,73 @@ function parameterType(handler: HandlerSite, name: string): string | undefined {
   return undefined;
 }
 
+/** A call whose answer the handler returns as it is. */
+const RETURNED = { returned: true } as const;
+
 /**
- * Where the call's answer goes: `returned` (`return await command.execute(args)`, an arrow's
+ * Where the call's answer goes: RETURNED (`return await command.execute(args)`, an arrow's
  * body), the local a declaration binds it to (`const outcome = await command.execute(args);`),
- * or undefined for any other place, or when something before it on the way from the body does
- * something the retry would do again, or it sits in a loop, or a `finally` that does something.
+ * or why the handler cannot hand its context through it: another place, something before it
+ * on the way from the body that the retry would do again, a loop, a `finally` that does
+ * something on every round.
  */
-function tailOrBound(call: CallExpression, parents: readonly Node[]): 'returned' | Bound | undefined {
+function tailOrBound(source: string, call: CallExpression, parents: readonly Node[]): typeof RETURNED | Bound | { why: string; fix: string } {
   const chain = [...parents, call];
   const awaited = chain.length > 1 && chain[chain.length - 2]!.type === 'AwaitExpression';
   const top = chain.length - (awaited ? 2 : 1);
   const parent = chain[top - 1];
+  const declaration = chain[top - 2];
   let statement: Node | undefined;
-  let result: 'returned' | Bound;
-  if (top === 0) result = 'returned';
-  else if (parent?.type === 'ReturnStatement') [statement, result] = [parent, 'returned'];
-  else if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' && chain[top - 2]?.type === 'VariableDeclaration') {
-    const declaration = chain[top - 2] as Extract<Node, { type: 'VariableDeclaration' }>;
-    if (declaration.declarations.length !== 1) return undefined;
+  let result: typeof RETURNED | Bound;
+  if (top === 0) result = RETURNED;
+  else if (parent?.type === 'ReturnStatement') [statement, result] = [parent, RETURNED];
+  else if (
+    parent?.type === 'VariableDeclarator' &&
+    parent.id.type === 'Identifier' &&
+    declaration?.type === 'VariableDeclaration' &&
+    declaration.declarations.length === 1
+  ) {
     statement = declaration;
     result = { name: parent.id.name, start: declaration.start!, end: declaration.end! };
-  } else return undefined;
+  } else
+    return {
+      why: 'its answer is used inside an expression, where a question could not be returned as it is.',
+      fix: 'return its answer or bind it to a local',
+    };
   const upTo = statement ? chain.indexOf(statement) : 0;
   for (let i = 0; i < upTo; i++) {
     const node = chain[i]!;
     const child = chain[i + 1]!;
     if (node.type === 'BlockStatement') {
-      if (node.body.slice(0, node.body.indexOf(child as never)).some((n) => hasSideEffects(n))) return undefined;
+      const effect = node.body.slice(0, node.body.indexOf(child as never)).find((n) => hasSideEffects(n));
+      if (effect) return ranBefore(source, effect);
     } else if (node.type === 'TryStatement') {
-      if (child !== node.block || (node.finalizer && hasSideEffects(node.finalizer))) return undefined;
+      if (child !== node.block) return { why: 'it is made in a catch or finally block.', fix: 'make the call in the try block' };
+      if (node.finalizer && hasSideEffects(node.finalizer))
+        return {
+          why: `the finally block around it does something (${snippet(
+            source,
+            node.finalizer.body.find((n) => hasSideEffects(n))!,
+          )}), which would run again on every round.`,
+          fix: 'move that work out of the finally',
+        };
     } else if (node.type === 'IfStatement') {
-      if (child !== node.test && hasSideEffects(node.test)) return undefined;
-    } else return undefined; // a loop, a switch, a labelled statement: not followed
+      if (child !== node.test && hasSideEffects(node.test)) return ranBefore(source, node.test);
+    } else return { why: 'it is made in a loop or a switch, where the handler could not return its question.', fix: 'make the call outside the loop' };
   }
   return result;
+}
+
+function ranBefore(source: string, effect: Node): { why: string; fix: string } {
+  return {
+    why: `the handler runs ${snippet(source, effect)} before it, and the retry would run that again.`,
+    fix: 'move that work after it',
+  };
+}
+
+/** A statement or expression, quoted short for a reason. */
+function snippet(source: string, node: Node): string {
+  return `\`${codeSnippet(source.slice(node.start!, node.end!).replace(/;$/, ''), 60)}\``;
 }
 
 /** The local a dispatch call's answer is declared as, and its declaration's span. */
