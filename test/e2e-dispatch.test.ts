@@ -201,11 +201,19 @@ describe('job objects one handler dispatches to', () => {
 describe('a dispatch the handler cannot hand its context through', () => {
   it.each([
     ['something done before it', '    try {\n      const result', '    console.error(`running ${job.name}`);\n    try {\n      const result', 'console.error'],
+    [
+      'arguments the classes do not all take',
+      '      const result = await job.run(input);',
+      '      const result = await job.run(input, true);',
+      'do not all take the same parameters',
+      '  run(input: { target?: string; force?: boolean }): Promise<JobResult>;\n}',
+      '  run(input: { target?: string; force?: boolean }, verbose?: boolean): Promise<JobResult>;\n}',
+    ],
     ['a finally that does something', '    }\n  });\n}\n', '    } finally {\n      console.error(`ran ${job.name}`);\n    }\n  });\n}\n', 'finally'],
-  ])('is left as it was, with %s named by the markers', async (_name, from, to, named) => {
+  ])('is left as it was, with %s named by the markers', async (_name, from, to, named, fromToo = '', toToo = '') => {
     const dir = checkoutScratch('dispatch-refused-');
     try {
-      await putFile(dir, 'src/jobs.ts', JOBS.replace(from, to));
+      await putFile(dir, 'src/jobs.ts', JOBS.replace(from, to).replace(fromToo, toToo));
       await putFile(dir, 'src/server.ts', PROJECT['src/server.ts']!);
       const refused = await runCodemod({ paths: ['src'], write: false, cwd: dir });
       expect(refused.errors).toEqual([]);

@@ -55,7 +55,7 @@ export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly Han
     });
     if (methods.length === 0) continue;
     const signature = interfaceMethod(analysis, through.typeName, through.method);
-    const why = through.blocked ?? (signature ? undefined : noSignature(through));
+    const why = through.blocked ?? (signature ? unmatchedArguments(through, signature, methods) : noSignature(through));
     if (why) {
       blocked.push({ method: through.method, ...why });
       continue;
@@ -88,6 +88,29 @@ function noSignature(through: Through): Omit<BlockedDispatch, 'method'> {
     call: through.calls[0]!.call,
     why: `\`${through.typeName}\`, the type of the object it calls, is not an interface of this module declaring \`${through.method}()\` as returning a Promise, so the method could not be declared to take the context and return a question.`,
     fix: 'declare the method in an interface here',
+  };
+}
+
+/**
+ * Why the context added after the last argument of the calls would not reach the methods: a
+ * call, the interface or a class's method has a different count of parameters (the method
+ * would take the caller's next argument for its context).
+ */
+function unmatchedArguments(
+  through: Through,
+  signature: MethodSignature,
+  methods: ReadonlyArray<{ method: Extract<FunctionNode, { type: 'ClassMethod' }> }>,
+): Omit<BlockedDispatch, 'method'> | undefined {
+  const counts = new Set([
+    ...through.calls.map((c) => c.call.arguments.length),
+    signature.parameters.length,
+    ...methods.map((m) => argumentParams(m.method).length),
+  ]);
+  if (counts.size === 1) return undefined;
+  return {
+    call: through.calls[0]!.call,
+    why: `the call, the interface and the classes' \`${through.method}()\` do not all take the same parameters, so a context added after the last of each would not meet.`,
+    fix: 'give them the same parameters',
   };
 }
 
