@@ -202,10 +202,10 @@ describe('a dispatch the handler cannot hand its context through', () => {
   it.each([
     ['something done before it', '    try {\n      const result', '    console.error(`running ${job.name}`);\n    try {\n      const result', 'console.error'],
     [
-      'arguments the classes do not all take',
+      'an argument the asking class does not take',
       '      const result = await job.run(input);',
       '      const result = await job.run(input, true);',
-      'do not all take the same parameters',
+      '`DeployJob.run()` takes 1 parameter(s) where the call passes 2 argument(s)',
       '  run(input: { target?: string; force?: boolean }): Promise<JobResult>;\n}',
       '  run(input: { target?: string; force?: boolean }, verbose?: boolean): Promise<JobResult>;\n}',
     ],

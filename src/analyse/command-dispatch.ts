@@ -55,12 +55,23 @@ export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly Han
     });
     if (methods.length === 0) continue;
     const signature = interfaceMethod(analysis, through.typeName, through.method);
-    const why = through.blocked ?? (signature ? unmatchedArguments(through, signature, methods) : noSignature(through));
+    const why = through.blocked ?? (signature ? unmatchedArguments(through, signature) : noSignature(through));
     if (why) {
       blocked.push({ method: through.method, ...why });
       continue;
     }
     for (const { cls, method } of methods) {
+      // Its context would take the place of an argument: it stays a helper (marked, if it asks).
+      const width = signature!.parameters.length;
+      if (argumentParams(method).length !== width) {
+        blocked.push({
+          method: through.method,
+          call: through.calls[0]!.call,
+          why: `\`${cls.id!.name}.${through.method}()\` takes ${argumentParams(method).length} parameter(s) where the call passes ${width} argument(s), so a context added after the last of each would not meet.`,
+          fix: 'give it the parameters the call passes',
+        });
+        continue;
+      }
       const entry = found.get(method) ?? {
         handler: {
           kind: handler.kind,
@@ -91,25 +102,12 @@ function noSignature(through: Through): Omit<BlockedDispatch, 'method'> {
   };
 }
 
-/**
- * Why the context added after the last argument of the calls would not reach the methods: a
- * call, the interface or a class's method has a different count of parameters (the method
- * would take the caller's next argument for its context).
- */
-function unmatchedArguments(
-  through: Through,
-  signature: MethodSignature,
-  methods: ReadonlyArray<{ method: Extract<FunctionNode, { type: 'ClassMethod' }> }>,
-): Omit<BlockedDispatch, 'method'> | undefined {
-  const counts = new Set([
-    ...through.calls.map((c) => c.call.arguments.length),
-    signature.parameters.length,
-    ...methods.map((m) => argumentParams(m.method).length),
-  ]);
-  if (counts.size === 1) return undefined;
+/** Why the context added after the last argument of the calls would not be the interface's added parameter: their counts differ. */
+function unmatchedArguments(through: Through, signature: MethodSignature): Omit<BlockedDispatch, 'method'> | undefined {
+  if (through.calls.every((c) => c.call.arguments.length === signature.parameters.length)) return undefined;
   return {
     call: through.calls[0]!.call,
-    why: `the call, the interface and the classes' \`${through.method}()\` do not all take the same parameters, so a context added after the last of each would not meet.`,
+    why: `the interface's \`${through.method}()\` takes ${signature.parameters.length} parameter(s) and a call passes another count of arguments, so a context added after the last of each would not meet.`,
     fix: 'give them the same parameters',
   };
 }
