@@ -13,12 +13,13 @@ import { transformSource } from '../src/transform.ts';
 const LONG = 'this.options.servers.primary.connection.server'.repeat(3);
 /** The longest statement a marker quotes: `callee(…)`, shortened as quotedNode shortens it. */
 const AT = `\`${'x'.repeat(MARKER_QUOTE_MAX - 3)}(…)\``;
-/** Values the codemod writes itself: the longest step, a line number, the quoted request, the longest code. */
+/** Values the codemod writes itself: the longest step, a line number, the quoted request, the longest code, the longest dispatch fix. */
 const OWN: Record<string, string> = {
   step: 'call your LLM provider directly (sampling is deprecated)',
   line: '12345',
   request: AT,
   code: 'unserialisable-local',
+  fix: 'return its answer or bind it to a local',
 };
 const data = new Proxy({} as Record<string, string>, { get: (_, name: string) => OWN[name] ?? LONG });
 

@@ -671,6 +671,12 @@ export const REFUSAL_CODES = {
         next: EXPORTED_HELPER_NEXT,
       },
       unsplittable: { marker: '`{{helper}}()` asks and cannot be split — {{step}}', reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
+      dispatchBlocked: {
+        marker: '`{{helper}}()` asks; the dispatch {{call}} (line {{line}}) cannot resume it — {{fix}}',
+        reason:
+          'this request is made in `{{helper}}()`, which {{handlers}} {{reach}} through `{{method}}()`. The handler calls that only through {{call}} (line {{line}}), which hands the call to whichever command object the tool holds; that call could become the resumable part of the handler, but {{why}}',
+        next: '{{fix}}, then run the codemod again.',
+      },
       callerNotMigrated: {
         marker: '`{{helper}}()` asks here, and {{handlers}} calling it could not be migrated — see the marker there',
         reason: `${IN_HELPER} a handler that calls this helper could not be migrated, so the helper stays as it was.`,
@@ -686,6 +692,12 @@ export const REFUSAL_CODES = {
         marker: 'reaches `{{helper}}()`, which asks the client — {{step}}',
         reason: 'this handler reaches a server→client request through {{chain}} (line {{line}}), which cannot suspend it.',
         next: HELPER_NEXT,
+      },
+      dispatchBlocked: {
+        marker: '`{{method}}()` asks (line {{line}}); this call cannot resume it — {{fix}}',
+        reason:
+          'this handler reaches a server→client request through {{chain}} (line {{line}}). `{{method}}()` could become the resumable part of this handler, but {{why}}',
+        next: '{{fix}}, then run the codemod again.',
       },
       otherModule: {
         marker: '`{{helper}}()` asks at {{file}}:{{line}} — {{step}}',
@@ -1093,7 +1105,7 @@ const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
 /** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode), quoted whole. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'request', 'code']);
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'request', 'code', 'fix']);
 
 /**
  * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`
