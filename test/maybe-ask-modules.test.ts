@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collectCheckReport } from '../src/cli/check-command.ts';
 import { runCodemod } from '../src/engine/run.ts';
 import { runCalls } from './support/harness.ts';
 import { checkoutScratch, putFile } from './support/scratch.ts';
@@ -234,5 +235,67 @@ describe("a helper of another module that checks the client's capabilities", () 
       ['src/server.ts', 'marked', 'via-helper'],
     ]);
     expect(result.sites[0]!.reason).toContain("it is a helper that reads the client's capabilities after its request.");
+  });
+});
+
+// Two helpers of one module, asked one after the other by one handler; another handler awaits
+// the first beside other work, which keeps the first whole. The second's call in the shared
+// handler then cannot migrate either, so the second stays whole too.
+const PICKERS = `import type { McpServer } from '@modelcontextprotocol/server';
+
+const ask = (field: string) => ({ type: 'object' as const, properties: { [field]: { type: 'string' as const } }, required: [field] });
+
+export async function pickBoard(server: McpServer): Promise<string | undefined> {
+  const preset = process.env.BOARD;
+  if (preset) return preset;
+  const result = await server.server.elicitInput({ message: 'Which board?', requestedSchema: ask('board') });
+  return result.action === 'accept' ? String(result.content?.board) : undefined;
+}
+
+export async function pickLane(server: McpServer, board: string): Promise<string | undefined> {
+  const preset = process.env.LANE;
+  if (preset) return preset;
+  const result = await server.server.elicitInput({ message: \`Which lane of \${board}?\`, requestedSchema: ask('lane') });
+  return result.action === 'accept' ? String(result.content?.lane) : undefined;
+}
+`;
+
+const BOARD_TOOLS = `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { pickBoard, pickLane } from './pickers.js';
+
+export function register(server: McpServer): void {
+  server.registerTool('move_card', { inputSchema: z.object({ card: z.string() }) }, async ({ card }) => {
+    const board = await pickBoard(server);
+    if (!board) return { content: [{ type: 'text', text: 'No board.' }] };
+    const lane = await pickLane(server, board);
+    return { content: [{ type: 'text', text: \`\${card} to \${board}/\${lane ?? 'none'}\` }] };
+  });
+  server.registerTool('board_stats', { inputSchema: z.object({}) }, async () => {
+    const [board, now] = await Promise.all([pickBoard(server), Promise.resolve(Date.now())]);
+    return { content: [{ type: 'text', text: \`\${board ?? 'none'} at \${now}\` }] };
+  });
+}
+`;
+
+describe('helpers a handler asks one after the other', () => {
+  it('keeps the second whole when the first stays whole, and check says what migrate does', async () => {
+    await put('src/pickers.ts', PICKERS);
+    await put('src/tools.ts', BOARD_TOOLS);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    const sites = result.sites.filter((s) => s.code !== 'server-elsewhere');
+    expect(sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+      ['src/pickers.ts', 8, 'marked', 'in-helper'],
+      ['src/pickers.ts', 15, 'marked', 'in-helper'],
+      ['src/tools.ts', 7, 'marked', 'via-helper'],
+      ['src/tools.ts', 9, 'marked', 'via-helper'],
+      ['src/tools.ts', 13, 'marked', 'via-helper'],
+    ]);
+    const check = await collectCheckReport([dir], dir);
+    expect(check.summary.fixable).toBe(0);
+    expect(check.findings.filter((f) => f.ruleId !== 'mrtr-todo/server-elsewhere').map((f) => [f.file, f.line, f.ruleId])).toEqual(
+      sites.map((s) => [s.file, s.line, `mrtr-todo/${s.code}`]),
+    );
   });
 });

@@ -357,7 +357,28 @@ export async function approvedSplits(
     const seen = new Set(list.filter((h) => imported.has(helperKey(module, h.name))).map((h) => h.line));
     for (const h of list) if (!seen.has(h.line)) approved.delete(helperKey(module, h.name));
   }
-  // Every other module's calls: one that does not migrate keeps its helper whole.
+  // Every other module's calls: one that does not migrate keeps its helper whole. A helper kept
+  // whole blocks the handlers that call it, and with them their calls of the others: planned
+  // again until every call of a helper still approved migrates.
+  for (let size = -1; approved.size > 0 && approved.size !== size;) {
+    size = approved.size;
+    await refuseUnmigratedCalls(index, approved, importers, plan);
+    for (const [module, list] of helpers) {
+      const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
+      for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
+    }
+  }
+  return approved;
+}
+
+/** Removes from `approved` each helper some importer's call of which, planned with the helpers `approved` splits, does not migrate. */
+async function refuseUnmigratedCalls(
+  index: AskingHelperIndex,
+  approved: Set<string>,
+  importers: ReadonlyArray<{ absolutePath: string; source: string }>,
+  plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper> }) => Promise<FilePlan | undefined>,
+): Promise<void> {
+  const refused: string[] = [];
   await Promise.all(
     importers.map(async ({ absolutePath, source }) => {
       const externalHelpers = index.importsOf(absolutePath, source, approved);
@@ -367,15 +388,11 @@ export async function approvedSplits(
       const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
       for (const call of planned.externalCalls) {
         const module = byName.get(`${call.file}\0${call.name}`);
-        if (!call.migrated && module) approved.delete(helperKey(module, call.name));
+        if (!call.migrated && module) refused.push(helperKey(module, call.name));
       }
     }),
   );
-  for (const [module, list] of helpers) {
-    const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
-    for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
-  }
-  return approved;
+  for (const key of refused) approved.delete(key);
 }
 
 /**
