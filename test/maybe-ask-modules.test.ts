@@ -114,7 +114,7 @@ describe('a helper that may answer without asking, called from other modules', (
       '  // @mrtr-todo(via-helper): `chooseProject()` (choose.ts:6) asks for handlers it cannot suspend — return its call as it is\n  const chosen = await chooseProject(server);',
     );
     expect(wrapped).toContain(
-      '      // @mrtr-todo(via-helper): reaches `chooseProject()`, which asks the client — build inputRequired.elicit(...) in it, ask in the handler\n      chosen = await pick(server);',
+      '      // @mrtr-todo(via-helper): reaches `chooseProject()`, asking at line 7 — build inputRequired.elicit(...) in it, ask in the handler\n      chosen = await pick(server);',
     );
     expect(result.changed.find((c) => c.path === 'src/choose.ts')!.output).toContain('export async function chooseProject(');
   });

@@ -36,7 +36,7 @@ export function placeExternalCalls(file: FilePlanning): void {
     const refusal = refuse('via-helper', external.dynamic ? 'otherModuleDynamic' : 'otherModule', {
       helper: external.name,
       file: external.file,
-      line: String(external.line),
+      fileLine: String(external.line),
       step: helperStep(external.kind ?? external.split?.kind ?? 'elicit'),
     });
     markAt(file, call.call, call.ancestors, 'elicit', handler, refusal);
@@ -80,7 +80,7 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
 
 /** A call of another module's helper in a function of this module that stays whole, and every handler's call on the way to it, marked. */
 export function markWrappedCall(file: FilePlanning, call: Node, ancestors: readonly Node[], external: ExternalHelper, chain: HelperChain, why: string): void {
-  const refusal = refuse('via-helper', 'otherModuleWrapped', { helper: external.name, file: external.file, line: String(external.line), why });
+  const refusal = refuse('via-helper', 'otherModuleWrapped', { helper: external.name, file: external.file, fileLine: String(external.line), why });
   markAt(file, call, ancestors, external.split?.kind ?? 'elicit', undefined, refusal);
   const line = String(call.loc!.start.line);
   for (const r of chain.reaching) {
