@@ -48,6 +48,10 @@ export interface TransformOptions {
   typesMissing?: boolean;
   /** Functions this file imports that only register (the engine showed it): an initialize hook's call of one moves to start-up. */
   registersOnly?: readonly string[];
+  /** Handlers that could not ask through another module's helper had it been split, with why (the engine found). */
+  heldBack?: PlanOptions['heldBack'];
+  /** This file's exported helpers the engine keeps whole, with the call of each that cannot migrate. */
+  keptWhole?: PlanOptions['keptWhole'];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -68,6 +72,8 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.typesMissing ? { typesMissing: true } : {}),
     ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}),
     ...(options.registries ? { registries: options.registries } : {}),
+    ...(options.heldBack ? { heldBack: options.heldBack } : {}),
+    ...(options.keptWhole ? { keptWhole: options.keptWhole } : {}),
     ...(sitesOnly ? { sitesOnly } : {}),
   };
 }
@@ -185,6 +191,14 @@ export async function planWithTypes(
   onAnalysis?: (analysis: FileAnalysis) => void,
 ): Promise<FilePlan> {
   return planAsked(askTypes(source, fileName, types, options, onAnalysis, true), types, options, true);
+}
+
+/**
+ * The plan of one file as planWithTypes makes it, its markers' lines left to place: for a plan
+ * whose refusals a later plan of the file writes (see PlanOptions.heldBack).
+ */
+export async function planKeepingLines(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}): Promise<FilePlan> {
+  return plannedAsked(askTypes(source, fileName, types, options, undefined, true), types, options, true);
 }
 
 /** A file analysed, with its questions put to the type checker (or the plan, when it asks none). */

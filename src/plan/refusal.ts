@@ -681,6 +681,12 @@ export const REFUSAL_CODES = {
         reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
         next: EXPORTED_HELPER_NEXT,
       },
+      exportedCallRefused: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}): it is split only once every call of it can, so it stays whole.',
+        next: 'fix that call first (see its marker), then run the codemod again.',
+      },
       exportedUnsplittable: {
         marker: 'exported `{{helper}}()` asks the client — {{step}}',
         reason:
@@ -708,6 +714,12 @@ export const REFUSAL_CODES = {
         marker: '`{{helper}}()` asks at {{file}}:{{fileLine}} — {{step}}',
         reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which cannot suspend it.',
         next: HELPER_NEXT,
+      },
+      keptWhole: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}), so it stays whole and cannot suspend this handler.',
+        next: 'fix that call first (see its marker), then run the codemod again.',
       },
       otherModuleDynamic: {
         marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() — import it statically, then run again',
