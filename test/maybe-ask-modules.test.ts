@@ -290,7 +290,7 @@ describe('helpers a handler asks one after the other', () => {
       ['src/pickers.ts', 15, 'marked', 'in-helper'],
       ['src/tools.ts', 7, 'marked', 'via-helper'],
       ['src/tools.ts', 9, 'marked', 'via-helper'],
-      ['src/tools.ts', 13, 'marked', 'via-helper'],
+      ['src/tools.ts', 13, 'marked', 'mixed-promise-all'],
     ]);
     const check = await collectCheckReport([dir], dir);
     expect(check.summary.fixable).toBe(0);
