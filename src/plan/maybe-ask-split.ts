@@ -16,10 +16,22 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/maybe-ask-helper.ts';
 import { declaredBy } from './liveness.ts';
-import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
+import {
+  answerBinding,
+  callersProblem,
+  declarationOf,
+  namesOf,
+  paramsUsed,
+  requestHalf,
+  requiredParam,
+  shapeCalls,
+  type Answer,
+  type HelperSplit,
+} from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
+import { tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
 export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
@@ -29,7 +41,7 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
   if (!holder) return 'it is a helper that is not a plain function declaration, a const function or a method.';
   const why = helperProblem(fn) ?? callersProblem(calls);
   if (why) return `it is a helper ${why}`;
-  const path = pathTo(fn, site);
+  const path = pathTo(source, fn, site);
   if (typeof path === 'string') return `it is a helper ${path}`;
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
@@ -111,7 +123,7 @@ interface Step {
 }
 
 /** The lists from the helper's body down to the statement that asks, or why the question cannot be reached so (`that ...`). */
-function pathTo(fn: FunctionNode, site: LegacySite): Step[] | string {
+function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | string {
   const steps: Step[] = [];
   const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
   let list: Statement[] = body.body;
@@ -129,19 +141,21 @@ function pathTo(fn: FunctionNode, site: LegacySite): Step[] | string {
     };
     if (s.type === 'IfStatement' && !within(s.test)) child(within(s.consequent) ? s.consequent : s.alternate!);
     else if (s.type === 'BlockStatement') child(s);
-    // The handler now meets the request's failure, and the retry is another call: a catch or
-    // finally block around the request would see neither.
-    else if (s.type === 'TryStatement') return 'whose request is in a try statement (its catch and finally blocks would not see the request fail or end).';
-    else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
+    else if (s.type === 'TryStatement') {
+      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body));
+      if (why) return why;
+      child(s.block);
+    } else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
     else return steps;
   }
 }
 
-/** The statements the retry runs after the answer: the rest of each list on the way, innermost first. */
+/** The statements the retry runs after the answer: the rest of each list on the way, innermost first (with the catch and finally blocks of a try on the way). */
 function continuation(path: readonly Step[]): Statement[] {
   const out: Statement[] = [];
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
+    out.push(...tryClauses(step.list[step.index]!));
     out.push(...step.list.slice(step.index + 1));
   }
   return out;
@@ -282,7 +296,8 @@ function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, ret
     const first = own[0]!;
     const last = own[own.length - 1]!;
     // The `this` parameter, when there is one, stays where it is.
-    const kept = [paramsUsed(source, { ...fn, params: own } as FunctionNode, shape.requestArgs), context].filter(Boolean).join(', ');
+    const used = own.filter((_, i) => shape.requestArgs[i]).map((p) => (context ? requiredParam(source, p) : source.slice(p.start!, p.end!)));
+    const kept = [...used, context].filter(Boolean).join(', ');
     const start = kept === '' && fn.params.length > own.length ? fn.params[0]!.end! : first.start!;
     edits.push({ start, end: last.end!, text: kept });
   } else if (context) {
@@ -356,7 +371,8 @@ function frames(source: string, path: readonly Step[]): ContinuationFrame[] {
     const s = step.list[step.index]!;
     const rest = step.list.slice(step.index + 1);
     const lines = step.block && rest.length > 0 ? { start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) } : undefined;
-    out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}) });
+    const wrap = tryWrap(source, s);
+    out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}) });
   }
   return out;
 }

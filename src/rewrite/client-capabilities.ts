@@ -39,7 +39,7 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
   if (!source.includes('getClientCapabilities')) return { output: source };
   const file = analysis ?? analyseFile(source, fileName);
   const edits: Edit[] = [];
-  for (const { node, ancestors: parents } of file.index.calls) {
+  for (const { node, ancestors: parents } of [...file.index.calls, ...file.index.optionalCalls]) {
     if (node.arguments.length > 0) continue;
     if (!isConnectionCapabilitiesRead(node)) continue;
     const holder = contextHolder(file, parents);
@@ -53,7 +53,10 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
       source.slice(parent.left.start!, parent.left.end!).includes(KEY)
     )
       continue;
-    edits.push({ start: node.start!, end: node.end!, text: `(${requestCapabilities(holder.ctx, file.typed)} ?? ${source.slice(node.start!, node.end!)})` });
+    const read = `${requestCapabilities(holder.ctx, file.typed)} ?? ${source.slice(node.start!, node.end!)}`;
+    // `const caps = <read>` needs no parentheses; anywhere else (`!<read>?.roots`) they keep its meaning.
+    const bare = parent?.type === 'VariableDeclarator' && parent.init === node;
+    edits.push({ start: node.start!, end: node.end!, text: bare ? read : `(${read})` });
   }
   const parsed = { program: file.program, edits };
   if (edits.length === 0) return { output: source, parsed };

@@ -12,6 +12,8 @@ export interface ContinuationFrame {
   indent: string;
   /** The whole lines after that statement in the list. */
   after?: Span;
+  /** That statement is a try whose block holds the inner list: the code after the question re-enters it (`try {` ... `} catch ...`). */
+  tried?: { head: Span; tail: Span };
 }
 
 export interface MaybeAskHalves {
@@ -81,6 +83,22 @@ interface Line {
   verbatim: boolean;
 }
 
+/**
+ * The lines after the question inside a try's block, in that try again (`try {`, the lines as
+ * they were, then the catch and finally blocks as written); nothing when no line is left there.
+ */
+function retried(source: string, indent: string, tried: { head: Span; tail: Span }, lines: Line[], linesOf: (span: Span) => Line[]): Line[] {
+  if (lines.every((l) => l.text.trim() === '')) return [];
+  const ownLine = (from: number) => indent + source.slice(from, lineEndOf(source, from)).replace(/\r$/, '');
+  const rest = lineEndOf(source, tried.tail.start) + 1;
+  return [
+    { text: ownLine(tried.head.start), verbatim: false },
+    ...lines,
+    { text: ownLine(tried.tail.start), verbatim: false },
+    ...(rest < tried.tail.end ? linesOf({ start: rest, end: lineEndOf(source, tried.tail.end) }) : []),
+  ];
+}
+
 /** The code after the question, then each list's rest after the block the question was in, re-indented to the list's level. */
 function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']>): string[] {
   const { frames, verbatim, first } = result;
@@ -101,7 +119,8 @@ function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']
   for (let k = 1; k < frames.length; k++) {
     const frame = frames[k]!;
     const inner = frames[k - 1]!;
-    lines = lines.map((l) => (l.verbatim || !l.text.startsWith(inner.indent) ? l : { ...l, text: frame.indent + l.text.slice(inner.indent.length) }));
+    if (frame.tried) lines = retried(source, frame.indent, frame.tried, lines, linesOf);
+    else lines = lines.map((l) => (l.verbatim || !l.text.startsWith(inner.indent) ? l : { ...l, text: frame.indent + l.text.slice(inner.indent.length) }));
     lines.push(...linesOf(frame.after));
   }
   const text = lines.map((l) => (l.verbatim || l.text.trim() !== '' ? l.text : ''));
