@@ -1,7 +1,10 @@
 // Helpers whose question sits inside a try statement: split where the try's catch and finally
 // blocks keep their meaning over two rounds, refused (naming the statement) where they would not.
+import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
 import { transformSource } from '../src/transform.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
 
 /** A module whose helper `check()` runs `body`, and a tool that calls it. */
 const helper = (body: string) => `import { McpServer } from '@modelcontextprotocol/server';
@@ -80,4 +83,36 @@ describe('a helper whose question is inside a try', () => {
   }`);
     expect(helperSite(source).reason).toContain('it is a helper whose request is in a catch block.');
   });
+
+  it('names the line of the finally block on disk in a v1 module, whose upgrade moves its lines', async () => {
+    const dir = checkoutScratch('maybe-ask-try-v1-');
+    try {
+      await putFile(dir, 'package.json', '{ "name": "v1", "private": true, "type": "module" }\n');
+      // The upgrade merges the two SDK imports into one: every line below moves up by one.
+      const source = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+const server = new McpServer({ name: 's', version: '1' });
+const log: string[] = [];
+
+async function check(table: string): Promise<boolean> {
+${GUARD}
+  try {
+    const answer: ElicitResult = await server.server.elicitInput({ message: \`Drop \${table}?\`, requestedSchema: { type: 'object', properties: {} } });
+    return answer.action === 'accept';
+  } finally {
+    log.push(table);
+  }
+}
+
+server.tool('t', 'd', async () => ({ content: [{ type: 'text', text: String(await check('logs')) }] }));
+`;
+      await putFile(dir, 'src/server.ts', source);
+      const result = await runCodemod({ paths: ['src'], write: false, cwd: dir });
+      const site = result.sites.find((s) => s.code === 'in-helper')!;
+      expect(source.split('\n')[11]).toBe('    log.push(table);');
+      expect(site.reason).toContain('whose finally block runs `log.push(table);` (line 12)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
