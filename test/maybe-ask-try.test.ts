@@ -60,6 +60,22 @@ describe('a helper whose question is inside a try', () => {
     );
   });
 
+  it('leaves the try out of the result half when nothing follows the question in it', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  try {
+    log.push(table);
+    ${ASK}
+  } catch (error) {
+    log.push(String(error));
+  }
+  return false;`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('function checkResult(answer: ElicitResult): boolean {\n  return false;\n}');
+  });
+
   it('is refused when its catch block would be all that meets a client that cannot answer', () => {
     const source = helper(`  try {
     ${ASK}

@@ -51,7 +51,7 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
   if (site.via?.maybeAsk) return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
-  const after = continuation(path);
+  const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
   const afterProblem = continuationProblem(fn, path, after, holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
 
@@ -150,12 +150,16 @@ function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | st
   }
 }
 
-/** The statements the retry runs after the answer: the rest of each list on the way, innermost first (with the catch and finally blocks of a try on the way). */
-function continuation(path: readonly Step[]): Statement[] {
+/**
+ * The statements the retry runs after the answer: the rest of each list on the way, innermost
+ * first, with the catch and finally blocks of a try on the way that something after the
+ * question (or the answer's wrapping, `wrapped`) runs inside.
+ */
+function continuation(path: readonly Step[], wrapped: boolean): Statement[] {
   const out: Statement[] = [];
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
-    out.push(...tryClauses(step.list[step.index]!));
+    if (out.length > 0 || wrapped) out.push(...tryClauses(step.list[step.index]!));
     out.push(...step.list.slice(step.index + 1));
   }
   return out;
@@ -358,21 +362,23 @@ function resultHalf(
     params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
     ...(types && shape.valueType ? { returnType: shape.valueType } : {}),
     ...(first ? { first } : {}),
-    frames: frames(source, path),
+    frames: frames(source, path, wrap !== undefined),
     verbatim: multilineLiterals(fn),
   };
 }
 
-/** Each list on the way, innermost first: its indentation, the lines after its statement, how it is re-entered. */
-function frames(source: string, path: readonly Step[]): ContinuationFrame[] {
+/** Each list on the way, innermost first: its indentation, the lines after its statement, how it is re-entered (a try only when something runs in it: see continuation). */
+function frames(source: string, path: readonly Step[], wrapped: boolean): ContinuationFrame[] {
   const out: ContinuationFrame[] = [];
+  let inner = wrapped;
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
     const s = step.list[step.index]!;
     const rest = step.list.slice(step.index + 1);
     const lines = step.block && rest.length > 0 ? { start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) } : undefined;
-    const wrap = tryWrap(source, s);
+    const wrap = inner ? tryWrap(source, s) : undefined;
     out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}) });
+    inner ||= rest.length > 0;
   }
   return out;
 }

@@ -83,12 +83,8 @@ interface Line {
   verbatim: boolean;
 }
 
-/**
- * The lines after the question inside a try's block, in that try again (`try {`, the lines as
- * they were, then the catch and finally blocks as written); nothing when no line is left there.
- */
+/** The lines after the question inside a try's block, in that try again (`try {`, the lines as they were, then the catch and finally blocks as written). */
 function retried(source: string, indent: string, tried: { head: Span; tail: Span }, lines: Line[], linesOf: (span: Span) => Line[]): Line[] {
-  if (lines.every((l) => l.text.trim() === '')) return [];
   const ownLine = (from: number) => indent + source.slice(from, lineEndOf(source, from)).replace(/\r$/, '');
   const rest = lineEndOf(source, tried.tail.start) + 1;
   return [
