@@ -349,6 +349,21 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => ({ action: 'decline' }) },
     legacyLog: [],
   },
+  'a helper asking inside a try, behind a capability check': {
+    fixture: 'maybe-ask-try',
+    calls: [
+      { name: 'lint_checkout', arguments: {} },
+      { name: 'lint_checkout', arguments: { root: '/srv/lib' } },
+    ],
+    script: { roots: [{ uri: 'file:///srv/app' }] },
+    legacyLog: ['audit:caps:roots', 'audit:root:file:///srv/app', 'audit:lint:/srv/app', 'audit:lint:/srv/lib'],
+  },
+  'a helper asking inside a try, whose catch takes what the code after the answer throws': {
+    fixture: 'maybe-ask-try',
+    calls: [{ name: 'lint_checkout', arguments: {} }],
+    script: { roots: [{ uri: 'file://a b/' }] },
+    legacyLog: ['audit:caps:roots', 'audit:root:file://a b/', 'audit:fallback:TypeError: Invalid URL'],
+  },
   'a question per item of an array': {
     fixture: 'loops',
     calls: [{ name: 'delete_each', arguments: { tables: ['logs', 'users', 'cache'] } }],

@@ -9,9 +9,9 @@ import { memberPath } from './ast.ts';
  */
 export const REQUEST_CONTEXT = 'mrtrCtx';
 
-/** `server.getClientCapabilities()` (any receiver named like a server): the connection's client capabilities. */
+/** `server.getClientCapabilities()` or `?.()` (any receiver named like a server): the connection's client capabilities. */
 export function isConnectionCapabilitiesRead(node: Node): boolean {
-  if (node.type !== 'CallExpression' || node.arguments.length > 0) return false;
+  if ((node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') || node.arguments.length > 0) return false;
   const callee = node.callee;
   if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed) return false;
   if (callee.property.type !== 'Identifier' || callee.property.name !== 'getClientCapabilities') return false;

@@ -272,7 +272,12 @@ function reportSites(c: Candidate, plan: FilePlan): void {
   // A v1 file's sites were found in the official codemod's text: report them at the lines of
   // the file on disk, the old side of its diff.
   const toDisk = c.input === c.source || plan.sites.length === 0 ? undefined : positionMap(c.input, c.source);
-  for (const site of plan.sites) c.outcome.sites.push({ file: c.file, ...site, ...toDisk?.(site.line, site.column) });
+  // So are the lines of this file its reasons name (`(line 12)`).
+  const reasonOnDisk = (reason: string) => reason.replace(/\(line (\d+)/g, (_, line: string) => `(line ${toDisk!(Number(line), 1).line}`);
+  for (const site of plan.sites) {
+    const reason = toDisk && site.reason !== undefined ? { reason: reasonOnDisk(site.reason) } : {};
+    c.outcome.sites.push({ file: c.file, ...site, ...reason, ...toDisk?.(site.line, site.column) });
+  }
 }
 
 /** The request-state module the migrated text imports, written first; false when it cannot be (reported). */

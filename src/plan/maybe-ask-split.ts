@@ -17,10 +17,22 @@ import { codeSnippet } from '../core/escape.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType, startsLine } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/maybe-ask-helper.ts';
 import { resultPrefix, type PurityContext } from './helper-locals.ts';
-import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
+import {
+  answerBinding,
+  callersProblem,
+  declarationOf,
+  namesOf,
+  paramsUsed,
+  requestHalf,
+  requiredParam,
+  shapeCalls,
+  type Answer,
+  type HelperSplit,
+} from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
+import { tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
 export function maybeAskSplit(
@@ -37,7 +49,7 @@ export function maybeAskSplit(
   if (!holder) return 'it is a helper that is not a plain function declaration, a const function or a method.';
   const why = helperProblem(fn) ?? callersProblem(calls, purity);
   if (why) return `it is a helper ${why}`;
-  const path = pathTo(fn, site);
+  const path = pathTo(source, fn, site);
   if (typeof path === 'string') return `it is a helper ${path}`;
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
@@ -47,7 +59,7 @@ export function maybeAskSplit(
   if (site.via?.maybeAsk) return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
-  const after = continuation(path);
+  const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
   const afterNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
   const prefix = resultPrefix(purity, fn, path, after, afterNames);
@@ -129,7 +141,7 @@ interface Step {
 }
 
 /** The lists from the helper's body down to the statement that asks, or why the question cannot be reached so (`that ...`). */
-function pathTo(fn: FunctionNode, site: LegacySite): Step[] | string {
+function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | string {
   const steps: Step[] = [];
   const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
   let list: Statement[] = body.body;
@@ -147,19 +159,25 @@ function pathTo(fn: FunctionNode, site: LegacySite): Step[] | string {
     };
     if (s.type === 'IfStatement' && !within(s.test)) child(within(s.consequent) ? s.consequent : s.alternate!);
     else if (s.type === 'BlockStatement') child(s);
-    // The handler now meets the request's failure, and the retry is another call: a catch or
-    // finally block around the request would see neither.
-    else if (s.type === 'TryStatement') return 'whose request is in a try statement (its catch and finally blocks would not see the request fail or end).';
-    else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
+    else if (s.type === 'TryStatement') {
+      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body));
+      if (why) return why;
+      child(s.block);
+    } else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
     else return steps;
   }
 }
 
-/** The statements the retry runs after the answer: the rest of each list on the way, innermost first. */
-function continuation(path: readonly Step[]): Statement[] {
+/**
+ * The statements the retry runs after the answer: the rest of each list on the way, innermost
+ * first, with the catch and finally blocks of a try on the way that something after the
+ * question (or the answer's wrapping, `wrapped`) runs inside.
+ */
+function continuation(path: readonly Step[], wrapped: boolean): Statement[] {
   const out: Statement[] = [];
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
+    if (out.length > 0 || wrapped) out.push(...tryClauses(step.list[step.index]!));
     out.push(...step.list.slice(step.index + 1));
   }
   return out;
@@ -297,7 +315,8 @@ function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, ret
     const first = own[0]!;
     const last = own[own.length - 1]!;
     // The `this` parameter, when there is one, stays where it is.
-    const kept = [paramsUsed(source, { ...fn, params: own } as FunctionNode, shape.requestArgs), context].filter(Boolean).join(', ');
+    const used = own.filter((_, i) => shape.requestArgs[i]).map((p) => (context ? requiredParam(source, p) : source.slice(p.start!, p.end!)));
+    const kept = [...used, context].filter(Boolean).join(', ');
     const start = kept === '' && fn.params.length > own.length ? fn.params[0]!.end! : first.start!;
     edits.push({ start, end: last.end!, text: kept });
   } else if (context) {
@@ -363,20 +382,23 @@ function resultHalf(
     params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
     ...(types && shape.valueType ? { returnType: shape.valueType } : {}),
     ...(first ? { first } : {}),
-    frames: frames(source, path),
+    frames: frames(source, path, wrap !== undefined),
     verbatim: multilineLiterals(fn),
   };
 }
 
-/** Each list on the way, innermost first: its indentation, the lines after its statement, how it is re-entered. */
-function frames(source: string, path: readonly Step[]): ContinuationFrame[] {
+/** Each list on the way, innermost first: its indentation, the lines after its statement, how it is re-entered (a try only when something runs in it: see continuation). */
+function frames(source: string, path: readonly Step[], wrapped: boolean): ContinuationFrame[] {
   const out: ContinuationFrame[] = [];
+  let inner = wrapped;
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
     const s = step.list[step.index]!;
     const rest = step.list.slice(step.index + 1);
     const lines = step.block && rest.length > 0 ? { start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) } : undefined;
-    out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}) });
+    const wrap = inner ? tryWrap(source, s) : undefined;
+    out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}) });
+    inner ||= rest.length > 0;
   }
   return out;
 }

@@ -11,7 +11,8 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import { type Edit, promisedType } from '../core/vocabulary.ts';
 import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
 import { argumentsProblem, type PurityContext } from './helper-locals.ts';
-import { localTypeText, type TypeNames } from './server-type-names.ts';
+import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
+import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { RerunCall, SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -46,9 +47,9 @@ export function splitHelper(
   // An inner helper that may answer without asking hands this one a value, not an answer.
   if (site.via?.maybeAsk && helper.answer.form !== 'return')
     return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
-  // Its request half would have to hand the handler's context on to the inner one's.
-  if (site.via?.takesContext) return `it is a helper that passes on \`${site.via.helper}()\`, which reads the client's capabilities before it asks.`;
   const { fn, holder } = helper;
+  // The inner one's request half reads the client's capabilities: this one hands it the handler's context.
+  const context = site.via?.takesContext ? `${REQUEST_CONTEXT}${types ? `: ${types('ServerContext')}` : ''}` : undefined;
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
   const request = requestHalf(source, site);
@@ -67,18 +68,19 @@ export function splitHelper(
     resultArgs: params.map((p) => postNames.has(p)),
     identity,
     ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
+    ...(context ? { takesContext: true as const } : {}),
   };
   const halves: HelperHalves = {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
     name: holder.name,
-    requestParams: paramsUsed(source, fn, shape.requestArgs),
-    requestText: request.text,
+    requestParams: context ? withContextParam(source, fn, shape.requestArgs, context) : paramsUsed(source, fn, shape.requestArgs),
+    requestText: context ? `${request.text.slice(0, -1)}${request.text.endsWith('()') ? '' : ', '}${REQUEST_CONTEXT})` : request.text,
     ...(shape.maybeAsk ? { maybeAsk: true } : {}),
     ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types) }),
   };
   const edit = splitHelperEdit(source, eol, halves);
-  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape) };
+  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(context && types ? { types: typeImports(types, 'ServerContext') } : {}) };
 }
 
 /** A helper of the shape that splits: its declaration, how its first statement takes the answer, and the statements after. */
@@ -184,12 +186,35 @@ export function paramsUsed(source: string, fn: FunctionNode, used: boolean[], fi
     .join(', ');
 }
 
+/**
+ * A parameter as the context after it needs it: `explicit?: string` becomes `explicit: string |
+ * undefined` (a required parameter cannot follow an optional one; callers pass undefined for it).
+ */
+export function requiredParam(source: string, p: Node): string {
+  const text = source.slice(p.start!, p.end!);
+  if (p.type !== 'Identifier' || !p.optional) return text;
+  const type = annotatedType(p.typeAnnotation);
+  if (!type) return p.name;
+  const simple = type.type === 'TSTypeReference' || type.type === 'TSUnionType' || /^TS\w+Keyword$/.test(type.type);
+  const typeText = source.slice(type.start!, type.end!);
+  return `${p.name}: ${simple ? typeText : `(${typeText})`} | undefined`;
+}
+
+/** A request half's parameters, those it reads then the handler's `context`. */
+function withContextParam(source: string, fn: FunctionNode, used: boolean[], context: string): string {
+  const own = thisParam(fn);
+  const kept = argumentParams(fn).filter((_, i) => used[i]);
+  return [own && source.slice(own.start!, own.end!), ...kept.map((p) => requiredParam(source, p)), context].filter(Boolean).join(', ');
+}
+
 /** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */
 export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, 'requestCall' | 'resultCall'> {
   const select = (args: string[], used: boolean[]) => args.filter((_, i) => used[i]);
   const through = (receiver: string | undefined) => (receiver ? `${receiver}.` : '');
+  // The context goes after the helper's parameters: an argument a call leaves out is passed as undefined before it.
+  const full = (args: string[]) => (shape.takesContext ? shape.requestArgs.map((_, i) => args[i] ?? 'undefined') : args);
   return {
-    requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(args, shape.requestArgs).join(', ')})`,
+    requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(full(args), shape.requestArgs).join(', ')})`,
     resultCall: (answerText, args, receiver) =>
       shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`,
   };

@@ -39,7 +39,7 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
   if (!source.includes('getClientCapabilities')) return { output: source };
   const file = analysis ?? analyseFile(source, fileName);
   const edits: Edit[] = [];
-  for (const { node, ancestors: parents } of file.index.calls) {
+  for (const { node, ancestors: parents } of [...file.index.calls, ...file.index.optionalCalls]) {
     if (node.arguments.length > 0) continue;
     if (!isConnectionCapabilitiesRead(node)) continue;
     const holder = contextHolder(file, parents);
@@ -54,9 +54,9 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
     )
       continue;
     const read = `${requestCapabilities(holder.ctx, file.typed)} ?? ${source.slice(node.start!, node.end!)}`;
-    // A declaration's value needs no parentheses (`const caps = ... ?? server.getClientCapabilities();`).
-    const whole = parent?.type === 'VariableDeclarator' && parent.init === node;
-    edits.push({ start: node.start!, end: node.end!, text: whole ? read : `(${read})` });
+    // `const caps = <read>` needs no parentheses; anywhere else (`!<read>?.roots`) they keep its meaning.
+    const bare = parent?.type === 'VariableDeclarator' && parent.init === node;
+    edits.push({ start: node.start!, end: node.end!, text: bare ? read : `(${read})` });
   }
   const parsed = { program: file.program, edits };
   if (edits.length === 0) return { output: source, parsed };

@@ -12,6 +12,8 @@ export interface ContinuationFrame {
   indent: string;
   /** The whole lines after that statement in the list. */
   after?: Span;
+  /** That statement is a try whose block holds the inner list: the code after the question re-enters it (`try {` ... `} catch ...`). */
+  tried?: { head: Span; tail: Span };
 }
 
 export interface MaybeAskHalves {
@@ -83,6 +85,18 @@ interface Line {
   verbatim: boolean;
 }
 
+/** The lines after the question inside a try's block, in that try again (`try {`, the lines as they were, then the catch and finally blocks as written). */
+function retried(source: string, indent: string, tried: { head: Span; tail: Span }, lines: Line[], linesOf: (span: Span) => Line[]): Line[] {
+  const ownLine = (from: number) => indent + source.slice(from, lineEndOf(source, from)).replace(/\r$/, '');
+  const rest = lineEndOf(source, tried.tail.start) + 1;
+  return [
+    { text: ownLine(tried.head.start), verbatim: false },
+    ...lines,
+    { text: ownLine(tried.tail.start), verbatim: false },
+    ...(rest < tried.tail.end ? linesOf({ start: rest, end: lineEndOf(source, tried.tail.end) }) : []),
+  ];
+}
+
 /** The code after the question, then each list's rest after the block the question was in, re-indented to the list's level. */
 function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']>): string[] {
   const { frames, verbatim, first } = result;
@@ -103,7 +117,7 @@ function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']
   let lines: Line[] = [...(first ? [{ text: frames[0]!.indent + first, verbatim: false }] : []), ...linesOf(frames[0]!.after)];
   for (let k = 1; k < frames.length; k++) {
     const frame = frames[k]!;
-    lines = lines.map(moved(frames[k - 1]!.indent, frame.indent));
+    lines = frame.tried ? retried(source, frame.indent, frame.tried, lines, linesOf) : lines.map(moved(frames[k - 1]!.indent, frame.indent));
     lines.push(...linesOf(frame.after));
   }
   // What it derives again opens it, each statement moved from its own list's level to the body's.

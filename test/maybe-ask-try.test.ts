@@ -1,0 +1,134 @@
+// Helpers whose question sits inside a try statement: split where the try's catch and finally
+// blocks keep their meaning over two rounds, refused (naming the statement) where they would not.
+import { rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
+import { transformSource } from '../src/transform.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
+
+/** A module whose helper `check()` runs `body`, and a tool that calls it. */
+const helper = (body: string) => `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+const log: string[] = [];
+
+async function check(table: string): Promise<boolean> {
+${body}
+}
+
+server.registerTool('t', { description: 'd' }, async () => {
+  const ok = await check('logs');
+  return { content: [{ type: 'text', text: String(ok) }] };
+});
+`;
+
+const ASK = "const answer = await server.server.elicitInput({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } });";
+const GUARD = '  if (!server.server.getClientCapabilities()?.elicitation) return true;';
+
+const helperSite = (source: string) => transformSource(source, 'server.ts').plan.sites.find((s) => s.code === 'in-helper')!;
+
+describe('a helper whose question is inside a try', () => {
+  it('is refused when its finally block does something, naming the statement and its line', () => {
+    const source = helper(`${GUARD}
+  const started = Date.now();
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    log.push(\`asked in \${Date.now() - started}\`);
+  }`);
+    const site = helperSite(source);
+    expect(site.status).toBe('marked');
+    expect(site.reason).toContain(
+      'it is a helper whose request is in a try statement whose finally block runs `log.push(`asked in ${Date.now() - started}`);` (line 12): it would run when the question is asked and again when the answer comes.',
+    );
+  });
+
+  it('is split when its finally block does nothing a round could see twice', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    // nothing to release
+  }`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      "function checkResult(answer: ElicitResult): boolean {\n  try {\n    return answer.action === 'accept';\n  } finally {\n    // nothing to release\n  }\n}",
+    );
+  });
+
+  it('leaves the try out of the result half when nothing follows the question in it', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  try {
+    log.push(table);
+    ${ASK}
+  } catch (error) {
+    log.push(String(error));
+  }
+  return false;`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain('function checkResult(answer: ElicitResult): boolean {\n  return false;\n}');
+  });
+
+  it('is refused when its catch block would be all that meets a client that cannot answer', () => {
+    const source = helper(`  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } catch {
+    return false;
+  }`);
+    expect(helperSite(source).reason).toContain(
+      "it is a helper whose request is in a try statement whose catch block would no longer see a client that cannot answer it (check the client's capabilities before asking).",
+    );
+  });
+
+  it('is refused when its question is in the catch block', () => {
+    const source = helper(`${GUARD}
+  try {
+    log.push(table);
+    return false;
+  } catch {
+    ${ASK}
+    return answer.action === 'accept';
+  }`);
+    expect(helperSite(source).reason).toContain('it is a helper whose request is in a catch block.');
+  });
+
+  it('names the line of the finally block on disk in a v1 module, whose upgrade moves its lines', async () => {
+    const dir = checkoutScratch('maybe-ask-try-v1-');
+    try {
+      await putFile(dir, 'package.json', '{ "name": "v1", "private": true, "type": "module" }\n');
+      // The upgrade merges the two SDK imports into one: every line below moves up by one.
+      const source = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+const server = new McpServer({ name: 's', version: '1' });
+const log: string[] = [];
+
+async function check(table: string): Promise<boolean> {
+${GUARD}
+  try {
+    const answer: ElicitResult = await server.server.elicitInput({ message: \`Drop \${table}?\`, requestedSchema: { type: 'object', properties: {} } });
+    return answer.action === 'accept';
+  } finally {
+    log.push(table);
+  }
+}
+
+server.tool('t', 'd', async () => ({ content: [{ type: 'text', text: String(await check('logs')) }] }));
+`;
+      await putFile(dir, 'src/server.ts', source);
+      const result = await runCodemod({ paths: ['src'], write: false, cwd: dir });
+      const site = result.sites.find((s) => s.code === 'in-helper')!;
+      expect(source.split('\n')[11]).toBe('    log.push(table);');
+      expect(site.reason).toContain('whose finally block runs `log.push(table);` (line 12)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
