@@ -9,6 +9,8 @@ import { rewriteInitHooks } from './rewrite/init-hooks.ts';
 import { rewriteRegistrationGuards } from './rewrite/registration-guards.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
 import { rewriteEntryPoints, type EntryPointReport } from './rewrite/entry-points.ts';
+import { hasLineRefs, resolveLineRefs } from './plan/refusal.ts';
+import { positionMap } from './engine/position-map.ts';
 
 export interface TransformResult {
   output: string;
@@ -46,6 +48,10 @@ export interface TransformOptions {
   typesMissing?: boolean;
   /** Functions this file imports that only register (the engine showed it): an initialize hook's call of one moves to start-up. */
   registersOnly?: readonly string[];
+  /** Handlers that could not ask through another module's helper had it been split, with why (the engine found). */
+  heldBack?: PlanOptions['heldBack'];
+  /** This file's exported helpers the engine keeps whole, with the call of each that cannot migrate. */
+  keptWhole?: PlanOptions['keptWhole'];
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -66,13 +72,46 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.typesMissing ? { typesMissing: true } : {}),
     ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}),
     ...(options.registries ? { registries: options.registries } : {}),
+    ...(options.heldBack ? { heldBack: options.heldBack } : {}),
+    ...(options.keptWhole ? { keptWhole: options.keptWhole } : {}),
     ...(sitesOnly ? { sitesOnly } : {}),
   };
 }
 
 const ALWAYS = () => true;
 
+/**
+ * The rewritten file. A marker that names a line of the file names it where the text written
+ * has it: the file is rewritten once to learn where its lines go, then with those lines.
+ */
 function rewritten(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions): TransformResult {
+  if (!namesLines(plan)) return rewrittenOnce(analysis, plan, options);
+  const first = rewrittenOnce(analysis, plan, options);
+  const lineOf = positionMap(analysis.source, first.output);
+  return rewrittenOnce(
+    analysis,
+    withLines(plan, (line) => lineOf(line, 1).line),
+    options,
+  );
+}
+
+/** Whether a marker of the plan names a line (resolveLineRefs). */
+function namesLines(plan: FilePlan): boolean {
+  return plan.markers.some((m) => hasLineRefs(m.text)) || plan.handlers.some((h) => h.markers?.some((m) => hasLineRefs(m.text)));
+}
+
+/** The plan with the lines its markers name made those `lineOf` says (the planned text's own, for a plan that is not written). */
+export function withLines(plan: FilePlan, lineOf: (line: number) => number = (line) => line): FilePlan {
+  const marker = <M extends { text: string }>(m: M): M => ({ ...m, text: resolveLineRefs(m.text, lineOf) });
+  return {
+    ...plan,
+    markers: plan.markers.map(marker),
+    handlers: plan.handlers.map((h) => (h.markers ? { ...h, markers: h.markers.map(marker) } : h)),
+    sites: plan.sites.map((s) => (s.marker === undefined ? s : { ...s, marker: resolveLineRefs(s.marker, lineOf) })),
+  };
+}
+
+function rewrittenOnce(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions): TransformResult {
   const { source, fileName } = analysis;
   const edits = rewriteEdits(source, plan);
   const migrated = applyEdits(source, edits);
@@ -137,7 +176,7 @@ export async function transformWithTypes(
   onAnalysis?: (analysis: FileAnalysis) => void,
 ): Promise<TransformResult> {
   const asked = askTypes(source, fileName, types, options, onAnalysis);
-  return rewritten(asked.analysis, await planAsked(asked, types, options), options);
+  return rewritten(asked.analysis, await plannedAsked(asked, types, options), options);
 }
 
 /**
@@ -152,6 +191,14 @@ export async function planWithTypes(
   onAnalysis?: (analysis: FileAnalysis) => void,
 ): Promise<FilePlan> {
   return planAsked(askTypes(source, fileName, types, options, onAnalysis, true), types, options, true);
+}
+
+/**
+ * The plan of one file as planWithTypes makes it, its markers' lines left to place: for a plan
+ * whose refusals a later plan of the file writes (see PlanOptions.heldBack).
+ */
+export async function planKeepingLines(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}): Promise<FilePlan> {
+  return plannedAsked(askTypes(source, fileName, types, options, undefined, true), types, options, true);
 }
 
 /** A file analysed, with its questions put to the type checker (or the plan, when it asks none). */
@@ -188,11 +235,16 @@ export function askTypes(
 
 /** The rewritten file once its answers have come, with `options` (the request-state module's place included). */
 export async function transformAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions): Promise<TransformResult> {
-  return rewritten(asked.analysis, await planAsked(asked, types, options), options);
+  return rewritten(asked.analysis, await plannedAsked(asked, types, options), options);
 }
 
-/** The plan of an asked file with `options` (`sitesOnly`: only its sites will be used). */
+/** The plan of an asked file with `options` (`sitesOnly`: only its sites will be used), its markers naming the lines of the planned text. */
 export async function planAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly = false): Promise<FilePlan> {
+  return withLines(await plannedAsked(asked, types, options, sitesOnly));
+}
+
+/** planAsked's plan, its markers' lines left to place (see withLines). */
+async function plannedAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly = false): Promise<FilePlan> {
   const { analysis } = asked;
   // The questions depend on the file and the options, but not on where the module is.
   const sameQuestions = sameBesidesModule(asked.options, options);

@@ -215,6 +215,25 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).includes('drop_table') ? accept({ ok: true }) : { action: 'decline' }) },
     legacyLog: ['audit:invoke:drop_table', 'count:logs', 'delete:logs=3', 'audit:invoke:truncate_table', 'audit:invoke:count_rows', 'count:users'],
   },
+  'command objects one handler dispatches to, one asking twice through a helper in a field': {
+    fixture: 'command-dispatch',
+    calls: [
+      { name: 'provision', arguments: {} },
+      { name: 'status', arguments: { machine: 'm1' } },
+    ],
+    script: { elicit: (params) => (params.message === 'Which plan?' ? accept({ plan: 'large' }) : accept({ region: 'eu', owner: 'ada' })) },
+    legacyLog: ['audit:provision:large:eu:ada', 'audit:status:m1'],
+  },
+  'command objects one handler dispatches to, answered in part or wholly by the arguments': {
+    fixture: 'command-dispatch',
+    calls: [
+      { name: 'provision', arguments: { plan: 'small' } },
+      { name: 'provision', arguments: { plan: 'large', region: 'us', owner: 'bo' } },
+      { name: 'status', arguments: { machine: 'm2' } },
+    ],
+    script: { elicit: () => accept({ region: 'ap', owner: 'cy' }) },
+    legacyLog: ['audit:provision:small:ap:cy', 'audit:provision:large:us:bo', 'audit:status:m2'],
+  },
   'a bound method through optional chains, request() by method, a destructured context': {
     fixture: 'receiver-provenance',
     calls: [

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { markersInComment } from '../src/analyse/markers.ts';
 import { parseSource } from '../src/analyse/parse.ts';
-import { MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, type RefusalCode } from '../src/plan/refusal.ts';
+import { MAKER_MAX, MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, resolveLineRefs, type RefusalCode } from '../src/plan/refusal.ts';
 import { markerComment } from '../src/rewrite/edits/marker-comment.ts';
 import { transformSource } from '../src/transform.ts';
 
@@ -13,12 +13,16 @@ import { transformSource } from '../src/transform.ts';
 const LONG = 'this.options.servers.primary.connection.server'.repeat(3);
 /** The longest statement a marker quotes: `callee(…)`, shortened as quotedNode shortens it. */
 const AT = `\`${'x'.repeat(MARKER_QUOTE_MAX - 3)}(…)\``;
-/** Values the codemod writes itself: the longest step, a line number, the quoted request, the longest code. */
+/** Values the codemod writes itself: the longest step, a line number, the quoted request, the longest code, callee and dispatch fix. */
 const OWN: Record<string, string> = {
   step: 'call your LLM provider directly (sampling is deprecated)',
   line: '12345',
+  fileLine: '12345',
   request: AT,
+  /** The longest callee a marker names whole. */
+  maker: 'x'.repeat(MAKER_MAX),
   code: 'unserialisable-local',
+  fix: 'return its answer or bind it to a local',
 };
 const data = new Proxy({} as Record<string, string>, { get: (_, name: string) => OWN[name] ?? LONG });
 
@@ -29,7 +33,7 @@ const messages = Object.entries(REFUSAL_CODES).flatMap(([code, entry]) =>
 describe('a marker line', () => {
   it.each(messages)('%s/%s is at most 160 characters with the longest values', (code, id) => {
     const refusal = (refuse as (c: string, i: string, d: object) => ReturnType<typeof refuse>)(code, id, data);
-    const line = markerComment({ indent: '', code, text: markerLine(refusal, AT) });
+    const line = markerComment({ indent: '', code, text: resolveLineRefs(markerLine(refusal, AT), (n) => n) });
     expect(line.length, line).toBeLessThanOrEqual(160);
     expect(line).toMatch(/ — \S/); // a next step follows what blocks
     expect(line).not.toContain(' Next: ');
@@ -73,8 +77,10 @@ describe('one marker per handler and reason', () => {
     const { output, plan } = transformSource(source, 'server.ts');
     const via = markerLines(output).filter((l) => l.includes('(via-helper)'));
     expect(via).toEqual([
-      '// @mrtr-todo(via-helper): reaches `gather()`, which asks the client (and 6 more below) — build inputRequired.elicit(...) in it, ask in the handler',
+      '// @mrtr-todo(via-helper): reaches `gather()`, asking at line 6 (and 6 more below) — build inputRequired.elicit(...) in it, ask in the handler',
     ]);
+    // The line the request is on in the text written: below the marker written above it.
+    expect(output.split('\n')[5]).toBe(`  const answer = await ${call};`);
     expect(output.split('\n').findIndex((l) => l.includes('(via-helper)'))).toBe(output.split('\n').indexOf('  const a0 = await gather(ctx);') - 1);
     // The reports still name each call.
     expect(plan.sites.filter((s) => s.code === 'via-helper')).toHaveLength(7);

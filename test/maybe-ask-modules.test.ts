@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collectCheckReport } from '../src/cli/check-command.ts';
 import { runCodemod } from '../src/engine/run.ts';
 import { runCalls } from './support/harness.ts';
 import { checkoutScratch, putFile } from './support/scratch.ts';
@@ -113,7 +114,7 @@ describe('a helper that may answer without asking, called from other modules', (
       '  // @mrtr-todo(via-helper): `chooseProject()` (choose.ts:6) asks for handlers it cannot suspend — return its call as it is\n  const chosen = await chooseProject(server);',
     );
     expect(wrapped).toContain(
-      '      // @mrtr-todo(via-helper): reaches `chooseProject()`, which asks the client — build inputRequired.elicit(...) in it, ask in the handler\n      chosen = await pick(server);',
+      '      // @mrtr-todo(via-helper): reaches `chooseProject()`, asking at line 7 — build inputRequired.elicit(...) in it, ask in the handler\n      chosen = await pick(server);',
     );
     expect(result.changed.find((c) => c.path === 'src/choose.ts')!.output).toContain('export async function chooseProject(');
   });
@@ -234,5 +235,173 @@ describe("a helper of another module that checks the client's capabilities", () 
       ['src/server.ts', 'marked', 'via-helper'],
     ]);
     expect(result.sites[0]!.reason).toContain("it is a helper that reads the client's capabilities after its request.");
+  });
+});
+
+// Two helpers of one module, asked one after the other by one handler; another handler awaits
+// the first beside other work, which keeps the first whole. The second's call in the shared
+// handler then cannot migrate either, so the second stays whole too.
+const PICKERS = `import type { McpServer } from '@modelcontextprotocol/server';
+
+const ask = (field: string) => ({ type: 'object' as const, properties: { [field]: { type: 'string' as const } }, required: [field] });
+
+export async function pickBoard(server: McpServer): Promise<string | undefined> {
+  const preset = process.env.BOARD;
+  if (preset) return preset;
+  const result = await server.server.elicitInput({ message: 'Which board?', requestedSchema: ask('board') });
+  return result.action === 'accept' ? String(result.content?.board) : undefined;
+}
+
+export async function pickLane(server: McpServer, board: string): Promise<string | undefined> {
+  const preset = process.env.LANE;
+  if (preset) return preset;
+  const result = await server.server.elicitInput({ message: \`Which lane of \${board}?\`, requestedSchema: ask('lane') });
+  return result.action === 'accept' ? String(result.content?.lane) : undefined;
+}
+`;
+
+const BOARD_TOOLS = `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { pickBoard, pickLane } from './pickers.js';
+
+export function register(server: McpServer): void {
+  server.registerTool('move_card', { inputSchema: z.object({ card: z.string() }) }, async ({ card }) => {
+    const board = await pickBoard(server);
+    if (!board) return { content: [{ type: 'text', text: 'No board.' }] };
+    const lane = await pickLane(server, board);
+    return { content: [{ type: 'text', text: \`\${card} to \${board}/\${lane ?? 'none'}\` }] };
+  });
+  server.registerTool('board_stats', { inputSchema: z.object({}) }, async () => {
+    const [board, now] = await Promise.all([pickBoard(server), Promise.resolve(Date.now())]);
+    return { content: [{ type: 'text', text: \`\${board ?? 'none'} at \${now}\` }] };
+  });
+}
+`;
+
+describe('helpers a handler asks one after the other', () => {
+  it('keeps the second whole when the first stays whole, and check says what migrate does', async () => {
+    await put('src/pickers.ts', PICKERS);
+    await put('src/tools.ts', BOARD_TOOLS);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    const sites = result.sites.filter((s) => s.code !== 'server-elsewhere');
+    expect(sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+      ['src/pickers.ts', 8, 'marked', 'in-helper'],
+      ['src/pickers.ts', 15, 'marked', 'in-helper'],
+      ['src/tools.ts', 7, 'marked', 'via-helper'],
+      ['src/tools.ts', 9, 'marked', 'via-helper'],
+      ['src/tools.ts', 13, 'marked', 'mixed-promise-all'],
+    ]);
+    const check = await collectCheckReport([dir], dir);
+    expect(check.summary.fixable).toBe(0);
+    expect(check.findings.filter((f) => f.ruleId !== 'mrtr-todo/server-elsewhere').map((f) => [f.file, f.line, f.ruleId])).toEqual(
+      sites.map((s) => [s.file, s.line, `mrtr-todo/${s.code}`]),
+    );
+  });
+});
+
+// A helper that may answer without asking (a default, then a list read through a connection),
+// called from tools of another module that open the connection first and use it after the
+// question. The connection is no JSON: it can neither travel nor, unless the user says its
+// call may run again, be opened again on the retry.
+const BOARDS = `export class Boards {
+  constructor(private readonly token: string) {}
+  async names(): Promise<string[]> {
+    return this.token ? ['Roadmap', 'Bugs'] : [];
+  }
+  async cards(board: string): Promise<string[]> {
+    return [\`\${board}: first card\`];
+  }
+}
+
+export async function openBoards(): Promise<Boards> {
+  return new Boards(process.env.BOARDS_TOKEN ?? 'local');
+}
+`;
+
+const PICK_BOARD = `import type { McpServer } from '@modelcontextprotocol/server';
+import type { Boards } from './boards.js';
+
+export type Picked = { board: string } | { response: { content: Array<{ type: 'text'; text: string }>; isError?: boolean } };
+
+export async function pickBoard(server: McpServer, boards: Boards, message?: string): Promise<Picked> {
+  const preset = process.env.DEFAULT_BOARD;
+  if (preset) return { board: preset };
+  const names = await boards.names();
+  if (names.length === 0) return { response: { content: [{ type: 'text', text: 'No boards.' }], isError: true } };
+  const result = await server.server.elicitInput({
+    message: message ?? 'Which board?',
+    requestedSchema: { type: 'object', properties: { board: { type: 'string', enum: names } }, required: ['board'] },
+  });
+  if (result.action !== 'accept' || !result.content?.board) return { response: { content: [{ type: 'text', text: 'Cancelled.' }] } };
+  return { board: String(result.content.board) };
+}
+`;
+
+const CARD_TOOLS = `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { openBoards } from './boards.js';
+import { pickBoard } from './pick-board.js';
+
+export function registerCardTools(server: McpServer): void {
+  server.registerTool('list_cards', { inputSchema: z.object({ board: z.string().optional() }) }, async ({ board }) => {
+    const boards = await openBoards();
+    let chosen = board;
+    if (!chosen) {
+      const picked = await pickBoard(server, boards, 'Which board to list?');
+      if ('response' in picked) return picked.response;
+      chosen = picked.board;
+    }
+    const cards = await boards.cards(chosen);
+    return { content: [{ type: 'text', text: cards.join('\\n') }] };
+  });
+}
+`;
+
+const BOARD_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+import { registerCardTools } from './card-tools.js';
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'boards', version: '1.0.0' });
+  registerCardTools(server);
+  return server;
+}
+`;
+
+describe('a helper kept whole because a caller holds a connection across its question', () => {
+  beforeEach(async () => {
+    await put('src/boards.ts', BOARDS);
+    await put('src/pick-board.ts', PICK_BOARD);
+    await put('src/card-tools.ts', CARD_TOOLS);
+    await put('src/server.ts', BOARD_SERVER);
+  });
+
+  it('names the local, its line and the declaration that would let it be opened again', async () => {
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/card-tools.ts', 'marked', 'unserialisable-local'],
+      ['src/pick-board.ts', 'marked', 'in-helper'],
+    ]);
+    const tools = (await read('src/card-tools.ts')).split('\n');
+    expect(tools[10]).toBe(
+      '      // @mrtr-todo(unserialisable-local): `boards` (line 8) is not JSON — --idempotent openBoards if safe to rerun, to make it again',
+    );
+    expect(tools[7]).toBe('    const boards = await openBoards();');
+    expect(result.sites[0]!.next).toContain('declare it idempotent (--idempotent openBoards');
+    expect((await read('src/pick-board.ts')).split('\n')[10]).toBe(
+      '  // @mrtr-todo(in-helper): `pickBoard()` stays whole: card-tools.ts:11 is refused (unserialisable-local) — fix that first',
+    );
+  });
+
+  it('migrates once the call that opens it is declared idempotent', async () => {
+    const result = await runCodemod({ paths: [dir], write: true, cwd: dir, transform: { idempotent: ['openBoards'] } });
+    expect(result.errors).toEqual([]);
+    expect(result.sites.map((s) => [s.file, s.status])).toEqual([['src/pick-board.ts', 'migrated']]);
+    const tools = await read('src/card-tools.ts');
+    expect(tools).not.toContain('@mrtr-todo');
+    expect(tools).toContain('const boards = await openBoards();');
+    const files = ['src/boards.ts', 'src/pick-board.ts', 'src/card-tools.ts', 'src/server.ts', 'src/mrtr-request-state.ts'].map((f) => path.join(dir, f));
+    expect(typecheck(files)).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ const MODULE = `
 type Note = { title: string; tags: string[] };
 declare const server: { server?: { elicitInput?: (p: unknown) => Promise<unknown> } };
 declare const log: string[];
+declare const mcp: { server: { getClientCapabilities(): { roots?: object } | undefined } };
 declare function connect(): Promise<{ ok: boolean }>;
 declare function unknownFn(x: string): string;
 const store = new Map<string, Note>();
@@ -20,6 +21,7 @@ function shout(x: string): string { return x.trim().toUpperCase(); }
 const joined = (xs: string[]) => xs.map((x) => shout(x)).join(',');
 function logged(x: string): string { log.push(x); return x; }
 function touch(note: Note): Note { note.tags.push('seen'); return note; }
+function rootsDeclared(): boolean { return mcp.server.getClientCapabilities()?.roots !== undefined; }
 `;
 
 /** What each name of the test handler is: `id` and `items` are its arguments. */
@@ -38,7 +40,7 @@ const ROLES: Record<string, HandlerName> = {
 const KNOWN: Record<string, string[]> = { store: ['get', 'has'], xs: ['map', 'join'], x: ['trim', 'toUpperCase'] };
 
 /** The first statement of `code`, written as the body of a handler, and the scope it is checked in. */
-function check(code: string, idempotent: readonly string[] = []) {
+function check(code: string, idempotent: readonly string[] = [], requestCapabilities = true) {
   const source = `${MODULE}\nexport const handler = async ({ id, items }: { id: string; items: string[] }, ctx: any) => {\n${code}\n};\n`;
   const analysis = analyseFile(source, 'x.ts');
   const handler = analysis.index.functions.map((f) => f.node).find((fn) => fn.start! > source.indexOf('export const handler'))!;
@@ -56,6 +58,7 @@ function check(code: string, idempotent: readonly string[] = []) {
     // As the planner knows them: `store` by its `new Map()`, the parameters of the module's functions by their annotations.
     readsOnly: (receiver, method) => receiver.type === 'Identifier' && (KNOWN[receiver.name]?.includes(method) ?? false),
     declaredIdempotent: (call) => call.type === 'CallExpression' && namedIdempotent(call.callee, idempotent),
+    requestCapabilities,
   };
   const purity = statementPurity(statement, scope);
   const text = (n: Node) => source.slice(n.start!, n.end!);
@@ -94,6 +97,11 @@ describe('a statement that only derives values', () => {
     ['a pattern with a default', 'const { title, tags = [id] } = note;', []],
     ['a derived let assigned', 'later = id;', []],
     ['a call declared idempotent', 'const c = await connect();', ['connect(): declared'], ['connect']],
+    [
+      "the client's capabilities, which the rewrite reads from the request",
+      'const caps = mcp.server.getClientCapabilities();',
+      ['mcp.server.getClientCapabilities(): read'],
+    ],
   ])('%s', (_name, code, calls, idempotent: string[] = []) => {
     expect(check(code, idempotent)).toEqual({ blocker: undefined, calls });
   });
@@ -122,10 +130,17 @@ describe('a statement that does something the retry must not repeat', () => {
     ['a var', 'var v = 1;', 'var v = 1;'],
     ['a tagged template', 'const t = String.raw`x${id}`;', 'String.raw`x${id}`'],
     ['a method of a value of no known type', 'const t = note.tags.includes(id);', 'note.tags.includes(id)'],
+    ["the connection's capabilities read in a module function, which the rewrite leaves as they are", 'const r = rootsDeclared();', 'rootsDeclared()'],
     ['a try block', 'try {\n  shout(id);\n} catch {}', 'try {\n  shout(id);\n} catch {}'],
   ])('%s', (_name, code, blocker) => {
     expect(check(code).blocker).toBe(blocker);
   });
+});
+
+it("reads the client's capabilities again only in a handler's code, whose reads the rewrite makes the request's", () => {
+  const read = 'const caps = mcp.server.getClientCapabilities();';
+  expect(check(read).blocker).toBeUndefined();
+  expect(check(read, [], false).blocker).toBe('mcp.server.getClientCapabilities()');
 });
 
 describe('a value the code made itself', () => {

@@ -51,6 +51,19 @@ describe('what runs again on the retry', () => {
     expect(p.sites).toMatchObject([{ status: 'migrated', lifted: [], rederived: ['reason'] }]);
   });
 
+  it("a local only the condition of the block that asks reads: the client's capabilities, read from the retry's request", () => {
+    const { output, plan: p } = plan(
+      `  const caps = server.server.getClientCapabilities();\n  if (caps?.elicitation) {\n  ${ask}\n    audit(answer.action);\n  }\n  return { content: [] };`,
+    );
+    expect(p.sites).toMatchObject([
+      { status: 'migrated', lifted: [], rederived: ['caps'], rerun: [{ text: 'server.server.getClientCapabilities()', why: 'read' }] },
+    ]);
+    expect(output).toContain(
+      '  const caps = (ctx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities();\n' +
+        "  if (mrtr.step === 'answer' || caps?.elicitation) {\n    if (mrtr.step === undefined) {\n",
+    );
+  });
+
   it('not what only the question reads, in the same block: it stays in the guard that runs once', () => {
     const { output, plan: p } = plan(
       `  const message = \`Tag \${id}?\`;\n  audit(id);\n  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });\n  return { content: [{ type: 'text', text: answer.action }] };`,

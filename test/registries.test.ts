@@ -188,6 +188,73 @@ function declared(names: { ask: string }) {
   });
 });
 
+describe('a registry whose own type gives every handler its arguments first', () => {
+  const typed = (callback: string) => `
+import { McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+interface Deps { server: McpServer }
+type Callback = ${callback};
+type Factory = (deps: Deps) => Callback | Promise<Callback>;
+interface Declaration { name: string; inputSchema?: z.ZodRawShape; factory: Factory }
+type AnyDeclaration = Declaration;
+const Q = { type: 'object' as const, properties: {} };
+
+const LIST: Declaration = { name: 'list', factory: ({ server }: Deps) => async () => {
+  const { roots } = await server.server.listRoots();
+  return { content: [{ type: 'text' as const, text: String(roots.length) }] };
+} };
+const PICK: Declaration = { name: 'pick', inputSchema: { what: z.string() }, factory: ({ server }: Deps) => async ({ what }) => {
+  const answer = await server.server.elicitInput({ message: String(what), requestedSchema: Q });
+  return { content: [{ type: 'text' as const, text: answer.action }] };
+} };
+
+export async function registerTools(server: McpServer, declarations: readonly AnyDeclaration[]) {
+  for (const declaration of declarations) {
+    const { name, factory, ...config } = declaration;
+    server.registerTool(name, { ...config, inputSchema: config.inputSchema ? z.object(config.inputSchema) : undefined }, await factory({ server }));
+  }
+}
+registerTools(new McpServer({ name: 's', version: '1' }), [LIST, PICK]);
+`;
+
+  it('reads that type through its aliases, and refuses the handler of a tool without a schema, which the SDK calls with its context alone', () => {
+    const source = typed('(args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult>');
+    expect(analyseFile(source, 'server.ts').registries.map((r) => r.argumentsFirstType)).toEqual([{ name: 'Callback', line: 6 }]);
+    const { output, plan } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.handler, s.status, s.code])).toEqual([
+      ['tool:list', 'marked', 'context-pattern'],
+      ['tool:pick', 'migrated', undefined],
+    ]);
+    expect(plan.sites[0]!.reason).toContain(
+      'the registry types this handler `Callback` (line 6), with the arguments first, but registers a tool without a schema',
+    );
+    expect(output).toContain(
+      '  // @mrtr-todo(context-pattern): `Callback` (line 6) is args-first, ctx comes alone here — add a `(ctx) =>` form\n' +
+        '  const { roots } = await server.server.listRoots();',
+    );
+  });
+
+  it('migrates both handlers where that type takes the context first too: its arguments typed any, or a form with the context alone', () => {
+    const callbacks = [
+      '(args: any, ctx: ServerContext) => Promise<CallToolResult>',
+      '((args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult>) | ((ctx: ServerContext) => Promise<CallToolResult>)',
+    ];
+    for (const callback of callbacks) {
+      const source = typed(callback);
+      expect(analyseFile(source, 'server.ts').registries.map((r) => r.argumentsFirstType)).toEqual([undefined]);
+      const { output, plan } = transformSource(source, 'server.ts');
+      expect(plan.sites.map((s) => [s.handler, s.status])).toEqual([
+        ['tool:list', 'migrated'],
+        ['tool:pick', 'migrated'],
+      ]);
+      expect(output).toContain(
+        "factory: ({ server }: Deps) => async (ctx: ServerContext) => {\n  const mrtr = await mrtrResume(ctx, 'tool:list', ['roots'], {});",
+      );
+    }
+  });
+});
+
 describe('a definition whose registry is read', () => {
   it('gets the context the registry passes it, added where it goes', () => {
     const source = `

@@ -1,5 +1,6 @@
 // Finds the handlers that serve tools/call, prompts/get and resources/read: the only
 // requests that may answer input_required, so the only places a legacy call can migrate.
+import type { HandlerType } from './registry-handler-type.ts';
 import type { CallExpression, Node } from '@babel/types';
 import { argumentParams, boundNames, isFunction, keyName, memberPath, propertyOf, someNode, stringValue, type FunctionNode } from './ast.ts';
 import { stableBinding, type Imports } from './bindings.ts';
@@ -36,6 +37,12 @@ export interface HandlerSite {
    * with no arguments schema.
    */
   contextType?: string;
+  /**
+   * The registry's own type for its handlers when it puts typed arguments first, and the SDK
+   * calls this one with its context alone (see registry-handler-type.ts): a context parameter
+   * added to it would not typecheck.
+   */
+  argumentsFirstType?: HandlerType;
   /**
    * A handler a registry's declaration gets from its factory (see registry-declarations.ts):
    * the factory, and how many functions it may return (more than one: none can name the

@@ -7,6 +7,7 @@
 // declared idempotent. Pure: the caller says what each name is (PurityScope).
 import type { Node, Statement } from '@babel/types';
 import { boundNames, isFunction, isNonReferencePosition, walk, type FunctionNode } from './ast.ts';
+import { isConnectionCapabilitiesRead } from './capability-reads.ts';
 
 /** What a name read in a handler is to the handler. */
 export type HandlerName =
@@ -34,6 +35,11 @@ export interface PurityScope {
   readsOnly(receiver: Node, method: string): boolean;
   /** Whether the user declared the call idempotent. */
   declaredIdempotent(call: Node): boolean;
+  /**
+   * The code is a handler's, whose `server.getClientCapabilities()` the rewrite makes read the
+   * request's capabilities (src/rewrite/client-capabilities.ts), which every retry carries again.
+   */
+  requestCapabilities?: boolean;
 }
 
 /** Why a call may run again. */
@@ -473,6 +479,8 @@ class Checker {
       return e;
     const method = callee.property.name;
     const object = callee.object;
+    // `server.getClientCapabilities()` in a handler's own code: a read of the request's capabilities, once rewritten.
+    if (this.scope.requestCapabilities && !frame.inFunction && isConnectionCapabilitiesRead(e)) return this.expression(object, frame) ?? this.note(e, 'read');
     // `f.bind(x)`: a copy of the function, nothing runs.
     if (method === 'bind') return this.expression(object, frame) ?? this.all(e.arguments, frame) ?? this.note(e, 'read');
     // `Array.from(xs, f)`, `JSON.parse(text, reviver)`: a function handed to them is called.

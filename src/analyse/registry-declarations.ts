@@ -227,6 +227,7 @@ export function declaredHandlers(
       ancestors: registration?.ancestors ?? [],
       // Its type comes from the declaration's, not from the registration: an added context is typed.
       contextType: 'ServerContext',
+      ...(ctxIndex === 0 && shape.argumentsFirstType ? { argumentsFirstType: shape.argumentsFirstType } : {}),
       ...(known ? {} : { definition: true }),
       ...(shape.factory ? { factory: { fn: held!, returns: returned.length } } : {}),
     });

@@ -62,8 +62,17 @@ export function handedInstances(index: FileIndex, imports: Imports, own: readonl
 
 /** A registry's shape alone (plain data another module is told). */
 export function plainShape(shape: RegistryShape): RegistryShape {
-  const { kind, nameKey, handlerKey, factory, arity, forwards, bound } = shape;
-  return { kind, nameKey, handlerKey, factory, arity, ...(forwards === undefined ? {} : { forwards }), ...(bound ? { bound } : {}) };
+  const { kind, nameKey, handlerKey, factory, arity, forwards, bound, argumentsFirstType } = shape;
+  return {
+    kind,
+    nameKey,
+    handlerKey,
+    factory,
+    arity,
+    ...(forwards === undefined ? {} : { forwards }),
+    ...(bound ? { bound } : {}),
+    ...(argumentsFirstType ? { argumentsFirstType } : {}),
+  };
 }
 
 /** The imported classes a value makes instances of: `new Tool()` written there, in an array, or in a const holding one. */

@@ -11,6 +11,7 @@
 import type { CallExpression, Node } from '@babel/types';
 import { boundNames, isFunction, type FunctionNode } from './ast.ts';
 import type { FileIndex, Indexed } from './file-index.ts';
+import { argumentsFirstType, typeDeclarations, type HandlerType } from './registry-handler-type.ts';
 import { ARGS_SCHEMA_PROPERTY } from './sdk-surface.ts';
 
 /** What a registry does with each declaration. */
@@ -31,6 +32,8 @@ export interface RegistryShape {
    * registration's config is not read here).
    */
   arity: { schemaKey: string } | { fixed: 0 | 1 } | 'unknown';
+  /** The registry's own handler type, when it puts typed arguments first for every handler (see registry-handler-type.ts). */
+  argumentsFirstType?: HandlerType;
 }
 
 /** A registry of this module, and where the declarations it registers come from. */
@@ -66,13 +69,18 @@ export function findRegistries(index: FileIndex): Registry[] {
     const direct = originOf(handler, origins);
     const handlerOrigin = direct ?? forwardedOrigin(handler, origins);
     if (typeof nameOrigin !== 'object' || !('key' in nameOrigin) || typeof handlerOrigin !== 'object' || 'value' in handlerOrigin) continue;
+    const factory = 'call' in handlerOrigin;
+    const handlerKey = factory ? handlerOrigin.call : handlerOrigin.key;
+    const typed = argumentsFirstType(iteratedAnnotation(loop), handlerKey, factory, typeDeclarations(index.otherDeclarations));
     found.push({
       kind,
       nameKey: nameOrigin.key,
-      ...('call' in handlerOrigin ? { handlerKey: handlerOrigin.call, factory: true } : { handlerKey: handlerOrigin.key, factory: false }),
+      handlerKey,
+      factory,
       ...(isFunction(handler) ? { forwards: handler.params.length } : {}),
       ...(direct === undefined ? { bound: true as const } : {}),
       arity: arityOf(config, ARGS_SCHEMA_PROPERTY[kind], origins),
+      ...(typed ? { argumentsFirstType: typed } : {}),
       ...sourceOf(index, loop),
       registration: { node, ancestors },
     });
@@ -305,6 +313,13 @@ function sourceOf(index: FileIndex, loop: Loop): Pick<Registry, 'through' | 'ite
   const declared = index.declarators.filter((d) => d.declaration.kind === 'const' && d.node.id.type === 'Identifier' && d.node.id.name === iterable.name);
   const init = declared.length === 1 ? declared[0]!.node.init : undefined;
   return init?.type === 'ArrayExpression' ? { iterated: init } : {};
+}
+
+/** The type annotation of the parameter the loop iterates (`declarations: ToolDeclaration[]`), if it iterates one. */
+function iteratedAnnotation(loop: Loop): Node | null | undefined {
+  const iterable = loop.iterable;
+  const param = iterable.type === 'Identifier' ? loop.within?.params.find((p) => p.type === 'Identifier' && p.name === iterable.name) : undefined;
+  return param?.type === 'Identifier' ? param.typeAnnotation : undefined;
 }
 
 /** The name a function is called by: its own, its variable's, or its method's. */

@@ -78,6 +78,8 @@ export interface Candidate {
   registeredAs?: Registered[];
   /** In the cross-module pass: the registries of other modules this module hands declarations to. */
   registries?: TransformOptions['registries'];
+  /** In the cross-module pass: why helpers stay whole that could be split (its handlers' refusals, its own helpers' refused calls). */
+  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole'>;
   /** Set once transformed: the functions of other modules it hands declarations to, for the pass to read (see registry-modules.ts). */
   registryQuestions?: TransformResult['plan']['registryQuestions'];
   /** The imported functions this file's initialize hooks call that only register (hook-registrars.ts). */
@@ -150,6 +152,7 @@ function transformOptionsOf(c: Candidate): TransformOptions {
     ...(c.v1Through ? { v1Through: c.v1Through } : {}),
     ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
     ...(c.registries ? { registries: c.registries } : {}),
+    ...c.refusedSplits,
     ...(c.registersOnly ? { registersOnly: c.registersOnly } : {}),
     ...(c.placement ? { stateModule: c.placement.options } : {}),
     ...(sdkTypesMissing(c.absolutePath) ? { typesMissing: true } : {}),

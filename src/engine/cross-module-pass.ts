@@ -5,9 +5,18 @@
 // request is never left without a marker). The registries other modules' migrated tool
 // definitions are handed to are widened, and modules whose functions other modules register as
 // handlers migrate them as such.
-import { transformWithTypes, type TransformOptions } from '../transform.ts';
+import { planKeepingLines, type TransformOptions } from '../transform.ts';
 import { failer, newCandidate, runCandidate, type Candidate, type FileOutcome, type RunContext, type RunningTransforms } from './candidate.ts';
-import { approvedSplits, AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type RegistriesOf, type Registered } from './cross-module.ts';
+import {
+  approvedSplits,
+  AskingHelperIndex,
+  definerModules,
+  helperKey,
+  type ExportedHelper,
+  type RefusedSplits,
+  type RegistriesOf,
+  type Registered,
+} from './cross-module.ts';
 import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
 import { displayPath, readSource } from './source-files.ts';
@@ -47,6 +56,7 @@ interface AgainFile {
   widenDefiners?: string[];
   registeredAs?: Registered[];
   registries?: TransformOptions['registries'];
+  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole'>;
 }
 
 /**
@@ -80,14 +90,17 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     }),
   );
   const importers = possibleImporters(run, index, new Set([...helpers.keys(), ...reexporters]), definers);
-  // First, plans only: which splits every caller can take.
+  // First, plans only: which splits every caller can take (and why the others stay whole).
+  const refused: RefusedSplits = { calls: new Map(), heldBack: new Map() };
   const approved = await approvedSplits(
     index,
     helpers,
     importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
     planner(run, importers),
+    refused,
   );
   const again = filesToTransformAgain(run, index, approved, importers, helpers, definers, (file, callee) => registryModules.of(file, [callee])?.[0]?.shapes);
+  sayWhyKeptWhole(run, again, refused, helpers, approved);
   for (const [module, found] of registries) {
     const known = run.candidates.get(module)!;
     const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
@@ -158,7 +171,7 @@ function planner(run: CrossModuleRun, importers: readonly Importer[]) {
     const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
     if (source === undefined) return undefined;
     try {
-      return (await transformWithTypes(source, absolutePath, context.types, { ...context.transform, ...transform })).plan;
+      return await planKeepingLines(source, absolutePath, context.types, { ...context.transform, ...transform });
     } catch {
       return undefined; // reported by the main pass
     }
@@ -207,6 +220,48 @@ function filesToTransformAgain(
   return again;
 }
 
+/**
+ * Tells the files concerned why a helper its module could split stays whole: each importer, the
+ * refusals of its handlers that could not ask through the halves and the call that keeps each
+ * helper it calls whole; each helper's module, that call.
+ */
+function sayWhyKeptWhole(
+  run: CrossModuleRun,
+  again: Map<string, AgainFile>,
+  refused: RefusedSplits,
+  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  approved: ReadonlySet<string>,
+): void {
+  if (refused.calls.size === 0) return;
+  for (const [absolutePath, f] of again) {
+    const heldBack = refused.heldBack.get(absolutePath);
+    const externalHelpers = f.externalHelpers && keptWholeIn(f.externalHelpers, refused);
+    again.set(absolutePath, { ...f, ...(externalHelpers ? { externalHelpers } : {}), ...(heldBack ? { refusedSplits: { heldBack } } : {}) });
+  }
+  for (const [module, list] of helpers) {
+    const keptWhole = Object.fromEntries(
+      list.flatMap((h) => {
+        const call = approved.has(helperKey(module, h.name)) ? undefined : refused.calls.get(helperKey(module, h.name));
+        return call ? [[h.name, call] as const] : [];
+      }),
+    );
+    if (Object.keys(keptWhole).length === 0) continue;
+    const known = run.candidates.get(module)!;
+    const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+    again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, keptWhole } });
+  }
+}
+
+/** The helpers a file imports, each its module could split but that stays whole told the call that keeps it. */
+function keptWholeIn(helpers: NonNullable<TransformOptions['externalHelpers']>, refused: RefusedSplits): NonNullable<TransformOptions['externalHelpers']> {
+  return new Map(
+    [...helpers].map(([local, h]) => {
+      const call = h.proposed && 'module' in h ? refused.calls.get(helperKey(h.module as string, h.name)) : undefined;
+      return [local, call ? { ...h, keptWhole: call } : h];
+    }),
+  );
+}
+
 /** Transforms the files again, together; their new outcomes replace those of the main pass. */
 async function transformAgain(run: CrossModuleRun, again: ReadonlyMap<string, AgainFile>): Promise<void> {
   // A file that was no candidate: placed now (it may migrate a handler through another module's helper).
@@ -227,6 +282,7 @@ function transformFileAgain(run: CrossModuleRun, absolutePath: string, f: AgainF
     ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}),
     ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}),
     ...(f.registries ? { registries: f.registries } : {}),
+    ...(f.refusedSplits ? { refusedSplits: f.refusedSplits } : {}),
   };
   const rerun: Candidate = f.known
     ? { ...f.known, outcome, fail: failer(f.known.file, outcome), ...extra }

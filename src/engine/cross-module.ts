@@ -7,8 +7,8 @@ import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { walk } from '../analyse/ast.ts';
 import { handedInstances, type HandedInstance } from '../analyse/registry-links.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
-import type { ExternalHelper, PlanOptions } from '../plan/plan-options.ts';
-import type { FilePlan } from '../plan/types.ts';
+import type { ExternalHelper, HeldBack, PlanOptions, RefusedCall } from '../plan/plan-options.ts';
+import type { FilePlan, SiteReport } from '../plan/types.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 
 export type ExportedHelper = FilePlan['exportedHelpers'][number];
@@ -35,7 +35,7 @@ export class AskingHelperIndex {
    */
   constructor(
     private readonly helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
-    private readonly display: (absolutePath: string) => string,
+    readonly display: (absolutePath: string) => string,
   ) {
     this.names = [...new Set([...helpers.values()].flat().map((h) => h.name.split('.')[0]!))];
   }
@@ -335,6 +335,7 @@ export async function approvedSplits(
   helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
   importers: ReadonlyArray<{ absolutePath: string; source: string }>,
   plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper>; splitExported?: string[] }) => Promise<FilePlan | undefined>,
+  refused: RefusedSplits = { calls: new Map(), heldBack: new Map() },
 ): Promise<Set<string>> {
   const approved = new Set<string>();
   for (const [module, list] of helpers) for (const h of list) if (h.split) approved.add(helperKey(module, h.name));
@@ -357,7 +358,43 @@ export async function approvedSplits(
     const seen = new Set(list.filter((h) => imported.has(helperKey(module, h.name))).map((h) => h.line));
     for (const h of list) if (!seen.has(h.line)) approved.delete(helperKey(module, h.name));
   }
-  // Every other module's calls: one that does not migrate keeps its helper whole.
+  // Every other module's calls: one that does not migrate keeps its helper whole. A helper kept
+  // whole blocks the handlers that call it, and with them their calls of the others: planned
+  // again until every call of a helper still approved migrates.
+  for (let size = -1; approved.size > 0 && approved.size !== size;) {
+    size = approved.size;
+    await refuseUnmigratedCalls(index, approved, importers, plan, refused);
+    for (const [module, list] of helpers) {
+      const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
+      for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
+    }
+  }
+  return approved;
+}
+
+/** Why helpers that could be split stay whole (approvedSplits fills it). */
+export interface RefusedSplits {
+  /** By helperKey: the first call found of the helper that cannot migrate. */
+  calls: Map<string, RefusedCall>;
+  /** By an importer's absolute path, then handlerId: the refusal that kept the handler from asking through the halves. */
+  heldBack: Map<string, Record<string, HeldBack>>;
+}
+
+/** Codes that say a handler is blocked by something else than its own code (another helper, another site). */
+const NOT_ITS_OWN: ReadonlySet<string> = new Set(['via-helper', 'blocked-by-helper', 'blocked-by-sibling', 'in-helper', 'server-elsewhere']);
+
+/**
+ * Removes from `approved` each helper some importer's call of which, planned with the helpers
+ * `approved` splits, does not migrate; notes in `refused` why (the refusal of its handler).
+ */
+async function refuseUnmigratedCalls(
+  index: AskingHelperIndex,
+  approved: Set<string>,
+  importers: ReadonlyArray<{ absolutePath: string; source: string }>,
+  plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper> }) => Promise<FilePlan | undefined>,
+  refused: RefusedSplits,
+): Promise<void> {
+  const keys: string[] = [];
   await Promise.all(
     importers.map(async ({ absolutePath, source }) => {
       const externalHelpers = index.importsOf(absolutePath, source, approved);
@@ -367,15 +404,22 @@ export async function approvedSplits(
       const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
       for (const call of planned.externalCalls) {
         const module = byName.get(`${call.file}\0${call.name}`);
-        if (!call.migrated && module) approved.delete(helperKey(module, call.name));
+        if (call.migrated || !module) continue;
+        const key = helperKey(module, call.name);
+        keys.push(key);
+        const marked = planned.sites.filter((s) => s.status === 'marked' && s.handler !== undefined && s.handler === call.handler);
+        const own = marked.find((s) => !NOT_ITS_OWN.has(s.code ?? ''));
+        if (own) refused.heldBack.set(absolutePath, { ...refused.heldBack.get(absolutePath), [own.handler!]: heldBackOf(own) });
+        const site = own ?? marked[0];
+        if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
       }
     }),
   );
-  for (const [module, list] of helpers) {
-    const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
-    for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
-  }
-  return approved;
+  for (const key of keys) approved.delete(key);
+}
+
+function heldBackOf(site: SiteReport): HeldBack {
+  return { code: site.code!, reason: site.reason ?? '', next: site.next ?? '', marker: site.marker ?? '' };
 }
 
 /**

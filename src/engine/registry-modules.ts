@@ -50,7 +50,12 @@ export class RegistryModules {
     const local = registries?.local(name);
     if (!registries || local === undefined || !registries.functions.has(local)) return [];
     const through = registries.registries.filter((r) => r.through?.fn === local);
-    return (through.length > 0 ? through : registries.registries).map(plainShape);
+    // The handler type is in that module: named by its file.
+    const shape = (r: Registry): RegistryShape => {
+      const plain = plainShape(r);
+      return plain.argumentsFirstType ? { ...plain, argumentsFirstType: { ...plain.argumentsFirstType, file: path.basename(module!) } } : plain;
+    };
+    return (through.length > 0 ? through : registries.registries).map(shape);
   }
 
   private registriesOf(module: string): ModuleRegistries | undefined {

@@ -21,7 +21,7 @@ import { displayPath, readSource } from '../engine/source-files.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../report/check-findings.ts';
 import { NOT_ANALYSED_RULE, type Finding } from '../report/formats/check-report.ts';
-import { planOrQuestions, planWithFacts, type TransformOptions } from '../transform.ts';
+import { planOrQuestions, planWithFacts, type TransformOptions, withLines } from '../transform.ts';
 
 export interface FileFindings {
   findings: Finding[];
@@ -69,7 +69,7 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
 function lintPlan(analysis: FileAnalysis, options: TransformOptions = {}): FilePlan {
   // A lint uses the plan's sites (and the helpers it exports), never its edits.
   const step = planOrQuestions(analysis, options, true, LINT_LOCAL);
-  return 'plan' in step ? step.plan : planWithFacts(analysis, lintFactsNow(analysis.fileName, analysis.source, step.questions), options, true);
+  return withLines('plan' in step ? step.plan : planWithFacts(analysis, lintFactsNow(analysis.fileName, analysis.source, step.questions), options, true));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Edit } from '../core/vocabulary.ts';
 import { deadDeclarations, type DeadCode, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { externalCalls, markWrappedCall } from './external-helpers.ts';
+import { migratedDispatches } from './dispatch.ts';
 import { exportedNameOf, mark, markHelper, markReaching, markThrow, quotedNode, type FilePlanning } from './file-planning.ts';
 import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
@@ -24,18 +25,33 @@ import { addedParameter, lastArgument } from '../rewrite/edits/arguments.ts';
 export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
   const { analysis } = file;
   const handedOn = handOnContexts(file, outcomes);
+  const dispatched = migratedDispatches(file, outcomes);
   const splitEdits = applySplits(file, outcomes);
   const planned = reportHandlers(file, outcomes);
   moveMarkersIntoBodies(file, planned);
   const { definers, edits: definerEdits } = widenDefiners(file, planned);
-  const edits = [...file.urlThrows.edits, ...file.urlThrows.returnTypes, ...file.dualEra.edits, ...handedOn.edits, ...splitEdits, ...definerEdits];
+  const edits = [
+    ...file.urlThrows.edits,
+    ...file.urlThrows.returnTypes,
+    ...file.dualEra.edits,
+    ...handedOn.edits,
+    ...dispatched.edits,
+    ...splitEdits,
+    ...definerEdits,
+  ];
   const dead = file.options.sitesOnly?.() ? { edits: [], importDrops: new Map(), inBodies: new Set<number>() } : unusedAfter(file, outcomes, edits);
   edits.push(...dead.edits);
   const tail = fileEdits(
     analysis,
     file.options,
     planned,
-    usedOutside(file, outcomes, planned, handedOn.contextTypes, definerEdits.length > 0 || file.urlThrows.returnTypes.length > 0),
+    usedOutside(
+      file,
+      outcomes,
+      planned,
+      new Set([...handedOn.contextTypes, ...dispatched.names]),
+      definerEdits.length > 0 || file.urlThrows.returnTypes.length > 0,
+    ),
     dead.importDrops,
   );
   if (tail instanceof Refusal) return refusedFile(file, outcomes, planned, tail);

@@ -43,6 +43,15 @@ export function contextParameter(
   if (handler.definition && !handler.contextShown) {
     return refuse('context-pattern', 'definitionWithoutContext').at(sites[0]!);
   }
+  if (handler.argumentsFirstType && handler.ctxIndex === 0) {
+    const { name, line, file } = handler.argumentsFirstType;
+    const at = String(line);
+    return (
+      file
+        ? refuse('context-pattern', 'argumentsFirstTypeThere', { type: name, file, line: at })
+        : refuse('context-pattern', 'argumentsFirstType', { type: name, line: at })
+    ).at(sites[0]!);
+  }
   const name = fresh;
   // A function a handler delegates to is no registration's callback: its context is typed.
   const added = handler.contextType && typed ? `${name}: ${handler.contextType}` : name;

@@ -12,7 +12,8 @@ import { addSite, askingExports, blockByHelper, blockReaching, markAt, type File
 import { viaSite } from './helper-tree.ts';
 import { helperTree } from './place-sites.ts';
 import type { ExternalHelper } from './plan-options.ts';
-import { helperStep, refuse } from './refusal.ts';
+import { helperStep, isRefusalCode, Refusal, refuse } from './refusal.ts';
+import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
 import type { FilePlan, SplitShape } from './types.ts';
 
@@ -33,15 +34,37 @@ export function placeExternalCalls(file: FilePlanning): void {
       addSite(file, handler, via);
       continue;
     }
-    const refusal = refuse('via-helper', external.dynamic ? 'otherModuleDynamic' : 'otherModule', {
-      helper: external.name,
-      file: external.file,
-      line: String(external.line),
-      step: helperStep(external.kind ?? external.split?.kind ?? 'elicit'),
-    });
-    markAt(file, call.call, call.ancestors, 'elicit', handler, refusal);
+    markAt(file, call.call, call.ancestors, 'elicit', handler, keptWholeRefusal(file, handler, external));
     blockByHelper(file, handler, external.name, call.call, call.ancestors);
   }
+}
+
+/**
+ * Why a handler's call of another module's helper stays a call: the handler's own refusal where
+ * it could not ask through the helper's halves (heldBack), the call elsewhere that keeps the
+ * helper whole, or the helper itself.
+ */
+function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: ExternalHelper): Refusal {
+  const held = file.options.heldBack?.[handlerId(handler)];
+  if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
+  const kept = external.keptWhole;
+  if (kept && !external.dynamic) {
+    return refuse('via-helper', 'keptWhole', {
+      helper: external.name,
+      helperFile: external.file,
+      helperLine: String(external.line),
+      file: kept.file,
+      callFile: kept.file,
+      fileLine: String(kept.line),
+      code: kept.code,
+    });
+  }
+  return refuse('via-helper', external.dynamic ? 'otherModuleDynamic' : 'otherModule', {
+    helper: external.name,
+    file: external.file,
+    fileLine: String(external.line),
+    step: helperStep(external.kind ?? external.split?.kind ?? 'elicit'),
+  });
 }
 
 /**
@@ -80,7 +103,7 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
 
 /** A call of another module's helper in a function of this module that stays whole, and every handler's call on the way to it, marked. */
 export function markWrappedCall(file: FilePlanning, call: Node, ancestors: readonly Node[], external: ExternalHelper, chain: HelperChain, why: string): void {
-  const refusal = refuse('via-helper', 'otherModuleWrapped', { helper: external.name, file: external.file, line: String(external.line), why });
+  const refusal = refuse('via-helper', 'otherModuleWrapped', { helper: external.name, file: external.file, fileLine: String(external.line), why });
   markAt(file, call, ancestors, external.split?.kind ?? 'elicit', undefined, refusal);
   const line = String(call.loc!.start.line);
   for (const r of chain.reaching) {
@@ -103,7 +126,12 @@ export function markWrappedCall(file: FilePlanning, call: Node, ancestors: reado
  */
 export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSite, site: LegacySite) => boolean): FilePlan['externalCalls'] {
   return [
-    ...file.externalVia.map(({ handler, site, external }) => ({ file: external.file, name: external.name, migrated: migrates(handler, site) })),
+    ...file.externalVia.map(({ handler, site, external }) => ({
+      file: external.file,
+      name: external.name,
+      migrated: migrates(handler, site),
+      handler: handlerId(handler),
+    })),
     ...externalLeftovers(file),
   ];
 }

@@ -14,6 +14,7 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
 import type { Delegation } from './delegates.ts';
+import { dispatchedMethods, type BlockedDispatch, type Dispatch } from '../analyse/command-dispatch.ts';
 import type { HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import type { ExternalHelper, PlanOptions } from './plan-options.ts';
@@ -93,6 +94,10 @@ export interface FilePlanning {
   readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
   /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
   readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
+  /** Command methods handlers dispatch to through an object, planned as handlers of their own. */
+  readonly dispatches: readonly Dispatch[];
+  /** Dispatches to such methods that their handlers cannot hand a context through: the markers on the way name them. */
+  readonly blockedDispatches: readonly BlockedDispatch[];
 }
 
 export function startPlanning(analysis: FileAnalysis, options: PlanOptions): FilePlanning {
@@ -105,7 +110,10 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
       ? registeredInstances(analysis.index, analysis.importedNames, analysis.program, options.registeredAs)
       : []),
   ];
-  const handlers = withRegistryHandlers(registered, declared);
+  const registries = withRegistryHandlers(registered, declared);
+  // Command methods handlers dispatch to are handlers of their own (see dispatch.ts).
+  const dispatched = dispatchedMethods(analysis, registries);
+  const handlers = [...registries, ...dispatched.dispatches.map((d) => d.handler)];
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;
@@ -133,6 +141,8 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     externalVia: [],
     dualEra: { edits: [], throws: new Set() },
     delegations: [],
+    dispatches: dispatched.dispatches,
+    blockedDispatches: dispatched.blocked,
   };
 }
 
@@ -248,7 +258,24 @@ export function quotedNode(source: string, node: Node): string {
 export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperChain, why: string | undefined): void {
   const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
   const reaching = { helper: chain.helper, handlers: ids.join(', '), reach: ids.length === 1 ? 'reaches' : 'reach', step: helperStep(site.kind ?? 'elicit') };
-  mark(file, site, why === undefined ? refuse('in-helper', 'callerNotMigrated', reaching) : refuse('in-helper', 'unsplittable', { ...reaching, why }));
+  // Reached only through a command dispatch that could have resumed but for its handler: that says more than the helper's form.
+  const through = chain.reaching.map((r) => file.blockedDispatches.find((b) => b.call === r.call.call)).find((b) => b !== undefined);
+  mark(
+    file,
+    site,
+    through
+      ? refuse('in-helper', 'dispatchBlocked', {
+          ...reaching,
+          method: through.method,
+          call: quotedNode(file.source, through.call),
+          line: String(through.call.loc!.start.line),
+          why: through.why,
+          fix: through.fix,
+        })
+      : why === undefined
+        ? refuse('in-helper', 'callerNotMigrated', reaching)
+        : refuse('in-helper', 'unsplittable', { ...reaching, why }),
+  );
   markReaching(file, site, chain);
 }
 
@@ -256,12 +283,11 @@ export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperCh
 export function markReaching(file: FilePlanning, site: LegacySite, chain: HelperChain): void {
   const line = String(site.call.loc!.start.line);
   for (const { handler, call, chain: names } of chain.reaching) {
-    const refusal = refuse('via-helper', 'helperChain', {
-      chain: names.map((n) => `\`${n}()\``).join(' → '),
-      line,
-      helper: chain.helper,
-      step: helperStep(site.kind ?? 'elicit'),
-    });
+    const through = file.blockedDispatches.find((b) => b.call === call.call);
+    const path = names.map((n) => `\`${n}()\``).join(' → ');
+    const refusal = through
+      ? refuse('via-helper', 'dispatchBlocked', { chain: path, line, method: through.method, why: through.why, fix: through.fix })
+      : refuse('via-helper', 'helperChain', { chain: path, line, helper: chain.helper, step: helperStep(site.kind ?? 'elicit') });
     markAt(file, call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
   }
 }

@@ -3,14 +3,15 @@
 // made again instead, see rederive.ts). What the code around the question says of a local is
 // in lifting.ts; what makes a value JSON, in serialisable.ts.
 import type { Node } from '@babel/types';
-import { annotatedType, boundNames, walk } from '../analyse/ast.ts';
+import { annotatedType, boundNames, memberPath, walk } from '../analyse/ast.ts';
+import { idempotentComments, namedIdempotent, taggedBefore } from '../analyse/idempotent.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { declaredInScope, namesReadAfter, plannedRequest, type Round } from './handler-rounds.ts';
 import { mutatedAfter, narrowedAtQuestion } from './lifting.ts';
 import type { Declared } from './liveness.ts';
-import { Refusal, refuse } from './refusal.ts';
+import { MAKER_MAX, Refusal, refuse } from './refusal.ts';
 import { secretLook, type SecretLocal } from './secrets.ts';
 import { jsonBySyntax, jsonTypeText, jsonUnsafeInitializer } from './serialisable.ts';
 import type { Binding, LiftedLocal } from './types.ts';
@@ -26,6 +27,8 @@ export interface LiftContext {
   json: Set<string>;
   /** The locals derived again on every entry (by their identifier's start): they never travel. */
   rederived: ReadonlySet<number>;
+  /** Callees the user declared idempotent (`--idempotent NAME`): a refusal does not advise declaring them again. */
+  idempotent?: readonly string[];
 }
 
 /** The locals in scope at a round that the code after it reads: lifted into requestState, the ones that look like secrets named. */
@@ -95,11 +98,12 @@ const UNKNOWN_TYPE = /^(any|unknown)(\[\])*$/;
 function liftLocal(lift: LiftContext, declared: Declared, at: Round): LiftedLocal | Refusal {
   const { source } = lift.analysis;
   const { name } = declared;
+  const line = lineAt(source, declared.start);
   if (declared.via === 'caught') {
-    return refuse('unserialisable-local', 'caughtError', { name });
+    return refuse('unserialisable-local', 'caughtError', { name, line });
   }
   if (declared.via !== 'variable') {
-    return refuse('unserialisable-local', 'notAVariable', { kind: declared.via, name });
+    return refuse('unserialisable-local', 'notAVariable', { kind: declared.via, name, line });
   }
   const annotationType = annotatedType(declared.annotation);
   const annotation = annotationType ? source.slice(annotationType.start!, annotationType.end!) : undefined;
@@ -107,17 +111,23 @@ function liftLocal(lift: LiftContext, declared: Declared, at: Round): LiftedLoca
   if (roundIndex !== -1) return liftedAnswer(lift, declared, roundIndex);
   // What the syntax already says (`new Date()`) is not asked of the checker.
   const syntactic = declared.init ? jsonUnsafeInitializer(declared.init) : undefined;
-  if (syntactic) return refuse('unserialisable-local', 'holdsUnsafe', { name, value: syntactic });
+  if (syntactic) return refuse('unserialisable-local', 'holdsUnsafe', { name, value: syntactic, line });
   const mutation = mutatedAfter(declared, at, source);
   if (mutation) {
     const from = codeSnippet(source.slice(declared.init!.start!, declared.init!.end!));
-    return refuse('mutated-local', 'changedAfter', { name, from, change: codeSnippet(mutation) });
+    return refuse('mutated-local', 'changedAfter', { name, from, change: codeSnippet(mutation), line });
   }
   const fact = lift.facts?.local(name, declared.start);
   if (fact && !fact.jsonSafe) {
+    const callee = undeclaredCall(lift, declared);
+    if (callee) {
+      return fact.why === undefined
+        ? refuse('unserialisable-local', 'notJsonCall', { name, line, maker: callee })
+        : refuse('unserialisable-local', 'checkerSaysCall', { name, why: fact.why, line, maker: callee });
+    }
     return fact.why === undefined
-      ? refuse('unserialisable-local', 'notJson', { name })
-      : refuse('unserialisable-local', 'checkerSays', { name, why: fact.why });
+      ? refuse('unserialisable-local', 'notJson', { name, line })
+      : refuse('unserialisable-local', 'checkerSays', { name, why: fact.why, line });
   }
   return liftedByType(lift, declared, at, annotation, fact);
 }
@@ -156,19 +166,25 @@ function liftedByType(
   const shown = () => shownJson(source, declared, at, lift.json);
   const value = declared.destructured ?? declared.init;
   const held = () => (value ? ` (\`${codeSnippet(source.slice(value.start!, value.end!))}\`)` : '');
-  if (!typed) return shown() ? { name, mutable } : refuse('untyped-local', 'untypedInJs', { name, held: held() });
+  const line = lineAt(source, declared.start);
+  if (!typed) return shown() ? { name, mutable } : refuse('untyped-local', 'untypedInJs', { name, held: held(), line });
   const typeText = annotation ?? fact?.text;
   const unknownType = annotation !== undefined ? UNKNOWN_TYPE.test(annotation.trim()) : fact?.unknown === true;
   if (unknownType) {
     // Shown JSON by its code, it still needs a type to write that is not `any` (lint-clean output).
     const isShown = shown();
-    if (!isShown || typeText === undefined || /\bany\b/.test(typeText))
-      return refuse('untyped-local', isShown ? 'anyInResume' : 'typeShowsNothing', { name, held: held(), type: typeText ?? 'any' });
+    if (!isShown || typeText === undefined || /\bany\b/.test(typeText)) {
+      const callee = isShown ? undefined : undeclaredCall(lift, declared);
+      const data = { name, held: held(), type: typeText ?? 'any', line };
+      return callee
+        ? refuse('untyped-local', 'typedCall', { ...data, maker: callee })
+        : refuse('untyped-local', isShown ? 'anyInResume' : 'typeShowsNothing', data);
+    }
   }
-  if (!typeText) return refuse('untyped-local', lift.facts ? 'unnamedType' : 'noTypeFacts', { name });
+  if (!typeText) return refuse('untyped-local', lift.facts ? 'unnamedType' : 'noTypeFacts', { name, line });
   // A collection read from elsewhere (a query, a file, a cache) travels whole, on every round.
   const collection = annotation !== undefined ? COLLECTION_TYPE.test(annotation.trim()) : fact?.collection === true;
-  if (collection && !shown()) return refuse('unbounded-local', 'collection', { name, held: held(), type: typeText });
+  if (collection && !shown()) return refuse('unbounded-local', 'collection', { name, held: held(), type: typeText, line });
   const typeImports = annotation === undefined ? fact?.imports : undefined;
   const narrowed = narrowedAtQuestion(typeText, name, mutable, at, source);
   return { name, mutable, typeText: narrowed, ...(typeImports ? { typeImports } : {}), ...(narrowed !== typeText ? { declaredType: typeText } : {}) };
@@ -184,4 +200,30 @@ function answerType(binding: Binding, name: string, types: string[]): string | u
   // `{ roots }` of a single answer: the property's type, when the pattern is plain shorthand.
   if (single && binding.pattern && /^\{[\s\w,]*\}$/.test(binding.pattern)) return `${/^\w+$/.test(single) ? single : `(${single})`}['${name}']`;
   return undefined;
+}
+
+/** The line of `offset` in `source`, as a refusal names it. */
+function lineAt(source: string, offset: number): string {
+  let line = 1;
+  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) line++;
+  return String(line);
+}
+
+/**
+ * The callee whose result `declared` holds (`connectionProvider` of `const connection = await
+ * connectionProvider()`), when the user has not declared it idempotent: declared so, the retry
+ * would make the local again instead of carrying it.
+ */
+function undeclaredCall(lift: LiftContext, declared: Declared): string | undefined {
+  let init = declared.destructured ? undefined : declared.init;
+  while (init && (init.type === 'AwaitExpression' || init.type === 'ParenthesizedExpression' || init.type === 'TSAsExpression'))
+    init = init.type === 'AwaitExpression' ? init.argument : init.expression;
+  if (!init || init.type !== 'CallExpression') return undefined;
+  const callee = memberPath(init.callee);
+  if (callee === undefined || callee.length > MAKER_MAX || namedIdempotent(init.callee, lift.idempotent ?? [])) return undefined;
+  const { source, comments } = lift.analysis;
+  const tagged = idempotentComments(comments);
+  if (tagged.length > 0 && (taggedBefore(source, tagged, declared.declarationStart ?? declared.start) || taggedBefore(source, tagged, init.start!, true)))
+    return undefined;
+  return callee;
 }

@@ -167,12 +167,15 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
     mark(file, site, refuse('unknown-tool-name', 'computedName'));
   } else if (exported.length > 0) {
     const first = exported[exported.length - 1]!;
+    const kept = typeof tree === 'string' ? undefined : file.options.keptWhole?.[first];
     mark(
       file,
       site,
       typeof tree === 'string'
         ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit') })
-        : refuse('in-helper', 'exported', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
+        : kept
+          ? refuse('in-helper', 'exportedCallRefused', { helper: first, file: kept.file, callFile: kept.file, fileLine: String(kept.line), code: kept.code })
+          : refuse('in-helper', 'exported', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
     );
   } else {
     const factory = factoryReturning(file, site);

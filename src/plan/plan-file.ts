@@ -8,6 +8,7 @@ import { placeDualEraHandlers } from './dual-era.ts';
 import { placeExternalCalls } from './external-helpers.ts';
 import { startPlanning } from './file-planning.ts';
 import { decideOutcomes } from './handler-outcomes.ts';
+import { placeDispatches } from './dispatch.ts';
 import { markLateRegistrations, placeDelegations, placeSites, placeUrlThrows, presetRefusals } from './place-sites.ts';
 import type { PlanOptions } from './plan-options.ts';
 import type { FilePlan } from './types.ts';
@@ -22,6 +23,7 @@ export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): Fil
   markLateRegistrations(file);
   placeExternalCalls(file);
   placeDelegations(file);
+  placeDispatches(file);
   // Each handler planned once, then the edits around the handlers, the reports and the plan.
   return assemblePlan(file, decideOutcomes(file));
 }

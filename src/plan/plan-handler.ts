@@ -64,7 +64,7 @@ export function planHandler(
   // Values that are JSON whatever the code says: the arguments (they came as JSON), the answers.
   const json = new Set([...argNames, ...rounds.flatMap((r) => answerNames(r.binding))]);
   const rederived = rederivation({ analysis, handler, tree, rounds, argNames, facts, idempotent });
-  const points = suspensionPoints({ analysis, rounds, keys: requestKeys(rounds), facts, json, rederived: rederived.locals }, tree, context.name);
+  const points = suspensionPoints({ analysis, rounds, keys: requestKeys(rounds), facts, json, rederived: rederived.locals, idempotent }, tree, context.name);
   if (points instanceof Refusal) return points;
   const droppedLines = obsoleteMarkerLines(analysis, rounds, points);
 

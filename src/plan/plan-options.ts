@@ -23,6 +23,25 @@ export interface ExternalHelper {
   kind?: InputKind;
   /** Taken from the module with `import()` (`const { confirm } = await import('./prompts.js')`): never split. */
   dynamic?: true;
+  /** Why the engine keeps it whole, where its module could split it: a call of it that cannot migrate. */
+  keptWhole?: RefusedCall;
+}
+
+/** A call of another module's helper that cannot migrate: where, and the refusal of the handler that makes it. */
+export interface RefusedCall {
+  /** The file of the call (as the run names it) and the line of the refused site. */
+  file: string;
+  line: number;
+  code: string;
+}
+
+/** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */
+export interface HeldBack {
+  code: string;
+  reason: string;
+  next: string;
+  /** The marker's line, with the lines it names left to place (see refusal.ts lineRef). */
+  marker: string;
 }
 
 export interface PlanOptions {
@@ -55,6 +74,14 @@ export interface PlanOptions {
   }>;
   /** Other modules' tool registries, by the local name of the function of theirs this module hands declarations to (the engine found them). */
   registries?: ImportedRegistries;
+  /**
+   * Handlers of this module (by handlerId) that could not ask through another module's helper
+   * had it been split, with the refusal that kept them: their call of it, kept whole, is marked
+   * with that refusal (what blocks is in the handler), not as a call of a helper.
+   */
+  heldBack?: Readonly<Record<string, HeldBack>>;
+  /** This module's exported helpers the engine keeps whole though they could be split, with the call that keeps each. */
+  keptWhole?: Readonly<Record<string, RefusedCall>>;
   /**
    * Set when this module reaches the v1 SDK through a module of the project that stays on v1
    * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.

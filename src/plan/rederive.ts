@@ -60,7 +60,7 @@ export function rederivation(input: RederiveInput): Rederived {
   const candidates = candidatesOf(input);
   if (candidates.length === 0) return { statements: new Set(), locals: new Set(), names: [], calls: [] };
   const own = handlerNames(input);
-  const scope = new HandlerScope({ ...input, fn: input.handler.fn }, own);
+  const scope = new HandlerScope({ ...input, fn: input.handler.fn, requestCapabilities: true }, own);
   const excluded = new Set([...own.twice]);
   for (;;) {
     const derivable = derivableOf(candidates, scope, excluded);
@@ -115,6 +115,9 @@ function neededOf(input: RederiveInput, derivable: readonly Derivable[]): Deriva
     const asks = referencedNames(round.statement);
     for (const frame of round.frames.slice(0, -1))
       for (const s of frame.list.slice(0, frame.index)) for (const d of declaredBy(s)) if (starts.has(d.start) && asks.has(d.name)) needed.add(d.name);
+    // The retry enters each block around the question through its header (`if (caps?.roots)`), so what the header reads is declared there too.
+    const entered = new Set(round.frames.flatMap((frame) => (frame.compound ? headerOf(frame.compound).flatMap((n) => [...referencedNames(n)]) : [])));
+    for (const d of declaredInScope(round)) if (starts.has(d.start) && entered.has(d.name)) needed.add(d.name);
   }
   const chosen = new Set<Derivable>();
   const chosenStatements = new Set<Node>();
@@ -311,6 +314,8 @@ export interface ScopeInput {
   argNames: ReadonlySet<string>;
   facts: TypeFacts | undefined;
   idempotent: readonly string[];
+  /** The function is a handler: its capability reads read the request's capabilities (see PurityScope). */
+  requestCapabilities?: boolean;
 }
 
 /** The function's own names: those it declares, its context's, and (a helper's) the parameters its callers pass again. */
@@ -342,6 +347,7 @@ export class HandlerScope {
       functionNamed: (name, from) => this.functionNamed(name, from),
       readsOnly: (receiver, method) => this.readsOnly(receiver, method),
       declaredIdempotent: (call) => this.declaredIdempotent(call),
+      ...(this.input.requestCapabilities ? { requestCapabilities: true } : {}),
     };
   }
 

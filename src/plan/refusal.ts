@@ -52,10 +52,16 @@ export function helperStep(kind: InputKind): string {
 const IN_HELPER =
   'this request is made in `{{helper}}()`, which {{handlers}} {{reach}}; a helper cannot suspend the handler that called it, and this one cannot be split:';
 const HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers); then run the codemod again.';
+const ARGUMENTS_FIRST =
+  'with the arguments first, but registers a tool without a schema, which the SDK calls with its context alone: the context parameter the migration adds would not typecheck.';
+const ARGUMENTS_FIRST_NEXT =
+  "give the registry's type a form for a tool without a schema (`(ctx: ServerContext) => ...`), or declare this tool's schema, then run again.";
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
 const RECOMPUTE_OR_DECLARE_NEXT =
   'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it; or, if the call that makes it may run again, declare it idempotent (`// @mrtr-idempotent` above its statement) so the retry makes it again; then run again.';
+const DECLARE_CALL_NEXT =
+  'if calling `{{maker}}` again on the retry is safe, declare it idempotent (--idempotent {{maker}}, or `// @mrtr-idempotent` above the statement of line {{line}}) so the retry makes `{{name}}` again instead of carrying it; else recompute `{{name}}` after the answer; then run again.';
 const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON type, or recompute it after the answer; then run again.';
 const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
 const HTTP_NEXT =
@@ -64,8 +70,9 @@ const EXPORTED_HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers
 
 /**
  * What a refusal says: `marker`, the one line written in the code (what blocks, then the next
- * step, after ` — `); `reason` and `next`, the full explanation the reports give. A marker
- * names no line of its own file: the lines move as the run writes (its markers among them).
+ * step, after ` — `); `reason` and `next`, the full explanation the reports give. A line of its
+ * own file a marker names (`{{line}}`) is where that statement is once the run has written
+ * (its markers among what moves it): see lineRef.
  */
 interface RefusalMessage {
   marker: string;
@@ -199,29 +206,41 @@ export const REFUSAL_CODES = {
     help: 'Recompute the value after the question, or keep a JSON-safe form of it; or, if the call that makes it may run again on the retry, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME); then run mrtr-codemod migrate again.',
     messages: {
       caughtError: {
-        marker: 'the caught `{{name}}` is used after a question in its catch — keep what you need in a local first',
+        marker: 'caught `{{name}}` (line {{line}}) is read after its catch asks — copy what you need to a local first',
         reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
         next: 'keep what you need of `{{name}}` (e.g. its message) in a local before asking, then run again.',
       },
       notAVariable: {
-        marker: 'the {{kind}} `{{name}}` would travel in requestState — move it out, or below the last question',
+        marker: 'the {{kind}} `{{name}}` (line {{line}}) would travel in requestState — move it out, or below the last question',
         reason: 'the {{kind}} `{{name}}` is declared before a question and used after it; it cannot travel in requestState.',
         next: 'move `{{name}}` out of the handler (or below the last question), then run again.',
       },
       holdsUnsafe: {
-        marker: '`{{name}}` holds {{value}} across a question, which JSON cannot carry — recompute it after',
+        marker: '`{{name}}` (line {{line}}) holds {{value}} across a question, which JSON cannot carry — recompute it after',
         reason: '`{{name}}` lives across a question but holds {{value}}, which does not survive a JSON round trip.',
         next: RECOMPUTE_NEXT,
       },
       checkerSays: {
-        marker: '`{{name}}` lives across a question but {{why}} — recompute it after, or mark its call idempotent',
-        reason: '`{{name}}` lives across a question but {{why}}.',
+        marker: '`{{name}}` (line {{line}}) outlives a question but {{why}} — recompute it after, or mark its call idempotent',
+        reason: '`{{name}}` (line {{line}}) lives across a question but {{why}}.',
         next: RECOMPUTE_OR_DECLARE_NEXT,
       },
+      checkerSaysCall: {
+        marker: '`{{name}}` (line {{line}}) is not JSON — --idempotent {{maker}} if safe to rerun, to make it again',
+        reason:
+          '`{{name}}` (line {{line}}) lives across a question but {{why}}, and `{{maker}}()`, which makes it, runs once: nothing shows calling it again is safe.',
+        next: DECLARE_CALL_NEXT,
+      },
       notJson: {
-        marker: '`{{name}}` lives across a question but does not survive JSON — recompute it after the answer',
-        reason: '`{{name}}` lives across a question but does not survive a JSON round trip.',
+        marker: '`{{name}}` (line {{line}}) outlives a question but is not JSON — recompute it after the answer',
+        reason: '`{{name}}` (line {{line}}) lives across a question but does not survive a JSON round trip.',
         next: RECOMPUTE_OR_DECLARE_NEXT,
+      },
+      notJsonCall: {
+        marker: '`{{name}}` (line {{line}}) is not JSON — --idempotent {{maker}} if safe to rerun, to make it again',
+        reason:
+          '`{{name}}` (line {{line}}) lives across a question but does not survive a JSON round trip, and `{{maker}}()`, which makes it, runs once: nothing shows calling it again is safe.',
+        next: DECLARE_CALL_NEXT,
       },
     },
   },
@@ -289,7 +308,7 @@ export const REFUSAL_CODES = {
     help: 'The retry would change a JSON copy carried in requestState, not that object. Look the local up again after the question (or change the object through its owner); or, if the call that reads it does nothing else, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME) so the retry reads it again; then run mrtr-codemod migrate again.',
     messages: {
       changedAfter: {
-        marker: '`{{name}}` is changed after the question (`{{change}}`), on a copy — look it up again after the question',
+        marker: '`{{name}}` (line {{line}}) is changed after the question (`{{change}}`), on a copy — look it up again after it',
         reason:
           '`{{name}}` refers to an object held elsewhere (`{{from}}`) and the code after the question changes it (`{{change}}`): the retry would change a copy carried in requestState, not that object.',
         next: 'look `{{name}}` up again after the question (or change the object through its owner); or, if `{{from}}` does nothing but read, mark its statement `// @mrtr-idempotent` so the retry reads it again; then run again.',
@@ -302,29 +321,35 @@ export const REFUSAL_CODES = {
     help: 'Annotate the local with its JSON type (a JSDoc @type in JavaScript), or recompute it after the answer, then run mrtr-codemod migrate again.',
     messages: {
       untypedInJs: {
-        marker: 'nothing shows `{{name}}`, kept across a question, is JSON — give it a JSDoc @type, or recompute it',
+        marker: 'nothing shows `{{name}}` (line {{line}}), outliving a question, is JSON — add a JSDoc @type or recompute it',
         reason:
           'nothing shows that `{{name}}`{{held}}, which lives across a question, holds plain JSON: JavaScript gives it no type here, and a Date, a Map or a class instance would not survive the trip through requestState.',
         next: 'if it is plain JSON, say so with a JSDoc type on its declaration (an @type tag such as {number}), or recompute it after the answer; then run again.',
       },
       anyInResume: {
-        marker: '`{{name}}`, kept across a question, is typed `{{type}}` — annotate it with its JSON type, then run again',
+        marker: '`{{name}}` (line {{line}}), outliving a question, is typed `{{type}}` — annotate it with its JSON type, run again',
         reason: '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, and the resumed code would have to declare it `any`.',
         next: ANNOTATE_JSON_NEXT,
       },
       typeShowsNothing: {
-        marker: '`{{name}}`, kept across a question, is typed `{{type}}` — annotate it with its JSON type, then run again',
+        marker: '`{{name}}` (line {{line}}), outliving a question, is typed `{{type}}` — annotate it with its JSON type, run again',
         reason:
           '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, which does not show it holds plain JSON (a Date, a Map or a class instance would not survive the trip through requestState).',
         next: ANNOTATE_JSON_NEXT,
       },
+      typedCall: {
+        marker: '`{{name}}` (line {{line}}) may not be JSON — --idempotent {{maker}} if safe to rerun, to make it again',
+        reason:
+          '`{{name}}`{{held}}, which lives across a question, has type `{{type}}`, which does not show it holds plain JSON, and `{{maker}}()`, which makes it, runs once: nothing shows calling it again is safe.',
+        next: DECLARE_CALL_NEXT,
+      },
       unnamedType: {
-        marker: 'the type of `{{name}}`, kept across a question, cannot be named here — annotate its declaration',
+        marker: 'the type of `{{name}}` (line {{line}}), outliving a question, cannot be named here — annotate its declaration',
         reason: 'the type of `{{name}}`, which lives across a question, cannot be named here.',
         next: ANNOTATE_NEXT,
       },
       noTypeFacts: {
-        marker: 'the type of `{{name}}`, kept across a question, is unknown — annotate it, or `npm install` first',
+        marker: 'the type of `{{name}}` (line {{line}}), outliving a question, is unknown — annotate it or `npm install` first',
         reason: 'the type of `{{name}}`, which lives across a question, cannot be named here (no type information was available).',
         next: ANNOTATE_NEXT,
       },
@@ -336,7 +361,7 @@ export const REFUSAL_CODES = {
     help: 'Carry only what the code after the question needs (ids, a count), or read the collection again after the answer, then run mrtr-codemod migrate again.',
     messages: {
       collection: {
-        marker: '`{{name}}` is a collection read from elsewhere, carried whole each round — carry only ids',
+        marker: '`{{name}}` (line {{line}}) is a collection read from elsewhere, carried whole each round — carry only ids',
         reason:
           '`{{name}}`{{held}}, which lives across a question, is a collection (`{{type}}`) read from elsewhere: it can grow without bound, and it would travel whole in requestState on every round (over MCP_REQUEST_STATE_MAX_BYTES, 64 KB by default, the call fails).',
         next: 'carry only what the code after the question needs (ids, a count), or read it again after the answer; then run again.',
@@ -516,7 +541,7 @@ export const REFUSAL_CODES = {
     help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
     messages: {
       otherSite: {
-        marker: 'left whole: {{request}} cannot be migrated ({{code}}) — fix that first (see its marker)',
+        marker: 'left whole: {{request}} (line {{line}}) is refused ({{code}}) — fix that first (its marker)',
         reason: 'this handler is left as it was because another request in it cannot be migrated (line {{line}}: {{code}}).',
         next: 'fix that site first, then run the codemod again.',
       },
@@ -526,7 +551,7 @@ export const REFUSAL_CODES = {
         next: 'see the marker at the throw, then run the codemod again.',
       },
       otherInCase: {
-        marker: 'case left whole: a request in it cannot be migrated ({{code}}) — fix that first (see its marker)',
+        marker: 'case left whole: the request of line {{line}} cannot be migrated ({{code}}) — fix that first (see its marker)',
         reason: 'this case of the handler is left as it was because something else in it cannot be migrated (line {{line}}: {{code}}).',
         next: 'fix that first, then run the codemod again.',
       },
@@ -660,6 +685,12 @@ export const REFUSAL_CODES = {
         reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
         next: EXPORTED_HELPER_NEXT,
       },
+      exportedCallRefused: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}): it is split only once every call of it can, so it stays whole.',
+        next: 'fix that call first (see its marker), then run the codemod again.',
+      },
       exportedUnsplittable: {
         marker: 'exported `{{helper}}()` asks the client — {{step}}',
         reason:
@@ -667,6 +698,12 @@ export const REFUSAL_CODES = {
         next: EXPORTED_HELPER_NEXT,
       },
       unsplittable: { marker: '`{{helper}}()` asks and cannot be split — {{step}}', reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
+      dispatchBlocked: {
+        marker: '`{{helper}}()` asks; the dispatch {{call}} (line {{line}}) cannot resume it — {{fix}}',
+        reason:
+          'this request is made in `{{helper}}()`, which {{handlers}} {{reach}} through `{{method}}()`. The handler calls that only through {{call}} (line {{line}}), which hands the call to whichever command object the tool holds; that call could become the resumable part of the handler, but {{why}}',
+        next: '{{fix}}, then run the codemod again.',
+      },
       callerNotMigrated: {
         marker: '`{{helper}}()` asks here, and {{handlers}} calling it could not be migrated — see the marker there',
         reason: `${IN_HELPER} a handler that calls this helper could not be migrated, so the helper stays as it was.`,
@@ -679,25 +716,37 @@ export const REFUSAL_CODES = {
     help: 'Fix the helper (see its own marker), then run mrtr-codemod migrate again.',
     messages: {
       helperChain: {
-        marker: 'reaches `{{helper}}()`, which asks the client — {{step}}',
+        marker: 'reaches `{{helper}}()`, asking at line {{line}} — {{step}}',
         reason: 'this handler reaches a server→client request through {{chain}} (line {{line}}), which cannot suspend it.',
         next: HELPER_NEXT,
       },
+      dispatchBlocked: {
+        marker: '`{{method}}()` asks (line {{line}}); this call cannot resume it — {{fix}}',
+        reason:
+          'this handler reaches a server→client request through {{chain}} (line {{line}}). `{{method}}()` could become the resumable part of this handler, but {{why}}',
+        next: '{{fix}}, then run the codemod again.',
+      },
       otherModule: {
-        marker: '`{{helper}}()` asks at {{file}}:{{line}} — {{step}}',
-        reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which cannot suspend it.',
+        marker: '`{{helper}}()` asks at {{file}}:{{fileLine}} — {{step}}',
+        reason: 'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which cannot suspend it.',
         next: HELPER_NEXT,
       },
-      otherModuleDynamic: {
-        marker: '`{{helper}}()` ({{file}}:{{line}}) comes from import() — import it statically, then run again',
+      keptWhole: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:
-          'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{line}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}), so it stays whole and cannot suspend this handler.',
+        next: 'fix that call first (see its marker), then run the codemod again.',
+      },
+      otherModuleDynamic: {
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() — import it statically, then run again',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
       },
       otherModuleWrapped: {
-        marker: '`{{helper}}()` ({{file}}:{{line}}) asks for handlers it cannot suspend — return its call as it is',
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) asks for handlers it cannot suspend — return its call as it is',
         reason:
-          'this call of `{{helper}}()` ({{file}}:{{line}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
         next: 'have this function return `{{helper}}(...)` as it is, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
       },
     },
@@ -982,6 +1031,16 @@ export const REFUSAL_CODES = {
         reason: "this tool definition's handler takes no context parameter, and the codemod cannot see that the registry that registers it passes one.",
         next: 'give the handler its context parameter ((args, ctx) => ...) as the registry passes it, then run again.',
       },
+      argumentsFirstType: {
+        marker: '`{{type}}` (line {{line}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
+        reason: `the registry types this handler \`{{type}}\` (line {{line}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_NEXT,
+      },
+      argumentsFirstTypeThere: {
+        marker: '`{{type}}` ({{file}}:{{line}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
+        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{line}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_NEXT,
+      },
       cannotAddParameter: {
         marker: 'a context parameter cannot be added to this handler — migrate it by hand (see the docs)',
         reason: 'cannot add a context parameter to this handler.',
@@ -1091,7 +1150,34 @@ const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
 /** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode), quoted whole. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'request', 'code']);
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix']);
+
+/** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
+const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
+
+/** The longest callee a marker names as the argument of --idempotent. */
+export const MAKER_MAX = 24;
+
+/**
+ * A line of the planned text as a marker names it until the text the run writes is known: a
+ * reference that resolveLineRefs turns into the line that statement is on there (the markers
+ * the run adds above it, a migrated handler, the other passes move it).
+ */
+function lineRef(line: string): string {
+  return `\uE000${line}\uE001`;
+}
+
+const LINE_REF = /\uE000(\d+)\uE001/g;
+
+/** `text` with each line reference (lineRef) made the line `lineOf` says the planned line is on. */
+export function resolveLineRefs(text: string, lineOf: (line: number) => number): string {
+  return text.includes('\uE000') ? text.replace(LINE_REF, (_, line: string) => String(lineOf(Number(line)))) : text;
+}
+
+/** Whether `text` holds a line reference (lineRef). */
+export function hasLineRefs(text: string): boolean {
+  return text.includes('\uE000');
+}
 
 /**
  * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`
@@ -1110,7 +1196,10 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
   // Another module is named by its file name: its folder is in the reports.
   const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
-  const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name === 'at' ? whole : OWN_VALUES.has(name) ? values[name]! : word(name)));
+  const own = (name: string) => (name === 'line' ? lineRef(values[name]!) : values[name]!);
+  const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+    name === 'at' ? whole : OWN_VALUES.has(name) || WHOLE_WORDS.has(name) ? own(name) : word(name),
+  );
   return new Refusal(code, fill(message.reason), fill(message.next), undefined, marker);
 }
 

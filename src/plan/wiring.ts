@@ -19,7 +19,7 @@ import type { HandlerPlan } from './types.ts';
 export interface UsedOutside {
   /** `inputRequired` itself: URL throws returned as input requests, helpers split for other modules. */
   builders: boolean;
-  /** Types of the server package (`type InputRequiredResult` of a widened definer, a split helper's answer type). */
+  /** Names of the server package: types (`type InputRequiredResult` of a widened definer, a split helper's answer type), and guards (`isInputRequiredResult`). */
   serverTypes: readonly string[];
   /** Names of modules the file imports already (a split helper's halves, the type a lifted local is restored with). */
   moduleNames: ReadonlyArray<{ name: string; from: string; type: boolean }>;
@@ -102,7 +102,9 @@ function serverNamesToImport(analysis: FileAnalysis, planned: HandlerPlan[], out
   for (const r of requests)
     if (analysis.typed && (!r.maybeAsk || maybeAskNamesType(r))) for (const t of r.resultType.split('|')) typeImports.add(`type ${t.trim()}`);
   const types = [...typeImports].filter((t) => /^type [A-Z]\w*( as [A-Z]\w*)?$/.test(t));
-  const wanted = requests.some((r) => !r.maybeAsk) || outside.builders ? ['inputRequired', ...types] : types;
+  // Values named outside the handlers (`isInputRequiredResult` of a command dispatch, see dispatch.ts).
+  const values = outside.serverTypes.filter((t) => /^is[A-Z]\w*$/.test(t));
+  const wanted = [...(requests.some((r) => !r.maybeAsk) || outside.builders ? ['inputRequired'] : []), ...values, ...types];
   const have = importedFrom(analysis.program, SERVER_PACKAGE);
   return { missing: wanted.filter((name) => !isImported(have, name)), wanted };
 }

@@ -53,7 +53,10 @@ export function rewriteCapabilityChecks(source: string, fileName: string, analys
       source.slice(parent.left.start!, parent.left.end!).includes(KEY)
     )
       continue;
-    edits.push({ start: node.start!, end: node.end!, text: `(${requestCapabilities(holder.ctx, file.typed)} ?? ${source.slice(node.start!, node.end!)})` });
+    const read = `${requestCapabilities(holder.ctx, file.typed)} ?? ${source.slice(node.start!, node.end!)}`;
+    // A declaration's value needs no parentheses (`const caps = ... ?? server.getClientCapabilities();`).
+    const whole = parent?.type === 'VariableDeclarator' && parent.init === node;
+    edits.push({ start: node.start!, end: node.end!, text: whole ? read : `(${read})` });
   }
   const parsed = { program: file.program, edits };
   if (edits.length === 0) return { output: source, parsed };

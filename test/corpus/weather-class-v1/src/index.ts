@@ -62,7 +62,7 @@ class WeatherServer {
   private async handleForecast(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     let city = typeof args?.city === 'string' ? args.city : undefined;
     if (!city) {
-      // corpus-site: mark via-helper|in-helper
+      // corpus-site: migrate
       const answer = await this.server.elicitInput({
         message: 'Which city?',
         requestedSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
