@@ -39,6 +39,8 @@ describe('jsonBySyntax', () => {
     'Math.max(a, b)',
     'Object.keys(o)',
     'Date.now()',
+    'randomUUID()',
+    'table ?? crypto.randomUUID()',
     'name.toUpperCase()',
     'list.join(",")',
     'table.split("_")',

@@ -1,5 +1,14 @@
 // Finds legacy server→client requests: calls matching the push surface in sdk-surface.ts.
-import type { CallExpression, MemberExpression, Node, ObjectExpression, OptionalCallExpression, OptionalMemberExpression } from '@babel/types';
+import type {
+  ArrayExpression,
+  CallExpression,
+  Identifier,
+  MemberExpression,
+  Node,
+  ObjectExpression,
+  OptionalCallExpression,
+  OptionalMemberExpression,
+} from '@babel/types';
 import { argumentParams, keyName, memberPath, propertyOf, stringValue, walk, type FunctionNode } from './ast.ts';
 import {
   askedAbout,
@@ -13,6 +22,7 @@ import {
   type Destructured,
 } from './call-target.ts';
 import { constDeclarations, enclosingFunctions, innermostFunction, namedFunctions, type Declarations, type FileIndex } from './file-index.ts';
+import { heldObjects, type HeldObjects } from './held-objects.ts';
 import { receiverResolver, type ReceiverResolver } from './receivers.ts';
 import { requestMethodOf, schemaMethod, type Scope } from './request-method.ts';
 import { invocationOf, type Invocation } from './invoked-members.ts';
@@ -29,8 +39,8 @@ import {
 import type { InputKind } from '../core/vocabulary.ts';
 
 export interface LegacySite {
-  /** The call; for a URL elicitation thrown as an error, the elicitation's object in the array. */
-  call: CallExpression | OptionalCallExpression | ObjectExpression | MemberExpression | OptionalMemberExpression;
+  /** The call; for a URL elicitation thrown as an error, the elicitation's object in the array (or the name there that holds it). */
+  call: CallExpression | OptionalCallExpression | ObjectExpression | MemberExpression | OptionalMemberExpression | Identifier;
   /** Where the site is reported, when not at `call` (a thrown URL elicitation: the throw). */
   at?: Node;
   shape: LegacyCallShape;
@@ -115,6 +125,7 @@ export interface LegacySite {
 export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, { from: string; imported: string }> = new Map()): LegacySite[] {
   const sites: LegacySite[] = [];
   const declarations = constDeclarations(index);
+  const held = heldObjects(index, declarations);
   // Built only when a call needs its receiver or callee followed (most candidates' calls do not).
   let built: ReceiverResolver | undefined;
   const resolver = () => (built ??= receiverResolver(index, imports));
@@ -132,7 +143,7 @@ export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, {
       if (site) sites.push(site);
       continue;
     }
-    const matched = matchLegacyCall(node, target, { declarations, functions });
+    const matched = matchLegacyCall(node, target, { declarations, functions, held });
     if (!matched) {
       const wrapped = wrapperSite(node, target, node.arguments as Node[], { declarations, functions }, parents, resolver);
       if (wrapped) sites.push(wrapped);
@@ -653,12 +664,17 @@ function matchByMethod(
     const named = schemaMethod(schema);
     return named ? { ...matched, requestMethod: named } : matched;
   }
-  const kind = REQUEST_METHODS[requestMethod];
-  if (!kind) return undefined; // some other request (ping, a custom method): not ours
+  const named = REQUEST_METHODS[requestMethod];
+  if (!named) return undefined; // some other request (ping, a custom method): not ours
   // `send(request, CreateMessageResultSchema)`: the schema says what the answer was typed as.
   const typed = schema?.type === 'Identifier' ? /^(\w+Result)Schema$/.exec(schema.name)?.[1] : undefined;
-  const params = propertyOf(request, 'params');
-  return { ...matched, shape: typed ? { ...shape, resultType: typed } : shape, kind, params, ...(held && params ? { paramsRead: `${held}.params` } : {}) };
+  const written = propertyOf(request, 'params');
+  // `params: elicitationParams`, a literal built before: read through its name, its mode seen.
+  const followed = written?.type === 'Identifier' ? scope.held?.(written.name, scope.functions) : undefined;
+  const params = followed ?? written;
+  const read = followed ? (held ? `${held}.params` : (written as Identifier).name) : held && params ? `${held}.params` : undefined;
+  const kind = named === 'elicit' && params && stringValue(propertyOf(params, 'mode')) === 'url' ? 'elicitUrl' : named;
+  return { ...matched, shape: typed ? { ...shape, resultType: typed } : shape, kind, params, ...(read ? { paramsRead: read } : {}) };
 }
 
 /** A call with no known receiver: a function handed in under a legacy name, or a bare `send({ method })`. */
@@ -680,22 +696,44 @@ function matchUntraced(call: CallExpression | OptionalCallExpression, target: Ca
 /** `throw new UrlElicitationRequiredError([{ mode: 'url', ... }, ...])`: the 2025 way to send a user to a URL. */
 export interface UrlElicitationThrow {
   statement: Node;
-  /** The elicitation objects, when the array is written out. */
-  elicitations?: Node[];
+  /** The elicitation objects, when the array is written out (each a literal, or a name holding one). */
+  elicitations?: ObjectExpression[];
+  /** For each elicitation, the name that holds it (`[prerequisite]`), when it is not written in the array. */
+  reads?: Array<string | undefined>;
+  /** The array's elements as written (a literal, or the name that holds one). */
+  written?: Array<ObjectExpression | Identifier>;
   functions: FunctionNode[];
   ancestors: readonly Node[];
 }
 
 export function findUrlElicitationThrows(index: FileIndex): UrlElicitationThrow[] {
   const found: UrlElicitationThrow[] = [];
+  const held = heldObjects(index, constDeclarations(index));
   for (const { node, ancestors: parents } of index.throws) {
     const error = node.argument;
     if (error.type !== 'NewExpression' || error.callee.type !== 'Identifier' || error.callee.name !== URL_ELICITATION_ERROR) continue;
     const list = error.arguments[0];
-    const elicitations = list?.type === 'ArrayExpression' && list.elements.every((e) => e?.type === 'ObjectExpression') ? (list.elements as Node[]) : undefined;
-    found.push({ statement: node, elicitations, functions: enclosingFunctions(parents), ancestors: parents });
+    const functions = enclosingFunctions(parents);
+    const elements = list?.type === 'ArrayExpression' ? list.elements.map((e) => heldElement(e, functions, held)) : undefined;
+    const written = elements?.every((e) => e !== undefined) ? elements : undefined;
+    found.push({
+      statement: node,
+      elicitations: written?.map((e) => e.object),
+      ...(written?.some((e) => e.read)
+        ? { reads: written.map((e) => e.read), written: (list as ArrayExpression).elements as Array<ObjectExpression | Identifier> }
+        : {}),
+      functions,
+      ancestors: parents,
+    });
   }
   return found;
+}
+
+/** An element of the array: a literal, or a name holding one. */
+function heldElement(element: Node | null, functions: readonly FunctionNode[], held: HeldObjects): { object: ObjectExpression; read?: string } | undefined {
+  if (element?.type === 'ObjectExpression') return { object: element };
+  const object = element?.type === 'Identifier' ? held(element.name, functions) : undefined;
+  return object ? { object, read: (element as Identifier).name } : undefined;
 }
 
 /**
@@ -705,13 +743,15 @@ export function findUrlElicitationThrows(index: FileIndex): UrlElicitationThrow[
 export function urlThrowSites(t: UrlElicitationThrow): LegacySite[] {
   const functions = t.functions;
   const ancestors = [...t.ancestors, t.statement];
-  return (t.elicitations ?? []).map((element) => ({
-    call: element as ObjectExpression,
+  return (t.elicitations ?? []).map((element, i) => ({
+    // A held literal is asked where the throw names it.
+    call: t.written?.[i] ?? element,
     at: t.statement,
     shape: URL_THROW_SHAPE,
     receiverHead: '',
     kind: 'elicitUrl' as const,
     params: element,
+    ...(t.reads?.[i] ? { paramsRead: t.reads[i] } : {}),
     receiver: element,
     functions,
     enclosing: functions[functions.length - 1],

@@ -6,12 +6,15 @@ import type { Node } from '@babel/types';
 import { propertyOf, type FunctionNode } from './ast.ts';
 import { staticString } from './call-target.ts';
 import type { Declarations } from './file-index.ts';
+import type { HeldObjects } from './held-objects.ts';
 import { REQUEST_METHODS, REQUEST_SCHEMAS } from './sdk-surface.ts';
 
 /** Where names are looked up: the file's consts, from the functions around the call. */
 export interface Scope {
   declarations: Declarations;
   functions: readonly FunctionNode[];
+  /** The object literals names hold (see held-objects.ts), where a request's params may be followed. */
+  held?: HeldObjects;
 }
 
 /** The legacy method a schema of the SDK is for, by its name (`ElicitResultSchema`, `types.ListRootsRequestSchema`). */

@@ -140,6 +140,9 @@ export class TypeScriptFacts {
         ? ts.getParsedCommandLineOfConfigFile(config, overrides, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })?.options
         : undefined;
       const options = { ...(parsed ?? defaults), ...overrides };
+      // TypeScript 5, which most projects were written for, took every @types package when
+      // `types` was not set (`randomUUID` from node:crypto typed); 6 takes none unless told.
+      options.types ??= ['*'];
       project = { options, files: new Map(), parseKey: parseKey(ts, options) };
       this.projects.set(config, project);
     }

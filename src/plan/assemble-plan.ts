@@ -152,30 +152,34 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
       if (site.via && refusal.code === 'blocked-by-helper') continue;
       mark(file, site, refusal, handler);
     }
+    const inner = file.urlThrows.inner.filter((x) => x.handler === handler);
     if (result instanceof Refusal) {
+      for (const { t } of inner) markThrow(file, t, handler, result.site ? blockedBySibling(file, result) : result);
       for (const site of handlerSites) {
         // Through a helper, only the handler's own problem is news: the helper's markers say the rest.
         if (site.via && result.code === 'blocked-by-helper') continue;
         const own = result.site === undefined || result.site === site;
-        mark(
-          file,
-          site,
-          own
-            ? result
-            : refuse('blocked-by-sibling', 'otherSite', {
-                line: String(result.site!.call.loc!.start.line),
-                code: result.code,
-                request: quotedNode(file.source, result.site!.call),
-              }),
-          handler,
-        );
+        mark(file, site, own ? result : blockedBySibling(file, result), handler);
       }
       continue;
+    }
+    if (inner.length > 0) result.innerEdits = inner.map((x) => x.edit);
+    for (const { t } of inner) {
+      const { line, column } = t.statement.loc!.start;
+      file.reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler), status: 'migrated', lifted: [] });
     }
     planned.push(result);
     reportMigrated(file, result);
   }
   return planned;
+}
+
+function blockedBySibling(file: FilePlanning, result: Refusal): Refusal {
+  return refuse('blocked-by-sibling', 'otherSite', {
+    line: String(result.site!.call.loc!.start.line),
+    code: result.code,
+    request: quotedNode(file.source, result.site!.call),
+  });
 }
 
 /**
@@ -276,7 +280,11 @@ function usedOutside(
       return from === undefined ? [] : [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])].map((name) => ({ name, from, type: false }));
     });
   const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
-  return { builders: file.urlThrows.edits.length > 0 || splitOnly.length > 0, serverTypes: [...serverTypes], moduleNames: [...halves, ...typeNames] };
+  return {
+    builders: file.urlThrows.edits.length > 0 || planned.some((h) => h.innerEdits) || splitOnly.length > 0,
+    serverTypes: [...serverTypes],
+    moduleNames: [...halves, ...typeNames],
+  };
 }
 
 /**
@@ -322,6 +330,7 @@ function unusedAfter(file: FilePlanning, { byHandler, abandoned, migrates }: Out
   const replaced: Replaced[] = edits.map((e) => ({ start: e.start, end: e.end, text: e.text }));
   const renderable = new Set<number>();
   for (const { plan, sites } of migrated) {
+    for (const e of plan.innerEdits ?? []) replaced.push({ start: e.start, end: e.end, text: e.text });
     const asked = plan.points.flatMap((p) => p.requests.map((r) => r.requestText)).join('\n');
     // A thrown URL elicitation: the whole throw (its error class included) becomes the question.
     for (const site of sites) replaced.push({ start: (site.at ?? site.call).start!, end: (site.at ?? site.call).end!, text: asked });

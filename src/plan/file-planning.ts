@@ -79,9 +79,16 @@ export interface FilePlanning {
   readonly deferred: UnsplitHelper[];
   /**
    * URL elicitations returned as input requests at once (see planUrlThrow), the return types of
-   * their handlers widened to admit them, and the handlers one that cannot move leaves whole.
+   * their handlers widened to admit them, and the handlers one that cannot move leaves whole;
+   * `inner`: those of a handler that asks more, which its rewrite writes where they are.
    */
-  readonly urlThrows: { edits: Edit[]; returnTypes: Edit[]; planned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }>; blocked: Set<HandlerSite> };
+  readonly urlThrows: {
+    edits: Edit[];
+    returnTypes: Edit[];
+    planned: Array<{ t: UrlElicitationThrow; handler: HandlerSite }>;
+    blocked: Set<HandlerSite>;
+    inner: Array<{ t: UrlElicitationThrow; handler: HandlerSite; edit: Edit }>;
+  };
   readonly externalVia: ExternalCall[];
   /** The 2025-era arms of dual-era handlers deleted (see dual-era.ts), and the URL throws that went with them. */
   readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
@@ -130,7 +137,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     splits: [],
     preset: new Map(),
     deferred: [],
-    urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set() },
+    urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set(), inner: [] },
     externalVia: [],
     dualEra: { edits: [], throws: new Set() },
     delegations: [],

@@ -7,7 +7,7 @@ import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
-import { urlParamsText } from '../rewrite/edits/url-elicitation.ts';
+import { readableFields, urlParamsText } from '../rewrite/edits/url-elicitation.ts';
 import { locateRound, type LocatedRound } from './body-tree.ts';
 import { declaredBy, namesReadIn, type Declared } from './liveness.ts';
 import { Refusal, refuse } from './refusal.ts';
@@ -38,7 +38,7 @@ export function roundsOf(statements: Statement[], sites: LegacySite[], fn: Handl
     if (site.params && propertyOf(site.params, 'task') !== undefined) {
       return refuse('task-augmented', 'asTask').at(site);
     }
-    if (site.kind === 'elicitUrl' && (site.params?.type !== 'ObjectExpression' || site.paramsRead)) {
+    if (site.kind === 'elicitUrl' && (site.params?.type !== 'ObjectExpression' || (site.paramsRead !== undefined && !readableFields(site.params)))) {
       return refuse('url-elicitation', 'paramsNotInline').at(site);
     }
     if (rounds.some((r) => r.sites.includes(site))) continue; // taken with its Promise.all siblings
@@ -189,12 +189,9 @@ function inheritedName(name: string | undefined): name is string {
 export function plannedRequest(source: string, site: LegacySite, key: string, binding: Binding | undefined): PlannedRequest {
   const kind = site.kind!;
   const paramsText =
-    site.paramsRead ??
-    (kind === 'elicitUrl' && site.params?.type === 'ObjectExpression'
-      ? urlParamsText(source, site.params)
-      : site.params
-        ? source.slice(site.params.start!, site.params.end!)
-        : '');
+    kind === 'elicitUrl' && site.params?.type === 'ObjectExpression'
+      ? urlParamsText(source, site.params, site.paramsRead)
+      : (site.paramsRead ?? (site.params ? source.slice(site.params.start!, site.params.end!) : ''));
   const { line, column } = (site.at ?? site.call).loc!.start;
   return {
     key,

@@ -37,6 +37,8 @@ export function carriedAcross(lift: LiftContext, round: Round): { lifted: Lifted
   const readAfter = namesReadAfter(round);
   const lifted: LiftedLocal[] = [];
   const secrets: SecretLocal[] = [];
+  // A const destructured from JSON (the arguments) holds JSON, and shows what is made from it.
+  for (const d of inScope) if (!d.mutable && d.via === 'variable' && d.destructured && jsonBySyntax(d.destructured, lift.json)) lift.json.add(d.name);
   for (const d of inScope) {
     if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
     if (lift.rederived.has(d.start)) {

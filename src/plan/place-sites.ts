@@ -34,6 +34,7 @@ import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
 import { planUrlThrow } from './url-elicitation.ts';
+import { constDeclarations } from '../analyse/file-index.ts';
 
 /**
  * Sites refused before any handler is planned: every site of a module on the v1 SDK (imported
@@ -321,15 +322,20 @@ export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | s
  * leaves its handler whole.
  */
 export function placeUrlThrows(file: FilePlanning): void {
+  const declarations = constDeclarations(file.analysis.index);
   for (const t of file.analysis.urlThrows) {
     if (file.dualEra.throws.has(t)) continue;
     const handler = file.handlers.find((h) => h.fn === t.functions[t.functions.length - 1]);
-    const outcome = planUrlThrow(file.source, file.eol, t, handler?.fn, handler !== undefined && file.byHandler.has(handler));
+    const asks = handler ? (file.byHandler.get(handler) ?? []).map((s) => ({ start: (s.at ?? s.call).start! })) : [];
+    const outcome = planUrlThrow(t, handler && { fn: handler.fn, ctxIndex: handler.ctxIndex, asks }, { source: file.source, eol: file.eol, declarations });
     if (outcome === 'question') {
       for (const site of urlThrowSites(t)) addSite(file, handler!, site);
     } else if (outcome instanceof Refusal) {
       markThrow(file, t, handler, outcome);
       if (handler) file.urlThrows.blocked.add(handler);
+    } else if (outcome.inner) {
+      // Written by the handler's rewrite, and reported with it (see reportHandlers).
+      file.urlThrows.inner.push({ t, handler: handler!, edit: outcome.edit });
     } else {
       file.urlThrows.edits.push(outcome.edit);
       // Two throws of one handler (an if and its else) widen its return type once.

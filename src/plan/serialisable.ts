@@ -41,8 +41,10 @@ const JSON_FUNCTIONS = new Set([
   'decodeURIComponent',
   'encodeURI',
   'decodeURI',
+  // node:crypto's, and the Web Crypto global's: a string.
+  'randomUUID',
 ]);
-const JSON_STATICS = /^(JSON\.(parse|stringify)|Math\.\w+|Number\.\w+|Object\.(keys|entries|values)|Array\.isArray|Date\.now)$/;
+const JSON_STATICS = /^(JSON\.(parse|stringify)|Math\.\w+|Number\.\w+|Object\.(keys|entries|values)|Array\.isArray|Date\.now|crypto\.randomUUID)$/;
 /** Methods whose result is a string, number or boolean whatever they are called on. */
 const PRIMITIVE_METHODS = new Set([
   'toString',

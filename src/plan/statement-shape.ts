@@ -57,7 +57,8 @@ export function statementShape(statement: Statement, source: string): StatementS
     const error = statement.argument;
     const list =
       error.type === 'NewExpression' && error.callee.type === 'Identifier' && error.callee.name === URL_ELICITATION_ERROR ? error.arguments[0] : undefined;
-    if (list?.type === 'ArrayExpression' && list.elements.length > 0 && list.elements.every((e) => e?.type === 'ObjectExpression'))
+    // An element may be a name holding the literal (see held-objects.ts).
+    if (list?.type === 'ArrayExpression' && list.elements.length > 0 && list.elements.every((e) => e?.type === 'ObjectExpression' || e?.type === 'Identifier'))
       return { calls: list.elements as Node[], binding: { form: 'discard' } };
   }
   return undefined;

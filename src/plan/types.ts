@@ -168,6 +168,8 @@ export interface HandlerPlan {
   serverText?: string;
   /** Literal spans whose lines must not be re-indented (their text is data). */
   verbatim: Span[];
+  /** Edits inside statements the body keeps, applied where they are written (a thrown URL elicitation returned instead, see retry-marker.ts). */
+  innerEdits?: Edit[];
   /** The body as a tree of the lists that lead to questions. */
   tree: ListPlan;
   /** Statements before a question (by start) that run on every entry: they only derive values (see rederive.ts). */

@@ -61,6 +61,7 @@ export function renderHandler(
   out.push(...r.list(tree, layout.body, I, I));
   out.push(source.slice(lineStartOf(source, tree.close), body.end).replace(/\r(?=\n|$)/g, ''));
   if (r.unwrittenMarkers()) throw new Error(`internal error: a marker inside ${plan.id} has no line of the rewritten body to go above`);
+  if (r.unappliedEdits()) throw new Error(`internal error: an edit inside ${plan.id} has no line of the rewritten body to go in`);
 
   const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
@@ -84,6 +85,8 @@ class BodyRenderer {
   private readonly markers: Map<number, Marker>;
   /** The source lines (by start) the body leaves out. */
   private readonly dropped: ReadonlySet<number>;
+  /** The plan's inner edits written so far. */
+  private readonly applied = new Set<Edit>();
 
   constructor(
     private readonly source: string,
@@ -177,8 +180,20 @@ class BodyRenderer {
   private itemLines(item: ItemPlan, edits: readonly Edit[], orig: string, target: string): string[] {
     const from = lineStartOf(this.source, item.span.start);
     const to = lineEndOf(this.source, item.span.end);
-    const { lines, starts } = this.spliced(from, to, edits);
+    const { lines, starts } = this.spliced(from, to, [...edits, ...this.innerIn(from, to)]);
     return this.reindent(lines, starts, orig, target);
+  }
+
+  /** The plan's edits inside source[from, to). */
+  private innerIn(from: number, to: number): Edit[] {
+    const inside = (this.plan.innerEdits ?? []).filter((e) => from <= e.start && e.end <= to);
+    for (const e of inside) this.applied.add(e);
+    return inside;
+  }
+
+  /** Whether an edit of the plan found no line of the rewritten body to go in. */
+  unappliedEdits(): boolean {
+    return (this.plan.innerEdits ?? []).some((e) => !this.applied.has(e));
   }
 
   private localsType(locals: readonly LiftedLocal[]): string {
@@ -427,6 +442,11 @@ class BodyRenderer {
   /** Whole lines of source[from, to) moved from `orig` to `target` indentation. */
   private shift(from: number, to: number, orig: string, target: string): string[] {
     if (to <= from) return [];
+    const inner = this.innerIn(from, to);
+    if (inner.length > 0) {
+      const { lines, starts } = this.spliced(from, this.source[to - 1] === '\n' ? to - 1 : to, inner);
+      return this.reindent(lines, starts, orig, target);
+    }
     const lines = this.source.slice(from, to).replace(/\n$/, '').split('\n');
     const starts: number[] = [];
     let at = from;
