@@ -19,7 +19,9 @@ export type HandlerName =
   /** Such a local holding an object the handler made itself (`new Set()`, `[]`): it may be changed. */
   | 'fresh'
   /** Any other local: its value came from work that runs once. */
-  | 'local';
+  | 'local'
+  /** A value the caller passes again on the retry (a helper's parameter): read, never changed, not known to be JSON. */
+  | 'parameter';
 
 export interface PurityScope {
   /** What the handler's own name is, undefined for a name declared outside the handler (or a global). */
@@ -392,7 +394,9 @@ class Checker {
     if (n.type !== 'Identifier' || frame.lookup(n.name) || frame.inFunction) return false;
     const role = this.scope.handlerName(n.name);
     // A low-level handler's request: its `_meta` (the progress token) is the retry's too.
-    return role === 'context' ? names.some((name) => REQUEST_BOUND.has(name)) : role === 'argument' && names.includes('_meta');
+    // A parameter may be a context: its request-bound members are refused as a context's are.
+    if (role === 'context' || role === 'parameter') return names.some((name) => REQUEST_BOUND.has(name));
+    return role === 'argument' && names.includes('_meta');
   }
 
   private object(e: Extract<Node, { type: 'ObjectExpression' }>, frame: Frame): Blocker {

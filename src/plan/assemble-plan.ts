@@ -119,6 +119,8 @@ function applySplits(file: FilePlanning, { abandoned }: Outcomes): Edit[] {
       handler: `helper:${split.name}`,
       status: 'migrated',
       lifted: [],
+      ...(split.rederived ? { rederived: split.rederived } : {}),
+      ...(split.rerun ? { rerun: split.rerun } : {}),
       guidance: KINDS[site.kind!].guidance,
     });
   }

@@ -12,6 +12,7 @@ import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import type { TypeNames } from './server-type-names.ts';
+import type { PurityContext } from './helper-locals.ts';
 import { maybeAskSplit } from './maybe-ask-split.ts';
 import { askedFirst, splitHelper, type HelperSplit } from './split-helper.ts';
 
@@ -31,6 +32,8 @@ interface TreeContext {
   /** How the halves name the server package's types; undefined in JavaScript. */
   types: TypeNames | undefined;
   eol: string;
+  /** What the purity checks of the helpers' locals and their callers' arguments are told. */
+  purity: PurityContext;
   /** Why a helper may not be split here, or undefined. */
   kept(fn: FunctionNode): string | undefined;
   /** Whether other modules may call it (then nothing here need call it). */
@@ -57,8 +60,8 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
   // A helper that does something before it asks may return without asking: its split says so.
   const split = askedFirst(source, site)
-    ? splitHelper(source, site, calls, context.types, context.eol)
-    : maybeAskSplit(source, site, calls, context.types, context.eol);
+    ? splitHelper(source, site, calls, context.types, context.eol, context.purity)
+    : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });
   for (const call of calls) {

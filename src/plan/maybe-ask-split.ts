@@ -5,29 +5,37 @@
 // resolves to `{ value }` (what the helper returned without asking) or `{ ask }` (the question);
 // `xResult(answer, ...)` is what the helper made of the answer: the code after the question, in
 // the blocks around it, then the code after those. Only the answer and the helper's arguments
-// reach the result half: a local computed before the question would have to travel, and is
-// refused.
+// reach the result half: a local set before the question that the code after it reads is
+// derived there again when it can be (helper-locals.ts), and the helper is refused when not.
 import type { Node, Statement } from '@babel/types';
 import { annotatedType, argumentParams, boundNames, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { TS_TYPES } from '../analyse/babel.cjs';
 import type { NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
-import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
+import { codeSnippet } from '../core/escape.ts';
+import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType, startsLine } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/maybe-ask-helper.ts';
-import { declaredBy } from './liveness.ts';
+import { resultPrefix, type PurityContext } from './helper-locals.ts';
 import { answerBinding, callersProblem, declarationOf, namesOf, paramsUsed, requestHalf, shapeCalls, type Answer, type HelperSplit } from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
-export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
+export function maybeAskSplit(
+  source: string,
+  site: LegacySite,
+  calls: NamedCall[],
+  types: TypeNames | undefined,
+  eol: string,
+  purity: PurityContext,
+): HelperSplit | string {
   const typed = types !== undefined;
   const fn = site.enclosing!;
   const holder = declarationOf(site, fn);
   if (!holder) return 'it is a helper that is not a plain function declaration, a const function or a method.';
-  const why = helperProblem(fn) ?? callersProblem(calls);
+  const why = helperProblem(fn) ?? callersProblem(calls, purity);
   if (why) return `it is a helper ${why}`;
   const path = pathTo(fn, site);
   if (typeof path === 'string') return `it is a helper ${path}`;
@@ -40,13 +48,20 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
   const after = continuation(path);
-  const afterProblem = continuationProblem(fn, path, after, holder.method) ?? capabilitiesAfter(after);
+  const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
+  const afterNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
+  const prefix = resultPrefix(purity, fn, path, after, afterNames);
+  if (typeof prefix === 'string') return `it is a helper ${prefix}`;
+  const rederived = prefix.statements;
+  const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
+  const shared = rederived.find((s) => !startsLine(source, s.start!));
+  if (shared)
+    return `it is a helper whose code after its request reads what \`${codeSnippet(source.slice(shared.start!, shared.end!), 60)}\` derives, written on a line after other code.`;
 
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
   const request = requestHalf(source, site);
-  const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
-  const resultNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
+  const resultNames = new Set([...afterNames, ...rederived.flatMap((s) => [...referencedNames(s)])]);
   const requestNames = new Set([...namesOutside(fn.body, [statementSpan(statement), ...removedAfter(source, path)]), ...request.names]);
   const identity = answer.form === 'return' && !wrap;
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
@@ -77,7 +92,9 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
       ),
       renamed(holder.node, fn, holder.name),
     ],
-    ...(identity ? {} : { result: resultHalf(source, fn, path, answer, wrap, shape, types) }),
+    ...(identity
+      ? {}
+      : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types), rederived: rederived.map((s) => statementLines(source, s)) } }),
   });
   const imports = types
     ? [
@@ -86,7 +103,8 @@ export function maybeAskSplit(source: string, site: LegacySite, calls: NamedCall
         ...(shape.takesContext ? typeImports(types, 'ServerContext') : []),
       ]
     : [];
-  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}) };
+  const again = prefix.names.length > 0 ? { rederived: prefix.names, ...(prefix.calls.length > 0 ? { rerun: prefix.calls } : {}) } : {};
+  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}), ...again };
 }
 
 /** Whether a handler's `mrtr.value` names the answer's type: the result half is not passed by its name alone. */
@@ -162,7 +180,7 @@ function readsCapabilities(node: Node): boolean {
   return found;
 }
 
-/** Why the code after the question cannot be the result half (`that ...`): it awaits, uses `this`, or reads a local computed before the question. */
+/** Why the code after the question (with what it derives again) cannot be the result half (`that ...`): it awaits, uses `this`, or reads a parameter changed before. */
 function continuationProblem(fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
   let awaits = false;
   let usesThis = false;
@@ -176,12 +194,9 @@ function continuationProblem(fn: FunctionNode, path: readonly Step[], after: rea
   if (awaits) return 'that awaits more after its request.';
   if (usesThis && !method) return 'that uses `this` after its request.';
   const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
-  const before = path.flatMap((step) => step.list.slice(0, step.index).flatMap((s) => declaredBy(s)));
-  const carried = before.find((d) => read.has(d.name));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
   const changed = [...assignedOutside(path[0]!.list, after)].find((n) => read.has(n) && fn.params.some((p) => p.type === 'Identifier' && p.name === n));
-  if (changed) return `whose code after its request reads the parameter \`${changed}\`, which it changes before it.`;
-  return carried ? `whose code after its request reads \`${carried.name}\`, computed before it (it would have to travel with the question).` : undefined;
+  return changed ? `whose code after its request reads the parameter \`${changed}\`, which it changes before it.` : undefined;
 }
 
 /** The names the statements assign outside the nodes `skipped` (the code after the question). */
@@ -320,6 +335,11 @@ function removedAfter(source: string, path: readonly Step[]): Span[] {
   const rest = last.list.slice(last.index + 1);
   if (rest.length === 0 || !last.block) return [];
   return [{ start: lineEndOf(source, last.list[last.index]!.end!) + 1, end: lineStartOf(source, last.block.end! - 1) }];
+}
+
+/** A statement the result half runs again: its text from its first line's indentation, and that indentation. */
+function statementLines(source: string, statement: Statement): { span: Span; indent: string } {
+  return { span: statementSpan(statement), indent: indentAt(source, statement.start!) };
 }
 
 function statementSpan(statement: Statement): Span {

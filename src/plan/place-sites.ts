@@ -304,6 +304,7 @@ export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | s
       handlers: file.handlers,
       types: analysis.typed ? serverTypeNames(analysis) : undefined,
       eol: file.eol,
+      purity: { analysis, facts: file.options.typeFacts, idempotent: file.options.idempotent ?? [] },
       kept,
       exported,
     },

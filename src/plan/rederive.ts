@@ -60,7 +60,7 @@ export function rederivation(input: RederiveInput): Rederived {
   const candidates = candidatesOf(input);
   if (candidates.length === 0) return { statements: new Set(), locals: new Set(), names: [], calls: [] };
   const own = handlerNames(input);
-  const scope = new HandlerScope(input, own);
+  const scope = new HandlerScope({ ...input, fn: input.handler.fn }, own);
   const excluded = new Set([...own.twice]);
   for (;;) {
     const derivable = derivableOf(candidates, scope, excluded);
@@ -264,7 +264,7 @@ function headerOf(s: Statement): Node[] {
 }
 
 /** Names assigned, or whose object is changed (`x.a = 1`, `x.push(...)`), in `nodes`. */
-function changedNames(nodes: readonly Node[]): Set<string> {
+export function changedNames(nodes: readonly Node[]): Set<string> {
   const names = new Set<string>();
   const root = (n: Node): string | undefined => {
     while (n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') n = n.object;
@@ -292,11 +292,11 @@ function changedNames(nodes: readonly Node[]): Set<string> {
   return names;
 }
 
-function rerunCall(source: string, node: Node, why: RerunCall['why']): RerunCall {
+export function rerunCall(source: string, node: Node, why: RerunCall['why']): RerunCall {
   return { text: codeSnippet(source.slice(node.start!, node.end!)), line: node.loc!.start.line, why };
 }
 
-function uniqueCalls(calls: RerunCall[]): RerunCall[] {
+export function uniqueCalls(calls: RerunCall[]): RerunCall[] {
   const seen = new Set<string>();
   return calls.filter((c) => {
     const key = `${c.line}:${c.text}`;
@@ -304,15 +304,31 @@ function uniqueCalls(calls: RerunCall[]): RerunCall[] {
   });
 }
 
+/** What a scope is made over: the function whose code is checked (a handler, a helper, a caller), and the file's facts. */
+export interface ScopeInput {
+  analysis: FileAnalysis;
+  fn: FunctionNode;
+  argNames: ReadonlySet<string>;
+  facts: TypeFacts | undefined;
+  idempotent: readonly string[];
+}
+
+/** The function's own names: those it declares, its context's, and (a helper's) the parameters its callers pass again. */
+export interface OwnNames {
+  declared: ReadonlySet<string>;
+  context: ReadonlySet<string>;
+  parameters?: ReadonlySet<string>;
+}
+
 /** What the purity check is told of the handler's names, the module's functions and the values' types. */
-class HandlerScope {
+export class HandlerScope {
   private derived: ReadonlyMap<string, HandlerName> = new Map();
   private readonly tagged: Comment[];
   private readonly chains = new Map<FunctionNode, readonly FunctionNode[]>();
 
   constructor(
-    private readonly input: RederiveInput,
-    private readonly own: { declared: ReadonlySet<string>; context: ReadonlySet<string> },
+    private readonly input: ScopeInput,
+    private readonly own: OwnNames,
   ) {
     this.tagged = idempotentComments(input.analysis.comments);
   }
@@ -334,6 +350,7 @@ class HandlerScope {
     if (this.input.argNames.has(name)) return 'argument';
     const derived = this.derived.get(name);
     if (derived) return derived;
+    if (this.own.parameters?.has(name)) return 'parameter';
     return this.own.declared.has(name) ? 'local' : undefined;
   }
 
@@ -352,7 +369,7 @@ class HandlerScope {
     const within = (outer: Node, inner: Node) => outer.start! <= inner.start! && inner.end! <= outer.end!;
     let found: FunctionNode | undefined;
     for (const { node: fn } of this.input.analysis.index.functions) if (within(fn, node) && (!found || within(found, fn))) found = fn;
-    return found ?? this.input.handler.fn;
+    return found ?? this.input.fn;
   }
 
   private resolver() {
@@ -360,7 +377,7 @@ class HandlerScope {
   }
 
   private functionNamed(name: string, from: FunctionNode | undefined): FunctionNode | undefined {
-    const binding = this.resolver().bindingOf(name, this.chainOf(from ?? this.input.handler.fn));
+    const binding = this.resolver().bindingOf(name, this.chainOf(from ?? this.input.fn));
     if (binding?.kind === 'function') return binding.fn;
     if (binding?.kind === 'variable' && binding.constant && binding.init && isFunction(binding.init)) return binding.init;
     return undefined;
@@ -409,7 +426,7 @@ class HandlerScope {
   /** Where the statement holding a call of the handler body starts. */
   private statementOf(call: Node): number {
     let found = call.start!;
-    walk(this.input.handler.fn.body, (node) => {
+    walk(this.input.fn.body, (node) => {
       if (node.start! > call.start! || node.end! < call.end!) return false;
       if (/Statement$|Declaration$/.test(node.type) && node.type !== 'BlockStatement') found = node.start!;
       return undefined;

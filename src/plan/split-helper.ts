@@ -10,8 +10,9 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import { type Edit, promisedType } from '../core/vocabulary.ts';
 import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helper.ts';
+import { argumentsProblem, type PurityContext } from './helper-locals.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
-import type { SplitShape } from './types.ts';
+import type { RerunCall, SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -21,6 +22,9 @@ export interface HelperSplit extends SplitShape {
   requestCall(args: string[], receiver?: string): string;
   /** Wraps an answer into what the helper returned, for the arguments of one call; identity when it returned the answer. */
   resultCall(answer: string, args: string[], receiver?: string): string;
+  /** The locals its result half derives again, and the calls that makes: they run again on the retry. */
+  rederived?: string[];
+  rerun?: RerunCall[];
   /** The import specifiers of the server package's types its halves name, when they are not the answer's alone (`type InputRequest`, `type ElicitResult as McpElicitResult`). */
   types?: string[];
 }
@@ -29,8 +33,15 @@ export interface HelperSplit extends SplitShape {
  * The split, or why the helper cannot be split (`it is a helper that ...`). `site` is the
  * request the helper makes, or (a helper calling a helper) its call of a split helper.
  */
-export function splitHelper(source: string, site: LegacySite, calls: NamedCall[], types: TypeNames | undefined, eol: string): HelperSplit | string {
-  const helper = splittable(source, site, calls);
+export function splitHelper(
+  source: string,
+  site: LegacySite,
+  calls: NamedCall[],
+  types: TypeNames | undefined,
+  eol: string,
+  purity: PurityContext,
+): HelperSplit | string {
+  const helper = splittable(source, site, calls, purity);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
   // An inner helper that may answer without asking hands this one a value, not an answer.
   if (site.via?.maybeAsk && helper.answer.form !== 'return')
@@ -80,7 +91,7 @@ interface Splittable {
 }
 
 /** The parts of a helper whose request is its first statement, or why it does not split (`that ...`). */
-function splittable(source: string, site: LegacySite, calls: NamedCall[]): Splittable | string {
+function splittable(source: string, site: LegacySite, calls: NamedCall[], purity: PurityContext): Splittable | string {
   const fn = site.enclosing!;
   const holder = declarationOf(site, fn);
   if (!holder) return 'that is not a plain function declaration, a const function or a method.';
@@ -99,7 +110,7 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[]): Split
   // A function's result half becomes a plain function: `this` would not be the helper's (a
   // method's halves stay methods).
   if (usesThis && !holder.method) return 'that uses `this`.';
-  return callersProblem(calls) ?? { fn, holder, answer, first, post };
+  return callersProblem(calls, purity) ?? { fn, holder, answer, first, post };
 }
 
 /** Whether the helper's request is its first statement (or what an arrow returns): else see maybe-ask-split.ts. */
@@ -111,14 +122,13 @@ export function askedFirst(source: string, site: LegacySite): boolean {
 }
 
 /** Why a caller's call cannot become a request and a result computed on resume, if one cannot. */
-export function callersProblem(calls: NamedCall[]): string | undefined {
+export function callersProblem(calls: NamedCall[], purity: PurityContext): string | undefined {
   for (const call of calls) {
     const parent = call.ancestors[call.ancestors.length - 1];
     const returned = parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === call.call);
     if (!parent || (parent.type !== 'AwaitExpression' && !returned)) return 'whose result a caller does not await (or return) where it calls it.';
-    if (call.call.arguments.some((a) => hasSideEffects(a))) {
-      return 'called with arguments that compute something (they would be computed again when the handler resumes).';
-    }
+    const args = argumentsProblem(purity, call);
+    if (args) return args;
     const callee = call.call.callee;
     if (callee.type === 'MemberExpression' && hasSideEffects(callee.object)) return 'called on a receiver that computes something.';
   }

@@ -28,6 +28,8 @@ export interface MaybeAskHalves {
     returnType?: string;
     /** A statement before the code after the question (the answer taken through an inner helper's result). */
     first?: string;
+    /** Statements before the question the result half runs again (their text, and the indentation of their list), first of all. */
+    rederived?: Array<{ span: Span; indent: string }>;
     frames: ContinuationFrame[];
     /** Lines inside these spans are data (template literals): never re-indented. */
     verbatim: Span[];
@@ -97,13 +99,17 @@ function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']
     }
     return out;
   };
+  const moved = (from: string, to: string) => (l: Line) => (l.verbatim || !l.text.startsWith(from) ? l : { ...l, text: to + l.text.slice(from.length) });
   let lines: Line[] = [...(first ? [{ text: frames[0]!.indent + first, verbatim: false }] : []), ...linesOf(frames[0]!.after)];
   for (let k = 1; k < frames.length; k++) {
     const frame = frames[k]!;
-    const inner = frames[k - 1]!;
-    lines = lines.map((l) => (l.verbatim || !l.text.startsWith(inner.indent) ? l : { ...l, text: frame.indent + l.text.slice(inner.indent.length) }));
+    lines = lines.map(moved(frames[k - 1]!.indent, frame.indent));
     lines.push(...linesOf(frame.after));
   }
+  // What it derives again opens it, each statement moved from its own list's level to the body's.
+  const body = frames[frames.length - 1]!.indent;
+  const again = (result.rederived ?? []).flatMap(({ span, indent }) => linesOf({ start: span.start - indent.length, end: span.end }).map(moved(indent, body)));
+  lines.unshift(...again);
   const text = lines.map((l) => (l.verbatim || l.text.trim() !== '' ? l.text : ''));
   // The blank lines between the question and what follows it do not open the result half.
   while (text[0] === '') text.shift();

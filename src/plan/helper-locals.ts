@@ -1,0 +1,206 @@
+// What a split helper's halves need of the code before its question, and what its callers'
+// arguments may be. The result half runs on the retry, in another call: a local computed before
+// the question that the code after it reads is there only if the result half derives it again.
+// A local that only derives values (from the parameters the caller passes again, constants,
+// pure functions: src/analyse/purity.ts) is derived again there, its statements copied before
+// the code after the question, and so is a `let` declared without a value that nothing before
+// the question assigns. Any other is refused, naming the statement that keeps it. A caller's
+// argument is evaluated again when the handler resumes: it may be when it only derives values.
+import type { Node, Statement } from '@babel/types';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { argumentParams, boundNames, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
+import type { NamedCall } from '../analyse/call-graph.ts';
+import { expressionPurity, isFreshValue, statementPurity, type HandlerName } from '../analyse/purity.ts';
+import type { TypeFacts } from '../analyse/type-facts.ts';
+import { codeSnippet } from '../core/escape.ts';
+import { declaredBy } from './liveness.ts';
+import { changedNames, HandlerScope, rerunCall, uniqueCalls } from './rederive.ts';
+import type { RerunCall } from './types.ts';
+
+/** What the purity check of a helper (or of its callers' arguments) is told besides the code. */
+export interface PurityContext {
+  analysis: FileAnalysis;
+  facts: TypeFacts | undefined;
+  idempotent: readonly string[];
+}
+
+/** One list on the way from a helper's body to its question, and the index of the statement on the way. */
+export interface PathStep {
+  list: Statement[];
+  index: number;
+}
+
+/** The statements before the question the result half runs again, in order. */
+export interface ResultPrefix {
+  statements: Statement[];
+  /** The locals they declare. */
+  names: string[];
+  /** The calls they make: what runs again on the retry (the summary names them). */
+  calls: RerunCall[];
+}
+
+/**
+ * The statements the result half must run again so that the code after the question finds the
+ * locals it reads (`reads`) as they were when the helper asked, or why it cannot (`whose ...`).
+ */
+export function resultPrefix(
+  context: PurityContext,
+  fn: FunctionNode,
+  path: readonly PathStep[],
+  after: readonly Statement[],
+  reads: ReadonlySet<string>,
+): ResultPrefix | string {
+  const prefix = path.flatMap((step) => step.list.slice(0, step.index));
+  // The conditions on the way ran once; one that changed a local is not run again.
+  const heads = path.slice(0, -1).flatMap((step) => {
+    const s = step.list[step.index]!;
+    return s.type === 'IfStatement' ? [s.test] : [];
+  });
+  const declaring = new Map<string, Statement>();
+  for (const s of prefix) for (const d of declaredBy(s)) declaring.set(d.name, s);
+  const wanted = [...reads].filter((n) => declaring.has(n));
+  if (wanted.length === 0) return { statements: [], names: [], calls: [] };
+
+  const { pure, calls, headPure } = pureStatements(context, fn, prefix);
+  const copied = new Set<Statement>();
+  const names: string[] = [];
+  const { source } = context.analysis;
+  for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
+    if (names.includes(name)) continue;
+    names.push(name);
+    const declaration = declaring.get(name)!;
+    const changers = prefix.filter((s) => s !== declaration && changedNames([s]).has(name));
+    const blocker = [declaration, ...changers].find((s) => !pure.has(s)) ?? heads.find((h) => changedNames([h]).has(name));
+    if (blocker)
+      return `whose code after its request reads \`${name}\`, ${blocker === declaration ? 'set' : 'changed'} by ${quoted(source, blocker)}, which runs once and cannot be derived again.`;
+    for (const s of [declaration, ...changers]) {
+      copied.add(s);
+      for (const n of referencedNames(s)) if (declaring.has(n) && !names.includes(n)) wanted.push(n);
+    }
+  }
+  // Code that runs once and is handed what the result half derives again (or a local made from
+  // it) may have changed it: the copy would not be what the helper had when it asked.
+  const holders = holdersOf(prefix, new Set(names));
+  const once = [...prefix.filter((s) => !pure.has(s)), ...heads.filter((h) => !headPure(h))];
+  for (const s of once) {
+    const held = touched(s, holders);
+    if (held) return `whose code after its request reads \`${holders.get(held)}\`, which ${quoted(source, s)} is handed before it and may change.`;
+  }
+  const statements = prefix.filter((s) => copied.has(s));
+  // The result half is one block: a name the code after the question declares again (in an outer block) would clash.
+  const again = after.flatMap((s) => declaredBy(s)).find((d) => names.includes(d.name));
+  if (again) return `whose code after its request declares \`${again.name}\` again, in another block than the one it reads it from.`;
+  const awaiting = statements.find(awaits);
+  if (awaiting)
+    return `whose code after its request reads what ${quoted(context.analysis.source, awaiting)} derives with \`await\` (its result half does not await).`;
+  const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
+  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)) };
+}
+
+/**
+ * The helper's statements before its question that only derive values, given those before them,
+ * and whether a condition on the way does (read with every local derived before the question).
+ */
+function pureStatements(
+  context: PurityContext,
+  fn: FunctionNode,
+  prefix: readonly Statement[],
+): { pure: Set<Statement>; calls: Map<Statement, RerunCall[]>; headPure(head: Node): boolean } {
+  const parameters = new Set(argumentParams(fn).flatMap((p) => boundNames(p).map((b) => b.name)));
+  const scope = new HandlerScope({ ...context, fn, argNames: new Set() }, { declared: ownNames(fn), context: new Set(), parameters });
+  const derived = new Map<string, HandlerName>();
+  const pure = new Set<Statement>();
+  const calls = new Map<Statement, RerunCall[]>();
+  for (const s of prefix) {
+    const purity = statementPurity(s, scope.with(derived));
+    if (purity.blocker) continue;
+    pure.add(s);
+    calls.set(
+      s,
+      purity.calls.map((c) => rerunCall(context.analysis.source, c.node, c.why)),
+    );
+    for (const d of declaredBy(s)) derived.set(d.name, freshIn(s, d.name) ? 'fresh' : 'derived');
+  }
+  return { pure, calls, headPure: (head) => expressionPurity(head, scope.with(derived)).blocker === undefined };
+}
+
+/** The derived locals and those declared from them before the question, each with the derived local it holds (or was made from). */
+function holdersOf(prefix: readonly Statement[], names: ReadonlySet<string>): Map<string, string> {
+  const holders = new Map([...names].map((n) => [n, n]));
+  for (const s of prefix) {
+    const from = [...referencedNames(s)].find((n) => holders.has(n));
+    if (from) for (const d of declaredBy(s)) if (!holders.has(d.name)) holders.set(d.name, holders.get(from)!);
+  }
+  return holders;
+}
+
+/** Whether `name` is declared by `s` with an object nothing else holds (it may then be changed). */
+function freshIn(s: Statement, name: string): boolean {
+  if (s.type !== 'VariableDeclaration') return false;
+  return s.declarations.some((d) => d.id.type === 'Identifier' && d.id.name === name && d.init !== null && d.init !== undefined && isFreshValue(d.init));
+}
+
+/** Every name a function's body declares (outside functions nested in it). */
+function ownNames(fn: FunctionNode): Set<string> {
+  const names = new Set<string>();
+  walk(fn.body, (node) => {
+    if (isFunction(node)) {
+      if (node.type === 'FunctionDeclaration' && node.id) names.add(node.id.name);
+      return false;
+    }
+    if (node.type === 'VariableDeclarator') for (const b of boundNames(node.id)) names.add(b.name);
+    if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) names.add(b.name);
+    return undefined;
+  });
+  return names;
+}
+
+/**
+ * A holder the code changes (`x.a = 1`, `x.push(...)`) or hands on whole (`f(x)`, `y = x`): then
+ * what it holds may change. Reading a member (`f(x.name)`) hands on the member, not the holder.
+ */
+function touched(code: Node, holders: ReadonlyMap<string, string>): string | undefined {
+  const changed = [...changedNames([code])].find((n) => holders.has(n));
+  if (changed) return changed;
+  let handed: string | undefined;
+  walk(code, (node, parents) => {
+    const parent = parents[parents.length - 1];
+    if (handed || node.type !== 'Identifier' || !holders.has(node.name) || !parent || isNonReferencePosition(node, parent)) return undefined;
+    const member = (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.object === node;
+    if (!member) handed = node.name;
+    return undefined;
+  });
+  return handed;
+}
+
+/** Whether a statement awaits (outside functions nested in it). */
+function awaits(s: Statement): boolean {
+  let found = false;
+  walk(s, (node) => (isFunction(node) ? false : void (node.type === 'AwaitExpression' && (found = true))));
+  return found;
+}
+
+/**
+ * Why a caller's arguments cannot be evaluated again when the handler resumes (the request half
+ * takes them on the first call, the result half on the retry), or undefined: each only derives
+ * values from what the caller has (its locals are its own to keep or derive again).
+ */
+export function argumentsProblem(context: PurityContext, call: NamedCall): string | undefined {
+  const caller = call.functions[call.functions.length - 1];
+  if (!caller) return undefined;
+  const parameters = new Set([...argumentParams(caller).flatMap((p) => boundNames(p).map((b) => b.name)), ...ownNames(caller)]);
+  const scope = new HandlerScope({ ...context, fn: caller, argNames: new Set() }, { declared: new Set(), context: new Set(), parameters });
+  for (const arg of call.call.arguments) {
+    const blocker = expressionPurity(arg, scope.with(new Map())).blocker;
+    if (!blocker) continue;
+    const { source } = context.analysis;
+    const because = blocker === arg ? '' : `: \`${codeSnippet(source.slice(blocker.start!, blocker.end!), 60)}\` may do more than compute a value`;
+    return `called with the argument ${quoted(source, arg)}, which would be evaluated again when the handler resumes${because}.`;
+  }
+  return undefined;
+}
+
+/** `` `text` (line N) `` of a piece of code. */
+function quoted(source: string, node: Node): string {
+  return `\`${codeSnippet(source.slice(node.start!, node.end!), 60)}\` (line ${node.loc!.start.line})`;
+}
