@@ -50,18 +50,7 @@ export interface FileAnalysis {
 }
 
 export function analyseFile(source: string, fileName: string): FileAnalysis {
-  const dialect = dialectOf(fileName);
-  const ast = parseSource(source, dialect);
-  const program = ast.program;
-
-  const imports: FileImports = { afterImports: 0, importedNames: new Map(), serverImported: new Map(), serverClasses: new Set(['McpServer']) };
-  const exportedNames = new Set<string>();
-  for (const statement of program.body) {
-    if (statement.type === 'ImportDeclaration') addImport(statement, imports);
-    else addExports(statement, exportedNames);
-  }
-
-  const index = indexFile(program);
+  const { dialect, ast, program, imports, exportedNames, index } = readModule(source, fileName);
   const found = findHandlers(index, imports.importedNames);
   // A project's own registry in this module, and the handlers its declarations here hold.
   const registries = findRegistries(index);
@@ -88,6 +77,29 @@ export function analyseFile(source: string, fileName: string): FileAnalysis {
     importedNames: imports.importedNames,
     afterImports: imports.afterImports,
   };
+}
+
+/**
+ * Only what `check` reads of a file (its comments and sites): the analysis of a text a run
+ * made, which nothing plans, without the handlers, registries and names the planner needs.
+ */
+export function analyseSites(source: string, fileName: string): Pick<FileAnalysis, 'source' | 'comments' | 'sites'> {
+  const { ast, imports, index } = readModule(source, fileName);
+  return { source, comments: ast.comments ?? [], sites: findLegacySites(index, imports.importedNames) };
+}
+
+/** The file parsed, its imports and exports read, and its nodes indexed. */
+function readModule(source: string, fileName: string) {
+  const dialect = dialectOf(fileName);
+  const ast = parseSource(source, dialect);
+  const program = ast.program;
+  const imports: FileImports = { afterImports: 0, importedNames: new Map(), serverImported: new Map(), serverClasses: new Set(['McpServer']) };
+  const exportedNames = new Set<string>();
+  for (const statement of program.body) {
+    if (statement.type === 'ImportDeclaration') addImport(statement, imports);
+    else addExports(statement, exportedNames);
+  }
+  return { dialect, ast, program, imports, exportedNames, index: indexFile(program) };
 }
 
 /** What the file's imports say, gathered statement by statement. */

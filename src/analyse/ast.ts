@@ -204,6 +204,22 @@ export function isNonReferencePosition(id: Node, parent: Node): boolean {
   }
 }
 
+/** What only the type checker reads around an expression (`x as T`, `x satisfies T`, `x!`), or parentheses. */
+type TypeWrapper = Extract<Node, { type: 'TSAsExpression' | 'TSSatisfiesExpression' | 'TSNonNullExpression' | 'ParenthesizedExpression' }>;
+
+function isTypeWrapper(node: Node): node is TypeWrapper {
+  return (
+    node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSNonNullExpression' || node.type === 'ParenthesizedExpression'
+  );
+}
+
+/** The expression inside its type wrappers and parentheses (`(x as T)!` is `x` at run time). */
+export function withoutTypeWrappers(node: Node): Node {
+  let n = node;
+  while (isTypeWrapper(n)) n = n.expression;
+  return n;
+}
+
 /** `a.b.c` as a dotted string when the chain is plain identifiers / `this`, else undefined. */
 export function memberPath(node: Node): string | undefined {
   if (node.type === 'Identifier') return node.name;

@@ -4,7 +4,7 @@
 // 2026-07-28 connection (there is no initialize), so a guarded registration would never be
 // made; the SDK itself refuses an input request whose capability the client did not declare.
 import type { Node, Statement } from '@babel/types';
-import { memberPath, referencedNames, someNode, stringValue, walk, type FunctionNode } from './ast.ts';
+import { memberPath, referencedNames, someNode, stringValue, walk, withoutTypeWrappers, type FunctionNode } from './ast.ts';
 import { HANDLER_REGISTRARS } from './sdk-surface.ts';
 
 /**
@@ -23,13 +23,6 @@ export type LocalFunctions = ReadonlyMap<string, FunctionNode | 'registers'>;
 
 const SERVERISH = /server$/i;
 
-function bare(node: Node): Node {
-  let n = node;
-  while (n.type === 'TSAsExpression' || n.type === 'TSNonNullExpression' || n.type === 'TSSatisfiesExpression' || n.type === 'ParenthesizedExpression')
-    n = n.expression;
-  return n;
-}
-
 /** `server.server.getClientCapabilities()`: the connection's client capabilities. */
 function isCapabilitiesRead(node: Node): boolean {
   if (node.type !== 'CallExpression' || node.arguments.length > 0) return false;
@@ -42,7 +35,7 @@ function isCapabilitiesRead(node: Node): boolean {
 
 /** The capabilities object: the read itself, `read || {}`, `read ?? {}`, or a const holding one. */
 function isCapabilities(node: Node, names: CapabilityNames): boolean {
-  const n = bare(node);
+  const n = withoutTypeWrappers(node);
   if (isCapabilitiesRead(n)) return true;
   if (n.type === 'Identifier') return names.get(n.name) === 'object';
   return n.type === 'LogicalExpression' && (n.operator === '||' || n.operator === '??') && n.right.type === 'ObjectExpression' && isCapabilities(n.left, names);
@@ -50,7 +43,7 @@ function isCapabilities(node: Node, names: CapabilityNames): boolean {
 
 /** One declared capability or a part of it: `caps.elicitation`, `caps?.elicitation?.url`. */
 function isCapabilityValue(node: Node, names: CapabilityNames): boolean {
-  const n = bare(node);
+  const n = withoutTypeWrappers(node);
   if (n.type === 'Identifier') return names.get(n.name) === 'value';
   if (n.type !== 'MemberExpression' && n.type !== 'OptionalMemberExpression') return false;
   if (n.computed && stringValue(n.property) === undefined) return false;
@@ -104,11 +97,11 @@ const NOTHING = (n: Node) => (n.type === 'Identifier' && n.name === 'undefined')
  * `caps.elicitation !== undefined`, `!!caps.sampling`, `'roots' in caps`, `a && b` of such.
  */
 export function isCapabilityTest(node: Node, names: CapabilityNames): boolean {
-  const n = bare(node);
+  const n = withoutTypeWrappers(node);
   if (isCapabilityValue(n, names)) return true;
   if (n.type === 'Identifier') return names.get(n.name) === 'test';
   if (n.type === 'UnaryExpression' && n.operator === '!') {
-    const inner = bare(n.argument);
+    const inner = withoutTypeWrappers(n.argument);
     return inner.type === 'UnaryExpression' && inner.operator === '!' && isCapabilityValue(inner.argument, names);
   }
   if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'Boolean' && n.arguments.length === 1)
@@ -118,7 +111,7 @@ export function isCapabilityTest(node: Node, names: CapabilityNames): boolean {
   if (n.type !== 'BinaryExpression') return false;
   if (n.operator === 'in') return GATED.has(stringValue(n.left) ?? '') && isCapabilities(n.right, names);
   if (n.operator !== '!==' && n.operator !== '!=') return false;
-  const [left, right] = [bare(n.left), bare(n.right)];
+  const [left, right] = [withoutTypeWrappers(n.left), withoutTypeWrappers(n.right)];
   if (left.type === 'UnaryExpression' && left.operator === 'typeof') return stringValue(right) === 'undefined' && isCapabilityValue(left.argument, names);
   return (isCapabilityValue(left, names) && NOTHING(right)) || (isCapabilityValue(right, names) && NOTHING(left));
 }
@@ -192,7 +185,7 @@ export function onlyRegisters(
   visiting = new Set<FunctionNode>(),
 ): boolean {
   if (statement.type === 'ExpressionStatement') {
-    const call = bare(statement.expression);
+    const call = withoutTypeWrappers(statement.expression);
     if (isRegistrationCall(call)) return true;
     if (call.type !== 'CallExpression' || call.callee.type !== 'Identifier') return false;
     const fn = functions.get(call.callee.name);
@@ -212,21 +205,23 @@ function testsRemovedCapability(test: Node, names: CapabilityNames): boolean {
 
 /** `a && !b`, `x !== undefined`, `'x' in caps` of capability reads or capability consts alone. */
 function onlyCapabilities(test: Node, names: CapabilityNames): boolean {
-  const n = bare(test);
+  const n = withoutTypeWrappers(test);
   if (n.type === 'LogicalExpression') return onlyCapabilities(n.left, names) && onlyCapabilities(n.right, names);
   if (n.type === 'UnaryExpression' && n.operator === '!') return onlyCapabilities(n.argument, names);
   if (n.type === 'BinaryExpression' && n.operator === 'in') return stringValue(n.left) !== undefined && isCapabilities(n.right, names);
   if (n.type === 'BinaryExpression' && (n.operator === '!==' || n.operator === '!='))
-    return (NOTHING(bare(n.right)) && capabilityChain(n.left, names)) || (NOTHING(bare(n.left)) && capabilityChain(n.right, names));
+    return (
+      (NOTHING(withoutTypeWrappers(n.right)) && capabilityChain(n.left, names)) || (NOTHING(withoutTypeWrappers(n.left)) && capabilityChain(n.right, names))
+    );
   return capabilityChain(n, names);
 }
 
 /** A capability const, or properties read down from the capabilities (`caps.tasks?.requests?.elicitation`). */
 function capabilityChain(node: Node, names: CapabilityNames): boolean {
-  let n = bare(node);
+  let n = withoutTypeWrappers(node);
   while ((n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && propertyName(n) !== undefined) {
     if (isCapabilities(n.object, names)) return true;
-    n = bare(n.object);
+    n = withoutTypeWrappers(n.object);
   }
   return n.type === 'Identifier' && names.has(n.name);
 }
@@ -264,7 +259,7 @@ function blockOnlyRegisters(statements: readonly Statement[], functions: LocalFu
 /** `if (!caps.elicitation) return;` (or `{ return; }`): the rest runs only for clients that declared it. */
 export function isEarlyReturnGuard(statement: Statement, names: CapabilityNames): boolean {
   if (statement.type !== 'IfStatement' || statement.alternate) return false;
-  const test = bare(statement.test);
+  const test = withoutTypeWrappers(statement.test);
   if (test.type !== 'UnaryExpression' || test.operator !== '!' || !isCapabilityTest(test.argument, names)) return false;
   const body = statementsOf(statement.consequent);
   return body.length === 1 && body[0]!.type === 'ReturnStatement' && !body[0]!.argument;

@@ -9,7 +9,7 @@
 // carries an arguments schema, first otherwise). Declarations handed to such a registry are
 // read in registry-declarations.ts.
 import type { CallExpression, Node } from '@babel/types';
-import { boundNames, isFunction, type FunctionNode } from './ast.ts';
+import { boundNames, isFunction, withoutTypeWrappers, type FunctionNode } from './ast.ts';
 import type { FileIndex, Indexed } from './file-index.ts';
 import { argumentsFirstType, typeDeclarations, type HandlerType } from './registry-handler-type.ts';
 import { ARGS_SCHEMA_PROPERTY } from './sdk-surface.ts';
@@ -184,14 +184,10 @@ function bindPattern(pattern: Node, from: Origin | undefined, origins: Map<strin
   }
 }
 
-function originOf(node: Node, origins: ReadonlyMap<string, Origin>, depth = 0): Origin | undefined {
+function originOf(wrapped: Node, origins: ReadonlyMap<string, Origin>, depth = 0): Origin | undefined {
   if (depth > 8) return undefined;
+  const node = withoutTypeWrappers(wrapped);
   switch (node.type) {
-    case 'TSAsExpression':
-    case 'TSSatisfiesExpression':
-    case 'TSNonNullExpression':
-    case 'ParenthesizedExpression':
-      return originOf(node.expression, origins, depth + 1);
     case 'AwaitExpression':
       return originOf(node.argument, origins, depth + 1);
     case 'Identifier': {

@@ -258,13 +258,13 @@ interface DiscoveredFile {
  * Files whose text mentions a marker, kept as the run reads them (no second read), and
  * scanned as the run analyses them (no second parse).
  */
-function markerTexts({ MARKER_TEXT, scanAnalysis }: CheckFindings) {
+function markerTexts({ mentionsMarker, scanAnalysis }: CheckFindings) {
   const texts = new Map<string, string>();
   const scanned = new Map<string, FileScan>();
   return {
     texts,
     scanned,
-    onText: (absolute: string, source: string) => void (MARKER_TEXT.test(source) && texts.set(absolute, source)),
+    onText: (absolute: string, source: string) => void (mentionsMarker(source) && texts.set(absolute, source)),
     onAnalysed: (absolute: string, analysis: FileAnalysis) => {
       if (texts.get(absolute) === analysis.source) scanned.set(absolute, scanAnalysis(analysis));
     },

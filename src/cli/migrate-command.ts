@@ -203,7 +203,7 @@ export async function runMigrateCommand(command: MigrateCommand, io: CliIo): Pro
 
 /** Steps 2 to 4 (see the top): the run's result, or the exit code of a refusal. */
 async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Progress, markerFiles: Set<string>): Promise<RunResult | number> {
-  const [{ runCodemod }, { unifiedDiff }, { discoverFiles }, { runDiscovered }, { MARKER_TEXT }] = await Promise.all([
+  const [{ runCodemod }, { unifiedDiff }, { discoverFiles }, { runDiscovered }, { mentionsMarker }] = await Promise.all([
     import('../engine/run.ts'),
     import('../report/diff.ts'),
     import('../engine/discover.ts'),
@@ -240,7 +240,7 @@ async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Prog
       ...(command.stateModule !== undefined ? { stateModule: command.stateModule } : {}),
       ...(command.types === false ? { types: false as const } : {}),
       ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}),
-      onText: (absolutePath: string, source: string) => void (MARKER_TEXT.test(source) && markerFiles.add(absolutePath)),
+      onText: (absolutePath: string, source: string) => void (mentionsMarker(source) && markerFiles.add(absolutePath)),
     },
     progress,
   );

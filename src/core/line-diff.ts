@@ -126,6 +126,16 @@ export function diffLines(before: readonly Line[], after: readonly Line[], regio
 /** The edit script for lines `[oldFrom, oldTo)` of `before` against `[newFrom, newTo)` of `after`. */
 function diffRange(before: readonly Line[], after: readonly Line[], oldFrom: number, oldTo: number, newFrom: number, newTo: number): LineEdit[] {
   // Lines compare by text and line break (a last line that gains a newline has changed).
+  const same = (x: Line, y: Line) => x.text === y.text && x.eol === y.eol;
+  const oldCount = oldTo - oldFrom;
+  const newCount = newTo - newFrom;
+  let head = 0;
+  while (head < oldCount && head < newCount && same(before[oldFrom + head]!, after[newFrom + head]!)) head++;
+  let tail = 0;
+  while (tail < oldCount - head && tail < newCount - head && same(before[oldTo - 1 - tail]!, after[newTo - 1 - tail]!)) tail++;
+
+  // Only the middle is interned: the head and tail are most of a file, and their keys were
+  // most of the time a diff took.
   const ids = new Map<string, number>();
   const intern = (line: Line) => {
     const key = line.text + line.eol;
@@ -133,18 +143,13 @@ function diffRange(before: readonly Line[], after: readonly Line[], oldFrom: num
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
   };
-  const a = before.slice(oldFrom, oldTo).map(intern);
-  const b = after.slice(newFrom, newTo).map(intern);
-
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const a = before.slice(oldFrom + head, oldTo - tail).map(intern);
+  const b = after.slice(newFrom + head, newTo - tail).map(intern);
 
   const edits: LineEdit[] = [];
   for (let i = 0; i < head; i++) edits.push({ op: 'equal', oldIndex: oldFrom + i, newIndex: newFrom + i });
   // Not push(...middle): a spread of a few hundred thousand edits overflows the call stack.
-  for (const edit of myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail), oldFrom + head, newFrom + head)) edits.push(edit);
+  for (const edit of myers(a, b, oldFrom + head, newFrom + head)) edits.push(edit);
   for (let i = tail; i > 0; i--) edits.push({ op: 'equal', oldIndex: oldTo - i, newIndex: newTo - i });
   return edits;
 }

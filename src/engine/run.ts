@@ -121,7 +121,12 @@ function scopeV1Upgrade(state: RunState, read: ReadCandidates): void {
   if (read.v1Queue.length === 0) return;
   const files = read.v1Queue.map((c) => ({ absolutePath: c.absolutePath, text: c.alias?.aliased ?? c.source }));
   const withSites = new Set(files.filter(hasSites).map((f) => f.absolutePath));
-  const sitesOffV1 = read.pending.filter((c) => hasSites({ absolutePath: c.absolutePath, text: c.source })).map((c) => c.absolutePath);
+  // Only a file that imports a module of the project can reach the v1 SDK through one; one
+  // analysed while the files were read is not parsed again (its transform parses it anyway).
+  const sitesOffV1 = read.pending
+    .filter((c) => state.modules.graph.importsOf(c.absolutePath).length > 0)
+    .filter((c) => (c.asked ? c.asked.analysis.sites.length > 0 : hasSites({ absolutePath: c.absolutePath, text: c.source })))
+    .map((c) => c.absolutePath);
   const scope = v1Scope(files, state.modules.graph, (f) => withSites.has(f.absolutePath), sitesOffV1);
   const kept = read.v1Queue.filter((c) => !scope.has(c.absolutePath));
   if (kept.length === 0) return;

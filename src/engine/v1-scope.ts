@@ -41,10 +41,25 @@ export function v1Scope(
   const scope = new Set(seeds);
   // To a fixed point: a module the upgrade takes because a server's module imports it (a tool
   // module) may have importers of its own on the v1 SDK (a test that hands it a v1 server).
-  for (let size = -1; size !== scope.size;) {
-    size = scope.size;
-    for (const file of reachable([...scope], (f) => graph.importersOf(f))) if (takeable.has(file)) scope.add(file);
-    for (const file of reachable([...scope], (f) => graph.importsOf(f))) if (takeable.has(file)) scope.add(file);
+  // Walked as a worklist, each way once: a module reached from any file of the scope leads to
+  // the same modules again, so a file taken is walked from only where it was not yet reached.
+  const walks = [(f: string) => graph.importersOf(f), (f: string) => graph.importsOf(f)].map((next) => ({ next, reached: new Set<string>() }));
+  const queue: Array<{ file: string; walk: (typeof walks)[number] }> = [];
+  const reach = (file: string, walk: (typeof walks)[number]) => {
+    if (walk.reached.has(file)) return;
+    walk.reached.add(file);
+    queue.push({ file, walk });
+  };
+  const take = (file: string) => {
+    scope.add(file);
+    for (const walk of walks) reach(file, walk);
+  };
+  for (const file of seeds) take(file);
+  for (let item = queue.pop(); item !== undefined; item = queue.pop()) {
+    for (const other of item.walk.next(item.file)) {
+      if (takeable.has(other) && !scope.has(other)) take(other);
+      else reach(other, item.walk);
+    }
   }
   return scope;
 }

@@ -19,7 +19,7 @@ import { passedOverByWalks } from '../engine/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeReason } from '../engine/run.ts';
 import { displayPath, readSource } from '../engine/source-files.ts';
 import type { FilePlan } from '../plan/types.ts';
-import { findingsForFile, MARKER_TEXT, scanAnalysis } from '../report/check-findings.ts';
+import { findingsForFile, mentionsMarker, scanAnalysis } from '../report/check-findings.ts';
 import { NOT_ANALYSED_RULE, type Finding } from '../report/formats/check-report.ts';
 import { planOrQuestions, planWithFacts, type TransformOptions, withLines } from '../transform.ts';
 
@@ -48,7 +48,7 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
   // module (check's cross-module pass): then each handler that calls it is marked.
   const helpers = helpersImported(path.dirname(absolutePath), source);
   const planned = candidate || helpers !== undefined;
-  const marked = MARKER_TEXT.test(source);
+  const marked = mentionsMarker(source);
   if (!planned && !marked) return { findings: [] };
   let analysis: FileAnalysis;
   try {

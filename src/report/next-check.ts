@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ChangedFile, RunResult, RunSite } from '../engine/run.ts';
 import { positionMap } from '../engine/position-map.ts';
 import { displayPath } from '../engine/source-files.ts';
-import { findingsForFile, MARKER_TEXT, scanSource } from './check-findings.ts';
+import { findingsForFile, mentionsMarker, scanSource } from './check-findings.ts';
 import { NOT_ANALYSED_RULE } from './formats/check-report.ts';
 
 export interface NextCheck {
@@ -40,7 +40,7 @@ export async function nextCheckFindings(
     const text = change ? change.output : await readFile(absolute, 'utf8').catch(() => undefined);
     if (text === undefined || /(^|\/)package\.json$/.test(file)) continue;
     const sites = (marked.get(file) ?? []).map((site) => (change ? { ...site, ...finalPlace(change)(site.line, site.column) } : site));
-    if (sites.length === 0 && !MARKER_TEXT.test(text)) continue;
+    if (sites.length === 0 && !mentionsMarker(text)) continue;
     const scan = await scanSource(text, absolute).catch(() => undefined);
     for (const finding of findingsForFile(file, sites, scan)) add(finding.ruleId);
   }
