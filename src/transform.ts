@@ -10,7 +10,7 @@ import { rewriteRegistrationGuards } from './rewrite/registration-guards.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
 import { rewriteEntryPoints, type EntryPointReport } from './rewrite/entry-points.ts';
 import { hasLineRefs, resolveLineRefs } from './plan/refusal.ts';
-import { positionMap } from './engine/position-map.ts';
+import { positionMap } from './core/position-map.ts';
 
 export interface TransformResult {
   output: string;

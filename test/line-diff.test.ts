@@ -1,12 +1,12 @@
 // The unified diff writer (src/core/line-diff.ts) checked against an independent patch
 // applier, the `diff` package's applyPatch (strict: no fuzz): every patch it writes must turn
 // the old text into the new one exactly, with or without the splices that made the new text.
-// Also the position mapping built on the line diff (src/engine/position-map.ts).
+// Also the position mapping built on the line diff (src/core/position-map.ts).
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Edit } from '../src/core/vocabulary.ts';
-import { positionMap } from '../src/engine/position-map.ts';
+import { positionMap } from '../src/core/position-map.ts';
 import { diffLines, spliceRegions, splitLines, unifiedPatch } from '../src/core/line-diff.ts';
 import { applyEdits } from '../src/rewrite/rewrite.ts';
 

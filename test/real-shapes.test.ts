@@ -756,7 +756,7 @@ ${body}
     const { plan, output } = transformSource(tool(`  const note = notes.get(id)!;\n${ask}\n  ${change}\n  return { content: [] };`), 'n.ts');
     expect(plan.sites.map((s) => [s.status, s.code])).toEqual([['marked', 'mutated-local']]);
     expect(plan.sites[0]!.reason).toContain('`note` refers to an object held elsewhere (`notes.get(id)!`)');
-    expect(output).toContain('@mrtr-todo(mutated-local): `note` is changed after the question');
+    expect(output).toContain('@mrtr-todo(mutated-local): `note` (line 7) is changed after the question');
   });
 
   it('carries a value the handler made itself from one read once, changed after the question', () => {

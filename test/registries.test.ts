@@ -230,7 +230,7 @@ registerTools(new McpServer({ name: 's', version: '1' }), [LIST, PICK]);
       'the registry types this handler `Callback` (line 6), with the arguments first, but registers a tool without a schema',
     );
     expect(output).toContain(
-      '  // @mrtr-todo(context-pattern): `Callback` (line 6) is args-first, ctx comes alone here — add a `(ctx) =>` form\n' +
+      '  // @mrtr-todo(context-pattern): `Callback` (line 13) is args-first, ctx comes alone here — add a `(ctx) =>` form\n' +
         '  const { roots } = await server.server.listRoots();',
     );
   });

@@ -18,7 +18,7 @@ import {
 import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import type { Registered } from './cross-module.ts';
 import { describeFsError } from './discover.ts';
-import { positionMap } from './position-map.ts';
+import { positionMap } from '../core/position-map.ts';
 import type { RunSettings } from './run-options.ts';
 import type { ChangedFile, ErrorStage, RunEntryPoint, RunError, RunSite } from './run-result.ts';
 import type { Placement } from './state-modules.ts';

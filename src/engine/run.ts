@@ -27,7 +27,7 @@ import { finishUpgradeOnly, runCandidate, RunningTransforms, type Candidate, typ
 import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
 import { HookRegistrars } from './hook-registrars.ts';
-import { positionMap } from './position-map.ts';
+import { positionMap } from '../core/position-map.ts';
 import { updateManifests } from './manifests.ts';
 import { readCandidates, type ReadCandidates } from './read-candidates.ts';
 import { DEFAULT_MAX_FILE_BYTES, type RunOptions } from './run-options.ts';

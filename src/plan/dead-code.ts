@@ -281,15 +281,17 @@ function once<T>(make: () => T): () => T {
 }
 
 /**
- * The private parameter properties of a class the module alone constructs: each `new` of it
+ * The private parameter properties (and plain parameters) of a class the module alone constructs: each `new` of it
  * passes the argument with nothing to run, outside the migrated bodies (their text is
  * rewritten whole), and the class's name is used only to construct it and in types.
  */
 function parameterProperties(program: Program, cls: Extract<Node, { type: 'ClassDeclaration' }>, bodies: readonly Span[]): Candidate[] {
   const ctor = cls.body.body.find((m): m is ClassMethod => m.type === 'ClassMethod' && m.kind === 'constructor');
+  // A plain parameter counts too: only the constructor reads it (`scope`), as when it was handed on to a class whose parameter went.
   const params =
     ctor?.params.filter(
-      (p): p is TSParameterProperty => p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier',
+      (p): p is TSParameterProperty | Extract<Node, { type: 'Identifier' }> =>
+        p.type === 'Identifier' || (p.type === 'TSParameterProperty' && p.accessibility === 'private' && p.parameter.type === 'Identifier'),
     ) ?? [];
   if (!ctor || params.length === 0 || !cls.id) return [];
   // How the class is constructed, looked for (a walk of the module) only when a parameter is about to go.
@@ -298,12 +300,12 @@ function parameterProperties(program: Program, cls: Extract<Node, { type: 'Class
   const wholeConstructor = ctor.params.length === 1 && ctor.body.body.length === 0 && !cls.superClass;
   return params.map((parameter): Candidate => {
     const index = ctor.params.indexOf(parameter);
-    const id = parameter.parameter as Extract<Node, { type: 'Identifier' }>;
+    const id = (parameter.type === 'Identifier' ? parameter : parameter.parameter) as Extract<Node, { type: 'Identifier' }>;
     const own = [{ start: parameter.start!, end: parameter.end! }];
     return {
       names: [id.name],
       own: () => own,
-      member: { start: cls.body.start!, end: cls.body.end! },
+      ...(parameter.type === 'Identifier' ? { scope: { start: ctor.start!, end: ctor.end! } } : { member: { start: cls.body.start!, end: cls.body.end! } }),
       removal: () => ({
         parameter,
         params: ctor.params,

@@ -929,13 +929,13 @@ export const REFUSAL_CODES = {
         next: "write the params inline ({ mode: 'url', message, url, elicitationId }), then run again.",
       },
       retryMarkerUnproven: {
-        marker: '{{at}} is guarded by a one-shot marker (line {{line}}) its retry may not find — key it on the arguments only, then run again',
+        marker: '{{at}} has a one-shot marker (line {{line}}) its retry may miss — key it on the arguments alone',
         reason:
           'the thrown URL elicitation is guarded by a one-shot retry marker (`{{record}}`, line {{line}}) that the re-sent call must find, but {{why}}: run again from the top, the retry could ask again forever; resumed after the throw, it would leave the key behind.',
         next: 'keep the marker in a module-level const Set (or Map) keyed on the arguments only, or return inputRequired({ inputRequests: { url: inputRequired.elicitUrl({ message, url }) } }) and tell the retry by its requestState, then run again.',
       },
       retryMarkerInRound: {
-        marker: '{{at}} is guarded by a one-shot marker and follows a question or sits in a loop — move it before the questions, then run again',
+        marker: '{{at}} has a one-shot marker after a question or in a loop — move it before the questions',
         reason:
           'the thrown URL elicitation is guarded by a one-shot retry marker, so its retry must run the handler from the top, but a question comes before it (or a loop around it may ask one).',
         next: "move the guarded throw before the handler's questions, then run again.",

@@ -15,7 +15,7 @@ import { classifyUnifiedDiff, unifiedDiff } from './diff.ts';
 import { count, errorLocation } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { passChange, passesOf } from './passes.ts';
-import { positionMap } from '../engine/position-map.ts';
+import { positionMap } from '../core/position-map.ts';
 import { guidanceNotes, openUpgradeNotes, RERUN_WHY, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
 
 interface HtmlReportOptions {

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChangedFile, RunResult, RunSite } from '../engine/run.ts';
-import { positionMap } from '../engine/position-map.ts';
+import { positionMap } from '../core/position-map.ts';
 import { displayPath } from '../engine/source-files.ts';
 import { findingsForFile, mentionsMarker, scanSource } from './check-findings.ts';
 import { NOT_ANALYSED_RULE } from './formats/check-report.ts';

@@ -127,5 +127,26 @@ function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']
   const text = lines.map((l) => (l.verbatim || l.text.trim() !== '' ? l.text : ''));
   // The blank lines between the question and what follows it do not open the result half.
   while (text[0] === '') text.shift();
-  return text;
+  return withDeclarationsMerged(text, again.length);
+}
+
+/**
+ * `let x: T;` derived again, followed at once by the only `x = …;` of the result half, becomes
+ * `const x: T = …;`: the answer's branch assigns it first, and a lint would ask for a const.
+ */
+function withDeclarationsMerged(text: string[], count: number): string[] {
+  const out = [...text];
+  for (let k = count - 1; k >= 0; k--) {
+    const bare = /^(\s*)let ([A-Za-z_$][\w$]*)(:[^=;]+)?;$/.exec(out[k]!);
+    const next = out.findIndex((line, i) => i > k && line.trim() !== '');
+    if (!bare || next < count) continue;
+    const [, indent, name, type = ''] = bare;
+    const id = name!.replace(/\$/g, '\\$');
+    const assigned = new RegExp(`(^|[^\\w$.])${id}\\s*(=(?!=)|[-+*/%&|^]=|\\+\\+|--)|(\\+\\+|--)\\s*${id}\\b`);
+    if (!out[next]!.startsWith(`${indent}${name} = `)) continue;
+    if (out.some((line, i) => i !== next && i !== k && assigned.test(line))) continue;
+    out[next] = `${indent}const ${name}${type} = ${out[next]!.slice(indent!.length + name!.length + 3)}`;
+    out.splice(k, 1);
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 // Positions in one text mapped to another, through a line diff of the two: a v1 file's sites
 // are found in the official codemod's text and reported at their place in the file on disk,
 // and the official codemod's notes at their place in the text the run leaves.
-import { diffLines, splitLines } from '../core/line-diff.ts';
+import { diffLines, splitLines } from './line-diff.ts';
 
 /**
  * Maps a position in `before` (1-based line and column) to where that text is in `after`: exact
