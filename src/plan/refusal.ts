@@ -501,7 +501,7 @@ export const REFUSAL_CODES = {
         next: `move that use into the function that builds the server, then ${HTTP_NEXT}`,
       },
       heldMember: {
-        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`, line {{line}}) — have the factory wire it, add createMcpHandler',
+        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`, line {{line}}) — wire it in the factory, add createMcpHandler',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used (`{{use}}`), and the servers createMcpHandler builds for 2026-07-28 requests would come without it.',
         next: `have the factory handed to createMcpHandler wire what \`{{member}}\` does for its own server (createMcpHandler closes each server after its request), then ${HTTP_NEXT}`,
@@ -767,7 +767,7 @@ export const REFUSAL_CODES = {
     help: 'Rename one of them, then run mrtr-codemod migrate again.',
     messages: {
       twoInScope: {
-        marker: 'two locals named `{{name}}` are in scope at this question (one on line {{line}}) — rename one, then run again',
+        marker: 'two locals named `{{name}}` are in scope here (one on line {{line}}) — rename one, then run again',
         reason: 'two locals named `{{name}}` are in scope at this question (one declared on line {{line}}).',
         next: 'rename one of them, then run again.',
       },
