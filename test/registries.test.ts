@@ -241,8 +241,14 @@ registerTools(new McpServer({ name: 's', version: '1' }), [LIST, PICK]);
 
   it('migrates the handler once its tool declares a schema, its arguments typed `unknown` where its factory gives them no type', () => {
     const source = typed('(args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult>')
-      .replace("const LIST: Declaration = { name: 'list', factory: ({ server }: Deps) => async () => {", "const LIST: Declaration = { name: 'list', inputSchema: {}, factory: listing };\nfunction listing({ server }: Deps) {\n  return async () => {")
-      .replace("  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n} };", "  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n};\n}");
+      .replace(
+        "const LIST: Declaration = { name: 'list', factory: ({ server }: Deps) => async () => {",
+        "const LIST: Declaration = { name: 'list', inputSchema: {}, factory: listing };\nfunction listing({ server }: Deps) {\n  return async () => {",
+      )
+      .replace(
+        "  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n} };",
+        "  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n};\n}",
+      );
     const { output, plan } = transformSource(source, 'server.ts');
     expect(plan.sites.map((s) => [s.handler, s.status])).toEqual([
       ['tool:list', 'migrated'],
