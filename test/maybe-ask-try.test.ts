@@ -84,8 +84,15 @@ describe('a helper whose question is inside a try', () => {
     return false;
   }`);
     expect(helperSite(source).reason).toContain(
-      "it is a helper whose request is in a try statement whose catch block would no longer see a client that cannot answer it (check the client's capabilities before asking).",
+      "it is a helper whose request is in `try` (line 6), whose catch (line 9) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).",
     );
+    // The marker names that statement, at its line in the output.
+    const output = transformSource(source, 'server.ts').output.split('\n');
+    expect(output.slice(5, 8)).toEqual([
+      '  try {',
+      '    // @mrtr-todo(in-helper): `try` (line 6) keeps this helper whole — build inputRequired.elicit(...) in it, ask in the handler',
+      `    ${ASK}`,
+    ]);
   });
 
   it('is refused when its question is in the catch block', () => {
