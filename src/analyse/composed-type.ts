@@ -117,7 +117,8 @@ class Composer {
   private constant(id: TS.Identifier, depth: number): TS.Type | undefined {
     const { ts } = this;
     const declaration = this.checker.getSymbolAtLocation(id)?.valueDeclaration;
-    if (!declaration || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || declaration.type || !declaration.initializer) return undefined;
+    if (!declaration || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || declaration.type || !declaration.initializer)
+      return undefined;
     if (!(declaration.parent.flags & ts.NodeFlags.Const) || declaration.getSourceFile().isDeclarationFile) return undefined;
     return this.type(declaration.initializer, depth + 1);
   }

@@ -286,7 +286,11 @@ function typeOfLocal(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node): TS
   if (!(type.flags & ts.TypeFlags.Any)) return type;
   const declaration = name.parent;
   const composable =
-    ts.isVariableDeclaration(declaration) && declaration.name === name && !declaration.type && declaration.initializer && declaration.parent.flags & ts.NodeFlags.Const;
+    ts.isVariableDeclaration(declaration) &&
+    declaration.name === name &&
+    !declaration.type &&
+    declaration.initializer &&
+    declaration.parent.flags & ts.NodeFlags.Const;
   return (composable && composedType(ts, checker, declaration.initializer)) || type;
 }
 
