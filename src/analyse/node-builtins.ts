@@ -4,8 +4,8 @@
 // reason as the SDK declarations this package carries (carried-declarations.ts), at the size of
 // what a handler's locals are made with. Only functions whose result is that primitive whatever
 // the arguments: `randomInt` (void with a callback) and anything returning a Buffer are left out.
-// The type may be wider than @types/node's (a UUID there is a template of its groups): any
-// value it admits is one of those, so the state it is carried in checks the same values.
+// A type here may be wider than @types/node's (a UUID is a template of its groups there), never
+// narrower: the state that carries the value admits every value the installed types would.
 
 export type BuiltinReturn = 'string' | 'number' | 'boolean';
 
