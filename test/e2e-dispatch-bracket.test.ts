@@ -1,10 +1,13 @@
 // A server whose tools are print commands that one registering function dispatches to, inside a
 // per-round bracket: the handler starts a meter for the command just before a `try` and stops it
-// in the `finally`, and nothing else reads the meter's stop function. Only the print command asks
-// (through a proofer it holds in a field, not when the call says `confirmed`). Migrated by the
-// engine, the print command's `run` becomes the resumable part of the handler and the bracket is
-// left around it: each round starts and stops its own meter, and the summary names both calls
-// among what runs again. Run through the real client, the migrated server gives the original's
+// in the `finally`, and nothing else reads the meter's stop function. Only the print command asks,
+// through a proofer it holds in a field: how many copies (not when the call says), then which
+// tray, two helper questions in a row; the proofer is handed the server by a setter once it is
+// built and asks through a private guard that throws while it has none. Migrated by the engine,
+// the print command's `run` becomes the resumable part of the handler (two rounds, the copies
+// carried), each helper's request half keeps the guard's call but not its unused local, and the
+// bracket is left around the dispatch: each round starts and stops its own meter, and the
+// summary names both calls among what runs again. Run through the real client, the migrated server gives the original's
 // results, asks its questions and does its work once each, on both eras. A bracket whose release
 // is read elsewhere, or a finally that does more, is refused with markers naming the statement.
 import { readFile, rm } from 'node:fs/promises';
@@ -27,7 +30,7 @@ export interface Receipt {
 
 export interface PressCommand {
   readonly name: string;
-  run(input: { pages?: number; confirmed?: boolean }): Promise<Receipt>;
+  run(input: { pages?: number; copies?: number }): Promise<Receipt>;
 }
 
 /** Each command's time on the press: begin returns what ends it. */
@@ -42,35 +45,55 @@ export class Meter {
   }
 }
 
-const PROOF = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } }, required: ['ok'] };
+const COPIES = { type: 'object' as const, properties: { copies: { type: 'number' as const } }, required: ['copies'] };
+const TRAY = { type: 'object' as const, properties: { tray: { type: 'string' as const } }, required: ['tray'] };
 
+/** Asks through the server it is handed once built (setServer), never before. */
 class Proofer {
-  constructor(private readonly server: McpServer) {}
+  private server?: McpServer;
 
-  async approve(pages: number, confirmed: boolean | undefined): Promise<boolean> {
-    if (confirmed === true) return true;
-    const answer = await this.server.server.elicitInput({ message: \`Print \${pages} pages?\`, requestedSchema: PROOF });
-    return answer.action === 'accept' && answer.content?.ok === true;
+  setServer(server: McpServer): void {
+    this.server = server;
+  }
+
+  private requireServer(): McpServer {
+    if (!this.server) throw new Error('no server to ask through');
+    return this.server;
+  }
+
+  async askCopies(pages: number, copies: number | undefined): Promise<number> {
+    if (copies !== undefined) return copies;
+    const server = this.requireServer();
+    const answer = await server.server.elicitInput({ message: \`How many copies of \${pages} pages?\`, requestedSchema: COPIES });
+    return answer.action === 'accept' && typeof answer.content?.copies === 'number' ? answer.content.copies : 0;
+  }
+
+  async pickTray(pages: number): Promise<string> {
+    const server = this.requireServer();
+    const answer = await server.server.elicitInput({ message: \`Which tray for \${pages} pages?\`, requestedSchema: TRAY });
+    return answer.action === 'accept' && typeof answer.content?.tray === 'string' ? answer.content.tray : 'A';
   }
 }
 
 export class PrintCommand implements PressCommand {
   readonly name = 'print';
-  private readonly proofer: Proofer;
+  private readonly proofer = new Proofer();
 
-  constructor(
-    server: McpServer,
-    private readonly work: string[],
-  ) {
-    this.proofer = new Proofer(server);
+  constructor(private readonly work: string[]) {}
+
+  setServer(server: McpServer): void {
+    this.proofer.setServer(server);
   }
 
-  async run(input: { pages?: number; confirmed?: boolean }): Promise<Receipt> {
+  async run(input: { pages?: number; copies?: number }): Promise<Receipt> {
     const pages = input.pages ?? 1;
-    const approved = await this.proofer.approve(pages, input.confirmed);
-    if (!approved) return { text: \`Held \${pages} pages.\` };
-    this.work.push(\`print:\${pages}\`);
-    return { text: \`Printed \${pages} pages.\` };
+    const copies = await this.proofer.askCopies(pages, input.copies);
+    if (copies === 0) {
+      return { text: \`Held \${pages} pages.\` };
+    }
+    const tray = await this.proofer.pickTray(pages);
+    this.work.push(\`print:\${pages}x\${copies}:\${tray}\`);
+    return { text: \`Printed \${copies} of \${pages} pages from tray \${tray}.\` };
   }
 }
 
@@ -86,7 +109,7 @@ export class InkCommand implements PressCommand {
 }
 
 export function registerCommand(server: McpServer, command: PressCommand, meter: Meter): void {
-  server.registerTool(command.name, { inputSchema: z.object({ pages: z.number().optional(), confirmed: z.boolean().optional() }) }, async (input) => {
+  server.registerTool(command.name, { inputSchema: z.object({ pages: z.number().optional(), copies: z.number().optional() }) }, async (input) => {
     const stop = meter.begin(command.name);
     const label = \`[\${command.name}]\`;
     try {
@@ -106,7 +129,9 @@ import { InkCommand, Meter, PrintCommand, registerCommand } from './press.js';
 
 export function createServer(work: string[], meter: Meter): McpServer {
   const server = new McpServer({ name: 'press', version: '1.0.0' });
-  for (const command of [new PrintCommand(server, work), new InkCommand(work)]) registerCommand(server, command, meter);
+  const print = new PrintCommand(work);
+  print.setServer(server);
+  for (const command of [print, new InkCommand(work)]) registerCommand(server, command, meter);
   return server;
 }
 `;
@@ -117,12 +142,16 @@ type PressModule = { Meter: new () => { marks: string[] } };
 const CALLS: ToolCall[] = [
   { name: 'print', arguments: { pages: 3 } },
   { name: 'print', arguments: { pages: 9 } },
-  { name: 'print', arguments: { pages: 2, confirmed: true } },
+  { name: 'print', arguments: { pages: 2, copies: 1 } },
   { name: 'ink', arguments: {} },
 ];
 
 const script = (): ClientScript => ({
-  elicit: (params) => (String(params.message).includes('3 pages') ? { action: 'accept', content: { ok: true } } : { action: 'decline' }),
+  elicit: (params) => {
+    const message = String(params.message);
+    if (message.startsWith('Which tray')) return { action: 'accept', content: { tray: 'B' } };
+    return message.includes(' 3 pages') ? { action: 'accept', content: { copies: 2 } } : { action: 'decline' };
+  },
 });
 
 let root: string;
@@ -160,7 +189,10 @@ async function run(which: 'original' | 'migrated', era: 'modern' | 'legacy'): Pr
 describe('a dispatch inside a per-round bracket', () => {
   it('migrates the asking command, keeps the bracket around the dispatch and names its calls among what runs again', async () => {
     expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/press.ts', 'migrated', undefined]]);
+    expect(result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+      ['src/press.ts', 44, 'migrated', undefined],
+      ['src/press.ts', 50, 'migrated', undefined],
+    ]);
     const press = await read('migrated', 'src/press.ts');
     expect(press).toContain(
       '    const stop = meter.begin(command.name);\n' +
@@ -170,13 +202,17 @@ describe('a dispatch inside a per-round bracket', () => {
         '      if (isInputRequiredResult(receipt)) return receipt;\n',
     );
     expect(press).toContain('    } finally {\n      stop();\n    }\n');
+    expect(press).toContain(
+      '  async pickTrayRequest(pages: number): Promise<{ ask: InputRequest } | { value: string }> {\n    this.requireServer();\n    return { ask: inputRequired.elicit(',
+    );
+    expect(press).not.toContain('const server = this.requireServer()');
     expect(press).not.toContain('@mrtr-todo');
     const rerun = result.sites.flatMap((s) => s.rerun ?? []);
     expect(rerun.map((c) => [c.text, c.line, c.why])).toEqual([
-      ['meter.begin(command.name)', 70, 'bracket'],
-      ['stop()', 78, 'bracket'],
+      ['meter.begin(command.name)', 90, 'bracket'],
+      ['stop()', 98, 'bracket'],
     ]);
-    expect(formatSummary(result, { dryRun: false })).toContain('line 70: meter.begin(command.name) (a per-round bracket');
+    expect(formatSummary(result, { dryRun: false })).toContain('line 90: meter.begin(command.name) (a per-round bracket');
   });
 
   it('typechecks, and a second run changes nothing', async () => {
@@ -191,13 +227,18 @@ describe('a dispatch inside a per-round bracket', () => {
   it('gives the same results, asks the same questions, does its work once and closes each round it opens, on both eras', async () => {
     const original = await run('original', 'legacy');
     expect(original.results.map((r) => (r as { content: Array<{ text: string }> }).content[0]!.text)).toEqual([
-      '[print]: Printed 3 pages.',
+      '[print]: Printed 2 of 3 pages from tray B.',
       '[print]: Held 9 pages.',
-      '[print]: Printed 2 pages.',
+      '[print]: Printed 1 of 2 pages from tray B.',
       '[ink]: Ink at 80%.',
     ]);
-    expect(original.questions.map((q) => (q.params as { message: string }).message)).toEqual(['Print 3 pages?', 'Print 9 pages?']);
-    expect(original.work).toEqual(['print:3', 'print:2', 'ink']);
+    expect(original.questions.map((q) => (q.params as { message: string }).message)).toEqual([
+      'How many copies of 3 pages?',
+      'Which tray for 3 pages?',
+      'How many copies of 9 pages?',
+      'Which tray for 2 pages?',
+    ]);
+    expect(original.work).toEqual(['print:3x2:B', 'print:2x1:B', 'ink']);
     expect(original.marks).toEqual(['begin:print', 'end:print', 'begin:print', 'end:print', 'begin:print', 'end:print', 'begin:ink', 'end:ink']);
     for (const era of ['modern', 'legacy'] as const) {
       const again = await run('migrated', era);
@@ -207,14 +248,11 @@ describe('a dispatch inside a per-round bracket', () => {
         questions: original.questions,
         work: original.work,
       });
-      // Each round of a call that asks opens and closes its own meter: two rounds, two brackets.
+      // Each round of a call opens and closes its own meter: three rounds for two questions.
+      const round = ['begin:print', 'end:print'];
       expect({ era, marks: again.marks }).toEqual({
         era,
-        marks: [
-          ...['begin:print', 'end:print', 'begin:print', 'end:print'],
-          ...['begin:print', 'end:print', 'begin:print', 'end:print'],
-          ...['begin:print', 'end:print', 'begin:ink', 'end:ink'],
-        ],
+        marks: [...round, ...round, ...round, ...round, ...round, ...round, ...round, 'begin:ink', 'end:ink'],
       });
     }
   });
@@ -226,9 +264,9 @@ describe('a bracket that is not one round’s own', () => {
       'its release read elsewhere',
       '      const receipt = await command.run(input);',
       '      const receipt = await command.run(input);\n      if (receipt.text === "") stop();',
-      '`const stop = meter.begin(command.name)` (line 70)',
+      '`const stop = meter.begin(command.name)` (line 90)',
     ],
-    ['a finally that does more', '      stop();\n', '      stop();\n      console.error(label);\n', '`console.error(label)` (line 79)'],
+    ['a finally that does more', '      stop();\n', '      stop();\n      console.error(label);\n', '`console.error(label)` (line 99)'],
   ])('is left as it was, with %s named by the markers and its line', async (_name, from, to, named) => {
     const dir = checkoutScratch('dispatch-bracket-refused-');
     try {
@@ -237,6 +275,8 @@ describe('a bracket that is not one round’s own', () => {
       const refused = await runCodemod({ paths: ['src'], write: false, cwd: dir });
       expect(refused.errors).toEqual([]);
       expect(refused.sites.map((s) => [s.status, s.code])).toEqual([
+        ['marked', 'in-helper'],
+        ['marked', 'via-helper'],
         ['marked', 'in-helper'],
         ['marked', 'via-helper'],
       ]);
