@@ -34,6 +34,7 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
     ...file.urlThrows.edits,
     ...file.urlThrows.returnTypes,
     ...file.dualEra.edits,
+    ...file.frameworkEdits,
     ...handedOn.edits,
     ...dispatched.edits,
     ...splitEdits,
