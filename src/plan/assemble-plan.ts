@@ -175,7 +175,8 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
   return planned;
 }
 
-function blockedBySibling(file: FilePlanning, result: Refusal): Refusal {
+/** The refusal of a handler's other sites when one of them is refused. */
+export function blockedBySibling(file: FilePlanning, result: Refusal): Refusal {
   return refuse('blocked-by-sibling', 'otherSite', {
     line: String(result.site!.call.loc!.start.line),
     code: result.code,

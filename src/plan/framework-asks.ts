@@ -12,41 +12,13 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { isFreshValue, statementPurity, expressionPurity, type HandlerName } from '../analyse/purity.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
-import type { InputKind, Span } from '../core/vocabulary.ts';
+import type { InputKind } from '../core/vocabulary.ts';
 import { alwaysExits } from './body-tree.ts';
 import { plannedRequest, requestKeys, roundsOf, type Round } from './handler-rounds.ts';
 import { declaredBy } from './liveness.ts';
 import { headerOf, HandlerScope } from './rederive.ts';
 import { Refusal, refuse } from './refusal.ts';
-
-export interface FrameworkRequest {
-  /** The framework's push call this question was. */
-  call: Node;
-  key: string;
-  kind: InputKind;
-  /** `inputRequired.elicit({...})`, the question as the builder writes it. */
-  requestText: string;
-  /** Where the question's params began (their lines keep their layout, moved with them). */
-  paramsStart: number;
-  params?: Node;
-}
-
-export interface FrameworkRound {
-  statement: Statement;
-  /** What the awaited question occupied, replaced by the answer; none when the statement goes (it declared the answer, or discarded it). */
-  awaited?: Span & { parenthesized?: boolean };
-  /** The statement declared the answer (`const result = await ...`): the read declares it the same way. */
-  declares?: 'const' | 'let' | 'var';
-  requests: FrameworkRequest[];
-  /** The names the answers are read into, one per request. */
-  answers: string[];
-  /** A switch case whose statements the answer's const would share with the other cases: they get braces. */
-  braceCase?: SwitchCase;
-}
-
-export interface FrameworkPlan {
-  rounds: FrameworkRound[];
-}
+import type { FrameworkPlan, FrameworkRound } from '../rewrite/edits/framework-asks.ts';
 
 /** The sites of `sites` that are the handler's own framework questions (`extra.elicit(...)` on its context). */
 export function frameworkAsks(handler: FrameworkHandler, sites: readonly LegacySite[]): LegacySite[] {

@@ -10,8 +10,10 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { addImport } from '../rewrite/edits/imports.ts';
 import { frameworkAskEdits } from '../rewrite/edits/framework-asks.ts';
+import { blockedBySibling } from './assemble-plan.ts';
 import { mark, type FilePlanning } from './file-planning.ts';
-import { frameworkAsks, planFrameworkHandler, type FrameworkPlan } from './framework-asks.ts';
+import type { FrameworkPlan } from '../rewrite/edits/framework-asks.ts';
+import { frameworkAsks, planFrameworkHandler } from './framework-asks.ts';
 import { Refusal, refuse } from './refusal.ts';
 
 /** The planning with the framework tools' questions placed: answered (their edits kept) or marked, and no longer candidates. */
@@ -27,7 +29,7 @@ export function placeFrameworkHandlers(file: FilePlanning): FilePlanning {
     const plan = planned(file, handler, asks);
     for (const ask of asks) taken.add(ask);
     if (plan instanceof Refusal) {
-      for (const ask of asks) mark(file, ask, plan, site);
+      for (const ask of asks) mark(file, ask, !plan.site || plan.site.call === ask.call ? plan : blockedBySibling(file, plan), site);
       continue;
     }
     file.frameworkEdits.push(...frameworkAskEdits({ source: file.source, eol: file.eol, typed: analysis.typed, style: file.style }, handler, plan));

@@ -7,13 +7,43 @@
 //     if (mrtrAnswer === undefined) return inputRequired({ inputRequests: { answer: inputRequired.elicit({ ... }) } });
 //     return done(mrtrAnswer);
 //   }
+import type { Node, Statement, SwitchCase } from '@babel/types';
 import type { FrameworkHandler } from '../../analyse/framework-handlers.ts';
 import { KINDS, NOTE_MARKER } from '../../analyse/sdk-surface.ts';
 import type { CodeStyle } from '../../analyse/code-style.ts';
 import { jsString, lineComment } from '../../core/escape.ts';
 import { walk } from '../../analyse/ast.ts';
-import { type Edit, indentAt, lineEndOf, lineStartOf, type Span } from '../../core/vocabulary.ts';
-import type { FrameworkPlan, FrameworkRequest, FrameworkRound } from '../../plan/framework-asks.ts';
+import { type Edit, indentAt, type InputKind, lineEndOf, lineStartOf, type Span } from '../../core/vocabulary.ts';
+
+/** A framework tool's questions as planned (see plan/framework-asks.ts): what these edits write. */
+export interface FrameworkRequest {
+  /** The framework's push call this question was. */
+  call: Node;
+  key: string;
+  kind: InputKind;
+  /** `inputRequired.elicit({...})`, the question as the builder writes it. */
+  requestText: string;
+  /** Where the question's params began (their lines keep their layout, moved with them). */
+  paramsStart: number;
+  params?: Node;
+}
+
+export interface FrameworkRound {
+  statement: Statement;
+  /** What the awaited question occupied, replaced by the answer; none when the statement goes (it declared the answer, or discarded it). */
+  awaited?: Span & { parenthesized?: boolean };
+  /** The statement declared the answer (`const result = await ...`): the read declares it the same way. */
+  declares?: 'const' | 'let' | 'var';
+  requests: FrameworkRequest[];
+  /** The names the answers are read into, one per request. */
+  answers: string[];
+  /** A switch case whose statements the answer's const would share with the other cases: they get braces. */
+  braceCase?: SwitchCase;
+}
+
+export interface FrameworkPlan {
+  rounds: FrameworkRound[];
+}
 
 /** The widest line the guard is written on alone. */
 const ONE_LINE_MAX = 100;
