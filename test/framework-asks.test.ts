@@ -53,6 +53,19 @@ describe('an xmcp tool refused, with what would have to travel', () => {
   });
 });
 
+describe('an xmcp tool that samples, under --sampling=flag', () => {
+  it('is left as it was, with the flag marker', () => {
+    const body = `  const r = await extra.sample({ messages: [], maxTokens: 5 });\n  return { content: [{ type: 'text' as const, text: r.model }] };`;
+    const out = transformSource(tool(body), '/p/src/tools/go.ts', undefined, { sampling: 'flag' }).output;
+    expect(out).toBe(
+      tool(body).replace(
+        '  const r',
+        '  // @mrtr-todo(sampling): `extra.sample(…)` samples, deprecated in 2026-07-28 (left by --sampling=flag) — call your LLM provider directly\n  const r',
+      ),
+    );
+  });
+});
+
 describe('an xmcp tool answered in place', () => {
   it('asks questions awaited together in one round, under one guard', () => {
     const body = `  const [a, b] = await Promise.all([extra.elicit(${Q}), extra.sample({ messages: [], maxTokens: 5 })]);\n  return { content: [{ type: 'text' as const, text: a.action + b.model }] };`;

@@ -30,7 +30,7 @@ export function planFrameworkHandler(
   handler: FrameworkHandler,
   asks: readonly LegacySite[],
   facts: TypeFacts | undefined,
-  idempotent: readonly string[],
+  { idempotent, flagSampling }: { idempotent: readonly string[]; flagSampling: boolean },
 ): FrameworkPlan | Refusal {
   const { fn } = handler;
   if (fn.body.type !== 'BlockStatement') return refuse('expression-body', 'expressionBody').at(asks[0]!);
@@ -38,6 +38,9 @@ export function planFrameworkHandler(
   const taken = [...referencedNames(fn.body)].find((n) => /^mrtrAnswer\d*$/.test(n));
   if (taken) return refuse('name-clash', 'usedInHandler', { name: taken }).at(asks[0]!);
   const sites = asks.map((site) => ({ ...site, kind: askedKind(handler, site), params: argumentsOf(site)[0] }));
+  // --sampling=flag leaves a handler that samples as it was, as it does an SDK handler.
+  const sampling = flagSampling ? sites.find((s) => s.kind === 'sampling') : undefined;
+  if (sampling) return refuse('sampling', 'flagged').at(sampling);
   const rounds = roundsOf(fn.body.body, sites, fn, analysis.source);
   if (rounds instanceof Refusal) return rounds;
   const framework = handler.adapter.name;

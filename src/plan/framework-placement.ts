@@ -48,7 +48,10 @@ export function placeFrameworkHandlers(file: FilePlanning): FilePlanning {
 /** The plan, or a refusal when a name its import adds is the module's own. */
 function planned(file: FilePlanning, handler: FrameworkHandler, asks: LegacySite[]): FrameworkPlan | Refusal {
   const { analysis, options } = file;
-  const plan = planFrameworkHandler(analysis, handler, asks, options.typeFacts, options.idempotent ?? []);
+  const plan = planFrameworkHandler(analysis, handler, asks, options.typeFacts, {
+    idempotent: options.idempotent ?? [],
+    flagSampling: options.sampling === 'flag',
+  });
   if (plan instanceof Refusal) return plan;
   for (const name of importedNames(handler, plan, analysis.typed)) {
     const imported = analysis.importedNames.get(name);
