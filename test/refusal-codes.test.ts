@@ -93,6 +93,10 @@ const CASES: Record<RefusalCode, Case> = {
       'tools.ts': `import { server } from './instance.ts';\nserver.registerTool('t', { inputSchema: schema }, async ({ q }, ctx) => {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}\n});\n`,
     },
   },
+  // An xmcp tool whose work before the question would run again: xmcp verifies no requestState.
+  'framework-state': server(
+    `import { type ToolExtraArguments } from 'xmcp';\nexport default async function t({ q }: { q: string }, extra: ToolExtraArguments) {\n  log('asking');\n  const answer = await extra.elicit(${Q});\n  return { content: [{ type: 'text', text: answer.action }] };\n}\n`,
+  ),
   'blocked-by-sibling': server(
     tool(`  const answer = await ctx.mcpReq.elicitInput(${Q});\n  const later = async () => {\n    await ctx.mcpReq.elicitInput(${Q});\n  };\n${DONE}`),
   ),

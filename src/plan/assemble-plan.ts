@@ -34,6 +34,7 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
     ...file.urlThrows.edits,
     ...file.urlThrows.returnTypes,
     ...file.dualEra.edits,
+    ...file.frameworkEdits,
     ...handedOn.edits,
     ...dispatched.edits,
     ...splitEdits,
@@ -190,7 +191,8 @@ function noteBrackets(file: FilePlanning, handler: HandlerSite, plan: HandlerPla
   else plan.rerun = [...(plan.rerun ?? []), ...brackets];
 }
 
-function blockedBySibling(file: FilePlanning, result: Refusal): Refusal {
+/** The refusal of a handler's other sites when one of them is refused. */
+export function blockedBySibling(file: FilePlanning, result: Refusal): Refusal {
   return refuse('blocked-by-sibling', 'otherSite', {
     line: String(result.site!.call.loc!.start.line),
     code: result.code,

@@ -93,6 +93,8 @@ export interface FilePlanning {
   readonly externalVia: ExternalCall[];
   /** The 2025-era arms of dual-era handlers deleted (see dual-era.ts), and the URL throws that went with them. */
   readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
+  /** A framework's tools answered in place (see framework-placement.ts): their edits, imports included. */
+  readonly frameworkEdits: Edit[];
   /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
   readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
   /** Command methods handlers dispatch to through an object, planned as handlers of their own. */
@@ -141,6 +143,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set(), inner: [] },
     externalVia: [],
     dualEra: { edits: [], throws: new Set() },
+    frameworkEdits: [],
     delegations: [],
     dispatches: dispatched.dispatches,
     blockedDispatches: dispatched.blocked,

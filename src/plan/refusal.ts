@@ -541,6 +541,42 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'framework-state': {
+    short: "A framework's tool would need requestState to resume, and the framework passes no verified one.",
+    help: 'Make the code before the question only derive values and let each path ask once (a return after it), or migrate by hand with state you sign and verify yourself (createRequestStateCodec); then run mrtr-codemod migrate again.',
+    messages: {
+      runsAgain: {
+        marker: '`{{statement}}` (line {{line}}) runs again on every retry (no verified state) — move it below the question',
+        reason:
+          'the code before the question runs again on the retry, and `{{statement}}` (line {{line}}) does more than derive values; {{framework}} builds its server without a requestState verifier, so nothing sealed can tell the retry it already ran.',
+        next: 'move it below the question, or make it only derive values (a read declared idempotent counts: // @mrtr-idempotent), then run again.',
+      },
+      mustTravel: {
+        marker: '`{{name}}` (line {{line}}) needs a verified requestState to travel — recompute it after the question',
+        reason:
+          "`{{name}}` comes from work that runs once before the question and is read after it, so it would have to travel in requestState; {{framework}} builds its server without a requestState verifier (its accessor returns the client's unsigned string), so nothing sealed can carry it.",
+        next: 'recompute `{{name}}` after the question (or make its statement only derive values), or migrate by hand with state you sign and verify yourself (createRequestStateCodec), then run again.',
+      },
+      asksTwice: {
+        marker: 'this path asks again at line {{line}}; carrying this answer needs a verified requestState — ask both at once (Promise.all)',
+        reason:
+          'the handler can go on from this question to another (line {{line}}), so this answer would have to travel in requestState to the round that answers the other; {{framework}} builds its server without a requestState verifier, so nothing sealed can carry it.',
+        next: 'ask both at once (await Promise.all([...]): one round, two keys), or return right after this question, or migrate by hand; then run again.',
+      },
+      inLoop: {
+        marker: 'asked in a loop: earlier answers would need a verified requestState — ask once, before the loop',
+        reason:
+          'the question is inside a loop, so a call can ask it more than once; the earlier answers would have to travel in requestState, which {{framework}} does not verify.',
+        next: 'ask once, before the loop, for everything it needs (several keys in one round), then run again.',
+      },
+      inTry: {
+        marker: 'asked inside a try whose catch a returned question never reaches — move the question out of the try',
+        reason:
+          'the question is inside a try, whose catch handled the push call failing (the client declining the capability); a migrated question is returned, and the SDK answers such a failure itself, so the catch would never run.',
+        next: 'move the question out of the try (check what the catch handled another way), then run again.',
+      },
+    },
+  },
   'blocked-by-sibling': {
     short: 'The handler is left as it was because another request in it cannot be migrated.',
     help: 'Fix the other site of the handler first, then run mrtr-codemod migrate again.',
