@@ -32,7 +32,7 @@ import {
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
-import { tryClauses, tryProblem, tryWrap } from './try-split.ts';
+import { quotedLine, releasedLocals, tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
 export function maybeAskSplit(
@@ -67,6 +67,8 @@ export function maybeAskSplit(
   const rederived = prefix.statements;
   const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
+  const released = releasedAfter(source, path, new Set([...afterNames, ...rederived.flatMap((s) => [...referencedNames(s)])]));
+  if (released) return `it is a helper ${released}`;
   const shared = rederived.find((s) => !startsLine(source, s.start!));
   if (shared)
     return `it is a helper whose code after its request reads what \`${codeSnippet(source.slice(shared.start!, shared.end!), 60)}\` derives, written on a line after other code.`;
@@ -138,6 +140,8 @@ interface Step {
   index: number;
   /** The `{` ... `}` of the list (undefined for an if-branch written without braces). */
   block?: Node;
+  /** The statement is a try whose finally block releases these locals, acquired before it: the request half's alone (try-split.ts). */
+  released?: string[];
 }
 
 /** The lists from the helper's body down to the statement that asks, or why the question cannot be reached so (`that ...`). */
@@ -160,8 +164,10 @@ function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | st
     if (s.type === 'IfStatement' && !within(s.test)) child(within(s.consequent) ? s.consequent : s.alternate!);
     else if (s.type === 'BlockStatement') child(s);
     else if (s.type === 'TryStatement') {
-      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body));
+      const released = s.finalizer ? releasedLocals(fn, s.finalizer, steps.flatMap((st) => st.list.slice(0, st.index))) : undefined;
+      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body), released !== undefined);
       if (why) return why;
+      if (released) step.released = released;
       child(s.block);
     } else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
     else return steps;
@@ -177,7 +183,7 @@ function continuation(path: readonly Step[], wrapped: boolean): Statement[] {
   const out: Statement[] = [];
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
-    if (out.length > 0 || wrapped) out.push(...tryClauses(step.list[step.index]!));
+    if (out.length > 0 || wrapped) out.push(...tryClauses(step.list[step.index]!, step.released !== undefined));
     out.push(...step.list.slice(step.index + 1));
   }
   return out;
@@ -189,6 +195,18 @@ function continuation(path: readonly Step[], wrapped: boolean): Statement[] {
  */
 function capabilitiesAfter(after: readonly Node[]): string | undefined {
   return after.some((n) => readsCapabilities(n)) ? "that reads the client's capabilities after its request." : undefined;
+}
+
+/** Why a finally block the request half keeps cannot be its alone: the code after the question reads what it releases. */
+function releasedAfter(source: string, path: readonly Step[], read: ReadonlySet<string>): string | undefined {
+  for (const step of path) {
+    const name = step.released?.find((n) => read.has(n));
+    if (name === undefined) continue;
+    const statement = step.list[step.index] as Extract<Statement, { type: 'TryStatement' }>;
+    const release = statement.finalizer!.body.find((s) => referencedNames(s).has(name))!;
+    return `whose request is in a try statement whose finally block runs ${quotedLine(source, release)}, which releases \`${name}\`: the code after its request reads it.`;
+  }
+  return undefined;
 }
 
 /** Whether code reads the connection's client capabilities (`server.getClientCapabilities()`). */
@@ -396,7 +414,7 @@ function frames(source: string, path: readonly Step[], wrapped: boolean): Contin
     const s = step.list[step.index]!;
     const rest = step.list.slice(step.index + 1);
     const lines = step.block && rest.length > 0 ? { start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) } : undefined;
-    const wrap = inner ? tryWrap(source, s) : undefined;
+    const wrap = inner ? tryWrap(source, s, step.released !== undefined) : undefined;
     out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}) });
     inner ||= rest.length > 0;
   }
