@@ -60,6 +60,104 @@ describe('a helper whose question is inside a try', () => {
     );
   });
 
+  it('keeps a finally block that releases what the code before the try acquired in the request half alone', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const stop = startTimer(table);
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    stop();
+  }`) +
+        'function startTimer(label: string): () => void {\n  const timer = setInterval(() => log.push(label), 1000);\n  return () => clearInterval(timer);\n}\n',
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        '  const stop = startTimer(table);',
+        '  try {',
+        "    return { ask: inputRequired.elicit({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } }) };",
+        '  } finally {',
+        '    stop();',
+        '  }',
+        '}',
+        '',
+        'function checkResult(answer: ElicitResult): boolean {',
+        "  return answer.action === 'accept';",
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('re-enters the try with its catch block but not the finally block it releases with', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  try {
+    ${ASK}
+    log.push(answer.action);
+    return answer.action === 'accept';
+  } catch (error) {
+    log.push(String(error));
+    return false;
+  } finally {
+    clearInterval(timer);
+  }`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        'function checkResult(answer: ElicitResult): boolean {',
+        '  try {',
+        '    log.push(answer.action);',
+        "    return answer.action === 'accept';",
+        '  } catch (error) {',
+        '    log.push(String(error));',
+        '    return false;',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('is refused when the code after the question reads what the finally block releases, naming the statement and its line', () => {
+    const source = helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  try {
+    ${ASK}
+    log.push(String(timer));
+    return answer.action === 'accept';
+  } finally {
+    clearInterval(timer);
+  }`);
+    expect(helperSite(source).reason).toContain(
+      'it is a helper whose request is in a try statement whose finally block runs `clearInterval(timer);` (line 13), which releases `timer`: the code after its request reads it.',
+    );
+  });
+
+  it('is refused when its finally block touches what the code before the try did not declare', () => {
+    for (const [release, first] of [
+      ['stop(table);', 'stop(table);'],
+      ['stop(); log.length = 0;', 'stop();'],
+      ['stop(); clearInterval(this);', 'stop();'],
+    ]) {
+      const source = helper(`${GUARD}
+  const stop = (label?: string) => log.push(label ?? 'stopped');
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    ${release}
+  }`);
+      expect(helperSite(source).reason, release).toContain(
+        `whose finally block runs \`${first}\` (line 12): it would run when the question is asked and again when the answer comes.`,
+      );
+    }
+  });
+
   it('leaves the try out of the result half when nothing follows the question in it', () => {
     const { output, plan } = transformSource(
       helper(`${GUARD}

@@ -62,13 +62,15 @@ export function maybeAskSplit(
   const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
   const afterNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
+  const releasedRead = releasedAfter(source, path, afterNames);
+  if (releasedRead) return `it is a helper ${releasedRead}`;
   const prefix = resultPrefix(purity, fn, path, after, afterNames);
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
   const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
-  const released = releasedAfter(source, path, new Set([...afterNames, ...rederived.flatMap((s) => [...referencedNames(s)])]));
-  if (released) return `it is a helper ${released}`;
+  const releasedRederived = releasedAfter(source, path, new Set(rederived.flatMap((s) => [...referencedNames(s)])));
+  if (releasedRederived) return `it is a helper ${releasedRederived}`;
   const shared = rederived.find((s) => !startsLine(source, s.start!));
   if (shared)
     return `it is a helper whose code after its request reads what \`${codeSnippet(source.slice(shared.start!, shared.end!), 60)}\` derives, written on a line after other code.`;
@@ -164,7 +166,13 @@ function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | st
     if (s.type === 'IfStatement' && !within(s.test)) child(within(s.consequent) ? s.consequent : s.alternate!);
     else if (s.type === 'BlockStatement') child(s);
     else if (s.type === 'TryStatement') {
-      const released = s.finalizer ? releasedLocals(fn, s.finalizer, steps.flatMap((st) => st.list.slice(0, st.index))) : undefined;
+      const released = s.finalizer
+        ? releasedLocals(
+            fn,
+            s.finalizer,
+            steps.flatMap((st) => st.list.slice(0, st.index)),
+          )
+        : undefined;
       const why = tryProblem(source, s, site.call, readsCapabilities(fn.body), released !== undefined);
       if (why) return why;
       if (released) step.released = released;
