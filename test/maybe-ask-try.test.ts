@@ -229,4 +229,68 @@ server.tool('t', 'd', async () => ({ content: [{ type: 'text', text: String(awai
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('splits an exported method for the handlers of another module that call it through its class, and says when none does', async () => {
+    const approvals = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export class Approvals {
+  constructor(private readonly server: McpServer) {}
+
+  async confirm(message: string): Promise<boolean> {
+    if (!this.server.server.getClientCapabilities()?.elicitation) return true;
+    const stop = startHeartbeat();
+    try {
+      const result = await this.server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+      return result.action === 'accept';
+    } finally {
+      stop();
+    }
+  }
+}
+
+function startHeartbeat(): () => void {
+  const timer = setInterval(() => undefined, 1000);
+  return () => clearInterval(timer);
+}
+`;
+    // The tool module holds the service as its class, or only as an interface it declares.
+    const tools = (held: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import { Approvals } from './approvals.js';
+
+interface Confirming {
+  confirm(message: string): Promise<boolean>;
+}
+
+export function register(server: McpServer): void {
+  const approvals: ${held} = new Approvals(server);
+  server.registerTool('wipe', { description: 'd' }, async () => {
+    if (!(await approvals.confirm('Wipe?'))) return { content: [{ type: 'text', text: 'kept' }] };
+    return { content: [{ type: 'text', text: 'wiped' }] };
+  });
+}
+`;
+    const outcome = async (held: string) => {
+      const dir = checkoutScratch('maybe-ask-release-');
+      try {
+        await putFile(dir, 'package.json', '{ "name": "r", "private": true, "type": "module" }\n');
+        await putFile(dir, 'src/approvals.ts', approvals);
+        await putFile(dir, 'src/tools.ts', tools(held));
+        await putFile(
+          dir,
+          'src/server.ts',
+          "import { McpServer } from '@modelcontextprotocol/server';\nimport { register } from './tools.js';\n\nexport const server = new McpServer({ name: 'r', version: '1' });\nregister(server);\n",
+        );
+        return await runCodemod({ paths: ['src'], write: false, cwd: dir });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    };
+    const direct = await outcome('Approvals');
+    expect(direct.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/approvals.ts', 'migrated', undefined]]);
+    const throughInterface = await outcome('Confirming');
+    expect(throughInterface.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/approvals.ts', 'marked', 'in-helper']]);
+    expect(throughInterface.sites.map((s) => s.marker)).toEqual([
+      'exported `Approvals.confirm()` would be split, but this run found no handler calling it — run on its callers too',
+    ]);
+  }, 120_000);
 });
