@@ -158,6 +158,57 @@ describe('a helper whose question is inside a try', () => {
     }
   });
 
+  it('takes an answer assigned to a bare `let` before the try as the result half parameter, and drops what follows the try from the request half', () => {
+    const ASSIGN = "answer = await server.server.elicitInput({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } });";
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  let answer;
+  try {
+    ${ASSIGN}
+  } finally {
+    clearInterval(timer);
+  }
+
+  log.push(answer.action);
+  return answer.action === 'accept';`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        '  const timer = setInterval(() => log.push(table), 1000);',
+        '  try {',
+        "    return { ask: inputRequired.elicit({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } }) };",
+        '  } finally {',
+        '    clearInterval(timer);',
+        '  }',
+        '}',
+        '',
+        'function checkResult(answer: ElicitResult): boolean {',
+        '  log.push(answer.action);',
+        "  return answer.action === 'accept';",
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('is refused when the request half would still read the local the answer is assigned to', () => {
+    const source = helper(`${GUARD}
+  let answer;
+  try {
+    if (table) {
+      answer = await server.server.elicitInput({ message: 'Drop?', requestedSchema: { type: 'object', properties: {} } });
+    }
+  } catch (error) {
+    log.push(String(error));
+  }
+  return answer?.action === 'accept';`);
+    expect(helperSite(source).reason).toContain(
+      "it is a helper whose request's answer is assigned by `answer = await server.server.elicitInput({ message: 'Drop…` (line 10) to `answer`, which is not a `let answer;` of its own line that only the code after the question reads.",
+    );
+  });
+
   it('leaves the try out of the result half when nothing follows the question in it', () => {
     const { output, plan } = transformSource(
       helper(`${GUARD}

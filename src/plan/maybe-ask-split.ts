@@ -32,6 +32,7 @@ import {
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
+import { assignedAnswer } from './assigned-answer.ts';
 import { quotedLine, releasedLocals, tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
@@ -53,18 +54,31 @@ export function maybeAskSplit(
   if (typeof path === 'string') return `it is a helper ${path}`;
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
-  const answer = answerBinding(statement, site.call, source);
-  if (!answer) return 'it is a helper that awaits its request inside an expression.';
+  const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
+  const bound = answerBinding(statement, site.call, source);
+  const requestReads = (outside: Span[]) => namesOutside(fn.body, [...outside, ...removedAfter(source, path)]);
+  const assigned = bound
+    ? undefined
+    : assignedAnswer(
+        source,
+        statement,
+        site.call,
+        path.flatMap((st) => st.list.slice(0, st.index)),
+        requestReads,
+      );
+  if (typeof assigned === 'string') return `it is a helper ${assigned}`;
+  const answer = bound ?? assigned?.answer;
+  if (!answer) return `it is a helper that awaits its request inside an expression: ${quotedLine(source, statement)}.`;
   // An inner helper that may answer without asking hands this one a value, not an answer.
   if (site.via?.maybeAsk) return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
-  const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
   const afterNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
-  const prefix = resultPrefix(purity, fn, path, after, afterNames);
+  // An answer assigned to a local declared before the question is the result half's parameter, not a local to derive again.
+  const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)));
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
   const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
@@ -107,6 +121,7 @@ export function maybeAskSplit(
         types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
       ),
       renamed(holder.node, fn, holder.name),
+      ...(assigned ? [{ ...assigned.declaration, text: '' }] : []),
     ],
     ...(identity
       ? {}
@@ -374,12 +389,21 @@ function exits(s: Statement, question: Statement): boolean {
   return s.type === 'IfStatement' && s.alternate !== null && s.alternate !== undefined && exits(s.consequent, question) && exits(s.alternate, question);
 }
 
-/** The whole lines after the question in its own list: the request half ends with the question. */
+/**
+ * The whole lines after the question in its own list (the request half ends with the question),
+ * and after each block around it that can only be left through the question's return or
+ * another exit (`try { ...; <question> } finally { ... }`): what follows such a block is dead.
+ */
 function removedAfter(source: string, path: readonly Step[]): Span[] {
-  const last = path[path.length - 1]!;
-  const rest = last.list.slice(last.index + 1);
-  if (rest.length === 0 || !last.block) return [];
-  return [{ start: lineEndOf(source, last.list[last.index]!.end!) + 1, end: lineStartOf(source, last.block.end! - 1) }];
+  const question = path[path.length - 1]!;
+  const spans: Span[] = [];
+  for (let k = path.length - 1; k >= 0; k--) {
+    const step = path[k]!;
+    const s = step.list[step.index]!;
+    if (k < path.length - 1 && !exits(s, question.list[question.index]!)) break;
+    if (step.index + 1 < step.list.length && step.block) spans.push({ start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) });
+  }
+  return spans;
 }
 
 /** A statement the result half runs again: its text from its first line's indentation, and that indentation. */
