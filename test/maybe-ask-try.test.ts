@@ -60,6 +60,155 @@ describe('a helper whose question is inside a try', () => {
     );
   });
 
+  it('keeps a finally block that releases what the code before the try acquired in the request half alone', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const stop = startTimer(table);
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    stop();
+  }`) +
+        'function startTimer(label: string): () => void {\n  const timer = setInterval(() => log.push(label), 1000);\n  return () => clearInterval(timer);\n}\n',
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        '  const stop = startTimer(table);',
+        '  try {',
+        "    return { ask: inputRequired.elicit({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } }) };",
+        '  } finally {',
+        '    stop();',
+        '  }',
+        '}',
+        '',
+        'function checkResult(answer: ElicitResult): boolean {',
+        "  return answer.action === 'accept';",
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('re-enters the try with its catch block but not the finally block it releases with', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  try {
+    ${ASK}
+    log.push(answer.action);
+    return answer.action === 'accept';
+  } catch (error) {
+    log.push(String(error));
+    return false;
+  } finally {
+    clearInterval(timer);
+  }`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        'function checkResult(answer: ElicitResult): boolean {',
+        '  try {',
+        '    log.push(answer.action);',
+        "    return answer.action === 'accept';",
+        '  } catch (error) {',
+        '    log.push(String(error));',
+        '    return false;',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('is refused when the code after the question reads what the finally block releases, naming the statement and its line', () => {
+    const source = helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  try {
+    ${ASK}
+    log.push(String(timer));
+    return answer.action === 'accept';
+  } finally {
+    clearInterval(timer);
+  }`);
+    expect(helperSite(source).reason).toContain(
+      'it is a helper whose request is in a try statement whose finally block runs `clearInterval(timer);` (line 13), which releases `timer`: the code after its request reads it.',
+    );
+  });
+
+  it('is refused when its finally block touches what the code before the try did not declare', () => {
+    for (const [release, first] of [
+      ['stop(table);', 'stop(table);'],
+      ['stop(); log.length = 0;', 'stop();'],
+      ['stop(); clearInterval(this);', 'stop();'],
+    ]) {
+      const source = helper(`${GUARD}
+  const stop = (label?: string) => log.push(label ?? 'stopped');
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    ${release}
+  }`);
+      expect(helperSite(source).reason, release).toContain(
+        `whose finally block runs \`${first}\` (line 12): it would run when the question is asked and again when the answer comes.`,
+      );
+    }
+  });
+
+  it('takes an answer assigned to a bare `let` before the try as the result half parameter, and drops what follows the try from the request half', () => {
+    const ASSIGN = "answer = await server.server.elicitInput({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } });";
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  let answer;
+  try {
+    ${ASSIGN}
+  } finally {
+    clearInterval(timer);
+  }
+
+  log.push(answer.action);
+  return answer.action === 'accept';`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        '  const timer = setInterval(() => log.push(table), 1000);',
+        '  try {',
+        "    return { ask: inputRequired.elicit({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } }) };",
+        '  } finally {',
+        '    clearInterval(timer);',
+        '  }',
+        '}',
+        '',
+        'function checkResult(answer: ElicitResult): boolean {',
+        '  log.push(answer.action);',
+        "  return answer.action === 'accept';",
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('is refused when the request half would still read the local the answer is assigned to', () => {
+    const source = helper(`${GUARD}
+  let answer;
+  try {
+    if (table) {
+      answer = await server.server.elicitInput({ message: 'Drop?', requestedSchema: { type: 'object', properties: {} } });
+    }
+  } catch (error) {
+    log.push(String(error));
+  }
+  return answer?.action === 'accept';`);
+    expect(helperSite(source).reason).toContain(
+      "it is a helper whose request's answer is assigned by `answer = await server.server.elicitInput({ message: 'Drop…` (line 10) to `answer`, which is not a `let answer;` of its own line that only the code after the question reads.",
+    );
+  });
+
   it('leaves the try out of the result half when nothing follows the question in it', () => {
     const { output, plan } = transformSource(
       helper(`${GUARD}
@@ -137,6 +286,70 @@ server.tool('t', 'd', async () => ({ content: [{ type: 'text', text: String(awai
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  it('splits an exported method for the handlers of another module that call it through its class, and says when none does', async () => {
+    const approvals = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export class Approvals {
+  constructor(private readonly server: McpServer) {}
+
+  async confirm(message: string): Promise<boolean> {
+    if (!this.server.server.getClientCapabilities()?.elicitation) return true;
+    const stop = startHeartbeat();
+    try {
+      const result = await this.server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+      return result.action === 'accept';
+    } finally {
+      stop();
+    }
+  }
+}
+
+function startHeartbeat(): () => void {
+  const timer = setInterval(() => undefined, 1000);
+  return () => clearInterval(timer);
+}
+`;
+    // The tool module holds the service as its class, or only as an interface it declares.
+    const tools = (held: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import { Approvals } from './approvals.js';
+
+interface Confirming {
+  confirm(message: string): Promise<boolean>;
+}
+
+export function register(server: McpServer): void {
+  const approvals: ${held} = new Approvals(server);
+  server.registerTool('wipe', { description: 'd' }, async () => {
+    if (!(await approvals.confirm('Wipe?'))) return { content: [{ type: 'text', text: 'kept' }] };
+    return { content: [{ type: 'text', text: 'wiped' }] };
+  });
+}
+`;
+    const outcome = async (held: string) => {
+      const dir = checkoutScratch('maybe-ask-release-');
+      try {
+        await putFile(dir, 'package.json', '{ "name": "r", "private": true, "type": "module" }\n');
+        await putFile(dir, 'src/approvals.ts', approvals);
+        await putFile(dir, 'src/tools.ts', tools(held));
+        await putFile(
+          dir,
+          'src/server.ts',
+          "import { McpServer } from '@modelcontextprotocol/server';\nimport { register } from './tools.js';\n\nexport const server = new McpServer({ name: 'r', version: '1' });\nregister(server);\n",
+        );
+        return await runCodemod({ paths: ['src'], write: false, cwd: dir });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    };
+    const direct = await outcome('Approvals');
+    expect(direct.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/approvals.ts', 'migrated', undefined]]);
+    const throughInterface = await outcome('Confirming');
+    expect(throughInterface.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/approvals.ts', 'marked', 'in-helper']]);
+    expect(throughInterface.sites.map((s) => s.marker)).toEqual([
+      'exported `Approvals.confirm()` would be split, but this run found no handler calling it — run on its callers too',
+    ]);
   }, 120_000);
 });
 

@@ -726,6 +726,12 @@ export const REFUSAL_CODES = {
         reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
         next: EXPORTED_HELPER_NEXT,
       },
+      exportedNoCaller: {
+        marker: 'exported `{{helper}}()` would be split, but this run found no handler calling it — run on its callers too',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports. The codemod can split it into a request half and a result half, but only together with the handlers that call it, and it found no call of it in this run (a call through an interface type, or from a package the run leaves out, is not followed).',
+        next: 'run the codemod on this module together with the modules whose handlers call `{{helper}}()` (through its own class, not an interface); or {{step}}; then run the codemod again.',
+      },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:
