@@ -84,8 +84,9 @@ function destructuredContext(
   pattern: Extract<Node, { type: 'ObjectPattern' }>,
   name: string,
 ): ContextParameter | Refusal {
-  const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
-  if (!plain) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
+  // Named keys, each bound whole, with a default or nested (`{ mcpReq: { notify } }`); no rest.
+  const named = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier');
+  if (!named) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
   // What the body reads of each name once the legacy calls are gone.
   const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'CallExpression' || s.call.type === 'OptionalCallExpression' ? [s.call.callee] : [])));
   const read = new Set<string>();
@@ -100,7 +101,7 @@ function destructuredContext(
     }
     return undefined;
   });
-  const kept = pattern.properties.filter((p) => read.has(((p as { value: Node }).value as { name: string }).name));
+  const kept = pattern.properties.filter((p) => boundNames((p as { value: Node }).value).some((b) => read.has(b.name)));
   const annotation = pattern.typeAnnotation ? source.slice(pattern.typeAnnotation.start!, pattern.typeAnnotation.end!) : '';
   return {
     name,
@@ -117,7 +118,7 @@ function destructuredContext(
  * fits on one line, above the handler inside the call when it is spread over several. Where it
  * joined several messages on that line (` | `), only this one goes; else the whole line.
  */
-function obsoleteDestructuringMarker(analysis: FileAnalysis, pattern: Node): Edit | undefined {
+export function obsoleteDestructuringMarker(analysis: Pick<FileAnalysis, 'source' | 'comments'>, pattern: Node): Edit | undefined {
   const { source } = analysis;
   const lineStart = lineStartOf(source, pattern.start!);
   const comment = analysis.comments.find(
