@@ -103,10 +103,15 @@ async function seenThroughV2(factory: (world: World) => McpServer, era: 'modern'
     capabilities: { elicitation: { form: {} }, roots: { listChanged: true } },
     ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
   };
-  const { client, close } = await link(() => factory(world), era, options, (c) => {
-    c.setRequestHandler('elicitation/create', async () => confirm.elicit());
-    c.setNotificationHandler('notifications/message', (n) => void seen.messages.push(n.params));
-  });
+  const { client, close } = await link(
+    () => factory(world),
+    era,
+    options,
+    (c) => {
+      c.setRequestHandler('elicitation/create', async () => confirm.elicit());
+      c.setNotificationHandler('notifications/message', (n) => void seen.messages.push(n.params));
+    },
+  );
   try {
     const onprogress = (p: { progress: number; total?: number; message?: string }) => void seen.progress.push({ ...p });
     seen.results.push(stripMeta(await client.callTool({ name: 'purge_table', arguments: { table: 'logs' } }, { onprogress })));
