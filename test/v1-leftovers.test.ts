@@ -104,6 +104,20 @@ describe('a context destructured in the handler’s parameters', () => {
     expect(text).toContain(handler);
   });
 
+  it('leaves no marker where the codemod runs again on the pattern it wrote (a v1 import it cannot move is left)', async () => {
+    const compat = "import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';\nvoid toJsonSchemaCompat;\n";
+    const handler = `async (_a, { sessionId, requestId }) => ({ content: [{ type: 'text', text: \`\${sessionId}\${requestId}\` }] })`;
+    const [file] = await upgradeV1([{ path: 'src/server.ts', text: `${V1_HEAD}${compat}server.registerTool('t', { inputSchema: {} }, ${handler});\n` }]);
+    expect(file!.text).toContain('async (_a, { sessionId, mcpReq: { id: requestId } }) =>');
+    expect(file!.text).not.toContain('Destructuring of context parameter');
+  });
+
+  it('keeps the marker over v2’s mcpReq destructured beside a key that goes under it', () => {
+    const marker = '/* @mcp-codemod-error Destructuring of context parameter in signature: "{ mcpReq: { id }, signal }". Manual refactoring required. */';
+    const text = `${V2_HEAD}server.registerTool('t', {},\n  ${marker}\n  async (_a: object, { mcpReq: { id }, signal }) => ok);\n`;
+    expect(rewriteV1Leftovers(text, 'a.ts')).toEqual({ output: text, rewritten: 0 });
+  });
+
   it('leaves `{ sendRequest }` to the MRTR pass', () => {
     const marker = '/* @mcp-codemod-error Destructuring of context parameter in signature: "{ sendRequest, signal }". Manual refactoring required. */';
     const text = `${V2_HEAD}server.registerTool('t', {},\n  ${marker}\n  async (_a: object, { sendRequest, signal }) => ok);\n`;

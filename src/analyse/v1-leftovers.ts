@@ -74,6 +74,12 @@ export const SPEC_NOTIFICATION_METHODS: ReadonlySet<string> = new Set([
   'notifications/tools/list_changed',
 ]);
 
+/**
+ * v2's own keys, kept as they are: a pattern already in v2's shape (`{ sessionId, mcpReq: { id } }`,
+ * as we write it) is marked again by the codemod when it runs on our output.
+ */
+const V2_CONTEXT_KEYS: ReadonlySet<string> = new Set(['mcpReq', 'http']);
+
 /** One key of a destructured v1 context: the property as written, and where v2 has it. */
 export interface ContextKey {
   property: Extract<ObjectPattern['properties'][number], { type: 'ObjectProperty' }>;
@@ -82,19 +88,22 @@ export interface ContextKey {
 
 /**
  * The keys of a context destructured the v1 way, each with its v2 place; undefined when one key
- * has none (unknown, left out above, or already v2's `mcpReq`/`http`), or the pattern has a rest
- * element or a computed key: then it is not rewritten.
+ * has none (unknown, or left out above), v2's `mcpReq` or `http` is destructured beside a v1 key
+ * that goes under it, or the pattern has a rest element or a computed key: then it is not rewritten.
  */
 export function v1ContextKeys(pattern: ObjectPattern): ContextKey[] | undefined {
   const keys: ContextKey[] = [];
   for (const property of pattern.properties) {
     if (property.type !== 'ObjectProperty' || property.computed) return undefined;
     const name = keyName(property.key);
-    const place = name === undefined ? undefined : V1_CONTEXT_PLACES.get(name);
+    const place = name === undefined ? undefined : V2_CONTEXT_KEYS.has(name) ? { key: name } : V1_CONTEXT_PLACES.get(name);
     if (!place) return undefined;
     keys.push({ property, place });
   }
-  return keys.length > 0 ? keys : undefined;
+  // v2's `mcpReq` beside a v1 key that goes under it would be destructured twice.
+  const ownV2 = new Set(keys.filter((k) => V2_CONTEXT_KEYS.has(k.place.key) && k.place.under === undefined).map((k) => k.place.key));
+  if (keys.length === 0 || keys.some((k) => k.place.under !== undefined && ownV2.has(k.place.under))) return undefined;
+  return keys;
 }
 
 /**
