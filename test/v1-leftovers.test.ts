@@ -170,3 +170,37 @@ describe('a handler keyed by a zod object of its method', () => {
     expect(text).toContain(v1.trimEnd());
   });
 });
+
+describe('a name the codemod dropped with its tasks import', () => {
+  const v1 = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CreateTaskResult } from '@modelcontextprotocol/sdk/experimental/tasks';
+
+export type Made = CreateTaskResult;
+
+export function register(server: McpServer) {
+  server.experimental.tasks.registerToolTask('research', {}, {
+    createTask: async (_args, extra): Promise<CreateTaskResult> => ({ task: await extra.taskStore.createTask({ ttl: 1000 }) }),
+  });
+}
+`;
+
+  it('is a use of the tasks API: marked where it is used, and named in the note of each statement', async () => {
+    const [file] = await upgradeV1([{ path: 'src/tasks.ts', text: v1 }]);
+    const lines = file!.text.split('\n');
+    expect(lines.slice(2, 10)).toEqual([
+      '// @mrtr-todo(tasks-api): `CreateTaskResult` is the v1 tasks API, which v2 removed — remove it and its tools, or use the tasks extension',
+      'export type Made = CreateTaskResult;',
+      '',
+      'export function register(server: McpServer) {',
+      '  // @mrtr-todo(tasks-api): `server.experimental.tasks` and 1 more are the v1 tasks API, which v2 removed — remove them, or use the tasks extension',
+      "  server.experimental.tasks.registerToolTask('research', {}, {",
+      '    createTask: async (_args, extra): Promise<CreateTaskResult> => ({ task: await extra.taskStore.createTask({ ttl: 1000 }) }),',
+      '  });',
+    ]);
+    const notes = file!.notes.filter((n) => n.code === 'tasks-api-left').map((n) => [n.line, n.message.split(' is the ')[0]!.split(' are the ')[0]]);
+    expect(notes).toEqual([
+      [4, '`CreateTaskResult`'],
+      [8, '`server.experimental.tasks`, `CreateTaskResult`'],
+    ]);
+  });
+});

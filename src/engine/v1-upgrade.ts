@@ -67,7 +67,7 @@ import { rewriteToolRegistrations, type ModuleReader } from '../rewrite/tool-reg
 import { rewriteV1Leftovers } from '../rewrite/v1-leftovers.ts';
 import { resolveAmong } from './import-graph.ts';
 import { processIsAlive, whenInterrupted } from './interrupt-cleanup.ts';
-import { markTasksApi } from './tasks-api.ts';
+import { markTasksApi, tasksImports } from './tasks-api.ts';
 
 export { V1_PACKAGE };
 
@@ -325,7 +325,7 @@ async function upgradedCopies(
     // What it left, finished: the `tool()` registrations it refused, the v1 context patterns and
     // schema-keyed handlers it marked, then the tasks API marked.
     const finished = rewriteV1Leftovers(rewriteToolRegistrations(upgraded, c.path, readModules(c.path)).output, c.path).output;
-    const { text, notes } = markTasksApi(finished, c.path);
+    const { text, notes } = markTasksApi(finished, c.path, tasksImports(c.text, c.path));
     out.push({
       index: c.index,
       file: {
