@@ -373,8 +373,8 @@ export const REFUSAL_CODES = {
     help: 'Assign to a new local instead of the parameter, then run mrtr-codemod migrate again.',
     messages: {
       reassigned: {
-        marker: 'the argument `{{name}}` is reassigned before a question — assign to a new local instead',
-        reason: 'the argument `{{name}}` is reassigned before a question; a retry re-sends the original arguments.',
+        marker: 'the argument `{{name}}` is reassigned (line {{line}}) before a question — assign to a new local instead',
+        reason: 'the argument `{{name}}` is reassigned (line {{line}}) before a question; a retry re-sends the original arguments.',
         next: 'assign to a new local instead of the parameter, then run again.',
       },
     },
@@ -427,13 +427,13 @@ export const REFUSAL_CODES = {
         next: "move the construction and its registrations into `function buildServer() { ...; return {{server}}; }`, replace `{{connect}}` with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio', then delete this comment.",
       },
       heldServer: {
-        marker: '`{{server}}` is used besides its connection (`{{use}}`) — move that into its factory, use serveStdio',
+        marker: '`{{server}}` is used besides its connection (`{{use}}`, line {{line}}) — move that into its factory, use serveStdio',
         reason:
           '`{{server}}` is used besides being connected and closed (`{{use}}`), and serveStdio builds its own server for each opening, so that use would reach a server that serves no one.',
         next: "move that use into the function that builds the server, replace `{{connect}}` with `serveStdio(() => {{factory}})` from '@modelcontextprotocol/server/stdio', then delete this comment.",
       },
       heldMember: {
-        marker: '`{{member}}` of the server is used here (`{{use}}`) — keep one per server the serveStdio factory builds',
+        marker: '`{{member}}` of the server is used (`{{use}}`, line {{line}}) — keep one per server the serveStdio factory builds',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used here other than called as a statement (`{{use}}`); serveStdio builds a server (and a `{{member}}`) for each opening.',
         next: "keep what each server built in a list from the factory passed to `serveStdio(() => {{factory}})` (from '@modelcontextprotocol/server/stdio') in place of `{{connect}}`, use each entry's `{{member}}`, then delete this comment.",
@@ -495,13 +495,13 @@ export const REFUSAL_CODES = {
         next: `move its construction and registrations into a function that returns a new server each time, then ${HTTP_NEXT}`,
       },
       heldServer: {
-        marker: '`{{server}}` is used besides its connection (`{{use}}`) — move that into its factory, add createMcpHandler',
+        marker: '`{{server}}` is used besides its connection (`{{use}}`, line {{line}}) — move that into its factory, add createMcpHandler',
         reason:
           '`{{server}}` is used besides being connected and closed (`{{use}}`), and the servers createMcpHandler builds from `{{factory}}` for 2026-07-28 requests would not be.',
         next: `move that use into the function that builds the server, then ${HTTP_NEXT}`,
       },
       heldMember: {
-        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`) — have the factory wire it, then add createMcpHandler',
+        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`, line {{line}}) — have the factory wire it, add createMcpHandler',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used (`{{use}}`), and the servers createMcpHandler builds for 2026-07-28 requests would come without it.',
         next: `have the factory handed to createMcpHandler wire what \`{{member}}\` does for its own server (createMcpHandler closes each server after its request), then ${HTTP_NEXT}`,
@@ -761,8 +761,8 @@ export const REFUSAL_CODES = {
     help: 'Fix the helper path first, then run mrtr-codemod migrate again.',
     messages: {
       helperPath: {
-        marker: 'left whole: this handler also reaches `{{helper}}()`, which asks — fix that path first',
-        reason: 'this handler also reaches a request through `{{helper}}()`, so it is left as it was.',
+        marker: 'left whole: this handler also reaches `{{helper}}()` (line {{line}}), which asks — fix that path first',
+        reason: 'this handler also reaches a request through `{{helper}}()` (line {{line}}), so it is left as it was.',
         next: 'fix the `{{helper}}()` path first (see its marker), then run the codemod again.',
       },
     },
@@ -772,13 +772,13 @@ export const REFUSAL_CODES = {
     help: 'Rename one of them, then run mrtr-codemod migrate again.',
     messages: {
       twoInScope: {
-        marker: 'two locals named `{{name}}` are in scope at this question — rename one of them, then run again',
-        reason: 'two locals named `{{name}}` are in scope at this question.',
+        marker: 'two locals named `{{name}}` are in scope at this question (one on line {{line}}) — rename one, then run again',
+        reason: 'two locals named `{{name}}` are in scope at this question (one declared on line {{line}}).',
         next: 'rename one of them, then run again.',
       },
       declaredAgain: {
-        marker: '`{{name}}` is declared again after the asking block — rename one of the two, then run again',
-        reason: '`{{name}}` is declared again after the block that asks, so the resumed code cannot restore it under the same name.',
+        marker: '`{{name}}` is declared again (line {{line}}) after the asking block — rename one of the two, then run again',
+        reason: '`{{name}}` is declared again (line {{line}}) after the block that asks, so the resumed code cannot restore it under the same name.',
         next: 'rename one of the two declarations, then run again.',
       },
     },
