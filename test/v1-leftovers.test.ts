@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPEC_NOTIFICATION_METHODS, SPEC_REQUEST_METHODS, V1_CONTEXT_PLACES } from '../src/analyse/v1-leftovers.ts';
 import { upgradeV1 } from '../src/engine/v1-upgrade.ts';
 import { rewriteV1Leftovers } from '../src/rewrite/v1-leftovers.ts';
+import { transformSource } from '../src/transform.ts';
 import { checkoutScratch } from './support/scratch.ts';
 import { diagnosticsByFile } from './support/typecheck.ts';
 
@@ -116,6 +117,24 @@ describe('a context destructured in the handler’s parameters', () => {
     const marker = '/* @mcp-codemod-error Destructuring of context parameter in signature: "{ mcpReq: { id }, signal }". Manual refactoring required. */';
     const text = `${V2_HEAD}server.registerTool('t', {},\n  ${marker}\n  async (_a: object, { mcpReq: { id }, signal }) => ok);\n`;
     expect(rewriteV1Leftovers(text, 'a.ts')).toEqual({ output: text, rewritten: 0 });
+  });
+
+  it('lets the MRTR pass destructure what it keeps of a pattern with `sendRequest` the v2 way, and drop the marker', async () => {
+    const ask = `const r = await sendRequest({ method: 'elicitation/create', params: { message: 'Go?', requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema);`;
+    const v1 = `${V1_HEAD}import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+server.registerTool('t', { inputSchema: {} }, async (_a, { sendRequest, sendNotification, sessionId }) => {
+  ${ask}
+  await sendNotification({ method: 'notifications/message', params: { level: 'info', data: r.action + sessionId } });
+  return { content: [] };
+});
+`;
+    const [file] = await upgradeV1([{ path: 'src/server.ts', text: v1 }]);
+    const { output, plan } = transformSource(file!.text, 'src/server.ts');
+    expect(plan.sites.map((site) => site.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      "async (_a, ctx) => {\n  const { mcpReq: { notify: sendNotification }, sessionId } = ctx;\n  const mrtr = await mrtrResume(ctx, 'tool:t'",
+    );
+    expect(output).not.toContain('@mcp-codemod-error');
   });
 
   it('leaves `{ sendRequest }` to the MRTR pass', () => {

@@ -7,6 +7,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
+import { v1ContextKeys, type ContextKey } from '../analyse/v1-leftovers.ts';
 import { Refusal, refuse } from './refusal.ts';
 import type { HandlerPlan } from './types.ts';
 
@@ -17,6 +18,11 @@ export interface ContextParameter {
   paramEdit?: Edit;
   /** That destructuring, without its semicolon (the renderer writes the file's style). */
   prologue?: string;
+  /**
+   * Whether the official codemod's marker over the pattern is answered: nothing of it is left,
+   * or what is left is destructured the v2 way (a v1 key such as `sendNotification` mapped).
+   */
+  patternAnswered?: boolean;
 }
 
 export function contextParameter(
@@ -103,11 +109,39 @@ function destructuredContext(
   });
   const kept = pattern.properties.filter((p) => boundNames((p as { value: Node }).value).some((b) => read.has(b.name)));
   const annotation = pattern.typeAnnotation ? source.slice(pattern.typeAnnotation.start!, pattern.typeAnnotation.end!) : '';
+  // A v1 key left by the upgrade (`sendNotification`) is destructured from where v2 has it.
+  const v2 = kept.length > 0 ? v1ContextKeys({ ...pattern, properties: kept }) : undefined;
+  const properties = v2 ? v2ContextProperties(source, v2) : kept.map((p) => source.slice(p.start!, p.end!));
   return {
     name,
     paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
-    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name}` } : {}),
+    ...(kept.length > 0 ? { prologue: `const { ${properties.join(', ')} } = ${name}` } : {}),
+    patternAnswered: kept.length === 0 || v2 !== undefined,
   };
+}
+
+/**
+ * Properties of a v1 context pattern as v2 nests them, in their order: `mcpReq: { … }` where its
+ * first key was, `http: { … } = {}` likewise (v2 leaves `ctx.http` out without HTTP), the
+ * context's own keys in place. A property keeps its name, default and nested pattern.
+ */
+export function v2ContextProperties(source: string, keys: readonly ContextKey[]): string[] {
+  const text = (n: Node) => source.slice(n.start!, n.end!);
+  // `requestId: id` → `id`, `requestId` → `id: requestId`, `signal = fallback` as it is.
+  const entry = ({ property, place }: ContextKey) => {
+    const value = property.value.type === 'AssignmentPattern' ? property.value.left : property.value;
+    return value.type === 'Identifier' && value.name === place.key ? text(property.value) : `${place.key}: ${text(property.value)}`;
+  };
+  const written: string[] = [];
+  for (const key of keys) {
+    const { under } = key.place;
+    if (under === undefined) written.push(entry(key));
+    else if (keys.find((k) => k.place.under === under) === key) {
+      const group = keys.filter((k) => k.place.under === under).map(entry);
+      written.push(`${under}: { ${group.join(', ')} }${under === 'http' ? ' = {}' : ''}`);
+    }
+  }
+  return written;
 }
 
 /**

@@ -11,7 +11,7 @@ import { isFunction } from '../analyse/ast.ts';
 import { ParseFailure } from '../analyse/parse.ts';
 import { schemaKeyedMethod, v1ContextKeys, zodNamespaceNames, type ContextKey } from '../analyse/v1-leftovers.ts';
 import { type Edit, eolOf, indentAt, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
-import { obsoleteDestructuringMarker } from '../plan/context-parameter.ts';
+import { obsoleteDestructuringMarker, v2ContextProperties } from '../plan/context-parameter.ts';
 import { applyEdits } from './rewrite.ts';
 
 /** The official codemod's messages these leftovers carry (the texts of its markers). */
@@ -55,27 +55,9 @@ function contextPatternEdits(analysis: FileAnalysis): Edit[][] {
   return out;
 }
 
-/**
- * The pattern's properties as v2 nests them, in their order: `mcpReq: { … }` where its first
- * key was, `http: { … } = {}` likewise (v2 leaves `ctx.http` out without HTTP), the context's
- * own keys in place. A property keeps its name, default and nested pattern.
- */
+/** The pattern's properties as v2 nests them (v2ContextProperties), in the pattern's own layout. */
 function v2PatternEdit(source: string, keys: readonly ContextKey[]): Edit[] {
-  const text = (n: Node) => source.slice(n.start!, n.end!);
-  // `requestId: id` → `id`, `requestId` → `id: requestId`, `signal = fallback` as it is.
-  const entry = ({ property, place }: ContextKey) => {
-    const value = property.value.type === 'AssignmentPattern' ? property.value.left : property.value;
-    return value.type === 'Identifier' && value.name === place.key ? text(property.value) : `${place.key}: ${text(property.value)}`;
-  };
-  const written: string[] = [];
-  for (const key of keys) {
-    const { under } = key.place;
-    if (under === undefined) written.push(entry(key));
-    else if (keys.find((k) => k.place.under === under) === key) {
-      const group = keys.filter((k) => k.place.under === under).map(entry);
-      written.push(`${under}: { ${group.join(', ')} }${under === 'http' ? ' = {}' : ''}`);
-    }
-  }
+  const written = v2ContextProperties(source, keys);
   const first = keys[0]!.property;
   const last = keys[keys.length - 1]!.property;
   const oneLine = first.loc!.start.line === last.loc!.end.line;
