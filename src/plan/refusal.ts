@@ -56,6 +56,11 @@ const ARGUMENTS_FIRST =
   'with the arguments first, but registers a tool without a schema, which the SDK calls with its context alone: the context parameter the migration adds would not typecheck.';
 const ARGUMENTS_FIRST_NEXT =
   "give the registry's type a form for a tool without a schema (`(ctx: ServerContext) => ...`), or declare this tool's schema, then run again.";
+// A `(ctx) => ...` member added to the type alone would not do: a union of the two forms gives
+// the other handlers' arguments no contextual type, nor the registry's registerTool call a
+// handler the SDK's overloads take. A schema makes the type true: the SDK then passes (args, ctx).
+const ARGUMENTS_FIRST_SCHEMA_NEXT =
+  "declare this tool's `{{key}}`{{hint}}, or an empty one: the registry then registers it with a schema, the SDK passes `(args, ctx)` as `{{type}}` says, and the migration adds the context second; then run again.";
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
 const RECOMPUTE_OR_DECLARE_NEXT =
@@ -501,7 +506,7 @@ export const REFUSAL_CODES = {
         next: `move that use into the function that builds the server, then ${HTTP_NEXT}`,
       },
       heldMember: {
-        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`, line {{line}}) — have the factory wire it, add createMcpHandler',
+        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`, line {{line}}) — wire it in the factory, add createMcpHandler',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used (`{{use}}`), and the servers createMcpHandler builds for 2026-07-28 requests would come without it.',
         next: `have the factory handed to createMcpHandler wire what \`{{member}}\` does for its own server (createMcpHandler closes each server after its request), then ${HTTP_NEXT}`,
@@ -703,6 +708,11 @@ export const REFUSAL_CODES = {
         next: EXPORTED_HELPER_NEXT,
       },
       unsplittable: { marker: '`{{helper}}()` asks and cannot be split — {{step}}', reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
+      unsplittableAt: {
+        marker: '{{blocker}} (line {{line}}) keeps this helper whole — {{step}}',
+        reason: `${IN_HELPER} {{why}}`,
+        next: HELPER_NEXT,
+      },
       dispatchBlocked: {
         marker: '`{{helper}}()` asks; the dispatch {{call}} (line {{line}}) cannot resume it — {{fix}}',
         reason:
@@ -772,7 +782,7 @@ export const REFUSAL_CODES = {
     help: 'Rename one of them, then run mrtr-codemod migrate again.',
     messages: {
       twoInScope: {
-        marker: 'two locals named `{{name}}` are in scope at this question (one on line {{line}}) — rename one, then run again',
+        marker: 'two locals named `{{name}}` are in scope here (one on line {{line}}) — rename one, then run again',
         reason: 'two locals named `{{name}}` are in scope at this question (one declared on line {{line}}).',
         next: 'rename one of them, then run again.',
       },
@@ -1042,9 +1052,19 @@ export const REFUSAL_CODES = {
         next: ARGUMENTS_FIRST_NEXT,
       },
       argumentsFirstTypeThere: {
-        marker: '`{{type}}` ({{file}}:{{line}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
-        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{line}}), ${ARGUMENTS_FIRST}`,
+        marker: '`{{type}}` ({{file}}:{{fileLine}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
+        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{fileLine}}), ${ARGUMENTS_FIRST}`,
         next: ARGUMENTS_FIRST_NEXT,
+      },
+      argumentsFirstSchema: {
+        marker: '`{{type}}` (line {{line}}) puts args first — declare `{{key}}` on this tool, then run again',
+        reason: `the registry types this handler \`{{type}}\` (line {{line}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_SCHEMA_NEXT,
+      },
+      argumentsFirstSchemaThere: {
+        marker: '`{{type}}` ({{file}}:{{fileLine}}) puts args first — declare `{{key}}` on this tool, then run again',
+        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{fileLine}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_SCHEMA_NEXT,
       },
       cannotAddParameter: {
         marker: 'a context parameter cannot be added to this handler — migrate it by hand (see the docs)',
@@ -1154,8 +1174,8 @@ export const MARKER_QUOTE_MAX = 32;
 const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
-/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode), quoted whole. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'more']);
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword), quoted whole; `more`: a count. */
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'more']);
 
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
