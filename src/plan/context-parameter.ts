@@ -8,6 +8,7 @@ import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import type { HandlerType } from '../analyse/registry-handler-type.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
+import { v1ContextKeys, type ContextKey } from '../analyse/v1-leftovers.ts';
 import { Refusal, refuse } from './refusal.ts';
 import type { HandlerPlan } from './types.ts';
 
@@ -18,6 +19,11 @@ export interface ContextParameter {
   paramEdit?: Edit;
   /** That destructuring, without its semicolon (the renderer writes the file's style). */
   prologue?: string;
+  /**
+   * Whether the official codemod's marker over the pattern is answered: nothing of it is left,
+   * or what is left is destructured the v2 way (a v1 key such as `sendNotification` mapped).
+   */
+  patternAnswered?: boolean;
 }
 
 export function contextParameter(
@@ -100,8 +106,9 @@ function destructuredContext(
   pattern: Extract<Node, { type: 'ObjectPattern' }>,
   name: string,
 ): ContextParameter | Refusal {
-  const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
-  if (!plain) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
+  // Named keys, each bound whole, with a default or nested (`{ mcpReq: { notify } }`); no rest.
+  const named = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier');
+  if (!named) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
   // What the body reads of each name once the legacy calls are gone.
   const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'CallExpression' || s.call.type === 'OptionalCallExpression' ? [s.call.callee] : [])));
   const read = new Set<string>();
@@ -116,13 +123,41 @@ function destructuredContext(
     }
     return undefined;
   });
-  const kept = pattern.properties.filter((p) => read.has(((p as { value: Node }).value as { name: string }).name));
+  const kept = pattern.properties.filter((p) => boundNames((p as { value: Node }).value).some((b) => read.has(b.name)));
   const annotation = pattern.typeAnnotation ? source.slice(pattern.typeAnnotation.start!, pattern.typeAnnotation.end!) : '';
+  // A v1 key left by the upgrade (`sendNotification`) is destructured from where v2 has it.
+  const v2 = kept.length > 0 ? v1ContextKeys({ ...pattern, properties: kept }) : undefined;
+  const properties = v2 ? v2ContextProperties(source, v2) : kept.map((p) => source.slice(p.start!, p.end!));
   return {
     name,
     paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
-    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name}` } : {}),
+    ...(kept.length > 0 ? { prologue: `const { ${properties.join(', ')} } = ${name}` } : {}),
+    patternAnswered: kept.length === 0 || v2 !== undefined,
   };
+}
+
+/**
+ * Properties of a v1 context pattern as v2 nests them, in their order: `mcpReq: { … }` where its
+ * first key was, `http: { … } = {}` likewise (v2 leaves `ctx.http` out without HTTP), the
+ * context's own keys in place. A property keeps its name, default and nested pattern.
+ */
+export function v2ContextProperties(source: string, keys: readonly ContextKey[]): string[] {
+  const text = (n: Node) => source.slice(n.start!, n.end!);
+  // `requestId: id` → `id`, `requestId` → `id: requestId`, `signal = fallback` as it is.
+  const entry = ({ property, place }: ContextKey) => {
+    const value = property.value.type === 'AssignmentPattern' ? property.value.left : property.value;
+    return value.type === 'Identifier' && value.name === place.key ? text(property.value) : `${place.key}: ${text(property.value)}`;
+  };
+  const written: string[] = [];
+  for (const key of keys) {
+    const { under } = key.place;
+    if (under === undefined) written.push(entry(key));
+    else if (keys.find((k) => k.place.under === under) === key) {
+      const group = keys.filter((k) => k.place.under === under).map(entry);
+      written.push(`${under}: { ${group.join(', ')} }${under === 'http' ? ' = {}' : ''}`);
+    }
+  }
+  return written;
 }
 
 /**
@@ -133,7 +168,7 @@ function destructuredContext(
  * fits on one line, above the handler inside the call when it is spread over several. Where it
  * joined several messages on that line (` | `), only this one goes; else the whole line.
  */
-function obsoleteDestructuringMarker(analysis: FileAnalysis, pattern: Node): Edit | undefined {
+export function obsoleteDestructuringMarker(analysis: Pick<FileAnalysis, 'source' | 'comments'>, pattern: Node): Edit | undefined {
   const { source } = analysis;
   const lineStart = lineStartOf(source, pattern.start!);
   const comment = analysis.comments.find(

@@ -77,7 +77,7 @@ export function planHandler(
     ctxName: context.name,
     addParam: context.addParam,
     ...(context.paramEdit ? { paramEdit: context.paramEdit } : {}),
-    ...(context.paramEdit && !context.prologue ? staleMarkerEdit(analysis, handler) : {}),
+    ...(context.paramEdit && context.patternAnswered ? staleMarkerEdit(analysis, handler) : {}),
     ...(context.prologue ? { prologue: context.prologue } : {}),
     ...(droppedLines.length > 0 ? { droppedLines } : {}),
     returnTypeEdit,

@@ -522,6 +522,11 @@ export const REFUSAL_CODES = {
         reason: "`{{use}}` is the v1 SDK's experimental tasks API, which v2 removed (SEP-2663): this code does not build on v2.",
         next: 'remove it with the tools and options that use it, or move it to the tasks extension; then delete this comment.',
       },
+      removedSeveral: {
+        marker: '`{{use}}` and {{more}} more are the v1 tasks API, which v2 removed — remove them, or use the tasks extension',
+        reason: "`{{uses}}` are the v1 SDK's experimental tasks API, which v2 removed (SEP-2663): this code does not build on v2.",
+        next: 'remove them with the tools and options that use them, or move them to the tasks extension; then delete this comment.',
+      },
     },
   },
   'secret-in-state': {
@@ -1211,8 +1216,8 @@ export const MARKER_QUOTE_MAX = 32;
 const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
-/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword), quoted whole. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker']);
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword), quoted whole; `more`: a count. */
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'more']);
 
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
