@@ -215,6 +215,21 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).includes('drop_table') ? accept({ ok: true }) : { action: 'decline' }) },
     legacyLog: ['audit:invoke:drop_table', 'count:logs', 'delete:logs=3', 'audit:invoke:truncate_table', 'audit:invoke:count_rows', 'count:users'],
   },
+  'a confirmation through a service whose finally block stops the heartbeat it started, from a base class gate (confirmed)': {
+    fixture: 'maybe-ask-release',
+    calls: [
+      { name: 'purge', arguments: { table: 'logs' } },
+      { name: 'count', arguments: { table: 'users' } },
+    ],
+    script: { elicit: () => accept({ confirmation: 'Yes' }) },
+    legacyLog: ['audit:heartbeat:start:Run purge?', 'audit:heartbeat:stop:Run purge?', 'delete:logs=3', 'count:users'],
+  },
+  'a confirmation through a service whose finally block stops the heartbeat it started, from a base class gate (declined)': {
+    fixture: 'maybe-ask-release',
+    calls: [{ name: 'purge', arguments: { table: 'logs' } }],
+    script: { elicit: () => accept({ confirmation: 'No' }) },
+    legacyLog: ['audit:heartbeat:start:Run purge?', 'audit:heartbeat:stop:Run purge?'],
+  },
   'command objects one handler dispatches to, one asking twice through a helper in a field': {
     fixture: 'command-dispatch',
     calls: [
@@ -618,6 +633,8 @@ describe.each([
       call: { name: 'truncate_table', arguments: { table: 'logs' } },
       log: urlOnly ? [] : ['audit:cannot-ask:logs', 'delete:logs=3'],
     },
+    // The service's own check: no heartbeat is started, and the gate lets the tool go on.
+    ...(urlOnly ? [] : [{ fixture: 'maybe-ask-release', call: { name: 'purge', arguments: { table: 'logs' } }, log: ['delete:logs=3'] }]),
     {
       fixture: 'control-flow',
       call: { name: 'rename_project', arguments: { project: 'apollo' } },

@@ -23,6 +23,10 @@ const OWN: Record<string, string> = {
   maker: 'x'.repeat(MAKER_MAX),
   code: 'unserialisable-local',
   fix: 'return its answer or bind it to a local',
+  /** The statement an in-helper marker names. */
+  blocker: '`try`',
+  /** How many more uses a marker counts. */
+  more: '999',
 };
 const data = new Proxy({} as Record<string, string>, { get: (_, name: string) => OWN[name] ?? LONG });
 

@@ -60,6 +60,155 @@ describe('a helper whose question is inside a try', () => {
     );
   });
 
+  it('keeps a finally block that releases what the code before the try acquired in the request half alone', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const stop = startTimer(table);
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    stop();
+  }`) +
+        'function startTimer(label: string): () => void {\n  const timer = setInterval(() => log.push(label), 1000);\n  return () => clearInterval(timer);\n}\n',
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        '  const stop = startTimer(table);',
+        '  try {',
+        "    return { ask: inputRequired.elicit({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } }) };",
+        '  } finally {',
+        '    stop();',
+        '  }',
+        '}',
+        '',
+        'function checkResult(answer: ElicitResult): boolean {',
+        "  return answer.action === 'accept';",
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('re-enters the try with its catch block but not the finally block it releases with', () => {
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  try {
+    ${ASK}
+    log.push(answer.action);
+    return answer.action === 'accept';
+  } catch (error) {
+    log.push(String(error));
+    return false;
+  } finally {
+    clearInterval(timer);
+  }`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        'function checkResult(answer: ElicitResult): boolean {',
+        '  try {',
+        '    log.push(answer.action);',
+        "    return answer.action === 'accept';",
+        '  } catch (error) {',
+        '    log.push(String(error));',
+        '    return false;',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('is refused when the code after the question reads what the finally block releases, naming the statement and its line', () => {
+    const source = helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  try {
+    ${ASK}
+    log.push(String(timer));
+    return answer.action === 'accept';
+  } finally {
+    clearInterval(timer);
+  }`);
+    expect(helperSite(source).reason).toContain(
+      'it is a helper whose request is in a try statement whose finally block runs `clearInterval(timer);` (line 13), which releases `timer`: the code after its request reads it.',
+    );
+  });
+
+  it('is refused when its finally block touches what the code before the try did not declare', () => {
+    for (const [release, first] of [
+      ['stop(table);', 'stop(table);'],
+      ['stop(); log.length = 0;', 'stop();'],
+      ['stop(); clearInterval(this);', 'stop();'],
+    ]) {
+      const source = helper(`${GUARD}
+  const stop = (label?: string) => log.push(label ?? 'stopped');
+  try {
+    ${ASK}
+    return answer.action === 'accept';
+  } finally {
+    ${release}
+  }`);
+      expect(helperSite(source).reason, release).toContain(
+        `whose finally block runs \`${first}\` (line 12): it would run when the question is asked and again when the answer comes.`,
+      );
+    }
+  });
+
+  it('takes an answer assigned to a bare `let` before the try as the result half parameter, and drops what follows the try from the request half', () => {
+    const ASSIGN = "answer = await server.server.elicitInput({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } });";
+    const { output, plan } = transformSource(
+      helper(`${GUARD}
+  const timer = setInterval(() => log.push(table), 1000);
+  let answer;
+  try {
+    ${ASSIGN}
+  } finally {
+    clearInterval(timer);
+  }
+
+  log.push(answer.action);
+  return answer.action === 'accept';`),
+      'server.ts',
+    );
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output).toContain(
+      [
+        '  const timer = setInterval(() => log.push(table), 1000);',
+        '  try {',
+        "    return { ask: inputRequired.elicit({ message: `Drop ${table}?`, requestedSchema: { type: 'object', properties: {} } }) };",
+        '  } finally {',
+        '    clearInterval(timer);',
+        '  }',
+        '}',
+        '',
+        'function checkResult(answer: ElicitResult): boolean {',
+        '  log.push(answer.action);',
+        "  return answer.action === 'accept';",
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('is refused when the request half would still read the local the answer is assigned to', () => {
+    const source = helper(`${GUARD}
+  let answer;
+  try {
+    if (table) {
+      answer = await server.server.elicitInput({ message: 'Drop?', requestedSchema: { type: 'object', properties: {} } });
+    }
+  } catch (error) {
+    log.push(String(error));
+  }
+  return answer?.action === 'accept';`);
+    expect(helperSite(source).reason).toContain(
+      "it is a helper whose request's answer is assigned by `answer = await server.server.elicitInput({ message: 'Drop…` (line 10) to `answer`, which is not a `let answer;` of its own line that only the code after the question reads.",
+    );
+  });
+
   it('leaves the try out of the result half when nothing follows the question in it', () => {
     const { output, plan } = transformSource(
       helper(`${GUARD}
@@ -84,8 +233,15 @@ describe('a helper whose question is inside a try', () => {
     return false;
   }`);
     expect(helperSite(source).reason).toContain(
-      "it is a helper whose request is in a try statement whose catch block would no longer see a client that cannot answer it (check the client's capabilities before asking).",
+      "it is a helper whose request is in `try` (line 6), whose catch (line 9) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).",
     );
+    // The marker names that statement, at its line in the output.
+    const output = transformSource(source, 'server.ts').output.split('\n');
+    expect(output.slice(5, 8)).toEqual([
+      '  try {',
+      '    // @mrtr-todo(in-helper): `try` (line 6) keeps this helper whole — build inputRequired.elicit(...) in it, ask in the handler',
+      `    ${ASK}`,
+    ]);
   });
 
   it('is refused when its question is in the catch block', () => {
@@ -131,4 +287,115 @@ server.tool('t', 'd', async () => ({ content: [{ type: 'text', text: String(awai
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('splits an exported method for the handlers of another module that call it through its class, and says when none does', async () => {
+    const approvals = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export class Approvals {
+  constructor(private readonly server: McpServer) {}
+
+  async confirm(message: string): Promise<boolean> {
+    if (!this.server.server.getClientCapabilities()?.elicitation) return true;
+    const stop = startHeartbeat();
+    try {
+      const result = await this.server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+      return result.action === 'accept';
+    } finally {
+      stop();
+    }
+  }
+}
+
+function startHeartbeat(): () => void {
+  const timer = setInterval(() => undefined, 1000);
+  return () => clearInterval(timer);
+}
+`;
+    // The tool module holds the service as its class, or only as an interface it declares.
+    const tools = (held: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import { Approvals } from './approvals.js';
+
+interface Confirming {
+  confirm(message: string): Promise<boolean>;
+}
+
+export function register(server: McpServer): void {
+  const approvals: ${held} = new Approvals(server);
+  server.registerTool('wipe', { description: 'd' }, async () => {
+    if (!(await approvals.confirm('Wipe?'))) return { content: [{ type: 'text', text: 'kept' }] };
+    return { content: [{ type: 'text', text: 'wiped' }] };
+  });
+}
+`;
+    const outcome = async (held: string) => {
+      const dir = checkoutScratch('maybe-ask-release-');
+      try {
+        await putFile(dir, 'package.json', '{ "name": "r", "private": true, "type": "module" }\n');
+        await putFile(dir, 'src/approvals.ts', approvals);
+        await putFile(dir, 'src/tools.ts', tools(held));
+        await putFile(
+          dir,
+          'src/server.ts',
+          "import { McpServer } from '@modelcontextprotocol/server';\nimport { register } from './tools.js';\n\nexport const server = new McpServer({ name: 'r', version: '1' });\nregister(server);\n",
+        );
+        return await runCodemod({ paths: ['src'], write: false, cwd: dir });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    };
+    const direct = await outcome('Approvals');
+    expect(direct.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/approvals.ts', 'migrated', undefined]]);
+    const throughInterface = await outcome('Confirming');
+    expect(throughInterface.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/approvals.ts', 'marked', 'in-helper']]);
+    expect(throughInterface.sites.map((s) => s.marker)).toEqual([
+      'exported `Approvals.confirm()` would be split, but this run found no handler calling it — run on its callers too',
+    ]);
+  }, 120_000);
+});
+
+describe('a sampling helper with only the request context, whose catch is its fallback', () => {
+  // The tool hands its context to a function that ranks what it loaded (objects JSON cannot
+  // carry) through a helper, awaited in a ternary. The helper's catch is how it met a client
+  // that cannot sample; with the context alone it cannot tell on the 2025 era whether the client
+  // can, so it stays whole, and its marker names the try and the step that leads somewhere.
+  const source = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+const server = new McpServer({ name: 's', version: '1' });
+class Doc { constructor(readonly name: string) {} }
+
+async function rank(ctx: ServerContext, docs: Doc[]): Promise<Doc[]> {
+  try {
+    const reply = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: docs.map((d) => d.name).join('\\n') } }], maxTokens: 50 });
+    const order = reply.content.type === 'text' ? reply.content.text.split('\\n') : [];
+    return order.map((n) => docs.find((d) => d.name === n)).filter((d): d is Doc => d !== undefined);
+  } catch {}
+  return docs;
+}
+
+export async function plan(dir: string, ctx: ServerContext) {
+  const docs = [new Doc(dir + '/a'), new Doc(dir + '/b')];
+  const ranked = docs.length > 1 ? await rank(ctx, docs) : docs;
+  return { content: [{ type: 'text' as const, text: ranked.map((d) => d.name).join(', ') }] };
+}
+
+server.registerTool('plan', { inputSchema: z.object({ dir: z.string() }) }, ({ dir }, ctx) => plan(dir, ctx));
+`;
+
+  it('is marked at the try, with the sampling advice, and the handler names the helper', () => {
+    const { output, plan } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
+      ['marked', 'in-helper'],
+      ['marked', 'via-helper'],
+    ]);
+    const lines = output.split('\n');
+    expect(lines.slice(6, 9)).toEqual([
+      '  try {',
+      '    // @mrtr-todo(in-helper): `try` (line 7) keeps this helper whole — call your LLM provider directly (sampling is deprecated)',
+      lines[8],
+    ]);
+    expect(lines[8]).toMatch(/^ {4}const reply = await ctx\.mcpReq\.requestSampling\(/);
+    expect(plan.sites[0]!.reason).toContain('whose request is in `try` (line 7), whose catch (line 11) took a client that cannot answer it');
+    expect(lines).toContain('// @mrtr-todo(via-helper): reaches `rank()`, asking at line 9 — call your LLM provider directly (sampling is deprecated)');
+    expect(transformSource(output, 'server.ts').output).toBe(output);
+  });
 });

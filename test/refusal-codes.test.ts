@@ -93,6 +93,10 @@ const CASES: Record<RefusalCode, Case> = {
       'tools.ts': `import { server } from './instance.ts';\nserver.registerTool('t', { inputSchema: schema }, async ({ q }, ctx) => {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}\n});\n`,
     },
   },
+  // An xmcp tool whose work before the question would run again: xmcp verifies no requestState.
+  'framework-state': server(
+    `import { type ToolExtraArguments } from 'xmcp';\nexport default async function t({ q }: { q: string }, extra: ToolExtraArguments) {\n  log('asking');\n  const answer = await extra.elicit(${Q});\n  return { content: [{ type: 'text', text: answer.action }] };\n}\n`,
+  ),
   'blocked-by-sibling': server(
     tool(`  const answer = await ctx.mcpReq.elicitInput(${Q});\n  const later = async () => {\n    await ctx.mcpReq.elicitInput(${Q});\n  };\n${DONE}`),
   ),
@@ -189,5 +193,22 @@ describe('every refusal code', () => {
     expect(marker.length).toBeLessThanOrEqual(160);
     const where = entry ? `${entry.file}:${entry.line}` : `${site!.file}:${site!.line}:${(site as RunResult['sites'][number]).column}`;
     expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(`  ${where}  ${code}  ${site!.reason}  Next: ${site!.next}`);
+  });
+});
+
+// A marker that blames another statement names the line that statement is on in the written file.
+describe('markers name the line of the statement that blocks', () => {
+  const NAMED: [RefusalCode, string][] = [
+    ['param-reassigned', 'q = q.trim();'],
+    ['shadowed-local', 'const n: number = 2;'],
+    ['blocked-by-helper', 'const ok = await confirm(ctx);'],
+  ];
+  it.each(NAMED)('%s', async (code, statement) => {
+    const result = await run(`${code}-line`, CASES[code]);
+    const site = result.sites.find((s) => s.code === code)!;
+    const line = /line (\d+)/.exec(site.marker!)?.[1];
+    expect(line, site.marker).toBeDefined();
+    const output = result.changed.find((f) => f.path === site.file)!.output.split('\n');
+    expect(output[Number(line) - 1]!.trim()).toBe(statement);
   });
 });

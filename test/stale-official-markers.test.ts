@@ -59,10 +59,11 @@ const DESTRUCTURED = `
   });
 `;
 
-// `sendNotification` is still destructured from the context after the migration: open work.
+// `requestInfo` is still destructured from the context after the migration (v2 has no place for
+// it: its \`http.req\` is a fetch Request): open work.
 const STILL_DESTRUCTURED = `
-  server.registerTool('notify', { inputSchema: { q: z.string() } }, async ({ q }, { sendRequest, sendNotification }) => {
-    await sendNotification({ method: 'notifications/message', params: { level: 'info', data: q } });
+  server.registerTool('notify', { inputSchema: { q: z.string() } }, async ({ q }, { sendRequest, requestInfo }) => {
+    console.error(requestInfo?.headers);
     const r = await sendRequest({ method: 'elicitation/create', params: { message: q, requestedSchema: form } }, ElicitResultSchema);
     return { content: [{ type: 'text', text: r.action }] };
   });
@@ -105,9 +106,9 @@ describe('official @mcp-codemod-error comments on code the MRTR pass rewrites', 
     const lines = (await readFile(path.join(root, 'src/server.ts'), 'utf8')).split('\n');
     const at = lines.findIndex((l) => l.includes('@mcp-codemod-error'));
     expect(lines.filter((l) => l.includes('@mcp-codemod-error'))).toHaveLength(1);
-    expect(lines[at]).toContain('Destructuring of context parameter in signature: "{ sendRequest, sendNotification }"');
+    expect(lines[at]).toContain('Destructuring of context parameter in signature: "{ sendRequest, requestInfo }"');
     expect(lines[at + 1]).toContain("server.registerTool('notify'");
-    expect(lines[at + 2]).toContain('const { sendNotification } = ctx');
+    expect(lines[at + 2]).toContain('const { requestInfo } = ctx');
     const { code, report } = await checkJson(root);
     expect(report.findings.map((f) => [f.line, f.ruleId])).toEqual([[at + 1, 'mcp-codemod-error']]);
     expect(code).toBe(1);

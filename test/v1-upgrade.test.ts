@@ -456,11 +456,10 @@ export function createServer(): McpServer {
   );
 
   server.registerTool(
-    'notify_spread',
+    'headers_spread',
     { inputSchema: { q: z.string() } },
-    async ({ q }, { sendNotification }) => {
-      await sendNotification({ method: 'notifications/message', params: { level: 'info', data: q } });
-      return { content: [{ type: 'text', text: q }] };
+    async ({ q }, { requestInfo }) => {
+      return { content: [{ type: 'text', text: q + String(requestInfo?.headers['x-q']) }] };
     }
   );
 
@@ -477,7 +476,8 @@ export function createServer(): McpServer {
       marker('{ sendRequest }'),
       '    async ({ q }, { sendRequest }) => {',
     ]);
-    expect(upLines).toContain(marker('{ sendNotification }'));
+    // A key v2 reads another way (a fetch Request's headers): the upgrade does not rewrite it.
+    expect(upLines).toContain(marker('{ requestInfo }'));
 
     expect(final.plan.sites.map((s) => [s.handler, s.status])).toEqual([['tool:ask_spread', 'migrated']]);
     const lines = final.output.split('\n');
@@ -490,9 +490,9 @@ export function createServer(): McpServer {
     ]);
     expect(final.output).not.toContain('"{ sendRequest }"');
     // The handler it does not rewrite keeps its marker, on the line above its parameters.
-    const other = lines.indexOf(marker('{ sendNotification }'));
+    const other = lines.indexOf(marker('{ requestInfo }'));
     expect(other).toBeGreaterThan(at);
-    expect(lines[other + 1]).toBe('    async ({ q }, { sendNotification }) => {');
+    expect(lines[other + 1]).toBe('    async ({ q }, { requestInfo }) => {');
   });
 
   // Shapes the official codemod leaves that the MRTR pass must still read right.

@@ -11,6 +11,7 @@ import type { Node } from '@babel/types';
 import { annotatedType, isFunction, keyName, walk, type FunctionNode } from './ast.ts';
 import { FileBindings, type Binding, type ClassNode, type Imports } from './bindings.ts';
 import type { FileIndex } from './file-index.ts';
+import { FRAMEWORKS } from './frameworks.ts';
 
 /** `mcp-server`: an McpServer; `server`: the low-level Server; `other`: certainly neither. */
 export type Role = 'mcp-server' | 'server' | 'other';
@@ -18,6 +19,11 @@ export type Role = 'mcp-server' | 'server' | 'other';
 /** An import's module is the SDK's: v1 (`@modelcontextprotocol/sdk/...`) or v2. */
 function isSdkSpecifier(specifier: string): boolean {
   return /^@modelcontextprotocol\/(sdk|server|core)(\/|$)/.test(specifier);
+}
+
+/** `inputRequired` as a framework re-exports it from the SDK (see frameworks.ts). */
+function isFrameworkBuilder(specifier: string, imported: string): boolean {
+  return FRAMEWORKS.some((f) => f.module === specifier && f.exports.inputRequired === imported);
 }
 
 /** Methods whose presence on a local interface or type literal makes it a stand-in for the SDK's Server. */
@@ -218,8 +224,9 @@ class Resolver implements ReceiverResolver {
         return 'other';
       case 'import':
         // Another module's value (a workspace package's too, in a monorepo) is unknown here; a
-        // value the SDK exports is none of its servers (`inputRequired.elicit(...)`: a builder).
-        return isSdkSpecifier(b.from) ? 'other' : undefined;
+        // value the SDK exports is none of its servers (`inputRequired.elicit(...)`: a builder),
+        // nor is the builder a framework re-exports.
+        return isSdkSpecifier(b.from) || isFrameworkBuilder(b.from, b.imported) ? 'other' : undefined;
     }
   }
 

@@ -31,8 +31,12 @@
 // - remap a context parameter that is not named `extra`, or that is the callback's only
 //   parameter (a tool without inputSchema): `async (args, context) => context.sendRequest(…)`
 //   and `async (extra) => extra.sendRequest(…)` stay v1-shaped, with no marker (v2's
-//   ServerContext has neither `sendRequest` nor `signal`); a destructured `{ sendRequest }`
-//   parameter gets a marker and is left as it is;
+//   ServerContext has neither `sendRequest` nor `signal`); a destructured context parameter
+//   (`{ sendNotification, _meta }`) gets a marker and is left as it is: we write it in v2's
+//   shape where v2 has a place for each key (rewrite/v1-leftovers.ts; `{ sendRequest }` is the
+//   MRTR pass's);
+// - rewrite `setRequestHandler(z.object({ method: z.literal('m') }), h)` (a schema of its own):
+//   it leaves a marker; we key it by `'m'` when that is a spec method (rewrite/v1-leftovers.ts);
 // - rewrite `server.tool(NAME, …)` when NAME is not a string literal (`TOOLS.list`): it leaves
 //   a marker, and v2's McpServer has no `tool()`. We finish each such call on an McpServer
 //   (rewrite/tool-registrations.ts) and drop the marker it answers; one we cannot read keeps it;
@@ -60,9 +64,10 @@ import path from 'node:path';
 import { markersByLines } from '../analyse/markers.ts';
 import { V1_PACKAGE } from '../analyse/v1-server-source.ts';
 import { rewriteToolRegistrations, type ModuleReader } from '../rewrite/tool-registrations.ts';
+import { rewriteV1Leftovers } from '../rewrite/v1-leftovers.ts';
 import { resolveAmong } from './import-graph.ts';
 import { processIsAlive, whenInterrupted } from './interrupt-cleanup.ts';
-import { markTasksApi } from './tasks-api.ts';
+import { markTasksApi, tasksImports } from './tasks-api.ts';
 
 export { V1_PACKAGE };
 
@@ -317,8 +322,10 @@ async function upgradedCopies(
   for (const c of copies) {
     const upgraded = keepQuotes(c.text, keepLineEndings(c.text, await readFile(c.copy, 'utf8')));
     const diagnostics = byCopy.get(normalise(c.copy))?.diagnostics ?? [];
-    // What it left, finished: the `tool()` registrations it refused, then the tasks API marked.
-    const { text, notes } = markTasksApi(rewriteToolRegistrations(upgraded, c.path, readModules(c.path)).output, c.path);
+    // What it left, finished: the `tool()` registrations it refused, the v1 context patterns and
+    // schema-keyed handlers it marked, then the tasks API marked.
+    const finished = rewriteV1Leftovers(rewriteToolRegistrations(upgraded, c.path, readModules(c.path)).output, c.path).output;
+    const { text, notes } = markTasksApi(finished, c.path, tasksImports(c.text, c.path));
     out.push({
       index: c.index,
       file: {

@@ -5,8 +5,10 @@ import type { Node } from '@babel/types';
 import { argumentParams, boundNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
+import type { HandlerType } from '../analyse/registry-handler-type.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
+import { v1ContextKeys, type ContextKey } from '../analyse/v1-leftovers.ts';
 import { Refusal, refuse } from './refusal.ts';
 import type { HandlerPlan } from './types.ts';
 
@@ -17,6 +19,11 @@ export interface ContextParameter {
   paramEdit?: Edit;
   /** That destructuring, without its semicolon (the renderer writes the file's style). */
   prologue?: string;
+  /**
+   * Whether the official codemod's marker over the pattern is answered: nothing of it is left,
+   * or what is left is destructured the v2 way (a v1 key such as `sendNotification` mapped).
+   */
+  patternAnswered?: boolean;
 }
 
 export function contextParameter(
@@ -43,20 +50,14 @@ export function contextParameter(
   if (handler.definition && !handler.contextShown) {
     return refuse('context-pattern', 'definitionWithoutContext').at(sites[0]!);
   }
-  if (handler.argumentsFirstType && handler.ctxIndex === 0) {
-    const { name, line, file } = handler.argumentsFirstType;
-    const at = String(line);
-    return (
-      file
-        ? refuse('context-pattern', 'argumentsFirstTypeThere', { type: name, file, line: at })
-        : refuse('context-pattern', 'argumentsFirstType', { type: name, line: at })
-    ).at(sites[0]!);
-  }
+  if (handler.argumentsFirstType && handler.ctxIndex === 0) return argumentsFirstRefusal(handler.argumentsFirstType, sites[0]!);
   const name = fresh;
   // A function a handler delegates to is no registration's callback: its context is typed.
   const added = handler.contextType && typed ? `${name}: ${handler.contextType}` : name;
-  // `async () => ...` registered with an arguments schema: the arguments come first.
-  const before = handler.ctxIndex === 1 && args.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
+  // `async () => ...` registered with an arguments schema: the arguments come first, typed
+  // `unknown` beside a typed context (a factory's handler has no contextual type to give them).
+  const argsName = bodyNames.has('_args') ? '_mrtrArgs' : '_args';
+  const before = handler.ctxIndex === 1 && args.length === 0 ? `${added === name ? argsName : `${argsName}: unknown`}, ` : '';
   // After the last parameter, a `this` parameter too (it stays first).
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;
@@ -73,6 +74,27 @@ export function contextParameter(
 }
 
 /**
+ * The registry types every handler args-first, but registers this tool without a schema, so the
+ * SDK calls it with its context alone. Where a schema on the declaration makes the registry
+ * register one, that is the step (roots sites: the paths themselves, roots being deprecated).
+ */
+function argumentsFirstRefusal(type: HandlerType, site: LegacySite): Refusal {
+  const { name, file, schemaKey } = type;
+  const line = String(type.line);
+  if (!schemaKey) {
+    const refusal = file
+      ? refuse('context-pattern', 'argumentsFirstTypeThere', { type: name, file, fileLine: line })
+      : refuse('context-pattern', 'argumentsFirstType', { type: name, line });
+    return refusal.at(site);
+  }
+  const hint = site.kind === 'roots' ? ' (the paths to search: roots are deprecated)' : '';
+  const refusal = file
+    ? refuse('context-pattern', 'argumentsFirstSchemaThere', { type: name, file, fileLine: line, key: schemaKey, hint })
+    : refuse('context-pattern', 'argumentsFirstSchema', { type: name, line, key: schemaKey, hint });
+  return refusal.at(site);
+}
+
+/**
  * `async (args, { mcpReq, signal }) => ...`: the parameter becomes `ctx` (its annotation kept)
  * and the body destructures what it still reads (`const { signal } = ctx;`), without the names
  * only the legacy calls used.
@@ -84,8 +106,9 @@ function destructuredContext(
   pattern: Extract<Node, { type: 'ObjectPattern' }>,
   name: string,
 ): ContextParameter | Refusal {
-  const plain = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
-  if (!plain) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
+  // Named keys, each bound whole, with a default or nested (`{ mcpReq: { notify } }`); no rest.
+  const named = pattern.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier');
+  if (!named) return refuse('context-pattern', 'destructuredDeeply').at(sites[0]!);
   // What the body reads of each name once the legacy calls are gone.
   const callees = new Set<Node>(sites.flatMap((s) => (s.call.type === 'CallExpression' || s.call.type === 'OptionalCallExpression' ? [s.call.callee] : [])));
   const read = new Set<string>();
@@ -100,13 +123,41 @@ function destructuredContext(
     }
     return undefined;
   });
-  const kept = pattern.properties.filter((p) => read.has(((p as { value: Node }).value as { name: string }).name));
+  const kept = pattern.properties.filter((p) => boundNames((p as { value: Node }).value).some((b) => read.has(b.name)));
   const annotation = pattern.typeAnnotation ? source.slice(pattern.typeAnnotation.start!, pattern.typeAnnotation.end!) : '';
+  // A v1 key left by the upgrade (`sendNotification`) is destructured from where v2 has it.
+  const v2 = kept.length > 0 ? v1ContextKeys({ ...pattern, properties: kept }) : undefined;
+  const properties = v2 ? v2ContextProperties(source, v2) : kept.map((p) => source.slice(p.start!, p.end!));
   return {
     name,
     paramEdit: { start: pattern.start!, end: pattern.end!, text: `${name}${annotation}` },
-    ...(kept.length > 0 ? { prologue: `const { ${kept.map((p) => source.slice(p.start!, p.end!)).join(', ')} } = ${name}` } : {}),
+    ...(kept.length > 0 ? { prologue: `const { ${properties.join(', ')} } = ${name}` } : {}),
+    patternAnswered: kept.length === 0 || v2 !== undefined,
   };
+}
+
+/**
+ * Properties of a v1 context pattern as v2 nests them, in their order: `mcpReq: { … }` where its
+ * first key was, `http: { … } = {}` likewise (v2 leaves `ctx.http` out without HTTP), the
+ * context's own keys in place. A property keeps its name, default and nested pattern.
+ */
+export function v2ContextProperties(source: string, keys: readonly ContextKey[]): string[] {
+  const text = (n: Node) => source.slice(n.start!, n.end!);
+  // `requestId: id` → `id`, `requestId` → `id: requestId`, `signal = fallback` as it is.
+  const entry = ({ property, place }: ContextKey) => {
+    const value = property.value.type === 'AssignmentPattern' ? property.value.left : property.value;
+    return value.type === 'Identifier' && value.name === place.key ? text(property.value) : `${place.key}: ${text(property.value)}`;
+  };
+  const written: string[] = [];
+  for (const key of keys) {
+    const { under } = key.place;
+    if (under === undefined) written.push(entry(key));
+    else if (keys.find((k) => k.place.under === under) === key) {
+      const group = keys.filter((k) => k.place.under === under).map(entry);
+      written.push(`${under}: { ${group.join(', ')} }${under === 'http' ? ' = {}' : ''}`);
+    }
+  }
+  return written;
 }
 
 /**
@@ -117,7 +168,7 @@ function destructuredContext(
  * fits on one line, above the handler inside the call when it is spread over several. Where it
  * joined several messages on that line (` | `), only this one goes; else the whole line.
  */
-function obsoleteDestructuringMarker(analysis: FileAnalysis, pattern: Node): Edit | undefined {
+export function obsoleteDestructuringMarker(analysis: Pick<FileAnalysis, 'source' | 'comments'>, pattern: Node): Edit | undefined {
   const { source } = analysis;
   const lineStart = lineStartOf(source, pattern.start!);
   const comment = analysis.comments.find(

@@ -20,6 +20,7 @@ import { handlerId } from './plan-handler.ts';
 import type { ExternalHelper, PlanOptions } from './plan-options.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { helperStep, MARKER_QUOTE_MAX, markerLine, refuse, type Refusal } from './refusal.ts';
+import { blockingTryLine } from './try-split.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { FilePlan, Marker, SiteReport } from './types.ts';
 
@@ -92,6 +93,8 @@ export interface FilePlanning {
   readonly externalVia: ExternalCall[];
   /** The 2025-era arms of dual-era handlers deleted (see dual-era.ts), and the URL throws that went with them. */
   readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
+  /** A framework's tools answered in place (see framework-placement.ts): their edits, imports included. */
+  readonly frameworkEdits: Edit[];
   /** Functions handlers delegate to, migrated as handlers of their own, with the helper requests they hold. */
   readonly delegations: Array<{ delegation: Delegation; chains: UnsplitHelper[] }>;
   /** Command methods handlers dispatch to through an object, planned as handlers of their own. */
@@ -140,6 +143,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set(), inner: [] },
     externalVia: [],
     dualEra: { edits: [], throws: new Set() },
+    frameworkEdits: [],
     delegations: [],
     dispatches: dispatched.dispatches,
     blockedDispatches: dispatched.blocked,
@@ -274,9 +278,17 @@ export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperCh
         })
       : why === undefined
         ? refuse('in-helper', 'callerNotMigrated', reaching)
-        : refuse('in-helper', 'unsplittable', { ...reaching, why }),
+        : unsplittable(reaching, why),
   );
   markReaching(file, site, chain);
+}
+
+/** A helper that cannot be split, its marker naming the try statement that keeps it whole when the reason is that try. */
+function unsplittable(reaching: Record<'helper' | 'handlers' | 'reach' | 'step', string>, why: string): Refusal {
+  const line = blockingTryLine(why);
+  return line !== undefined
+    ? refuse('in-helper', 'unsplittableAt', { ...reaching, why, blocker: '`try`', line: String(line) })
+    : refuse('in-helper', 'unsplittable', { ...reaching, why });
 }
 
 /** Every call from a handler on the way to a helper's request that stays: marked, naming the chain. */

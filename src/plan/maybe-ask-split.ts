@@ -32,7 +32,8 @@ import {
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
-import { tryClauses, tryProblem, tryWrap } from './try-split.ts';
+import { assignedAnswer } from './assigned-answer.ts';
+import { quotedLine, releasedLocals, tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
 export function maybeAskSplit(
@@ -53,20 +54,37 @@ export function maybeAskSplit(
   if (typeof path === 'string') return `it is a helper ${path}`;
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
-  const answer = answerBinding(statement, site.call, source);
-  if (!answer) return 'it is a helper that awaits its request inside an expression.';
+  const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
+  const bound = answerBinding(statement, site.call, source);
+  const requestReads = (outside: Span[]) => namesOutside(fn.body, [...outside, ...removedAfter(source, path)]);
+  const assigned = bound
+    ? undefined
+    : assignedAnswer(
+        source,
+        statement,
+        site.call,
+        path.flatMap((st) => st.list.slice(0, st.index)),
+        requestReads,
+      );
+  if (typeof assigned === 'string') return `it is a helper ${assigned}`;
+  const answer = bound ?? assigned?.answer;
+  if (!answer) return `it is a helper that awaits its request inside an expression: ${quotedLine(source, statement)}.`;
   // An inner helper that may answer without asking hands this one a value, not an answer.
   if (site.via?.maybeAsk) return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
-  const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
   const afterNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
-  const prefix = resultPrefix(purity, fn, path, after, afterNames);
+  const releasedRead = releasedAfter(source, path, afterNames);
+  if (releasedRead) return `it is a helper ${releasedRead}`;
+  // An answer assigned to a local declared before the question is the result half's parameter, not a local to derive again.
+  const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)));
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
   const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
+  const releasedRederived = releasedAfter(source, path, new Set(rederived.flatMap((s) => [...referencedNames(s)])));
+  if (releasedRederived) return `it is a helper ${releasedRederived}`;
   const shared = rederived.find((s) => !startsLine(source, s.start!));
   if (shared)
     return `it is a helper whose code after its request reads what \`${codeSnippet(source.slice(shared.start!, shared.end!), 60)}\` derives, written on a line after other code.`;
@@ -103,6 +121,7 @@ export function maybeAskSplit(
         types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
       ),
       renamed(holder.node, fn, holder.name),
+      ...(assigned ? [{ ...assigned.declaration, text: '' }] : []),
     ],
     ...(identity
       ? {}
@@ -138,6 +157,8 @@ interface Step {
   index: number;
   /** The `{` ... `}` of the list (undefined for an if-branch written without braces). */
   block?: Node;
+  /** The statement is a try whose finally block releases these locals, acquired before it: the request half's alone (try-split.ts). */
+  released?: string[];
 }
 
 /** The lists from the helper's body down to the statement that asks, or why the question cannot be reached so (`that ...`). */
@@ -160,8 +181,16 @@ function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | st
     if (s.type === 'IfStatement' && !within(s.test)) child(within(s.consequent) ? s.consequent : s.alternate!);
     else if (s.type === 'BlockStatement') child(s);
     else if (s.type === 'TryStatement') {
-      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body));
+      const released = s.finalizer
+        ? releasedLocals(
+            fn,
+            s.finalizer,
+            steps.flatMap((st) => st.list.slice(0, st.index)),
+          )
+        : undefined;
+      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body), released !== undefined);
       if (why) return why;
+      if (released) step.released = released;
       child(s.block);
     } else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
     else return steps;
@@ -177,7 +206,7 @@ function continuation(path: readonly Step[], wrapped: boolean): Statement[] {
   const out: Statement[] = [];
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
-    if (out.length > 0 || wrapped) out.push(...tryClauses(step.list[step.index]!));
+    if (out.length > 0 || wrapped) out.push(...tryClauses(step.list[step.index]!, step.released !== undefined));
     out.push(...step.list.slice(step.index + 1));
   }
   return out;
@@ -189,6 +218,18 @@ function continuation(path: readonly Step[], wrapped: boolean): Statement[] {
  */
 function capabilitiesAfter(after: readonly Node[]): string | undefined {
   return after.some((n) => readsCapabilities(n)) ? "that reads the client's capabilities after its request." : undefined;
+}
+
+/** Why a finally block the request half keeps cannot be its alone: the code after the question reads what it releases. */
+function releasedAfter(source: string, path: readonly Step[], read: ReadonlySet<string>): string | undefined {
+  for (const step of path) {
+    const name = step.released?.find((n) => read.has(n));
+    if (name === undefined) continue;
+    const statement = step.list[step.index] as Extract<Statement, { type: 'TryStatement' }>;
+    const release = statement.finalizer!.body.find((s) => referencedNames(s).has(name))!;
+    return `whose request is in a try statement whose finally block runs ${quotedLine(source, release)}, which releases \`${name}\`: the code after its request reads it.`;
+  }
+  return undefined;
 }
 
 /** Whether code reads the connection's client capabilities (`server.getClientCapabilities()`). */
@@ -256,6 +297,7 @@ function requestEdits(
       ? `return { ask: ${first} }${semi}`
       : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
   const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: question }];
+  edits.push(...unboundReceivers(fn, [statementSpan(statement), ...removed], ask.join('\n')));
   walk(fn.body, (node) => {
     if (node === statement || inRemoved(node)) return false;
     if (isFunction(node)) return false;
@@ -275,6 +317,34 @@ function requestEdits(
     edits.push({ start: lineStartOf(source, close), end: lineStartOf(source, close), text: `${indent}return { value: undefined }${semi}\n` });
   }
   edits.push(...signatureEdits(source, fn, shape, returnType, shape.takesContext ? (typedContext ?? REQUEST_CONTEXT) : undefined));
+  return edits;
+}
+
+/**
+ * `const server = this.requireServer();` whose local only the request read (its receiver, gone
+ * from the question): the local goes, the call stays for what it does (a guard that throws when
+ * no server was injected). Edits that drop `const server = `.
+ */
+function unboundReceivers(fn: FunctionNode, replaced: readonly Span[], question: string): Edit[] {
+  const edits: Edit[] = [];
+  const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
+  walk(body, (node) => {
+    if (isFunction(node)) return false;
+    if (node.type !== 'VariableDeclaration' || node.declarations.length !== 1) return undefined;
+    const { id, init } = node.declarations[0]!;
+    const call = init?.type === 'AwaitExpression' ? init.argument : init;
+    if (id.type !== 'Identifier' || call?.type !== 'CallExpression' || replaced.some((r) => r.start <= node.start! && node.end! <= r.end)) return undefined;
+    if (new RegExp(`(?<![\\w$.])${id.name.replace(/[$]/g, '\\$')}(?![\\w$])`).test(question)) return undefined;
+    const read = (at: Node) => at !== id && !replaced.some((r) => r.start <= at.start! && at.end! <= r.end);
+    let readElsewhere = false;
+    walk(body, (ref, parents) => {
+      const parent = parents[parents.length - 1];
+      if (ref.type === 'Identifier' && ref.name === id.name && !(parent && isNonReferencePosition(ref, parent)) && read(ref)) readElsewhere = true;
+      return undefined;
+    });
+    if (!readElsewhere) edits.push({ start: node.start!, end: init!.start!, text: '' });
+    return false;
+  });
   return edits;
 }
 
@@ -348,12 +418,21 @@ function exits(s: Statement, question: Statement): boolean {
   return s.type === 'IfStatement' && s.alternate !== null && s.alternate !== undefined && exits(s.consequent, question) && exits(s.alternate, question);
 }
 
-/** The whole lines after the question in its own list: the request half ends with the question. */
+/**
+ * The whole lines after the question in its own list (the request half ends with the question),
+ * and after each block around it that can only be left through the question's return or
+ * another exit (`try { ...; <question> } finally { ... }`): what follows such a block is dead.
+ */
 function removedAfter(source: string, path: readonly Step[]): Span[] {
-  const last = path[path.length - 1]!;
-  const rest = last.list.slice(last.index + 1);
-  if (rest.length === 0 || !last.block) return [];
-  return [{ start: lineEndOf(source, last.list[last.index]!.end!) + 1, end: lineStartOf(source, last.block.end! - 1) }];
+  const question = path[path.length - 1]!;
+  const spans: Span[] = [];
+  for (let k = path.length - 1; k >= 0; k--) {
+    const step = path[k]!;
+    const s = step.list[step.index]!;
+    if (k < path.length - 1 && !exits(s, question.list[question.index]!)) break;
+    if (step.index + 1 < step.list.length && step.block) spans.push({ start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) });
+  }
+  return spans;
 }
 
 /** A statement the result half runs again: its text from its first line's indentation, and that indentation. */
@@ -396,7 +475,7 @@ function frames(source: string, path: readonly Step[], wrapped: boolean): Contin
     const s = step.list[step.index]!;
     const rest = step.list.slice(step.index + 1);
     const lines = step.block && rest.length > 0 ? { start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) } : undefined;
-    const wrap = inner ? tryWrap(source, s) : undefined;
+    const wrap = inner ? tryWrap(source, s, step.released !== undefined) : undefined;
     out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}) });
     inner ||= rest.length > 0;
   }

@@ -175,7 +175,8 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
         ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit') })
         : kept
           ? refuse('in-helper', 'exportedCallRefused', { helper: first, file: kept.file, callFile: kept.file, fileLine: String(kept.line), code: kept.code })
-          : refuse('in-helper', 'exported', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
+          : // It splits (tree is one), yet no handler of this run was shown to call it.
+            refuse('in-helper', 'exportedNoCaller', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
     );
   } else {
     const factory = factoryReturning(file, site);

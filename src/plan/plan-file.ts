@@ -7,6 +7,7 @@ import { assemblePlan } from './assemble-plan.ts';
 import { placeDualEraHandlers } from './dual-era.ts';
 import { placeExternalCalls } from './external-helpers.ts';
 import { startPlanning } from './file-planning.ts';
+import { placeFrameworkHandlers } from './framework-placement.ts';
 import { decideOutcomes } from './handler-outcomes.ts';
 import { placeDispatches } from './dispatch.ts';
 import { markLateRegistrations, placeDelegations, placeSites, placeUrlThrows, presetRefusals } from './place-sites.ts';
@@ -14,7 +15,8 @@ import type { PlanOptions } from './plan-options.ts';
 import type { FilePlan } from './types.ts';
 
 export function planFile(analysis: FileAnalysis, options: PlanOptions = {}): FilePlan {
-  const file = startPlanning(analysis, options);
+  // A framework's tools first: their questions are answered in place, or marked, apart.
+  const file = placeFrameworkHandlers(startPlanning(analysis, options));
   // Where each site goes: its handler, the handlers a split helper asks for, or a marker.
   presetRefusals(file);
   placeSites(file);

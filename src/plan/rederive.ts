@@ -248,7 +248,7 @@ function statementsOf(fn: FunctionNode): Map<number, Statement> {
 }
 
 /** A compound statement's own expressions (its condition, a loop's head, a switch's value). */
-function headerOf(s: Statement): Node[] {
+export function headerOf(s: Statement): Node[] {
   switch (s.type) {
     case 'IfStatement':
     case 'WhileStatement':

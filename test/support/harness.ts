@@ -23,6 +23,7 @@ import {
   type CreateMessageResult,
   type ElicitResult,
 } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, type ServeStdioOptions, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
@@ -205,6 +206,34 @@ export async function runCallsOverHttp(
   return runCallsOn(open, era, calls, script, capabilities);
 }
 
+/**
+ * `runCalls` against a server process spawned as an MCP host spawns it (`node ...args`, with
+ * `env` added to this process's), over the client's stdio transport. The era recorded is the
+ * one negotiated. On the modern era the client's probe spawns a second, short-lived process.
+ */
+export async function runCallsOverStdio(
+  args: string[],
+  env: Record<string, string>,
+  era: Era,
+  calls: ToolCall[],
+  script: ClientScript,
+  capabilities: NonNullable<ClientOptions['capabilities']> = CLIENT_CAPABILITIES,
+): Promise<Recording> {
+  const open = async (options: ClientOptions, register: (client: Client) => void) => {
+    const client = new Client(CLIENT_INFO, options);
+    register(client);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args,
+      env: { ...(process.env as Record<string, string>), ...env },
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    return { client, close: () => client.close() };
+  };
+  return runCallsOn(open, era, calls, script, capabilities);
+}
+
 /** The calls and questions of one connection `open` makes with the era's client options. */
 async function runCallsOn(
   open: (options: ClientOptions, register: (client: Client) => void) => Promise<{ client: Client; close(): Promise<void> }>,
@@ -347,6 +376,15 @@ function rawCaller(client: Client, autoFulfill: boolean): ManualConnection['call
       throw error;
     }
   };
+}
+
+/** Manual mode on the modern era against a server process spawned as `runCallsOverStdio` spawns it. */
+export async function connectManualOverStdio(args: string[], env: Record<string, string>): Promise<ManualConnection> {
+  const client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES, versionNegotiation: { mode: 'auto' }, inputRequired: { autoFulfill: false } });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' }),
+  );
+  return { client, callRaw: rawCaller(client, false), close: () => client.close() };
 }
 
 /**

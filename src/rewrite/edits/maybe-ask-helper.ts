@@ -12,7 +12,7 @@ export interface ContinuationFrame {
   indent: string;
   /** The whole lines after that statement in the list. */
   after?: Span;
-  /** That statement is a try whose block holds the inner list: the code after the question re-enters it (`try {` ... `} catch ...`). */
+  /** That statement is a try whose block holds the inner list: the code after the question re-enters it (`try {` ... `} catch ...`, the tail up to its end). */
   tried?: { head: Span; tail: Span };
 }
 
@@ -93,7 +93,7 @@ function retried(source: string, indent: string, tried: { head: Span; tail: Span
     { text: ownLine(tried.head.start), verbatim: false },
     ...lines,
     { text: ownLine(tried.tail.start), verbatim: false },
-    ...(rest < tried.tail.end ? linesOf({ start: rest, end: lineEndOf(source, tried.tail.end) }) : []),
+    ...(rest < tried.tail.end ? linesOf({ start: rest, end: tried.tail.end }) : []),
   ];
 }
 

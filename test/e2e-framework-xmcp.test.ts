@@ -1,0 +1,100 @@
+// An xmcp tool end to end, through the framework's own compiled stdio runtime (xmcp 1.1.3, the
+// release of the API the codemod's table describes) and the real v2 client. As written, its
+// extra.elicit() and extra.sample() answer a 2025 client only; the codemod's version, answered
+// in place from extra.inputResponses, gives the same results and asks the same questions on
+// both eras. The tool is fixtures/framework-tool-xmcp's, migrated here by the codemod.
+import { readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transformSource } from '../src/transform.ts';
+import { connectManualOverStdio, runCallsOverStdio, type ClientScript, type Era, type Question, type Recording, type ToolCall } from './support/harness.ts';
+import { checkoutScratch } from './support/scratch.ts';
+
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/framework-tool-xmcp/input.ts');
+const SERVER = ['--import', 'tsx', path.join(import.meta.dirname, 'support/xmcp-stdio-server.ts')];
+
+const CALLS: ToolCall[] = [
+  { name: 'release_gate', arguments: { step: 'approve', notes: 'v2.1\nfixes' } },
+  { name: 'release_gate', arguments: { step: 'sign-in', notes: 'v2.1' } },
+  { name: 'release_gate', arguments: { step: 'summary', notes: 'v2.1\nfixes' } },
+  { name: 'release_gate', arguments: { step: 'skip', notes: 'v3' } },
+];
+
+const SCRIPT: ClientScript = {
+  elicit: (params) => (params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { approver: 'ops@example.com' } }),
+  sample: () => ({ role: 'assistant', content: { type: 'text', text: 'Fixes.' }, model: 'scripted' }),
+};
+const CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
+
+let dir: string;
+let legacyTool: string;
+let migratedTool: string;
+beforeAll(async () => {
+  // The framework's bundler compiles tools to CommonJS, which reads its named exports: so do these.
+  dir = checkoutScratch('xmcp-tool-');
+  await writeFile(path.join(dir, 'package.json'), '{ "type": "commonjs" }\n');
+  const legacy = readFileSync(FIXTURE, 'utf8');
+  legacyTool = path.join(dir, 'legacy.ts');
+  migratedTool = path.join(dir, 'migrated.ts');
+  await writeFile(legacyTool, legacy);
+  await writeFile(migratedTool, transformSource(legacy, migratedTool).output);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (tool: string, era: Era) => runCallsOverStdio(SERVER, { XMCP_TOOL: tool }, era, CALLS, SCRIPT, CAPABILITIES);
+
+/** A 2026-07-28 URL elicitation has no elicitationId (the SDK's shim mints one for a 2025 client): compared without it. */
+function withoutElicitationId(questions: Question[]): Question[] {
+  return questions.map(({ method, params }) => {
+    const { elicitationId: _id, ...rest } = params as Record<string, unknown>;
+    return { method, params: rest };
+  });
+}
+
+describe('an xmcp tool asking through extra', () => {
+  let before: Recording;
+  beforeAll(async () => {
+    before = await run(legacyTool, 'legacy');
+  }, 60_000);
+
+  it('as written, answers a 2025 client and fails each question of a 2026-07-28 one', async () => {
+    expect(before.era).toBe('legacy');
+    expect(before.questions.map((q) => q.method)).toEqual(['elicitation/create', 'elicitation/create', 'sampling/createMessage']);
+    const modern = await run(legacyTool, 'modern');
+    expect(modern.era).toBe('modern');
+    expect(modern.questions).toEqual([]);
+    expect(modern.results.slice(0, 3)).toEqual([0, 1, 2].map(() => expect.objectContaining({ isError: true })));
+  }, 60_000);
+
+  it.each(['legacy', 'modern'] as const)(
+    'migrated, gives the same results and asks the same questions on the %s era',
+    async (era) => {
+      const after = await run(migratedTool, era);
+      expect(after.era).toBe(era);
+      expect(after.results).toEqual(before.results);
+      expect(withoutElicitationId(after.questions)).toEqual(withoutElicitationId(before.questions));
+    },
+    60_000,
+  );
+
+  it('migrated, asks again when a retry comes without the answer, and carries no requestState', async () => {
+    const connection = await connectManualOverStdio(SERVER, { XMCP_TOOL: migratedTool });
+    try {
+      const call = { name: 'release_gate', arguments: { step: 'approve', notes: 'v2.1' } };
+      const first = await connection.callRaw(call);
+      expect(first.resultType).toBe('input_required');
+      expect(first.requestState).toBeUndefined();
+      expect(Object.keys(first.inputRequests)).toEqual(['answer']);
+      expect(first.inputRequests.answer.method).toBe('elicitation/create');
+      const again = await connection.callRaw({ ...call, inputResponses: {} });
+      expect(again.inputRequests).toEqual(first.inputRequests);
+      const answered = await connection.callRaw({ ...call, inputResponses: { answer: { action: 'decline' } } });
+      expect(answered.content).toEqual([{ type: 'text', text: 'v2.1: {"action":"decline"}' }]);
+    } finally {
+      await connection.close();
+    }
+  }, 60_000);
+});
