@@ -28,11 +28,12 @@ import {
   shapeCalls,
   type Answer,
   type HelperSplit,
+  type Holder,
 } from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
-import { innerValueType, passedOn, thenCall, throughProblem } from './maybe-ask-through.ts';
+import { assertedArgs, innerValueType, narrowedParams, narrowedParamsText, passedOn, thenCall, throughProblem } from './maybe-ask-through.ts';
 import { tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
@@ -127,7 +128,7 @@ export function maybeAskSplit(
     ...(identity
       ? {}
       : goesOn
-        ? goingOn(source, fn, path, answer, shape, { thenUsed, innerType, call: then!, wrap, rederived, types })
+        ? goingOn(source, fn, path, answer, shape, { thenUsed, innerType, holder, wrap, rederived, types })
         : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types), rederived: rederived.map((s) => statementLines(source, s)) } }),
   });
   const imports = types
@@ -161,7 +162,7 @@ function goingOn(
   then: {
     thenUsed: boolean[];
     innerType: string | undefined;
-    call: string;
+    holder: Holder;
     wrap: readonly [string, string] | undefined;
     rederived: Statement[];
     types: TypeNames | undefined;
@@ -170,9 +171,11 @@ function goingOn(
   const { types, wrap } = then;
   const value = `${(answer as { name: string }).name}${then.innerType ? `: ${then.innerType}` : ''}`;
   const returnType = types ? shape.valueType : undefined;
+  const narrowed = types ? narrowedParams(fn, path) : new Set<string>();
+  const call = thenCall(fn, then.holder.name, then.thenUsed, then.holder.method, narrowed);
   return {
     result: {
-      params: paramsUsed(source, fn, then.thenUsed, value),
+      params: narrowedParamsText(source, fn, then.thenUsed, value, narrowed),
       ...(returnType ? { returnType } : {}),
       frames: frames(source, path, false),
       verbatim: multilineLiterals(fn),
@@ -181,7 +184,7 @@ function goingOn(
     forward: {
       params: paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
       ...(returnType ? { returnType } : {}),
-      call: then.call.replace('\0', wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer'),
+      call: call.replace('\0', wrap ? `${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
     },
   };
 }

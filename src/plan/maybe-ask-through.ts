@@ -5,10 +5,10 @@
 // asking, goes on with that value; its result half goes on with what the inner result half made
 // of the answer. Both go on through one function, `xThen(value, ...)`, the code after the call
 // written once; a helper that returns the inner call hands its outcome on as it is.
-import type { Node } from '@babel/types';
-import type { FunctionNode } from '../analyse/ast.ts';
-import { argumentParams } from '../analyse/ast.ts';
+import type { Node, Statement } from '@babel/types';
+import { annotatedType, argumentParams, thisParam, type FunctionNode } from '../analyse/ast.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
+import type { PathStep } from './helper-locals.ts';
 import type { Answer } from './split-helper.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
 
@@ -40,10 +40,82 @@ export function innerValueType(site: LegacySite, types: TypeNames): string | und
   return called ? `ReturnType<typeof ${called[1]}>` : undefined;
 }
 
-/** The call of `xThen` with the helper's parameters it takes (`\0` where the value goes). */
-export function thenCall(fn: FunctionNode, name: string, used: boolean[], method: boolean): string {
+/** The call of `xThen` with the helper's parameters it takes (`\0` where the value goes), those `asserted` with `!`. */
+export function thenCall(fn: FunctionNode, name: string, used: boolean[], method: boolean, asserted: ReadonlySet<string> = new Set()): string {
   const names = argumentParams(fn)
     .filter((_, i) => used[i])
-    .map((p) => (p as { name: string }).name);
+    .map((p) => (p as { name: string }).name)
+    .map((n) => (asserted.has(n) ? `${n}!` : n));
   return `${method ? 'this.' : ''}${name}Then(${['\0', ...names].join(', ')})`;
+}
+
+/** The text of the arguments of an inner helper's result call (`, vault, root)`) with the `narrowed` names passed as arguments asserted (`root!`). */
+export function assertedArgs(text: string, narrowed: ReadonlySet<string>): string {
+  let out = text;
+  for (const name of narrowed) out = out.replace(new RegExp(`(?<=(?:^|[(,]) ?)${name.replace(/\$/g, '\\$')}(?=,|\\))`, 'g'), `${name}!`);
+  return out;
+}
+
+/**
+ * The parameters the way to the call shows are neither undefined nor null: a guard before it
+ * that leaves (`if (!root) return ...;`), or an if around it (`if (root) { ... }`). `xThen` takes
+ * them so typed, as the code after the call read them; `xResult` hands them on asserted, for it
+ * runs only on the retry of a call that passed the same guards with the same arguments.
+ */
+export function narrowedParams(fn: FunctionNode, path: readonly PathStep[]): Set<string> {
+  const params = new Set(argumentParams(fn).flatMap((p) => (p.type === 'Identifier' ? [p.name] : [])));
+  const found = new Set<string>();
+  for (const step of path) {
+    for (const s of step.list.slice(0, step.index)) {
+      const name = s.type === 'IfStatement' && !s.alternate && exits(s.consequent) ? absentName(s.test) : undefined;
+      if (name && params.has(name)) found.add(name);
+    }
+    const on = step.list[step.index]!;
+    const name = on.type === 'IfStatement' && within(on.consequent, path) ? presentName(on.test) : undefined;
+    if (name && params.has(name)) found.add(name);
+  }
+  return found;
+}
+
+/** The text of the parameters a half takes (`first`, then those `used`), the narrowed ones without undefined or null. */
+export function narrowedParamsText(source: string, fn: FunctionNode, used: boolean[], first: string, narrowed: ReadonlySet<string>): string {
+  const own = thisParam(fn);
+  const texts = argumentParams(fn)
+    .filter((_, i) => used[i])
+    .map((p) => {
+      const text = source.slice(p.start!, p.end!);
+      if (p.type !== 'Identifier' || !narrowed.has(p.name)) return text;
+      const type = annotatedType(p.typeAnnotation);
+      if (!type) return p.name;
+      const typeText = source.slice(type.start!, type.end!);
+      return `${p.name}: ${p.optional && !/\b(undefined|null)\b/.test(typeText) ? typeText : `NonNullable<${typeText}>`}`;
+    });
+  return [own && source.slice(own.start!, own.end!), first, ...texts].filter(Boolean).join(', ');
+}
+
+function within(node: Node, path: readonly PathStep[]): boolean {
+  return path.some((step) => node.type === 'BlockStatement' && step.list === node.body) || path.some((step) => step.list.length === 1 && step.list[0] === node);
+}
+
+/** `!x`, `x === undefined`, `x == null`: the name it tests absent. */
+function absentName(test: Node): string | undefined {
+  if (test.type === 'UnaryExpression' && test.operator === '!' && test.argument.type === 'Identifier') return test.argument.name;
+  if (test.type === 'BinaryExpression' && (test.operator === '===' || test.operator === '==') && test.left.type === 'Identifier') {
+    const right = test.right;
+    if ((right.type === 'Identifier' && right.name === 'undefined') || right.type === 'NullLiteral')
+      return test.operator === '==' || right.type !== 'NullLiteral' ? test.left.name : undefined;
+  }
+  return undefined;
+}
+
+/** `x`, `x !== undefined`, `x != null`: the name it tests present. */
+function presentName(test: Node): string | undefined {
+  if (test.type === 'Identifier') return test.name;
+  if (test.type === 'BinaryExpression' && test.operator === '!=' && test.left.type === 'Identifier' && test.right.type === 'NullLiteral') return test.left.name;
+  return undefined;
+}
+
+function exits(s: Statement): boolean {
+  if (s.type === 'ReturnStatement' || s.type === 'ThrowStatement') return true;
+  return s.type === 'BlockStatement' && s.body.length > 0 && exits(s.body[s.body.length - 1]!);
 }
