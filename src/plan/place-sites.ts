@@ -174,7 +174,13 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string'
         ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit') })
         : kept
-          ? refuse('in-helper', 'exportedCallRefused', { helper: first, file: kept.file, callFile: kept.file, fileLine: String(kept.line), code: kept.code })
+          ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+              helper: first,
+              file: kept.file,
+              callFile: kept.file,
+              fileLine: String(kept.line),
+              code: kept.code,
+            })
           : refuse('in-helper', 'exported', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
     );
   } else {

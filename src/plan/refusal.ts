@@ -685,6 +685,12 @@ export const REFUSAL_CODES = {
         reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
         next: EXPORTED_HELPER_NEXT,
       },
+      exportedDynamicCall: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split: it is split only once every call of it can, so it stays whole.',
+        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+      },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:
@@ -737,6 +743,12 @@ export const REFUSAL_CODES = {
           'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}), so it stays whole and cannot suspend this handler.',
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
+      keptWholeDynamic: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split, so it stays whole and cannot suspend this handler.',
+        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+      },
       otherModuleDynamic: {
         marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() — import it statically, then run again',
         reason:
@@ -744,10 +756,40 @@ export const REFUSAL_CODES = {
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
       },
       otherModuleWrapped: {
-        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) asks for handlers it cannot suspend — return its call as it is',
+        marker: '`{{wrapper}}()` cannot be split for its handlers: {{short}} — change that, then run again',
         reason:
-          'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
-        next: 'have this function return `{{helper}}(...)` as it is, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for handlers that it cannot suspend, and `{{wrapper}}()` cannot be split for them: {{why}}',
+        next: 'change what the reason names, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
+      },
+      otherModuleWrappedKept: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}).',
+        next: 'fix that call first (see its marker), then run the codemod again.',
+      },
+      otherModuleWrappedDynamic: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: {{callFile}}:{{fileLine}} takes it from its module with import(), a call that cannot follow its split.',
+        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+      },
+      otherModuleWrappedImport: {
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() here, so it is not split — import it statically, then run again',
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for the handlers that call `{{wrapper}}()`, which it cannot suspend; it takes the helper from its module with import(), and a helper taken so is not split for its callers.',
+        next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
+      },
+      otherModuleWrappedWhole: {
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) stays whole for a call of it in another module — see the markers there',
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: a call of it elsewhere cannot ask through its halves.',
+        next: 'fix the calls marked in the other modules first, then run the codemod again.',
+      },
+      otherModuleWrappedHandler: {
+        marker: '`{{wrapper}}()` asks through `{{helper}}()` for a handler that cannot migrate — see the marker there',
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}) could ask through its halves for the handlers that call `{{wrapper}}()`, but a handler that calls it cannot be migrated, so it stays a call.',
+        next: 'fix what the handler’s marker names, then run the codemod again.',
       },
     },
   },
@@ -1149,8 +1191,8 @@ export const MARKER_QUOTE_MAX = 32;
 const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
-/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode), quoted whole. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix']);
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `short`: a reason cut to fit), quoted whole. */
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'short']);
 
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
