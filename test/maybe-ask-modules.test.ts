@@ -148,7 +148,6 @@ describe('a helper that may answer without asking, called from other modules', (
       : tools('other', '', call).replace('    let chosen = project;', `    ${imports}\n    let chosen = project;`);
     await put('src/other.ts', other);
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
-    console.log(result.changed.find((c) => c.path === 'src/wrapped.ts')!.output);
     expect(result.errors).toEqual([]);
     expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
       ['src/choose.ts', 'marked', 'in-helper'],
@@ -156,6 +155,33 @@ describe('a helper that may answer without asking, called from other modules', (
       ['src/other.ts', 'marked', 'via-helper'],
     ]);
     expect(result.sites.find((s) => s.file === 'src/other.ts')!.reason).toContain(says);
+  });
+
+  it('names the module that loads it with import() at the helper and at each call that waits for it', async () => {
+    await put('src/choose.ts', CHOOSE);
+    await put('src/direct.ts', tools('direct', "import { chooseProject } from './choose.js';\n", 'chooseProject(server)'));
+    await put(
+      'src/wrapped.ts',
+      tools(
+        'wrapped',
+        "import { chooseProject } from './choose.js';\n\nasync function pick(server: McpServer): Promise<string> {\n  const chosen = await chooseProject(server);\n  return chosen ?? 'default';\n}\n",
+        'pick(server)',
+      ),
+    );
+    const loaded = "const { chooseProject } = await import('./choose.js');";
+    await put('src/other.ts', tools('other', '', 'chooseProject(server)').replace('    let chosen = project;', `    ${loaded}\n    let chosen = project;`));
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    const line = (await read('src/other.ts')).split('\n').findIndex((l) => l.includes(loaded)) + 1;
+    const stays = `\`chooseProject()\` stays whole: other.ts:${line} loads it with import() — import it statically there`;
+    const markers = result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.code, s.marker]);
+    expect(markers).toEqual([
+      ['src/choose.ts', 'in-helper', stays],
+      ['src/direct.ts', 'via-helper', stays],
+      ['src/other.ts', 'via-helper', expect.stringContaining('comes from import()')],
+      ['src/wrapped.ts', 'via-helper', stays],
+      ['src/wrapped.ts', 'via-helper', expect.stringMatching(/^reaches `chooseProject\(\)`, asking at line \d+ — build inputRequired.elicit/)],
+    ]);
   });
 });
 
