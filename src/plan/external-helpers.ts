@@ -15,6 +15,7 @@ import type { ExternalHelper, RefusedCall } from './plan-options.ts';
 import { helperStep, isRefusalCode, Refusal, refuse } from './refusal.ts';
 import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
+import { shortWhy } from './short-why.ts';
 import type { FilePlan, SplitShape } from './types.ts';
 
 export function placeExternalCalls(file: FilePlanning): void {
@@ -141,14 +142,6 @@ function wrappedRefusal(external: ExternalHelper, wrapper: string, why: WrappedW
   return kept.dynamic
     ? refuse('via-helper', 'otherModuleWrappedDynamic', { helper: external.name, wrapper, ...call })
     : refuse('via-helper', 'otherModuleWrappedKept', { helper: external.name, wrapper, ...call, code: kept.code });
-}
-
-/** A helper's reason for the marker's one line: `it is a helper that awaits …` as `it awaits …`, cut to fit. */
-function shortWhy(why: string): string {
-  const text = why
-    .replace(/^it is a helper (that |whose )?/, (_, rel: string | undefined) => (rel === 'whose ' ? 'its ' : rel ? 'it ' : ''))
-    .replace(/\.$/, '');
-  return text.length > 70 ? `${text.slice(0, 69)}…` : text;
 }
 
 /**

@@ -56,7 +56,8 @@ export function maybeAskSplit(
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
   const answer = answerBinding(statement, site.call, source);
-  if (!answer) return 'it is a helper that awaits its request inside an expression.';
+  if (!answer)
+    return `it is a helper that awaits ${site.via ? `\`${site.via.helper}()\`` : 'its request'} inside an expression at line ${statement.loc!.start.line}: \`${codeSnippet(source.slice(statement.start!, statement.end!), 40)}\`.`;
   // An inner helper that may answer without asking hands this one its question or its value.
   const through = site.via?.maybeAsk === true;
   const throughWhy = through
@@ -78,7 +79,7 @@ export function maybeAskSplit(
   const prefix = resultPrefix(purity, fn, path, after, afterNames);
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
-  const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
+  const afterProblem = continuationProblem(source, fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
   const shared = rederived.find((s) => !startsLine(source, s.start!));
   if (shared)
@@ -230,7 +231,8 @@ function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | st
     if (s.type === 'IfStatement' && !within(s.test)) child(within(s.consequent) ? s.consequent : s.alternate!);
     else if (s.type === 'BlockStatement') child(s);
     else if (s.type === 'TryStatement') {
-      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body));
+      // A call of an inner maybe-ask helper in a try is refused as such (throughProblem).
+      const why = site.via?.maybeAsk ? undefined : tryProblem(source, s, site.call, readsCapabilities(fn.body));
       if (why) return why;
       child(s.block);
     } else if (/Loop|While|For|Switch|Labeled/.test(s.type) || s.type === 'DoWhileStatement') return 'whose request is in a loop or a switch.';
@@ -269,17 +271,17 @@ function readsCapabilities(node: Node): boolean {
 }
 
 /** Why the code after the question (with what it derives again) cannot be the result half (`that ...`): it awaits, uses `this`, or reads a parameter changed before. */
-function continuationProblem(fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
-  let awaits = false;
+function continuationProblem(source: string, fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
+  let awaits: Node | undefined;
   let usesThis = false;
   for (const n of after) {
     // An `await` in a function of its own is that function's; so is `this` in one that is not an arrow.
     walk(n, (node) =>
-      isFunction(node) ? false : void (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await) ? (awaits = true) : 0),
+      isFunction(node) ? false : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
     );
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
   }
-  if (awaits) return 'that awaits more after its request.';
+  if (awaits) return `that awaits more after its request: \`${codeSnippet(source.slice(awaits.start!, awaits.end!), 40)}\` (line ${awaits.loc!.start.line}).`;
   if (usesThis && !method) return 'that uses `this` after its request.';
   const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.

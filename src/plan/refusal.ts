@@ -698,7 +698,7 @@ export const REFUSAL_CODES = {
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
       exportedUnsplittable: {
-        marker: 'exported `{{helper}}()` asks the client — {{step}}',
+        marker: '`{{stuck}}()` cannot be split for its handlers: {{short}} — {{step}}',
         reason:
           'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
         next: EXPORTED_HELPER_NEXT,
