@@ -65,7 +65,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
   it('names the statement that awaits it inside an expression, with its line', async () => {
     const body = '  if (!(await isAllowed(server, target))) {\n    throw new Error(`${target} is outside the roots`);\n  }\n  return target;';
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` cannot be split for its handlers: it awaits `isAllowed()` inside an expression at line 19: `if (!(await…` — take the paths as tool parameters (roots are deprecated)',
+      '`openWorkspace()` is not split: its line 19 awaits `isAllowed()` inside an expres… — change that, then run again',
     );
   });
 
@@ -73,7 +73,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     const body =
       '  const inside = await isAllowed(server, target);\n  if (!inside) throw new Error(`${target} is outside the roots`);\n  return await load(target);';
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` cannot be split for its handlers: it awaits more after its request: `await load(target)` (line 21) — take the paths as tool parameters (roots are deprecated)',
+      '`openWorkspace()` is not split: its line 21 awaits more after its request: `await…` — change that, then run again',
     );
   });
 
@@ -81,14 +81,14 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     const body =
       "  try {\n    const inside = await isAllowed(server, target);\n    return inside ? target : 'outside';\n  } catch {\n    return 'unknown';\n  }";
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` cannot be split for its handlers: it uses the value of `isAllowed()` in the try at line 19 — take the paths as tool parameters (roots are deprecated)',
+      '`openWorkspace()` is not split: its try at line 19 uses the value of `isAllowed()` — change that, then run again',
     );
   });
 
   it('names the function whose parameters keep it whole', async () => {
     const body = "  const inside = await isAllowed(server, target);\n  return inside ? target : 'outside';";
     expect(await markerOf('{ server, target }: { server: McpServer; target: string }', body, '{ server, target }')).toBe(
-      '`openWorkspace()` cannot be split for its handlers: its parameters are not plain names — take the paths as tool parameters (roots are deprecated)',
+      '`openWorkspace()` is not split: its parameters are not plain names — change that, then run again',
     );
   });
 });

@@ -8,7 +8,7 @@ import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from 
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
-import { addSite, askingExports, blockByHelper, blockReaching, markAt, markCallOnce, type FilePlanning } from './file-planning.ts';
+import { addSite, askingExports, blockByHelper, blockReaching, markAt, type FilePlanning } from './file-planning.ts';
 import { viaSite } from './helper-tree.ts';
 import { helperTree } from './place-sites.ts';
 import type { ExternalHelper, RefusedCall } from './plan-options.ts';
@@ -35,7 +35,7 @@ export function placeExternalCalls(file: FilePlanning): void {
       addSite(file, handler, via);
       continue;
     }
-    markCallOnce(file, call.call, call.ancestors, external.kind ?? external.split?.kind ?? 'elicit', handler, keptWholeRefusal(file, handler, external));
+    markAt(file, call.call, call.ancestors, external.kind ?? external.split?.kind ?? 'elicit', handler, keptWholeRefusal(file, handler, external));
     blockByHelper(file, handler, external.name, call.call, call.ancestors);
   }
 }
@@ -124,7 +124,7 @@ export function markWrappedCall(
   for (const r of chain.reaching) {
     const names = [...r.chain, external.name].map((n) => `\`${n}()\``).join(' → ');
     const refusal = refuse('via-helper', 'helperChain', { chain: names, line, helper: external.name, step: helperStep(kind) });
-    markCallOnce(file, r.call.call, r.call.ancestors, kind, r.handler, refusal);
+    markAt(file, r.call.call, r.call.ancestors, kind, r.handler, refusal);
   }
   blockReaching(file, chain);
 }

@@ -203,16 +203,6 @@ export function markAt(
   });
 }
 
-/**
- * markAt for a handler's call on the way to a request made elsewhere: a handler already marked
- * for the same reason (another call of the same helper) is not marked again.
- */
-export function markCallOnce(file: FilePlanning, node: Node, ancestors: readonly Node[], kind: InputKind, handler: HandlerSite, refusal: Refusal): void {
-  const id = handlerId(handler);
-  if (file.reports.some((r) => r.handler === id && r.code === refusal.code && r.reason === refusal.reason)) return;
-  markAt(file, node, ancestors, kind, handler, refusal);
-}
-
 export function markThrow(file: FilePlanning, t: UrlElicitationThrow, handler: HandlerSite | undefined, refusal: Refusal): void {
   markAt(file, t.statement, [...t.ancestors, t.statement], 'elicitUrl', handler, refusal);
 }
@@ -298,7 +288,7 @@ export function markReaching(file: FilePlanning, site: LegacySite, chain: Helper
     const refusal = through
       ? refuse('via-helper', 'dispatchBlocked', { chain: path, line, method: through.method, why: through.why, fix: through.fix })
       : refuse('via-helper', 'helperChain', { chain: path, line, helper: chain.helper, step: helperStep(site.kind ?? 'elicit') });
-    markCallOnce(file, call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
+    markAt(file, call.call, call.ancestors, site.kind ?? 'elicit', handler, refusal);
   }
 }
 

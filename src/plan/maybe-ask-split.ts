@@ -57,7 +57,7 @@ export function maybeAskSplit(
   const statement = question.list[question.index]!;
   const answer = answerBinding(statement, site.call, source);
   if (!answer)
-    return `it is a helper that awaits ${site.via ? `\`${site.via.helper}()\`` : 'its request'} inside an expression at line ${statement.loc!.start.line}: \`${codeSnippet(source.slice(statement.start!, statement.end!), 40)}\`.`;
+    return `it is a helper whose line ${statement.loc!.start.line} awaits ${site.via ? `\`${site.via.helper}()\`` : 'its request'} inside an expression: \`${codeSnippet(source.slice(statement.start!, statement.end!), 40)}\`.`;
   // An inner helper that may answer without asking hands this one its question or its value.
   const through = site.via?.maybeAsk === true;
   const throughWhy = through
@@ -281,7 +281,7 @@ function continuationProblem(source: string, fn: FunctionNode, path: readonly St
     );
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
   }
-  if (awaits) return `that awaits more after its request: \`${codeSnippet(source.slice(awaits.start!, awaits.end!), 40)}\` (line ${awaits.loc!.start.line}).`;
+  if (awaits) return `whose line ${awaits.loc!.start.line} awaits more after its request: \`${codeSnippet(source.slice(awaits.start!, awaits.end!), 40)}\`.`;
   if (usesThis && !method) return 'that uses `this` after its request.';
   const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.

@@ -25,7 +25,7 @@ export function passedOn(answer: Answer, requestText: string, then: string, semi
 export function throughProblem(site: LegacySite, onTheWay: readonly Node[]): string | undefined {
   const tried = onTheWay.find((s) => s.type === 'TryStatement');
   // Inside a try, the request half would run `xThen` (which re-enters the try) in the try again: a catch could run twice.
-  if (tried) return `that uses the value of \`${site.via!.helper}()\` in the try at line ${tried.loc!.start.line}.`;
+  if (tried) return `whose try at line ${tried.loc!.start.line} uses the value of \`${site.via!.helper}()\`.`;
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 // Why a site is not migrated, in the words the marker and the report use: every code, with
 // its meaning, its help and its messages, in one table.
+import { SHORT_MAX } from './short-why.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 import { readmeUrl } from '../core/vocabulary.ts';
@@ -698,7 +699,7 @@ export const REFUSAL_CODES = {
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
       exportedUnsplittable: {
-        marker: '`{{stuck}}()` cannot be split for its handlers: {{short}} — {{step}}',
+        marker: '`{{stuck}}()` is not split: {{short}} — change that, then run again',
         reason:
           'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
         next: EXPORTED_HELPER_NEXT,
@@ -756,7 +757,7 @@ export const REFUSAL_CODES = {
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
       },
       otherModuleWrapped: {
-        marker: '`{{wrapper}}()` cannot be split for its handlers: {{short}} — change that, then run again',
+        marker: '`{{wrapper}}()` is not split: {{short}} — change that, then run again',
         reason:
           'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for handlers that it cannot suspend, and `{{wrapper}}()` cannot be split for them: {{why}}',
         next: 'change what the reason names, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
@@ -774,13 +775,13 @@ export const REFUSAL_CODES = {
         next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
       },
       otherModuleWrappedImport: {
-        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() here, so it is not split — import it statically, then run again',
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() here — import it statically, then run again',
         reason:
           'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for the handlers that call `{{wrapper}}()`, which it cannot suspend; it takes the helper from its module with import(), and a helper taken so is not split for its callers.',
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
       },
       otherModuleWrappedWhole: {
-        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) stays whole for a call of it in another module — see the markers there',
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) stays whole for a call in another module — see the markers there',
         reason:
           'this call of `{{helper}}()` ({{file}}:{{fileLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: a call of it elsewhere cannot ask through its halves.',
         next: 'fix the calls marked in the other modules first, then run the codemod again.',
@@ -1238,7 +1239,7 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
   // Another module is named by its file name: its folder is in the reports.
   const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
-  const own = (name: string) => (name === 'line' ? lineRef(values[name]!) : values[name]!);
+  const own = (name: string) => (name === 'line' ? lineRef(values[name]!) : name === 'short' ? shorten(values[name]!, SHORT_MAX) : values[name]!);
   const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
     name === 'at' ? whole : OWN_VALUES.has(name) || WHOLE_WORDS.has(name) ? own(name) : word(name),
   );

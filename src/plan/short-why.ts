@@ -2,14 +2,17 @@
 // helper whose parameters are not plain names.`, nested in `it is called by \`f()\`, which cannot
 // be split: ...` for each helper on the way) cut to its innermost part, and who it is about.
 
+/** The most a reason takes of a marker's line. */
+export const SHORT_MAX = 50;
+
 /** A helper's reason for the marker's one line: `it is a helper that awaits …` as `it awaits …`, cut to fit. */
 export function shortWhy(why: string): string {
   const text = why
     .replace(/^it is a helper (that |whose )?/, (_, rel: string | undefined) => (rel === 'whose ' ? 'its ' : rel ? 'it ' : ''))
     .replace(/^it is /, '')
     .replace(/\.$/, '');
-  if (text.length <= 70) return text;
-  const cut = `${text.slice(0, 69)}…`;
+  if (text.length <= SHORT_MAX) return text;
+  const cut = `${text.slice(0, SHORT_MAX - 1)}…`;
   // A code span it cuts is closed again.
   return cut.split('`').length % 2 === 0 ? `${cut}\`` : cut;
 }
