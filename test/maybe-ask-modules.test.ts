@@ -1,7 +1,7 @@
 // A helper that may answer without asking, in a module of its own, and the ways other modules
 // reach it: through a local function that returns its call or does more with its value (split
-// with it), import() and a re-exporting index
-// (the helper stays whole, and each calling handler is marked rather than left pushing).
+// with it), import() and a re-exporting index (the helper stays whole, and each calling handler
+// is marked rather than left pushing).
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
