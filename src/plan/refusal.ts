@@ -701,7 +701,7 @@ export const REFUSAL_CODES = {
       exportedUnsplittable: {
         marker: '`{{stuck}}()` is not split: {{short}} — change that, then run again',
         reason:
-          'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
+          'this request is reached through `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
         next: EXPORTED_HELPER_NEXT,
       },
       unsplittable: { marker: '`{{helper}}()` asks and cannot be split — {{step}}', reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
