@@ -13,10 +13,9 @@ import { link, normaliseQuestion, stripMeta, type Era, type Question, type ToolC
 
 type ServerModule = { createServer(world: World): McpServer; pendingMarkers(): string[] };
 
-const fixture = 'url-throw-retry-marker';
 const capabilities = { elicitation: { form: {}, url: {} } };
 
-const calls: ToolCall[] = [
+const vaultCalls: ToolCall[] = [
   { name: 'open_vault', arguments: { vault: 'north', signIn: true } },
   // The same call again: the marker was cleared, so the sign-in is asked again.
   { name: 'open_vault', arguments: { vault: 'north', signIn: true } },
@@ -37,7 +36,7 @@ function user(world: World, markers: () => string[]) {
  * client's flow, where a call that fails with -32042 has its URLs visited, then is made once
  * more (the migrated server must never need it).
  */
-async function run(module: ServerModule, world: World, era: Era, resend: boolean) {
+async function run(module: ServerModule, world: World, era: Era, resend: boolean, calls: ToolCall[]) {
   const visit = user(world, module.pendingMarkers);
   const { client, close } = await link(
     () => module.createServer(world),
@@ -77,8 +76,8 @@ const withoutId = (questions: Question[]) => questions.map((q) => ({ ...q, param
 describe('a URL elicitation thrown behind a one-shot retry marker', () => {
   it('asks, answers and clears the marker as the 2025 server did, on both eras', async () => {
     const legacyWorld = createWorld();
-    const legacyModule = await importFixture<ServerModule>(fixture, 'input');
-    const legacy = await run(legacyModule, legacyWorld, 'legacy', true);
+    const legacyModule = await importFixture<ServerModule>('url-throw-retry-marker', 'input');
+    const legacy = await run(legacyModule, legacyWorld, 'legacy', true, vaultCalls);
     const signIn = 'https://vault.example.com/login';
     // Pinned, so that the comparison below cannot pass vacuously.
     expect(legacy.results).toEqual([
@@ -119,13 +118,94 @@ describe('a URL elicitation thrown behind a one-shot retry marker', () => {
       'after:export_vault markers=',
     ]);
 
-    const migrated = await importFixture<ServerModule>(fixture, 'output');
+    const migrated = await importFixture<ServerModule>('url-throw-retry-marker', 'output');
     for (const era of ['modern', 'legacy'] as const) {
       const world = createWorld();
-      const { results, questions } = await run(migrated, world, era, false);
+      const { results, questions } = await run(migrated, world, era, false, vaultCalls);
       expect({ era, results }).toEqual({ era, results: legacy.results });
       expect({ era, questions: withoutId(questions) }).toEqual({ era, questions: withoutId(legacy.questions) });
       expect({ era, log: world.log }).toEqual({ era, log: legacyWorld.log });
+    }
+  });
+});
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** Each random id as `<id N>`, N by first appearance over everything it is given: the same id stays the same name. */
+function idNames() {
+  const names = new Map<string, string>();
+  const name = (id: string) => names.get(id) ?? names.set(id, `<id ${names.size + 1}>`).get(id)!;
+  return <T>(value: T): T => JSON.parse(JSON.stringify(value).replace(UUID, name)) as T;
+}
+
+/** One connection's calls, its random ids named: the log first, where each id is made. */
+async function runNamed(module: ServerModule, era: Era, resend: boolean, calls: ToolCall[]) {
+  const world = createWorld();
+  const { results, questions } = await run(module, world, era, resend, calls);
+  const named = idNames();
+  return { log: named(world.log), results: named(results), questions: withoutId(named(questions)) };
+}
+
+// fixtures/url-random-id-marker: the link id is the caller's or `randomUUID()` (typed with no
+// @types/node), asked after a log-in behind a marker, and echoed in the result.
+describe('a URL elicitation with a random id, behind a one-shot retry marker', () => {
+  const pageCalls: ToolCall[] = [
+    { name: 'publish_page', arguments: { page: 'north', login: true } },
+    { name: 'publish_page', arguments: { page: 'north', login: true, linkId: 'L-1' } },
+    { name: 'publish_page', arguments: { page: 'south' } },
+    { name: 'share_page', arguments: { page: 'north' } },
+    { name: 'share_page', arguments: { page: 'south', code: 'c7' } },
+  ];
+
+  it('makes the id once per call that asks and reads that one after the answer, on both eras', async () => {
+    const legacy = await runNamed(await importFixture<ServerModule>('url-random-id-marker', 'input'), 'legacy', true, pageCalls);
+    const login = 'https://pages.example.com/login';
+    // Pinned: the re-sent call makes a new id (<id 2>), asks with it and answers with it.
+    expect(legacy.results).toEqual([
+      { content: [{ type: 'text', text: 'accept: north (link <id 2>)' }] },
+      { content: [{ type: 'text', text: 'accept: north (link L-1)' }] },
+      { content: [{ type: 'text', text: 'decline: south (link <id 3>)' }] },
+      { content: [{ type: 'text', text: 'accept: north shared with <id 4>' }] },
+      { content: [{ type: 'text', text: 'decline: south shared with inv-c7' }] },
+    ]);
+    expect(legacy.log).toEqual([
+      'audit:link:<id 1>',
+      `visit:${login} markers=local:north:`,
+      'audit:link:<id 2>',
+      'visit:https://pages.example.com/review/north markers=',
+      'audit:published:north:<id 2>:accept',
+      'after:publish_page markers=',
+      'audit:link:L-1',
+      `visit:${login} markers=local:north:L-1`,
+      'audit:link:L-1',
+      'visit:https://pages.example.com/review/north markers=',
+      'audit:published:north:L-1:accept',
+      'after:publish_page markers=',
+      'audit:link:<id 3>',
+      'visit:https://pages.example.com/review/south markers=',
+      'audit:published:south:<id 3>:decline',
+      'after:publish_page markers=',
+      'audit:invite:<id 4>',
+      'visit:https://pages.example.com/share/north markers=',
+      'after:share_page markers=',
+      'audit:invite:inv-c7',
+      'visit:https://pages.example.com/share/south markers=',
+      'after:share_page markers=',
+    ]);
+    expect(legacy.questions.map((q) => (q.params as Record<string, unknown>).url)).toEqual([
+      login,
+      'https://pages.example.com/review/north',
+      login,
+      'https://pages.example.com/review/north',
+      'https://pages.example.com/review/south',
+      'https://pages.example.com/share/north',
+      'https://pages.example.com/share/south',
+    ]);
+
+    const migrated = await importFixture<ServerModule>('url-random-id-marker', 'output');
+    for (const era of ['modern', 'legacy'] as const) {
+      // A resumed call that made its id again would answer with an id its log never made.
+      expect({ era, ...(await runNamed(migrated, era, false, pageCalls)) }).toEqual({ era, ...legacy });
     }
   });
 });

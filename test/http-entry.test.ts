@@ -138,6 +138,17 @@ ${STATELESS}
   });
 });
 
+describe('a route that uses its server besides connecting it', () => {
+  it('is marked with the line of that use as the written file has it', () => {
+    const { output } = transformSource(route(`${STATELESS}\n  log(server.name);`), 'route.ts');
+    const lines = output.split('\n');
+    const marker = lines.find((l) => l.includes('@mrtr-todo(http-entry)'))!;
+    expect(marker).toContain('`server` is used besides its connection (`server.name`, line ');
+    const line = Number(/line (\d+)\)/.exec(marker)![1]);
+    expect(lines[line - 1]!.trim()).toBe('log(server.name);');
+  });
+});
+
 describe('a fetch route', () => {
   const FETCH = `import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { buildServer } from './server.js';

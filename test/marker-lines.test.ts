@@ -23,6 +23,8 @@ const OWN: Record<string, string> = {
   maker: 'x'.repeat(MAKER_MAX),
   code: 'unserialisable-local',
   fix: 'return its answer or bind it to a local',
+  /** The statement an in-helper marker names. */
+  blocker: '`try`',
 };
 const data = new Proxy({} as Record<string, string>, { get: (_, name: string) => OWN[name] ?? LONG });
 

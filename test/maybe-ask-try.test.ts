@@ -84,8 +84,15 @@ describe('a helper whose question is inside a try', () => {
     return false;
   }`);
     expect(helperSite(source).reason).toContain(
-      "it is a helper whose request is in a try statement whose catch block would no longer see a client that cannot answer it (check the client's capabilities before asking).",
+      "it is a helper whose request is in `try` (line 6), whose catch (line 9) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).",
     );
+    // The marker names that statement, at its line in the output.
+    const output = transformSource(source, 'server.ts').output.split('\n');
+    expect(output.slice(5, 8)).toEqual([
+      '  try {',
+      '    // @mrtr-todo(in-helper): `try` (line 6) keeps this helper whole — build inputRequired.elicit(...) in it, ask in the handler',
+      `    ${ASK}`,
+    ]);
   });
 
   it('is refused when its question is in the catch block', () => {
@@ -131,4 +138,51 @@ server.tool('t', 'd', async () => ({ content: [{ type: 'text', text: String(awai
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('a sampling helper with only the request context, whose catch is its fallback', () => {
+  // The tool hands its context to a function that ranks what it loaded (objects JSON cannot
+  // carry) through a helper, awaited in a ternary. The helper's catch is how it met a client
+  // that cannot sample; with the context alone it cannot tell on the 2025 era whether the client
+  // can, so it stays whole, and its marker names the try and the step that leads somewhere.
+  const source = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+const server = new McpServer({ name: 's', version: '1' });
+class Doc { constructor(readonly name: string) {} }
+
+async function rank(ctx: ServerContext, docs: Doc[]): Promise<Doc[]> {
+  try {
+    const reply = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: docs.map((d) => d.name).join('\\n') } }], maxTokens: 50 });
+    const order = reply.content.type === 'text' ? reply.content.text.split('\\n') : [];
+    return order.map((n) => docs.find((d) => d.name === n)).filter((d): d is Doc => d !== undefined);
+  } catch {}
+  return docs;
+}
+
+export async function plan(dir: string, ctx: ServerContext) {
+  const docs = [new Doc(dir + '/a'), new Doc(dir + '/b')];
+  const ranked = docs.length > 1 ? await rank(ctx, docs) : docs;
+  return { content: [{ type: 'text' as const, text: ranked.map((d) => d.name).join(', ') }] };
+}
+
+server.registerTool('plan', { inputSchema: z.object({ dir: z.string() }) }, ({ dir }, ctx) => plan(dir, ctx));
+`;
+
+  it('is marked at the try, with the sampling advice, and the handler names the helper', () => {
+    const { output, plan } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.status, s.code])).toEqual([
+      ['marked', 'in-helper'],
+      ['marked', 'via-helper'],
+    ]);
+    const lines = output.split('\n');
+    expect(lines.slice(6, 9)).toEqual([
+      '  try {',
+      '    // @mrtr-todo(in-helper): `try` (line 7) keeps this helper whole — call your LLM provider directly (sampling is deprecated)',
+      lines[8],
+    ]);
+    expect(lines[8]).toMatch(/^ {4}const reply = await ctx\.mcpReq\.requestSampling\(/);
+    expect(plan.sites[0]!.reason).toContain('whose request is in `try` (line 7), whose catch (line 11) took a client that cannot answer it');
+    expect(lines).toContain('// @mrtr-todo(via-helper): reaches `rank()`, asking at line 9 — call your LLM provider directly (sampling is deprecated)');
+    expect(transformSource(output, 'server.ts').output).toBe(output);
+  });
 });

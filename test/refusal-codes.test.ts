@@ -191,3 +191,20 @@ describe('every refusal code', () => {
     expect(formatSummary(result, { dryRun: true }).split('\n')).toContain(`  ${where}  ${code}  ${site!.reason}  Next: ${site!.next}`);
   });
 });
+
+// A marker that blames another statement names the line that statement is on in the written file.
+describe('markers name the line of the statement that blocks', () => {
+  const NAMED: [RefusalCode, string][] = [
+    ['param-reassigned', 'q = q.trim();'],
+    ['shadowed-local', 'const n: number = 2;'],
+    ['blocked-by-helper', 'const ok = await confirm(ctx);'],
+  ];
+  it.each(NAMED)('%s', async (code, statement) => {
+    const result = await run(`${code}-line`, CASES[code]);
+    const site = result.sites.find((s) => s.code === code)!;
+    const line = /line (\d+)/.exec(site.marker!)?.[1];
+    expect(line, site.marker).toBeDefined();
+    const output = result.changed.find((f) => f.path === site.file)!.output.split('\n');
+    expect(output[Number(line) - 1]!.trim()).toBe(statement);
+  });
+});

@@ -229,10 +229,32 @@ registerTools(new McpServer({ name: 's', version: '1' }), [LIST, PICK]);
     expect(plan.sites[0]!.reason).toContain(
       'the registry types this handler `Callback` (line 6), with the arguments first, but registers a tool without a schema',
     );
+    // The step that leads somewhere: a schema makes the registry's type true (roots: the paths themselves).
+    expect(plan.sites[0]!.next).toBe(
+      "declare this tool's `inputSchema` (the paths to search: roots are deprecated), or an empty one: the registry then registers it with a schema, the SDK passes `(args, ctx)` as `Callback` says, and the migration adds the context second; then run again.",
+    );
     expect(output).toContain(
-      '  // @mrtr-todo(context-pattern): `Callback` (line 13) is args-first, ctx comes alone here — add a `(ctx) =>` form\n' +
+      '  // @mrtr-todo(context-pattern): `Callback` (line 13) puts args first — declare `inputSchema` on this tool, then run again\n' +
         '  const { roots } = await server.server.listRoots();',
     );
+  });
+
+  it('migrates the handler once its tool declares a schema, its arguments typed `unknown` where its factory gives them no type', () => {
+    const source = typed('(args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult>')
+      .replace(
+        "const LIST: Declaration = { name: 'list', factory: ({ server }: Deps) => async () => {",
+        "const LIST: Declaration = { name: 'list', inputSchema: {}, factory: listing };\nfunction listing({ server }: Deps) {\n  return async () => {",
+      )
+      .replace(
+        "  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n} };",
+        "  return { content: [{ type: 'text' as const, text: String(roots.length) }] };\n};\n}",
+      );
+    const { output, plan } = transformSource(source, 'server.ts');
+    expect(plan.sites.map((s) => [s.handler, s.status])).toEqual([
+      ['tool:list', 'migrated'],
+      ['tool:pick', 'migrated'],
+    ]);
+    expect(output).toContain("  return async (_args: unknown, ctx: ServerContext) => {\n  const mrtr = await mrtrResume(ctx, 'tool:list', ['roots'], {});");
   });
 
   it('migrates both handlers where that type takes the context first too: its arguments typed any, or a form with the context alone', () => {

@@ -8,7 +8,7 @@
 // method takes the context too and may return a question. Commands that ask nothing run as
 // before: they ignore the context, and never return a question. The retry runs the handler
 // again up to the call, so nothing before it there may do anything.
-import type { CallExpression, Node } from '@babel/types';
+import type { BlockStatement, CallExpression, Node, Statement, TryStatement } from '@babel/types';
 import type { FileAnalysis } from './analyse-file.ts';
 import { argumentParams, hasSideEffects, isFunction, walk, type FunctionNode } from './ast.ts';
 import { callGraphOf } from './call-graph.ts';
@@ -27,6 +27,15 @@ export interface Dispatch {
   calls: Array<{ handler: HandlerSite; call: CallExpression; bound?: Bound }>;
   /** The interface's declaration of the method, which takes the context too and may return a question. */
   signature: MethodSignature;
+  /** Calls of a per-round bracket around a handler's call (see perRoundBrackets): they run again on each round. */
+  rerun: BracketCall[];
+}
+
+/** A call that runs on each round: acquiring or releasing a per-round bracket. */
+export interface BracketCall {
+  text: string;
+  line: number;
+  why: 'bracket';
 }
 
 /** A dispatch that could not become the resumable part of its handler: the call, and why (with what would fix it). */
@@ -85,8 +94,10 @@ export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly Han
         },
         calls: [],
         signature: signature!,
+        rerun: [],
       };
       entry.calls.push(...through.calls.map((c) => ({ handler, ...c })));
+      entry.rerun.push(...through.rerun.filter((r) => !entry.rerun.some((e) => e.line === r.line && e.text === r.text)));
       found.set(method, entry);
     }
   }
@@ -118,6 +129,8 @@ interface Through {
   method: string;
   typeName: string;
   calls: Array<{ call: CallExpression; bound?: Bound }>;
+  /** The per-round brackets around the calls, acquired and released on each round. */
+  rerun: BracketCall[];
   /** The first call the handler cannot hand its context through, and why. */
   blocked?: Omit<BlockedDispatch, 'method'>;
 }
@@ -137,6 +150,7 @@ function dispatchThrough(analysis: FileAnalysis, handler: HandlerSite): Through 
   const typeName = parameterType(handler, object);
   if (!typeName) return undefined;
   const calls: Through['calls'] = [];
+  const rerun: BracketCall[] = [];
   let method: string | undefined;
   let blocked: Through['blocked'];
   walk(fn.body, (node, parents) => {
@@ -146,16 +160,20 @@ function dispatchThrough(analysis: FileAnalysis, handler: HandlerSite): Through 
     if (o.type !== 'Identifier' || o.name !== object || property.type !== 'Identifier' || property.name === key) return undefined;
     if (method !== undefined && method !== property.name) return undefined;
     method = property.name;
-    const bound = tailOrBound(analysis.source, node, parents);
+    const bound = tailOrBound(analysis.source, fn, node, parents);
     const computed = node.arguments.find((a) => hasSideEffects(a));
     if (computed)
       blocked ??= { call: node, why: 'its arguments compute something, which the retry would compute again.', fix: 'compute the arguments in the method' };
     else if ('why' in bound) blocked ??= { call: node, ...bound };
-    else calls.push({ call: node, ...(bound === RETURNED ? {} : { bound: bound as Bound }) });
+    else {
+      const { result } = bound;
+      calls.push({ call: node, ...('returned' in result ? {} : { bound: result }) });
+      rerun.push(...bound.rerun);
+    }
     return undefined;
   });
   if (!method || (calls.length === 0 && !blocked)) return undefined;
-  return { key, method, typeName, calls, ...(blocked ? { blocked } : {}) };
+  return { key, method, typeName, calls, rerun, ...(blocked ? { blocked } : {}) };
 }
 
 /** The type a parameter `name` of a function around the handler is annotated with, when it is a plain name (`command: Command`). */
@@ -180,9 +198,15 @@ const RETURNED = { returned: true } as const;
  * body), the local a declaration binds it to (`const outcome = await command.execute(args);`),
  * or why the handler cannot hand its context through it: another place, something before it
  * on the way from the body that the retry would do again, a loop, a `finally` that does
- * something on every round.
+ * something on every round. A per-round bracket around it (perRoundBrackets) may run again:
+ * its calls are returned, to be named among what runs on each round.
  */
-function tailOrBound(source: string, call: CallExpression, parents: readonly Node[]): typeof RETURNED | Bound | { why: string; fix: string } {
+function tailOrBound(
+  source: string,
+  fn: FunctionNode,
+  call: CallExpression,
+  parents: readonly Node[],
+): { result: typeof RETURNED | Bound; rerun: BracketCall[] } | { why: string; fix: string } {
   const chain = [...parents, call];
   const awaited = chain.length > 1 && chain[chain.length - 2]!.type === 'AwaitExpression';
   const top = chain.length - (awaited ? 2 : 1);
@@ -206,33 +230,96 @@ function tailOrBound(source: string, call: CallExpression, parents: readonly Nod
       fix: 'return its answer or bind it to a local',
     };
   const upTo = statement ? chain.indexOf(statement) : 0;
+  // The statements of `finally` blocks on the way that release a bracket acquired before their `try`.
+  const releases = new Set<Node>();
+  const rerun: BracketCall[] = [];
   for (let i = 0; i < upTo; i++) {
     const node = chain[i]!;
     const child = chain[i + 1]!;
     if (node.type === 'BlockStatement') {
-      const effect = node.body.slice(0, node.body.indexOf(child as never)).find((n) => hasSideEffects(n));
+      const before = node.body.slice(0, node.body.indexOf(child as never));
+      const brackets = child.type === 'TryStatement' ? perRoundBrackets(fn, before, child) : [];
+      const acquires = new Set<Node>(brackets.map((b) => b.acquire));
+      const effect = before.find((n) => hasSideEffects(n) && !acquires.has(n));
       if (effect) return ranBefore(source, effect);
+      for (const b of brackets) {
+        releases.add(b.release);
+        rerun.push(bracketCall(source, b.acquire.declarations[0]!.init!), bracketCall(source, b.release.expression));
+      }
     } else if (node.type === 'TryStatement') {
       if (child !== node.block) return { why: 'it is made in a catch or finally block.', fix: 'make the call in the try block' };
-      if (node.finalizer && hasSideEffects(node.finalizer))
+      const effect = node.finalizer?.body.find((n) => hasSideEffects(n) && !releases.has(n));
+      if (effect)
         return {
-          why: `the finally block around it does something (${snippet(
-            source,
-            node.finalizer.body.find((n) => hasSideEffects(n))!,
-          )}), which would run again on every round.`,
-          fix: 'move that work out of the finally',
+          why: `the finally block around it does something (${snippet(source, effect)}, line ${effect.loc!.start.line}), which would run again on every round.`,
+          fix: `move ${snippet(source, effect)} (line ${effect.loc!.start.line}) out of the finally`,
         };
     } else if (node.type === 'IfStatement') {
       if (child !== node.test && hasSideEffects(node.test)) return ranBefore(source, node.test);
     } else return { why: 'it is made in a loop or a switch, where the handler could not return its question.', fix: 'make the call outside the loop' };
   }
-  return result;
+  return { result, rerun };
+}
+
+type Acquire = Extract<Statement, { type: 'VariableDeclaration' }>;
+type Release = Extract<Statement, { type: 'ExpressionStatement' }>;
+
+/**
+ * The per-round brackets around a `try`: `const release = acquire(...)` among the statements
+ * before it, whose local the `finally` only calls (`release();`, its one statement doing so) and
+ * nothing else in the handler reads. Each round then acquires and releases its own (a progress
+ * heartbeat, a timer, a lock held for the call): nothing crosses from one round to the next,
+ * so running it on each round is sound, and it is named among what runs again.
+ */
+function perRoundBrackets(fn: FunctionNode, before: readonly Statement[], tried: TryStatement): Array<{ acquire: Acquire; release: Release }> {
+  const finalizer: BlockStatement | null | undefined = tried.finalizer;
+  if (!finalizer) return [];
+  const found: Array<{ acquire: Acquire; release: Release }> = [];
+  for (const acquire of before) {
+    if (acquire.type !== 'VariableDeclaration' || acquire.kind !== 'const' || acquire.declarations.length !== 1) continue;
+    const { id, init } = acquire.declarations[0]!;
+    if (id.type !== 'Identifier' || !init || !callOrAwaitedCall(init)) continue;
+    const releases = finalizer.body.filter(
+      (n): n is Release => n.type === 'ExpressionStatement' && callOf(n.expression, id.name) && n.expression.type === 'CallExpression',
+    );
+    if (releases.length !== 1 || references(fn, id.name) !== 2) continue;
+    found.push({ acquire, release: releases[0]! });
+  }
+  return found;
+}
+
+function callOrAwaitedCall(node: Node): boolean {
+  return node.type === 'CallExpression' || (node.type === 'AwaitExpression' && node.argument.type === 'CallExpression');
+}
+
+/** `name()`, with no arguments. */
+function callOf(node: Node, name: string): boolean {
+  return node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === name && node.arguments.length === 0;
+}
+
+/** How many identifiers in the function name `name` (its declaration included), property names aside. */
+function references(fn: FunctionNode, name: string): number {
+  let count = 0;
+  walk(fn, (node, parents) => {
+    if (node.type !== 'Identifier' || node.name !== name) return undefined;
+    const parent = parents[parents.length - 1];
+    const property = (parent?.type === 'MemberExpression' || parent?.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed;
+    const key = parent?.type === 'ObjectProperty' && parent.key === node && !parent.computed && !parent.shorthand;
+    if (!property && !key) count++;
+    return undefined;
+  });
+  return count;
+}
+
+function bracketCall(source: string, node: Node): BracketCall {
+  return { text: codeSnippet(source.slice(node.start!, node.end!)), line: node.loc!.start.line, why: 'bracket' };
 }
 
 function ranBefore(source: string, effect: Node): { why: string; fix: string } {
+  const line = effect.loc!.start.line;
   return {
-    why: `the handler runs ${snippet(source, effect)} before it, and the retry would run that again.`,
-    fix: 'move that work after it',
+    why: `the handler runs ${snippet(source, effect)} (line ${line}) before it, and the retry would run that again.`,
+    fix: `move ${snippet(source, effect)} (line ${line}) after it`,
   };
 }
 

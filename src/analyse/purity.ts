@@ -43,7 +43,7 @@ export interface PurityScope {
 }
 
 /** Why a call may run again. */
-export type RerunWhy = 'read' | 'pure-function' | 'declared';
+export type RerunWhy = 'read' | 'pure-function' | 'declared' | 'bracket';
 
 export interface Purity {
   /** The first piece of code that keeps it from running again; undefined when it may. */

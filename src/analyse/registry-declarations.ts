@@ -227,12 +227,17 @@ export function declaredHandlers(
       ancestors: registration?.ancestors ?? [],
       // Its type comes from the declaration's, not from the registration: an added context is typed.
       contextType: 'ServerContext',
-      ...(ctxIndex === 0 && shape.argumentsFirstType ? { argumentsFirstType: shape.argumentsFirstType } : {}),
+      ...(ctxIndex === 0 && shape.argumentsFirstType ? { argumentsFirstType: { ...shape.argumentsFirstType, ...schemaKeyOf(shape) } } : {}),
       ...(known ? {} : { definition: true }),
       ...(shape.factory ? { factory: { fn: held!, returns: returned.length } } : {}),
     });
   }
   return out;
+}
+
+/** The declaration's property that gives a tool a schema in this registry, when one does. */
+function schemaKeyOf(shape: RegistryShape): { schemaKey?: string } {
+  return typeof shape.arity === 'object' && 'schemaKey' in shape.arity ? { schemaKey: shape.arity.schemaKey } : {};
 }
 
 /**

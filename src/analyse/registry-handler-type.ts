@@ -11,11 +11,13 @@ import { annotatedType } from './ast.ts';
 /** How deep aliases are followed. */
 const MAX_DEPTH = 8;
 
-/** A handler type of the registry's module: its name, the line it is declared on, and (set by the engine) the module's file name. */
+/** A handler type of the registry's module: its name, the line it is declared on, (set by the engine) the module's file name, and (for a handler) the schema's key. */
 export interface HandlerType {
   name: string;
   line: number;
   file?: string;
+  /** The declaration's property whose presence makes the registry register a schema (then the context comes second). */
+  schemaKey?: string;
 }
 
 /**

@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { standInFor, type CarriedDeclarations } from './carried-declarations.ts';
+import { composedType } from './composed-type.ts';
 import type { TypeScript } from './load-typescript.ts';
 import { READ_ONLY_METHODS } from './purity.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './type-facts.ts';
@@ -261,7 +262,7 @@ function nodeAt(ts: TypeScript, file: TS.SourceFile, start: number, end?: number
 function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, name: string, start: number): LocalTypeFact | undefined {
   const node = nodeAt(ts, file, start);
   if (!node || (node as TS.Identifier).text !== name) return undefined;
-  const type = initializerType(ts, checker, node) ?? checker.getTypeAtLocation(node);
+  const type = typeOfLocal(ts, checker, node);
   const text = checker.typeToString(type, node, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
   const why = jsonProblem(ts, checker, type, node, 0);
   // A type printed as import("...") is not in scope at the handler; nor is a name declared in
@@ -274,6 +275,23 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
     ...(collection(ts, checker, type) ? { collection: true } : {}),
   };
   return imports ? { text: widenLiteral(ts, type, text), ...facts, ...(imports.length > 0 ? { imports } : {}) } : { text: undefined, ...facts };
+}
+
+/**
+ * The local's type: the checker's, except that a const it calls `any` whose initialiser's
+ * operators and operands show a type (composed-type.ts) has that one.
+ */
+function typeOfLocal(ts: TypeScript, checker: TS.TypeChecker, name: TS.Node): TS.Type {
+  const type = initializerType(ts, checker, name) ?? checker.getTypeAtLocation(name);
+  if (!(type.flags & ts.TypeFlags.Any)) return type;
+  const declaration = name.parent;
+  const composable =
+    ts.isVariableDeclaration(declaration) &&
+    declaration.name === name &&
+    !declaration.type &&
+    declaration.initializer &&
+    declaration.parent.flags & ts.NodeFlags.Const;
+  return (composable && composedType(ts, checker, declaration.initializer)) || type;
 }
 
 /**

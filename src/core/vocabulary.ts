@@ -40,6 +40,13 @@ export function lineEndOf(source: string, offset: number): number {
   return nl === -1 ? source.length : nl;
 }
 
+/** The 1-based line of `offset` in `source`. */
+export function lineNumberAt(source: string, offset: number): number {
+  let line = 1;
+  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 export function indentAt(source: string, offset: number): string {
   const start = lineStartOf(source, offset);
   const match = /^[ \t]*/.exec(source.slice(start, offset + 1));

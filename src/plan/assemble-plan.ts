@@ -8,7 +8,7 @@ import type { Edit } from '../core/vocabulary.ts';
 import { deadDeclarations, type DeadCode, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { externalCalls, markWrappedCall } from './external-helpers.ts';
-import { migratedDispatches } from './dispatch.ts';
+import { bracketCalls, migratedDispatches } from './dispatch.ts';
 import { exportedNameOf, mark, markHelper, markReaching, markThrow, quotedNode, type FilePlanning } from './file-planning.ts';
 import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
@@ -168,10 +168,26 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
       const { line, column } = t.statement.loc!.start;
       file.reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler), status: 'migrated', lifted: [] });
     }
+    noteBrackets(file, handler, result, bracketCalls(file, handler));
     planned.push(result);
     reportMigrated(file, result);
   }
   return planned;
+}
+
+/**
+ * The per-round bracket calls around a migrated method's dispatch, among what the handler runs
+ * again: on its own report lines, or (when it asks only through helpers, each counted at the
+ * helper) on the report of the first helper it asks through.
+ */
+function noteBrackets(file: FilePlanning, handler: HandlerSite, plan: HandlerPlan, brackets: HandlerPlan['rerun']): void {
+  if (!brackets?.length) return;
+  const own = plan.points.some((p) => p.requests.some((r) => !r.resultWrap));
+  const split = own ? undefined : file.splits.find((s) => s.chain.reaching.some((r) => r.handler === handler));
+  const at = split?.site.call.loc!.start;
+  const helper = at && file.reports.find((s) => s.status === 'migrated' && s.line === at.line && s.column === at.column + 1);
+  if (helper) helper.rerun = [...(helper.rerun ?? []), ...brackets];
+  else plan.rerun = [...(plan.rerun ?? []), ...brackets];
 }
 
 function blockedBySibling(file: FilePlanning, result: Refusal): Refusal {

@@ -5,6 +5,7 @@ import type { Node } from '@babel/types';
 import { argumentParams, boundNames, walk } from '../analyse/ast.ts';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
+import type { HandlerType } from '../analyse/registry-handler-type.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
 import { Refusal, refuse } from './refusal.ts';
@@ -43,20 +44,14 @@ export function contextParameter(
   if (handler.definition && !handler.contextShown) {
     return refuse('context-pattern', 'definitionWithoutContext').at(sites[0]!);
   }
-  if (handler.argumentsFirstType && handler.ctxIndex === 0) {
-    const { name, line, file } = handler.argumentsFirstType;
-    const at = String(line);
-    return (
-      file
-        ? refuse('context-pattern', 'argumentsFirstTypeThere', { type: name, file, line: at })
-        : refuse('context-pattern', 'argumentsFirstType', { type: name, line: at })
-    ).at(sites[0]!);
-  }
+  if (handler.argumentsFirstType && handler.ctxIndex === 0) return argumentsFirstRefusal(handler.argumentsFirstType, sites[0]!);
   const name = fresh;
   // A function a handler delegates to is no registration's callback: its context is typed.
   const added = handler.contextType && typed ? `${name}: ${handler.contextType}` : name;
-  // `async () => ...` registered with an arguments schema: the arguments come first.
-  const before = handler.ctxIndex === 1 && args.length === 0 ? `${bodyNames.has('_args') ? '_mrtrArgs' : '_args'}, ` : '';
+  // `async () => ...` registered with an arguments schema: the arguments come first, typed
+  // `unknown` beside a typed context (a factory's handler has no contextual type to give them).
+  const argsName = bodyNames.has('_args') ? '_mrtrArgs' : '_args';
+  const before = handler.ctxIndex === 1 && args.length === 0 ? `${added === name ? argsName : `${argsName}: unknown`}, ` : '';
   // After the last parameter, a `this` parameter too (it stays first).
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;
@@ -70,6 +65,27 @@ export function contextParameter(
   );
   if (open === -1 || open > fn.body.start!) return refuse('context-pattern', 'cannotAddParameter').at(sites[0]!);
   return { name, addParam: { at: open + 1, text: `${before}${added}` } };
+}
+
+/**
+ * The registry types every handler args-first, but registers this tool without a schema, so the
+ * SDK calls it with its context alone. Where a schema on the declaration makes the registry
+ * register one, that is the step (roots sites: the paths themselves, roots being deprecated).
+ */
+function argumentsFirstRefusal(type: HandlerType, site: LegacySite): Refusal {
+  const { name, file, schemaKey } = type;
+  const line = String(type.line);
+  if (!schemaKey) {
+    const refusal = file
+      ? refuse('context-pattern', 'argumentsFirstTypeThere', { type: name, file, fileLine: line })
+      : refuse('context-pattern', 'argumentsFirstType', { type: name, line });
+    return refusal.at(site);
+  }
+  const hint = site.kind === 'roots' ? ' (the paths to search: roots are deprecated)' : '';
+  const refusal = file
+    ? refuse('context-pattern', 'argumentsFirstSchemaThere', { type: name, file, fileLine: line, key: schemaKey, hint })
+    : refuse('context-pattern', 'argumentsFirstSchema', { type: name, line, key: schemaKey, hint });
+  return refusal.at(site);
 }
 
 /**

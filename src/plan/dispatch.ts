@@ -2,7 +2,8 @@
 // each that asks is a delegation of its handlers, which hand it their context; each handler
 // returns the question its call answered with, and the interface's method takes the context
 // and may return a question.
-import { promisedOf, type Dispatch } from '../analyse/command-dispatch.ts';
+import { promisedOf, type BracketCall, type Dispatch } from '../analyse/command-dispatch.ts';
+import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { indentAt, type Edit } from '../core/vocabulary.ts';
 import { blockByHelper, type FilePlanning } from './file-planning.ts';
 import type { Outcomes } from './handler-outcomes.ts';
@@ -46,6 +47,11 @@ export function placeDispatches(file: FilePlanning): void {
     }
     file.delegations.push({ delegation: { handler: d.handler, calls: d.calls.map(({ handler, call }) => ({ handler, call })) }, chains: [] });
   }
+}
+
+/** The calls of the per-round brackets around the dispatches to a migrated method: they run on each round. */
+export function bracketCalls(file: FilePlanning, handler: HandlerSite): BracketCall[] {
+  return file.dispatches.find((d) => d.handler === handler)?.rerun ?? [];
 }
 
 /** The edits of the dispatches whose method migrated, and the server package's names they use. */

@@ -20,6 +20,7 @@ import { handlerId } from './plan-handler.ts';
 import type { ExternalHelper, PlanOptions } from './plan-options.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { helperStep, MARKER_QUOTE_MAX, markerLine, refuse, type Refusal } from './refusal.ts';
+import { blockingTryLine } from './try-split.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { FilePlan, Marker, SiteReport } from './types.ts';
 
@@ -274,9 +275,17 @@ export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperCh
         })
       : why === undefined
         ? refuse('in-helper', 'callerNotMigrated', reaching)
-        : refuse('in-helper', 'unsplittable', { ...reaching, why }),
+        : unsplittable(reaching, why),
   );
   markReaching(file, site, chain);
+}
+
+/** A helper that cannot be split, its marker naming the try statement that keeps it whole when the reason is that try. */
+function unsplittable(reaching: Record<'helper' | 'handlers' | 'reach' | 'step', string>, why: string): Refusal {
+  const line = blockingTryLine(why);
+  return line !== undefined
+    ? refuse('in-helper', 'unsplittableAt', { ...reaching, why, blocker: '`try`', line: String(line) })
+    : refuse('in-helper', 'unsplittable', { ...reaching, why });
 }
 
 /** Every call from a handler on the way to a helper's request that stays: marked, naming the chain. */

@@ -47,7 +47,7 @@ export function decideOutcomes(file: FilePlanning): Outcomes {
       file,
       handler,
       file.byHandler.get(handler)!,
-      through.map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: blockedByHelper(s.via!.helper), site: s })),
+      through.map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: blockedByHelper(s.via!.helper, s.call), site: s })),
     );
   };
   const migratesCall = (handler: HandlerSite, call: Node) => {
@@ -91,7 +91,7 @@ function ownOutcome(file: FilePlanning, handler: HandlerSite, handlerSites: Lega
   const blocked: Blocked[] = [
     ...handlerSites.filter((s) => preset.has(s)).map((s) => ({ node: s.call, ancestors: s.ancestors, refusal: preset.get(s)!, site: s })),
     ...(flagged ? [{ node: flagged.call, ancestors: flagged.ancestors, refusal: refuse('sampling', 'flagged').at(flagged), site: flagged }] : []),
-    ...(file.reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper) })),
+    ...(file.reachHelpers.get(handler) ?? []).map((r) => ({ node: r.call, ancestors: r.ancestors, refusal: blockedByHelper(r.helper, r.call) })),
     ...more,
   ];
   // The handler's own problem says more than the helper path that blocks it too.
@@ -170,6 +170,6 @@ function withLayout(file: FilePlanning, plan: HandlerPlan | Refusal, handler: Ha
   return plan;
 }
 
-function blockedByHelper(helper: string): Refusal {
-  return refuse('blocked-by-helper', 'helperPath', { helper });
+function blockedByHelper(helper: string, call: Node): Refusal {
+  return refuse('blocked-by-helper', 'helperPath', { helper, line: String(call.loc!.start.line) });
 }

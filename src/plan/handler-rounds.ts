@@ -140,11 +140,11 @@ export function namesReadAfter(round: Round): Set<string> {
  * Restored names live at the top of the resumed step, so the code after an enclosing block
  * must not declare them again (legal in the original's nested scope, not at the top).
  */
-export function resumeClash(round: Round, lifted: LiftedLocal[]): string | undefined {
+export function resumeClash(round: Round, lifted: LiftedLocal[]): Declared | undefined {
   const atTop = new Set(lifted.map((l) => l.name));
   if (round.binding.form === 'declare') for (const n of round.binding.name ? [round.binding.name] : (round.binding.names ?? [])) atTop.add(n);
   for (const frame of round.frames.slice(0, -1)) {
-    for (const s of frame.list.slice(frame.index + 1)) for (const d of declaredBy(s)) if (atTop.has(d.name)) return d.name;
+    for (const s of frame.list.slice(frame.index + 1)) for (const d of declaredBy(s)) if (atTop.has(d.name)) return d;
   }
   return undefined;
 }

@@ -50,11 +50,13 @@ export function serverOf(
   const factory = text(init);
   for (const use of references(route, name, declarator.id)) {
     if (use.node === receiver || isCloseCall(use) || isOncloseSet(use)) continue;
-    return { refusal: refuse('http-entry', 'heldServer', { server: name, use: text(use.parents.at(-1) ?? use.node), factory }) };
+    const held = use.parents.at(-1) ?? use.node;
+    return { refusal: refuse('http-entry', 'heldServer', { server: name, use: text(held), line: String(held.loc!.start.line), factory }) };
   }
   for (const other of member?.others ?? []) {
     const [use] = references(route, other.local, declarator.id);
-    if (use) return { refusal: refuse('http-entry', 'heldMember', { member: other.local, factory, use: text(use.parents.at(-1) ?? use.node) }) };
+    const held = use && (use.parents.at(-1) ?? use.node);
+    if (held) return { refusal: refuse('http-entry', 'heldMember', { member: other.local, factory, use: text(held), line: String(held.loc!.start.line) }) };
   }
   return { factory: init, ...(member ? { member: member.property } : {}), connect };
 }

@@ -8,6 +8,7 @@ import { idempotentComments, namedIdempotent, taggedBefore } from '../analyse/id
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
+import { lineNumberAt } from '../core/vocabulary.ts';
 import { declaredInScope, namesReadAfter, plannedRequest, type Round } from './handler-rounds.ts';
 import { mutatedAfter, narrowedAtQuestion } from './lifting.ts';
 import type { Declared } from './liveness.ts';
@@ -47,8 +48,10 @@ export function carriedAcross(lift: LiftContext, round: Round): { lifted: Lifted
       lift.facts?.local(d.name, d.start);
       continue;
     }
-    if (inScope.some((other) => other !== d && other.name === d.name)) {
-      return refuse('shadowed-local', 'twoInScope', { name: d.name }).at(round.sites[0]!);
+    const twin = inScope.find((other) => other !== d && other.name === d.name);
+    if (twin) {
+      const line = lineAt(lift.analysis.source, Math.max(d.start, twin.start));
+      return refuse('shadowed-local', 'twoInScope', { name: d.name, line }).at(round.sites[0]!);
     }
     const local = liftLocal(lift, d, round);
     if (local instanceof Refusal) return local.at(round.sites[0]!);
@@ -204,9 +207,7 @@ function answerType(binding: Binding, name: string, types: string[]): string | u
 
 /** The line of `offset` in `source`, as a refusal names it. */
 function lineAt(source: string, offset: number): string {
-  let line = 1;
-  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) line++;
-  return String(line);
+  return String(lineNumberAt(source, offset));
 }
 
 /**

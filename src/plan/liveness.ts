@@ -64,13 +64,19 @@ export function namesReadIn(statements: readonly Statement[]): Set<string> {
 
 /** Names assigned (`x = ...`, `x++`, destructuring assignment) anywhere in the statements. */
 export function namesAssignedIn(statements: readonly Statement[]): Set<string> {
-  const names = new Set<string>();
+  return new Set(assignmentsIn(statements).map((a) => a.name));
+}
+
+/** Each assignment of a name in the statements, in source order, with the line it is on. */
+export function assignmentsIn(statements: readonly Statement[]): { name: string; line: number }[] {
+  const out: { name: string; line: number }[] = [];
   for (const s of statements) {
     walk(s, (node) => {
-      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) names.add(b.name);
-      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') names.add(node.argument.name);
+      const line = node.loc?.start.line ?? 0;
+      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) out.push({ name: b.name, line });
+      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') out.push({ name: node.argument.name, line });
       return undefined;
     });
   }
-  return names;
+  return out;
 }

@@ -330,6 +330,7 @@ function requestEdits(
         ? `return { ask: ${first} }${semi}`
         : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
   const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: question }];
+  edits.push(...unboundReceivers(fn, [statementSpan(statement), ...removed], question));
   walk(fn.body, (node) => {
     if (node === statement || inRemoved(node)) return false;
     if (isFunction(node)) return false;
@@ -349,6 +350,34 @@ function requestEdits(
     edits.push({ start: lineStartOf(source, close), end: lineStartOf(source, close), text: `${indent}return { value: undefined }${semi}\n` });
   }
   edits.push(...signatureEdits(source, fn, shape, returnType, shape.takesContext ? (typedContext ?? REQUEST_CONTEXT) : undefined));
+  return edits;
+}
+
+/**
+ * `const server = this.requireServer();` whose local only the request read (its receiver, gone
+ * from the question): the local goes, the call stays for what it does (a guard that throws when
+ * no server was injected). Edits that drop `const server = `.
+ */
+function unboundReceivers(fn: FunctionNode, replaced: readonly Span[], question: string): Edit[] {
+  const edits: Edit[] = [];
+  const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
+  walk(body, (node) => {
+    if (isFunction(node)) return false;
+    if (node.type !== 'VariableDeclaration' || node.declarations.length !== 1) return undefined;
+    const { id, init } = node.declarations[0]!;
+    const call = init?.type === 'AwaitExpression' ? init.argument : init;
+    if (id.type !== 'Identifier' || call?.type !== 'CallExpression' || replaced.some((r) => r.start <= node.start! && node.end! <= r.end)) return undefined;
+    if (new RegExp(`(?<![\\w$.])${id.name.replace(/[$]/g, '\\$')}(?![\\w$])`).test(question)) return undefined;
+    const read = (at: Node) => at !== id && !replaced.some((r) => r.start <= at.start! && at.end! <= r.end);
+    let readElsewhere = false;
+    walk(body, (ref, parents) => {
+      const parent = parents[parents.length - 1];
+      if (ref.type === 'Identifier' && ref.name === id.name && !(parent && isNonReferencePosition(ref, parent)) && read(ref)) readElsewhere = true;
+      return undefined;
+    });
+    if (!readElsewhere) edits.push({ start: node.start!, end: init!.start!, text: '' });
+    return false;
+  });
   return edits;
 }
 

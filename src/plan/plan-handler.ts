@@ -11,13 +11,13 @@ import { markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { HANDLER_REGISTRARS } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
-import { type Edit, promisedType } from '../core/vocabulary.ts';
+import { type Edit, lineNumberAt, promisedType } from '../core/vocabulary.ts';
 import { buildTree } from './body-tree.ts';
 import { contextParameter, staleMarkerEdit } from './context-parameter.ts';
 import { answerNames, loopCounters, plannedRequest, requestKeys, resumeClash, roundsOf, type Round } from './handler-rounds.ts';
 import { carriedAcross, type LiftContext } from './lifted-locals.ts';
 import { requestBoundReads } from './lifting.ts';
-import { namesAssignedIn } from './liveness.ts';
+import { assignmentsIn } from './liveness.ts';
 import { obsoleteMarkerLines } from './obsolete-markers.ts';
 import { rederivation } from './rederive.ts';
 import { isRefusalCode, Refusal, refuse, type RefusalCode } from './refusal.ts';
@@ -132,9 +132,9 @@ function nameClash(fn: HandlerSite['fn'], bodyNames: ReadonlySet<string>, sites:
 /** The names the handler's arguments bind: re-sent on every retry, they need not travel, but they must not change. */
 function unchangedArgumentNames(argParams: Node[], statements: Statement[], rounds: Round[]): Set<string> | Refusal {
   const argNames = new Set(argParams.flatMap((p) => boundNames(p).map((b) => b.name)));
-  for (const name of namesAssignedIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
+  for (const { name, line } of assignmentsIn(statements.slice(0, rounds[rounds.length - 1]!.path[0]!.item + 1))) {
     if (argNames.has(name)) {
-      return refuse('param-reassigned', 'reassigned', { name }).at(rounds[0]!.sites[0]!);
+      return refuse('param-reassigned', 'reassigned', { name, line: String(line) }).at(rounds[0]!.sites[0]!);
     }
   }
   return argNames;
@@ -152,7 +152,8 @@ function suspensionPoints(lift: LiftContext, tree: ListPlan, contextName: string
     lifted.push(...loopCounters(tree, round.path, analysis.typed));
     const clash = resumeClash(round, lifted);
     if (clash) {
-      return refuse('shadowed-local', 'declaredAgain', { name: clash }).at(round.sites[0]!);
+      const line = String(lineNumberAt(analysis.source, clash.start));
+      return refuse('shadowed-local', 'declaredAgain', { name: clash.name, line }).at(round.sites[0]!);
     }
     const requests = round.sites.map((site, j) => plannedRequest(analysis.source, site, keys[i]![j]!, round.sites.length === 1 ? round.binding : undefined));
     points.push({

@@ -57,6 +57,11 @@ const ARGUMENTS_FIRST =
   'with the arguments first, but registers a tool without a schema, which the SDK calls with its context alone: the context parameter the migration adds would not typecheck.';
 const ARGUMENTS_FIRST_NEXT =
   "give the registry's type a form for a tool without a schema (`(ctx: ServerContext) => ...`), or declare this tool's schema, then run again.";
+// A `(ctx) => ...` member added to the type alone would not do: a union of the two forms gives
+// the other handlers' arguments no contextual type, nor the registry's registerTool call a
+// handler the SDK's overloads take. A schema makes the type true: the SDK then passes (args, ctx).
+const ARGUMENTS_FIRST_SCHEMA_NEXT =
+  "declare this tool's `{{key}}`{{hint}}, or an empty one: the registry then registers it with a schema, the SDK passes `(args, ctx)` as `{{type}}` says, and the migration adds the context second; then run again.";
 const CONTEXT_NEXT = 'name the context parameter (ctx) and destructure inside the body, then run again.';
 const RECOMPUTE_NEXT = 'recompute `{{name}}` after the answer, or keep a JSON form of it and rebuild it, then run again.';
 const RECOMPUTE_OR_DECLARE_NEXT =
@@ -374,8 +379,8 @@ export const REFUSAL_CODES = {
     help: 'Assign to a new local instead of the parameter, then run mrtr-codemod migrate again.',
     messages: {
       reassigned: {
-        marker: 'the argument `{{name}}` is reassigned before a question — assign to a new local instead',
-        reason: 'the argument `{{name}}` is reassigned before a question; a retry re-sends the original arguments.',
+        marker: 'the argument `{{name}}` is reassigned (line {{line}}) before a question — assign to a new local instead',
+        reason: 'the argument `{{name}}` is reassigned (line {{line}}) before a question; a retry re-sends the original arguments.',
         next: 'assign to a new local instead of the parameter, then run again.',
       },
     },
@@ -428,13 +433,13 @@ export const REFUSAL_CODES = {
         next: "move the construction and its registrations into `function buildServer() { ...; return {{server}}; }`, replace `{{connect}}` with `serveStdio(() => buildServer())` from '@modelcontextprotocol/server/stdio', then delete this comment.",
       },
       heldServer: {
-        marker: '`{{server}}` is used besides its connection (`{{use}}`) — move that into its factory, use serveStdio',
+        marker: '`{{server}}` is used besides its connection (`{{use}}`, line {{line}}) — move that into its factory, use serveStdio',
         reason:
           '`{{server}}` is used besides being connected and closed (`{{use}}`), and serveStdio builds its own server for each opening, so that use would reach a server that serves no one.',
         next: "move that use into the function that builds the server, replace `{{connect}}` with `serveStdio(() => {{factory}})` from '@modelcontextprotocol/server/stdio', then delete this comment.",
       },
       heldMember: {
-        marker: '`{{member}}` of the server is used here (`{{use}}`) — keep one per server the serveStdio factory builds',
+        marker: '`{{member}}` of the server is used (`{{use}}`, line {{line}}) — keep one per server the serveStdio factory builds',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used here other than called as a statement (`{{use}}`); serveStdio builds a server (and a `{{member}}`) for each opening.',
         next: "keep what each server built in a list from the factory passed to `serveStdio(() => {{factory}})` (from '@modelcontextprotocol/server/stdio') in place of `{{connect}}`, use each entry's `{{member}}`, then delete this comment.",
@@ -496,13 +501,13 @@ export const REFUSAL_CODES = {
         next: `move its construction and registrations into a function that returns a new server each time, then ${HTTP_NEXT}`,
       },
       heldServer: {
-        marker: '`{{server}}` is used besides its connection (`{{use}}`) — move that into its factory, add createMcpHandler',
+        marker: '`{{server}}` is used besides its connection (`{{use}}`, line {{line}}) — move that into its factory, add createMcpHandler',
         reason:
           '`{{server}}` is used besides being connected and closed (`{{use}}`), and the servers createMcpHandler builds from `{{factory}}` for 2026-07-28 requests would not be.',
         next: `move that use into the function that builds the server, then ${HTTP_NEXT}`,
       },
       heldMember: {
-        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`) — have the factory wire it, then add createMcpHandler',
+        marker: '`{{member}}` of the server from `{{factory}}` is used (`{{use}}`, line {{line}}) — wire it in the factory, add createMcpHandler',
         reason:
           '`{{member}}` comes with the server from `{{factory}}` and is used (`{{use}}`), and the servers createMcpHandler builds for 2026-07-28 requests would come without it.',
         next: `have the factory handed to createMcpHandler wire what \`{{member}}\` does for its own server (createMcpHandler closes each server after its request), then ${HTTP_NEXT}`,
@@ -705,6 +710,11 @@ export const REFUSAL_CODES = {
         next: EXPORTED_HELPER_NEXT,
       },
       unsplittable: { marker: '`{{helper}}()` asks and cannot be split — {{step}}', reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
+      unsplittableAt: {
+        marker: '{{blocker}} (line {{line}}) keeps this helper whole — {{step}}',
+        reason: `${IN_HELPER} {{why}}`,
+        next: HELPER_NEXT,
+      },
       dispatchBlocked: {
         marker: '`{{helper}}()` asks; the dispatch {{call}} (line {{line}}) cannot resume it — {{fix}}',
         reason:
@@ -799,8 +809,8 @@ export const REFUSAL_CODES = {
     help: 'Fix the helper path first, then run mrtr-codemod migrate again.',
     messages: {
       helperPath: {
-        marker: 'left whole: this handler also reaches `{{helper}}()`, which asks — fix that path first',
-        reason: 'this handler also reaches a request through `{{helper}}()`, so it is left as it was.',
+        marker: 'left whole: this handler also reaches `{{helper}}()` (line {{line}}), which asks — fix that path first',
+        reason: 'this handler also reaches a request through `{{helper}}()` (line {{line}}), so it is left as it was.',
         next: 'fix the `{{helper}}()` path first (see its marker), then run the codemod again.',
       },
     },
@@ -810,13 +820,13 @@ export const REFUSAL_CODES = {
     help: 'Rename one of them, then run mrtr-codemod migrate again.',
     messages: {
       twoInScope: {
-        marker: 'two locals named `{{name}}` are in scope at this question — rename one of them, then run again',
-        reason: 'two locals named `{{name}}` are in scope at this question.',
+        marker: 'two locals named `{{name}}` are in scope here (one on line {{line}}) — rename one, then run again',
+        reason: 'two locals named `{{name}}` are in scope at this question (one declared on line {{line}}).',
         next: 'rename one of them, then run again.',
       },
       declaredAgain: {
-        marker: '`{{name}}` is declared again after the asking block — rename one of the two, then run again',
-        reason: '`{{name}}` is declared again after the block that asks, so the resumed code cannot restore it under the same name.',
+        marker: '`{{name}}` is declared again (line {{line}}) after the asking block — rename one of the two, then run again',
+        reason: '`{{name}}` is declared again (line {{line}}) after the block that asks, so the resumed code cannot restore it under the same name.',
         next: 'rename one of the two declarations, then run again.',
       },
     },
@@ -1080,9 +1090,19 @@ export const REFUSAL_CODES = {
         next: ARGUMENTS_FIRST_NEXT,
       },
       argumentsFirstTypeThere: {
-        marker: '`{{type}}` ({{file}}:{{line}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
-        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{line}}), ${ARGUMENTS_FIRST}`,
+        marker: '`{{type}}` ({{file}}:{{fileLine}}) is args-first, ctx comes alone here — add a `(ctx) =>` form',
+        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{fileLine}}), ${ARGUMENTS_FIRST}`,
         next: ARGUMENTS_FIRST_NEXT,
+      },
+      argumentsFirstSchema: {
+        marker: '`{{type}}` (line {{line}}) puts args first — declare `{{key}}` on this tool, then run again',
+        reason: `the registry types this handler \`{{type}}\` (line {{line}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_SCHEMA_NEXT,
+      },
+      argumentsFirstSchemaThere: {
+        marker: '`{{type}}` ({{file}}:{{fileLine}}) puts args first — declare `{{key}}` on this tool, then run again',
+        reason: `the registry types this handler \`{{type}}\` ({{file}}, line {{fileLine}}), ${ARGUMENTS_FIRST}`,
+        next: ARGUMENTS_FIRST_SCHEMA_NEXT,
       },
       cannotAddParameter: {
         marker: 'a context parameter cannot be added to this handler — migrate it by hand (see the docs)',
@@ -1192,8 +1212,8 @@ export const MARKER_QUOTE_MAX = 32;
 const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
-/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `short`: a reason cut to fit), quoted whole. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'short']);
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword; `short`: a reason cut to fit), quoted whole. */
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'short']);
 
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);

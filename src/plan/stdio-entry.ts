@@ -125,7 +125,10 @@ function planOne(file: FileAnalysis, transport: NewExpression, parents: readonly
   if (init?.type !== 'CallExpression' || memberPath(init.callee) === undefined || init.arguments.some(hasSideEffects)) return unknown();
   const member = declarator.id.type === 'ObjectPattern' ? destructured(declarator.id, serverName) : undefined;
   if (declarator.id.type !== 'Identifier' && !member) return unknown();
-  const held = (use: Node) => marked(refuse('stdio-entry', 'heldServer', { server: serverName, use: text(use), connect: connectText, factory: text(init) }));
+  const held = (use: Node) =>
+    marked(
+      refuse('stdio-entry', 'heldServer', { server: serverName, use: text(use), line: String(use.loc!.start.line), connect: connectText, factory: text(init) }),
+    );
   for (const use of references(scope, serverName, declarator.id)) {
     if (use.node === receiver) continue;
     if (!isCloseCall(use)) return held(use.parents[use.parents.length - 1] ?? use.node);
@@ -134,8 +137,9 @@ function planOne(file: FileAnalysis, transport: NewExpression, parents: readonly
     for (const use of references(scope, other.local, declarator.id)) {
       const call = callStatement(use);
       if (!call) {
-        const use_ = text(use.parents[use.parents.length - 1] ?? use.node);
-        return marked(refuse('stdio-entry', 'heldMember', { member: other.local, factory: text(init), use: use_, connect: connectText }));
+        const used = use.parents[use.parents.length - 1] ?? use.node;
+        const line = String(used.loc!.start.line);
+        return marked(refuse('stdio-entry', 'heldMember', { member: other.local, factory: text(init), use: text(used), line, connect: connectText }));
       }
       other.calls.push(call);
     }

@@ -31,9 +31,18 @@ export function tryProblem(source: string, statement: TryStatement, question: No
     return `whose request is in a try statement whose finally block runs \`${firstLine(source, effect)}\` (line ${effect.loc!.start.line}): it would run when the question is asked and again when the answer comes.`;
   }
   if (statement.handler && !checksCapabilities) {
-    return "whose request is in a try statement whose catch block would no longer see a client that cannot answer it (check the client's capabilities before asking).";
+    const caught = statement.handler.loc!.start.line;
+    return `whose request is ${IN_TRY}${statement.loc!.start.line}), whose catch (line ${caught}) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).`;
   }
   return undefined;
+}
+
+const IN_TRY = 'in `try` (line ';
+
+/** The line of the try statement a reason of tryProblem's names as what keeps the helper whole, if it names one. */
+export function blockingTryLine(why: string): number | undefined {
+  const at = why.indexOf(IN_TRY);
+  return at === -1 ? undefined : Number.parseInt(why.slice(at + IN_TRY.length), 10);
 }
 
 /** The text a result half re-enters a try with: its head (`try {`) and its tail (`} catch (e) { ... }`, to the statement's end). */

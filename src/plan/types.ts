@@ -133,8 +133,12 @@ export interface RerunCall {
   /** The call as written (shortened). */
   text: string;
   line: number;
-  /** `read`: a standard-library read or a bound copy; `pure-function`: a module function shown pure; `declared`: declared idempotent. */
-  why: 'read' | 'pure-function' | 'declared';
+  /**
+   * `read`: a standard-library read or a bound copy; `pure-function`: a module function shown
+   * pure; `declared`: declared idempotent; `bracket`: acquired before a command dispatch and
+   * released in its `finally`, once per round.
+   */
+  why: 'read' | 'pure-function' | 'declared' | 'bracket';
 }
 
 export interface HandlerPlan {

@@ -45,6 +45,7 @@ export const RERUN_WHY: Readonly<Record<NonNullable<RunSite['rerun']>[number]['w
   read: 'only reads',
   'pure-function': 'a function shown to only compute',
   declared: 'declared idempotent',
+  bracket: 'a per-round bracket: acquired before the dispatch, released in its finally',
 };
 
 /** What each migrated handler runs again on a retry, once per handler (every site of it carries the same). */

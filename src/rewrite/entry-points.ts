@@ -9,9 +9,10 @@ import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isNonReferencePosition, walk } from '../analyse/ast.ts';
 import { codeStyleOf, type CodeStyle } from '../analyse/code-style.ts';
 import { moduleSystemOf, requireOf } from '../analyse/module-imports.ts';
+import { positionMap } from '../core/position-map.ts';
 import { type Edit, eolOf, indentAt, lineStartOf } from '../core/vocabulary.ts';
 import { type HttpServe, planHttpEntries } from '../plan/http-entry.ts';
-import { markerLine } from '../plan/refusal.ts';
+import { hasLineRefs, markerLine, Refusal, resolveLineRefs } from '../plan/refusal.ts';
 import { planStdioEntries, SERVE_STDIO, STDIO_PACKAGE, type StdioEntry, type StdioServe, transportClasses } from '../plan/stdio-entry.ts';
 import { addImport, rewriteImport } from './edits/imports.ts';
 import { freeName, indentUnit } from './edits/new-names.ts';
@@ -189,10 +190,26 @@ export interface EntryPointRewrite {
 }
 
 /** `analysis` may be given when it is of this very text, to save a parse. */
+/**
+ * The entries with the lines their markers name made those of the text written: the edits are
+ * made once to learn where the lines go (the markers above them move them), as transform.ts does.
+ */
+function withLinesWritten<E extends StdioEntry | HttpServe>(file: FileAnalysis, planned: E[]): E[] {
+  const names = (e: E) => 'refusal' in e && e.refusal !== undefined && hasLineRefs(e.refusal.marker);
+  if (!planned.some(names)) return planned;
+  const lineOf = positionMap(file.source, applyEdits(file.source, entryPointEdits(file, planned)));
+  return planned.map((e) => {
+    if (!names(e)) return e;
+    const r = (e as E & { refusal: Refusal }).refusal;
+    const marker = resolveLineRefs(r.marker, (line) => lineOf(line, 1).line);
+    return { ...e, refusal: new Refusal(r.code, r.reason, r.next, r.site, marker) };
+  });
+}
+
 export function rewriteEntryPoints(source: string, fileName: string, analysis?: FileAnalysis): EntryPointRewrite {
   if (!ENTRY_TEXT.test(source)) return { output: source, entries: [] };
   const file = analysis ?? analyseFile(source, fileName);
-  const planned = [...planStdioEntries(file), ...planHttpEntries(file)];
+  const planned = withLinesWritten(file, [...planStdioEntries(file), ...planHttpEntries(file)]);
   const edits = entryPointEdits(file, planned);
   const entries = planned.map((e): EntryPointReport =>
     e.kind === 'serve' || e.kind === 'http-serve'
