@@ -1,7 +1,7 @@
 // A helper that may answer without asking, in a module of its own, and the ways other modules
-// reach it: through a local function that returns its call (split with it), one that does more
-// with its value (marked, with the handlers on the way), import() and a re-exporting index
-// (the helper stays whole, and each calling handler is marked rather than left pushing).
+// reach it: through a local function that returns its call or does more with its value (split
+// with it), import() and a re-exporting index (the helper stays whole, and each calling handler
+// is marked rather than left pushing).
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -85,7 +85,7 @@ describe('a helper that may answer without asking, called from other modules', (
     expect((await runCodemod({ paths: [dir], write: false, cwd: dir })).changed).toEqual([]);
   });
 
-  it('stays whole where a local function does more with its value, which is marked with the handlers that call it', async () => {
+  it('is split where a local function does more with its value: that function asks, or goes on with the value, in one place', async () => {
     await put('src/choose.ts', CHOOSE);
     await put('src/direct.ts', tools('direct', "import { chooseProject } from './choose.js';\n", 'chooseProject(server)'));
     await put(
@@ -99,24 +99,27 @@ describe('a helper that may answer without asking, called from other modules', (
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     expect(result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.code])).toEqual([
-      ['src/choose.ts', 'marked', 'in-helper'],
-      ['src/direct.ts', 'marked', 'via-helper'],
-      ['src/wrapped.ts', 'marked', 'via-helper'],
-      ['src/wrapped.ts', 'marked', 'via-helper'],
+      ['src/choose.ts', 'migrated', undefined],
     ]);
-    const [inPick, inHandler] = result.sites.filter((s) => s.file === 'src/wrapped.ts').map((s) => s.reason);
-    expect(inPick).toContain(
-      'this function cannot be split for them: it is a helper that does more with the value of `chooseProject()`, which may answer without asking.',
-    );
-    expect(inHandler).toContain('this handler reaches a server→client request through `pick()` → `chooseProject()` (line 6)');
     const wrapped = result.changed.find((c) => c.path === 'src/wrapped.ts')!.output;
     expect(wrapped).toContain(
-      '  // @mrtr-todo(via-helper): `chooseProject()` (choose.ts:6) asks for handlers it cannot suspend — return its call as it is\n  const chosen = await chooseProject(server);',
+      [
+        'async function pickRequest(): Promise<{ ask: InputRequest } | { value: string }> {',
+        '  const mrtrOutcome = await chooseProjectRequest();',
+        "  return 'ask' in mrtrOutcome ? mrtrOutcome : { value: pickThen(mrtrOutcome.value) };",
+        '}',
+        '',
+        'function pickResult(mrtrAnswer: ElicitResult): string {',
+        '  return pickThen(chooseProjectResult(mrtrAnswer));',
+        '}',
+        '',
+        'function pickThen(chosen: ReturnType<typeof chooseProjectResult>): string {',
+        "  return chosen ?? 'default';",
+        '}',
+      ].join('\n'),
     );
-    expect(wrapped).toContain(
-      '      // @mrtr-todo(via-helper): reaches `chooseProject()`, asking at line 7 — build inputRequired.elicit(...) in it, ask in the handler\n      chosen = await pick(server);',
-    );
-    expect(result.changed.find((c) => c.path === 'src/choose.ts')!.output).toContain('export async function chooseProject(');
+    expect(wrapped).toContain("const mrtrAnswer = mrtr.value('chosen', 'elicit', pickResult);");
+    expect(wrapped).not.toMatch(/@mrtr-todo\((via|in)-helper/);
   });
 
   it.each([
@@ -152,6 +155,33 @@ describe('a helper that may answer without asking, called from other modules', (
       ['src/other.ts', 'marked', 'via-helper'],
     ]);
     expect(result.sites.find((s) => s.file === 'src/other.ts')!.reason).toContain(says);
+  });
+
+  it('names the module that loads it with import() at the helper and at each call that waits for it', async () => {
+    await put('src/choose.ts', CHOOSE);
+    await put('src/direct.ts', tools('direct', "import { chooseProject } from './choose.js';\n", 'chooseProject(server)'));
+    await put(
+      'src/wrapped.ts',
+      tools(
+        'wrapped',
+        "import { chooseProject } from './choose.js';\n\nasync function pick(server: McpServer): Promise<string> {\n  const chosen = await chooseProject(server);\n  return chosen ?? 'default';\n}\n",
+        'pick(server)',
+      ),
+    );
+    const loaded = "const { chooseProject } = await import('./choose.js');";
+    await put('src/other.ts', tools('other', '', 'chooseProject(server)').replace('    let chosen = project;', `    ${loaded}\n    let chosen = project;`));
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    const line = (await read('src/other.ts')).split('\n').findIndex((l) => l.includes(loaded)) + 1;
+    const stays = `\`chooseProject()\` stays whole: other.ts:${line} loads it with import() — import it statically there`;
+    const markers = result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.code, s.marker]);
+    expect(markers).toEqual([
+      ['src/choose.ts', 'in-helper', stays],
+      ['src/direct.ts', 'via-helper', stays],
+      ['src/other.ts', 'via-helper', expect.stringContaining('comes from import()')],
+      ['src/wrapped.ts', 'via-helper', stays],
+      ['src/wrapped.ts', 'via-helper', expect.stringMatching(/^reaches `chooseProject\(\)`, asking at line \d+ — build inputRequired.elicit/)],
+    ]);
   });
 });
 

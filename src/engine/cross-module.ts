@@ -66,21 +66,22 @@ export class AskingHelperIndex {
    * The helpers (their keys) a file reaches in ways whose calls the pass cannot follow, so that
    * their split would leave those calls naming a function that is gone: a namespace import of
    * their module (`prompts.confirm(...)`), a re-export (`export * from './prompts.js'`, whose
-   * importers are not looked at), a dynamic `import()` or a `require()` of it.
+   * importers are not looked at), a dynamic `import()` or a `require()` of it (with its line).
    */
-  unfollowedIn(file: string, source: string): string[] {
+  unfollowedIn(file: string, source: string): Array<{ key: string; dynamicAt?: number }> {
     const links = this.linksOf(file, source);
     if (!links) return [];
     const dir = path.dirname(file);
-    const keys: string[] = [];
-    const all = (specifier: string, only?: (owner: string) => boolean) => {
+    const keys: Array<{ key: string; dynamicAt?: number }> = [];
+    const all = (specifier: string, only?: (owner: string) => boolean, dynamicAt?: number) => {
       const module = specifier.startsWith('.') ? this.moduleOf(dir, specifier) : undefined;
       if (!module) return;
-      for (const h of this.helpers.get(module)!) if (!only || only(h.name.split('.')[0]!)) keys.push(helperKey(module, h.name));
+      for (const h of this.helpers.get(module)!)
+        if (!only || only(h.name.split('.')[0]!)) keys.push({ key: helperKey(module, h.name), ...(dynamicAt ? { dynamicAt } : {}) });
     };
     for (const { from, imported } of links.importedNames.values()) if (imported === '*') all(from);
     for (const { from, names } of links.reexports) all(from, names && ((owner) => names.has(owner)));
-    for (const m of source.matchAll(DYNAMIC_REFERENCE)) all(m[2]!);
+    for (const m of source.matchAll(DYNAMIC_REFERENCE)) all(m[2]!, undefined, lineAt(source, m.index));
     return keys;
   }
 
@@ -290,6 +291,13 @@ function dynamicImports(program: FileAnalysis['program']): FileAnalysis['importe
   return found;
 }
 
+/** The 1-based line of an offset. */
+function lineAt(source: string, offset: number): number {
+  let line = 1;
+  for (let at = source.indexOf('\n'); at !== -1 && at < offset; at = source.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
 /** `import('./x')` and `require('./x')`: a module reached whole, whatever it is called by afterwards. */
 const DYNAMIC_REFERENCE = /\b(?:import|require)\s*\(\s*(['"])(\.[^'"\n]*)\1/g;
 
@@ -348,7 +356,11 @@ export async function approvedSplits(
     for (const name of proposed) if (!own?.splitExported.includes(name)) approved.delete(helperKey(module, name));
   }
   // A helper some module reaches in a way whose calls cannot follow its split stays whole.
-  for (const { absolutePath, source } of importers) for (const key of index.unfollowedIn(absolutePath, source)) approved.delete(key);
+  for (const { absolutePath, source } of importers)
+    for (const { key, dynamicAt } of index.unfollowedIn(absolutePath, source)) {
+      approved.delete(key);
+      if (dynamicAt && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: dynamicAt, code: 'import()', dynamic: true });
+    }
   // So does one no module of the run imports by name: what calls it is out of sight (a path
   // alias, a file outside the paths given) and would be left calling a function that is gone.
   const imported = new Set(

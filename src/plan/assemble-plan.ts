@@ -115,7 +115,7 @@ function applySplits(file: FilePlanning, { abandoned }: Outcomes): Edit[] {
   for (const { site, chain, split, external } of file.splits) {
     // A function here that calls another module's helper: its call is marked if it stays whole.
     if (external && abandoned.has(split.name)) {
-      markWrappedCall(file, site.call, site.ancestors, external, chain, 'a handler that calls it cannot be migrated.');
+      markWrappedCall(file, site.call, site.ancestors, external, chain, { handler: true });
       continue;
     }
     // The innermost helper's request is the site; an outer helper's split builds on it.

@@ -11,10 +11,11 @@ import { receiverResolver } from '../analyse/receivers.ts';
 import { addSite, askingExports, blockByHelper, blockReaching, markAt, type FilePlanning } from './file-planning.ts';
 import { viaSite } from './helper-tree.ts';
 import { helperTree } from './place-sites.ts';
-import type { ExternalHelper } from './plan-options.ts';
+import type { ExternalHelper, RefusedCall } from './plan-options.ts';
 import { helperStep, isRefusalCode, Refusal, refuse } from './refusal.ts';
 import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
+import { shortWhy } from './short-why.ts';
 import type { FilePlan, SplitShape } from './types.ts';
 
 export function placeExternalCalls(file: FilePlanning): void {
@@ -34,7 +35,7 @@ export function placeExternalCalls(file: FilePlanning): void {
       addSite(file, handler, via);
       continue;
     }
-    markAt(file, call.call, call.ancestors, 'elicit', handler, keptWholeRefusal(file, handler, external));
+    markAt(file, call.call, call.ancestors, external.kind ?? external.split?.kind ?? 'elicit', handler, keptWholeRefusal(file, handler, external));
     blockByHelper(file, handler, external.name, call.call, call.ancestors);
   }
 }
@@ -49,7 +50,7 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
   if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
   const kept = external.keptWhole;
   if (kept && !external.dynamic) {
-    return refuse('via-helper', 'keptWhole', {
+    return refuse('via-helper', kept.dynamic ? 'keptWholeDynamic' : 'keptWhole', {
       helper: external.name,
       helperFile: external.file,
       helperLine: String(external.line),
@@ -82,15 +83,9 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   // Kept whole by the engine: what would keep this function whole is news, when it is its own.
   const own = !via && external.proposed ? externalViaSite(file, call, external, external.proposed) : undefined;
   const ownWhy = own ? helperTree(file, own) : undefined;
-  const tree = via
-    ? helperTree(file, via)
-    : external.dynamic
-      ? `it takes \`${external.name}()\` from its module with import() (a static import would let it be split).`
-      : typeof ownWhy === 'string'
-        ? ownWhy
-        : `it calls \`${external.name}()\`, which stays whole: a call of it, here or in another module, cannot ask through its halves.`;
-  const exported = via && askingExports(analysis, via).length > 0;
-  if (typeof tree !== 'string' && !exported && tree.handlerCalls.length > 0) {
+  const tree = via ? helperTree(file, via) : undefined;
+  const exported = via && typeof tree !== 'string' && askingExports(analysis, via).length > 0;
+  if (tree && typeof tree !== 'string' && !exported && tree.handlerCalls.length > 0) {
     for (const s of tree.splits) file.splits.push({ ...s, chain, tree, ...(s.site === via ? { external } : {}) });
     for (const c of tree.handlerCalls) {
       addSite(file, c.handler, c.site);
@@ -98,26 +93,55 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
     }
     return;
   }
-  markWrappedCall(file, call.call, call.ancestors, external, chain, typeof tree === 'string' ? tree : 'it is exported: other modules call it too.');
+  const why: WrappedWhy =
+    typeof tree === 'string'
+      ? { own: tree }
+      : tree
+        ? { exported: true }
+        : external.dynamic
+          ? { imported: true }
+          : typeof ownWhy === 'string'
+            ? { own: ownWhy }
+            : { kept: external.keptWhole };
+  markWrappedCall(file, call.call, call.ancestors, external, chain, why);
 }
 
+/** Why a function of this module that calls another module's helper stays whole: its own form, its export, the helper kept whole (and the call that keeps it), or a handler that cannot migrate. */
+export type WrappedWhy = { own: string } | { exported: true } | { imported: true } | { kept: RefusedCall | undefined } | { handler: true };
+
 /** A call of another module's helper in a function of this module that stays whole, and every handler's call on the way to it, marked. */
-export function markWrappedCall(file: FilePlanning, call: Node, ancestors: readonly Node[], external: ExternalHelper, chain: HelperChain, why: string): void {
-  const refusal = refuse('via-helper', 'otherModuleWrapped', { helper: external.name, file: external.file, fileLine: String(external.line), why });
-  markAt(file, call, ancestors, external.split?.kind ?? 'elicit', undefined, refusal);
+export function markWrappedCall(
+  file: FilePlanning,
+  call: Node,
+  ancestors: readonly Node[],
+  external: ExternalHelper,
+  chain: HelperChain,
+  why: WrappedWhy,
+): void {
+  const kind = external.kind ?? external.split?.kind ?? external.proposed?.kind ?? 'elicit';
+  markAt(file, call, ancestors, kind, undefined, wrappedRefusal(external, chain.helper, why));
   const line = String(call.loc!.start.line);
   for (const r of chain.reaching) {
     const names = [...r.chain, external.name].map((n) => `\`${n}()\``).join(' → ');
-    markAt(
-      file,
-      r.call.call,
-      r.call.ancestors,
-      external.split?.kind ?? 'elicit',
-      r.handler,
-      refuse('via-helper', 'helperChain', { chain: names, line, helper: external.name, step: helperStep(external.kind ?? external.split?.kind ?? 'elicit') }),
-    );
+    const refusal = refuse('via-helper', 'helperChain', { chain: names, line, helper: external.name, step: helperStep(kind) });
+    markAt(file, r.call.call, r.call.ancestors, kind, r.handler, refusal);
   }
   blockReaching(file, chain);
+}
+
+function wrappedRefusal(external: ExternalHelper, wrapper: string, why: WrappedWhy): Refusal {
+  const where = { helper: external.name, wrapper, file: external.file, fileLine: String(external.line) };
+  if ('handler' in why) return refuse('via-helper', 'otherModuleWrappedHandler', where);
+  if ('imported' in why) return refuse('via-helper', 'otherModuleWrappedImport', where);
+  if ('exported' in why)
+    return refuse('via-helper', 'otherModuleWrapped', { ...where, why: 'it is exported: other modules call it too.', short: 'it is exported' });
+  if ('own' in why) return refuse('via-helper', 'otherModuleWrapped', { ...where, why: why.own, short: shortWhy(why.own) });
+  const kept = why.kept;
+  if (!kept) return refuse('via-helper', 'otherModuleWrappedWhole', where);
+  const call = { helperFile: external.file, helperLine: String(external.line), file: kept.file, callFile: kept.file, fileLine: String(kept.line) };
+  return kept.dynamic
+    ? refuse('via-helper', 'otherModuleWrappedDynamic', { helper: external.name, wrapper, ...call })
+    : refuse('via-helper', 'otherModuleWrappedKept', { helper: external.name, wrapper, ...call, code: kept.code });
 }
 
 /**

@@ -28,11 +28,13 @@ import {
   shapeCalls,
   type Answer,
   type HelperSplit,
+  type Holder,
 } from './split-helper.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
 import { assignedAnswer } from './assigned-answer.ts';
+import { assertedArgs, innerValueType, narrowedParams, narrowedParamsText, passedOn, thenCall, throughProblem } from './maybe-ask-through.ts';
 import { quotedLine, releasedLocals, tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
@@ -54,7 +56,6 @@ export function maybeAskSplit(
   if (typeof path === 'string') return `it is a helper ${path}`;
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
-  const after = continuation(path, site.via !== undefined && site.via.result.join('') !== '');
   const bound = answerBinding(statement, site.call, source);
   const requestReads = (outside: Span[]) => namesOutside(fn.body, [...outside, ...removedAfter(source, path)]);
   const assigned = bound
@@ -68,20 +69,33 @@ export function maybeAskSplit(
       );
   if (typeof assigned === 'string') return `it is a helper ${assigned}`;
   const answer = bound ?? assigned?.answer;
-  if (!answer) return `it is a helper that awaits its request inside an expression: ${quotedLine(source, statement)}.`;
-  // An inner helper that may answer without asking hands this one a value, not an answer.
-  if (site.via?.maybeAsk) return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
+  if (!answer)
+    return `it is a helper whose line ${statement.loc!.start.line} awaits ${site.via ? `\`${site.via.helper}()\`` : 'its request'} inside an expression: \`${codeSnippet(source.slice(statement.start!, statement.end!), 40)}\`.`;
+  // An inner helper that may answer without asking hands this one its question or its value.
+  const through = site.via?.maybeAsk === true;
+  const throughWhy = through
+    ? throughProblem(
+        site,
+        path.map((s) => s.list[s.index]!),
+      )
+    : undefined;
+  if (throughWhy) return `it is a helper ${throughWhy}`;
+  const goesOn = through && answer.form === 'declare';
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
+  const innerType = goesOn && types ? innerValueType(site, types) : undefined;
+  if (goesOn && types && innerType === undefined) return `it is a helper whose value from \`${site.via!.helper}()\` has no type it can name.`;
+  const after = through && !goesOn ? [] : continuation(path, !through && site.via !== undefined && site.via.result.join('') !== '');
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
-  const afterNames = new Set([...after.flatMap((n) => [...referencedNames(n)]), ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
+  const thenNames = new Set(after.flatMap((n) => [...referencedNames(n)]));
+  const afterNames = new Set([...thenNames, ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
   // An answer assigned to a local declared before the question is the result half's parameter, not a local to derive again.
   const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)));
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
-  const afterProblem = continuationProblem(fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
+  const afterProblem = continuationProblem(source, fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
   const releasedRederived = releasedAfter(source, path, new Set(rederived.flatMap((s) => [...referencedNames(s)])));
   if (releasedRederived) return `it is a helper ${releasedRederived}`;
@@ -90,9 +104,16 @@ export function maybeAskSplit(
     return `it is a helper whose code after its request reads what \`${codeSnippet(source.slice(shared.start!, shared.end!), 60)}\` derives, written on a line after other code.`;
 
   const params = argumentParams(fn).map((p) => (p as { name: string }).name);
-  const request = requestHalf(source, site);
+  const takesContext = readsCapabilities(fn.body) || site.via?.takesContext === true;
+  const request = withContext(requestHalf(source, site), site.via?.takesContext === true);
   const resultNames = new Set([...afterNames, ...rederived.flatMap((s) => [...referencedNames(s)])]);
-  const requestNames = new Set([...namesOutside(fn.body, [statementSpan(statement), ...removedAfter(source, path)]), ...request.names]);
+  const thenUsed = params.map((p) => thenNames.has(p) || rederived.some((s) => referencedNames(s).has(p)));
+  const then = goesOn ? thenCall(fn, holder.name, thenUsed, holder.method) : undefined;
+  const requestNames = new Set([
+    ...namesOutside(fn.body, [statementSpan(statement), ...removedAfter(source, path)]),
+    ...request.names,
+    ...params.filter((_, i) => goesOn && thenUsed[i]),
+  ]);
   const identity = answer.form === 'return' && !wrap;
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
   const shape: SplitShape = {
@@ -104,8 +125,9 @@ export function maybeAskSplit(
     resultArgs: params.map((p) => resultNames.has(p)),
     identity,
     maybeAsk: true,
-    ...(readsCapabilities(fn.body) ? { takesContext: true as const } : {}),
+    ...(takesContext ? { takesContext: true as const } : {}),
   };
+  const semi = source[statement.end! - 1] === ';' ? ';' : '';
   const edit = maybeAskHelperEdit(source, eol, {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
@@ -115,7 +137,7 @@ export function maybeAskSplit(
         source,
         fn,
         path,
-        asked(source, fn, site, request.text),
+        through ? { passedOn: passedOn(answer, request.text, then ?? '', semi) } : asked(source, fn, site, request.text),
         shape,
         types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
         types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
@@ -125,7 +147,9 @@ export function maybeAskSplit(
     ],
     ...(identity
       ? {}
-      : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types), rederived: rederived.map((s) => statementLines(source, s)) } }),
+      : goesOn
+        ? goingOn(source, fn, path, answer, shape, { thenUsed, innerType, holder, wrap, rederived, types })
+        : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types), rederived: rederived.map((s) => statementLines(source, s)) } }),
   });
   const imports = types
     ? [
@@ -136,6 +160,53 @@ export function maybeAskSplit(
     : [];
   const again = prefix.names.length > 0 ? { rederived: prefix.names, ...(prefix.calls.length > 0 ? { rerun: prefix.calls } : {}) } : {};
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}), ...again };
+}
+
+/** A request half's text with the handler's context passed last, when the inner helper's request half takes it. */
+function withContext(request: { text: string; names: Set<string> }, add: boolean): { text: string; names: Set<string> } {
+  if (!add) return request;
+  return { ...request, text: `${request.text.slice(0, -1)}${request.text.endsWith('()') ? '' : ', '}${REQUEST_CONTEXT})` };
+}
+
+/**
+ * The halves after the call of an inner maybe-ask helper whose value this one uses: `xThen(value,
+ * ...)`, the code after the call, and `xResult(answer, ...)`, which hands it what the inner
+ * result half made of the answer.
+ */
+function goingOn(
+  source: string,
+  fn: FunctionNode,
+  path: readonly Step[],
+  answer: Answer,
+  shape: SplitShape,
+  then: {
+    thenUsed: boolean[];
+    innerType: string | undefined;
+    holder: Holder;
+    wrap: readonly [string, string] | undefined;
+    rederived: Statement[];
+    types: TypeNames | undefined;
+  },
+): Pick<Parameters<typeof maybeAskHelperEdit>[2], 'result' | 'forward'> {
+  const { types, wrap } = then;
+  const value = `${(answer as { name: string }).name}${then.innerType ? `: ${then.innerType}` : ''}`;
+  const returnType = types ? shape.valueType : undefined;
+  const narrowed = types ? narrowedParams(fn, path) : new Set<string>();
+  const call = thenCall(fn, then.holder.name, then.thenUsed, then.holder.method, narrowed);
+  return {
+    result: {
+      params: narrowedParamsText(source, fn, then.thenUsed, value, narrowed),
+      ...(returnType ? { returnType } : {}),
+      frames: frames(source, path, false),
+      verbatim: multilineLiterals(fn),
+      rederived: then.rederived.map((s) => statementLines(source, s)),
+    },
+    forward: {
+      params: paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+      ...(returnType ? { returnType } : {}),
+      call: call.replace('\0', wrap ? `${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
+    },
+  };
 }
 
 /** Whether a handler's `mrtr.value` names the answer's type: the result half is not passed by its name alone. */
@@ -188,7 +259,8 @@ function pathTo(source: string, fn: FunctionNode, site: LegacySite): Step[] | st
             steps.flatMap((st) => st.list.slice(0, st.index)),
           )
         : undefined;
-      const why = tryProblem(source, s, site.call, readsCapabilities(fn.body), released !== undefined);
+      // A call of an inner maybe-ask helper in a try is refused as such (throughProblem).
+      const why = site.via?.maybeAsk ? undefined : tryProblem(source, s, site.call, readsCapabilities(fn.body), released !== undefined);
       if (why) return why;
       if (released) step.released = released;
       child(s.block);
@@ -240,17 +312,17 @@ function readsCapabilities(node: Node): boolean {
 }
 
 /** Why the code after the question (with what it derives again) cannot be the result half (`that ...`): it awaits, uses `this`, or reads a parameter changed before. */
-function continuationProblem(fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
-  let awaits = false;
+function continuationProblem(source: string, fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
+  let awaits: Node | undefined;
   let usesThis = false;
   for (const n of after) {
     // An `await` in a function of its own is that function's; so is `this` in one that is not an arrow.
     walk(n, (node) =>
-      isFunction(node) ? false : void (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await) ? (awaits = true) : 0),
+      isFunction(node) ? false : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
     );
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
   }
-  if (awaits) return 'that awaits more after its request.';
+  if (awaits) return `whose line ${awaits.loc!.start.line} awaits more after its request: \`${codeSnippet(source.slice(awaits.start!, awaits.end!), 40)}\`.`;
   if (usesThis && !method) return 'that uses `this` after its request.';
   const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
@@ -280,7 +352,7 @@ function requestEdits(
   source: string,
   fn: FunctionNode,
   path: readonly Step[],
-  ask: readonly string[],
+  ask: readonly string[] | { passedOn: readonly string[] },
   shape: SplitShape,
   returnType: string | undefined,
   typedContext: string | undefined,
@@ -290,14 +362,16 @@ function requestEdits(
   const removed = removedAfter(source, path);
   const inRemoved = (n: Node) => removed.some((r) => r.start <= n.start! && n.end! <= r.end);
   const semi = source[statement.end! - 1] === ';' ? ';' : '';
-  const [first, ...rest] = ask;
   const indent = indentAt(source, statement.start!);
+  const [first, ...rest] = 'passedOn' in ask ? [] : ask;
   const question =
-    rest.length === 0
-      ? `return { ask: ${first} }${semi}`
-      : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
+    'passedOn' in ask
+      ? ask.passedOn.join(`\n${indent}`)
+      : rest.length === 0
+        ? `return { ask: ${first} }${semi}`
+        : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
   const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: question }];
-  edits.push(...unboundReceivers(fn, [statementSpan(statement), ...removed], ask.join('\n')));
+  edits.push(...unboundReceivers(fn, [statementSpan(statement), ...removed], question));
   walk(fn.body, (node) => {
     if (node === statement || inRemoved(node)) return false;
     if (isFunction(node)) return false;

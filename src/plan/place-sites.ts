@@ -2,6 +2,7 @@
 // that asks at it (its own, or one that reaches it through helpers this module splits), or is
 // marked where it is; so do URL elicitations thrown as errors, and functions handlers delegate
 // to, which are migrated as handlers of their own.
+import { innermostWhy } from './short-why.ts';
 import { findInitHooks } from '../analyse/init-hooks.ts';
 import type { Node } from '@babel/types';
 import { callGraphOf, handlersReaching, type HelperChain } from '../analyse/call-graph.ts';
@@ -172,9 +173,15 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       file,
       site,
       typeof tree === 'string'
-        ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit') })
+        ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit'), ...innermostWhy(tree, first) })
         : kept
-          ? refuse('in-helper', 'exportedCallRefused', { helper: first, file: kept.file, callFile: kept.file, fileLine: String(kept.line), code: kept.code })
+          ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+              helper: first,
+              file: kept.file,
+              callFile: kept.file,
+              fileLine: String(kept.line),
+              code: kept.code,
+            })
           : // It splits (tree is one), yet no handler of this run was shown to call it.
             refuse('in-helper', 'exportedNoCaller', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
     );

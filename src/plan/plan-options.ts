@@ -33,6 +33,8 @@ export interface RefusedCall {
   file: string;
   line: number;
   code: string;
+  /** The file takes the helper with import() at that line (no handler's refusal to name). */
+  dynamic?: true;
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */

@@ -1,5 +1,6 @@
 // Why a site is not migrated, in the words the marker and the report use: every code, with
 // its meaning, its help and its messages, in one table.
+import { SHORT_MAX } from './short-why.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 import { readmeUrl } from '../core/vocabulary.ts';
@@ -726,16 +727,17 @@ export const REFUSAL_CODES = {
     short: 'The request is made in a helper the codemod could not split for its callers.',
     help: 'For elicitation, have the helper build the request (inputRequired.elicit(...)) and let each handler ask and read the answer, or inline the helper into the handlers, then run mrtr-codemod migrate again. For sampling, call your LLM provider directly; for roots, take the paths as tool parameters.',
     messages: {
-      exported: {
-        marker: 'exported `{{helper}}()` asks the client — {{step}}',
-        reason: 'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it.',
-        next: EXPORTED_HELPER_NEXT,
-      },
       exportedNoCaller: {
         marker: 'exported `{{helper}}()` would be split, but this run found no handler calling it — run on its callers too',
         reason:
           'this request is made in `{{helper}}()`, which this module exports. The codemod can split it into a request half and a result half, but only together with the handlers that call it, and it found no call of it in this run (a call through an interface type, or from a package the run leaves out, is not followed).',
         next: 'run the codemod on this module together with the modules whose handlers call `{{helper}}()` (through its own class, not an interface); or {{step}}; then run the codemod again.',
+      },
+      exportedDynamicCall: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split: it is split only once every call of it can, so it stays whole.',
+        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
       },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
@@ -744,9 +746,9 @@ export const REFUSAL_CODES = {
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
       exportedUnsplittable: {
-        marker: 'exported `{{helper}}()` asks the client — {{step}}',
+        marker: '`{{stuck}}()` is not split: {{short}} — change that, then run again',
         reason:
-          'this request is made in `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
+          'this request is reached through `{{helper}}()`, which this module exports: a helper cannot suspend the handlers (in other modules) that call it. It cannot be split: {{why}}',
         next: EXPORTED_HELPER_NEXT,
       },
       unsplittable: { marker: '`{{helper}}()` asks and cannot be split — {{step}}', reason: `${IN_HELPER} {{why}}`, next: HELPER_NEXT },
@@ -794,6 +796,12 @@ export const REFUSAL_CODES = {
           'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}), so it stays whole and cannot suspend this handler.',
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
+      keptWholeDynamic: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split, so it stays whole and cannot suspend this handler.',
+        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+      },
       otherModuleDynamic: {
         marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() — import it statically, then run again',
         reason:
@@ -801,10 +809,40 @@ export const REFUSAL_CODES = {
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
       },
       otherModuleWrapped: {
-        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) asks for handlers it cannot suspend — return its call as it is',
+        marker: '`{{wrapper}}()` is not split: {{short}} — change that, then run again',
         reason:
-          'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for handlers that it cannot suspend, and this function cannot be split for them: {{why}}',
-        next: 'have this function return `{{helper}}(...)` as it is, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for handlers that it cannot suspend, and `{{wrapper}}()` cannot be split for them: {{why}}',
+        next: 'change what the reason names, or call `{{helper}}` from the handlers themselves; then run the codemod again.',
+      },
+      otherModuleWrappedKept: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}).',
+        next: 'fix that call first (see its marker), then run the codemod again.',
+      },
+      otherModuleWrappedDynamic: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: {{callFile}}:{{fileLine}} takes it from its module with import(), a call that cannot follow its split.',
+        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+      },
+      otherModuleWrappedImport: {
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() here — import it statically, then run again',
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for the handlers that call `{{wrapper}}()`, which it cannot suspend; it takes the helper from its module with import(), and a helper taken so is not split for its callers.',
+        next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
+      },
+      otherModuleWrappedWhole: {
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) stays whole for a call in another module — see the markers there',
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: a call of it elsewhere cannot ask through its halves.',
+        next: 'fix the calls marked in the other modules first, then run the codemod again.',
+      },
+      otherModuleWrappedHandler: {
+        marker: '`{{wrapper}}()` asks through `{{helper}}()` for a handler that cannot migrate — see the marker there',
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}) could ask through its halves for the handlers that call `{{wrapper}}()`, but a handler that calls it cannot be migrated, so it stays a call.',
+        next: 'fix what the handler’s marker names, then run the codemod again.',
       },
     },
   },
@@ -1216,8 +1254,8 @@ export const MARKER_QUOTE_MAX = 32;
 const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
-/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword), quoted whole; `more`: a count. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'more']);
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword; `short`: a reason cut to fit), quoted whole; `more`: a count. */
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'more', 'short']);
 
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
@@ -1263,7 +1301,7 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
   // Another module is named by its file name: its folder is in the reports.
   const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
-  const own = (name: string) => (name === 'line' ? lineRef(values[name]!) : values[name]!);
+  const own = (name: string) => (name === 'line' ? lineRef(values[name]!) : name === 'short' ? shorten(values[name]!, SHORT_MAX) : values[name]!);
   const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
     name === 'at' ? whole : OWN_VALUES.has(name) || WHOLE_WORDS.has(name) ? own(name) : word(name),
   );

@@ -44,9 +44,6 @@ export function splitHelper(
 ): HelperSplit | string {
   const helper = splittable(source, site, calls, purity);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
-  // An inner helper that may answer without asking hands this one a value, not an answer.
-  if (site.via?.maybeAsk && helper.answer.form !== 'return')
-    return `it is a helper that does more with the value of \`${site.via.helper}()\`, which may answer without asking.`;
   const { fn, holder } = helper;
   // The inner one's request half reads the client's capabilities: this one hands it the handler's context.
   const context = site.via?.takesContext ? `${REQUEST_CONTEXT}${types ? `: ${types('ServerContext')}` : ''}` : undefined;
@@ -115,12 +112,17 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[], purity
   return callersProblem(calls, purity) ?? { fn, holder, answer, first, post };
 }
 
-/** Whether the helper's request is its first statement (or what an arrow returns): else see maybe-ask-split.ts. */
+/**
+ * Whether the helper's request is its first statement (or what an arrow returns), and it hands
+ * on what it gets: else see maybe-ask-split.ts (which also goes on with the value of an inner
+ * helper that may answer without asking).
+ */
 export function askedFirst(source: string, site: LegacySite): boolean {
   const fn = site.enclosing!;
   if (fn.body === site.call) return true;
   const first = fn.body.type === 'BlockStatement' ? fn.body.body[0] : undefined;
-  return first !== undefined && answerBinding(first, site.call, source) !== undefined;
+  const answer = first && answerBinding(first, site.call, source);
+  return answer !== undefined && !(site.via?.maybeAsk && answer.form === 'declare');
 }
 
 /** Why a caller's call cannot become a request and a result computed on resume, if one cannot. */

@@ -36,6 +36,11 @@ export interface MaybeAskHalves {
     /** Lines inside these spans are data (template literals): never re-indented. */
     verbatim: Span[];
   };
+  /**
+   * Set when the helper goes on with an inner helper's value: `result` is then written as
+   * `xThen(value, ...)`, which the request half calls too, and `xResult(answer, ...)` returns `call`.
+   */
+  forward?: { params: string; returnType?: string; call: string };
 }
 
 export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAskHalves): Edit {
@@ -44,26 +49,34 @@ export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAsk
   const start = lineStartOf(source, declaration.start!);
   let end = lineEndOf(source, declaration.end!);
   if (source[end - 1] === '\r') end--;
-  const why = halves.result
+  const why = halves.forward
     ? [
         `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
-        `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
-        `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
+        `handler calls ${name}Request(), which resolves to the question to ask ({ ask }) or to what ${name}()`,
+        `returned without asking ({ value }); once answered, ${name}Result() computes it. Both go on in ${name}Then().`,
       ]
-    : [
-        `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
-        `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
-        '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
-      ];
+    : halves.result
+      ? [
+          `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
+          `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
+          `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
+        ]
+      : [
+          `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
+          `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
+          '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
+        ];
   const lines = [...why.map((l) => indent + lineComment('', l)), ...applied(source, start, end, halves.request).split(/\r?\n/)];
+  const signature = (suffix: string, params: string, returnType: string | undefined) =>
+    `${indent}${halves.head}${name}${suffix}(${params})${returnType ? `: ${returnType}` : ''} {`;
+  if (halves.forward) {
+    const { params, returnType, call } = halves.forward;
+    const body = halves.result?.frames.at(-1)?.indent ?? `${indent}  `;
+    lines.push('', signature('Result', params, returnType), `${body}return ${call};`, `${indent}}`);
+  }
   if (halves.result) {
     const { params, returnType } = halves.result;
-    lines.push(
-      '',
-      `${indent}${halves.head}${name}Result(${params})${returnType ? `: ${returnType}` : ''} {`,
-      ...resultBody(source, halves.result),
-      `${indent}}`,
-    );
+    lines.push('', signature(halves.forward ? 'Then' : 'Result', params, returnType), ...resultBody(source, halves.result), `${indent}}`);
   }
   return { start, end, text: lines.join(eol) };
 }

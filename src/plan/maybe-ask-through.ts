@@ -1,0 +1,121 @@
+// A helper that calls a maybe-ask helper (maybe-ask-split.ts) and does more with its value
+// (`const resolved = await resolveRoot(server, explicit); if (!resolved.root) return { error };
+// return resolved.root;`) is itself a helper that may answer without asking. Its request half
+// propagates the inner helper's question as it is and, when the inner one decided without
+// asking, goes on with that value; its result half goes on with what the inner result half made
+// of the answer. Both go on through one function, `xThen(value, ...)`, the code after the call
+// written once; a helper that returns the inner call hands its outcome on as it is.
+import type { Node, Statement } from '@babel/types';
+import { annotatedType, argumentParams, thisParam, type FunctionNode } from '../analyse/ast.ts';
+import type { LegacySite } from '../analyse/find-sites.ts';
+import type { PathStep } from './helper-locals.ts';
+import type { Answer } from './split-helper.ts';
+import { localTypeText, type TypeNames } from './server-type-names.ts';
+
+/** The local that holds an inner helper's outcome in a request half. */
+export const OUTCOME = 'mrtrOutcome';
+
+/** What the request half has in place of the call of the inner helper, one line each: the outcome handed on, or taken apart. */
+export function passedOn(answer: Answer, requestText: string, then: string, semi: string): string[] {
+  if (answer.form === 'return') return [`return ${requestText}${semi}`];
+  return [`const ${OUTCOME} = await ${requestText};`, `return 'ask' in ${OUTCOME} ? ${OUTCOME} : { value: ${then.replace('\0', `${OUTCOME}.value`)} }${semi}`];
+}
+
+/** Why the code after the inner helper's call cannot go on through `xThen` (`that ...`), if it cannot. */
+export function throughProblem(site: LegacySite, onTheWay: readonly Node[]): string | undefined {
+  const tried = onTheWay.find((s) => s.type === 'TryStatement');
+  // Inside a try, the request half would run `xThen` (which re-enters the try) in the try again: a catch could run twice.
+  if (tried) return `whose try at line ${tried.loc!.start.line} uses the value of \`${site.via!.helper}()\`.`;
+  return undefined;
+}
+
+/**
+ * The type of the value the inner helper resolves to, as this module can name it: the answer's
+ * own type when the inner helper returned the answer, else its result half's return type.
+ */
+export function innerValueType(site: LegacySite, types: TypeNames): string | undefined {
+  const [before, after] = site.via!.result;
+  if (before === '' && after === '') return localTypeText(types, site.shape.resultType ?? '');
+  const called = /^([A-Za-z_$][\w$]*)\($/.exec(before);
+  return called ? `ReturnType<typeof ${called[1]}>` : undefined;
+}
+
+/** The call of `xThen` with the helper's parameters it takes (`\0` where the value goes), those `asserted` with `!`. */
+export function thenCall(fn: FunctionNode, name: string, used: boolean[], method: boolean, asserted: ReadonlySet<string> = new Set()): string {
+  const names = argumentParams(fn)
+    .filter((_, i) => used[i])
+    .map((p) => (p as { name: string }).name)
+    .map((n) => (asserted.has(n) ? `${n}!` : n));
+  return `${method ? 'this.' : ''}${name}Then(${['\0', ...names].join(', ')})`;
+}
+
+/** The text of the arguments of an inner helper's result call (`, vault, root)`) with the `narrowed` names passed as arguments asserted (`root!`). */
+export function assertedArgs(text: string, narrowed: ReadonlySet<string>): string {
+  let out = text;
+  for (const name of narrowed) out = out.replace(new RegExp(`(?<=(?:^|[(,]) ?)${name.replace(/\$/g, '\\$')}(?=,|\\))`, 'g'), `${name}!`);
+  return out;
+}
+
+/**
+ * The parameters the way to the call shows are neither undefined nor null: a guard before it
+ * that leaves (`if (!root) return ...;`), or an if around it (`if (root) { ... }`). `xThen` takes
+ * them so typed, as the code after the call read them; `xResult` hands them on asserted, for it
+ * runs only on the retry of a call that passed the same guards with the same arguments.
+ */
+export function narrowedParams(fn: FunctionNode, path: readonly PathStep[]): Set<string> {
+  const params = new Set(argumentParams(fn).flatMap((p) => (p.type === 'Identifier' ? [p.name] : [])));
+  const found = new Set<string>();
+  for (const step of path) {
+    for (const s of step.list.slice(0, step.index)) {
+      const name = s.type === 'IfStatement' && !s.alternate && exits(s.consequent) ? absentName(s.test) : undefined;
+      if (name && params.has(name)) found.add(name);
+    }
+    const on = step.list[step.index]!;
+    const name = on.type === 'IfStatement' && within(on.consequent, path) ? presentName(on.test) : undefined;
+    if (name && params.has(name)) found.add(name);
+  }
+  return found;
+}
+
+/** The text of the parameters a half takes (`first`, then those `used`), the narrowed ones without undefined or null. */
+export function narrowedParamsText(source: string, fn: FunctionNode, used: boolean[], first: string, narrowed: ReadonlySet<string>): string {
+  const own = thisParam(fn);
+  const texts = argumentParams(fn)
+    .filter((_, i) => used[i])
+    .map((p) => {
+      const text = source.slice(p.start!, p.end!);
+      if (p.type !== 'Identifier' || !narrowed.has(p.name)) return text;
+      const type = annotatedType(p.typeAnnotation);
+      if (!type) return p.name;
+      const typeText = source.slice(type.start!, type.end!);
+      return `${p.name}: ${p.optional && !/\b(undefined|null)\b/.test(typeText) ? typeText : `NonNullable<${typeText}>`}`;
+    });
+  return [own && source.slice(own.start!, own.end!), first, ...texts].filter(Boolean).join(', ');
+}
+
+function within(node: Node, path: readonly PathStep[]): boolean {
+  return path.some((step) => node.type === 'BlockStatement' && step.list === node.body) || path.some((step) => step.list.length === 1 && step.list[0] === node);
+}
+
+/** `!x`, `x === undefined`, `x == null`: the name it tests absent. */
+function absentName(test: Node): string | undefined {
+  if (test.type === 'UnaryExpression' && test.operator === '!' && test.argument.type === 'Identifier') return test.argument.name;
+  if (test.type === 'BinaryExpression' && (test.operator === '===' || test.operator === '==') && test.left.type === 'Identifier') {
+    const right = test.right;
+    if ((right.type === 'Identifier' && right.name === 'undefined') || right.type === 'NullLiteral')
+      return test.operator === '==' || right.type !== 'NullLiteral' ? test.left.name : undefined;
+  }
+  return undefined;
+}
+
+/** `x`, `x !== undefined`, `x != null`: the name it tests present. */
+function presentName(test: Node): string | undefined {
+  if (test.type === 'Identifier') return test.name;
+  if (test.type === 'BinaryExpression' && test.operator === '!=' && test.left.type === 'Identifier' && test.right.type === 'NullLiteral') return test.left.name;
+  return undefined;
+}
+
+function exits(s: Statement): boolean {
+  if (s.type === 'ReturnStatement' || s.type === 'ThrowStatement') return true;
+  return s.type === 'BlockStatement' && s.body.length > 0 && exits(s.body[s.body.length - 1]!);
+}
