@@ -372,16 +372,26 @@ export async function approvedSplits(
   }
   // Every other module's calls: one that does not migrate keeps its helper whole. A helper kept
   // whole blocks the handlers that call it, and with them their calls of the others: planned
-  // again until every call of a helper still approved migrates.
-  for (let size = -1; approved.size > 0 && approved.size !== size;) {
-    size = approved.size;
-    await refuseUnmigratedCalls(index, approved, importers, plan, refused);
+  // again until every call of a helper still approved migrates. An importer's plan depends on
+  // the approvals of the helpers it imports alone, so only the importers of a helper dropped in
+  // a round can plan otherwise in the next: only they are planned again.
+  const reached = new Map(importers.map((f) => [f, importedKeys(index, f)] as const));
+  for (let planning = importers; approved.size > 0 && planning.length > 0;) {
+    const before = [...approved];
+    await refuseUnmigratedCalls(index, approved, planning, plan, refused);
     for (const [module, list] of helpers) {
       const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
       for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
     }
+    const dropped = new Set(before.filter((key) => !approved.has(key)));
+    planning = dropped.size === 0 ? [] : importers.filter((f) => reached.get(f)!.some((key) => dropped.has(key)));
   }
   return approved;
+}
+
+/** The helpers (their keys) a file imports, whatever their approval. */
+function importedKeys(index: AskingHelperIndex, file: { absolutePath: string; source: string }): string[] {
+  return [...index.importsOf(file.absolutePath, file.source).values()].map((h) => helperKey(h.module, h.name));
 }
 
 /** Why helpers that could be split stay whole (approvedSplits fills it). */

@@ -39,9 +39,13 @@ export async function nextCheckFindings(
     const change = changed.get(file);
     const text = change ? change.output : await readFile(absolute, 'utf8').catch(() => undefined);
     if (text === undefined || /(^|\/)package\.json$/.test(file)) continue;
-    const sites = (marked.get(file) ?? []).map((site) => (change ? { ...site, ...finalPlace(change)(site.line, site.column) } : site));
-    if (sites.length === 0 && !mentionsMarker(text)) continue;
-    const scan = await scanSource(text, absolute).catch(() => undefined);
+    const onDisk = marked.get(file) ?? [];
+    const toFinal = change && onDisk.length > 0 ? finalPlace(change) : undefined;
+    const sites = toFinal ? onDisk.map((site) => ({ ...site, ...toFinal(site.line, site.column) })) : onDisk;
+    const mentions = mentionsMarker(text);
+    if (sites.length === 0 && !mentions) continue;
+    // A text without a marker has nothing for a site to merge with: its sites are its findings.
+    const scan = mentions ? await scanSource(text, absolute).catch(() => undefined) : undefined;
     for (const finding of findingsForFile(file, sites, scan)) add(finding.ruleId);
   }
   for (const skip of result.skipped ?? []) if (skip.candidate) add(NOT_ANALYSED_RULE);
