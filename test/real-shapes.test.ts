@@ -265,7 +265,8 @@ server.registerTool('t', { inputSchema: schema }, async ({ q }, { mcpReq, signal
 `;
     const { plan, output } = transformSource(source, 'server.js');
     expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
-    expect(output).toContain('async ({ q }, ctx) => {\n  const { signal } = ctx;\n  const mrtr = await mrtrResume(ctx,');
+    // `signal` is v2's `ctx.mcpReq.signal`: the body keeps its name, from where v2 has it.
+    expect(output).toContain('async ({ q }, ctx) => {\n  const { mcpReq: { signal } } = ctx;\n  const mrtr = await mrtrResume(ctx,');
     expect(output).not.toContain('mcpReq }');
     expect(transformSource(output, 'server.js').output).toBe(output);
   });
