@@ -13,6 +13,7 @@ import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helpe
 import { argumentsProblem, type PurityContext } from './helper-locals.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
+import { paramText } from './param-patterns.ts';
 import type { RerunCall, SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -173,16 +174,15 @@ function resultHalf(
   };
 }
 
-/** The text of the helper's parameters a half takes: its `this` parameter, `first` (the answer), then those `used`. */
-export function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string): string {
-  const text = (p: Node) => source.slice(p.start!, p.end!);
+/** The text of the helper's parameters a half takes: its `this` parameter, `first` (the answer), then those `used` (a pattern's properties it `reads`). */
+export function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string, reads?: ReadonlySet<string>): string {
   const own = thisParam(fn);
   return [
-    own && text(own),
+    own && source.slice(own.start!, own.end!),
     first,
     ...argumentParams(fn)
       .filter((_, i) => used[i])
-      .map(text),
+      .map((p) => paramText(source, p, reads)),
   ]
     .filter(Boolean)
     .join(', ');
