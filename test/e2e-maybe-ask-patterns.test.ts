@@ -1,12 +1,13 @@
 // A server whose tools resolve their target through one helper that takes a destructured
 // object (`resolveTarget({ desk, server, workspacePath, project = 'web', options: { verbose =
 // false } = {} })`), looks the workspace up first, and gates it on the client's roots with
-// `if (!(await isAllowedPath(server, workspace)))` before it goes on. Called from tools in two
-// modules, with and without the optional properties. Migrated by the engine, the helper is
-// split with its pattern taken as written by each half that reads it (`xThen` takes the names
-// it reads), and the awaited gate is lifted out of the if's test into the value `xThen` tests;
-// run through the real client, the migrated server gives the original's results, asks its
-// questions and does its work once each, on both eras.
+// `if (!(await isAllowedPath(server, workspace)))` before it goes on; another helper gates only
+// when asked to (`if (strict && !(await isAllowedPath(...)))`). Called from tools in two
+// modules, with and without the optional properties. Migrated by the engine, each helper is
+// split with its pattern taken by each half that reads it (`xThen` takes the names it reads),
+// and the awaited gate is lifted out of the if's test into the value `xThen` tests (under
+// `if (strict)` in the request half); run through the real client, the migrated server gives
+// the original's results, asks its questions and does its work once each, on both eras.
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -123,7 +124,16 @@ export function registerBuildTools(server: McpServer, desk: Desk): void {
   'src/tools/deploy.ts': `import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { Desk } from '../shared/desk.js';
-import { resolveTarget } from '../shared/workspace.js';
+import { isAllowedPath, resolveTarget } from '../shared/workspace.js';
+
+async function releaseNotes({ desk, server, workspace, strict }: { desk: Desk; server: McpServer; workspace: string; strict?: boolean }): Promise<string> {
+  const projects = desk.workspaces.get(workspace) ?? [];
+  if (strict && !(await isAllowedPath(server, workspace))) {
+    return \`\${workspace} is outside the allowed roots.\`;
+  }
+  desk.note(\`release:\${workspace}\`);
+  return \`Released \${projects.join(', ')} of \${workspace}.\`;
+}
 
 export function registerDeployTools(server: McpServer, desk: Desk): void {
   server.registerTool('deploy', { inputSchema: z.object({ workspace: z.string(), project: z.string() }) }, async ({ workspace, project }) => {
@@ -134,6 +144,11 @@ export function registerDeployTools(server: McpServer, desk: Desk): void {
     } catch (error) {
       return { content: [{ type: 'text', text: (error as Error).message }], isError: true };
     }
+  });
+
+  server.registerTool('release', { inputSchema: z.object({ workspace: z.string(), strict: z.boolean().optional() }) }, async ({ workspace, strict }) => {
+    const notes = await releaseNotes({ desk, server, workspace, strict });
+    return { content: [{ type: 'text', text: notes }] };
   });
 }
 `,
@@ -148,6 +163,9 @@ const CALLS: ToolCall[] = [
   { name: 'deploy', arguments: { workspace: '/etc', project: 'conf' } },
   { name: 'deploy', arguments: { workspace: '/srv/app', project: 'docs' } },
   { name: 'deploy', arguments: { workspace: '/srv/none', project: 'web' } },
+  { name: 'release', arguments: { workspace: '/srv/app', strict: true } },
+  { name: 'release', arguments: { workspace: '/etc', strict: true } },
+  { name: 'release', arguments: { workspace: '/etc' } },
 ];
 
 const ROOTS: ClientScript['roots'] = [{ uri: 'file:///srv/app', name: 'app' }, { uri: 'file:///srv/lib' }];
@@ -242,9 +260,35 @@ describe('a helper that takes a destructured object and gates on an awaited call
     expect(build).toContain('const mrtrOutcome = await resolveTargetRequest({ desk, server, workspacePath: workspace }, ctx);');
     const deploy = await read('migrated', 'src/tools/deploy.ts');
     expect(deploy).toContain('const mrtrOutcome = await resolveTargetRequest({ desk, server, workspacePath: workspace, project }, ctx);');
+    // `strict && !(await ...)`: the request half asks under `if (strict)`, and goes on after it when strict is not set.
+    expect(deploy).toContain(
+      [
+        '  const projects = desk.workspaces.get(workspace) ?? [];',
+        '  if (strict) {',
+        '    const mrtrOutcome = await isAllowedPathRequest(server, workspace, mrtrCtx);',
+        "    return 'ask' in mrtrOutcome ? mrtrOutcome : { value: releaseNotesThen(mrtrOutcome.value, desk, workspace) };",
+        '  }',
+        '  desk.note(`release:${workspace}`);',
+        "  return { value: `Released ${projects.join(', ')} of ${workspace}.` };",
+        '}',
+        '',
+        'function releaseNotesResult(mrtrAnswer: ListRootsResult, { desk, workspace }: { desk: Desk; server: McpServer; workspace: string; strict?: boolean }): string {',
+        '  return releaseNotesThen(isAllowedPathResult(mrtrAnswer, workspace), desk, workspace);',
+        '}',
+        '',
+        'function releaseNotesThen(mrtrValue: ReturnType<typeof isAllowedPathResult>, desk: Desk, workspace: string): string {',
+        '  const projects = desk.workspaces.get(workspace) ?? [];',
+        '  if (!mrtrValue) {',
+        '    return `${workspace} is outside the allowed roots.`;',
+        '  }',
+        '  desk.note(`release:${workspace}`);',
+        "  return `Released ${projects.join(', ')} of ${workspace}.`;",
+        '}',
+      ].join('\n'),
+    );
     for (const file of [workspace, build, deploy]) expect(file).not.toMatch(/@mrtr-todo/);
     // Roots are deprecated: each handler that now asks for them says so.
-    expect([build, deploy].join('').match(/@mrtr-note: roots are deprecated/g)).toHaveLength(3);
+    expect([build, deploy].join('').match(/@mrtr-note: roots are deprecated/g)).toHaveLength(4);
   });
 
   it('typechecks, and a second run changes nothing', async () => {
@@ -269,9 +313,12 @@ describe('a helper that takes a destructured object and gates on an awaited call
       '/etc is outside the allowed roots.',
       'No project docs in /srv/app.',
       'No workspace at /srv/none.',
+      'Released web, api of /srv/app.',
+      '/etc is outside the allowed roots.',
+      'Released conf of /etc.',
     ]);
-    // The unknown workspace is refused before the helper asks.
-    expect(original.questions).toEqual(Array.from({ length: 6 }, () => ({ method: 'roots/list', params: {} })));
+    // The unknown workspace is refused before the helper asks; a release that is not strict does not ask.
+    expect(original.questions).toEqual(Array.from({ length: 8 }, () => ({ method: 'roots/list', params: {} })));
     expect(original.log).toEqual([
       'note:resolved:web',
       'note:build:web',
@@ -281,6 +328,8 @@ describe('a helper that takes a destructured object and gates on an awaited call
       'note:test:web',
       'note:resolved:api',
       'note:deploy:/srv/app/api',
+      'note:release:/srv/app',
+      'note:release:/etc',
     ]);
     await expectSameOnBothEras(original);
   });

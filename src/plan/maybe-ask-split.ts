@@ -46,7 +46,7 @@ import {
 } from './maybe-ask-through.ts';
 import { paramNames, paramsProblem, paramText } from './param-patterns.ts';
 import { declaredBy } from './liveness.ts';
-import { LIFTED, liftedAwait, liftedSpan } from './lifted-await.ts';
+import { LIFTED, liftedAwait, liftedText } from './lifted-await.ts';
 import { quotedLine, releasedLocals, tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
@@ -62,19 +62,21 @@ export function maybeAskSplit(
   const fn = site.enclosing!;
   const holder = declarationOf(site, fn);
   if (!holder) return 'it is a helper that is not a plain function declaration, a const function or a method.';
-  const why = helperProblem(source, fn) ?? callersProblem(calls, purity);
+  const why = helperProblem(fn) ?? callersProblem(calls, purity);
   if (why) return `it is a helper ${why}`;
   const path = pathTo(source, fn, site);
   if (typeof path === 'string') return `it is a helper ${path}`;
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
-  const lifted = liftedAwait(statement, site.call);
-  if (lifted && !startsLine(source, statement.start!))
-    return `it is a helper whose line ${statement.loc!.start.line} awaits ${site.via ? `\`${site.via.helper}()\`` : 'its request'} in the test of an if that does not start its line.`;
-  if (lifted && lifted.loc!.start.line !== lifted.loc!.end.line)
-    return `it is a helper whose line ${statement.loc!.start.line} awaits ${site.via ? `\`${site.via.helper}()\`` : 'its request'} over several lines in an if's test.`;
-  if (lifted) question.lifted = lifted;
-  const bound = lifted ? ({ form: 'declare', name: LIFTED } as const) : answerBinding(statement, site.call, source);
+  const lift = liftedAwait(statement, site.call);
+  const asks = site.via ? `\`${site.via.helper}()\`` : 'its request';
+  if (lift && !startsLine(source, statement.start!))
+    return `it is a helper whose line ${statement.loc!.start.line} awaits ${asks} in the test of an if that does not start its line.`;
+  const replaced = lift && liftedText(source, statement, lift);
+  if (replaced && source.slice(replaced.start, replaced.end).includes('\n'))
+    return `it is a helper whose line ${statement.loc!.start.line} awaits ${asks} over several lines in an if's test.`;
+  if (lift) Object.assign(question, lift, { replaced });
+  const bound = lift ? ({ form: 'declare', name: LIFTED } as const) : answerBinding(statement, site.call, source);
   const requestReads = (outside: Span[]) => namesOutside(fn.body, [...outside, ...removedAfter(source, path)]);
   const assigned = bound
     ? undefined
@@ -106,7 +108,7 @@ export function maybeAskSplit(
   const after = through && !goesOn ? [] : continuation(path, !through && site.via !== undefined && site.via.result.join('') !== '');
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
   // The lifted await is the question's (or the inner helper's): the code after it reads its value instead.
-  const thenNames = new Set(after.flatMap((n) => [...(n === statement && lifted ? namesOutside(n, [lifted as Span]) : referencedNames(n))]));
+  const thenNames = new Set(after.flatMap((n) => [...(n === statement && replaced ? namesOutside(n, [replaced]) : referencedNames(n))]));
   const afterNames = new Set([...thenNames, ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
@@ -134,6 +136,7 @@ export function maybeAskSplit(
     ...namesOutside(fn.body, [statementSpan(statement), ...removedAfter(source, path)]),
     ...request.names,
     ...(goesOn ? thenArgs : []),
+    ...(lift?.guard ? referencedNames(lift.guard) : []),
   ]);
   const identity = answer.form === 'return' && !wrap;
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
@@ -258,9 +261,9 @@ export function maybeAskNamesType(r: PlannedRequest): boolean {
 }
 
 /** Why the helper's own form keeps it whole (`that ...`). */
-function helperProblem(source: string, fn: FunctionNode): string | undefined {
+function helperProblem(fn: FunctionNode): string | undefined {
   if (!fn.async || fn.generator || fn.body.type !== 'BlockStatement') return 'that is not an async function with a block body.';
-  return paramsProblem(source, fn);
+  return paramsProblem(fn);
 }
 
 /** One list on the way from the helper's body to its question: the statement of it on the way, and the compound that holds the next list. */
@@ -271,8 +274,11 @@ interface Step {
   block?: Node;
   /** The statement is a try whose finally block releases these locals, acquired before it: the request half's alone (try-split.ts). */
   released?: string[];
-  /** The statement is an if whose test awaits the question first (lifted-await.ts): the code after it starts with that if, reading the value. */
+  /** The statement is an if whose test awaits the question first (lifted-await.ts): the code after it starts with that if, reading the value (`replaced`). */
   lifted?: Node;
+  replaced?: Edit;
+  /** `guard && <test>`: the request half asks inside `if (guard)`, and goes on after the if when it did not hold. */
+  guard?: Node;
 }
 
 /** The lists from the helper's body down to the statement that asks, or why the question cannot be reached so (`that ...`). */
@@ -410,7 +416,8 @@ function requestEdits(
   const removed = removedAfter(source, path);
   const inRemoved = (n: Node) => removed.some((r) => r.start <= n.start! && n.end! <= r.end);
   const semi = semicolon(source, fn, statement);
-  const indent = indentAt(source, statement.start!);
+  const outer = indentAt(source, statement.start!);
+  const indent = last.guard ? `${outer}${blockIndent(source, statement) ?? '  '}` : outer;
   const [first, ...rest] = 'passedOn' in ask ? [] : ask;
   const question =
     'passedOn' in ask
@@ -418,7 +425,8 @@ function requestEdits(
       : rest.length === 0
         ? `return { ask: ${first} }${semi}`
         : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
-  const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: question }];
+  const guarded = last.guard && `if (${source.slice(last.guard.start!, last.guard.end!)}) {\n${indent}${question}\n${outer}}`;
+  const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: guarded || question }];
   edits.push(...unboundReceivers(fn, [statementSpan(statement), ...removed], question));
   walk(fn.body, (node) => {
     if (node === statement || inRemoved(node)) return false;
@@ -433,7 +441,7 @@ function requestEdits(
     return false;
   });
   const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
-  if (!endsExiting(body.body, statement)) {
+  if (!endsExiting(body.body, last.guard ? undefined : statement)) {
     const close = body.end! - 1;
     const indent = body.body[0] ? indentAt(source, body.body[0].start!) : `${indentAt(source, close)}  `;
     edits.push({ start: lineStartOf(source, close), end: lineStartOf(source, close), text: `${indent}return { value: undefined }${semi}\n` });
@@ -532,13 +540,12 @@ function signatureEdits(
 }
 
 /** Whether a list, read up to `question` (which returns the question), ends by returning or throwing on every path. */
-function endsExiting(list: readonly Statement[], question: Statement): boolean {
-  const at = list.indexOf(question);
-  const last = at >= 0 ? question : list[list.length - 1];
+function endsExiting(list: readonly Statement[], question: Statement | undefined): boolean {
+  const last = question && list.includes(question) ? question : list[list.length - 1];
   return last !== undefined && exits(last, question);
 }
 
-function exits(s: Statement, question: Statement): boolean {
+function exits(s: Statement, question: Statement | undefined): boolean {
   if (s === question || s.type === 'ReturnStatement' || s.type === 'ThrowStatement') return true;
   if (s.type === 'BlockStatement') return endsExiting(s.body, question);
   if (s.type === 'TryStatement')
@@ -556,6 +563,8 @@ function exits(s: Statement, question: Statement): boolean {
  */
 function removedAfter(source: string, path: readonly Step[]): Span[] {
   const question = path[path.length - 1]!;
+  // Asked under a guard (`if (guard) { <question> }`), the code after the if still runs when it did not hold.
+  if (question.guard) return [];
   const spans: Span[] = [];
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
@@ -609,7 +618,7 @@ function frames(source: string, path: readonly Step[], wrapped: boolean): Contin
     const end = step.block ? lineStartOf(source, step.block.end! - 1) : lineEndOf(source, s.end!) + 1;
     const lines = rest.length > 0 ? { start: step.lifted ? lineStartOf(source, s.start!) : lineEndOf(source, s.end!) + 1, end } : undefined;
     const wrap = inner ? tryWrap(source, s, step.released !== undefined) : undefined;
-    const replaced = step.lifted && { ...liftedSpan(source, step.lifted), text: LIFTED };
+    const replaced = step.replaced;
     out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}), ...(replaced ? { replaced } : {}) });
     inner ||= rest.length > 0;
   }
@@ -623,6 +632,14 @@ function semicolon(source: string, fn: FunctionNode, statement: Statement): stri
       ? (fn.body as Extract<Node, { type: 'BlockStatement' }>).body.find((s) => s.type !== 'IfStatement' && !/Block|Try|Loop|While|For|Switch/.test(s.type))
       : statement;
   return !simple || source[simple.end! - 1] === ';' ? ';' : '';
+}
+
+/** The indentation one block deeper than the if statement, as its consequent's first line has it. */
+function blockIndent(source: string, statement: Statement): string | undefined {
+  const inner = statement.type === 'IfStatement' && statement.consequent.type === 'BlockStatement' ? statement.consequent.body[0] : undefined;
+  const own = indentAt(source, statement.start!);
+  const deeper = inner && indentAt(source, inner.start!);
+  return deeper && deeper.startsWith(own) && deeper.length > own.length ? deeper.slice(own.length) : undefined;
 }
 
 /** Template literals over several lines: their lines are data, never re-indented. */

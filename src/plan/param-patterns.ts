@@ -5,7 +5,6 @@
 // values from a half that already destructured them, takes the names it reads one by one.
 import type { Node } from '@babel/types';
 import { annotatedType, argumentParams, boundNames, hasSideEffects, keyName, type FunctionNode } from '../analyse/ast.ts';
-import { codeSnippet } from '../core/escape.ts';
 
 /** The names a parameter binds: its own, or those of its pattern. */
 export function paramNames(param: Node): string[] {
@@ -13,27 +12,26 @@ export function paramNames(param: Node): string[] {
 }
 
 /** Why a parameter of the helper cannot be taken again by its halves (`whose ...`), if one cannot. */
-export function paramsProblem(source: string, fn: FunctionNode): string | undefined {
+export function paramsProblem(fn: FunctionNode): string | undefined {
   for (const param of argumentParams(fn)) {
     if (param.type === 'Identifier') continue;
-    const why = patternProblem(source, param);
+    const why = patternProblem(param);
     if (why) return `whose parameter at line ${param.loc!.start.line} ${why}`;
   }
   return undefined;
 }
 
 /** Why a parameter pattern does not split (`has ...`): only object patterns of plain keys, with defaults that compute nothing. */
-function patternProblem(source: string, node: Node): string | undefined {
-  const quoted = (n: Node) => `\`${codeSnippet(source.slice(n.start!, n.end!), 30)}\``;
+function patternProblem(node: Node): string | undefined {
+  // Kept short: the marker's line shows what blocks in a few words (short-why.ts); the line says where.
   if (node.type === 'Identifier') return undefined;
-  if (node.type === 'AssignmentPattern')
-    return hasSideEffects(node.right) ? `has a default that computes something: ${quoted(node)}.` : patternProblem(source, node.left);
-  if (node.type === 'RestElement') return `has a rest element: ${quoted(node)}.`;
-  if (node.type !== 'ObjectPattern') return `is not a name or an object pattern: ${quoted(node)}.`;
+  if (node.type === 'AssignmentPattern') return hasSideEffects(node.right) ? 'runs code in a default.' : patternProblem(node.left);
+  if (node.type === 'RestElement') return 'has a rest element.';
+  if (node.type !== 'ObjectPattern') return 'is an array pattern.';
   for (const property of node.properties) {
-    if (property.type === 'RestElement') return `has a rest element: ${quoted(property)}.`;
-    if (property.computed || keyName(property.key) === undefined) return `has a computed key: ${quoted(property)}.`;
-    const why = patternProblem(source, property.value);
+    if (property.type === 'RestElement') return 'has a rest element.';
+    if (property.computed || keyName(property.key) === undefined) return 'has a computed key.';
+    const why = patternProblem(property.value);
     if (why) return why;
   }
   return undefined;
