@@ -2,12 +2,13 @@
 // object (`resolveTarget({ desk, server, workspacePath, project = 'web', options: { verbose =
 // false } = {} })`), looks the workspace up first, and gates it on the client's roots with
 // `if (!(await isAllowedPath(server, workspace)))` before it goes on; another helper gates only
-// when asked to (`if (strict && !(await isAllowedPath(...)))`). Called from tools in two
-// modules, with and without the optional properties. Migrated by the engine, each helper is
-// split with its pattern taken by each half that reads it (`xThen` takes the names it reads),
-// and the awaited gate is lifted out of the if's test into the value `xThen` tests (under
-// `if (strict)` in the request half); run through the real client, the migrated server gives
-// the original's results, asks its questions and does its work once each, on both eras.
+// when asked to (`if (strict && !(await isAllowedPath(...)))`); a third takes a pattern and asks
+// first of all. Called from tools in two modules, with and without the optional properties.
+// Migrated by the engine, each helper is split with its pattern taken by each half that reads
+// it (`xThen` takes the names it reads), and the awaited gate is lifted out of the if's test
+// into the value `xThen` tests (under `if (strict)` in the request half); run through the real
+// client, the migrated server gives the original's results, asks its questions and does its
+// work once each, on both eras.
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,7 +104,18 @@ import * as z from 'zod/v4';
 import type { Desk } from '../shared/desk.js';
 import { resolveTarget } from '../shared/workspace.js';
 
+async function rootNames({ server, scheme = 'file:' }: { server: McpServer; scheme?: string }): Promise<string[]> {
+  const { roots } = await server.server.listRoots();
+  return roots.filter((root) => root.uri.startsWith(scheme)).map((root) => root.name ?? root.uri);
+}
+
 export function registerBuildTools(server: McpServer, desk: Desk): void {
+  server.registerTool('roots', { inputSchema: z.object({ scheme: z.string().optional() }) }, async ({ scheme }) => {
+    const names = await rootNames({ server, scheme });
+    desk.note(\`roots:\${names.length}\`);
+    return { content: [{ type: 'text', text: names.join(', ') }] };
+  });
+
   server.registerTool(
     'build',
     { inputSchema: z.object({ workspace: z.string().optional(), project: z.string().optional(), verbose: z.boolean().optional() }) },
@@ -166,6 +178,7 @@ const CALLS: ToolCall[] = [
   { name: 'release', arguments: { workspace: '/srv/app', strict: true } },
   { name: 'release', arguments: { workspace: '/etc', strict: true } },
   { name: 'release', arguments: { workspace: '/etc' } },
+  { name: 'roots', arguments: {} },
 ];
 
 const ROOTS: ClientScript['roots'] = [{ uri: 'file:///srv/app', name: 'app' }, { uri: 'file:///srv/lib' }];
@@ -194,9 +207,11 @@ const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ te
 
 /** The calls run on one server, with the effects it logged; `declaresRoots: false` for a client that does not declare roots. */
 async function run(server: ServerModule, era: 'modern' | 'legacy', declaresRoots = true): Promise<Recording & { log: string[] }> {
+  // `roots` asks without checking: only a client that declares roots is sent it.
+  const calls = declaresRoots ? CALLS : CALLS.filter((c) => c.name !== 'roots');
   const log: string[] = [];
   const capabilities = declaresRoots ? undefined : { elicitation: { form: {} }, sampling: {} };
-  const recording = await runCalls(() => server.createServer(log), era, CALLS, { roots: ROOTS }, capabilities);
+  const recording = await runCalls(() => server.createServer(log), era, calls, { roots: ROOTS }, capabilities);
   return { ...recording, log };
 }
 
@@ -216,7 +231,10 @@ async function expectSameOnBothEras(original: Recording & { log: string[] }, dec
 describe('a helper that takes a destructured object and gates on an awaited call in an if', () => {
   it('is split with its pattern, the gate lifted out of the if', async () => {
     expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/workspace.ts', 'migrated', undefined]]);
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/shared/workspace.ts', 'migrated', undefined],
+      ['src/tools/build.ts', 'migrated', undefined],
+    ]);
     const workspace = await read('migrated', 'src/shared/workspace.ts');
     expect(workspace).toContain(
       [
@@ -253,6 +271,19 @@ describe('a helper that takes a destructured object and gates on an awaited call
       "export async function resolveTargetRequest({\n  desk,\n  server,\n  workspacePath,\n  project = 'web',\n  options: { verbose = false } = {},\n}: {",
     );
     const build = await read('migrated', 'src/tools/build.ts');
+    // A helper that asks first: its request half reads none of the pattern; its result half only `scheme`.
+    expect(build).toContain(
+      [
+        'function rootNamesRequest() {',
+        '  return inputRequired.listRoots();',
+        '}',
+        '',
+        "function rootNamesResult({ roots }: ListRootsResult, { scheme = 'file:' }: { server: McpServer; scheme?: string }): string[] {",
+        '  return roots.filter((root) => root.uri.startsWith(scheme)).map((root) => root.name ?? root.uri);',
+        '}',
+      ].join('\n'),
+    );
+    expect(build).toContain('    const names = rootNamesResult(mrtrAnswer, { server, scheme });');
     expect(build).toContain('const mrtrOutcome = await resolveTargetRequest({ desk, server, workspacePath: workspace, project, options: { verbose } }, ctx);');
     expect(build).toContain(
       "const mrtrAnswer = mrtr.value('target', 'roots', (answer: ListRootsResult) => resolveTargetResult(answer, { desk, server, workspacePath: workspace, project, options: { verbose } }));",
@@ -288,7 +319,7 @@ describe('a helper that takes a destructured object and gates on an awaited call
     );
     for (const file of [workspace, build, deploy]) expect(file).not.toMatch(/@mrtr-todo/);
     // Roots are deprecated: each handler that now asks for them says so.
-    expect([build, deploy].join('').match(/@mrtr-note: roots are deprecated/g)).toHaveLength(4);
+    expect([build, deploy].join('').match(/@mrtr-note: roots are deprecated/g)).toHaveLength(5);
   });
 
   it('typechecks, and a second run changes nothing', async () => {
@@ -316,9 +347,10 @@ describe('a helper that takes a destructured object and gates on an awaited call
       'Released web, api of /srv/app.',
       '/etc is outside the allowed roots.',
       'Released conf of /etc.',
+      'app, file:///srv/lib',
     ]);
     // The unknown workspace is refused before the helper asks; a release that is not strict does not ask.
-    expect(original.questions).toEqual(Array.from({ length: 8 }, () => ({ method: 'roots/list', params: {} })));
+    expect(original.questions).toEqual(Array.from({ length: 9 }, () => ({ method: 'roots/list', params: {} })));
     expect(original.log).toEqual([
       'note:resolved:web',
       'note:build:web',
@@ -330,6 +362,7 @@ describe('a helper that takes a destructured object and gates on an awaited call
       'note:deploy:/srv/app/api',
       'note:release:/srv/app',
       'note:release:/etc',
+      'note:roots:2',
     ]);
     await expectSameOnBothEras(original);
   });
