@@ -35,6 +35,8 @@ export interface RefusedCall {
   code: string;
   /** The file takes the helper with import() at that line (no handler's refusal to name). */
   dynamic?: true;
+  /** The call is made at that line in this named function, which no handler of its module reaches (`code` is empty). */
+  caller?: string;
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */

@@ -739,6 +739,12 @@ export const REFUSAL_CODES = {
           'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split: it is split only once every call of it can, so it stays whole.',
         next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
       },
+      exportedCallerUnreached: {
+        marker: 'kept whole: no handler reaches its caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed); that call could not ask through its halves, so it stays whole.',
+        next: `have the handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
+      },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:
@@ -796,6 +802,12 @@ export const REFUSAL_CODES = {
           'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}), so it stays whole and cannot suspend this handler.',
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
+      keptWholeUnreached: {
+        marker: 'kept whole: no handler reaches its other caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()`, which would be split for its callers, but `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed), so it stays whole and cannot suspend this handler.',
+        next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
+      },
       keptWholeDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
         reason:
@@ -819,6 +831,12 @@ export const REFUSAL_CODES = {
         reason:
           'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}).',
         next: 'fix that call first (see its marker), then run the codemod again.',
+      },
+      otherModuleWrappedUnreached: {
+        marker: 'kept whole: no handler reaches its other caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed).',
+        next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
       },
       otherModuleWrappedDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
