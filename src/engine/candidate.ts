@@ -156,6 +156,8 @@ function transformOptionsOf(c: Candidate): TransformOptions {
     ...(c.registersOnly ? { registersOnly: c.registersOnly } : {}),
     ...(c.placement ? { stateModule: c.placement.options } : {}),
     ...(sdkTypesMissing(c.absolutePath) ? { typesMissing: true } : {}),
+    // Placed once every file is written (other-module-lines.ts).
+    otherModuleLinesLater: true,
   };
 }
 

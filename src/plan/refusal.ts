@@ -1285,6 +1285,26 @@ export function hasLineRefs(text: string): boolean {
 }
 
 /**
+ * A line of another module's text as a marker names it until the run knows what it writes
+ * there (the engine, once every file is done): resolveFileLineRefs turns it into that line.
+ */
+function fileLineRef(file: string, line: string): string {
+  return `\uE002${file}\uE003${line}\uE004`;
+}
+
+const FILE_LINE_REF = /\uE002([^\uE003]*)\uE003(\d+)\uE004/g;
+
+/** `text` with each reference to another module's line (fileLineRef) made the line `lineOf` says it is on. */
+export function resolveFileLineRefs(text: string, lineOf: (file: string, line: number) => number): string {
+  return text.includes('\uE002') ? text.replace(FILE_LINE_REF, (_, file: string, line: string) => String(lineOf(file, Number(line)))) : text;
+}
+
+/** Whether `text` holds a reference to another module's line (fileLineRef). */
+export function hasFileLineRefs(text: string): boolean {
+  return text.includes('\uE002');
+}
+
+/**
  * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`
  * (ESLint's message syntax: the table holds the words, the call site only the site's own).
  * The marker's line quotes the site's words shortened, so that it stays one short line.
@@ -1301,7 +1321,14 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
   // Another module is named by its file name: its folder is in the reports.
   const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
-  const own = (name: string) => (name === 'line' ? lineRef(values[name]!) : name === 'short' ? shorten(values[name]!, SHORT_MAX) : values[name]!);
+  const own = (name: string) =>
+    name === 'line'
+      ? lineRef(values[name]!)
+      : name === 'fileLine'
+        ? fileLineRef(values.file ?? '', values[name]!)
+        : name === 'short'
+          ? shorten(values[name]!, SHORT_MAX)
+          : values[name]!;
   const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
     name === 'at' ? whole : OWN_VALUES.has(name) || WHOLE_WORDS.has(name) ? own(name) : word(name),
   );
