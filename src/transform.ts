@@ -52,6 +52,8 @@ export interface TransformOptions {
   heldBack?: PlanOptions['heldBack'];
   /** This file's exported helpers the engine keeps whole, with the call of each that cannot migrate. */
   keptWhole?: PlanOptions['keptWhole'];
+  /** This file's exported asking methods no handler was shown to call, with a call of that name the engine could not tie to their class. */
+  untiedCalls?: PlanOptions['untiedCalls'];
   /**
    * The lines of other modules markers name are left as references, for the engine to place
    * once it knows what it writes there (src/engine/other-module-lines.ts); else their own lines.
@@ -79,6 +81,7 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.registries ? { registries: options.registries } : {}),
     ...(options.heldBack ? { heldBack: options.heldBack } : {}),
     ...(options.keptWhole ? { keptWhole: options.keptWhole } : {}),
+    ...(options.untiedCalls ? { untiedCalls: options.untiedCalls } : {}),
     ...(sitesOnly ? { sitesOnly } : {}),
   };
 }
