@@ -121,14 +121,19 @@ function otherModuleLinesAsGiven(text: string): string {
   return resolveFileLineRefs(text, (_, line) => line);
 }
 
-/** The plan with `map` applied to the text of each of its markers. */
+/** The plan with `map` applied to the text of each of its markers (and its sites' reasons and next steps). */
 function markersMapped(plan: FilePlan, map: (text: string) => string): FilePlan {
   const marker = <M extends { text: string }>(m: M): M => ({ ...m, text: map(m.text) });
   return {
     ...plan,
     markers: plan.markers.map(marker),
     handlers: plan.handlers.map((h) => (h.markers ? { ...h, markers: h.markers.map(marker) } : h)),
-    sites: plan.sites.map((s) => (s.marker === undefined ? s : { ...s, marker: map(s.marker) })),
+    sites: plan.sites.map((s) => ({
+      ...s,
+      ...(s.marker === undefined ? {} : { marker: map(s.marker) }),
+      ...(s.reason === undefined ? {} : { reason: map(s.reason) }),
+      ...(s.next === undefined ? {} : { next: map(s.next) }),
+    })),
   };
 }
 

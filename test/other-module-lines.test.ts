@@ -61,6 +61,8 @@ describe('a marker naming a line of another module', () => {
     expect(approve.output).toContain('// @mrtr-todo(in-helper)');
     const site = result.sites.find((s) => s.file === 'src/tools.ts' && s.code === 'via-helper')!;
     expect(namedLine(site.marker!, approve.output)).toMatch(new RegExp(`^${ASKING.replace(/[(.]/g, '\\$&')}`));
+    // The report's reason names the same line.
+    expect(site.reason).toContain(`(src/approve.ts:${/approve\.ts:(\d+)/.exec(site.marker!)![1]})`);
     const tools = result.changed.find((c) => c.path === 'src/tools.ts')!;
     const written = tools.output.split('\n').find((l) => l.includes('@mrtr-todo(via-helper)'))!;
     expect(namedLine(written, approve.output)).toContain(ASKING);

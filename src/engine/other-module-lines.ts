@@ -16,7 +16,11 @@ export async function placeOtherModuleLines(outcomes: readonly FileOutcome[], on
   const writes: Array<Promise<void>> = [];
   // forEach: it passes over the files with no outcome.
   outcomes.forEach((outcome) => {
-    for (const site of outcome.sites) if (site.marker !== undefined && hasFileLineRefs(site.marker)) site.marker = place(site.marker);
+    for (const site of outcome.sites)
+      for (const key of ['marker', 'reason', 'next'] as const) {
+        const text = site[key];
+        if (text !== undefined && hasFileLineRefs(text)) site[key] = place(text);
+      }
     const changed = outcome.changed;
     if (!changed || !hasFileLineRefs(changed.output)) return;
     const placed: ChangedFile = {

@@ -1331,7 +1331,15 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
 ): Refusal {
   const message = (REFUSAL_CODES[code] as { messages?: Record<string, RefusalMessage> }).messages![id]!;
   const values: Record<string, string> = data[0] ?? {};
-  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!);
+  // Another module's line, in the reason too, as the run writes it (fileLineRef).
+  const fill = (text: string) =>
+    text.replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+      name === 'fileLine'
+        ? fileLineRef(values.callFile ?? values.file ?? '', values[name]!)
+        : name === 'helperLine'
+          ? fileLineRef(values.helperFile ?? '', values[name]!)
+          : values[name]!,
+    );
   const quoted = [...message.marker.matchAll(/\{\{(\w+)\}\}/g)].filter(([, name]) => name !== 'at' && name !== 'file' && !OWN_VALUES.has(name!)).length;
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
   // Another module is named by its file name: its folder is in the reports.
