@@ -33,6 +33,7 @@ import {
 import type { BlockedDispatch } from '../analyse/command-dispatch.ts';
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
+import type { UntiedCallIn } from './plan-options.ts';
 import { helperStep, refuse, Refusal } from './refusal.ts';
 import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
@@ -200,7 +201,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
                 code: kept.code,
               })
             : // It splits (tree is one), yet no handler of this run was shown to call it.
-              refuse('in-helper', 'exportedNoCaller', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
+              noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
     );
   } else {
     const factory = factoryReturning(file, site);
@@ -478,4 +479,15 @@ export function callerContext(file: FilePlanning, handler: HandlerSite): Context
   if (param && param.type !== 'Identifier') return undefined;
   const context = contextParameter(file.source, handler, [], referencedNames(handler.fn.body), file.analysis.typed);
   return context instanceof Refusal || context.paramEdit ? undefined : context;
+}
+
+/** Why an exported helper that would split stays whole with no handler shown to call it: a call the run could not tie to its class, or none. */
+function noCallerRefusal(helper: string, untied: UntiedCallIn | undefined, step: string): Refusal {
+  if (!untied) return refuse('in-helper', 'exportedNoCaller', { helper, step });
+  const at = { helper, file: untied.file, callFile: untied.file, fileLine: String(untied.line), step };
+  if (untied.type) {
+    const from = untied.from ? `, a type of ${untied.from} (outside the run)` : '';
+    return refuse('in-helper', 'exportedCalledThrough', { ...at, type: untied.type, iface: untied.type, from });
+  }
+  return refuse('in-helper', 'exportedCalledUntyped', { ...at, owner: helper.split('.')[0]! });
 }
