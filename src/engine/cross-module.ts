@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { walk } from '../analyse/ast.ts';
+import { literalImport } from '../analyse/module-imports.ts';
 import { handedInstances, type HandedInstance } from '../analyse/registry-links.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { ExternalHelper, HeldBack, PlanOptions, RefusedCall } from '../plan/plan-options.ts';
@@ -81,7 +82,8 @@ export class AskingHelperIndex {
     };
     for (const { from, imported } of links.importedNames.values()) if (imported === '*') all(from);
     for (const { from, names } of links.reexports) all(from, names && ((owner) => names.has(owner)));
-    for (const m of source.matchAll(DYNAMIC_REFERENCE)) all(m[2]!, undefined, lineAt(source, m.index));
+    // `const { confirm } = await import('./prompts.js')` binds names whose calls are followed like an import's.
+    for (const m of source.matchAll(DYNAMIC_REFERENCE)) if (!links.followedImports.has(m.index)) all(m[2]!, undefined, lineAt(source, m.index));
     return keys;
   }
 
@@ -130,7 +132,7 @@ export class AskingHelperIndex {
   /** importsOf, for a file already analysed. */
   importsIn(
     file: string,
-    analysis: Pick<FileAnalysis, 'importedNames'> & Partial<Pick<ModuleLinks, 'dynamicImports'>>,
+    analysis: Pick<FileAnalysis, 'importedNames'> & Partial<Pick<ModuleLinks, 'dynamicImports' | 'dynamicWhole'>>,
     approved?: ReadonlySet<string>,
   ): Map<string, ExternalHelper & { module: string }> {
     const found = new Map<string, ExternalHelper & { module: string }>();
@@ -164,7 +166,7 @@ export class AskingHelperIndex {
             : helper.split
               ? { proposed: helper.split }
               : {};
-        const how = dynamic.has(local) ? { dynamic: true as const } : split;
+        const how = analysis.dynamicWhole?.has(local) ? { dynamic: true as const } : split;
         found.set(method ? `${local}.${method}` : local, {
           file: this.display(module),
           line: helper.line,
@@ -242,6 +244,10 @@ interface ModuleLinks {
   importedNames: FileAnalysis['importedNames'];
   /** Names taken from a module with `import()`: `const { confirm } = await import('./prompts.js')` (a namespace: `imported` is `*`). */
   dynamicImports: FileAnalysis['importedNames'];
+  /** The offsets of the `import(...)` calls whose names are all bound so, by name: their calls are followed. */
+  followedImports: ReadonlySet<number>;
+  /** The names bound by the other `import(...)` calls (the module, or a name beside a rest element): never split. */
+  dynamicWhole: ReadonlySet<string>;
   importedRegistrations: FileAnalysis['importedRegistrations'];
   /** Instances of imported classes it hands to registries. */
   handed: HandedInstance[];
@@ -262,33 +268,47 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     );
     reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names, renamed }) });
   }
+  const dynamic = dynamicImports(analysis.program);
   return {
     importedNames: analysis.importedNames,
-    dynamicImports: dynamicImports(analysis.program),
+    dynamicImports: dynamic.names,
+    followedImports: dynamic.followed,
+    dynamicWhole: dynamic.whole,
     importedRegistrations: analysis.importedRegistrations,
     handed: handedInstances(analysis.index, analysis.importedNames, analysis.registries),
     reexports,
   };
 }
 
-/** The names bound from `await import('./m')` anywhere in the module, by the local name (scopes aside: a call of one is at most marked). */
-function dynamicImports(program: FileAnalysis['program']): FileAnalysis['importedNames'] {
-  const found: FileAnalysis['importedNames'] = new Map();
+/**
+ * The names bound from `await import('./m')` anywhere in the module, by the local name (scopes
+ * aside: a call of one is at most marked), and the offsets of the `import(...)` calls that bind
+ * plain names alone (`const { a, b: c } = await import('./m')`): nothing else of the module
+ * escapes them, so a split of its helpers can be followed there (dynamic-imports.ts).
+ */
+function dynamicImports(program: FileAnalysis['program']): { names: FileAnalysis['importedNames']; followed: Set<number>; whole: Set<string> } {
+  const names: FileAnalysis['importedNames'] = new Map();
+  const followed = new Set<number>();
+  const whole = new Set<string>();
   walk(program, (node) => {
-    if (node.type !== 'VariableDeclarator' || node.init?.type !== 'AwaitExpression') return undefined;
-    const call = node.init.argument;
-    const specifier =
-      call.type === 'ImportExpression' ? call.source : call.type === 'CallExpression' && call.callee.type === 'Import' ? call.arguments[0] : undefined;
-    const from = specifier?.type === 'StringLiteral' ? specifier.value : undefined;
-    if (from === undefined) return undefined;
-    if (node.id.type === 'Identifier') found.set(node.id.name, { from, imported: '*' });
-    if (node.id.type === 'ObjectPattern')
-      for (const p of node.id.properties)
-        if (p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.value.type === 'Identifier')
-          found.set(p.value.name, { from, imported: p.key.name });
+    if (node.type !== 'VariableDeclarator') return undefined;
+    const load = literalImport(node.init);
+    if (!load) return undefined;
+    if (node.id.type === 'Identifier') {
+      names.set(node.id.name, { from: load.from, imported: '*' });
+      whole.add(node.id.name);
+    }
+    if (node.id.type !== 'ObjectPattern') return undefined;
+    const plain = node.id.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
+    if (plain) followed.add(load.at);
+    for (const p of node.id.properties)
+      if (p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.value.type === 'Identifier') {
+        names.set(p.value.name, { from: load.from, imported: p.key.name });
+        if (!plain) whole.add(p.value.name);
+      }
     return undefined;
   });
-  return found;
+  return { names, followed, whole };
 }
 
 /** The 1-based line of an offset. */
