@@ -155,7 +155,8 @@ export class AskingHelperIndex {
       for (const helper of this.helpers.get(module)!) {
         // `import * as prompts`: `prompts.confirm(...)` calls it, never through halves (unfollowedIn).
         if (imported === '*' && !helper.name.includes('.')) {
-          found.set(`${local}.${helper.name}`, { file: this.display(module), line: helper.line, name: helper.name, module, ...kindOf(helper) });
+          const dynamic = analysis.dynamicWhole?.has(local) ? { dynamic: true as const } : {};
+          found.set(`${local}.${helper.name}`, { file: this.display(module), line: helper.line, name: helper.name, module, ...kindOf(helper), ...dynamic });
           continue;
         }
         const [owner, method] = helper.name.split('.') as [string, string | undefined];

@@ -208,9 +208,11 @@ function externalHelperOf(file: FilePlanning, helpers: ReadonlyMap<string, Exter
   const callee = call.call.callee;
   if (callee.type === 'Identifier') return helpers.get(callee.name);
   if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
-  // `prompts.confirm(...)` with `import * as prompts from './prompts.js'`.
-  if (callee.object.type === 'Identifier' && analysis.importedNames.get(callee.object.name)?.imported === '*')
-    return helpers.get(`${callee.object.name}.${callee.property.name}`);
+  // `prompts.confirm(...)` with `import * as prompts from './prompts.js'` (or `const prompts = await import(...)`).
+  if (callee.object.type === 'Identifier') {
+    const whole = helpers.get(`${callee.object.name}.${callee.property.name}`);
+    if (analysis.importedNames.get(callee.object.name)?.imported === '*' || whole?.dynamic) return whole;
+  }
   const cls = receiverResolver(analysis.index, analysis.importedNames).classOf(callee.object, call.functions);
   if (!cls || cls === 'other' || !('imported' in cls)) return undefined;
   const local = [...analysis.importedNames].find(([, i]) => i.from === cls.from && i.imported === cls.imported)?.[0];

@@ -734,10 +734,10 @@ export const REFUSAL_CODES = {
         next: 'run the codemod on this module together with the modules whose handlers call `{{helper}}()` (through its own class, not an interface); or {{step}}; then run the codemod again.',
       },
       exportedDynamicCall: {
-        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
-          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split: it is split only once every call of it can, so it stays whole.',
-        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} loads its module with import() without binding it by name (`const { x } = await import(...)`), so its call cannot follow the split: it is split only once every call of it can, so it stays whole.',
+        next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
@@ -797,16 +797,16 @@ export const REFUSAL_CODES = {
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
       keptWholeDynamic: {
-        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
-          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split, so it stays whole and cannot suspend this handler.',
-        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but {{callFile}}:{{fileLine}} loads its module with import() without binding it by name (`const { x } = await import(...)`), so its call cannot follow the split, so it stays whole and cannot suspend this handler.',
+        next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
       otherModuleDynamic: {
-        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() — import it statically, then run again',
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() unnamed — bind it by name here, then run again',
         reason:
-          'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
-        next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
+          "this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which it takes from its module with import() other than by name in this function (the whole module, or a name bound elsewhere): its call cannot follow the helper's split, so it cannot suspend this handler.",
+        next: 'bind `{{helper}}` by name in this handler (`const { {{helper}} } = await import(...)` before the call), or import it statically; then run the codemod again.',
       },
       otherModuleWrapped: {
         marker: '`{{wrapper}}()` is not split: {{short}} — change that, then run again',
@@ -821,10 +821,10 @@ export const REFUSAL_CODES = {
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
       otherModuleWrappedDynamic: {
-        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
-          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: {{callFile}}:{{fileLine}} takes it from its module with import(), a call that cannot follow its split.',
-        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: {{callFile}}:{{fileLine}} loads its module with import() without binding it by name (`const { x } = await import(...)`), so its call cannot follow the split.',
+        next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
       otherModuleWrappedImport: {
         marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() here — import it statically, then run again',
