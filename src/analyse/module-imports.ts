@@ -123,3 +123,9 @@ export function literalImport(init: Node | null | undefined): { from: string; at
     call.type === 'ImportExpression' ? call.source : call.type === 'CallExpression' && call.callee.type === 'Import' ? call.arguments[0] : undefined;
   return specifier?.type === 'StringLiteral' ? { from: specifier.value, at: call.start! } : undefined;
 }
+
+/** `(await import('./m'))`, the object of a member read: the name the module's helpers are known by there (`import('./m')`). */
+export function inlineLoad(object: Node): { name: string; from: string } | undefined {
+  const load = literalImport(object.type === 'ParenthesizedExpression' ? object.expression : object);
+  return load && { name: `import(${load.from})`, from: load.from };
+}

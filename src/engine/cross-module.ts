@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { walk } from '../analyse/ast.ts';
-import { literalImport } from '../analyse/module-imports.ts';
+import { inlineLoad, literalImport } from '../analyse/module-imports.ts';
 import { handedInstances, type HandedInstance } from '../analyse/registry-links.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { ExternalHelper, HeldBack, PlanOptions, RefusedCall } from '../plan/plan-options.ts';
@@ -292,6 +292,12 @@ function dynamicImports(program: FileAnalysis['program']): { names: FileAnalysis
   const followed = new Set<number>();
   const whole = new Set<string>();
   walk(program, (node) => {
+    // `(await import('./m')).confirm(...)`: the module, read whole where it is loaded.
+    const inline = node.type === 'MemberExpression' ? inlineLoad(node.object) : undefined;
+    if (inline) {
+      names.set(inline.name, { from: inline.from, imported: '*' });
+      whole.add(inline.name);
+    }
     if (node.type !== 'VariableDeclarator') return undefined;
     const load = literalImport(node.init);
     if (!load) return undefined;
@@ -455,6 +461,9 @@ async function refuseUnmigratedCalls(
         if (own) refused.heldBack.set(absolutePath, { ...refused.heldBack.get(absolutePath), [own.handler!]: heldBackOf(own) });
         const site = own ?? marked[0];
         if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
+        // No handler's refusal to name: a call in a function no handler asks through (an exported one other modules call).
+        else if (!site && call.line && !refused.calls.has(key))
+          refused.calls.set(key, { file: index.display(absolutePath), line: call.line, code: '', outside: true });
       }
     }),
   );

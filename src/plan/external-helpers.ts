@@ -4,7 +4,7 @@
 // call of it, in every module, migrates: each module reports its calls (FilePlan.externalCalls).
 import type { Node } from '@babel/types';
 import { walk } from '../analyse/ast.ts';
-import { literalImport } from '../analyse/module-imports.ts';
+import { inlineLoad, literalImport } from '../analyse/module-imports.ts';
 import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
@@ -56,7 +56,7 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
   if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
   const kept = external.keptWhole;
   if (kept && !external.dynamic) {
-    return refuse('via-helper', kept.dynamic ? 'keptWholeDynamic' : 'keptWhole', {
+    return refuse('via-helper', kept.dynamic ? 'keptWholeDynamic' : kept.outside ? 'keptWholeOutside' : 'keptWhole', {
       helper: external.name,
       helperFile: external.file,
       helperLine: String(external.line),
@@ -147,6 +147,7 @@ function wrappedRefusal(external: ExternalHelper, wrapper: string, why: WrappedW
   const kept = why.kept;
   if (!kept) return refuse('via-helper', 'otherModuleWrappedWhole', where);
   const call = { helperFile: external.file, helperLine: String(external.line), file: kept.file, callFile: kept.file, fileLine: String(kept.line) };
+  if (kept.outside) return refuse('via-helper', 'otherModuleWrappedOutside', { helper: external.name, wrapper, ...call });
   return kept.dynamic
     ? refuse('via-helper', 'otherModuleWrappedDynamic', { helper: external.name, wrapper, ...call })
     : refuse('via-helper', 'otherModuleWrappedKept', { helper: external.name, wrapper, ...call, code: kept.code });
@@ -173,18 +174,19 @@ export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSit
  * handler, the function passed around, a call of a method of that name on an object nothing
  * here explains. Each keeps the helper whole (the engine splits it only if none is left).
  */
-function externalLeftovers(file: FilePlanning): Array<{ file: string; name: string; migrated: false }> {
+function externalLeftovers(file: FilePlanning): Array<{ file: string; name: string; migrated: false; line?: number }> {
   const helpers = file.options.externalHelpers;
   if (!helpers || helpers.size === 0) return [];
   const asked = new Set<Node>(file.externalVia.map((e) => e.call ?? e.site.call));
-  const out: Array<{ file: string; name: string; migrated: false }> = [];
+  const out: Array<{ file: string; name: string; migrated: false; line?: number }> = [];
   const methods = new Map<string, ExternalHelper[]>();
   for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);
   for (const call of callGraphOf(file.analysis.index).calls) {
     if (asked.has(call.call)) continue;
     const known = externalHelperOf(file, helpers, call);
-    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false });
-    else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
+    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false, line: call.call.loc!.start.line });
+    else if (!known && call.member)
+      for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false, line: call.call.loc!.start.line });
   }
   // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
   const callees = new Set<Node>(file.externalVia.map((e) => ((e.call ?? e.site.call) as { callee: Node }).callee));
@@ -196,7 +198,7 @@ function externalLeftovers(file: FilePlanning): Array<{ file: string; name: stri
       return undefined;
     // Where `const { confirm } = await import(...)` binds it, as an import specifier would.
     if (parent?.type === 'ObjectProperty' && literalImport(parents[parents.length - 3] && declaratorInit(parents[parents.length - 3]!))) return undefined;
-    out.push({ file: h.file, name: h.name, migrated: false });
+    out.push({ file: h.file, name: h.name, migrated: false, line: node.loc!.start.line });
     return undefined;
   });
   return out;
@@ -209,9 +211,10 @@ function externalHelperOf(file: FilePlanning, helpers: ReadonlyMap<string, Exter
   if (callee.type === 'Identifier') return helpers.get(callee.name);
   if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
   // `prompts.confirm(...)` with `import * as prompts from './prompts.js'` (or `const prompts = await import(...)`).
-  if (callee.object.type === 'Identifier') {
-    const whole = helpers.get(`${callee.object.name}.${callee.property.name}`);
-    if (analysis.importedNames.get(callee.object.name)?.imported === '*' || whole?.dynamic) return whole;
+  const module = callee.object.type === 'Identifier' ? callee.object.name : inlineLoad(callee.object)?.name;
+  if (module) {
+    const whole = helpers.get(`${module}.${callee.property.name}`);
+    if (analysis.importedNames.get(module)?.imported === '*' || whole?.dynamic) return whole;
   }
   const cls = receiverResolver(analysis.index, analysis.importedNames).classOf(callee.object, call.functions);
   if (!cls || cls === 'other' || !('imported' in cls)) return undefined;

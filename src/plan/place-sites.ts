@@ -175,7 +175,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string'
         ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit'), ...innermostWhy(tree, first) })
         : kept
-          ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+          ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : kept.outside ? 'exportedCallOutside' : 'exportedCallRefused', {
               helper: first,
               file: kept.file,
               callFile: kept.file,

@@ -35,6 +35,8 @@ export interface RefusedCall {
   code: string;
   /** The file takes the helper with import() at that line (no handler's refusal to name). */
   dynamic?: true;
+  /** The call at that line is in a function no handler asks through (an exported one other modules call): no handler's refusal to name. */
+  outside?: true;
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */

@@ -739,6 +739,12 @@ export const REFUSAL_CODES = {
           'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} loads its module with import() without binding it by name (`const { x } = await import(...)`), so its call cannot follow the split: it is split only once every call of it can, so it stays whole.',
         next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
+      exportedCallOutside: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} calls it outside a handler — call it in the handlers',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but its call at {{callFile}}:{{fileLine}} is in a function no handler there asks through (one other modules call is not split for them): it is split only once every call of it can, so it stays whole.',
+        next: "move the call into the handlers that reach that function, or hand them the function's work after it; then run the codemod again.",
+      },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:
@@ -796,6 +802,12 @@ export const REFUSAL_CODES = {
           'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}), so it stays whole and cannot suspend this handler.',
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
+      keptWholeOutside: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} calls it outside a handler — call it in the handlers',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} is in a function no handler there asks through, so it stays whole and cannot suspend this handler.',
+        next: "move the call into the handlers that reach that function, or hand them the function's work after it; then run the codemod again.",
+      },
       keptWholeDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
@@ -819,6 +831,12 @@ export const REFUSAL_CODES = {
         reason:
           'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}).',
         next: 'fix that call first (see its marker), then run the codemod again.',
+      },
+      otherModuleWrappedOutside: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} calls it outside a handler — call it in the handlers',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: its call at {{callFile}}:{{fileLine}} is in a function no handler there asks through.',
+        next: "move the call into the handlers that reach that function, or hand them the function's work after it; then run the codemod again.",
       },
       otherModuleWrappedDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',

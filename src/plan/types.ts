@@ -242,7 +242,8 @@ export interface FilePlan {
    */
   exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
-  externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string }>;
+  /** `line`: of a use no handler asks through (a call in a function that is not split), where it is one. */
+  externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; line?: number }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
   /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */

@@ -1,0 +1,76 @@
+// Calls of a helper that may answer without asking that the split cannot follow: a call in an
+// exported function other modules' handlers call (not split for them), and a call through a
+// module loaded whole with import(). The helper stays whole, and every marker names the call
+// that keeps it so, with its line and what to do there.
+import { rm } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = checkoutScratch('maybe-ask-unfollowed-');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const put = (relative: string, text: string) => putFile(dir, relative, text);
+
+const PICK = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export async function pickRoot(server: McpServer, given?: string): Promise<string | undefined> {
+  if (given) return given;
+  const listed = await server.server.listRoots();
+  return listed.roots[0]?.uri;
+}
+`;
+
+/** A module registering `name`, whose handler finds its root through `call`, with `before` at the top. */
+function tools(name: string, before: string, call: string): string {
+  return `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+${before}
+export function register(server: McpServer): void {
+  server.registerTool('${name}', { inputSchema: z.object({ root: z.string().optional() }) }, async ({ root }) => {
+    const found = await ${call};
+    return { content: [{ type: 'text', text: found ?? 'none' }] };
+  });
+}
+`;
+}
+
+async function markers(): Promise<string[][]> {
+  const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+  expect(result.errors).toEqual([]);
+  return result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.marker ?? '']);
+}
+
+describe('a call of a helper that its split cannot follow', () => {
+  it('in an exported function other modules call is named, with its line, by every marker it causes', async () => {
+    await put('src/pick.ts', PICK);
+    await put('src/direct.ts', tools('direct', "import { pickRoot } from './pick.js';\n", 'pickRoot(server, root)'));
+    await put(
+      'src/prepare.ts',
+      "import type { McpServer } from '@modelcontextprotocol/server';\nimport { pickRoot } from './pick.js';\n\nexport async function prepare(server: McpServer, root?: string): Promise<string | undefined> {\n  const found = await pickRoot(server, root);\n  await new Promise((done) => setTimeout(done, 1));\n  return found && `${found}/app`;\n}\n",
+    );
+    await put('src/other.ts', tools('other', "import { prepare } from './prepare.js';\n", 'prepare(server, root)'));
+    const stays = '`pickRoot()` stays whole: prepare.ts:5 calls it outside a handler — call it in the handlers';
+    expect(await markers()).toEqual([
+      ['src/direct.ts', 'marked', stays],
+      ['src/pick.ts', 'marked', stays],
+    ]);
+  });
+
+  it('through a module import() loads whole is marked at the call, and the helper says where', async () => {
+    await put('src/pick.ts', PICK);
+    await put('src/direct.ts', tools('direct', "import { pickRoot } from './pick.js';\n", 'pickRoot(server, root)'));
+    await put('src/whole.ts', tools('whole', '', "(await import('./pick.js')).pickRoot(server, root)"));
+    const stays = '`pickRoot()` stays whole: whole.ts:6 loads it with import() unnamed — bind it by name there';
+    expect(await markers()).toEqual([
+      ['src/direct.ts', 'marked', stays],
+      ['src/pick.ts', 'marked', stays],
+      ['src/whole.ts', 'marked', '`pickRoot()` (pick.ts:5) comes from import() unnamed — bind it by name here, then run again'],
+    ]);
+  });
+});
