@@ -184,9 +184,10 @@ function externalLeftovers(file: FilePlanning): Array<{ file: string; name: stri
   for (const call of callGraphOf(file.analysis.index).calls) {
     if (asked.has(call.call)) continue;
     const known = externalHelperOf(file, helpers, call);
-    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false, line: call.call.loc!.start.line });
-    else if (!known && call.member)
-      for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false, line: call.call.loc!.start.line });
+    // A call in no handler (an exported function other modules call) is named by its line.
+    const outside = !file.handlers.some((h) => call.functions.includes(h.fn));
+    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false, ...(outside ? { line: call.call.loc!.start.line } : {}) });
+    else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
   }
   // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
   const callees = new Set<Node>(file.externalVia.map((e) => ((e.call ?? e.site.call) as { callee: Node }).callee));
@@ -198,7 +199,7 @@ function externalLeftovers(file: FilePlanning): Array<{ file: string; name: stri
       return undefined;
     // Where `const { confirm } = await import(...)` binds it, as an import specifier would.
     if (parent?.type === 'ObjectProperty' && literalImport(parents[parents.length - 3] && declaratorInit(parents[parents.length - 3]!))) return undefined;
-    out.push({ file: h.file, name: h.name, migrated: false, line: node.loc!.start.line });
+    out.push({ file: h.file, name: h.name, migrated: false });
     return undefined;
   });
   return out;

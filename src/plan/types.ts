@@ -242,7 +242,7 @@ export interface FilePlan {
    */
   exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
-  /** `line`: of a use no handler asks through (a call in a function that is not split), where it is one. */
+  /** `line`: of a call in no handler (in a function other modules call), which keeps the helper whole. */
   externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; line?: number }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
