@@ -73,4 +73,19 @@ describe('a call of a helper that its split cannot follow', () => {
       ['src/whole.ts', 'marked', '`pickRoot()` (pick.ts:5) comes from import() unnamed — bind it by name here, then run again'],
     ]);
   });
+
+  it('bound with import() by a statement whose other name code run once reads is marked at the call, naming that line', async () => {
+    await put('src/pick.ts', `${PICK}\nexport function note(text: string): void {\n  console.error(text);\n}\n`);
+    await put('src/direct.ts', tools('direct', "import { pickRoot } from './pick.js';\n", 'pickRoot(server, root)'));
+    const loaded = tools('loaded', '', 'pickRoot(server, root)').replace(
+      '    const found',
+      "    const { pickRoot, note } = await import('./pick.js');\n    note('looking');\n    const found",
+    );
+    await put('src/loaded.ts', loaded);
+    const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
+    expect(result.errors).toEqual([]);
+    const sites = result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.status, s.marker ?? '']);
+    expect(sites).toContainEqual(['src/loaded.ts', 'marked', '`pickRoot()` (line 6) is bound with names code run once reads — give it an import() of its own']);
+    expect(sites.find((s) => s[0] === 'src/pick.ts')![1]).toBe('marked');
+  });
 });

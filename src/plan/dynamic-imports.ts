@@ -11,6 +11,8 @@ import type { Edit } from '../core/vocabulary.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { FilePlanning } from './file-planning.ts';
+import type { Round } from './handler-rounds.ts';
+import { refuse, type Refusal } from './refusal.ts';
 
 type Property = Extract<Node, { type: 'ObjectProperty' }>;
 
@@ -20,7 +22,16 @@ type Property = Extract<Node, { type: 'ObjectProperty' }>;
  * block around it.
  */
 export function dynamicBinding(fn: FunctionNode, name: string, at: Node): Property | undefined {
-  let found: Property | undefined;
+  return dynamicLoad(fn, name, at)?.property;
+}
+
+/** The statement dynamicBinding finds the property in. */
+function dynamicDeclaration(fn: FunctionNode, name: string, at: Node): Node | undefined {
+  return dynamicLoad(fn, name, at)?.declaration;
+}
+
+function dynamicLoad(fn: FunctionNode, name: string, at: Node): { property: Property; declaration: Node } | undefined {
+  let found: { property: Property; declaration: Node } | undefined;
   walk(fn.body, (node, parents) => {
     if (found || (isFunction(node) && node !== fn)) return false;
     if (node.type !== 'VariableDeclaration' || node.declarations.length !== 1 || node.end! > at.start!) return undefined;
@@ -28,7 +39,8 @@ export function dynamicBinding(fn: FunctionNode, name: string, at: Node): Proper
     if (id.type !== 'ObjectPattern' || !literalImport(init)) return false;
     const block = parents[parents.length - 1];
     if (!block || block.start! > at.start! || at.end! > block.end!) return false;
-    found = id.properties.find((p): p is Property => p.type === 'ObjectProperty' && p.value.type === 'Identifier' && p.value.name === name);
+    const property = id.properties.find((p): p is Property => p.type === 'ObjectProperty' && p.value.type === 'Identifier' && p.value.name === name);
+    if (property) found = { property, declaration: node };
     return false;
   });
   return found;
@@ -84,4 +96,24 @@ export function dynamicHalvesEdits(file: FilePlanning, handler: HandlerSite, mig
     return property ? [{ property, halves: [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])] }] : [];
   });
   return halvesBound(file.source, handler.fn, bound, new Set(calls.map((c) => c.site.call)));
+}
+
+/**
+ * Why a handler cannot ask through a helper it binds with import(), if it cannot: the statement
+ * that binds it does not run again on the retry (code that runs once before a question reads what
+ * it binds), so the result half would not be bound there.
+ */
+export function unboundHalves(
+  imported: ReadonlyMap<string, unknown>,
+  fn: FunctionNode,
+  rounds: readonly Round[],
+  rederived: ReadonlySet<number>,
+): Refusal | undefined {
+  for (const site of rounds.flatMap((r) => r.sites)) {
+    const local = site.via && site.via.result.join('') !== '' ? dynamicallyBound(site.call, imported) : undefined;
+    const declaration = local && dynamicDeclaration(fn, local, site.call);
+    if (declaration && !rederived.has(declaration.start!))
+      return refuse('unserialisable-local', 'importedHelper', { helper: site.via!.helper, line: String(declaration.loc!.start.line) }).at(site);
+  }
+  return undefined;
 }

@@ -211,6 +211,12 @@ export const REFUSAL_CODES = {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it; or, if the call that makes it may run again on the retry, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME); then run mrtr-codemod migrate again.',
     messages: {
+      importedHelper: {
+        marker: '`{{helper}}()` (line {{line}}) is bound with names code run once reads — give it an import() of its own',
+        reason:
+          'this handler would ask through the halves of `{{helper}}()`, which it binds with import() at line {{line}}, but code that runs once before a question reads a name that statement binds: it cannot run again on the retry to bind the result half, and a function cannot travel in requestState.',
+        next: 'bind `{{helper}}` in an import() statement of its own (`const { {{helper}} } = await import(...)`), then run the codemod again.',
+      },
       caughtError: {
         marker: 'caught `{{name}}` (line {{line}}) is read after its catch asks — copy what you need to a local first',
         reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
