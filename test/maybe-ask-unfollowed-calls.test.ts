@@ -1,7 +1,7 @@
-// Calls of a helper that may answer without asking that the split cannot follow: a call in an
-// exported function other modules' handlers call (not split for them), and a call through a
-// module loaded whole with import(). The helper stays whole, and every marker names the call
-// that keeps it so, with its line and what to do there.
+// Calls of a helper that may answer without asking that its split cannot follow: one through a
+// module loaded whole with import(), and one bound by name by an import() that cannot run again
+// on the retry. The helper stays whole, and every marker names the call that keeps it so, with
+// its line and what to do there.
 import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
@@ -47,30 +47,15 @@ async function markers(): Promise<string[][]> {
 }
 
 describe('a call of a helper that its split cannot follow', () => {
-  it('in an exported function other modules call is named, with its line, by every marker it causes', async () => {
-    await put('src/pick.ts', PICK);
-    await put('src/direct.ts', tools('direct', "import { pickRoot } from './pick.js';\n", 'pickRoot(server, root)'));
-    await put(
-      'src/prepare.ts',
-      "import type { McpServer } from '@modelcontextprotocol/server';\nimport { pickRoot } from './pick.js';\n\nexport async function prepare(server: McpServer, root?: string): Promise<string | undefined> {\n  const found = await pickRoot(server, root);\n  await new Promise((done) => setTimeout(done, 1));\n  return found && `${found}/app`;\n}\n",
-    );
-    await put('src/other.ts', tools('other', "import { prepare } from './prepare.js';\n", 'prepare(server, root)'));
-    const stays = '`pickRoot()` stays whole: prepare.ts:5 calls it outside a handler — call it in the handlers';
-    expect(await markers()).toEqual([
-      ['src/direct.ts', 'marked', stays],
-      ['src/pick.ts', 'marked', stays],
-    ]);
-  });
-
   it('through a module import() loads whole is marked at the call, and the helper says where', async () => {
     await put('src/pick.ts', PICK);
     await put('src/direct.ts', tools('direct', "import { pickRoot } from './pick.js';\n", 'pickRoot(server, root)'));
     await put('src/whole.ts', tools('whole', '', "(await import('./pick.js')).pickRoot(server, root)"));
-    const stays = '`pickRoot()` stays whole: whole.ts:6 loads it with import() unnamed — bind it by name there';
+    const stays = '`pickRoot()` stays whole: whole.ts:7 loads it with import() unnamed — bind it by name there';
     expect(await markers()).toEqual([
       ['src/direct.ts', 'marked', stays],
       ['src/pick.ts', 'marked', stays],
-      ['src/whole.ts', 'marked', '`pickRoot()` (pick.ts:5) comes from import() unnamed — bind it by name here, then run again'],
+      ['src/whole.ts', 'marked', '`pickRoot()` (pick.ts:6) comes from import() unnamed — bind it by name here, then run again'],
     ]);
   });
 

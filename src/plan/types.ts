@@ -242,8 +242,7 @@ export interface FilePlan {
    */
   exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
-  /** `line`: of a call in no handler (in a function other modules call), which keeps the helper whole. */
-  externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; line?: number }>;
+  externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; unreached?: { caller: string; line: number } }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
   /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
