@@ -9,7 +9,7 @@ import { rewriteInitHooks } from './rewrite/init-hooks.ts';
 import { rewriteRegistrationGuards } from './rewrite/registration-guards.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
 import { rewriteEntryPoints, type EntryPointReport } from './rewrite/entry-points.ts';
-import { hasLineRefs, resolveLineRefs } from './plan/refusal.ts';
+import { hasLineRefs, resolveFileLineRefs, resolveLineRefs } from './plan/refusal.ts';
 import { positionMap } from './core/position-map.ts';
 
 export interface TransformResult {
@@ -52,6 +52,13 @@ export interface TransformOptions {
   heldBack?: PlanOptions['heldBack'];
   /** This file's exported helpers the engine keeps whole, with the call of each that cannot migrate. */
   keptWhole?: PlanOptions['keptWhole'];
+  /** This file's exported asking methods no handler was shown to call, with a call of that name the engine could not tie to their class. */
+  untiedCalls?: PlanOptions['untiedCalls'];
+  /**
+   * The lines of other modules markers name are left as references, for the engine to place
+   * once it knows what it writes there (src/engine/other-module-lines.ts); else their own lines.
+   */
+  otherModuleLinesLater?: boolean;
 }
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
@@ -74,6 +81,7 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.registries ? { registries: options.registries } : {}),
     ...(options.heldBack ? { heldBack: options.heldBack } : {}),
     ...(options.keptWhole ? { keptWhole: options.keptWhole } : {}),
+    ...(options.untiedCalls ? { untiedCalls: options.untiedCalls } : {}),
     ...(sitesOnly ? { sitesOnly } : {}),
   };
 }
@@ -84,13 +92,14 @@ const ALWAYS = () => true;
  * The rewritten file. A marker that names a line of the file names it where the text written
  * has it: the file is rewritten once to learn where its lines go, then with those lines.
  */
-function rewritten(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions): TransformResult {
+function rewritten(analysis: FileAnalysis, planned: FilePlan, options: TransformOptions): TransformResult {
+  const plan = options.otherModuleLinesLater ? planned : markersMapped(planned, otherModuleLinesAsGiven);
   if (!namesLines(plan)) return rewrittenOnce(analysis, plan, options);
   const first = rewrittenOnce(analysis, plan, options);
   const lineOf = positionMap(analysis.source, first.output);
   return rewrittenOnce(
     analysis,
-    withLines(plan, (line) => lineOf(line, 1).line),
+    markersMapped(plan, (text) => resolveLineRefs(text, (line) => lineOf(line, 1).line)),
     options,
   );
 }
@@ -100,14 +109,31 @@ function namesLines(plan: FilePlan): boolean {
   return plan.markers.some((m) => hasLineRefs(m.text)) || plan.handlers.some((h) => h.markers?.some((m) => hasLineRefs(m.text)));
 }
 
-/** The plan with the lines its markers name made those `lineOf` says (the planned text's own, for a plan that is not written). */
+/**
+ * The plan with the lines its markers name made those `lineOf` says (the planned text's own, for
+ * a plan that is not written), and those of other modules the lines their texts have.
+ */
 export function withLines(plan: FilePlan, lineOf: (line: number) => number = (line) => line): FilePlan {
-  const marker = <M extends { text: string }>(m: M): M => ({ ...m, text: resolveLineRefs(m.text, lineOf) });
+  return markersMapped(plan, (text) => otherModuleLinesAsGiven(resolveLineRefs(text, lineOf)));
+}
+
+function otherModuleLinesAsGiven(text: string): string {
+  return resolveFileLineRefs(text, (_, line) => line);
+}
+
+/** The plan with `map` applied to the text of each of its markers (and its sites' reasons and next steps). */
+function markersMapped(plan: FilePlan, map: (text: string) => string): FilePlan {
+  const marker = <M extends { text: string }>(m: M): M => ({ ...m, text: map(m.text) });
   return {
     ...plan,
     markers: plan.markers.map(marker),
     handlers: plan.handlers.map((h) => (h.markers ? { ...h, markers: h.markers.map(marker) } : h)),
-    sites: plan.sites.map((s) => (s.marker === undefined ? s : { ...s, marker: resolveLineRefs(s.marker, lineOf) })),
+    sites: plan.sites.map((s) => ({
+      ...s,
+      ...(s.marker === undefined ? {} : { marker: map(s.marker) }),
+      ...(s.reason === undefined ? {} : { reason: map(s.reason) }),
+      ...(s.next === undefined ? {} : { next: map(s.next) }),
+    })),
   };
 }
 

@@ -10,16 +10,16 @@
 // summary names both calls among what runs again. Run through the real client, the migrated server gives the original's
 // results, asks its questions and does its work once each, on both eras. A bracket whose release
 // is read elsewhere, or a finally that does more, is refused with markers naming the statement.
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
 import { formatSummary } from '../src/report/summary.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
-import { originalAndCopy, checkoutScratch, putFile } from './support/scratch.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
+import { migratedPair } from './support/migrated-pair.ts';
 
 const PRESS = `import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
@@ -154,28 +154,12 @@ const script = (): ClientScript => ({
   },
 });
 
-let root: string;
-let result: RunResult;
-const savedKey = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'a-test-key-of-at-least-thirty-two-bytes-0123456789';
-  root = await originalAndCopy('dispatch-bracket-', {
-    'package.json': '{ "name": "press", "private": true, "type": "module" }\n',
-    'src/press.ts': PRESS,
-    'src/server.ts': SERVER,
-  });
-  result = await runCodemod({ paths: ['src'], write: true, cwd: path.join(root, 'migrated') });
-}, 120_000);
-
-afterAll(async () => {
-  if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = savedKey;
-  await rm(root, { recursive: true, force: true });
+const pair = migratedPair('dispatch-bracket-', {
+  'package.json': '{ "name": "press", "private": true, "type": "module" }\n',
+  'src/press.ts': PRESS,
+  'src/server.ts': SERVER,
 });
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
-const load = async <T>(which: 'original' | 'migrated', file: string) => (await import(pathToFileURL(path.join(root, which, file)).href)) as T;
+const { root, read, load } = pair;
 
 async function run(which: 'original' | 'migrated', era: 'modern' | 'legacy'): Promise<Recording & { work: string[]; marks: string[] }> {
   const { createServer } = await load<ServerModule>(which, 'src/server.ts');
@@ -188,8 +172,8 @@ async function run(which: 'original' | 'migrated', era: 'modern' | 'legacy'): Pr
 
 describe('a dispatch inside a per-round bracket', () => {
   it('migrates the asking command, keeps the bracket around the dispatch and names its calls among what runs again', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
       ['src/press.ts', 44, 'migrated', undefined],
       ['src/press.ts', 50, 'migrated', undefined],
     ]);
@@ -207,12 +191,12 @@ describe('a dispatch inside a per-round bracket', () => {
     );
     expect(press).not.toContain('const server = this.requireServer()');
     expect(press).not.toContain('@mrtr-todo');
-    const rerun = result.sites.flatMap((s) => s.rerun ?? []);
+    const rerun = pair.result.sites.flatMap((s) => s.rerun ?? []);
     expect(rerun.map((c) => [c.text, c.line, c.why])).toEqual([
       ['meter.begin(command.name)', 90, 'bracket'],
       ['stop()', 98, 'bracket'],
     ]);
-    expect(formatSummary(result, { dryRun: false })).toContain('line 90: meter.begin(command.name) (a per-round bracket');
+    expect(formatSummary(pair.result, { dryRun: false })).toContain('line 90: meter.begin(command.name) (a per-round bracket');
   });
 
   it('typechecks, and a second run changes nothing', async () => {

@@ -5,18 +5,16 @@
 // and leaves each tool module's diff at its imports and its handlers. The migrated project
 // typechecks, a second run changes nothing, and its tools (the migrated ones and the one that
 // mints its own state) answer as the original's do, on both eras, through the real client.
-import { cp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
 import { unifiedPatch } from '../src/core/line-diff.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { stateModuleText } from '../src/rewrite/state-module.ts';
 import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
-import { putFile, checkoutScratch } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
+import { migratedPair } from './support/migrated-pair.ts';
 
 const CONFIRM = "{ type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }";
 
@@ -121,26 +119,8 @@ function script(): ClientScript {
 
 type ServerModule = { createServer(log: string[]): McpServer };
 
-let root: string;
-let result: RunResult;
-const saved = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'layout-test-key-0123456789abcdef0123456789';
-  root = checkoutScratch('layout-');
-  for (const [name, text] of Object.entries(PROJECT)) await putFile(path.join(root, 'original'), name, text);
-  await cp(path.join(root, 'original'), path.join(root, 'migrated'), { recursive: true });
-  const migrated = path.join(root, 'migrated');
-  result = await runCodemod({ paths: ['src'], write: true, cwd: migrated, types: false });
-});
-
-afterAll(async () => {
-  if (saved === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = saved;
-  await rm(root, { recursive: true, force: true });
-});
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
+const pair = migratedPair<ServerModule>('layout-', PROJECT, { types: false });
+const { root, read, load } = pair;
 
 /** The lines a file's diff adds and removes (no headers, no context). */
 async function changedLines(name: string): Promise<string[]> {
@@ -150,8 +130,8 @@ async function changedLines(name: string): Promise<string[]> {
 
 describe('a server built in src/server.ts, tools registered in src/tools/*.ts', () => {
   it('writes one request-state module and wires its verifier where the server is built, around the one already there', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.changed.map((c) => c.path)).toEqual([
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.changed.map((c) => c.path)).toEqual([
       'package.json',
       'src/tools/archive.ts',
       'src/tools/summarise.ts',
@@ -162,11 +142,11 @@ describe('a server built in src/server.ts, tools registered in src/tools/*.ts', 
     expect(await read('migrated', 'package.json')).toBe(
       '{ "name": "layout-demo", "private": true, "type": "module", "dependencies":{"@modelcontextprotocol/server":"^2.4.0"} }\n',
     );
-    expect(result.stateModules).toEqual([{ file: 'src/mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: ['src/server.ts'] }]);
+    expect(pair.result.stateModules).toEqual([{ file: 'src/mrtr-request-state.ts', form: 'ts', status: 'created', wiredIn: ['src/server.ts'] }]);
     // `migrate --json` says the same.
-    expect(JSON.parse(formatJsonSummary(result, { dryRun: false })).stateModules).toEqual(result.stateModules);
+    expect(JSON.parse(formatJsonSummary(pair.result, { dryRun: false })).stateModules).toEqual(pair.result.stateModules);
     expect(await read('migrated', 'src/mrtr-request-state.ts')).toBe(stateModuleText('ts'));
-    expect(result.sites.map((s) => [s.file, s.handler, s.status])).toEqual([
+    expect(pair.result.sites.map((s) => [s.file, s.handler, s.status])).toEqual([
       ['src/tools/archive.ts', 'tool:archive', 'migrated'],
       ['src/tools/summarise.ts', 'tool:summarise', 'migrated'],
     ]);
@@ -208,7 +188,6 @@ describe('a server built in src/server.ts, tools registered in src/tools/*.ts', 
   });
 
   it('answers as the original does: the migrated tools and the one that mints its own state, on both eras', async () => {
-    const load = async (which: 'original' | 'migrated') => (await import(pathToFileURL(path.join(root, which, 'src/server.ts')).href)) as ServerModule;
     const original = await load('original');
     const migrated = await load('migrated');
     const originalLog: string[] = [];

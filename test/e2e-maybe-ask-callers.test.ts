@@ -8,15 +8,13 @@
 // goes on with the value, its result half goes on with what the answer made; run through the
 // real client, the migrated server gives the original's results, asks its questions and does
 // its work once each, on both eras.
-import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
-import { originalAndCopy } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
+import { migratedPair } from './support/migrated-pair.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': '{ "name": "vault", "private": true, "type": "module" }\n',
@@ -133,24 +131,8 @@ const ROOTS: ClientScript['roots'] = [{ uri: 'file:///srv/app', name: 'app' }, {
 
 type ServerModule = { createServer(log: string[]): McpServer };
 
-let root: string;
-let result: RunResult;
-const savedKey = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'maybe-ask-callers-test-key-0123456789abcdef0123';
-  root = await originalAndCopy('maybe-ask-callers-', PROJECT);
-  result = await runCodemod({ paths: ['src'], write: true, cwd: path.join(root, 'migrated') });
-}, 120_000);
-
-afterAll(async () => {
-  if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = savedKey;
-  await rm(root, { recursive: true, force: true });
-});
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
-const load = async (which: 'original' | 'migrated') => (await import(pathToFileURL(path.join(root, which, 'src/server.ts')).href)) as ServerModule;
+const pair = migratedPair<ServerModule>('maybe-ask-callers-', PROJECT);
+const { root, read, load } = pair;
 const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
 /** The calls run on one server, with the effects it logged; `declaresRoots: false` for a client that does not declare roots. */
@@ -176,8 +158,8 @@ async function expectSameOnBothEras(original: Recording & { log: string[] }, dec
 
 describe('helpers that do more with the value of a helper that may answer without asking', () => {
   it('are split frame by frame: each request half hands the question on or goes on with the value', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/roots.ts', 'migrated', undefined]]);
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/roots.ts', 'migrated', undefined]]);
     const roots = await read('migrated', 'src/shared/roots.ts');
     expect(roots).toContain(
       [

@@ -6,15 +6,13 @@
 // into a request half that keeps the try up to the question and a result half that re-enters it;
 // run through the real client, the migrated server gives the original's results, asks its
 // questions and does its work once each, on both eras, on every path through the try.
-import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
-import { originalAndCopy } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
+import { migratedPair } from './support/migrated-pair.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': '{ "name": "linter", "private": true, "type": "module" }\n',
@@ -154,24 +152,8 @@ const ROOTS: Record<string, ClientScript['roots']> = {
 
 type ServerModule = { createServer(log: string[]): McpServer };
 
-let root: string;
-let result: RunResult;
-const savedKey = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'maybe-ask-try-test-key-0123456789abcdef012345';
-  root = await originalAndCopy('maybe-ask-try-', PROJECT);
-  result = await runCodemod({ paths: ['src'], write: true, cwd: path.join(root, 'migrated') });
-}, 120_000);
-
-afterAll(async () => {
-  if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = savedKey;
-  await rm(root, { recursive: true, force: true });
-});
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
-const load = async (which: 'original' | 'migrated') => (await import(pathToFileURL(path.join(root, which, 'src/server.ts')).href)) as ServerModule;
+const pair = migratedPair<ServerModule>('maybe-ask-try-', PROJECT);
+const { root, read, load } = pair;
 const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
 /** The calls run on one server, with the effects it logged; `roots: false` for a client that does not declare roots. */
@@ -198,8 +180,8 @@ async function expectSameOnBothEras(original: Recording & { log: string[] }, roo
 
 describe('a helper whose question is inside a try, called from tools in other modules', () => {
   it('is split into a request half that keeps the try up to the question and a result half that re-enters it', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/workspace.ts', 'migrated', undefined]]);
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/workspace.ts', 'migrated', undefined]]);
     const workspace = await read('migrated', 'src/shared/workspace.ts');
     expect(workspace).toContain(
       'export async function findWorkspaceRequest(server: McpServer, catalog: Catalog, root: string | undefined, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: Workspace }> {',

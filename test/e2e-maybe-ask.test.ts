@@ -5,16 +5,13 @@
 // every calling handler asks through their halves; run through the real client, the migrated
 // server gives the original's results, asks its questions and does its work once each, on both
 // eras, including the calls a helper answers without asking.
-import { rm } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
-import { originalAndCopy } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
+import { migratedPair } from './support/migrated-pair.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': '{ "name": "planner", "private": true, "type": "module" }\n',
@@ -191,25 +188,11 @@ function script(): ClientScript {
 
 type ServerModule = { createServer(log: string[]): McpServer };
 
-let root: string;
-let result: RunResult;
-const savedKey = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'maybe-ask-test-key-0123456789abcdef0123456789';
-  root = await originalAndCopy('maybe-ask-', PROJECT);
-  result = await runCodemod({ paths: ['src'], write: true, cwd: path.join(root, 'migrated') });
-}, 120_000);
-
-afterAll(async () => {
-  if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = savedKey;
+const pair = migratedPair<ServerModule>('maybe-ask-', PROJECT);
+const { root, read, load } = pair;
+afterAll(() => {
   delete process.env.PLANNER_PROJECT;
-  await rm(root, { recursive: true, force: true });
 });
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
-const load = async (which: 'original' | 'migrated') => (await import(pathToFileURL(path.join(root, which, 'src/server.ts')).href)) as ServerModule;
 
 /** The calls run on one server, with the effects it logged. */
 async function run(server: ServerModule, era: 'modern' | 'legacy'): Promise<Recording & { log: string[] }> {
@@ -220,8 +203,8 @@ async function run(server: ServerModule, era: 'modern' | 'legacy'): Promise<Reco
 
 describe('helpers that may answer without asking, shared by tools in several modules', () => {
   it('are split once, and every calling handler, in each module, asks through their halves', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
       ['src/shared/choose.ts', 'migrated', undefined],
       ['src/shared/choose.ts', 'migrated', undefined],
     ]);

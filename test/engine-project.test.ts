@@ -243,10 +243,10 @@ describe('a helper module that asks', () => {
       ['src/confirm.ts', 4, 'in-helper'],
       ['src/tools.ts', 6, 'via-helper'],
     ]);
-    expect(result.sites[1]!.reason).toContain('this handler reaches a server→client request through `confirm()` (src/confirm.ts:4)');
+    expect(result.sites[1]!.reason).toContain('this handler reaches a server→client request through `confirm()` (src/confirm.ts:5)');
     const tools = result.changed.find((c) => c.path === 'src/tools.ts')!;
     expect(tools.output).toContain(
-      "    // @mrtr-todo(via-helper): `confirm()` asks at confirm.ts:4 — build inputRequired.elicit(...) in it, ask in the handler\n    if (!(await ask(ctx, 'Wipe?')))",
+      "    // @mrtr-todo(via-helper): `confirm()` asks at confirm.ts:5 — build inputRequired.elicit(...) in it, ask in the handler\n    if (!(await ask(ctx, 'Wipe?')))",
     );
   });
 
@@ -264,10 +264,10 @@ describe('a helper module that asks', () => {
     expect(result.errors).toEqual([]);
     const viaHelper = result.sites.filter((s) => s.code === 'via-helper');
     expect(viaHelper.map((s) => s.file)).toEqual(['src/a.ts', 'src/b.ts']);
-    expect(viaHelper[0]!.reason).toContain('through `confirm()` (src/ask/index.ts:4)');
-    expect(viaHelper[1]!.reason).toContain('through `prompt()` (src/prompt.ts:4)');
-    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('// @mrtr-todo(via-helper): `confirm()` asks at index.ts:4 — ');
-    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('// @mrtr-todo(via-helper): `prompt()` asks at prompt.ts:4 — ');
+    expect(viaHelper[0]!.reason).toContain('through `confirm()` (src/ask/index.ts:5)');
+    expect(viaHelper[1]!.reason).toContain('through `prompt()` (src/prompt.ts:5)');
+    expect(result.changed.find((c) => c.path === 'src/a.ts')!.output).toContain('// @mrtr-todo(via-helper): `confirm()` asks at index.ts:5 — ');
+    expect(result.changed.find((c) => c.path === 'src/b.ts')!.output).toContain('// @mrtr-todo(via-helper): `prompt()` asks at prompt.ts:5 — ');
   });
 
   it('has the handlers that call it transformed again together, so their type questions share one round', async () => {

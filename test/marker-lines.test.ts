@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { markersInComment } from '../src/analyse/markers.ts';
 import { parseSource } from '../src/analyse/parse.ts';
-import { MAKER_MAX, MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, resolveLineRefs, type RefusalCode } from '../src/plan/refusal.ts';
+import { MAKER_MAX, MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, resolveFileLineRefs, resolveLineRefs, type RefusalCode } from '../src/plan/refusal.ts';
 import { markerComment } from '../src/rewrite/edits/marker-comment.ts';
 import { transformSource } from '../src/transform.ts';
 
@@ -37,7 +37,14 @@ const messages = Object.entries(REFUSAL_CODES).flatMap(([code, entry]) =>
 describe('a marker line', () => {
   it.each(messages)('%s/%s is at most 160 characters with the longest values', (code, id) => {
     const refusal = (refuse as (c: string, i: string, d: object) => ReturnType<typeof refuse>)(code, id, data);
-    const line = markerComment({ indent: '', code, text: resolveLineRefs(markerLine(refusal, AT), (n) => n) });
+    const line = markerComment({
+      indent: '',
+      code,
+      text: resolveFileLineRefs(
+        resolveLineRefs(markerLine(refusal, AT), (n) => n),
+        (_, n) => n,
+      ),
+    });
     expect(line.length, line).toBeLessThanOrEqual(160);
     expect(line).toMatch(/ — \S/); // a next step follows what blocks
     expect(line).not.toContain(' Next: ');

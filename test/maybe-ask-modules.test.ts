@@ -419,8 +419,10 @@ describe('a helper kept whole because a caller holds a connection across its que
     );
     expect(tools[7]).toBe('    const boards = await openBoards();');
     expect(result.sites[0]!.next).toContain('declare it idempotent (--idempotent openBoards');
+    // The refused call's line in card-tools.ts as written, below its own marker.
+    expect(tools[11]).toContain('pickBoard(');
     expect((await read('src/pick-board.ts')).split('\n')[10]).toBe(
-      '  // @mrtr-todo(in-helper): `pickBoard()` stays whole: card-tools.ts:11 is refused (unserialisable-local) — fix that first',
+      '  // @mrtr-todo(in-helper): `pickBoard()` stays whole: card-tools.ts:12 is refused (unserialisable-local) — fix that first',
     );
   });
 

@@ -6,7 +6,7 @@ import { findHandlers, type HandlerSite, type ImportedRegistration } from './fin
 import { registryHandlers, withRegistryHandlers } from './registry-declarations.ts';
 import { findRegistries, type Registry } from './tool-registries.ts';
 import { findLegacySites, findUrlElicitationThrows, type LegacySite, type UrlElicitationThrow } from './find-sites.ts';
-import { dialectOf, parseSource } from './parse.ts';
+import { dialectOf, ParseFailure, parseSource } from './parse.ts';
 import { SERVER_PACKAGE } from './sdk-surface.ts';
 
 export interface FileAnalysis {
@@ -47,6 +47,16 @@ export interface FileAnalysis {
   importedNames: Map<string, { from: string; imported: string }>;
   /** Offset just after the last top-level import: where generated helpers go. */
   afterImports: number;
+}
+
+/** The file's analysis, or undefined when its text does not parse (for a pass that leaves such a text as it is). */
+export function analyseIfParses(source: string, fileName: string): FileAnalysis | undefined {
+  try {
+    return analyseFile(source, fileName);
+  } catch (error) {
+    if (error instanceof ParseFailure) return undefined;
+    throw error;
+  }
 }
 
 export function analyseFile(source: string, fileName: string): FileAnalysis {

@@ -44,6 +44,9 @@ export interface BlockedDispatch {
   method: string;
   why: string;
   fix: string;
+  /** The handler that dispatches, and the methods of this module it would reach (kept whole: the dispatch calls them by name). */
+  handler: HandlerSite;
+  methods: FunctionNode[];
 }
 
 /**
@@ -66,15 +69,20 @@ export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly Han
     const signature = interfaceMethod(analysis, through.typeName, through.method);
     const why = through.blocked ?? (signature ? unmatchedArguments(through, signature) : noSignature(through));
     if (why) {
-      blocked.push({ method: through.method, ...why });
+      blocked.push({ method: through.method, ...why, handler, methods: methods.map((m) => m.method) });
       continue;
     }
     for (const { cls, method } of methods) {
       // Its context would take the place of an argument: it stays a helper (marked, if it asks).
+      // One that reads fewer arguments than the call passes takes the rest, unread, before it.
       const width = signature!.parameters.length;
-      if (argumentParams(method).length !== width) {
+      const own = argumentParams(method).length;
+      const fillers = own < width ? fillerParams(analysis.source, signature!.parameters.slice(own)) : undefined;
+      if (own > width || (own < width && !fillers)) {
         blocked.push({
           method: through.method,
+          handler,
+          methods: [method],
           call: through.calls[0]!.call,
           why: `\`${cls.id!.name}.${through.method}()\` takes ${argumentParams(method).length} parameter(s) where the call passes ${width} argument(s), so a context added after the last of each would not meet.`,
           fix: 'give it the parameters the call passes',
@@ -88,9 +96,10 @@ export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly Han
           nameText: `this.${through.key}`,
           call: method,
           fn: method,
-          ctxIndex: argumentParams(method).length,
+          ctxIndex: width,
           ancestors: handler.ancestors,
           contextType: 'ServerContext',
+          ...(fillers ? { fillers } : {}),
         },
         calls: [],
         signature: signature!,
@@ -105,7 +114,7 @@ export function dispatchedMethods(analysis: FileAnalysis, handlers: readonly Han
 }
 
 /** Why a dispatch through an object of type `typeName` cannot name the method's new signature. */
-function noSignature(through: Through): Omit<BlockedDispatch, 'method'> {
+function noSignature(through: Through): Omit<BlockedDispatch, 'method' | 'handler' | 'methods'> {
   return {
     call: through.calls[0]!.call,
     why: `\`${through.typeName}\`, the type of the object it calls, is not an interface of this module declaring \`${through.method}()\` as returning a Promise, so the method could not be declared to take the context and return a question.`,
@@ -114,7 +123,7 @@ function noSignature(through: Through): Omit<BlockedDispatch, 'method'> {
 }
 
 /** Why the context added after the last argument of the calls would not be the interface's added parameter: their counts differ. */
-function unmatchedArguments(through: Through, signature: MethodSignature): Omit<BlockedDispatch, 'method'> | undefined {
+function unmatchedArguments(through: Through, signature: MethodSignature): Omit<BlockedDispatch, 'method' | 'handler' | 'methods'> | undefined {
   if (through.calls.every((c) => c.call.arguments.length === signature.parameters.length)) return undefined;
   return {
     call: through.calls[0]!.call,
@@ -132,7 +141,7 @@ interface Through {
   /** The per-round brackets around the calls, acquired and released on each round. */
   rerun: BracketCall[];
   /** The first call the handler cannot hand its context through, and why. */
-  blocked?: Omit<BlockedDispatch, 'method'>;
+  blocked?: Omit<BlockedDispatch, 'method' | 'handler' | 'methods'>;
 }
 
 /** How a handler dispatches: through a parameter of a function around it, typed by a named type. */
@@ -188,6 +197,24 @@ function parameterType(handler: HandlerSite, name: string): string | undefined {
       : undefined;
   }
   return undefined;
+}
+
+/**
+ * The interface's parameters a method does not declare, as it takes them before its context:
+ * named with a `_` (unread), required, `undefined` admitted where the interface's is optional
+ * (`signal?: AbortSignal` → `_signal: AbortSignal | undefined`). Undefined when one is not a
+ * plain name with a written type.
+ */
+function fillerParams(source: string, params: MethodSignature['parameters']): string[] | undefined {
+  const out: string[] = [];
+  for (const p of params) {
+    const annotation = p.type === 'Identifier' && p.typeAnnotation?.type === 'TSTypeAnnotation' ? p.typeAnnotation.typeAnnotation : undefined;
+    if (p.type !== 'Identifier' || !annotation) return undefined;
+    const written = source.slice(annotation.start!, annotation.end!);
+    const type = /=>/.test(written) ? `(${written})` : written;
+    out.push(`_${p.name}: ${p.optional && !/\bundefined\b/.test(type) ? `${type} | undefined` : type}`);
+  }
+  return out;
 }
 
 /** A call whose answer the handler returns as it is. */

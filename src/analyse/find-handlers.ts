@@ -38,6 +38,11 @@ export interface HandlerSite {
    */
   contextType?: string;
   /**
+   * Parameters written before an added context, where the function takes fewer than `ctxIndex`
+   * (a command method dispatched with more arguments than it reads: see command-dispatch.ts).
+   */
+  fillers?: string[];
+  /**
    * The registry's own type for its handlers when it puts typed arguments first, and the SDK
    * calls this one with its context alone (see registry-handler-type.ts): a context parameter
    * added to it would not typecheck.

@@ -21,6 +21,7 @@ import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
 import { displayPath, readSource } from './source-files.ts';
 import { RegistryModules } from './registry-modules.ts';
+import { findUntiedCalls } from './untied-calls.ts';
 import type { Placement, StateModules } from './state-modules.ts';
 
 /** What the cross-module pass works with, of its run. */
@@ -56,7 +57,7 @@ interface AgainFile {
   widenDefiners?: string[];
   registeredAs?: Registered[];
   registries?: TransformOptions['registries'];
-  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole'>;
+  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole' | 'untiedCalls'>;
 }
 
 /**
@@ -101,6 +102,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   );
   const again = filesToTransformAgain(run, index, approved, importers, helpers, definers, (file, callee) => registryModules.of(file, [callee])?.[0]?.shapes);
   sayWhyKeptWhole(run, again, refused, helpers, approved);
+  sayUntiedCalls(run, again, refused, helpers, approved);
   for (const [module, found] of registries) {
     const known = run.candidates.get(module)!;
     const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
@@ -249,6 +251,25 @@ function sayWhyKeptWhole(
     const known = run.candidates.get(module)!;
     const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
     again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, keptWhole } });
+  }
+}
+
+/** Tells each helper's module the calls of its exported methods no handler was shown to call that the run could not tie to their class. */
+function sayUntiedCalls(
+  run: CrossModuleRun,
+  again: Map<string, AgainFile>,
+  refused: RefusedSplits,
+  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  approved: ReadonlySet<string>,
+): void {
+  const uncalled = (module: string, h: ExportedHelper) =>
+    h.split && h.name.includes('.') && !approved.has(helperKey(module, h.name)) && !refused.calls.has(helperKey(module, h.name));
+  const methods = new Map([...helpers].map(([module, list]) => [module, list.filter((h) => uncalled(module, h)).map((h) => h.name)] as const));
+  const found = findUntiedCalls({ cwd: run.cwd, files: run.discovery.files, candidates: run.candidates, maxFileBytes: run.maxFileBytes }, methods);
+  for (const [module, untiedCalls] of found) {
+    const known = run.candidates.get(module)!;
+    const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+    again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, untiedCalls } });
   }
 }
 

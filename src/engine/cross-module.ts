@@ -66,21 +66,25 @@ export class AskingHelperIndex {
    * The helpers (their keys) a file reaches in ways whose calls the pass cannot follow, so that
    * their split would leave those calls naming a function that is gone: a namespace import of
    * their module (`prompts.confirm(...)`), a re-export (`export * from './prompts.js'`, whose
-   * importers are not looked at), a dynamic `import()` or a `require()` of it (with its line).
+   * importers are not looked at; a class re-exported keeps its name, so its methods' halves
+   * follow), a dynamic `import()` or a `require()` of it (with its line).
    */
   unfollowedIn(file: string, source: string): Array<{ key: string; dynamicAt?: number }> {
     const links = this.linksOf(file, source);
     if (!links) return [];
     const dir = path.dirname(file);
     const keys: Array<{ key: string; dynamicAt?: number }> = [];
-    const all = (specifier: string, only?: (owner: string) => boolean, dynamicAt?: number) => {
+    const all = (specifier: string, only?: (owner: string, method: string | undefined) => boolean, dynamicAt?: number) => {
       const module = specifier.startsWith('.') ? this.moduleOf(dir, specifier) : undefined;
       if (!module) return;
-      for (const h of this.helpers.get(module)!)
-        if (!only || only(h.name.split('.')[0]!)) keys.push({ key: helperKey(module, h.name), ...(dynamicAt ? { dynamicAt } : {}) });
+      for (const h of this.helpers.get(module)!) {
+        const [owner, method] = h.name.split('.') as [string, string | undefined];
+        if (!only || only(owner, method)) keys.push({ key: helperKey(module, h.name), ...(dynamicAt ? { dynamicAt } : {}) });
+      }
     };
     for (const { from, imported } of links.importedNames.values()) if (imported === '*') all(from);
-    for (const { from, names } of links.reexports) all(from, names && ((owner) => names.has(owner)));
+    // A class's methods keep their class's name when split: a re-export of the class still reaches their halves.
+    for (const { from, names, namespace } of links.reexports) all(from, (owner, method) => (namespace || !method) && (!names || names.has(owner)));
     for (const m of source.matchAll(DYNAMIC_REFERENCE)) all(m[2]!, undefined, lineAt(source, m.index));
     return keys;
   }
@@ -94,7 +98,7 @@ export class AskingHelperIndex {
       const links = this.linksOf(absolutePath, source);
       for (const r of links?.reexports ?? []) {
         const module = r.from.startsWith('.') ? this.moduleOf(path.dirname(absolutePath), r.from) : undefined;
-        if (!module) continue;
+        if (!module || r.namespace) continue;
         this.reexporters.set(absolutePath, [...(this.reexporters.get(absolutePath) ?? []), { module, ...(r.renamed ? { renamed: r.renamed } : {}) }]);
         if (r.renamed) this.names = [...new Set([...this.names, ...r.renamed.keys()])];
       }
@@ -102,13 +106,16 @@ export class AskingHelperIndex {
     return new Set(this.reexporters.keys());
   }
 
-  /** The helper an import of `imported` from a module that re-exports it names, with its module. */
-  private reexported(dir: string, from: string, imported: string): { module: string; helper: ExportedHelper } | undefined {
+  /**
+   * The helpers an import of `imported` from a module that re-exports them names, with their
+   * module: the function of that name, or the methods of the class of that name.
+   */
+  private reexported(dir: string, from: string, imported: string): { module: string; helpers: ExportedHelper[] } | undefined {
     const reexporter = moduleOf(dir, from, this.reexporters);
     for (const { module, renamed } of reexporter ? this.reexporters.get(reexporter)! : []) {
       const name = renamed ? renamed.get(imported) : imported;
-      const helper = this.helpers.get(module)!.find((h) => h.name === name);
-      if (helper) return { module, helper };
+      const helpers = this.helpers.get(module)!.filter((h) => h.name === name || h.name.startsWith(`${name}.`));
+      if (helpers.length > 0) return { module, helpers };
     }
     return undefined;
   }
@@ -140,14 +147,18 @@ export class AskingHelperIndex {
       const module = this.moduleOf(path.dirname(file), from);
       if (!module) {
         const through = this.reexported(path.dirname(file), from, imported);
-        if (through)
-          found.set(local, {
-            file: this.display(through.module),
-            line: through.helper.line,
-            name: through.helper.name,
-            module: through.module,
-            ...kindOf(through.helper),
+        for (const helper of through?.helpers ?? []) {
+          const method = helper.name.split('.')[1];
+          // A function's halves are not looked for through the re-export (unfollowedIn): it is called whole.
+          found.set(method ? `${local}.${method}` : local, {
+            file: this.display(through!.module),
+            line: helper.line,
+            name: helper.name,
+            module: through!.module,
+            ...kindOf(helper),
+            ...(method ? splitOf(helper, helperKey(through!.module, helper.name), approved) : {}),
           });
+        }
         continue;
       }
       for (const helper of this.helpers.get(module)!) {
@@ -158,13 +169,7 @@ export class AskingHelperIndex {
         }
         const [owner, method] = helper.name.split('.') as [string, string | undefined];
         if (owner !== imported) continue;
-        const split =
-          helper.split && (!approved || approved.has(helperKey(module, helper.name)))
-            ? { split: helper.split }
-            : helper.split
-              ? { proposed: helper.split }
-              : {};
-        const how = dynamic.has(local) ? { dynamic: true as const } : split;
+        const how = dynamic.has(local) ? { dynamic: true as const } : splitOf(helper, helperKey(module, helper.name), approved);
         found.set(method ? `${local}.${method}` : local, {
           file: this.display(module),
           line: helper.line,
@@ -245,8 +250,8 @@ interface ModuleLinks {
   importedRegistrations: FileAnalysis['importedRegistrations'];
   /** Instances of imported classes it hands to registries. */
   handed: HandedInstance[];
-  /** `names`: the local names re-exported (undefined: everything); `renamed`: each exported name's local one. */
-  reexports: Array<{ from: string; names?: ReadonlySet<string>; renamed?: ReadonlyMap<string, string> }>;
+  /** `names`: the local names re-exported (undefined: everything); `renamed`: each exported name's local one; `namespace`: `export * as x`. */
+  reexports: Array<{ from: string; names?: ReadonlySet<string>; renamed?: ReadonlyMap<string, string>; namespace?: true }>;
 }
 
 function moduleLinks(analysis: FileAnalysis): ModuleLinks {
@@ -254,6 +259,10 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
   for (const statement of analysis.program.body) {
     if (statement.type === 'ExportAllDeclaration') reexports.push({ from: statement.source.value });
     if (statement.type !== 'ExportNamedDeclaration' || !statement.source) continue;
+    if (statement.specifiers.some((s) => s.type === 'ExportNamespaceSpecifier')) {
+      reexports.push({ from: statement.source.value, namespace: true });
+      continue;
+    }
     const names = new Set(statement.specifiers.map((s) => (s.type === 'ExportSpecifier' ? s.local.name : '*')));
     const renamed = new Map(
       statement.specifiers.flatMap((s) =>
@@ -434,6 +443,8 @@ async function refuseUnmigratedCalls(
         if (own) refused.heldBack.set(absolutePath, { ...refused.heldBack.get(absolutePath), [own.handler!]: heldBackOf(own) });
         const site = own ?? marked[0];
         if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
+        else if (call.unreached && !refused.calls.has(key))
+          refused.calls.set(key, { file: index.display(absolutePath), line: call.unreached.line, code: '', caller: call.unreached.caller });
       }
     }),
   );
@@ -452,6 +463,12 @@ function heldBackOf(site: SiteReport): HeldBack {
 export function splitTogether(list: readonly ExportedHelper[], approved: ReadonlySet<string>): string[] {
   const refusedLines = new Set(list.filter((h) => !approved.has(h.name)).map((h) => h.line));
   return list.filter((h) => approved.has(h.name) && !refusedLines.has(h.line)).map((h) => h.name);
+}
+
+/** How a call of a helper is told of its split: made (`approved` holds its key, or nothing is approved yet) or only proposed. */
+function splitOf(helper: ExportedHelper, key: string, approved: ReadonlySet<string> | undefined): Pick<ExternalHelper, 'split' | 'proposed'> {
+  if (!helper.split) return {};
+  return !approved || approved.has(key) ? { split: helper.split } : { proposed: helper.split };
 }
 
 /** What an exported helper asks for, when its module said (the advice to its callers depends on it). */

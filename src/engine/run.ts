@@ -27,6 +27,7 @@ import { finishUpgradeOnly, runCandidate, RunningTransforms, type Candidate, typ
 import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
 import { HookRegistrars } from './hook-registrars.ts';
+import { placeOtherModuleLines } from './other-module-lines.ts';
 import { positionMap } from '../core/position-map.ts';
 import { updateManifests } from './manifests.ts';
 import { readCandidates, type ReadCandidates } from './read-candidates.ts';
@@ -102,6 +103,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   await finishTransforms(state);
   await crossModulePass({ ...state, candidates: read.candidates });
   const moduleChanges = await finishStateModules(state, read.candidates);
+  await placeOtherModuleLines(state.outcomes, options.onChanged);
   await updateManifestsOf(state, read, moduleChanges);
   return assembleResult(state, read, moduleChanges);
 }

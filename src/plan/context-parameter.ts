@@ -57,7 +57,13 @@ export function contextParameter(
   // `async () => ...` registered with an arguments schema: the arguments come first, typed
   // `unknown` beside a typed context (a factory's handler has no contextual type to give them).
   const argsName = bodyNames.has('_args') ? '_mrtrArgs' : '_args';
-  const before = handler.ctxIndex === 1 && args.length === 0 ? `${added === name ? argsName : `${argsName}: unknown`}, ` : '';
+  const filled = handler.fillers && args.length + handler.fillers.length === handler.ctxIndex ? handler.fillers : undefined;
+  if (filled?.some((f) => taken(/^[\w$]+/.exec(f)![0]))) return refuse('context-pattern', 'paramsMismatch').at(sites[0]!);
+  const before = filled
+    ? filled.map((f) => `${f}, `).join('')
+    : handler.ctxIndex === 1 && args.length === 0
+      ? `${added === name ? argsName : `${argsName}: unknown`}, `
+      : '';
   // After the last parameter, a `this` parameter too (it stays first).
   if (fn.params.length > 0) {
     const last = fn.params[fn.params.length - 1]!;

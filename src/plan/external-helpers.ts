@@ -49,6 +49,14 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
   const held = file.options.heldBack?.[handlerId(handler)];
   if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
   const kept = external.keptWhole;
+  if (kept?.caller && !external.dynamic)
+    return refuse('via-helper', 'keptWholeUnreached', {
+      helper: external.name,
+      caller: kept.caller,
+      file: kept.file,
+      callFile: kept.file,
+      fileLine: String(kept.line),
+    });
   if (kept && !external.dynamic) {
     return refuse('via-helper', kept.dynamic ? 'keptWholeDynamic' : 'keptWhole', {
       helper: external.name,
@@ -139,6 +147,7 @@ function wrappedRefusal(external: ExternalHelper, wrapper: string, why: WrappedW
   const kept = why.kept;
   if (!kept) return refuse('via-helper', 'otherModuleWrappedWhole', where);
   const call = { helperFile: external.file, helperLine: String(external.line), file: kept.file, callFile: kept.file, fileLine: String(kept.line) };
+  if (kept.caller) return refuse('via-helper', 'otherModuleWrappedUnreached', { helper: external.name, wrapper, caller: kept.caller, ...call });
   return kept.dynamic
     ? refuse('via-helper', 'otherModuleWrappedDynamic', { helper: external.name, wrapper, ...call })
     : refuse('via-helper', 'otherModuleWrappedKept', { helper: external.name, wrapper, ...call, code: kept.code });
@@ -165,17 +174,18 @@ export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSit
  * handler, the function passed around, a call of a method of that name on an object nothing
  * here explains. Each keeps the helper whole (the engine splits it only if none is left).
  */
-function externalLeftovers(file: FilePlanning): Array<{ file: string; name: string; migrated: false }> {
+function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
   const helpers = file.options.externalHelpers;
   if (!helpers || helpers.size === 0) return [];
   const asked = new Set<Node>(file.externalVia.map((e) => e.call ?? e.site.call));
-  const out: Array<{ file: string; name: string; migrated: false }> = [];
+  const out: FilePlan['externalCalls'] = [];
   const methods = new Map<string, ExternalHelper[]>();
   for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);
-  for (const call of callGraphOf(file.analysis.index).calls) {
+  const graph = callGraphOf(file.analysis.index);
+  for (const call of graph.calls) {
     if (asked.has(call.call)) continue;
     const known = externalHelperOf(file, helpers, call);
-    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false });
+    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false, ...unreachedCaller(file, call) });
     else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
   }
   // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
@@ -190,6 +200,19 @@ function externalLeftovers(file: FilePlanning): Array<{ file: string; name: stri
     return undefined;
   });
   return out;
+}
+
+/**
+ * The named function a call is made in, with the call's line, when no handler of this module
+ * makes or reaches it: what keeps the helper whole is that caller, not a handler's refusal.
+ */
+function unreachedCaller(file: FilePlanning, call: NamedCall): { unreached: { caller: string; line: number } } | Record<string, never> {
+  const graph = callGraphOf(file.analysis.index);
+  const fn = call.functions[call.functions.length - 1];
+  const name = fn && graph.nameOf(fn);
+  if (!name || file.handlers.some((h) => call.functions.includes(h.fn)) || handlersReaching(graph, file.handlers, fn)) return {};
+  const owner = graph.classOf(fn)?.id?.name;
+  return { unreached: { caller: owner ? `${owner}.${name}` : name, line: call.call.loc!.start.line } };
 }
 
 /** The other module's helper a call calls: an imported function by its local name, or a method of an instance of an imported class. */

@@ -18,6 +18,7 @@ import { delegationTo } from './delegates.ts';
 import {
   addSite,
   askingExports,
+  blockByHelper,
   blockReaching,
   exportedInline,
   exportedNameOf,
@@ -26,10 +27,13 @@ import {
   markHelper,
   markReaching,
   markThrow,
+  quotedNode,
   type FilePlanning,
 } from './file-planning.ts';
+import type { BlockedDispatch } from '../analyse/command-dispatch.ts';
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
+import type { UntiedCallIn } from './plan-options.ts';
 import { helperStep, refuse, Refusal } from './refusal.ts';
 import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
@@ -132,6 +136,12 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
           (s) => exportedNameOf(analysis, s.site.enclosing!) !== undefined && !options.splitExported?.has(exportedNameOf(analysis, s.site.enclosing!)!),
         )
       : [];
+  // A method a dispatch reaches that could not hand it the context: split, it would leave the dispatch calling a method that is gone.
+  const dispatched = file.blockedDispatches.find((b) => b.methods.some((m) => site.functions.includes(m)));
+  if (dispatched) {
+    markDispatched(file, site, dispatched);
+    return;
+  }
   const splits = typeof tree !== 'string' && pending.length === 0 && (tree.handlerCalls.length > 0 || exported.length > 0);
   // A function handlers delegate to (`return this.review(args)`) that may answer without asking
   // is migrated as a handler of its own, as before it could be split; split only if it cannot be.
@@ -174,16 +184,24 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       site,
       typeof tree === 'string'
         ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit'), ...innermostWhy(tree, first) })
-        : kept
-          ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+        : kept?.caller
+          ? refuse('in-helper', 'exportedCallerUnreached', {
               helper: first,
+              caller: kept.caller,
               file: kept.file,
               callFile: kept.file,
               fileLine: String(kept.line),
-              code: kept.code,
             })
-          : // It splits (tree is one), yet no handler of this run was shown to call it.
-            refuse('in-helper', 'exportedNoCaller', { helper: first, step: helperStep(site.kind ?? 'elicit') }),
+          : kept
+            ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+                helper: first,
+                file: kept.file,
+                callFile: kept.file,
+                fileLine: String(kept.line),
+                code: kept.code,
+              })
+            : // It splits (tree is one), yet no handler of this run was shown to call it.
+              noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
     );
   } else {
     const factory = factoryReturning(file, site);
@@ -198,6 +216,27 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
           : refuse('no-request-to-answer', 'outsideHandler'),
     );
   }
+}
+
+/** A request in a method a blocked dispatch reaches: marked, naming the dispatch, and the dispatching handler blocked. */
+function markDispatched(file: FilePlanning, site: LegacySite, b: BlockedDispatch): void {
+  const owner = callGraphOf(file.analysis.index).classOf(b.methods.find((m) => site.functions.includes(m))!)?.id?.name;
+  const helper = owner ? `${owner}.${b.method}` : b.method;
+  mark(
+    file,
+    site,
+    refuse('in-helper', 'dispatchBlocked', {
+      helper,
+      handlers: handlerId(b.handler),
+      reach: 'reaches',
+      method: b.method,
+      call: quotedNode(file.source, b.call),
+      line: String(b.call.loc!.start.line),
+      why: b.why,
+      fix: b.fix,
+    }),
+  );
+  blockByHelper(file, b.handler, helper, b.call, b.handler.ancestors);
 }
 
 /** A tree of splits placed: each helper split, each handler's call of the outermost a site it asks at. */
@@ -440,4 +479,15 @@ export function callerContext(file: FilePlanning, handler: HandlerSite): Context
   if (param && param.type !== 'Identifier') return undefined;
   const context = contextParameter(file.source, handler, [], referencedNames(handler.fn.body), file.analysis.typed);
   return context instanceof Refusal || context.paramEdit ? undefined : context;
+}
+
+/** Why an exported helper that would split stays whole with no handler shown to call it: a call the run could not tie to its class, or none. */
+function noCallerRefusal(helper: string, untied: UntiedCallIn | undefined, step: string): Refusal {
+  if (!untied) return refuse('in-helper', 'exportedNoCaller', { helper, step });
+  const at = { helper, file: untied.file, callFile: untied.file, fileLine: String(untied.line), step };
+  if (untied.type) {
+    const from = untied.from ? `, a type of ${untied.from} (outside the run)` : '';
+    return refuse('in-helper', 'exportedCalledThrough', { ...at, type: untied.type, iface: untied.type, from });
+  }
+  return refuse('in-helper', 'exportedCalledUntyped', { ...at, owner: helper.split('.')[0]! });
 }

@@ -4,6 +4,7 @@
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { ImportedRegistries } from '../analyse/registry-declarations.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
+import type { UntiedCall } from '../analyse/member-calls.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 import type { SplitShape } from './types.ts';
@@ -27,6 +28,12 @@ export interface ExternalHelper {
   keptWhole?: RefusedCall;
 }
 
+/** A call of a method by its name whose receiver is not typed as its class (untiedCalls), in a file of the run. */
+export interface UntiedCallIn extends UntiedCall {
+  /** As the run names it. */
+  file: string;
+}
+
 /** A call of another module's helper that cannot migrate: where, and the refusal of the handler that makes it. */
 export interface RefusedCall {
   /** The file of the call (as the run names it) and the line of the refused site. */
@@ -35,6 +42,8 @@ export interface RefusedCall {
   code: string;
   /** The file takes the helper with import() at that line (no handler's refusal to name). */
   dynamic?: true;
+  /** The call is made at that line in this named function, which no handler of its module reaches (`code` is empty). */
+  caller?: string;
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */
@@ -84,6 +93,8 @@ export interface PlanOptions {
   heldBack?: Readonly<Record<string, HeldBack>>;
   /** This module's exported helpers the engine keeps whole though they could be split, with the call that keeps each. */
   keptWhole?: Readonly<Record<string, RefusedCall>>;
+  /** This module's exported asking methods no handler was shown to call, with a call of the same name the engine could not tie to their class. */
+  untiedCalls?: Readonly<Record<string, UntiedCallIn>>;
   /**
    * Set when this module reaches the v1 SDK through a module of the project that stays on v1
    * (the specifier it imports it by): its sites are marked, not migrated to v2 calls.

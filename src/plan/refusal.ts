@@ -733,11 +733,29 @@ export const REFUSAL_CODES = {
           'this request is made in `{{helper}}()`, which this module exports. The codemod can split it into a request half and a result half, but only together with the handlers that call it, and it found no call of it in this run (a call through an interface type, or from a package the run leaves out, is not followed).',
         next: 'run the codemod on this module together with the modules whose handlers call `{{helper}}()` (through its own class, not an interface); or {{step}}; then run the codemod again.',
       },
+      exportedCalledThrough: {
+        marker: '`{{helper}}()` is called at {{file}}:{{fileLine}} via `{{iface}}`, not its class — edit both by hand',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split into a request half and a result half, but its call at {{callFile}}:{{fileLine}} is made through `{{type}}`{{from}}, not its class: the method keeps the contract that type gives it, so it is not split.',
+        next: 'change `{{type}}` and `{{helper}}()` together by hand, so that their callers get a request and then its answer: {{step}}.',
+      },
+      exportedCalledUntyped: {
+        marker: '`{{helper}}()` may be called at {{file}}:{{fileLine}} on an untyped receiver — type it, then run again',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for the handlers that call it, but the call at {{callFile}}:{{fileLine}} is made on a receiver with no declared type, which the run cannot tie to `{{owner}}`: it does not follow that call, so it is not split.',
+        next: 'declare that receiver as `{{owner}}` (imported from its module), then run the codemod again; or {{step}}.',
+      },
       exportedDynamicCall: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
         reason:
           'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split: it is split only once every call of it can, so it stays whole.',
         next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+      },
+      exportedCallerUnreached: {
+        marker: 'kept whole: no handler reaches its caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed); that call could not ask through its halves, so it stays whole.',
+        next: `have the handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
       },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
@@ -796,6 +814,12 @@ export const REFUSAL_CODES = {
           'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}), so it stays whole and cannot suspend this handler.',
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
+      keptWholeUnreached: {
+        marker: 'kept whole: no handler reaches its other caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()`, which would be split for its callers, but `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed), so it stays whole and cannot suspend this handler.',
+        next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
+      },
       keptWholeDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
         reason:
@@ -819,6 +843,12 @@ export const REFUSAL_CODES = {
         reason:
           'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: its call at {{callFile}}:{{fileLine}} cannot migrate ({{code}}).',
         next: 'fix that call first (see its marker), then run the codemod again.',
+      },
+      otherModuleWrappedUnreached: {
+        marker: 'kept whole: no handler reaches its other caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed).',
+        next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
       },
       otherModuleWrappedDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
@@ -1254,11 +1284,14 @@ export const MARKER_QUOTE_MAX = 32;
 const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
-/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword; `short`: a reason cut to fit), quoted whole; `more`: a count. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'more', 'short']);
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword; `short`: a reason cut to fit; `iface`: a type's name, cut to IFACE_MAX), quoted whole; `more`: a count. */
+const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'more', 'short', 'iface']);
 
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
+
+/** The longest type name a marker names as the receiver's of a call (`IElicitation`). */
+const IFACE_MAX = 14;
 
 /** The longest callee a marker names as the argument of --idempotent. */
 export const MAKER_MAX = 24;
@@ -1285,6 +1318,26 @@ export function hasLineRefs(text: string): boolean {
 }
 
 /**
+ * A line of another module's text as a marker names it until the run knows what it writes
+ * there (the engine, once every file is done): resolveFileLineRefs turns it into that line.
+ */
+function fileLineRef(file: string, line: string): string {
+  return `\uE002${file}\uE003${line}\uE004`;
+}
+
+const FILE_LINE_REF = /\uE002([^\uE003]*)\uE003(\d+)\uE004/g;
+
+/** `text` with each reference to another module's line (fileLineRef) made the line `lineOf` says it is on. */
+export function resolveFileLineRefs(text: string, lineOf: (file: string, line: number) => number): string {
+  return text.includes('\uE002') ? text.replace(FILE_LINE_REF, (_, file: string, line: string) => String(lineOf(file, Number(line)))) : text;
+}
+
+/** Whether `text` holds a reference to another module's line (fileLineRef). */
+export function hasFileLineRefs(text: string): boolean {
+  return text.includes('\uE002');
+}
+
+/**
  * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`
  * (ESLint's message syntax: the table holds the words, the call site only the site's own).
  * The marker's line quotes the site's words shortened, so that it stays one short line.
@@ -1296,12 +1349,29 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
 ): Refusal {
   const message = (REFUSAL_CODES[code] as { messages?: Record<string, RefusalMessage> }).messages![id]!;
   const values: Record<string, string> = data[0] ?? {};
-  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name]!);
+  // Another module's line, in the reason too, as the run writes it (fileLineRef).
+  const fill = (text: string) =>
+    text.replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+      name === 'fileLine'
+        ? fileLineRef(values.callFile ?? values.file ?? '', values[name]!)
+        : name === 'helperLine'
+          ? fileLineRef(values.helperFile ?? '', values[name]!)
+          : values[name]!,
+    );
   const quoted = [...message.marker.matchAll(/\{\{(\w+)\}\}/g)].filter(([, name]) => name !== 'at' && name !== 'file' && !OWN_VALUES.has(name!)).length;
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
   // Another module is named by its file name: its folder is in the reports.
   const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
-  const own = (name: string) => (name === 'line' ? lineRef(values[name]!) : name === 'short' ? shorten(values[name]!, SHORT_MAX) : values[name]!);
+  const own = (name: string) =>
+    name === 'line'
+      ? lineRef(values[name]!)
+      : name === 'fileLine'
+        ? fileLineRef(values.file ?? '', values[name]!)
+        : name === 'short'
+          ? shorten(values[name]!, SHORT_MAX)
+          : name === 'iface'
+            ? shorten(values[name]!, IFACE_MAX)
+            : values[name]!;
   const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
     name === 'at' ? whole : OWN_VALUES.has(name) || WHOLE_WORDS.has(name) ? own(name) : word(name),
   );

@@ -7,12 +7,11 @@
 // z.object(shape), annotations }, cb)`, written in the call's own layout, and the marker it
 // answers goes. A call it cannot read is left with its marker (and its handler is not migrated).
 import type { CallExpression, Comment, Node } from '@babel/types';
-import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
+import { analyseIfParses, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { codeStyleOf } from '../analyse/code-style.ts';
 import { walk } from '../analyse/ast.ts';
 import { constDeclarations, enclosingFunctions } from '../analyse/file-index.ts';
 import { moduleSystemOf } from '../analyse/module-imports.ts';
-import { ParseFailure } from '../analyse/parse.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import {
   officialRefusalAbove,
@@ -44,13 +43,8 @@ export type ModuleReader = (specifier: string) => { fileName: string; text: stri
  */
 export function rewriteToolRegistrations(source: string, fileName: string, readModule?: ModuleReader): ToolRegistrationsRewrite {
   if (!/\.\s*tool\s*\(/.test(source)) return { output: source, rewritten: 0 };
-  let analysis: FileAnalysis;
-  try {
-    analysis = analyseFile(source, fileName);
-  } catch (error) {
-    if (error instanceof ParseFailure) return { output: source, rewritten: 0 };
-    throw error;
-  }
+  const analysis = analyseIfParses(source, fileName);
+  if (!analysis) return { output: source, rewritten: 0 };
   if ([...analysis.importedNames.values()].some((i) => V1_PACKAGE.test(i.from))) return { output: source, rewritten: 0 };
   const calls = toolCalls(analysis, readModule && importedConsts(analysis, readModule));
   if (calls.length === 0) return { output: source, rewritten: 0 };
@@ -100,13 +94,7 @@ function importedConsts(analysis: FileAnalysis, readModule: ModuleReader): NonNu
 }
 
 function analysedModule(module: ReturnType<ModuleReader>): FileAnalysis | undefined {
-  if (!module) return undefined;
-  try {
-    return analyseFile(module.text, module.fileName);
-  } catch (error) {
-    if (error instanceof ParseFailure) return undefined;
-    throw error;
-  }
+  return module && analyseIfParses(module.text, module.fileName);
 }
 
 /** The edits that make one call `registerTool(name, config, cb)`. */

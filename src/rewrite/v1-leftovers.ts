@@ -6,9 +6,8 @@
 // method string. Each rewrite drops the `@mcp-codemod-error` message it answers; a leftover not
 // rewritten keeps its marker (a pattern with a key v2 has no place for, a custom method).
 import type { Comment, Node } from '@babel/types';
-import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
+import { analyseIfParses, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction } from '../analyse/ast.ts';
-import { ParseFailure } from '../analyse/parse.ts';
 import { schemaKeyedMethod, v1ContextKeys, zodNamespaceNames, type ContextKey } from '../analyse/v1-leftovers.ts';
 import { type Edit, eolOf, indentAt, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
 import { obsoleteDestructuringMarker, v2ContextProperties } from '../plan/context-parameter.ts';
@@ -27,13 +26,8 @@ export interface V1LeftoversRewrite {
 /** `source` (the official codemod's output) with the leftovers it marked and v2 has a form for rewritten. */
 export function rewriteV1Leftovers(source: string, fileName: string): V1LeftoversRewrite {
   if (!source.includes(DESTRUCTURED) && !source.includes(NON_STRING_KEY)) return { output: source, rewritten: 0 };
-  let analysis: FileAnalysis;
-  try {
-    analysis = analyseFile(source, fileName);
-  } catch (error) {
-    if (error instanceof ParseFailure) return { output: source, rewritten: 0 };
-    throw error;
-  }
+  const analysis = analyseIfParses(source, fileName);
+  if (!analysis) return { output: source, rewritten: 0 };
   const edits = [...contextPatternEdits(analysis), ...schemaKeyEdits(analysis)];
   return { output: applyEdits(source, edits.flat()), rewritten: edits.length };
 }

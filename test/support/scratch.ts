@@ -31,9 +31,14 @@ export function checkoutScratch(prefix: string): string {
  */
 export async function originalAndCopy(prefix: string, files: Readonly<Record<string, string>>): Promise<string> {
   const dir = checkoutScratch(prefix);
+  await writeOriginalAndCopy(dir, files);
+  return dir;
+}
+
+/** The project's files in `dir/original/`, and a copy of them in `dir/migrated/`. */
+export async function writeOriginalAndCopy(dir: string, files: Readonly<Record<string, string>>): Promise<void> {
   for (const [file, text] of Object.entries(files)) await putFile(path.join(dir, 'original'), file, text);
   cpSync(path.join(dir, 'original'), path.join(dir, 'migrated'), { recursive: true });
-  return dir;
 }
 
 /** For a run over files that lift no local: it must never ask for type facts. */
