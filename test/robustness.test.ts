@@ -749,6 +749,9 @@ describe('the type checker', () => {
         counts.projects = inner.programs;
         return facts;
       },
+      flush: () => inner.flush(),
+      hurry: () => inner.hurry(),
+      close: () => inner.close(),
     };
     return { provider, counts };
   }
@@ -765,6 +768,7 @@ describe('the type checker', () => {
         askedAfter.push(read);
         return inner.forFile(fileName, source, questions);
       },
+      flush: () => inner.flush(),
     };
     const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types, onText: () => void read++ });
     expect(result.sites.map((s) => [s.file, s.status])).toEqual([
@@ -811,6 +815,37 @@ describe('the type checker', () => {
     for (const n of ['a', 'b', 'c']) expect(await readFile(path.join(dir, `src/${n}.ts`), 'utf8')).toBe(result.changed[0]!.output);
     // The second run's files: two more programs, and TypeScript is not loaded again.
     expect(counts).toEqual({ loads: 1, projects: 4 });
+  });
+
+  it('holds the questions of later turns for one program until asked to answer, or nothing more comes', async () => {
+    const provider = new TsTypeFactsProvider(loadTypeScript);
+    const ask = async (file: string) => {
+      await put(file, LIFTING);
+      const fileName = path.join(dir, file);
+      const step = planOrQuestions(analyseFile(LIFTING, fileName));
+      if (!('questions' in step)) throw new Error('LIFTING asks nothing');
+      const start = step.questions.locals[0]!.start;
+      return provider.forFile(fileName, LIFTING, step.questions).then((facts) => facts.local('count', start));
+    };
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+    expect(await ask('a.ts')).toEqual({ text: 'number', jsonSafe: true });
+    expect(provider.programs).toBe(1);
+    // Asked in turns of their own (as the engine starts files), then the engine waits for them.
+    const b = ask('b.ts');
+    await nextTurn();
+    const c = ask('c.ts');
+    for (let i = 0; i < 5; i++) await nextTurn();
+    expect(provider.programs).toBe(1);
+    provider.hurry();
+    expect(await Promise.all([b, c])).toEqual([
+      { text: 'number', jsonSafe: true },
+      { text: 'number', jsonSafe: true },
+    ]);
+    expect(provider.programs).toBe(2);
+    // A caller that never says so is answered once nothing more has come for a while.
+    expect(await ask('d.ts')).toEqual({ text: 'number', jsonSafe: true });
+    expect(provider.programs).toBe(3);
   });
 
   it('reads the declaration files once for tsconfig projects that read them alike', async () => {

@@ -534,14 +534,26 @@ function jsonProblem(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, at:
   return undefined;
 }
 
+/** While files are still being read, a round of the checker starts once this many files wait... */
+export const MIN_ROUND_FILES = 16;
+/** ...or when no question has come for this long (a caller that never flushes). */
+export const QUIET_MS = 250;
+
 /**
  * Type facts answered in this thread: one TypeScriptFacts for the provider's lifetime, loaded
- * on the first question. Questions asked in the same turn of the event loop share a program.
+ * on the first question. Rounds as in the checker's thread (type-facts-worker.ts): the first
+ * question at once; later ones wait, to share a program, until MIN_ROUND_FILES wait, the engine
+ * has read every file (`flush`: from then on each turn of the event loop is a round) or waits
+ * for answers (`hurry`), or no question has come for QUIET_MS.
  */
 export class TsTypeFactsProvider {
   private facts?: TypeScriptFacts;
   private loading?: Promise<[TypeScript, CarriedDeclarations | undefined]>;
   private queue: Array<{ request: TypeRequest; resolve: (facts: TypeFacts) => void; reject: (error: unknown) => void }> = [];
+  private rounds = 0;
+  private flushed = false;
+  private scheduled = false;
+  private quiet?: NodeJS.Timeout;
 
   constructor(
     private readonly load: () => TypeScript | Promise<TypeScript> = async () => (await import('./load-typescript.ts')).loadTypeScript(),
@@ -556,12 +568,46 @@ export class TsTypeFactsProvider {
 
   forFile(fileName: string, source: string, questions: TypeQuestions): Promise<TypeFacts> {
     return new Promise((resolve, reject) => {
-      if (this.queue.length === 0) setImmediate(() => void this.answerQueued());
       this.queue.push({ request: { fileName, source, questions }, resolve, reject });
+      if (this.rounds > 0 && !this.flushed && this.queue.length < MIN_ROUND_FILES) this.waitQuietly();
+      else this.schedule();
     });
   }
 
+  /** Every file has been read: answer what waits now, and each later question as it comes. */
+  flush(): void {
+    this.flushed = true;
+    this.schedule();
+  }
+
+  /** The engine waits for answers: answer what waits now. */
+  hurry(): void {
+    this.schedule();
+  }
+
+  /** The end of a run: the next run's first question is answered at once again (TypeScript stays loaded). */
+  close(): Promise<void> {
+    this.rounds = 0;
+    this.flushed = false;
+    return Promise.resolve();
+  }
+
+  private waitQuietly(): void {
+    clearTimeout(this.quiet);
+    this.quiet = setTimeout(() => this.schedule(), QUIET_MS);
+  }
+
+  /** A round with what waits at the end of this turn of the event loop. */
+  private schedule(): void {
+    clearTimeout(this.quiet);
+    if (this.scheduled || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => void this.answerQueued());
+  }
+
   private async answerQueued(): Promise<void> {
+    this.scheduled = false;
+    this.rounds++;
     const batch = this.queue;
     this.queue = [];
     try {

@@ -14,7 +14,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { loadCarriedDeclarations, loadTypeScript } from './load-typescript.ts';
-import { TypeScriptFacts, type TypeAnswers, type TypeRequest } from './ts-type-facts.ts';
+import { MIN_ROUND_FILES, QUIET_MS, TypeScriptFacts, type TypeAnswers, type TypeRequest } from './ts-type-facts.ts';
 
 export type WorkerMessage = ({ kind: 'ask'; id: number } & TypeRequest) | { kind: 'flush' } | { kind: 'hurry' };
 
@@ -22,10 +22,6 @@ export type WorkerReply = { id: number; answers: TypeAnswers } | { id: number; e
 
 /** A round takes no more files than this (it bounds the memory of a round). */
 const MAX_ROUND_FILES = 64;
-/** While the main thread reads, a round starts once this many files wait... */
-const MIN_ROUND_FILES = 16;
-/** ...or when no question has come for this long (a caller that never flushes). */
-const QUIET_MS = 250;
 
 // Each round's checker is garbage once the round is answered, and V8 lets a heap grow to
 // several times what is alive between full collections: the checker's thread held about

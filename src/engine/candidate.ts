@@ -26,6 +26,7 @@ import { sdkTypesMissing } from './installed-types.ts';
 import { officialMarkers, type UpgradeNote } from './v1-upgrade.ts';
 import type { V1Reach } from './v1-reach.ts';
 import { verifyParses } from './verify-output.ts';
+import { outputSyntaxes, syntaxOfCommentLines, type OutputSyntax } from './output-syntax.ts';
 
 /** What every candidate of a run shares: the run's settings, decided once. */
 export interface RunContext {
@@ -214,6 +215,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     return;
   }
   const changed = changedFile(c, transformed);
+  if (planned.outputSyntax) outputSyntaxes.set(changed, planned.outputSyntax);
   if (c.context.write && !(await stateModuleWritten(c, transformed))) return;
   if (c.context.write && !(await writeChange(c, changed))) return;
   c.outcome.changed = changed;
@@ -224,22 +226,31 @@ async function handleCandidate(c: Candidate): Promise<void> {
  * Plans the candidate, and transforms it unless the run plans only (`transformed` then
  * undefined); keeps what the run needs of the plan. Undefined when it failed (reported).
  */
-async function planCandidate(c: Candidate, asked: AskedFile | undefined): Promise<{ plan: FilePlan; transformed?: TransformResult } | undefined> {
+async function planCandidate(
+  c: Candidate,
+  asked: AskedFile | undefined,
+): Promise<{ plan: FilePlan; transformed?: TransformResult; outputSyntax?: OutputSyntax } | undefined> {
   const { absolutePath, source, context } = c;
   let plan: FilePlan;
   let transformed: TransformResult | undefined;
+  let outputSyntax: OutputSyntax | undefined;
   try {
     const options = transformOptionsOf(c);
     const onAnalysed = context.onAnalysed;
     const onAnalysis = onAnalysed && ((analysis: FileAnalysis) => onAnalysed(absolutePath, analysis));
     if (context.rewrite) {
+      let analysis = asked?.analysis;
       const result = asked
         ? await transformAsked(asked, context.types, options)
-        : await transformWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+        : await transformWithTypes(c.input, absolutePath, context.types, options, (a) => {
+            analysis = a;
+            onAnalysis?.(a);
+          });
       // Against the text on disk: a v1 file the official codemod upgraded changed even when
       // the MRTR pass had nothing to add.
       transformed = { ...result, changed: result.output !== source };
       plan = result.plan;
+      outputSyntax = analysis && syntaxOfOutput(analysis, result);
     } else {
       plan = asked ? await planAsked(asked, context.types, options, true) : await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
     }
@@ -252,7 +263,18 @@ async function planCandidate(c: Candidate, asked: AskedFile | undefined): Promis
     else c.fail('transform', `internal error while transforming: ${(error as Error)?.message ?? String(error)}`);
     return undefined;
   }
-  return { plan, transformed };
+  return { plan, transformed, ...(outputSyntax ? { outputSyntax } : {}) };
+}
+
+/**
+ * The syntax of an output that is the parsed text with comment lines added (a file only marked),
+ * worked out while that text's tree is at hand: the summary's next check then need not parse the
+ * output again. Undefined for any other output.
+ */
+function syntaxOfOutput(analysis: FileAnalysis, result: TransformResult): OutputSyntax | undefined {
+  const { output, edited } = result;
+  if (output === analysis.source || edited.base !== analysis.source) return undefined;
+  return syntaxOfCommentLines(analysis, edited.edits, output);
 }
 
 /** Whether the rewritten text parses; when it does not (a bug of the codemod), the file is reported and left. */

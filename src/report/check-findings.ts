@@ -5,12 +5,13 @@
 // statement, where migrate writes it) are one finding, reported at the site with the marker's
 // words. A marker stays after its legacy call is gone, so every file that mentions one is
 // scanned, not only those the prefilter passes. `@mrtr-note` comments are guidance, not findings.
+import type { Comment } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
-import { isStatementLike } from '../analyse/ast.ts';
 import { markersByLines, markersInComment, type MarkerComment } from '../analyse/markers.ts';
 import { INPUT_KIND_NAMES, lineEndOf } from '../core/vocabulary.ts';
 import { isRefusalCode, refusalDocsUrl } from '../plan/refusal.ts';
 import type { RunSite } from '../engine/run.ts';
+import { statementLines } from '../engine/output-syntax.ts';
 import { LEGACY_RULE, OFFICIAL_RULE, TODO_RULE_PREFIX, type Finding } from './formats/check-report.ts';
 
 /**
@@ -55,6 +56,11 @@ export async function scanSource(source: string, fileName: string): Promise<File
 
 /** scanSource over a file the run has analysed already (nothing is parsed again). */
 export function scanAnalysis({ source, comments, sites }: Pick<FileAnalysis, 'source' | 'comments' | 'sites'>): FileScan {
+  return scanComments(source, comments, statementLines(sites));
+}
+
+/** The scan of a text with these comments, its legacy calls' statements at the lines `statements` gives. */
+export function scanComments(source: string, comments: readonly Comment[], statements: ReadonlyMap<string, number>): FileScan {
   const markers = comments.flatMap((comment) => markersInComment(comment));
   const lineStarts = lineStartOffsets(source);
   const commentLines = new Set<number>();
@@ -67,12 +73,6 @@ export function scanAnalysis({ source, comments, sites }: Pick<FileAnalysis, 'so
       if (after.trim() !== '' && !after.trim().startsWith('//') && !after.trim().startsWith('/*')) continue;
       commentLines.add(line);
     }
-  }
-  const statements = new Map<string, number>();
-  for (const site of sites) {
-    const statement = [...site.ancestors].reverse().find(isStatementLike) ?? site.call;
-    const { line, column } = site.call.loc!.start;
-    statements.set(`${line}:${column + 1}`, statement.loc!.start.line);
   }
   return { markers, commentLines, statementLine: (line, column) => statements.get(`${line}:${column}`) };
 }

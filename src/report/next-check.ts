@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { ChangedFile, RunResult, RunSite } from '../engine/run.ts';
 import { positionMap } from '../core/position-map.ts';
 import { displayPath } from '../engine/source-files.ts';
-import { findingsForFile, mentionsMarker, scanSource } from './check-findings.ts';
+import { outputSyntaxes } from '../engine/output-syntax.ts';
+import { findingsForFile, mentionsMarker, scanComments, scanSource } from './check-findings.ts';
 import { NOT_ANALYSED_RULE } from './formats/check-report.ts';
 
 export interface NextCheck {
@@ -45,7 +46,13 @@ export async function nextCheckFindings(
     const mentions = mentionsMarker(text);
     if (sites.length === 0 && !mentions) continue;
     // A text without a marker has nothing for a site to merge with: its sites are its findings.
-    const scan = mentions ? await scanSource(text, absolute).catch(() => undefined) : undefined;
+    // An output the run knows the syntax of is not parsed again.
+    const known = change && outputSyntaxes.get(change);
+    const scan = !mentions
+      ? undefined
+      : known?.output === text
+        ? scanComments(text, known.comments, known.statements)
+        : await scanSource(text, absolute).catch(() => undefined);
     for (const finding of findingsForFile(file, sites, scan)) add(finding.ruleId);
   }
   for (const skip of result.skipped ?? []) if (skip.candidate) add(NOT_ANALYSED_RULE);
