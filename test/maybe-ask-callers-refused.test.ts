@@ -74,7 +74,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     const body =
       '  const inside = await isAllowed(server, target);\n  if (!inside) throw new Error(`${target} is outside the roots`);\n  return await load(target);';
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` is not split: its line 21 awaits more after its request: `await…` — change that, then run again',
+      '`openWorkspace()` is not split: its line 21 then awaits `load()` — change that, then run again',
     );
   });
 

@@ -360,6 +360,14 @@ function readsCapabilities(node: Node): boolean {
   return found;
 }
 
+/** What an `await` waits for, in a few characters: the call it awaits (`load()`), else its operand; `for await` as such. */
+function awaitedText(source: string, node: Node): string {
+  if (node.type !== 'AwaitExpression') return 'for await';
+  const operand = node.argument;
+  const callee = operand.type === 'CallExpression' || operand.type === 'NewExpression' ? operand.callee : undefined;
+  return callee ? `${codeSnippet(source.slice(callee.start!, callee.end!), 28)}()` : codeSnippet(source.slice(operand.start!, operand.end!), 30);
+}
+
 /** Why the code after the question (with what it derives again) cannot be the result half (`that ...`): it awaits, uses `this`, or reads a parameter changed before. */
 function continuationProblem(source: string, fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
   let awaits: Node | undefined;
@@ -374,7 +382,7 @@ function continuationProblem(source: string, fn: FunctionNode, path: readonly St
     );
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
   }
-  if (awaits) return `whose line ${awaits.loc!.start.line} awaits more after its request: \`${codeSnippet(source.slice(awaits.start!, awaits.end!), 40)}\`.`;
+  if (awaits) return `whose line ${awaits.loc!.start.line} then awaits \`${awaitedText(source, awaits)}\`.`;
   if (usesThis && !method) return 'that uses `this` after its request.';
   const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
