@@ -63,7 +63,8 @@ async function markerOf(params: string, body: string, call: string): Promise<str
 
 describe('a helper that does more with the value of a maybe-ask helper, in a shape that cannot be split', () => {
   it('names the statement that awaits it inside an expression, with its line', async () => {
-    const body = '  if (!(await isAllowed(server, target))) {\n    throw new Error(`${target} is outside the roots`);\n  }\n  return target;';
+    // The call before it runs first: lifting the await out of the test would run it after.
+    const body = '  if (target.trim() && !(await isAllowed(server, target))) {\n    throw new Error(`${target} is outside the roots`);\n  }\n  return target;';
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
       '`openWorkspace()` is not split: its line 19 awaits `isAllowed()` inside an expres… — change that, then run again',
     );
@@ -85,10 +86,25 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     );
   });
 
-  it('names the function whose parameters keep it whole', async () => {
-    const body = "  const inside = await isAllowed(server, target);\n  return inside ? target : 'outside';";
-    expect(await markerOf('{ server, target }: { server: McpServer; target: string }', body, '{ server, target }')).toBe(
-      '`openWorkspace()` is not split: its parameters are not plain names — change that, then run again',
+  it('names the guarded await of an if that has an else, with its line', async () => {
+    // `strict && await ...` with an else: the else runs when either is false, which nested ifs do not say.
+    const body = "  if (strict && !(await isAllowed(server, target))) {\n    return 'outside';\n  } else {\n    return target;\n  }";
+    expect(await markerOf('server: McpServer, target: string, strict: boolean', body, 'server, target, true')).toBe(
+      '`openWorkspace()` is not split: its line 19 awaits `isAllowed()` inside an expres… — change that, then run again',
+    );
+  });
+
+  it('names the parameter whose pattern keeps it whole, with its line', async () => {
+    const body = "  const inside = await isAllowed(server, rest.target);\n  return inside ? rest.target : 'outside';";
+    const type = '{ server: McpServer; target: string }';
+    expect(await markerOf(`{ server, ...rest }: ${type}`, body, '{ server, target }')).toBe(
+      '`openWorkspace()` is not split: its parameter at line 18 has a rest element — change that, then run again',
+    );
+    expect(await markerOf(`{ server, ['target']: target }: ${type}`, body.replace(/rest\./g, ''), '{ server, target }')).toBe(
+      '`openWorkspace()` is not split: its parameter at line 18 has a computed key — change that, then run again',
+    );
+    expect(await markerOf(`{ server, target = String(Date.now()) }: ${type}`, body.replace(/rest\./g, ''), '{ server, target }')).toBe(
+      '`openWorkspace()` is not split: its parameter at line 18 runs code in a default — change that, then run again',
     );
   });
 });

@@ -123,7 +123,13 @@ describe('a helper that may answer without asking, called from other modules', (
   });
 
   it.each([
-    ['import()', "const { chooseProject } = await import('./choose.js');", 'chooseProject(server)', undefined, 'which it takes from its module with import()'],
+    [
+      'import() of the whole module',
+      "const choose = await import('./choose.js');",
+      'choose.chooseProject(server)',
+      undefined,
+      'which it takes from its module with import()',
+    ],
     [
       'an index module that re-exports it',
       "import { chooseProject } from './index.js';\n",
@@ -168,17 +174,20 @@ describe('a helper that may answer without asking, called from other modules', (
         'pick(server)',
       ),
     );
-    const loaded = "const { chooseProject } = await import('./choose.js');";
-    await put('src/other.ts', tools('other', '', 'chooseProject(server)').replace('    let chosen = project;', `    ${loaded}\n    let chosen = project;`));
+    const loaded = "const choose = await import('./choose.js');";
+    await put(
+      'src/other.ts',
+      tools('other', '', 'choose.chooseProject(server)').replace('    let chosen = project;', `    ${loaded}\n    let chosen = project;`),
+    );
     const result = await runCodemod({ paths: [dir], write: false, cwd: dir });
     expect(result.errors).toEqual([]);
     const line = (await read('src/other.ts')).split('\n').findIndex((l) => l.includes(loaded)) + 1;
-    const stays = `\`chooseProject()\` stays whole: other.ts:${line} loads it with import() — import it statically there`;
+    const stays = `\`chooseProject()\` stays whole: other.ts:${line} loads it with import() unnamed — bind it by name there`;
     const markers = result.sites.filter((s) => s.code !== 'server-elsewhere').map((s) => [s.file, s.code, s.marker]);
     expect(markers).toEqual([
       ['src/choose.ts', 'in-helper', stays],
       ['src/direct.ts', 'via-helper', stays],
-      ['src/other.ts', 'via-helper', expect.stringContaining('comes from import()')],
+      ['src/other.ts', 'via-helper', expect.stringContaining('comes from import() unnamed — bind it by name here')],
       ['src/wrapped.ts', 'via-helper', stays],
       ['src/wrapped.ts', 'via-helper', expect.stringMatching(/^reaches `chooseProject\(\)`, asking at line \d+ — build inputRequired.elicit/)],
     ]);

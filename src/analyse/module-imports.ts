@@ -114,3 +114,18 @@ function mergeable(statement: Statement, specifier: string): boolean {
   const required = requireOf(statement);
   return required?.specifier === specifier && (required.pattern as { properties: unknown[] }).properties.length > 0;
 }
+
+/** `await import('./m')`: the specifier, and where the `import` starts. */
+export function literalImport(init: Node | null | undefined): { from: string; at: number } | undefined {
+  if (init?.type !== 'AwaitExpression') return undefined;
+  const call = init.argument;
+  const specifier =
+    call.type === 'ImportExpression' ? call.source : call.type === 'CallExpression' && call.callee.type === 'Import' ? call.arguments[0] : undefined;
+  return specifier?.type === 'StringLiteral' ? { from: specifier.value, at: call.start! } : undefined;
+}
+
+/** `(await import('./m'))`, the object of a member read: the name the module's helpers are known by there (`import('./m')`). */
+export function inlineLoad(object: Node): { name: string; from: string } | undefined {
+  const load = literalImport(object.type === 'ParenthesizedExpression' ? object.expression : object);
+  return load && { name: `import(${load.from})`, from: load.from };
+}

@@ -354,6 +354,8 @@ class Checker {
         return this.call(e, frame);
       case 'NewExpression':
         return this.construction(e, frame);
+      case 'ImportExpression':
+        return this.moduleLoad(e, e.source);
       default:
         return e;
     }
@@ -475,6 +477,7 @@ class Checker {
     const callee = e.callee;
     if (this.scope.declaredIdempotent(e)) return this.calleeRead(callee, frame) ?? this.all(e.arguments, frame) ?? this.note(e, 'declared');
     if (callee.type === 'Identifier') return this.functionCall(e, callee, frame);
+    if (callee.type === 'Import') return this.moduleLoad(e, e.arguments[0]);
     if ((callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') || callee.computed || callee.property.type !== 'Identifier')
       return e;
     const method = callee.property.name;
@@ -496,6 +499,11 @@ class Checker {
     const items = this.fromArgument(object, frame) ? 'json' : 'value';
     const blocker = this.expression(object, frame) ?? this.callbackArguments(e.arguments, CALLBACK_METHODS.has(method), frame, items);
     return blocker ?? this.note(e, 'read');
+  }
+
+  /** `import('./m.js')`: loaded once, the same module on every later call (a specifier computed at run time may name another). */
+  private moduleLoad(e: Node, specifier: Node | undefined): Blocker {
+    return specifier?.type === 'StringLiteral' ? this.note(e, 'read') : e;
   }
 
   /** Whether a method of a value only reads it: an argument's (JSON), or a standard-library value's. */

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { walk } from '../analyse/ast.ts';
+import { inlineLoad, literalImport } from '../analyse/module-imports.ts';
 import { handedInstances, type HandedInstance } from '../analyse/registry-links.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { ExternalHelper, HeldBack, PlanOptions, RefusedCall } from '../plan/plan-options.ts';
@@ -85,7 +86,8 @@ export class AskingHelperIndex {
     for (const { from, imported } of links.importedNames.values()) if (imported === '*') all(from);
     // A class's methods keep their class's name when split: a re-export of the class still reaches their halves.
     for (const { from, names, namespace } of links.reexports) all(from, (owner, method) => (namespace || !method) && (!names || names.has(owner)));
-    for (const m of source.matchAll(DYNAMIC_REFERENCE)) all(m[2]!, undefined, lineAt(source, m.index));
+    // `const { confirm } = await import('./prompts.js')` binds names whose calls are followed like an import's.
+    for (const m of source.matchAll(DYNAMIC_REFERENCE)) if (!links.followedImports.has(m.index)) all(m[2]!, undefined, lineAt(source, m.index));
     return keys;
   }
 
@@ -137,7 +139,7 @@ export class AskingHelperIndex {
   /** importsOf, for a file already analysed. */
   importsIn(
     file: string,
-    analysis: Pick<FileAnalysis, 'importedNames'> & Partial<Pick<ModuleLinks, 'dynamicImports'>>,
+    analysis: Pick<FileAnalysis, 'importedNames'> & Partial<Pick<ModuleLinks, 'dynamicImports' | 'dynamicWhole'>>,
     approved?: ReadonlySet<string>,
   ): Map<string, ExternalHelper & { module: string }> {
     const found = new Map<string, ExternalHelper & { module: string }>();
@@ -164,12 +166,13 @@ export class AskingHelperIndex {
       for (const helper of this.helpers.get(module)!) {
         // `import * as prompts`: `prompts.confirm(...)` calls it, never through halves (unfollowedIn).
         if (imported === '*' && !helper.name.includes('.')) {
-          found.set(`${local}.${helper.name}`, { file: this.display(module), line: helper.line, name: helper.name, module, ...kindOf(helper) });
+          const dynamic = analysis.dynamicWhole?.has(local) ? { dynamic: true as const } : {};
+          found.set(`${local}.${helper.name}`, { file: this.display(module), line: helper.line, name: helper.name, module, ...kindOf(helper), ...dynamic });
           continue;
         }
         const [owner, method] = helper.name.split('.') as [string, string | undefined];
         if (owner !== imported) continue;
-        const how = dynamic.has(local) ? { dynamic: true as const } : splitOf(helper, helperKey(module, helper.name), approved);
+        const how = analysis.dynamicWhole?.has(local) ? { dynamic: true as const } : splitOf(helper, helperKey(module, helper.name), approved);
         found.set(method ? `${local}.${method}` : local, {
           file: this.display(module),
           line: helper.line,
@@ -247,6 +250,10 @@ interface ModuleLinks {
   importedNames: FileAnalysis['importedNames'];
   /** Names taken from a module with `import()`: `const { confirm } = await import('./prompts.js')` (a namespace: `imported` is `*`). */
   dynamicImports: FileAnalysis['importedNames'];
+  /** The offsets of the `import(...)` calls whose names are all bound so, by name: their calls are followed. */
+  followedImports: ReadonlySet<number>;
+  /** The names bound by the other `import(...)` calls (the module, or a name beside a rest element): never split. */
+  dynamicWhole: ReadonlySet<string>;
   importedRegistrations: FileAnalysis['importedRegistrations'];
   /** Instances of imported classes it hands to registries. */
   handed: HandedInstance[];
@@ -271,33 +278,53 @@ function moduleLinks(analysis: FileAnalysis): ModuleLinks {
     );
     reexports.push({ from: statement.source.value, ...(names.has('*') ? {} : { names, renamed }) });
   }
+  const dynamic = dynamicImports(analysis.program);
   return {
     importedNames: analysis.importedNames,
-    dynamicImports: dynamicImports(analysis.program),
+    dynamicImports: dynamic.names,
+    followedImports: dynamic.followed,
+    dynamicWhole: dynamic.whole,
     importedRegistrations: analysis.importedRegistrations,
     handed: handedInstances(analysis.index, analysis.importedNames, analysis.registries),
     reexports,
   };
 }
 
-/** The names bound from `await import('./m')` anywhere in the module, by the local name (scopes aside: a call of one is at most marked). */
-function dynamicImports(program: FileAnalysis['program']): FileAnalysis['importedNames'] {
-  const found: FileAnalysis['importedNames'] = new Map();
+/**
+ * The names bound from `await import('./m')` anywhere in the module, by the local name (scopes
+ * aside: a call of one is at most marked), and the offsets of the `import(...)` calls that bind
+ * plain names alone (`const { a, b: c } = await import('./m')`): nothing else of the module
+ * escapes them, so a split of its helpers can be followed there (dynamic-imports.ts).
+ */
+function dynamicImports(program: FileAnalysis['program']): { names: FileAnalysis['importedNames']; followed: Set<number>; whole: Set<string> } {
+  const names: FileAnalysis['importedNames'] = new Map();
+  const followed = new Set<number>();
+  const whole = new Set<string>();
   walk(program, (node) => {
-    if (node.type !== 'VariableDeclarator' || node.init?.type !== 'AwaitExpression') return undefined;
-    const call = node.init.argument;
-    const specifier =
-      call.type === 'ImportExpression' ? call.source : call.type === 'CallExpression' && call.callee.type === 'Import' ? call.arguments[0] : undefined;
-    const from = specifier?.type === 'StringLiteral' ? specifier.value : undefined;
-    if (from === undefined) return undefined;
-    if (node.id.type === 'Identifier') found.set(node.id.name, { from, imported: '*' });
-    if (node.id.type === 'ObjectPattern')
-      for (const p of node.id.properties)
-        if (p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.value.type === 'Identifier')
-          found.set(p.value.name, { from, imported: p.key.name });
+    // `(await import('./m')).confirm(...)`: the module, read whole where it is loaded.
+    const inline = node.type === 'MemberExpression' ? inlineLoad(node.object) : undefined;
+    if (inline) {
+      names.set(inline.name, { from: inline.from, imported: '*' });
+      whole.add(inline.name);
+    }
+    if (node.type !== 'VariableDeclarator') return undefined;
+    const load = literalImport(node.init);
+    if (!load) return undefined;
+    if (node.id.type === 'Identifier') {
+      names.set(node.id.name, { from: load.from, imported: '*' });
+      whole.add(node.id.name);
+    }
+    if (node.id.type !== 'ObjectPattern') return undefined;
+    const plain = node.id.properties.every((p) => p.type === 'ObjectProperty' && !p.computed && p.key.type === 'Identifier' && p.value.type === 'Identifier');
+    if (plain) followed.add(load.at);
+    for (const p of node.id.properties)
+      if (p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.value.type === 'Identifier') {
+        names.set(p.value.name, { from: load.from, imported: p.key.name });
+        if (!plain) whole.add(p.value.name);
+      }
     return undefined;
   });
-  return found;
+  return { names, followed, whole };
 }
 
 /** The 1-based line of an offset. */

@@ -7,6 +7,7 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { deadDeclarations, type DeadCode, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
+import { dynamicHalvesEdits } from './dynamic-imports.ts';
 import { externalCalls, markWrappedCall } from './external-helpers.ts';
 import { bracketCalls, migratedDispatches } from './dispatch.ts';
 import { exportedNameOf, mark, markHelper, markReaching, markThrow, quotedNode, type FilePlanning } from './file-planning.ts';
@@ -145,7 +146,7 @@ function applySplits(file: FilePlanning, { abandoned }: Outcomes): Edit[] {
 }
 
 /** The planned handlers; each site gets its report line (and a refused one its marker). */
-function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes): HandlerPlan[] {
+function reportHandlers(file: FilePlanning, { byHandler, abandoned, migrates }: Outcomes): HandlerPlan[] {
   const planned: HandlerPlan[] = [];
   for (const [handler, { result, drops }] of byHandler) {
     const handlerSites = file.byHandler.get(handler)!.filter((s) => !s.via || !abandoned.has(s.via.helper) || result instanceof Refusal);
@@ -164,7 +165,8 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned }: Outcomes):
       }
       continue;
     }
-    if (inner.length > 0) result.innerEdits = inner.map((x) => x.edit);
+    const innerEdits = [...inner.map((x) => x.edit), ...dynamicHalvesEdits(file, handler, migrates)];
+    if (innerEdits.length > 0) result.innerEdits = innerEdits;
     for (const { t } of inner) {
       const { line, column } = t.statement.loc!.start;
       file.reports.push({ line, column: column + 1, kind: 'elicitUrl', handler: handlerId(handler), status: 'migrated', lifted: [] });
@@ -299,7 +301,8 @@ function usedOutside(
     });
   const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
   return {
-    builders: file.urlThrows.edits.length > 0 || planned.some((h) => h.innerEdits) || splitOnly.length > 0,
+    builders:
+      file.urlThrows.edits.length > 0 || planned.some((h) => h.innerEdits?.some((e) => file.urlThrows.inner.some((x) => x.edit === e))) || splitOnly.length > 0,
     serverTypes: [...serverTypes],
     moduleNames: [...halves, ...typeNames],
   };

@@ -4,11 +4,13 @@
 // call of it, in every module, migrates: each module reports its calls (FilePlan.externalCalls).
 import type { Node } from '@babel/types';
 import { walk } from '../analyse/ast.ts';
+import { inlineLoad, literalImport } from '../analyse/module-imports.ts';
 import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from '../analyse/call-graph.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import { addSite, askingExports, blockByHelper, blockReaching, markAt, type FilePlanning } from './file-planning.ts';
+import { dynamicallyBound, dynamicBinding } from './dynamic-imports.ts';
 import { viaSite } from './helper-tree.ts';
 import { helperTree } from './place-sites.ts';
 import type { ExternalHelper, RefusedCall } from './plan-options.ts';
@@ -29,13 +31,17 @@ export function placeExternalCalls(file: FilePlanning): void {
       placeWrappedCall(file, call, external);
       continue;
     }
-    const via = external.split ? externalViaSite(file, call, external, external.split) : undefined;
+    // Taken with import(): asked through the halves only where the handler's own statement binds it.
+    const dynamic = dynamicallyBound(call.call, file.analysis.importedNames);
+    const bound = !dynamic || dynamicBinding(handler.fn, dynamic, call.call) !== undefined;
+    const via = external.split && bound ? externalViaSite(file, call, external, external.split) : undefined;
     if (via) {
       file.externalVia.push({ handler, site: via, external });
       addSite(file, handler, via);
       continue;
     }
-    markAt(file, call.call, call.ancestors, external.kind ?? external.split?.kind ?? 'elicit', handler, keptWholeRefusal(file, handler, external));
+    const why = bound ? keptWholeRefusal(file, handler, external) : keptWholeRefusal(file, handler, { ...external, dynamic: true });
+    markAt(file, call.call, call.ancestors, external.kind ?? external.split?.kind ?? 'elicit', handler, why);
     blockByHelper(file, handler, external.name, call.call, call.ancestors);
   }
 }
@@ -87,7 +93,9 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   const wrapper = call.functions[call.functions.length - 1];
   const chain = wrapper && handlersReaching(callGraphOf(analysis.index), file.handlers, wrapper);
   if (!chain) return; // no handler reaches it: a use that keeps the helper whole (externalLeftovers)
-  const via = external.split ? externalViaSite(file, call, external, external.split) : undefined;
+  // Taken with import(): the function's split would have to bind the halves there too.
+  const dynamic = dynamicallyBound(call.call, analysis.importedNames) !== undefined;
+  const via = external.split && !dynamic ? externalViaSite(file, call, external, external.split) : undefined;
   // Kept whole by the engine: what would keep this function whole is news, when it is its own.
   const own = !via && external.proposed ? externalViaSite(file, call, external, external.proposed) : undefined;
   const ownWhy = own ? helperTree(file, own) : undefined;
@@ -106,7 +114,7 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
       ? { own: tree }
       : tree
         ? { exported: true }
-        : external.dynamic
+        : external.dynamic || dynamic
           ? { imported: true }
           : typeof ownWhy === 'string'
             ? { own: ownWhy }
@@ -196,6 +204,8 @@ function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
     const parent = parents[parents.length - 1];
     if (!h?.split || parent?.type === 'ImportSpecifier' || (parent?.type === 'MemberExpression' && parent.property === node && !parent.computed))
       return undefined;
+    // Where `const { confirm } = await import(...)` binds it, as an import specifier would.
+    if (parent?.type === 'ObjectProperty' && literalImport(parents[parents.length - 3] && declaratorInit(parents[parents.length - 3]!))) return undefined;
     out.push({ file: h.file, name: h.name, migrated: false });
     return undefined;
   });
@@ -221,9 +231,12 @@ function externalHelperOf(file: FilePlanning, helpers: ReadonlyMap<string, Exter
   const callee = call.call.callee;
   if (callee.type === 'Identifier') return helpers.get(callee.name);
   if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') return undefined;
-  // `prompts.confirm(...)` with `import * as prompts from './prompts.js'`.
-  if (callee.object.type === 'Identifier' && analysis.importedNames.get(callee.object.name)?.imported === '*')
-    return helpers.get(`${callee.object.name}.${callee.property.name}`);
+  // `prompts.confirm(...)` with `import * as prompts from './prompts.js'` (or `const prompts = await import(...)`).
+  const module = callee.object.type === 'Identifier' ? callee.object.name : inlineLoad(callee.object)?.name;
+  if (module) {
+    const whole = helpers.get(`${module}.${callee.property.name}`);
+    if (analysis.importedNames.get(module)?.imported === '*' || whole?.dynamic) return whole;
+  }
   const cls = receiverResolver(analysis.index, analysis.importedNames).classOf(callee.object, call.functions);
   if (!cls || cls === 'other' || !('imported' in cls)) return undefined;
   const local = [...analysis.importedNames].find(([, i]) => i.from === cls.from && i.imported === cls.imported)?.[0];
@@ -238,4 +251,8 @@ function externalViaSite(file: FilePlanning, call: NamedCall, external: External
   // A function's halves are imported: a name this module already uses for something else stops it.
   if (!shape.method && halves.some((h) => analysis.declaredAnywhere.has(h) && analysis.importedNames.get(h)?.imported !== h)) return undefined;
   return viaSite(file.source, call, { name: base, ...shape, ...shapeCalls(base, shape) });
+}
+
+function declaratorInit(node: Node): Node | null | undefined {
+  return node.type === 'VariableDeclarator' ? node.init : undefined;
 }

@@ -34,7 +34,19 @@ import { localTypeText, typeImports, type TypeNames } from './server-type-names.
 import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
 import { assignedAnswer } from './assigned-answer.ts';
-import { assertedArgs, innerValueType, narrowedParams, narrowedParamsText, passedOn, thenCall, throughProblem } from './maybe-ask-through.ts';
+import {
+  assertedArgs,
+  innerValueType,
+  narrowedParams,
+  narrowedParamsText,
+  passedOn,
+  thenCall,
+  thenNames as thenParamNames,
+  throughProblem,
+} from './maybe-ask-through.ts';
+import { paramNames, paramsProblem, paramText } from './param-patterns.ts';
+import { declaredBy } from './liveness.ts';
+import { LIFTED, liftedAwait, liftedText } from './lifted-await.ts';
 import { quotedLine, releasedLocals, tryClauses, tryProblem, tryWrap } from './try-split.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
@@ -56,7 +68,15 @@ export function maybeAskSplit(
   if (typeof path === 'string') return `it is a helper ${path}`;
   const question = path[path.length - 1]!;
   const statement = question.list[question.index]!;
-  const bound = answerBinding(statement, site.call, source);
+  const lift = liftedAwait(statement, site.call);
+  const asks = site.via ? `\`${site.via.helper}()\`` : 'its request';
+  if (lift && !startsLine(source, statement.start!))
+    return `it is a helper whose line ${statement.loc!.start.line} awaits ${asks} in the test of an if that does not start its line.`;
+  const replaced = lift && liftedText(source, statement, lift);
+  if (replaced && source.slice(replaced.start, replaced.end).includes('\n'))
+    return `it is a helper whose line ${statement.loc!.start.line} awaits ${asks} over several lines in an if's test.`;
+  if (lift) Object.assign(question, lift, { replaced });
+  const bound = lift ? ({ form: 'declare', name: LIFTED } as const) : answerBinding(statement, site.call, source);
   const requestReads = (outside: Span[]) => namesOutside(fn.body, [...outside, ...removedAfter(source, path)]);
   const assigned = bound
     ? undefined
@@ -87,7 +107,8 @@ export function maybeAskSplit(
   if (goesOn && types && innerType === undefined) return `it is a helper whose value from \`${site.via!.helper}()\` has no type it can name.`;
   const after = through && !goesOn ? [] : continuation(path, !through && site.via !== undefined && site.via.result.join('') !== '');
   const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
-  const thenNames = new Set(after.flatMap((n) => [...referencedNames(n)]));
+  // The lifted await is the question's (or the inner helper's): the code after it reads its value instead.
+  const thenNames = new Set(after.flatMap((n) => [...(n === statement && replaced ? namesOutside(n, [replaced]) : referencedNames(n))]));
   const afterNames = new Set([...thenNames, ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
@@ -103,16 +124,19 @@ export function maybeAskSplit(
   if (shared)
     return `it is a helper whose code after its request reads what \`${codeSnippet(source.slice(shared.start!, shared.end!), 60)}\` derives, written on a line after other code.`;
 
-  const params = argumentParams(fn).map((p) => (p as { name: string }).name);
+  const params = argumentParams(fn).map(paramNames);
   const takesContext = readsCapabilities(fn.body) || site.via?.takesContext === true;
   const request = withContext(requestHalf(source, site), site.via?.takesContext === true);
   const resultNames = new Set([...afterNames, ...rederived.flatMap((s) => [...referencedNames(s)])]);
-  const thenUsed = params.map((p) => thenNames.has(p) || rederived.some((s) => referencedNames(s).has(p)));
-  const then = goesOn ? thenCall(fn, holder.name, thenUsed, holder.method) : undefined;
+  const thenReads = new Set([...thenNames, ...rederived.flatMap((s) => [...referencedNames(s)])]);
+  const thenUsed = params.map((names) => names.some((n) => thenReads.has(n)));
+  const thenArgs = thenParamNames(fn, thenUsed, thenReads);
+  const then = goesOn ? thenCall(holder.name, thenArgs, holder.method) : undefined;
   const requestNames = new Set([
     ...namesOutside(fn.body, [statementSpan(statement), ...removedAfter(source, path)]),
     ...request.names,
-    ...params.filter((_, i) => goesOn && thenUsed[i]),
+    ...(goesOn ? thenArgs : []),
+    ...(lift?.guard ? referencedNames(lift.guard) : []),
   ]);
   const identity = answer.form === 'return' && !wrap;
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
@@ -121,13 +145,13 @@ export function maybeAskSplit(
     resultType,
     ...(valueType !== undefined ? { valueType } : {}),
     method: holder.method,
-    requestArgs: params.map((p) => requestNames.has(p)),
-    resultArgs: params.map((p) => resultNames.has(p)),
+    requestArgs: params.map((names) => names.some((n) => requestNames.has(n))),
+    resultArgs: params.map((names) => names.some((n) => resultNames.has(n))),
     identity,
     maybeAsk: true,
     ...(takesContext ? { takesContext: true as const } : {}),
   };
-  const semi = source[statement.end! - 1] === ';' ? ';' : '';
+  const semi = semicolon(source, fn, statement);
   const edit = maybeAskHelperEdit(source, eol, {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
@@ -141,6 +165,7 @@ export function maybeAskSplit(
         shape,
         types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
         types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
+        requestNames,
       ),
       renamed(holder.node, fn, holder.name),
       ...(assigned ? [{ ...assigned.declaration, text: '' }] : []),
@@ -148,8 +173,8 @@ export function maybeAskSplit(
     ...(identity
       ? {}
       : goesOn
-        ? goingOn(source, fn, path, answer, shape, { thenUsed, innerType, holder, wrap, rederived, types })
-        : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types), rederived: rederived.map((s) => statementLines(source, s)) } }),
+        ? goingOn(source, fn, path, answer, shape, { thenUsed, thenReads, innerType, holder, wrap, wrapReads: namesOf(site.via!.resultArgs), rederived, types })
+        : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types, resultNames), rederived: rederived.map((s) => statementLines(source, s)) } }),
   });
   const imports = types
     ? [
@@ -181,9 +206,12 @@ function goingOn(
   shape: SplitShape,
   then: {
     thenUsed: boolean[];
+    thenReads: ReadonlySet<string>;
     innerType: string | undefined;
     holder: Holder;
     wrap: readonly [string, string] | undefined;
+    /** The names the inner result call's arguments read: `xResult` derives again those the helper derived before the call. */
+    wrapReads: ReadonlySet<string>;
     rederived: Statement[];
     types: TypeNames | undefined;
   },
@@ -192,21 +220,38 @@ function goingOn(
   const value = `${(answer as { name: string }).name}${then.innerType ? `: ${then.innerType}` : ''}`;
   const returnType = types ? shape.valueType : undefined;
   const narrowed = types ? narrowedParams(fn, path) : new Set<string>();
-  const call = thenCall(fn, then.holder.name, then.thenUsed, then.holder.method, narrowed);
+  const thenArgs = thenParamNames(fn, then.thenUsed, then.thenReads);
+  const call = thenCall(then.holder.name, thenArgs, then.holder.method, narrowed);
+  // `xResult` derives again what the inner result call reads, and hands `xThen` its names.
+  const again = neededBy(then.rederived, then.wrapReads);
+  const forwardReads = new Set([...then.wrapReads, ...thenArgs, ...again.flatMap((s) => [...referencedNames(s)])]);
   return {
     result: {
-      params: narrowedParamsText(source, fn, then.thenUsed, value, narrowed),
+      params: narrowedParamsText(source, fn, then.thenUsed, value, narrowed, { names: then.thenReads, typed: types !== undefined }),
       ...(returnType ? { returnType } : {}),
       frames: frames(source, path, false),
       verbatim: multilineLiterals(fn),
       rederived: then.rederived.map((s) => statementLines(source, s)),
     },
     forward: {
-      params: paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+      params: paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads),
       ...(returnType ? { returnType } : {}),
       call: call.replace('\0', wrap ? `${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
+      rederived: again.map((s) => statementLines(source, s)),
     },
   };
+}
+
+/** The statements of `statements` (in order) that derive the names `reads` reads, and those they read in turn. */
+function neededBy(statements: readonly Statement[], reads: ReadonlySet<string>): Statement[] {
+  const wanted = new Set(reads);
+  const kept: Statement[] = [];
+  for (const s of [...statements].reverse()) {
+    if (!declaredBy(s).some((d) => wanted.has(d.name))) continue;
+    kept.unshift(s);
+    for (const n of referencedNames(s)) wanted.add(n);
+  }
+  return kept;
 }
 
 /** Whether a handler's `mrtr.value` names the answer's type: the result half is not passed by its name alone. */
@@ -218,8 +263,7 @@ export function maybeAskNamesType(r: PlannedRequest): boolean {
 /** Why the helper's own form keeps it whole (`that ...`). */
 function helperProblem(fn: FunctionNode): string | undefined {
   if (!fn.async || fn.generator || fn.body.type !== 'BlockStatement') return 'that is not an async function with a block body.';
-  if (fn.params.some((p) => p.type !== 'Identifier')) return 'whose parameters are not plain names.';
-  return undefined;
+  return paramsProblem(fn);
 }
 
 /** One list on the way from the helper's body to its question: the statement of it on the way, and the compound that holds the next list. */
@@ -230,6 +274,11 @@ interface Step {
   block?: Node;
   /** The statement is a try whose finally block releases these locals, acquired before it: the request half's alone (try-split.ts). */
   released?: string[];
+  /** The statement is an if whose test awaits the question first (lifted-await.ts): the code after it starts with that if, reading the value (`replaced`). */
+  lifted?: Node;
+  replaced?: Edit;
+  /** `guard && <test>`: the request half asks inside `if (guard)`, and goes on after the if when it did not hold. */
+  guard?: Node;
 }
 
 /** The lists from the helper's body down to the statement that asks, or why the question cannot be reached so (`that ...`). */
@@ -279,7 +328,7 @@ function continuation(path: readonly Step[], wrapped: boolean): Statement[] {
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
     if (out.length > 0 || wrapped) out.push(...tryClauses(step.list[step.index]!, step.released !== undefined));
-    out.push(...step.list.slice(step.index + 1));
+    out.push(...step.list.slice(step.lifted ? step.index : step.index + 1));
   }
   return out;
 }
@@ -315,10 +364,13 @@ function readsCapabilities(node: Node): boolean {
 function continuationProblem(source: string, fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
   let awaits: Node | undefined;
   let usesThis = false;
+  const lifted = path[path.length - 1]!.lifted;
   for (const n of after) {
-    // An `await` in a function of its own is that function's; so is `this` in one that is not an arrow.
+    // An `await` in a function of its own is that function's; so is `this` in one that is not an arrow (the lifted one is the question's).
     walk(n, (node) =>
-      isFunction(node) ? false : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
+      isFunction(node) || node === lifted
+        ? false
+        : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
     );
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
   }
@@ -326,7 +378,8 @@ function continuationProblem(source: string, fn: FunctionNode, path: readonly St
   if (usesThis && !method) return 'that uses `this` after its request.';
   const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
-  const changed = [...assignedOutside(path[0]!.list, after)].find((n) => read.has(n) && fn.params.some((p) => p.type === 'Identifier' && p.name === n));
+  const params = new Set(argumentParams(fn).flatMap(paramNames));
+  const changed = [...assignedOutside(path[0]!.list, after)].find((n) => read.has(n) && params.has(n));
   return changed ? `whose code after its request reads the parameter \`${changed}\`, which it changes before it.` : undefined;
 }
 
@@ -356,13 +409,15 @@ function requestEdits(
   shape: SplitShape,
   returnType: string | undefined,
   typedContext: string | undefined,
+  reads: ReadonlySet<string>,
 ): Edit[] {
   const last = path[path.length - 1]!;
   const statement = last.list[last.index]!;
   const removed = removedAfter(source, path);
   const inRemoved = (n: Node) => removed.some((r) => r.start <= n.start! && n.end! <= r.end);
-  const semi = source[statement.end! - 1] === ';' ? ';' : '';
-  const indent = indentAt(source, statement.start!);
+  const semi = semicolon(source, fn, statement);
+  const outer = indentAt(source, statement.start!);
+  const indent = last.guard ? `${outer}${blockIndent(source, statement) ?? '  '}` : outer;
   const [first, ...rest] = 'passedOn' in ask ? [] : ask;
   const question =
     'passedOn' in ask
@@ -370,7 +425,8 @@ function requestEdits(
       : rest.length === 0
         ? `return { ask: ${first} }${semi}`
         : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
-  const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: question }];
+  const guarded = last.guard && `if (${source.slice(last.guard.start!, last.guard.end!)}) {\n${indent}${question}\n${outer}}`;
+  const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: guarded || question }];
   edits.push(...unboundReceivers(fn, [statementSpan(statement), ...removed], question));
   walk(fn.body, (node) => {
     if (node === statement || inRemoved(node)) return false;
@@ -385,12 +441,12 @@ function requestEdits(
     return false;
   });
   const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;
-  if (!endsExiting(body.body, statement)) {
+  if (!endsExiting(body.body, last.guard ? undefined : statement)) {
     const close = body.end! - 1;
     const indent = body.body[0] ? indentAt(source, body.body[0].start!) : `${indentAt(source, close)}  `;
     edits.push({ start: lineStartOf(source, close), end: lineStartOf(source, close), text: `${indent}return { value: undefined }${semi}\n` });
   }
-  edits.push(...signatureEdits(source, fn, shape, returnType, shape.takesContext ? (typedContext ?? REQUEST_CONTEXT) : undefined));
+  edits.push(...signatureEdits(source, fn, shape, returnType, shape.takesContext ? (typedContext ?? REQUEST_CONTEXT) : undefined, reads));
   return edits;
 }
 
@@ -452,14 +508,23 @@ function asked(source: string, fn: FunctionNode, site: LegacySite, text: string)
  * The request half's parameters (those it reads, then `context`, the handler's context, when it
  * takes it) and return type (`returned`: a value or a question).
  */
-function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, returned: string | undefined, context: string | undefined): Edit[] {
+function signatureEdits(
+  source: string,
+  fn: FunctionNode,
+  shape: SplitShape,
+  returned: string | undefined,
+  context: string | undefined,
+  reads: ReadonlySet<string>,
+): Edit[] {
   const edits: Edit[] = [];
   const own = argumentParams(fn);
-  if (own.length > 0 && (shape.requestArgs.some((used) => !used) || context)) {
+  const texts = own.map((p) => paramText(source, p, reads));
+  const pruned = own.some((p, i) => shape.requestArgs[i] && texts[i] !== source.slice(p.start!, p.end!));
+  if (own.length > 0 && (shape.requestArgs.some((used) => !used) || context || pruned)) {
     const first = own[0]!;
     const last = own[own.length - 1]!;
     // The `this` parameter, when there is one, stays where it is.
-    const used = own.filter((_, i) => shape.requestArgs[i]).map((p) => (context ? requiredParam(source, p) : source.slice(p.start!, p.end!)));
+    const used = own.flatMap((p, i) => (shape.requestArgs[i] ? [context && p.type === 'Identifier' ? requiredParam(source, p) : texts[i]!] : []));
     const kept = [...used, context].filter(Boolean).join(', ');
     const start = kept === '' && fn.params.length > own.length ? fn.params[0]!.end! : first.start!;
     edits.push({ start, end: last.end!, text: kept });
@@ -475,13 +540,12 @@ function signatureEdits(source: string, fn: FunctionNode, shape: SplitShape, ret
 }
 
 /** Whether a list, read up to `question` (which returns the question), ends by returning or throwing on every path. */
-function endsExiting(list: readonly Statement[], question: Statement): boolean {
-  const at = list.indexOf(question);
-  const last = at >= 0 ? question : list[list.length - 1];
+function endsExiting(list: readonly Statement[], question: Statement | undefined): boolean {
+  const last = question && list.includes(question) ? question : list[list.length - 1];
   return last !== undefined && exits(last, question);
 }
 
-function exits(s: Statement, question: Statement): boolean {
+function exits(s: Statement, question: Statement | undefined): boolean {
   if (s === question || s.type === 'ReturnStatement' || s.type === 'ThrowStatement') return true;
   if (s.type === 'BlockStatement') return endsExiting(s.body, question);
   if (s.type === 'TryStatement')
@@ -499,6 +563,8 @@ function exits(s: Statement, question: Statement): boolean {
  */
 function removedAfter(source: string, path: readonly Step[]): Span[] {
   const question = path[path.length - 1]!;
+  // Asked under a guard (`if (guard) { <question> }`), the code after the if still runs when it did not hold.
+  if (question.guard) return [];
   const spans: Span[] = [];
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
@@ -527,12 +593,13 @@ function resultHalf(
   wrap: readonly [string, string] | undefined,
   shape: SplitShape,
   types: TypeNames | undefined,
+  reads: ReadonlySet<string>,
 ): NonNullable<Parameters<typeof maybeAskHelperEdit>[2]['result']> {
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
   const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
   const first = answer.form === 'return' ? `return ${wrapped};` : wrap ? `const ${answer.name} = ${wrapped};` : undefined;
   return {
-    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads),
     ...(types && shape.valueType ? { returnType: shape.valueType } : {}),
     ...(first ? { first } : {}),
     frames: frames(source, path, wrap !== undefined),
@@ -547,13 +614,32 @@ function frames(source: string, path: readonly Step[], wrapped: boolean): Contin
   for (let k = path.length - 1; k >= 0; k--) {
     const step = path[k]!;
     const s = step.list[step.index]!;
-    const rest = step.list.slice(step.index + 1);
-    const lines = step.block && rest.length > 0 ? { start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) } : undefined;
+    const rest = step.list.slice(step.lifted ? step.index : step.index + 1);
+    const end = step.block ? lineStartOf(source, step.block.end! - 1) : lineEndOf(source, s.end!) + 1;
+    const lines = rest.length > 0 ? { start: step.lifted ? lineStartOf(source, s.start!) : lineEndOf(source, s.end!) + 1, end } : undefined;
     const wrap = inner ? tryWrap(source, s, step.released !== undefined) : undefined;
-    out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}) });
+    const replaced = step.replaced;
+    out.push({ indent: indentAt(source, s.start!), ...(lines ? { after: lines } : {}), ...(wrap ? { tried: wrap } : {}), ...(replaced ? { replaced } : {}) });
     inner ||= rest.length > 0;
   }
   return out;
+}
+
+/** The `;` that ends the helper's simple statements, as the question's statement (or, for an if, the body's first such) writes it. */
+function semicolon(source: string, fn: FunctionNode, statement: Statement): string {
+  const simple =
+    statement.type === 'IfStatement'
+      ? (fn.body as Extract<Node, { type: 'BlockStatement' }>).body.find((s) => s.type !== 'IfStatement' && !/Block|Try|Loop|While|For|Switch/.test(s.type))
+      : statement;
+  return !simple || source[simple.end! - 1] === ';' ? ';' : '';
+}
+
+/** The indentation one block deeper than the if statement, as its consequent's first line has it. */
+function blockIndent(source: string, statement: Statement): string | undefined {
+  const inner = statement.type === 'IfStatement' && statement.consequent.type === 'BlockStatement' ? statement.consequent.body[0] : undefined;
+  const own = indentAt(source, statement.start!);
+  const deeper = inner && indentAt(source, inner.start!);
+  return deeper && deeper.startsWith(own) && deeper.length > own.length ? deeper.slice(own.length) : undefined;
 }
 
 /** Template literals over several lines: their lines are data, never re-indented. */

@@ -9,6 +9,7 @@ import type { Node, Statement } from '@babel/types';
 import { annotatedType, argumentParams, thisParam, type FunctionNode } from '../analyse/ast.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { PathStep } from './helper-locals.ts';
+import { paramNames, patternNamesText } from './param-patterns.ts';
 import type { Answer } from './split-helper.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
 
@@ -40,13 +41,17 @@ export function innerValueType(site: LegacySite, types: TypeNames): string | und
   return called ? `ReturnType<typeof ${called[1]}>` : undefined;
 }
 
-/** The call of `xThen` with the helper's parameters it takes (`\0` where the value goes), those `asserted` with `!`. */
-export function thenCall(fn: FunctionNode, name: string, used: boolean[], method: boolean, asserted: ReadonlySet<string> = new Set()): string {
-  const names = argumentParams(fn)
+/** The call of `xThen` with the names it takes of the helper's parameters (`\0` where the value goes), those `asserted` with `!`. */
+export function thenCall(name: string, names: readonly string[], method: boolean, asserted: ReadonlySet<string> = new Set()): string {
+  const args = names.map((n) => (asserted.has(n) ? `${n}!` : n));
+  return `${method ? 'this.' : ''}${name}Then(${['\0', ...args].join(', ')})`;
+}
+
+/** The names `xThen` takes of the parameters `used`: a plain parameter's, and those of a pattern that it reads (`reads`). */
+export function thenNames(fn: FunctionNode, used: boolean[], reads: ReadonlySet<string>): string[] {
+  return argumentParams(fn)
     .filter((_, i) => used[i])
-    .map((p) => (p as { name: string }).name)
-    .map((n) => (asserted.has(n) ? `${n}!` : n));
-  return `${method ? 'this.' : ''}${name}Then(${['\0', ...names].join(', ')})`;
+    .flatMap((p) => (p.type === 'Identifier' ? [p.name] : paramNames(p).filter((n) => reads.has(n))));
 }
 
 /** The text of the arguments of an inner helper's result call (`, vault, root)`) with the `narrowed` names passed as arguments asserted (`root!`). */
@@ -63,7 +68,7 @@ export function assertedArgs(text: string, narrowed: ReadonlySet<string>): strin
  * runs only on the retry of a call that passed the same guards with the same arguments.
  */
 export function narrowedParams(fn: FunctionNode, path: readonly PathStep[]): Set<string> {
-  const params = new Set(argumentParams(fn).flatMap((p) => (p.type === 'Identifier' ? [p.name] : [])));
+  const params = new Set(argumentParams(fn).flatMap(paramNames));
   const found = new Set<string>();
   for (const step of path) {
     for (const s of step.list.slice(0, step.index)) {
@@ -77,18 +82,26 @@ export function narrowedParams(fn: FunctionNode, path: readonly PathStep[]): Set
   return found;
 }
 
-/** The text of the parameters a half takes (`first`, then those `used`), the narrowed ones without undefined or null. */
-export function narrowedParamsText(source: string, fn: FunctionNode, used: boolean[], first: string, narrowed: ReadonlySet<string>): string {
+/** The text of `xThen`'s parameters (`first`, then those `used`, a pattern's as the names it `reads`), the narrowed ones without undefined or null. */
+export function narrowedParamsText(
+  source: string,
+  fn: FunctionNode,
+  used: boolean[],
+  first: string,
+  narrowed: ReadonlySet<string>,
+  reads: { names: ReadonlySet<string>; typed: boolean },
+): string {
   const own = thisParam(fn);
   const texts = argumentParams(fn)
     .filter((_, i) => used[i])
-    .map((p) => {
+    .flatMap((p) => {
       const text = source.slice(p.start!, p.end!);
-      if (p.type !== 'Identifier' || !narrowed.has(p.name)) return text;
+      if (p.type !== 'Identifier') return patternNamesText(source, p, reads.names, narrowed, reads.typed);
+      if (!narrowed.has(p.name)) return [text];
       const type = annotatedType(p.typeAnnotation);
-      if (!type) return p.name;
+      if (!type) return [p.name];
       const typeText = source.slice(type.start!, type.end!);
-      return `${p.name}: ${p.optional && !/\b(undefined|null)\b/.test(typeText) ? typeText : `NonNullable<${typeText}>`}`;
+      return [`${p.name}: ${p.optional && !/\b(undefined|null)\b/.test(typeText) ? typeText : `NonNullable<${typeText}>`}`];
     });
   return [own && source.slice(own.start!, own.end!), first, ...texts].filter(Boolean).join(', ');
 }

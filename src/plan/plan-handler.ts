@@ -12,6 +12,7 @@ import { HANDLER_REGISTRARS } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { type Edit, lineNumberAt, promisedType } from '../core/vocabulary.ts';
+import { unboundHalves } from './dynamic-imports.ts';
 import { buildTree } from './body-tree.ts';
 import { contextParameter, staleMarkerEdit } from './context-parameter.ts';
 import { answerNames, loopCounters, plannedRequest, requestKeys, resumeClash, roundsOf, type Round } from './handler-rounds.ts';
@@ -64,6 +65,8 @@ export function planHandler(
   // Values that are JSON whatever the code says: the arguments (they came as JSON), the answers.
   const json = new Set([...argNames, ...rounds.flatMap((r) => answerNames(r.binding))]);
   const rederived = rederivation({ analysis, handler, tree, rounds, argNames, facts, idempotent });
+  const unbound = unboundHalves(analysis.importedNames, fn, rounds, rederived.statements);
+  if (unbound) return unbound;
   const points = suspensionPoints({ analysis, rounds, keys: requestKeys(rounds), facts, json, rederived: rederived.locals, idempotent }, tree, context.name);
   if (points instanceof Refusal) return points;
   const droppedLines = obsoleteMarkerLines(analysis, rounds, points);

@@ -118,6 +118,9 @@ function neededOf(input: RederiveInput, derivable: readonly Derivable[]): Deriva
     // The retry enters each block around the question through its header (`if (caps?.roots)`), so what the header reads is declared there too.
     const entered = new Set(round.frames.flatMap((frame) => (frame.compound ? headerOf(frame.compound).flatMap((n) => [...referencedNames(n)]) : [])));
     for (const d of declaredInScope(round)) if (starts.has(d.start) && entered.has(d.name)) needed.add(d.name);
+    // A helper the handler binds itself (`const { find } = await import(...)`): the retry calls its result half, bound there too.
+    const results = new Set(round.sites.flatMap((s) => (s.via && s.via.result.join('') !== '' ? [calleeName(s.call)] : [])));
+    for (const d of declaredInScope(round)) if (starts.has(d.start) && results.has(d.name)) needed.add(d.name);
   }
   const chosen = new Set<Derivable>();
   const chosenStatements = new Set<Node>();
@@ -463,4 +466,9 @@ function annotationKind(annotation: Node | null | undefined): string | undefined
   if (type.type === 'TSTypeOperator' && type.operator === 'readonly' && type.typeAnnotation.type === 'TSArrayType') return 'ReadonlyArray';
   if (type.type === 'TSTypeReference' && type.typeName.type === 'Identifier' && type.typeName.name in READ_ONLY_METHODS) return type.typeName.name;
   return undefined;
+}
+
+function calleeName(call: Node): string | undefined {
+  const callee = (call as { callee?: Node }).callee;
+  return callee?.type === 'Identifier' ? callee.name : undefined;
 }

@@ -211,6 +211,12 @@ export const REFUSAL_CODES = {
     short: 'A local living across the question does not survive JSON (Date, Map, class instance, function).',
     help: 'Recompute the value after the question, or keep a JSON-safe form of it; or, if the call that makes it may run again on the retry, declare it idempotent (a `// @mrtr-idempotent` comment above its statement or on the function, or --idempotent NAME); then run mrtr-codemod migrate again.',
     messages: {
+      importedHelper: {
+        marker: '`{{helper}}()` (line {{line}}) is bound with names code run once reads — give it an import() of its own',
+        reason:
+          'this handler would ask through the halves of `{{helper}}()`, which it binds with import() at line {{line}}, but code that runs once before a question reads a name that statement binds: it cannot run again on the retry to bind the result half, and a function cannot travel in requestState.',
+        next: 'bind `{{helper}}` in an import() statement of its own (`const { {{helper}} } = await import(...)`), then run the codemod again.',
+      },
       caughtError: {
         marker: 'caught `{{name}}` (line {{line}}) is read after its catch asks — copy what you need to a local first',
         reason: 'the caught error `{{name}}` is used after a question asked in its catch block; an error does not survive JSON.',
@@ -746,10 +752,10 @@ export const REFUSAL_CODES = {
         next: 'declare that receiver as `{{owner}}` (imported from its module), then run the codemod again; or {{step}}.',
       },
       exportedDynamicCall: {
-        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
-          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split: it is split only once every call of it can, so it stays whole.',
-        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} loads its module with import() without binding it by name (`const { x } = await import(...)`), so its call cannot follow the split: it is split only once every call of it can, so it stays whole.',
+        next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
       exportedCallerUnreached: {
         marker: 'kept whole: no handler reaches its caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
@@ -821,16 +827,16 @@ export const REFUSAL_CODES = {
         next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
       },
       keptWholeDynamic: {
-        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
-          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but {{callFile}}:{{fileLine}} takes it with import(), a call that cannot follow its split, so it stays whole and cannot suspend this handler.',
-        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but {{callFile}}:{{fileLine}} loads its module with import() without binding it by name (`const { x } = await import(...)`), so its call cannot follow the split, so it stays whole and cannot suspend this handler.',
+        next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
       otherModuleDynamic: {
-        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() — import it statically, then run again',
+        marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() unnamed — bind it by name here, then run again',
         reason:
-          'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which it takes from its module with import(): a helper taken so is not split for its callers, so it cannot suspend this handler.',
-        next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
+          "this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which it takes from its module with import() other than by name in this function (the whole module, or a name bound elsewhere): its call cannot follow the helper's split, so it cannot suspend this handler.",
+        next: 'bind `{{helper}}` by name in this handler (`const { {{helper}} } = await import(...)` before the call), or import it statically; then run the codemod again.',
       },
       otherModuleWrapped: {
         marker: '`{{wrapper}}()` is not split: {{short}} — change that, then run again',
@@ -851,10 +857,10 @@ export const REFUSAL_CODES = {
         next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
       },
       otherModuleWrappedDynamic: {
-        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() — import it statically there',
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
-          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: {{callFile}}:{{fileLine}} takes it from its module with import(), a call that cannot follow its split.',
-        next: 'import `{{helper}}` statically in {{callFile}}, then run the codemod again.',
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: {{callFile}}:{{fileLine}} loads its module with import() without binding it by name (`const { x } = await import(...)`), so its call cannot follow the split.',
+        next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
       otherModuleWrappedImport: {
         marker: '`{{helper}}()` ({{file}}:{{fileLine}}) comes from import() here — import it statically, then run again',

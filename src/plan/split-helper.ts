@@ -13,6 +13,7 @@ import { splitHelperEdit, type HelperHalves } from '../rewrite/edits/split-helpe
 import { argumentsProblem, type PurityContext } from './helper-locals.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
+import { paramNames, paramsProblem, paramText } from './param-patterns.ts';
 import type { RerunCall, SplitShape } from './types.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -47,7 +48,7 @@ export function splitHelper(
   const { fn, holder } = helper;
   // The inner one's request half reads the client's capabilities: this one hands it the handler's context.
   const context = site.via?.takesContext ? `${REQUEST_CONTEXT}${types ? `: ${types('ServerContext')}` : ''}` : undefined;
-  const params = argumentParams(fn).map((p) => (p as { name: string }).name);
+  const params = argumentParams(fn).map(paramNames);
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
   const request = requestHalf(source, site);
   // An inner helper's result half turns the bare answer into what this helper awaited.
@@ -61,8 +62,8 @@ export function splitHelper(
     resultType,
     valueType: identity ? resultType : returnType ? promisedType(source.slice(returnType.start!, returnType.end!)) : undefined,
     method: holder.method,
-    requestArgs: params.map((p) => request.names.has(p)),
-    resultArgs: params.map((p) => postNames.has(p)),
+    requestArgs: params.map((names) => names.some((n) => request.names.has(n))),
+    resultArgs: params.map((names) => names.some((n) => postNames.has(n))),
     identity,
     ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
     ...(context ? { takesContext: true as const } : {}),
@@ -71,10 +72,12 @@ export function splitHelper(
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
     name: holder.name,
-    requestParams: context ? withContextParam(source, fn, shape.requestArgs, context) : paramsUsed(source, fn, shape.requestArgs),
+    requestParams: context
+      ? withContextParam(source, fn, shape.requestArgs, context, request.names)
+      : paramsUsed(source, fn, shape.requestArgs, undefined, request.names),
     requestText: context ? `${request.text.slice(0, -1)}${request.text.endsWith('()') ? '' : ', '}${REQUEST_CONTEXT})` : request.text,
     ...(shape.maybeAsk ? { maybeAsk: true } : {}),
-    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types) }),
+    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types, postNames) }),
   };
   const edit = splitHelperEdit(source, eol, halves);
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(context && types ? { types: typeImports(types, 'ServerContext') } : {}) };
@@ -97,7 +100,8 @@ function splittable(source: string, site: LegacySite, calls: NamedCall[], purity
   // `(ctx, table) => confirm(ctx, ...)`: an arrow that returns its call (async or not).
   const returnsCall = fn.body === site.call;
   if (!returnsCall && (!fn.async || fn.body.type !== 'BlockStatement')) return 'that is not an async function with a block body.';
-  if (fn.params.some((p) => p.type !== 'Identifier')) return 'whose parameters are not plain names.';
+  const params = paramsProblem(fn);
+  if (params) return params;
   const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
   const [first, ...post] = body;
   // The request is the helper's first statement (askedFirst; other helpers split as maybe-ask-split.ts says).
@@ -158,12 +162,13 @@ function resultHalf(
   shape: SplitShape,
   wrap: readonly [string, string] | undefined,
   types: TypeNames | undefined,
+  reads: ReadonlySet<string>,
 ): NonNullable<HelperHalves['result']> {
   const { fn, answer, first, post } = helper;
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
   const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
   return {
-    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`),
+    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads),
     returnType: types ? shape.valueType : undefined,
     bodyStart: first ? first.start! : undefined,
     body:
@@ -173,16 +178,15 @@ function resultHalf(
   };
 }
 
-/** The text of the helper's parameters a half takes: its `this` parameter, `first` (the answer), then those `used`. */
-export function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string): string {
-  const text = (p: Node) => source.slice(p.start!, p.end!);
+/** The text of the helper's parameters a half takes: its `this` parameter, `first` (the answer), then those `used` (a pattern's properties it `reads`). */
+export function paramsUsed(source: string, fn: FunctionNode, used: boolean[], first?: string, reads?: ReadonlySet<string>): string {
   const own = thisParam(fn);
   return [
-    own && text(own),
+    own && source.slice(own.start!, own.end!),
     first,
     ...argumentParams(fn)
       .filter((_, i) => used[i])
-      .map(text),
+      .map((p) => paramText(source, p, reads)),
   ]
     .filter(Boolean)
     .join(', ');
@@ -203,10 +207,11 @@ export function requiredParam(source: string, p: Node): string {
 }
 
 /** A request half's parameters, those it reads then the handler's `context`. */
-function withContextParam(source: string, fn: FunctionNode, used: boolean[], context: string): string {
+function withContextParam(source: string, fn: FunctionNode, used: boolean[], context: string, reads: ReadonlySet<string>): string {
   const own = thisParam(fn);
   const kept = argumentParams(fn).filter((_, i) => used[i]);
-  return [own && source.slice(own.start!, own.end!), ...kept.map((p) => requiredParam(source, p)), context].filter(Boolean).join(', ');
+  const text = (p: Node) => (p.type === 'Identifier' ? requiredParam(source, p) : paramText(source, p, reads));
+  return [own && source.slice(own.start!, own.end!), ...kept.map(text), context].filter(Boolean).join(', ');
 }
 
 /** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */

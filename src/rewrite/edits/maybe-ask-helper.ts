@@ -14,6 +14,8 @@ export interface ContinuationFrame {
   after?: Span;
   /** That statement is a try whose block holds the inner list: the code after the question re-enters it (`try {` ... `} catch ...`, the tail up to its end). */
   tried?: { head: Span; tail: Span };
+  /** Text inside `after` written otherwise (on one line): the awaited question in an if's test, lifted out of it, as the value's name. */
+  replaced?: Edit;
 }
 
 export interface MaybeAskHalves {
@@ -40,7 +42,7 @@ export interface MaybeAskHalves {
    * Set when the helper goes on with an inner helper's value: `result` is then written as
    * `xThen(value, ...)`, which the request half calls too, and `xResult(answer, ...)` returns `call`.
    */
-  forward?: { params: string; returnType?: string; call: string };
+  forward?: { params: string; returnType?: string; call: string; rederived?: Array<{ span: Span; indent: string }> };
 }
 
 export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAskHalves): Edit {
@@ -70,9 +72,10 @@ export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAsk
   const signature = (suffix: string, params: string, returnType: string | undefined) =>
     `${indent}${halves.head}${name}${suffix}(${params})${returnType ? `: ${returnType}` : ''} {`;
   if (halves.forward) {
-    const { params, returnType, call } = halves.forward;
+    const { params, returnType, call, rederived = [] } = halves.forward;
     const body = halves.result?.frames.at(-1)?.indent ?? `${indent}  `;
-    lines.push('', signature('Result', params, returnType), `${body}return ${call};`, `${indent}}`);
+    const again = derivedAgain(source, rederived, body, halves.result?.verbatim ?? []).map((l) => l.text);
+    lines.push('', signature('Result', params, returnType), ...again, `${body}return ${call};`, `${indent}}`);
   }
   if (halves.result) {
     const { params, returnType } = halves.result;
@@ -113,21 +116,11 @@ function retried(source: string, indent: string, tried: { head: Span; tail: Span
 /** The code after the question, then each list's rest after the block the question was in, re-indented to the list's level. */
 function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']>): string[] {
   const { frames, verbatim, first } = result;
-  const linesOf = (span: Span | undefined): Line[] => {
-    if (!span || span.end <= span.start) return [];
-    const out: Line[] = [];
-    let at = span.start;
-    for (const text of source
-      .slice(span.start, span.end)
-      .replace(/\r?\n$/, '')
-      .split('\n')) {
-      out.push({ text: text.replace(/\r$/, ''), verbatim: verbatim.some((v) => v.start < at && at < v.end) });
-      at += text.length + 1;
-    }
-    return out;
-  };
-  const moved = (from: string, to: string) => (l: Line) => (l.verbatim || !l.text.startsWith(from) ? l : { ...l, text: to + l.text.slice(from.length) });
-  let lines: Line[] = [...(first ? [{ text: frames[0]!.indent + first, verbatim: false }] : []), ...linesOf(frames[0]!.after)];
+  const linesOf = (span: Span | undefined) => spanLines(source, span, verbatim);
+  let lines: Line[] = [
+    ...(first ? [{ text: frames[0]!.indent + first, verbatim: false }] : []),
+    ...spanLines(source, frames[0]!.after, verbatim, frames[0]!.replaced),
+  ];
   for (let k = 1; k < frames.length; k++) {
     const frame = frames[k]!;
     lines = frame.tried ? retried(source, frame.indent, frame.tried, lines, linesOf) : lines.map(moved(frames[k - 1]!.indent, frame.indent));
@@ -135,12 +128,35 @@ function resultBody(source: string, result: NonNullable<MaybeAskHalves['result']
   }
   // What it derives again opens it, each statement moved from its own list's level to the body's.
   const body = frames[frames.length - 1]!.indent;
-  const again = (result.rederived ?? []).flatMap(({ span, indent }) => linesOf({ start: span.start - indent.length, end: span.end }).map(moved(indent, body)));
+  const again = derivedAgain(source, result.rederived ?? [], body, verbatim);
   lines.unshift(...again);
   const text = lines.map((l) => (l.verbatim || l.text.trim() !== '' ? l.text : ''));
   // The blank lines between the question and what follows it do not open the result half.
   while (text[0] === '') text.shift();
   return withDeclarationsMerged(text, again.length);
+}
+
+/** The whole lines of `span` (those inside a `verbatim` span marked so). */
+function spanLines(source: string, span: Span | undefined, verbatim: readonly Span[], replaced?: Edit): Line[] {
+  if (!span || span.end <= span.start) return [];
+  const out: Line[] = [];
+  let at = span.start;
+  for (const text of source
+    .slice(span.start, span.end)
+    .replace(/\r?\n$/, '')
+    .split('\n')) {
+    const own = replaced && at <= replaced.start && replaced.end <= at + text.length ? applied(source, at, at + text.length, [replaced]) : text;
+    out.push({ text: own.replace(/\r$/, ''), verbatim: verbatim.some((v) => v.start < at && at < v.end) });
+    at += text.length + 1;
+  }
+  return out;
+}
+
+const moved = (from: string, to: string) => (l: Line) => (l.verbatim || !l.text.startsWith(from) ? l : { ...l, text: to + l.text.slice(from.length) });
+
+/** Statements derived again, each moved from its own list's level to `body`'s. */
+function derivedAgain(source: string, statements: ReadonlyArray<{ span: Span; indent: string }>, body: string, verbatim: readonly Span[]): Line[] {
+  return statements.flatMap(({ span, indent }) => spanLines(source, { start: span.start - indent.length, end: span.end }, verbatim).map(moved(indent, body)));
 }
 
 /**
