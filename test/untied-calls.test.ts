@@ -99,4 +99,25 @@ describe('an exported asking method no handler is shown to call', () => {
     );
     expect(marker).toMatch(/found no handler calling it — run on its callers too$/);
   });
+
+  it('stays whole where a module of the run imports its class (a `new`, a type) but calls none of its methods', async () => {
+    const tools = [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      "import { Asker } from './asker.js';",
+      '',
+      'export function register(server: McpServer): Asker {',
+      '  const asker: Asker = new Asker(server.server);',
+      "  server.registerTool('list', { description: 'List' }, async () => ({ content: [{ type: 'text', text: 'none' }] }));",
+      '  return asker;',
+      '}',
+      '',
+    ].join('\n');
+    const { marker, site, result } = await run(tools);
+    expect(marker).toBe(
+      '// @mrtr-todo(in-helper): exported `Asker.confirm()` would be split, but this run found no handler calling it — run on its callers too',
+    );
+    expect(site.status).toBe('marked');
+    expect(result.changed.find((c) => c.path === 'src/asker.ts')!.output).toContain('  async confirm(message: string): Promise<boolean> {');
+    expect(result.changed.find((c) => c.path === 'src/tools.ts')).toBeUndefined();
+  });
 });

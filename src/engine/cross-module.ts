@@ -412,15 +412,23 @@ export async function approvedSplits(
   // the approvals of the helpers it imports alone, so only the importers of a helper dropped in
   // a round can plan otherwise in the next: only they are planned again.
   const reached = new Map(importers.map((f) => [f, importedKeys(index, f)] as const));
+  const askedThrough = new Map<string, Set<string>>();
   for (let planning = importers; approved.size > 0 && planning.length > 0;) {
     const before = [...approved];
-    await refuseUnmigratedCalls(index, approved, planning, plan, refused);
+    await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough);
     for (const [module, list] of helpers) {
       const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
       for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
     }
     const dropped = new Set(before.filter((key) => !approved.has(key)));
     planning = dropped.size === 0 ? [] : importers.filter((f) => reached.get(f)!.some((key) => dropped.has(key)));
+  }
+  // And so does one no handler of the run asks through: an import of its class (a `new`, a
+  // type) calls none of its methods, and their callers are then out of sight.
+  const asked = new Set([...askedThrough.values()].flatMap((keys) => [...keys]));
+  for (const [module, list] of helpers) {
+    const lines = new Set(list.filter((h) => asked.has(helperKey(module, h.name))).map((h) => h.line));
+    for (const h of list) if (!lines.has(h.line)) approved.delete(helperKey(module, h.name));
   }
   return approved;
 }
@@ -443,7 +451,8 @@ const NOT_ITS_OWN: ReadonlySet<string> = new Set(['via-helper', 'blocked-by-help
 
 /**
  * Removes from `approved` each helper some importer's call of which, planned with the helpers
- * `approved` splits, does not migrate; notes in `refused` why (the refusal of its handler).
+ * `approved` splits, does not migrate; notes in `refused` why (the refusal of its handler), and
+ * in `askedThrough` (by importer) the helpers its handlers' migrated calls ask through.
  */
 async function refuseUnmigratedCalls(
   index: AskingHelperIndex,
@@ -451,10 +460,13 @@ async function refuseUnmigratedCalls(
   importers: ReadonlyArray<{ absolutePath: string; source: string }>,
   plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper> }) => Promise<FilePlan | undefined>,
   refused: RefusedSplits,
+  askedThrough: Map<string, Set<string>>,
 ): Promise<void> {
   const keys: string[] = [];
   await Promise.all(
     importers.map(async ({ absolutePath, source }) => {
+      const asked = new Set<string>();
+      askedThrough.set(absolutePath, asked);
       const externalHelpers = index.importsOf(absolutePath, source, approved);
       if (![...externalHelpers.values()].some((h) => h.split)) return;
       const planned = await plan(absolutePath, { externalHelpers });
@@ -462,6 +474,7 @@ async function refuseUnmigratedCalls(
       const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
       for (const call of planned.externalCalls) {
         const module = byName.get(`${call.file}\0${call.name}`);
+        if (module && call.migrated) asked.add(helperKey(module, call.name));
         if (call.migrated || !module) continue;
         const key = helperKey(module, call.name);
         keys.push(key);
