@@ -230,6 +230,15 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: () => accept({ confirmation: 'No' }) },
     legacyLog: ['audit:heartbeat:start:Run purge?', 'audit:heartbeat:stop:Run purge?'],
   },
+  'a helper that leaves when a store has no entry, then may ask: its result half keeps the guard': {
+    fixture: 'maybe-ask-guard-narrowing',
+    calls: [
+      { name: 'seats', arguments: { table: 'logs' } },
+      { name: 'seats', arguments: { table: 'users' } },
+    ],
+    script: { elicit: () => accept({ seats: 3 }) },
+    legacyLog: ['audit:ask:logs', 'count:logs', 'count:users'],
+  },
   'command objects one handler dispatches to, one asking twice through a helper in a field': {
     fixture: 'command-dispatch',
     calls: [

@@ -86,7 +86,10 @@ export function resultPrefix(
     const held = touched(s, holders);
     if (held) return `whose code after its request reads \`${holders.get(held)}\`, which ${quoted(source, s)} is handed before it and may change.`;
   }
-  const statements = prefix.filter((s) => copied.has(s));
+  // A guard that narrows a copied local (`if (!preset) throw ...`) is copied too: without it the
+  // result half reads the local as its type before the guard (possibly undefined).
+  const guards = new Set(prefix.filter((s) => !copied.has(s) && isNarrowingGuard(s, new Set(names), declaring, headPure)));
+  const statements = prefix.filter((s) => copied.has(s) || guards.has(s));
   // The result half is one block: a name the code after the question declares again (in an outer block) would clash.
   const again = after.flatMap((s) => declaredBy(s)).find((d) => names.includes(d.name));
   if (again) return `whose code after its request declares \`${again.name}\` again, in another block than the one it reads it from.`;
@@ -171,6 +174,35 @@ function touched(code: Node, holders: ReadonlyMap<string, string>): string | und
     return undefined;
   });
   return handed;
+}
+
+/**
+ * An `if` with no else that leaves (`throw` or `return`) when a local the result half derives
+ * again is missing, reads no other local of the prefix, and does nothing but compute values:
+ * running it again changes nothing but what TypeScript knows of the local.
+ */
+function isNarrowingGuard(s: Statement, copied: ReadonlySet<string>, declaring: ReadonlyMap<string, Statement>, headPure: (head: Node) => boolean): boolean {
+  if (s.type !== 'IfStatement' || s.alternate) return false;
+  const body = s.consequent.type === 'BlockStatement' && s.consequent.body.length === 1 ? s.consequent.body[0]! : s.consequent;
+  if ((body.type !== 'ThrowStatement' && body.type !== 'ReturnStatement') || !isAbsenceTest(s.test, copied)) return false;
+  const reads = [...referencedNames(s)];
+  if (!reads.some((n) => copied.has(n)) || reads.some((n) => declaring.has(n) && !copied.has(n))) return false;
+  let usesThis = false;
+  walk(s, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
+  return !usesThis && !awaits(s) && headPure(s.test) && (!body.argument || headPure(body.argument));
+}
+
+/** `!x`, `x == null`, `x === undefined` (or of a member of `x`), or `||` of such tests, for a copied `x`. */
+function isAbsenceTest(test: Node, copied: ReadonlySet<string>): boolean {
+  const ofCopied = (n: Node): boolean =>
+    n.type === 'Identifier'
+      ? copied.has(n.name)
+      : (n.type === 'MemberExpression' || n.type === 'OptionalMemberExpression') && !n.computed && ofCopied(n.object);
+  const absent = (n: Node): boolean => (n.type === 'Identifier' && n.name === 'undefined') || n.type === 'NullLiteral';
+  if (test.type === 'UnaryExpression') return test.operator === '!' && ofCopied(test.argument);
+  if (test.type === 'LogicalExpression') return test.operator === '||' && isAbsenceTest(test.left, copied) && isAbsenceTest(test.right, copied);
+  if (test.type !== 'BinaryExpression' || !['==', '==='].includes(test.operator) || test.left.type === 'PrivateName') return false;
+  return (ofCopied(test.left) && absent(test.right)) || (absent(test.left) && ofCopied(test.right));
 }
 
 /** Whether a statement awaits (outside functions nested in it). */
