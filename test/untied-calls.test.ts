@@ -120,4 +120,38 @@ describe('an exported asking method no handler is shown to call', () => {
     expect(result.changed.find((c) => c.path === 'src/asker.ts')!.output).toContain('  async confirm(message: string): Promise<boolean> {');
     expect(result.changed.find((c) => c.path === 'src/tools.ts')).toBeUndefined();
   });
+
+  it('keeps an exported function whole where a module of the run imports it by name but never calls it', async () => {
+    const pick = [
+      "import type { McpServer } from '@modelcontextprotocol/server';",
+      '',
+      'export async function pickTeam(server: McpServer, preset?: string): Promise<string> {',
+      '  if (preset) return preset;',
+      "  const reply = await server.server.elicitInput({ mode: 'form', message: 'Team?', requestedSchema: { type: 'object', properties: {} } });",
+      "  return reply.action === 'accept' ? 'core' : 'none';",
+      '}',
+      '',
+    ].join('\n');
+    const tools = [
+      "import { McpServer } from '@modelcontextprotocol/server';",
+      "import { pickTeam } from './pick.js';",
+      '',
+      'export const pickers = [pickTeam];',
+      '',
+      'export function register(server: McpServer): void {',
+      "  server.registerTool('list', { description: 'List' }, async () => ({ content: [{ type: 'text', text: 'none' }] }));",
+      '}',
+      '',
+    ].join('\n');
+    await putFile(dir, 'src/pick.ts', pick);
+    await putFile(dir, 'src/tools.ts', tools);
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types: false });
+    expect(result.errors).toEqual([]);
+    const site = result.sites.find((s) => s.file === 'src/pick.ts')!;
+    expect([site.status, site.code]).toEqual(['marked', 'in-helper']);
+    const output = result.changed.find((c) => c.path === 'src/pick.ts')!.output;
+    expect(output).toContain('export async function pickTeam(server: McpServer, preset?: string): Promise<string> {');
+    expect(output).not.toContain('pickTeamRequest');
+    expect(result.changed.find((c) => c.path === 'src/tools.ts')).toBeUndefined();
+  });
 });
