@@ -6,7 +6,8 @@ import { analyseFile } from '../analyse/analyse-file.ts';
 import { untiedCalls } from '../analyse/member-calls.ts';
 import type { UntiedCallIn } from '../plan/plan-options.ts';
 import type { Candidate } from './candidate.ts';
-import { displayPath, readSource } from './source-files.ts';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { decodeSource, displayPath } from './source-files.ts';
 
 /** What the lookup reads of its run. */
 export interface UntiedRun {
@@ -26,9 +27,9 @@ export function findUntiedCalls(run: UntiedRun, methods: ReadonlyMap<string, rea
   const found = new Map<string, Record<string, UntiedCallIn>>();
   if (wanted.length === 0) return found;
   const needles = [...new Set(wanted.map((w) => `.${w.method}(`))];
+  const scratch = { buffer: Buffer.alloc(64 * 1024) };
   for (const absolutePath of run.files) {
-    const read =
-      run.candidates.get(absolutePath)?.input ?? readSource(absolutePath, (b) => b.length <= run.maxFileBytes && needles.some((n) => b.includes(n)))?.source;
+    const read = run.candidates.get(absolutePath)?.input ?? readIfMentioned(absolutePath, needles, run.maxFileBytes, scratch);
     if (read === undefined || !needles.some((n) => read.includes(n))) continue;
     let analysis;
     try {
@@ -45,4 +46,36 @@ export function findUntiedCalls(run: UntiedRun, methods: ReadonlyMap<string, rea
     }
   }
   return found;
+}
+
+/**
+ * A file's text when its bytes hold one of `needles`, read into one buffer the whole lookup
+ * shares: it reads every file of the run, and a buffer per file would raise the run's peak memory.
+ */
+function readIfMentioned(absolutePath: string, needles: readonly string[], maxBytes: number, scratch: { buffer: Buffer }): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(absolutePath, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) return undefined;
+    if (scratch.buffer.length < size) scratch.buffer = Buffer.alloc(Math.max(size, scratch.buffer.length * 2));
+    let length = 0;
+    while (length < size) {
+      const n = readSync(fd, scratch.buffer, length, size - length, length);
+      if (n === 0) break;
+      length += n;
+    }
+    const bytes = scratch.buffer.subarray(0, length);
+    if (!needles.some((n) => bytes.includes(n))) return undefined;
+    const source = decodeSource(bytes);
+    return typeof source === 'string' ? source : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
