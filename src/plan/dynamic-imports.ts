@@ -10,7 +10,6 @@ import { literalImport } from '../analyse/module-imports.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
-import type { FilePlanning } from './file-planning.ts';
 import type { Round } from './handler-rounds.ts';
 import { refuse, type Refusal } from './refusal.ts';
 
@@ -86,8 +85,15 @@ export function dynamicallyBound(call: Node, imported: ReadonlyMap<string, unkno
   return callee?.type === 'Identifier' && !imported.has(callee.name) ? callee.name : undefined;
 }
 
+/** What the binding of halves reads of a file's planning (file-planning.ts imports this module's users). */
+export interface DynamicCallers {
+  source: string;
+  analysis: { importedNames: ReadonlyMap<string, unknown> };
+  externalVia: readonly { handler: HandlerSite; call?: unknown; site: LegacySite; external: { name: string; split?: { identity?: boolean } } }[];
+}
+
 /** The edits of a migrated handler that bind the halves of the helpers it takes with import() and asks through (`migrates`). */
-export function dynamicHalvesEdits(file: FilePlanning, handler: HandlerSite, migrates: (handler: HandlerSite, site: LegacySite) => boolean): Edit[] {
+export function dynamicHalvesEdits(file: DynamicCallers, handler: HandlerSite, migrates: (handler: HandlerSite, site: LegacySite) => boolean): Edit[] {
   const calls = file.externalVia.filter((e) => e.handler === handler && e.call === undefined && migrates(handler, e.site));
   const bound = calls.flatMap(({ site, external }) => {
     const local = dynamicallyBound(site.call, file.analysis.importedNames);
