@@ -7,15 +7,13 @@
 // gives the original's results, asks its questions and does its work once each, on both eras.
 // The same asker called from commands that a tool handler of another module dispatches to
 // through their base class stays whole, and its markers name the command's method that calls it.
-import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { rm } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
+import { migratedPair } from './support/migrated-pair.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
-import { checkoutScratch, originalAndCopy, putFile } from './support/scratch.ts';
-import { typecheck } from './support/typecheck.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
 
 const ASKER = `import type { McpServer } from '@modelcontextprotocol/server';
 
@@ -121,24 +119,8 @@ const script = (): ClientScript => {
 
 type ServerModule = { createServer(log: string[]): McpServer };
 
-let root: string;
-let result: RunResult;
-const savedKey = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'barrel-class-test-key-0123456789abcdef0123456789';
-  root = await originalAndCopy('barrel-class-', PROJECT);
-  result = await runCodemod({ paths: ['src'], write: true, cwd: path.join(root, 'migrated') });
-}, 120_000);
-
-afterAll(async () => {
-  if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = savedKey;
-  await rm(root, { recursive: true, force: true });
-});
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
-const load = async (which: 'original' | 'migrated') => (await import(pathToFileURL(path.join(root, which, 'src/server.ts')).href)) as ServerModule;
+const pair = migratedPair<ServerModule>('barrel-class-', PROJECT);
+const { read, load } = pair;
 const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
 async function run(which: 'original' | 'migrated', era: 'modern' | 'legacy'): Promise<Recording & { log: string[] }> {
@@ -150,8 +132,8 @@ async function run(which: 'original' | 'migrated', era: 'modern' | 'legacy'): Pr
 
 describe('a class of asking methods re-exported by an index module', () => {
   it('is split where it is, and the tool asks through its halves imported from the index as before', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
       ['src/firing/asker.ts', 24, 'migrated', undefined],
       ['src/firing/asker.ts', 39, 'migrated', undefined],
     ]);
@@ -191,15 +173,7 @@ describe('a class of asking methods re-exported by an index module', () => {
   });
 
   it('typechecks, and a second run changes nothing', async () => {
-    const files = (which: string) =>
-      Object.keys(PROJECT)
-        .filter((f) => f.endsWith('.ts'))
-        .map((f) => path.join(root, which, f));
-    expect(typecheck(files('original'))).toEqual([]);
-    expect(typecheck([...files('migrated'), path.join(root, 'migrated', 'src/mrtr-request-state.ts')])).toEqual([]);
-    const again = await runCodemod({ paths: ['src'], write: false, cwd: path.join(root, 'migrated') });
-    expect(again.errors).toEqual([]);
-    expect(again.changed).toEqual([]);
+    expect(await pair.settled(Object.keys(PROJECT).filter((f) => f.endsWith('.ts')))).toEqual({ original: [], migrated: [], errors: [], changed: [] });
   });
 
   it('gives the same results, asks the same questions and fires once per call, on both eras', async () => {

@@ -8,15 +8,13 @@
 // server gives the original's results, asks its questions and does its work once each, on both
 // eras. Where the interface's parameter has no written type the method stays whole (split as a
 // helper, it would leave the dispatch calling a method that is gone), its marker naming the dispatch.
-import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { rm } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
+import { migratedPair } from './support/migrated-pair.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
-import { checkoutScratch, originalAndCopy, putFile } from './support/scratch.ts';
-import { typecheck } from './support/typecheck.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
 
 const KIOSK = `import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
@@ -90,30 +88,15 @@ const script = (): ClientScript => ({
 
 type ServerModule = { createServer(work: string[]): McpServer };
 
-let root: string;
-let result: RunResult;
-const savedKey = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'dispatch-arity-test-key-0123456789abcdef012345';
-  root = await originalAndCopy('dispatch-arity-', {
-    'package.json': '{ "name": "kiosk", "private": true, "type": "module" }\n',
-    'src/kiosk.ts': KIOSK,
-    'src/server.ts': SERVER,
-  });
-  result = await runCodemod({ paths: ['src'], write: true, cwd: path.join(root, 'migrated') });
-}, 120_000);
-
-afterAll(async () => {
-  if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = savedKey;
-  await rm(root, { recursive: true, force: true });
+const pair = migratedPair<ServerModule>('dispatch-arity-', {
+  'package.json': '{ "name": "kiosk", "private": true, "type": "module" }\n',
+  'src/kiosk.ts': KIOSK,
+  'src/server.ts': SERVER,
 });
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
+const { read } = pair;
 
 async function run(which: 'original' | 'migrated', era: 'modern' | 'legacy'): Promise<Recording & { work: string[] }> {
-  const { createServer } = (await import(pathToFileURL(path.join(root, which, 'src/server.ts')).href)) as ServerModule;
+  const { createServer } = await pair.load(which);
   const work: string[] = [];
   const recording = await runCalls(() => createServer(work), era, CALLS, script());
   return { ...recording, work };
@@ -121,8 +104,8 @@ async function run(which: 'original' | 'migrated', era: 'modern' | 'legacy'): Pr
 
 describe('a dispatched command method that reads fewer arguments than the call passes', () => {
   it('takes the rest, unread, before the context the handler hands it', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([['src/kiosk.ts', 25, 'migrated', undefined]]);
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([['src/kiosk.ts', 25, 'migrated', undefined]]);
     const kiosk = await read('migrated', 'src/kiosk.ts');
     expect(kiosk).toContain('  run(input: { item?: string }, signal?: AbortSignal, ctx?: ServerContext): Promise<Reply | InputRequiredResult>;\n');
     expect(kiosk).toContain('  async run(input: { item?: string }, _signal: AbortSignal | undefined, ctx: ServerContext): Promise<');
@@ -132,12 +115,7 @@ describe('a dispatched command method that reads fewer arguments than the call p
   });
 
   it('typechecks, and a second run changes nothing', async () => {
-    const files = (which: string) => ['src/kiosk.ts', 'src/server.ts'].map((f) => path.join(root, which, f));
-    expect(typecheck(files('original'))).toEqual([]);
-    expect(typecheck([...files('migrated'), path.join(root, 'migrated', 'src/mrtr-request-state.ts')])).toEqual([]);
-    const again = await runCodemod({ paths: ['src'], write: false, cwd: path.join(root, 'migrated') });
-    expect(again.errors).toEqual([]);
-    expect(again.changed).toEqual([]);
+    expect(await pair.settled(['src/kiosk.ts', 'src/server.ts'])).toEqual({ original: [], migrated: [], errors: [], changed: [] });
   });
 
   it('gives the same results, asks the same questions and does its work once, on both eras', async () => {

@@ -9,15 +9,10 @@
 // into the value `xThen` tests (under `if (strict)` in the request half); run through the real
 // client, the migrated server gives the original's results, asks its questions and does its
 // work once each, on both eras.
-import { readFile, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { describe, expect, it } from 'vitest';
+import { migratedPair } from './support/migrated-pair.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
-import { originalAndCopy } from './support/scratch.ts';
-import { typecheck } from './support/typecheck.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': '{ "name": "desk", "private": true, "type": "module" }\n',
@@ -185,24 +180,8 @@ const ROOTS: ClientScript['roots'] = [{ uri: 'file:///srv/app', name: 'app' }, {
 
 type ServerModule = { createServer(log: string[]): McpServer };
 
-let root: string;
-let result: RunResult;
-const savedKey = process.env.MCP_REQUEST_STATE_KEY;
-
-beforeAll(async () => {
-  process.env.MCP_REQUEST_STATE_KEY = 'maybe-ask-patterns-test-key-0123456789abcdef012';
-  root = await originalAndCopy('maybe-ask-patterns-', PROJECT);
-  result = await runCodemod({ paths: ['src'], write: true, cwd: path.join(root, 'migrated') });
-}, 120_000);
-
-afterAll(async () => {
-  if (savedKey === undefined) delete process.env.MCP_REQUEST_STATE_KEY;
-  else process.env.MCP_REQUEST_STATE_KEY = savedKey;
-  await rm(root, { recursive: true, force: true });
-});
-
-const read = (which: 'original' | 'migrated', name: string) => readFile(path.join(root, which, name), 'utf8');
-const load = async (which: 'original' | 'migrated') => (await import(pathToFileURL(path.join(root, which, 'src/server.ts')).href)) as ServerModule;
+const pair = migratedPair<ServerModule>('maybe-ask-patterns-', PROJECT);
+const { read, load } = pair;
 const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
 /** The calls run on one server, with the effects it logged; `declaresRoots: false` for a client that does not declare roots. */
@@ -230,8 +209,8 @@ async function expectSameOnBothEras(original: Recording & { log: string[] }, dec
 
 describe('a helper that takes a destructured object and gates on an awaited call in an if', () => {
   it('is split with its pattern, the gate lifted out of the if', async () => {
-    expect(result.errors).toEqual([]);
-    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
       ['src/shared/workspace.ts', 'migrated', undefined],
       ['src/tools/build.ts', 'migrated', undefined],
     ]);
@@ -323,15 +302,7 @@ describe('a helper that takes a destructured object and gates on an awaited call
   });
 
   it('typechecks, and a second run changes nothing', async () => {
-    const files = (which: string) =>
-      Object.keys(PROJECT)
-        .filter((f) => f.endsWith('.ts'))
-        .map((f) => path.join(root, which, f));
-    expect(typecheck(files('original'))).toEqual([]);
-    expect(typecheck([...files('migrated'), path.join(root, 'migrated', 'src/mrtr-request-state.ts')])).toEqual([]);
-    const again = await runCodemod({ paths: ['src'], write: false, cwd: path.join(root, 'migrated') });
-    expect(again.errors).toEqual([]);
-    expect(again.changed).toEqual([]);
+    expect(await pair.settled(Object.keys(PROJECT).filter((f) => f.endsWith('.ts')))).toEqual({ original: [], migrated: [], errors: [], changed: [] });
   });
 
   it('asks where it did and does each thing once, on both eras', async () => {

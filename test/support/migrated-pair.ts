@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { runCodemod, type RunResult, type RunSettings } from '../../src/engine/run.ts';
 import { checkoutScratch, writeOriginalAndCopy } from './scratch.ts';
+import { typecheck } from './typecheck.ts';
 
 export type Tree = 'original' | 'migrated';
 
@@ -18,6 +19,8 @@ export interface MigratedPair<M> {
   read(tree: Tree, file: string): Promise<string>;
   /** A module of a tree, imported (the server by default). */
   load<T = M>(tree: Tree, file?: string): Promise<T>;
+  /** The type errors of `files` in each tree (the migrated one with its request-state module), and what a second run reports. */
+  settled(files: readonly string[]): Promise<{ original: string[]; migrated: string[]; errors: unknown[]; changed: unknown[] }>;
 }
 
 /**
@@ -46,5 +49,15 @@ export function migratedPair<M = unknown>(prefix: string, files: Readonly<Record
     },
     read: (tree, file) => readFile(path.join(root, tree, file), 'utf8'),
     load: async <T = M>(tree: Tree, file = 'src/server.ts') => (await import(pathToFileURL(path.join(root, tree, file)).href)) as T,
+    settled: async (files) => {
+      const paths = (tree: Tree) => files.map((f) => path.join(root, tree, f));
+      const again = await runCodemod({ paths: ['src'], write: false, cwd: path.join(root, 'migrated') });
+      return {
+        original: typecheck(paths('original')),
+        migrated: typecheck([...paths('migrated'), path.join(root, 'migrated', 'src/mrtr-request-state.ts')]),
+        errors: again.errors,
+        changed: again.changed,
+      };
+    },
   };
 }
