@@ -104,9 +104,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   sayWhyKeptWhole(run, again, refused, helpers, approved);
   sayUntiedCalls(run, again, refused, helpers, approved);
   for (const [module, found] of registries) {
-    const known = run.candidates.get(module)!;
-    const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
-    again.set(module, { ...entry, registries: found });
+    again.set(module, { ...againEntry(run, again, module), registries: found });
   }
   await transformAgain(run, again);
 }
@@ -213,13 +211,15 @@ function filesToTransformAgain(
         ...(widen ? { widenDefiners: [...widen] } : {}),
       });
   }
-  const entryOf = (module: string): AgainFile => {
-    const known = run.candidates.get(module)!;
-    return again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
-  };
-  for (const [module, names] of split) again.set(module, { ...entryOf(module), splitExported: names });
-  for (const [module, list] of registered) again.set(module, { ...entryOf(module), registeredAs: list });
+  for (const [module, names] of split) again.set(module, { ...againEntry(run, again, module), splitExported: names });
+  for (const [module, list] of registered) again.set(module, { ...againEntry(run, again, module), registeredAs: list });
   return again;
+}
+
+/** A candidate's entry in the files to transform again: the one it has, or a new one from its first read. */
+function againEntry(run: CrossModuleRun, again: ReadonlyMap<string, AgainFile>, module: string): AgainFile {
+  const known = run.candidates.get(module)!;
+  return again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
 }
 
 /**
@@ -248,8 +248,7 @@ function sayWhyKeptWhole(
       }),
     );
     if (Object.keys(keptWhole).length === 0) continue;
-    const known = run.candidates.get(module)!;
-    const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+    const entry = againEntry(run, again, module);
     again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, keptWhole } });
   }
 }
@@ -267,8 +266,7 @@ function sayUntiedCalls(
   const methods = new Map([...helpers].map(([module, list]) => [module, list.filter((h) => uncalled(module, h)).map((h) => h.name)] as const));
   const found = findUntiedCalls({ cwd: run.cwd, files: run.discovery.files, candidates: run.candidates, maxFileBytes: run.maxFileBytes }, methods);
   for (const [module, untiedCalls] of found) {
-    const known = run.candidates.get(module)!;
-    const entry = again.get(module) ?? { i: run.discovery.files.indexOf(module), known, read: { bytes: known.bytes, source: known.input } };
+    const entry = againEntry(run, again, module);
     again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, untiedCalls } });
   }
 }
