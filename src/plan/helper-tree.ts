@@ -135,6 +135,7 @@ export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit
       resultArgs: args.filter((_, i) => split.resultArgs[i]),
       ...(split.maybeAsk ? { maybeAsk: true } : {}),
       ...(split.takesContext ? { takesContext: true } : {}),
+      ...(split.asyncResult ? { asyncResult: true } : {}),
     },
   };
 }

@@ -116,7 +116,7 @@ export function maybeAskSplit(
   const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)));
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
-  const afterProblem = continuationProblem(source, fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
+  const afterProblem = continuationProblem(source, fn, path, rederived, after, holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
   const releasedRederived = releasedAfter(source, path, new Set(rederived.flatMap((s) => [...referencedNames(s)])));
   if (releasedRederived) return `it is a helper ${releasedRederived}`;
@@ -140,6 +140,9 @@ export function maybeAskSplit(
   ]);
   const identity = answer.form === 'return' && !wrap;
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
+  // What the helper awaited after its question runs in its result half, on the round that receives the answer.
+  const thenAwaits = awaitsIn(after, lift?.lifted);
+  const innerAwaits = site.via?.asyncResult === true;
   const shape: SplitShape = {
     kind: site.kind!,
     resultType,
@@ -150,6 +153,7 @@ export function maybeAskSplit(
     identity,
     maybeAsk: true,
     ...(takesContext ? { takesContext: true as const } : {}),
+    ...(thenAwaits || innerAwaits ? { asyncResult: true as const } : {}),
   };
   const semi = semicolon(source, fn, statement);
   const edit = maybeAskHelperEdit(source, eol, {
@@ -161,7 +165,7 @@ export function maybeAskSplit(
         source,
         fn,
         path,
-        through ? { passedOn: passedOn(answer, request.text, then ?? '', semi) } : asked(source, fn, site, request.text),
+        through ? { passedOn: passedOn(answer, request.text, then ?? '', semi, thenAwaits) } : asked(source, fn, site, request.text),
         shape,
         types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
         types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
@@ -173,7 +177,17 @@ export function maybeAskSplit(
     ...(identity
       ? {}
       : goesOn
-        ? goingOn(source, fn, path, answer, shape, { thenUsed, thenReads, innerType, holder, wrap, wrapReads: namesOf(site.via!.resultArgs), rederived, types })
+        ? goingOn(source, fn, path, answer, shape, {
+            thenUsed,
+            thenReads,
+            innerType,
+            holder,
+            wrap,
+            wrapReads: namesOf(site.via!.resultArgs),
+            rederived,
+            types,
+            awaits: { then: thenAwaits, inner: innerAwaits },
+          })
         : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types, resultNames), rederived: rederived.map((s) => statementLines(source, s)) } }),
   });
   const imports = types
@@ -214,11 +228,14 @@ function goingOn(
     wrapReads: ReadonlySet<string>;
     rederived: Statement[];
     types: TypeNames | undefined;
+    /** The code after the call awaits (`xThen` is async), the inner result half is async (awaited in `xResult`). */
+    awaits: { then: boolean; inner: boolean };
   },
 ): Pick<Parameters<typeof maybeAskHelperEdit>[2], 'result' | 'forward'> {
-  const { types, wrap } = then;
+  const { types, wrap, awaits } = then;
   const value = `${(answer as { name: string }).name}${then.innerType ? `: ${then.innerType}` : ''}`;
   const returnType = types ? shape.valueType : undefined;
+  const promised = (async: boolean) => (returnType && async ? `Promise<${returnType}>` : returnType);
   const narrowed = types ? narrowedParams(fn, path) : new Set<string>();
   const thenArgs = thenParamNames(fn, then.thenUsed, then.thenReads);
   const call = thenCall(then.holder.name, thenArgs, then.holder.method, narrowed);
@@ -228,15 +245,17 @@ function goingOn(
   return {
     result: {
       params: narrowedParamsText(source, fn, then.thenUsed, value, narrowed, { names: then.thenReads, typed: types !== undefined }),
-      ...(returnType ? { returnType } : {}),
+      ...(returnType ? { returnType: promised(awaits.then)! } : {}),
+      ...(awaits.then ? { async: true } : {}),
       frames: frames(source, path, false),
       verbatim: multilineLiterals(fn),
       rederived: then.rederived.map((s) => statementLines(source, s)),
     },
     forward: {
       params: paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads),
-      ...(returnType ? { returnType } : {}),
-      call: call.replace('\0', wrap ? `${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
+      ...(returnType ? { returnType: promised(awaits.then || awaits.inner)! } : {}),
+      ...(awaits.then || awaits.inner ? { async: true } : {}),
+      call: call.replace('\0', wrap ? `${awaits.inner ? 'await ' : ''}${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
       rederived: again.map((s) => statementLines(source, s)),
     },
   };
@@ -368,27 +387,47 @@ function awaitedText(source: string, node: Node): string {
   return callee ? `${codeSnippet(source.slice(callee.start!, callee.end!), 28)}()` : codeSnippet(source.slice(operand.start!, operand.end!), 30);
 }
 
-/** Why the code after the question (with what it derives again) cannot be the result half (`that ...`): it awaits, uses `this`, or reads a parameter changed before. */
-function continuationProblem(source: string, fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
-  let awaits: Node | undefined;
+/**
+ * Why the code after the question (with what it derives again) cannot be the result half (`that
+ * ...`): what it derives again awaits (the retry would wait on the prefix's work again), it uses
+ * `this`, or it reads a parameter changed before.
+ */
+function continuationProblem(
+  source: string,
+  fn: FunctionNode,
+  path: readonly Step[],
+  rederived: readonly Statement[],
+  after: readonly Statement[],
+  method: boolean,
+): string | undefined {
   let usesThis = false;
-  const lifted = path[path.length - 1]!.lifted;
-  for (const n of after) {
-    // An `await` in a function of its own is that function's; so is `this` in one that is not an arrow (the lifted one is the question's).
-    walk(n, (node) =>
-      isFunction(node) || node === lifted
-        ? false
-        : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
-    );
+  const awaits = firstAwait(rederived, undefined);
+  for (const n of [...rederived, ...after])
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
-  }
-  if (awaits) return `whose line ${awaits.loc!.start.line} then awaits \`${awaitedText(source, awaits)}\`.`;
+  if (awaits) return `whose code after its request reads what its line ${awaits.loc!.start.line} derives, which awaits \`${awaitedText(source, awaits)}\`.`;
   if (usesThis && !method) return 'that uses `this` after its request.';
-  const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
+  const read = new Set([...rederived, ...after].flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
   const params = new Set(argumentParams(fn).flatMap(paramNames));
   const changed = [...assignedOutside(path[0]!.list, after)].find((n) => read.has(n) && params.has(n));
   return changed ? `whose code after its request reads the parameter \`${changed}\`, which it changes before it.` : undefined;
+}
+
+/** The first `await` (or `for await`) the statements make, outside functions of their own and `skipped` (the lifted question's). */
+function firstAwait(statements: readonly Node[], skipped: Node | undefined): Node | undefined {
+  let awaits: Node | undefined;
+  for (const n of statements)
+    walk(n, (node) =>
+      isFunction(node) || node === skipped
+        ? false
+        : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
+    );
+  return awaits;
+}
+
+/** Whether the code after the question awaits: its result half (or `xThen`) is then async. */
+function awaitsIn(after: readonly Statement[], lifted: Node | undefined): boolean {
+  return firstAwait(after, lifted) !== undefined;
 }
 
 /** The names the statements assign outside the nodes `skipped` (the code after the question). */
@@ -608,7 +647,8 @@ function resultHalf(
   const first = answer.form === 'return' ? `return ${wrapped};` : wrap ? `const ${answer.name} = ${wrapped};` : undefined;
   return {
     params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads),
-    ...(types && shape.valueType ? { returnType: shape.valueType } : {}),
+    ...(types && shape.valueType ? { returnType: shape.asyncResult ? `Promise<${shape.valueType}>` : shape.valueType } : {}),
+    ...(shape.asyncResult ? { async: true } : {}),
     ...(first ? { first } : {}),
     frames: frames(source, path, wrap !== undefined),
     verbatim: multilineLiterals(fn),

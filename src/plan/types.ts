@@ -48,6 +48,8 @@ export interface PlannedRequest {
   maybeAsk?: true;
   /** `requestText` is called with the handler's context added last (see SplitShape). */
   takesContext?: true;
+  /** The result half is async (see SplitShape): the handler awaits the value it reads. */
+  asyncResult?: true;
   line: number;
   column: number;
 }
@@ -273,6 +275,11 @@ export interface SplitShape {
   maybeAsk?: true;
   /** The request half reads the client's capabilities, which a 2026-07-28 request carries: it takes the handler's context last. */
   takesContext?: true;
+  /**
+   * The result half is async: the helper awaited more after its question (`await load(root)`),
+   * which runs there, once, on the round that receives the answer. Every caller awaits it.
+   */
+  asyncResult?: true;
 }
 
 // --- how a handler is written, each question once (see resume-layout.ts) ---------------------
