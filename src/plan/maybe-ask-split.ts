@@ -116,7 +116,7 @@ export function maybeAskSplit(
   const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)));
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
-  const afterProblem = continuationProblem(source, fn, path, rederived, after, holder.method) ?? capabilitiesAfter(after);
+  const afterProblem = continuationProblem(fn, path, rederived, after, holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
   const releasedRederived = releasedAfter(source, path, new Set(rederived.flatMap((s) => [...referencedNames(s)])));
   if (releasedRederived) return `it is a helper ${releasedRederived}`;
@@ -379,21 +379,12 @@ function readsCapabilities(node: Node): boolean {
   return found;
 }
 
-/** What an `await` waits for, in a few characters: the call it awaits (`load()`), else its operand; `for await` as such. */
-function awaitedText(source: string, node: Node): string {
-  if (node.type !== 'AwaitExpression') return 'for await';
-  const operand = node.argument;
-  const callee = operand.type === 'CallExpression' || operand.type === 'NewExpression' ? operand.callee : undefined;
-  return callee ? `${codeSnippet(source.slice(callee.start!, callee.end!), 28)}()` : codeSnippet(source.slice(operand.start!, operand.end!), 30);
-}
-
 /**
  * Why the code after the question (with what it derives again) cannot be the result half (`that
- * ...`): what it derives again awaits (the retry would wait on the prefix's work again), it uses
- * `this`, or it reads a parameter changed before.
+ * ...`): it uses `this`, or reads a parameter changed before. (What it awaits is awaited there,
+ * in an async result half; what it derives again does not await: helper-locals.ts.)
  */
 function continuationProblem(
-  source: string,
   fn: FunctionNode,
   path: readonly Step[],
   rederived: readonly Statement[],
@@ -401,10 +392,8 @@ function continuationProblem(
   method: boolean,
 ): string | undefined {
   let usesThis = false;
-  const awaits = firstAwait(rederived, undefined);
   for (const n of [...rederived, ...after])
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
-  if (awaits) return `whose code after its request reads what its line ${awaits.loc!.start.line} derives, which awaits \`${awaitedText(source, awaits)}\`.`;
   if (usesThis && !method) return 'that uses `this` after its request.';
   const read = new Set([...rederived, ...after].flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
@@ -413,21 +402,16 @@ function continuationProblem(
   return changed ? `whose code after its request reads the parameter \`${changed}\`, which it changes before it.` : undefined;
 }
 
-/** The first `await` (or `for await`) the statements make, outside functions of their own and `skipped` (the lifted question's). */
-function firstAwait(statements: readonly Node[], skipped: Node | undefined): Node | undefined {
-  let awaits: Node | undefined;
-  for (const n of statements)
+/** Whether the code after the question awaits (outside functions of its own and `skipped`, the lifted question): its result half (or `xThen`) is then async. */
+function awaitsIn(after: readonly Statement[], skipped: Node | undefined): boolean {
+  let awaits = false;
+  for (const n of after)
     walk(n, (node) =>
       isFunction(node) || node === skipped
         ? false
-        : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
+        : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits = true)),
     );
   return awaits;
-}
-
-/** Whether the code after the question awaits: its result half (or `xThen`) is then async. */
-function awaitsIn(after: readonly Statement[], lifted: Node | undefined): boolean {
-  return firstAwait(after, lifted) !== undefined;
 }
 
 /** The names the statements assign outside the nodes `skipped` (the code after the question). */

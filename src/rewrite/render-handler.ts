@@ -378,7 +378,11 @@ class BodyRenderer {
     const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
     const missing = names.map((n) => `${n} === undefined`).join(' || ');
     const wrap = (name: string, i: number) =>
-      requests[i]!.maybeAsk ? maybeAskAnswer(name, requests[i]!) : requests[i]!.resultWrap ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}` : name;
+      requests[i]!.maybeAsk
+        ? maybeAskAnswer(name, requests[i]!)
+        : requests[i]!.resultWrap
+          ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}`
+          : name;
     const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
     const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
     let finish: string | undefined;
