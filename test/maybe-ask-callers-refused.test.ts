@@ -79,6 +79,22 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     );
   });
 
+  it('names the two lines that ask through it, in two branches', async () => {
+    // Split once for each question, its halves would be written twice (an internal error before).
+    const body = [
+      '  if (strict) {',
+      "    if (!(await isAllowed(server, target))) throw new Error('outside');",
+      '    return await load(target);',
+      '  }',
+      "  const fallback = '/srv/fallback';",
+      "  if (!(await isAllowed(server, fallback))) throw new Error('outside');",
+      '  return await load(fallback);',
+    ].join('\n');
+    expect(await markerOf('server: McpServer, target: string, strict: boolean', body, 'server, target, true')).toBe(
+      '`openWorkspace()` is not split: its lines 20 and 24 both ask through `isAllowed()` — change that, then run again',
+    );
+  });
+
   it('names the try it calls the helper in, with its line', async () => {
     const body =
       "  try {\n    const inside = await isAllowed(server, target);\n    return inside ? target : 'outside';\n  } catch {\n    return 'unknown';\n  }";

@@ -63,6 +63,9 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
     ? splitHelper(source, site, calls, context.types, context.eol, context.purity)
     : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity);
   if (typeof split === 'string') return split;
+  // Split once for each question it asks, its halves would be written twice: one question per helper.
+  const twice = tree.splits.find((s) => s.site.enclosing === fn);
+  if (twice) return `it is a helper whose lines ${twice.site.call.loc!.start.line} and ${site.call.loc!.start.line} both ask${asked(site)}.`;
   tree.splits.push({ site, split });
   for (const call of calls) {
     const via = viaSite(source, call, split);
@@ -76,6 +79,11 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
     if (why) return `it is called by \`${(caller && graph.nameOf(caller)) ?? 'another function'}()\`, which cannot be split: ${why}`;
   }
   return undefined;
+}
+
+/** What a site asks through, for a reason's text (` through \`isAllowed()\``), or nothing when it asks itself. */
+function asked(site: LegacySite): string {
+  return site.via ? ` through \`${site.via.helper}()\`` : '';
 }
 
 /**
