@@ -4,9 +4,11 @@
 // It is split in two: `xRequest(...)`, async, runs what came before the question, once, and
 // resolves to `{ value }` (what the helper returned without asking) or `{ ask }` (the question);
 // `xResult(answer, ...)` is what the helper made of the answer: the code after the question, in
-// the blocks around it, then the code after those. Only the answer and the helper's arguments
-// reach the result half: a local set before the question that the code after it reads is
-// derived there again when it can be (helper-locals.ts), and the helper is refused when not.
+// the blocks around it, then the code after those, async when that code awaits (it ran after
+// the answer arrived, and runs once, on the round that receives it). Only the answer and the
+// helper's arguments reach the result half: a local set before the question that the code after
+// it reads is derived there again when it can be (helper-locals.ts), and the helper is refused
+// when not.
 import type { Node, Statement } from '@babel/types';
 import { annotatedType, argumentParams, boundNames, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { TS_TYPES } from '../analyse/babel.cjs';
