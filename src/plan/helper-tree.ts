@@ -55,6 +55,9 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   const kept = context.kept(fn);
   if (kept) return kept;
   if (depth > 3) return 'it is reached through more than four helpers.';
+  // Split once for each question it asks, its halves would be written twice: one question per helper.
+  const twice = tree.splits.find((s) => s.site.enclosing === fn);
+  if (twice) return `it is a helper whose lines ${twice.site.call.loc!.start.line} and ${site.call.loc!.start.line} both ask${asked(site)}.`;
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
@@ -63,9 +66,6 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
     ? splitHelper(source, site, calls, context.types, context.eol, context.purity)
     : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity);
   if (typeof split === 'string') return split;
-  // Split once for each question it asks, its halves would be written twice: one question per helper.
-  const twice = tree.splits.find((s) => s.site.enclosing === fn);
-  if (twice) return `it is a helper whose lines ${twice.site.call.loc!.start.line} and ${site.call.loc!.start.line} both ask${asked(site)}.`;
   tree.splits.push({ site, split });
   for (const call of calls) {
     const via = viaSite(source, call, split);
