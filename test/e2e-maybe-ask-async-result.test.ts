@@ -2,10 +2,11 @@
 // notes the opening, asks the client's roots when the client declares them (else takes a
 // default), then awaits the load of the root's files and returns what it derives of them. A
 // shared wrapper awaits the helper and then the root's owner; two tools in two modules call the
-// wrapper, a third the helper itself. Migrated by the engine, the helper's result half is async:
-// what it awaited after the question runs there, once, on the round that receives the answer,
-// and every caller awaits it. Run through the real client, the migrated server gives the
-// original's results, asks its questions and does its work once each, on both eras.
+// wrapper, a third the helper through a local one that returns its call. Migrated by the
+// engine, the helper's result half is async: what it awaited after the question runs there,
+// once, on the round that receives the answer, and every caller awaits it. Run through the real
+// client, the migrated server gives the original's results, asks its questions and does its
+// work once each, on both eras.
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
@@ -98,7 +99,12 @@ export function registerCatalogTools(server: McpServer, store: Store): void {
   'src/tools/report.ts': `import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { Store } from '../shared/store.js';
-import { openWorkspace, workspaceSummary } from '../shared/workspace.js';
+import { openWorkspace, workspaceSummary, type Workspace } from '../shared/workspace.js';
+
+// The helper's outcome handed on as it is: its result half is the helper's, awaited.
+async function countedWorkspace(server: McpServer, store: Store): Promise<Workspace> {
+  return await openWorkspace(server, store, 'count');
+}
 
 export function registerReportTools(server: McpServer, store: Store): void {
   server.registerTool('report', { inputSchema: z.object({ title: z.string() }) }, async ({ title }) => {
@@ -108,7 +114,7 @@ export function registerReportTools(server: McpServer, store: Store): void {
   });
 
   server.registerTool('count_files', { inputSchema: z.object({}) }, async () => {
-    const { root, files } = await openWorkspace(server, store, 'count');
+    const { root, files } = await countedWorkspace(server, store);
     return { content: [{ type: 'text', text: \`\${files.length} files in \${root}\` }] };
   });
 }
@@ -206,10 +212,22 @@ describe('a helper that may ask and awaits more after its question', () => {
       ].join('\n'),
     );
     const report = await read('migrated', 'src/tools/report.ts');
+    // A local helper that hands the outcome on as it is: its request half returns the helper's, its result half awaits the helper's.
+    expect(report).toContain(
+      [
+        'function countedWorkspaceRequest(server: McpServer, store: Store, mrtrCtx: ServerContext) {',
+        "  return openWorkspaceRequest(server, store, 'count', mrtrCtx);",
+        '}',
+        '',
+        'async function countedWorkspaceResult(mrtrAnswer: ListRootsResult, store: Store): Promise<Workspace> {',
+        '  return await openWorkspaceResult(mrtrAnswer, store);',
+        '}',
+      ].join('\n'),
+    );
     expect(report).toContain(['    const summary = await mrtrAnswer.value;', '    store.note(`report:${title}`);'].join('\n'));
     expect(report).toContain(
       [
-        "    const mrtrAnswer = mrtr.value('root', 'roots', (answer: ListRootsResult) => openWorkspaceResult(answer, store));",
+        "    const mrtrAnswer = mrtr.value('root', 'roots', (answer: ListRootsResult) => countedWorkspaceResult(answer, store));",
         '    if (mrtrAnswer === undefined) return mrtr.askAgain();',
         '    const { root, files } = await mrtrAnswer.value;',
       ].join('\n'),
