@@ -14,6 +14,7 @@ import { expressionPurity, isFreshValue, statementPurity, type HandlerName } fro
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { declaredBy } from './liveness.ts';
+import { jsonUnsafeInitializer } from './serialisable.ts';
 import { changedNames, HandlerScope, rerunCall, uniqueCalls } from './rederive.ts';
 import type { RerunCall } from './types.ts';
 
@@ -37,6 +38,15 @@ export interface ResultPrefix {
   names: string[];
   /** The calls they make: what runs again on the retry (the summary names them). */
   calls: RerunCall[];
+  /** The locals that cannot be derived again but hold JSON: the request half returns them with its question (carried.ts). */
+  carried: CarriedLocal[];
+}
+
+/** A local of the code before the question that travels to the result half in the handler's state. */
+export interface CarriedLocal {
+  name: string;
+  /** Its type as the checker writes it (a typed file only). */
+  typeText?: string;
 }
 
 /**
@@ -49,6 +59,7 @@ export function resultPrefix(
   path: readonly PathStep[],
   after: readonly Statement[],
   reads: ReadonlySet<string>,
+  carry = false,
 ): ResultPrefix | string {
   const prefix = path.flatMap((step) => step.list.slice(0, step.index));
   // The conditions on the way ran once; one that changed a local is not run again.
@@ -59,18 +70,26 @@ export function resultPrefix(
   const declaring = new Map<string, Statement>();
   for (const s of prefix) for (const d of declaredBy(s)) declaring.set(d.name, s);
   const wanted = [...reads].filter((n) => declaring.has(n));
-  if (wanted.length === 0) return { statements: [], names: [], calls: [] };
+  if (wanted.length === 0) return { statements: [], names: [], calls: [], carried: [] };
 
   const { pure, calls, headPure } = pureStatements(context, fn, prefix);
   const copied = new Set<Statement>();
   const names: string[] = [];
+  const carried: CarriedLocal[] = [];
   const { source } = context.analysis;
   for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
-    if (names.includes(name)) continue;
-    names.push(name);
+    if (names.includes(name) || carried.some((c) => c.name === name)) continue;
     const declaration = declaring.get(name)!;
     const changers = prefix.filter((s) => s !== declaration && changedNames([s]).has(name));
-    const blocker = [declaration, ...changers].find((s) => !pure.has(s)) ?? heads.find((h) => changedNames([h]).has(name));
+    const changedInHead = heads.some((h) => changedNames([h]).has(name));
+    const blocker = [declaration, ...changers].find((s) => !pure.has(s)) ?? (changedInHead ? heads.find((h) => changedNames([h]).has(name)) : undefined);
+    // Set once by code that runs once, and never changed: its value at the question travels instead.
+    const travels = blocker && carry && changers.length === 0 && !changedInHead ? carriedLocal(context, declaration, name) : undefined;
+    if (travels) {
+      carried.push(travels);
+      continue;
+    }
+    names.push(name);
     if (blocker)
       return `whose code after its request reads \`${name}\`, ${blocker === declaration ? 'set' : 'changed'} by ${quoted(source, blocker)}, which runs once and cannot be derived again.`;
     for (const s of [declaration, ...changers]) {
@@ -88,16 +107,31 @@ export function resultPrefix(
   }
   // A guard that narrows a copied local (`if (!preset) throw ...`) is copied too: without it the
   // result half reads the local as its type before the guard (possibly undefined).
-  const guards = new Set(prefix.filter((s) => !copied.has(s) && isNarrowingGuard(s, new Set(names), declaring, headPure)));
+  const guarded = new Set([...names, ...carried.map((c) => c.name)]);
+  const guards = new Set(prefix.filter((s) => !copied.has(s) && isNarrowingGuard(s, guarded, declaring, headPure)));
   const statements = prefix.filter((s) => copied.has(s) || guards.has(s));
   // The result half is one block: a name the code after the question declares again (in an outer block) would clash.
-  const again = after.flatMap((s) => declaredBy(s)).find((d) => names.includes(d.name));
+  const again = after.flatMap((s) => declaredBy(s)).find((d) => guarded.has(d.name));
   if (again) return `whose code after its request declares \`${again.name}\` again, in another block than the one it reads it from.`;
   const awaiting = statements.find(awaits);
   if (awaiting)
     return `whose line ${awaiting.loc!.start.line} awaits what the code after its request reads: its result half would await it again (${quoted(context.analysis.source, awaiting)}).`;
   const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
-  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)) };
+  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)), carried };
+}
+
+/**
+ * `name` as it travels to the result half, or undefined when it cannot: a `const` of its own
+ * declaration whose type the checker shows is JSON (as a handler's lifted local must be), not
+ * `any` and not a collection read from elsewhere (it would travel whole).
+ */
+function carriedLocal(context: PurityContext, declaration: Statement, name: string): CarriedLocal | undefined {
+  if (declaration.type !== 'VariableDeclaration' || declaration.kind !== 'const' || declaration.declarations.length !== 1) return undefined;
+  const { id, init } = declaration.declarations[0]!;
+  if (id.type !== 'Identifier' || id.name !== name || !init || jsonUnsafeInitializer(init)) return undefined;
+  const fact = context.facts?.local(name, id.start!);
+  if (!fact || !fact.jsonSafe || fact.unknown || fact.collection || (context.analysis.typed && (!fact.text || /\bany\b/.test(fact.text)))) return undefined;
+  return { name, ...(context.analysis.typed ? { typeText: fact.text! } : {}) };
 }
 
 /**

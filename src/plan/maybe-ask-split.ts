@@ -18,10 +18,11 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType, startsLine } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame } from '../rewrite/edits/maybe-ask-helper.ts';
-import { resultPrefix, type PurityContext } from './helper-locals.ts';
+import { resultPrefix, type CarriedLocal, type PurityContext } from './helper-locals.ts';
 import {
   answerBinding,
   callersProblem,
+  carriedThrough,
   declarationOf,
   namesOf,
   paramsUsed,
@@ -102,6 +103,7 @@ export function maybeAskSplit(
       )
     : undefined;
   if (throughWhy) return `it is a helper ${throughWhy}`;
+  if (site.via?.carries) return `it is a helper ${carriedThrough(site.via.helper)}`;
   const goesOn = through && answer.form === 'declare';
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
@@ -115,7 +117,14 @@ export function maybeAskSplit(
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
   // An answer assigned to a local declared before the question is the result half's parameter, not a local to derive again.
-  const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)));
+  const prefix = resultPrefix(
+    purity,
+    fn,
+    path,
+    after,
+    new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)),
+    !through,
+  );
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
   const afterProblem = continuationProblem(fn, path, rederived, after, holder.method) ?? capabilitiesAfter(after);
@@ -156,6 +165,7 @@ export function maybeAskSplit(
     maybeAsk: true,
     ...(takesContext ? { takesContext: true as const } : {}),
     ...(thenAwaits || innerAwaits ? { asyncResult: true as const } : {}),
+    ...(prefix.carried.length > 0 ? { carried: carriedShape(prefix.carried, typed) } : {}),
   };
   const semi = semicolon(source, fn, statement);
   const edit = maybeAskHelperEdit(source, eol, {
@@ -169,7 +179,9 @@ export function maybeAskSplit(
         path,
         through ? { passedOn: passedOn(answer, request.text, then ?? '', semi, thenAwaits) } : asked(source, fn, site, request.text),
         shape,
-        types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
+        types && valueType !== undefined
+          ? `Promise<{ ask: ${types('InputRequest')}${shape.carried ? `; carried: ${shape.carried.type}` : ''} } | { value: ${valueType} }>`
+          : undefined,
         types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
         requestNames,
       ),
@@ -190,7 +202,12 @@ export function maybeAskSplit(
             types,
             awaits: { then: thenAwaits, inner: innerAwaits },
           })
-        : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types, resultNames), rederived: rederived.map((s) => statementLines(source, s)) } }),
+        : {
+            result: {
+              ...resultHalf(source, fn, path, answer, wrap, shape, types, resultNames),
+              rederived: rederived.map((s) => statementLines(source, s)),
+            },
+          }),
   });
   const imports = types
     ? [
@@ -201,6 +218,12 @@ export function maybeAskSplit(
     : [];
   const again = prefix.names.length > 0 ? { rederived: prefix.names, ...(prefix.calls.length > 0 ? { rerun: prefix.calls } : {}) } : {};
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}), ...again };
+}
+
+/** The carried locals as the request half returns them (`{ found }`) and as the result half takes them, with their type in a typed file. */
+function carriedShape(carried: readonly CarriedLocal[], typed: boolean): NonNullable<SplitShape['carried']> {
+  const value = `{ ${carried.map((c) => c.name).join(', ')} }`;
+  return typed ? { value, type: `{ ${carried.map((c) => `${c.name}: ${c.typeText}`).join('; ')} }` } : { value };
 }
 
 /** A request half's text with the handler's context passed last, when the inner helper's request half takes it. */
@@ -452,12 +475,21 @@ function requestEdits(
   const outer = indentAt(source, statement.start!);
   const indent = last.guard ? `${outer}${blockIndent(source, statement) ?? '  '}` : outer;
   const [first, ...rest] = 'passedOn' in ask ? [] : ask;
+  // The locals the result half reads that cannot be derived again go with the question.
+  const carried = shape.carried ? `carried: ${shape.carried.value}` : undefined;
   const question =
     'passedOn' in ask
       ? ask.passedOn.join(`\n${indent}`)
       : rest.length === 0
-        ? `return { ask: ${first} }${semi}`
-        : ['return {', `${indent}  ask: ${first}`, ...rest.slice(0, -1), `${rest[rest.length - 1]},`, `${indent}}${semi}`].join('\n');
+        ? `return { ask: ${first}${carried ? `, ${carried}` : ''} }${semi}`
+        : [
+            'return {',
+            `${indent}  ask: ${first}`,
+            ...rest.slice(0, -1),
+            `${rest[rest.length - 1]},`,
+            ...(carried ? [`${indent}  ${carried},`] : []),
+            `${indent}}${semi}`,
+          ].join('\n');
   const guarded = last.guard && `if (${source.slice(last.guard.start!, last.guard.end!)}) {\n${indent}${question}\n${outer}}`;
   const edits: Edit[] = [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text: guarded || question }];
   edits.push(...unboundReceivers(fn, [statementSpan(statement), ...removed], question));
@@ -631,8 +663,9 @@ function resultHalf(
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
   const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
   const first = answer.form === 'return' ? `return ${wrapped};` : wrap ? `const ${answer.name} = ${wrapped};` : undefined;
+  const params = paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads);
   return {
-    params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads),
+    params: shape.carried ? `${params}, ${shape.carried.value}${types ? `: ${shape.carried.type}` : ''}` : params,
     ...(types && shape.valueType ? { returnType: shape.asyncResult ? `Promise<${shape.valueType}>` : shape.valueType } : {}),
     ...(shape.asyncResult ? { async: true } : {}),
     ...(first ? { first } : {}),

@@ -315,7 +315,7 @@ function kindOf(site: LegacySite): { kind?: InputKind } {
 
 /** What other modules need of a split to ask through it. */
 function shapeOf(split: HelperSplit): SplitShape {
-  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext, asyncResult } = split;
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext, asyncResult, carried } = split;
   return {
     kind,
     resultType,
@@ -327,6 +327,7 @@ function shapeOf(split: HelperSplit): SplitShape {
     ...(maybeAsk ? { maybeAsk } : {}),
     ...(takesContext ? { takesContext } : {}),
     ...(asyncResult ? { asyncResult } : {}),
+    ...(carried ? { carried } : {}),
   };
 }
 

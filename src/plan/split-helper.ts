@@ -53,6 +53,7 @@ export function splitHelper(
   const request = requestHalf(source, site);
   // An inner helper's result half turns the bare answer into what this helper awaited.
   const inner = site.via;
+  if (inner?.carries) return `it is a helper ${carriedThrough(inner.helper)}`;
   const wrap = inner && (inner.result[0] !== '' || inner.result[1] !== '') ? inner.result : undefined;
   const postNames = new Set([...helper.post.flatMap((s) => [...referencedNames(s)]), ...(wrap ? namesOf(inner!.resultArgs) : [])]);
   const identity = helper.answer.form === 'return' && !wrap;
@@ -217,16 +218,26 @@ function withContextParam(source: string, fn: FunctionNode, used: boolean[], con
   return [own && source.slice(own.start!, own.end!), ...kept.map(text), context].filter(Boolean).join(', ');
 }
 
+/** Why a helper cannot ask through one that carries locals: its result half reads them from the handler's state, which only a handler has. */
+export function carriedThrough(helper: string): string {
+  return `that asks through \`${helper}()\`, whose result half reads locals from the handler's state: call \`${helper}()\` from the handler.`;
+}
+
+/** The name a handler keeps the locals a split helper's request half returned with its question under, in its state's locals. */
+export const CARRIED = 'mrtrCarried';
+
 /** The calls of a split helper's halves (`confirmRequest(...)`, `confirmResult(answer, ...)`), for one call's argument texts. */
 export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, 'requestCall' | 'resultCall'> {
   const select = (args: string[], used: boolean[]) => args.filter((_, i) => used[i]);
   const through = (receiver: string | undefined) => (receiver ? `${receiver}.` : '');
   // The context goes after the helper's parameters: an argument a call leaves out is passed as undefined before it.
   const full = (args: string[]) => (shape.takesContext ? shape.requestArgs.map((_, i) => args[i] ?? 'undefined') : args);
+  // What the request half returned with its question, as the handler's state keeps it.
+  const carried = shape.carried ? [`mrtr.locals${shape.carried.type ? `<{ ${CARRIED}: ${shape.carried.type} }>` : ''}().${CARRIED}`] : [];
   return {
     requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(full(args), shape.requestArgs).join(', ')})`,
     resultCall: (answerText, args, receiver) =>
-      shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs)].join(', ')})`,
+      shape.identity ? answerText : `${through(receiver)}${name}Result(${[answerText, ...select(args, shape.resultArgs), ...carried].join(', ')})`,
   };
 }
 

@@ -51,6 +51,8 @@ export interface PlannedRequest {
   takesContext?: true;
   /** The result half is async (see SplitShape): the handler awaits the value it reads. */
   asyncResult?: true;
+  /** The request half returns locals with its question (see SplitShape): the handler keeps them in its state. */
+  carries?: true;
   line: number;
   column: number;
 }
@@ -281,6 +283,12 @@ export interface SplitShape {
    * which runs there, once, on the round that receives the answer. Every caller awaits it.
    */
   asyncResult?: true;
+  /**
+   * Locals of the code before the question that the result half reads and cannot derive again:
+   * the request half returns them with the question (`{ ask, carried: { found } }`), the handler
+   * keeps them in its state, and the result half takes them last (`value`; `type` in a typed file).
+   */
+  carried?: { value: string; type?: string };
 }
 
 // --- how a handler is written, each question once (see resume-layout.ts) ---------------------

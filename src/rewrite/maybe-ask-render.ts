@@ -5,6 +5,7 @@
 // the question is written once, for both. Where the answer is read, `mrtr.value` gives the value
 // decided on this call, or what the helper's result half makes of the client's answer.
 import { maybeAskNamesType } from '../plan/maybe-ask-split.ts';
+import { CARRIED } from '../plan/split-helper.ts';
 import type { PlannedRequest } from '../plan/types.ts';
 
 /** What the lines of a maybe-ask question are written with. */
@@ -15,6 +16,8 @@ export interface MaybeAskAsk {
   /** The step and the carried locals, as written in `mrtr.ask(...)`. */
   step: string;
   locals: string;
+  /** The request half returns locals with its question (`{ ask, carried }`): they go in the state's locals too. */
+  carries?: boolean;
   key: string;
   /** The variable the request half's outcome goes in. */
   outcome: string;
@@ -31,9 +34,11 @@ export function maybeAskLines(a: MaybeAskAsk): string[] {
   call[0] = `${indent}const ${outcome} = await ${call[0]}`;
   call[call.length - 1] = `${call[call.length - 1]}${semi}`;
   const decided = `mrtr.decided(${a.step}, ${a.locals}, { ${a.key}: ${outcome}.value })`;
+  const carried = `${CARRIED}: ${outcome}.carried`;
+  const locals = !a.carries ? a.locals : a.locals === '{}' ? `{ ${carried} }` : `${a.locals.slice(0, -2)}, ${carried} }`;
   return [
     ...call,
-    `${indent}if (${a.quote('ask')} in ${outcome}) return mrtr.ask(${a.step}, ${a.locals}, { ${a.key}: ${outcome}.ask })${semi}`,
+    `${indent}if (${a.quote('ask')} in ${outcome}) return mrtr.ask(${a.step}, ${locals}, { ${a.key}: ${outcome}.ask })${semi}`,
     `${indent}${a.stepLocal ? `${a.stepLocal} = ${decided}` : decided}${semi}`,
   ];
 }

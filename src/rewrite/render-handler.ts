@@ -310,6 +310,7 @@ class BodyRenderer {
         requestLines: asked.takesContext ? withContext(requestLines(asked, indent), this.plan.ctxName) : requestLines(asked, indent),
         step: this.q(point.step),
         locals,
+        ...(asked.carries ? { carries: true } : {}),
         key: asked.key,
         outcome,
         quote: (t: string) => this.q(t),
