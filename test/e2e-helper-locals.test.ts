@@ -150,7 +150,7 @@ describe('helpers the retry could not serve', () => {
     expect(reasons).toEqual([
       [
         12,
-        'it is a helper whose code after its request reads `stats`, set by `const stats = { table, rows: world.count(table) };` (line 10), which runs once and cannot be derived again.',
+        'it is a helper whose code after its request reads `stats`, set by `const stats = { table, rows: world.count(table), at: new Da…` (line 10), which runs once and cannot be derived again.',
       ],
       [
         20,
