@@ -15,6 +15,8 @@ import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { declaredBy } from './liveness.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
+import type { Frame } from './body-tree.ts';
+import { narrowedInFrames } from './lifting.ts';
 import { changedNames, HandlerScope, rerunCall, uniqueCalls } from './rederive.ts';
 import type { RerunCall } from './types.ts';
 
@@ -84,7 +86,7 @@ export function resultPrefix(
     const changedInHead = heads.some((h) => changedNames([h]).has(name));
     const blocker = [declaration, ...changers].find((s) => !pure.has(s)) ?? (changedInHead ? heads.find((h) => changedNames([h]).has(name)) : undefined);
     // Set once by code that runs once, and never changed: its value at the question travels instead.
-    const travels = blocker && carry && changers.length === 0 && !changedInHead ? carriedLocal(context, declaration, name) : undefined;
+    const travels = blocker && carry && changers.length === 0 && !changedInHead ? carriedLocal(context, declaration, name, path) : undefined;
     if (travels) {
       carried.push(travels);
       continue;
@@ -125,13 +127,25 @@ export function resultPrefix(
  * declaration whose type the checker shows is JSON (as a handler's lifted local must be), not
  * `any` and not a collection read from elsewhere (it would travel whole).
  */
-function carriedLocal(context: PurityContext, declaration: Statement, name: string): CarriedLocal | undefined {
+function carriedLocal(context: PurityContext, declaration: Statement, name: string, path: readonly PathStep[]): CarriedLocal | undefined {
   if (declaration.type !== 'VariableDeclaration' || declaration.kind !== 'const' || declaration.declarations.length !== 1) return undefined;
   const { id, init } = declaration.declarations[0]!;
   if (id.type !== 'Identifier' || id.name !== name || !init || jsonUnsafeInitializer(init)) return undefined;
   const fact = context.facts?.local(name, id.start!);
   if (!fact || !fact.jsonSafe || fact.unknown || fact.collection || (context.analysis.typed && (!fact.text || /\bany\b/.test(fact.text)))) return undefined;
-  return { name, ...(context.analysis.typed ? { typeText: fact.text! } : {}) };
+  // The type the question sees: a guard before it (`if (!found) throw ...`) rules out undefined.
+  return { name, ...(context.analysis.typed ? { typeText: narrowedInFrames(fact.text!, name, framesOf(path)) } : {}) };
+}
+
+/** The path as frames: an if on the way holds the next list in its consequent or its alternate. */
+function framesOf(path: readonly PathStep[]): Frame[] {
+  return path.map((step, k) => {
+    const compound = step.list[step.index]!;
+    const next = path[k + 1];
+    if (compound.type !== 'IfStatement' || !next) return { list: step.list, index: step.index };
+    const inConsequent = compound.consequent.type === 'BlockStatement' ? next.list === compound.consequent.body : next.list[0] === compound.consequent;
+    return { list: step.list, index: step.index, compound, role: inConsequent ? 'consequent' : 'alternate' };
+  });
 }
 
 /**

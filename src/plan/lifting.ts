@@ -4,7 +4,7 @@
 // requestState would silently lose that change).
 import type { Node } from '@babel/types';
 import { boundNames, referencedNames, walk } from '../analyse/ast.ts';
-import { alwaysExits, type LocatedRound } from './body-tree.ts';
+import { alwaysExits, type Frame, type LocatedRound } from './body-tree.ts';
 import type { Declared } from './liveness.ts';
 
 /** What runs before the question on its way from the handler body (conservatively: a loop around it, whole). */
@@ -167,10 +167,16 @@ export function narrowedAtQuestion(typeText: string, name: string, mutable: bool
   if (!members.some((m) => m === 'undefined' || m === 'null') || members.every((m) => m === 'undefined' || m === 'null')) return typeText;
   // A `let` may be assigned again after its guard.
   if (mutable && around(round, source).assignedBefore.has(name)) return typeText;
-  const guarded = round.frames.some((frame, k) => {
+  return narrowedInFrames(typeText, name, round.frames);
+}
+
+/** A const's type without `undefined` and `null` when a guard on the way to the question rules them out. */
+export function narrowedInFrames(typeText: string, name: string, frames: readonly Frame[]): string {
+  const members = unionMembers(typeText);
+  if (!members.some((m) => m === 'undefined' || m === 'null') || members.every((m) => m === 'undefined' || m === 'null')) return typeText;
+  const guarded = frames.some((frame, k) => {
     const guard = frame.list.slice(0, frame.index).some((s) => nullChecked(s).includes(name));
-    const inside =
-      k < round.frames.length - 1 && frame.compound?.type === 'IfStatement' && frame.role === 'consequent' && testsPresent(frame.compound.test, name);
+    const inside = k < frames.length - 1 && frame.compound?.type === 'IfStatement' && frame.role === 'consequent' && testsPresent(frame.compound.test, name);
     return guard || inside;
   });
   return guarded ? members.filter((m) => m !== 'undefined' && m !== 'null').join(' | ') : typeText;
