@@ -406,6 +406,21 @@ const scenarios: Record<string, Scenario> = {
       'audit:approve:users',
     ],
   },
+  'a helper whose found table travels with its question, beside the handler\'s own local': {
+    fixture: 'maybe-ask-carried',
+    calls: [
+      { name: 'purge_counted', arguments: {} },
+      { name: 'purge', arguments: { table: 'users' } },
+    ],
+    script: { elicit: () => accept({ ok: true }) },
+    legacyLog: ['count:users', 'audit:lookup', 'count:logs', 'audit:chose:logs', 'delete:logs=3', 'delete:users=5'],
+  },
+  'a helper whose found table travels with its question (declined)': {
+    fixture: 'maybe-ask-carried',
+    calls: [{ name: 'purge', arguments: {} }],
+    script: { elicit: () => ({ action: 'decline' }) },
+    legacyLog: ['audit:lookup', 'count:logs', 'delete:none=0'],
+  },
   'a question per item of an array': {
     fixture: 'loops',
     calls: [{ name: 'delete_each', arguments: { tables: ['logs', 'users', 'cache'] } }],
