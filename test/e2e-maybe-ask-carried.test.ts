@@ -1,0 +1,205 @@
+// A server whose tools pick a checkout through a shared helper that may answer without asking:
+// given a name it uses it; else it locates the default checkout and measures its depth (each
+// logged, so neither can run again on the retry), asks before using it, and after the answer
+// lists its files and notes the choice. What it located and measured travels with the question:
+// the request half returns them, each handler keeps them in its state beside its own locals, and
+// the result half takes them. Run through the real client, the migrated server gives the
+// original's results, asks its questions and does its work once each, on both eras.
+import type { McpServer } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import { migratedPair } from './support/migrated-pair.ts';
+
+const PROJECT: Record<string, string> = {
+  'package.json': '{ "name": "checkouts", "private": true, "type": "module" }\n',
+  'src/server.ts': `import { McpServer } from '@modelcontextprotocol/server';
+import { createStore } from './shared/store.js';
+import { registerTools } from './tools.js';
+
+export function createServer(log: string[]): McpServer {
+  const server = new McpServer({ name: 'checkouts', version: '1.0.0' });
+  registerTools(server, createStore(log));
+  return server;
+}
+`,
+  'src/shared/store.ts': `// The checkouts and their files: each effect is logged.
+const FILES: Record<string, string[]> = { '/srv/app': ['index.ts', 'README.md'], '/srv/lib': ['lib.ts'] };
+
+export interface Store {
+  locate(): string | undefined;
+  depth(root: string): number;
+  list(root: string): Promise<string[]>;
+  note(text: string): void;
+}
+
+export function createStore(log: string[]): Store {
+  return {
+    locate() {
+      log.push('locate');
+      return '/srv/app';
+    },
+    depth(root) {
+      log.push(\`depth:\${root}\`);
+      return root.split('/').length - 1;
+    },
+    async list(root) {
+      log.push(\`list:\${root}\`);
+      return FILES[root] ?? [];
+    },
+    note(text) {
+      log.push(\`note:\${text}\`);
+    },
+  };
+}
+`,
+  'src/shared/checkout.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import type { Store } from './store.js';
+
+export interface Checkout {
+  root: string;
+  files: string[];
+}
+
+const CONFIRM = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } };
+
+export async function pickCheckout(server: McpServer, store: Store, root?: string): Promise<Checkout> {
+  if (root) return { root, files: await store.list(root) };
+  const found = store.locate();
+  if (found === undefined) throw new Error('No checkout here.');
+  const depth = store.depth(found);
+  const answer = await server.server.elicitInput({ message: \`Use \${found} (depth \${depth})?\`, requestedSchema: CONFIRM });
+  if (answer.action !== 'accept') return { root: '', files: [] };
+  const files = await store.list(found);
+  store.note(\`picked:\${found}:\${depth}\`);
+  return { root: found, files };
+}
+`,
+  'src/tools.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { pickCheckout } from './shared/checkout.js';
+import type { Store } from './shared/store.js';
+
+export function registerTools(server: McpServer, store: Store): void {
+  server.registerTool('files', { inputSchema: z.object({ root: z.string().optional() }) }, async ({ root }) => {
+    const checkout = await pickCheckout(server, store, root);
+    return { content: [{ type: 'text', text: \`\${checkout.root}: \${checkout.files.join(', ')}\` }] };
+  });
+
+  server.registerTool('build', { inputSchema: z.object({ target: z.string() }) }, async ({ target }) => {
+    const started = Date.now() > 0 ? \`build:\${target}\` : '';
+    store.note(started);
+    const { root, files } = await pickCheckout(server, store);
+    return { content: [{ type: 'text', text: \`\${started} in \${root} (\${files.length} files)\` }] };
+  });
+}
+`,
+};
+
+const CALLS: ToolCall[] = [
+  { name: 'files', arguments: {} },
+  { name: 'files', arguments: { root: '/srv/lib' } },
+  { name: 'build', arguments: { target: 'web' } },
+];
+
+type ServerModule = { createServer(log: string[]): McpServer };
+
+const pair = migratedPair<ServerModule>('maybe-ask-carried-', PROJECT);
+const { read, load } = pair;
+
+const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
+
+/** The calls run on one server, with the effects it logged. */
+async function run(server: ServerModule, era: 'modern' | 'legacy', script: ClientScript): Promise<Recording & { log: string[] }> {
+  const log: string[] = [];
+  const recording = await runCalls(() => server.createServer(log), era, CALLS, script);
+  return { ...recording, log };
+}
+
+const TS_FILES = Object.keys(PROJECT).filter((f) => f.endsWith('.ts'));
+
+describe('a helper whose code after its question reads what it located before it', () => {
+  it('is split: the located checkout and its depth travel with the question to the result half', async () => {
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/checkout.ts', 'migrated', undefined]]);
+    const checkout = await read('migrated', 'src/shared/checkout.ts');
+    expect(checkout).toContain(
+      [
+        'export async function pickCheckoutRequest(store: Store, root?: string): Promise<{ ask: InputRequest; carried: { found: string; depth: number } } | { value: Checkout }> {',
+        '  if (root) return { value: { root, files: await store.list(root) } };',
+        '  const found = store.locate();',
+        "  if (found === undefined) throw new Error('No checkout here.');",
+        '  const depth = store.depth(found);',
+        '  return { ask: inputRequired.elicit({ message: `Use ${found} (depth ${depth})?`, requestedSchema: CONFIRM }), carried: { found, depth } };',
+        '}',
+        '',
+        'export async function pickCheckoutResult(answer: ElicitResult, store: Store, { found, depth }: { found: string; depth: number }): Promise<Checkout> {',
+        "  if (answer.action !== 'accept') return { root: '', files: [] };",
+        '  const files = await store.list(found);',
+        '  store.note(`picked:${found}:${depth}`);',
+        '  return { root: found, files };',
+        '}',
+      ].join('\n'),
+    );
+    const tools = await read('migrated', 'src/tools.ts');
+    const carried = 'mrtr.locals<{ mrtrCarried: { found: string; depth: number } }>().mrtrCarried';
+    expect(tools).toContain(
+      [
+        '    if (mrtr.step === undefined) {',
+        '      const mrtrOutcome = await pickCheckoutRequest(store, root);',
+        "      if ('ask' in mrtrOutcome) return mrtr.ask('checkout', { mrtrCarried: mrtrOutcome.carried }, { checkout: mrtrOutcome.ask });",
+        "      mrtr.decided('checkout', {}, { checkout: mrtrOutcome.value });",
+        '    }',
+        `    const mrtrAnswer = mrtr.value('checkout', 'elicit', (answer: ElicitResult) => pickCheckoutResult(answer, store, ${carried}));`,
+        '    if (mrtrAnswer === undefined) return mrtr.askAgain();',
+        '    const checkout = await mrtrAnswer.value;',
+      ].join('\n'),
+    );
+    expect(tools).toContain(
+      [
+        '      const mrtrOutcome = await pickCheckoutRequest(store);',
+        "      if ('ask' in mrtrOutcome) return mrtr.ask('root', { started, mrtrCarried: mrtrOutcome.carried }, { root: mrtrOutcome.ask });",
+        "      mrtr.decided('root', { started }, { root: mrtrOutcome.value });",
+        '    }',
+        '    const { started } = mrtr.locals<{ started: string }>();',
+        `    const mrtrAnswer = mrtr.value('root', 'elicit', (answer: ElicitResult) => pickCheckoutResult(answer, store, ${carried}));`,
+      ].join('\n'),
+    );
+    for (const file of [checkout, tools]) expect(file).not.toMatch(/@mrtr-todo/);
+  });
+
+  it('typechecks, and a second run changes nothing', async () => {
+    expect(await pair.settled(TS_FILES)).toEqual({ original: [], migrated: [], errors: [], changed: [] });
+  });
+
+  for (const [answer, script] of [
+    ['accepted', { elicit: () => ({ action: 'accept' as const, content: { ok: true } }) }],
+    ['declined', { elicit: () => ({ action: 'decline' as const }) }],
+  ] as const) {
+    it(`locates and measures once, lists and notes once after the answer, on both eras (${answer})`, async () => {
+      const original = await run(await load('original'), 'legacy', script);
+      const accepted = answer === 'accepted';
+      expect(texts(original)).toEqual([
+        accepted ? '/srv/app: index.ts, README.md' : ': ',
+        '/srv/lib: lib.ts',
+        accepted ? 'build:web in /srv/app (2 files)' : 'build:web in  (0 files)',
+      ]);
+      const question = {
+        method: 'elicitation/create',
+        params: { message: 'Use /srv/app (depth 2)?', mode: 'form', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+      };
+      expect(original.questions).toEqual([question, question]);
+      const after = accepted ? ['list:/srv/app', 'note:picked:/srv/app:2'] : [];
+      expect(original.log).toEqual(['locate', 'depth:/srv/app', ...after, 'list:/srv/lib', 'note:build:web', 'locate', 'depth:/srv/app', ...after]);
+      const migrated = await load('migrated');
+      for (const era of ['modern', 'legacy'] as const) {
+        const again = await run(migrated, era, script);
+        expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
+          era,
+          results: original.results,
+          questions: original.questions,
+          log: original.log,
+        });
+      }
+    });
+  }
+});
