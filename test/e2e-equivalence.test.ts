@@ -406,7 +406,7 @@ const scenarios: Record<string, Scenario> = {
       'audit:approve:users',
     ],
   },
-  'a helper whose found table travels with its question, beside the handler\'s own local': {
+  "a helper whose found table travels with its question, beside the handler's own local": {
     fixture: 'maybe-ask-carried',
     calls: [
       { name: 'purge_counted', arguments: {} },

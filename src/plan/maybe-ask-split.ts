@@ -117,14 +117,7 @@ export function maybeAskSplit(
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
   // An answer assigned to a local declared before the question is the result half's parameter, not a local to derive again.
-  const prefix = resultPrefix(
-    purity,
-    fn,
-    path,
-    after,
-    new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)),
-    !through,
-  );
+  const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)), !through);
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
   const afterProblem = continuationProblem(fn, path, rederived, after, holder.method) ?? capabilitiesAfter(after);
