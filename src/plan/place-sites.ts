@@ -34,7 +34,7 @@ import type { BlockedDispatch } from '../analyse/command-dispatch.ts';
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import type { UntiedCallIn } from './plan-options.ts';
-import { helperStep, refuse, Refusal } from './refusal.ts';
+import { helperStep, refuse, Refusal, UNREACHED_IDS } from './refusal.ts';
 import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
@@ -185,7 +185,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       typeof tree === 'string'
         ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit'), ...innermostWhy(tree, first) })
         : kept?.caller
-          ? refuse('in-helper', 'exportedCallerUnreached', {
+          ? refuse('in-helper', UNREACHED_IDS.inHelper[kept.callerReach ?? 'local'], {
               helper: first,
               caller: kept.caller,
               file: kept.file,
