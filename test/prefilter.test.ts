@@ -37,6 +37,7 @@ const ASKING = [
   'const { send } = ctx.mcpReq',
   'const req = ctx.mcpReq;',
   'ctx.mcpReq[name](q)',
+  'ctx.mcpReq?.[name](q)',
   'ctx.mcpReq.send(r)',
   'ctx.mcpReq?.send(r)',
   'handler({ mcpReq: { elicitInput } })',

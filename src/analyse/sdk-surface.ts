@@ -173,7 +173,8 @@ export const PREFILTER_SPELLINGS: readonly string[] = [
     ...INIT_HOOK_WORDS,
     'getClientCapabilities',
   ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
-  'mcpReq(?!\\??\\.(?!send\\b))',
+  // `ctx.mcpReq?.[name]` is the bracket form too.
+  'mcpReq(?!\\??\\.(?!send\\b|\\[))',
   // A wrapper's push method, called (`.elicit(`) or invoked otherwise (`.sample.call(`).
   '\\.(?:elicit|sample)\\s*(?:\\(|\\.\\s*(?:call|apply|bind)\\b)',
   // A wrapper's push method taken out of its context (`{ elicit }`, `{ elicit: ask }`, `{ sample, ... }`);
