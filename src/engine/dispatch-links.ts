@@ -1,0 +1,251 @@
+// A handler that dispatches through a type another module declares (`registerTool(command.name,
+// config, async (args, ctx) => command.execute(args))`, `command: Command` imported), to a class
+// of a third module that extends a base class of a fourth (`class Deploy extends BaseCommand`,
+// `abstract class BaseCommand implements Command`). The run links them: from a method that asks
+// through another module's helper but that no handler of its module reaches, up the class's
+// `extends`/`implements` chain across modules, to the handlers dispatching through a type of that
+// chain. Each module is then told its part: the class's method is a handler (like registeredAs),
+// the handler hands its context on and returns a question, and the declarations of the method
+// on the chain (the interface's, a base class's abstract one) take the context and may return a
+// question (like widenDefiners). A link that cannot be shown whole is not made.
+import type { Node } from '@babel/types';
+import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { importedDispatches, ownMethod, promisedOf, promiseType } from '../analyse/command-dispatch.ts';
+import { argumentParams } from '../analyse/ast.ts';
+import { readonlyInstanceMember } from '../analyse/registry-declarations.ts';
+import type { DispatchLinks } from '../plan/plan-options.ts';
+
+type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
+type InterfaceNode = Extract<Node, { type: 'TSInterfaceDeclaration' }>;
+type MethodSignature = Extract<Node, { type: 'TSMethodSignature' }>;
+
+/** A declaration of the chain: a class or an interface, in its module. */
+interface Link {
+  module: string;
+  node: ClassNode | InterfaceNode;
+}
+
+/** What the engine gives the search: each module's analysis, the modules importing some of a set, and a specifier's module. */
+export interface LinkWorld {
+  analyse(module: string): FileAnalysis | undefined;
+  importersOf(modules: ReadonlySet<string>): Set<string>;
+  resolve(fromModule: string, specifier: string): string | undefined;
+}
+
+/** By module, what each is told (see DispatchLinks). */
+export type LinkedModules = Map<string, { [K in keyof DispatchLinks]-?: Array<NonNullable<DispatchLinks[K]>[number]> }>;
+
+/** One dispatched method linked: its module and class, the handlers' modules dispatching to it, the declarations on its chain. */
+export interface DispatchLink {
+  module: string;
+  method: NonNullable<DispatchLinks['methods']>[number];
+  calls: Array<{ module: string } & NonNullable<DispatchLinks['calls']>[number]>;
+  declarations: Array<{ module: string } & NonNullable<DispatchLinks['declarations']>[number]>;
+}
+
+/**
+ * The links of `callers` (each a method `Class.method` of a module, reaching another module's
+ * asking helper with no handler of its module reaching it) to handlers of other modules that
+ * dispatch to it.
+ */
+export function dispatchLinks(world: LinkWorld, callers: ReadonlyArray<{ module: string; caller: string }>): DispatchLink[] {
+  const out: DispatchLink[] = [];
+  for (const { module, caller } of callers) {
+    const [clsName, method] = caller.split('.') as [string, string | undefined];
+    const cls = method ? declarationIn(world.analyse(module), clsName) : undefined;
+    if (!method || cls?.type !== 'ClassDeclaration' || out.some((l) => l.module === module && l.method.cls === clsName && l.method.method === method)) continue;
+    const link = linkOf(world, module, cls, method);
+    if (link) out.push(link);
+  }
+  return out;
+}
+
+function linkOf(world: LinkWorld, module: string, cls: ClassNode, method: string): DispatchLink | undefined {
+  const chain = chainOf(world, { module, node: cls });
+  const dispatches = dispatchesTo(world, chain, method);
+  if (dispatches.length === 0) return undefined;
+  const { width, key } = dispatches[0]!;
+  if (dispatches.some((d) => d.width !== width || d.key !== key)) return undefined;
+  const linked = linkedDeclarations(world, chain.slice(1), method, width);
+  const own = ownMethod(cls, method);
+  if (!linked || !own || !readonlyInstanceMember(cls, key)) return undefined;
+  const count = argumentParams(own).length;
+  if (count > width) return undefined;
+  const fillers = count < width ? typedParams(world.analyse(module)!, linked.params.slice(count), false) : undefined;
+  if (count < width && !fillers) return undefined;
+  const abstracts = linked.abstracts.map((a) => ({ ...a, optional: typedParams(world.analyse(a.module)!, linked.params.slice(a.count), true) }));
+  if (abstracts.some((a) => !a.optional)) return undefined;
+  return {
+    module,
+    method: { cls: cls.id!.name, method, key, width, ...(fillers ? { fillers } : {}) },
+    calls: dispatches.map((d) => ({ module: d.module, type: d.typeName, method })),
+    declarations: [
+      ...linked.interfaces.map((i) => ({ module: i.module, owner: i.owner, method })),
+      ...abstracts.map((a) => ({ module: a.module, owner: a.owner, method, ...(a.optional!.length > 0 ? { optional: a.optional! } : {}) })),
+    ],
+  };
+}
+
+/** What each module is told of the links given: `methodsOnly`, the methods alone (to learn which migrate). */
+export function linkedModules(links: readonly DispatchLink[], methodsOnly = false): LinkedModules {
+  const out: LinkedModules = new Map();
+  const entry = (module: string) => {
+    if (!out.has(module)) out.set(module, { methods: [], calls: [], declarations: [] });
+    return out.get(module)!;
+  };
+  const same = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b);
+  for (const link of links) {
+    entry(link.module).methods.push(link.method);
+    if (methodsOnly) continue;
+    for (const { module, ...c } of link.calls) if (!entry(module).calls.some((x) => same(x, c))) entry(module).calls.push(c);
+    for (const { module, ...d } of link.declarations) if (!entry(module).declarations.some((x) => same(x, d))) entry(module).declarations.push(d);
+  }
+  return out;
+}
+
+/** The class or interface of the module declared under `name` (exported or not). */
+function declarationIn(analysis: FileAnalysis | undefined, name: string): ClassNode | InterfaceNode | undefined {
+  for (const statement of analysis?.program.body ?? []) {
+    const d = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
+    if ((d?.type === 'ClassDeclaration' || d?.type === 'TSInterfaceDeclaration') && d.id?.name === name) return d;
+  }
+  return undefined;
+}
+
+/** A name the module uses as a type: its own declaration, or one imported from a module of the run. */
+function resolveType(world: LinkWorld, module: string, name: string): Link | undefined {
+  const analysis = world.analyse(module);
+  const local = declarationIn(analysis, name);
+  if (local) return { module, node: local };
+  const imported = analysis?.importedNames.get(name);
+  const target = imported?.from.startsWith('.') ? world.resolve(module, imported.from) : undefined;
+  const node = target ? declarationIn(world.analyse(target), imported!.imported) : undefined;
+  return node && target ? { module: target, node } : undefined;
+}
+
+/** The class, then what it extends and implements, across modules (each once). */
+function chainOf(world: LinkWorld, start: Link): Link[] {
+  const chain: Link[] = [];
+  const seen = new Set<Node>();
+  const visit = (link: Link | undefined) => {
+    if (!link || seen.has(link.node)) return;
+    seen.add(link.node);
+    chain.push(link);
+    const { node } = link;
+    const names =
+      node.type === 'ClassDeclaration'
+        ? [node.superClass?.type === 'Identifier' ? node.superClass.name : '', ...(node.implements ?? []).map(heritageName)]
+        : (node.extends ?? []).map(heritageName);
+    for (const name of names) if (name) visit(resolveType(world, link.module, name));
+  };
+  visit(start);
+  return chain;
+}
+
+function heritageName(h: Node): string {
+  return h.type === 'TSExpressionWithTypeArguments' && h.expression.type === 'Identifier' ? h.expression.name : '';
+}
+
+/** The handlers of the run dispatching `method` through a type of the chain, with their module. */
+function dispatchesTo(world: LinkWorld, chain: readonly Link[], method: string) {
+  const types = chain.slice(1);
+  const modules = new Set(types.map((t) => t.module));
+  const found: Array<ReturnType<typeof importedDispatches>[number] & { module: string }> = [];
+  for (const module of new Set([...world.importersOf(modules), ...modules])) {
+    const analysis = world.analyse(module);
+    for (const d of analysis ? importedDispatches(analysis) : []) {
+      if (d.method !== method) continue;
+      const target = world.resolve(module, d.from);
+      if (types.some((t) => t.module === target && t.node.id?.name === d.imported)) found.push({ ...d, module });
+    }
+  }
+  return found;
+}
+
+/**
+ * The declarations of `method` on the chain above the class: interface signatures returning a
+ * Promise with `width` parameters (one at least, whose parameters fill the others), and abstract
+ * methods with at most that many. Undefined when one cannot take the context (a concrete method
+ * the class overrides, another count, no Promise).
+ */
+function linkedDeclarations(world: LinkWorld, chain: readonly Link[], method: string, width: number) {
+  const interfaces: Array<{ module: string; owner: string }> = [];
+  const abstracts: Array<{ module: string; owner: string; count: number }> = [];
+  let params: MethodSignature['parameters'] | undefined;
+  let source = '';
+  for (const { module, node } of chain) {
+    const owner = node.id!.name;
+    if (node.type === 'TSInterfaceDeclaration') {
+      const signatures = node.body.body.filter((m): m is MethodSignature => m.type === 'TSMethodSignature' && keyIs(m.key, method));
+      if (signatures.length > 1) return undefined;
+      const s = signatures[0];
+      if (!s) continue;
+      if (!promisedOf(s) || s.parameters.length !== width) return undefined;
+      interfaces.push({ module, owner });
+      params ??= s.parameters;
+      source = params === s.parameters ? world.analyse(module)!.source : source;
+      continue;
+    }
+    for (const m of node.body.body) {
+      if ((m.type !== 'ClassMethod' && m.type !== 'TSDeclareMethod') || m.static || !keyIs(m.key, method)) continue;
+      if (m.type === 'ClassMethod' || !m.abstract) return undefined;
+      const returned = m.returnType?.type === 'TSTypeAnnotation' ? m.returnType.typeAnnotation : undefined;
+      if (!returned || !promiseType(returned) || m.params.length > width) return undefined;
+      if (!m.params.every((p) => p.type === 'Identifier')) return undefined;
+      abstracts.push({ module, owner, count: m.params.length });
+    }
+  }
+  return params ? { interfaces, abstracts, params: params.map((p) => ({ p, source })) } : undefined;
+}
+
+function keyIs(key: Node, name: string): boolean {
+  return key.type === 'Identifier' && key.name === name;
+}
+
+/** Types every module may name. */
+const GLOBAL_TYPES = new Set([
+  'string',
+  'number',
+  'boolean',
+  'unknown',
+  'undefined',
+  'null',
+  'object',
+  'any',
+  'void',
+  'never',
+  'AbortSignal',
+  'Record',
+  'Array',
+  'Promise',
+  'Date',
+  'Map',
+  'Set',
+  'URL',
+  'Error',
+  'readonly',
+]);
+
+/**
+ * The interface's parameters, as a module written with a `_` (unread) and their written type:
+ * required (`_signal: AbortSignal | undefined`) for a method, optional (`_signal?: AbortSignal`)
+ * for an abstract declaration. Undefined when a type names something the module cannot.
+ */
+function typedParams(
+  target: FileAnalysis,
+  params: ReadonlyArray<{ p: MethodSignature['parameters'][number]; source: string }>,
+  optional: boolean,
+): string[] | undefined {
+  const out: string[] = [];
+  const known = (name: string) => GLOBAL_TYPES.has(name) || target.importedNames.has(name) || declarationIn(target, name) !== undefined;
+  for (const { p, source } of params) {
+    const annotation = p.type === 'Identifier' && p.typeAnnotation?.type === 'TSTypeAnnotation' ? p.typeAnnotation.typeAnnotation : undefined;
+    if (p.type !== 'Identifier' || !annotation) return undefined;
+    const written = source.slice(annotation.start!, annotation.end!);
+    if (/['"`]/.test(written) || !(written.match(/[A-Za-z_$][\w$]*/g) ?? []).every(known)) return undefined;
+    const type = /=>/.test(written) ? `(${written})` : written;
+    if (optional) out.push(`_${p.name}?: ${type}`);
+    else out.push(`_${p.name}: ${p.optional && !/\bundefined\b/.test(type) ? `${type} | undefined` : type}`);
+  }
+  return out;
+}
