@@ -8,9 +8,11 @@
 // the abstract declaration take the context and may return a question. Run through the real
 // client, the migrated server gives the original's results, asks its questions and does its work
 // once each, on both eras, opening and closing its per-round bracket on each round.
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { runCodemod } from '../src/engine/run.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 const TYPES = `export interface TaskResult {
@@ -376,8 +378,7 @@ const script = (): ClientScript => {
   };
 };
 
-const pair = migratedPair<ServerModule>('dispatch-across-', {
-  'package.json': '{ "name": "garden", "private": true, "type": "module" }\n',
+const PROJECT: Record<string, string> = {
   'src/types.ts': TYPES,
   'src/tasks/base.ts': BASE,
   'src/tasks/asker.ts': ASKER,
@@ -385,6 +386,11 @@ const pair = migratedPair<ServerModule>('dispatch-across-', {
   'src/tasks/water.ts': WATER,
   'src/registrar.ts': REGISTRAR,
   'src/server.ts': SERVER,
+};
+
+const pair = migratedPair<ServerModule>('dispatch-across-', {
+  'package.json': '{ "name": "garden", "private": true, "type": "module" }\n',
+  ...PROJECT,
 });
 const { read, load } = pair;
 const FILES = ['src/types.ts', 'src/tasks/base.ts', 'src/tasks/asker.ts', 'src/tasks/plant.ts', 'src/tasks/water.ts', 'src/registrar.ts', 'src/server.ts'];
@@ -447,6 +453,50 @@ describe('a task dispatched to across modules, through an interface and a base c
       // One round per question, and the last: three, two, one and three rounds of plant.
       const plant = once('plant');
       expect({ era, rounds: again.rounds }).toEqual({ era, rounds: [...Array(9).fill(plant).flat(), ...once('water')] });
+    }
+  });
+});
+
+describe('a dispatch across modules that cannot be linked', () => {
+  it.each([
+    [
+      'a base class that implements the method too',
+      'src/tasks/base.ts',
+      BASE.replace(
+        '  abstract run(input: Record<string, unknown>): Promise<TaskResult>;',
+        '  async run(input: Record<string, unknown>): Promise<TaskResult> {\n    return { ok: false, text: `${this.name} takes ${Object.keys(input).length} argument(s)` };\n  }',
+      ),
+      'the base class `BaseTask` implements `run()` too',
+      'make `run()` abstract in `BaseTask`',
+    ],
+    [
+      'a name the class changes',
+      'src/tasks/plant.ts',
+      PLANT.replace('  private kindOf', '  rename(name: string): void {\n    this.name = name;\n  }\n\n  private kindOf'),
+      'its class may change its `name`',
+      'make `name` readonly',
+    ],
+  ])('leaves everything as it was, with %s named by the markers', async (_name, file, text, why, fix) => {
+    const dir = checkoutScratch('dispatch-across-refused-');
+    try {
+      await putFile(dir, 'package.json', '{ "name": "garden", "private": true, "type": "module" }\n');
+      for (const [name, original] of Object.entries(PROJECT)) await putFile(dir, name, name === file ? text : original);
+      const refused = await runCodemod({ paths: ['src'], write: false, cwd: dir });
+      expect(refused.errors).toEqual([]);
+      // The asker gets the markers (and package.json the server package it names).
+      expect(refused.changed.map((c) => c.path)).toEqual(['package.json', 'src/tasks/asker.ts']);
+      expect(refused.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+        ['src/tasks/asker.ts', 24, 'marked', 'in-helper'],
+        ['src/tasks/asker.ts', 35, 'marked', 'in-helper'],
+        ['src/tasks/asker.ts', 46, 'marked', 'in-helper'],
+      ]);
+      for (const site of refused.sites) {
+        expect(site.marker).toBe(`kept whole: \`PlantTask.run()\` is dispatched to from another module — ${fix}`);
+        expect(site.reason).toContain(`the handler at src/registrar.ts:28 dispatches to \`PlantTask.run()\``);
+        expect(site.reason).toContain(why);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -25,7 +25,7 @@ import { findUntiedCalls } from './untied-calls.ts';
 import type { Placement, StateModules } from './state-modules.ts';
 import type { DispatchLinks } from '../plan/plan-options.ts';
 import { linkedModules } from './dispatch-links.ts';
-import { linksOfUnreached, migratingLinks, type DispatchRun } from './dispatch-pass.ts';
+import { linksOfUnreached, migratingLinks, noteUnlinked, type DispatchRun } from './dispatch-pass.ts';
 
 /** What the cross-module pass works with, of its run. */
 export interface CrossModuleRun {
@@ -101,7 +101,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   let approved = await approvedSplits(index, helpers, sources, planner(run, importers), refused);
   // Methods that ask through a helper with no handler of their module reaching them: handlers
   // of other modules may dispatch to them (dispatch-links.ts). Planned again as handlers.
-  const links = linksOfUnreached(dispatchRun(run, importers), refused, index.display);
+  const { links, unlinked } = linksOfUnreached(dispatchRun(run, importers), refused, index.display);
   let linked = new Map<string, DispatchLinks>();
   if (links.length > 0) {
     const methods = linkedModules(links, true);
@@ -114,6 +114,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     );
     linked = linkedModules(migrating);
   }
+  noteUnlinked(refused, unlinked, index.display);
   const again = filesToTransformAgain(run, index, approved, importers, helpers, definers, (file, callee) => registryModules.of(file, [callee])?.[0]?.shapes);
   for (const [module, dispatch] of linked) {
     const entry = anyEntry(run, again, importers, module);

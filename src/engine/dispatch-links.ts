@@ -43,38 +43,58 @@ export interface DispatchLink {
   declarations: Array<{ module: string } & NonNullable<DispatchLinks['declarations']>[number]>;
 }
 
+/** A dispatch to a method that cannot be linked: the handler's module and line, why, and what would fix it. */
+export interface Unlinked {
+  module: string;
+  caller: string;
+  at: { module: string; line: number };
+  why: string;
+  fix: string;
+}
+
 /**
  * The links of `callers` (each a method `Class.method` of a module, reaching another module's
  * asking helper with no handler of its module reaching it) to handlers of other modules that
- * dispatch to it.
+ * dispatch to it; and the callers dispatched to that cannot be linked, with why.
  */
-export function dispatchLinks(world: LinkWorld, callers: ReadonlyArray<{ module: string; caller: string }>): DispatchLink[] {
-  const out: DispatchLink[] = [];
+export function dispatchLinks(world: LinkWorld, callers: ReadonlyArray<{ module: string; caller: string }>): { links: DispatchLink[]; unlinked: Unlinked[] } {
+  const links: DispatchLink[] = [];
+  const unlinked: Unlinked[] = [];
+  const seen = new Set<string>();
   for (const { module, caller } of callers) {
     const [clsName, method] = caller.split('.') as [string, string | undefined];
     const cls = method ? declarationIn(world.analyse(module), clsName) : undefined;
-    if (!method || cls?.type !== 'ClassDeclaration' || out.some((l) => l.module === module && l.method.cls === clsName && l.method.method === method)) continue;
+    if (!method || cls?.type !== 'ClassDeclaration' || seen.has(`${module}\0${caller}`)) continue;
+    seen.add(`${module}\0${caller}`);
     const link = linkOf(world, module, cls, method);
-    if (link) out.push(link);
+    if (link && 'why' in link) unlinked.push({ module, caller, ...link });
+    else if (link) links.push(link);
   }
-  return out;
+  return { links, unlinked };
 }
 
-function linkOf(world: LinkWorld, module: string, cls: ClassNode, method: string): DispatchLink | undefined {
+type Refused = Pick<Unlinked, 'at' | 'why' | 'fix'>;
+
+function linkOf(world: LinkWorld, module: string, cls: ClassNode, method: string): DispatchLink | Refused | undefined {
   const chain = chainOf(world, { module, node: cls });
   const dispatches = dispatchesTo(world, chain, method);
   if (dispatches.length === 0) return undefined;
-  const { width, key } = dispatches[0]!;
-  if (dispatches.some((d) => d.width !== width || d.key !== key)) return undefined;
+  const first = dispatches[0]!;
+  const refused = (why: string, fix: string): Refused => ({ at: { module: first.module, line: first.calls[0]!.call.loc!.start.line }, why, fix });
+  const { width, key } = first;
+  if (dispatches.some((d) => d.width !== width || d.key !== key))
+    return refused('its handlers pass different arguments', 'pass the same arguments in each call');
   const linked = linkedDeclarations(world, chain.slice(1), method, width);
+  if ('why' in linked) return refused(linked.why, linked.fix);
   const own = ownMethod(cls, method);
-  if (!linked || !own || !readonlyInstanceMember(cls, key)) return undefined;
+  if (!own) return refused(`its \`${method}()\` is not an async method with its return type written`, `make \`${method}()\` so`);
+  if (!readonlyInstanceMember(cls, key)) return refused(`its class may change its \`${key}\``, `make \`${key}\` readonly`);
   const count = argumentParams(own).length;
-  if (count > width) return undefined;
+  if (count > width) return refused('it takes more parameters than the call passes', 'take the parameters the call passes');
   const fillers = count < width ? typedParams(world.analyse(module)!, linked.params.slice(count), false) : undefined;
-  if (count < width && !fillers) return undefined;
   const abstracts = linked.abstracts.map((a) => ({ ...a, optional: typedParams(world.analyse(a.module)!, linked.params.slice(a.count), true) }));
-  if (abstracts.some((a) => !a.optional)) return undefined;
+  if ((count < width && !fillers) || abstracts.some((a) => !a.optional))
+    return refused('a parameter type of the interface is not named where it would be added', 'import that type there');
   return {
     module,
     method: { cls: cls.id!.name, method, key, width, ...(fillers ? { fillers } : {}) },
@@ -169,6 +189,10 @@ function dispatchesTo(world: LinkWorld, chain: readonly Link[], method: string) 
  * the class overrides, another count, no Promise).
  */
 function linkedDeclarations(world: LinkWorld, chain: readonly Link[], method: string, width: number) {
+  const other = {
+    why: `a declaration of \`${method}()\` on its chain takes other parameters or no Promise`,
+    fix: `declare \`${method}()\` as the call passes it`,
+  };
   const interfaces: Array<{ module: string; owner: string }> = [];
   const abstracts: Array<{ module: string; owner: string; count: number }> = [];
   let params: MethodSignature['parameters'] | undefined;
@@ -177,10 +201,10 @@ function linkedDeclarations(world: LinkWorld, chain: readonly Link[], method: st
     const owner = node.id!.name;
     if (node.type === 'TSInterfaceDeclaration') {
       const signatures = node.body.body.filter((m): m is MethodSignature => m.type === 'TSMethodSignature' && keyIs(m.key, method));
-      if (signatures.length > 1) return undefined;
+      if (signatures.length > 1) return other;
       const s = signatures[0];
       if (!s) continue;
-      if (!promisedOf(s) || s.parameters.length !== width) return undefined;
+      if (!promisedOf(s) || s.parameters.length !== width) return other;
       interfaces.push({ module, owner });
       params ??= s.parameters;
       source = params === s.parameters ? world.analyse(module)!.source : source;
@@ -188,14 +212,16 @@ function linkedDeclarations(world: LinkWorld, chain: readonly Link[], method: st
     }
     for (const m of node.body.body) {
       if ((m.type !== 'ClassMethod' && m.type !== 'TSDeclareMethod') || m.static || !keyIs(m.key, method)) continue;
-      if (m.type === 'ClassMethod' || !m.abstract) return undefined;
+      if (m.type === 'ClassMethod' || !m.abstract)
+        return { why: `the base class \`${owner}\` implements \`${method}()\` too`, fix: `make \`${method}()\` abstract in \`${owner}\`` };
       const returned = m.returnType?.type === 'TSTypeAnnotation' ? m.returnType.typeAnnotation : undefined;
-      if (!returned || !promiseType(returned) || m.params.length > width) return undefined;
-      if (!m.params.every((p) => p.type === 'Identifier')) return undefined;
+      if (!returned || !promiseType(returned) || m.params.length > width || !m.params.every((p) => p.type === 'Identifier')) return other;
       abstracts.push({ module, owner, count: m.params.length });
     }
   }
-  return params ? { interfaces, abstracts, params: params.map((p) => ({ p, source })) } : undefined;
+  return params
+    ? { interfaces, abstracts, params: params.map((p) => ({ p, source })) }
+    : { why: `no interface of its chain declares \`${method}()\``, fix: `declare \`${method}()\` in the interface` };
 }
 
 function keyIs(key: Node, name: string): boolean {

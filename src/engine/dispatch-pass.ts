@@ -7,7 +7,7 @@ import type { DispatchLinks } from '../plan/plan-options.ts';
 import type { FilePlan } from '../plan/types.ts';
 import type { RefusedSplits } from './cross-module.ts';
 import { moduleFiles } from './cross-module.ts';
-import { dispatchLinks, type DispatchLink, type LinkWorld } from './dispatch-links.ts';
+import { dispatchLinks, type DispatchLink, type LinkWorld, type Unlinked } from './dispatch-links.ts';
 import type { ImportGraph } from './import-graph.ts';
 import { readSource } from './source-files.ts';
 
@@ -20,14 +20,22 @@ export interface DispatchRun {
   maxFileBytes: number;
 }
 
-/** The links of the methods `refused` names as callers no handler reaches (by the file the run names them in). */
-export function linksOfUnreached(run: DispatchRun, refused: RefusedSplits, display: (absolutePath: string) => string): DispatchLink[] {
+/** The links of the methods `refused` names as callers no handler reaches (by the file the run names them in), and those that cannot be linked. */
+export function linksOfUnreached(run: DispatchRun, refused: RefusedSplits, display: (absolutePath: string) => string): ReturnType<typeof dispatchLinks> {
   const byDisplay = new Map(run.files.map((f) => [display(f), f] as const));
   const callers = [...refused.calls.values()].flatMap((c) => {
     const module = c.caller ? byDisplay.get(c.file) : undefined;
     return module ? [{ module, caller: c.caller! }] : [];
   });
-  return callers.length === 0 ? [] : dispatchLinks(linkWorld(run), callers);
+  return callers.length === 0 ? { links: [], unlinked: [] } : dispatchLinks(linkWorld(run), callers);
+}
+
+/** Tells the refused calls made in a method dispatched to that cannot be linked why (the helper's markers say it). */
+export function noteUnlinked(refused: RefusedSplits, unlinked: readonly Unlinked[], display: (absolutePath: string) => string): void {
+  for (const [key, call] of refused.calls) {
+    const u = call.caller ? unlinked.find((x) => x.caller === call.caller && display(x.module) === call.file) : undefined;
+    if (u) refused.calls.set(key, { ...call, unlinked: { file: display(u.at.module), line: u.at.line, why: u.why, fix: u.fix } });
+  }
 }
 
 function linkWorld(run: DispatchRun): LinkWorld {

@@ -44,6 +44,8 @@ export interface RefusedCall {
   dynamic?: true;
   /** The call is made at that line in this named function, which no handler of its module reaches (`code` is empty). */
   caller?: string;
+  /** A handler dispatches to `caller` across modules (at that file and line), but the link cannot be made: why, and what fixes it. */
+  unlinked?: { file: string; line: number; why: string; fix: string };
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */

@@ -763,6 +763,12 @@ export const REFUSAL_CODES = {
           'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed); that call could not ask through its halves, so it stays whole.',
         next: `have the handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
       },
+      exportedCallerUnlinked: {
+        marker: 'kept whole: `{{caller}}()` is dispatched to from another module — {{fix}}',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers; `{{caller}}()` calls it, and the handler at {{callFile}}:{{fileLine}} dispatches to `{{caller}}()` through a type its class extends or implements, but {{why}}, so that handler cannot hand it a context: the helper stays whole.',
+        next: `{{fix}}, then run the codemod again; or ${MANUAL_STEP}.`,
+      },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:
