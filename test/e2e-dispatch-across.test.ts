@@ -476,6 +476,13 @@ describe('a dispatch across modules that cannot be linked', () => {
       'its class may change its `name`',
       'make `name` readonly',
     ],
+    [
+      'a call of the method on its class',
+      'src/server.ts',
+      `${SERVER}\nexport async function plantAsh(log: string[], server: McpServer) {\n  const task = new PlantTask(log, server);\n  return task.run({ species: 'ash' });\n}\n`,
+      'it is also called on a `PlantTask` directly (server.ts:14)',
+      'call `run()` only through `Task`',
+    ],
   ])('leaves everything as it was, with %s named by the markers', async (_name, file, text, why, fix) => {
     const dir = checkoutScratch('dispatch-across-refused-');
     try {

@@ -11,7 +11,8 @@
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { importedDispatches, ownMethod, promisedOf, promiseType } from '../analyse/command-dispatch.ts';
-import { argumentParams } from '../analyse/ast.ts';
+import path from 'node:path';
+import { argumentParams, walk } from '../analyse/ast.ts';
 import { readonlyInstanceMember } from '../analyse/registry-declarations.ts';
 import type { DispatchLinks } from '../plan/plan-options.ts';
 
@@ -91,6 +92,9 @@ function linkOf(world: LinkWorld, module: string, cls: ClassNode, method: string
   if (!readonlyInstanceMember(cls, key)) return refused(`its class may change its \`${key}\``, `make \`${key}\` readonly`);
   const count = argumentParams(own).length;
   if (count > width) return refused('it takes more parameters than the call passes', 'take the parameters the call passes');
+  // A call of its own would pass no context, and get a question it does not answer.
+  const direct = directCall(world, module, cls, method);
+  if (direct) return refused(`it is also called on a \`${cls.id!.name}\` directly (${direct})`, `call \`${method}()\` only through \`${first.typeName}\``);
   const fillers = count < width ? typedParams(world.analyse(module)!, linked.params.slice(count), false) : undefined;
   const abstracts = linked.abstracts.map((a) => ({ ...a, optional: typedParams(world.analyse(a.module)!, linked.params.slice(a.count), true) }));
   if ((count < width && !fillers) || abstracts.some((a) => !a.optional))
@@ -121,6 +125,38 @@ export function linkedModules(links: readonly DispatchLink[], methodsOnly = fals
     for (const { module, ...d } of link.declarations) if (!entry(module).declarations.some((x) => same(x, d))) entry(module).declarations.push(d);
   }
   return out;
+}
+
+/**
+ * A call of the class's method on an object shown to be of that class (`new Cls()`, a local
+ * set to one or declared of its type, `this` in the class), in its module or a module that
+ * imports it (through a re-exporting module too): its file's name and line.
+ */
+function directCall(world: LinkWorld, module: string, cls: ClassNode, method: string): string | undefined {
+  const name = cls.id!.name;
+  const near = world.importersOf(new Set([module]));
+  const files = new Set([module, ...near, ...world.importersOf(near)]);
+  for (const file of files) {
+    const analysis = world.analyse(file);
+    if (!analysis || !analysis.source.includes(name)) continue;
+    const typed = new Set<string>();
+    const isCls = (n: Node | null | undefined) => n?.type === 'NewExpression' && n.callee.type === 'Identifier' && n.callee.name === name;
+    walk(analysis.program, (node) => {
+      if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && isCls(node.init)) typed.add(node.id.name);
+      const annotation = node.type === 'Identifier' && node.typeAnnotation?.type === 'TSTypeAnnotation' ? node.typeAnnotation.typeAnnotation : undefined;
+      if (annotation?.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' && annotation.typeName.name === name) typed.add((node as { name: string }).name);
+    });
+    let found: string | undefined;
+    walk(analysis.program, (node, parents) => {
+      if (found || node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || !keyIs(node.callee.property, method)) return undefined;
+      const object = node.callee.object;
+      const own = object.type === 'ThisExpression' && parents.includes(cls);
+      if (own || isCls(object) || (object.type === 'Identifier' && typed.has(object.name))) found = `${path.basename(file)}:${node.loc!.start.line}`;
+      return undefined;
+    });
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The class or interface of the module declared under `name` (exported or not). */
