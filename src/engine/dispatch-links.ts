@@ -144,7 +144,8 @@ function directCall(world: LinkWorld, module: string, cls: ClassNode, method: st
     walk(analysis.program, (node) => {
       if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && isCls(node.init)) typed.add(node.id.name);
       const annotation = node.type === 'Identifier' && node.typeAnnotation?.type === 'TSTypeAnnotation' ? node.typeAnnotation.typeAnnotation : undefined;
-      if (annotation?.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' && annotation.typeName.name === name) typed.add((node as { name: string }).name);
+      if (annotation?.type === 'TSTypeReference' && annotation.typeName.type === 'Identifier' && annotation.typeName.name === name)
+        typed.add((node as { name: string }).name);
     });
     let found: string | undefined;
     walk(analysis.program, (node, parents) => {
