@@ -269,8 +269,8 @@ describe('the same class called from commands a handler of another module dispat
         ['src/firing/asker.ts', 39, 'marked', 'in-helper'],
       ]);
       const [glaze, schedule] = refused.sites;
-      expect(glaze!.marker).toBe('kept whole: no handler reaches its caller `FireCommand.execute()` (fire.ts:15) — migrate by hand');
-      expect(schedule!.marker).toBe('kept whole: no handler reaches its caller `FireCommand.execute()` (fire.ts:16) — migrate by hand');
+      expect(glaze!.marker).toBe('no handler calls `FireCommand.execute()` (fire.ts:15) on its class — have one do so, then run again');
+      expect(schedule!.marker).toBe('no handler calls `FireCommand.execute()` (fire.ts:16) on its class — have one do so, then run again');
       expect(glaze!.reason).toContain('a call through an interface or a base class of another module is not followed');
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -388,6 +388,24 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [{ uri: 'file://a b/' }] },
     legacyLog: ['audit:caps:roots', 'audit:root:file://a b/', 'audit:fallback:TypeError: Invalid URL'],
   },
+  'a helper that awaits after its question, in its async result half': {
+    fixture: 'maybe-ask-await-after',
+    calls: [
+      { name: 'archive', arguments: { table: 'logs' } },
+      { name: 'archive', arguments: { table: 'scratch' } },
+      { name: 'archive', arguments: { table: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).includes('users') ? { action: 'decline' } : accept({ ok: true })) },
+    legacyLog: [
+      'audit:approve:logs',
+      'count:logs',
+      'audit:approved:logs:3',
+      'delete:logs=3',
+      'audit:approve:scratch',
+      'delete:scratch=0',
+      'audit:approve:users',
+    ],
+  },
   'a question per item of an array': {
     fixture: 'loops',
     calls: [{ name: 'delete_each', arguments: { tables: ['logs', 'users', 'cache'] } }],

@@ -97,4 +97,27 @@ describe('an xmcp tool asking through extra', () => {
       await connection.close();
     }
   }, 60_000);
+
+  it('migrated, refuses accepted content that does not match the schema its question asked for', async () => {
+    const connection = await connectManualOverStdio(SERVER, { XMCP_TOOL: migratedTool });
+    try {
+      const call = { name: 'release_gate', arguments: { step: 'approve', notes: 'v2.1' } };
+      const answer = (content: Record<string, unknown>) => connection.callRaw({ ...call, inputResponses: { answer: { action: 'accept', content } } });
+      const refused = await answer({ approver: 'nobody' });
+      // As the push call refused it (a 2025 client answering the tool as written).
+      const malformed: ClientScript = { elicit: () => ({ action: 'accept', content: { approver: 'nobody' } }) };
+      const pushed = await runCallsOverStdio(SERVER, { XMCP_TOOL: legacyTool }, 'legacy', [call], malformed, CAPABILITIES);
+      expect(pushed.results).toEqual([
+        {
+          content: [{ type: 'text', text: 'Elicitation response content does not match requested schema: data/approver must match format "email"' }],
+          isError: true,
+        },
+      ]);
+      expect({ content: refused.content, isError: refused.isError }).toEqual(pushed.results[0]);
+      const accepted = await answer({ approver: 'ops@example.com' });
+      expect(accepted.content).toEqual([{ type: 'text', text: 'v2.1: {"action":"accept","content":{"approver":"ops@example.com"}}' }]);
+    } finally {
+      await connection.close();
+    }
+  }, 60_000);
 });

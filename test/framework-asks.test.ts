@@ -69,39 +69,40 @@ describe('an xmcp tool that samples, under --sampling=flag', () => {
 describe('an xmcp tool answered in place', () => {
   it('asks questions awaited together in one round, under one guard', () => {
     const body = `  const [a, b] = await Promise.all([extra.elicit(${Q}), extra.sample({ messages: [], maxTokens: 5 })]);\n  return { content: [{ type: 'text' as const, text: a.action + b.model }] };`;
-    expect(migrated(tool(body)).slice(0, 15)).toEqual([
+    expect(migrated(tool(body)).slice(0, 16)).toEqual([
+      "import { ProtocolError, ProtocolErrorCode, type InputRequests, type JsonSchemaType } from '@modelcontextprotocol/server';",
+      "import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';",
       'export default async function go({ q }: { q: string }, extra: ToolExtraArguments) {',
-      '  // @mrtr-note: the answer is the bare response: check its content against requestedSchema if you rely on it (the push call did).',
       '  // @mrtr-note: sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
-      "  const mrtrAnswer = extra.inputResponses?.['a'] as ElicitResult | undefined;",
-      "  const mrtrAnswer2 = extra.inputResponses?.['b'] as SampleResult | undefined;",
+      '  const mrtrAsked = {',
+      `    a: inputRequired.elicit(${Q}),`,
+      '    b: inputRequired.createMessage({ messages: [], maxTokens: 5 }),',
+      '  };',
+      "  const mrtrAnswer = mrtrCheckedAnswer(mrtrAsked, extra.inputResponses, 'a') as ElicitResult | undefined;",
+      "  const mrtrAnswer2 = mrtrCheckedAnswer(mrtrAsked, extra.inputResponses, 'b') as SampleResult | undefined;",
       '  if (mrtrAnswer === undefined || mrtrAnswer2 === undefined) {',
-      '    return inputRequired({',
-      '      inputRequests: {',
-      `        a: inputRequired.elicit(${Q}),`,
-      '        b: inputRequired.createMessage({ messages: [], maxTokens: 5 }),',
-      '      },',
-      '    });',
+      '    return inputRequired({ inputRequests: mrtrAsked });',
       '  }',
       '  const [a, b] = [mrtrAnswer, mrtrAnswer2];',
       "  return { content: [{ type: 'text' as const, text: a.action + b.model }] };",
+      '}',
     ]);
   });
 
   it('replaces a question whose answer is not kept by its guard', () => {
     const out = transformSource(tool(`  await extra.elicit(${Q});\n${DONE}`), '/p/src/tools/go.ts').output;
-    expect(out.split('\n').slice(0, 3)).toEqual([
+    expect(out.split('\n').slice(0, 4)).toEqual([
       "import { type ToolExtraArguments, inputRequired } from 'xmcp';",
+      "import { ProtocolError, ProtocolErrorCode, type InputRequests, type JsonSchemaType } from '@modelcontextprotocol/server';",
+      "import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';",
       'export default async function go({ q }: { q: string }, extra: ToolExtraArguments) {',
-      '  // @mrtr-note: the answer is the bare response: check its content against requestedSchema if you rely on it (the push call did).',
     ]);
-    expect(out.split('\n').slice(3, 10)).toEqual([
-      "  if (extra.inputResponses?.['answer'] === undefined) {",
-      '    return inputRequired({',
-      '      inputRequests: {',
-      `        answer: inputRequired.elicit(${Q}),`,
-      '      },',
-      '    });',
+    expect(out.split('\n').slice(4, 10)).toEqual([
+      '  const mrtrAsked = {',
+      `    answer: inputRequired.elicit(${Q}),`,
+      '  };',
+      "  if (mrtrCheckedAnswer(mrtrAsked, extra.inputResponses, 'answer') === undefined) {",
+      '    return inputRequired({ inputRequests: mrtrAsked });',
       '  }',
     ]);
   });

@@ -70,11 +70,28 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     );
   });
 
-  it('names what it awaits after the value, with its line', async () => {
+  it('names what it awaits before the value that the code after it reads, with its line', async () => {
+    // Declared idempotent, `base` could be derived again; but the retry would await `load()` again before the answer's work.
     const body =
-      '  const inside = await isAllowed(server, target);\n  if (!inside) throw new Error(`${target} is outside the roots`);\n  return await load(target);';
+      '  // @mrtr-idempotent\n  const base = await load(target);\n  const inside = await isAllowed(server, target);\n  if (!inside) throw new Error(`${target} is outside the roots`);\n  return base;';
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` is not split: its line 21 then awaits `load()` — change that, then run again',
+      '`openWorkspace()` is not split: its line 20 awaits what the code after its reques… — change that, then run again',
+    );
+  });
+
+  it('names the two lines that ask through it, in two branches', async () => {
+    // Split once for each question, its halves would be written twice (an internal error before).
+    const body = [
+      '  if (strict) {',
+      "    if (!(await isAllowed(server, target))) throw new Error('outside');",
+      '    return await load(target);',
+      '  }',
+      "  const fallback = '/srv/fallback';",
+      "  if (!(await isAllowed(server, fallback))) throw new Error('outside');",
+      '  return await load(fallback);',
+    ].join('\n');
+    expect(await markerOf('server: McpServer, target: string, strict: boolean', body, 'server, target, true')).toBe(
+      '`openWorkspace()` is not split: its lines 20 and 24 both ask through `isAllowed()` — change that, then run again',
     );
   });
 

@@ -223,3 +223,33 @@ export function register(server: McpServer) {
     ]);
   });
 });
+
+describe('a setRequestHandler wrapper that looks handlers up by schema', () => {
+  // v1 handed the wrapper the schema a handler was keyed by; v2 hands it the method string,
+  // so a lookup by schema stops matching, with no error: the upgrade marks where it looks.
+  const WRAPPER = [
+    "import { ListToolsRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';",
+    'const register = server.server.setRequestHandler.bind(server.server);',
+    'const cached = new Set([ListToolsRequestSchema, ListPromptsRequestSchema]);',
+    'server.server.setRequestHandler = ((schema: any, handler: any) => {',
+    '  if (cached.has(schema)) return register(schema, async (...args: any[]) => ({ ...(await handler(...args)), ttlMs: 300000 }));',
+    '  return register(schema, handler);',
+    '}) as typeof server.server.setRequestHandler;',
+    'server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));',
+    '',
+  ].join('\n');
+
+  it('is marked where it names a request schema, once, naming the method v2 hands it instead', async () => {
+    const [file] = await upgradeV1([{ path: 'src/server.ts', text: V1_HEAD + WRAPPER }]);
+    const markers = file!.text.split('\n').filter((line) => line.includes('@mcp-codemod-error'));
+    expect(markers).toEqual([
+      "/* @mcp-codemod-error setRequestHandler is wrapped, and v2 hands it method strings: `ListToolsRequestSchema` here matches none — compare with 'tools/list' */",
+    ]);
+    const lines = file!.text.split('\n');
+    expect(lines[lines.indexOf(markers[0]!) + 1]).toBe('const cached = new Set([ListToolsRequestSchema, ListPromptsRequestSchema]);');
+    expect(file!.text).toContain("server.server.setRequestHandler('tools/list', () => ({ tools: [] }));");
+    expect(file!.notes.map((n) => n.message)).toContainEqual(expect.stringContaining('`ListToolsRequestSchema` here matches none'));
+    // Run again on its own output: the marker is not written twice.
+    expect(rewriteV1Leftovers(file!.text, 'src/server.ts').output).toBe(file!.text);
+  });
+});

@@ -119,6 +119,8 @@ export interface LegacySite {
     maybeAsk?: boolean;
     /** The request half takes the handler's context last. */
     takesContext?: boolean;
+    /** The result half is async: `result` is awaited. */
+    asyncResult?: boolean;
   };
 }
 

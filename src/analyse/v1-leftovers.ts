@@ -7,7 +7,7 @@
 //   keys a handler by its method string, and the codemod only knows the SDK's own schemas.
 // Each is read here; rewrite/v1-leftovers.ts writes the v2 form and drops the marker it answers.
 import type { CallExpression, Node, ObjectPattern } from '@babel/types';
-import { keyName, stringValue } from './ast.ts';
+import { keyName, stringValue, walk } from './ast.ts';
 import { ZOD_MODULE } from './tool-overloads.ts';
 
 /** Where a key of v1's handler context (`RequestHandlerExtra`) lives on v2's context. */
@@ -174,4 +174,61 @@ export function zodNamespaceNames(importedNames: ReadonlyMap<string, { from: str
     if (ZOD_MODULE.test(from) && (imported === 'z' || imported === '*' || imported === 'default')) names.add(local);
   }
   return names;
+}
+
+/** The v1 SDK's schemas of spec requests, by name, and the method v2 keys their handlers by. */
+const REQUEST_SCHEMA_METHODS: ReadonlyMap<string, string> = new Map([
+  ['CallToolRequestSchema', 'tools/call'],
+  ['CompleteRequestSchema', 'completion/complete'],
+  ['CreateMessageRequestSchema', 'sampling/createMessage'],
+  ['ElicitRequestSchema', 'elicitation/create'],
+  ['GetPromptRequestSchema', 'prompts/get'],
+  ['InitializeRequestSchema', 'initialize'],
+  ['ListPromptsRequestSchema', 'prompts/list'],
+  ['ListResourcesRequestSchema', 'resources/list'],
+  ['ListResourceTemplatesRequestSchema', 'resources/templates/list'],
+  ['ListRootsRequestSchema', 'roots/list'],
+  ['ListToolsRequestSchema', 'tools/list'],
+  ['PingRequestSchema', 'ping'],
+  ['ReadResourceRequestSchema', 'resources/read'],
+  ['SetLevelRequestSchema', 'logging/setLevel'],
+  ['SubscribeRequestSchema', 'resources/subscribe'],
+  ['UnsubscribeRequestSchema', 'resources/unsubscribe'],
+]);
+
+/** A request schema of the SDK named where a wrapped `setRequestHandler` compares what it is handed. */
+export interface SchemaCompared {
+  /** The statement (of the program's body or a block) the name is in. */
+  statement: Node;
+  name: string;
+  method: string;
+}
+
+/**
+ * Where a module replaces `setRequestHandler` with a wrapper (`server.setRequestHandler = (schema,
+ * handler) => ...`), the SDK's request schemas it names other than as a handler's key: v1 handed
+ * the wrapper those schemas, v2 hands it method strings, so a lookup by schema (a set of them, a
+ * comparison) matches nothing any more, and silently. One per statement, in source order.
+ */
+export function schemasComparedByWrapper(program: Node, importedNames: ReadonlyMap<string, { from: string; imported: string }>): SchemaCompared[] {
+  let wrapped = false;
+  walk(program, (node) => {
+    if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && keyName(node.left.property) === 'setRequestHandler') wrapped = true;
+  });
+  if (!wrapped) return [];
+  const found = new Map<Node, SchemaCompared>();
+  walk(program, (node, parents) => {
+    if (node.type !== 'Identifier') return;
+    const imported = importedNames.get(node.name);
+    const method = imported && imported.from.startsWith('@modelcontextprotocol/') && REQUEST_SCHEMA_METHODS.get(imported.imported);
+    if (!method) return;
+    const parent = parents[parents.length - 1];
+    const key = parent?.type === 'CallExpression' && parent.arguments[0] === node && parent.callee.type === 'MemberExpression';
+    if (!parent || parent.type.startsWith('Import') || (key && keyName((parent.callee as { property: Node }).property) === 'setRequestHandler')) return;
+    const statement = [...parents]
+      .reverse()
+      .find((p, i, up) => /Statement|Declaration$/.test(p.type) && ['Program', 'BlockStatement'].includes(up[i + 1]?.type ?? ''));
+    if (statement && !found.has(statement)) found.set(statement, { statement, name: node.name, method });
+  });
+  return [...found.values()].sort((a, b) => a.statement.start! - b.statement.start!);
 }

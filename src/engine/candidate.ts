@@ -15,6 +15,7 @@ import {
   type TransformResult,
   type TypeFactsSource,
 } from '../transform.ts';
+import { hasFileLineRefs } from '../plan/refusal.ts';
 import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
 import type { Registered } from './cross-module.ts';
 import { describeFsError } from './discover.ts';
@@ -41,6 +42,11 @@ export interface RunContext {
   onAnalysed: RunSettings['onAnalysed'];
   /** Writes the request-state module at this path before a file importing it is written; the reason when it cannot. */
   writeStateModule?: (modulePath: string) => Promise<string | undefined>;
+  /**
+   * The files whose new text names lines of other modules, each with the bytes it holds on disk:
+   * written once those lines are placed (other-module-lines.ts), never with their placeholders.
+   */
+  heldWrites: Map<string, Uint8Array>;
 }
 
 /** What one file contributed; assembled in discovery order at the end of the run. */
@@ -395,6 +401,13 @@ async function writeChange(c: Candidate, changed: ChangedFile): Promise<boolean>
         return false;
       }
     }
+    if (hasFileLineRefs(changed.output)) {
+      // Its markers name lines of other modules, known once every file is done: written then,
+      // once, with them (a run stopped before leaves the file as it was).
+      c.context.heldWrites.set(c.absolutePath, c.bytes);
+      return true;
+    }
+    c.context.heldWrites.delete(c.absolutePath);
     // The file may have been edited while the run was busy: never overwrite that edit (it is
     // compared just before the rename).
     await writeFileAtomic(c.absolutePath, changed.output, { expected: c.bytes });

@@ -484,7 +484,13 @@ async function refuseUnmigratedCalls(
         const site = own ?? marked[0];
         if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
         else if (call.unreached && !refused.calls.has(key))
-          refused.calls.set(key, { file: index.display(absolutePath), line: call.unreached.line, code: '', caller: call.unreached.caller });
+          refused.calls.set(key, {
+            file: index.display(absolutePath),
+            line: call.unreached.line,
+            code: '',
+            caller: call.unreached.caller,
+            ...(call.unreached.reach ? { callerReach: call.unreached.reach } : {}),
+          });
       }
     }),
   );

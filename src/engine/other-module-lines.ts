@@ -2,15 +2,24 @@
 // line the run writes there: each file's transform leaves such lines as references (the other
 // module's own markers and migration move its lines), placed here once every file is done.
 // Placing them changes no line count, so the order the files finished in does not matter.
+// A file holding references is not written before (candidate.ts holds its write back): it is
+// written here, once, with its lines, so a run stopped earlier leaves it as it was.
 import { positionMap } from '../core/position-map.ts';
 import { hasFileLineRefs, resolveFileLineRefs } from '../plan/refusal.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import type { FileOutcome } from './candidate.ts';
 import { describeFsError } from './discover.ts';
 import type { ChangedFile } from './run-result.ts';
 
-/** Places the lines of other modules the outcomes' markers name; a changed file written already is written again. */
-export async function placeOtherModuleLines(outcomes: readonly FileOutcome[], onChanged?: (file: ChangedFile) => void): Promise<void> {
+/**
+ * Places the lines of other modules the outcomes' markers name, and writes each changed file
+ * whose write was held back for them (`held`: its path, and the bytes it holds on disk).
+ */
+export async function placeOtherModuleLines(
+  outcomes: readonly FileOutcome[],
+  held: ReadonlyMap<string, Uint8Array>,
+  onChanged?: (file: ChangedFile) => void,
+): Promise<void> {
   const lineOf = writtenLines(outcomes);
   const place = (text: string) => resolveFileLineRefs(text, lineOf);
   const writes: Array<Promise<void>> = [];
@@ -29,8 +38,8 @@ export async function placeOtherModuleLines(outcomes: readonly FileOutcome[], on
       ...(changed.splices ? { splices: changed.splices.map((e) => ({ ...e, text: place(e.text) })) } : {}),
     };
     outcome.changed = placed;
-    if (changed.written) writes.push(rewrite(outcome, changed, placed));
-    onChanged?.(placed);
+    const onDisk = held.get(placed.absolutePath);
+    writes.push((onDisk ? write(outcome, placed, onDisk) : Promise.resolve()).then(() => onChanged?.(placed)));
   });
   await Promise.all(writes);
 }
@@ -49,10 +58,16 @@ function writtenLines(outcomes: readonly FileOutcome[]): (file: string, line: nu
   };
 }
 
-async function rewrite(outcome: FileOutcome, written: ChangedFile, placed: ChangedFile): Promise<void> {
+/** Writes a held-back file over the bytes it held when its write was held (an edit made since is kept). */
+async function write(outcome: FileOutcome, placed: ChangedFile, onDisk: Uint8Array): Promise<void> {
   try {
-    await writeFileAtomic(placed.absolutePath, placed.output, { expected: Buffer.from(written.output) });
+    await writeFileAtomic(placed.absolutePath, placed.output, { expected: onDisk });
+    placed.written = true;
   } catch (error) {
-    outcome.errors.push({ file: placed.path, stage: 'write', message: `cannot write the lines its markers name: ${describeFsError(error)}` });
+    const message =
+      error instanceof ChangedOnDiskError
+        ? 'the file changed on disk during the run; it was left as it is, with that change (run again)'
+        : `cannot write: ${describeFsError(error)}`;
+    outcome.errors.push({ file: placed.path, stage: 'write', message });
   }
 }

@@ -28,6 +28,7 @@ import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
 import { HookRegistrars } from './hook-registrars.ts';
 import { placeOtherModuleLines } from './other-module-lines.ts';
+import { hasFileLineRefs } from '../plan/refusal.ts';
 import { positionMap } from '../core/position-map.ts';
 import { updateManifests } from './manifests.ts';
 import { readCandidates, type ReadCandidates } from './read-candidates.ts';
@@ -103,7 +104,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
   await finishTransforms(state);
   await crossModulePass({ ...state, candidates: read.candidates });
   const moduleChanges = await finishStateModules(state, read.candidates);
-  await placeOtherModuleLines(state.outcomes, options.onChanged);
+  await placeOtherModuleLines(state.outcomes, state.context.heldWrites, options.onChanged);
   await updateManifestsOf(state, read, moduleChanges);
   return assembleResult(state, read, moduleChanges);
 }
@@ -167,6 +168,7 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     transform: options.transform ?? {},
     onChanged: options.onChanged,
     onAnalysed: options.onAnalysed,
+    heldWrites: new Map(),
   };
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const modules = new StateModules(cwd, options.stateModule, context.writeReadOnly);
@@ -301,12 +303,11 @@ async function finishStateModules(state: RunState, candidates: ReadonlyMap<strin
   if (wire && candidates.size > 0) options.onPhase?.('state-modules', 0);
   const step = wire
     ? await state.modules.finish(
-        [...candidates.values()].map((c) => ({
-          absolutePath: c.absolutePath,
-          importsModule: c.importsStateModule === true,
-          text: c.outcome.changed?.output ?? c.source,
-          bytes: c.bytes,
-        })),
+        [...candidates.values()].map((c) => {
+          const text = c.outcome.changed?.output ?? c.source;
+          const held = context.heldWrites.has(c.absolutePath) && hasFileLineRefs(text);
+          return { absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text, bytes: c.bytes, held };
+        }),
         context.write,
       )
     : { modules: [], errors: [], changes: [] };

@@ -66,6 +66,8 @@ export interface TransformedFile {
   text: string;
   /** Its bytes on disk now (after this run's write, if any). A Uint8Array, so the published declarations need no Node types. */
   bytes: Uint8Array;
+  /** Its write waits for the lines of other modules its markers name (the run writes it then, with what this step adds). */
+  held?: boolean;
 }
 
 /** A file the step changed, in the shape of the run's ChangedFile. */
@@ -332,7 +334,7 @@ export class StateModules {
     const output = read.source.replace(SERVER_ELSEWHERE_MARKER, '');
     if (output === read.source) return {};
     const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: read.source, output, written: false };
-    if (!write) return { change };
+    if (!write || known?.held) return { change };
     try {
       const readOnly = this.writeReadOnly ? undefined : await readOnlyReason(file);
       if (readOnly) return { error: `${readOnly}; its server-elsewhere marker was left (the verifier is wired now: delete it)` };
@@ -429,7 +431,7 @@ export class StateModules {
     if (wired === undefined || 'error' in wired) return wired ?? {};
     // (The run puts a transformed file's own original in its place.)
     const change: StepChange = { path: displayPath(this.cwd, file), absolutePath: file, original: read.source, output: wired.output, written: false };
-    if (!write) return { change };
+    if (!write || known?.held) return { change };
     const error = await this.writeWired(file, wired.output, read.bytes);
     if (error) return { error };
     change.written = true;

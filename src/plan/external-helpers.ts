@@ -13,8 +13,8 @@ import { addSite, askingExports, blockByHelper, blockReaching, markAt, type File
 import { dynamicallyBound, dynamicBinding } from './dynamic-imports.ts';
 import { viaSite } from './helper-tree.ts';
 import { helperTree } from './place-sites.ts';
-import type { ExternalHelper, RefusedCall } from './plan-options.ts';
-import { helperStep, isRefusalCode, Refusal, refuse } from './refusal.ts';
+import type { CallerReach, ExternalHelper, RefusedCall } from './plan-options.ts';
+import { helperStep, isRefusalCode, Refusal, refuse, UNREACHED_IDS } from './refusal.ts';
 import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
 import { shortWhy } from './short-why.ts';
@@ -56,7 +56,7 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
   if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
   const kept = external.keptWhole;
   if (kept?.caller && !external.dynamic)
-    return refuse('via-helper', 'keptWholeUnreached', {
+    return refuse('via-helper', UNREACHED_IDS.viaHelper[kept.callerReach ?? 'local'], {
       helper: external.name,
       caller: kept.caller,
       file: kept.file,
@@ -155,7 +155,8 @@ function wrappedRefusal(external: ExternalHelper, wrapper: string, why: WrappedW
   const kept = why.kept;
   if (!kept) return refuse('via-helper', 'otherModuleWrappedWhole', where);
   const call = { helperFile: external.file, helperLine: String(external.line), file: kept.file, callFile: kept.file, fileLine: String(kept.line) };
-  if (kept.caller) return refuse('via-helper', 'otherModuleWrappedUnreached', { helper: external.name, wrapper, caller: kept.caller, ...call });
+  if (kept.caller)
+    return refuse('via-helper', UNREACHED_IDS.wrapped[kept.callerReach ?? 'local'], { helper: external.name, wrapper, caller: kept.caller, ...call });
   return kept.dynamic
     ? refuse('via-helper', 'otherModuleWrappedDynamic', { helper: external.name, wrapper, ...call })
     : refuse('via-helper', 'otherModuleWrappedKept', { helper: external.name, wrapper, ...call, code: kept.code });
@@ -216,13 +217,14 @@ function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
  * The named function a call is made in, with the call's line, when no handler of this module
  * makes or reaches it: what keeps the helper whole is that caller, not a handler's refusal.
  */
-function unreachedCaller(file: FilePlanning, call: NamedCall): { unreached: { caller: string; line: number } } | Record<string, never> {
+function unreachedCaller(file: FilePlanning, call: NamedCall): { unreached: { caller: string; line: number; reach?: CallerReach } } | Record<string, never> {
   const graph = callGraphOf(file.analysis.index);
   const fn = call.functions[call.functions.length - 1];
   const name = fn && graph.nameOf(fn);
   if (!name || file.handlers.some((h) => call.functions.includes(h.fn)) || handlersReaching(graph, file.handlers, fn)) return {};
   const owner = graph.classOf(fn)?.id?.name;
-  return { unreached: { caller: owner ? `${owner}.${name}` : name, line: call.call.loc!.start.line } };
+  const reach: CallerReach | undefined = owner ? 'method' : file.analysis.exportedNames.has(name) ? 'exported' : undefined;
+  return { unreached: { caller: owner ? `${owner}.${name}` : name, line: call.call.loc!.start.line, ...(reach ? { reach } : {}) } };
 }
 
 /** The other module's helper a call calls: an imported function by its local name, or a method of an instance of an imported class. */

@@ -35,7 +35,7 @@ export function planFrameworkHandler(
   const { fn } = handler;
   if (fn.body.type !== 'BlockStatement') return refuse('expression-body', 'expressionBody').at(asks[0]!);
   if (!fn.async) return refuse('nested-site', 'notAsync').at(asks[0]!);
-  const taken = [...referencedNames(fn.body)].find((n) => /^mrtrAnswer\d*$/.test(n));
+  const taken = [...referencedNames(fn.body)].find((n) => /^mrtr(?:Answer|Asked)\d*$/.test(n));
   if (taken) return refuse('name-clash', 'usedInHandler', { name: taken }).at(asks[0]!);
   const sites = asks.map((site) => ({ ...site, kind: askedKind(handler, site), params: argumentsOf(site)[0] }));
   // --sampling=flag leaves a handler that samples as it was, as it does an SDK handler.
@@ -64,7 +64,9 @@ export function planFrameworkHandler(
         const { key, kind, requestText, paramsStart } = plannedRequest(analysis.source, site, keys[i]![j]!, undefined);
         return { call: site.call, key, kind, requestText, paramsStart, ...(site.params ? { params: site.params } : {}) };
       });
-      return { statement: round.statement, requests, ...answersOf(round, named), ...braceCaseOf(round) };
+      // Numbered by round: two rounds may share a statement list.
+      const asked = i === 0 ? 'mrtrAsked' : `mrtrAsked${i + 1}`;
+      return { statement: round.statement, requests, asked, ...answersOf(round, named), ...braceCaseOf(round) };
     }),
   };
 }

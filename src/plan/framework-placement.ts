@@ -9,7 +9,7 @@ import { moduleSystemOf } from '../analyse/module-imports.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { addImport } from '../rewrite/edits/imports.ts';
-import { frameworkAskEdits } from '../rewrite/edits/framework-asks.ts';
+import { asksForm, CHECKED_ANSWER, CHECKED_ANSWER_IMPORTS, checkedAnswerDeclaration, frameworkAskEdits } from '../rewrite/edits/framework-asks.ts';
 import { blockedBySibling } from './assemble-plan.ts';
 import { mark, type FilePlanning } from './file-planning.ts';
 import type { FrameworkPlan } from '../rewrite/edits/framework-asks.ts';
@@ -32,8 +32,10 @@ export function placeFrameworkHandlers(file: FilePlanning): FilePlanning {
       for (const ask of asks) mark(file, ask, !plan.site || plan.site.call === ask.call ? plan : blockedBySibling(file, plan), site);
       continue;
     }
-    file.frameworkEdits.push(...frameworkAskEdits({ source: file.source, eol: file.eol, typed: analysis.typed, style: file.style }, handler, plan));
+    const writing = { source: file.source, eol: file.eol, typed: analysis.typed, style: file.style };
+    file.frameworkEdits.push(...frameworkAskEdits(writing, handler, plan));
     file.frameworkEdits.push(...importEdit(file, handler, plan));
+    if (plan.rounds.some(asksForm)) file.frameworkEdits.push(...checkedAnswerEdits(file));
     const requests = plan.rounds.flatMap((r) => r.requests);
     for (const ask of asks) {
       const { line, column } = ask.call.loc!.start;
@@ -53,13 +55,42 @@ function planned(file: FilePlanning, handler: FrameworkHandler, asks: LegacySite
     flagSampling: options.sampling === 'flag',
   });
   if (plan instanceof Refusal) return plan;
-  for (const name of importedNames(handler, plan, analysis.typed)) {
+  const from = (module: string, names: readonly string[]) => names.map((name) => ({ module, name }));
+  const added = [
+    ...from(handler.adapter.module, importedNames(handler, plan, analysis.typed)),
+    ...(plan.rounds.some(asksForm)
+      ? [{ module: '', name: CHECKED_ANSWER }, ...checkedAnswerImports(analysis.typed).flatMap((i) => from(i.module, i.names))]
+      : []),
+  ];
+  for (const { module, name } of added) {
     const imported = analysis.importedNames.get(name);
-    if (analysis.declaredAnywhere.has(name) && !(imported?.from === handler.adapter.module && imported.imported === name)) {
+    if (analysis.declaredAnywhere.has(name) && !(imported?.from === module && imported.imported === name)) {
       return refuse('name-clash', 'declaredInModule', { name }).at(asks[0]!);
     }
   }
   return plan;
+}
+
+/** The imports CHECKED_ANSWER needs (its types in TypeScript only). */
+function checkedAnswerImports(typed: boolean): Array<{ module: string; names: string[]; written: string[] }> {
+  return CHECKED_ANSWER_IMPORTS.map(({ module, names, types }) => ({
+    module,
+    names: [...names, ...(typed ? types : [])],
+    written: [...names, ...(typed ? types.map((t) => `type ${t}`) : [])],
+  }));
+}
+
+/** CHECKED_ANSWER at the end of the module, and the names it reads imported. */
+function checkedAnswerEdits(file: FilePlanning): Edit[] {
+  const { analysis, source } = file;
+  const system = moduleSystemOf(analysis.fileName, analysis.program);
+  const imports = checkedAnswerImports(analysis.typed).flatMap(({ module, names, written }) => {
+    const wanted = written.filter((_, i) => analysis.importedNames.get(names[i]!)?.from !== module);
+    return wanted.length === 0 ? [] : [addImport(source, analysis.program, system, file.style, module, wanted)];
+  });
+  const end = source.length;
+  const gap = source.endsWith(file.eol) ? file.eol : file.eol + file.eol;
+  return [...imports, { start: end, end, text: `${gap}${checkedAnswerDeclaration({ ...file, typed: analysis.typed })}${file.eol}` }];
 }
 
 /** The names the migrated tool reads from the framework's module: the builder, and the answers' types in TypeScript. */

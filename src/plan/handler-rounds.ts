@@ -200,6 +200,7 @@ export function plannedRequest(source: string, site: LegacySite, key: string, bi
     ...(site.via ? { resultWrap: site.via.result } : {}),
     ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
     ...(site.via?.takesContext ? { takesContext: true as const } : {}),
+    ...(site.via?.asyncResult ? { asyncResult: true as const } : {}),
     paramsStart: site.params?.start ?? site.call.start!,
     resultType: site.via
       ? (site.shape.resultType ?? KINDS[kind].resultType)

@@ -95,7 +95,7 @@ export function resultPrefix(
   if (again) return `whose code after its request declares \`${again.name}\` again, in another block than the one it reads it from.`;
   const awaiting = statements.find(awaits);
   if (awaiting)
-    return `whose code after its request reads what ${quoted(context.analysis.source, awaiting)} derives with \`await\` (its result half does not await).`;
+    return `whose line ${awaiting.loc!.start.line} awaits what the code after its request reads: its result half would await it again (${quoted(context.analysis.source, awaiting)}).`;
   const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
   return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)) };
 }

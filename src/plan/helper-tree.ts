@@ -55,6 +55,9 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   const kept = context.kept(fn);
   if (kept) return kept;
   if (depth > 3) return 'it is reached through more than four helpers.';
+  // Split once for each question it asks, its halves would be written twice: one question per helper.
+  const twice = tree.splits.find((s) => s.site.enclosing === fn);
+  if (twice) return `it is a helper whose lines ${twice.site.call.loc!.start.line} and ${site.call.loc!.start.line} both ask${asked(site)}.`;
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
@@ -76,6 +79,11 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
     if (why) return `it is called by \`${(caller && graph.nameOf(caller)) ?? 'another function'}()\`, which cannot be split: ${why}`;
   }
   return undefined;
+}
+
+/** What a site asks through, for a reason's text (` through \`isAllowed()\``), or nothing when it asks itself. */
+function asked(site: LegacySite): string {
+  return site.via ? ` through \`${site.via.helper}()\`` : '';
 }
 
 /**
@@ -135,6 +143,7 @@ export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit
       resultArgs: args.filter((_, i) => split.resultArgs[i]),
       ...(split.maybeAsk ? { maybeAsk: true } : {}),
       ...(split.takesContext ? { takesContext: true } : {}),
+      ...(split.asyncResult ? { asyncResult: true } : {}),
     },
   };
 }

@@ -4,9 +4,11 @@
 // It is split in two: `xRequest(...)`, async, runs what came before the question, once, and
 // resolves to `{ value }` (what the helper returned without asking) or `{ ask }` (the question);
 // `xResult(answer, ...)` is what the helper made of the answer: the code after the question, in
-// the blocks around it, then the code after those. Only the answer and the helper's arguments
-// reach the result half: a local set before the question that the code after it reads is
-// derived there again when it can be (helper-locals.ts), and the helper is refused when not.
+// the blocks around it, then the code after those, async when that code awaits (it ran after
+// the answer arrived, and runs once, on the round that receives it). Only the answer and the
+// helper's arguments reach the result half: a local set before the question that the code after
+// it reads is derived there again when it can be (helper-locals.ts), and the helper is refused
+// when not.
 import type { Node, Statement } from '@babel/types';
 import { annotatedType, argumentParams, boundNames, isFunction, isNonReferencePosition, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import { TS_TYPES } from '../analyse/babel.cjs';
@@ -116,7 +118,7 @@ export function maybeAskSplit(
   const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)));
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
-  const afterProblem = continuationProblem(source, fn, path, [...rederived, ...after], holder.method) ?? capabilitiesAfter(after);
+  const afterProblem = continuationProblem(fn, path, rederived, after, holder.method) ?? capabilitiesAfter(after);
   if (afterProblem) return `it is a helper ${afterProblem}`;
   const releasedRederived = releasedAfter(source, path, new Set(rederived.flatMap((s) => [...referencedNames(s)])));
   if (releasedRederived) return `it is a helper ${releasedRederived}`;
@@ -140,6 +142,9 @@ export function maybeAskSplit(
   ]);
   const identity = answer.form === 'return' && !wrap;
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
+  // What the helper awaited after its question runs in its result half, on the round that receives the answer.
+  const thenAwaits = awaitsIn(after, lift?.lifted);
+  const innerAwaits = site.via?.asyncResult === true;
   const shape: SplitShape = {
     kind: site.kind!,
     resultType,
@@ -150,6 +155,7 @@ export function maybeAskSplit(
     identity,
     maybeAsk: true,
     ...(takesContext ? { takesContext: true as const } : {}),
+    ...(thenAwaits || innerAwaits ? { asyncResult: true as const } : {}),
   };
   const semi = semicolon(source, fn, statement);
   const edit = maybeAskHelperEdit(source, eol, {
@@ -161,7 +167,7 @@ export function maybeAskSplit(
         source,
         fn,
         path,
-        through ? { passedOn: passedOn(answer, request.text, then ?? '', semi) } : asked(source, fn, site, request.text),
+        through ? { passedOn: passedOn(answer, request.text, then ?? '', semi, thenAwaits) } : asked(source, fn, site, request.text),
         shape,
         types && valueType !== undefined ? `Promise<{ ask: ${types('InputRequest')} } | { value: ${valueType} }>` : undefined,
         types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
@@ -173,7 +179,17 @@ export function maybeAskSplit(
     ...(identity
       ? {}
       : goesOn
-        ? goingOn(source, fn, path, answer, shape, { thenUsed, thenReads, innerType, holder, wrap, wrapReads: namesOf(site.via!.resultArgs), rederived, types })
+        ? goingOn(source, fn, path, answer, shape, {
+            thenUsed,
+            thenReads,
+            innerType,
+            holder,
+            wrap,
+            wrapReads: namesOf(site.via!.resultArgs),
+            rederived,
+            types,
+            awaits: { then: thenAwaits, inner: innerAwaits },
+          })
         : { result: { ...resultHalf(source, fn, path, answer, wrap, shape, types, resultNames), rederived: rederived.map((s) => statementLines(source, s)) } }),
   });
   const imports = types
@@ -214,11 +230,14 @@ function goingOn(
     wrapReads: ReadonlySet<string>;
     rederived: Statement[];
     types: TypeNames | undefined;
+    /** The code after the call awaits (`xThen` is async), the inner result half is async (awaited in `xResult`). */
+    awaits: { then: boolean; inner: boolean };
   },
 ): Pick<Parameters<typeof maybeAskHelperEdit>[2], 'result' | 'forward'> {
-  const { types, wrap } = then;
+  const { types, wrap, awaits } = then;
   const value = `${(answer as { name: string }).name}${then.innerType ? `: ${then.innerType}` : ''}`;
   const returnType = types ? shape.valueType : undefined;
+  const promised = (async: boolean) => (returnType && async ? `Promise<${returnType}>` : returnType);
   const narrowed = types ? narrowedParams(fn, path) : new Set<string>();
   const thenArgs = thenParamNames(fn, then.thenUsed, then.thenReads);
   const call = thenCall(then.holder.name, thenArgs, then.holder.method, narrowed);
@@ -228,15 +247,17 @@ function goingOn(
   return {
     result: {
       params: narrowedParamsText(source, fn, then.thenUsed, value, narrowed, { names: then.thenReads, typed: types !== undefined }),
-      ...(returnType ? { returnType } : {}),
+      ...(returnType ? { returnType: promised(awaits.then)! } : {}),
+      ...(awaits.then ? { async: true } : {}),
       frames: frames(source, path, false),
       verbatim: multilineLiterals(fn),
       rederived: then.rederived.map((s) => statementLines(source, s)),
     },
     forward: {
       params: paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads),
-      ...(returnType ? { returnType } : {}),
-      call: call.replace('\0', wrap ? `${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
+      ...(returnType ? { returnType: promised(awaits.then || awaits.inner)! } : {}),
+      ...(awaits.then || awaits.inner ? { async: true } : {}),
+      call: call.replace('\0', wrap ? `${awaits.inner ? 'await ' : ''}${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
       rederived: again.map((s) => statementLines(source, s)),
     },
   };
@@ -360,35 +381,39 @@ function readsCapabilities(node: Node): boolean {
   return found;
 }
 
-/** What an `await` waits for, in a few characters: the call it awaits (`load()`), else its operand; `for await` as such. */
-function awaitedText(source: string, node: Node): string {
-  if (node.type !== 'AwaitExpression') return 'for await';
-  const operand = node.argument;
-  const callee = operand.type === 'CallExpression' || operand.type === 'NewExpression' ? operand.callee : undefined;
-  return callee ? `${codeSnippet(source.slice(callee.start!, callee.end!), 28)}()` : codeSnippet(source.slice(operand.start!, operand.end!), 30);
-}
-
-/** Why the code after the question (with what it derives again) cannot be the result half (`that ...`): it awaits, uses `this`, or reads a parameter changed before. */
-function continuationProblem(source: string, fn: FunctionNode, path: readonly Step[], after: readonly Node[], method: boolean): string | undefined {
-  let awaits: Node | undefined;
+/**
+ * Why the code after the question (with what it derives again) cannot be the result half (`that
+ * ...`): it uses `this`, or reads a parameter changed before. (What it awaits is awaited there,
+ * in an async result half; what it derives again does not await: helper-locals.ts.)
+ */
+function continuationProblem(
+  fn: FunctionNode,
+  path: readonly Step[],
+  rederived: readonly Statement[],
+  after: readonly Statement[],
+  method: boolean,
+): string | undefined {
   let usesThis = false;
-  const lifted = path[path.length - 1]!.lifted;
-  for (const n of after) {
-    // An `await` in a function of its own is that function's; so is `this` in one that is not an arrow (the lifted one is the question's).
-    walk(n, (node) =>
-      isFunction(node) || node === lifted
-        ? false
-        : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits ??= node)),
-    );
+  for (const n of [...rederived, ...after])
     walk(n, (node) => (isFunction(node) && node.type !== 'ArrowFunctionExpression' ? false : void (node.type === 'ThisExpression' && (usesThis = true))));
-  }
-  if (awaits) return `whose line ${awaits.loc!.start.line} then awaits \`${awaitedText(source, awaits)}\`.`;
   if (usesThis && !method) return 'that uses `this` after its request.';
-  const read = new Set(after.flatMap((n) => [...referencedNames(n)]));
+  const read = new Set([...rederived, ...after].flatMap((n) => [...referencedNames(n)]));
   // The result half takes the caller's arguments again: a parameter changed before the question is not what it reads.
   const params = new Set(argumentParams(fn).flatMap(paramNames));
   const changed = [...assignedOutside(path[0]!.list, after)].find((n) => read.has(n) && params.has(n));
   return changed ? `whose code after its request reads the parameter \`${changed}\`, which it changes before it.` : undefined;
+}
+
+/** Whether the code after the question awaits (outside functions of its own and `skipped`, the lifted question): its result half (or `xThen`) is then async. */
+function awaitsIn(after: readonly Statement[], skipped: Node | undefined): boolean {
+  let awaits = false;
+  for (const n of after)
+    walk(n, (node) =>
+      isFunction(node) || node === skipped
+        ? false
+        : void ((node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) && (awaits = true)),
+    );
+  return awaits;
 }
 
 /** The names the statements assign outside the nodes `skipped` (the code after the question). */
@@ -608,7 +633,8 @@ function resultHalf(
   const first = answer.form === 'return' ? `return ${wrapped};` : wrap ? `const ${answer.name} = ${wrapped};` : undefined;
   return {
     params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads),
-    ...(types && shape.valueType ? { returnType: shape.valueType } : {}),
+    ...(types && shape.valueType ? { returnType: shape.asyncResult ? `Promise<${shape.valueType}>` : shape.valueType } : {}),
+    ...(shape.asyncResult ? { async: true } : {}),
     ...(first ? { first } : {}),
     frames: frames(source, path, wrap !== undefined),
     verbatim: multilineLiterals(fn),

@@ -17,9 +17,10 @@ import { localTypeText, type TypeNames } from './server-type-names.ts';
 export const OUTCOME = 'mrtrOutcome';
 
 /** What the request half has in place of the call of the inner helper, one line each: the outcome handed on, or taken apart. */
-export function passedOn(answer: Answer, requestText: string, then: string, semi: string): string[] {
+export function passedOn(answer: Answer, requestText: string, then: string, semi: string, thenAwaits: boolean): string[] {
   if (answer.form === 'return') return [`return ${requestText}${semi}`];
-  return [`const ${OUTCOME} = await ${requestText};`, `return 'ask' in ${OUTCOME} ? ${OUTCOME} : { value: ${then.replace('\0', `${OUTCOME}.value`)} }${semi}`];
+  const value = `${thenAwaits ? 'await ' : ''}${then.replace('\0', `${OUTCOME}.value`)}`;
+  return [`const ${OUTCOME} = await ${requestText};`, `return 'ask' in ${OUTCOME} ? ${OUTCOME} : { value: ${value} }${semi}`];
 }
 
 /** Why the code after the inner helper's call cannot go on through `xThen` (`that ...`), if it cannot. */
@@ -38,7 +39,8 @@ export function innerValueType(site: LegacySite, types: TypeNames): string | und
   const [before, after] = site.via!.result;
   if (before === '' && after === '') return localTypeText(types, site.shape.resultType ?? '');
   const called = /^([A-Za-z_$][\w$]*)\($/.exec(before);
-  return called ? `ReturnType<typeof ${called[1]}>` : undefined;
+  if (!called) return undefined;
+  return site.via!.asyncResult ? `Awaited<ReturnType<typeof ${called[1]}>>` : `ReturnType<typeof ${called[1]}>`;
 }
 
 /** The call of `xThen` with the names it takes of the helper's parameters (`\0` where the value goes), those `asserted` with `!`. */

@@ -34,7 +34,7 @@ import type { BlockedDispatch } from '../analyse/command-dispatch.ts';
 import { splitTree, type HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import type { UntiedCallIn } from './plan-options.ts';
-import { helperStep, refuse, Refusal } from './refusal.ts';
+import { helperStep, refuse, Refusal, UNREACHED_IDS } from './refusal.ts';
 import { serverTypeNames } from './server-type-names.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
@@ -194,7 +194,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
               fix: kept.unlinked.fix,
             })
           : kept?.caller
-            ? refuse('in-helper', 'exportedCallerUnreached', {
+            ? refuse('in-helper', UNREACHED_IDS.inHelper[kept.callerReach ?? 'local'], {
                 helper: first,
                 caller: kept.caller,
                 file: kept.file,
@@ -324,7 +324,7 @@ function kindOf(site: LegacySite): { kind?: InputKind } {
 
 /** What other modules need of a split to ask through it. */
 function shapeOf(split: HelperSplit): SplitShape {
-  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext } = split;
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext, asyncResult } = split;
   return {
     kind,
     resultType,
@@ -335,6 +335,7 @@ function shapeOf(split: HelperSplit): SplitShape {
     identity,
     ...(maybeAsk ? { maybeAsk } : {}),
     ...(takesContext ? { takesContext } : {}),
+    ...(asyncResult ? { asyncResult } : {}),
   };
 }
 

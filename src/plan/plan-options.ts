@@ -44,9 +44,17 @@ export interface RefusedCall {
   dynamic?: true;
   /** The call is made at that line in this named function, which no handler of its module reaches (`code` is empty). */
   caller?: string;
+  /** How a handler may still reach `caller`; absent when nothing does. */
+  callerReach?: CallerReach;
   /** A handler dispatches to `caller` across modules (at that file and line), but the link cannot be made: why, and what fixes it. */
   unlinked?: { file: string; line: number; why: string; fix: string };
 }
+
+/**
+ * How a handler may reach a function no handler of its module reaches by a call the run follows:
+ * a method, through an interface or a base class; an exported function, from another module.
+ */
+export type CallerReach = 'method' | 'exported';
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */
 export interface HeldBack {

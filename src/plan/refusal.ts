@@ -34,6 +34,32 @@ const MANUAL_HELP_LOWER = MANUAL_HELP.charAt(0).toLowerCase() + MANUAL_HELP.slic
 // Words several messages share.
 const V1_NEXT = 'move the server to v2 first (mrtr-codemod migrate runs the official v1-to-v2 codemod unless --no-v1), then run again.';
 const LOOP_NEXT = `give the loop a block body over an array (for...of), or a while/for condition, then run again; or ask once for everything the loop needs (several keys in one inputRequired), or ${MANUAL_STEP}.`;
+// A helper kept whole by a call in a function no handler reaches by a call the run follows: what
+// to do depends on that caller (see RefusedCall.callerReach).
+const UNREACHED_STEP = {
+  local: 'call it in a tool or drop the call',
+  method: 'have one do so, then run again',
+  exported: 'ask in its handlers and pass the answer in',
+} as const;
+const UNREACHED_WHY = {
+  local: 'and no handler reaches `{{caller}}()`: no handler of its module calls it, directly or through its functions',
+  method: 'and no handler reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed)',
+  exported:
+    'and `{{caller}}()` is no handler but a function its module exports: a helper is split only for the calls handlers make (in their body or a function of their module), not for the functions of other modules they call',
+} as const;
+const UNREACHED_NEXT = {
+  local:
+    'if `{{caller}}()` should ask the client, call it from a tool handler (or register it as one); else have it not call `{{helper}}()`, which cannot ask outside a request; then run the codemod again.',
+  method: `have the handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
+  exported:
+    "call `{{helper}}()` in the handlers that call `{{caller}}()` and pass its result to `{{caller}}()`, so that every call of the helper is a handler's; then run the codemod again.",
+} as const;
+/** The message of a helper kept whole by a caller no handler reaches, by what that caller is (its RefusedCall.callerReach, or local). */
+export const UNREACHED_IDS = {
+  inHelper: { local: 'exportedCallerUnreached', method: 'exportedCallerUnreachedMethod', exported: 'exportedCallerUnreachedExported' },
+  viaHelper: { local: 'keptWholeUnreached', method: 'keptWholeUnreachedMethod', exported: 'keptWholeUnreachedExported' },
+  wrapped: { local: 'otherModuleWrappedUnreached', method: 'otherModuleWrappedUnreachedMethod', exported: 'otherModuleWrappedUnreachedExported' },
+} as const;
 const HELPER_STEP: Readonly<Record<InputKind, string>> = {
   elicit: 'build inputRequired.elicit(...) in it, ask in the handler',
   elicitUrl: 'build inputRequired.elicitUrl(...) in it, ask in the handler',
@@ -758,10 +784,19 @@ export const REFUSAL_CODES = {
         next: 'in {{callFile}}, bind it by name where its module is loaded (`const { {{helper}} } = await import(...)`), or import it statically; then run the codemod again.',
       },
       exportedCallerUnreached: {
-        marker: 'kept whole: no handler reaches its caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
-        reason:
-          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed); that call could not ask through its halves, so it stays whole.',
-        next: `have the handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
+        marker: `no handler reaches its caller \`{{caller}}()\` ({{file}}:{{fileLine}}) — ${UNREACHED_STEP.local}`,
+        reason: `this request is made in \`{{helper}}()\`, which this module exports and could split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.local}; that call could not ask through its halves, so it stays whole.`,
+        next: UNREACHED_NEXT.local,
+      },
+      exportedCallerUnreachedMethod: {
+        marker: `no handler calls \`{{caller}}()\` ({{file}}:{{fileLine}}) on its class — ${UNREACHED_STEP.method}`,
+        reason: `this request is made in \`{{helper}}()\`, which this module exports and could split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.method}; that call could not ask through its halves, so it stays whole.`,
+        next: UNREACHED_NEXT.method,
+      },
+      exportedCallerUnreachedExported: {
+        marker: `caller \`{{caller}}()\` ({{file}}:{{fileLine}}) is no handler — ${UNREACHED_STEP.exported}`,
+        reason: `this request is made in \`{{helper}}()\`, which this module exports and could split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}; so it stays whole.`,
+        next: UNREACHED_NEXT.exported,
       },
       exportedCallerUnlinked: {
         marker: 'kept whole: `{{caller}}()` is dispatched to from another module — {{fix}}',
@@ -827,10 +862,19 @@ export const REFUSAL_CODES = {
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
       keptWholeUnreached: {
-        marker: 'kept whole: no handler reaches its other caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
-        reason:
-          'this handler reaches a server→client request through `{{helper}}()`, which would be split for its callers, but `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed), so it stays whole and cannot suspend this handler.',
-        next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
+        marker: `no handler reaches caller \`{{caller}}()\` ({{file}}:{{fileLine}}) — ${UNREACHED_STEP.local}`,
+        reason: `this handler reaches a server→client request through \`{{helper}}()\`, which would be split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.local}, so it stays whole and cannot suspend this handler.`,
+        next: UNREACHED_NEXT.local,
+      },
+      keptWholeUnreachedMethod: {
+        marker: `no handler calls \`{{caller}}()\` ({{file}}:{{fileLine}}) on its class — ${UNREACHED_STEP.method}`,
+        reason: `this handler reaches a server→client request through \`{{helper}}()\`, which would be split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.method}, so it stays whole and cannot suspend this handler.`,
+        next: UNREACHED_NEXT.method,
+      },
+      keptWholeUnreachedExported: {
+        marker: `caller \`{{caller}}()\` ({{file}}:{{fileLine}}) is no handler — ${UNREACHED_STEP.exported}`,
+        reason: `this handler reaches a server→client request through \`{{helper}}()\`, which would be split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}, so it stays whole and cannot suspend this handler.`,
+        next: UNREACHED_NEXT.exported,
       },
       keptWholeDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
@@ -857,10 +901,19 @@ export const REFUSAL_CODES = {
         next: 'fix that call first (see its marker), then run the codemod again.',
       },
       otherModuleWrappedUnreached: {
-        marker: 'kept whole: no handler reaches its other caller `{{caller}}()` ({{file}}:{{fileLine}}) — migrate by hand',
-        reason:
-          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: `{{caller}}()` calls it at {{callFile}}:{{fileLine}} and no handler of this run reaches `{{caller}}()` by a call the codemod follows (a call through an interface or a base class of another module is not followed).',
-        next: `have a handler call \`{{caller}}()\` through its own class, or declare the interface, the handler and its implementations in one module, then run the codemod again; or ${MANUAL_STEP}.`,
+        marker: `no handler reaches caller \`{{caller}}()\` ({{file}}:{{fileLine}}) — ${UNREACHED_STEP.local}`,
+        reason: `this call of \`{{helper}}()\` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call \`{{wrapper}}()\`, but the helper stays whole: \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.local}.`,
+        next: UNREACHED_NEXT.local,
+      },
+      otherModuleWrappedUnreachedMethod: {
+        marker: `no handler calls \`{{caller}}()\` ({{file}}:{{fileLine}}) on its class — ${UNREACHED_STEP.method}`,
+        reason: `this call of \`{{helper}}()\` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call \`{{wrapper}}()\`, but the helper stays whole: \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.method}.`,
+        next: UNREACHED_NEXT.method,
+      },
+      otherModuleWrappedUnreachedExported: {
+        marker: `caller \`{{caller}}()\` ({{file}}:{{fileLine}}) is no handler — ${UNREACHED_STEP.exported}`,
+        reason: `this call of \`{{helper}}()\` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call \`{{wrapper}}()\`, but the helper stays whole: \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}.`,
+        next: UNREACHED_NEXT.exported,
       },
       otherModuleWrappedDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',

@@ -67,6 +67,8 @@ export function splitHelper(
     identity,
     ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
     ...(context ? { takesContext: true as const } : {}),
+    // The inner result half is async: this one awaits it, and is async too.
+    ...(site.via?.asyncResult && !identity ? { asyncResult: true as const } : {}),
   };
   const halves: HelperHalves = {
     declaration: holder.node,
@@ -166,10 +168,11 @@ function resultHalf(
 ): NonNullable<HelperHalves['result']> {
   const { fn, answer, first, post } = helper;
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
-  const wrapped = wrap ? `${wrap[0]}${raw}${wrap[1]}` : raw;
+  const wrapped = wrap ? `${shape.asyncResult ? 'await ' : ''}${wrap[0]}${raw}${wrap[1]}` : raw;
   return {
     params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads),
-    returnType: types ? shape.valueType : undefined,
+    returnType: types && shape.valueType && shape.asyncResult ? `Promise<${shape.valueType}>` : types ? shape.valueType : undefined,
+    ...(shape.asyncResult ? { async: true } : {}),
     bodyStart: first ? first.start! : undefined,
     body:
       answer.form === 'return'

@@ -1,6 +1,7 @@
 // The plan is the contract between analysis and rewriting: everything the rewriter needs,
 // as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
+import type { CallerReach } from './plan-options.ts';
 import type { Edit, InputKind, Span } from '../core/vocabulary.ts';
 import type { CodeStyle } from '../analyse/code-style.ts';
 import type { StatementFacts } from './resume-facts.ts';
@@ -48,6 +49,8 @@ export interface PlannedRequest {
   maybeAsk?: true;
   /** `requestText` is called with the handler's context added last (see SplitShape). */
   takesContext?: true;
+  /** The result half is async (see SplitShape): the handler awaits the value it reads. */
+  asyncResult?: true;
   line: number;
   column: number;
 }
@@ -242,7 +245,7 @@ export interface FilePlan {
    */
   exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
-  externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; unreached?: { caller: string; line: number } }>;
+  externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; unreached?: { caller: string; line: number; reach?: CallerReach } }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
   /** The dispatched methods (`Class.method`) other modules' handlers reach that migrated here (see PlanOptions.dispatch). */
@@ -275,6 +278,11 @@ export interface SplitShape {
   maybeAsk?: true;
   /** The request half reads the client's capabilities, which a 2026-07-28 request carries: it takes the handler's context last. */
   takesContext?: true;
+  /**
+   * The result half is async: the helper awaited more after its question (`await load(root)`),
+   * which runs there, once, on the round that receives the answer. Every caller awaits it.
+   */
+  asyncResult?: true;
 }
 
 // --- how a handler is written, each question once (see resume-layout.ts) ---------------------

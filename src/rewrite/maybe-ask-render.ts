@@ -63,7 +63,7 @@ export function maybeAskValue(r: PlannedRequest, quote: (text: string) => string
   return `mrtr.value(${args}, (${param}${typed ? `: ${r.resultType}` : ''}) => ${before}${param}${after})`;
 }
 
-/** The value read from what `mrtr.value` returned. */
-export function maybeAskAnswer(name: string): string {
-  return `${name}.value`;
+/** The value read from what `mrtr.value` returned: awaited when the result half is async (a decided value awaits as itself). */
+export function maybeAskAnswer(name: string, r: PlannedRequest): string {
+  return `${r.asyncResult ? 'await ' : ''}${name}.value`;
 }

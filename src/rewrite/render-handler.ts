@@ -381,7 +381,11 @@ class BodyRenderer {
     const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
     const missing = names.map((n) => `${n} === undefined`).join(' || ');
     const wrap = (name: string, i: number) =>
-      requests[i]!.maybeAsk ? maybeAskAnswer(name) : requests[i]!.resultWrap ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}` : name;
+      requests[i]!.maybeAsk
+        ? maybeAskAnswer(name, requests[i]!)
+        : requests[i]!.resultWrap
+          ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}`
+          : name;
     const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
     const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
     let finish: string | undefined;
@@ -405,9 +409,9 @@ class BodyRenderer {
     const inline = point.inline!;
     const request = point.requests[0]!;
     const wrap = request.maybeAsk ? undefined : request.resultWrap;
-    const answer = request.maybeAsk ? maybeAskAnswer('mrtrAnswer') : wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
-    // `(await ask())` becomes `mrtrAnswer` (or `mrtrAnswer.value`), without the parentheses it no longer needs.
-    const paren = !wrap && inline.parenthesized === true;
+    const answer = request.maybeAsk ? maybeAskAnswer('mrtrAnswer', request) : wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
+    // `(await ask())` becomes `mrtrAnswer` (or `mrtrAnswer.value`), without the parentheses it no longer needs (an awaited value keeps them).
+    const paren = !wrap && !request.asyncResult && inline.parenthesized === true;
     const at = paren ? { start: inline.start - 1, end: inline.end + 1 } : inline;
     const { lines, starts } = this.spliced(lineStartOf(source, point.statement.start), lineEndOf(source, point.statement.end), [{ ...at, text: answer }]);
     return this.reindent(lines, starts, indentAt(source, point.statement.start), target);

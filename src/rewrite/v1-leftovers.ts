@@ -8,7 +8,7 @@
 import type { Comment, Node } from '@babel/types';
 import { analyseIfParses, type FileAnalysis } from '../analyse/analyse-file.ts';
 import { isFunction } from '../analyse/ast.ts';
-import { schemaKeyedMethod, v1ContextKeys, zodNamespaceNames, type ContextKey } from '../analyse/v1-leftovers.ts';
+import { schemaKeyedMethod, schemasComparedByWrapper, v1ContextKeys, zodNamespaceNames, type ContextKey } from '../analyse/v1-leftovers.ts';
 import { type Edit, eolOf, indentAt, lineEndOf, lineStartOf } from '../core/vocabulary.ts';
 import { obsoleteDestructuringMarker, v2ContextProperties } from '../plan/context-parameter.ts';
 import { applyEdits } from './rewrite.ts';
@@ -16,6 +16,8 @@ import { applyEdits } from './rewrite.ts';
 /** The official codemod's messages these leftovers carry (the texts of its markers). */
 const DESTRUCTURED = 'Destructuring of context parameter in signature';
 const NON_STRING_KEY = ' with a non-string first argument: v2 takes a method string';
+/** A module that wraps setRequestHandler: what it compares the wrapper's first argument with may be a v1 schema. */
+const WRAPS_REGISTRAR = /\.setRequestHandler\s*=[^=]/;
 
 export interface V1LeftoversRewrite {
   output: string;
@@ -25,11 +27,11 @@ export interface V1LeftoversRewrite {
 
 /** `source` (the official codemod's output) with the leftovers it marked and v2 has a form for rewritten. */
 export function rewriteV1Leftovers(source: string, fileName: string): V1LeftoversRewrite {
-  if (!source.includes(DESTRUCTURED) && !source.includes(NON_STRING_KEY)) return { output: source, rewritten: 0 };
+  if (!source.includes(DESTRUCTURED) && !source.includes(NON_STRING_KEY) && !WRAPS_REGISTRAR.test(source)) return { output: source, rewritten: 0 };
   const analysis = analyseIfParses(source, fileName);
   if (!analysis) return { output: source, rewritten: 0 };
   const edits = [...contextPatternEdits(analysis), ...schemaKeyEdits(analysis)];
-  return { output: applyEdits(source, edits.flat()), rewritten: edits.length };
+  return { output: applyEdits(source, [...edits.flat(), ...comparedSchemaMarkers(analysis)]), rewritten: edits.length };
 }
 
 /** Per handler whose destructured v1 context the codemod marked: the pattern in v2's shape, and the marker gone. */
@@ -75,6 +77,21 @@ function schemaKeyEdits(analysis: FileAnalysis): Edit[][] {
     out.push([marker, { start: schema.start!, end: schema.end!, text: analysis.source.slice(keyed.literal.start!, keyed.literal.end!) }]);
   }
   return out;
+}
+
+/**
+ * A marker above each statement that names a v1 request schema for a setRequestHandler wrapper
+ * to compare with (schemasComparedByWrapper): v2 hands the wrapper method strings, so the
+ * comparison stops matching without an error. A marker already there is not written again.
+ */
+function comparedSchemaMarkers(analysis: FileAnalysis): Edit[] {
+  const { source } = analysis;
+  return schemasComparedByWrapper(analysis.program, analysis.importedNames).flatMap(({ statement, name, method }) => {
+    const message = `setRequestHandler is wrapped, and v2 hands it method strings: \`${name}\` here matches none — compare with '${method}'`;
+    const start = lineStartOf(source, statement.start!);
+    if (source.slice(Math.max(0, start - message.length - 40), start).includes(message)) return [];
+    return [{ start, end: start, text: `${indentAt(source, statement.start!)}/* @mcp-codemod-error ${message} */${eolOf(source)}` }];
+  });
 }
 
 /**

@@ -39,6 +39,8 @@ export interface FrameworkRound {
   answers: string[];
   /** A switch case whose statements the answer's const would share with the other cases: they get braces. */
   braceCase?: SwitchCase;
+  /** The name its questions are held in, when one is a form question (see asksForm). */
+  asked: string;
 }
 
 export interface FrameworkPlan {
@@ -48,8 +50,44 @@ export interface FrameworkPlan {
 /** The widest line the guard is written on alone. */
 const ONE_LINE_MAX = 100;
 
-/** Why a form question's answer gets a note: the framework's push method checked it, the bare response is not. */
-export const UNCHECKED_ANSWER = 'the answer is the bare response: check its content against requestedSchema if you rely on it (the push call did).';
+/** The function a tool's form answers are read through: their content checked against the schema the question asked for. */
+export const CHECKED_ANSWER = 'mrtrCheckedAnswer';
+
+/** Its imports, by module: the push call checked content with the SDK's validator and refused a mismatch with this error. */
+export const CHECKED_ANSWER_IMPORTS: ReadonlyArray<{ module: string; names: readonly string[]; types: readonly string[] }> = [
+  { module: '@modelcontextprotocol/server', names: ['ProtocolError', 'ProtocolErrorCode'], types: ['InputRequests', 'JsonSchemaType'] },
+  { module: '@modelcontextprotocol/server/validators/ajv', names: ['AjvJsonSchemaValidator'], types: [] },
+];
+
+/** Whether a round asks a form question: its questions are held in one object, its answers read through CHECKED_ANSWER. */
+export function asksForm(round: FrameworkRound): boolean {
+  return round.requests.some((r) => r.kind === 'elicit');
+}
+
+/**
+ * CHECKED_ANSWER's declaration, appended once to a module whose tools ask form questions. The
+ * framework's push method refused accepted content that did not match the question's schema
+ * (the SDK's elicitInput); the bare response the retry carries is refused the same way.
+ */
+export function checkedAnswerDeclaration(writing: Pick<FrameworkWriting, 'eol' | 'typed' | 'style'>): string {
+  const { eol, typed } = writing;
+  const semi = writing.style.semi ? ';' : '';
+  const q = (text: string) => jsString(text, writing.style.quote);
+  const t = (text: string) => (typed ? text : '');
+  return [
+    `/** The answer at \`key\`: accepted content that does not match the schema its question asked for is refused, as the push call refused it. */`,
+    `function ${CHECKED_ANSWER}(asked${t(': InputRequests')}, responses${t(': Record<string, unknown> | undefined')}, key${t(': string')})${t(': unknown')} {`,
+    `  const answer = responses?.[key]${t(' as { action?: unknown; content?: unknown } | undefined')}${semi}`,
+    `  const schema = (asked[key]?.params${t(' as { requestedSchema?: JsonSchemaType } | undefined')})?.requestedSchema${semi}`,
+    `  if (answer?.action !== ${q('accept')} || answer.content === undefined || !schema) return answer${semi}`,
+    `  const checked = new AjvJsonSchemaValidator().getValidator(schema)(answer.content)${semi}`,
+    `  if (!checked.valid) {`,
+    `    throw new ProtocolError(ProtocolErrorCode.InvalidParams, \`Elicitation response content does not match requested schema: \${checked.errorMessage}\`)${semi}`,
+    `  }`,
+    `  return answer${semi}`,
+    `}`,
+  ].join(eol);
+}
 
 export interface FrameworkWriting {
   source: string;
@@ -97,13 +135,16 @@ function roundEdits(writing: FrameworkWriting, handler: FrameworkHandler, round:
 function guardLines(writing: FrameworkWriting, handler: FrameworkHandler, round: FrameworkRound, indent: string): string[] {
   const { adapter, context } = handler;
   const responses = `${context}.${adapter.inputResponses}`;
-  const read = (r: FrameworkRequest) => `${responses}?.[${jsString(r.key, writing.style.quote)}]`;
+  const asked = asksForm(round) ? round.asked : undefined;
+  const read = (r: FrameworkRequest) =>
+    asked ? `${CHECKED_ANSWER}(${asked}, ${responses}, ${jsString(r.key, writing.style.quote)})` : `${responses}?.[${jsString(r.key, writing.style.quote)}]`;
   const semi = writing.style.semi ? ';' : '';
   const lines: string[] = [];
   for (const r of round.requests) {
-    const note = r.kind === 'elicit' ? UNCHECKED_ANSWER : KINDS[r.kind].guidance;
+    const note = KINDS[r.kind].guidance;
     if (note) lines.push(lineComment(indent, `${NOTE_MARKER}: ${note}`));
   }
+  if (asked) lines.push(...questionLines(writing, round, asked, indent, semi));
   round.answers.forEach((answer, i) => {
     const request = round.requests[i]!;
     const type = writing.typed ? adapter.exports.answerTypes[request.kind] : undefined;
@@ -112,6 +153,11 @@ function guardLines(writing: FrameworkWriting, handler: FrameworkHandler, round:
   const missing = round.answers.length > 0 ? round.answers.map((a) => `${a} === undefined`) : round.requests.map((r) => `${read(r)} === undefined`);
   const condition = missing.join(' || ');
   const builder = adapter.exports.inputRequired;
+  if (asked) {
+    const ask = `return ${builder}({ inputRequests: ${asked} })${semi}`;
+    const oneLine = `${indent}if (${condition}) ${ask}`;
+    return [...lines, ...(oneLine.length <= ONE_LINE_MAX ? [oneLine] : [`${indent}if (${condition}) {`, `${indent}  ${ask}`, `${indent}}`])];
+  }
   const entries = round.requests.map((r) => `${r.key}: ${r.requestText}`);
   const oneLine = `${indent}if (${condition}) return ${builder}({ inputRequests: { ${entries.join(', ')} } })${semi}`;
   if (!oneLine.includes('\n') && oneLine.length <= ONE_LINE_MAX) return [...lines, oneLine];
@@ -126,6 +172,15 @@ function guardLines(writing: FrameworkWriting, handler: FrameworkHandler, round:
     `${indent}  })${semi}`,
     `${indent}}`,
   ];
+}
+
+/** The round's questions, held in `asked` (its answers are checked against them). */
+function questionLines(writing: FrameworkWriting, round: FrameworkRound, asked: string, indent: string, semi: string): string[] {
+  const entries = round.requests.map((r) => `${r.key}: ${r.requestText}`);
+  const oneLine = `${indent}const ${asked} = { ${entries.join(', ')} }${semi}`;
+  if (!oneLine.includes('\n') && oneLine.length <= ONE_LINE_MAX) return [oneLine];
+  const inner = `${indent}  `;
+  return [`${indent}const ${asked} = {`, ...round.requests.map((r) => `${inner}${r.key}: ${reindented(writing.source, r, inner)},`), `${indent}}${semi}`];
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { Node } from '@babel/types';
 import { lineComment } from '../../core/escape.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf } from '../../core/vocabulary.ts';
+import { asyncHead } from './split-helper.ts';
 
 /** One list on the way from the helper's body to its question, innermost first. */
 export interface ContinuationFrame {
@@ -30,6 +31,8 @@ export interface MaybeAskHalves {
   result?: {
     params: string;
     returnType?: string;
+    /** It awaits what the helper awaited after its question (or an async inner result half). */
+    async?: boolean;
     /** A statement before the code after the question (the answer taken through an inner helper's result). */
     first?: string;
     /** Statements before the question the result half runs again (their text, and the indentation of their list), first of all. */
@@ -42,7 +45,7 @@ export interface MaybeAskHalves {
    * Set when the helper goes on with an inner helper's value: `result` is then written as
    * `xThen(value, ...)`, which the request half calls too, and `xResult(answer, ...)` returns `call`.
    */
-  forward?: { params: string; returnType?: string; call: string; rederived?: Array<{ span: Span; indent: string }> };
+  forward?: { params: string; returnType?: string; async?: boolean; call: string; rederived?: Array<{ span: Span; indent: string }> };
 }
 
 export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAskHalves): Edit {
@@ -69,17 +72,17 @@ export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAsk
           '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
         ];
   const lines = [...why.map((l) => indent + lineComment('', l)), ...applied(source, start, end, halves.request).split(/\r?\n/)];
-  const signature = (suffix: string, params: string, returnType: string | undefined) =>
-    `${indent}${halves.head}${name}${suffix}(${params})${returnType ? `: ${returnType}` : ''} {`;
+  const signature = (suffix: string, params: string, returnType: string | undefined, async?: boolean) =>
+    `${indent}${async ? asyncHead(halves.head) : halves.head}${name}${suffix}(${params})${returnType ? `: ${returnType}` : ''} {`;
   if (halves.forward) {
-    const { params, returnType, call, rederived = [] } = halves.forward;
+    const { params, returnType, async, call, rederived = [] } = halves.forward;
     const body = halves.result?.frames.at(-1)?.indent ?? `${indent}  `;
     const again = derivedAgain(source, rederived, body, halves.result?.verbatim ?? []).map((l) => l.text);
-    lines.push('', signature('Result', params, returnType), ...again, `${body}return ${call};`, `${indent}}`);
+    lines.push('', signature('Result', params, returnType, async), ...again, `${body}return ${call};`, `${indent}}`);
   }
   if (halves.result) {
-    const { params, returnType } = halves.result;
-    lines.push('', signature(halves.forward ? 'Then' : 'Result', params, returnType), ...resultBody(source, halves.result), `${indent}}`);
+    const { params, returnType, async } = halves.result;
+    lines.push('', signature(halves.forward ? 'Then' : 'Result', params, returnType, async), ...resultBody(source, halves.result), `${indent}}`);
   }
   return { start, end, text: lines.join(eol) };
 }

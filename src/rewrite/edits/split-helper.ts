@@ -21,6 +21,8 @@ export interface HelperHalves {
   result?: {
     params: string;
     returnType?: string;
+    /** It awaits an inner helper's async result half. */
+    async?: boolean;
     /** Where the helper's first statement starts (its indentation is the body's). */
     bodyStart?: number;
     /** `return <answer>`, or the helper's statements after its request (from `from` to `to`), after a declaration of the answer. */
@@ -45,7 +47,7 @@ export function splitHelperEdit(source: string, eol: string, halves: HelperHalve
     '}',
   ].map((l) => indent + l);
   if (halves.result) {
-    const { params, returnType, bodyStart, body } = halves.result;
+    const { params, returnType, async, bodyStart, body } = halves.result;
     const bodyIndent = bodyStart !== undefined ? indentAt(source, bodyStart) : `${indent}  `;
     const bodyLines =
       'returns' in body
@@ -57,8 +59,13 @@ export function splitHelperEdit(source: string, eol: string, halves: HelperHalve
               .replace(/\r?\n$/, '')
               .split(/\r?\n/),
           ];
-    lines.push('', `${indent}${head}${name}Result(${params})${returnType ? `: ${returnType}` : ''} {`, ...bodyLines, `${indent}}`);
+    lines.push('', `${indent}${async ? asyncHead(head) : head}${name}Result(${params})${returnType ? `: ${returnType}` : ''} {`, ...bodyLines, `${indent}}`);
   }
   const end = lineEndOf(source, declaration.end!);
   return { start: lineStartOf(source, declaration.start!), end: source[end - 1] === '\r' ? end - 1 : end, text: lines.join(eol) };
+}
+
+/** A half's head made async: `export async function `, or a method's modifiers then `async `. */
+export function asyncHead(head: string): string {
+  return head.endsWith('function ') ? `${head.slice(0, -'function '.length)}async function ` : `${head}async `;
 }
