@@ -7,7 +7,7 @@ import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { UntiedCall } from '../analyse/member-calls.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { InputKind } from '../core/vocabulary.ts';
-import type { SplitShape } from './types.ts';
+import type { CallerReach, SplitShape } from './types.ts';
 
 /**
  * An asking helper of another module, as this module calls it: its exported name (`confirm`,
@@ -49,12 +49,6 @@ export interface RefusedCall {
   /** A handler dispatches to `caller` across modules (at that file and line), but the link cannot be made: why, and what fixes it. */
   unlinked?: { file: string; line: number; why: string; fix: string };
 }
-
-/**
- * How a handler may reach a function no handler of its module reaches by a call the run follows:
- * a method, through an interface or a base class; an exported function, from another module.
- */
-export type CallerReach = 'method' | 'exported';
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */
 export interface HeldBack {
