@@ -46,6 +46,8 @@ export interface RefusedCall {
   caller?: string;
   /** How a handler may still reach `caller`; absent when nothing does. */
   callerReach?: CallerReach;
+  /** A handler dispatches to `caller` across modules (at that file and line), but the link cannot be made: why, and what fixes it. */
+  unlinked?: { file: string; line: number; why: string; fix: string };
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */
@@ -85,6 +87,8 @@ export interface PlanOptions {
     /** `name` is an exported class whose instances are handed to registries of these shapes: what its instances hold is a handler. */
     instance?: readonly RegistryShape[];
   }>;
+  /** This module's part in dispatches that cross modules (the engine links them: see engine/dispatch-links.ts). */
+  dispatch?: DispatchLinks;
   /** Other modules' tool registries, by the local name of the function of theirs this module hands declarations to (the engine found them). */
   registries?: ImportedRegistries;
   /**
@@ -112,6 +116,16 @@ export interface PlanOptions {
    * not worked out. Asked once the handlers are planned.
    */
   sitesOnly?: () => boolean;
+}
+
+/** A module's part in a dispatch from a handler of one module, through a type of another, to a class of a third. */
+export interface DispatchLinks {
+  /** Methods of this module's classes that handlers of other modules dispatch to, each a handler named by its `this.<key>`. */
+  methods?: ReadonlyArray<{ cls: string; method: string; key: string; width: number; fillers?: readonly string[] }>;
+  /** Handlers here dispatching `method` through the imported type `type`, some of whose classes migrate it: they hand on their context. */
+  calls?: ReadonlyArray<{ type: string; method: string }>;
+  /** Declarations here of a dispatched method (an interface's, an abstract one), which take the context and may return a question. */
+  declarations?: ReadonlyArray<{ owner: string; method: string; optional?: readonly string[] }>;
 }
 
 /** Where the request-state module is, and whether its verifier is wired in another module. */

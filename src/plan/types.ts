@@ -247,6 +247,8 @@ export interface FilePlan {
   externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; unreached?: { caller: string; line: number; reach?: CallerReach } }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
+  /** The dispatched methods (`Class.method`) other modules' handlers reach that migrated here (see PlanOptions.dispatch). */
+  linkedMigrated?: string[];
   /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
   definers: Array<{ from: string; name: string }>;
   /**
