@@ -42,6 +42,8 @@ export interface TransformOptions {
   registeredAs?: PlanOptions['registeredAs'];
   /** Other modules' tool registries this file hands declarations to (the engine found them). */
   registries?: PlanOptions['registries'];
+  /** This file's part in dispatches across modules (the engine linked them). */
+  dispatch?: PlanOptions['dispatch'];
   /** Where the request-state module is (default: beside the file), and whether the engine wires its verifier elsewhere. */
   stateModule?: PlanOptions['stateModule'];
   /** A TypeScript file whose SDK types cannot resolve (its packages are not installed): a receiver in doubt says to install them. */
@@ -79,6 +81,7 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.typesMissing ? { typesMissing: true } : {}),
     ...(options.registeredAs ? { registeredAs: options.registeredAs } : {}),
     ...(options.registries ? { registries: options.registries } : {}),
+    ...(options.dispatch ? { dispatch: options.dispatch } : {}),
     ...(options.heldBack ? { heldBack: options.heldBack } : {}),
     ...(options.keptWhole ? { keptWhole: options.keptWhole } : {}),
     ...(options.untiedCalls ? { untiedCalls: options.untiedCalls } : {}),

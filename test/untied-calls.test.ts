@@ -92,6 +92,38 @@ describe('an exported asking method no handler is shown to call', () => {
     expect(result.changed.find((c) => c.path === 'src/tools.ts')!.output).toContain("answer: this.asker.confirmRequest('Drop?'),");
   });
 
+  it('names, for each method, the first call on a typed receiver, read past the files that settle the others', async () => {
+    const choose = [
+      '',
+      '  async choose(message: string): Promise<boolean> {',
+      "    const reply = await this.server.elicitInput({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } });",
+      "    return reply.action === 'accept';",
+      '  }',
+      '}',
+    ].join('\n');
+    await putFile(dir, 'src/asker.ts', ASKER.replace(/\n}\n$/, `${choose}\n`));
+    const typed = (call: string) => toolClass("import type { IAsker } from '@acme/asking-types';", '  constructor(private readonly asker: IAsker) {}', call);
+    const untyped = toolClass('', '  private readonly asker = makeAsker();', 'this.asker.confirm').replace(
+      'export class',
+      'declare function makeAsker(): any;\nexport class',
+    );
+    await putFile(dir, 'src/a-tools.ts', untyped);
+    await putFile(dir, 'src/b-tools.ts', typed('this.asker.choose'));
+    await putFile(dir, 'src/c-tools.ts', typed('this.asker.confirm'));
+    await putFile(dir, 'src/d-tools.ts', typed('this.asker.confirm'));
+    const result = await runCodemod({ paths: ['src'], write: false, cwd: dir, types: false });
+    expect(result.errors).toEqual([]);
+    const markers = result.changed
+      .find((c) => c.path === 'src/asker.ts')!
+      .output.split('\n')
+      .filter((l) => l.includes('@mrtr-todo(in-helper)'))
+      .map((l) => l.trim());
+    expect(markers).toEqual([
+      '// @mrtr-todo(in-helper): `Asker.confirm()` is called at c-tools.ts:9 via `IAsker`, not its class — edit both by hand',
+      '// @mrtr-todo(in-helper): `Asker.choose()` is called at b-tools.ts:9 via `IAsker`, not its class — edit both by hand',
+    ]);
+  });
+
   it('says to run on its callers only where no call of its name is in the run', async () => {
     // A call of another name, on a receiver of a package's type, is no call of it.
     const { marker } = await run(

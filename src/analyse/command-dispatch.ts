@@ -356,7 +356,7 @@ function snippet(source: string, node: Node): string {
 }
 
 /** The local a dispatch call's answer is declared as, and its declaration's span. */
-interface Bound {
+export interface Bound {
   name: string;
   start: number;
   end: number;
@@ -376,7 +376,11 @@ function interfaceMethod(analysis: FileAnalysis, typeName: string, method: strin
 
 /** `T` of a method signature declared to return `Promise<T>`. */
 export function promisedOf(signature: MethodSignature): Node | undefined {
-  const returned = signature.typeAnnotation?.typeAnnotation;
+  return promiseType(signature.typeAnnotation?.typeAnnotation);
+}
+
+/** `T` of a type written `Promise<T>`. */
+export function promiseType(returned: Node | undefined): Node | undefined {
   return returned?.type === 'TSTypeReference' &&
     returned.typeName.type === 'Identifier' &&
     returned.typeName.name === 'Promise' &&
@@ -400,7 +404,7 @@ function implementers(analysis: FileAnalysis, typeName: string): ClassNode[] {
 }
 
 /** The class's own async instance method `name`, with a block body and plain parameters. */
-function ownMethod(cls: ClassNode, name: string): Extract<FunctionNode, { type: 'ClassMethod' }> | undefined {
+export function ownMethod(cls: ClassNode, name: string): Extract<FunctionNode, { type: 'ClassMethod' }> | undefined {
   const method = cls.body.body.find(
     (m): m is Extract<FunctionNode, { type: 'ClassMethod' }> =>
       m.type === 'ClassMethod' && m.kind === 'method' && !m.static && !m.computed && m.key.type === 'Identifier' && m.key.name === name,
@@ -414,4 +418,79 @@ function calledOnlyByDispatch(analysis: FileAnalysis, d: Dispatch): boolean {
   const name = (d.handler.fn as Extract<FunctionNode, { type: 'ClassMethod' }>).key as { name: string };
   const dispatched = new Set<Node>(d.calls.map((c) => c.call));
   return callGraphOf(analysis.index).calls.every((c) => c.callee !== name.name || dispatched.has(c.call));
+}
+
+/** A dispatch through a type another module of the project declares (`command: Command`, imported): its classes are found by the engine. */
+export interface ImportedDispatch {
+  handler: HandlerSite;
+  /** The type's local name, and where it comes from. */
+  typeName: string;
+  from: string;
+  imported: string;
+  method: string;
+  key: string;
+  /** How many arguments each call passes. */
+  width: number;
+  calls: Array<{ call: CallExpression; bound?: Bound }>;
+}
+
+/**
+ * The handlers of this module that dispatch through a type imported from a relative module and
+ * implemented by no class here, with nothing in the way (see dispatchThrough): the engine looks
+ * for the type's classes across the run (see engine/dispatch-links.ts).
+ */
+export function importedDispatches(analysis: FileAnalysis): ImportedDispatch[] {
+  if (!analysis.typed) return [];
+  const found: ImportedDispatch[] = [];
+  for (const handler of analysis.handlers) {
+    const through = dispatchThrough(analysis, handler);
+    const origin = through && analysis.importedNames.get(through.typeName);
+    if (!through || through.blocked || !origin?.from.startsWith('.') || implementers(analysis, through.typeName).length > 0) continue;
+    const widths = new Set(through.calls.map((c) => c.call.arguments.length));
+    if (widths.size !== 1) continue;
+    found.push({
+      handler,
+      typeName: through.typeName,
+      from: origin.from,
+      imported: origin.imported,
+      method: through.method,
+      key: through.key,
+      width: [...widths][0]!,
+      calls: through.calls,
+    });
+  }
+  return found;
+}
+
+/**
+ * The methods of this module's classes that handlers of other modules dispatch to (the engine
+ * linked them: see engine/dispatch-links.ts), each as a handler of its own, as a dispatch here
+ * makes it (dispatchedMethods).
+ */
+export function linkedMethodHandlers(
+  analysis: FileAnalysis,
+  methods: ReadonlyArray<{ cls: string; method: string; key: string; width: number; fillers?: readonly string[] }>,
+): HandlerSite[] {
+  const classes = new Map<string, ClassNode>();
+  for (const statement of analysis.program.body) {
+    const d = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
+    if (d?.type === 'ClassDeclaration' && d.id) classes.set(d.id.name, d);
+  }
+  return methods.flatMap(({ cls, method, key, width, fillers }) => {
+    const owner = classes.get(cls);
+    const fn = owner && ownMethod(owner, method);
+    if (!fn || !readonlyInstanceMember(owner, key) || argumentParams(fn).length + (fillers?.length ?? 0) !== width) return [];
+    const handler: HandlerSite = {
+      kind: 'tool',
+      name: `${cls}.${method}()`,
+      nameText: `this.${key}`,
+      call: fn,
+      fn,
+      ctxIndex: width,
+      ancestors: [],
+      contextType: 'ServerContext',
+      ...(fillers?.length ? { fillers: [...fillers] } : {}),
+    };
+    return [handler];
+  });
 }

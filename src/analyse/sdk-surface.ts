@@ -158,30 +158,42 @@ export const INIT_HOOK_TEXT = new RegExp(INIT_HOOK_WORDS.map((w) => w.replace('/
  * spellings count too; `ctx.mcpReq.id` and the like do not. So do a wrapper's push method
  * (`.elicit(`, or destructured) and a request named only by its schema (`ElicitResultSchema`).
  */
-export const PREFILTER = new RegExp(
-  [
-    ...[
-      ...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request' && shape.method !== 'send').map((shape) => shape.method)),
-      ...Object.keys(REQUEST_METHODS),
-      URL_ELICITATION_ERROR,
-      // An entry point, which serves only the 2025 era until it is served by serveStdio or
-      // createMcpHandler.
-      'StdioServerTransport',
-      'StreamableHTTPServerTransport',
-      'SSEServerTransport',
-      // Registrations a 2026-07-28 client never sees: made in an initialize hook, or behind the
-      // client's capabilities read while the server is built.
-      ...INIT_HOOK_WORDS,
-      'getClientCapabilities',
-    ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
-    'mcpReq(?!\\??\\.(?!send\\b))',
-    // A wrapper's push method, called (`.elicit(`) or invoked otherwise (`.sample.call(`).
-    '\\.(?:elicit|sample)\\s*(?:\\(|\\.\\s*(?:call|apply|bind)\\b)',
-    // A wrapper's push method taken out of its context (`{ elicit }`, `{ elicit: ask }`, `{ sample, ... }`);
-    // not anchored on the brace or comma before it, which every file has in numbers (slow to scan).
-    '\\b(?:elicit\\s*[,:}]|sample\\s*[,}])',
-    '(?:Elicit|CreateMessage|ListRoots)(?:Request|Result)(?:WithTools)?Schema',
-    '[sS]erver\\??\\.request\\b',
-    '[sS]erver(?:\\?\\.)?\\[',
-  ].join('|'),
-);
+export const PREFILTER_SPELLINGS: readonly string[] = [
+  ...[
+    ...new Set(LEGACY_CALLS.filter((shape) => shape.method !== 'request' && shape.method !== 'send').map((shape) => shape.method)),
+    ...Object.keys(REQUEST_METHODS),
+    URL_ELICITATION_ERROR,
+    // An entry point, which serves only the 2025 era until it is served by serveStdio or
+    // createMcpHandler.
+    'StdioServerTransport',
+    'StreamableHTTPServerTransport',
+    'SSEServerTransport',
+    // Registrations a 2026-07-28 client never sees: made in an initialize hook, or behind the
+    // client's capabilities read while the server is built.
+    ...INIT_HOOK_WORDS,
+    'getClientCapabilities',
+  ].map((word) => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')),
+  // `ctx.mcpReq?.[name]` is the bracket form too.
+  'mcpReq(?!\\??\\.(?!send\\b|\\[))',
+  // A wrapper's push method, called (`.elicit(`) or invoked otherwise (`.sample.call(`).
+  '\\.(?:elicit|sample)\\s*(?:\\(|\\.\\s*(?:call|apply|bind)\\b)',
+  // A wrapper's push method taken out of its context (`{ elicit }`, `{ elicit: ask }`, `{ sample, ... }`);
+  // not anchored on the brace or comma before it, which every file has in numbers (slow to scan).
+  '\\b(?:elicit\\s*[,:}]|sample\\s*[,}])',
+  '(?:Elicit|CreateMessage|ListRoots)(?:Request|Result)(?:WithTools)?Schema',
+  '[sS]erver\\??\\.request\\b',
+  '[sS]erver(?:\\?\\.)?\\[',
+];
+
+const SPELLINGS = new RegExp(PREFILTER_SPELLINGS.join('|'));
+
+/**
+ * Words one of which every text a spelling above matches holds. A regular expression's time
+ * grows with its alternatives, and most files hold none of these few: looked for first, they
+ * spare most files the whole list. A new spelling needs its word here (the prefilter's test
+ * checks an example of each spelling).
+ */
+export const PREFILTER_WORDS = /licit|[sS]ampl|oots|erver(?:\??\.request|(?:\?\.)?\[|Transport)|nitialized|Capabilities|mcpReq|sendRequest|reateMessage/;
+
+/** Whether a file's text may hold a legacy site (see PREFILTER_SPELLINGS). */
+export const PREFILTER = { test: (text: string): boolean => PREFILTER_WORDS.test(text) && SPELLINGS.test(text) };

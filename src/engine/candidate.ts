@@ -83,6 +83,8 @@ export interface Candidate {
   widenDefiners?: string[];
   /** In the cross-module pass: this module's exported functions other modules register as handlers. */
   registeredAs?: Registered[];
+  /** In the cross-module pass: this module's part in dispatches across modules. */
+  dispatch?: TransformOptions['dispatch'];
   /** In the cross-module pass: the registries of other modules this module hands declarations to. */
   registries?: TransformOptions['registries'];
   /** In the cross-module pass: why helpers stay whole that could be split (its handlers' refusals, its own helpers' refused calls). */
@@ -159,6 +161,7 @@ function transformOptionsOf(c: Candidate): TransformOptions {
     ...(c.v1Through ? { v1Through: c.v1Through } : {}),
     ...(c.registeredAs ? { registeredAs: c.registeredAs } : {}),
     ...(c.registries ? { registries: c.registries } : {}),
+    ...(c.dispatch ? { dispatch: c.dispatch } : {}),
     ...c.refusedSplits,
     ...(c.registersOnly ? { registersOnly: c.registersOnly } : {}),
     ...(c.placement ? { stateModule: c.placement.options } : {}),

@@ -23,6 +23,9 @@ import { displayPath, readSource } from './source-files.ts';
 import { RegistryModules } from './registry-modules.ts';
 import { findUntiedCalls } from './untied-calls.ts';
 import type { Placement, StateModules } from './state-modules.ts';
+import type { DispatchLinks } from '../plan/plan-options.ts';
+import { linkedModules } from './dispatch-links.ts';
+import { linksOfUnreached, migratingLinks, noteUnlinked, type DispatchRun } from './dispatch-pass.ts';
 
 /** What the cross-module pass works with, of its run. */
 export interface CrossModuleRun {
@@ -57,6 +60,7 @@ interface AgainFile {
   widenDefiners?: string[];
   registeredAs?: Registered[];
   registries?: TransformOptions['registries'];
+  dispatch?: TransformOptions['dispatch'];
   refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole' | 'untiedCalls'>;
 }
 
@@ -92,15 +96,30 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   );
   const importers = possibleImporters(run, index, new Set([...helpers.keys(), ...reexporters]), definers);
   // First, plans only: which splits every caller can take (and why the others stay whole).
-  const refused: RefusedSplits = { calls: new Map(), heldBack: new Map() };
-  const approved = await approvedSplits(
-    index,
-    helpers,
-    importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
-    planner(run, importers),
-    refused,
-  );
+  const sources = importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source }));
+  let refused: RefusedSplits = { calls: new Map(), heldBack: new Map() };
+  let approved = await approvedSplits(index, helpers, sources, planner(run, importers), refused);
+  // Methods that ask through a helper with no handler of their module reaching them: handlers
+  // of other modules may dispatch to them (dispatch-links.ts). Planned again as handlers.
+  const { links, unlinked } = linksOfUnreached(dispatchRun(run, importers), refused, index.display);
+  let linked = new Map<string, DispatchLinks>();
+  if (links.length > 0) {
+    const methods = linkedModules(links, true);
+    const told = planner(run, importers, (module) => (methods.has(module) ? { dispatch: methods.get(module)! } : {}));
+    refused = { calls: new Map(), heldBack: new Map() };
+    approved = await approvedSplits(index, helpers, sources, told, refused);
+    const source = (module: string) => sources.find((f) => f.absolutePath === module)?.source ?? '';
+    const migrating = await migratingLinks(links, (module, dispatch) =>
+      told(module, { externalHelpers: index.importsOf(module, source(module), approved), dispatch }),
+    );
+    linked = linkedModules(migrating);
+  }
+  noteUnlinked(refused, unlinked, index.display);
   const again = filesToTransformAgain(run, index, approved, importers, helpers, definers, (file, callee) => registryModules.of(file, [callee])?.[0]?.shapes);
+  for (const [module, dispatch] of linked) {
+    const entry = anyEntry(run, again, importers, module);
+    if (entry) again.set(module, { ...entry, dispatch });
+  }
   sayWhyKeptWhole(run, again, refused, helpers, approved);
   sayUntiedCalls(run, again, refused, helpers, approved);
   for (const [module, found] of registries) {
@@ -163,15 +182,15 @@ function possibleImporters(
 /** A module that re-exports from another (`export * from`, `export { a } from`). */
 const WHOLE_EXPORT = /\bexport\s*(\*|\{[^}]*\})\s*from\b/;
 
-/** Plans a file with the given options, writing nothing (for approvedSplits). */
-function planner(run: CrossModuleRun, importers: readonly Importer[]) {
+/** Plans a file with the given options (and what `told` tells it), writing nothing (for approvedSplits). */
+function planner(run: CrossModuleRun, importers: readonly Importer[], told: (absolutePath: string) => Partial<TransformOptions> = () => ({})) {
   const { context, candidates } = run;
   const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
   return async (absolutePath: string, transform: Partial<TransformOptions>) => {
     const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
     if (source === undefined) return undefined;
     try {
-      return await planKeepingLines(source, absolutePath, context.types, { ...context.transform, ...transform });
+      return await planKeepingLines(source, absolutePath, context.types, { ...context.transform, ...told(absolutePath), ...transform });
     } catch {
       return undefined; // reported by the main pass
     }
@@ -214,6 +233,27 @@ function filesToTransformAgain(
   for (const [module, names] of split) again.set(module, { ...againEntry(run, again, module), splitExported: names });
   for (const [module, list] of registered) again.set(module, { ...againEntry(run, again, module), registeredAs: list });
   return again;
+}
+
+/** What the dispatch links read of the run: the texts of its candidates and importers, its import graph. */
+function dispatchRun(run: CrossModuleRun, importers: readonly Importer[]): DispatchRun {
+  const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
+  return {
+    files: run.discovery.files,
+    graph: run.modules.graph,
+    textOf: (module) => inputs.get(module) ?? run.candidates.get(module)?.input,
+    maxFileBytes: run.maxFileBytes,
+  };
+}
+
+/** A file's entry in the files to transform again, whether or not it was a candidate or an importer (read from disk then). */
+function anyEntry(run: CrossModuleRun, again: ReadonlyMap<string, AgainFile>, importers: readonly Importer[], module: string): AgainFile | undefined {
+  const known = again.get(module);
+  if (known) return known;
+  if (run.candidates.has(module)) return againEntry(run, again, module);
+  const importer = importers.find((f) => f.absolutePath === module);
+  const read = importer?.read ?? readSource(module, (bytes) => bytes.length <= run.maxFileBytes);
+  return read && { i: run.discovery.files.indexOf(module), read };
 }
 
 /** A candidate's entry in the files to transform again: the one it has, or a new one from its first read. */
@@ -301,6 +341,7 @@ function transformFileAgain(run: CrossModuleRun, absolutePath: string, f: AgainF
     ...(f.widenDefiners ? { widenDefiners: f.widenDefiners } : {}),
     ...(f.registeredAs ? { registeredAs: f.registeredAs } : {}),
     ...(f.registries ? { registries: f.registries } : {}),
+    ...(f.dispatch ? { dispatch: f.dispatch } : {}),
     ...(f.refusedSplits ? { refusedSplits: f.refusedSplits } : {}),
   };
   const rerun: Candidate = f.known

@@ -6,7 +6,7 @@ import { analyseFile } from '../analyse/analyse-file.ts';
 import { untiedCalls } from '../analyse/member-calls.ts';
 import type { UntiedCallIn } from '../plan/plan-options.ts';
 import type { Candidate } from './candidate.ts';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { decodeSource, displayPath } from './source-files.ts';
 
 /** What the lookup reads of its run. */
@@ -27,9 +27,10 @@ export function findUntiedCalls(run: UntiedRun, methods: ReadonlyMap<string, rea
   const found = new Map<string, Record<string, UntiedCallIn>>();
   if (wanted.length === 0) return found;
   const needles = [...new Set(wanted.map((w) => `.${w.method}(`))];
+  const needleBytes = needles.map((n) => Buffer.from(n));
   const scratch = { buffer: Buffer.alloc(64 * 1024) };
   for (const absolutePath of run.files) {
-    const read = run.candidates.get(absolutePath)?.input ?? readIfMentioned(absolutePath, needles, run.maxFileBytes, scratch);
+    const read = run.candidates.get(absolutePath)?.input ?? readIfMentioned(absolutePath, needleBytes, run.maxFileBytes, scratch);
     if (read === undefined || !needles.some((n) => read.includes(n))) continue;
     let analysis;
     try {
@@ -44,6 +45,8 @@ export function findUntiedCalls(run: UntiedRun, methods: ReadonlyMap<string, rea
       if (!call || (known && (known.type !== undefined || call.type === undefined))) continue;
       found.set(w.module, { ...found.get(w.module), [w.name]: { ...call, file: displayPath(run.cwd, absolutePath) } });
     }
+    // A call on a typed receiver is kept once found: when each method has one, no later file changes them.
+    if (wanted.every((w) => found.get(w.module)?.[w.name]?.type !== undefined)) break;
   }
   return found;
 }
@@ -51,8 +54,9 @@ export function findUntiedCalls(run: UntiedRun, methods: ReadonlyMap<string, rea
 /**
  * A file's text when its bytes hold one of `needles`, read into one buffer the whole lookup
  * shares: it reads every file of the run, and a buffer per file would raise the run's peak memory.
+ * Read to its end rather than by its size: a file's stat costs as much as its read.
  */
-function readIfMentioned(absolutePath: string, needles: readonly string[], maxBytes: number, scratch: { buffer: Buffer }): string | undefined {
+function readIfMentioned(absolutePath: string, needles: readonly Buffer[], maxBytes: number, scratch: { buffer: Buffer }): string | undefined {
   let fd: number;
   try {
     fd = openSync(absolutePath, 'r');
@@ -60,14 +64,13 @@ function readIfMentioned(absolutePath: string, needles: readonly string[], maxBy
     return undefined;
   }
   try {
-    const size = fstatSync(fd).size;
-    if (size > maxBytes) return undefined;
-    if (scratch.buffer.length < size) scratch.buffer = Buffer.alloc(Math.max(size, scratch.buffer.length * 2));
     let length = 0;
-    while (length < size) {
-      const n = readSync(fd, scratch.buffer, length, size - length, length);
+    for (;;) {
+      if (length === scratch.buffer.length) scratch.buffer = Buffer.concat([scratch.buffer], scratch.buffer.length * 2);
+      const n = readSync(fd, scratch.buffer, length, scratch.buffer.length - length, length);
       if (n === 0) break;
       length += n;
+      if (length > maxBytes) return undefined;
     }
     const bytes = scratch.buffer.subarray(0, length);
     if (!needles.some((n) => bytes.includes(n))) return undefined;

@@ -9,7 +9,7 @@ import { deadDeclarations, type DeadCode, type Replaced } from './dead-code.ts';
 import { widenDefinerEdits } from './definer-types.ts';
 import { dynamicHalvesEdits } from './dynamic-imports.ts';
 import { externalCalls, markWrappedCall } from './external-helpers.ts';
-import { bracketCalls, migratedDispatches } from './dispatch.ts';
+import { bracketCalls, migratedDispatches, migratedLinkedMethods } from './dispatch.ts';
 import { exportedNameOf, mark, markHelper, markReaching, markThrow, quotedNode, type FilePlanning } from './file-planning.ts';
 import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
@@ -80,6 +80,7 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
     splitExported: file.splits.filter((s) => !outcomes.abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(analysis, s.site.enclosing!) ?? []),
     definers,
     ...registryQuestions(file),
+    ...(file.options.dispatch?.methods?.length ? { linkedMigrated: migratedLinkedMethods(file, outcomes) } : {}),
   };
 }
 

@@ -13,12 +13,12 @@ import { addSite, askingExports, blockByHelper, blockReaching, markAt, type File
 import { dynamicallyBound, dynamicBinding } from './dynamic-imports.ts';
 import { viaSite } from './helper-tree.ts';
 import { helperTree } from './place-sites.ts';
-import type { CallerReach, ExternalHelper, RefusedCall } from './plan-options.ts';
+import type { ExternalHelper, RefusedCall } from './plan-options.ts';
 import { helperStep, isRefusalCode, Refusal, refuse, UNREACHED_IDS } from './refusal.ts';
 import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
 import { shortWhy } from './short-why.ts';
-import type { FilePlan, SplitShape } from './types.ts';
+import type { CallerReach, FilePlan, SplitShape } from './types.ts';
 
 export function placeExternalCalls(file: FilePlanning): void {
   const helpers = file.options.externalHelpers;

@@ -14,7 +14,7 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { type Edit, eolOf, indentAt, type InputKind, lineStartOf } from '../core/vocabulary.ts';
 import type { Delegation } from './delegates.ts';
-import { dispatchedMethods, type BlockedDispatch, type Dispatch } from '../analyse/command-dispatch.ts';
+import { dispatchedMethods, linkedMethodHandlers, type BlockedDispatch, type Dispatch } from '../analyse/command-dispatch.ts';
 import type { HelperTree } from './helper-tree.ts';
 import { handlerId } from './plan-handler.ts';
 import type { ExternalHelper, PlanOptions } from './plan-options.ts';
@@ -116,7 +116,9 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
   const registries = withRegistryHandlers(registered, declared);
   // Command methods handlers dispatch to are handlers of their own (see dispatch.ts).
   const dispatched = dispatchedMethods(analysis, registries);
-  const handlers = [...registries, ...dispatched.dispatches.map((d) => d.handler)];
+  // And so are those handlers of other modules dispatch to (the engine linked them).
+  const linked = options.dispatch?.methods?.length ? linkedMethodHandlers(analysis, options.dispatch.methods) : [];
+  const handlers = [...registries, ...dispatched.dispatches.map((d) => d.handler), ...linked];
   // A call that only looks like a legacy request (an LLM client's own `.server.createMessage`)
   // is left alone when the checker says its receiver is not an MCP SDK object.
   const fromSdk = options.typeFacts?.fromSdk;

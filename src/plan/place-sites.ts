@@ -184,24 +184,33 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
       site,
       typeof tree === 'string'
         ? refuse('in-helper', 'exportedUnsplittable', { helper: first, why: tree, step: helperStep(site.kind ?? 'elicit'), ...innermostWhy(tree, first) })
-        : kept?.caller
-          ? refuse('in-helper', UNREACHED_IDS.inHelper[kept.callerReach ?? 'local'], {
+        : kept?.unlinked
+          ? refuse('in-helper', 'exportedCallerUnlinked', {
               helper: first,
-              caller: kept.caller,
-              file: kept.file,
-              callFile: kept.file,
-              fileLine: String(kept.line),
+              caller: kept.caller!,
+              callFile: kept.unlinked.file,
+              fileLine: String(kept.unlinked.line),
+              why: kept.unlinked.why,
+              fix: kept.unlinked.fix,
             })
-          : kept
-            ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+          : kept?.caller
+            ? refuse('in-helper', UNREACHED_IDS.inHelper[kept.callerReach ?? 'local'], {
                 helper: first,
+                caller: kept.caller,
                 file: kept.file,
                 callFile: kept.file,
                 fileLine: String(kept.line),
-                code: kept.code,
               })
-            : // It splits (tree is one), yet no handler of this run was shown to call it.
-              noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
+            : kept
+              ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+                  helper: first,
+                  file: kept.file,
+                  callFile: kept.file,
+                  fileLine: String(kept.line),
+                  code: kept.code,
+                })
+              : // It splits (tree is one), yet no handler of this run was shown to call it.
+                noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
     );
   } else {
     const factory = factoryReturning(file, site);

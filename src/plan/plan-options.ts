@@ -7,7 +7,7 @@ import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { UntiedCall } from '../analyse/member-calls.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { InputKind } from '../core/vocabulary.ts';
-import type { SplitShape } from './types.ts';
+import type { CallerReach, SplitShape } from './types.ts';
 
 /**
  * An asking helper of another module, as this module calls it: its exported name (`confirm`,
@@ -46,13 +46,9 @@ export interface RefusedCall {
   caller?: string;
   /** How a handler may still reach `caller`; absent when nothing does. */
   callerReach?: CallerReach;
+  /** A handler dispatches to `caller` across modules (at that file and line), but the link cannot be made: why, and what fixes it. */
+  unlinked?: { file: string; line: number; why: string; fix: string };
 }
-
-/**
- * How a handler may reach a function no handler of its module reaches by a call the run follows:
- * a method, through an interface or a base class; an exported function, from another module.
- */
-export type CallerReach = 'method' | 'exported';
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */
 export interface HeldBack {
@@ -91,6 +87,8 @@ export interface PlanOptions {
     /** `name` is an exported class whose instances are handed to registries of these shapes: what its instances hold is a handler. */
     instance?: readonly RegistryShape[];
   }>;
+  /** This module's part in dispatches that cross modules (the engine links them: see engine/dispatch-links.ts). */
+  dispatch?: DispatchLinks;
   /** Other modules' tool registries, by the local name of the function of theirs this module hands declarations to (the engine found them). */
   registries?: ImportedRegistries;
   /**
@@ -118,6 +116,16 @@ export interface PlanOptions {
    * not worked out. Asked once the handlers are planned.
    */
   sitesOnly?: () => boolean;
+}
+
+/** A module's part in a dispatch from a handler of one module, through a type of another, to a class of a third. */
+export interface DispatchLinks {
+  /** Methods of this module's classes that handlers of other modules dispatch to, each a handler named by its `this.<key>`. */
+  methods?: ReadonlyArray<{ cls: string; method: string; key: string; width: number; fillers?: readonly string[] }>;
+  /** Handlers here dispatching `method` through the imported type `type`, some of whose classes migrate it: they hand on their context. */
+  calls?: ReadonlyArray<{ type: string; method: string }>;
+  /** Declarations here of a dispatched method (an interface's, an abstract one), which take the context and may return a question. */
+  declarations?: ReadonlyArray<{ owner: string; method: string; optional?: readonly string[] }>;
 }
 
 /** Where the request-state module is, and whether its verifier is wired in another module. */

@@ -798,6 +798,12 @@ export const REFUSAL_CODES = {
         reason: `this request is made in \`{{helper}}()\`, which this module exports and could split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}; so it stays whole.`,
         next: UNREACHED_NEXT.exported,
       },
+      exportedCallerUnlinked: {
+        marker: 'kept whole: `{{caller}}()` is dispatched to from another module — {{fix}}',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers; `{{caller}}()` calls it, and the handler at {{callFile}}:{{fileLine}} dispatches to `{{caller}}()` through a type its class extends or implements, but {{why}}, so that handler cannot hand it a context: the helper stays whole.',
+        next: `{{fix}}, then run the codemod again; or ${MANUAL_STEP}.`,
+      },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:

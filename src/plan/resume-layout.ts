@@ -405,6 +405,10 @@ function pulledOut(ctx: Context, g: Pending, escaping: string[], S: ReadonlySet<
   const when = resumedCondition(ctx, S);
   if (g.unit.type === 'item' && g.declaration) {
     if (g.declaration.kind === 'var') return notCarried(escaping[0]!);
+    // A local some question carries, declared before the guard: the others that skip its
+    // declaration carry it too (where it is not read after them, it only restores its value).
+    for (const name of g.declaration.declarators.flatMap((d) => d.names).filter(carriedSomewhere))
+      for (const i of resumed) if (!carriedBy(i, name)) ctx.carried[i]!.push(local(name));
     const inits: DeclaratorInit[] = [];
     for (const [index, d] of g.declaration.declarators.entries()) {
       if (d.names.every(carriedEverywhere) && (!d.pattern || d.init)) {

@@ -1,7 +1,6 @@
 // The plan is the contract between analysis and rewriting: everything the rewriter needs,
 // as offsets into the original source plus rendered snippets. It holds no AST nodes, so a
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
-import type { CallerReach } from './plan-options.ts';
 import type { Edit, InputKind, Span } from '../core/vocabulary.ts';
 import type { CodeStyle } from '../analyse/code-style.ts';
 import type { StatementFacts } from './resume-facts.ts';
@@ -250,6 +249,8 @@ export interface FilePlan {
   externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; unreached?: { caller: string; line: number; reach?: CallerReach } }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
+  /** The dispatched methods (`Class.method`) other modules' handlers reach that migrated here (see PlanOptions.dispatch). */
+  linkedMigrated?: string[];
   /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
   definers: Array<{ from: string; name: string }>;
   /**
@@ -352,3 +353,9 @@ export interface CompoundLayout {
   /** The try's finally block runs only on the call that does not ask. */
   suspendedFinally: boolean;
 }
+
+/**
+ * How a handler may reach a function no handler of its module reaches by a call the run follows:
+ * a method, through an interface or a base class; an exported function, from another module.
+ */
+export type CallerReach = 'method' | 'exported';

@@ -254,7 +254,10 @@ class BodyRenderer {
     return inits.map((init) => {
       const d = declaration.declarators[init.declarator]!;
       const stored = `mrtr.locals${this.localsType(init.locals)}()${d.pattern ? '' : `.${d.names[0]}`}`;
-      if (!d.init) return { start: d.idEnd, end: d.idEnd, text: ` = ${init.condition} ? ${stored} : undefined` };
+      // Unassigned until then (`let x: T;`): its written type is kept, where it does not admit `undefined`.
+      const written = this.source.slice(d.binding.end, d.idEnd);
+      const unassigned = written.includes(':') && !/\b(?:undefined|unknown|any)\b/.test(written) ? 'undefined!' : 'undefined';
+      if (!d.init) return { start: d.idEnd, end: d.idEnd, text: ` = ${init.condition} ? ${stored} : ${unassigned}` };
       const text = this.source.slice(d.init.start, d.init.end);
       return { start: d.init.start, end: d.init.end, text: `${init.condition} ? ${stored} : ${d.init.binds === 'low' ? `(${text})` : text}` };
     });
