@@ -3,8 +3,9 @@
 // logged, so neither can run again on the retry), asks before using it, and after the answer
 // lists its files and notes the choice. What it located and measured travels with the question:
 // the request half returns them, each handler keeps them in its state beside its own locals, and
-// the result half takes them. Run through the real client, the migrated server gives the
-// original's results, asks its questions and does its work once each, on both eras.
+// the result half takes them; a wrapper that asks through the helper takes them and hands them
+// on. Run through the real client, the migrated server gives the original's results, asks its
+// questions and does its work once each, on both eras.
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
@@ -73,10 +74,16 @@ export async function pickCheckout(server: McpServer, store: Store, root?: strin
   store.note(\`picked:\${found}:\${depth}\`);
   return { root: found, files };
 }
+
+export async function checkoutSummary(server: McpServer, store: Store, label: string): Promise<string> {
+  const checkout = await pickCheckout(server, store);
+  store.note(\`summary:\${label}\`);
+  return \`\${label}: \${checkout.root} has \${checkout.files.length} files\`;
+}
 `,
   'src/tools.ts': `import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { pickCheckout } from './shared/checkout.js';
+import { checkoutSummary, pickCheckout } from './shared/checkout.js';
 import type { Store } from './shared/store.js';
 
 export function registerTools(server: McpServer, store: Store): void {
@@ -91,6 +98,10 @@ export function registerTools(server: McpServer, store: Store): void {
     const { root, files } = await pickCheckout(server, store);
     return { content: [{ type: 'text', text: \`\${started} in \${root} (\${files.length} files)\` }] };
   });
+
+  server.registerTool('summary', { inputSchema: z.object({ label: z.string() }) }, async ({ label }) => {
+    return { content: [{ type: 'text', text: await checkoutSummary(server, store, label) }] };
+  });
 }
 `,
 };
@@ -99,6 +110,7 @@ const CALLS: ToolCall[] = [
   { name: 'files', arguments: {} },
   { name: 'files', arguments: { root: '/srv/lib' } },
   { name: 'build', arguments: { target: 'web' } },
+  { name: 'summary', arguments: { label: 'Weekly' } },
 ];
 
 type ServerModule = { createServer(log: string[]): McpServer };
@@ -164,6 +176,28 @@ describe('a helper whose code after its question reads what it located before it
         `    const mrtrAnswer = mrtr.value('root', 'elicit', (answer: ElicitResult) => pickCheckoutResult(answer, store, ${carried}));`,
       ].join('\n'),
     );
+    // A wrapper that asks through the helper takes what it carried, last, and hands it on.
+    expect(checkout).toContain(
+      [
+        'export async function checkoutSummaryRequest(store: Store, label: string): Promise<{ ask: InputRequest; carried: { found: string; depth: number } } | { value: string }> {',
+        '  const mrtrOutcome = await pickCheckoutRequest(store);',
+        "  return 'ask' in mrtrOutcome ? mrtrOutcome : { value: checkoutSummaryThen(mrtrOutcome.value, store, label) };",
+        '}',
+        '',
+        'export async function checkoutSummaryResult(mrtrAnswer: ElicitResult, store: Store, label: string, mrtrCarried: { found: string; depth: number }): Promise<string> {',
+        '  return checkoutSummaryThen(await pickCheckoutResult(mrtrAnswer, store, mrtrCarried), store, label);',
+        '}',
+      ].join('\n'),
+    );
+    expect(tools).toContain(
+      [
+        '      const mrtrOutcome = await checkoutSummaryRequest(store, label);',
+        "      if ('ask' in mrtrOutcome) return mrtr.ask('answer', { mrtrCarried: mrtrOutcome.carried }, { answer: mrtrOutcome.ask });",
+        "      mrtr.decided('answer', {}, { answer: mrtrOutcome.value });",
+        '    }',
+        `    const mrtrAnswer = mrtr.value('answer', 'elicit', (answer: ElicitResult) => checkoutSummaryResult(answer, store, label, ${carried}));`,
+      ].join('\n'),
+    );
     for (const file of [checkout, tools]) expect(file).not.toMatch(/@mrtr-todo/);
   });
 
@@ -182,14 +216,20 @@ describe('a helper whose code after its question reads what it located before it
         accepted ? '/srv/app: index.ts, README.md' : ': ',
         '/srv/lib: lib.ts',
         accepted ? 'build:web in /srv/app (2 files)' : 'build:web in  (0 files)',
+        accepted ? 'Weekly: /srv/app has 2 files' : 'Weekly:  has 0 files',
       ]);
       const question = {
         method: 'elicitation/create',
         params: { message: 'Use /srv/app (depth 2)?', mode: 'form', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
       };
-      expect(original.questions).toEqual([question, question]);
+      expect(original.questions).toEqual([question, question, question]);
       const after = accepted ? ['list:/srv/app', 'note:picked:/srv/app:2'] : [];
-      expect(original.log).toEqual(['locate', 'depth:/srv/app', ...after, 'list:/srv/lib', 'note:build:web', 'locate', 'depth:/srv/app', ...after]);
+      expect(original.log).toEqual([
+        ...['locate', 'depth:/srv/app', ...after],
+        'list:/srv/lib',
+        ...['note:build:web', 'locate', 'depth:/srv/app', ...after],
+        ...['locate', 'depth:/srv/app', ...after, 'note:summary:Weekly'],
+      ]);
       const migrated = await load('migrated');
       for (const era of ['modern', 'legacy'] as const) {
         const again = await run(migrated, era, script);

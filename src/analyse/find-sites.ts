@@ -121,8 +121,8 @@ export interface LegacySite {
     takesContext?: boolean;
     /** The result half is async: `result` is awaited. */
     asyncResult?: boolean;
-    /** The request half returns locals with its question, which the handler keeps in its state. */
-    carries?: boolean;
+    /** The request half returns locals with its question, which the handler keeps in its state (their type in a typed file). */
+    carried?: { type?: string };
   };
 }
 

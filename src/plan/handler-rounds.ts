@@ -201,7 +201,7 @@ export function plannedRequest(source: string, site: LegacySite, key: string, bi
     ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
     ...(site.via?.takesContext ? { takesContext: true as const } : {}),
     ...(site.via?.asyncResult ? { asyncResult: true as const } : {}),
-    ...(site.via?.carries ? { carries: true as const } : {}),
+    ...(site.via?.carried ? { carries: true as const } : {}),
     paramsStart: site.params?.start ?? site.call.start!,
     resultType: site.via
       ? (site.shape.resultType ?? KINDS[kind].resultType)

@@ -144,7 +144,7 @@ export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit
       ...(split.maybeAsk ? { maybeAsk: true } : {}),
       ...(split.takesContext ? { takesContext: true } : {}),
       ...(split.asyncResult ? { asyncResult: true } : {}),
-      ...(split.carried ? { carries: true } : {}),
+      ...(split.carried ? { carried: split.carried.type !== undefined ? { type: split.carried.type } : {} } : {}),
     },
   };
 }

@@ -22,6 +22,8 @@ import { resultPrefix, type CarriedLocal, type PurityContext } from './helper-lo
 import {
   answerBinding,
   callersProblem,
+  CARRIED,
+  carriedRead,
   carriedThrough,
   declarationOf,
   namesOf,
@@ -103,14 +105,16 @@ export function maybeAskSplit(
       )
     : undefined;
   if (throughWhy) return `it is a helper ${throughWhy}`;
-  if (site.via?.carries) return `it is a helper ${carriedThrough(site.via.helper)}`;
+  // An inner helper's carried locals: this one's result half takes them and hands them on.
+  const handedOn = site.via?.carried;
+  if (handedOn && (!through || (handedOn.type !== undefined && !primitiveFields(handedOn.type)))) return `it is a helper ${carriedThrough(site.via!.helper)}`;
   const goesOn = through && answer.form === 'declare';
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
   const innerType = goesOn && types ? innerValueType(site, types) : undefined;
   if (goesOn && types && innerType === undefined) return `it is a helper whose value from \`${site.via!.helper}()\` has no type it can name.`;
   const after = through && !goesOn ? [] : continuation(path, !through && site.via !== undefined && site.via.result.join('') !== '');
-  const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? site.via.result : undefined;
+  const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? handingOn(site.via.result, handedOn) : undefined;
   // The lifted await is the question's (or the inner helper's): the code after it reads its value instead.
   const thenNames = new Set(after.flatMap((n) => [...(n === statement && replaced ? namesOutside(n, [replaced]) : referencedNames(n))]));
   const afterNames = new Set([...thenNames, ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
@@ -158,7 +162,11 @@ export function maybeAskSplit(
     maybeAsk: true,
     ...(takesContext ? { takesContext: true as const } : {}),
     ...(thenAwaits || innerAwaits ? { asyncResult: true as const } : {}),
-    ...(prefix.carried.length > 0 ? { carried: carriedShape(prefix.carried, typed) } : {}),
+    ...(prefix.carried.length > 0
+      ? { carried: carriedShape(prefix.carried, typed) }
+      : handedOn
+        ? { carried: { value: CARRIED, ...(handedOn.type !== undefined ? { type: handedOn.type } : {}) } }
+        : {}),
   };
   const semi = semicolon(source, fn, statement);
   const edit = maybeAskHelperEdit(source, eol, {
@@ -211,6 +219,27 @@ export function maybeAskSplit(
     : [];
   const again = prefix.names.length > 0 ? { rederived: prefix.names, ...(prefix.calls.length > 0 ? { rerun: prefix.calls } : {}) } : {};
   return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}), ...again };
+}
+
+/**
+ * The inner result call as this helper's result half makes it: the carried locals it reads from
+ * the handler's state (the last argument) are this one's parameter, which its callers pass.
+ */
+function handingOn(result: readonly [string, string], carried: { type?: string } | undefined): readonly [string, string] {
+  if (!carried) return result;
+  const read = `${carriedRead(carried.type)})`;
+  return [result[0], `${result[1].slice(0, -read.length)}${CARRIED})`];
+}
+
+/** A result half's parameters with the carried locals last (`{ found }: { found: string }`, or `mrtrCarried` handed on). */
+function withCarried(params: string, shape: SplitShape, typed: boolean): string {
+  return shape.carried ? `${params}, ${shape.carried.value}${typed ? `: ${shape.carried.type}` : ''}` : params;
+}
+
+/** Whether a carried object's type names only primitives (`{ found: string; depth: number }`): written as it is in any module. */
+function primitiveFields(type: string): boolean {
+  const values = type.replace(/[A-Za-z_$][\w$]*\??\s*:/g, '');
+  return /^[\s{};|]*(?:(?:string|number|boolean|null|undefined|true|false|'[^'\\]*'|"[^"\\]*"|-?\d+(?:\.\d+)?)[\s{};|]*)*$/.test(values);
 }
 
 /** The carried locals as the request half returns them (`{ found }`) and as the result half takes them, with their type in a typed file. */
@@ -270,7 +299,11 @@ function goingOn(
       rederived: then.rederived.map((s) => statementLines(source, s)),
     },
     forward: {
-      params: paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads),
+      params: withCarried(
+        paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads),
+        shape,
+        types !== undefined,
+      ),
       ...(returnType ? { returnType: promised(awaits.then || awaits.inner)! } : {}),
       ...(awaits.then || awaits.inner ? { async: true } : {}),
       call: call.replace('\0', wrap ? `${awaits.inner ? 'await ' : ''}${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
@@ -658,7 +691,7 @@ function resultHalf(
   const first = answer.form === 'return' ? `return ${wrapped};` : wrap ? `const ${answer.name} = ${wrapped};` : undefined;
   const params = paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads);
   return {
-    params: shape.carried ? `${params}, ${shape.carried.value}${types ? `: ${shape.carried.type}` : ''}` : params,
+    params: withCarried(params, shape, types !== undefined),
     ...(types && shape.valueType ? { returnType: shape.asyncResult ? `Promise<${shape.valueType}>` : shape.valueType } : {}),
     ...(shape.asyncResult ? { async: true } : {}),
     ...(first ? { first } : {}),

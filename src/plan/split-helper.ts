@@ -53,7 +53,7 @@ export function splitHelper(
   const request = requestHalf(source, site);
   // An inner helper's result half turns the bare answer into what this helper awaited.
   const inner = site.via;
-  if (inner?.carries) return `it is a helper ${carriedThrough(inner.helper)}`;
+  if (inner?.carried) return `it is a helper ${carriedThrough(inner.helper)}`;
   const wrap = inner && (inner.result[0] !== '' || inner.result[1] !== '') ? inner.result : undefined;
   const postNames = new Set([...helper.post.flatMap((s) => [...referencedNames(s)]), ...(wrap ? namesOf(inner!.resultArgs) : [])]);
   const identity = helper.answer.form === 'return' && !wrap;
@@ -218,9 +218,14 @@ function withContextParam(source: string, fn: FunctionNode, used: boolean[], con
   return [own && source.slice(own.start!, own.end!), ...kept.map(text), context].filter(Boolean).join(', ');
 }
 
-/** Why a helper cannot ask through one that carries locals: its result half reads them from the handler's state, which only a handler has. */
+/** Why a helper cannot ask through one that carries locals: its result half could not name what they are, or is not handed them. */
 export function carriedThrough(helper: string): string {
-  return `that asks through \`${helper}()\`, whose result half reads locals from the handler's state: call \`${helper}()\` from the handler.`;
+  return `that asks through \`${helper}()\`, whose result half takes locals kept in the handler's state that this one cannot hand on: call \`${helper}()\` from the handler.`;
+}
+
+/** How a handler reads what a split helper's request half returned with its question (the result half's last argument). */
+export function carriedRead(type: string | undefined): string {
+  return `mrtr.locals${type !== undefined ? `<{ ${CARRIED}: ${type} }>` : ''}().${CARRIED}`;
 }
 
 /** The name a handler keeps the locals a split helper's request half returned with its question under, in its state's locals. */
@@ -233,7 +238,7 @@ export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, '
   // The context goes after the helper's parameters: an argument a call leaves out is passed as undefined before it.
   const full = (args: string[]) => (shape.takesContext ? shape.requestArgs.map((_, i) => args[i] ?? 'undefined') : args);
   // What the request half returned with its question, as the handler's state keeps it.
-  const carried = shape.carried ? [`mrtr.locals${shape.carried.type ? `<{ ${CARRIED}: ${shape.carried.type} }>` : ''}().${CARRIED}`] : [];
+  const carried = shape.carried ? [carriedRead(shape.carried.type)] : [];
   return {
     requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(full(args), shape.requestArgs).join(', ')})`,
     resultCall: (answerText, args, receiver) =>
