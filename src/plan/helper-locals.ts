@@ -75,6 +75,7 @@ export function resultPrefix(
   if (wanted.length === 0) return { statements: [], names: [], calls: [], carried: [] };
 
   const { pure, calls, headPure } = pureStatements(context, fn, prefix);
+  const parameters = new Set(argumentParams(fn).flatMap((p) => boundNames(p).map((b) => b.name)));
   const copied = new Set<Statement>();
   const names: string[] = [];
   const carried: CarriedLocal[] = [];
@@ -85,8 +86,10 @@ export function resultPrefix(
     const changers = prefix.filter((s) => s !== declaration && changedNames([s]).has(name));
     const changedInHead = heads.some((h) => changedNames([h]).has(name));
     const blocker = [declaration, ...changers].find((s) => !pure.has(s)) ?? (changedInHead ? heads.find((h) => changedNames([h]).has(name)) : undefined);
-    // Set once by code that runs once, and never changed: its value at the question travels instead.
-    const travels = blocker && carry && changers.length === 0 && !changedInHead ? carriedLocal(context, declaration, name, path) : undefined;
+    // Set once by code that runs once, and never changed: its value at the question travels instead
+    // (a parameter of the result half, which must not share a name with one of the helper's own).
+    const carriable = carry && changers.length === 0 && !changedInHead && !parameters.has(name);
+    const travels = blocker && carriable ? carriedLocal(context, declaration, name, path) : undefined;
     if (travels) {
       carried.push(travels);
       continue;
