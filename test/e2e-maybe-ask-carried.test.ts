@@ -4,8 +4,9 @@
 // lists its files and notes the choice. What it located and measured travels with the question:
 // the request half returns them, each handler keeps them in its state beside its own locals, and
 // the result half takes them; a wrapper that asks through the helper takes them and hands them
-// on. Run through the real client, the migrated server gives the original's results, asks its
-// questions and does its work once each, on both eras.
+// on, and one that asks through another helper sends its own with that one's question. Run
+// through the real client, the migrated server gives the original's results, asks its questions
+// and does its work once each, on both eras.
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
@@ -80,10 +81,23 @@ export async function checkoutSummary(server: McpServer, store: Store, label: st
   store.note(\`summary:\${label}\`);
   return \`\${label}: \${checkout.root} has \${checkout.files.length} files\`;
 }
+
+async function confirmUse(server: McpServer, root: string): Promise<boolean> {
+  if (root === '/srv/lib') return true;
+  const answer = await server.server.elicitInput({ message: \`List \${root}?\`, requestedSchema: CONFIRM });
+  return answer.action === 'accept';
+}
+
+export async function guardedList(server: McpServer, store: Store, fallback: string): Promise<string[]> {
+  const found = store.locate() ?? fallback;
+  if (!(await confirmUse(server, found))) return [];
+  store.note(\`listing:\${found}\`);
+  return await store.list(found);
+}
 `,
   'src/tools.ts': `import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { checkoutSummary, pickCheckout } from './shared/checkout.js';
+import { checkoutSummary, guardedList, pickCheckout } from './shared/checkout.js';
 import type { Store } from './shared/store.js';
 
 export function registerTools(server: McpServer, store: Store): void {
@@ -102,6 +116,11 @@ export function registerTools(server: McpServer, store: Store): void {
   server.registerTool('summary', { inputSchema: z.object({ label: z.string() }) }, async ({ label }) => {
     return { content: [{ type: 'text', text: await checkoutSummary(server, store, label) }] };
   });
+
+  server.registerTool('list', { inputSchema: z.object({ fallback: z.string() }) }, async ({ fallback }) => {
+    const files = await guardedList(server, store, fallback);
+    return { content: [{ type: 'text', text: files.join(', ') }] };
+  });
 }
 `,
 };
@@ -111,6 +130,7 @@ const CALLS: ToolCall[] = [
   { name: 'files', arguments: { root: '/srv/lib' } },
   { name: 'build', arguments: { target: 'web' } },
   { name: 'summary', arguments: { label: 'Weekly' } },
+  { name: 'list', arguments: { fallback: '/srv/lib' } },
 ];
 
 type ServerModule = { createServer(log: string[]): McpServer };
@@ -132,7 +152,10 @@ const TS_FILES = Object.keys(PROJECT).filter((f) => f.endsWith('.ts'));
 describe('a helper whose code after its question reads what it located before it', () => {
   it('is split: the located checkout and its depth travel with the question to the result half', async () => {
     expect(pair.result.errors).toEqual([]);
-    expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/checkout.ts', 'migrated', undefined]]);
+    expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['src/shared/checkout.ts', 'migrated', undefined],
+      ['src/shared/checkout.ts', 'migrated', undefined],
+    ]);
     const checkout = await read('migrated', 'src/shared/checkout.ts');
     expect(checkout).toContain(
       [
@@ -198,6 +221,26 @@ describe('a helper whose code after its question reads what it located before it
         `    const mrtrAnswer = mrtr.value('answer', 'elicit', (answer: ElicitResult) => checkoutSummaryResult(answer, store, label, ${carried}));`,
       ].join('\n'),
     );
+    // A wrapper that asks through a helper that carries nothing: its own local goes with the inner question, to `guardedListThen`.
+    expect(checkout).toContain(
+      [
+        'export async function guardedListRequest(store: Store, fallback: string): Promise<{ ask: InputRequest; carried: { found: string } } | { value: string[] }> {',
+        '  const found = store.locate() ?? fallback;',
+        '  const mrtrOutcome = await confirmUseRequest(found);',
+        "  return 'ask' in mrtrOutcome ? { ...mrtrOutcome, carried: { found } } : { value: await guardedListThen(mrtrOutcome.value, store, { found }) };",
+        '}',
+        '',
+        'export async function guardedListResult(mrtrAnswer: ElicitResult, store: Store, mrtrCarried: { found: string }): Promise<string[]> {',
+        '  return guardedListThen(confirmUseResult(mrtrAnswer), store, mrtrCarried);',
+        '}',
+        '',
+        'export async function guardedListThen(mrtrValue: ReturnType<typeof confirmUseResult>, store: Store, { found }: { found: string }): Promise<string[]> {',
+        '  if (!mrtrValue) return [];',
+        '  store.note(`listing:${found}`);',
+        '  return await store.list(found);',
+        '}',
+      ].join('\n'),
+    );
     for (const file of [checkout, tools]) expect(file).not.toMatch(/@mrtr-todo/);
   });
 
@@ -217,18 +260,21 @@ describe('a helper whose code after its question reads what it located before it
         '/srv/lib: lib.ts',
         accepted ? 'build:web in /srv/app (2 files)' : 'build:web in  (0 files)',
         accepted ? 'Weekly: /srv/app has 2 files' : 'Weekly:  has 0 files',
+        accepted ? 'index.ts, README.md' : '',
       ]);
       const question = {
         method: 'elicitation/create',
         params: { message: 'Use /srv/app (depth 2)?', mode: 'form', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
       };
-      expect(original.questions).toEqual([question, question, question]);
+      const listing = { method: 'elicitation/create', params: { message: 'List /srv/app?', mode: 'form', requestedSchema: question.params.requestedSchema } };
+      expect(original.questions).toEqual([question, question, question, listing]);
       const after = accepted ? ['list:/srv/app', 'note:picked:/srv/app:2'] : [];
       expect(original.log).toEqual([
         ...['locate', 'depth:/srv/app', ...after],
         'list:/srv/lib',
         ...['note:build:web', 'locate', 'depth:/srv/app', ...after],
         ...['locate', 'depth:/srv/app', ...after, 'note:summary:Weekly'],
+        ...['locate', ...(accepted ? ['note:listing:/srv/app', 'list:/srv/app'] : [])],
       ]);
       const migrated = await load('migrated');
       for (const era of ['modern', 'legacy'] as const) {

@@ -121,7 +121,15 @@ export function maybeAskSplit(
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
   // An answer assigned to a local declared before the question is the result half's parameter, not a local to derive again.
-  const prefix = resultPrefix(purity, fn, path, after, new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)), !through);
+  const prefix = resultPrefix(
+    purity,
+    fn,
+    path,
+    after,
+    new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)),
+    // Asked through an inner helper, its own locals travel only through `xThen`, and not beside the inner one's.
+    !through || (goesOn && !handedOn),
+  );
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
   const rederived = prefix.statements;
   const afterProblem = continuationProblem(fn, path, rederived, after, holder.method) ?? capabilitiesAfter(after);
@@ -139,7 +147,8 @@ export function maybeAskSplit(
   const thenReads = new Set([...thenNames, ...rederived.flatMap((s) => [...referencedNames(s)])]);
   const thenUsed = params.map((names) => names.some((n) => thenReads.has(n)));
   const thenArgs = thenParamNames(fn, thenUsed, thenReads);
-  const then = goesOn ? thenCall(holder.name, thenArgs, holder.method) : undefined;
+  const ownCarried = prefix.carried.length > 0;
+  const then = goesOn ? withCarriedArg(thenCall(holder.name, thenArgs, holder.method), ownCarried && carriedShape(prefix.carried, typed).value) : undefined;
   const requestNames = new Set([
     ...namesOutside(fn.body, [statementSpan(statement), ...removedAfter(source, path)]),
     ...request.names,
@@ -178,7 +187,9 @@ export function maybeAskSplit(
         source,
         fn,
         path,
-        through ? { passedOn: passedOn(answer, request.text, then ?? '', semi, thenAwaits) } : asked(source, fn, site, request.text),
+        through
+          ? { passedOn: passedOn(answer, request.text, then ?? '', semi, thenAwaits, ownCarried ? carriedShape(prefix.carried, typed).value : undefined) }
+          : asked(source, fn, site, request.text),
         shape,
         types && valueType !== undefined
           ? `Promise<{ ask: ${types('InputRequest')}${shape.carried ? `; carried: ${shape.carried.type}` : ''} } | { value: ${valueType} }>`
@@ -236,6 +247,11 @@ function withCarried(params: string, shape: SplitShape, typed: boolean): string 
   return shape.carried ? `${params}, ${shape.carried.value}${typed ? `: ${shape.carried.type}` : ''}` : params;
 }
 
+/** A call of `xThen` (`xThen(\0, a)`) with the carried locals last, when there are (`carried`). */
+function withCarriedArg(call: string, carried: string | false): string {
+  return carried ? `${call.slice(0, -1)}, ${carried})` : call;
+}
+
 /** Whether a carried object's type names only primitives (`{ found: string; depth: number }`): written as it is in any module. */
 function primitiveFields(type: string): boolean {
   const values = type.replace(/[A-Za-z_$][\w$]*\??\s*:/g, '');
@@ -285,13 +301,17 @@ function goingOn(
   const promised = (async: boolean) => (returnType && async ? `Promise<${returnType}>` : returnType);
   const narrowed = types ? narrowedParams(fn, path) : new Set<string>();
   const thenArgs = thenParamNames(fn, then.thenUsed, then.thenReads);
-  const call = thenCall(then.holder.name, thenArgs, then.holder.method, narrowed);
+  // `xThen` takes this helper's own carried locals: `xResult` hands it what the handler kept.
+  const own = shape.carried !== undefined && shape.carried.value !== CARRIED;
+  const call = withCarriedArg(thenCall(then.holder.name, thenArgs, then.holder.method, narrowed), own && CARRIED);
   // `xResult` derives again what the inner result call reads, and hands `xThen` its names.
   const again = neededBy(then.rederived, then.wrapReads);
   const forwardReads = new Set([...then.wrapReads, ...thenArgs, ...again.flatMap((s) => [...referencedNames(s)])]);
   return {
     result: {
-      params: narrowedParamsText(source, fn, then.thenUsed, value, narrowed, { names: then.thenReads, typed: types !== undefined }),
+      params: ((params) => (own ? withCarried(params, shape, types !== undefined) : params))(
+        narrowedParamsText(source, fn, then.thenUsed, value, narrowed, { names: then.thenReads, typed: types !== undefined }),
+      ),
       ...(returnType ? { returnType: promised(awaits.then)! } : {}),
       ...(awaits.then ? { async: true } : {}),
       frames: frames(source, path, false),
@@ -301,7 +321,7 @@ function goingOn(
     forward: {
       params: withCarried(
         paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads),
-        shape,
+        { ...shape, ...(shape.carried ? { carried: { ...shape.carried, value: CARRIED } } : {}) },
         types !== undefined,
       ),
       ...(returnType ? { returnType: promised(awaits.then || awaits.inner)! } : {}),

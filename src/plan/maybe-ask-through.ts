@@ -17,10 +17,12 @@ import { localTypeText, type TypeNames } from './server-type-names.ts';
 export const OUTCOME = 'mrtrOutcome';
 
 /** What the request half has in place of the call of the inner helper, one line each: the outcome handed on, or taken apart. */
-export function passedOn(answer: Answer, requestText: string, then: string, semi: string, thenAwaits: boolean): string[] {
+export function passedOn(answer: Answer, requestText: string, then: string, semi: string, thenAwaits: boolean, carried?: string): string[] {
   if (answer.form === 'return') return [`return ${requestText}${semi}`];
   const value = `${thenAwaits ? 'await ' : ''}${then.replace('\0', `${OUTCOME}.value`)}`;
-  return [`const ${OUTCOME} = await ${requestText};`, `return 'ask' in ${OUTCOME} ? ${OUTCOME} : { value: ${value} }${semi}`];
+  // This helper's own locals that `xThen` reads go with the inner question.
+  const asked = carried ? `{ ...${OUTCOME}, carried: ${carried} }` : OUTCOME;
+  return [`const ${OUTCOME} = await ${requestText};`, `return 'ask' in ${OUTCOME} ? ${asked} : { value: ${value} }${semi}`];
 }
 
 /** Why the code after the inner helper's call cannot go on through `xThen` (`that ...`), if it cannot. */
