@@ -7,9 +7,9 @@
 // on, and one that asks through another helper sends its own with that one's question. Run
 // through the real client, the migrated server gives the original's results, asks its questions
 // and does its work once each, on both eras.
-import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import { runCalls, type ClientScript, type Era, type ToolCall } from './support/harness.ts';
+import { expectSameOnBothEras, texts, type LoggedRecording, type LoggingServer } from './support/logged-run.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 
 const PROJECT: Record<string, string> = {
@@ -133,15 +133,11 @@ const CALLS: ToolCall[] = [
   { name: 'list', arguments: { fallback: '/srv/lib' } },
 ];
 
-type ServerModule = { createServer(log: string[]): McpServer };
-
-const pair = migratedPair<ServerModule>('maybe-ask-carried-', PROJECT);
+const pair = migratedPair<LoggingServer>('maybe-ask-carried-', PROJECT);
 const { read, load } = pair;
 
-const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
-
-/** The calls run on one server, with the effects it logged. */
-async function run(server: ServerModule, era: 'modern' | 'legacy', script: ClientScript): Promise<Recording & { log: string[] }> {
+/** The calls run on one server, with the effects it logged, the client answering by `script`. */
+async function run(server: LoggingServer, era: Era, script: ClientScript): Promise<LoggedRecording> {
   const log: string[] = [];
   const recording = await runCalls(() => server.createServer(log), era, CALLS, script);
   return { ...recording, log };
@@ -276,16 +272,7 @@ describe('a helper whose code after its question reads what it located before it
         ...['locate', 'depth:/srv/app', ...after, 'note:summary:Weekly'],
         ...['locate', ...(accepted ? ['note:listing:/srv/app', 'list:/srv/app'] : [])],
       ]);
-      const migrated = await load('migrated');
-      for (const era of ['modern', 'legacy'] as const) {
-        const again = await run(migrated, era, script);
-        expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
-          era,
-          results: original.results,
-          questions: original.questions,
-          log: original.log,
-        });
-      }
+      await expectSameOnBothEras(original, await load('migrated'), (server, era) => run(server, era, script));
     });
   }
 });
