@@ -107,7 +107,8 @@ export function maybeAskSplit(
   if (throughWhy) return `it is a helper ${throughWhy}`;
   // An inner helper's carried locals: this one's result half takes them and hands them on.
   const handedOn = site.via?.carried;
-  if (handedOn && (!through || (handedOn.type !== undefined && !primitiveFields(handedOn.type)))) return `it is a helper ${carriedThrough(site.via!.helper)}`;
+  const handable = handedOn && through && site.via!.result[1].endsWith(`${carriedRead(handedOn.type)})`);
+  if (handedOn && (!handable || (handedOn.type !== undefined && !primitiveFields(handedOn.type)))) return `it is a helper ${carriedThrough(site.via!.helper)}`;
   const goesOn = through && answer.form === 'declare';
   const valueType = typed ? promisedType(typeText(source, fn.returnType)) : undefined;
   if (typed && valueType === undefined) return 'it is a helper whose return type is not written as a `Promise<...>` (its request half needs it).';
@@ -234,7 +235,8 @@ export function maybeAskSplit(
 
 /**
  * The inner result call as this helper's result half makes it: the carried locals it reads from
- * the handler's state (the last argument) are this one's parameter, which its callers pass.
+ * the handler's state (the last argument, checked before) are this one's parameter, which its
+ * callers pass.
  */
 function handingOn(result: readonly [string, string], carried: { type?: string } | undefined): readonly [string, string] {
   if (!carried) return result;
