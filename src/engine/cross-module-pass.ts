@@ -122,6 +122,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   }
   sayWhyKeptWhole(run, again, refused, helpers, approved);
   sayUntiedCalls(run, again, refused, helpers, approved);
+  sayThroughExported(run, again, refused);
   for (const [module, found] of registries) {
     again.set(module, { ...againEntry(run, again, module), registries: found });
   }
@@ -291,6 +292,28 @@ function sayWhyKeptWhole(
     const entry = againEntry(run, again, module);
     again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, keptWhole } });
   }
+}
+
+/**
+ * Tells each file that imports an exported function kept from asking through a helper (a
+ * function of another module, no handler: refused.exportedCallers) about it, so that its
+ * handlers' calls of it are marked, naming the function and the helper.
+ */
+function sayThroughExported(run: CrossModuleRun, again: Map<string, AgainFile>, refused: RefusedSplits): void {
+  const callers = refused.exportedCallers;
+  if (!callers || callers.size === 0) return;
+  const index = new AskingHelperIndex(callers, (p) => displayPath(run.cwd, p));
+  for (const f of possibleImporters(run, index, new Set(callers.keys()), new Map())) {
+    const found = index.importsOf(f.absolutePath, f.read.source);
+    if (found.size === 0) continue;
+    const through = new Map([...found].map(([local, h]) => [local, { ...h, through: throughOf(callers, h.module, h.name) }] as const));
+    const entry = again.get(f.absolutePath) ?? { i: f.i, known: f.known, read: f.read };
+    again.set(f.absolutePath, { ...entry, externalHelpers: new Map([...(entry.externalHelpers ?? []), ...through]) });
+  }
+}
+
+function throughOf(callers: NonNullable<RefusedSplits['exportedCallers']>, module: string, name: string): string {
+  return callers.get(module)!.find((c) => c.name === name)!.through;
 }
 
 /** Tells each helper's module the calls of its exported methods no handler was shown to call that the run could not tie to their class. */

@@ -54,6 +54,14 @@ export function placeExternalCalls(file: FilePlanning): void {
 function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: ExternalHelper): Refusal {
   const held = file.options.heldBack?.[handlerId(handler)];
   if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
+  if (external.through)
+    return refuse('via-helper', 'throughExported', {
+      wrapper: external.name,
+      helper: external.through,
+      file: external.file,
+      callFile: external.file,
+      fileLine: String(external.line),
+    });
   const kept = external.keptWhole;
   if (kept?.caller && !external.dynamic)
     return refuse('via-helper', UNREACHED_IDS.viaHelper[kept.callerReach ?? 'local'], {
