@@ -1,0 +1,149 @@
+// A helper that may ask the client's roots, taken with import() by an exported function of a
+// second module that is no handler and works on after the answer; tools in two other modules
+// call that function. The helper stays whole (a split is not carried through another module's
+// function), and each handler that reaches it through that function is marked, naming both, so
+// no handler that still pushes a request is left without a marker. The marked server typechecks,
+// behaves as before on the legacy era, and a second run changes nothing.
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { runCalls, type ToolCall } from './support/harness.ts';
+import { migratedPair } from './support/migrated-pair.ts';
+import { typecheck } from './support/typecheck.ts';
+
+const PROJECT: Record<string, string> = {
+  'package.json': '{ "name": "rig", "private": true, "type": "module" }\n',
+  'src/server.ts': `import { McpServer } from '@modelcontextprotocol/server';
+import { registerBuildTools } from './tools/build.js';
+import { registerLintTools } from './tools/lint.js';
+
+export function createServer(log: string[]): McpServer {
+  const server = new McpServer({ name: 'rig', version: '1.0.0' });
+  registerBuildTools(server, log);
+  registerLintTools(server, log);
+  return server;
+}
+`,
+  'src/context/root.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+
+export interface FoundRoot {
+  root?: string;
+  hint?: string;
+}
+
+export async function findRoot(server: McpServer, explicit?: string): Promise<FoundRoot> {
+  if (explicit) return { root: explicit };
+  if (server.server.getClientCapabilities()?.roots) {
+    const { roots } = await server.server.listRoots();
+    const first = roots[0];
+    if (first) return { root: new URL(first.uri).pathname };
+  }
+  return { hint: 'pass a root' };
+}
+`,
+  'src/flows/prepare.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+
+export interface Prepared {
+  ok: boolean;
+  text: string;
+}
+
+export async function prepareRun(server: McpServer, log: string[], explicit?: string): Promise<Prepared> {
+  const { findRoot } = await import('../context/root.js');
+  const found = await findRoot(server, explicit);
+  if (!found.root) return { ok: false, text: found.hint ?? 'no root' };
+  log.push(\`prepare:\${found.root}\`);
+  return { ok: true, text: \`prepared \${found.root}\` };
+}
+`,
+  'src/tools/build.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { prepareRun } from '../flows/prepare.js';
+
+export function registerBuildTools(server: McpServer, log: string[]): void {
+  server.registerTool('build', { inputSchema: z.object({ root: z.string().optional() }) }, async ({ root }) => {
+    const prepared = await prepareRun(server, log, root);
+    return { content: [{ type: 'text', text: prepared.text }] };
+  });
+}
+`,
+  'src/tools/lint.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { prepareRun } from '../flows/prepare.js';
+
+export function registerLintTools(server: McpServer, log: string[]): void {
+  server.registerTool('lint', { inputSchema: z.object({}) }, async () => {
+    const prepared = await prepareRun(server, log);
+    log.push(\`lint:\${prepared.ok}\`);
+    return { content: [{ type: 'text', text: \`linted: \${prepared.text}\` }] };
+  });
+}
+`,
+};
+
+const CALLS: ToolCall[] = [
+  { name: 'build', arguments: {} },
+  { name: 'build', arguments: { root: '/srv/given' } },
+  { name: 'lint', arguments: {} },
+];
+
+type ServerModule = { createServer(log: string[]): McpServer };
+
+const pair = migratedPair<ServerModule>('exported-wrapper-', PROJECT);
+const { read, load } = pair;
+
+const TS_FILES = Object.keys(PROJECT).filter((f) => f.endsWith('.ts'));
+
+/** `file`'s original lines, with `marker` inserted above the line that holds `at`. */
+async function markedAbove(file: string, at: string, marker: string): Promise<string> {
+  const lines = (await read('original', file)).split('\n');
+  const i = lines.findIndex((l) => l.includes(at));
+  const indent = /^\s*/.exec(lines[i]!)![0];
+  return [...lines.slice(0, i), `${indent}${marker}`, ...lines.slice(i)].join('\n');
+}
+
+describe('a helper reached through an exported function of another module that is no handler', () => {
+  it('stays whole, and each handler calling that function is marked, naming it and the helper', async () => {
+    expect(pair.result.errors).toEqual([]);
+    expect(pair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+      ['src/context/root.ts', 11, 'marked', 'in-helper'],
+      ['src/tools/build.ts', 7, 'marked', 'via-helper'],
+      ['src/tools/lint.ts', 7, 'marked', 'via-helper'],
+    ]);
+    const handlerMarker =
+      '// @mrtr-todo(via-helper): `prepareRun()` asks through `findRoot()` at prepare.ts:10, not split across modules — ask here, pass the answer in';
+    expect(await read('migrated', 'src/tools/build.ts')).toBe(await markedAbove('src/tools/build.ts', 'await prepareRun(', handlerMarker));
+    expect(await read('migrated', 'src/tools/lint.ts')).toBe(await markedAbove('src/tools/lint.ts', 'await prepareRun(', handlerMarker));
+    expect(await read('migrated', 'src/context/root.ts')).toBe(
+      await markedAbove(
+        'src/context/root.ts',
+        'await server.server.listRoots()',
+        '// @mrtr-todo(in-helper): caller `prepareRun()` (prepare.ts:10) is no handler — ask in its handlers and pass the answer in',
+      ),
+    );
+    expect(await read('migrated', 'src/flows/prepare.ts')).toBe(await read('original', 'src/flows/prepare.ts'));
+    const build = pair.result.sites.find((s) => s.file === 'src/tools/build.ts')!;
+    expect(build.next).toBe(
+      "call `findRoot()` in this handler and pass its result to `prepareRun()`, so that every call of the helper is a handler's; then run the codemod again.",
+    );
+  });
+
+  it('typechecks, and a second run changes nothing', async () => {
+    expect(typecheck(TS_FILES.map((f) => path.join(pair.root, 'migrated', f)))).toEqual([]);
+    const { errors, changed } = await pair.settled([]);
+    expect({ errors, changed }).toEqual({ errors: [], changed: [] });
+  });
+
+  it('serves the legacy era as the original did: the same results, questions and effects', async () => {
+    const roots = [{ uri: 'file:///srv/app', name: 'app' }];
+    const runOn = async (server: ServerModule) => {
+      const log: string[] = [];
+      const recording = await runCalls(() => server.createServer(log), 'legacy', CALLS, { roots });
+      return { results: recording.results, questions: recording.questions, log };
+    };
+    const original = await runOn(await load('original'));
+    expect(original.log).toEqual(['prepare:/srv/app', 'prepare:/srv/given', 'prepare:/srv/app', 'lint:true']);
+    expect(original.questions.length).toBe(2);
+    expect(await runOn(await load('migrated'))).toEqual(original);
+  });
+});
