@@ -1,7 +1,9 @@
 // A helper that may ask the client's roots, taken with import() by an exported function of a
 // second module that is no handler and works on after the answer; tools in two other modules
-// call that function. The helper stays whole (a split is not carried through another module's
-// function), and each handler that reaches it through that function is marked, naming both, so
+// call that function, and a third module's exported function calls it for a fourth module's tool.
+// The helper stays whole (a split is not carried through another module's
+// function), and each handler that reaches it through such functions is marked, naming the one it
+// calls and what that one calls, so
 // no handler that still pushes a request is left without a marker. The marked server typechecks,
 // behaves as before on the legacy era, and a second run changes nothing.
 import path from 'node:path';
@@ -16,11 +18,13 @@ const PROJECT: Record<string, string> = {
   'src/server.ts': `import { McpServer } from '@modelcontextprotocol/server';
 import { registerBuildTools } from './tools/build.js';
 import { registerLintTools } from './tools/lint.js';
+import { registerShipTools } from './tools/ship.js';
 
 export function createServer(log: string[]): McpServer {
   const server = new McpServer({ name: 'rig', version: '1.0.0' });
   registerBuildTools(server, log);
   registerLintTools(server, log);
+  registerShipTools(server, log);
   return server;
 }
 `,
@@ -79,12 +83,33 @@ export function registerLintTools(server: McpServer, log: string[]): void {
   });
 }
 `,
+  'src/flows/ship.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import { prepareRun } from './prepare.js';
+
+export async function shipRun(server: McpServer, log: string[]): Promise<string> {
+  const prepared = await prepareRun(server, log);
+  log.push(\`ship:\${prepared.ok}\`);
+  return prepared.ok ? 'shipped' : prepared.text;
+}
+`,
+  'src/tools/ship.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { shipRun } from '../flows/ship.js';
+
+export function registerShipTools(server: McpServer, log: string[]): void {
+  server.registerTool('ship', { inputSchema: z.object({}) }, async () => {
+    const text = await shipRun(server, log);
+    return { content: [{ type: 'text', text }] };
+  });
+}
+`,
 };
 
 const CALLS: ToolCall[] = [
   { name: 'build', arguments: {} },
   { name: 'build', arguments: { root: '/srv/given' } },
   { name: 'lint', arguments: {} },
+  { name: 'ship', arguments: {} },
 ];
 
 type ServerModule = { createServer(log: string[]): McpServer };
@@ -103,17 +128,26 @@ async function markedAbove(file: string, at: string, marker: string): Promise<st
 }
 
 describe('a helper reached through an exported function of another module that is no handler', () => {
-  it('stays whole, and each handler calling that function is marked, naming it and the helper', async () => {
+  it('stays whole; each handler calling that function is marked, and the server typechecks and behaves as before', async () => {
     expect(pair.result.errors).toEqual([]);
     expect(pair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
       ['src/context/root.ts', 11, 'marked', 'in-helper'],
       ['src/tools/build.ts', 7, 'marked', 'via-helper'],
       ['src/tools/lint.ts', 7, 'marked', 'via-helper'],
+      ['src/tools/ship.ts', 7, 'marked', 'via-helper'],
     ]);
     const handlerMarker =
       '// @mrtr-todo(via-helper): `prepareRun()` asks through `findRoot()` at prepare.ts:10, not split across modules — ask here, pass the answer in';
     expect(await read('migrated', 'src/tools/build.ts')).toBe(await markedAbove('src/tools/build.ts', 'await prepareRun(', handlerMarker));
     expect(await read('migrated', 'src/tools/lint.ts')).toBe(await markedAbove('src/tools/lint.ts', 'await prepareRun(', handlerMarker));
+    expect(await read('migrated', 'src/tools/ship.ts')).toBe(
+      await markedAbove(
+        'src/tools/ship.ts',
+        'await shipRun(',
+        '// @mrtr-todo(via-helper): `shipRun()` asks through `prepareRun()` at ship.ts:5, not split across modules — ask here, pass the answer in',
+      ),
+    );
+    expect(await read('migrated', 'src/flows/ship.ts')).toBe(await read('original', 'src/flows/ship.ts'));
     expect(await read('migrated', 'src/context/root.ts')).toBe(
       await markedAbove(
         'src/context/root.ts',
@@ -126,15 +160,10 @@ describe('a helper reached through an exported function of another module that i
     expect(build.next).toBe(
       "call `findRoot()` in this handler and pass its result to `prepareRun()`, so that every call of the helper is a handler's; then run the codemod again.",
     );
-  });
-
-  it('typechecks, and a second run changes nothing', async () => {
+    // The markers change no code: it typechecks, a second run changes nothing, and on the legacy era it serves as before.
     expect(typecheck(TS_FILES.map((f) => path.join(pair.root, 'migrated', f)))).toEqual([]);
     const { errors, changed } = await pair.settled([]);
     expect({ errors, changed }).toEqual({ errors: [], changed: [] });
-  });
-
-  it('serves the legacy era as the original did: the same results, questions and effects', async () => {
     const roots = [{ uri: 'file:///srv/app', name: 'app' }];
     const runOn = async (server: ServerModule) => {
       const log: string[] = [];
@@ -142,8 +171,8 @@ describe('a helper reached through an exported function of another module that i
       return { results: recording.results, questions: recording.questions, log };
     };
     const original = await runOn(await load('original'));
-    expect(original.log).toEqual(['prepare:/srv/app', 'prepare:/srv/given', 'prepare:/srv/app', 'lint:true']);
-    expect(original.questions.length).toBe(2);
+    expect(original.log).toEqual(['prepare:/srv/app', 'prepare:/srv/given', 'prepare:/srv/app', 'lint:true', 'prepare:/srv/app', 'ship:true']);
+    expect(original.questions.length).toBe(3);
     expect(await runOn(await load('migrated'))).toEqual(original);
   });
 });
