@@ -1,11 +1,10 @@
 // A helper that may ask the client's roots, taken with import() by an exported function of a
 // second module that is no handler and works on after the answer; tools in two other modules
-// call that function, and a third module's exported function calls it for a fourth module's tool.
-// The helper stays whole (a split is not carried through another module's
-// function), and each handler that reaches it through such functions is marked, naming the one it
-// calls and what that one calls, so
-// no handler that still pushes a request is left without a marker. The marked server typechecks,
-// behaves as before on the legacy era, and a second run changes nothing.
+// call that function, and a third module's exported function calls it for a fourth module's
+// tool. The helper stays whole (a split is not carried through another module's function), and
+// each handler that reaches it through such functions is marked, naming the one it calls and
+// what that one calls, so no handler that still pushes a request is left without a marker. The
+// marked server typechecks, behaves as before on the legacy era, and a second run changes nothing.
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
