@@ -135,15 +135,14 @@ describe('a helper reached through an exported function of another module that i
       ['src/tools/lint.ts', 7, 'marked', 'via-helper'],
       ['src/tools/ship.ts', 7, 'marked', 'via-helper'],
     ]);
-    const handlerMarker =
-      '// @mrtr-todo(via-helper): `prepareRun()` asks through `findRoot()` at prepare.ts:10, not split across modules — ask here, pass the answer in';
+    const handlerMarker = '// @mrtr-todo(via-helper): `prepareRun()` calls `findRoot()` at prepare.ts:10: no split across modules — ask here and pass it in';
     expect(await read('migrated', 'src/tools/build.ts')).toBe(await markedAbove('src/tools/build.ts', 'await prepareRun(', handlerMarker));
     expect(await read('migrated', 'src/tools/lint.ts')).toBe(await markedAbove('src/tools/lint.ts', 'await prepareRun(', handlerMarker));
     expect(await read('migrated', 'src/tools/ship.ts')).toBe(
       await markedAbove(
         'src/tools/ship.ts',
         'await shipRun(',
-        '// @mrtr-todo(via-helper): `shipRun()` asks through `prepareRun()` at ship.ts:5, not split across modules — ask here, pass the answer in',
+        '// @mrtr-todo(via-helper): `shipRun()` calls `prepareRun()` at ship.ts:5: no split across modules — ask here and pass it in',
       ),
     );
     expect(await read('migrated', 'src/flows/ship.ts')).toBe(await read('original', 'src/flows/ship.ts'));
