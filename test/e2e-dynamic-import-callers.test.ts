@@ -8,7 +8,8 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { migratedPair } from './support/migrated-pair.ts';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import type { ClientScript, Era, ToolCall } from './support/harness.ts';
+import { expectSameOnBothEras, runLogged, texts, type LoggedRecording } from './support/logged-run.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': `{ "name": "workbench", "private": true, "type": "module" }
@@ -125,28 +126,12 @@ type ServerModule = { createServer(log: string[]): McpServer };
 
 const pair = migratedPair<ServerModule>('dynamic-import-callers-', PROJECT);
 const { read, load } = pair;
-const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
-/** The calls run on one server, with the effects it logged; `declaresRoots: false` for a client that does not declare roots. */
-async function run(server: ServerModule, era: 'modern' | 'legacy', declaresRoots = true): Promise<Recording & { log: string[] }> {
-  const log: string[] = [];
-  const capabilities = declaresRoots ? undefined : { elicitation: { form: {} }, sampling: {} };
-  const recording = await runCalls(() => server.createServer(log), era, CALLS, { roots: ROOTS }, capabilities);
-  return { ...recording, log };
-}
+/** The calls run on one server; `declaresRoots: false` for a client that does not declare roots. */
+const run = (server: ServerModule, era: Era, declaresRoots = true) => runLogged(server, era, CALLS, ROOTS, declaresRoots);
 
-async function expectSameOnBothEras(original: Recording & { log: string[] }, declaresRoots = true): Promise<void> {
-  const migrated = await load('migrated');
-  for (const era of ['modern', 'legacy'] as const) {
-    const again = await run(migrated, era, declaresRoots);
-    expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
-      era,
-      results: original.results,
-      questions: original.questions,
-      log: original.log,
-    });
-  }
-}
+const expectSame = async (original: LoggedRecording, declaresRoots = true) =>
+  expectSameOnBothEras(original, await load('migrated'), (server, era) => run(server, era, declaresRoots));
 
 describe('a helper that may ask, taken with import() by one of its callers', () => {
   it('is split for every caller: the handler that loads it binds the halves instead', async () => {
@@ -214,13 +199,13 @@ describe('a helper that may ask, taken with import() by one of its callers', () 
       'plan:/srv/app:3',
       'lookup:nope',
     ]);
-    await expectSameOnBothEras(original);
+    await expectSame(original);
   });
 
   it('goes on without asking where the client declares no roots, on both eras', async () => {
     const original = await run(await load('original'), 'legacy', false);
     expect(original.questions).toEqual([]);
     expect(texts(original)[5]).toBe('Pass a project name.');
-    await expectSameOnBothEras(original, false);
+    await expectSame(original, false);
   });
 });

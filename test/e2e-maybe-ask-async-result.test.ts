@@ -9,7 +9,8 @@
 // work once each, on both eras.
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import type { ClientScript, Era, ToolCall } from './support/harness.ts';
+import { expectSameOnBothEras, runLogged, texts, type LoggedRecording } from './support/logged-run.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 
 const PROJECT: Record<string, string> = {
@@ -134,30 +135,13 @@ type ServerModule = { createServer(log: string[]): McpServer };
 const pair = migratedPair<ServerModule>('maybe-ask-async-', PROJECT);
 const { read, load } = pair;
 
-const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
-
-/** The calls run on one server, with the effects it logged; `declaresRoots: false` for a client that does not declare roots. */
-async function run(server: ServerModule, era: 'modern' | 'legacy', declaresRoots = true): Promise<Recording & { log: string[] }> {
-  const log: string[] = [];
-  const capabilities = declaresRoots ? undefined : { elicitation: { form: {} }, sampling: {} };
-  const recording = await runCalls(() => server.createServer(log), era, CALLS, { roots: ROOTS }, capabilities);
-  return { ...recording, log };
-}
-
-async function expectSameOnBothEras(original: Recording & { log: string[] }, declaresRoots = true): Promise<void> {
-  const migrated = await load('migrated');
-  for (const era of ['modern', 'legacy'] as const) {
-    const again = await run(migrated, era, declaresRoots);
-    expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
-      era,
-      results: original.results,
-      questions: original.questions,
-      log: original.log,
-    });
-  }
-}
-
 const TS_FILES = Object.keys(PROJECT).filter((f) => f.endsWith('.ts'));
+
+/** The calls run on one server; `declaresRoots: false` for a client that does not declare roots. */
+const run = (server: ServerModule, era: Era, declaresRoots = true) => runLogged(server, era, CALLS, ROOTS, declaresRoots);
+
+const expectSame = async (original: LoggedRecording, declaresRoots = true) =>
+  expectSameOnBothEras(original, await load('migrated'), (server, era) => run(server, era, declaresRoots));
 
 describe('a helper that may ask and awaits more after its question', () => {
   it('is split with an async result half, which the wrapper and every handler await', async () => {
@@ -254,7 +238,7 @@ describe('a helper that may ask and awaits more after its question', () => {
       'note:open:count',
       'load:/srv/app',
     ]);
-    await expectSameOnBothEras(original);
+    await expectSame(original);
     // A client that declares no roots is not asked: the request half loads the default root, as the helper did.
     const unasked = await run(await load('original'), 'legacy', false);
     expect(unasked.questions).toEqual([]);
@@ -270,6 +254,6 @@ describe('a helper that may ask and awaits more after its question', () => {
       'note:open:count',
       'load:/srv/default',
     ]);
-    await expectSameOnBothEras(unasked, false);
+    await expectSame(unasked, false);
   });
 });

@@ -12,7 +12,8 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import type { ClientScript, Era, ToolCall } from './support/harness.ts';
+import { expectSameOnBothEras, runLogged, texts, type LoggedRecording } from './support/logged-run.ts';
 import { typecheck } from './support/typecheck.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 
@@ -133,28 +134,12 @@ type ServerModule = { createServer(log: string[]): McpServer };
 
 const pair = migratedPair<ServerModule>('maybe-ask-callers-', PROJECT);
 const { root, read, load } = pair;
-const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
-/** The calls run on one server, with the effects it logged; `declaresRoots: false` for a client that does not declare roots. */
-async function run(server: ServerModule, era: 'modern' | 'legacy', declaresRoots = true): Promise<Recording & { log: string[] }> {
-  const log: string[] = [];
-  const capabilities = declaresRoots ? undefined : { elicitation: { form: {} }, sampling: {} };
-  const recording = await runCalls(() => server.createServer(log), era, CALLS, { roots: ROOTS }, capabilities);
-  return { ...recording, log };
-}
+/** The calls run on one server; `declaresRoots: false` for a client that does not declare roots. */
+const run = (server: ServerModule, era: Era, declaresRoots = true) => runLogged(server, era, CALLS, ROOTS, declaresRoots);
 
-async function expectSameOnBothEras(original: Recording & { log: string[] }, declaresRoots = true): Promise<void> {
-  const migrated = await load('migrated');
-  for (const era of ['modern', 'legacy'] as const) {
-    const again = await run(migrated, era, declaresRoots);
-    expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
-      era,
-      results: original.results,
-      questions: original.questions,
-      log: original.log,
-    });
-  }
-}
+const expectSame = async (original: LoggedRecording, declaresRoots = true) =>
+  expectSameOnBothEras(original, await load('migrated'), (server, era) => run(server, era, declaresRoots));
 
 describe('helpers that do more with the value of a helper that may answer without asking', () => {
   it('are split frame by frame: each request half hands the question on or goes on with the value', async () => {
@@ -229,13 +214,13 @@ describe('helpers that do more with the value of a helper that may answer withou
       'note:roots:2',
       'note:/srv/default:outside',
     ]);
-    await expectSameOnBothEras(original);
+    await expectSame(original);
   });
 
   it('goes on with the default where the client declares no roots, on both eras', async () => {
     const original = await run(await load('original'), 'legacy', false);
     expect(original.questions).toEqual([]);
     expect(texts(original).slice(4)).toEqual(['/srv/app/src is outside the allowed roots.', '/srv/default: a directory']);
-    await expectSameOnBothEras(original, false);
+    await expectSame(original, false);
   });
 });

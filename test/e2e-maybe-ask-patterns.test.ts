@@ -12,7 +12,8 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { migratedPair } from './support/migrated-pair.ts';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import type { ClientScript, Era, ToolCall } from './support/harness.ts';
+import { expectSameOnBothEras, runLogged, texts, type LoggedRecording } from './support/logged-run.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': '{ "name": "desk", "private": true, "type": "module" }\n',
@@ -182,30 +183,16 @@ type ServerModule = { createServer(log: string[]): McpServer };
 
 const pair = migratedPair<ServerModule>('maybe-ask-patterns-', PROJECT);
 const { read, load } = pair;
-const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
-/** The calls run on one server, with the effects it logged; `declaresRoots: false` for a client that does not declare roots. */
-async function run(server: ServerModule, era: 'modern' | 'legacy', declaresRoots = true): Promise<Recording & { log: string[] }> {
+/** The calls run on one server; `declaresRoots: false` for a client that does not declare roots. */
+function run(server: ServerModule, era: Era, declaresRoots = true): Promise<LoggedRecording> {
   // `roots` asks without checking: only a client that declares roots is sent it.
   const calls = declaresRoots ? CALLS : CALLS.filter((c) => c.name !== 'roots');
-  const log: string[] = [];
-  const capabilities = declaresRoots ? undefined : { elicitation: { form: {} }, sampling: {} };
-  const recording = await runCalls(() => server.createServer(log), era, calls, { roots: ROOTS }, capabilities);
-  return { ...recording, log };
+  return runLogged(server, era, calls, ROOTS, declaresRoots);
 }
 
-async function expectSameOnBothEras(original: Recording & { log: string[] }, declaresRoots = true): Promise<void> {
-  const migrated = await load('migrated');
-  for (const era of ['modern', 'legacy'] as const) {
-    const again = await run(migrated, era, declaresRoots);
-    expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
-      era,
-      results: original.results,
-      questions: original.questions,
-      log: original.log,
-    });
-  }
-}
+const expectSame = async (original: LoggedRecording, declaresRoots = true) =>
+  expectSameOnBothEras(original, await load('migrated'), (server, era) => run(server, era, declaresRoots));
 
 describe('a helper that takes a destructured object and gates on an awaited call in an if', () => {
   it('is split with its pattern, the gate lifted out of the if', async () => {
@@ -335,13 +322,13 @@ describe('a helper that takes a destructured object and gates on an awaited call
       'note:release:/etc',
       'note:roots:2',
     ]);
-    await expectSameOnBothEras(original);
+    await expectSame(original);
   });
 
   it('goes on without asking where the client declares no roots, on both eras', async () => {
     const original = await run(await load('original'), 'legacy', false);
     expect(original.questions).toEqual([]);
     expect(texts(original)[0]).toBe('/srv/app is outside the allowed roots.');
-    await expectSameOnBothEras(original, false);
+    await expectSame(original, false);
   });
 });

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import type { ClientScript, Era, ToolCall } from './support/harness.ts';
+import { expectSameOnBothEras, runLogged, texts, type LoggedRecording } from './support/logged-run.ts';
 import { typecheck } from './support/typecheck.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 
@@ -154,29 +155,13 @@ type ServerModule = { createServer(log: string[]): McpServer };
 
 const pair = migratedPair<ServerModule>('maybe-ask-try-', PROJECT);
 const { root, read, load } = pair;
-const texts = (r: Recording) => r.results.map((x) => (x as { content: Array<{ text: string }> }).content[0]!.text);
 
-/** The calls run on one server, with the effects it logged; `roots: false` for a client that does not declare roots. */
-async function run(server: ServerModule, era: 'modern' | 'legacy', roots: ClientScript['roots'], declaresRoots = true): Promise<Recording & { log: string[] }> {
-  const log: string[] = [];
-  const capabilities = declaresRoots ? undefined : { elicitation: { form: {} }, sampling: {} };
-  const recording = await runCalls(() => server.createServer(log), era, CALLS, { roots }, capabilities);
-  return { ...recording, log };
-}
+/** The calls run on one server; `declaresRoots: false` for a client that does not declare roots. */
+const run = (server: ServerModule, era: Era, roots: ClientScript['roots'], declaresRoots = true) => runLogged(server, era, CALLS, roots, declaresRoots);
 
 /** The migrated server on both eras gives what the original gave on the 2025 era. */
-async function expectSameOnBothEras(original: Recording & { log: string[] }, roots: ClientScript['roots'], declaresRoots = true): Promise<void> {
-  const migrated = await load('migrated');
-  for (const era of ['modern', 'legacy'] as const) {
-    const again = await run(migrated, era, roots, declaresRoots);
-    expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
-      era,
-      results: original.results,
-      questions: original.questions,
-      log: original.log,
-    });
-  }
-}
+const expectSame = async (original: LoggedRecording, roots: ClientScript['roots'], declaresRoots = true) =>
+  expectSameOnBothEras(original, await load('migrated'), (server, era) => run(server, era, roots, declaresRoots));
 
 describe('a helper whose question is inside a try, called from tools in other modules', () => {
   it('is split into a request half that keeps the try up to the question and a result half that re-enters it', async () => {
@@ -258,27 +243,27 @@ describe('a helper whose question is inside a try, called from tools in other mo
       'open',
       'note:lookup failed: the catalog is locked',
     ]);
-    await expectSameOnBothEras(original, ROOTS.checkout);
+    await expectSame(original, ROOTS.checkout);
   });
 
   it('takes the catch after the answer where it did, on both eras', async () => {
     const original = await run(await load('original'), 'legacy', ROOTS.elsewhere);
     expect(texts(original).slice(0, 3)).toEqual(['No workspace: pass root.', '/srv/lib (argument): clean', 'nowhere']);
     expect(original.log.slice(0, 3)).toEqual(['open', 'resolve:file:///home/me/app', 'note:lookup failed: file:///home/me/app is not a checkout']);
-    await expectSameOnBothEras(original, ROOTS.elsewhere);
+    await expectSame(original, ROOTS.elsewhere);
   });
 
   it('goes on after the try where the client lists no root or declares none, on both eras', async () => {
     const original = await run(await load('original'), 'legacy', ROOTS.none);
     expect(texts(original)[0]).toBe('No workspace: pass root.');
     expect(original.log.slice(0, 2)).toEqual(['open', 'note:no file root among 0']);
-    await expectSameOnBothEras(original, ROOTS.none);
+    await expectSame(original, ROOTS.none);
     // A client that does not declare roots is never asked: the capability check, in the request
     // half, reads what the request declares.
     const undeclared = await run(await load('original'), 'legacy', undefined, false);
     expect(undeclared.questions).toEqual([]);
     expect(texts(undeclared)[0]).toBe('No workspace: pass root.');
     expect(undeclared.log.slice(0, 2)).toEqual(['open', 'lint:/srv/lib']);
-    await expectSameOnBothEras(undeclared, undefined, false);
+    await expectSame(undeclared, undefined, false);
   });
 });
