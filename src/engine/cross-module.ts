@@ -498,6 +498,9 @@ async function refuseUnmigratedCalls(
             caller: call.unreached.caller,
             ...(call.unreached.reach ? { callerReach: call.unreached.reach } : {}),
           });
+        // A call in a function handlers reach that stays a call (a wrapper that cannot be split): its marker says why.
+        const at = call.unreached ? undefined : planned.sites.find((s) => s.status === 'marked' && s.line === call.line);
+        if (at && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: at.line, code: at.code ?? '' });
       }
     }),
   );
