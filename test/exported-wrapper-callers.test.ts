@@ -174,3 +174,65 @@ describe('a helper reached through an exported function of another module that i
     expect(await runOn(await load('migrated'))).toEqual(original);
   });
 });
+
+// The helper bound with import() in a function of a handler module that handlers reach: that
+// call stays a call (marked), and the helper's marker names it, not "no handler calls it".
+const WRAPPED: Record<string, string> = {
+  'package.json': PROJECT['package.json']!,
+  'src/context/root.ts': PROJECT['src/context/root.ts']!,
+  'src/tools/scan.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { findRoot } from '../context/root.js';
+
+export function registerScanTools(server: McpServer, log: string[]): void {
+  server.registerTool('scan', { inputSchema: z.object({}) }, async () => {
+    const found = await findRoot(server);
+    log.push(\`scan:\${found.root}\`);
+    return { content: [{ type: 'text', text: found.root ?? 'none' }] };
+  });
+}
+`,
+  'src/tools/audit.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+async function rootOf(server: McpServer): Promise<string> {
+  const { findRoot } = await import('../context/root.js');
+  const found = await findRoot(server);
+  return found.root ?? 'none';
+}
+
+export function registerAuditTools(server: McpServer, log: string[]): void {
+  server.registerTool('audit', { inputSchema: z.object({}) }, async () => {
+    const root = await rootOf(server);
+    log.push(\`audit:\${root}\`);
+    return { content: [{ type: 'text', text: root }] };
+  });
+}
+`,
+};
+
+const wrapped = migratedPair('import-wrapper-', WRAPPED);
+
+describe('a helper bound with import() in a function its handlers reach', () => {
+  it("stays whole, and its marker names that function's call", async () => {
+    expect(wrapped.result.errors).toEqual([]);
+    expect(wrapped.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+      ['src/context/root.ts', 11, 'marked', 'in-helper'],
+      ['src/tools/audit.ts', 6, 'marked', 'via-helper'],
+      ['src/tools/audit.ts', 12, 'marked', 'via-helper'],
+      ['src/tools/scan.ts', 7, 'marked', 'via-helper'],
+    ]);
+    const lines = (await wrapped.read('migrated', 'src/context/root.ts')).split('\n');
+    expect(lines[10]).toBe('    // @mrtr-todo(in-helper): `findRoot()` stays whole: audit.ts:7 is refused (via-helper) — fix that first');
+    // The line it names is the call's in the marked file.
+    const audit = (await wrapped.read('migrated', 'src/tools/audit.ts')).split('\n');
+    expect(audit.slice(5, 7)).toEqual([
+      '  // @mrtr-todo(via-helper): `findRoot()` (root.ts:12) comes from import() here — import it statically, then run again',
+      '  const found = await findRoot(server);',
+    ]);
+    const helper = wrapped.result.sites.find((s) => s.file === 'src/context/root.ts')!;
+    expect(helper.reason).toBe(
+      'this request is made in `findRoot()`, which this module exports and could split for its callers, but its call at src/tools/audit.ts:7 cannot migrate (via-helper): it is split only once every call of it can, so it stays whole.',
+    );
+  });
+});
