@@ -307,6 +307,7 @@ async function sayThroughExported(run: CrossModuleRun, again: Map<string, AgainF
     const index = new AskingHelperIndex(callers, (p) => displayPath(run.cwd, p));
     const importers = possibleImporters(run, index, new Set(callers.keys()), new Map());
     const next = new Map<string, Array<ExportedHelper & { through: string }>>();
+    const plan = planner(run, importers);
     for (const f of importers) {
       const found = index.importsOf(f.absolutePath, f.read.source);
       if (found.size === 0) continue;
@@ -314,7 +315,7 @@ async function sayThroughExported(run: CrossModuleRun, again: Map<string, AgainF
       const entry = again.get(f.absolutePath) ?? { i: f.i, known: f.known, read: f.read };
       const externalHelpers = new Map([...(entry.externalHelpers ?? []), ...through]);
       again.set(f.absolutePath, { ...entry, externalHelpers });
-      const planned = await planner(run, importers)(f.absolutePath, { externalHelpers });
+      const planned = await plan(f.absolutePath, { externalHelpers });
       for (const call of planned?.externalCalls ?? []) {
         const unreached = call.unreached;
         if (unreached?.reach !== 'exported' || told.has(helperKey(f.absolutePath, unreached.caller))) continue;
