@@ -122,6 +122,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   }
   sayWhyKeptWhole(run, again, refused, helpers, approved);
   sayUntiedCalls(run, again, refused, helpers, approved);
+  await sayThroughExported(run, again, refused);
   for (const [module, found] of registries) {
     again.set(module, { ...againEntry(run, again, module), registries: found });
   }
@@ -291,6 +292,45 @@ function sayWhyKeptWhole(
     const entry = againEntry(run, again, module);
     again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, keptWhole } });
   }
+}
+
+/**
+ * Tells each file that imports an exported function kept from asking through a helper (a
+ * function of another module, no handler: refused.exportedCallers) about it, so that its
+ * handlers' calls of it are marked, naming the function and what it calls. An exported function
+ * of such a file that calls it, no handler either, is told to its importers in turn.
+ */
+async function sayThroughExported(run: CrossModuleRun, again: Map<string, AgainFile>, refused: RefusedSplits): Promise<void> {
+  const told = new Set<string>();
+  for (let callers = refused.exportedCallers; callers && callers.size > 0;) {
+    for (const [module, list] of callers) for (const c of list) told.add(helperKey(module, c.name));
+    const index = new AskingHelperIndex(callers, (p) => displayPath(run.cwd, p));
+    const importers = possibleImporters(run, index, new Set(callers.keys()), new Map());
+    const next = new Map<string, Array<ExportedHelper & { through: string }>>();
+    const plan = planner(run, importers);
+    for (const f of importers) {
+      const found = index.importsOf(f.absolutePath, f.read.source);
+      if (found.size === 0) continue;
+      const through = new Map([...found].map(([local, h]) => [local, { ...h, through: throughOf(callers!, h.module, h.name) }] as const));
+      const entry = again.get(f.absolutePath) ?? { i: f.i, known: f.known, read: f.read };
+      const externalHelpers = new Map([...(entry.externalHelpers ?? []), ...through]);
+      again.set(f.absolutePath, { ...entry, externalHelpers });
+      const planned = await plan(f.absolutePath, { externalHelpers });
+      for (const call of planned?.externalCalls ?? []) {
+        const unreached = call.unreached;
+        if (unreached?.reach !== 'exported' || told.has(helperKey(f.absolutePath, unreached.caller))) continue;
+        const list = next.get(f.absolutePath) ?? [];
+        const kind = [...through.values()].find((h) => h.name === call.name)?.kind;
+        const caller = { name: unreached.caller, line: unreached.line, through: call.name, ...(kind ? { kind } : {}) };
+        if (!list.some((c) => c.name === caller.name)) next.set(f.absolutePath, [...list, caller]);
+      }
+    }
+    callers = next;
+  }
+}
+
+function throughOf(callers: ReadonlyMap<string, ReadonlyArray<ExportedHelper & { through: string }>>, module: string, name: string): string {
+  return callers.get(module)!.find((c) => c.name === name)!.through;
 }
 
 /** Tells each helper's module the calls of its exported methods no handler was shown to call that the run could not tie to their class. */

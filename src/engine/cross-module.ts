@@ -444,6 +444,11 @@ export interface RefusedSplits {
   calls: Map<string, RefusedCall>;
   /** By an importer's absolute path, then handlerId: the refusal that kept the handler from asking through the halves. */
   heldBack: Map<string, Record<string, HeldBack>>;
+  /**
+   * By an importer's absolute path: its exported functions, no handlers, that call a helper it
+   * imports and so keep it whole (each with the call's line and the helper's name).
+   */
+  exportedCallers?: Map<string, Array<ExportedHelper & { through: string }>>;
 }
 
 /** Codes that say a handler is blocked by something else than its own code (another helper, another site). */
@@ -483,7 +488,9 @@ async function refuseUnmigratedCalls(
         if (own) refused.heldBack.set(absolutePath, { ...refused.heldBack.get(absolutePath), [own.handler!]: heldBackOf(own) });
         const site = own ?? marked[0];
         if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
-        else if (call.unreached && !refused.calls.has(key))
+        if (call.unreached?.reach === 'exported') noteExportedCaller(refused, absolutePath, call.unreached, call.name, externalHelpers);
+        if (site) continue;
+        if (call.unreached && !refused.calls.has(key))
           refused.calls.set(key, {
             file: index.display(absolutePath),
             line: call.unreached.line,
@@ -491,10 +498,28 @@ async function refuseUnmigratedCalls(
             caller: call.unreached.caller,
             ...(call.unreached.reach ? { callerReach: call.unreached.reach } : {}),
           });
+        // A call in a function handlers reach that stays a call (a wrapper that cannot be split): its marker says why.
+        const at = call.unreached ? undefined : planned.sites.find((s) => s.status === 'marked' && s.line === call.line);
+        if (at && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: at.line, code: at.code ?? '' });
       }
     }),
   );
   for (const key of keys) approved.delete(key);
+}
+
+/** Notes an exported function of `module`, no handler, that calls the imported helper `name` (refused.exportedCallers). */
+function noteExportedCaller(
+  refused: RefusedSplits,
+  module: string,
+  unreached: { caller: string; line: number },
+  name: string,
+  imported: ReadonlyMap<string, ExternalHelper>,
+): void {
+  const callers = (refused.exportedCallers ??= new Map<string, Array<ExportedHelper & { through: string }>>());
+  const list = callers.get(module) ?? [];
+  if (list.some((c) => c.name === unreached.caller)) return;
+  const kind = [...imported.values()].find((h) => h.name === name)?.kind;
+  callers.set(module, [...list, { name: unreached.caller, line: unreached.line, through: name, ...(kind ? { kind } : {}) }]);
 }
 
 function heldBackOf(site: SiteReport): HeldBack {

@@ -54,6 +54,14 @@ export function placeExternalCalls(file: FilePlanning): void {
 function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: ExternalHelper): Refusal {
   const held = file.options.heldBack?.[handlerId(handler)];
   if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
+  if (external.through)
+    return refuse('via-helper', 'throughExported', {
+      wrapper: external.name,
+      helper: external.through,
+      file: external.file,
+      callFile: external.file,
+      fileLine: String(external.line),
+    });
   const kept = external.keptWhole;
   if (kept?.caller && !external.dynamic)
     return refuse('via-helper', UNREACHED_IDS.viaHelper[kept.callerReach ?? 'local'], {
@@ -194,7 +202,8 @@ function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
   for (const call of graph.calls) {
     if (asked.has(call.call)) continue;
     const known = externalHelperOf(file, helpers, call);
-    if (known?.split) out.push({ file: known.file, name: known.name, migrated: false, ...unreachedCaller(file, call) });
+    if (known?.split || known?.through)
+      out.push({ file: known.file, name: known.name, migrated: false, line: call.call.loc!.start.line, ...unreachedCaller(file, call) });
     else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
   }
   // The function named anywhere but in the calls asked through (passed as a callback, re-exported).

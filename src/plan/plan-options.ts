@@ -26,6 +26,11 @@ export interface ExternalHelper {
   dynamic?: true;
   /** Why the engine keeps it whole, where its module could split it: a call of it that cannot migrate. */
   keptWhole?: RefusedCall;
+  /**
+   * Set for a function of another module that is no handler and calls an asking helper (the
+   * helper's name): its calls here ask through nothing and are marked, naming both.
+   */
+  through?: string;
 }
 
 /** A call of a method by its name whose receiver is not typed as its class (untiedCalls), in a file of the run. */

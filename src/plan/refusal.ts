@@ -876,6 +876,12 @@ export const REFUSAL_CODES = {
         reason: `this handler reaches a server→client request through \`{{helper}}()\`, which would be split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}, so it stays whole and cannot suspend this handler.`,
         next: UNREACHED_NEXT.exported,
       },
+      throughExported: {
+        marker: '`{{wrapper}}()` calls `{{helper}}()` at {{file}}:{{fileLine}}: no split across modules — ask here and pass it in',
+        reason:
+          'this handler reaches a server→client request through `{{wrapper}}()`, a function another module exports that calls `{{helper}}()` at {{callFile}}:{{fileLine}} and is no handler: a helper is split only for the calls handlers make (in their body or a function of their module), not for the functions of other modules they call, so it stays whole and cannot suspend this handler.',
+        next: "call `{{helper}}()` in this handler and pass its result to `{{wrapper}}()`, so that every call of the helper is a handler's; then run the codemod again.",
+      },
       keptWholeDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:

@@ -246,7 +246,15 @@ export interface FilePlan {
    */
   exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
-  externalCalls: Array<{ file: string; name: string; migrated: boolean; handler?: string; unreached?: { caller: string; line: number; reach?: CallerReach } }>;
+  externalCalls: Array<{
+    file: string;
+    name: string;
+    migrated: boolean;
+    handler?: string;
+    unreached?: { caller: string; line: number; reach?: CallerReach };
+    /** The line of a call no handler here asks through (where its marker, if any, is). */
+    line?: number;
+  }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
   /** The dispatched methods (`Class.method`) other modules' handlers reach that migrated here (see PlanOptions.dispatch). */
