@@ -106,6 +106,16 @@ describe('an xmcp tool answered in place', () => {
       '  }',
     ]);
   });
+
+  it('braces a case that asks, keeping a CRLF file CRLF', () => {
+    const body = `  switch (q) {\n    case 'a':\n      const answer = await extra.elicit(${Q});\n      return { content: [{ type: 'text' as const, text: answer.action }] };\n  }\n${DONE}`;
+    const out = transformSource(tool(body).replace(/\n/g, '\r\n'), '/p/src/tools/go.ts').output;
+    expect(out.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    const lines = out.split('\r\n');
+    const at = lines.indexOf("    case 'a': {");
+    expect(at).toBeGreaterThan(0);
+    expect(lines[lines.indexOf("      return { content: [{ type: 'text' as const, text: answer.action }] };") + 1]).toBe('    }');
+  });
 });
 
 describe('what is not a framework tool keeps its marker', () => {

@@ -125,7 +125,9 @@ function roundEdits(writing: FrameworkWriting, handler: FrameworkHandler, round:
     const colon = source.indexOf(':', c.test ? c.test.end! : c.start! + 'default'.length) + 1;
     const last = c.consequent[c.consequent.length - 1]!;
     edits.push({ start: colon, end: colon, text: ' {' });
-    const close = lineEndOf(source, last.end!);
+    // Before the line's end, and before its \r in a CRLF file.
+    const end = lineEndOf(source, last.end!);
+    const close = end > 0 && source[end - 1] === '\r' ? end - 1 : end;
     edits.push({ start: close, end: close, text: `${eol}${indentAt(source, c.start!)}}` });
   }
   return edits;
