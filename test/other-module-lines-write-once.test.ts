@@ -5,6 +5,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
+import { ASKER, CALLER } from './support/approve-project.ts';
 import { checkoutScratch, noTypes, putFile } from './support/scratch.ts';
 
 /** Every write of the run's atomic writer: the file, and the text written. */
@@ -28,34 +29,6 @@ beforeEach(() => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** An exported helper that asks after other work: it stays whole, and callers' markers name its line. */
-const ASKER = [
-  "import type { ServerContext } from '@modelcontextprotocol/server';",
-  'export async function approve(ctx: ServerContext, message: string): Promise<boolean> {',
-  '  try {',
-  "    const reply = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
-  "    return reply.action === 'accept';",
-  '  } finally {',
-  "    console.error('asked');",
-  '  }',
-  '}',
-  '',
-].join('\n');
-
-/** A tool marked for calling the helper above. */
-const CALLER = [
-  "import { McpServer } from '@modelcontextprotocol/server';",
-  "import { approve } from './approve.js';",
-  '',
-  'export function register(server: McpServer): void {',
-  "  server.registerTool('drop', { description: 'Drop after asking' }, async (ctx) => {",
-  "    if (!(await approve(ctx, 'Drop?'))) return { content: [] };",
-  "    return { content: [{ type: 'text', text: 'dropped' }] };",
-  '  });',
-  '}',
-  '',
-].join('\n');
 
 /** A server built here, with a tool that migrates (the verifier is wired here) and one marked for calling the helper. */
 const SERVER = [

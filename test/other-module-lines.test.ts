@@ -4,6 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { ASKER, CALLER } from './support/approve-project.ts';
 import { checkoutScratch, noTypes, putFile } from './support/scratch.ts';
 
 let dir: string;
@@ -13,33 +14,6 @@ beforeEach(() => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** An exported helper that asks after other work, so it stays whole and is marked in its own module. */
-const ASKER = [
-  "import type { ServerContext } from '@modelcontextprotocol/server';",
-  'export async function approve(ctx: ServerContext, message: string): Promise<boolean> {',
-  '  try {',
-  "    const reply = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });",
-  "    return reply.action === 'accept';",
-  '  } finally {',
-  "    console.error('asked');",
-  '  }',
-  '}',
-  '',
-].join('\n');
-
-const CALLER = [
-  "import { McpServer } from '@modelcontextprotocol/server';",
-  "import { approve } from './approve.js';",
-  '',
-  'export function register(server: McpServer): void {',
-  "  server.registerTool('drop', { description: 'Drop after asking' }, async (ctx) => {",
-  "    if (!(await approve(ctx, 'Drop?'))) return { content: [] };",
-  "    return { content: [{ type: 'text', text: 'dropped' }] };",
-  '  });',
-  '}',
-  '',
-].join('\n');
 
 /** The line the via-helper marker of the caller names in approve.ts, and that line of the text `approveText`. */
 function namedLine(marker: string, approveText: string): string {
