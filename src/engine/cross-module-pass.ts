@@ -7,16 +7,8 @@
 // handlers migrate them as such.
 import { planKeepingLines, type TransformOptions } from '../transform.ts';
 import { failer, newCandidate, runCandidate, type Candidate, type FileOutcome, type RunContext, type RunningTransforms } from './candidate.ts';
-import {
-  approvedSplits,
-  AskingHelperIndex,
-  definerModules,
-  helperKey,
-  type ExportedHelper,
-  type RefusedSplits,
-  type RegistriesOf,
-  type Registered,
-} from './cross-module.ts';
+import { AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type RefusedSplits, type RegistriesOf, type Registered } from './cross-module.ts';
+import { approvedAcrossLevels, type Level } from './deep-splits.ts';
 import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
 import { displayPath, readSource } from './source-files.ts';
@@ -84,31 +76,36 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   const registries = registriesHandedTo(run, registryModules);
   if (helpers.size === 0 && definers.size === 0 && registries.size === 0) return;
   run.options.onPhase?.('cross-module', 0);
-  const index = new AskingHelperIndex(helpers, (p) => displayPath(run.cwd, p));
-  // Modules that re-export a helper: a module importing it from one of them calls it too.
-  const reexporters = index.noteReexports(
-    [...run.modules.graph.filesImportingAny(new Set(helpers.keys()))].flatMap((absolutePath) => {
-      const read =
-        run.candidates.get(absolutePath)?.input ??
-        readSource(absolutePath, (bytes) => bytes.length <= run.maxFileBytes && WHOLE_EXPORT.test(bytes.toString('latin1')))?.source;
-      return read === undefined ? [] : [{ absolutePath, source: read }];
-    }),
-  );
-  const importers = possibleImporters(run, index, new Set([...helpers.keys(), ...reexporters]), definers);
-  // First, plans only: which splits every caller can take (and why the others stay whole).
-  const sources = importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source }));
+  // First, plans only: which splits every caller can take (and why the others stay whole), with
+  // the exported functions found to ask through a split helper split in turn (deep-splits.ts).
+  const inner = new Map<string, string>();
+  let files = new Map<Level, { index: AskingHelperIndex; importers: Importer[] }>();
+  const levelOf = (told?: (absolutePath: string) => Partial<TransformOptions>) => (all: ReadonlyMap<string, readonly ExportedHelper[]>) => {
+    const { index, importers } = levelFiles(run, all, definers);
+    const level: Level = {
+      index,
+      sources: importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
+      plan: planner(run, importers, told),
+    };
+    files.set(level, { index, importers });
+    return level;
+  };
   let refused: RefusedSplits = { calls: new Map(), heldBack: new Map() };
-  let approved = await approvedSplits(index, helpers, sources, planner(run, importers), refused);
+  let { approved, level } = await approvedAcrossLevels(helpers, inner, levelOf(), refused);
+  let { index, importers } = files.get(level)!;
   // Methods that ask through a helper with no handler of their module reaching them: handlers
   // of other modules may dispatch to them (dispatch-links.ts). Planned again as handlers.
   const { links, unlinked } = linksOfUnreached(dispatchRun(run, importers), refused, index.display);
   let linked = new Map<string, DispatchLinks>();
   if (links.length > 0) {
     const methods = linkedModules(links, true);
-    const told = planner(run, importers, (module) => (methods.has(module) ? { dispatch: methods.get(module)! } : {}));
+    const toldOf = (module: string) => (methods.has(module) ? { dispatch: methods.get(module)! } : {});
     refused = { calls: new Map(), heldBack: new Map() };
-    approved = await approvedSplits(index, helpers, sources, told, refused);
-    const source = (module: string) => sources.find((f) => f.absolutePath === module)?.source ?? '';
+    files = new Map();
+    ({ approved, level } = await approvedAcrossLevels(helpers, inner, levelOf(toldOf), refused));
+    ({ index, importers } = files.get(level)!);
+    const told = planner(run, importers, toldOf);
+    const source = (module: string) => level.sources.find((f) => f.absolutePath === module)?.source ?? '';
     const migrating = await migratingLinks(links, (module, dispatch) =>
       told(module, { externalHelpers: index.importsOf(module, source(module), approved), dispatch }),
     );
@@ -127,6 +124,25 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     again.set(module, { ...againEntry(run, again, module), registries: found });
   }
   await transformAgain(run, again);
+}
+
+/** The index of `helpers` (the modules re-exporting them noted) and the files that may import them. */
+function levelFiles(
+  run: CrossModuleRun,
+  helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
+  definers: ReadonlyMap<string, Set<string>>,
+): { index: AskingHelperIndex; importers: Importer[] } {
+  const index = new AskingHelperIndex(helpers, (p) => displayPath(run.cwd, p));
+  // Modules that re-export a helper: a module importing it from one of them calls it too.
+  const reexporters = index.noteReexports(
+    [...run.modules.graph.filesImportingAny(new Set(helpers.keys()))].flatMap((absolutePath) => {
+      const read =
+        run.candidates.get(absolutePath)?.input ??
+        readSource(absolutePath, (bytes) => bytes.length <= run.maxFileBytes && WHOLE_EXPORT.test(bytes.toString('latin1')))?.source;
+      return read === undefined ? [] : [{ absolutePath, source: read }];
+    }),
+  );
+  return { index, importers: possibleImporters(run, index, new Set([...helpers.keys(), ...reexporters]), definers) };
 }
 
 /** The registries of the run's modules, each read (from its text in the run, or from disk) when first asked about. */

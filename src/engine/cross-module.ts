@@ -378,8 +378,9 @@ export async function approvedSplits(
   index: AskingHelperIndex,
   helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
   importers: ReadonlyArray<{ absolutePath: string; source: string }>,
-  plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper>; splitExported?: string[] }) => Promise<FilePlan | undefined>,
+  plan: SplitPlanner,
   refused: RefusedSplits = { calls: new Map(), heldBack: new Map() },
+  inner: ReadonlyMap<string, string> = new Map(),
 ): Promise<Set<string>> {
   const approved = new Set<string>();
   for (const [module, list] of helpers) for (const h of list) if (h.split) approved.add(helperKey(module, h.name));
@@ -388,7 +389,7 @@ export async function approvedSplits(
   for (const [module, list] of helpers) {
     const proposed = list.filter((h) => h.split).map((h) => h.name);
     if (proposed.length === 0) continue;
-    const own = await plan(module, { splitExported: proposed });
+    const own = await plan(module, { splitExported: proposed }, approved);
     for (const name of proposed) if (!own?.splitExported.includes(name)) approved.delete(helperKey(module, name));
   }
   // A helper some module reaches in a way whose calls cannot follow its split stays whole.
@@ -411,7 +412,8 @@ export async function approvedSplits(
   // again until every call of a helper still approved migrates. An importer's plan depends on
   // the approvals of the helpers it imports alone, so only the importers of a helper dropped in
   // a round can plan otherwise in the next: only they are planned again.
-  const reached = new Map(importers.map((f) => [f, importedKeys(index, f)] as const));
+  // A module's plan depends on the approvals of its own functions that ask through another's too (`inner`).
+  const reached = new Map(importers.map((f) => [f, [...importedKeys(index, f), ...ownKeys(helpers, f.absolutePath, inner)]] as const));
   const askedThrough = new Map<string, Set<string>>();
   for (let planning = importers; approved.size > 0 && planning.length > 0;) {
     const before = [...approved];
@@ -420,6 +422,7 @@ export async function approvedSplits(
       const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
       for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
     }
+    dropWithoutInner(approved, inner);
     const dropped = new Set(before.filter((key) => !approved.has(key)));
     planning = dropped.size === 0 ? [] : importers.filter((f) => reached.get(f)!.some((key) => dropped.has(key)));
   }
@@ -431,6 +434,33 @@ export async function approvedSplits(
     for (const h of list) if (!lines.has(h.line)) approved.delete(helperKey(module, h.name));
   }
   return approved;
+}
+
+/**
+ * Plans a file with the given options, writing nothing; `approved`: the splits approved so far
+ * (a module whose functions ask through another's helpers plans with them: deep-splits.ts).
+ */
+export type SplitPlanner = (
+  absolutePath: string,
+  options: { externalHelpers?: Map<string, ExternalHelper>; splitExported?: string[] },
+  approved: ReadonlySet<string>,
+) => Promise<FilePlan | undefined>;
+
+/** Drops from `approved` each function that asks through another's helper (`inner`, by key) that is not approved, until none is left. */
+function dropWithoutInner(approved: Set<string>, inner: ReadonlyMap<string, string>): void {
+  for (let again = true; again;) {
+    again = false;
+    for (const [key, through] of inner)
+      if (approved.has(key) && !approved.has(through)) {
+        approved.delete(key);
+        again = true;
+      }
+  }
+}
+
+/** The keys of a module's own functions that ask through another module's helper. */
+function ownKeys(helpers: ReadonlyMap<string, readonly ExportedHelper[]>, module: string, inner: ReadonlyMap<string, string>): string[] {
+  return (helpers.get(module) ?? []).map((h) => helperKey(module, h.name)).filter((key) => inner.has(key));
 }
 
 /** The helpers (their keys) a file imports, whatever their approval. */
@@ -449,6 +479,11 @@ export interface RefusedSplits {
    * imports and so keep it whole (each with the call's line and the helper's name).
    */
   exportedCallers?: Map<string, Array<ExportedHelper & { through: string }>>;
+  /**
+   * By an importer's absolute path: its exported functions, no handlers, that would ask through
+   * a helper it imports, were they split (each with the key of that helper, `inner`).
+   */
+  wrappers?: Map<string, Array<ExportedHelper & { inner: string }>>;
 }
 
 /** Codes that say a handler is blocked by something else than its own code (another helper, another site). */
@@ -463,7 +498,7 @@ async function refuseUnmigratedCalls(
   index: AskingHelperIndex,
   approved: Set<string>,
   importers: ReadonlyArray<{ absolutePath: string; source: string }>,
-  plan: (absolutePath: string, options: { externalHelpers?: Map<string, ExternalHelper> }) => Promise<FilePlan | undefined>,
+  plan: SplitPlanner,
   refused: RefusedSplits,
   askedThrough: Map<string, Set<string>>,
 ): Promise<void> {
@@ -474,8 +509,9 @@ async function refuseUnmigratedCalls(
       askedThrough.set(absolutePath, asked);
       const externalHelpers = index.importsOf(absolutePath, source, approved);
       if (![...externalHelpers.values()].some((h) => h.split)) return;
-      const planned = await plan(absolutePath, { externalHelpers });
+      const planned = await plan(absolutePath, { externalHelpers }, approved);
       if (!planned) return;
+      noteWrappers(refused, absolutePath, planned, externalHelpers);
       const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
       for (const call of planned.externalCalls) {
         const module = byName.get(`${call.file}\0${call.name}`);
@@ -505,6 +541,17 @@ async function refuseUnmigratedCalls(
     }),
   );
   for (const key of keys) approved.delete(key);
+}
+
+/** Notes the exported functions of `module` that would ask through a split helper it imports (refused.wrappers); never forgets one. */
+function noteWrappers(refused: RefusedSplits, module: string, planned: FilePlan, imported: ReadonlyMap<string, ExternalHelper & { module: string }>): void {
+  for (const h of planned.exportedHelpers) {
+    const through = h.asksThrough && h.split ? [...imported.values()].find((i) => i.name === h.asksThrough && i.split) : undefined;
+    if (!through) continue;
+    const wrappers = (refused.wrappers ??= new Map<string, Array<ExportedHelper & { inner: string }>>());
+    const list = wrappers.get(module) ?? [];
+    if (!list.some((w) => w.name === h.name)) wrappers.set(module, [...list, { ...h, inner: helperKey(through.module, through.name) }]);
+  }
 }
 
 /** Notes an exported function of `module`, no handler, that calls the imported helper `name` (refused.exportedCallers). */

@@ -300,6 +300,14 @@ function usedOutside(
       const from = called.type === 'CallExpression' && called.callee.type === 'Identifier' ? analysis.importedNames.get(called.callee.name)?.from : undefined;
       return from === undefined ? [] : [`${base}Request`, ...(external.split!.identity ? [] : [`${base}Result`])].map((name) => ({ name, from, type: false }));
     });
+  // An exported function split to ask through another module's halves that no handler here calls imports them too.
+  for (const { site, external } of file.splits.filter((s) => s.external && !abandoned.has(s.split.name) && !s.external.split!.method)) {
+    const called = site.call;
+    const from = called.type === 'CallExpression' && called.callee.type === 'Identifier' ? analysis.importedNames.get(called.callee.name)?.from : undefined;
+    const base = external!.name.split('.').pop()!;
+    const names = [`${base}Request`, ...(external!.split!.identity ? [] : [`${base}Result`])];
+    if (from !== undefined) for (const name of names) if (!halves.some((h) => h.name === name)) halves.push({ name, from, type: false });
+  }
   const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
   return {
     builders:

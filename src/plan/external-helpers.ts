@@ -9,10 +9,11 @@ import { callGraphOf, handlersReaching, type HelperChain, type NamedCall } from 
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
-import { addSite, askingExports, blockByHelper, blockReaching, markAt, type FilePlanning } from './file-planning.ts';
+import { addSite, askingExports, blockByHelper, blockReaching, exportedNameOf, markAt, type FilePlanning } from './file-planning.ts';
 import { dynamicallyBound, dynamicBinding } from './dynamic-imports.ts';
 import { viaSite } from './helper-tree.ts';
-import { helperTree } from './place-sites.ts';
+import { helperTree, shapeOf } from './place-sites.ts';
+import type { HelperTree } from './helper-tree.ts';
 import type { ExternalHelper, RefusedCall } from './plan-options.ts';
 import { helperStep, isRefusalCode, Refusal, refuse, UNREACHED_IDS } from './refusal.ts';
 import { handlerId } from './plan-handler.ts';
@@ -100,7 +101,8 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   const { analysis } = file;
   const wrapper = call.functions[call.functions.length - 1];
   const chain = wrapper && handlersReaching(callGraphOf(analysis.index), file.handlers, wrapper);
-  if (!chain) return; // no handler reaches it: a use that keeps the helper whole (externalLeftovers)
+  // No handler reaches it and other modules cannot call it: a use that keeps the helper whole (externalLeftovers).
+  if (!chain && !(wrapper && exportedNameOf(analysis, wrapper))) return;
   // Taken with import(): the function's split would have to bind the halves there too.
   const dynamic = dynamicallyBound(call.call, analysis.importedNames) !== undefined;
   const via = external.split && !dynamic ? externalViaSite(file, call, external, external.split) : undefined;
@@ -108,15 +110,19 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   const own = !via && external.proposed ? externalViaSite(file, call, external, external.proposed) : undefined;
   const ownWhy = own ? helperTree(file, own) : undefined;
   const tree = via ? helperTree(file, via) : undefined;
+  // Exported functions on the way are split only once the engine says every call of them migrates (deep-splits.ts).
+  const pending = tree && typeof tree !== 'string' ? proposeExported(file, tree, call.call, external) : false;
   const exported = via && typeof tree !== 'string' && askingExports(analysis, via).length > 0;
-  if (tree && typeof tree !== 'string' && !exported && tree.handlerCalls.length > 0) {
-    for (const s of tree.splits) file.splits.push({ ...s, chain, tree, ...(s.site === via ? { external } : {}) });
+  if (tree && typeof tree !== 'string' && !pending && (tree.handlerCalls.length > 0 || exported)) {
+    const on = chain ?? { helper: tree.splits[0]!.split.name, reaching: [] };
+    for (const s of tree.splits) file.splits.push({ ...s, chain: on, tree, ...(s.site === via ? { external } : {}) });
     for (const c of tree.handlerCalls) {
       addSite(file, c.handler, c.site);
       file.externalVia.push({ handler: c.handler, site: c.site, external, call: call.call });
     }
     return;
   }
+  if (!chain) return;
   const why: WrappedWhy =
     typeof tree === 'string'
       ? { own: tree }
@@ -128,6 +134,24 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
             ? { own: ownWhy }
             : { kept: external.keptWhole };
   markWrappedCall(file, call.call, call.ancestors, external, chain, why);
+}
+
+/**
+ * Whether `tree` splits functions this module exports that the engine has not said to split
+ * (PlanOptions.splitExported): each is reported with its split for the modules that call it,
+ * and the call of the other module's helper it goes through (the split of one depends on the other's).
+ */
+function proposeExported(file: FilePlanning, tree: HelperTree, call: Node, external: ExternalHelper): boolean {
+  const pending = tree.splits.filter((s) => {
+    const name = exportedNameOf(file.analysis, s.site.enclosing!);
+    return name !== undefined && !file.options.splitExported?.has(name);
+  });
+  for (const s of pending) {
+    const name = exportedNameOf(file.analysis, s.site.enclosing!)!;
+    const kind = external.kind ?? external.split?.kind;
+    file.exportedHelpers.push({ name, line: call.loc!.start.line, ...(kind ? { kind } : {}), split: shapeOf(s.split), asksThrough: external.name });
+  }
+  return pending.length > 0;
 }
 
 /** Why a function of this module that calls another module's helper stays whole: its own form, its export, the helper kept whole (and the call that keeps it), or a handler that cannot migrate. */
@@ -182,8 +206,17 @@ export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSit
       migrated: migrates(handler, site),
       handler: handlerId(handler),
     })),
+    ...exportedWrapperCalls(file),
     ...externalLeftovers(file),
   ];
+}
+
+/** The calls of another module's helper in exported functions split to ask through its halves that no handler here calls: they migrate with the split. */
+function exportedWrapperCalls(file: FilePlanning): FilePlan['externalCalls'] {
+  const byHandlers = new Set(file.externalVia.map((e) => e.call));
+  return file.splits.flatMap(({ site, external }) =>
+    external && !byHandlers.has(site.call) ? [{ file: external.file, name: external.name, migrated: true }] : [],
+  );
 }
 
 /**
@@ -194,7 +227,7 @@ export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSit
 function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
   const helpers = file.options.externalHelpers;
   if (!helpers || helpers.size === 0) return [];
-  const asked = new Set<Node>(file.externalVia.map((e) => e.call ?? e.site.call));
+  const asked = new Set<Node>([...file.externalVia.map((e) => e.call ?? e.site.call), ...file.splits.flatMap((s) => (s.external ? [s.site.call] : []))]);
   const out: FilePlan['externalCalls'] = [];
   const methods = new Map<string, ExternalHelper[]>();
   for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);
@@ -207,7 +240,7 @@ function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
     else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
   }
   // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
-  const callees = new Set<Node>(file.externalVia.map((e) => ((e.call ?? e.site.call) as { callee: Node }).callee));
+  const callees = new Set<Node>([...asked].map((call) => (call as { callee: Node }).callee));
   walk(file.analysis.program, (node, parents) => {
     if (node.type !== 'Identifier' || callees.has(node)) return undefined;
     const h = helpers.get(node.name);

@@ -323,7 +323,7 @@ function kindOf(site: LegacySite): { kind?: InputKind } {
 }
 
 /** What other modules need of a split to ask through it. */
-function shapeOf(split: HelperSplit): SplitShape {
+export function shapeOf(split: HelperSplit): SplitShape {
   const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext, asyncResult, carried } = split;
   return {
     kind,

@@ -242,9 +242,10 @@ export interface FilePlan {
   /**
    * Exported functions (and methods of exported classes, `Class.method`) of this module that
    * make a legacy request: other modules' handlers calling them are marked, or, where `split`
-   * says how this module would split it, ask through its halves.
+   * says how this module would split it, ask through its halves. `asksThrough`: the other
+   * module's helper whose halves it would ask through (split only if that one is).
    */
-  exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape }>;
+  exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape; asksThrough?: string }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
   externalCalls: Array<{
     file: string;
