@@ -417,12 +417,12 @@ export async function approvedSplits(
   const askedThrough = new Map<string, Set<string>>();
   for (let planning = importers; approved.size > 0 && planning.length > 0;) {
     const before = [...approved];
-    await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough);
+    await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough, inner);
     for (const [module, list] of helpers) {
       const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
       for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
     }
-    dropWithoutInner(approved, inner);
+    dropWithoutInner(approved, inner, refused);
     const dropped = new Set(before.filter((key) => !approved.has(key)));
     planning = dropped.size === 0 ? [] : importers.filter((f) => reached.get(f)!.some((key) => dropped.has(key)));
   }
@@ -446,13 +446,18 @@ export type SplitPlanner = (
   approved: ReadonlySet<string>,
 ) => Promise<FilePlan | undefined>;
 
-/** Drops from `approved` each function that asks through another's helper (`inner`, by key) that is not approved, until none is left. */
-function dropWithoutInner(approved: Set<string>, inner: ReadonlyMap<string, string>): void {
+/**
+ * Drops from `approved` each function that asks through another's helper (`inner`, by key) that
+ * is not approved, until none is left; the call that keeps the helper whole keeps it whole too.
+ */
+function dropWithoutInner(approved: Set<string>, inner: ReadonlyMap<string, string>, refused: RefusedSplits): void {
   for (let again = true; again;) {
     again = false;
     for (const [key, through] of inner)
       if (approved.has(key) && !approved.has(through)) {
         approved.delete(key);
+        const call = refused.calls.get(through);
+        if (call && !refused.calls.has(key)) refused.calls.set(key, call);
         again = true;
       }
   }
@@ -501,6 +506,7 @@ async function refuseUnmigratedCalls(
   plan: SplitPlanner,
   refused: RefusedSplits,
   askedThrough: Map<string, Set<string>>,
+  inner: ReadonlyMap<string, string>,
 ): Promise<void> {
   const keys: string[] = [];
   await Promise.all(
@@ -524,7 +530,12 @@ async function refuseUnmigratedCalls(
         if (own) refused.heldBack.set(absolutePath, { ...refused.heldBack.get(absolutePath), [own.handler!]: heldBackOf(own) });
         const site = own ?? marked[0];
         if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
-        if (call.unreached?.reach === 'exported') noteExportedCaller(refused, absolutePath, call.unreached, call.name, externalHelpers);
+        // A function that would ask through the helper, kept whole: what keeps it whole keeps the helper whole.
+        const wrapper = call.unreached && helperKey(absolutePath, call.unreached.caller);
+        const whole = wrapper && inner.has(wrapper) ? refused.calls.get(wrapper) : undefined;
+        if (whole && !refused.calls.has(key)) refused.calls.set(key, whole);
+        if (call.unreached?.reach === 'exported' && !(wrapper && inner.has(wrapper)))
+          noteExportedCaller(refused, absolutePath, call.unreached, call.name, externalHelpers);
         if (site) continue;
         if (call.unreached && !refused.calls.has(key))
           refused.calls.set(key, {
