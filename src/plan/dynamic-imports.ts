@@ -123,3 +123,45 @@ export function unboundHalves(
   }
   return undefined;
 }
+
+/**
+ * A function of this module (no handler) that binds another module's helper with import() and
+ * is split to ask through its halves: the statement stays in the request half, binding the
+ * request half in place of the helper; the result half loads the module where it calls the
+ * helper's result half (`(await import('./roots.js')).findRootResult(...)`, the module loaded
+ * before). `via` is the call standing for the request, changed so; undefined when the statement
+ * binds more than the helper, or is not the function's own.
+ */
+export function loadedVia(source: string, fn: FunctionNode, local: string, via: LegacySite, base: string): { via: LegacySite; binding: Edit } | undefined {
+  const load = dynamicLoad(fn, local, via.call);
+  const declarator = (load?.declaration as { declarations?: Node[] } | undefined)?.declarations?.[0];
+  const specifier = declarator?.type === 'VariableDeclarator' ? literalImport(declarator.init) : undefined;
+  const pattern = declarator?.type === 'VariableDeclarator' ? declarator.id : undefined;
+  if (!load || !specifier || pattern?.type !== 'ObjectPattern' || pattern.properties.length !== 1) return undefined;
+  const init = (declarator as Extract<Node, { type: 'VariableDeclarator' }>).init as Extract<Node, { type: 'AwaitExpression' }>;
+  const loaded = `(${source.slice(init.start!, init.end!)})`;
+  const [before, after] = via.via!.result;
+  if (!before.startsWith(`${base}Result(`)) return undefined;
+  const { property } = load;
+  return {
+    via: { ...via, via: { ...via.via!, result: [`${loaded}.${before}`, after], asyncResult: true } },
+    binding: { start: property.start!, end: property.end!, text: `${base}Request` },
+  };
+}
+
+/**
+ * `split`'s edit with the binding of `binding` made in its request half (which keeps the
+ * statement as written, at its first occurrence), or undefined if the statement is not there.
+ */
+export function withBinding(source: string, edit: Edit, binding: Edit, statement: Node): Edit | undefined {
+  const text = source.slice(statement.start!, statement.end!);
+  const at = edit.text.indexOf(text);
+  if (at === -1) return undefined;
+  const bound = `${text.slice(0, binding.start - statement.start!)}${binding.text}${text.slice(binding.end - statement.start!)}`;
+  return { ...edit, text: `${edit.text.slice(0, at)}${bound}${edit.text.slice(at + text.length)}` };
+}
+
+/** The statement a property of `const { ... } = await import(...)` is in (for withBinding). */
+export function bindingStatement(fn: FunctionNode, local: string, at: Node): Node | undefined {
+  return dynamicDeclaration(fn, local, at);
+}

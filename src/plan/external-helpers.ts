@@ -10,7 +10,8 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import type { HandlerSite } from '../analyse/find-handlers.ts';
 import { receiverResolver } from '../analyse/receivers.ts';
 import { addSite, askingExports, blockByHelper, blockReaching, exportedNameOf, markAt, type FilePlanning } from './file-planning.ts';
-import { dynamicallyBound, dynamicBinding } from './dynamic-imports.ts';
+import { bindingStatement, dynamicallyBound, dynamicBinding, loadedVia, withBinding } from './dynamic-imports.ts';
+import type { Edit } from '../core/vocabulary.ts';
 import { viaSite } from './helper-tree.ts';
 import { helperTree, shapeOf } from './place-sites.ts';
 import type { HelperTree } from './helper-tree.ts';
@@ -103,13 +104,15 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   const chain = wrapper && handlersReaching(callGraphOf(analysis.index), file.handlers, wrapper);
   // No handler reaches it and other modules cannot call it: a use that keeps the helper whole (externalLeftovers).
   if (!chain && !(wrapper && exportedNameOf(analysis, wrapper))) return;
-  // Taken with import(): the function's split would have to bind the halves there too.
-  const dynamic = dynamicallyBound(call.call, analysis.importedNames) !== undefined;
-  const via = external.split && !dynamic ? externalViaSite(file, call, external, external.split) : undefined;
+  // Taken with import(): the function's own statement binds the halves instead, or it stays whole.
+  const local = dynamicallyBound(call.call, analysis.importedNames);
+  const through = (shape: SplitShape) => (local ? loadedViaSite(file, call, external, shape, local) : externalViaSite(file, call, external, shape));
+  const dynamic = local !== undefined && external.split !== undefined && through(external.split) === undefined;
+  const via = external.split && !dynamic ? through(external.split) : undefined;
   // Kept whole by the engine: what would keep this function whole is news, when it is its own.
-  const own = !via && external.proposed ? externalViaSite(file, call, external, external.proposed) : undefined;
+  const own = !via && external.proposed ? through(external.proposed) : undefined;
   const ownWhy = own ? helperTree(file, own) : undefined;
-  const tree = via ? helperTree(file, via) : undefined;
+  const tree = via ? boundTree(file, via, helperTree(file, via)) : undefined;
   // Exported functions on the way are split only once the engine says every call of them migrates (deep-splits.ts).
   const pending = tree && typeof tree !== 'string' ? proposeExported(file, tree, call.call, external) : false;
   const exported = via && typeof tree !== 'string' && askingExports(analysis, via).length > 0;
@@ -285,6 +288,32 @@ function externalHelperOf(file: FilePlanning, helpers: ReadonlyMap<string, Exter
   if (!cls || cls === 'other' || !('imported' in cls)) return undefined;
   const local = [...analysis.importedNames].find(([, i]) => i.from === cls.from && i.imported === cls.imported)?.[0];
   return local ? helpers.get(`${local}.${callee.property.name}`) : undefined;
+}
+
+/** A call of another module's helper bound with import() in the function that makes it, standing for its request (see loadedVia). */
+function loadedViaSite(file: FilePlanning, call: NamedCall, external: ExternalHelper, shape: SplitShape, local: string): LegacySite | undefined {
+  const fn = call.functions[call.functions.length - 1];
+  const via = fn && !shape.method ? viaSite(file.source, call, { name: external.name, ...shape, ...shapeCalls(external.name, shape) }) : undefined;
+  const loaded = via && loadedVia(file.source, fn!, local, via, external.name);
+  if (loaded) BINDINGS.set(loaded.via, loaded.binding);
+  return loaded?.via;
+}
+
+/** The edit of the property that binds the helper, by the site loadedViaSite made. */
+const BINDINGS = new WeakMap<LegacySite, Edit>();
+
+/** The tree with the split of the function that binds the helper with import() binding its request half there instead. */
+function boundTree(file: FilePlanning, via: LegacySite, tree: HelperTree | string): HelperTree | string {
+  const binding = BINDINGS.get(via);
+  if (!binding || typeof tree === 'string') return tree;
+  const statement = bindingStatement(via.enclosing!, dynamicallyBound(via.call, file.analysis.importedNames)!, via.call)!;
+  const splits = tree.splits.map((s) => {
+    if (s.site !== via) return s;
+    const edit = withBinding(file.source, s.split.edit, binding, statement);
+    return edit ? { ...s, split: { ...s.split, edit } } : undefined;
+  });
+  if (splits.some((s) => s === undefined)) return 'its request half does not keep the statement that loads the helper with import().';
+  return { ...tree, splits: splits as HelperTree['splits'] };
 }
 
 /** A call of another module's split helper, standing for its request (its halves imported by their exported names). */

@@ -40,9 +40,16 @@ export function throughProblem(site: LegacySite, onTheWay: readonly Node[]): str
 export function innerValueType(site: LegacySite, types: TypeNames): string | undefined {
   const [before, after] = site.via!.result;
   if (before === '' && after === '') return localTypeText(types, site.shape.resultType ?? '');
-  const called = /^([A-Za-z_$][\w$]*)\($/.exec(before);
+  // `findRootResult(`, or `(await import('./roots.js')).findRootResult(` where the module is loaded there (dynamic-imports.ts).
+  const called = /^([A-Za-z_$][\w$]*)\($/.exec(before)?.[1] ?? loadedName(before);
   if (!called) return undefined;
-  return site.via!.asyncResult ? `Awaited<ReturnType<typeof ${called[1]}>>` : `ReturnType<typeof ${called[1]}>`;
+  return site.via!.asyncResult ? `Awaited<ReturnType<typeof ${called}>>` : `ReturnType<typeof ${called}>`;
+}
+
+/** `import('./roots.js').findRootResult` for `(await import('./roots.js')).findRootResult(`: the type query of a loaded module's function. */
+function loadedName(before: string): string | undefined {
+  const loaded = /^\(await import\((['"])([^'"\n]*)\1\)\)\.([A-Za-z_$][\w$]*)\($/.exec(before);
+  return loaded ? `import(${loaded[1]}${loaded[2]}${loaded[1]}).${loaded[3]}` : undefined;
 }
 
 /** The call of `xThen` with the names it takes of the helper's parameters (`\0` where the value goes), those `asserted` with `!`. */
