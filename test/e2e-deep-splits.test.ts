@@ -1,13 +1,13 @@
 // A helper that may ask (it looks the region up first and asks only when none is given) called
 // by an exported function of a second module that is no handler and works on after the answer;
 // handlers of a third module call that function, one binding it with import(), and an exported
-// function of a fourth module calls it for a fifth module's handler. Migrated by the engine, each
-// level is split in turn: the helper into request and result halves, each function on the way
-// into halves that ask through the inner ones, and every handler asks through the halves of the
-// function it calls. Through the real client, the migrated server gives the original's results,
-// asks its questions and records each effect once, on both eras: answered without asking, asked
-// and accepted, asked and declined. A function of the run no handler reaches that calls one on
-// the way keeps the whole chain whole, and every marker names that call.
+// function of a fourth module, binding it with import() too, calls it for a fifth module's
+// handler. Migrated by the engine, each level is split in turn: the helper into request and
+// result halves, each function on the way into halves that ask through the inner ones, and every
+// handler asks through the halves of the function it calls. Through the real client, the
+// migrated server gives the original's results, asks its questions and records each effect once,
+// on both eras: answered without asking, asked and accepted, asked and declined. A function no
+// handler reaches that calls one on the way keeps the whole chain whole; each marker names it.
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
@@ -86,9 +86,9 @@ export async function stageBuild(server: McpServer, ledger: Ledger, region?: str
 `,
   'src/flows/release.ts': `import type { McpServer } from '@modelcontextprotocol/server';
 import type { Ledger } from '../lib/ledger.js';
-import { stageBuild } from './stage.js';
 
 export async function releaseBuild(server: McpServer, ledger: Ledger, version: string): Promise<string> {
+  const { stageBuild } = await import('./stage.js');
   const staged = await stageBuild(server, ledger);
   if (!staged.ready) return \`not released: \${staged.text}\`;
   await ledger.write(\`release:\${version}\`);
@@ -195,21 +195,21 @@ export async function stageBuildThen(picked: ReturnType<typeof pickRegionResult>
 `,
   'src/flows/release.ts': `import type { ElicitResult, InputRequest } from '@modelcontextprotocol/server';
 import type { Ledger } from '../lib/ledger.js';
-import { stageBuildRequest, stageBuildResult } from './stage.js';
 
 // releaseBuild() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each
 // handler calls releaseBuildRequest(), which resolves to the question to ask ({ ask }) or to what releaseBuild()
 // returned without asking ({ value }); once answered, releaseBuildResult() computes it. Both go on in releaseBuildThen().
 export async function releaseBuildRequest(ledger: Ledger, version: string): Promise<{ ask: InputRequest } | { value: string }> {
+  const { stageBuildRequest } = await import('./stage.js');
   const mrtrOutcome = await stageBuildRequest(ledger);
   return 'ask' in mrtrOutcome ? mrtrOutcome : { value: await releaseBuildThen(mrtrOutcome.value, ledger, version) };
 }
 
 export async function releaseBuildResult(mrtrAnswer: ElicitResult, ledger: Ledger, version: string): Promise<string> {
-  return releaseBuildThen(await stageBuildResult(mrtrAnswer, ledger), ledger, version);
+  return releaseBuildThen(await (await import('./stage.js')).stageBuildResult(mrtrAnswer, ledger), ledger, version);
 }
 
-export async function releaseBuildThen(staged: Awaited<ReturnType<typeof stageBuildResult>>, ledger: Ledger, version: string): Promise<string> {
+export async function releaseBuildThen(staged: Awaited<ReturnType<typeof import('./stage.js').stageBuildResult>>, ledger: Ledger, version: string): Promise<string> {
   if (!staged.ready) return \`not released: \${staged.text}\`;
   await ledger.write(\`release:\${version}\`);
   return \`released \${version}, \${staged.text}\`;
