@@ -327,7 +327,7 @@ async function sayThroughExported(run: CrossModuleRun, again: Map<string, AgainF
     for (const f of importers) {
       const found = index.importsOf(f.absolutePath, f.read.source);
       if (found.size === 0) continue;
-      const through = new Map([...found].map(([local, h]) => [local, { ...h, through: throughOf(callers!, h.module, h.name) }] as const));
+      const through = new Map([...found].map(([local, h]) => [local, { ...h, ...throughOf(callers!, h.module, h.name) }] as const));
       const entry = again.get(f.absolutePath) ?? { i: f.i, known: f.known, read: f.read };
       const externalHelpers = new Map([...(entry.externalHelpers ?? []), ...through]);
       again.set(f.absolutePath, { ...entry, externalHelpers });
@@ -345,8 +345,14 @@ async function sayThroughExported(run: CrossModuleRun, again: Map<string, AgainF
   }
 }
 
-function throughOf(callers: ReadonlyMap<string, ReadonlyArray<ExportedHelper & { through: string }>>, module: string, name: string): string {
-  return callers.get(module)!.find((c) => c.name === name)!.through;
+/** What the calls of an exported function kept from asking through a helper are told: that helper, and why the function cannot be split if it could ask through it. */
+function throughOf(
+  callers: ReadonlyMap<string, ReadonlyArray<ExportedHelper & { through: string; why?: string }>>,
+  module: string,
+  name: string,
+): { through: string; throughWhy?: string } {
+  const caller = callers.get(module)!.find((c) => c.name === name)!;
+  return { through: caller.through, ...(caller.why ? { throughWhy: caller.why } : {}) };
 }
 
 /** Tells each helper's module the calls of its exported methods no handler was shown to call that the run could not tie to their class. */

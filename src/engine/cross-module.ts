@@ -483,7 +483,7 @@ export interface RefusedSplits {
    * By an importer's absolute path: its exported functions, no handlers, that call a helper it
    * imports and so keep it whole (each with the call's line and the helper's name).
    */
-  exportedCallers?: Map<string, Array<ExportedHelper & { through: string }>>;
+  exportedCallers?: Map<string, Array<ExportedHelper & { through: string; why?: string }>>;
   /**
    * By an importer's absolute path: its exported functions, no handlers, that would ask through
    * a helper it imports, were they split (each with the key of that helper, `inner`).
@@ -544,6 +544,7 @@ async function refuseUnmigratedCalls(
             code: '',
             caller: call.unreached.caller,
             ...(call.unreached.reach ? { callerReach: call.unreached.reach } : {}),
+            ...(call.unreached.why ? { why: call.unreached.why } : {}),
           });
         // A call in a function handlers reach that stays a call (a wrapper that cannot be split): its marker says why.
         const at = call.unreached ? undefined : planned.sites.find((s) => s.status === 'marked' && s.line === call.line);
@@ -569,7 +570,7 @@ function noteWrappers(refused: RefusedSplits, module: string, planned: FilePlan,
 function noteExportedCaller(
   refused: RefusedSplits,
   module: string,
-  unreached: { caller: string; line: number },
+  unreached: { caller: string; line: number; why?: string },
   name: string,
   imported: ReadonlyMap<string, ExternalHelper>,
 ): void {
@@ -577,7 +578,8 @@ function noteExportedCaller(
   const list = callers.get(module) ?? [];
   if (list.some((c) => c.name === unreached.caller)) return;
   const kind = [...imported.values()].find((h) => h.name === name)?.kind;
-  callers.set(module, [...list, { name: unreached.caller, line: unreached.line, through: name, ...(kind ? { kind } : {}) }]);
+  const why = unreached.why ? { why: unreached.why } : {};
+  callers.set(module, [...list, { name: unreached.caller, line: unreached.line, through: name, ...(kind ? { kind } : {}), ...why }]);
 }
 
 function heldBackOf(site: SiteReport): HeldBack {

@@ -56,6 +56,16 @@ export function placeExternalCalls(file: FilePlanning): void {
 function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: ExternalHelper): Refusal {
   const held = file.options.heldBack?.[handlerId(handler)];
   if (held && isRefusalCode(held.code)) return new Refusal(held.code, held.reason, held.next, undefined, held.marker);
+  if (external.through && external.throughWhy)
+    return refuse('via-helper', 'throughExportedUnsplit', {
+      wrapper: external.name,
+      helper: external.through,
+      file: external.file,
+      callFile: external.file,
+      fileLine: String(external.line),
+      why: external.throughWhy,
+      short: shortWhy(external.throughWhy),
+    });
   if (external.through)
     return refuse('via-helper', 'throughExported', {
       wrapper: external.name,
@@ -125,6 +135,9 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
     }
     return;
   }
+  // Exported and no handler here reaches it: why it cannot be split is what keeps the helper whole.
+  const unsplit = typeof tree === 'string' ? tree : typeof ownWhy === 'string' ? ownWhy : undefined;
+  if (!chain && unsplit) UNSPLIT.set(call.call, unsplit);
   if (!chain) return;
   const why: WrappedWhy =
     typeof tree === 'string'
@@ -269,7 +282,8 @@ function unreachedCaller(file: FilePlanning, call: NamedCall): { unreached: { ca
   if (!name || file.handlers.some((h) => call.functions.includes(h.fn)) || handlersReaching(graph, file.handlers, fn)) return {};
   const owner = graph.classOf(fn)?.id?.name;
   const reach: CallerReach | undefined = owner ? 'method' : file.analysis.exportedNames.has(name) ? 'exported' : undefined;
-  return { unreached: { caller: owner ? `${owner}.${name}` : name, line: call.call.loc!.start.line, ...(reach ? { reach } : {}) } };
+  const why = reach === 'exported' ? UNSPLIT.get(call.call) : undefined;
+  return { unreached: { caller: owner ? `${owner}.${name}` : name, line: call.call.loc!.start.line, ...(reach ? { reach } : {}), ...(why ? { why } : {}) } };
 }
 
 /** The other module's helper a call calls: an imported function by its local name, or a method of an instance of an imported class. */
@@ -298,6 +312,9 @@ function loadedViaSite(file: FilePlanning, call: NamedCall, external: ExternalHe
   if (loaded) BINDINGS.set(loaded.via, loaded.binding);
   return loaded?.via;
 }
+
+/** Why an exported function no handler here reaches cannot be split to ask through the helper, by its call of the helper. */
+const UNSPLIT = new WeakMap<Node, string>();
 
 /** The edit of the property that binds the helper, by the site loadedViaSite made. */
 const BINDINGS = new WeakMap<LegacySite, Edit>();

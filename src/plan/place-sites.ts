@@ -2,6 +2,7 @@
 // that asks at it (its own, or one that reaches it through helpers this module splits), or is
 // marked where it is; so do URL elicitations thrown as errors, and functions handlers delegate
 // to, which are migrated as handlers of their own.
+import { shortWhy } from './short-why.ts';
 import { innermostWhy } from './short-why.ts';
 import { findInitHooks } from '../analyse/init-hooks.ts';
 import type { Node } from '@babel/types';
@@ -193,24 +194,34 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
               why: kept.unlinked.why,
               fix: kept.unlinked.fix,
             })
-          : kept?.caller
-            ? refuse('in-helper', UNREACHED_IDS.inHelper[kept.callerReach ?? 'local'], {
+          : kept?.caller && kept.why
+            ? refuse('in-helper', 'exportedCallerUnsplit', {
                 helper: first,
                 caller: kept.caller,
                 file: kept.file,
                 callFile: kept.file,
                 fileLine: String(kept.line),
+                why: kept.why,
+                short: shortWhy(kept.why),
               })
-            : kept
-              ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+            : kept?.caller
+              ? refuse('in-helper', UNREACHED_IDS.inHelper[kept.callerReach ?? 'local'], {
                   helper: first,
+                  caller: kept.caller,
                   file: kept.file,
                   callFile: kept.file,
                   fileLine: String(kept.line),
-                  code: kept.code,
                 })
-              : // It splits (tree is one), yet no handler of this run was shown to call it.
-                noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
+              : kept
+                ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+                    helper: first,
+                    file: kept.file,
+                    callFile: kept.file,
+                    fileLine: String(kept.line),
+                    code: kept.code,
+                  })
+                : // It splits (tree is one), yet no handler of this run was shown to call it.
+                  noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
     );
   } else {
     const factory = factoryReturning(file, site);

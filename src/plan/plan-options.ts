@@ -31,6 +31,8 @@ export interface ExternalHelper {
    * helper's name): its calls here ask through nothing and are marked, naming both.
    */
   through?: string;
+  /** With `through`: why that function cannot be split to ask through the helper's halves, when it could otherwise. */
+  throughWhy?: string;
 }
 
 /** A call of a method by its name whose receiver is not typed as its class (untiedCalls), in a file of the run. */
@@ -51,6 +53,8 @@ export interface RefusedCall {
   caller?: string;
   /** How a handler may still reach `caller`; absent when nothing does. */
   callerReach?: CallerReach;
+  /** `caller` is exported and would ask through the helper's halves, but cannot be split: why. */
+  why?: string;
   /** A handler dispatches to `caller` across modules (at that file and line), but the link cannot be made: why, and what fixes it. */
   unlinked?: { file: string; line: number; why: string; fix: string };
 }

@@ -798,6 +798,12 @@ export const REFUSAL_CODES = {
         reason: `this request is made in \`{{helper}}()\`, which this module exports and could split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}; so it stays whole.`,
         next: UNREACHED_NEXT.exported,
       },
+      exportedCallerUnsplit: {
+        marker: 'caller `{{caller}}()` ({{file}}:{{fileLine}}) is not split: {{short}} — change that, then run again',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but `{{caller}}()`, a function another module exports that calls it at {{callFile}}:{{fileLine}} and is no handler, cannot be split to ask through its halves: {{why}} So it stays whole.',
+        next: 'change what the reason names in `{{caller}}()`, or call `{{helper}}()` from the handlers that call `{{caller}}()` and pass its result in; then run the codemod again.',
+      },
       exportedCallerUnlinked: {
         marker: 'kept whole: `{{caller}}()` is dispatched to from another module — {{fix}}',
         reason:
@@ -881,6 +887,12 @@ export const REFUSAL_CODES = {
         reason:
           'this handler reaches a server→client request through `{{wrapper}}()`, a function another module exports that calls `{{helper}}()` at {{callFile}}:{{fileLine}} and is no handler: a helper is split only for the calls handlers make (in their body or a function of their module), not for the functions of other modules they call, so it stays whole and cannot suspend this handler.',
         next: "call `{{helper}}()` in this handler and pass its result to `{{wrapper}}()`, so that every call of the helper is a handler's; then run the codemod again.",
+      },
+      throughExportedUnsplit: {
+        marker: '`{{wrapper}}()` ({{file}}:{{fileLine}}) is not split: {{short}} — change that, then run again',
+        reason:
+          "this handler reaches a server→client request through `{{wrapper}}()`, a function another module exports that calls `{{helper}}()` at {{callFile}}:{{fileLine}} and is no handler; it could ask through that helper's halves, but it cannot be split: {{why}} So it stays whole and cannot suspend this handler.",
+        next: 'change what the reason names in `{{wrapper}}()`, or call `{{helper}}()` in this handler and pass its result to `{{wrapper}}()`; then run the codemod again.',
       },
       keptWholeDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',

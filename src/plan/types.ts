@@ -252,7 +252,8 @@ export interface FilePlan {
     name: string;
     migrated: boolean;
     handler?: string;
-    unreached?: { caller: string; line: number; reach?: CallerReach };
+    /** `why`: the caller is exported and could ask through the helper's halves, but cannot be split (why). */
+    unreached?: { caller: string; line: number; reach?: CallerReach; why?: string };
     /** The line of a call no handler here asks through (where its marker, if any, is). */
     line?: number;
   }>;
