@@ -416,3 +416,78 @@ describe('a function on the way that a call no handler reaches keeps whole', () 
     expect(typecheck(files.map((f) => path.join(warmed.root, 'migrated', f)))).toEqual([]);
   });
 });
+
+// The same server with the second module's function asking inside a try (its catch would run
+// again on the retry), and a handler of the third module that calls the helper itself.
+const TRIED: Record<string, string> = {
+  ...PROJECT,
+  'src/flows/stage.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import type { Ledger } from '../lib/ledger.js';
+import { pickRegion } from '../lib/region.js';
+
+export interface Staged {
+  ready: boolean;
+  text: string;
+}
+
+export async function stageBuild(server: McpServer, ledger: Ledger, region?: string): Promise<Staged> {
+  try {
+    const picked = await pickRegion(server, ledger, region);
+    if (!picked.name) return { ready: false, text: picked.problem ?? 'no region' };
+    await ledger.write(\`stage:\${picked.name}\`);
+    return { ready: true, text: \`staged in \${picked.name}\` };
+  } catch {
+    return { ready: false, text: 'staging failed' };
+  }
+}
+`,
+  'src/tools/direct.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import type { Ledger } from '../lib/ledger.js';
+import { pickRegion } from '../lib/region.js';
+
+export function registerDirectTools(server: McpServer, ledger: Ledger): void {
+  server.registerTool('direct', { inputSchema: z.object({}) }, async () => {
+    const picked = await pickRegion(server, ledger);
+    return { content: [{ type: 'text', text: picked.name ?? 'none' }] };
+  });
+}
+`,
+};
+
+const tried = migratedPair('deep-splits-tried-', TRIED);
+
+describe('a function on the way that cannot be split', () => {
+  it('keeps the helper whole, and the markers name that function, its line and why', async () => {
+    expect(tried.result.errors).toEqual([]);
+    expect(tried.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+      ['src/lib/region.ts', 12, 'marked', 'in-helper'],
+      ['src/tools/deploy.ts', 8, 'marked', 'via-helper'],
+      ['src/tools/direct.ts', 8, 'marked', 'via-helper'],
+      ['src/tools/preview.ts', 8, 'marked', 'via-helper'],
+      ['src/tools/release.ts', 8, 'marked', 'via-helper'],
+    ]);
+    const why = 'its try at line 11 uses the value of `pickRegion(…`';
+    expect(await tried.read('migrated', 'src/lib/region.ts')).toBe(
+      markedAbove(
+        PROJECT['src/lib/region.ts']!,
+        'await server.server.elicitInput(',
+        `// @mrtr-todo(in-helper): caller \`stageBuild()\` (stage.ts:12) is not split: ${why} — change that, then run again`,
+      ),
+    );
+    const wrapperMarker = `// @mrtr-todo(via-helper): \`stageBuild()\` (stage.ts:12) is not split: ${why} — change that, then run again`;
+    expect(await tried.read('migrated', 'src/tools/deploy.ts')).toBe(markedAbove(PROJECT['src/tools/deploy.ts']!, 'await stageBuild(', wrapperMarker));
+    expect(await tried.read('migrated', 'src/tools/preview.ts')).toBe(markedAbove(PROJECT['src/tools/preview.ts']!, 'await stageBuild(', wrapperMarker));
+    expect(await tried.read('migrated', 'src/tools/direct.ts')).toBe(
+      markedAbove(
+        TRIED['src/tools/direct.ts']!,
+        'await pickRegion(',
+        `// @mrtr-todo(via-helper): caller \`stageBuild()\` (stage.ts:12) is not split: ${why} — change that, then run again`,
+      ),
+    );
+    const helper = tried.result.sites.find((s) => s.file === 'src/lib/region.ts')!;
+    expect(helper.reason).toBe(
+      'this request is made in `pickRegion()`, which this module exports and could split for its callers, but `stageBuild()`, a function another module exports that calls it at src/flows/stage.ts:12 and is no handler, cannot be split to ask through its halves: it is a helper whose try at line 11 uses the value of `pickRegion()`. So it stays whole.',
+    );
+  });
+});

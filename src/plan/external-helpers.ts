@@ -75,6 +75,16 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
       fileLine: String(external.line),
     });
   const kept = external.keptWhole;
+  if (kept?.caller && kept.why && !external.dynamic)
+    return refuse('via-helper', 'keptWholeUnsplit', {
+      helper: external.name,
+      caller: kept.caller,
+      file: kept.file,
+      callFile: kept.file,
+      fileLine: String(kept.line),
+      why: kept.why,
+      short: shortWhy(kept.why),
+    });
   if (kept?.caller && !external.dynamic)
     return refuse('via-helper', UNREACHED_IDS.viaHelper[kept.callerReach ?? 'local'], {
       helper: external.name,

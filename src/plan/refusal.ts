@@ -882,6 +882,12 @@ export const REFUSAL_CODES = {
         reason: `this handler reaches a server→client request through \`{{helper}}()\`, which would be split for its callers, but \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}, so it stays whole and cannot suspend this handler.`,
         next: UNREACHED_NEXT.exported,
       },
+      keptWholeUnsplit: {
+        marker: 'caller `{{caller}}()` ({{file}}:{{fileLine}}) is not split: {{short}} — change that, then run again',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()`, which would be split for its callers, but `{{caller}}()`, a function another module exports that calls it at {{callFile}}:{{fileLine}} and is no handler, cannot be split to ask through its halves: {{why}} So it stays whole and cannot suspend this handler.',
+        next: 'change what the reason names in `{{caller}}()`, or call `{{helper}}()` from the handlers that call `{{caller}}()` and pass its result in; then run the codemod again.',
+      },
       throughExported: {
         marker: '`{{wrapper}}()` calls `{{helper}}()` at {{file}}:{{fileLine}}: no split across modules — ask here and pass it in',
         reason:
