@@ -1,16 +1,14 @@
 // A helper that may ask the client's roots, taken with import() by an exported function of a
 // second module that is no handler and works on after the answer; tools in two other modules
 // call that function, and a third module's exported function calls it for a fourth module's
-// tool. The helper stays whole (a split is not carried through another module's function), and
-// each handler that reaches it through such functions is marked, naming the one it calls and
-// what that one calls, so no handler that still pushes a request is left without a marker. The
-// marked server typechecks, behaves as before on the legacy era, and a second run changes nothing.
-import path from 'node:path';
+// tool. Each function on the way is split in turn (its request half binds the inner request half
+// by the same import() statement, its result half loads the module again), and every handler
+// asks through the halves of the function it calls: no marker is left, the migrated server
+// typechecks, behaves as before on both eras, and a second run changes nothing.
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCalls, type ToolCall } from './support/harness.ts';
 import { migratedPair } from './support/migrated-pair.ts';
-import { typecheck } from './support/typecheck.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': '{ "name": "rig", "private": true, "type": "module" }\n',
@@ -118,65 +116,36 @@ const { read, load } = pair;
 
 const TS_FILES = Object.keys(PROJECT).filter((f) => f.endsWith('.ts'));
 
-/** `file`'s original lines, with `marker` inserted above the line that holds `at`. */
-async function markedAbove(file: string, at: string, marker: string): Promise<string> {
-  const lines = (await read('original', file)).split('\n');
-  const i = lines.findIndex((l) => l.includes(at));
-  const indent = /^\s*/.exec(lines[i]!)![0];
-  return [...lines.slice(0, i), `${indent}${marker}`, ...lines.slice(i)].join('\n');
-}
-
 describe('a helper reached through an exported function of another module that is no handler', () => {
-  it('stays whole; each handler calling that function is marked, and the server typechecks and behaves as before', async () => {
+  it('is split with each function on the way; the server typechecks and behaves as before on both eras', async () => {
     expect(pair.result.errors).toEqual([]);
-    expect(pair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
-      ['src/context/root.ts', 11, 'marked', 'in-helper'],
-      ['src/tools/build.ts', 7, 'marked', 'via-helper'],
-      ['src/tools/lint.ts', 7, 'marked', 'via-helper'],
-      ['src/tools/ship.ts', 7, 'marked', 'via-helper'],
+    expect(pair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([['src/context/root.ts', 11, 'migrated', undefined]]);
+    for (const file of TS_FILES) expect(await read('migrated', file), file).not.toContain('@mrtr-todo');
+    const prepare = (await read('migrated', 'src/flows/prepare.ts')).split('\n');
+    expect(prepare.filter((l) => l.includes("import('../context/root.js')"))).toEqual([
+      "  const { findRootRequest } = await import('../context/root.js');",
+      "  return prepareRunThen(await (await import('../context/root.js')).findRootResult(mrtrAnswer), log);",
+      "export function prepareRunThen(found: Awaited<ReturnType<typeof import('../context/root.js').findRootResult>>, log: string[]): Prepared {",
     ]);
-    const handlerMarker = '// @mrtr-todo(via-helper): `prepareRun()` calls `findRoot()` at prepare.ts:10: no split across modules — ask here and pass it in';
-    expect(await read('migrated', 'src/tools/build.ts')).toBe(await markedAbove('src/tools/build.ts', 'await prepareRun(', handlerMarker));
-    expect(await read('migrated', 'src/tools/lint.ts')).toBe(await markedAbove('src/tools/lint.ts', 'await prepareRun(', handlerMarker));
-    expect(await read('migrated', 'src/tools/ship.ts')).toBe(
-      await markedAbove(
-        'src/tools/ship.ts',
-        'await shipRun(',
-        '// @mrtr-todo(via-helper): `shipRun()` calls `prepareRun()` at ship.ts:5: no split across modules — ask here and pass it in',
-      ),
-    );
-    expect(await read('migrated', 'src/flows/ship.ts')).toBe(await read('original', 'src/flows/ship.ts'));
-    expect(await read('migrated', 'src/context/root.ts')).toBe(
-      await markedAbove(
-        'src/context/root.ts',
-        'await server.server.listRoots()',
-        '// @mrtr-todo(in-helper): caller `prepareRun()` (prepare.ts:10) is no handler — ask in its handlers and pass the answer in',
-      ),
-    );
-    expect(await read('migrated', 'src/flows/prepare.ts')).toBe(await read('original', 'src/flows/prepare.ts'));
-    const build = pair.result.sites.find((s) => s.file === 'src/tools/build.ts')!;
-    expect(build.next).toBe(
-      "call `findRoot()` in this handler and pass its result to `prepareRun()`, so that every call of the helper is a handler's; then run the codemod again.",
-    );
-    // The markers change no code: it typechecks, a second run changes nothing, and on the legacy era it serves as before.
-    expect(typecheck(TS_FILES.map((f) => path.join(pair.root, 'migrated', f)))).toEqual([]);
-    const { errors, changed } = await pair.settled([]);
-    expect({ errors, changed }).toEqual({ errors: [], changed: [] });
+    expect(await read('migrated', 'src/flows/ship.ts')).toContain('export async function shipRunRequest(');
+    const { errors, changed, migrated } = await pair.settled(TS_FILES);
+    expect({ errors, changed, migrated }).toEqual({ errors: [], changed: [], migrated: [] });
     const roots = [{ uri: 'file:///srv/app', name: 'app' }];
-    const runOn = async (server: ServerModule) => {
+    const runOn = async (server: ServerModule, era: 'legacy' | 'modern') => {
       const log: string[] = [];
-      const recording = await runCalls(() => server.createServer(log), 'legacy', CALLS, { roots });
+      const recording = await runCalls(() => server.createServer(log), era, CALLS, { roots });
       return { results: recording.results, questions: recording.questions, log };
     };
-    const original = await runOn(await load('original'));
+    const original = await runOn(await load('original'), 'legacy');
     expect(original.log).toEqual(['prepare:/srv/app', 'prepare:/srv/given', 'prepare:/srv/app', 'lint:true', 'prepare:/srv/app', 'ship:true']);
     expect(original.questions.length).toBe(3);
-    expect(await runOn(await load('migrated'))).toEqual(original);
+    for (const era of ['modern', 'legacy'] as const) expect({ era, ...(await runOn(await load('migrated'), era)) }).toEqual({ era, ...original });
   });
 });
 
 // The helper bound with import() in a function of a handler module that handlers reach: that
-// call stays a call (marked), and the helper's marker names it, not "no handler calls it".
+// function is split too, its request half binding the helper's request half by the same
+// statement and its result half loading the module again.
 const WRAPPED: Record<string, string> = {
   'package.json': PROJECT['package.json']!,
   'src/context/root.ts': PROJECT['src/context/root.ts']!,
@@ -214,25 +183,20 @@ export function registerAuditTools(server: McpServer, log: string[]): void {
 const wrapped = migratedPair('import-wrapper-', WRAPPED);
 
 describe('a helper bound with import() in a function its handlers reach', () => {
-  it("stays whole, and its marker names that function's call", async () => {
+  it('is split with that function, which binds the halves by the same statement', async () => {
     expect(wrapped.result.errors).toEqual([]);
+    // No module of this run builds the server: its wiring is the one marker left in each tool module.
     expect(wrapped.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
-      ['src/context/root.ts', 11, 'marked', 'in-helper'],
-      ['src/tools/audit.ts', 6, 'marked', 'via-helper'],
-      ['src/tools/audit.ts', 12, 'marked', 'via-helper'],
-      ['src/tools/scan.ts', 7, 'marked', 'via-helper'],
+      ['src/context/root.ts', 11, 'migrated', undefined],
+      ['src/tools/audit.ts', 1, 'marked', 'server-elsewhere'],
+      ['src/tools/scan.ts', 1, 'marked', 'server-elsewhere'],
     ]);
-    const lines = (await wrapped.read('migrated', 'src/context/root.ts')).split('\n');
-    expect(lines[10]).toBe('    // @mrtr-todo(in-helper): `findRoot()` stays whole: audit.ts:7 is refused (via-helper) — fix that first');
-    // The line it names is the call's in the marked file.
     const audit = (await wrapped.read('migrated', 'src/tools/audit.ts')).split('\n');
-    expect(audit.slice(5, 7)).toEqual([
-      '  // @mrtr-todo(via-helper): `findRoot()` (root.ts:12) comes from import() here — import it statically, then run again',
-      '  const found = await findRoot(server);',
+    expect(audit.filter((l) => l.includes("import('../context/root.js')"))).toEqual([
+      "  const { findRootRequest } = await import('../context/root.js');",
+      "  return rootOfThen(await (await import('../context/root.js')).findRootResult(mrtrAnswer));",
+      "function rootOfThen(found: Awaited<ReturnType<typeof import('../context/root.js').findRootResult>>): string {",
     ]);
-    const helper = wrapped.result.sites.find((s) => s.file === 'src/context/root.ts')!;
-    expect(helper.reason).toBe(
-      'this request is made in `findRoot()`, which this module exports and could split for its callers, but its call at src/tools/audit.ts:7 cannot migrate (via-helper): it is split only once every call of it can, so it stays whole.',
-    );
+    expect(audit).toContain('      const mrtrOutcome = await rootOfRequest(server, ctx);');
   });
 });

@@ -1,6 +1,7 @@
 // An exported asking helper stays whole while one of its calls is made where no handler asks
 // through it; the marker names that caller and a step that fits what it is: a function of its
-// module that no handler reaches, or an exported function that handlers of other modules call.
+// module that no handler reaches, or an exported function that handlers of other modules call
+// and that cannot be split to ask through the helper's halves (and why).
 import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
@@ -70,10 +71,10 @@ async function markersWith(other: Record<string, string>): Promise<Array<[string
 }
 
 describe('a helper kept whole by a caller outside the handlers', () => {
-  it('says to ask in the handlers of an exported caller and pass the answer in', async () => {
+  it('says why an exported caller that could ask through its halves cannot be split', async () => {
     expect(await markersWith({ 'src/setup.ts': SETUP })).toEqual([
-      ['src/ask.ts', 'in-helper', 'caller `prepare()` (setup.ts:5) is no handler — ask in its handlers and pass the answer in'],
-      ['src/open.ts', 'via-helper', 'caller `prepare()` (setup.ts:5) is no handler — ask in its handlers and pass the answer in'],
+      ['src/ask.ts', 'in-helper', '`prepare()` (setup.ts:5): its line 5 awaits `askFolder()` inside an express… — fix that'],
+      ['src/open.ts', 'via-helper', '`prepare()` (setup.ts:5): its line 5 awaits `askFolder()` inside an express… — fix that'],
     ]);
   });
 

@@ -799,7 +799,7 @@ export const REFUSAL_CODES = {
         next: UNREACHED_NEXT.exported,
       },
       exportedCallerUnsplit: {
-        marker: 'caller `{{caller}}()` ({{file}}:{{fileLine}}) is not split: {{short}} — change that, then run again',
+        marker: '`{{caller}}()` ({{file}}:{{fileLine}}): {{short}} — fix that',
         reason:
           'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but `{{caller}}()`, a function another module exports that calls it at {{callFile}}:{{fileLine}} and is no handler, cannot be split to ask through its halves: {{why}} So it stays whole.',
         next: 'change what the reason names in `{{caller}}()`, or call `{{helper}}()` from the handlers that call `{{caller}}()` and pass its result in; then run the codemod again.',
@@ -883,7 +883,7 @@ export const REFUSAL_CODES = {
         next: UNREACHED_NEXT.exported,
       },
       keptWholeUnsplit: {
-        marker: 'caller `{{caller}}()` ({{file}}:{{fileLine}}) is not split: {{short}} — change that, then run again',
+        marker: '`{{caller}}()` ({{file}}:{{fileLine}}): {{short}} — fix that',
         reason:
           'this handler reaches a server→client request through `{{helper}}()`, which would be split for its callers, but `{{caller}}()`, a function another module exports that calls it at {{callFile}}:{{fileLine}} and is no handler, cannot be split to ask through its halves: {{why}} So it stays whole and cannot suspend this handler.',
         next: 'change what the reason names in `{{caller}}()`, or call `{{helper}}()` from the handlers that call `{{caller}}()` and pass its result in; then run the codemod again.',
@@ -895,7 +895,7 @@ export const REFUSAL_CODES = {
         next: "call `{{helper}}()` in this handler and pass its result to `{{wrapper}}()`, so that every call of the helper is a handler's; then run the codemod again.",
       },
       throughExportedUnsplit: {
-        marker: '`{{wrapper}}()` ({{file}}:{{fileLine}}) is not split: {{short}} — change that, then run again',
+        marker: '`{{wrapper}}()` ({{file}}:{{fileLine}}): {{short}} — fix that',
         reason:
           "this handler reaches a server→client request through `{{wrapper}}()`, a function another module exports that calls `{{helper}}()` at {{callFile}}:{{fileLine}} and is no handler; it could ask through that helper's halves, but it cannot be split: {{why}} So it stays whole and cannot suspend this handler.",
         next: 'change what the reason names in `{{wrapper}}()`, or call `{{helper}}()` in this handler and pass its result to `{{wrapper}}()`; then run the codemod again.',
