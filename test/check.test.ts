@@ -71,6 +71,38 @@ async function check(root: string, ...args: string[]): Promise<CliRun> {
 
 // --- sample sources -----------------------------------------------------------------------------
 
+/** The same connection kept across two calls of a helper that asks. */
+const NOT_JSON_HELPER_SERVER = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+class Connection {
+  constructor(readonly url: string) {}
+  async send(text: string): Promise<string> {
+    return \`\${this.url}: \${text}\`;
+  }
+}
+
+async function connect(): Promise<Connection> {
+  return new Connection('https://example.test');
+}
+
+async function confirm(ctx: ServerContext, message: string): Promise<boolean> {
+  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return answer.action === 'accept';
+}
+
+export const server = new McpServer({ name: 'notes', version: '1.0.0' });
+
+server.registerTool('send', { description: 'Send a note', inputSchema: z.object({ text: z.string() }) }, async ({ text }, ctx) => {
+  const connection = await connect();
+  const first = await confirm(ctx, 'Send?');
+  if (!first) return { content: [{ type: 'text', text: 'kept' }] };
+  const second = await confirm(ctx, 'Really send?');
+  if (!second) return { content: [{ type: 'text', text: 'kept' }] };
+  return { content: [{ type: 'text', text: await connection.send(text) }] };
+});
+`;
+
 /** A handler that keeps a connection (a class instance, not JSON) across two questions. */
 const NOT_JSON_LOCAL_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
@@ -242,6 +274,28 @@ describe('mrtr-codemod check', () => {
       findings: 2,
       fixable: 0,
       byRule: { 'mrtr-todo/blocked-by-sibling': 1, 'mrtr-todo/unserialisable-local': 1 },
+    });
+  });
+
+  it('a helper kept whole because its one caller keeps a local that is not JSON: the markers name the local', async () => {
+    const root = await tree({ 'src/server.ts': NOT_JSON_HELPER_SERVER });
+    const migrated = await cli(root, 'migrate', 'src');
+    expect(migrated.stdout).toContain(
+      'Work through the 3 findings `mrtr-codemod check src` will then report (1 mrtr-todo/blocked-by-sibling, 1 mrtr-todo/in-helper, 1 mrtr-todo/unserialisable-local)',
+    );
+    const text = await readFile(path.join(root, 'src/server.ts'), 'utf8');
+    // confirm() could be split: the handler is what fails, so no via-helper marker sends the
+    // reader to rewrite the helper, and the sibling's marker points at a marker that is there.
+    expect(text.split('\n').flatMap((line, i) => (line.includes('@mrtr-todo') ? [`${i + 1}: ${line.trim()}`] : []))).toEqual([
+      '16: // @mrtr-todo(in-helper): `confirm()` asks here, and tool:send calling it could not be migrated — see the marker there',
+      '25: // @mrtr-todo(unserialisable-local): `connection` (line 24) is not JSON — --idempotent connect if safe to rerun, to make it again',
+      '28: // @mrtr-todo(blocked-by-sibling): left whole: `confirm(…)` (line 26) is refused (unserialisable-local) — fix that first (its marker)',
+    ]);
+    const report = JSON.parse((await check(root, '--format', 'json', 'src')).stdout) as CheckReport;
+    expect(report.summary).toMatchObject({
+      findings: 3,
+      fixable: 0,
+      byRule: { 'mrtr-todo/blocked-by-sibling': 1, 'mrtr-todo/in-helper': 1, 'mrtr-todo/unserialisable-local': 1 },
     });
   });
 
