@@ -472,18 +472,14 @@ describe('a function on the way that cannot be split', () => {
       markedAbove(
         PROJECT['src/lib/region.ts']!,
         'await server.server.elicitInput(',
-        `// @mrtr-todo(in-helper): caller \`stageBuild()\` (stage.ts:12) is not split: ${why} — change that, then run again`,
+        `// @mrtr-todo(in-helper): \`stageBuild()\` (stage.ts:12): ${why} — fix that`,
       ),
     );
-    const wrapperMarker = `// @mrtr-todo(via-helper): \`stageBuild()\` (stage.ts:12) is not split: ${why} — change that, then run again`;
+    const wrapperMarker = `// @mrtr-todo(via-helper): \`stageBuild()\` (stage.ts:12): ${why} — fix that`;
     expect(await tried.read('migrated', 'src/tools/deploy.ts')).toBe(markedAbove(PROJECT['src/tools/deploy.ts']!, 'await stageBuild(', wrapperMarker));
     expect(await tried.read('migrated', 'src/tools/preview.ts')).toBe(markedAbove(PROJECT['src/tools/preview.ts']!, 'await stageBuild(', wrapperMarker));
     expect(await tried.read('migrated', 'src/tools/direct.ts')).toBe(
-      markedAbove(
-        TRIED['src/tools/direct.ts']!,
-        'await pickRegion(',
-        `// @mrtr-todo(via-helper): caller \`stageBuild()\` (stage.ts:12) is not split: ${why} — change that, then run again`,
-      ),
+      markedAbove(TRIED['src/tools/direct.ts']!, 'await pickRegion(', `// @mrtr-todo(via-helper): \`stageBuild()\` (stage.ts:12): ${why} — fix that`),
     );
     const helper = tried.result.sites.find((s) => s.file === 'src/lib/region.ts')!;
     expect(helper.reason).toBe(
