@@ -455,6 +455,26 @@ export function registerDirectTools(server: McpServer, ledger: Ledger): void {
 `,
 };
 
+/** A handler module that calls the helper through a function of its own. */
+const LOCAL_WRAPPER = `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import type { Ledger } from '../lib/ledger.js';
+import { pickRegion } from '../lib/region.js';
+
+async function regionOf(server: McpServer, ledger: Ledger): Promise<string> {
+  const picked = await pickRegion(server, ledger);
+  return picked.name ?? 'none';
+}
+
+export function registerLocalTools(server: McpServer, ledger: Ledger): void {
+  server.registerTool('local', { inputSchema: z.object({}) }, async () => {
+    const text = await regionOf(server, ledger);
+    return { content: [{ type: 'text', text }] };
+  });
+}
+`;
+TRIED['src/tools/local.ts'] = LOCAL_WRAPPER;
+
 const tried = migratedPair('deep-splits-tried-', TRIED);
 
 describe('a function on the way that cannot be split', () => {
@@ -464,6 +484,8 @@ describe('a function on the way that cannot be split', () => {
       ['src/lib/region.ts', 12, 'marked', 'in-helper'],
       ['src/tools/deploy.ts', 8, 'marked', 'via-helper'],
       ['src/tools/direct.ts', 8, 'marked', 'via-helper'],
+      ['src/tools/local.ts', 7, 'marked', 'via-helper'],
+      ['src/tools/local.ts', 13, 'marked', 'via-helper'],
       ['src/tools/preview.ts', 8, 'marked', 'via-helper'],
       ['src/tools/release.ts', 8, 'marked', 'via-helper'],
     ]);
@@ -481,6 +503,11 @@ describe('a function on the way that cannot be split', () => {
     expect(await tried.read('migrated', 'src/tools/direct.ts')).toBe(
       markedAbove(TRIED['src/tools/direct.ts']!, 'await pickRegion(', `// @mrtr-todo(via-helper): \`stageBuild()\` (stage.ts:12): ${why} — fix that`),
     );
+    const local = (await tried.read('migrated', 'src/tools/local.ts')).split('\n');
+    expect([local[6], local[13]]).toEqual([
+      `  // @mrtr-todo(via-helper): \`stageBuild()\` (stage.ts:12): ${why} — fix that`,
+      '    // @mrtr-todo(via-helper): reaches `pickRegion()`, asking at line 8 — build inputRequired.elicit(...) in it, ask in the handler',
+    ]);
     const helper = tried.result.sites.find((s) => s.file === 'src/lib/region.ts')!;
     expect(helper.reason).toBe(
       'this request is made in `pickRegion()`, which this module exports and could split for its callers, but `stageBuild()`, a function another module exports that calls it at src/flows/stage.ts:12 and is no handler, cannot be split to ask through its halves: it is a helper whose try at line 11 uses the value of `pickRegion()`. So it stays whole.',

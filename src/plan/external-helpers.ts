@@ -213,6 +213,15 @@ function wrappedRefusal(external: ExternalHelper, wrapper: string, why: WrappedW
   const kept = why.kept;
   if (!kept) return refuse('via-helper', 'otherModuleWrappedWhole', where);
   const call = { helperFile: external.file, helperLine: String(external.line), file: kept.file, callFile: kept.file, fileLine: String(kept.line) };
+  if (kept.caller && kept.why)
+    return refuse('via-helper', 'otherModuleWrappedUnsplit', {
+      helper: external.name,
+      wrapper,
+      caller: kept.caller,
+      ...call,
+      why: kept.why,
+      short: shortWhy(kept.why),
+    });
   if (kept.caller)
     return refuse('via-helper', UNREACHED_IDS.wrapped[kept.callerReach ?? 'local'], { helper: external.name, wrapper, caller: kept.caller, ...call });
   return kept.dynamic

@@ -939,6 +939,12 @@ export const REFUSAL_CODES = {
         reason: `this call of \`{{helper}}()\` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call \`{{wrapper}}()\`, but the helper stays whole: \`{{caller}}()\` calls it at {{callFile}}:{{fileLine}} ${UNREACHED_WHY.exported}.`,
         next: UNREACHED_NEXT.exported,
       },
+      otherModuleWrappedUnsplit: {
+        marker: '`{{caller}}()` ({{file}}:{{fileLine}}): {{short}} — fix that',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but the helper stays whole: `{{caller}}()`, a function another module exports that calls it at {{callFile}}:{{fileLine}} and is no handler, cannot be split to ask through its halves: {{why}}',
+        next: 'change what the reason names in `{{caller}}()`, or call `{{helper}}()` from the handlers that call `{{caller}}()` and pass its result in; then run the codemod again.',
+      },
       otherModuleWrappedDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
