@@ -279,7 +279,7 @@ async function corpusSection(corpus: Corpus, args: Args, cli: string): Promise<s
   const reps = corpus.name === 'repo' ? (args.repoReps ?? args.reps * 3) : args.reps;
   process.stderr.write(`${corpus.name}: ${commands.map((c) => c.label).join(', ')} × ${reps}`);
   const rows = await measure(commands, corpus.dir, reps);
-  return [`### ${corpus.title}`, '', `Corpus: ${describeCorpus(corpus)}; ${reps} paired runs.`, '', ...found.map((line) => `${line}  `), '', table(rows)].join(
+  return [`### ${corpus.title}`, '', `Corpus: ${describeCorpus(corpus)} ${reps} paired runs.`, '', ...found.map((line) => `${line}  `), '', table(rows)].join(
     '\n',
   );
 }
