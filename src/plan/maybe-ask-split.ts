@@ -208,7 +208,7 @@ function withCarriedArg(call: string, carried: string | false): string {
 }
 
 /** The carried locals as the request half returns them (`{ found }`) and as the result half takes them, with their type in a typed file. */
-function carriedShape(carried: readonly CarriedLocal[], typed: boolean): NonNullable<SplitShape['carried']> {
+export function carriedShape(carried: readonly CarriedLocal[], typed: boolean): NonNullable<SplitShape['carried']> {
   const value = `{ ${carried.map((c) => c.name).join(', ')} }`;
   return typed ? { value, type: `{ ${carried.map((c) => `${c.name}: ${c.typeText}`).join('; ')} }` } : { value };
 }
@@ -229,7 +229,6 @@ export function goingOn(
 ): Required<Pick<MaybeAskHalves, 'result' | 'forward'>> {
   const { path, answer, wrap, thenUsed, thenReads, prefix } = point;
   const awaits = { then: point.thenAwaits, inner: point.innerAwaits };
-  const wrapReads = wrap ? namesOf(point.site.via!.resultArgs) : new Set<string>();
   const value = `${(answer as { name: string }).name}${point.innerType ? `: ${point.innerType}` : ''}`;
   const returnType = types ? shape.valueType : undefined;
   const promised = (async: boolean) => (returnType && async ? `Promise<${returnType}>` : returnType);
@@ -237,9 +236,9 @@ export function goingOn(
   // `xThen` takes this helper's own carried locals: `xResult` hands it what the handler kept.
   const own = shape.carried !== undefined && shape.carried.value !== CARRIED;
   const call = withCarriedArg(thenCall(holder.name, point.thenArgs, holder.method, narrowed, suffix), own && CARRIED);
-  // `xResult` derives again what the inner result call reads, and hands `xThen` its names.
-  const again = neededBy(prefix.statements, wrapReads);
-  const forwardReads = new Set([...wrapReads, ...point.thenArgs, ...again.flatMap((s) => [...referencedNames(s)])]);
+  // `xResult` derives again what the inner result call reads, and takes out of the carried locals those it passes.
+  const again = neededBy(prefix.statements, wrapReadsOf(point));
+  const taken = prefix.carried.filter((c) => wrapReadsOf(point).has(c.name)).map((c) => c.name);
   return {
     result: {
       params: ((params) => (own ? withCarried(params, shape, types !== undefined) : params))(
@@ -253,7 +252,7 @@ export function goingOn(
     },
     forward: {
       params: withCarried(
-        paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads),
+        paramsUsed(source, fn, shape.resultArgs, `mrtrAnswer${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, forwardReads(point)),
         { ...shape, ...(shape.carried ? { carried: { ...shape.carried, value: CARRIED } } : {}) },
         types !== undefined,
       ),
@@ -261,8 +260,20 @@ export function goingOn(
       ...(awaits.then || awaits.inner ? { async: true } : {}),
       call: call.replace('\0', wrap ? `${awaits.inner ? 'await ' : ''}${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
       rederived: again.map((s) => statementLines(source, s)),
+      ...(taken.length > 0 ? { declares: `const { ${taken.join(', ')} } = ${CARRIED};` } : {}),
     },
   };
+}
+
+/** The names the inner result call's arguments read. */
+function wrapReadsOf(point: PointPlan): Set<string> {
+  return point.wrap ? namesOf(point.site.via!.resultArgs) : new Set<string>();
+}
+
+/** The names `xResult` reads to go on from a point: the inner result call's, those it passes `xThen`, and what it derives again for them. */
+export function forwardReads(point: PointPlan): Set<string> {
+  const again = neededBy(point.prefix.statements, wrapReadsOf(point));
+  return new Set([...wrapReadsOf(point), ...point.thenArgs, ...again.flatMap((s) => [...referencedNames(s)])]);
 }
 
 /** The statements of `statements` (in order) that derive the names `reads` reads, and those they read in turn. */
