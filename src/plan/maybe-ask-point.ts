@@ -79,6 +79,8 @@ export interface PointContext {
   purity: PurityContext;
   others: readonly Span[];
   questions: ReadonlySet<Statement>;
+  /** The helper carries something at every point (which point asked): an inner helper's carried locals go beside it. */
+  carries: boolean;
 }
 
 /** The plan of the point `site` asks at, or why the helper cannot be split there (`it is a helper ...`). */
@@ -108,10 +110,10 @@ export function planPoint(context: PointContext, site: LegacySite): PointPlan | 
   const innerType = goesOn && types ? innerValueType(site, types) : undefined;
   if (goesOn && types && innerType === undefined) return `it is a helper whose value from \`${site.via!.helper}()\` has no type it can name.`;
   const after = through && !goesOn ? [] : continuation(path, !through && site.via !== undefined && site.via.result.join('') !== '');
-  const wrap = site.via && (site.via.result[0] !== '' || site.via.result[1] !== '') ? handingOn(site.via.result, handedOn) : undefined;
+  const wraps = site.via !== undefined && (site.via.result[0] !== '' || site.via.result[1] !== '');
   // The lifted await is the question's (or the inner helper's): the code after it reads its value instead.
   const thenNames = new Set(after.flatMap((n) => [...(n === statement && replaced ? namesOutside(n, [replaced]) : referencedNames(n))]));
-  const afterNames = new Set([...thenNames, ...(wrap ? namesOf(site.via!.resultArgs) : [])]);
+  const afterNames = new Set([...thenNames, ...(wraps ? namesOf(site.via!.resultArgs) : [])]);
   const releasedRead = releasedAfter(source, path, afterNames);
   if (releasedRead) return `it is a helper ${releasedRead}`;
   // An answer assigned to a local declared before the question is the result half's parameter, not a local to derive again.
@@ -121,9 +123,11 @@ export function planPoint(context: PointContext, site: LegacySite): PointPlan | 
     path,
     after,
     new Set([...afterNames].filter((n) => !assigned || n !== assigned.answer.name)),
-    !through || (goesOn && !handedOn),
+    !through || goesOn,
   );
   if (typeof prefix === 'string') return `it is a helper ${prefix}`;
+  // What the inner helper carries travels beside this one's own carried locals, if any, under their name.
+  const wrap = wraps ? handingOn(site.via!.result, handedOn, context.carries || prefix.carried.length > 0) : undefined;
   const why = afterProblem(context, path, prefix.statements, after);
   if (why) return `it is a helper ${why}`;
   const request = requestHalf(source, site);
@@ -407,16 +411,17 @@ function assignedOutside(statements: readonly Statement[], skipped: readonly Nod
 /**
  * The inner result call as this helper's result half makes it: the carried locals it reads from
  * the handler's state (the last argument, checked before) are this one's parameter, which its
- * callers pass.
+ * callers pass; `nested` beside this one's own, as its `mrtrCarried` field.
  */
-function handingOn(result: readonly [string, string], carried: { type?: string } | undefined): readonly [string, string] {
+function handingOn(result: readonly [string, string], carried: { type?: string } | undefined, nested: boolean): readonly [string, string] {
   if (!carried) return result;
   const read = `${carriedRead(carried.type)})`;
-  return [result[0], `${result[1].slice(0, -read.length)}${CARRIED})`];
+  return [result[0], `${result[1].slice(0, -read.length)}${nested ? `${CARRIED}.${CARRIED}` : CARRIED})`];
 }
 
 /** Whether a carried object's type names only primitives (`{ found: string; depth: number }`): written as it is in any module. */
 function primitiveFields(type: string): boolean {
   const values = type.replace(/[A-Za-z_$][\w$]*\??\s*:/g, '');
-  return /^[\s{};|]*(?:(?:string|number|boolean|null|undefined|true|false|'[^'\\]*'|"[^"\\]*"|-?\d+(?:\.\d+)?)[\s{};|]*)*$/.test(values);
+  // `unknown` is what the plan that gathers the checker's questions writes before it knows (a local typed so is never carried).
+  return /^[\s{};|]*(?:(?:string|number|boolean|null|undefined|unknown|true|false|'[^'\\]*'|"[^"\\]*"|-?\d+(?:\.\d+)?)[\s{};|]*)*$/.test(values);
 }

@@ -18,7 +18,7 @@ import { pathTo, planPoint, removedAfter, statementSpan, type PointPlan, type St
 import { questionEdits } from './maybe-ask-request.ts';
 import {
   assignedDropped,
-  carriedShape,
+  pointCarried,
   finishedSplit,
   forwardReads,
   goingOn,
@@ -31,9 +31,6 @@ import {
 import { localTypeText, type TypeNames } from './server-type-names.ts';
 import { CARRIED, paramsUsed, type HelperSplit, type Holder } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
-
-/** The name of the carried field that says which point asked. */
-const AT = 'at';
 
 /** The split of a helper that asks at each of `sites` (its calls of inner helpers), one per branch, or why not (`it is a helper ...`). */
 export function maybeAskSplitPoints(
@@ -55,7 +52,7 @@ export function maybeAskSplitPoints(
   const points: PointPlan[] = [];
   for (const [i, site] of sites.entries()) {
     const others = placed.filter((_, j) => j !== i);
-    const context = { source, fn, holder, types, purity, others: others.flatMap((o) => o.spans), questions: exiting(others) };
+    const context = { source, fn, holder, types, purity, others: others.flatMap((o) => o.spans), questions: exiting(others), carries: true };
     const point = planPoint(context, site);
     if (typeof point === 'string') return point;
     const kept = pointProblem(point, sites) ?? typesProblem(point, valueType, types);
@@ -63,16 +60,13 @@ export function maybeAskSplitPoints(
     points.push(point);
   }
   const typed = types !== undefined;
-  const owns = points.map((p) => (p.prefix.carried.length > 0 ? carriedShape(p.prefix.carried, typed) : undefined));
-  const fields = (p: PointPlan, i: number) => [`${AT}: ${i + 1}`, ...p.prefix.carried.map((c) => `${c.name}: ${c.typeText}`)].join('; ');
-  const carried = { value: CARRIED, ...(typed ? { type: points.map((p, i) => `{ ${fields(p, i)} }`).join(' | ') } : {}) };
+  // Which point asked, with what that point carries: the union of them is what the handler keeps.
+  const carries = points.map((p, i) => pointCarried(p, typed, i + 1)!);
+  const carried = { value: CARRIED, ...(typed ? { type: carries.map((c) => c.type).join(' | ') } : {}) };
   const shape = pointShape(source, fn, holder, points, valueType, typed, carried);
   const questions = exiting(placed);
-  const at = points.map((p, i) => {
-    const own = `{ ${[`${AT}: ${i + 1}`, ...p.prefix.carried.map((c) => c.name)].join(', ')} }`;
-    return questionEdits(source, fn, p, pointRequest(source, fn, holder, p, own, `${i + 1}`), undefined, questions);
-  });
-  const arms = points.map((p, i) => arm(source, fn, holder, p, withOwn(shape, owns[i]), types, i + 1));
+  const at = points.map((p, i) => questionEdits(source, fn, p, pointRequest(source, fn, holder, p, carries[i]!.value, `${i + 1}`), undefined, questions));
+  const arms = points.map((p, i) => arm(source, fn, holder, p, shape, types, i + 1));
   const edit = maybeAskHelperEdit(source, eol, {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
@@ -111,21 +105,34 @@ function exiting(outlines: readonly Placed[]): Set<Statement> {
 /** Why the points cannot be told apart by the branch that reaches each: one in a loop, or two on one path. */
 function pointsProblem(sites: readonly LegacySite[], outlines: readonly Outline[]): string | undefined {
   const through = sites[0]!.via ? ` through \`${sites[0]!.via.helper}()\`` : '';
-  const lines = (a: Outline, b: Outline) => `lines ${a.line} and ${b.line}`;
+  const ordered = (a: Outline, b: Outline) => (a.line < b.line ? [a.line, b.line] : [b.line, a.line]);
   for (const o of outlines) {
     if (!('why' in o)) continue;
-    const other = outlines.find((x) => x !== o)!;
-    const [a, b] = other.line < o.line ? [other, o] : [o, other];
-    return /loop or a switch/.test(o.why)
-      ? `it is a helper whose ${lines(a, b)} both ask${through}, line ${o.line} in a loop or a switch.`
-      : `it is a helper whose ${lines(a, b)} both ask${through}: line ${o.line} is asked ${o.why.replace(/^whose request is /, '').replace(/\.$/, '')}.`;
+    const [first, second] = ordered(
+      o,
+      outlines.find((x) => x !== o)!,
+    );
+    const how = /loop or a switch/.test(o.why)
+      ? `line ${o.line} in a loop or a switch`
+      : `line ${o.line} ${o.why.replace(/^whose request is /, '').replace(/\.$/, '')}`;
+    return `it is a helper whose ${TWO_POINTS} ${first} and ${second}${through}, ${how}.`;
   }
   for (const [i, a] of outlines.entries())
     for (const b of outlines.slice(i + 1)) {
-      if ('why' in a || 'why' in b) continue;
-      if (!exclusive(a.path, b.path)) return `it is a helper whose ${lines(a, b)} ask one after the other${through}.`;
+      if ('why' in a || 'why' in b || exclusive(a.path, b.path)) continue;
+      const [first, second] = ordered(a, b);
+      return `it is a helper whose ${TWO_POINTS} ${first} and ${second}${through}, ${ONE_PATH}.`;
     }
   return undefined;
+}
+
+const TWO_POINTS = 'one call may ask at lines';
+const ONE_PATH = 'one after the other';
+
+/** The two lines a reason says one call may ask at, and how (`one after the other`, `line 27 in a loop or a switch`): a marker names them. */
+export function pointsOneCallReaches(why: string): { first: string; second: string; how: string } | undefined {
+  const found = new RegExp(`${TWO_POINTS} (\\d+) and (\\d+)(?: through \`[^\`]*\`)?, ([^.]*)\\.$`).exec(why);
+  return found ? { first: found[1]!, second: found[2]!, how: found[3]! } : undefined;
 }
 
 /** Whether no run reaches both points: their ways part in the two branches of one if. */
@@ -138,21 +145,13 @@ function exclusive(a: readonly Step[], b: readonly Step[]): boolean {
   return false;
 }
 
-/** Why one point cannot be gone on from by itself: it hands the inner outcome on as it is, asks itself, or asks other than the rest. */
+/** Why one point cannot be gone on from by itself: it hands the inner outcome on as it is, asks itself, or asks for other than the rest. */
 function pointProblem(point: PointPlan, sites: readonly LegacySite[]): string | undefined {
   const line = point.statement.loc!.start.line;
   if (!point.goesOn)
     return `it is a helper whose line ${line} ${point.through ? 'returns what it asks' : 'asks itself'}, beside its other points: name the value first.`;
-  if (point.handedOn)
-    return `it is a helper whose line ${line} asks through \`${point.site.via!.helper}()\`, which carries locals of its own, beside its other points.`;
   const other = sites.find((s) => s.kind !== point.site.kind || s.shape.resultType !== point.site.shape.resultType);
   return other ? `it is a helper whose lines ${line} and ${other.call.loc!.start.line} ask for different things.` : undefined;
-}
-
-/** The shape a point's own halves take: what it carries of its own (`xThenN` takes it), not what the helper carries. */
-function withOwn(shape: SplitShape, own: SplitShape['carried']): SplitShape {
-  const { carried: _, ...rest } = shape;
-  return own ? { ...rest, carried: own } : rest;
 }
 
 /** One point's `xThenN` and what `xResult` does to go on from it. */

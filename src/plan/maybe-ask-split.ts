@@ -20,7 +20,7 @@ import type { CarriedLocal, PurityContext } from './helper-locals.ts';
 import { declaredBy } from './liveness.ts';
 import { planPoint, pointQuestions, readsCapabilities, requestNamesOf, statementSpan, type PointPlan, type Step } from './maybe-ask-point.ts';
 import { asked, bodyEdits, multilineLiterals, questionEdits, renamed, semicolon, withContext, type PointEdits } from './maybe-ask-request.ts';
-import { assertedArgs, narrowedParams, narrowedParamsText, passedOn, thenCall } from './maybe-ask-through.ts';
+import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, thenCall } from './maybe-ask-through.ts';
 import { paramNames, paramsProblem } from './param-patterns.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { callersProblem, CARRIED, declarationOf, namesOf, paramsUsed, shapeCalls, type HelperSplit, type Holder } from './split-helper.ts';
@@ -40,12 +40,12 @@ export function maybeAskSplit(
   const helper = splitHelperChecks(source, fn, site, calls, purity);
   if (typeof helper === 'string') return helper;
   const { holder, valueType } = helper;
-  const point = planPoint({ source, fn, holder, types, purity, others: [], questions: new Set() }, site);
+  const point = planPoint({ source, fn, holder, types, purity, others: [], questions: new Set(), carries: false }, site);
   if (typeof point === 'string') return point;
   const typeWhy = typesProblem(point, valueType, types);
   if (typeWhy) return typeWhy;
   const shape = pointShape(source, fn, holder, [point], valueType, types !== undefined);
-  const own = point.prefix.carried.length > 0 ? carriedShape(point.prefix.carried, types !== undefined).value : undefined;
+  const own = pointCarried(point, types !== undefined)?.value;
   const at = questionEdits(
     source,
     fn,
@@ -100,9 +100,11 @@ export function pointShape(
   const params = argumentParams(fn).map(paramNames);
   const requestNames = requestNamesOf(source, fn, points);
   const resultNames = new Set(points.flatMap((p) => [...p.resultNames]));
-  const own = point.prefix.carried.length > 0 ? carriedShape(point.prefix.carried, typed) : undefined;
+  const own = pointCarried(point, typed);
   const handedOn = point.handedOn && { value: CARRIED, ...(point.handedOn.type !== undefined ? { type: point.handedOn.type } : {}) };
-  const shown = carried ?? own ?? handedOn;
+  // Its own carried locals are the value its result half destructures; beside the inner helper's, the type says both.
+  const mine = own && { ...carriedShape(point.prefix.carried, typed), ...(own.type !== undefined ? { type: own.type } : {}) };
+  const shown = carried ?? mine ?? handedOn;
   return {
     kind: point.site.kind!,
     resultType: point.resultType,
@@ -135,6 +137,26 @@ export function pointRequest(
     : '';
   return { passedOn: passedOn(point.answer, request.text, then, semicolon(source, fn, point.statement), point.thenAwaits, own) };
 }
+
+/**
+ * What the request half returns beside the question at a point (`{ found }`, `{ at: 2, found }`),
+ * with what the inner helper returned beside its own (`mrtrCarried: mrtrOutcome.carried`), and
+ * its type in a typed file; undefined when nothing.
+ */
+export function pointCarried(point: PointPlan, typed: boolean, at?: number): { value: string; type?: string } | undefined {
+  const inner = point.handedOn && (at !== undefined || point.prefix.carried.length > 0) ? point.handedOn : undefined;
+  const fields = [
+    ...(at !== undefined ? [{ name: AT, value: `${AT}: ${at}`, type: `${at}` }] : []),
+    ...point.prefix.carried.map((c) => ({ name: c.name, value: c.name, type: c.typeText })),
+    ...(inner ? [{ name: CARRIED, value: `${CARRIED}: ${OUTCOME}.carried`, type: inner.type }] : []),
+  ];
+  if (fields.length === 0) return undefined;
+  const value = `{ ${fields.map((f) => f.value).join(', ')} }`;
+  return typed ? { value, type: `{ ${fields.map((f) => `${f.name}: ${f.type}`).join('; ')} }` } : { value };
+}
+
+/** The carried field that says which of several points asked (maybe-ask-points.ts). */
+export const AT = 'at';
 
 /** The point's own carried locals as the request half hands them to `xThen` (`{ found }`). */
 function carriedValue(point: PointPlan): string {
@@ -234,14 +256,14 @@ export function goingOn(
   const promised = (async: boolean) => (returnType && async ? `Promise<${returnType}>` : returnType);
   const narrowed = types ? narrowedParams(fn, path) : new Set<string>();
   // `xThen` takes this helper's own carried locals: `xResult` hands it what the handler kept.
-  const own = shape.carried !== undefined && shape.carried.value !== CARRIED;
+  const own = point.prefix.carried.length > 0;
   const call = withCarriedArg(thenCall(holder.name, point.thenArgs, holder.method, narrowed, suffix), own && CARRIED);
   // `xResult` derives again what the inner result call reads, and takes out of the carried locals those it passes.
   const again = neededBy(prefix.statements, wrapReadsOf(point));
   const taken = prefix.carried.filter((c) => wrapReadsOf(point).has(c.name)).map((c) => c.name);
   return {
     result: {
-      params: ((params) => (own ? withCarried(params, shape, types !== undefined) : params))(
+      params: ((params) => (own ? withCarried(params, { ...shape, carried: carriedShape(prefix.carried, types !== undefined) }, types !== undefined) : params))(
         narrowedParamsText(source, fn, thenUsed, value, narrowed, { names: thenReads, typed: types !== undefined }),
       ),
       ...(returnType ? { returnType: promised(awaits.then)! } : {}),
