@@ -112,26 +112,25 @@ function pointsProblem(sites: readonly LegacySite[], outlines: readonly Outline[
       o,
       outlines.find((x) => x !== o)!,
     );
-    const how = /loop or a switch/.test(o.why)
-      ? `line ${o.line} in a loop or a switch`
-      : `line ${o.line} ${o.why.replace(/^whose request is /, '').replace(/\.$/, '')}`;
-    return `it is a helper whose ${TWO_POINTS} ${first} and ${second}${through}, ${how}.`;
+    const which = o.line === first ? 'the first' : 'the second';
+    const how = /loop or a switch/.test(o.why) ? `${which} in a loop or a switch` : `${which} ${o.why.replace(/^whose request is /, '').replace(/\.$/, '')}`;
+    return `it is a helper whose lines ${first} and ${second} ${TWO_POINTS} (${how})${through}.`;
   }
   for (const [i, a] of outlines.entries())
     for (const b of outlines.slice(i + 1)) {
       if ('why' in a || 'why' in b || exclusive(a.path, b.path)) continue;
       const [first, second] = ordered(a, b);
-      return `it is a helper whose ${TWO_POINTS} ${first} and ${second}${through}, ${ONE_PATH}.`;
+      return `it is a helper whose lines ${first} and ${second} ${TWO_POINTS} (${ONE_PATH})${through}.`;
     }
   return undefined;
 }
 
-const TWO_POINTS = 'one call may ask at lines';
-const ONE_PATH = 'one after the other';
+const TWO_POINTS = 'may both ask';
+const ONE_PATH = 'not in two branches of one if';
 
-/** The two lines a reason says one call may ask at, and how (`one after the other`, `line 27 in a loop or a switch`): a marker names them. */
+/** The two lines a reason says one call may both ask at, and how (`not in two branches of one if`, `the first in a loop or a switch`): a marker names them. */
 export function pointsOneCallReaches(why: string): { first: string; second: string; how: string } | undefined {
-  const found = new RegExp(`${TWO_POINTS} (\\d+) and (\\d+)(?: through \`[^\`]*\`)?, ([^.]*)\\.$`).exec(why);
+  const found = new RegExp(`lines (\\d+) and (\\d+) ${TWO_POINTS} \\(([^)]*)\\)`).exec(why);
   return found ? { first: found[1]!, second: found[2]!, how: found[3]! } : undefined;
 }
 
