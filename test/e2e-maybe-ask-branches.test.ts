@@ -2,11 +2,12 @@
 // from the argument, a fallback or a search (logged: it runs once), and checks the argument and
 // the folder found against the client's roots at two points, one in each branch, through a check
 // that answers without asking when the client declares no roots; another tool asks the check
-// itself. Migrated, the helper's request half says which point asked (`carried.at`, beside the
-// folder found) and its result half goes on from that point. Run through the real client, the
-// migrated server gives the original's results, asks its questions and does its work once each,
-// on both eras: each branch asking, the fallback answering without asking, roots that deny the
-// folder, and a client without roots.
+// itself, and a wrapper asks through the helper with a label of its own (logged: it runs once).
+// Migrated, the helper's request half says which point asked (`carried.at`, beside the folder
+// found) and its result half goes on from that point; the wrapper's label travels beside that.
+// Run through the real client, the migrated server gives the original's results, asks its
+// questions and does its work once each, on both eras: each branch asking, the fallback
+// answering without asking, roots that deny the folder, and a client without roots.
 import { describe, expect, it } from 'vitest';
 import type { ClientScript, Era, ToolCall } from './support/harness.ts';
 import { expectSameOnBothEras, runLogged, texts, type LoggingServer } from './support/logged-run.ts';
@@ -27,6 +28,7 @@ export function createServer(log: string[]): McpServer {
   'src/shared/store.ts': `// The folders on disk: each effect is logged.
 export interface Store {
   search(): string | undefined;
+  label(text: string): string;
   note(text: string): void;
   list(folder: string): Promise<string[]>;
 }
@@ -36,6 +38,10 @@ export function createStore(log: string[]): Store {
     search() {
       log.push('search');
       return '/srv/found';
+    },
+    label(text) {
+      log.push(\`label:\${text}\`);
+      return text.toUpperCase();
     },
     note(text) {
       log.push(\`note:\${text}\`);
@@ -106,10 +112,16 @@ export async function resolveFolder(
   store.note(\`resolved:\${chosen}\`);
   return { folder: chosen, files };
 }
+
+export async function labelledFolder(server: McpServer, store: Store, label: string, folder: string | undefined): Promise<string> {
+  const tag = store.label(label);
+  const resolved = await resolveFolder(server, store, folder, undefined);
+  return \`\${tag} \${resolved.folder}\`;
+}
 `,
   'src/tools.ts': `import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { isAllowedFolder, resolveFolder } from './shared/folders.js';
+import { isAllowedFolder, labelledFolder, resolveFolder } from './shared/folders.js';
 import type { Store } from './shared/store.js';
 
 export function registerTools(server: McpServer, store: Store): void {
@@ -122,6 +134,10 @@ export function registerTools(server: McpServer, store: Store): void {
       return { content: [{ type: 'text', text: \`\${resolved.folder}: \${resolved.files.join(', ')}\` }] };
     },
   );
+
+  server.registerTool('label_folder', { inputSchema: z.object({ label: z.string(), folder: z.string().optional() }) }, async ({ label, folder }) => {
+    return { content: [{ type: 'text', text: await labelledFolder(server, store, label, folder) }] };
+  });
 
   server.registerTool('check_folder', { inputSchema: z.object({ folder: z.string() }) }, async ({ folder }) => {
     const allowed = await isAllowedFolder(server, folder);
@@ -137,6 +153,8 @@ const CALLS: ToolCall[] = [
   { name: 'list_folder', arguments: { fallback: '/srv/fallback' } },
   { name: 'list_folder', arguments: { folder: 'app' } },
   { name: 'check_folder', arguments: { folder: '/srv/app' } },
+  { name: 'label_folder', arguments: { label: 'app', folder: '/srv/app' } },
+  { name: 'label_folder', arguments: { label: 'found' } },
 ];
 
 const pair = migratedPair<LoggingServer>('maybe-ask-branches-', PROJECT);
@@ -231,6 +249,24 @@ describe('a helper that may ask at one of two points, one in each branch of an i
         "      const mrtrAnswer = mrtr.value('resolved', 'roots', (answer: ListRootsResult) => resolveFolderResult(answer, store, folder, mrtr.locals<{ mrtrCarried: { at: 1 } | { at: 2; found: string } }>().mrtrCarried));",
       ].join('\n'),
     );
+    // A wrapper with a local of its own that runs once: it travels beside what the helper carries.
+    expect(folders).toContain(
+      [
+        'export async function labelledFolderRequest(server: McpServer, store: Store, label: string, folder: string | undefined, mrtrCtx: ServerContext): Promise<{ ask: InputRequest; carried: { tag: string; mrtrCarried: { at: 1 } | { at: 2; found: string } } } | { value: string }> {',
+        '  const tag = store.label(label);',
+        '  const mrtrOutcome = await resolveFolderRequest(server, store, folder, undefined, mrtrCtx);',
+        "  return 'ask' in mrtrOutcome ? { ...mrtrOutcome, carried: { tag, mrtrCarried: mrtrOutcome.carried } } : { value: labelledFolderThen(mrtrOutcome.value, { tag }) };",
+        '}',
+        '',
+        'export async function labelledFolderResult(mrtrAnswer: ListRootsResult, store: Store, folder: string | undefined, mrtrCarried: { tag: string; mrtrCarried: { at: 1 } | { at: 2; found: string } }): Promise<string> {',
+        '  return labelledFolderThen(await resolveFolderResult(mrtrAnswer, store, folder, mrtrCarried.mrtrCarried), mrtrCarried);',
+        '}',
+        '',
+        'export function labelledFolderThen(resolved: Awaited<ReturnType<typeof resolveFolderResult>>, { tag }: { tag: string }): string {',
+        '  return `${tag} ${resolved.folder}`;',
+        '}',
+      ].join('\n'),
+    );
     for (const file of [folders, tools]) expect(file).not.toMatch(/@mrtr-todo/);
   });
 
@@ -248,13 +284,17 @@ describe('a helper that may ask at one of two points, one in each branch of an i
       '/srv/fallback: ',
       'Not an absolute folder: app',
       '/srv/app is allowed',
+      'APP /srv/app',
+      'FOUND /srv/found',
     ]);
     // The fallback and the relative folder are decided without asking.
-    expect(original.questions).toEqual([ROOTS_LIST, ROOTS_LIST, ROOTS_LIST]);
+    expect(original.questions).toEqual(Array.from({ length: 5 }, () => ROOTS_LIST));
     expect(original.log).toEqual([
       ...['note:argument:/srv/app', 'list:/srv/app', 'note:resolved:/srv/app', 'note:listed:/srv/app'],
       ...['search', 'list:/srv/found', 'note:resolved:/srv/found', 'note:listed:/srv/found'],
       ...['note:resolved:/srv/fallback', 'note:listed:/srv/fallback'],
+      ...['label:app', 'note:argument:/srv/app', 'list:/srv/app', 'note:resolved:/srv/app'],
+      ...['label:found', 'search', 'list:/srv/found', 'note:resolved:/srv/found'],
     ]);
     await expectSameOnBothEras(original, await load('migrated'), run(ALLOWING, true));
     // A client that declares no roots is not asked: each point goes on with the default root.
@@ -272,9 +312,11 @@ describe('a helper that may ask at one of two points, one in each branch of an i
       '/srv/fallback: ',
       'Not an absolute folder: app',
       '/srv/app is not allowed',
+      'Outside the allowed roots: /srv/app',
+      'The folder found is outside the allowed roots: /srv/found',
     ]);
-    expect(original.questions).toEqual([ROOTS_LIST, ROOTS_LIST, ROOTS_LIST]);
-    expect(original.log).toEqual(['search', 'note:resolved:/srv/fallback', 'note:listed:/srv/fallback']);
+    expect(original.questions).toEqual(Array.from({ length: 5 }, () => ROOTS_LIST));
+    expect(original.log).toEqual(['search', 'note:resolved:/srv/fallback', 'note:listed:/srv/fallback', 'label:app', 'label:found', 'search']);
     await expectSameOnBothEras(original, await load('migrated'), run(DENYING, true));
   });
 });
