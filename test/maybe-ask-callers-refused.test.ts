@@ -91,7 +91,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
       '  return await load(fallback);',
     ].join('\n');
     expect(await markerOf('server: McpServer, target: string, strict: boolean', body, 'server, target, true')).toBe(
-      '`openWorkspace()` is not split: its lines 20 and 24 may both ask (not in two bran… — change that, then run again',
+      '`openWorkspace()` is not split: its lines 20 and 24 both ask, not in two branches… — change that, then run again',
     );
   });
 

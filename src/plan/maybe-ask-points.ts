@@ -102,7 +102,7 @@ function exiting(outlines: readonly Placed[]): Set<Statement> {
   return new Set(outlines.flatMap((o) => (o.guarded ? [] : [o.statement])));
 }
 
-/** Why the points cannot be told apart by the branch that reaches each: one in a loop, or two on one path. */
+/** Why the points cannot be told apart by the branch that reaches each: one in a loop, or two not in two branches of one if. */
 function pointsProblem(sites: readonly LegacySite[], outlines: readonly Outline[]): string | undefined {
   const through = sites[0]!.via ? ` through \`${sites[0]!.via.helper}()\`` : '';
   const ordered = (a: Outline, b: Outline) => (a.line < b.line ? [a.line, b.line] : [b.line, a.line]);
@@ -112,26 +112,31 @@ function pointsProblem(sites: readonly LegacySite[], outlines: readonly Outline[
       o,
       outlines.find((x) => x !== o)!,
     );
-    const which = o.line === first ? 'the first' : 'the second';
-    const how = /loop or a switch/.test(o.why) ? `${which} in a loop or a switch` : `${which} ${o.why.replace(/^whose request is /, '').replace(/\.$/, '')}`;
-    return `it is a helper whose lines ${first} and ${second} ${TWO_POINTS} (${how})${through}.`;
+    const which = o.line === first ? 'first' : 'second';
+    return `it is a helper whose lines ${first} and ${second} ${BOTH}, ${which} ${/loop or a switch/.test(o.why) ? IN_LOOP : IN_EXPRESSION}${through}.`;
   }
   for (const [i, a] of outlines.entries())
     for (const b of outlines.slice(i + 1)) {
       if ('why' in a || 'why' in b || exclusive(a.path, b.path)) continue;
       const [first, second] = ordered(a, b);
-      return `it is a helper whose lines ${first} and ${second} ${TWO_POINTS} (${ONE_PATH})${through}.`;
+      return `it is a helper whose lines ${first} and ${second} ${BOTH}, ${ONE_PATH}${through}.`;
     }
   return undefined;
 }
 
-const TWO_POINTS = 'may both ask';
-const ONE_PATH = 'not in two branches of one if';
+const BOTH = 'both ask';
+const ONE_PATH = 'not in two branches';
+const IN_LOOP = 'in a loop';
+const IN_EXPRESSION = 'in an expression';
 
-/** The two lines a reason says one call may both ask at, and how (`not in two branches of one if`, `the first in a loop or a switch`): a marker names them. */
-export function pointsOneCallReaches(why: string): { first: string; second: string; how: string } | undefined {
-  const found = new RegExp(`lines (\\d+) and (\\d+) ${TWO_POINTS} \\(([^)]*)\\)`).exec(why);
-  return found ? { first: found[1]!, second: found[2]!, how: found[3]! } : undefined;
+/** What a marker names of two points one call may both reach: their lines, how they lie, and what would let them split. */
+export function pointsOneCallReaches(why: string): { first: string; second: string; how: string; fix: string } | undefined {
+  const found = new RegExp(`lines (\\d+) and (\\d+) ${BOTH}, (.*?)(?: through \`[^\`]*\`)?\\.$`).exec(why);
+  if (!found) return undefined;
+  const how = found[3]!;
+  const fix =
+    how === ONE_PATH ? 'put them in two branches of one if' : how.endsWith(IN_LOOP) ? 'ask once, before the loop' : 'await it in a statement of its own';
+  return { first: found[1]!, second: found[2]!, how, fix };
 }
 
 /** Whether no run reaches both points: their ways part in the two branches of one if. */

@@ -823,9 +823,9 @@ export const REFUSAL_CODES = {
         next: HELPER_NEXT,
       },
       unsplittablePoints: {
-        marker: '`{{stuck}}()` asks at lines {{first}} and {{second}} ({{how}}) — {{step}}',
+        marker: '`{{stuck}}()` asks at lines {{first}} and {{second}} ({{how}}) — {{fix}}',
         reason: `${IN_HELPER} {{why}}`,
-        next: HELPER_NEXT,
+        next: '{{fix}}, so that one call asks at one of them; or {{step}} (or inline `{{helper}}` into the handlers); then run the codemod again.',
       },
       dispatchBlocked: {
         marker: '`{{helper}}()` asks; the dispatch {{call}} (line {{line}}) cannot resume it — {{fix}}',
