@@ -11,7 +11,8 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseFile } from '../src/analyse/analyse-file.ts';
 import { markersInComment } from '../src/analyse/markers.ts';
-import { scanAnalysis } from '../src/report/check-findings.ts';
+import { findingsForFile, scanAnalysis, scanSource } from '../src/report/check-findings.ts';
+import type { RunSite } from '../src/engine/run.ts';
 import { isCheckReport } from '../src/report/check-output.ts';
 import { buildCheckReport, CHECK_FORMATS, type CheckReport } from '../src/report/formats/check-report.ts';
 import { formatCheckReport } from '../src/report/formats/index.ts';
@@ -69,6 +70,67 @@ async function check(root: string, ...args: string[]): Promise<CliRun> {
 }
 
 // --- sample sources -----------------------------------------------------------------------------
+
+/** The same connection kept across two calls of a helper that asks. */
+const NOT_JSON_HELPER_SERVER = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+class Connection {
+  constructor(readonly url: string) {}
+  async send(text: string): Promise<string> {
+    return \`\${this.url}: \${text}\`;
+  }
+}
+
+async function connect(): Promise<Connection> {
+  return new Connection('https://example.test');
+}
+
+async function confirm(ctx: ServerContext, message: string): Promise<boolean> {
+  const answer = await ctx.mcpReq.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return answer.action === 'accept';
+}
+
+export const server = new McpServer({ name: 'notes', version: '1.0.0' });
+
+server.registerTool('send', { description: 'Send a note', inputSchema: z.object({ text: z.string() }) }, async ({ text }, ctx) => {
+  const connection = await connect();
+  const first = await confirm(ctx, 'Send?');
+  if (!first) return { content: [{ type: 'text', text: 'kept' }] };
+  const second = await confirm(ctx, 'Really send?');
+  if (!second) return { content: [{ type: 'text', text: 'kept' }] };
+  return { content: [{ type: 'text', text: await connection.send(text) }] };
+});
+`;
+
+/** A handler that keeps a connection (a class instance, not JSON) across two questions. */
+const NOT_JSON_LOCAL_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+class Connection {
+  constructor(readonly url: string) {}
+  async send(text: string): Promise<string> {
+    return \`\${this.url}: \${text}\`;
+  }
+}
+
+async function connect(): Promise<Connection> {
+  return new Connection('https://example.test');
+}
+
+export const server = new McpServer({ name: 'notes', version: '1.0.0' });
+
+server.registerTool('send', { description: 'Send a note', inputSchema: z.object({ text: z.string() }) }, async ({ text }, ctx) => {
+  const connection = await connect();
+  if (text.length === 0) {
+    const first = await ctx.mcpReq.elicitInput({ message: 'Text?', requestedSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+    if (first.action !== 'accept') return { content: [{ type: 'text', text: 'cancelled' }] };
+  }
+  const second = await ctx.mcpReq.elicitInput({ message: 'Send?', requestedSchema: { type: 'object', properties: {} } });
+  if (second.action !== 'accept') return { content: [{ type: 'text', text: 'kept' }] };
+  return { content: [{ type: 'text', text: await connection.send(text) }] };
+});
+`;
 
 /** A v2 server: one tool that elicits (migratable), and an oninitialized hook asking for roots (refused). */
 const LEGACY_SERVER = `import { McpServer } from '@modelcontextprotocol/server';
@@ -185,6 +247,55 @@ describe('mrtr-codemod check', () => {
       errors: 0,
       byRule: { 'mrtr-todo/closure': 1, 'mrtr-todo/no-request-to-answer': 1 },
       exitCode: 1,
+    });
+  });
+
+  it('after migrate refuses what a lint cannot see (a local that is not JSON), check prints what the summary promised', async () => {
+    const root = await tree({ 'src/server.ts': NOT_JSON_LOCAL_SERVER });
+    // A lint takes every carried local for JSON: both requests read as migratable.
+    const before = JSON.parse((await check(root, '--format', 'json', 'src')).stdout) as CheckReport;
+    expect(before.summary).toMatchObject({ findings: 2, fixable: 2 });
+    const migrated = await cli(root, 'migrate', 'src');
+    expect(migrated.stdout).toContain(
+      'Work through the 2 findings `mrtr-codemod check src` will then report (1 mrtr-todo/blocked-by-sibling, 1 mrtr-todo/unserialisable-local)',
+    );
+    const text = await readFile(path.join(root, 'src/server.ts'), 'utf8');
+    const lineOf = (needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
+    const result = await check(root, '--format', 'json', 'src');
+    const report = JSON.parse(result.stdout) as CheckReport;
+    // Each site is one finding with the marker migrate wrote above it, under the marker's code,
+    // not a marker plus a request the lint would call fixable.
+    expect(report.findings.map((f) => [f.line, f.ruleId, f.markerLine])).toEqual([
+      [lineOf("message: 'Text?'"), 'mrtr-todo/unserialisable-local', lineOf('@mrtr-todo(unserialisable-local)')],
+      [lineOf("message: 'Send?'"), 'mrtr-todo/blocked-by-sibling', lineOf('@mrtr-todo(blocked-by-sibling)')],
+    ]);
+    expect(report.findings[0]!.message).toContain('`connection` (line 18) is not JSON');
+    expect(report.summary).toMatchObject({
+      findings: 2,
+      fixable: 0,
+      byRule: { 'mrtr-todo/blocked-by-sibling': 1, 'mrtr-todo/unserialisable-local': 1 },
+    });
+  });
+
+  it('a helper kept whole because its one caller keeps a local that is not JSON: the markers name the local', async () => {
+    const root = await tree({ 'src/server.ts': NOT_JSON_HELPER_SERVER });
+    const migrated = await cli(root, 'migrate', 'src');
+    expect(migrated.stdout).toContain(
+      'Work through the 3 findings `mrtr-codemod check src` will then report (1 mrtr-todo/blocked-by-sibling, 1 mrtr-todo/in-helper, 1 mrtr-todo/unserialisable-local)',
+    );
+    const text = await readFile(path.join(root, 'src/server.ts'), 'utf8');
+    // confirm() could be split: the handler is what fails, so no via-helper marker sends the
+    // reader to rewrite the helper, and the sibling's marker points at a marker that is there.
+    expect(text.split('\n').flatMap((line, i) => (line.includes('@mrtr-todo') ? [`${i + 1}: ${line.trim()}`] : []))).toEqual([
+      '16: // @mrtr-todo(in-helper): `confirm()` asks here, and tool:send calling it could not be migrated — see the marker there',
+      '25: // @mrtr-todo(unserialisable-local): `connection` (line 24) is not JSON — --idempotent connect if safe to rerun, to make it again',
+      '28: // @mrtr-todo(blocked-by-sibling): left whole: `confirm(…)` (line 26) is refused (unserialisable-local) — fix that first (its marker)',
+    ]);
+    const report = JSON.parse((await check(root, '--format', 'json', 'src')).stdout) as CheckReport;
+    expect(report.summary).toMatchObject({
+      findings: 3,
+      fixable: 0,
+      byRule: { 'mrtr-todo/blocked-by-sibling': 1, 'mrtr-todo/in-helper': 1, 'mrtr-todo/unserialisable-local': 1 },
     });
   });
 
@@ -459,6 +570,42 @@ describe('check formats on one tree', () => {
 // --- units: markers, escaping, SARIF with errors --------------------------------------------------
 
 describe('check building blocks', () => {
+  it("a handler's marker speaks for its later sites, under its own code (one marker per handler and reason)", async () => {
+    const text = [
+      "server.registerTool('sync', {}, async (ctx) => {",
+      '  const connection = await openConnection();',
+      '  // @mrtr-todo(untyped-local): `connection` (line 2) may not be JSON (and 1 more below) — --idempotent openConnection if safe to rerun',
+      "  const project = await pickProject(ctx, connection, 'Project?');",
+      "  const team = await pickTeam(ctx, connection, 'Team?');",
+      '  return { content: [] };',
+      '});',
+      "server.registerTool('plain', {}, async (ctx) => {",
+      "  const team = await pickTeam(ctx, undefined, 'Team?');",
+      '  return { content: [] };',
+      '});',
+      '',
+    ].join('\n');
+    const site = (line: number, handler: string): RunSite => ({
+      file: 'src/tools.ts',
+      line,
+      column: 23,
+      kind: 'elicit',
+      handler,
+      status: 'marked',
+      code: 'via-helper',
+      reason: 'this handler reaches a server→client request through a helper',
+    });
+    const scan = await scanSource(text, 'src/tools.ts');
+    // A lint sees via-helper where migrate, with the types, saw a local that may not be JSON.
+    const findings = findingsForFile('src/tools.ts', [site(4, 'tool:sync'), site(5, 'tool:sync'), site(9, 'tool:plain')], scan);
+    expect(findings.map((f) => [f.line, f.ruleId, f.markerLine])).toEqual([
+      [4, 'mrtr-todo/untyped-local', 3],
+      [5, 'mrtr-todo/untyped-local', 3],
+      [9, 'mrtr-todo/via-helper', undefined],
+    ]);
+    expect(findings[1]!.message).toContain('`connection` (line 2) may not be JSON');
+  });
+
   it("scans a file from the run's analysis: every marker line, and each site's statement just below its marker", () => {
     let sites = 0;
     for (const name of ['handler-by-name/output.ts', 'helper-chain-refused/output.ts', 'javascript-server/output.mjs']) {

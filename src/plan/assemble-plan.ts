@@ -112,7 +112,8 @@ function handOnContexts(file: FilePlanning, outcomes: Outcomes): { edits: Edit[]
 }
 
 /** The edits of the helpers split, and the report line of each; a helper left whole is marked with the chain. */
-function applySplits(file: FilePlanning, { abandoned }: Outcomes): Edit[] {
+function applySplits(file: FilePlanning, outcomes: Outcomes): Edit[] {
+  const { abandoned } = outcomes;
   const edits: Edit[] = [];
   for (const { site, chain, split, external } of file.splits) {
     // A function here that calls another module's helper: its call is marked if it stays whole.
@@ -126,7 +127,8 @@ function applySplits(file: FilePlanning, { abandoned }: Outcomes): Edit[] {
       continue;
     }
     if (abandoned.has(split.name)) {
-      markHelper(file, site, chain, undefined);
+      // A handler refused for a reason of its own is marked with it: via-helper would name the wrong blocker.
+      markHelper(file, site, chain, undefined, (handler) => outcomes.byHandler.get(handler)?.result instanceof Refusal);
       continue;
     }
     edits.push(split.edit);

@@ -261,7 +261,13 @@ export function quotedNode(source: string, node: Node): string {
  * every call that reaches it from a handler are marked, naming the chain. `why` it cannot be
  * split; undefined when it could, but a handler that calls it could not be migrated.
  */
-export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperChain, why: string | undefined): void {
+export function markHelper(
+  file: FilePlanning,
+  site: LegacySite,
+  chain: HelperChain,
+  why: string | undefined,
+  refusedOnItsOwn: (handler: HandlerSite) => boolean = () => false,
+): void {
   const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
   const reaching = { helper: chain.helper, handlers: ids.join(', '), reach: ids.length === 1 ? 'reaches' : 'reach', step: helperStep(site.kind ?? 'elicit') };
   // Reached only through a command dispatch that could have resumed but for its handler: that says more than the helper's form.
@@ -282,7 +288,7 @@ export function markHelper(file: FilePlanning, site: LegacySite, chain: HelperCh
         ? refuse('in-helper', 'callerNotMigrated', reaching)
         : unsplittable(reaching, why),
   );
-  markReaching(file, site, chain);
+  markReaching(file, site, { ...chain, reaching: chain.reaching.filter((r) => !refusedOnItsOwn(r.handler)) });
 }
 
 /** A helper that cannot be split, its marker naming the try statement that keeps it whole when the reason is that try. */

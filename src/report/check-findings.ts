@@ -1,10 +1,13 @@
 // What `check` finds in one file: the sites the codemod reports for it, each merged with its own
 // marker comment, and the other markers of its comments.
 //
-// A refused site and its own marker (same code, in the comment lines just above the site's
-// statement, where migrate writes it) are one finding, reported at the site with the marker's
-// words. A marker stays after its legacy call is gone, so every file that mentions one is
-// scanned, not only those the prefilter passes. `@mrtr-note` comments are guidance, not findings.
+// A refused site and its own marker (in the comment lines just above the site's statement, where
+// migrate writes it) are one finding, reported at the site with the marker's words. The marker
+// speaks for its handler's later sites too (one marker per handler and reason). Its code wins
+// over the site's: migrate asked the checker what a lint does not (is a carried local JSON?),
+// so after a migration `check` reports what the next `migrate` says it would. A marker stays
+// after its legacy call is gone, so every file that mentions one is scanned, not only those the
+// prefilter passes. `@mrtr-note` comments are guidance, not findings.
 import type { Comment } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { markersByLines, markersInComment, type MarkerComment } from '../analyse/markers.ts';
@@ -82,7 +85,18 @@ export function findingsForFile(file: string, sites: readonly RunSite[], scan: F
   const markers = scan?.markers ?? [];
   const used = new Set<MarkerComment>();
   const ordered = [...sites].sort((a, b) => a.line - b.line || a.column - b.column);
-  const findings = ordered.map((site) => (site.status === 'migrated' ? legacyFinding(file, site) : todoFinding(file, site, markers, scan, used)));
+  const handlerMarker = new Map<string, MarkerComment>();
+  const atPlace = new Map<string, number>();
+  for (const site of ordered) atPlace.set(`${site.line}:${site.column}`, (atPlace.get(`${site.line}:${site.column}`) ?? 0) + 1);
+  const findings = ordered.map((site) => {
+    const own = ownMarker(site, ordered, markers, scan);
+    // A call reported under two codes is two findings already: neither takes another's marker.
+    const alone = atPlace.get(`${site.line}:${site.column}`) === 1;
+    const marker = own ?? (alone && site.handler !== undefined ? handlerMarker.get(site.handler) : undefined);
+    if (own && site.handler !== undefined) handlerMarker.set(site.handler, own);
+    if (site.status === 'migrated' && !marker) return legacyFinding(file, site);
+    return todoFinding(file, site, markers, marker, used);
+  });
   for (const marker of markers) if (!used.has(marker)) findings.push(markerFinding(file, marker));
   return findings;
 }
@@ -101,11 +115,15 @@ function legacyFinding(file: string, site: RunSite): Finding {
   };
 }
 
-/** A site the codemod refuses, merged with its marker (which it adds to `used`) when the marker is written. */
-function todoFinding(file: string, site: RunSite, markers: readonly MarkerComment[], scan: FileScan | undefined, used: Set<MarkerComment>): Finding {
-  const code = site.code ?? 'unspecified';
-  const marker = code === 'server-elsewhere' ? fileMarker(markers, code, used) : ownMarker(site, code, markers, scan);
+/**
+ * A site the codemod refuses (or a lint takes for migratable under a marker migrate wrote),
+ * merged with the marker that speaks for it (added to `used`), whose code it takes.
+ */
+function todoFinding(file: string, site: RunSite, markers: readonly MarkerComment[], covering: MarkerComment | undefined, used: Set<MarkerComment>): Finding {
+  const siteCode = site.code ?? 'unspecified';
+  const marker = siteCode === 'server-elsewhere' ? fileMarker(markers, siteCode, used) : covering;
   if (marker) used.add(marker);
+  const code = marker?.code ?? siteCode;
   // server-elsewhere is a file-level report (line 1): the marker says where it really is.
   const at = marker && code === 'server-elsewhere' ? marker : site;
   return {
@@ -115,7 +133,7 @@ function todoFinding(file: string, site: RunSite, markers: readonly MarkerCommen
     ruleId: `${TODO_RULE_PREFIX}${code}`,
     severity: 'error',
     // The run's own words are the full explanation; the marker's line is their short form.
-    message: site.reason !== undefined ? todoMessage(site.reason, site.next) : todoMessage(marker?.reason ?? '', marker?.next),
+    message: site.reason !== undefined && code === siteCode ? todoMessage(site.reason, site.next) : todoMessage(marker?.reason ?? '', marker?.next),
     ...docsOf(code),
     ...(code === 'server-elsewhere' ? {} : siteWhere(site)),
     ...(marker ? { markerLine: marker.line } : {}),
@@ -148,13 +166,21 @@ function docsOf(code: string): Pick<Finding, 'docs'> {
   return isRefusalCode(code) ? { docs: refusalDocsUrl(code) } : {};
 }
 
-/** The todo marker with this code in the comment lines right above the site's statement. */
-function ownMarker(site: RunSite, code: string, markers: readonly MarkerComment[], scan: FileScan | undefined): MarkerComment | undefined {
+/**
+ * The todo marker in the comment lines right above the site's statement: of the site's code, or
+ * else one of a code no site of that statement has (migrate saw a reason this run does not).
+ */
+function ownMarker(site: RunSite, sites: readonly RunSite[], markers: readonly MarkerComment[], scan: FileScan | undefined): MarkerComment | undefined {
   if (!scan || markers.length === 0) return undefined;
-  const statementLine = scan.statementLine(site.line, site.column) ?? site.line;
+  const statementOf = (s: RunSite) => scan.statementLine(s.line, s.column) ?? s.line;
+  const statementLine = statementOf(site);
   let top = statementLine;
   while (top > 1 && scan.commentLines.has(top - 1)) top--;
-  return markers.find((m) => m.kind === 'todo' && m.code === code && m.line >= top && m.line < statementLine);
+  const above = markers.filter((m) => m.kind === 'todo' && m.line >= top && m.line < statementLine);
+  const same = above.find((m) => m.code === site.code);
+  if (same) return same;
+  const codesHere = new Set(sites.filter((s) => statementOf(s) === statementLine).map((s) => s.code));
+  return above.find((m) => m.code !== undefined && !codesHere.has(m.code));
 }
 
 function fileMarker(markers: readonly MarkerComment[], code: string, used: ReadonlySet<MarkerComment>): MarkerComment | undefined {
