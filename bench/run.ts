@@ -7,13 +7,16 @@
 // files, read them, prefilter, Babel-parse the candidates). Wall time, CPU time (user + system)
 // and peak RSS come from /usr/bin/time. Each repetition runs every command once, in turn (the
 // order reversed every other repetition), so drift in the machine's load falls on all of them
-// alike; ratios are taken within a repetition (command / that repetition's floor) and
-// reported as the median with their spread.
+// alike; ratios are taken within a repetition (command / that repetition's floor, and with
+// --baseline command / the same command of the other build) and reported as the median with
+// their spread. The repository-shaped corpus, whose commands take about a second, runs more
+// repetitions (--repo-reps): a tenth of a second is within its run-to-run spread.
 //
 // Options:
 //   --corpora synthetic,migrated,repo   which corpora (default all three; see bench/README.md)
 //   --files 10k        size of the synthetic corpus (and of its migrated copy)
 //   --reps 5           repetitions
+//   --repo-reps 15     repetitions on the repository-shaped corpus (default: 3 × --reps)
 //   --variants floor,check,migrate,migrate-no-types
 //   --baseline DIR     another build of the CLI (a folder with bin/ and dist/, e.g. the main
 //                      branch built) measured in the same run, interleaved: "before" and "after"
@@ -45,6 +48,7 @@ interface Args {
   corpora: CorpusName[];
   files: number;
   reps: number;
+  repoReps?: number;
   variants: Variant[];
   baseline?: string;
   scaling: number[];
@@ -84,6 +88,7 @@ function parseArgs(argv: string[]): Args {
     if (a === '--files') args.files = count(value());
     else if (a === '--corpora') args.corpora = value().split(',').filter(Boolean) as CorpusName[];
     else if (a === '--reps') args.reps = Math.max(1, Number(value()));
+    else if (a === '--repo-reps') args.repoReps = Math.max(1, Number(value()));
     else if (a === '--variants')
       args.variants = [
         'floor',
@@ -186,12 +191,25 @@ async function measure(commands: readonly Command[], cwd: string, reps: number):
 
 function table(rows: readonly Row[]): string {
   const floor = rows.find((r) => r.command.variant === 'floor')!;
-  const ratios = (row: Row, of: (s: Sample) => number | undefined) => row.samples.map((s, i) => (of(s) ?? NaN) / (of(floor.samples[i]!) ?? NaN));
+  const ratiosTo = (row: Row, to: Row, of: (s: Sample) => number | undefined) => row.samples.map((s, i) => (of(s) ?? NaN) / (of(to.samples[i]!) ?? NaN));
+  const ratios = (row: Row, of: (s: Sample) => number | undefined) => ratiosTo(row, floor, of);
+  // The same command of the other build (--baseline), measured in the same repetitions.
+  const beforeOf = (row: Row) => rows.find((r) => r.command.label === `${row.command.label} (before)`);
+  const compared = rows.some((row) => beforeOf(row));
   const lines = [
-    '| command | wall ms, median (min–max) | CPU ms, median (min–max) | peak RSS MiB, median (max) | x floor, wall: median (min–max) of paired runs | x floor, CPU |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    `| command | wall ms, median (min–max) | CPU ms, median (min–max) | peak RSS MiB, median (max) | x floor, wall: median (min–max) of paired runs | x floor, CPU |${compared ? ' x before, CPU: median (min–max) of paired runs | x before, peak RSS |' : ''}`,
+    `| --- | ---: | ---: | ---: | ---: | ---: |${compared ? ' ---: | ---: |' : ''}`,
   ];
   for (const row of rows) {
+    const before = beforeOf(row);
+    const cpuVsBefore = before
+      ? spread(
+          ratiosTo(row, before, (s) => s.cpuMs),
+          2,
+        )
+      : '';
+    const rssVsBefore = before ? fmt(median(ratiosTo(row, before, (s) => s.maxRssKiB)), 2) : '';
+    const vsBefore = compared ? ` ${cpuVsBefore} | ${rssVsBefore} |` : '';
     const cpu = row.samples.map((s) => s.cpuMs ?? NaN);
     const rss = row.samples.map((s) => (s.maxRssKiB ?? NaN) / 1024);
     const isFloor = row === floor;
@@ -210,7 +228,7 @@ function table(rows: readonly Row[]): string {
               ratios(row, (s) => s.cpuMs),
               2,
             )
-      } |`,
+      } |${vsBefore}`,
     );
   }
   return lines.join('\n');
@@ -258,9 +276,12 @@ async function corpusSection(corpus: Corpus, args: Args, cli: string): Promise<s
   const found = [await findingsLine(cli, corpus.dir, args.baseline ? 'after: ' : '')];
   if (args.baseline) found.push(await findingsLine(path.join(args.baseline, 'bin', 'mrtr-codemod.js'), corpus.dir, 'before: '));
   await runProcess([FLOOR, '.'], corpus.dir);
-  process.stderr.write(`${corpus.name}: ${commands.map((c) => c.label).join(', ')} × ${args.reps}`);
-  const rows = await measure(commands, corpus.dir, args.reps);
-  return [`### ${corpus.title}`, '', `Corpus: ${describeCorpus(corpus)}`, '', ...found.map((line) => `${line}  `), '', table(rows)].join('\n');
+  const reps = corpus.name === 'repo' ? (args.repoReps ?? args.reps * 3) : args.reps;
+  process.stderr.write(`${corpus.name}: ${commands.map((c) => c.label).join(', ')} × ${reps}`);
+  const rows = await measure(commands, corpus.dir, reps);
+  return [`### ${corpus.title}`, '', `Corpus: ${describeCorpus(corpus)} ${reps} paired runs.`, '', ...found.map((line) => `${line}  `), '', table(rows)].join(
+    '\n',
+  );
 }
 
 async function scalingSection(args: Args, cli: string): Promise<string> {

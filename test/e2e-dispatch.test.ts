@@ -11,9 +11,10 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
 import { checkoutScratch, putFile } from './support/scratch.ts';
 import { typecheck } from './support/typecheck.ts';
+import { expectSameOnBothEras, type LoggedRecording } from './support/logged-run.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 
 const JOBS = `import { McpServer } from '@modelcontextprotocol/server';
@@ -122,7 +123,7 @@ const script = (): ClientScript => ({
 const pair = migratedPair<ServerModule>('dispatch-', PROJECT);
 const { root, read, load } = pair;
 
-async function run(server: ServerModule, era: 'modern' | 'legacy'): Promise<Recording & { log: string[] }> {
+async function run(server: ServerModule, era: 'modern' | 'legacy'): Promise<LoggedRecording> {
   const log: string[] = [];
   const recording = await runCalls(() => server.createServer(log), era, CALLS, script());
   return { ...recording, log };
@@ -169,16 +170,7 @@ describe('job objects one handler dispatches to', () => {
     ]);
     expect(original.questions.map((q) => (q.params as { message: string }).message)).toEqual(['Deploy to prod?', 'Deploy to eu?']);
     expect(original.log).toEqual(['deploy:prod', 'deploy:staging', 'ping']);
-    const migrated = await load('migrated');
-    for (const era of ['modern', 'legacy'] as const) {
-      const again = await run(migrated, era);
-      expect({ era, results: again.results, questions: again.questions, log: again.log }).toEqual({
-        era,
-        results: original.results,
-        questions: original.questions,
-        log: original.log,
-      });
-    }
+    await expectSameOnBothEras(original, await load('migrated'), run);
   });
 });
 

@@ -6,9 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Client, type JSONRPCResultResponse } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transformSource } from '../src/transform.ts';
-import { connectManualOverStdio, runCallsOverStdio, type ClientScript, type Era, type Question, type Recording, type ToolCall } from './support/harness.ts';
+import {
+  connectManualOverStdio,
+  runCallsOverStdio,
+  stripMeta,
+  type ClientScript,
+  type Era,
+  type Question,
+  type Recording,
+  type ToolCall,
+} from './support/harness.ts';
 import { checkoutScratch } from './support/scratch.ts';
 
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/framework-tool-xmcp/input.ts');
@@ -52,6 +63,31 @@ function withoutElicitationId(questions: Question[]): Question[] {
     const { elicitationId: _id, ...rest } = params as Record<string, unknown>;
     return { method, params: rest };
   });
+}
+
+/**
+ * A 2025 client that answers each sampling request with `result` as given, unchecked: the SDK's
+ * client checks its own answers, so `result` replaces the checked one on the wire.
+ */
+async function callAnsweringSamplingWith(tool: string, call: ToolCall, result: unknown): Promise<unknown> {
+  const client = new Client({ name: 'unchecked-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  client.setRequestHandler('sampling/createMessage', () => SCRIPT.sample!({}));
+  const transport = new StdioClientTransport({ command: process.execPath, args: SERVER, env: { ...(process.env as Record<string, string>), XMCP_TOOL: tool } });
+  const sampling = new Set<unknown>();
+  const send = transport.send.bind(transport);
+  transport.send = (message) =>
+    send('result' in message && sampling.has(message.id) ? { ...message, result: result as JSONRPCResultResponse['result'] } : message);
+  await client.connect(transport);
+  const receive = transport.onmessage!;
+  transport.onmessage = (message) => {
+    if ('method' in message && message.method === 'sampling/createMessage' && 'id' in message) sampling.add(message.id);
+    receive(message);
+  };
+  try {
+    return stripMeta(await client.callTool(call));
+  } finally {
+    await client.close();
+  }
 }
 
 describe('an xmcp tool asking through extra', () => {
@@ -120,4 +156,38 @@ describe('an xmcp tool asking through extra', () => {
       await connection.close();
     }
   }, 60_000);
+
+  // Not a sampling result at all (refused by the method's result schema), and a result with
+  // tools' content to a question without tools (refused by the result without them).
+  it.each([
+    ['not a sampling result', { role: 'assistant', content: { type: 'text' }, model: 'scripted' }, 'Invalid result for sampling/createMessage: ['],
+    ['a result with tools', { role: 'assistant', content: [{ type: 'text', text: 'Fixes.' }], model: 'scripted' }, 'Invalid sampling/createMessage result: ['],
+  ])(
+    'migrated, refuses a sampling answer that is %s, as the push call refused it',
+    async (_, malformed, message) => {
+      const call = { name: 'release_gate', arguments: { step: 'summary', notes: 'v2.1' } };
+      const pushed = await callAnsweringSamplingWith(legacyTool, call, malformed);
+      expect(pushed).toEqual({ content: [{ type: 'text', text: expect.any(String) }], isError: true });
+      const text = (pushed as { content: Array<{ text: string }> }).content[0]!.text;
+      expect(text.startsWith(message)).toBe(true);
+      // On 2025 the SDK's shim asks by the push call, which refuses the answer before the tool reads it.
+      expect(await callAnsweringSamplingWith(migratedTool, call, malformed)).toEqual({
+        content: [{ type: 'text', text: `Fulfilling input required by 'tools/call' failed: ${text}` }],
+        isError: true,
+      });
+      const connection = await connectManualOverStdio(SERVER, { XMCP_TOOL: migratedTool });
+      try {
+        const refused = await connection.callRaw({ ...call, inputResponses: { result: malformed } });
+        expect({ content: refused.content, isError: refused.isError }).toEqual(pushed);
+        const answered = await connection.callRaw({
+          ...call,
+          inputResponses: { result: { role: 'assistant', content: { type: 'text', text: 'Fixes.' }, model: 'm' } },
+        });
+        expect(answered.content).toEqual([{ type: 'text', text: 'v2.1: {"type":"text","text":"Fixes."}' }]);
+      } finally {
+        await connection.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -9,8 +9,9 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
-import { runCalls, type ClientScript, type Recording, type ToolCall } from './support/harness.ts';
+import { runCalls, type ClientScript, type ToolCall } from './support/harness.ts';
 import { typecheck } from './support/typecheck.ts';
+import { expectSameOnBothEras, type LoggedRecording } from './support/logged-run.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 
 const PROJECT: Record<string, string> = {
@@ -195,7 +196,7 @@ afterAll(() => {
 });
 
 /** The calls run on one server, with the effects it logged. */
-async function run(server: ServerModule, era: 'modern' | 'legacy'): Promise<Recording & { log: string[] }> {
+async function run(server: ServerModule, era: 'modern' | 'legacy'): Promise<LoggedRecording> {
   const log: string[] = [];
   const recording = await runCalls(() => server.createServer(log), era, CALLS, script());
   return { ...recording, log };
@@ -272,16 +273,7 @@ describe('helpers that may answer without asking, shared by tools in several mod
       'backlog:apollo/core',
       'projects',
     ]);
-    const migrated = await load('migrated');
-    for (const era of ['modern', 'legacy'] as const) {
-      const run2 = await run(migrated, era);
-      expect({ era, results: run2.results, questions: run2.questions, log: run2.log }).toEqual({
-        era,
-        results: original.results,
-        questions: original.questions,
-        log: original.log,
-      });
-    }
+    await expectSameOnBothEras(original, await load('migrated'), run);
   });
 
   it('answers without asking where the helper has a default, on both eras', async () => {
@@ -291,16 +283,7 @@ describe('helpers that may answer without asking, shared by tools in several mod
       // No project question at all: only the team questions of the backlog calls that need one.
       expect(original.questions.map((q) => (q.params as { message: string }).message)).toEqual(['Choose the team of apollo.', 'Choose the team of apollo.']);
       expect(original.log).not.toContain('projects');
-      const migrated = await load('migrated');
-      for (const era of ['modern', 'legacy'] as const) {
-        const run2 = await run(migrated, era);
-        expect({ era, results: run2.results, questions: run2.questions, log: run2.log }).toEqual({
-          era,
-          results: original.results,
-          questions: original.questions,
-          log: original.log,
-        });
-      }
+      await expectSameOnBothEras(original, await load('migrated'), run);
     } finally {
       delete process.env.PLANNER_PROJECT;
     }

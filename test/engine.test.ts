@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../src/engine/atomic-write.ts';
 import { discoverFiles, isSourceFile } from '../src/engine/discover.ts';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
-import { decodeSource } from '../src/engine/source-files.ts';
+import { decodeSource, FileReader } from '../src/engine/source-files.ts';
 import { unifiedDiff } from '../src/report/diff.ts';
 import { formatJsonSummary } from '../src/report/json-summary.ts';
 import { formatSummary } from '../src/report/summary.ts';
@@ -249,6 +249,27 @@ describe('decodeSource', () => {
     expect(decodeSource(Buffer.from('const s = "ü";\n'))).toBe('const s = "ü";\n');
     expect(decodeSource(Buffer.from([0x61, 0x00]))).toEqual({ problem: expect.stringContaining('binary') });
     expect(decodeSource(Buffer.from([0x61, 0xe9, 0x0a]))).toEqual({ problem: expect.stringContaining('UTF-8') });
+  });
+});
+
+describe('FileReader', () => {
+  it('reads files larger and smaller than its buffer whole, one after another', async () => {
+    const large = 'x'.repeat(200 * 1024) + 'end\n';
+    await put('large.ts', large);
+    await put('small.ts', 'const a = 1;\n');
+    const reader = new FileReader();
+    expect(reader.read(path.join(dir, 'large.ts'))!.toString()).toBe(large);
+    expect(reader.read(path.join(dir, 'small.ts'))!.toString()).toBe('const a = 1;\n');
+    expect(reader.read(path.join(dir, 'large.ts'), 100 * 1024)).toBeUndefined();
+    expect(() => reader.read(path.join(dir, 'missing.ts'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+
+  it('leaves a candidate the bytes it was read with, for its write, whatever the run reads after it', async () => {
+    await put('a/server.ts', ELICIT_SERVER);
+    await put('b/later.ts', `export const table = ${JSON.stringify('y'.repeat(ELICIT_SERVER.length * 2))};\n`);
+    const result = await runCodemod({ paths: ['.'], write: true, cwd: dir, types: noTypes });
+    expect(result.errors).toEqual([]);
+    expect(result.changed.map((c) => [c.path, c.written])).toContainEqual(['a/server.ts', true]);
   });
 });
 

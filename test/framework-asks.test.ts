@@ -70,7 +70,7 @@ describe('an xmcp tool answered in place', () => {
   it('asks questions awaited together in one round, under one guard', () => {
     const body = `  const [a, b] = await Promise.all([extra.elicit(${Q}), extra.sample({ messages: [], maxTokens: 5 })]);\n  return { content: [{ type: 'text' as const, text: a.action + b.model }] };`;
     expect(migrated(tool(body)).slice(0, 16)).toEqual([
-      "import { ProtocolError, ProtocolErrorCode, type InputRequests, type JsonSchemaType } from '@modelcontextprotocol/server';",
+      "import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, specTypeSchemas, type InputRequests, type JsonSchemaType, type JsonSchemaValidator } from '@modelcontextprotocol/server';",
       "import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';",
       'export default async function go({ q }: { q: string }, extra: ToolExtraArguments) {',
       '  // @mrtr-note: sampling is deprecated in MCP 2026-07-28 (SEP-2577): prefer calling your LLM provider API directly from the server.',
@@ -79,7 +79,7 @@ describe('an xmcp tool answered in place', () => {
       '    b: inputRequired.createMessage({ messages: [], maxTokens: 5 }),',
       '  };',
       "  const mrtrAnswer = mrtrCheckedAnswer(mrtrAsked, extra.inputResponses, 'a') as ElicitResult | undefined;",
-      "  const mrtrAnswer2 = mrtrCheckedAnswer(mrtrAsked, extra.inputResponses, 'b') as SampleResult | undefined;",
+      "  const mrtrAnswer2 = mrtrCheckedSample(extra.inputResponses, 'b') as SampleResult | undefined;",
       '  if (mrtrAnswer === undefined || mrtrAnswer2 === undefined) {',
       '    return inputRequired({ inputRequests: mrtrAsked });',
       '  }',
@@ -93,7 +93,7 @@ describe('an xmcp tool answered in place', () => {
     const out = transformSource(tool(`  await extra.elicit(${Q});\n${DONE}`), '/p/src/tools/go.ts').output;
     expect(out.split('\n').slice(0, 4)).toEqual([
       "import { type ToolExtraArguments, inputRequired } from 'xmcp';",
-      "import { ProtocolError, ProtocolErrorCode, type InputRequests, type JsonSchemaType } from '@modelcontextprotocol/server';",
+      "import { ProtocolError, ProtocolErrorCode, type InputRequests, type JsonSchemaType, type JsonSchemaValidator } from '@modelcontextprotocol/server';",
       "import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';",
       'export default async function go({ q }: { q: string }, extra: ToolExtraArguments) {',
     ]);

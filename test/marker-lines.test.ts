@@ -27,6 +27,10 @@ const OWN: Record<string, string> = {
   blocker: '`try`',
   /** How many more uses a marker counts. */
   more: '999',
+  /** Two lines a helper may both ask at, and the longest way they lie. */
+  first: '12345',
+  second: '12345',
+  how: 'second in an expression',
 };
 const data = new Proxy({} as Record<string, string>, { get: (_, name: string) => OWN[name] ?? LONG });
 

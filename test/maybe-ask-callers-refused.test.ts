@@ -79,7 +79,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     );
   });
 
-  it('names the two lines that ask through it, in two branches', async () => {
+  it('names the two lines that ask through it, where one call may reach both', async () => {
     // Split once for each question, its halves would be written twice (an internal error before).
     const body = [
       '  if (strict) {',
@@ -91,7 +91,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
       '  return await load(fallback);',
     ].join('\n');
     expect(await markerOf('server: McpServer, target: string, strict: boolean', body, 'server, target, true')).toBe(
-      '`openWorkspace()` is not split: its lines 20 and 24 both ask through `isAllowed()` — change that, then run again',
+      '`openWorkspace()` is not split: its lines 20 and 24 both ask, not in two branches… — change that, then run again',
     );
   });
 

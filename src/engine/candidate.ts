@@ -15,8 +15,7 @@ import {
   type TransformResult,
   type TypeFactsSource,
 } from '../transform.ts';
-import { hasFileLineRefs } from '../plan/refusal.ts';
-import { ChangedOnDiskError, readOnlyReason, writeFileAtomic } from './atomic-write.ts';
+import { readOnlyReason } from './atomic-write.ts';
 import type { Registered } from './cross-module.ts';
 import { describeFsError } from './discover.ts';
 import { positionMap } from '../core/position-map.ts';
@@ -105,8 +104,6 @@ export interface Candidate {
    * a run's memory).
    */
   exportedHelpers?: TransformResult['plan']['exportedHelpers'];
-  /** The bytes it had before this run first wrote it (the cross-module pass may leave it as it was). */
-  written?: Buffer;
   /** Where the request-state module is for this file (decided once every file is read). */
   placement?: Placement;
   /** Set once transformed: its migrated handlers import the request-state module. */
@@ -219,14 +216,14 @@ async function handleCandidate(c: Candidate): Promise<void> {
   // them: the helper block goes after the imports).
   if (c.upgrade && transformed.output !== c.input) placeUpgradeNotes(c, c.upgrade, transformed.output);
   if (!transformed.changed) {
-    // Transformed again (the cross-module pass) to the text it had: what the first pass wrote goes.
-    if (c.context.write && c.written) await restoreOriginal(c, c.written);
+    // Transformed again (the cross-module pass) to the text it had: what the first pass held goes.
+    c.context.heldWrites.delete(c.absolutePath);
     return;
   }
   const changed = changedFile(c, transformed);
   if (planned.outputSyntax) outputSyntaxes.set(changed, planned.outputSyntax);
   if (c.context.write && !(await stateModuleWritten(c, transformed))) return;
-  if (c.context.write && !(await writeChange(c, changed))) return;
+  if (c.context.write && !(await holdWrite(c))) return;
   c.outcome.changed = changed;
   c.context.onChanged?.(changed);
 }
@@ -372,7 +369,7 @@ export async function finishUpgradeOnly(c: Candidate, done?: (file: string) => v
       upgradedFromV1: true,
       written: false,
     };
-    if (c.context.write && !(await writeChange(c, changed))) return;
+    if (c.context.write && !(await holdWrite(c))) return;
     c.outcome.changed = changed;
     c.context.onChanged?.(changed);
   } finally {
@@ -380,46 +377,23 @@ export async function finishUpgradeOnly(c: Candidate, done?: (file: string) => v
   }
 }
 
-/** Puts back the bytes the file had before this run wrote it. */
-async function restoreOriginal(c: Candidate, original: Buffer): Promise<void> {
+/**
+ * Holds the changed text's write for the end of the run (other-module-lines.ts), over the bytes
+ * the file has now: the cross-module pass may transform it again, and its markers may name
+ * lines of other modules, so it is written once, finished. A run stopped before leaves it as it
+ * was. False when the file may not be written (reported).
+ */
+async function holdWrite(c: Candidate): Promise<boolean> {
   try {
-    await writeFileAtomic(c.absolutePath, original, { expected: c.bytes });
-    c.bytes = original;
-    c.written = undefined;
-  } catch (error) {
-    c.fail('write', `cannot put back its text: ${describeFsError(error)}`);
-  }
-}
-
-/** Writes the changed text over the file; false when it may not or cannot (reported). */
-async function writeChange(c: Candidate, changed: ChangedFile): Promise<boolean> {
-  try {
-    if (!c.context.writeReadOnly) {
-      const readOnly = await readOnlyReason(c.absolutePath);
-      if (readOnly) {
-        c.fail('write', `${readOnly}; left as it is (make it writable to migrate it)`);
-        return false;
-      }
+    const readOnly = c.context.writeReadOnly ? undefined : await readOnlyReason(c.absolutePath);
+    if (readOnly) {
+      c.fail('write', `${readOnly}; left as it is (make it writable to migrate it)`);
+      return false;
     }
-    if (hasFileLineRefs(changed.output)) {
-      // Its markers name lines of other modules, known once every file is done: written then,
-      // once, with them (a run stopped before leaves the file as it was).
-      c.context.heldWrites.set(c.absolutePath, c.bytes);
-      return true;
-    }
-    c.context.heldWrites.delete(c.absolutePath);
-    // The file may have been edited while the run was busy: never overwrite that edit (it is
-    // compared just before the rename).
-    await writeFileAtomic(c.absolutePath, changed.output, { expected: c.bytes });
-    changed.written = true;
-    c.written ??= c.bytes;
-    // What is on disk now: the cross-module pass may transform this file again and write
-    // it over this text (it still diffs against the original, `source`).
-    c.bytes = Buffer.from(changed.output);
+    c.context.heldWrites.set(c.absolutePath, c.bytes);
     return true;
   } catch (error) {
-    if (error instanceof ChangedOnDiskError) c.fail('write', 'the file changed on disk during the run; it was left as it is, with that change (run again)');
-    else c.fail('write', `cannot write: ${describeFsError(error)}`);
+    c.fail('write', `cannot write: ${describeFsError(error)}`);
     return false;
   }
 }

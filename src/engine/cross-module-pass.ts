@@ -259,6 +259,7 @@ function dispatchRun(run: CrossModuleRun, importers: readonly Importer[]): Dispa
     files: run.discovery.files,
     graph: run.modules.graph,
     textOf: (module) => inputs.get(module) ?? run.candidates.get(module)?.input,
+    planned: [...inputs.keys(), ...run.candidates.keys()],
     maxFileBytes: run.maxFileBytes,
   };
 }

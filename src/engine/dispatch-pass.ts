@@ -17,17 +17,41 @@ export interface DispatchRun {
   graph: Pick<ImportGraph, 'filesImportingAny'>;
   /** A module's text in the run (a candidate's, an importer's), else read from disk. */
   textOf: (module: string) => string | undefined;
+  /** The files of `files` the refused calls are found in (the candidates and importers): looked in first. */
+  planned: Iterable<string>;
   maxFileBytes: number;
 }
 
 /** The links of the methods `refused` names as callers no handler reaches (by the file the run names them in), and those that cannot be linked. */
 export function linksOfUnreached(run: DispatchRun, refused: RefusedSplits, display: (absolutePath: string) => string): ReturnType<typeof dispatchLinks> {
-  const byDisplay = new Map(run.files.map((f) => [display(f), f] as const));
-  const callers = [...refused.calls.values()].flatMap((c) => {
-    const module = c.caller ? byDisplay.get(c.file) : undefined;
+  const inCallers = [...refused.calls.values()].filter((c) => c.caller);
+  if (inCallers.length === 0) return { links: [], unlinked: [] };
+  const byDisplay = filesByDisplay(run, new Set(inCallers.map((c) => c.file)), display);
+  const callers = inCallers.flatMap((c) => {
+    const module = byDisplay.get(c.file);
     return module ? [{ module, caller: c.caller! }] : [];
   });
   return callers.length === 0 ? { links: [], unlinked: [] } : dispatchLinks(linkWorld(run), callers);
+}
+
+/**
+ * The file of the run each of `names` (display paths) names. A display path names one file, so
+ * the few files planned are looked through first; the run's every file only for a name not
+ * found there (a display path for each of thousands of files is most of a small run's pass).
+ */
+function filesByDisplay(run: DispatchRun, names: ReadonlySet<string>, display: (absolutePath: string) => string): Map<string, string> {
+  const found = new Map<string, string>();
+  const lookThrough = (files: Iterable<string>) => {
+    for (const f of files) {
+      if (found.size === names.size) return;
+      const name = display(f);
+      if (names.has(name)) found.set(name, f);
+    }
+  };
+  const discovered = new Set(run.files);
+  lookThrough([...run.planned].filter((f) => discovered.has(f)));
+  lookThrough(run.files);
+  return found;
 }
 
 /** Tells the refused calls made in a method dispatched to that cannot be linked why (the helper's markers say it). */

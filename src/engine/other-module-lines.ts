@@ -2,8 +2,9 @@
 // line the run writes there: each file's transform leaves such lines as references (the other
 // module's own markers and migration move its lines), placed here once every file is done.
 // Placing them changes no line count, so the order the files finished in does not matter.
-// A file holding references is not written before (candidate.ts holds its write back): it is
-// written here, once, with its lines, so a run stopped earlier leaves it as it was.
+// No changed file is written before (candidate.ts holds its write back: the cross-module pass
+// may transform it again): each is written here, once, finished, so a run stopped earlier
+// leaves it as it was.
 import { positionMap } from '../core/position-map.ts';
 import { hasFileLineRefs, resolveFileLineRefs } from '../plan/refusal.ts';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
@@ -13,7 +14,7 @@ import type { ChangedFile } from './run-result.ts';
 
 /**
  * Places the lines of other modules the outcomes' markers name, and writes each changed file
- * whose write was held back for them (`held`: its path, and the bytes it holds on disk).
+ * whose write was held back (`held`: its path, and the bytes it holds on disk).
  */
 export async function placeOtherModuleLines(
   outcomes: readonly FileOutcome[],
@@ -31,15 +32,22 @@ export async function placeOtherModuleLines(
         if (text !== undefined && hasFileLineRefs(text)) site[key] = place(text);
       }
     const changed = outcome.changed;
-    if (!changed || !hasFileLineRefs(changed.output)) return;
-    const placed: ChangedFile = {
-      ...changed,
-      output: place(changed.output),
-      ...(changed.splices ? { splices: changed.splices.map((e) => ({ ...e, text: place(e.text) })) } : {}),
-    };
+    if (!changed) return;
+    const refers = hasFileLineRefs(changed.output);
+    const placed: ChangedFile = refers
+      ? {
+          ...changed,
+          output: place(changed.output),
+          ...(changed.splices ? { splices: changed.splices.map((e) => ({ ...e, text: place(e.text) })) } : {}),
+        }
+      : changed;
     outcome.changed = placed;
     const onDisk = held.get(placed.absolutePath);
-    writes.push((onDisk ? write(outcome, placed, onDisk) : Promise.resolve()).then(() => onChanged?.(placed)));
+    // Told again only where the lines changed its text.
+    const told = () => {
+      if (refers) onChanged?.(placed);
+    };
+    if (onDisk || refers) writes.push((onDisk ? write(outcome, placed, onDisk) : Promise.resolve()).then(told));
   });
   await Promise.all(writes);
 }
@@ -58,7 +66,7 @@ function writtenLines(outcomes: readonly FileOutcome[]): (file: string, line: nu
   };
 }
 
-/** Writes a held-back file over the bytes it held when its write was held (an edit made since is kept). */
+/** Writes a held-back file over the bytes it held when its write was held (an edit made since is kept, and the file is no change of the run). */
 async function write(outcome: FileOutcome, placed: ChangedFile, onDisk: Uint8Array): Promise<void> {
   try {
     await writeFileAtomic(placed.absolutePath, placed.output, { expected: onDisk });
@@ -69,5 +77,7 @@ async function write(outcome: FileOutcome, placed: ChangedFile, onDisk: Uint8Arr
         ? 'the file changed on disk during the run; it was left as it is, with that change (run again)'
         : `cannot write: ${describeFsError(error)}`;
     outcome.errors.push({ file: placed.path, stage: 'write', message });
+    // Left as it was: no change of the run.
+    outcome.changed = undefined;
   }
 }

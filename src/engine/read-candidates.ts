@@ -2,14 +2,13 @@
 // is not a candidate is dropped once tested; a candidate is queued for its transform (or for the
 // official codemod first, on the v1 SDK). Until one has asked the checker something, TypeScript
 // candidates are analysed as they are read, so that the checker starts while the rest is read.
-import { readFileSync } from 'node:fs';
 import { dialectOf } from '../analyse/parse.ts';
 import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { askEarly, failer, newCandidate, type Candidate, type FileOutcome, type RunContext } from './candidate.ts';
 import { describeFsError, type Discovery } from './discover.ts';
 import { tooLargeReason, type RunSettings } from './run-options.ts';
 import type { ErrorStage, RunSkip } from './run-result.ts';
-import { decodeSource, displayPath } from './source-files.ts';
+import { decodeSource, displayPath, FileReader } from './source-files.ts';
 import type { StateModules } from './state-modules.ts';
 import { isV1Source } from './v1-upgrade.ts';
 import { cachedReader, v1Reach } from './v1-reach.ts';
@@ -50,6 +49,8 @@ interface Reading extends ReadRun {
   readModule: ReturnType<typeof cachedReader>;
   /** Whether TypeScript candidates are still analysed as they are read (see queueCandidate). */
   early: { checkerAsked: boolean; analysed: number };
+  /** Reads every file into one buffer (a candidate keeps a copy). */
+  reader: FileReader;
 }
 
 /** What reading found. */
@@ -76,6 +77,7 @@ export async function readCandidates(run: ReadRun): Promise<ReadCandidates> {
     doneAt: (i) => options.onFileDone?.(displayPath(cwd, discovery.files[i]!)),
     readModule: cachedReader(),
     early: { checkerAsked: false, analysed: 0 },
+    reader: new FileReader(),
   };
   const found: ReadCandidates = { count: 0, candidates: new Map(), pending: [], v1Queue: [], v1Sources: new Set(), tooLarge: [] };
   for (let i = 0; i < discovery.files.length; i++) {
@@ -97,7 +99,7 @@ function readCandidate(step: Reading, found: ReadCandidates, i: number): { c: Ca
   };
   let bytes: Buffer;
   try {
-    bytes = readFileSync(absolutePath);
+    bytes = step.reader.read(absolutePath)!;
   } catch (error) {
     fail('read', `cannot read: ${describeFsError(error)}`);
     return undefined;
@@ -123,7 +125,7 @@ function readCandidate(step: Reading, found: ReadCandidates, i: number): { c: Ca
     step.doneAt(i);
     return undefined;
   }
-  const c = newCandidate(step.context, { absolutePath, file: displayPath(cwd, absolutePath), bytes, source }, step.outcomeAt(i));
+  const c = newCandidate(step.context, { absolutePath, file: displayPath(cwd, absolutePath), bytes: Buffer.from(bytes), source }, step.outcomeAt(i));
   found.candidates.set(absolutePath, c);
   return { c, v1 };
 }

@@ -28,7 +28,6 @@ import { crossModulePass } from './cross-module-pass.ts';
 import { compareCodeUnits, discoverFiles, type Discovery } from './discover.ts';
 import { HookRegistrars } from './hook-registrars.ts';
 import { placeOtherModuleLines } from './other-module-lines.ts';
-import { hasFileLineRefs } from '../plan/refusal.ts';
 import { positionMap } from '../core/position-map.ts';
 import { updateManifests } from './manifests.ts';
 import { readCandidates, type ReadCandidates } from './read-candidates.ts';
@@ -96,6 +95,7 @@ async function run(options: RunOptions, types: TypeFactsSource | undefined): Pro
     for (const c of read.pending) state.done(c.file);
     await upgradeV1Files(state, read.v1Queue, (c) => finishUpgradeOnly(c, state.done));
     await state.transforms.settle();
+    await placeOtherModuleLines(state.outcomes, state.context.heldWrites, options.onChanged);
     await updateManifestsOf(state, read, []);
     return assembleResult(state, read, []);
   }
@@ -305,7 +305,7 @@ async function finishStateModules(state: RunState, candidates: ReadonlyMap<strin
     ? await state.modules.finish(
         [...candidates.values()].map((c) => {
           const text = c.outcome.changed?.output ?? c.source;
-          const held = context.heldWrites.has(c.absolutePath) && hasFileLineRefs(text);
+          const held = context.heldWrites.has(c.absolutePath);
           return { absolutePath: c.absolutePath, importsModule: c.importsStateModule === true, text, bytes: c.bytes, held };
         }),
         context.write,

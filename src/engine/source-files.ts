@@ -1,7 +1,7 @@
 // Source files as the engine reads them (bytes, then strict UTF-8 text) and names them in
 // reports (relative to the run's directory, with `/`). Shared by the run and the manifest
 // update, so both read a file the same way.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -19,6 +19,41 @@ export function readSource(absolutePath: string, wanted?: (bytes: Buffer) => boo
   const source = decodeSource(bytes);
   return typeof source === 'string' ? { bytes, source } : undefined;
 }
+
+/**
+ * Reads files one after another into one buffer: a pass over every file of a run drops most of
+ * them once read, and a buffer for each was work for the collector. Read to its end rather
+ * than by its size: a file's stat costs as much as its read.
+ */
+export class FileReader {
+  private buffer = Buffer.alloc(64 * 1024);
+
+  /**
+   * The file's bytes, valid until the next read (copy what is kept); undefined when they are
+   * more than `maxBytes`. Throws what readFileSync throws.
+   */
+  read(absolutePath: string, maxBytes = Infinity): Buffer | undefined {
+    const fd = openSync(absolutePath, 'r');
+    try {
+      let length = 0;
+      for (;;) {
+        if (length === this.buffer.length) this.buffer = Buffer.concat([this.buffer], this.buffer.length * 2);
+        const n = readSync(fd, this.buffer, length, this.buffer.length - length, length);
+        if (n === 0) break;
+        length += n;
+        if (length > maxBytes) return undefined;
+      }
+      const bytes = this.buffer.subarray(0, length);
+      // A buffer grown for a large file is not held for the rest of the pass.
+      if (this.buffer.length > LARGE_READ) this.buffer = Buffer.alloc(64 * 1024);
+      return bytes;
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+const LARGE_READ = 4 * 1024 * 1024;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -115,7 +115,8 @@ export class StateModules {
       this.existing.set(file, source);
       this.forms.set(file, /\.(c|m)?tsx?$/.test(file) ? 'ts' : /^(const|let|var) \w+ = require\(|^exports\./m.test(source) ? 'cjs' : 'esm');
     }
-    if (!source.includes(STATE_MODULE_NAME)) return;
+    // Its specifiers (read with its text) are looked through, not the whole text: a search of
+    // every file's text for the name took ~12 ms on 30 MB of sources.
     for (const specifier of this.graph.specifiersOf(file)) {
       if (!specifier.includes(STATE_MODULE_NAME)) continue;
       const dir = path.dirname(file);

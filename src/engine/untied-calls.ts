@@ -6,8 +6,7 @@ import { analyseFile } from '../analyse/analyse-file.ts';
 import { untiedCalls } from '../analyse/member-calls.ts';
 import type { UntiedCallIn } from '../plan/plan-options.ts';
 import type { Candidate } from './candidate.ts';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { decodeSource, displayPath } from './source-files.ts';
+import { decodeSource, displayPath, FileReader } from './source-files.ts';
 
 /** What the lookup reads of its run. */
 export interface UntiedRun {
@@ -28,9 +27,9 @@ export function findUntiedCalls(run: UntiedRun, methods: ReadonlyMap<string, rea
   if (wanted.length === 0) return found;
   const needles = [...new Set(wanted.map((w) => `.${w.method}(`))];
   const needleBytes = needles.map((n) => Buffer.from(n));
-  const scratch = { buffer: Buffer.alloc(64 * 1024) };
+  const reader = new FileReader();
   for (const absolutePath of run.files) {
-    const read = run.candidates.get(absolutePath)?.input ?? readIfMentioned(absolutePath, needleBytes, run.maxFileBytes, scratch);
+    const read = run.candidates.get(absolutePath)?.input ?? readIfMentioned(absolutePath, needleBytes, run.maxFileBytes, reader);
     if (read === undefined || !needles.some((n) => read.includes(n))) continue;
     let analysis;
     try {
@@ -51,34 +50,15 @@ export function findUntiedCalls(run: UntiedRun, methods: ReadonlyMap<string, rea
   return found;
 }
 
-/**
- * A file's text when its bytes hold one of `needles`, read into one buffer the whole lookup
- * shares: it reads every file of the run, and a buffer per file would raise the run's peak memory.
- * Read to its end rather than by its size: a file's stat costs as much as its read.
- */
-function readIfMentioned(absolutePath: string, needles: readonly Buffer[], maxBytes: number, scratch: { buffer: Buffer }): string | undefined {
-  let fd: number;
+/** A file's text when its bytes hold one of `needles` (read into the lookup's one buffer: it reads every file of the run). */
+function readIfMentioned(absolutePath: string, needles: readonly Buffer[], maxBytes: number, reader: FileReader): string | undefined {
+  let bytes: Buffer | undefined;
   try {
-    fd = openSync(absolutePath, 'r');
+    bytes = reader.read(absolutePath, maxBytes);
   } catch {
     return undefined;
   }
-  try {
-    let length = 0;
-    for (;;) {
-      if (length === scratch.buffer.length) scratch.buffer = Buffer.concat([scratch.buffer], scratch.buffer.length * 2);
-      const n = readSync(fd, scratch.buffer, length, scratch.buffer.length - length, length);
-      if (n === 0) break;
-      length += n;
-      if (length > maxBytes) return undefined;
-    }
-    const bytes = scratch.buffer.subarray(0, length);
-    if (!needles.some((n) => bytes.includes(n))) return undefined;
-    const source = decodeSource(bytes);
-    return typeof source === 'string' ? source : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  if (bytes === undefined || !needles.some((n) => bytes.includes(n))) return undefined;
+  const source = decodeSource(bytes);
+  return typeof source === 'string' ? source : undefined;
 }

@@ -21,6 +21,8 @@ import type { ExternalHelper, PlanOptions } from './plan-options.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { helperStep, MARKER_QUOTE_MAX, markerLine, refuse, type Refusal } from './refusal.ts';
 import { blockingTryLine } from './try-split.ts';
+import { pointsOneCallReaches } from './maybe-ask-points.ts';
+import { innermostWhy } from './short-why.ts';
 import type { HelperSplit } from './split-helper.ts';
 import type { FilePlan, Marker, SiteReport } from './types.ts';
 
@@ -291,12 +293,13 @@ export function markHelper(
   markReaching(file, site, { ...chain, reaching: chain.reaching.filter((r) => !refusedOnItsOwn(r.handler)) });
 }
 
-/** A helper that cannot be split, its marker naming the try statement that keeps it whole when the reason is that try. */
+/** A helper that cannot be split, its marker naming the try statement that keeps it whole when the reason is that try, or the two points one call may reach. */
 function unsplittable(reaching: Record<'helper' | 'handlers' | 'reach' | 'step', string>, why: string): Refusal {
   const line = blockingTryLine(why);
-  return line !== undefined
-    ? refuse('in-helper', 'unsplittableAt', { ...reaching, why, blocker: '`try`', line: String(line) })
-    : refuse('in-helper', 'unsplittable', { ...reaching, why });
+  const points = pointsOneCallReaches(why);
+  if (line !== undefined) return refuse('in-helper', 'unsplittableAt', { ...reaching, why, blocker: '`try`', line: String(line) });
+  if (points) return refuse('in-helper', 'unsplittablePoints', { ...reaching, why, ...points, stuck: innermostWhy(why, reaching.helper).stuck });
+  return refuse('in-helper', 'unsplittable', { ...reaching, why });
 }
 
 /** Every call from a handler on the way to a helper's request that stays: marked, naming the chain. */

@@ -9,7 +9,8 @@ import { moduleSystemOf } from '../analyse/module-imports.ts';
 import { KINDS } from '../analyse/sdk-surface.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { addImport } from '../rewrite/edits/imports.ts';
-import { asksForm, CHECKED_ANSWER, CHECKED_ANSWER_IMPORTS, checkedAnswerDeclaration, frameworkAskEdits } from '../rewrite/edits/framework-asks.ts';
+import { checkedReadsOf, frameworkAskEdits } from '../rewrite/edits/framework-asks.ts';
+import type { CheckedRead } from '../rewrite/edits/checked-answers.ts';
 import { blockedBySibling } from './assemble-plan.ts';
 import { mark, type FilePlanning } from './file-planning.ts';
 import type { FrameworkPlan } from '../rewrite/edits/framework-asks.ts';
@@ -35,7 +36,7 @@ export function placeFrameworkHandlers(file: FilePlanning): FilePlanning {
     const writing = { source: file.source, eol: file.eol, typed: analysis.typed, style: file.style };
     file.frameworkEdits.push(...frameworkAskEdits(writing, handler, plan));
     file.frameworkEdits.push(...importEdit(file, handler, plan));
-    if (plan.rounds.some(asksForm)) file.frameworkEdits.push(...checkedAnswerEdits(file));
+    file.frameworkEdits.push(...checkedReadEdits(file, checkedReadsOf(plan)));
     const requests = plan.rounds.flatMap((r) => r.requests);
     for (const ask of asks) {
       const { line, column } = ask.call.loc!.start;
@@ -58,9 +59,8 @@ function planned(file: FilePlanning, handler: FrameworkHandler, asks: LegacySite
   const from = (module: string, names: readonly string[]) => names.map((name) => ({ module, name }));
   const added = [
     ...from(handler.adapter.module, importedNames(handler, plan, analysis.typed)),
-    ...(plan.rounds.some(asksForm)
-      ? [{ module: '', name: CHECKED_ANSWER }, ...checkedAnswerImports(analysis.typed).flatMap((i) => from(i.module, i.names))]
-      : []),
+    ...checkedReadsOf(plan).flatMap((read) => [read.name, ...read.declares].map((name) => ({ module: '', name }))),
+    ...checkedReadImports(checkedReadsOf(plan), analysis.typed).flatMap((i) => from(i.module, i.names)),
   ];
   for (const { module, name } of added) {
     const imported = analysis.importedNames.get(name);
@@ -71,26 +71,30 @@ function planned(file: FilePlanning, handler: FrameworkHandler, asks: LegacySite
   return plan;
 }
 
-/** The imports CHECKED_ANSWER needs (its types in TypeScript only). */
-function checkedAnswerImports(typed: boolean): Array<{ module: string; names: string[]; written: string[] }> {
-  return CHECKED_ANSWER_IMPORTS.map(({ module, names, types }) => ({
-    module,
-    names: [...names, ...(typed ? types : [])],
-    written: [...names, ...(typed ? types.map((t) => `type ${t}`) : [])],
-  }));
+/** The imports the checked reads need, one line a module (their types in TypeScript only). */
+function checkedReadImports(reads: CheckedRead[], typed: boolean): Array<{ module: string; names: string[]; written: string[] }> {
+  const modules = [...new Set(reads.flatMap((r) => r.imports.map((i) => i.module)))];
+  return modules.map((module) => {
+    const wanted = reads.flatMap((r) => r.imports.filter((i) => i.module === module));
+    const names = [...new Set(wanted.flatMap((i) => i.names))];
+    const types = typed ? [...new Set(wanted.flatMap((i) => i.types))] : [];
+    return { module, names: [...names, ...types], written: [...names, ...types.map((t) => `type ${t}`)] };
+  });
 }
 
-/** CHECKED_ANSWER at the end of the module, and the names it reads imported. */
-function checkedAnswerEdits(file: FilePlanning): Edit[] {
+/** The checked reads at the end of the module, and the names they read imported. */
+function checkedReadEdits(file: FilePlanning, reads: CheckedRead[]): Edit[] {
+  if (reads.length === 0) return [];
   const { analysis, source } = file;
   const system = moduleSystemOf(analysis.fileName, analysis.program);
-  const imports = checkedAnswerImports(analysis.typed).flatMap(({ module, names, written }) => {
+  const imports = checkedReadImports(reads, analysis.typed).flatMap(({ module, names, written }) => {
     const wanted = written.filter((_, i) => analysis.importedNames.get(names[i]!)?.from !== module);
     return wanted.length === 0 ? [] : [addImport(source, analysis.program, system, file.style, module, wanted)];
   });
   const end = source.length;
   const gap = source.endsWith(file.eol) ? file.eol : file.eol + file.eol;
-  return [...imports, { start: end, end, text: `${gap}${checkedAnswerDeclaration({ ...file, typed: analysis.typed })}${file.eol}` }];
+  const declarations = reads.map((read) => read.declaration({ ...file, typed: analysis.typed }));
+  return [...imports, { start: end, end, text: `${gap}${declarations.join(file.eol + file.eol)}${file.eol}` }];
 }
 
 /** The names the migrated tool reads from the framework's module: the builder, and the answers' types in TypeScript. */

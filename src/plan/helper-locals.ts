@@ -90,6 +90,9 @@ export function resultPrefix(
     // (a parameter of the result half, which must not share a name with one of the helper's own).
     const carriable = carry && changers.length === 0 && !changedInHead && !parameters.has(name);
     const travels = blocker && carriable ? carriedLocal(context, declaration, name, path) : undefined;
+    // Asked all the same: the plan that gathers the checker's questions takes every method read
+    // for a standard-library one, and the answer may make this local travel after all.
+    if (!blocker && carriable) askedOfChecker(context, declaration, name);
     if (travels) {
       carried.push(travels);
       continue;
@@ -123,6 +126,12 @@ export function resultPrefix(
     return `whose line ${awaiting.loc!.start.line} awaits what the code after its request reads: its result half would await it again (${quoted(context.analysis.source, awaiting)}).`;
   const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
   return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)), carried };
+}
+
+/** The checker asked about the local `name` a const declares (its answer unused here). */
+function askedOfChecker(context: PurityContext, declaration: Statement, name: string): void {
+  const id = declaration.type === 'VariableDeclaration' && declaration.declarations.length === 1 ? declaration.declarations[0]!.id : undefined;
+  if (id?.type === 'Identifier' && id.name === name) context.facts?.local(name, id.start!);
 }
 
 /**

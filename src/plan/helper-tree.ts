@@ -14,6 +14,7 @@ import { receiverResolver } from '../analyse/receivers.ts';
 import type { TypeNames } from './server-type-names.ts';
 import type { PurityContext } from './helper-locals.ts';
 import { maybeAskSplit } from './maybe-ask-split.ts';
+import { maybeAskSplitPoints } from './maybe-ask-points.ts';
 import { askedFirst, splitHelper, type HelperSplit } from './split-helper.ts';
 
 export interface HelperTree {
@@ -43,12 +44,14 @@ interface TreeContext {
 /** The tree of splits above a request made in a helper, or why it cannot be split. */
 export function splitTree(context: TreeContext, site: LegacySite): HelperTree | string {
   const tree: HelperTree = { splits: [], handlerCalls: [] };
-  const why = grow(context, site, tree, 0);
+  const why = grow(context, [site], tree, 0);
   return why ?? tree;
 }
 
-function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: number): string | undefined {
+/** Splits the helper that asks at `sites` (one, or its calls of one split helper: maybe-ask-points.ts), then its callers. */
+function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTree, depth: number): string | undefined {
   const { graph, handlers, source } = context;
+  const site = sites[0]!;
   const fn = site.enclosing;
   const name = fn ? graph.nameOf(fn) : undefined;
   if (!fn || !name) return 'it has no name its callers could use.';
@@ -62,20 +65,24 @@ function grow(context: TreeContext, site: LegacySite, tree: HelperTree, depth: n
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
   // A helper that does something before it asks may return without asking: its split says so.
-  const split = askedFirst(source, site)
-    ? splitHelper(source, site, calls, context.types, context.eol, context.purity)
-    : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity);
+  const split =
+    sites.length > 1
+      ? maybeAskSplitPoints(source, sites, calls, context.types, context.eol, context.purity)
+      : askedFirst(source, site)
+        ? splitHelper(source, site, calls, context.types, context.eol, context.purity)
+        : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });
+  // A helper that calls this one at several points is split once, at all of them.
+  const callers = new Map<FunctionNode | undefined, LegacySite[]>();
   for (const call of calls) {
     const via = viaSite(source, call, split);
     const handler = handlers.find((h) => call.functions.includes(h.fn));
-    if (handler) {
-      tree.handlerCalls.push({ handler, site: via });
-      continue;
-    }
-    const why = grow(context, via, tree, depth + 1);
-    const caller = call.functions[call.functions.length - 1];
+    if (handler) tree.handlerCalls.push({ handler, site: via });
+    else callers.set(via.enclosing, [...(callers.get(via.enclosing) ?? []), via]);
+  }
+  for (const [caller, vias] of callers) {
+    const why = grow(context, vias, tree, depth + 1);
     if (why) return `it is called by \`${(caller && graph.nameOf(caller)) ?? 'another function'}()\`, which cannot be split: ${why}`;
   }
   return undefined;

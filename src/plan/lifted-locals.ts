@@ -9,6 +9,7 @@ import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
 import { lineNumberAt } from '../core/vocabulary.ts';
+import { assignedBeforeRead } from './assigned-first.ts';
 import { declaredInScope, namesReadAfter, plannedRequest, type Round } from './handler-rounds.ts';
 import { mutatedAfter, narrowedAtQuestion } from './lifting.ts';
 import type { Declared } from './liveness.ts';
@@ -42,6 +43,8 @@ export function carriedAcross(lift: LiftContext, round: Round): { lifted: Lifted
   for (const d of inScope) if (!d.mutable && d.via === 'variable' && d.destructured && jsonBySyntax(d.destructured, lift.json)) lift.json.add(d.name);
   for (const d of inScope) {
     if (!readAfter.has(d.name) || lifted.some((l) => l.name === d.name)) continue;
+    // Declared unassigned (`let x: T;`) and assigned after the question before it is read: nothing to carry.
+    if (d.via === 'variable' && d.mutable && !d.init && d.destructured === undefined && assignedBeforeRead(round, d.name)) continue;
     if (lift.rederived.has(d.start)) {
       // Asked all the same: the plan that gathers the checker's questions takes every method
       // read for a standard-library one, and the answer may make this local travel after all.

@@ -52,10 +52,10 @@ function loadedName(before: string): string | undefined {
   return loaded ? `import(${loaded[1]}${loaded[2]}${loaded[1]}).${loaded[3]}` : undefined;
 }
 
-/** The call of `xThen` with the names it takes of the helper's parameters (`\0` where the value goes), those `asserted` with `!`. */
-export function thenCall(name: string, names: readonly string[], method: boolean, asserted: ReadonlySet<string> = new Set()): string {
+/** The call of `xThen` (`xThen2`: a point's, `suffix`) with the names it takes of the helper's parameters (`\0` where the value goes), those `asserted` with `!`. */
+export function thenCall(name: string, names: readonly string[], method: boolean, asserted: ReadonlySet<string> = new Set(), suffix = ''): string {
   const args = names.map((n) => (asserted.has(n) ? `${n}!` : n));
-  return `${method ? 'this.' : ''}${name}Then(${['\0', ...args].join(', ')})`;
+  return `${method ? 'this.' : ''}${name}Then${suffix}(${['\0', ...args].join(', ')})`;
 }
 
 /** The names `xThen` takes of the parameters `used`: a plain parameter's, and those of a pattern that it reads (`reads`). */

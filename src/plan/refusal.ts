@@ -828,6 +828,11 @@ export const REFUSAL_CODES = {
         reason: `${IN_HELPER} {{why}}`,
         next: HELPER_NEXT,
       },
+      unsplittablePoints: {
+        marker: '`{{stuck}}()` asks at lines {{first}} and {{second}} ({{how}}) — {{fix}}',
+        reason: `${IN_HELPER} {{why}}`,
+        next: '{{fix}}, so that one call asks at one of them; or {{step}} (or inline `{{helper}}` into the handlers); then run the codemod again.',
+      },
       dispatchBlocked: {
         marker: '`{{helper}}()` asks; the dispatch {{call}} (line {{line}}) cannot resume it — {{fix}}',
         reason:
@@ -1379,8 +1384,22 @@ export const MARKER_QUOTE_MAX = 32;
 const MARKER_WORDS_MAX = 32;
 const MARKER_WORD_MIN = 12;
 
-/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword; `short`: a reason cut to fit; `iface`: a type's name, cut to IFACE_MAX), quoted whole; `more`: a count. */
-const OWN_VALUES: ReadonlySet<string> = new Set(['step', 'line', 'fileLine', 'request', 'code', 'fix', 'blocker', 'more', 'short', 'iface']);
+/** Values the codemod wrote itself (a step, a line, a refusal code) or shortened already (`request`: quotedNode; `blocker`: a statement's keyword; `short`: a reason cut to fit; `iface`: a type's name, cut to IFACE_MAX; `how`: where two points of a helper lie; `first`, `second`: their lines), quoted whole; `more`: a count. */
+const OWN_VALUES: ReadonlySet<string> = new Set([
+  'step',
+  'line',
+  'fileLine',
+  'request',
+  'code',
+  'fix',
+  'blocker',
+  'more',
+  'short',
+  'iface',
+  'how',
+  'first',
+  'second',
+]);
 
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
@@ -1458,7 +1477,7 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
   // Another module is named by its file name: its folder is in the reports.
   const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
   const own = (name: string) =>
-    name === 'line'
+    name === 'line' || name === 'first' || name === 'second'
       ? lineRef(values[name]!)
       : name === 'fileLine'
         ? fileLineRef(values.file ?? '', values[name]!)

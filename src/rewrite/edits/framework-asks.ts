@@ -10,9 +10,9 @@
 import type { Node, Statement, SwitchCase } from '@babel/types';
 import type { FrameworkHandler } from '../../analyse/framework-handlers.ts';
 import { KINDS, NOTE_MARKER } from '../../analyse/sdk-surface.ts';
-import type { CodeStyle } from '../../analyse/code-style.ts';
 import { jsString, lineComment } from '../../core/escape.ts';
 import { walk } from '../../analyse/ast.ts';
+import { CHECKED_READS, type CheckedRead, type CheckedWriting } from './checked-answers.ts';
 import { type Edit, indentAt, type InputKind, lineEndOf, lineStartOf, type Span } from '../../core/vocabulary.ts';
 
 /** A framework tool's questions as planned (see plan/framework-asks.ts): what these edits write. */
@@ -50,50 +50,18 @@ export interface FrameworkPlan {
 /** The widest line the guard is written on alone. */
 const ONE_LINE_MAX = 100;
 
-/** The function a tool's form answers are read through: their content checked against the schema the question asked for. */
-export const CHECKED_ANSWER = 'mrtrCheckedAnswer';
-
-/** Its imports, by module: the push call checked content with the SDK's validator and refused a mismatch with this error. */
-export const CHECKED_ANSWER_IMPORTS: ReadonlyArray<{ module: string; names: readonly string[]; types: readonly string[] }> = [
-  { module: '@modelcontextprotocol/server', names: ['ProtocolError', 'ProtocolErrorCode'], types: ['InputRequests', 'JsonSchemaType'] },
-  { module: '@modelcontextprotocol/server/validators/ajv', names: ['AjvJsonSchemaValidator'], types: [] },
-];
-
-/** Whether a round asks a form question: its questions are held in one object, its answers read through CHECKED_ANSWER. */
+/** Whether a round asks a form question: its questions are held in one object, which its form answers are checked against. */
 export function asksForm(round: FrameworkRound): boolean {
   return round.requests.some((r) => r.kind === 'elicit');
 }
 
-/**
- * CHECKED_ANSWER's declaration, appended once to a module whose tools ask form questions. The
- * framework's push method refused accepted content that did not match the question's schema
- * (the SDK's elicitInput); the bare response the retry carries is refused the same way.
- */
-export function checkedAnswerDeclaration(writing: Pick<FrameworkWriting, 'eol' | 'typed' | 'style'>): string {
-  const { eol, typed } = writing;
-  const semi = writing.style.semi ? ';' : '';
-  const q = (text: string) => jsString(text, writing.style.quote);
-  const t = (text: string) => (typed ? text : '');
-  return [
-    `/** The answer at \`key\`: accepted content that does not match the schema its question asked for is refused, as the push call refused it. */`,
-    `function ${CHECKED_ANSWER}(asked${t(': InputRequests')}, responses${t(': Record<string, unknown> | undefined')}, key${t(': string')})${t(': unknown')} {`,
-    `  const answer = responses?.[key]${t(' as { action?: unknown; content?: unknown } | undefined')}${semi}`,
-    `  const schema = (asked[key]?.params${t(' as { requestedSchema?: JsonSchemaType } | undefined')})?.requestedSchema${semi}`,
-    `  if (answer?.action !== ${q('accept')} || answer.content === undefined || !schema) return answer${semi}`,
-    `  const checked = new AjvJsonSchemaValidator().getValidator(schema)(answer.content)${semi}`,
-    `  if (!checked.valid) {`,
-    `    throw new ProtocolError(ProtocolErrorCode.InvalidParams, \`Elicitation response content does not match requested schema: \${checked.errorMessage}\`)${semi}`,
-    `  }`,
-    `  return answer${semi}`,
-    `}`,
-  ].join(eol);
+/** The checked reads a plan's answers go through, once each. */
+export function checkedReadsOf(plan: FrameworkPlan): CheckedRead[] {
+  return [...new Set(plan.rounds.flatMap((r) => r.requests.flatMap((q) => CHECKED_READS[q.kind] ?? [])))];
 }
 
-export interface FrameworkWriting {
+export interface FrameworkWriting extends CheckedWriting {
   source: string;
-  eol: string;
-  typed: boolean;
-  style: CodeStyle;
 }
 
 export function frameworkAskEdits(writing: FrameworkWriting, handler: FrameworkHandler, plan: FrameworkPlan): Edit[] {
@@ -138,8 +106,12 @@ function guardLines(writing: FrameworkWriting, handler: FrameworkHandler, round:
   const { adapter, context } = handler;
   const responses = `${context}.${adapter.inputResponses}`;
   const asked = asksForm(round) ? round.asked : undefined;
-  const read = (r: FrameworkRequest) =>
-    asked ? `${CHECKED_ANSWER}(${asked}, ${responses}, ${jsString(r.key, writing.style.quote)})` : `${responses}?.[${jsString(r.key, writing.style.quote)}]`;
+  const read = (r: FrameworkRequest) => {
+    const key = jsString(r.key, writing.style.quote);
+    const checked = CHECKED_READS[r.kind];
+    if (!checked) return `${responses}?.[${key}]`;
+    return `${checked.name}(${checked.readsQuestion ? `${asked}, ` : ''}${responses}, ${key})`;
+  };
   const semi = writing.style.semi ? ';' : '';
   const lines: string[] = [];
   for (const r of round.requests) {

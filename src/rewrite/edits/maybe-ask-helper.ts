@@ -45,7 +45,29 @@ export interface MaybeAskHalves {
    * Set when the helper goes on with an inner helper's value: `result` is then written as
    * `xThen(value, ...)`, which the request half calls too, and `xResult(answer, ...)` returns `call`.
    */
-  forward?: { params: string; returnType?: string; async?: boolean; call: string; rederived?: Array<{ span: Span; indent: string }> };
+  forward?: Forward;
+  /**
+   * Set when the helper may ask at one of several points: `xResult` (these parameters) goes on
+   * from the point that asked, `mrtrCarried.at`, each point's code after it in its `xThenN`.
+   */
+  points?: { params: string; returnType?: string; async?: boolean; arms: PointArm[] };
+}
+
+/** How `xResult` goes on with an inner helper's answer: it derives again (`rederived`), takes out carried locals (`declares`), and returns `call`. */
+export interface Forward {
+  params: string;
+  returnType?: string;
+  async?: boolean;
+  call: string;
+  rederived?: Array<{ span: Span; indent: string }>;
+  declares?: string;
+}
+
+/** One point of several: its number, how `xResult` goes on from it (its parameters unused), and its `xThenN`. */
+export interface PointArm {
+  at: number;
+  forward: Forward;
+  result: NonNullable<MaybeAskHalves['result']>;
 }
 
 export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAskHalves): Edit {
@@ -54,37 +76,69 @@ export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAsk
   const start = lineStartOf(source, declaration.start!);
   let end = lineEndOf(source, declaration.end!);
   if (source[end - 1] === '\r') end--;
-  const why = halves.forward
+  const why = halves.points
     ? [
         `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
-        `handler calls ${name}Request(), which resolves to the question to ask ({ ask }) or to what ${name}()`,
-        `returned without asking ({ value }); once answered, ${name}Result() computes it. Both go on in ${name}Then().`,
+        `handler calls ${name}Request(), which resolves to the question to ask at one of its points ({ ask },`,
+        `carried.at saying which) or to what ${name}() returned without asking ({ value }); once answered,`,
+        `${name}Result() goes on from that point in ${name}Then1(), ${name}Then2()...`,
       ]
-    : halves.result
+    : halves.forward
       ? [
           `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
-          `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
-          `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
+          `handler calls ${name}Request(), which resolves to the question to ask ({ ask }) or to what ${name}()`,
+          `returned without asking ({ value }); once answered, ${name}Result() computes it. Both go on in ${name}Then().`,
         ]
-      : [
-          `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
-          `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
-          '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
-        ];
+      : halves.result
+        ? [
+            `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
+            `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
+            `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
+          ]
+        : [
+            `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`,
+            `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
+            '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
+          ];
   const lines = [...why.map((l) => indent + lineComment('', l)), ...applied(source, start, end, halves.request).split(/\r?\n/)];
   const signature = (suffix: string, params: string, returnType: string | undefined, async?: boolean) =>
     `${indent}${async ? asyncHead(halves.head) : halves.head}${name}${suffix}(${params})${returnType ? `: ${returnType}` : ''} {`;
   if (halves.forward) {
-    const { params, returnType, async, call, rederived = [] } = halves.forward;
+    const { params, returnType, async } = halves.forward;
     const body = halves.result?.frames.at(-1)?.indent ?? `${indent}  `;
-    const again = derivedAgain(source, rederived, body, halves.result?.verbatim ?? []).map((l) => l.text);
-    lines.push('', signature('Result', params, returnType, async), ...again, `${body}return ${call};`, `${indent}}`);
+    lines.push('', signature('Result', params, returnType, async), ...goingOn(source, halves.forward, body, halves.result?.verbatim ?? []), `${indent}}`);
+  }
+  if (halves.points) {
+    const { params, returnType, async, arms } = halves.points;
+    const body = arms[0]!.result.frames.at(-1)!.indent;
+    lines.push('', signature('Result', params, returnType, async), ...dispatched(source, arms, indent, body), `${indent}}`);
+    for (const a of arms)
+      lines.push('', signature(`Then${a.at}`, a.result.params, a.result.returnType, a.result.async), ...resultBody(source, a.result), `${indent}}`);
   }
   if (halves.result) {
     const { params, returnType, async } = halves.result;
     lines.push('', signature(halves.forward ? 'Then' : 'Result', params, returnType, async), ...resultBody(source, halves.result), `${indent}}`);
   }
   return { start, end, text: lines.join(eol) };
+}
+
+/** What `xResult` does to go on with the inner answer: derive again, take out carried locals, and return the call. */
+function goingOn(source: string, forward: Forward, body: string, verbatim: readonly Span[]): string[] {
+  const again = derivedAgain(source, forward.rederived ?? [], body, verbatim).map((l) => l.text);
+  return [...again, ...(forward.declares ? [`${body}${forward.declares}`] : []), `${body}return ${forward.call};`];
+}
+
+/** `xResult`'s body over several points: each but the last under `if (mrtrCarried.at === N)`, the last as what is left. */
+function dispatched(source: string, arms: readonly PointArm[], indent: string, body: string): string[] {
+  const unit = body.startsWith(indent) && body.length > indent.length ? body.slice(indent.length) : '  ';
+  const lines: string[] = [];
+  for (const a of arms.slice(0, -1)) {
+    const test = `if (mrtrCarried.at === ${a.at})`;
+    const own = goingOn(source, a.forward, `${body}${unit}`, a.result.verbatim);
+    lines.push(...(own.length === 1 ? [`${body}${test} ${own[0]!.trim()}`] : [`${body}${test} {`, ...own, `${body}}`]));
+  }
+  const last = arms[arms.length - 1]!;
+  return [...lines, ...goingOn(source, last.forward, body, last.result.verbatim)];
 }
 
 /** source[from, to) with the edits applied. */
