@@ -76,7 +76,8 @@ const SAMPLING: CheckedRead = {
   declaration: (writing) => {
     const { semi, q, t } = writingParts(writing);
     const refuse = (checked: string, message: string) => [
-      `  if (${checked}.issues) {`,
+      // `in` narrows without strictNullChecks too (the project's own compiler options).
+      `  if (!(${q('value')} in ${checked})) {`,
       `    throw new SdkError(SdkErrorCode.InvalidResult, \`${message}: \${JSON.stringify(${checked}.issues, null, 2)}\`)${semi}`,
       `  }`,
     ];
