@@ -217,19 +217,21 @@ function derivedAgain(source: string, statements: ReadonlyArray<{ span: Span; in
 }
 
 /**
- * `let x: T;` derived again, followed at once by the only `x = …;` of the result half, becomes
- * `const x: T = …;`: the answer's branch assigns it first, and a lint would ask for a const.
+ * `let x: T;` derived again, whose first mention in the result half is its only `x = …;`, at
+ * the same level, becomes `const x: T = …;` there: the answer's branch assigns it once, and a
+ * lint would ask for a const.
  */
 function withDeclarationsMerged(text: string[], count: number): string[] {
   const out = [...text];
   for (let k = count - 1; k >= 0; k--) {
     const bare = /^(\s*)let ([A-Za-z_$][\w$]*)(:[^=;]+)?;$/.exec(out[k]!);
-    const next = out.findIndex((line, i) => i > k && line.trim() !== '');
-    if (!bare || next < count) continue;
+    if (!bare) continue;
     const [, indent, name, type = ''] = bare;
     const id = name!.replace(/\$/g, '\\$');
+    const mentioned = new RegExp(`(^|[^\\w$.])${id}(?![\\w$])`);
     const assigned = new RegExp(`(^|[^\\w$.])${id}\\s*(=(?!=)|[-+*/%&|^]=|\\+\\+|--)|(\\+\\+|--)\\s*${id}\\b`);
-    if (!out[next]!.startsWith(`${indent}${name} = `)) continue;
+    const next = out.findIndex((line, i) => i > k && mentioned.test(line));
+    if (next < count || !out[next]!.startsWith(`${indent}${name} = `)) continue;
     if (out.some((line, i) => i !== next && i !== k && assigned.test(line))) continue;
     out[next] = `${indent}const ${name}${type} = ${out[next]!.slice(indent!.length + name!.length + 3)}`;
     out.splice(k, 1);
