@@ -466,12 +466,12 @@ export function createServer() {
         .replace('async invoke() {', "async invoke() {\n    if (this.name !== 'other' && !(await this.confirmed())) return { content: [] };")
         .replace('const answer = await', 'return { content: [] };\n  }\n  async confirmed() {\n    const answer = await')
         .replace("return { content: [{ type: 'text' as const, text: answer.action }] };", "return answer.action === 'accept';");
+      // The helper could be split: the gate's own blocker is marked, not via-helper.
       expect(sites(gated)).toEqual([
         [11, undefined, 'marked', 'in-helper'],
-        [7, 'tool:this.name', 'marked', 'via-helper'],
         [7, 'tool:this.name', 'marked', 'nested-site'],
       ]);
-      expect(transformSource(gated, 'tools.ts').output.match(/@mrtr-todo\([a-z-]+\)/g)).toEqual(['@mrtr-todo(via-helper)', '@mrtr-todo(in-helper)']);
+      expect(transformSource(gated, 'tools.ts').output.match(/@mrtr-todo\([a-z-]+\)/g)).toEqual(['@mrtr-todo(nested-site)', '@mrtr-todo(in-helper)']);
     });
 
     it('refuses it when a tool may change its name, or runs it from a method of its own', () => {
