@@ -19,7 +19,7 @@ import type { ExternalHelper, RefusedCall } from './plan-options.ts';
 import { helperStep, isRefusalCode, Refusal, refuse, UNREACHED_IDS } from './refusal.ts';
 import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
-import { shortWhy } from './short-why.ts';
+import { shortWhy, unsplitCaller } from './short-why.ts';
 import type { CallerReach, FilePlan, SplitShape } from './types.ts';
 
 export function placeExternalCalls(file: FilePlanning): void {
@@ -76,15 +76,7 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
     });
   const kept = external.keptWhole;
   if (kept?.caller && kept.why && !external.dynamic)
-    return refuse('via-helper', 'keptWholeUnsplit', {
-      helper: external.name,
-      caller: kept.caller,
-      file: kept.file,
-      callFile: kept.file,
-      fileLine: String(kept.line),
-      why: kept.why,
-      short: shortWhy(kept.why),
-    });
+    return refuse('via-helper', 'keptWholeUnsplit', { helper: external.name, ...unsplitCaller(kept.caller, kept.file, kept.line, kept.why) });
   if (kept?.caller && !external.dynamic)
     return refuse('via-helper', UNREACHED_IDS.viaHelper[kept.callerReach ?? 'local'], {
       helper: external.name,

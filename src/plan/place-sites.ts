@@ -2,8 +2,7 @@
 // that asks at it (its own, or one that reaches it through helpers this module splits), or is
 // marked where it is; so do URL elicitations thrown as errors, and functions handlers delegate
 // to, which are migrated as handlers of their own.
-import { shortWhy } from './short-why.ts';
-import { innermostWhy } from './short-why.ts';
+import { innermostWhy, unsplitCaller } from './short-why.ts';
 import { findInitHooks } from '../analyse/init-hooks.ts';
 import type { Node } from '@babel/types';
 import { callGraphOf, handlersReaching, type HelperChain } from '../analyse/call-graph.ts';
@@ -195,15 +194,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
               fix: kept.unlinked.fix,
             })
           : kept?.caller && kept.why
-            ? refuse('in-helper', 'exportedCallerUnsplit', {
-                helper: first,
-                caller: kept.caller,
-                file: kept.file,
-                callFile: kept.file,
-                fileLine: String(kept.line),
-                why: kept.why,
-                short: shortWhy(kept.why),
-              })
+            ? refuse('in-helper', 'exportedCallerUnsplit', { helper: first, ...unsplitCaller(kept.caller, kept.file, kept.line, kept.why) })
             : kept?.caller
               ? refuse('in-helper', UNREACHED_IDS.inHelper[kept.callerReach ?? 'local'], {
                   helper: first,

@@ -24,3 +24,13 @@ export function innermostWhy(why: string, helper: string): { stuck: string; shor
   const named = outer ? [...outer.matchAll(/`([A-Za-z_$][\w$.]*)\(\)`/g)].pop()?.[1] : undefined;
   return { stuck: named ?? helper, short: shortWhy(parts[parts.length - 1]!) };
 }
+
+/** What a marker says of an exported caller kept whole: its name, where it calls, and `why` it cannot be split. */
+export function unsplitCaller(
+  caller: string,
+  file: string,
+  line: number,
+  why: string,
+): Record<'caller' | 'file' | 'callFile' | 'fileLine' | 'why' | 'short', string> {
+  return { caller, file, callFile: file, fileLine: String(line), why, short: shortWhy(why) };
+}
