@@ -86,12 +86,18 @@ export function findingsForFile(file: string, sites: readonly RunSite[], scan: F
   const used = new Set<MarkerComment>();
   const ordered = [...sites].sort((a, b) => a.line - b.line || a.column - b.column);
   const handlerMarker = new Map<string, MarkerComment>();
+  const statementOf = (site: RunSite) => scan?.statementLine(site.line, site.column) ?? site.line;
+  const placeOf = (site: RunSite) => `${site.line}:${site.column}`;
+  const codesAt = new Map<number, Set<string | undefined>>();
   const atPlace = new Map<string, number>();
-  for (const site of ordered) atPlace.set(`${site.line}:${site.column}`, (atPlace.get(`${site.line}:${site.column}`) ?? 0) + 1);
+  for (const site of ordered) {
+    codesAt.set(statementOf(site), (codesAt.get(statementOf(site)) ?? new Set()).add(site.code));
+    atPlace.set(placeOf(site), (atPlace.get(placeOf(site)) ?? 0) + 1);
+  }
   const findings = ordered.map((site) => {
-    const own = ownMarker(site, ordered, markers, scan);
+    const own = ownMarker(site, statementOf(site), codesAt.get(statementOf(site))!, markers, scan);
     // A call reported under two codes is two findings already: neither takes another's marker.
-    const alone = atPlace.get(`${site.line}:${site.column}`) === 1;
+    const alone = atPlace.get(placeOf(site)) === 1;
     const marker = own ?? (alone && site.handler !== undefined ? handlerMarker.get(site.handler) : undefined);
     if (own && site.handler !== undefined) handlerMarker.set(site.handler, own);
     if (site.status === 'migrated' && !marker) return legacyFinding(file, site);
@@ -170,17 +176,18 @@ function docsOf(code: string): Pick<Finding, 'docs'> {
  * The todo marker in the comment lines right above the site's statement: of the site's code, or
  * else one of a code no site of that statement has (migrate saw a reason this run does not).
  */
-function ownMarker(site: RunSite, sites: readonly RunSite[], markers: readonly MarkerComment[], scan: FileScan | undefined): MarkerComment | undefined {
+function ownMarker(
+  site: RunSite,
+  statementLine: number,
+  codesHere: ReadonlySet<string | undefined>,
+  markers: readonly MarkerComment[],
+  scan: FileScan | undefined,
+): MarkerComment | undefined {
   if (!scan || markers.length === 0) return undefined;
-  const statementOf = (s: RunSite) => scan.statementLine(s.line, s.column) ?? s.line;
-  const statementLine = statementOf(site);
   let top = statementLine;
   while (top > 1 && scan.commentLines.has(top - 1)) top--;
   const above = markers.filter((m) => m.kind === 'todo' && m.line >= top && m.line < statementLine);
-  const same = above.find((m) => m.code === site.code);
-  if (same) return same;
-  const codesHere = new Set(sites.filter((s) => statementOf(s) === statementLine).map((s) => s.code));
-  return above.find((m) => m.code !== undefined && !codesHere.has(m.code));
+  return above.find((m) => m.code === site.code) ?? above.find((m) => m.code !== undefined && !codesHere.has(m.code));
 }
 
 function fileMarker(markers: readonly MarkerComment[], code: string, used: ReadonlySet<MarkerComment>): MarkerComment | undefined {
