@@ -57,10 +57,11 @@ interface Candidate {
 }
 
 export function rederivation(input: RederiveInput): Rederived {
-  const statements = statementsOf(input.handler.fn);
+  const body = bodyOf(input.handler.fn);
+  const { statements } = body;
   const candidates = candidatesOf(input, statements);
   if (candidates.length === 0) return { statements: new Set(), locals: new Set(), names: [], calls: [] };
-  const own = handlerNames(input);
+  const own = handlerNames(input, body);
   const scope = new HandlerScope({ ...input, fn: input.handler.fn, requestCapabilities: true }, own);
   const excluded = new Set([...own.twice]);
   for (;;) {
@@ -179,21 +180,34 @@ function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): numb
   return -1;
 }
 
-/** The handler's own names: its parameters' and every name its body declares (outside nested functions), and those declared twice. */
-function handlerNames({ handler }: RederiveInput): { declared: Set<string>; context: Set<string>; twice: Set<string> } {
+/** What one walk of a handler body finds (outside nested functions): its statements by start, the names it declares, and those declared twice. */
+interface Body {
+  statements: Map<number, Statement>;
+  declared: Set<string>;
+  twice: Set<string>;
+}
+
+function bodyOf(fn: FunctionNode): Body {
+  const statements = new Map<number, Statement>();
   const declared = new Set<string>();
   const twice = new Set<string>();
   const add = (name: string) => (declared.has(name) ? twice.add(name) : declared.add(name));
-  walk(handler.fn.body, (node) => {
+  walk(fn.body, (node) => {
     if (isFunction(node)) {
       if (node.type === 'FunctionDeclaration' && node.id) add(node.id.name);
       return false;
     }
+    if (/Statement$|Declaration$/.test(node.type)) statements.set(node.start!, node as Statement);
     if (node.type === 'VariableDeclarator') for (const b of boundNames(node.id)) add(b.name);
     if (node.type === 'ClassDeclaration' && node.id) add(node.id.name);
     if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) add(b.name);
     return undefined;
   });
+  return { statements, declared, twice };
+}
+
+/** The handler's own names: its parameters' and every name its body declares (outside nested functions), and those declared twice. */
+function handlerNames({ handler }: RederiveInput, { declared, twice }: Body): { declared: Set<string>; context: Set<string>; twice: Set<string> } {
   const params = argumentParams(handler.fn);
   const contextParam = params[handler.ctxIndex];
   const context = new Set(contextParam ? boundNames(contextParam).map((b) => b.name) : []);
@@ -242,17 +256,6 @@ function taintedNames(
     mark([...changedNames([loop])].filter((n) => !own.has(n)));
   }
   return tainted;
-}
-
-/** The statements of a handler body (outside nested functions), by start. */
-function statementsOf(fn: FunctionNode): Map<number, Statement> {
-  const statements = new Map<number, Statement>();
-  walk(fn.body, (node) => {
-    if (isFunction(node)) return false;
-    if (/Statement$|Declaration$/.test(node.type)) statements.set(node.start!, node as Statement);
-    return undefined;
-  });
-  return statements;
 }
 
 /** A compound statement's own expressions (its condition, a loop's head, a switch's value). */
@@ -336,7 +339,7 @@ export interface OwnNames {
 /** What the purity check is told of the handler's names, the module's functions and the values' types. */
 export class HandlerScope {
   private derived: ReadonlyMap<string, HandlerName> = new Map();
-  private readonly tagged: Comment[];
+  private readonly tagged: readonly Comment[];
   private readonly chains = new Map<FunctionNode, readonly FunctionNode[]>();
 
   constructor(
