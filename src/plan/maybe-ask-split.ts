@@ -49,7 +49,10 @@ export function maybeAskSplit(
       : undefined;
   const typeWhy = typesProblem(point, valueType ?? derived, types);
   if (typeWhy) return typeWhy;
-  const shape = { ...pointShape(source, fn, holder, [point], valueType ?? derived, types !== undefined), ...(derived ? { localValueType: true as const } : {}) };
+  const shape = {
+    ...pointShape(source, fn, holder, [point], valueType ?? derived, types !== undefined),
+    ...(derived ? { localValueType: true as const } : {}),
+  };
   const own = pointCarried(point, types !== undefined)?.value;
   const at = questionEdits(
     source,
