@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { markersInComment } from '../src/analyse/markers.ts';
 import { parseSource } from '../src/analyse/parse.ts';
-import { MAKER_MAX, MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, resolveFileLineRefs, resolveLineRefs, type RefusalCode } from '../src/plan/refusal.ts';
+import { resolveFileLineRefs, resolveLineRefs } from '../src/core/line-refs.ts';
+import { MAKER_MAX, MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, type RefusalCode } from '../src/plan/refusal.ts';
 import { markerComment } from '../src/rewrite/edits/marker-comment.ts';
 import { transformSource } from '../src/transform.ts';
 

@@ -16,6 +16,7 @@ import type { PurityContext } from './helper-locals.ts';
 import { maybeAskSplit } from './maybe-ask-split.ts';
 import { maybeAskSplitPoints } from './maybe-ask-points.ts';
 import { askedFirst, splitHelper, type HelperSplit } from './split-helper.ts';
+import { lineOf } from '../core/line-refs.ts';
 
 export interface HelperTree {
   /** Each helper's split with the site it splits at (its request, or its call of an inner helper), innermost first. */
@@ -60,7 +61,7 @@ function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTr
   if (depth > 3) return 'it is reached through more than four helpers.';
   // Split once for each question it asks, its halves would be written twice: one question per helper.
   const twice = tree.splits.find((s) => s.site.enclosing === fn);
-  if (twice) return `it is a helper whose lines ${twice.site.call.loc!.start.line} and ${site.call.loc!.start.line} both ask${asked(site)}.`;
+  if (twice) return `it is a helper whose lines ${lineOf(twice.site.call)} and ${lineOf(site.call)} both ask${asked(site)}.`;
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
