@@ -3,6 +3,7 @@
 // the way is split (split-helper.ts), innermost first, each outer one building its request from
 // the inner one's request builder; each handler then asks with the request of the helper it
 // calls. The whole tree is split, or nothing of it.
+import path from 'node:path';
 import type { Node } from '@babel/types';
 import type { FunctionNode } from '../analyse/ast.ts';
 import type { ClassNode, Imports } from '../analyse/bindings.ts';
@@ -83,10 +84,32 @@ function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTr
     else callers.set(via.enclosing, [...(callers.get(via.enclosing) ?? []), via]);
   }
   for (const [caller, vias] of callers) {
+    if (!caller) return `it is called where its module loads (${where(context, vias[0]!.call)}), by no handler.`;
     const why = grow(context, vias, tree, depth + 1);
-    if (why) return `it is called by \`${(caller && graph.nameOf(caller)) ?? 'another function'}()\`, which cannot be split: ${why}`;
+    if (why) return `it is called by ${callerNamed(context, caller)}, which cannot be split: ${why}`;
   }
   return undefined;
+}
+
+/** How a reason names a function that calls a helper: by its name, or by what it is and where (`the arrow function at tools.ts:42`). */
+function callerNamed(context: TreeContext, caller: FunctionNode): string {
+  const name = context.graph.nameOf(caller);
+  return name ? `\`${name}()\`` : `the ${UNNAMED[caller.type]} at ${where(context, caller)}`;
+}
+
+/** What a function with no name its callers could use is, as a reason says it. */
+const UNNAMED: Readonly<Record<FunctionNode['type'], string>> = {
+  ArrowFunctionExpression: 'arrow function',
+  FunctionExpression: 'function expression',
+  FunctionDeclaration: 'function',
+  ObjectMethod: 'method',
+  ClassMethod: 'method',
+  ClassPrivateMethod: 'method',
+};
+
+/** `tools.ts:42`: the module's file name and the line a node starts on (core/line-refs.ts). */
+function where(context: TreeContext, node: Node): string {
+  return `${path.basename(context.purity.analysis.fileName)}:${lineOf(node)}`;
 }
 
 /** What a site asks through, for a reason's text (` through \`isAllowed()\``), or nothing when it asks itself. */
