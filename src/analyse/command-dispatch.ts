@@ -433,6 +433,8 @@ export interface ImportedDispatch {
   /** How many arguments each call passes. */
   width: number;
   calls: Array<{ call: CallExpression; bound?: Bound }>;
+  /** Calls of a per-round bracket around a call (see perRoundBrackets): they run again on each round. */
+  rerun: BracketCall[];
 }
 
 /**
@@ -458,6 +460,7 @@ export function importedDispatches(analysis: FileAnalysis): ImportedDispatch[] {
       key: through.key,
       width: [...widths][0]!,
       calls: through.calls,
+      rerun: through.rerun,
     });
   }
   return found;

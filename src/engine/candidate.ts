@@ -60,6 +60,8 @@ export interface FileOutcome {
    * placed on disk (other-module-lines.ts).
    */
   planned?: { file: string; text: string; onDisk: string };
+  /** What its handlers run again on each retry, to list on the reports of other modules' helpers they ask through (FilePlan.rerunAtHelpers). */
+  rerunAtHelpers?: FilePlan['rerunAtHelpers'];
 }
 
 export interface Candidate {
@@ -215,6 +217,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
   const { plan, transformed } = planned;
   if (transformed?.changed && c.context.verify && !rewriteParses(c, transformed)) return;
   reportSites(c, plan);
+  c.outcome.rerunAtHelpers = plan.rerunAtHelpers;
   if (!transformed) return;
   reportEntryPoints(c, transformed);
   // Its notes, at their place in the text the run leaves (the MRTR pass may add lines above
