@@ -133,6 +133,16 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Drop') ? accept({ ok: true }) : accept({ ok: false })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
   },
+  'handlers that are not async, handing back a helper promise': {
+    fixture: 'delegating-handlers',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'drop_scratch', arguments: { table: 'users' } },
+      { name: 'drop_all', arguments: { prefix: 'tmp' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Drop scratch') ? { action: 'decline' } : accept({ ok: true })) },
+    legacyLog: ['delete:logs=3', 'audit:scratch:users', 'audit:drop-all:tmp'],
+  },
   'a chain of two helpers, both split': {
     fixture: 'helper-chain-split',
     calls: [

@@ -262,7 +262,8 @@ function widenDefiners(file: FilePlanning, planned: HandlerPlan[]): { definers: 
     ...file.urlThrows.planned.map((p) => p.handler),
   ];
   for (const handler of new Set(handlers)) {
-    const callee = handler?.definition && handler.call.type === 'CallExpression' ? handler.call.callee : undefined;
+    // A declaration a registry's factory turns into a handler is typed by the function it is handed to as well.
+    const callee = (handler?.definition || handler?.factory) && handler.call.type === 'CallExpression' ? handler.call.callee : undefined;
     if (callee?.type !== 'Identifier') continue;
     const imported = analysis.importedNames.get(callee.name);
     if (imported) definers.push({ from: imported.from, name: imported.imported });

@@ -168,6 +168,8 @@ export interface HandlerPlan {
   prologue?: string;
   /** Widens an explicit `Promise<X>` return type to admit the input_required result. */
   returnTypeEdit?: Edit;
+  /** `async ` before a handler that was not an async function (it returned another's promise). */
+  asyncEdit?: Edit;
   /** Expression that names the call's arguments, digested into requestState. */
   argsText: string;
   /**
