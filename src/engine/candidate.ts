@@ -266,10 +266,12 @@ async function planCandidate(
       plan = result.plan;
       outputSyntax = analysis && syntaxOfOutput(analysis, result);
     } else {
-      // The lines a plan-only run reports are those of the file as it is (`check` reads it so).
-      const toDisk = c.input === source ? undefined : positionMap(c.input, source);
-      if (toDisk) c.outcome.planned = { file: c.file, text: c.input, onDisk: source };
-      const lineOf = toDisk && ((line: number) => toDisk(line, 1).line);
+      // The lines a plan-only run names are those of the file as it is (`check` reads it so);
+      // the map is made when one is named.
+      let toDisk: ReturnType<typeof positionMap> | undefined;
+      const upgraded = c.input !== source;
+      if (upgraded) c.outcome.planned = { file: c.file, text: c.input, onDisk: source };
+      const lineOf = upgraded ? (line: number) => (toDisk ??= positionMap(c.input, source))(line, 1).line : undefined;
       plan = await planAsked(asked ?? askTypes(c.input, absolutePath, context.types, options, onAnalysis, true), context.types, options, true, lineOf);
     }
     c.exportedHelpers = plan.exportedHelpers;
