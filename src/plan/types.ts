@@ -290,6 +290,8 @@ export interface SplitShape {
   kind: InputKind;
   resultType: string;
   valueType?: string;
+  /** `valueType` names this module's `xThen` (the helper wrote no type): other modules are not told it. */
+  localValueType?: true;
   method: boolean;
   requestArgs: boolean[];
   resultArgs: boolean[];
