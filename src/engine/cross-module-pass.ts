@@ -16,6 +16,7 @@ import { RegistryModules } from './registry-modules.ts';
 import { findUntiedCalls } from './untied-calls.ts';
 import type { Placement, StateModules } from './state-modules.ts';
 import type { DispatchLinks } from '../plan/plan-options.ts';
+import { uniqueCalls } from '../plan/rederive.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { linkedModules } from './dispatch-links.ts';
 import { linksOfUnreached, migratingLinks, noteUnlinked, type DispatchRun } from './dispatch-pass.ts';
@@ -127,6 +128,23 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   }
   await widenRegistryDefiners(run, again, importers, registries, definers);
   await transformAgain(run, again);
+  listRerunAtHelpers(run, again);
+}
+
+/**
+ * Lists what handlers run again on each retry that asked only through another module's split
+ * helper on that helper's report, where their question is counted (FilePlan.rerunAtHelpers),
+ * each call named with the module it is made in.
+ */
+function listRerunAtHelpers(run: CrossModuleRun, again: ReadonlyMap<string, AgainFile>): void {
+  const byFile = new Map([...again].map(([absolutePath, f]) => [displayPath(run.cwd, absolutePath), run.outcomeAt(f.i)] as const));
+  for (const [file, outcome] of byFile)
+    for (const { file: helperFile, helper, calls } of outcome.rerunAtHelpers ?? []) {
+      // A method's report is named by the method alone (`helper:confirm` of `Prompter.confirm`).
+      const handler = `helper:${helper.slice(helper.lastIndexOf('.') + 1)}`;
+      const site = byFile.get(helperFile)?.sites.find((s) => s.status === 'migrated' && s.handler === handler);
+      if (site) site.rerun = uniqueCalls([...(site.rerun ?? []), ...calls.map((c) => ({ ...c, file: c.file ?? file }))]);
+    }
 }
 
 /**
@@ -478,6 +496,7 @@ function transformFileAgain(run: CrossModuleRun, absolutePath: string, f: AgainF
   reported.sites = [];
   reported.changed = undefined;
   reported.errors = [];
+  reported.rerunAtHelpers = undefined;
   return runCandidate(rerun).then(() => {
     Object.assign(reported, outcome);
     // What the request-state step needs of the file: what is on disk, what it imports.
