@@ -9,7 +9,7 @@ import { rewriteInitHooks } from './rewrite/init-hooks.ts';
 import { rewriteRegistrationGuards } from './rewrite/registration-guards.ts';
 import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite/rewrite.ts';
 import { rewriteEntryPoints, type EntryPointReport } from './rewrite/entry-points.ts';
-import { hasLineRefs, resolveFileLineRefs, resolveLineRefs } from './plan/refusal.ts';
+import { hasLineRefs, resolveFileLineRefs, resolveLineRefs } from './core/line-refs.ts';
 import { positionMap } from './core/position-map.ts';
 import type { Edit } from './core/vocabulary.ts';
 
@@ -58,8 +58,9 @@ export interface TransformOptions {
   /** This file's exported asking methods no handler was shown to call, with a call of that name the engine could not tie to their class. */
   untiedCalls?: PlanOptions['untiedCalls'];
   /**
-   * The lines of other modules markers name are left as references, for the engine to place
-   * once it knows what it writes there (src/engine/other-module-lines.ts); else their own lines.
+   * The lines of other modules markers and reasons name are left as references, for the engine
+   * to place once it knows the text the user reads there (src/engine/other-module-lines.ts);
+   * else the lines of their planned texts.
    */
   otherModuleLinesLater?: boolean;
 }
@@ -93,36 +94,49 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
 const ALWAYS = () => true;
 
 /**
- * The rewritten file. A marker that names a line of the file names it where the text written
- * has it: the file is rewritten once to learn where its lines go, then with those lines.
+ * The rewritten file. A line of the file a marker or a reason names is named where the text
+ * written has it: the file is rewritten once to learn where its lines go, then, when a marker
+ * names one, with those lines (a reason is not written in the file).
  */
 function rewritten(analysis: FileAnalysis, planned: FilePlan, options: TransformOptions): TransformResult {
   const plan = options.otherModuleLinesLater ? planned : markersMapped(planned, otherModuleLinesAsGiven);
-  if (!namesLines(plan)) return rewrittenOnce(analysis, plan, options);
-  // Only the first text is used: what the output check needs of it is not worked out. A
-  // handler without markers is the same plan both times: written once.
+  if (!reportsLines(plan)) return rewrittenOnce(analysis, plan, options);
+  const placed = (output: string) => {
+    const lineOf = positionMap(analysis.source, output);
+    return markersMapped(plan, (text) => resolveLineRefs(text, (line) => lineOf(line, 1).line));
+  };
+  if (!markersNameLines(plan)) {
+    const first = rewrittenOnce(analysis, plan, options);
+    return { ...first, plan: placed(first.output) };
+  }
+  // Written again with its lines: only the first text is used (what the output check needs of
+  // it is not worked out), and a handler without markers, the same plan both times, is written once.
   const rendered = new Map<HandlerPlan, Edit[]>();
   const first = rewrittenText(analysis, plan, options, rendered);
-  const lineOf = positionMap(analysis.source, first.output);
-  return rewrittenOnce(
-    analysis,
-    markersMapped(plan, (text) => resolveLineRefs(text, (line) => lineOf(line, 1).line)),
-    options,
-    rendered,
-  );
+  return rewrittenOnce(analysis, placed(first.output), options, rendered);
 }
 
 /** Whether a marker of the plan names a line (resolveLineRefs). */
-function namesLines(plan: FilePlan): boolean {
+function markersNameLines(plan: FilePlan): boolean {
   return plan.markers.some((m) => hasLineRefs(m.text)) || plan.handlers.some((h) => h.markers?.some((m) => hasLineRefs(m.text)));
 }
 
+/** Whether a marker or a site's words name a line (resolveLineRefs). */
+function reportsLines(plan: FilePlan): boolean {
+  const words = (s: FilePlan['sites'][number]) => [s.marker, s.reason, s.next].some((t) => t !== undefined && hasLineRefs(t));
+  return markersNameLines(plan) || plan.sites.some(words);
+}
+
 /**
- * The plan with the lines its markers name made those `lineOf` says (the planned text's own, for
- * a plan that is not written), and those of other modules the lines their texts have.
+ * The plan with the lines its markers and reasons name made those `lineOf` says (the planned
+ * text's own, for a plan that is not written), and those of other modules the lines their
+ * planned texts have, unless the engine places them (`otherModuleLinesLater`).
  */
-export function withLines(plan: FilePlan, lineOf: (line: number) => number = (line) => line): FilePlan {
-  return markersMapped(plan, (text) => otherModuleLinesAsGiven(resolveLineRefs(text, lineOf)));
+export function withLines(plan: FilePlan, lineOf: (line: number) => number = (line) => line, otherModuleLinesLater = false): FilePlan {
+  return markersMapped(plan, (text) => {
+    const own = resolveLineRefs(text, lineOf);
+    return otherModuleLinesLater ? own : otherModuleLinesAsGiven(own);
+  });
 }
 
 function otherModuleLinesAsGiven(text: string): string {
@@ -278,9 +292,19 @@ export async function transformAsked(asked: AskedFile, types: TypeFactsSource | 
   return rewritten(asked.analysis, await plannedAsked(asked, types, options), options);
 }
 
-/** The plan of an asked file with `options` (`sitesOnly`: only its sites will be used), its markers naming the lines of the planned text. */
-export async function planAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly = false): Promise<FilePlan> {
-  return withLines(await plannedAsked(asked, types, options, sitesOnly));
+/**
+ * The plan of an asked file with `options` (`sitesOnly`: only its sites will be used), its
+ * markers and reasons naming the lines `lineOf` says the planned text's are on (by default its
+ * own: the engine gives those of the file on disk, for a v1 file it upgraded in memory).
+ */
+export async function planAsked(
+  asked: AskedFile,
+  types: TypeFactsSource | undefined,
+  options: TransformOptions,
+  sitesOnly = false,
+  lineOf?: (line: number) => number,
+): Promise<FilePlan> {
+  return withLines(await plannedAsked(asked, types, options, sitesOnly), lineOf, options.otherModuleLinesLater);
 }
 
 /** planAsked's plan, its markers' lines left to place (see withLines). */

@@ -514,3 +514,36 @@ describe('a function on the way that cannot be split', () => {
     );
   });
 });
+
+// The same server with the second module's function writing no return type: its halves name
+// its value by what `stageBuildThen()` returns, in its own module; the handlers of the other
+// modules ask through them without naming it.
+const UNTYPED: Record<string, string> = {
+  ...PROJECT,
+  'src/flows/stage.ts': PROJECT['src/flows/stage.ts']!.replace('region?: string): Promise<Staged> {', 'region?: string) {'),
+};
+
+const untyped = migratedPair<ServerModule>('deep-splits-untyped-', UNTYPED);
+
+describe('a function on the way that writes no return type', () => {
+  it('is split all the same, its value named by the code after the call, and the server typechecks', async () => {
+    expect(UNTYPED['src/flows/stage.ts']).not.toBe(PROJECT['src/flows/stage.ts']);
+    expect(untyped.result.errors).toEqual([]);
+    expect(untyped.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/lib/region.ts', 'migrated', undefined]]);
+    const stage = await untyped.read('migrated', 'src/flows/stage.ts');
+    expect(stage).toContain('export async function stageBuildRequest(ledger: Ledger, region?: string) {');
+    expect(stage).toContain(
+      'export async function stageBuildResult(mrtrAnswer: ElicitResult, ledger: Ledger): Promise<Awaited<ReturnType<typeof stageBuildThen>>> {',
+    );
+    expect(stage).toContain('export async function stageBuildThen(picked: ReturnType<typeof pickRegionResult>, ledger: Ledger) {');
+    for (const file of ['src/tools/deploy.ts', 'src/tools/preview.ts']) expect(await untyped.read('migrated', file), file).toBe(MIGRATED[file]);
+    const files = Object.keys(UNTYPED).filter((f) => f.endsWith('.ts'));
+    expect(await untyped.settled(files)).toEqual({ original: [], migrated: [], errors: [], changed: [] });
+  });
+
+  it('asks where it did and records each thing once, on both eras', async () => {
+    const original = await run(await untyped.load('original'), 'legacy');
+    const migrated = await untyped.load('migrated');
+    for (const era of ['modern', 'legacy'] as const) expect({ era, ...(await run(migrated, era)) }).toEqual({ era, ...original });
+  });
+});

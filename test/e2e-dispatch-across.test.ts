@@ -7,7 +7,8 @@
 // the modules: the handler hands it the context and returns its question, and the interface and
 // the abstract declaration take the context and may return a question. Run through the real
 // client, the migrated server gives the original's results, asks its questions and does its work
-// once each, on both eras, opening and closing its per-round bracket on each round.
+// once each, on both eras, opening and closing its per-round bracket on each round; the reports
+// list the bracket's calls among what runs again, at the helper the task first asks through.
 import { rm } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
@@ -419,6 +420,21 @@ describe('a task dispatched to across modules, through an interface and a base c
     expect(await read('migrated', 'src/tasks/plant.ts')).toBe(MIGRATED_PLANT);
     // The task that asks nothing is what it was.
     expect(await read('migrated', 'src/tasks/water.ts')).toBe(WATER);
+    // The registrar's per-round bracket runs on each round: its calls are listed among what runs
+    // again, at the first helper the task asks through, where its question is counted.
+    expect(REGISTRAR.split('\n')[24]).toBe('        const close = this.open(task);');
+    expect(REGISTRAR.split('\n')[30]).toBe('          close();');
+    expect(pair.result.sites.map((s) => [s.handler, (s.rerun ?? []).map((c) => [c.file, c.line, c.text, c.why])])).toEqual([
+      [
+        'helper:askKind',
+        [
+          ['src/registrar.ts', 25, 'this.open(task)', 'bracket'],
+          ['src/registrar.ts', 31, 'close()', 'bracket'],
+        ],
+      ],
+      ['helper:askTree', []],
+      ['helper:askFlower', []],
+    ]);
   });
 
   it('typechecks, and a second run changes nothing', async () => {

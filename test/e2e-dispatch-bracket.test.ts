@@ -248,10 +248,11 @@ describe('a bracket that is not one round’s own', () => {
       'its release read elsewhere',
       '      const receipt = await command.run(input);',
       '      const receipt = await command.run(input);\n      if (receipt.text === "") stop();',
-      '`const stop = meter.begin(command.name)` (line 90)',
+      'const stop = meter.begin(command.name)',
+      92,
     ],
-    ['a finally that does more', '      stop();\n', '      stop();\n      console.error(label);\n', '`console.error(label)` (line 99)'],
-  ])('is left as it was, with %s named by the markers and its line', async (_name, from, to, named) => {
+    ['a finally that does more', '      stop();\n', '      stop();\n      console.error(label);\n', 'console.error(label)', 102],
+  ])('is left as it was, with %s named by the markers and its line', async (_name, from, to, named, line) => {
     const dir = checkoutScratch('dispatch-bracket-refused-');
     try {
       await putFile(dir, 'src/press.ts', PRESS.replace(from, to));
@@ -266,7 +267,9 @@ describe('a bracket that is not one round’s own', () => {
       ]);
       const reasons = refused.sites.map((s) => `${s.reason} ${s.next}`).join('\n');
       expect(reasons).toContain('`command.run(…)`');
-      expect(reasons).toContain(named);
+      // At its line in the text written (the markers above the requests move it down).
+      expect(reasons).toContain(`\`${named}\` (line ${line})`);
+      expect(refused.changed.find((c) => c.path === 'src/press.ts')!.output.split('\n')[line - 1]).toContain(named);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -133,6 +133,25 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Drop') ? accept({ ok: true }) : accept({ ok: false })) },
     legacyLog: ['count:logs', 'delete:logs=3', 'audit:truncate:users:false'],
   },
+  'handlers that are not async, handing back a helper promise': {
+    fixture: 'delegating-handlers',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'drop_scratch', arguments: { table: 'users' } },
+      { name: 'drop_all', arguments: { prefix: 'tmp' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Drop scratch') ? { action: 'decline' } : accept({ ok: true })) },
+    legacyLog: ['delete:logs=3', 'audit:scratch:users', 'audit:drop-all:tmp'],
+  },
+  'a function with no written return type, going on after a helper that may ask': {
+    fixture: 'maybe-ask-unwritten-type',
+    calls: [
+      { name: 'launch', arguments: { bay: 'b2' } },
+      { name: 'launch', arguments: {} },
+    ],
+    script: { elicit: () => accept({ bay: 'b7' }) },
+    legacyLog: ['audit:launch:b2', 'audit:launched', 'audit:launch:b7', 'audit:launched'],
+  },
   'a chain of two helpers, both split': {
     fixture: 'helper-chain-split',
     calls: [

@@ -147,6 +147,7 @@ describe('helpers the retry could not serve', () => {
     const fixture = fixtureCases().find((c) => c.name === 'maybe-ask-helper-locals-refused')!;
     const sites = transformSource(readFileSync(fixture.inputPath, 'utf8'), fixture.inputPath).plan.sites;
     const reasons = sites.filter((s) => s.code === 'in-helper').map((s) => [s.line, s.reason!.replace(/^.*cannot be split: /, '')]);
+    // Each at its site's line of the input, each statement named at its line of the output (output.ts).
     expect(reasons).toEqual([
       [
         12,
@@ -154,9 +155,9 @@ describe('helpers the retry could not serve', () => {
       ],
       [
         20,
-        'it is a helper whose code after its request reads `labels`, changed by `labels.push(`rows=${world.count(table)}`);` (line 18), which runs once and cannot be derived again.',
+        'it is a helper whose code after its request reads `labels`, changed by `labels.push(`rows=${world.count(table)}`);` (line 19), which runs once and cannot be derived again.',
       ],
-      [25, 'it is a helper called with the argument `world.count(table)` (line 44), which would be evaluated again when the handler resumes.'],
+      [25, 'it is a helper called with the argument `world.count(table)` (line 50), which would be evaluated again when the handler resumes.'],
     ]);
   });
 });

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { markersInComment } from '../src/analyse/markers.ts';
 import { parseSource } from '../src/analyse/parse.ts';
-import { MAKER_MAX, MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, resolveFileLineRefs, resolveLineRefs, type RefusalCode } from '../src/plan/refusal.ts';
+import { resolveFileLineRefs, resolveLineRefs } from '../src/core/line-refs.ts';
+import { MAKER_MAX, MARKER_QUOTE_MAX, markerLine, REFUSAL_CODES, refuse, type RefusalCode } from '../src/plan/refusal.ts';
 import { markerComment } from '../src/rewrite/edits/marker-comment.ts';
 import { transformSource } from '../src/transform.ts';
 
@@ -126,5 +127,45 @@ describe('one marker per handler and reason', () => {
     const program = parseSource(output, 'ts');
     const found = (program.comments ?? []).flatMap((c) => markersInComment(c));
     expect(found.map((m) => m.code).sort()).toEqual(['in-helper', 'via-helper']);
+  });
+});
+
+describe('a helper that a function with no name calls', () => {
+  // `gather()` asks first, so it could be split, but for the function that calls it besides the
+  // handler. The reason names that function by what it is and where it is in the text written
+  // (the marker above the request moves it down one line).
+  const gather = `${SERVER}async function gather(id: string) {\n  const answer = await server.server.elicitInput({ message: id, requestedSchema: { type: 'object', properties: {} } });\n  return answer;\n}\n`;
+  const handler =
+    "server.registerTool('t', {}, async () => {\n  const got = await gather('a');\n  return { content: [{ type: 'text', text: got.action }] };\n});\n";
+  const retry = 'function withRetry<T>(fn: () => Promise<T>) {\n  return fn();\n}\n';
+  it.each([
+    [
+      'an arrow passed inline',
+      `${retry}export async function warm() {\n  return withRetry(async () => await gather('warm'));\n}\n`,
+      'it is called by the arrow function at tools.ts:12, which cannot be split: it has no name its callers could use.',
+      12,
+      "  return withRetry(async () => await gather('warm'));",
+    ],
+    [
+      'a function expression passed inline',
+      `${retry}export async function warm() {\n  return withRetry(async function () {\n    return await gather('warm');\n  });\n}\n`,
+      'it is called by the function expression at tools.ts:12, which cannot be split: it has no name its callers could use.',
+      12,
+      '  return withRetry(async function () {',
+    ],
+    [
+      'code where the module loads',
+      "export const first = await gather('boot');\n",
+      'it is called where its module loads (tools.ts:8), by no handler.',
+      8,
+      "export const first = await gather('boot');",
+    ],
+  ])('names %s by where it is', (_name, caller, words, line, text) => {
+    const { output, plan } = transformSource(`${gather}${caller}${handler}`, 'tools.ts');
+    const helperSite = plan.sites.find((s) => s.code === 'in-helper')!;
+    expect(helperSite.reason).toContain(`this one cannot be split: ${words}`);
+    expect(output.split('\n')[line - 1]).toBe(text);
+    // The marker's line is the short form: what blocks and the step.
+    expect(helperSite.marker).toBe('`gather()` asks and cannot be split — build inputRequired.elicit(...) in it, ask in the handler');
   });
 });

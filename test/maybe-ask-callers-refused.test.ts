@@ -61,12 +61,14 @@ async function markerOf(params: string, body: string, call: string): Promise<str
   return sites[0]!.marker;
 }
 
+// The lines a marker names are those of the text written: the marker above the request in
+// `allowedRoots()` moves every line of `openWorkspace()` down one.
 describe('a helper that does more with the value of a maybe-ask helper, in a shape that cannot be split', () => {
   it('names the statement that awaits it inside an expression, with its line', async () => {
     // The call before it runs first: lifting the await out of the test would run it after.
     const body = '  if (target.trim() && !(await isAllowed(server, target))) {\n    throw new Error(`${target} is outside the roots`);\n  }\n  return target;';
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` is not split: its line 19 awaits `isAllowed()` inside an expres… — change that, then run again',
+      '`openWorkspace()` is not split: its line 20 awaits `isAllowed()` inside an expres… — change that, then run again',
     );
   });
 
@@ -75,7 +77,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     const body =
       '  // @mrtr-idempotent\n  const base = await load(target);\n  const inside = await isAllowed(server, target);\n  if (!inside) throw new Error(`${target} is outside the roots`);\n  return base;';
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` is not split: its line 20 awaits what the code after its reques… — change that, then run again',
+      '`openWorkspace()` is not split: its line 21 awaits what the code after its reques… — change that, then run again',
     );
   });
 
@@ -91,7 +93,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
       '  return await load(fallback);',
     ].join('\n');
     expect(await markerOf('server: McpServer, target: string, strict: boolean', body, 'server, target, true')).toBe(
-      '`openWorkspace()` is not split: its lines 20 and 24 both ask, not in two branches… — change that, then run again',
+      '`openWorkspace()` is not split: its lines 21 and 25 both ask, not in two branches… — change that, then run again',
     );
   });
 
@@ -99,7 +101,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     const body =
       "  try {\n    const inside = await isAllowed(server, target);\n    return inside ? target : 'outside';\n  } catch {\n    return 'unknown';\n  }";
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` is not split: its try at line 19 uses the value of `isAllowed()` — change that, then run again',
+      '`openWorkspace()` is not split: its try at line 20 uses the value of `isAllowed()` — change that, then run again',
     );
   });
 
@@ -107,7 +109,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     // `strict && await ...` with an else: the else runs when either is false, which nested ifs do not say.
     const body = "  if (strict && !(await isAllowed(server, target))) {\n    return 'outside';\n  } else {\n    return target;\n  }";
     expect(await markerOf('server: McpServer, target: string, strict: boolean', body, 'server, target, true')).toBe(
-      '`openWorkspace()` is not split: its line 19 awaits `isAllowed()` inside an expres… — change that, then run again',
+      '`openWorkspace()` is not split: its line 20 awaits `isAllowed()` inside an expres… — change that, then run again',
     );
   });
 
@@ -115,13 +117,13 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     const body = "  const inside = await isAllowed(server, rest.target);\n  return inside ? rest.target : 'outside';";
     const type = '{ server: McpServer; target: string }';
     expect(await markerOf(`{ server, ...rest }: ${type}`, body, '{ server, target }')).toBe(
-      '`openWorkspace()` is not split: its parameter at line 18 has a rest element — change that, then run again',
+      '`openWorkspace()` is not split: its parameter at line 19 has a rest element — change that, then run again',
     );
     expect(await markerOf(`{ server, ['target']: target }: ${type}`, body.replace(/rest\./g, ''), '{ server, target }')).toBe(
-      '`openWorkspace()` is not split: its parameter at line 18 has a computed key — change that, then run again',
+      '`openWorkspace()` is not split: its parameter at line 19 has a computed key — change that, then run again',
     );
     expect(await markerOf(`{ server, target = String(Date.now()) }: ${type}`, body.replace(/rest\./g, ''), '{ server, target }')).toBe(
-      '`openWorkspace()` is not split: its parameter at line 18 runs code in a default — change that, then run again',
+      '`openWorkspace()` is not split: its parameter at line 19 runs code in a default — change that, then run again',
     );
   });
 });

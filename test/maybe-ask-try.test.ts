@@ -25,6 +25,8 @@ const ASK = "const answer = await server.server.elicitInput({ message: `Drop ${t
 const GUARD = '  if (!server.server.getClientCapabilities()?.elicitation) return true;';
 
 const helperSite = (source: string) => transformSource(source, 'server.ts').plan.sites.find((s) => s.code === 'in-helper')!;
+/** The migrated text's lines (`[n - 1]` is the line a reason names `line n`: the marker above the request moves those below it). */
+const written = (source: string) => transformSource(source, 'server.ts').output.split('\n');
 
 describe('a helper whose question is inside a try', () => {
   it('is refused when its finally block does something, naming the statement and its line', () => {
@@ -39,8 +41,9 @@ describe('a helper whose question is inside a try', () => {
     const site = helperSite(source);
     expect(site.status).toBe('marked');
     expect(site.reason).toContain(
-      'it is a helper whose request is in a try statement whose finally block runs `log.push(`asked in ${Date.now() - started}`);` (line 12): it would run when the question is asked and again when the answer comes.',
+      'it is a helper whose request is in a try statement whose finally block runs `log.push(`asked in ${Date.now() - started}`);` (line 13): it would run when the question is asked and again when the answer comes.',
     );
+    expect(written(source)[12]).toBe('    log.push(`asked in ${Date.now() - started}`);');
   });
 
   it('is split when its finally block does nothing a round could see twice', () => {
@@ -134,8 +137,9 @@ describe('a helper whose question is inside a try', () => {
     clearInterval(timer);
   }`);
     expect(helperSite(source).reason).toContain(
-      'it is a helper whose request is in a try statement whose finally block runs `clearInterval(timer);` (line 13), which releases `timer`: the code after its request reads it.',
+      'it is a helper whose request is in a try statement whose finally block runs `clearInterval(timer);` (line 14), which releases `timer`: the code after its request reads it.',
     );
+    expect(written(source)[13]).toBe('    clearInterval(timer);');
   });
 
   it('is refused when its finally block touches what the code before the try did not declare', () => {
@@ -153,8 +157,9 @@ describe('a helper whose question is inside a try', () => {
     ${release}
   }`);
       expect(helperSite(source).reason, release).toContain(
-        `whose finally block runs \`${first}\` (line 12): it would run when the question is asked and again when the answer comes.`,
+        `whose finally block runs \`${first}\` (line 13): it would run when the question is asked and again when the answer comes.`,
       );
+      expect(written(source)[12]).toBe(`    ${release}`);
     }
   });
 
@@ -205,8 +210,9 @@ describe('a helper whose question is inside a try', () => {
   }
   return answer?.action === 'accept';`);
     expect(helperSite(source).reason).toContain(
-      "it is a helper whose request's answer is assigned by `answer = await server.server.elicitInput({ message: 'Drop…` (line 10) to `answer`, which is not a `let answer;` of its own line that only the code after the question reads.",
+      "it is a helper whose request's answer is assigned by `answer = await server.server.elicitInput({ message: 'Drop…` (line 11) to `answer`, which is not a `let answer;` of its own line that only the code after the question reads.",
     );
+    expect(written(source)[10]).toMatch(/^ {6}answer = await server\.server\.elicitInput\(/);
   });
 
   it('leaves the try out of the result half when nothing follows the question in it', () => {
@@ -233,15 +239,16 @@ describe('a helper whose question is inside a try', () => {
     return false;
   }`);
     expect(helperSite(source).reason).toContain(
-      "it is a helper whose request is in `try` (line 6), whose catch (line 9) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).",
+      "it is a helper whose request is in `try` (line 6), whose catch (line 10) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).",
     );
-    // The marker names that statement, at its line in the output.
-    const output = transformSource(source, 'server.ts').output.split('\n');
+    // The marker names that statement, at its line in the output, as the reason names both.
+    const output = written(source);
     expect(output.slice(5, 8)).toEqual([
       '  try {',
       '    // @mrtr-todo(in-helper): `try` (line 6) keeps this helper whole — build inputRequired.elicit(...) in it, ask in the handler',
       `    ${ASK}`,
     ]);
+    expect(output[9]).toBe('  } catch {');
   });
 
   it('is refused when its question is in the catch block', () => {
@@ -256,11 +263,11 @@ describe('a helper whose question is inside a try', () => {
     expect(helperSite(source).reason).toContain('it is a helper whose request is in a catch block.');
   });
 
-  it('names the line of the finally block on disk in a v1 module, whose upgrade moves its lines', async () => {
+  it('names the line of the finally block a v1 module has where the user reads it: migrated, and on disk for check', async () => {
     const dir = checkoutScratch('maybe-ask-try-v1-');
     try {
       await putFile(dir, 'package.json', '{ "name": "v1", "private": true, "type": "module" }\n');
-      // The upgrade merges the two SDK imports into one: every line below moves up by one.
+      // The upgrade moves the lines: the planned text is not the file on disk.
       const source = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 const server = new McpServer({ name: 's', version: '1' });
@@ -281,8 +288,13 @@ server.tool('t', 'd', async () => ({ content: [{ type: 'text', text: String(awai
       await putFile(dir, 'src/server.ts', source);
       const result = await runCodemod({ paths: ['src'], write: false, cwd: dir });
       const site = result.sites.find((s) => s.code === 'in-helper')!;
+      // Migrated: two lines down (the upgrade's blank line below the imports, the marker above the request).
+      expect(result.changed.find((c) => c.path === 'src/server.ts')!.output.split('\n')[13]).toBe('    log.push(table);');
+      expect(site.reason).toContain('whose finally block runs `log.push(table);` (line 14)');
+      // A run that plans only, as `check` does: the line of the file as it is.
+      const checked = await runCodemod({ paths: ['src'], write: false, rewrite: false, cwd: dir });
       expect(source.split('\n')[11]).toBe('    log.push(table);');
-      expect(site.reason).toContain('whose finally block runs `log.push(table);` (line 12)');
+      expect(checked.sites.find((s) => s.code === 'in-helper')!.reason).toContain('whose finally block runs `log.push(table);` (line 12)');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -395,7 +407,8 @@ server.registerTool('plan', { inputSchema: z.object({ dir: z.string() }) }, ({ d
       lines[8],
     ]);
     expect(lines[8]).toMatch(/^ {4}const reply = await ctx\.mcpReq\.requestSampling\(/);
-    expect(plan.sites[0]!.reason).toContain('whose request is in `try` (line 7), whose catch (line 11) took a client that cannot answer it');
+    expect(plan.sites[0]!.reason).toContain('whose request is in `try` (line 7), whose catch (line 12) took a client that cannot answer it');
+    expect(lines[11]).toMatch(/^ {2}\} catch/);
     expect(lines).toContain('// @mrtr-todo(via-helper): reaches `rank()`, asking at line 9 — call your LLM provider directly (sampling is deprecated)');
     expect(transformSource(output, 'server.ts').output).toBe(output);
   });

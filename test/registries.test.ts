@@ -226,8 +226,9 @@ registerTools(new McpServer({ name: 's', version: '1' }), [LIST, PICK]);
       ['tool:list', 'marked', 'context-pattern'],
       ['tool:pick', 'migrated', undefined],
     ]);
+    // The line the type is on in the text written (the import grew to seven lines above it).
     expect(plan.sites[0]!.reason).toContain(
-      'the registry types this handler `Callback` (line 6), with the arguments first, but registers a tool without a schema',
+      'the registry types this handler `Callback` (line 13), with the arguments first, but registers a tool without a schema',
     );
     // The step that leads somewhere: a schema makes the registry's type true (roots: the paths themselves).
     expect(plan.sites[0]!.next).toBe(

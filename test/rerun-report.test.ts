@@ -109,3 +109,115 @@ describe('a handler that derives its locals again', () => {
     expect(JSON.parse(commented.stdout).rerun[0].calls).toContainEqual({ text: 'cache.lookup(id)', line: 20, why: 'declared' });
   });
 });
+
+// A command object a handler dispatches to inside a per-round bracket (the meter started before
+// the `try`, stopped in its `finally`), whose method asks through a helper another module exports.
+// The handler's question is counted at that helper, in the other module: so are the bracket's
+// calls, each named with the module it is made in.
+const ASKER = `import { McpServer } from '@modelcontextprotocol/server';
+
+export async function askName(server: McpServer): Promise<string> {
+  const answer = await server.server.elicitInput({
+    message: 'Who?',
+    requestedSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
+  });
+  return String(answer.content?.who ?? 'nobody');
+}
+`;
+const COMMANDS = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { askName } from './asker.js';
+
+export interface Outcome {
+  text: string;
+}
+
+export interface Command {
+  name: string;
+  execute(args: Record<string, unknown>): Promise<Outcome>;
+}
+
+export class Greet implements Command {
+  readonly name = 'greet';
+  constructor(private readonly server: McpServer) {}
+
+  async execute(args: Record<string, unknown>): Promise<Outcome> {
+    const who = await askName(this.server);
+    return { text: \`hello \${who} (\${Object.keys(args).length})\` };
+  }
+}
+
+const meter = { begin: (name: string) => () => console.error('stop', name) };
+
+function register(server: McpServer, command: Command): void {
+  server.registerTool(command.name, { inputSchema: z.object({}).catchall(z.unknown()) }, async (args: Record<string, unknown>, extra: unknown) => {
+    const stop = meter.begin(command.name);
+    try {
+      const outcome = await command.execute(args);
+      return { content: [{ type: 'text' as const, text: outcome.text }] };
+    } finally {
+      stop();
+    }
+  });
+}
+
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'greeter', version: '1.0.0' });
+  register(server, new Greet(server));
+  return server;
+}
+`;
+
+describe("a dispatch whose command asks through another module's helper", () => {
+  let across: string;
+  beforeAll(async () => {
+    across = checkoutScratch('rerun-across-');
+    await putFile(across, 'src/asker.ts', ASKER);
+    await putFile(across, 'src/commands.ts', COMMANDS);
+  });
+  afterAll(() => rm(across, { recursive: true, force: true }));
+  const BEGIN = '  src/commands.ts:28: meter.begin(command.name) (a per-round bracket: acquired before the dispatch, released in its finally)';
+  const STOP = '  src/commands.ts:33: stop() (a per-round bracket: acquired before the dispatch, released in its finally)';
+
+  it('names the calls of its per-round bracket among what runs again, at the helper, in the text summary', async () => {
+    expect(COMMANDS.split('\n')[27]).toBe('    const stop = meter.begin(command.name);');
+    expect(COMMANDS.split('\n')[32]).toBe('      stop();');
+    const run = await cli(across, 'migrate', '--dry-run', 'src');
+    expect(run.code).toBe(0);
+    const at = run.stderr.indexOf('Runs again on each retry');
+    expect(run.stderr.slice(at).split('\n').slice(0, 5)).toEqual([
+      'Runs again on each retry (derived again, not carried in requestState):',
+      '  src/asker.ts:4  helper:askName',
+      `  ${BEGIN}`,
+      `  ${STOP}`,
+      'Markers left: 0',
+    ]);
+  });
+
+  it('lists them in the JSON summary, and on the review page', async () => {
+    const run = await cli(across, 'migrate', '--dry-run', '--json', '--report', 'review.html', 'src');
+    expect(JSON.parse(run.stdout).rerun).toEqual([
+      {
+        file: 'src/asker.ts',
+        handler: 'helper:askName',
+        line: 4,
+        locals: [],
+        calls: [
+          { text: 'meter.begin(command.name)', line: 28, why: 'bracket', file: 'src/commands.ts' },
+          { text: 'stop()', line: 33, why: 'bracket', file: 'src/commands.ts' },
+        ],
+      },
+    ]);
+    const html = await readFile(path.join(across, 'review.html'), 'utf8');
+    expect(html).toContain(
+      [
+        '<div class="rerun"><p>Runs again on each retry, not carried.</p>',
+        '<ul>',
+        '<li><code>meter.begin(command.name)</code> (src/commands.ts:28, a per-round bracket: acquired before the dispatch, released in its finally)</li>',
+        '<li><code>stop()</code> (src/commands.ts:33, a per-round bracket: acquired before the dispatch, released in its finally)</li>',
+        '</ul>',
+        '</div>',
+      ].join('\n'),
+    );
+  });
+});

@@ -15,6 +15,7 @@ import { callGraphOf } from './call-graph.ts';
 import { contextParam, type HandlerSite } from './find-handlers.ts';
 import { readonlyInstanceMember } from './registry-declarations.ts';
 import { codeSnippet } from '../core/escape.ts';
+import { lineOf } from '../core/line-refs.ts';
 
 type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
 type MethodSignature = Extract<Node, { type: 'TSMethodSignature' }>;
@@ -278,8 +279,8 @@ function tailOrBound(
       const effect = node.finalizer?.body.find((n) => hasSideEffects(n) && !releases.has(n));
       if (effect)
         return {
-          why: `the finally block around it does something (${snippet(source, effect)}, line ${effect.loc!.start.line}), which would run again on every round.`,
-          fix: `move ${snippet(source, effect)} (line ${effect.loc!.start.line}) out of the finally`,
+          why: `the finally block around it does something (${snippet(source, effect)}, line ${lineOf(effect)}), which would run again on every round.`,
+          fix: `move ${snippet(source, effect)} (line ${lineOf(effect)}) out of the finally`,
         };
     } else if (node.type === 'IfStatement') {
       if (child !== node.test && hasSideEffects(node.test)) return ranBefore(source, node.test);
@@ -343,7 +344,7 @@ function bracketCall(source: string, node: Node): BracketCall {
 }
 
 function ranBefore(source: string, effect: Node): { why: string; fix: string } {
-  const line = effect.loc!.start.line;
+  const line = lineOf(effect);
   return {
     why: `the handler runs ${snippet(source, effect)} (line ${line}) before it, and the retry would run that again.`,
     fix: `move ${snippet(source, effect)} (line ${line}) after it`,
@@ -432,6 +433,8 @@ export interface ImportedDispatch {
   /** How many arguments each call passes. */
   width: number;
   calls: Array<{ call: CallExpression; bound?: Bound }>;
+  /** Calls of a per-round bracket around a call (see perRoundBrackets): they run again on each round. */
+  rerun: BracketCall[];
 }
 
 /**
@@ -457,6 +460,7 @@ export function importedDispatches(analysis: FileAnalysis): ImportedDispatch[] {
       key: through.key,
       width: [...widths][0]!,
       calls: through.calls,
+      rerun: through.rerun,
     });
   }
   return found;

@@ -8,7 +8,6 @@ import type { FilePlan } from '../plan/types.ts';
 import {
   askTypes,
   planAsked,
-  planWithTypes,
   transformAsked,
   transformWithTypes,
   type AskedFile,
@@ -58,6 +57,14 @@ export interface FileOutcome {
   entryPoints?: RunEntryPoint[];
   changed?: ChangedFile;
   errors: RunError[];
+  /**
+   * The text its plan is of and the file on disk, where they differ and no change holds them (a
+   * v1 file a plan-only run upgraded in memory): the lines other modules' words name of it are
+   * placed on disk (other-module-lines.ts).
+   */
+  planned?: { file: string; text: string; onDisk: string };
+  /** What its handlers run again on each retry, to list on the reports of other modules' helpers they ask through (FilePlan.rerunAtHelpers). */
+  rerunAtHelpers?: FilePlan['rerunAtHelpers'];
 }
 
 export interface Candidate {
@@ -219,6 +226,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     if (verified !== true) outputSyntax = verified;
   }
   reportSites(c, plan);
+  c.outcome.rerunAtHelpers = plan.rerunAtHelpers;
   if (!transformed) return;
   reportEntryPoints(c, transformed);
   // Its notes, at their place in the text the run leaves (the MRTR pass may add lines above
@@ -267,7 +275,13 @@ async function planCandidate(
       plan = result.plan;
       outputSyntax = analysis && syntaxOfOutput(analysis, result);
     } else {
-      plan = asked ? await planAsked(asked, context.types, options, true) : await planWithTypes(c.input, absolutePath, context.types, options, onAnalysis);
+      // The lines a plan-only run names are those of the file as it is (`check` reads it so);
+      // the map is made when one is named.
+      let toDisk: ReturnType<typeof positionMap> | undefined;
+      const upgraded = c.input !== source;
+      if (upgraded) c.outcome.planned = { file: c.file, text: c.input, onDisk: source };
+      const lineOf = upgraded ? (line: number) => (toDisk ??= positionMap(c.input, source))(line, 1).line : undefined;
+      plan = await planAsked(asked ?? askTypes(c.input, absolutePath, context.types, options, onAnalysis, true), context.types, options, true, lineOf);
     }
     c.exportedHelpers = plan.exportedHelpers;
     c.definers = plan.definers;
@@ -331,14 +345,10 @@ function unparsed(c: Candidate, error: unknown): void {
 
 function reportSites(c: Candidate, plan: FilePlan): void {
   // A v1 file's sites were found in the official codemod's text: report them at the lines of
-  // the file on disk, the old side of its diff.
+  // the file on disk, the old side of its diff. (The lines their words name are those of the
+  // text the user reads: placed with the plan, see core/line-refs.ts.)
   const toDisk = c.input === c.source || plan.sites.length === 0 ? undefined : positionMap(c.input, c.source);
-  // So are the lines of this file its reasons name (`(line 12)`).
-  const reasonOnDisk = (reason: string) => reason.replace(/\(line (\d+)/g, (_, line: string) => `(line ${toDisk!(Number(line), 1).line}`);
-  for (const site of plan.sites) {
-    const reason = toDisk && site.reason !== undefined ? { reason: reasonOnDisk(site.reason) } : {};
-    c.outcome.sites.push({ file: c.file, ...site, ...reason, ...toDisk?.(site.line, site.column) });
-  }
+  for (const site of plan.sites) c.outcome.sites.push({ file: c.file, ...site, ...toDisk?.(site.line, site.column) });
 }
 
 /** The request-state module the migrated text imports, written first; false when it cannot be (reported). */

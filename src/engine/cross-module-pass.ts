@@ -16,6 +16,8 @@ import { RegistryModules } from './registry-modules.ts';
 import { findUntiedCalls } from './untied-calls.ts';
 import type { Placement, StateModules } from './state-modules.ts';
 import type { DispatchLinks } from '../plan/plan-options.ts';
+import { uniqueCalls } from '../plan/rederive.ts';
+import type { FilePlan } from '../plan/types.ts';
 import { linkedModules } from './dispatch-links.ts';
 import { linksOfUnreached, migratingLinks, noteUnlinked, type DispatchRun } from './dispatch-pass.ts';
 
@@ -73,8 +75,8 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   const definers = definerModules(run.candidates, new Set(run.discovery.files));
   // The registries of other modules candidates hand declarations to: their handlers are found.
   const registryModules = registryModulesOf(run);
-  const registries = registriesHandedTo(run, registryModules);
-  if (helpers.size === 0 && definers.size === 0 && registries.size === 0) return;
+  const registries = new RegistryAnswers(registryModules, registriesHandedTo(run, registryModules));
+  if (helpers.size === 0 && definers.size === 0 && registries.found.size === 0) return;
   run.options.onPhase?.('cross-module', 0);
   // First, plans only: which splits every caller can take (and why the others stay whole), with
   // the exported functions found to ask through a split helper split in turn (deep-splits.ts).
@@ -85,7 +87,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     const level: Level = {
       index,
       sources: importers.map((f) => ({ absolutePath: f.absolutePath, source: f.read.source })),
-      plan: planner(run, importers, told),
+      plan: planner(run, importers, told, registries),
     };
     files.set(level, { index, importers });
     return level;
@@ -104,7 +106,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     files = new Map();
     ({ approved, level } = await approvedAcrossLevels(helpers, inner, levelOf(toldOf), refused));
     ({ index, importers } = files.get(level)!);
-    const told = planner(run, importers, toldOf);
+    const told = planner(run, importers, toldOf, registries);
     const source = (module: string) => level.sources.find((f) => f.absolutePath === module)?.source ?? '';
     const migrating = await migratingLinks(links, (module, dispatch) =>
       told(module, { externalHelpers: index.importsOf(module, source(module), approved), dispatch }),
@@ -120,10 +122,55 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
   sayWhyKeptWhole(run, again, refused, helpers, approved);
   sayUntiedCalls(run, again, refused, helpers, approved);
   await sayThroughExported(run, again, refused);
-  for (const [module, found] of registries) {
-    again.set(module, { ...againEntry(run, again, module), registries: found });
+  for (const [module, found] of registries.found) {
+    const entry = again.get(module) ?? (run.candidates.has(module) ? againEntry(run, again, module) : undefined);
+    if (entry) again.set(module, { ...entry, registries: found });
   }
+  await widenRegistryDefiners(run, again, importers, registries, definers);
   await transformAgain(run, again);
+  listRerunAtHelpers(run, again);
+}
+
+/**
+ * Lists what handlers run again on each retry that asked only through another module's split
+ * helper on that helper's report, where their question is counted (FilePlan.rerunAtHelpers),
+ * each call named with the module it is made in.
+ */
+function listRerunAtHelpers(run: CrossModuleRun, again: ReadonlyMap<string, AgainFile>): void {
+  const byFile = new Map([...again].map(([absolutePath, f]) => [displayPath(run.cwd, absolutePath), run.outcomeAt(f.i)] as const));
+  for (const [file, outcome] of byFile)
+    for (const { file: helperFile, helper, calls } of outcome.rerunAtHelpers ?? []) {
+      // A method's report is named by the method alone (`helper:confirm` of `Prompter.confirm`).
+      const handler = `helper:${helper.slice(helper.lastIndexOf('.') + 1)}`;
+      const site = byFile.get(helperFile)?.sites.find((s) => s.status === 'migrated' && s.handler === handler);
+      if (site) site.rerun = uniqueCalls([...(site.rerun ?? []), ...calls.map((c) => ({ ...c, file: c.file ?? file }))]);
+    }
+}
+
+/**
+ * The modules that type the declarations whose handlers only the registries showed (their
+ * modules' first plans found none): widened where no module asked it yet, as for a definer.
+ */
+async function widenRegistryDefiners(
+  run: CrossModuleRun,
+  again: Map<string, AgainFile>,
+  importers: readonly Importer[],
+  registries: RegistryAnswers,
+  widened: ReadonlyMap<string, Set<string>>,
+): Promise<void> {
+  const plan = planner(run, importers);
+  const discovered = new Set(run.discovery.files);
+  for (const [module, found] of registries.found) {
+    const entry = again.get(module);
+    if (!entry) continue;
+    const { externalHelpers, splitExported } = entry;
+    const planned = await plan(module, { registries: found, ...(externalHelpers ? { externalHelpers } : {}), ...(splitExported ? { splitExported } : {}) });
+    for (const [definer, names] of definerModules(new Map([[module, { definers: planned?.definers }]]), discovered)) {
+      const missing = [...names].filter((name) => !widened.get(definer)?.has(name));
+      const target = missing.length > 0 ? anyEntry(run, again, importers, definer) : undefined;
+      if (target) again.set(definer, { ...target, widenDefiners: [...new Set([...(target.widenDefiners ?? []), ...missing])] });
+    }
+  }
 }
 
 /** The index of `helpers` (the modules re-exporting them noted) and the files that may import them. */
@@ -199,19 +246,54 @@ function possibleImporters(
 /** A module that re-exports from another (`export * from`, `export { a } from`). */
 const WHOLE_EXPORT = /\bexport\s*(\*|\{[^}]*\})\s*from\b/;
 
-/** Plans a file with the given options (and what `told` tells it), writing nothing (for approvedSplits). */
-function planner(run: CrossModuleRun, importers: readonly Importer[], told: (absolutePath: string) => Partial<TransformOptions> = () => ({})) {
+/**
+ * Plans a file with the given options (and what `told` tells it), writing nothing (for
+ * approvedSplits). A file whose plan asks which registries it hands declarations to (a function
+ * of it that asks through a split helper, called from a factory's handler) is planned again
+ * with them, so that the handler is known as one.
+ */
+function planner(
+  run: CrossModuleRun,
+  importers: readonly Importer[],
+  told: (absolutePath: string) => Partial<TransformOptions> = () => ({}),
+  registries?: RegistryAnswers,
+) {
   const { context, candidates } = run;
   const inputs = new Map(importers.map((f) => [f.absolutePath, f.read.source] as const));
   return async (absolutePath: string, transform: Partial<TransformOptions>) => {
     const source = inputs.get(absolutePath) ?? candidates.get(absolutePath)?.input;
     if (source === undefined) return undefined;
     try {
-      return await planKeepingLines(source, absolutePath, context.types, { ...context.transform, ...told(absolutePath), ...transform });
+      const options = { ...context.transform, ...told(absolutePath), ...transform };
+      const plan = await planKeepingLines(source, absolutePath, context.types, options);
+      const found = plan.registryQuestions && registries?.of(absolutePath, plan.registryQuestions);
+      return found ? await planKeepingLines(source, absolutePath, context.types, { ...options, registries: found }) : plan;
     } catch {
       return undefined; // reported by the main pass
     }
   };
+}
+
+/** The registries each file planned hands declarations to, asked once a file and kept for its last transform. */
+class RegistryAnswers {
+  readonly found = new Map<string, NonNullable<TransformOptions['registries']>>();
+  private readonly asked = new Set<string>();
+
+  constructor(
+    private readonly modules: RegistryModules,
+    known: ReadonlyMap<string, NonNullable<TransformOptions['registries']>>,
+  ) {
+    for (const [file, registries] of known) this.found.set(file, registries);
+  }
+
+  of(file: string, questions: NonNullable<FilePlan['registryQuestions']>): TransformOptions['registries'] {
+    if (!this.asked.has(file)) {
+      this.asked.add(file);
+      const registries = this.found.get(file) ?? this.modules.of(file, questions);
+      if (registries) this.found.set(file, registries);
+    }
+    return this.found.get(file);
+  }
 }
 
 /** The files to transform again, by path: importers with the approved splits, helper modules splitting them, modules registered elsewhere. */
@@ -414,6 +496,7 @@ function transformFileAgain(run: CrossModuleRun, absolutePath: string, f: AgainF
   reported.sites = [];
   reported.changed = undefined;
   reported.errors = [];
+  reported.rerunAtHelpers = undefined;
   return runCandidate(rerun).then(() => {
     Object.assign(reported, outcome);
     // What the request-state step needs of the file: what is on disk, what it imports.

@@ -10,6 +10,7 @@ import { handedInstances, type HandedInstance } from '../analyse/registry-links.
 import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { ExternalHelper, HeldBack, PlanOptions, RefusedCall } from '../plan/plan-options.ts';
 import type { FilePlan, SiteReport } from '../plan/types.ts';
+import { asFileLineRefs } from '../core/line-refs.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 
 export type ExportedHelper = FilePlan['exportedHelpers'][number];
@@ -519,7 +520,7 @@ async function refuseUnmigratedCalls(
       if (!planned) return;
       noteWrappers(refused, absolutePath, planned, externalHelpers);
       const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
-      for (const call of planned.externalCalls) {
+      for (const call of planned.externalCalls.map((c) => toldElsewhere(c, index.display(absolutePath)))) {
         const module = byName.get(`${call.file}\0${call.name}`);
         if (module && call.migrated) asked.add(helperKey(module, call.name));
         if (call.migrated || !module) continue;
@@ -553,6 +554,15 @@ async function refuseUnmigratedCalls(
     }),
   );
   for (const key of keys) approved.delete(key);
+}
+
+/**
+ * A call as other modules' reports are told of it: the lines its `why` names are lines of its
+ * module `file` (its own references would be read as theirs: core/line-refs.ts).
+ */
+function toldElsewhere(call: FilePlan['externalCalls'][number], file: string): FilePlan['externalCalls'][number] {
+  const why = call.unreached?.why;
+  return why === undefined ? call : { ...call, unreached: { ...call.unreached!, why: asFileLineRefs(why, file) } };
 }
 
 /** Notes the exported functions of `module` that would ask through a split helper it imports (refused.wrappers); never forgets one. */

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { argumentParams, walk } from '../analyse/ast.ts';
 import { readonlyInstanceMember } from '../analyse/registry-declarations.ts';
 import type { DispatchLinks } from '../plan/plan-options.ts';
+import type { RerunCall } from '../plan/types.ts';
 
 type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
 type InterfaceNode = Extract<Node, { type: 'TSInterfaceDeclaration' }>;
@@ -29,6 +30,8 @@ interface Link {
 /** What the engine gives the search: each module's analysis, the modules importing some of a set, and a specifier's module. */
 export interface LinkWorld {
   analyse(module: string): FileAnalysis | undefined;
+  /** A module's path as the run names it. */
+  display(module: string): string;
   importersOf(modules: ReadonlySet<string>): Set<string>;
   resolve(fromModule: string, specifier: string): string | undefined;
 }
@@ -99,15 +102,22 @@ function linkOf(world: LinkWorld, module: string, cls: ClassNode, method: string
   const abstracts = linked.abstracts.map((a) => ({ ...a, optional: typedParams(world.analyse(a.module)!, linked.params.slice(a.count), true) }));
   if ((count < width && !fillers) || abstracts.some((a) => !a.optional))
     return refused('a parameter type of the interface is not named where it would be added', 'import that type there');
+  const rerun = bracketsAround(world, dispatches);
   return {
     module,
-    method: { cls: cls.id!.name, method, key, width, ...(fillers ? { fillers } : {}) },
+    method: { cls: cls.id!.name, method, key, width, ...(fillers ? { fillers } : {}), ...(rerun.length > 0 ? { rerun } : {}) },
     calls: dispatches.map((d) => ({ module: d.module, type: d.typeName, method })),
     declarations: [
       ...linked.interfaces.map((i) => ({ module: i.module, owner: i.owner, method })),
       ...abstracts.map((a) => ({ module: a.module, owner: a.owner, method, ...(a.optional!.length > 0 ? { optional: a.optional! } : {}) })),
     ],
   };
+}
+
+/** The calls of the per-round brackets around the dispatches, each once, named with the module it is made in. */
+function bracketsAround(world: LinkWorld, dispatches: ReturnType<typeof dispatchesTo>): RerunCall[] {
+  const calls = dispatches.flatMap((d) => d.rerun.map((r) => ({ ...r, file: world.display(d.module) })));
+  return calls.filter((c, i) => calls.findIndex((o) => o.file === c.file && o.line === c.line && o.text === c.text) === i);
 }
 
 /** What each module is told of the links given: `methodsOnly`, the methods alone (to learn which migrate). */

@@ -31,7 +31,7 @@ export function linksOfUnreached(run: DispatchRun, refused: RefusedSplits, displ
     const module = byDisplay.get(c.file);
     return module ? [{ module, caller: c.caller! }] : [];
   });
-  return callers.length === 0 ? { links: [], unlinked: [] } : dispatchLinks(linkWorld(run), callers);
+  return callers.length === 0 ? { links: [], unlinked: [] } : dispatchLinks(linkWorld(run, display), callers);
 }
 
 /**
@@ -62,7 +62,7 @@ export function noteUnlinked(refused: RefusedSplits, unlinked: readonly Unlinked
   }
 }
 
-function linkWorld(run: DispatchRun): LinkWorld {
+function linkWorld(run: DispatchRun, display: (absolutePath: string) => string): LinkWorld {
   const discovered = new Set(run.files);
   const analyses = new Map<string, FileAnalysis | undefined>();
   return {
@@ -79,6 +79,7 @@ function linkWorld(run: DispatchRun): LinkWorld {
       }
       return analyses.get(module);
     },
+    display,
     importersOf: (modules) => run.graph.filesImportingAny(modules),
     resolve: (from, specifier) => moduleFiles(path.dirname(from), specifier).find((f) => discovered.has(f)),
   };

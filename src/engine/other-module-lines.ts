@@ -1,12 +1,13 @@
-// A marker that names a line of another module (`confirm()` asks at confirm.ts:4) names the
-// line the run writes there: each file's transform leaves such lines as references (the other
-// module's own markers and migration move its lines), placed here once every file is done.
+// A marker or a reason that names a line of another module (`confirm()` asks at confirm.ts:4)
+// names the line the user reads there (core/line-refs.ts): each file's transform leaves such
+// lines as references (the other module's own markers and migration move its lines), placed
+// here once every file is done.
 // Placing them changes no line count, so the order the files finished in does not matter.
 // No changed file is written before (candidate.ts holds its write back: the cross-module pass
 // may transform it again): each is written here, once, finished, so a run stopped earlier
 // leaves it as it was.
 import { positionMap } from '../core/position-map.ts';
-import { hasFileLineRefs, resolveFileLineRefs } from '../plan/refusal.ts';
+import { hasFileLineRefs, resolveFileLineRefs } from '../core/line-refs.ts';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import type { FileOutcome } from './candidate.ts';
 import { describeFsError } from './discover.ts';
@@ -52,16 +53,23 @@ export async function placeOtherModuleLines(
   await Promise.all(writes);
 }
 
-/** The line each line of a file's input is on in what the run leaves there (a file it does not change: the same). */
+/**
+ * The line each line of a file's planned text is on in the text the user reads: what the run
+ * leaves there, or, for a run that changes nothing, the file on disk (the same text but for a v1
+ * file upgraded in memory).
+ */
 function writtenLines(outcomes: readonly FileOutcome[]): (file: string, line: number) => number {
-  const changed = new Map<string, ChangedFile>();
-  outcomes.forEach((o) => o.changed && changed.set(o.changed.path, o.changed));
+  const texts = new Map<string, { planned: string; read: string }>();
+  outcomes.forEach((o) => {
+    if (o.changed) texts.set(o.changed.path, { planned: o.changed.upgraded ?? o.changed.original, read: o.changed.output });
+    else if (o.planned) texts.set(o.planned.file, { planned: o.planned.text, read: o.planned.onDisk });
+  });
   const maps = new Map<string, ReturnType<typeof positionMap>>();
   return (file, line) => {
-    const c = changed.get(file);
-    if (!c) return line;
+    const t = texts.get(file);
+    if (!t) return line;
     let map = maps.get(file);
-    if (!map) maps.set(file, (map = positionMap(c.upgraded ?? c.original, c.output)));
+    if (!map) maps.set(file, (map = positionMap(t.planned, t.read)));
     return map(line, 1).line;
   };
 }

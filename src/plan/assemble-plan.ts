@@ -78,6 +78,7 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
     externalCalls: externalCalls(file, outcomes.migrates),
     // Exported helpers split here (the engine told other modules to ask through their halves).
     splitExported: file.splits.filter((s) => !outcomes.abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(analysis, s.site.enclosing!) ?? []),
+    ...(file.rerunAtHelpers.length > 0 ? { rerunAtHelpers: file.rerunAtHelpers } : {}),
     definers,
     ...registryQuestions(file),
     ...(file.options.dispatch?.methods?.length ? { linkedMigrated: migratedLinkedMethods(file, outcomes) } : {}),
@@ -184,7 +185,7 @@ function reportHandlers(file: FilePlanning, { byHandler, abandoned, migrates }: 
 /**
  * The per-round bracket calls around a migrated method's dispatch, among what the handler runs
  * again: on its own report lines, or (when it asks only through helpers, each counted at the
- * helper) on the report of the first helper it asks through.
+ * helper) on the report of the first helper it asks through, here or in another module.
  */
 function noteBrackets(file: FilePlanning, handler: HandlerSite, plan: HandlerPlan, brackets: HandlerPlan['rerun']): void {
   if (!brackets?.length) return;
@@ -192,7 +193,9 @@ function noteBrackets(file: FilePlanning, handler: HandlerSite, plan: HandlerPla
   const split = own ? undefined : file.splits.find((s) => s.chain.reaching.some((r) => r.handler === handler));
   const at = split?.site.call.loc!.start;
   const helper = at && file.reports.find((s) => s.status === 'migrated' && s.line === at.line && s.column === at.column + 1);
+  const external = own || helper ? undefined : file.externalVia.find((e) => e.handler === handler)?.external;
   if (helper) helper.rerun = [...(helper.rerun ?? []), ...brackets];
+  else if (external) file.rerunAtHelpers.push({ file: external.file, helper: external.name, calls: brackets });
   else plan.rerun = [...(plan.rerun ?? []), ...brackets];
 }
 
@@ -259,7 +262,8 @@ function widenDefiners(file: FilePlanning, planned: HandlerPlan[]): { definers: 
     ...file.urlThrows.planned.map((p) => p.handler),
   ];
   for (const handler of new Set(handlers)) {
-    const callee = handler?.definition && handler.call.type === 'CallExpression' ? handler.call.callee : undefined;
+    // A declaration a registry's factory turns into a handler is typed by the function it is handed to as well.
+    const callee = (handler?.definition || handler?.factory) && handler.call.type === 'CallExpression' ? handler.call.callee : undefined;
     if (callee?.type !== 'Identifier') continue;
     const imported = analysis.importedNames.get(callee.name);
     if (imported) definers.push({ from: imported.from, name: imported.imported });

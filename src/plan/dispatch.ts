@@ -3,7 +3,7 @@
 // returns the question its call answered with, and the interface's method takes the context
 // and may return a question.
 import type { Node } from '@babel/types';
-import { importedDispatches, promisedOf, promiseType, type BracketCall, type Dispatch } from '../analyse/command-dispatch.ts';
+import { importedDispatches, promisedOf, promiseType, type Dispatch } from '../analyse/command-dispatch.ts';
 import { contextParam, type HandlerSite } from '../analyse/find-handlers.ts';
 import { addedParameter, lastArgument } from '../rewrite/edits/arguments.ts';
 import { indentAt, type Edit } from '../core/vocabulary.ts';
@@ -12,6 +12,7 @@ import type { Outcomes } from './handler-outcomes.ts';
 import { callerContext } from './place-sites.ts';
 import { handlerId } from './plan-handler.ts';
 import { Refusal } from './refusal.ts';
+import type { RerunCall } from './types.ts';
 
 /**
  * The edits of a migrated dispatch besides the contexts handed on: each handler returns the
@@ -51,9 +52,15 @@ export function placeDispatches(file: FilePlanning): void {
   }
 }
 
-/** The calls of the per-round brackets around the dispatches to a migrated method: they run on each round. */
-export function bracketCalls(file: FilePlanning, handler: HandlerSite): BracketCall[] {
-  return file.dispatches.find((d) => d.handler === handler)?.rerun ?? [];
+/**
+ * The calls of the per-round brackets around the dispatches to a migrated method: they run on
+ * each round. Those around a dispatch from another module come with its name (the engine linked it).
+ */
+export function bracketCalls(file: FilePlanning, handler: HandlerSite): RerunCall[] {
+  const here = file.dispatches.find((d) => d.handler === handler)?.rerun;
+  if (here) return here;
+  const linked = file.options.dispatch?.methods?.find((m) => `${m.cls}.${m.method}()` === handler.name && `this.${m.key}` === handler.nameText);
+  return linked?.rerun ? [...linked.rerun] : [];
 }
 
 /** The edits of the dispatches whose method migrated (here, or in another module: linkedDispatchEdits), and the server package's names they use. */

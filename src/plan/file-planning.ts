@@ -93,6 +93,8 @@ export interface FilePlanning {
     inner: Array<{ t: UrlElicitationThrow; handler: HandlerSite; edit: Edit }>;
   };
   readonly externalVia: ExternalCall[];
+  /** What handlers asking only through other modules' split helpers run again on each retry (FilePlan.rerunAtHelpers). */
+  readonly rerunAtHelpers: NonNullable<FilePlan['rerunAtHelpers']>;
   /** The 2025-era arms of dual-era handlers deleted (see dual-era.ts), and the URL throws that went with them. */
   readonly dualEra: { edits: Edit[]; throws: Set<UrlElicitationThrow> };
   /** A framework's tools answered in place (see framework-placement.ts): their edits, imports included. */
@@ -146,6 +148,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     deferred: [],
     urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set(), inner: [] },
     externalVia: [],
+    rerunAtHelpers: [],
     dualEra: { edits: [], throws: new Set() },
     frameworkEdits: [],
     delegations: [],

@@ -19,6 +19,7 @@ import type { Frame } from './body-tree.ts';
 import { narrowedInFrames } from './lifting.ts';
 import { changedNames, HandlerScope, rerunCall, uniqueCalls } from './rederive.ts';
 import type { RerunCall } from './types.ts';
+import { lineOf } from '../core/line-refs.ts';
 
 /** What the purity check of a helper (or of its callers' arguments) is told besides the code. */
 export interface PurityContext {
@@ -123,7 +124,7 @@ export function resultPrefix(
   if (again) return `whose code after its request declares \`${again.name}\` again, in another block than the one it reads it from.`;
   const awaiting = statements.find(awaits);
   if (awaiting)
-    return `whose line ${awaiting.loc!.start.line} awaits what the code after its request reads: its result half would await it again (${quoted(context.analysis.source, awaiting)}).`;
+    return `whose line ${lineOf(awaiting)} awaits what the code after its request reads: its result half would await it again (${quoted(context.analysis.source, awaiting)}).`;
   const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
   return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)), carried };
 }
@@ -292,7 +293,7 @@ export function argumentsProblem(context: PurityContext, call: NamedCall): strin
   return undefined;
 }
 
-/** `` `text` (line N) `` of a piece of code. */
+/** `` `text` (line N) `` of a piece of code, its line as the user will read it (core/line-refs.ts). */
 function quoted(source: string, node: Node): string {
-  return `\`${codeSnippet(source.slice(node.start!, node.end!), 60)}\` (line ${node.loc!.start.line})`;
+  return `\`${codeSnippet(source.slice(node.start!, node.end!), 60)}\` (line ${lineOf(node)})`;
 }

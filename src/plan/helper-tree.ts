@@ -3,6 +3,7 @@
 // the way is split (split-helper.ts), innermost first, each outer one building its request from
 // the inner one's request builder; each handler then asks with the request of the helper it
 // calls. The whole tree is split, or nothing of it.
+import path from 'node:path';
 import type { Node } from '@babel/types';
 import type { FunctionNode } from '../analyse/ast.ts';
 import type { ClassNode, Imports } from '../analyse/bindings.ts';
@@ -16,6 +17,7 @@ import type { PurityContext } from './helper-locals.ts';
 import { maybeAskSplit } from './maybe-ask-split.ts';
 import { maybeAskSplitPoints } from './maybe-ask-points.ts';
 import { askedFirst, splitHelper, type HelperSplit } from './split-helper.ts';
+import { lineOf } from '../core/line-refs.ts';
 
 export interface HelperTree {
   /** Each helper's split with the site it splits at (its request, or its call of an inner helper), innermost first. */
@@ -60,7 +62,7 @@ function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTr
   if (depth > 3) return 'it is reached through more than four helpers.';
   // Split once for each question it asks, its halves would be written twice: one question per helper.
   const twice = tree.splits.find((s) => s.site.enclosing === fn);
-  if (twice) return `it is a helper whose lines ${twice.site.call.loc!.start.line} and ${site.call.loc!.start.line} both ask${asked(site)}.`;
+  if (twice) return `it is a helper whose lines ${lineOf(twice.site.call)} and ${lineOf(site.call)} both ask${asked(site)}.`;
   const calls = callsOf(context, fn, name);
   if (typeof calls === 'string') return calls;
   if (calls.length === 0 && !context.exported(fn)) return 'nothing here calls it.';
@@ -82,10 +84,32 @@ function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTr
     else callers.set(via.enclosing, [...(callers.get(via.enclosing) ?? []), via]);
   }
   for (const [caller, vias] of callers) {
+    if (!caller) return `it is called where its module loads (${where(context, vias[0]!.call)}), by no handler.`;
     const why = grow(context, vias, tree, depth + 1);
-    if (why) return `it is called by \`${(caller && graph.nameOf(caller)) ?? 'another function'}()\`, which cannot be split: ${why}`;
+    if (why) return `it is called by ${callerNamed(context, caller)}, which cannot be split: ${why}`;
   }
   return undefined;
+}
+
+/** How a reason names a function that calls a helper: by its name, or by what it is and where (`the arrow function at tools.ts:42`). */
+function callerNamed(context: TreeContext, caller: FunctionNode): string {
+  const name = context.graph.nameOf(caller);
+  return name ? `\`${name}()\`` : `the ${UNNAMED[caller.type]} at ${where(context, caller)}`;
+}
+
+/** What a function with no name its callers could use is, as a reason says it. */
+const UNNAMED: Readonly<Record<FunctionNode['type'], string>> = {
+  ArrowFunctionExpression: 'arrow function',
+  FunctionExpression: 'function expression',
+  FunctionDeclaration: 'function',
+  ObjectMethod: 'method',
+  ClassMethod: 'method',
+  ClassPrivateMethod: 'method',
+};
+
+/** `tools.ts:42`: the module's file name and the line a node starts on (core/line-refs.ts). */
+function where(context: TreeContext, node: Node): string {
+  return `${path.basename(context.purity.analysis.fileName)}:${lineOf(node)}`;
 }
 
 /** What a site asks through, for a reason's text (` through \`isAllowed()\``), or nothing when it asks itself. */

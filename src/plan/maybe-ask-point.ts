@@ -19,6 +19,7 @@ import { paramNames } from './param-patterns.ts';
 import type { TypeNames } from './server-type-names.ts';
 import { answerBinding, CARRIED, carriedRead, carriedThrough, namesOf, requestHalf, type Answer, type Holder } from './split-helper.ts';
 import { quotedLine, releasedLocals, tryClauses, tryProblem } from './try-split.ts';
+import { lineOf } from '../core/line-refs.ts';
 
 /** One list on the way from the helper's body to its question: the statement of it on the way, and the compound that holds the next list. */
 export interface Step {
@@ -178,7 +179,7 @@ function answerTaken(
   const statement = question.list[question.index]!;
   const lift = liftedAwait(statement, site.call);
   const asks = site.via ? `\`${site.via.helper}()\`` : 'its request';
-  const line = statement.loc!.start.line;
+  const line = lineOf(statement);
   if (lift && !startsLine(source, statement.start!))
     return `it is a helper whose line ${line} awaits ${asks} in the test of an if that does not start its line.`;
   const replaced = lift && liftedText(source, statement, lift);

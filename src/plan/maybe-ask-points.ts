@@ -31,6 +31,7 @@ import {
 import { localTypeText, type TypeNames } from './server-type-names.ts';
 import { CARRIED, paramsUsed, type HelperSplit, type Holder } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
+import { lineOf, lineRef, NAMED_LINE } from '../core/line-refs.ts';
 
 /** The split of a helper that asks at each of `sites` (its calls of inner helpers), one per branch, or why not (`it is a helper ...`). */
 export function maybeAskSplitPoints(
@@ -105,14 +106,12 @@ function exiting(outlines: readonly Placed[]): Set<Statement> {
 /** Why the points cannot be told apart by the branch that reaches each: one in a loop, or two not in two branches of one if. */
 function pointsProblem(sites: readonly LegacySite[], outlines: readonly Outline[]): string | undefined {
   const through = sites[0]!.via ? ` through \`${sites[0]!.via.helper}()\`` : '';
-  const ordered = (a: Outline, b: Outline) => (a.line < b.line ? [a.line, b.line] : [b.line, a.line]);
+  const ordered = (a: Outline, b: Outline) => (a.line < b.line ? [a.line, b.line] : [b.line, a.line]).map(lineRef);
   for (const o of outlines) {
     if (!('why' in o)) continue;
-    const [first, second] = ordered(
-      o,
-      outlines.find((x) => x !== o)!,
-    );
-    const which = o.line === first ? 'first' : 'second';
+    const other = outlines.find((x) => x !== o)!;
+    const [first, second] = ordered(o, other);
+    const which = o.line <= other.line ? 'first' : 'second';
     return `it is a helper whose lines ${first} and ${second} ${BOTH}, ${which} ${/loop or a switch/.test(o.why) ? IN_LOOP : IN_EXPRESSION}${through}.`;
   }
   for (const [i, a] of outlines.entries())
@@ -131,7 +130,7 @@ const IN_EXPRESSION = 'in an expression';
 
 /** What a marker names of two points one call may both reach: their lines, how they lie, and what would let them split. */
 export function pointsOneCallReaches(why: string): { first: string; second: string; how: string; fix: string } | undefined {
-  const found = new RegExp(`lines (\\d+) and (\\d+) ${BOTH}, (.*?)(?: through \`[^\`]*\`)?\\.$`).exec(why);
+  const found = new RegExp(`lines ${NAMED_LINE} and ${NAMED_LINE} ${BOTH}, (.*?)(?: through \`[^\`]*\`)?\\.$`).exec(why);
   if (!found) return undefined;
   const how = found[3]!;
   const fix =
@@ -151,11 +150,11 @@ function exclusive(a: readonly Step[], b: readonly Step[]): boolean {
 
 /** Why one point cannot be gone on from by itself: it hands the inner outcome on as it is, asks itself, or asks for other than the rest. */
 function pointProblem(point: PointPlan, sites: readonly LegacySite[]): string | undefined {
-  const line = point.statement.loc!.start.line;
+  const line = lineOf(point.statement);
   if (!point.goesOn)
     return `it is a helper whose line ${line} ${point.through ? 'returns what it asks' : 'asks itself'}, beside its other points: name the value first.`;
   const other = sites.find((s) => s.kind !== point.site.kind || s.shape.resultType !== point.site.shape.resultType);
-  return other ? `it is a helper whose lines ${line} and ${other.call.loc!.start.line} ask for different things.` : undefined;
+  return other ? `it is a helper whose lines ${line} and ${lineOf(other.call)} ask for different things.` : undefined;
 }
 
 /** One point's `xThenN` and what `xResult` does to go on from it. */

@@ -20,7 +20,7 @@ import type { CarriedLocal, PurityContext } from './helper-locals.ts';
 import { declaredBy } from './liveness.ts';
 import { planPoint, pointQuestions, readsCapabilities, requestNamesOf, statementSpan, type PointPlan, type Step } from './maybe-ask-point.ts';
 import { asked, bodyEdits, multilineLiterals, questionEdits, renamed, semicolon, withContext, type PointEdits } from './maybe-ask-request.ts';
-import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, thenCall } from './maybe-ask-through.ts';
+import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, returnsBefore, thenCall, thenValueType } from './maybe-ask-through.ts';
 import { paramNames, paramsProblem } from './param-patterns.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { callersProblem, CARRIED, declarationOf, namesOf, paramsUsed, shapeCalls, type HelperSplit, type Holder } from './split-helper.ts';
@@ -42,9 +42,17 @@ export function maybeAskSplit(
   const { holder, valueType } = helper;
   const point = planPoint({ source, fn, holder, types, purity, others: [], questions: new Set(), carries: false }, site);
   if (typeof point === 'string') return point;
-  const typeWhy = typesProblem(point, valueType, types);
+  // No type written: named by `xThen`'s own, when all it resolves to comes out of `xThen`.
+  const derived =
+    types && valueType === undefined && !fn.returnType && point.goesOn && !returnsBefore(fn, point.statement.start!)
+      ? thenValueType(holder.name, point.thenAwaits)
+      : undefined;
+  const typeWhy = typesProblem(point, valueType ?? derived, types);
   if (typeWhy) return typeWhy;
-  const shape = pointShape(source, fn, holder, [point], valueType, types !== undefined);
+  const shape = {
+    ...pointShape(source, fn, holder, [point], valueType ?? derived, types !== undefined),
+    ...(derived ? { localValueType: true as const } : {}),
+  };
   const own = pointCarried(point, types !== undefined)?.value;
   const at = questionEdits(
     source,
@@ -266,7 +274,7 @@ export function goingOn(
       params: ((params) => (own ? withCarried(params, { ...shape, carried: carriedShape(prefix.carried, types !== undefined) }, types !== undefined) : params))(
         narrowedParamsText(source, fn, thenUsed, value, narrowed, { names: thenReads, typed: types !== undefined }),
       ),
-      ...(returnType ? { returnType: promised(awaits.then)! } : {}),
+      ...(returnType && !shape.localValueType ? { returnType: promised(awaits.then)! } : {}),
       ...(awaits.then ? { async: true } : {}),
       frames: frames(source, path, false),
       verbatim: multilineLiterals(fn),

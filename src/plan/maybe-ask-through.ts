@@ -6,12 +6,13 @@
 // of the answer. Both go on through one function, `xThen(value, ...)`, the code after the call
 // written once; a helper that returns the inner call hands its outcome on as it is.
 import type { Node, Statement } from '@babel/types';
-import { annotatedType, argumentParams, thisParam, type FunctionNode } from '../analyse/ast.ts';
+import { annotatedType, argumentParams, isFunction, thisParam, walk, type FunctionNode } from '../analyse/ast.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { PathStep } from './helper-locals.ts';
 import { paramNames, patternNamesText } from './param-patterns.ts';
 import type { Answer } from './split-helper.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
+import { lineOf } from '../core/line-refs.ts';
 
 /** The local that holds an inner helper's outcome in a request half. */
 export const OUTCOME = 'mrtrOutcome';
@@ -29,7 +30,7 @@ export function passedOn(answer: Answer, requestText: string, then: string, semi
 export function throughProblem(site: LegacySite, onTheWay: readonly Node[]): string | undefined {
   const tried = onTheWay.find((s) => s.type === 'TryStatement');
   // Inside a try, the request half would run `xThen` (which re-enters the try) in the try again: a catch could run twice.
-  if (tried) return `whose try at line ${tried.loc!.start.line} uses the value of \`${site.via!.helper}()\`.`;
+  if (tried) return `whose try at line ${lineOf(tried)} uses the value of \`${site.via!.helper}()\`.`;
   return undefined;
 }
 
@@ -44,6 +45,27 @@ export function innerValueType(site: LegacySite, types: TypeNames): string | und
   const called = /^([A-Za-z_$][\w$]*)\($/.exec(before)?.[1] ?? loadedName(before);
   if (!called) return undefined;
   return site.via!.asyncResult ? `Awaited<ReturnType<typeof ${called}>>` : `ReturnType<typeof ${called}>`;
+}
+
+/**
+ * The value type of a helper that writes none and returns nothing before it goes on through
+ * `xThen`: every value it resolves to is what `xThen` returns, whose type the checker infers
+ * there (`xThen` itself is then left unannotated: it cannot name its own type).
+ */
+export function thenValueType(name: string, async: boolean, suffix = ''): string {
+  return async ? `Awaited<ReturnType<typeof ${name}Then${suffix}>>` : `ReturnType<typeof ${name}Then${suffix}>`;
+}
+
+/** Whether `fn` returns (itself, not a function inside it) before `at`. */
+export function returnsBefore(fn: FunctionNode, at: number): boolean {
+  let found = false;
+  walk(fn.body, (node) => {
+    if (found || node.start! >= at) return false;
+    if (node !== fn.body && isFunction(node)) return false;
+    if (node.type === 'ReturnStatement') found = true;
+    return undefined;
+  });
+  return found;
 }
 
 /** `import('./roots.js').findRootResult` for `(await import('./roots.js')).findRootResult(`: the type query of a loaded module's function. */

@@ -5,6 +5,7 @@
 // values from a half that already destructured them, takes the names it reads one by one.
 import type { Node } from '@babel/types';
 import { annotatedType, argumentParams, boundNames, hasSideEffects, keyName, type FunctionNode } from '../analyse/ast.ts';
+import { lineOf } from '../core/line-refs.ts';
 
 /** The names a parameter binds: its own, or those of its pattern. */
 export function paramNames(param: Node): string[] {
@@ -16,7 +17,7 @@ export function paramsProblem(fn: FunctionNode): string | undefined {
   for (const param of argumentParams(fn)) {
     if (param.type === 'Identifier') continue;
     const why = patternProblem(param);
-    if (why) return `whose parameter at line ${param.loc!.start.line} ${why}`;
+    if (why) return `whose parameter at line ${lineOf(param)} ${why}`;
   }
   return undefined;
 }

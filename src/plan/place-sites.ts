@@ -330,7 +330,7 @@ export function shapeOf(split: HelperSplit): SplitShape {
   return {
     kind,
     resultType,
-    ...(valueType ? { valueType } : {}),
+    ...(valueType && !split.localValueType ? { valueType } : {}),
     method,
     requestArgs,
     resultArgs,

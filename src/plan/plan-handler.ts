@@ -41,7 +41,10 @@ export function planHandler(
   if (fn.body.type !== 'BlockStatement') {
     return refuse('expression-body', 'expressionBody').at(sites[0]!);
   }
-  if (!fn.async) {
+  // A handler that hands back an async function's promise (`return startLaunch(input)`) is made
+  // async: the SDK awaits what it returns either way.
+  const asyncEdit = fn.async ? undefined : asyncInsertion(source, fn);
+  if (!fn.async && !asyncEdit) {
     return refuse('nested-site', 'notAsync').at(sites[0]!);
   }
   const statements = fn.body.body;
@@ -84,6 +87,7 @@ export function planHandler(
     ...(context.prologue ? { prologue: context.prologue } : {}),
     ...(droppedLines.length > 0 ? { droppedLines } : {}),
     returnTypeEdit,
+    ...(asyncEdit ? { asyncEdit } : {}),
     argsText: handler.lowLevel ? lowLevelDigestText(argParams[0], handler.kind) : argsDigestText(argParams, handler.kind),
     serverText: registrationReceiver(handler),
     verbatim: verbatimSpans(fn.body),
@@ -233,6 +237,16 @@ function markerAbove(analysis: FileAnalysis, site: LegacySite): MarkerComment | 
  * (or a URL elicitation it now returns, see planUrlThrow) returns: the edit widening it, none
  * when it has none or admits it already, or a refusal when it is not a Promise.
  */
+/** Where `async ` makes the handler an async function; undefined for one it cannot (a generator, an accessor, a computed key). */
+function asyncInsertion(source: string, fn: FunctionNode): Edit | undefined {
+  if (fn.generator) return undefined;
+  const at = (start: number): Edit => ({ start, end: start, text: 'async ' });
+  if (fn.type === 'ArrowFunctionExpression') return at(fn.start!);
+  if (fn.type === 'FunctionExpression' || fn.type === 'FunctionDeclaration') return source.startsWith('function', fn.start!) ? at(fn.start!) : undefined;
+  if (fn.type === 'ObjectMethod' || fn.type === 'ClassMethod') return fn.kind === 'method' && !fn.computed ? at(fn.key.start!) : undefined;
+  return undefined;
+}
+
 export function widenReturnType(source: string, fn: FunctionNode): Edit | undefined | Refusal {
   const returnType = fn.returnType;
   if (!returnType || returnType.type !== 'TSTypeAnnotation') return undefined;

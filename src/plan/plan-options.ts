@@ -7,7 +7,7 @@ import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { UntiedCall } from '../analyse/member-calls.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import type { InputKind } from '../core/vocabulary.ts';
-import type { CallerReach, SplitShape } from './types.ts';
+import type { CallerReach, RerunCall, SplitShape } from './types.ts';
 
 /**
  * An asking helper of another module, as this module calls it: its exported name (`confirm`,
@@ -129,8 +129,11 @@ export interface PlanOptions {
 
 /** A module's part in a dispatch from a handler of one module, through a type of another, to a class of a third. */
 export interface DispatchLinks {
-  /** Methods of this module's classes that handlers of other modules dispatch to, each a handler named by its `this.<key>`. */
-  methods?: ReadonlyArray<{ cls: string; method: string; key: string; width: number; fillers?: readonly string[] }>;
+  /**
+   * Methods of this module's classes that handlers of other modules dispatch to, each a handler
+   * named by its `this.<key>`, with the calls of per-round brackets around those dispatches.
+   */
+  methods?: ReadonlyArray<{ cls: string; method: string; key: string; width: number; fillers?: readonly string[]; rerun?: readonly RerunCall[] }>;
   /** Handlers here dispatching `method` through the imported type `type`, some of whose classes migrate it: they hand on their context. */
   calls?: ReadonlyArray<{ type: string; method: string }>;
   /** Declarations here of a dispatched method (an interface's, an abstract one), which take the context and may return a question. */

@@ -313,7 +313,7 @@ export function rerunCall(source: string, node: Node, why: RerunCall['why']): Re
 export function uniqueCalls(calls: RerunCall[]): RerunCall[] {
   const seen = new Set<string>();
   return calls.filter((c) => {
-    const key = `${c.line}:${c.text}`;
+    const key = `${c.file ?? ''}:${c.line}:${c.text}`;
     return !seen.has(key) && Boolean(seen.add(key));
   });
 }

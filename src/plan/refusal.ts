@@ -1,6 +1,7 @@
 // Why a site is not migrated, in the words the marker and the report use: every code, with
 // its meaning, its help and its messages, in one table.
 import { SHORT_MAX } from './short-why.ts';
+import { cutText, fileLineRef, lineRef } from '../core/line-refs.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { InputKind } from '../core/vocabulary.ts';
 import { readmeUrl } from '../core/vocabulary.ts';
@@ -102,9 +103,9 @@ const EXPORTED_HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers
 
 /**
  * What a refusal says: `marker`, the one line written in the code (what blocks, then the next
- * step, after ` — `); `reason` and `next`, the full explanation the reports give. A line of its
- * own file a marker names (`{{line}}`) is where that statement is once the run has written
- * (its markers among what moves it): see lineRef.
+ * step, after ` — `); `reason` and `next`, the full explanation the reports give. A line any
+ * of them names (`{{line}}`, `{{fileLine}}`) is where that statement is in the text the user
+ * reads (the markers and the migration among what moves it): see core/line-refs.ts.
  */
 interface RefusalMessage {
   marker: string;
@@ -1401,6 +1402,9 @@ const OWN_VALUES: ReadonlySet<string> = new Set([
   'second',
 ]);
 
+/** The values that are lines of this module's planned text (named as references: core/line-refs.ts). */
+const LINES: ReadonlySet<string> = new Set(['line', 'first', 'second']);
+
 /** Words of the site a marker writes whole, though they take their share of its room: a flag's argument (`maker`, at most MAKER_MAX). */
 const WHOLE_WORDS: ReadonlySet<string> = new Set(['maker']);
 
@@ -1409,47 +1413,6 @@ const IFACE_MAX = 14;
 
 /** The longest callee a marker names as the argument of --idempotent. */
 export const MAKER_MAX = 24;
-
-/**
- * A line of the planned text as a marker names it until the text the run writes is known: a
- * reference that resolveLineRefs turns into the line that statement is on there (the markers
- * the run adds above it, a migrated handler, the other passes move it).
- */
-function lineRef(line: string): string {
-  return `\uE000${line}\uE001`;
-}
-
-const LINE_REF = /\uE000(\d+)\uE001/g;
-
-/** `text` with each line reference (lineRef) made the line `lineOf` says the planned line is on. */
-export function resolveLineRefs(text: string, lineOf: (line: number) => number): string {
-  return text.includes('\uE000') ? text.replace(LINE_REF, (_, line: string) => String(lineOf(Number(line)))) : text;
-}
-
-/** Whether `text` holds a line reference (lineRef). */
-export function hasLineRefs(text: string): boolean {
-  return text.includes('\uE000');
-}
-
-/**
- * A line of another module's text as a marker names it until the run knows what it writes
- * there (the engine, once every file is done): resolveFileLineRefs turns it into that line.
- */
-function fileLineRef(file: string, line: string): string {
-  return `\uE002${file}\uE003${line}\uE004`;
-}
-
-const FILE_LINE_REF = /\uE002([^\uE003]*)\uE003(\d+)\uE004/g;
-
-/** `text` with each reference to another module's line (fileLineRef) made the line `lineOf` says it is on. */
-export function resolveFileLineRefs(text: string, lineOf: (file: string, line: number) => number): string {
-  return text.includes('\uE002') ? text.replace(FILE_LINE_REF, (_, file: string, line: string) => String(lineOf(file, Number(line)))) : text;
-}
-
-/** Whether `text` holds a reference to another module's line (fileLineRef). */
-export function hasFileLineRefs(text: string): boolean {
-  return text.includes('\uE002');
-}
 
 /**
  * The refusal `code` says with its message `id`, each `{{name}}` of it filled from `data`
@@ -1463,40 +1426,35 @@ export function refuse<C extends RefusalCode, Id extends keyof Messages<C> & str
 ): Refusal {
   const message = (REFUSAL_CODES[code] as { messages?: Record<string, RefusalMessage> }).messages![id]!;
   const values: Record<string, string> = data[0] ?? {};
-  // Another module's line, in the reason too, as the run writes it (fileLineRef).
+  // A line of this module or another, in the reason too, as the run writes it (core/line-refs.ts).
   const fill = (text: string) =>
     text.replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
       name === 'fileLine'
         ? fileLineRef(values.callFile ?? values.file ?? '', values[name]!)
         : name === 'helperLine'
           ? fileLineRef(values.helperFile ?? '', values[name]!)
-          : values[name]!,
+          : LINES.has(name)
+            ? lineRef(values[name]!)
+            : values[name]!,
     );
   const quoted = [...message.marker.matchAll(/\{\{(\w+)\}\}/g)].filter(([, name]) => name !== 'at' && name !== 'file' && !OWN_VALUES.has(name!)).length;
   const room = Math.max(MARKER_WORD_MIN, Math.floor(MARKER_WORDS_MAX / Math.max(1, quoted)));
   // Another module is named by its file name: its folder is in the reports.
-  const word = (name: string) => (name === 'file' ? shorten(values[name]!.split('/').pop()!, 20) : shorten(values[name]!, room));
+  const word = (name: string) => (name === 'file' ? cutText(values[name]!.split('/').pop()!, 20) : cutText(values[name]!, room));
   const own = (name: string) =>
-    name === 'line' || name === 'first' || name === 'second'
+    LINES.has(name)
       ? lineRef(values[name]!)
       : name === 'fileLine'
         ? fileLineRef(values.file ?? '', values[name]!)
         : name === 'short'
-          ? shorten(values[name]!, SHORT_MAX)
+          ? cutText(values[name]!, SHORT_MAX)
           : name === 'iface'
-            ? shorten(values[name]!, IFACE_MAX)
+            ? cutText(values[name]!, IFACE_MAX)
             : values[name]!;
   const marker = message.marker.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
     name === 'at' ? whole : OWN_VALUES.has(name) || WHOLE_WORDS.has(name) ? own(name) : word(name),
   );
   return new Refusal(code, fill(message.reason), fill(message.next), undefined, marker);
-}
-
-/** `text` cut to `max` characters, a code span it cuts closed again. */
-function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = `${text.slice(0, max - 1)}…`;
-  return cut.split('`').length % 2 === 0 ? `${cut}\`` : cut;
 }
 
 /**

@@ -9,7 +9,8 @@ export function registryQuestions(file: FilePlanning): Pick<FilePlan, 'registryQ
   const { analysis, options, handlers } = file;
   // Asked once: the engine's answers are the registries it was given.
   if (options.registries) return {};
-  const unanswered = file.candidates.some((site) => !handlers.some((h) => site.functions.includes(h.fn)));
+  // A call of another module's asking helper may sit in such a handler too (its function reached through a factory).
+  const unanswered = file.candidates.some((site) => !handlers.some((h) => site.functions.includes(h.fn))) || (options.externalHelpers?.size ?? 0) > 0;
   const callees = unanswered ? declarationCallees(analysis.index, analysis.importedNames) : [];
   return callees.length > 0 ? { registryQuestions: callees } : {};
 }

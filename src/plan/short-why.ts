@@ -1,6 +1,7 @@
 // A marker's line names what blocks in a few words: the reason a helper cannot be split (`it is a
 // helper whose parameters are not plain names.`, nested in `it is called by \`f()\`, which cannot
 // be split: ...` for each helper on the way) cut to its innermost part, and who it is about.
+import { cutText } from '../core/line-refs.ts';
 
 /** The most a reason takes of a marker's line. */
 export const SHORT_MAX = 50;
@@ -11,10 +12,7 @@ export function shortWhy(why: string): string {
     .replace(/^it is a helper (that |whose )?/, (_, rel: string | undefined) => (rel === 'whose ' ? 'its ' : rel ? 'it ' : ''))
     .replace(/^it is /, '')
     .replace(/\.$/, '');
-  if (text.length <= SHORT_MAX) return text;
-  const cut = `${text.slice(0, SHORT_MAX - 1)}…`;
-  // A code span it cuts is closed again.
-  return cut.split('`').length % 2 === 0 ? `${cut}\`` : cut;
+  return cutText(text, SHORT_MAX);
 }
 
 /** The function the innermost part of a nested reason is about (`helper` when it is not nested), and that part shortened. */

@@ -23,6 +23,7 @@ import { boundNames, hasSideEffects, isFunction, isNonReferencePosition, referen
 import { TS_TYPES } from '../analyse/babel.cjs';
 import { lineEndOf, lineTail, startsLine, type Span } from '../core/vocabulary.ts';
 import { declaredBy } from './liveness.ts';
+import { lineOf, NAMED_LINE } from '../core/line-refs.ts';
 
 type TryStatement = Extract<Node, { type: 'TryStatement' }>;
 type Block = Extract<Node, { type: 'BlockStatement' }>;
@@ -49,8 +50,8 @@ export function tryProblem(source: string, statement: TryStatement, question: No
     return 'whose request is in a try statement whose catch block ends on a line with other code.';
   }
   if (statement.handler && !checksCapabilities) {
-    const caught = statement.handler.loc!.start.line;
-    return `whose request is ${IN_TRY}${statement.loc!.start.line}), whose catch (line ${caught}) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).`;
+    const caught = lineOf(statement.handler);
+    return `whose request is ${IN_TRY}${lineOf(statement)}), whose catch (line ${caught}) took a client that cannot answer it: that client would now fail the handler instead (check the client's capabilities before asking).`;
   }
   return undefined;
 }
@@ -60,7 +61,8 @@ const IN_TRY = 'in `try` (line ';
 /** The line of the try statement a reason of tryProblem's names as what keeps the helper whole, if it names one. */
 export function blockingTryLine(why: string): number | undefined {
   const at = why.indexOf(IN_TRY);
-  return at === -1 ? undefined : Number.parseInt(why.slice(at + IN_TRY.length), 10);
+  const line = at === -1 ? undefined : new RegExp(`^${NAMED_LINE}`).exec(why.slice(at + IN_TRY.length));
+  return line ? Number(line[1]) : undefined;
 }
 
 /** The text a result half re-enters a try with: its head (`try {`) and its tail (`} catch (e) { ... }`, to the statement's end). */
@@ -139,8 +141,8 @@ function declaredIn(node: Node): Set<string> {
   return names;
 }
 
-/** A statement as a reason quotes it: its first line (cut at 60 characters) and its line number. */
+/** A statement as a reason quotes it: its first line (cut at 60 characters) and its line as the user will read it (core/line-refs.ts). */
 export function quotedLine(source: string, s: Node): string {
   const text = source.slice(s.start!, Math.min(s.end!, lineEndOf(source, s.start!))).replace(/\r$/, '');
-  return `\`${text.length > 60 ? `${text.slice(0, 57)}…` : text}\` (line ${s.loc!.start.line})`;
+  return `\`${text.length > 60 ? `${text.slice(0, 57)}…` : text}\` (line ${lineOf(s)})`;
 }

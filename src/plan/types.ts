@@ -137,6 +137,8 @@ export interface RerunCall {
   /** The call as written (shortened). */
   text: string;
   line: number;
+  /** Made in another module (as the run names it), where `line` is: a bracket around a dispatch there, listed here. */
+  file?: string;
   /**
    * `read`: a standard-library read or a bound copy; `pure-function`: a module function shown
    * pure; `declared`: declared idempotent; `bracket`: acquired before a command dispatch and
@@ -166,6 +168,8 @@ export interface HandlerPlan {
   prologue?: string;
   /** Widens an explicit `Promise<X>` return type to admit the input_required result. */
   returnTypeEdit?: Edit;
+  /** `async ` before a handler that was not an async function (it returned another's promise). */
+  asyncEdit?: Edit;
   /** Expression that names the call's arguments, digested into requestState. */
   argsText: string;
   /**
@@ -259,6 +263,12 @@ export interface FilePlan {
   }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
+  /**
+   * What handlers here run again on each retry that no report here lists: they ask only through
+   * other modules' split helpers (`file`, `helper`), so the engine lists it on the report of the
+   * first they ask through, where their question is counted.
+   */
+  rerunAtHelpers?: Array<{ file: string; helper: string; calls: RerunCall[] }>;
   /** The dispatched methods (`Class.method`) other modules' handlers reach that migrated here (see PlanOptions.dispatch). */
   linkedMigrated?: string[];
   /** Functions of other modules this module's migrated tool definitions are handed to (`defineTool` from '../registry.js'): their types must admit InputRequiredResult. */
@@ -280,6 +290,8 @@ export interface SplitShape {
   kind: InputKind;
   resultType: string;
   valueType?: string;
+  /** `valueType` names this module's `xThen` (the helper wrote no type): other modules are not told it. */
+  localValueType?: true;
   method: boolean;
   requestArgs: boolean[];
   resultArgs: boolean[];

@@ -16,7 +16,7 @@ import { count, errorLocation } from './formats/check-report.ts';
 import { nextSteps, stateModuleNotes } from './next-steps.ts';
 import { passChange, passesOf } from './passes.ts';
 import { positionMap } from '../core/position-map.ts';
-import { guidanceNotes, openUpgradeNotes, RERUN_WHY, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
+import { guidanceNotes, openUpgradeNotes, RERUN_WHY, rerunWhere, siteTotals, upgradeWarnings, type FileUpgradeNote } from './run-tally.ts';
 
 interface HtmlReportOptions {
   /** Whether the run wrote nothing (changes were only computed). */
@@ -262,7 +262,7 @@ function rerunHtml(site: RunSite): string[] {
   const calls = site.rerun ?? [];
   if (locals.length === 0 && calls.length === 0) return [];
   const names = locals.map((name) => `<code>${escapeHtml(name)}</code>`).join(', ');
-  const items = calls.map((c) => `<li><code>${escapeHtml(c.text)}</code> (line ${c.line}, ${escapeHtml(RERUN_WHY[c.why])})</li>`);
+  const items = calls.map((c) => `<li><code>${escapeHtml(c.text)}</code> (${escapeHtml(rerunWhere(c))}, ${escapeHtml(RERUN_WHY[c.why])})</li>`);
   return [
     `<div class="rerun"><p>Runs again on each retry, not carried${names ? `: ${names}` : ''}.</p>`,
     ...(items.length > 0 ? ['<ul>', ...items, '</ul>'] : []),

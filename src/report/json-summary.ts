@@ -46,7 +46,8 @@
 //   ],
 //   "rerun": [                         // migrated handlers that run code again on each retry instead of carrying it
 //     { "file", "handler", "line", "locals": ["note"],   // locals derived again, never in requestState
-//       "calls": [ { "text": "notes.get(id)", "line": number, "why": "read" | "pure-function" | "declared" } ] }
+//       "calls": [ { "text": "notes.get(id)", "line": number, "why": "read" | "pure-function" | "declared" | "bracket",
+//                    "file"? } ] }           // file: made in another module (a dispatch's per-round bracket there)
 //   ],
 //   "notes": [ { "note": string, "sites": number } ],  // deprecation guidance, each once
 //   "entryPoints": [                   // stdio and HTTP entry points: rewritten to serve both eras, or marked

@@ -48,6 +48,11 @@ export const RERUN_WHY: Readonly<Record<NonNullable<RunSite['rerun']>[number]['w
   bracket: 'a per-round bracket: acquired before the dispatch, released in its finally',
 };
 
+/** Where a call that runs again is: `line 12`, or `src/registrar.ts:12` for one another module makes. */
+export function rerunWhere(call: RerunTally['calls'][number]): string {
+  return call.file === undefined ? `line ${call.line}` : `${call.file}:${call.line}`;
+}
+
 /** What each migrated handler runs again on a retry, once per handler (every site of it carries the same). */
 export function rerunByHandler(sites: readonly RunSite[]): RerunTally[] {
   const out = new Map<string, RerunTally>();

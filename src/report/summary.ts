@@ -14,6 +14,7 @@ import {
   guidanceNotes,
   openUpgradeNotes,
   RERUN_WHY,
+  rerunWhere,
   rerunByHandler,
   siteTotals,
   summariseHandlers,
@@ -118,7 +119,7 @@ function rerunLines(result: RunResult): string[] {
   for (const h of handlers) {
     const locals = h.locals.length > 0 ? `  locals: ${h.locals.join(', ')}` : '';
     lines.push(`  ${h.file}:${h.line}  ${h.handler}${locals}`);
-    for (const call of h.calls) lines.push(`    line ${call.line}: ${call.text} (${RERUN_WHY[call.why]})`);
+    for (const call of h.calls) lines.push(`    ${rerunWhere(call)}: ${call.text} (${RERUN_WHY[call.why]})`);
   }
   return lines;
 }

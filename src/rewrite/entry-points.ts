@@ -12,7 +12,8 @@ import { moduleSystemOf, requireOf } from '../analyse/module-imports.ts';
 import { positionMap } from '../core/position-map.ts';
 import { type Edit, eolOf, indentAt, lineStartOf } from '../core/vocabulary.ts';
 import { type HttpServe, planHttpEntries } from '../plan/http-entry.ts';
-import { hasLineRefs, markerLine, Refusal, resolveLineRefs } from '../plan/refusal.ts';
+import { markerLine, Refusal } from '../plan/refusal.ts';
+import { hasLineRefs, resolveLineRefs } from '../core/line-refs.ts';
 import { planStdioEntries, SERVE_STDIO, STDIO_PACKAGE, type StdioEntry, type StdioServe, transportClasses } from '../plan/stdio-entry.ts';
 import { addImport, rewriteImport } from './edits/imports.ts';
 import { freeName, indentUnit } from './edits/new-names.ts';
@@ -191,18 +192,19 @@ export interface EntryPointRewrite {
 
 /** `analysis` may be given when it is of this very text, to save a parse. */
 /**
- * The entries with the lines their markers name made those of the text written: the edits are
- * made once to learn where the lines go (the markers above them move them), as transform.ts does.
+ * The entries with the lines their markers and reasons name made those of the text written: the
+ * edits are made once to learn where the lines go (the markers above them move them), as
+ * transform.ts does.
  */
 function withLinesWritten<E extends StdioEntry | HttpServe>(file: FileAnalysis, planned: E[]): E[] {
-  const names = (e: E) => 'refusal' in e && e.refusal !== undefined && hasLineRefs(e.refusal.marker);
+  const names = (e: E) => 'refusal' in e && e.refusal !== undefined && [e.refusal.marker, e.refusal.reason, e.refusal.next].some(hasLineRefs);
   if (!planned.some(names)) return planned;
   const lineOf = positionMap(file.source, applyEdits(file.source, entryPointEdits(file, planned)));
+  const place = (text: string) => resolveLineRefs(text, (line) => lineOf(line, 1).line);
   return planned.map((e) => {
     if (!names(e)) return e;
     const r = (e as E & { refusal: Refusal }).refusal;
-    const marker = resolveLineRefs(r.marker, (line) => lineOf(line, 1).line);
-    return { ...e, refusal: new Refusal(r.code, r.reason, r.next, r.site, marker) };
+    return { ...e, refusal: new Refusal(r.code, place(r.reason), place(r.next), r.site, place(r.marker)) };
   });
 }
 

@@ -65,6 +65,7 @@ export function renderHandler(
 
   const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
+  if (plan.asyncEdit) edits.push(plan.asyncEdit);
   if (plan.paramEdit) edits.push(plan.paramEdit);
   if (plan.markerEdit) edits.push(plan.markerEdit);
   if (plan.addParam) edits.push(...addedParameter(plan.addParam));
