@@ -3,7 +3,7 @@ import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
 import { planFile } from './plan/plan-file.ts';
 import type { PlanOptions } from './plan/plan-options.ts';
-import type { FilePlan } from './plan/types.ts';
+import type { FilePlan, HandlerPlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
 import { rewriteInitHooks } from './rewrite/init-hooks.ts';
 import { rewriteRegistrationGuards } from './rewrite/registration-guards.ts';
@@ -11,6 +11,7 @@ import { applyEdits, type EditedText, editedText, rewriteEdits } from './rewrite
 import { rewriteEntryPoints, type EntryPointReport } from './rewrite/entry-points.ts';
 import { hasLineRefs, resolveFileLineRefs, resolveLineRefs } from './core/line-refs.ts';
 import { positionMap } from './core/position-map.ts';
+import type { Edit } from './core/vocabulary.ts';
 
 export interface TransformResult {
   output: string;
@@ -99,11 +100,20 @@ const ALWAYS = () => true;
  */
 function rewritten(analysis: FileAnalysis, planned: FilePlan, options: TransformOptions): TransformResult {
   const plan = options.otherModuleLinesLater ? planned : markersMapped(planned, otherModuleLinesAsGiven);
-  const first = rewrittenOnce(analysis, plan, options);
-  if (!reportsLines(plan)) return first;
-  const lineOf = positionMap(analysis.source, first.output);
-  const placed = markersMapped(plan, (text) => resolveLineRefs(text, (line) => lineOf(line, 1).line));
-  return markersNameLines(plan) ? rewrittenOnce(analysis, placed, options) : { ...first, plan: placed };
+  if (!reportsLines(plan)) return rewrittenOnce(analysis, plan, options);
+  const placed = (output: string) => {
+    const lineOf = positionMap(analysis.source, output);
+    return markersMapped(plan, (text) => resolveLineRefs(text, (line) => lineOf(line, 1).line));
+  };
+  if (!markersNameLines(plan)) {
+    const first = rewrittenOnce(analysis, plan, options);
+    return { ...first, plan: placed(first.output) };
+  }
+  // Written again with its lines: only the first text is used (what the output check needs of
+  // it is not worked out), and a handler without markers, the same plan both times, is written once.
+  const rendered = new Map<HandlerPlan, Edit[]>();
+  const first = rewrittenText(analysis, plan, options, rendered);
+  return rewrittenOnce(analysis, placed(first.output), options, rendered);
 }
 
 /** Whether a marker of the plan names a line (resolveLineRefs). */
@@ -149,22 +159,9 @@ function markersMapped(plan: FilePlan, map: (text: string) => string): FilePlan 
   };
 }
 
-function rewrittenOnce(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions): TransformResult {
-  const { source, fileName } = analysis;
-  const edits = rewriteEdits(source, plan);
-  const migrated = applyEdits(source, edits);
-  // Separate concerns on the rewritten text, each on the last one's output (the analysis is
-  // reused while nothing changed): registrations made where the server is built first, those
-  // guarded by the client's capabilities registering for every client (a handler's read of a
-  // guard's const becomes a read of the capabilities)...
-  const guards = rewriteRegistrationGuards(migrated, fileName, migrated === source ? analysis : undefined);
-  // ...then capability reads inside handlers read the request's capabilities...
-  const capabilities = rewriteCapabilityChecks(guards.output, fileName, guards.output === source ? analysis : undefined);
-  // ...and those made in an initialize hook move to start-up. Last, the entry points: stdio
-  // served through serveStdio, HTTP routes through createMcpHandler first.
-  const hooks = rewriteInitHooks(capabilities.output, fileName, capabilities.output === source ? analysis : undefined, options.registersOnly);
-  const entries = rewriteEntryPoints(hooks.output, fileName, hooks.output === source ? analysis : undefined);
-  const output = entries.output;
+function rewrittenOnce(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions, rendered?: Map<HandlerPlan, Edit[]>): TransformResult {
+  const { source } = analysis;
+  const { edits, migrated, guards, capabilities, hooks, entries, output } = rewrittenText(analysis, plan, options, rendered);
   const changed = output !== source;
   // The last text parsed and the splices since: the output check parses only what they change
   // (a pass that did not parse its text left it as it was).
@@ -181,6 +178,25 @@ function rewrittenOnce(analysis: FileAnalysis, plan: FilePlan, options: Transfor
       ? editedText(last.input, last.pass.parsed.program, last.pass.parsed.edits)
       : editedText(source, analysis.program, edits);
   return { output, plan, changed, edited, entryPoints: entries.entries, entryPointsBase: hooks.output };
+}
+
+/** The plan's splices, the text they make, and each later pass over it. */
+function rewrittenText(analysis: FileAnalysis, plan: FilePlan, options: TransformOptions, rendered?: Map<HandlerPlan, Edit[]>) {
+  const { source, fileName } = analysis;
+  const edits = rewriteEdits(source, plan, rendered);
+  const migrated = applyEdits(source, edits);
+  // Separate concerns on the rewritten text, each on the last one's output (the analysis is
+  // reused while nothing changed): registrations made where the server is built first, those
+  // guarded by the client's capabilities registering for every client (a handler's read of a
+  // guard's const becomes a read of the capabilities)...
+  const guards = rewriteRegistrationGuards(migrated, fileName, migrated === source ? analysis : undefined);
+  // ...then capability reads inside handlers read the request's capabilities...
+  const capabilities = rewriteCapabilityChecks(guards.output, fileName, guards.output === source ? analysis : undefined);
+  // ...and those made in an initialize hook move to start-up. Last, the entry points: stdio
+  // served through serveStdio, HTTP routes through createMcpHandler first.
+  const hooks = rewriteInitHooks(capabilities.output, fileName, capabilities.output === source ? analysis : undefined, options.registersOnly);
+  const entries = rewriteEntryPoints(hooks.output, fileName, hooks.output === source ? analysis : undefined);
+  return { edits, migrated, guards, capabilities, hooks, entries, output: entries.output };
 }
 
 /** Supplies type facts for a file; the engine shares one across a run. */

@@ -98,4 +98,28 @@ describe('a run', () => {
     const { parsed, made } = await scansOf(syntax);
     expect(made).toEqual(parsed);
   });
+
+  it('keeps the syntax of an output it migrated and marked when its reader asks, as parsing it finds it', async () => {
+    // One tool migrates, the other keeps a Date across its question (marked): the output is no
+    // text with comment lines added, so its syntax comes from parsing it whole.
+    const second = `server.registerTool('ask', {}, async (ctx) => {
+  const answer = await ctx.mcpReq.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } });
+  return { content: [{ type: 'text', text: answer.action }] };
+});
+`;
+    await writeFile(path.join(dir, 'server.ts'), SERVER + second);
+    const run = (readsOutputMarkers: boolean) => runCodemod({ paths: ['.'], cwd: dir, write: false, types: false, readsOutputMarkers });
+    const unread = await run(false);
+    expect(outputSyntaxes.get(unread.changed[0]!)).toBeUndefined();
+    const result = await run(true);
+    expect(result.sites.map((s) => [s.status, s.code])).toEqual([
+      ['marked', 'unserialisable-local'],
+      ['migrated', undefined],
+    ]);
+    expect(result.changed[0]!.output).toBe(unread.changed[0]!.output);
+    const syntax = outputSyntaxes.get(result.changed[0]!)!;
+    expect(syntax.output).toBe(result.changed[0]!.output);
+    const { parsed, made } = await scansOf(syntax);
+    expect(made).toEqual(parsed);
+  });
 });

@@ -19,9 +19,14 @@ export const IDEMPOTENT_TAG = '@mrtr-idempotent';
 
 const TAG = /@mrtr-idempotent(?![\w-])/;
 
+/** Each file's tagged comments, by its list of comments: asked for every handler of the file. */
+const TAGGED = new WeakMap<readonly Comment[], readonly Comment[]>();
+
 /** The comments that carry the tag, in order: most files have none, and then nothing is looked up. */
-export function idempotentComments(comments: readonly Comment[]): Comment[] {
-  return comments.filter((c) => TAG.test(c.value));
+export function idempotentComments(comments: readonly Comment[]): readonly Comment[] {
+  let tagged = TAGGED.get(comments);
+  if (!tagged) TAGGED.set(comments, (tagged = comments.filter((c) => TAG.test(c.value))));
+  return tagged;
 }
 
 /**

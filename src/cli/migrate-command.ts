@@ -240,6 +240,8 @@ async function discoverAndRun(command: MigrateCommand, io: CliIo, progress: Prog
       ...(command.stateModule !== undefined ? { stateModule: command.stateModule } : {}),
       ...(command.types === false ? { types: false as const } : {}),
       ...(diffs ? { onChanged: (file: ChangedFile) => void unifiedDiff(file) } : {}),
+      // The summary says what `check` will then report (report(), below).
+      ...(!command.json && !command.quiet ? { readsOutputMarkers: true } : {}),
       onText: (absolutePath: string, source: string) => void (mentionsMarker(source) && markerFiles.add(absolutePath)),
     },
     progress,

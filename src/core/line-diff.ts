@@ -137,14 +137,8 @@ function diffRange(before: readonly Line[], after: readonly Line[], oldFrom: num
   // Only the middle is interned: the head and tail are most of a file, and their keys were
   // most of the time a diff took.
   const ids = new Map<string, number>();
-  const intern = (line: Line) => {
-    const key = line.text + line.eol;
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = ids.size));
-    return id;
-  };
-  const a = before.slice(oldFrom + head, oldTo - tail).map(intern);
-  const b = after.slice(newFrom + head, newTo - tail).map(intern);
+  const a = interned(before, oldFrom + head, oldTo - tail, ids);
+  const b = interned(after, newFrom + head, newTo - tail, ids);
 
   const edits: LineEdit[] = [];
   for (let i = 0; i < head; i++) edits.push({ op: 'equal', oldIndex: oldFrom + i, newIndex: newFrom + i });
@@ -154,20 +148,37 @@ function diffRange(before: readonly Line[], after: readonly Line[], oldFrom: num
   return edits;
 }
 
+/**
+ * Lines `[from, to)` as numbers, the same number for the same text and line break. Typed arrays
+ * (not `map` results, whose kind of elements depends on whether the caller ran optimised):
+ * the diff's code then sees one kind of array, and V8 no longer discards and recompiles it.
+ */
+function interned(lines: readonly Line[], from: number, to: number, ids: Map<string, number>): Int32Array {
+  const out = new Int32Array(Math.max(0, to - from));
+  for (let i = from; i < to; i++) {
+    const key = lines[i]!.text + lines[i]!.eol;
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    out[i - from] = id;
+  }
+  return out;
+}
+
 /** Myers' greedy shortest edit script; `oldOffset` and `newOffset` are where `a` and `b` start in their files. */
-function myers(a: readonly number[], b: readonly number[], oldOffset: number, newOffset: number): LineEdit[] {
-  const replaceAll = (): LineEdit[] =>
-    a.map((_, i): LineEdit => ({ op: 'delete', oldIndex: oldOffset + i })).concat(b.map((_, j): LineEdit => ({ op: 'insert', newIndex: newOffset + j })));
-  if (a.length === 0 || b.length === 0) return replaceAll();
-  const trace = furthestPoints(a, b);
-  return trace ? backtrack(trace, a.length, b.length, oldOffset, newOffset) : replaceAll();
+function myers(a: Int32Array, b: Int32Array, oldOffset: number, newOffset: number): LineEdit[] {
+  const trace = a.length === 0 || b.length === 0 ? undefined : furthestPoints(a, b);
+  if (trace) return backtrack(trace, a.length, b.length, oldOffset, newOffset);
+  const replaced: LineEdit[] = [];
+  for (let i = 0; i < a.length; i++) replaced.push({ op: 'delete', oldIndex: oldOffset + i });
+  for (let j = 0; j < b.length; j++) replaced.push({ op: 'insert', newIndex: newOffset + j });
+  return replaced;
 }
 
 /**
  * The forward search: after each step d, the furthest x reached on each diagonal -d..d; the
  * last step reaches (n, m). Undefined past MAX_EDIT_DISTANCE steps.
  */
-function furthestPoints(a: readonly number[], b: readonly number[]): Int32Array[] | undefined {
+function furthestPoints(a: Int32Array, b: Int32Array): Int32Array[] | undefined {
   const n = a.length;
   const m = b.length;
   const max = Math.min(n + m, MAX_EDIT_DISTANCE);

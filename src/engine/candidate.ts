@@ -1,7 +1,8 @@
 // One candidate of a run (a file whose text passed the prefilter): planned or transformed with
 // its type facts, its rewrite verified to parse, its sites reported at the lines on disk, its
 // new text written atomically. A failure is the file's error; the run goes on with the others.
-import type { FileAnalysis } from '../analyse/analyse-file.ts';
+import { analyseSites, type FileAnalysis } from '../analyse/analyse-file.ts';
+import { mentionsMarker } from '../analyse/markers.ts';
 import { dialectOf, ParseFailure } from '../analyse/parse.ts';
 import type { FilePlan } from '../plan/types.ts';
 import {
@@ -25,7 +26,7 @@ import { sdkTypesMissing } from './installed-types.ts';
 import { officialMarkers, type UpgradeNote } from './v1-upgrade.ts';
 import type { V1Reach } from './v1-reach.ts';
 import { verifyParses } from './verify-output.ts';
-import { outputSyntaxes, syntaxOfCommentLines, type OutputSyntax } from './output-syntax.ts';
+import { outputSyntaxes, statementLines, syntaxOfCommentLines, type OutputSyntax } from './output-syntax.ts';
 
 /** What every candidate of a run shares: the run's settings, decided once. */
 export interface RunContext {
@@ -34,6 +35,8 @@ export interface RunContext {
   rewrite: boolean;
   writeReadOnly: boolean;
   verify: boolean;
+  /** Keep the syntax of verified texts that mention a marker (RunSettings.readsOutputMarkers). */
+  readsOutputMarkers: boolean;
   /** The user's choices for the migration. */
   transform: TransformOptions;
   onChanged: RunSettings['onChanged'];
@@ -215,7 +218,13 @@ async function handleCandidate(c: Candidate): Promise<void> {
   const planned = await planCandidate(c, asked);
   if (!planned) return;
   const { plan, transformed } = planned;
-  if (transformed?.changed && c.context.verify && !rewriteParses(c, transformed)) return;
+  let outputSyntax = planned.outputSyntax;
+  if (transformed?.changed && c.context.verify) {
+    const wanted = !outputSyntax && c.context.readsOutputMarkers && mentionsMarker(transformed.output);
+    const verified = wanted ? outputSyntaxParsed(c, transformed) : rewriteParses(c, transformed);
+    if (!verified) return;
+    if (verified !== true) outputSyntax = verified;
+  }
   reportSites(c, plan);
   c.outcome.rerunAtHelpers = plan.rerunAtHelpers;
   if (!transformed) return;
@@ -229,7 +238,7 @@ async function handleCandidate(c: Candidate): Promise<void> {
     return;
   }
   const changed = changedFile(c, transformed);
-  if (planned.outputSyntax) outputSyntaxes.set(changed, planned.outputSyntax);
+  if (outputSyntax) outputSyntaxes.set(changed, outputSyntax);
   if (c.context.write && !(await stateModuleWritten(c, transformed))) return;
   if (c.context.write && !(await holdWrite(c))) return;
   c.outcome.changed = changed;
@@ -303,13 +312,35 @@ function rewriteParses(c: Candidate, transformed: TransformResult): boolean {
     verifyParses(transformed.output, dialectOf(c.absolutePath), transformed.edited);
     return true;
   } catch (error) {
-    const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
-    c.fail(
-      'transform',
-      `internal error: the rewritten text would not parse${where} (${(error as Error).message}); the file was left as it is (please report this)`,
-    );
+    unparsed(c, error);
     return false;
   }
+}
+
+/**
+ * rewriteParses by parsing the text whole, with what the reader of its markers needs of its
+ * syntax (as check-findings.ts's scanSource finds it); as rewriteParses when its analysis fails
+ * otherwise (the reader then meets that failure itself).
+ */
+function outputSyntaxParsed(c: Candidate, transformed: TransformResult): OutputSyntax | boolean {
+  const { output } = transformed;
+  let analysis;
+  try {
+    analysis = analyseSites(output, c.absolutePath);
+  } catch (error) {
+    if (!(error instanceof ParseFailure)) return rewriteParses(c, transformed);
+    unparsed(c, error);
+    return false;
+  }
+  return { output, comments: analysis.comments, statements: statementLines(analysis.sites) };
+}
+
+function unparsed(c: Candidate, error: unknown): void {
+  const where = error instanceof ParseFailure && error.line !== undefined ? ` at line ${error.line}` : '';
+  c.fail(
+    'transform',
+    `internal error: the rewritten text would not parse${where} (${(error as Error).message}); the file was left as it is (please report this)`,
+  );
 }
 
 function reportSites(c: Candidate, plan: FilePlan): void {

@@ -138,9 +138,22 @@ export function rebasePattern(line: string, dir: string): string | undefined {
   return negative ? `!${rebased}` : rebased;
 }
 
-/** The root of the git work tree holding `dir`: the nearest ancestor with a `.git` entry. */
-export async function findWorkTree(dir: string): Promise<string | undefined> {
-  return findWorkTreeSync(dir);
+/**
+ * The root of the git work tree holding a folder (the nearest ancestor with a `.git` entry), for
+ * many folders of one tree: each folder's answer is kept, so an ancestor several of them share
+ * is looked at once (a run asks for every changed file's folder).
+ */
+export function workTreeFinder(): (dir: string) => string | undefined {
+  const found = new Map<string, string | undefined>();
+  const find = (dir: string): string | undefined => {
+    const current = path.resolve(dir);
+    if (found.has(current)) return found.get(current);
+    const parent = path.dirname(current);
+    const top = lstatSync(path.join(current, '.git'), { throwIfNoEntry: false }) ? current : parent === current ? undefined : find(parent);
+    found.set(current, top);
+    return top;
+  };
+  return find;
 }
 
 function findWorkTreeSync(dir: string): string | undefined {

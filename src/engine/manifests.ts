@@ -7,11 +7,12 @@
 // symbolic link is not edited (it is reported), nor is one outside those bounds (a warning says
 // to edit it by hand). The dirty-tree guard covers the manifest above each given path
 // (manifestsToGuard), and a manifest is replaced only if it still holds what was read.
+import type { Stats } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import { discoverFiles, type DiscoverOptions } from './discover.ts';
-import { findWorkTree } from './gitignore-rules.ts';
+import { workTreeFinder } from './gitignore-rules.ts';
 import { updateManifest, zodRangeProblem } from './package-json.ts';
 import { displayPath, isInside, readSource } from './source-files.ts';
 import { importedPackages, isV1Source } from './v1-upgrade.ts';
@@ -175,10 +176,15 @@ interface ManifestLookup {
   refused?: { path: string; outcome: Pick<ManifestOutcome, 'error' | 'warning'> };
 }
 
-/** Finds the manifest for a directory within the bounds (cached by directory). */
+/**
+ * Finds the manifest for a directory within the bounds (cached by directory). The folders of a
+ * run's files share their ancestors: each ancestor's work tree and package.json are looked up once.
+ */
 class ManifestFinder {
   private realCwd?: Promise<string>;
   private readonly cache = new Map<string, Promise<ManifestLookup>>();
+  private readonly workTree = workTreeFinder();
+  private readonly entries = new Map<string, Promise<Stats | undefined>>();
 
   constructor(private readonly cwd: string) {}
 
@@ -196,12 +202,12 @@ class ManifestFinder {
     const root = await this.realCwd;
     const real = await realpath(dir).catch(() => undefined);
     if (real === undefined) return {};
-    const top = await findWorkTree(real);
+    const top = this.workTree(real);
     // Nothing above the deeper of the two bounds is edited (none when they do not nest).
     const limit = top === undefined || isInside(root, top) ? (top ?? root) : isInside(top, root) ? root : undefined;
     for (let current = real; ; current = path.dirname(current)) {
       const candidate = path.join(current, 'package.json');
-      const info = await lstat(candidate).catch(() => undefined);
+      const info = await this.entry(candidate);
       const inBounds = limit !== undefined && isInside(limit, current);
       if (info && !current.split(path.sep).includes('node_modules')) {
         const shown = this.asGiven(candidate, root);
@@ -221,6 +227,13 @@ class ManifestFinder {
       }
       if (path.dirname(current) === current) return {};
     }
+  }
+
+  /** The file's own entry (not followed), undefined when there is none. */
+  private entry(file: string): Promise<Stats | undefined> {
+    let info = this.entries.get(file);
+    if (!info) this.entries.set(file, (info = lstat(file).catch(() => undefined)));
+    return info;
   }
 
   /** A real path inside the run's directory, as seen from the directory as given. */

@@ -5,7 +5,7 @@
 // project undo the run.
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { findWorkTree } from './gitignore-rules.ts';
+import { workTreeFinder } from './gitignore-rules.ts';
 import { displayPath, isInside } from './source-files.ts';
 
 /** Why `file` (absolute) may not be written for the files in `importers`, or undefined when it may. */
@@ -16,8 +16,14 @@ export async function newFileProblem(file: string, cwd: string, importers: Itera
   const root = await realpath(cwd).catch(() => path.resolve(cwd));
   const dir = await realFolder(path.dirname(file));
   if (!isInside(root, dir)) return 'is outside the directory the run is in';
+  // Importers share folders, and folders their ancestors: each is looked up once.
+  const workTree = workTreeFinder();
+  const checked = new Set<string>();
   for (const importer of importers) {
-    const top = await findWorkTree(await realFolder(path.dirname(importer)));
+    const folder = path.dirname(importer);
+    if (checked.has(folder)) continue;
+    checked.add(folder);
+    const top = workTree(await realFolder(folder));
     if (top !== undefined && !isInside(top, dir)) return `is outside the git work tree of ${displayPath(cwd, importer)}`;
   }
   return undefined;

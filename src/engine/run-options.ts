@@ -59,6 +59,13 @@ export interface RunSettings {
    */
   verify?: boolean;
   /**
+   * The caller reads the markers of the changed texts (the summary's next check,
+   * src/report/next-check.ts): a verified text that mentions one is then parsed whole, not in
+   * parts, and what the reader needs of its syntax kept (output-syntax.ts), so that the reader
+   * parses it no second time.
+   */
+  readsOutputMarkers?: boolean;
+  /**
    * Rewrite what the plans say (default true). `false` plans only: the sites and errors of a
    * run, no changed file, nothing written (a lint, `check`, needs no rewritten text).
    */

@@ -165,6 +165,7 @@ function startRun(options: RunOptions, types: TypeFactsSource | undefined, disco
     rewrite,
     writeReadOnly: options.writeReadOnly === true,
     verify: options.verify !== false,
+    readsOutputMarkers: options.readsOutputMarkers === true,
     transform: options.transform ?? {},
     onChanged: options.onChanged,
     onAnalysed: options.onAnalysed,

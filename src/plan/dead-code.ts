@@ -13,6 +13,7 @@ import type {
   ClassMethod,
   ImportDeclaration,
   Node,
+  ObjectPattern,
   ObjectProperty,
   Program,
   Statement,
@@ -380,23 +381,27 @@ function contextParameter(
  * a migrated body (the renderer writes those).
  */
 function patternProperties(node: FunctionNode, functions: ReadonlyArray<Indexed<FunctionNode>>, bodies: readonly Span[]): Candidate[] {
+  const patterns = node.params.flatMap((param) => (param.type === 'ObjectPattern' && allShorthand(param.properties) ? [param.properties] : []));
+  // Most functions have no such parameter: the functions nested in them are then not looked for.
+  if (patterns.length === 0) return [];
   const within = (inner: Span, outer: Span) => outer.start <= inner.start && inner.end <= outer.end;
   const span = { start: node.start!, end: node.end! };
   const nested = functions.filter((f) => f.node !== node && within({ start: f.node.start!, end: f.node.end! }, span));
   // A body's handler is the innermost function around it.
   const handles = (b: Span) => within(b, span) && !nested.some((f) => within(b, { start: f.node.start!, end: f.node.end! }));
   if (bodies.some((b) => within(span, b) || handles(b))) return [];
-  return node.params.flatMap((param) => {
-    if (param.type !== 'ObjectPattern') return [];
-    const properties = param.properties;
-    const shorthand = (p: (typeof properties)[number]): p is ObjectProperty => p.type === 'ObjectProperty' && p.shorthand && p.value.type === 'Identifier';
-    if (properties.length < 2 || !properties.every(shorthand)) return [];
-    return properties.filter(shorthand).map((property): Candidate => {
+  return patterns.flatMap((properties) =>
+    properties.map((property): Candidate => {
       const own = [{ start: property.start!, end: property.end! }];
       const removal: ParameterRemoval = { parameter: property, params: properties, args: [], pattern: true };
       return { names: boundNames(property.value).map((b) => b.name), own: () => own, scope: span, removal: () => removal, removable: () => true };
-    });
-  });
+    }),
+  );
+}
+
+/** Two properties or more, each a shorthand `name` (no rest element, renaming or default). */
+function allShorthand(properties: ObjectPattern['properties']): properties is ObjectProperty[] {
+  return properties.length >= 2 && properties.every((p) => p.type === 'ObjectProperty' && p.shorthand && p.value.type === 'Identifier');
 }
 
 /**

@@ -102,8 +102,17 @@ export function declaredInScope(round: Round): Declared[] {
   return out;
 }
 
+/** Each round's namesReadAfter: asked by the rederivation at each of its steps, then by the lift. */
+const READ_AFTER = new WeakMap<Round, ReadonlySet<string>>();
+
 /** Names the code that resumes after a round may read: the rest of every enclosing list and handler. */
-export function namesReadAfter(round: Round): Set<string> {
+export function namesReadAfter(round: Round): ReadonlySet<string> {
+  let names = READ_AFTER.get(round);
+  if (!names) READ_AFTER.set(round, (names = findNamesReadAfter(round)));
+  return names;
+}
+
+function findNamesReadAfter(round: Round): Set<string> {
   const names = new Set<string>();
   const add = (nodes: readonly Node[]) => {
     for (const n of namesReadIn(nodes as Statement[])) names.add(n);

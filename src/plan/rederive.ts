@@ -57,9 +57,11 @@ interface Candidate {
 }
 
 export function rederivation(input: RederiveInput): Rederived {
-  const candidates = candidatesOf(input);
+  const body = bodyOf(input.handler.fn);
+  const { statements } = body;
+  const candidates = candidatesOf(input, statements);
   if (candidates.length === 0) return { statements: new Set(), locals: new Set(), names: [], calls: [] };
-  const own = handlerNames(input);
+  const own = handlerNames(input, body);
   const scope = new HandlerScope({ ...input, fn: input.handler.fn, requestCapabilities: true }, own);
   const excluded = new Set([...own.twice]);
   for (;;) {
@@ -68,11 +70,11 @@ export function rederivation(input: RederiveInput): Rederived {
     const declared = needed.flatMap((c) => c.declares);
     const names = { derived: new Set(declared.map((d) => d.name)), unset: new Set(declared.filter((d) => d.unset).map((d) => d.name)) };
     // What only derives but is not needed stays where it was, runs once, and changes nothing.
-    const tainted = taintedNames(input, new Set(derivable.map((c) => c.statement)), names);
+    const tainted = taintedNames(input, statements, new Set(derivable.map((c) => c.statement)), names);
     if (tainted.size === 0) {
-      const statements = new Set(needed.map((c) => c.statement.start!));
+      const rerun = new Set(needed.map((c) => c.statement.start!));
       const calls = uniqueCalls(needed.flatMap((c) => c.calls.map((call) => rerunCall(input.analysis.source, call.node, call.why))));
-      return { statements, locals: new Set(declared.map((d) => d.start)), names: declared.map((d) => d.name), calls };
+      return { statements: rerun, locals: new Set(declared.map((d) => d.start)), names: declared.map((d) => d.name), calls };
     }
     for (const name of tainted) excluded.add(name);
   }
@@ -111,25 +113,30 @@ function neededOf(input: RederiveInput, derivable: readonly Derivable[]): Deriva
   const needed = new Set<string>();
   for (const round of input.rounds) {
     const readAfter = namesReadAfter(round);
-    for (const d of declaredInScope(round)) if (starts.has(d.start) && readAfter.has(d.name)) needed.add(d.name);
+    const inScope = declaredInScope(round);
+    for (const d of inScope) if (starts.has(d.start) && readAfter.has(d.name)) needed.add(d.name);
     const asks = referencedNames(round.statement);
     for (const frame of round.frames.slice(0, -1))
       for (const s of frame.list.slice(0, frame.index)) for (const d of declaredBy(s)) if (starts.has(d.start) && asks.has(d.name)) needed.add(d.name);
     // The retry enters each block around the question through its header (`if (caps?.roots)`), so what the header reads is declared there too.
     const entered = new Set(round.frames.flatMap((frame) => (frame.compound ? headerOf(frame.compound).flatMap((n) => [...referencedNames(n)]) : [])));
-    for (const d of declaredInScope(round)) if (starts.has(d.start) && entered.has(d.name)) needed.add(d.name);
+    for (const d of inScope) if (starts.has(d.start) && entered.has(d.name)) needed.add(d.name);
     // A helper the handler binds itself (`const { find } = await import(...)`): the retry calls its result half, bound there too.
     const results = new Set(round.sites.flatMap((s) => (s.via && s.via.result.join('') !== '' ? [calleeName(s.call)] : [])));
-    for (const d of declaredInScope(round)) if (starts.has(d.start) && results.has(d.name)) needed.add(d.name);
+    for (const d of inScope) if (starts.has(d.start) && results.has(d.name)) needed.add(d.name);
   }
+  // What each statement reads and uses, found once (the search below goes over them until nothing grows).
+  const readsAndUses = derivable.map((c) => {
+    const reads = referencedNames(c.statement);
+    return { reads, uses: c.declares.length === 0 ? [...reads] : [...changedNames([c.statement])] };
+  });
   const chosen = new Set<Derivable>();
   const chosenStatements = new Set<Node>();
   for (let grew = true; grew;) {
     grew = false;
-    for (const c of derivable) {
+    for (const [i, c] of derivable.entries()) {
       if (chosen.has(c)) continue;
-      const reads = referencedNames(c.statement);
-      const uses = c.declares.length === 0 ? [...reads] : [...changedNames([c.statement])];
+      const { reads, uses } = readsAndUses[i]!;
       // One that only derives right before one the retry needs goes with it: the code that runs once stays in one block.
       const leads = c.next !== undefined && chosenStatements.has(c.next);
       if (!leads && !c.declares.some((d) => needed.has(d.name)) && !uses.some((n) => needed.has(n))) continue;
@@ -143,8 +150,7 @@ function neededOf(input: RederiveInput, derivable: readonly Derivable[]): Deriva
 }
 
 /** The plain statements of the body that some question follows in their own list, in order. */
-function candidatesOf(input: RederiveInput): Candidate[] {
-  const statements = statementsOf(input.handler.fn);
+function candidatesOf(input: RederiveInput, statements: ReadonlyMap<number, Statement>): Candidate[] {
   const out: Candidate[] = [];
   const visit = (list: ListPlan) => {
     const lastAsking = findLastIndex(list.items, (item) => item.type !== 'plain');
@@ -174,21 +180,34 @@ function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): numb
   return -1;
 }
 
-/** The handler's own names: its parameters' and every name its body declares (outside nested functions), and those declared twice. */
-function handlerNames({ handler }: RederiveInput): { declared: Set<string>; context: Set<string>; twice: Set<string> } {
+/** What one walk of a handler body finds (outside nested functions): its statements by start, the names it declares, and those declared twice. */
+interface Body {
+  statements: Map<number, Statement>;
+  declared: Set<string>;
+  twice: Set<string>;
+}
+
+function bodyOf(fn: FunctionNode): Body {
+  const statements = new Map<number, Statement>();
   const declared = new Set<string>();
   const twice = new Set<string>();
   const add = (name: string) => (declared.has(name) ? twice.add(name) : declared.add(name));
-  walk(handler.fn.body, (node) => {
+  walk(fn.body, (node) => {
     if (isFunction(node)) {
       if (node.type === 'FunctionDeclaration' && node.id) add(node.id.name);
       return false;
     }
+    if (/Statement$|Declaration$/.test(node.type)) statements.set(node.start!, node as Statement);
     if (node.type === 'VariableDeclarator') for (const b of boundNames(node.id)) add(b.name);
     if (node.type === 'ClassDeclaration' && node.id) add(node.id.name);
     if (node.type === 'CatchClause' && node.param) for (const b of boundNames(node.param)) add(b.name);
     return undefined;
   });
+  return { statements, declared, twice };
+}
+
+/** The handler's own names: its parameters' and every name its body declares (outside nested functions), and those declared twice. */
+function handlerNames({ handler }: RederiveInput, { declared, twice }: Body): { declared: Set<string>; context: Set<string>; twice: Set<string> } {
   const params = argumentParams(handler.fn);
   const contextParam = params[handler.ctxIndex];
   const context = new Set(contextParam ? boundNames(contextParam).map((b) => b.name) : []);
@@ -203,6 +222,7 @@ function handlerNames({ handler }: RederiveInput): { declared: Set<string>; cont
  */
 function taintedNames(
   input: RederiveInput,
+  statements: ReadonlyMap<number, Statement>,
   chosen: ReadonlySet<Statement>,
   { derived, unset }: { derived: ReadonlySet<string>; unset: ReadonlySet<string> },
 ): Set<string> {
@@ -214,7 +234,6 @@ function taintedNames(
   const mark = (names: Iterable<string>) => {
     for (const n of names) if (derived.has(n)) tainted.add(n);
   };
-  const statements = statementsOf(input.handler.fn);
   const visit = (list: ListPlan) => {
     for (const item of list.items) {
       const s = statements.get(item.span.start);
@@ -237,17 +256,6 @@ function taintedNames(
     mark([...changedNames([loop])].filter((n) => !own.has(n)));
   }
   return tainted;
-}
-
-/** The statements of a handler body (outside nested functions), by start. */
-function statementsOf(fn: FunctionNode): Map<number, Statement> {
-  const statements = new Map<number, Statement>();
-  walk(fn.body, (node) => {
-    if (isFunction(node)) return false;
-    if (/Statement$|Declaration$/.test(node.type)) statements.set(node.start!, node as Statement);
-    return undefined;
-  });
-  return statements;
 }
 
 /** A compound statement's own expressions (its condition, a loop's head, a switch's value). */
@@ -331,7 +339,7 @@ export interface OwnNames {
 /** What the purity check is told of the handler's names, the module's functions and the values' types. */
 export class HandlerScope {
   private derived: ReadonlyMap<string, HandlerName> = new Map();
-  private readonly tagged: Comment[];
+  private readonly tagged: readonly Comment[];
   private readonly chains = new Map<FunctionNode, readonly FunctionNode[]>();
 
   constructor(

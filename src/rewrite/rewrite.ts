@@ -2,7 +2,7 @@
 // offsets the plan names; everything else is copied through untouched.
 import type { Program } from '@babel/types';
 import { TODO_MARKER } from '../analyse/sdk-surface.ts';
-import type { FilePlan, Marker } from '../plan/types.ts';
+import type { FilePlan, HandlerPlan, Marker } from '../plan/types.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { type CopiedStatements, copiedStatements } from './copied-statements.ts';
 import { markerComment } from './edits/marker-comment.ts';
@@ -22,12 +22,17 @@ export function editedText(base: string, program: Program, edits: readonly Edit[
 
 /**
  * The splices that rewrite `source` by its plan (applyEdits makes the text; the output check
- * parses only what they change).
+ * parses only what they change). `rendered`: each handler's splices, by its plan, kept from an
+ * earlier rewrite of the same source by a plan that differs only in its markers' texts.
  */
-export function rewriteEdits(source: string, plan: FilePlan): Edit[] {
+export function rewriteEdits(source: string, plan: FilePlan, rendered?: Map<HandlerPlan, Edit[]>): Edit[] {
   const edits: Edit[] = [...plan.edits];
   const inBody = (m: Marker) => (alreadyMarked(source, m) ? undefined : markerComment(m));
-  for (const handler of plan.handlers) edits.push(...renderHandler(source, handler, plan.eol, plan.typed, plan.style, inBody));
+  for (const handler of plan.handlers) {
+    const own = rendered?.get(handler) ?? renderHandler(source, handler, plan.eol, plan.typed, plan.style, inBody);
+    rendered?.set(handler, own);
+    edits.push(...own);
+  }
   for (const marker of plan.markers) edits.push(...markerEdits(source, marker, plan.eol));
   return edits;
 }
