@@ -63,7 +63,7 @@ function typeOf(annotation: Node | null | undefined): Node | undefined {
 }
 
 /** What a type names, through parentheses and the module's aliases: an interface, a type literal, a function type, a union... */
-function resolved(type: Node | undefined, types: ReadonlyMap<string, Node>, depth = 0): Node | undefined {
+export function resolved(type: Node | undefined, types: ReadonlyMap<string, Node>, depth = 0): Node | undefined {
   if (!type || depth > MAX_DEPTH) return undefined;
   if (type.type === 'TSParenthesizedType') return resolved(type.typeAnnotation, types, depth + 1);
   if (type.type !== 'TSTypeReference' || type.typeName.type !== 'Identifier') return type;
@@ -94,7 +94,7 @@ function memberType(type: Node, key: string, types: ReadonlyMap<string, Node>): 
 }
 
 /** What a factory's function type returns, each member of a union, a Promise's value unwrapped; undefined when it is not a function type. */
-function returnedTypes(factory: Node, types: ReadonlyMap<string, Node>): Node[] | undefined {
+export function returnedTypes(factory: Node, types: ReadonlyMap<string, Node>): Node[] | undefined {
   if (factory.type !== 'TSFunctionType' && factory.type !== 'TSMethodSignature') return undefined;
   const out: Node[] = [];
   const add = (type: Node | undefined, depth: number): boolean => {

@@ -6,6 +6,7 @@
 import type { Node } from '@babel/types';
 import type { FileAnalysis } from '../analyse/analyse-file.ts';
 import { argumentParams, isFunction, type FunctionNode } from '../analyse/ast.ts';
+import { resolved, returnedTypes } from '../analyse/registry-handler-type.ts';
 import type { Edit } from '../core/vocabulary.ts';
 import { widenedPromise } from '../rewrite/edits/return-type.ts';
 
@@ -60,35 +61,9 @@ export function widenDefinerEdits(analysis: FileAnalysis, definers: readonly str
     for (const member of members(annotation)) {
       const key = (member as { key?: Node }).key;
       if (key?.type !== 'Identifier' || key.name !== 'factory' || member.type !== 'TSPropertySignature') continue;
-      for (const handler of returnedFunctionTypes(member.typeAnnotation?.typeAnnotation, types)) widen(handler.typeAnnotation);
+      const factory = resolved(member.typeAnnotation?.typeAnnotation, types);
+      for (const handler of (factory && returnedTypes(factory, types)) ?? []) if (handler.type === 'TSFunctionType') widen(handler.typeAnnotation);
     }
   }
   return edits;
-}
-
-/** How deep a factory's return type is followed through aliases, unions and promises. */
-const MAX_DEPTH = 8;
-
-/** The function types a factory's function type returns (each member of a union, a Promise's value), through this module's aliases. */
-function returnedFunctionTypes(factory: Node | undefined, types: ReadonlyMap<string, Node>): Extract<Node, { type: 'TSFunctionType' }>[] {
-  const out: Extract<Node, { type: 'TSFunctionType' }>[] = [];
-  const add = (type: Node | undefined, depth: number): void => {
-    if (!type || depth > MAX_DEPTH) return;
-    if (type.type === 'TSParenthesizedType') return add(type.typeAnnotation, depth + 1);
-    if (type.type === 'TSUnionType') return type.types.forEach((t) => add(t, depth + 1));
-    if (type.type === 'TSFunctionType') return void out.push(type);
-    if (type.type !== 'TSTypeReference' || type.typeName.type !== 'Identifier') return;
-    if (type.typeName.name === 'Promise') return add(type.typeParameters?.params[0], depth + 1);
-    const alias = types.get(type.typeName.name);
-    if (alias?.type === 'TSTypeAliasDeclaration') add(alias.typeAnnotation, depth + 1);
-  };
-  const resolve = (type: Node | undefined, depth: number): Node | undefined => {
-    if (!type || depth > MAX_DEPTH) return undefined;
-    if (type.type === 'TSParenthesizedType') return resolve(type.typeAnnotation, depth + 1);
-    const alias = type.type === 'TSTypeReference' && type.typeName.type === 'Identifier' ? types.get(type.typeName.name) : undefined;
-    return alias?.type === 'TSTypeAliasDeclaration' ? resolve(alias.typeAnnotation, depth + 1) : type;
-  };
-  const fn = resolve(factory, 0);
-  if (fn?.type === 'TSFunctionType') add(fn.typeAnnotation?.typeAnnotation, 0);
-  return out;
 }
