@@ -1,7 +1,17 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
+import type { ArrowFunctionExpression } from '@babel/types';
 import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
 import type { LocalTypeFact, TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
 import { planFile } from './plan/plan-file.ts';
+import {
+  blockFacts,
+  type BlockBodies,
+  expressionBodies,
+  migratedOf,
+  planOfFile,
+  withBlockReasons,
+  withBlockBodies as blockBodiesOf,
+} from './plan/block-bodies.ts';
 import type { PlanOptions } from './plan/plan-options.ts';
 import type { FilePlan, HandlerPlan } from './plan/types.ts';
 import { rewriteCapabilityChecks } from './rewrite/client-capabilities.ts';
@@ -67,7 +77,50 @@ export interface TransformOptions {
 
 export function transformSource(source: string, fileName: string, typeFacts?: TypeFacts, options: TransformOptions = {}): TransformResult {
   const analysis = analyseFile(source, fileName);
-  return rewritten(analysis, planFile(analysis, planOptions(options, typeFacts)), options);
+  const plan = planFile(analysis, planOptions(options, typeFacts));
+  const planned = withBlockBodies(analysis, plan, (text, bodies) => {
+    const blocked = analyseFile(text, fileName);
+    return { analysis: blocked, plan: planFile(blocked, planOptions(options, typeFacts && blockFacts(typeFacts, bodies))) };
+  });
+  return rewritten(planned.analysis, planned.plan, options, planned.linesOf);
+}
+
+/** What a file's plan was made on: its analysis, and the text the plan's lines are of when that is another (block-bodies.ts). */
+interface Planned {
+  analysis: FileAnalysis;
+  plan: FilePlan;
+  linesOf?: string;
+}
+
+/**
+ * The plan, or, where it refused handlers only for their expression bodies, the plan of the text
+ * with those bodies written as blocks (`planText`), when that migrates them: its lines those of
+ * the file (see plan/block-bodies.ts).
+ */
+function withBlockBodies<P extends Planned | Promise<Planned>>(
+  analysis: FileAnalysis,
+  plan: FilePlan,
+  planText: (text: string, bodies: BlockBodies) => P,
+): P extends Promise<Planned> ? Promise<Planned> : Planned {
+  type Out = P extends Promise<Planned> ? Promise<Planned> : Planned;
+  // Those still refused keep their expression, and say what refuses them: planned once more without them.
+  let reasons: FilePlan | undefined;
+  const told = (planned: Planned, bodies?: BlockBodies): Planned =>
+    reasons ? { ...planned, plan: withBlockReasons(analysis, planned.plan, reasons, bodies) } : planned;
+  const attempt = (arrows: ArrowFunctionExpression[], last: boolean): Planned | Promise<Planned> => {
+    if (arrows.length === 0) return told({ analysis, plan });
+    const bodies = blockBodiesOf(analysis.source, arrows, plan);
+    const judged = (next: Planned): Planned | Promise<Planned> => {
+      const migrated = migratedOf(arrows, next.plan, bodies);
+      const inFile = planOfFile(next.plan, analysis.source, bodies);
+      if (migrated.length === arrows.length) return told({ analysis: next.analysis, plan: inFile, linesOf: analysis.source }, bodies);
+      reasons ??= inFile;
+      return last ? told({ analysis, plan }) : attempt(migrated, true);
+    };
+    const next = planText(bodies.text, bodies);
+    return next instanceof Promise ? next.then(judged) : judged(next as Planned);
+  };
+  return attempt(expressionBodies(analysis, plan), false) as Out;
 }
 
 function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly?: () => boolean): PlanOptions {
@@ -98,11 +151,11 @@ const ALWAYS = () => true;
  * written has it: the file is rewritten once to learn where its lines go, then, when a marker
  * names one, with those lines (a reason is not written in the file).
  */
-function rewritten(analysis: FileAnalysis, planned: FilePlan, options: TransformOptions): TransformResult {
+function rewritten(analysis: FileAnalysis, planned: FilePlan, options: TransformOptions, linesOf = analysis.source): TransformResult {
   const plan = options.otherModuleLinesLater ? planned : markersMapped(planned, otherModuleLinesAsGiven);
   if (!reportsLines(plan)) return rewrittenOnce(analysis, plan, options);
   const placed = (output: string) => {
-    const lineOf = positionMap(analysis.source, output);
+    const lineOf = positionMap(linesOf, output);
     return markersMapped(plan, (text) => resolveLineRefs(text, (line) => lineOf(line, 1).line));
   };
   if (!markersNameLines(plan)) {
@@ -230,7 +283,8 @@ export async function transformWithTypes(
   onAnalysis?: (analysis: FileAnalysis) => void,
 ): Promise<TransformResult> {
   const asked = askTypes(source, fileName, types, options, onAnalysis);
-  return rewritten(asked.analysis, await plannedAsked(asked, types, options), options);
+  const planned = await plannedAsked(asked, types, options);
+  return rewritten(planned.analysis, planned.plan, options, planned.linesOf);
 }
 
 /**
@@ -252,7 +306,7 @@ export async function planWithTypes(
  * whose refusals a later plan of the file writes (see PlanOptions.heldBack).
  */
 export async function planKeepingLines(source: string, fileName: string, types?: TypeFactsSource, options: TransformOptions = {}): Promise<FilePlan> {
-  return plannedAsked(askTypes(source, fileName, types, options, undefined, true), types, options, true);
+  return (await plannedAsked(askTypes(source, fileName, types, options, undefined, true), types, options, true)).plan;
 }
 
 /** A file analysed, with its questions put to the type checker (or the plan, when it asks none). */
@@ -289,7 +343,8 @@ export function askTypes(
 
 /** The rewritten file once its answers have come, with `options` (the request-state module's place included). */
 export async function transformAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions): Promise<TransformResult> {
-  return rewritten(asked.analysis, await plannedAsked(asked, types, options), options);
+  const planned = await plannedAsked(asked, types, options);
+  return rewritten(planned.analysis, planned.plan, options, planned.linesOf);
 }
 
 /**
@@ -304,11 +359,21 @@ export async function planAsked(
   sitesOnly = false,
   lineOf?: (line: number) => number,
 ): Promise<FilePlan> {
-  return withLines(await plannedAsked(asked, types, options, sitesOnly), lineOf, options.otherModuleLinesLater);
+  return withLines((await plannedAsked(asked, types, options, sitesOnly)).plan, lineOf, options.otherModuleLinesLater);
 }
 
-/** planAsked's plan, its markers' lines left to place (see withLines). */
-async function plannedAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly = false): Promise<FilePlan> {
+/** planAsked's plan, its markers' lines left to place (see withLines), with what it was made on. */
+async function plannedAsked(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly = false): Promise<Planned> {
+  const plan = await plannedOnce(asked, types, options, sitesOnly);
+  return withBlockBodies(asked.analysis, plan, (text) =>
+    (async () => {
+      const blocked = askTypes(text, asked.analysis.fileName, types, options, undefined, sitesOnly);
+      return { analysis: blocked.analysis, plan: await plannedOnce(blocked, types, options, sitesOnly) };
+    })(),
+  );
+}
+
+async function plannedOnce(asked: AskedFile, types: TypeFactsSource | undefined, options: TransformOptions, sitesOnly: boolean): Promise<FilePlan> {
   const { analysis } = asked;
   // The questions depend on the file and the options, but not on where the module is.
   const sameQuestions = sameBesidesModule(asked.options, options);

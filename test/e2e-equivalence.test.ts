@@ -143,6 +143,16 @@ const scenarios: Record<string, Scenario> = {
     script: { elicit: (params) => (String(params.message).startsWith('Drop scratch') ? { action: 'decline' } : accept({ ok: true })) },
     legacyLog: ['delete:logs=3', 'audit:scratch:users', 'audit:drop-all:tmp'],
   },
+  'handlers whose body is one expression, given a block': {
+    fixture: 'expression-bodied-handlers',
+    calls: [
+      { name: 'drop_table', arguments: { table: 'logs' } },
+      { name: 'drop_all', arguments: { prefix: 'tmp' } },
+      { name: 'drop_view', arguments: { view: 'users' } },
+    ],
+    script: { elicit: (params) => (String(params.message).startsWith('Drop view_') ? { action: 'decline' } : accept({ ok: true })) },
+    legacyLog: ['delete:logs=3', 'audit:drop-all:tmp'],
+  },
   'a function with no written return type, going on after a helper that may ask': {
     fixture: 'maybe-ask-unwritten-type',
     calls: [

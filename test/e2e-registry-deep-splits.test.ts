@@ -251,3 +251,35 @@ describe("a handler a registry's factory returns, asking itself", () => {
     for (const era of ['modern', 'legacy'] as const) expect({ era, ...(await runAsking(migrated, era)) }).toEqual({ era, ...original });
   });
 });
+
+// The same project with the handler written as one expression (`(input) => startLaunch(input,
+// context)`): the rewrite lays a body out statement by statement, so the handler is given a block
+// body, and the engine's rounds, which decide the helper's split from its callers' plans, plan it
+// so. Before, it was refused (expression-body), and the helper and the function stayed whole.
+const EXPRESSION: Record<string, string> = {
+  ...PROJECT,
+  'src/tools/launch.ts': PROJECT['src/tools/launch.ts']!.replace(
+    '(input) => {\n    return startLaunch(input, context);\n  },',
+    '(input) => startLaunch(input, context),',
+  ),
+};
+
+const expression = migratedPair<ServerModule>('registry-expression-', EXPRESSION);
+
+describe("a registry's factory handler written as one expression", () => {
+  it('is given a block body and migrated as the block-bodied one is', async () => {
+    expect(EXPRESSION['src/tools/launch.ts']).not.toBe(PROJECT['src/tools/launch.ts']);
+    expect(expression.result.errors).toEqual([]);
+    expect(expression.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/lib/bay.ts', 'migrated', undefined]]);
+    expect(await expression.read('migrated', 'src/tools/launch.ts')).toBe(MIGRATED_LAUNCH);
+    const files = Object.keys(EXPRESSION).filter((f) => f.endsWith('.ts'));
+    expect(await expression.settled(files)).toEqual({ original: [], migrated: [], errors: [], changed: [] });
+  });
+
+  it('asks where it did and records each thing once, on both eras', async () => {
+    const original = await run(await expression.load('original'), 'legacy');
+    expect(texts(original.results)).toEqual(['launched from b2', 'launched from b7', 'No bay, no launch.']);
+    const migrated = await expression.load('migrated');
+    for (const era of ['modern', 'legacy'] as const) expect({ era, ...(await run(migrated, era)) }).toEqual({ era, ...original });
+  });
+});

@@ -133,7 +133,8 @@ const CASES: Record<RefusalCode, Case> = {
     settings: { transform: { sampling: 'flag' } },
   },
   layout: server(tool(`  const answer = await ctx.mcpReq.elicitInput(${Q}); return answer;`)),
-  'expression-body': server(`${SERVER}server.registerTool('t', { inputSchema: schema }, async ({ q }, ctx) => ctx.mcpReq.elicitInput(${Q}));\n`),
+  // A comment between the arrow and its expression: no block can be written around it.
+  'expression-body': server(`${SERVER}server.registerTool('t', { inputSchema: schema }, async ({ q }, ctx) => /* ask */ ctx.mcpReq.elicitInput(${Q}));\n`),
   'foreign-context': server(tool(`  const answer = await extra.mcpReq.elicitInput(${Q});\n${DONE}`)),
   'request-pattern': server(
     `import { Server } from '@modelcontextprotocol/server';\nconst server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });\nserver.setRequestHandler('tools/call', async ({ params }, ctx) => {\n  const answer = await ctx.mcpReq.elicitInput(${Q});\n${DONE}\n});\n`,
