@@ -177,8 +177,11 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
   } else if (analysis.unnamedHandlers.some((call) => site.ancestors.includes(call))) {
     mark(file, site, refuse('unknown-tool-name', 'computedName'));
   } else if (exported.length > 0) {
-    const first = exported[exported.length - 1]!;
-    const kept = typeof tree === 'string' ? undefined : file.options.keptWhole?.[first];
+    // The helper the engine keeps whole may be one it calls (`isAllowed()`, which another module's
+    // refused handler calls too): named, its reason says what to fix.
+    const keptName = typeof tree === 'string' ? undefined : [...exported].reverse().find((name) => file.options.keptWhole?.[name]);
+    const first = keptName ?? exported[exported.length - 1]!;
+    const kept = keptName === undefined ? undefined : file.options.keptWhole![keptName];
     mark(
       file,
       site,
