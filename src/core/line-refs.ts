@@ -54,6 +54,9 @@ export function asFileLineRefs(text: string, file: string): string {
   return text.includes('\uE000') ? text.replace(LINE_REF, (_, line: string) => fileLineRef(file, line)) : text;
 }
 
+/** The private-use characters references are written with: none is left in a text the user reads. */
+export const LINE_REF_CHARACTERS = /[\uE000-\uE004]/g;
+
 /** A line a text names, written plainly (`12`) or as a reference: the pattern, one group for its number. */
 export const NAMED_LINE = '(?:\uE000)?(\\d+)(?:\uE001)?';
 

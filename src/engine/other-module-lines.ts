@@ -7,7 +7,7 @@
 // may transform it again): each is written here, once, finished, so a run stopped earlier
 // leaves it as it was.
 import { positionMap } from '../core/position-map.ts';
-import { hasFileLineRefs, resolveFileLineRefs } from '../core/line-refs.ts';
+import { hasFileLineRefs, LINE_REF_CHARACTERS, resolveFileLineRefs } from '../core/line-refs.ts';
 import { ChangedOnDiskError, writeFileAtomic } from './atomic-write.ts';
 import type { FileOutcome } from './candidate.ts';
 import { describeFsError } from './discover.ts';
@@ -42,6 +42,12 @@ export async function placeOtherModuleLines(
           ...(changed.splices ? { splices: changed.splices.map((e) => ({ ...e, text: place(e.text) })) } : {}),
         }
       : changed;
+    // A reference left unplaced would be written as a stray private-use character: the file is left.
+    if (refsLeft(placed.output) > refsLeft(placed.original)) {
+      outcome.errors.push({ file: placed.path, stage: 'transform', message: UNPLACED });
+      outcome.changed = undefined;
+      return;
+    }
     outcome.changed = placed;
     const onDisk = held.get(placed.absolutePath);
     // Told again only where the lines changed its text.
@@ -51,6 +57,13 @@ export async function placeOtherModuleLines(
     if (onDisk || refers) writes.push((onDisk ? write(outcome, placed, onDisk) : Promise.resolve()).then(told));
   });
   await Promise.all(writes);
+}
+
+const UNPLACED = 'internal error: the rewritten text names a line it could not place; the file was left as it is (please report this)';
+
+/** How many characters of the line references' own (core/line-refs.ts) `text` holds. */
+function refsLeft(text: string): number {
+  return text.match(LINE_REF_CHARACTERS)?.length ?? 0;
 }
 
 /**
