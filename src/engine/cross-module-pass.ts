@@ -12,12 +12,11 @@ import { approvedAcrossLevels, type Level } from './deep-splits.ts';
 import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
 import { displayPath, readSource } from './source-files.ts';
-import { RegistryModules } from './registry-modules.ts';
+import { RegistryAnswers, RegistryModules } from './registry-modules.ts';
 import { findUntiedCalls } from './untied-calls.ts';
 import type { Placement, StateModules } from './state-modules.ts';
 import type { DispatchLinks } from '../plan/plan-options.ts';
 import { uniqueCalls } from '../plan/rederive.ts';
-import type { FilePlan } from '../plan/types.ts';
 import { linkedModules } from './dispatch-links.ts';
 import { linksOfUnreached, migratingLinks, noteUnlinked, type DispatchRun } from './dispatch-pass.ts';
 
@@ -272,28 +271,6 @@ function planner(
       return undefined; // reported by the main pass
     }
   };
-}
-
-/** The registries each file planned hands declarations to, asked once a file and kept for its last transform. */
-class RegistryAnswers {
-  readonly found = new Map<string, NonNullable<TransformOptions['registries']>>();
-  private readonly asked = new Set<string>();
-
-  constructor(
-    private readonly modules: RegistryModules,
-    known: ReadonlyMap<string, NonNullable<TransformOptions['registries']>>,
-  ) {
-    for (const [file, registries] of known) this.found.set(file, registries);
-  }
-
-  of(file: string, questions: NonNullable<FilePlan['registryQuestions']>): TransformOptions['registries'] {
-    if (!this.asked.has(file)) {
-      this.asked.add(file);
-      const registries = this.found.get(file) ?? this.modules.of(file, questions);
-      if (registries) this.found.set(file, registries);
-    }
-    return this.found.get(file);
-  }
 }
 
 /** The files to transform again, by path: importers with the approved splits, helper modules splitting them, modules registered elsewhere. */

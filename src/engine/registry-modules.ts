@@ -12,6 +12,7 @@ import type { ImportedRegistries } from '../analyse/registry-declarations.ts';
 import { plainShape } from '../analyse/registry-links.ts';
 import type { Registry, RegistryShape } from '../analyse/tool-registries.ts';
 import type { FilePlan } from '../plan/types.ts';
+import type { TransformOptions } from '../transform.ts';
 import { moduleFiles } from './cross-module.ts';
 import { exportedLocal, type ReadModule } from './hook-registrars.ts';
 
@@ -71,5 +72,27 @@ export class RegistryModules {
     }
     this.modules.set(module, found);
     return found;
+  }
+}
+
+/** The registries each file planned hands declarations to, asked once a file and kept for its last transform. */
+export class RegistryAnswers {
+  readonly found = new Map<string, NonNullable<TransformOptions['registries']>>();
+  private readonly asked = new Set<string>();
+
+  constructor(
+    private readonly modules: RegistryModules,
+    known: ReadonlyMap<string, NonNullable<TransformOptions['registries']>>,
+  ) {
+    for (const [file, registries] of known) this.found.set(file, registries);
+  }
+
+  of(file: string, questions: NonNullable<FilePlan['registryQuestions']>): TransformOptions['registries'] {
+    if (!this.asked.has(file)) {
+      this.asked.add(file);
+      const registries = this.found.get(file) ?? this.modules.of(file, questions);
+      if (registries) this.found.set(file, registries);
+    }
+    return this.found.get(file);
   }
 }
