@@ -489,7 +489,7 @@ describe('a function on the way that cannot be split', () => {
       ['src/tools/preview.ts', 8, 'marked', 'via-helper'],
       ['src/tools/release.ts', 8, 'marked', 'via-helper'],
     ]);
-    const why = 'its try at line 11 uses the value of `pickRegion(…`';
+    const why = 'its try at line 11 holds more than `pickRegion()`';
     expect(await tried.read('migrated', 'src/lib/region.ts')).toBe(
       markedAbove(
         PROJECT['src/lib/region.ts']!,
@@ -510,7 +510,7 @@ describe('a function on the way that cannot be split', () => {
     ]);
     const helper = tried.result.sites.find((s) => s.file === 'src/lib/region.ts')!;
     expect(helper.reason).toBe(
-      'this request is made in `pickRegion()`, which this module exports and could split for its callers, but `stageBuild()`, a function another module exports that calls it at src/flows/stage.ts:12 and is no handler, cannot be split to ask through its halves: it is a helper whose try at line 11 uses the value of `pickRegion()`. So it stays whole.',
+      'this request is made in `pickRegion()`, which this module exports and could split for its callers, but `stageBuild()`, a function another module exports that calls it at src/flows/stage.ts:12 and is no handler, cannot be split to ask through its halves: it is a helper whose try at line 11 holds more than `pickRegion()`. So it stays whole.',
     );
   });
 });

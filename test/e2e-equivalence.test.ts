@@ -18,6 +18,8 @@ interface Scenario {
   script: ClientScript;
   /** The log the legacy server produces: pinned so the comparison cannot pass vacuously. */
   legacyLog: string[];
+  /** The one tool error the legacy server answers with, a throw of the handler's own (no other is expected). */
+  toolError?: string;
 }
 
 const accept = (content: Record<string, unknown>) => ({ action: 'accept' as const, content });
@@ -417,6 +419,24 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [{ uri: 'file://a b/' }] },
     legacyLog: ['audit:caps:roots', 'audit:root:file://a b/', 'audit:fallback:TypeError: Invalid URL'],
   },
+  'a helper asking through another in a try, whose catch falls back before the question': {
+    fixture: 'maybe-ask-through-try',
+    calls: [
+      { name: 'get_guide', arguments: { path: '/srv/app' } },
+      { name: 'get_guide', arguments: { path: '/srv/../etc' } },
+      { name: 'get_guide', arguments: { path: '/home/app' } },
+    ],
+    script: { roots: [{ uri: 'file:///srv' }] },
+    legacyLog: ['audit:check:/srv/app', 'audit:read:/srv/app', 'audit:check:/srv/../etc', 'audit:fallback:/srv/../etc climbs out', 'audit:check:/home/app'],
+    // Thrown after the try: never caught by it, on either era.
+    toolError: '/home/app is outside the allowed roots',
+  },
+  'a helper asking through another in a try, whose catch takes what the inner result half throws': {
+    fixture: 'maybe-ask-through-try',
+    calls: [{ name: 'get_guide', arguments: { path: '/srv/app' } }],
+    script: { roots: [] },
+    legacyLog: ['audit:check:/srv/app', 'audit:fallback:no roots'],
+  },
   'a helper that awaits after its question, in its async result half': {
     fixture: 'maybe-ask-await-after',
     calls: [
@@ -577,7 +597,8 @@ describe.each(Object.entries(scenarios))('%s', (_name, scenario) => {
     const legacy = await record(await importFixture<ServerModule>(scenario.fixture, 'input'), 'legacy', scenario);
     expect(legacy.log).toEqual(scenario.legacyLog);
     expect(legacy.questions.length).toBeGreaterThan(0);
-    expect(JSON.stringify(legacy.results)).not.toContain('isError');
+    const errors = legacy.results.filter((r) => JSON.stringify(r).includes('"isError":true'));
+    expect(errors.map((r) => JSON.stringify(r))).toEqual(scenario.toolError ? [expect.stringContaining(scenario.toolError)] : []);
 
     const migrated = await importFixture<ServerModule>(scenario.fixture, 'output');
     for (const era of ['modern', 'legacy'] as const) {

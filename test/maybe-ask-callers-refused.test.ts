@@ -101,7 +101,7 @@ describe('a helper that does more with the value of a maybe-ask helper, in a sha
     const body =
       "  try {\n    const inside = await isAllowed(server, target);\n    return inside ? target : 'outside';\n  } catch {\n    return 'unknown';\n  }";
     expect(await markerOf('server: McpServer, target: string', body, 'server, target')).toBe(
-      '`openWorkspace()` is not split: its try at line 20 uses the value of `isAllowed()` — change that, then run again',
+      '`openWorkspace()` is not split: its try at line 20 holds more than `isAllowed()` — change that, then run again',
     );
   });
 

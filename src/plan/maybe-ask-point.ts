@@ -14,7 +14,8 @@ import { type Edit, type Span, lineEndOf, lineStartOf, promisedType, startsLine 
 import { assignedAnswer, type AssignedAnswer } from './assigned-answer.ts';
 import { resultPrefix, type PurityContext, type ResultPrefix } from './helper-locals.ts';
 import { LIFTED, liftedAwait, liftedText } from './lifted-await.ts';
-import { innerValueType, thenNames as thenParamNames, throughProblem } from './maybe-ask-through.ts';
+import { innerValueType, thenNames as thenParamNames } from './maybe-ask-through.ts';
+import { caughtReads, caughtThrough, type TryStatement } from './try-through.ts';
 import { paramNames } from './param-patterns.ts';
 import type { TypeNames } from './server-type-names.ts';
 import { answerBinding, CARRIED, carriedRead, carriedThrough, namesOf, requestHalf, type Answer, type Holder } from './split-helper.ts';
@@ -47,6 +48,8 @@ export interface PointPlan {
   assigned: AssignedAnswer | undefined;
   /** Asked through an inner helper that may answer without asking; `goesOn` when this one uses its value (`xThen`). */
   through: boolean;
+  /** The try the call of the inner helper is alone in (try-through.ts). */
+  caught?: TryStatement;
   goesOn: boolean;
   /** What the inner helper carries, handed on by this one's result half. */
   handedOn: { type?: string } | undefined;
@@ -96,18 +99,16 @@ export function planPoint(context: PointContext, site: LegacySite): PointPlan | 
   const { lift, replaced, answer, assigned } = taken;
   // An inner helper that may answer without asking hands this one its question or its value.
   const through = site.via?.maybeAsk === true;
-  const throughWhy = through
-    ? throughProblem(
-        site,
-        path.map((s) => s.list[s.index]!),
-      )
-    : undefined;
-  if (throughWhy) return `it is a helper ${throughWhy}`;
+  const caught = through ? caughtThrough(source, fn, path, site, readsCapabilities(fn.body) || site.via?.takesContext === true) : undefined;
+  if (typeof caught === 'string') return `it is a helper ${caught}`;
   // An inner helper's carried locals: this one's result half takes them and hands them on.
   const handedOn = site.via?.carried;
   const handable = handedOn && through && site.via!.result[1].endsWith(`${carriedRead(handedOn.type)})`);
   if (handedOn && (!handable || (handedOn.type !== undefined && !primitiveFields(handedOn.type)))) return `it is a helper ${carriedThrough(site.via!.helper)}`;
   const goesOn = through && answer.form === 'declare';
+  // The request half goes on after the try: only a value it goes on with, at the helper's one point.
+  if (caught && (!goesOn || context.others.length > 0 || context.questions.size > 0))
+    return `it is a helper whose try at line ${lineOf(caught)} ${goesOn ? 'holds one of several questions' : `hands on what \`${site.via!.helper}()\` resolves to`}.`;
   const innerType = goesOn && types ? innerValueType(site, types) : undefined;
   if (goesOn && types && innerType === undefined) return `it is a helper whose value from \`${site.via!.helper}()\` has no type it can name.`;
   const after = through && !goesOn ? [] : continuation(path, !through && site.via !== undefined && site.via.result.join('') !== '');
@@ -146,6 +147,7 @@ export function planPoint(context: PointContext, site: LegacySite): PointPlan | 
     answer,
     assigned,
     through,
+    ...(caught ? { caught } : {}),
     goesOn,
     handedOn,
     innerType,
@@ -155,7 +157,7 @@ export function planPoint(context: PointContext, site: LegacySite): PointPlan | 
     afterNames,
     prefix,
     request,
-    resultNames: new Set([...afterNames, ...rederivedNames]),
+    resultNames: new Set([...afterNames, ...rederivedNames, ...(caught ? caughtReads(caught) : [])]),
     thenReads,
     thenUsed,
     thenArgs,

@@ -15,16 +15,17 @@ import type { NamedCall } from '../analyse/call-graph.ts';
 import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
-import { maybeAskHelperEdit, type ContinuationFrame, type MaybeAskHalves } from '../rewrite/edits/maybe-ask-helper.ts';
+import { maybeAskHelperEdit, type ContinuationFrame, type Forward, type MaybeAskHalves } from '../rewrite/edits/maybe-ask-helper.ts';
 import type { CarriedLocal, PurityContext } from './helper-locals.ts';
 import { declaredBy } from './liveness.ts';
-import { planPoint, pointQuestions, readsCapabilities, requestNamesOf, statementSpan, type PointPlan, type Step } from './maybe-ask-point.ts';
+import { planPoint, pointQuestions, readsCapabilities, removedAfter, requestNamesOf, statementSpan, type PointPlan, type Step } from './maybe-ask-point.ts';
 import { asked, bodyEdits, multilineLiterals, questionEdits, renamed, semicolon, withContext, type PointEdits } from './maybe-ask-request.ts';
 import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, returnsBefore, thenCall, thenValueType } from './maybe-ask-through.ts';
 import { paramNames, paramsProblem } from './param-patterns.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { callersProblem, CARRIED, declarationOf, namesOf, paramsUsed, shapeCalls, type HelperSplit, type Holder } from './split-helper.ts';
 import { tryWrap } from './try-split.ts';
+import { CAUGHT_VALUE, caughtReads, caughtRequestEdits, caughtWrap, type TryStatement } from './try-through.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
@@ -54,14 +55,11 @@ export function maybeAskSplit(
     ...(derived ? { localValueType: true as const } : {}),
   };
   const own = pointCarried(point, types !== undefined)?.value;
-  const at = questionEdits(
-    source,
-    fn,
-    point,
-    pointRequest(source, fn, holder, point, own),
-    point.through ? undefined : shape.carried?.value,
-    pointQuestions([point]),
-  );
+  const request = pointRequest(source, fn, holder, point, own);
+  const at =
+    point.caught && 'passedOn' in request
+      ? caughtPointEdits(source, point, point.caught, request.passedOn)
+      : questionEdits(source, fn, point, request, point.through ? undefined : shape.carried?.value, pointQuestions([point]));
   const edit = maybeAskHelperEdit(source, eol, {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
@@ -288,11 +286,25 @@ export function goingOn(
       ),
       ...(returnType ? { returnType: promised(awaits.then || awaits.inner)! } : {}),
       ...(awaits.then || awaits.inner ? { async: true } : {}),
-      call: call.replace('\0', wrap ? `${awaits.inner ? 'await ' : ''}${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer'),
+      ...forwardCall(call, wrap ? `${awaits.inner ? 'await ' : ''}${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer', source, point, types),
       rederived: again.map((s) => statementLines(source, s)),
       ...(taken.length > 0 ? { declares: `const { ${taken.join(', ')} } = ${CARRIED};` } : {}),
     },
   };
+}
+
+/** `xResult`'s call of `xThen` with the inner value, made in the try again where the call was alone in one (try-through.ts). */
+function forwardCall(call: string, value: string, source: string, point: PointPlan, types: TypeNames | undefined): Pick<Forward, 'call' | 'caught'> {
+  if (!point.caught) return { call: call.replace('\0', value) };
+  const type = types && point.innerType;
+  return { call: call.replace('\0', CAUGHT_VALUE), caught: { ...caughtWrap(source, point.caught), name: CAUGHT_VALUE, value, ...(type ? { type } : {}) } };
+}
+
+/** The request half's edits at a point whose call is alone in a try: the lines after the try in its list go, replaced by going on. */
+function caughtPointEdits(source: string, point: PointPlan, statement: TryStatement, passed: readonly string[]): PointEdits {
+  const removed = removedAfter(source, point.path, new Set([point.statement]));
+  const { edits, span } = caughtRequestEdits(source, statement, point.statement, passed);
+  return { edits: [...removed.map((r) => ({ ...r, text: '' })), ...edits], spans: [span, ...removed], text: passed.join('\n') };
 }
 
 /** The names the inner result call's arguments read. */
@@ -303,7 +315,8 @@ function wrapReadsOf(point: PointPlan): Set<string> {
 /** The names `xResult` reads to go on from a point: the inner result call's, those it passes `xThen`, and what it derives again for them. */
 export function forwardReads(point: PointPlan): Set<string> {
   const again = neededBy(point.prefix.statements, wrapReadsOf(point));
-  return new Set([...wrapReadsOf(point), ...point.thenArgs, ...again.flatMap((s) => [...referencedNames(s)])]);
+  const caught = point.caught ? caughtReads(point.caught) : [];
+  return new Set([...wrapReadsOf(point), ...point.thenArgs, ...again.flatMap((s) => [...referencedNames(s)]), ...caught]);
 }
 
 /** The statements of `statements` (in order) that derive the names `reads` reads, and those they read in turn. */

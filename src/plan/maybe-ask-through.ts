@@ -12,7 +12,6 @@ import type { PathStep } from './helper-locals.ts';
 import { paramNames, patternNamesText } from './param-patterns.ts';
 import type { Answer } from './split-helper.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
-import { lineOf } from '../core/line-refs.ts';
 
 /** The local that holds an inner helper's outcome in a request half. */
 export const OUTCOME = 'mrtrOutcome';
@@ -24,14 +23,6 @@ export function passedOn(answer: Answer, requestText: string, then: string, semi
   // This helper's own locals that `xThen` reads go with the inner question.
   const asked = carried ? `{ ...${OUTCOME}, carried: ${carried} }` : OUTCOME;
   return [`const ${OUTCOME} = await ${requestText};`, `return 'ask' in ${OUTCOME} ? ${asked} : { value: ${value} }${semi}`];
-}
-
-/** Why the code after the inner helper's call cannot go on through `xThen` (`that ...`), if it cannot. */
-export function throughProblem(site: LegacySite, onTheWay: readonly Node[]): string | undefined {
-  const tried = onTheWay.find((s) => s.type === 'TryStatement');
-  // Inside a try, the request half would run `xThen` (which re-enters the try) in the try again: a catch could run twice.
-  if (tried) return `whose try at line ${lineOf(tried)} uses the value of \`${site.via!.helper}()\`.`;
-  return undefined;
 }
 
 /**

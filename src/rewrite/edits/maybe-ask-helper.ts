@@ -61,6 +61,12 @@ export interface Forward {
   call: string;
   rederived?: Array<{ span: Span; indent: string }>;
   declares?: string;
+  /**
+   * The inner value is made in the try the helper's call was alone in, then `call` goes on with
+   * it (plan/try-through.ts): the try's `try {` line, its catch block, their indentation, the
+   * local it is held in (`name`) and the inner result call (`value`), typed `type` where the file is.
+   */
+  caught?: { head: Span; tail: Span; indent: string; inner: string; name: string; value: string; type?: string };
 }
 
 /** One point of several: its number, how `xResult` goes on from it (its parameters unused), and its `xThenN`. */
@@ -125,7 +131,22 @@ export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAsk
 /** What `xResult` does to go on with the inner answer: derive again, take out carried locals, and return the call. */
 function goingOn(source: string, forward: Forward, body: string, verbatim: readonly Span[]): string[] {
   const again = derivedAgain(source, forward.rederived ?? [], body, verbatim).map((l) => l.text);
-  return [...again, ...(forward.declares ? [`${body}${forward.declares}`] : []), `${body}return ${forward.call};`];
+  const caught = forward.caught ? caughtLines(source, forward.caught, body) : [];
+  return [...again, ...(forward.declares ? [`${body}${forward.declares}`] : []), ...caught, `${body}return ${forward.call};`];
+}
+
+/** `let mrtrValue; try { mrtrValue = <inner result call>; } catch (e) { ... }`, the try and its catch block as written, moved to `body`. */
+function caughtLines(source: string, caught: NonNullable<Forward['caught']>, body: string): string[] {
+  const { head, tail, indent, inner, name, value, type } = caught;
+  const move = (line: string) => (line.startsWith(indent) ? body + line.slice(indent.length) : line);
+  const unit = inner.startsWith(indent) && inner.length > indent.length ? inner.slice(indent.length) : '  ';
+  const lines = (span: Span) => source.slice(span.start, span.end).replace(/\r/g, '').split('\n');
+  return [
+    `${body}let ${name}${type ? `: ${type}` : ''};`,
+    ...lines({ start: lineStartOf(source, head.start), end: head.end }).map(move),
+    `${body}${unit}${name} = ${value};`,
+    ...lines(tail).map(move),
+  ];
 }
 
 /** `xResult`'s body over several points: each but the last under `if (mrtrCarried.at === N)`, the last as what is left. */
