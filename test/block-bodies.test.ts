@@ -58,10 +58,11 @@ export function createServer(): McpServer {
       .filter((line) => !line.includes('@mrtr-todo'))
       .join('\n');
     expect(kept).toBe(source);
-    // drop_many is refused for the call in its callback, not for its expression; drop_table
-    // (whose helper stays whole for drop_many) is not told to write a block.
+    // drop_many is refused for the call in its callback, not for its expression; drop_table,
+    // whose helper stays whole for drop_many, is told that, not to write a block.
     expect(plan.sites.map((s) => [s.line, s.code, s.handler])).toEqual([
       [5, 'in-helper', undefined],
+      [lineOf(source, "'drop_table'"), 'via-helper', 'tool:drop_table'],
       [lineOf(source, 'Promise.all'), 'closure', 'tool:drop_many'],
     ]);
     expect(output).not.toContain('expression-body');

@@ -128,8 +128,12 @@ function applySplits(file: FilePlanning, outcomes: Outcomes): Edit[] {
       continue;
     }
     if (abandoned.has(split.name)) {
-      // A handler refused for a reason of its own is marked with it: via-helper would name the wrong blocker.
-      markHelper(file, site, chain, undefined, (handler) => outcomes.byHandler.get(handler)?.result instanceof Refusal);
+      // A handler refused for a reason of its own is marked with it: via-helper would name the wrong
+      // blocker. One left whole for this helper's path (blocked-by-helper) is marked with the path.
+      markHelper(file, site, chain, undefined, (handler) => {
+        const result = outcomes.byHandler.get(handler)?.result;
+        return result instanceof Refusal && result.code !== 'blocked-by-helper';
+      });
       continue;
     }
     edits.push(split.edit);

@@ -275,6 +275,8 @@ export function markHelper(
 ): void {
   const ids = [...new Set(chain.reaching.map((r) => handlerId(r.handler)))];
   const reaching = { helper: chain.helper, handlers: ids.join(', '), reach: ids.length === 1 ? 'reaches' : 'reach', step: helperStep(site.kind ?? 'elicit') };
+  // The handlers that could not be migrated are those refused on their own, when any is.
+  const refused = [...new Set(chain.reaching.filter((r) => refusedOnItsOwn(r.handler)).map((r) => handlerId(r.handler)))];
   // Reached only through a command dispatch that could have resumed but for its handler: that says more than the helper's form.
   const through = chain.reaching.map((r) => file.blockedDispatches.find((b) => b.call === r.call.call)).find((b) => b !== undefined);
   mark(
@@ -290,7 +292,7 @@ export function markHelper(
           fix: through.fix,
         })
       : why === undefined
-        ? refuse('in-helper', 'callerNotMigrated', reaching)
+        ? refuse('in-helper', 'callerNotMigrated', refused.length > 0 ? { ...reaching, handlers: refused.join(', ') } : reaching)
         : unsplittable(reaching, why),
   );
   markReaching(file, site, { ...chain, reaching: chain.reaching.filter((r) => !refusedOnItsOwn(r.handler)) });
