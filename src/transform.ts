@@ -86,7 +86,7 @@ export function transformSource(source: string, fileName: string, typeFacts?: Ty
 }
 
 /** What a file's plan was made on: its analysis, and the text the plan's lines are of when that is another (block-bodies.ts). */
-interface Planned {
+export interface Planned {
   analysis: FileAnalysis;
   plan: FilePlan;
   linesOf?: string;
@@ -95,9 +95,9 @@ interface Planned {
 /**
  * The plan, or, where it refused handlers only for their expression bodies, the plan of the text
  * with those bodies written as blocks (`planText`), when that migrates them: its lines those of
- * the file (see plan/block-bodies.ts).
+ * the file (see plan/block-bodies.ts). The ESLint rule plans so too.
  */
-function withBlockBodies<P extends Planned | Promise<Planned>>(
+export function withBlockBodies<P extends Planned | Promise<Planned>>(
   analysis: FileAnalysis,
   plan: FilePlan,
   planText: (text: string, bodies: BlockBodies) => P,

@@ -2,8 +2,11 @@
 // block (src/plan/block-bodies.ts). A handler that migrates so is written with the block; one
 // still refused keeps its expression and is told what refuses it; and every line a plan reports
 // is the file's, not the text with the blocks'.
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileFindings } from '../src/eslint/file-findings.ts';
 import { planWithTypes, transformSource } from '../src/transform.ts';
+import { ROOT } from './support/fixtures.ts';
 
 const HELPER = `import { McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
@@ -88,5 +91,17 @@ export async function listed(server: McpServer) {
       [5, 'migrated'],
       [lineOf(source, 'server.server.listRoots'), 'marked'],
     ]);
+  });
+
+  it('is found by the ESLint rule as migrate plans it: a request migrate rewrites', () => {
+    const source = `${HELPER}
+export function createServer(): McpServer {
+  const server = new McpServer({ name: 'x', version: '1.0.0' });
+  server.registerTool('drop_table', { inputSchema: z.object({ table: z.string() }) }, ({ table }, ctx) => confirmAndDrop(ctx, table));
+  return server;
+}
+`;
+    const { findings } = fileFindings(source, path.join(ROOT, '.tmp', 'block-bodies', 'tools.ts'), ROOT);
+    expect(findings.map((f) => [f.ruleId, f.line])).toEqual([['legacy-request', 5]]);
   });
 });

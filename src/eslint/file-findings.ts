@@ -21,7 +21,7 @@ import { displayPath, readSource } from '../engine/source-files.ts';
 import type { FilePlan } from '../plan/types.ts';
 import { findingsForFile, mentionsMarker, scanAnalysis } from '../report/check-findings.ts';
 import { NOT_ANALYSED_RULE, type Finding } from '../report/formats/check-report.ts';
-import { planOrQuestions, planWithFacts, type TransformOptions, withLines } from '../transform.ts';
+import { planOrQuestions, planWithFacts, type TransformOptions, withBlockBodies, withLines } from '../transform.ts';
 
 export interface FileFindings {
   findings: Finding[];
@@ -67,9 +67,18 @@ export function fileFindings(source: string, absolutePath: string, cwd: string):
 
 /** The plan a check run makes of an analysed file (its type facts: LintTypeFacts's, answered at once). */
 function lintPlan(analysis: FileAnalysis, options: TransformOptions = {}): FilePlan {
+  // As migrate plans it: a handler written as one expression, with a block body where that migrates it.
+  const planned = withBlockBodies(analysis, plannedOnce(analysis, options), (text) => {
+    const blocked = analyseFile(text, analysis.fileName);
+    return { analysis: blocked, plan: plannedOnce(blocked, options) };
+  });
+  return withLines(planned.plan);
+}
+
+function plannedOnce(analysis: FileAnalysis, options: TransformOptions): FilePlan {
   // A lint uses the plan's sites (and the helpers it exports), never its edits.
   const step = planOrQuestions(analysis, options, true, LINT_LOCAL);
-  return withLines('plan' in step ? step.plan : planWithFacts(analysis, lintFactsNow(analysis.fileName, analysis.source, step.questions), options, true));
+  return 'plan' in step ? step.plan : planWithFacts(analysis, lintFactsNow(analysis.fileName, analysis.source, step.questions), options, true);
 }
 
 /**
