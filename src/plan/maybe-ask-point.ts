@@ -19,7 +19,7 @@ import { caughtReads, caughtThrough, type TryStatement } from './try-through.ts'
 import { paramNames } from './param-patterns.ts';
 import type { TypeNames } from './server-type-names.ts';
 import { answerBinding, CARRIED, carriedRead, carriedThrough, namesOf, requestHalf, type Answer, type Holder } from './split-helper.ts';
-import { quotedLine, releasedLocals, tryClauses, tryProblem } from './try-split.ts';
+import { exits, quotedLine, releasedLocals, tryClauses, tryProblem } from './try-split.ts';
 import { lineOf } from '../core/line-refs.ts';
 
 /** One list on the way from the helper's body to its question: the statement of it on the way, and the compound that holds the next list. */
@@ -301,23 +301,6 @@ export function removedAfter(source: string, path: readonly Step[], questions: R
     if (step.index + 1 < step.list.length && step.block) spans.push({ start: lineEndOf(source, s.end!) + 1, end: lineStartOf(source, step.block.end! - 1) });
   }
   return spans;
-}
-
-/** Whether a list, read up to a `questions` statement (which returns the question), ends by returning or throwing on every path. */
-export function endsExiting(list: readonly Statement[], questions: ReadonlySet<Statement>): boolean {
-  const last = list.find((s) => questions.has(s)) ?? list[list.length - 1];
-  return last !== undefined && exits(last, questions);
-}
-
-function exits(s: Statement, questions: ReadonlySet<Statement>): boolean {
-  if (questions.has(s) || s.type === 'ReturnStatement' || s.type === 'ThrowStatement') return true;
-  if (s.type === 'BlockStatement') return endsExiting(s.body, questions);
-  if (s.type === 'TryStatement')
-    return (
-      (s.finalizer !== null && s.finalizer !== undefined && endsExiting(s.finalizer.body, questions)) ||
-      (endsExiting(s.block.body, questions) && (!s.handler || endsExiting(s.handler.body.body, questions)))
-    );
-  return s.type === 'IfStatement' && s.alternate !== null && s.alternate !== undefined && exits(s.consequent, questions) && exits(s.alternate, questions);
 }
 
 export function statementSpan(statement: Statement): Span {

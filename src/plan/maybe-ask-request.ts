@@ -7,7 +7,8 @@ import { annotatedType, argumentParams, isFunction, isNonReferencePosition, walk
 import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, type Span, indentAt, lineStartOf } from '../core/vocabulary.ts';
-import { endsExiting, removedAfter, statementSpan, type PointPlan } from './maybe-ask-point.ts';
+import { removedAfter, statementSpan, type PointPlan } from './maybe-ask-point.ts';
+import { endsExiting } from './try-split.ts';
 import { paramText } from './param-patterns.ts';
 import { requiredParam } from './split-helper.ts';
 import type { SplitShape } from './types.ts';

@@ -129,7 +129,7 @@ function onlyCalled(node: Node, name: string): boolean {
 }
 
 /** Every name a declaration under `node` binds, in whatever scope (a shadow anywhere counts). */
-function declaredIn(node: Node): Set<string> {
+export function declaredIn(node: Node): Set<string> {
   const names = new Set<string>();
   walk(node, (n) => {
     if (n.type === 'VariableDeclarator') for (const b of boundNames(n.id)) names.add(b.name);
@@ -145,4 +145,21 @@ function declaredIn(node: Node): Set<string> {
 export function quotedLine(source: string, s: Node): string {
   const text = source.slice(s.start!, Math.min(s.end!, lineEndOf(source, s.start!))).replace(/\r$/, '');
   return `\`${text.length > 60 ? `${text.slice(0, 57)}…` : text}\` (line ${lineOf(s)})`;
+}
+
+/** Whether a list, read up to a `questions` statement (which returns the question), ends by returning or throwing on every path. */
+export function endsExiting(list: readonly Statement[], questions: ReadonlySet<Statement>): boolean {
+  const last = list.find((s) => questions.has(s)) ?? list[list.length - 1];
+  return last !== undefined && exits(last, questions);
+}
+
+export function exits(s: Statement, questions: ReadonlySet<Statement>): boolean {
+  if (questions.has(s) || s.type === 'ReturnStatement' || s.type === 'ThrowStatement') return true;
+  if (s.type === 'BlockStatement') return endsExiting(s.body, questions);
+  if (s.type === 'TryStatement')
+    return (
+      (s.finalizer !== null && s.finalizer !== undefined && endsExiting(s.finalizer.body, questions)) ||
+      (endsExiting(s.block.body, questions) && (!s.handler || endsExiting(s.handler.body.body, questions)))
+    );
+  return s.type === 'IfStatement' && s.alternate !== null && s.alternate !== undefined && exits(s.consequent, questions) && exits(s.alternate, questions);
 }

@@ -12,7 +12,7 @@ import { boundNames, referencedNames, walk, type FunctionNode } from '../analyse
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { lineOf } from '../core/line-refs.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, lineTail, startsLine } from '../core/vocabulary.ts';
-import { declaredBy } from './liveness.ts';
+import { declaredIn, endsExiting } from './try-split.ts';
 import { OUTCOME } from './maybe-ask-through.ts';
 
 export type TryStatement = Extract<Node, { type: 'TryStatement' }>;
@@ -52,7 +52,7 @@ export function caughtThrough(
   if (statement.finalizer) return `${at} has a finally block around the call of ${inner}.`;
   const handler = statement.handler;
   if (!handler) return `${at} has no catch block.`;
-  if (!leaves(handler.body.body))
+  if (!endsExiting(handler.body.body, new Set()))
     return `${at} has a catch block (line ${lineOf(handler)}) that can go on after the try: leave the helper at its end (return or throw).`;
   if (
     !outer.block ||
@@ -72,15 +72,6 @@ export function caughtThrough(
   return statement;
 }
 
-/** Whether a list ends by returning or throwing on every path. */
-function leaves(list: readonly Statement[]): boolean {
-  const last = list[list.length - 1];
-  if (!last) return false;
-  if (last.type === 'ReturnStatement' || last.type === 'ThrowStatement') return true;
-  if (last.type === 'BlockStatement') return leaves(last.body);
-  return last.type === 'IfStatement' && !!last.alternate && leaves([last.consequent]) && leaves([last.alternate]);
-}
-
 function multilineLiteral(node: Node): boolean {
   let found = false;
   walk(node, (n) => void (n.type === 'TemplateLiteral' && n.loc!.start.line !== n.loc!.end.line && (found = true)));
@@ -89,38 +80,9 @@ function multilineLiteral(node: Node): boolean {
 
 /** A local of the helper (not a parameter) the catch block reads but does not declare. */
 function helperLocalRead(fn: FunctionNode, handler: NonNullable<TryStatement['handler']>): string | undefined {
-  const own = new Set([...(handler.param ? boundNames(handler.param).map((b) => b.name) : []), ...declaredIn(handler.body.body)]);
-  const locals = new Set<string>();
-  for (const s of (fn.body as Extract<Node, { type: 'BlockStatement' }>).body) collectDeclared(s, locals);
+  const own = new Set([...(handler.param ? boundNames(handler.param).map((b) => b.name) : []), ...declaredIn(handler.body)]);
+  const locals = declaredIn(fn.body);
   return [...referencedNames(handler.body)].find((n) => locals.has(n) && !own.has(n));
-}
-
-function declaredIn(statements: readonly Statement[]): string[] {
-  const names = new Set<string>();
-  for (const s of statements) collectDeclared(s, names);
-  return [...names];
-}
-
-/** The names declared by `s` and the statements inside it (not inside functions). */
-function collectDeclared(s: Statement, into: Set<string>): void {
-  for (const d of declaredBy(s)) into.add(d.name);
-  const nested = (n: Node | null | undefined) => {
-    if (!n) return;
-    if (n.type === 'BlockStatement') for (const c of n.body) collectDeclared(c, into);
-    else if (/Statement$|Declaration$/.test(n.type)) collectDeclared(n as Statement, into);
-  };
-  if (s.type === 'IfStatement') {
-    nested(s.consequent);
-    nested(s.alternate);
-  } else if (s.type === 'BlockStatement') nested(s);
-  else if (s.type === 'TryStatement') {
-    nested(s.block);
-    if (s.handler) {
-      for (const b of s.handler.param ? boundNames(s.handler.param) : []) into.add(b.name);
-      nested(s.handler.body);
-    }
-    nested(s.finalizer);
-  } else if ('body' in s && s.body && typeof s.body === 'object' && 'type' in (s.body as Node)) nested(s.body as Node);
 }
 
 /** The names the catch block reads: the result half that runs it again takes those of the helper's parameters. */
