@@ -430,7 +430,7 @@ function questionsOf(
     local: (name, start) => {
       if (everyLocal) return everyLocal;
       if (once(`local ${start} ${name}`)) questions.locals.push({ name, start });
-      return { text: 'unknown', jsonSafe: true };
+      return { text: 'unknown', jsonSafe: true, primitive: true };
     },
     fromSdk: (start, end) => {
       if (once(`receiver ${start} ${end}`)) questions.receivers.push({ start, end });

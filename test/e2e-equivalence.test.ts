@@ -437,6 +437,24 @@ const scenarios: Record<string, Scenario> = {
     script: { roots: [] },
     legacyLog: ['audit:check:/srv/app', 'audit:fallback:no roots'],
   },
+  'a helper whose local, read from a store that loads on first use, is set again after its question before it is read': {
+    fixture: 'maybe-ask-dead-local',
+    calls: [
+      { name: 'open_session', arguments: {} },
+      { name: 'open_session', arguments: { sessionId: 's1' } },
+      { name: 'open_session', arguments: { sessionId: 's9' } },
+    ],
+    script: { elicit: () => accept({ root: '/srv/app' }) },
+    legacyLog: ['audit:load-sessions', 'audit:create:s1:/srv/app', 'audit:open:s1', 'audit:open:s1'],
+    toolError: 'Unknown session s9',
+  },
+  'a helper whose local is set again after its question, declined: its early error comes from the result half': {
+    fixture: 'maybe-ask-dead-local',
+    calls: [{ name: 'open_session', arguments: {} }],
+    script: { elicit: () => ({ action: 'decline' }) },
+    legacyLog: [],
+    toolError: 'No project chosen',
+  },
   'a helper that awaits after its question, in its async result half': {
     fixture: 'maybe-ask-await-after',
     calls: [

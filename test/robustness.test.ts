@@ -829,7 +829,7 @@ describe('the type checker', () => {
     };
     const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-    expect(await ask('a.ts')).toEqual({ text: 'number', jsonSafe: true });
+    expect(await ask('a.ts')).toEqual({ text: 'number', jsonSafe: true, primitive: true });
     expect(provider.programs).toBe(1);
     // Asked in turns of their own (as the engine starts files), then the engine waits for them.
     const b = ask('b.ts');
@@ -839,12 +839,12 @@ describe('the type checker', () => {
     expect(provider.programs).toBe(1);
     provider.hurry();
     expect(await Promise.all([b, c])).toEqual([
-      { text: 'number', jsonSafe: true },
-      { text: 'number', jsonSafe: true },
+      { text: 'number', jsonSafe: true, primitive: true },
+      { text: 'number', jsonSafe: true, primitive: true },
     ]);
     expect(provider.programs).toBe(2);
     // A caller that never says so is answered once nothing more has come for a while.
-    expect(await ask('d.ts')).toEqual({ text: 'number', jsonSafe: true });
+    expect(await ask('d.ts')).toEqual({ text: 'number', jsonSafe: true, primitive: true });
     expect(provider.programs).toBe(3);
   });
 
@@ -865,12 +865,12 @@ describe('the type checker', () => {
       return answers!.locals;
     };
 
-    expect(await ask('api/server.ts')).toEqual([{ text: 'number', jsonSafe: true }]);
+    expect(await ask('api/server.ts')).toEqual([{ text: 'number', jsonSafe: true, primitive: true }]);
     const read = facts.declarationFiles;
     expect(read).toBeGreaterThan(10); // the standard library, @types/node, the SDK's declarations
-    expect(await ask('web/server.ts')).toEqual([{ text: 'number', jsonSafe: true }]);
+    expect(await ask('web/server.ts')).toEqual([{ text: 'number', jsonSafe: true, primitive: true }]);
     expect(facts.declarationFiles).toBe(read);
-    expect(await ask('old/server.ts')).toEqual([{ text: 'number', jsonSafe: true }]);
+    expect(await ask('old/server.ts')).toEqual([{ text: 'number', jsonSafe: true, primitive: true }]);
     expect(facts.declarationFiles).toBeGreaterThan(read);
     expect(facts.programs).toBe(3);
   });

@@ -273,6 +273,7 @@ function localFact(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile,
     ...(why === undefined ? {} : { why }),
     ...(unknownValue(ts, checker, type, 0) ? { unknown: true } : {}),
     ...(collection(ts, checker, type) ? { collection: true } : {}),
+    ...(primitive(ts, type) ? { primitive: true } : {}),
   };
   return imports ? { text: widenLiteral(ts, type, text), ...facts, ...(imports.length > 0 ? { imports } : {}) } : { text: undefined, ...facts };
 }
@@ -473,6 +474,14 @@ function unknownValue(ts: TypeScript, checker: TS.TypeChecker, type: TS.Type, de
   if (type.isUnion()) return type.types.some((t) => unknownValue(ts, checker, t, depth + 1));
   if (checker.isArrayType(type)) return checker.getTypeArguments(type as TS.TypeReference).some((t) => unknownValue(ts, checker, t, depth + 1));
   return false;
+}
+
+/** A value no code can change: a primitive, or a union of primitives (an enum's members are numbers or strings). */
+function primitive(ts: TypeScript, type: TS.Type): boolean {
+  if (type.isUnion()) return type.types.every((t) => primitive(ts, t));
+  const f = ts.TypeFlags;
+  const primitives = f.StringLike | f.NumberLike | f.BooleanLike | f.BigIntLike | f.ESSymbolLike | f.EnumLike | f.Null | f.Undefined | f.Void;
+  return (type.flags & primitives) !== 0;
 }
 
 /** An array (not a tuple) or a record with a string index: as many entries as its source gave. */

@@ -13,6 +13,8 @@ export interface LocalTypeFact {
   unknown?: boolean;
   /** An array or a record with a string index: its size is whatever its source gave. */
   collection?: boolean;
+  /** A string, number, boolean, bigint, symbol, null or undefined (or a union of them): code handed it cannot change it. */
+  primitive?: boolean;
   /**
    * Names `text` uses that are not in scope at the local but are exported by a module the file
    * already imports (`Note` of `import { NoteStore } from './store.js'`): imported as types

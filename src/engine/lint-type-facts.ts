@@ -8,7 +8,7 @@ import type { TypeFactsSource } from '../transform.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
 /** What a lint takes every lifted local to be (it asks nothing about them). */
-export const LINT_LOCAL: LocalTypeFact = Object.freeze({ text: 'unknown', jsonSafe: true });
+export const LINT_LOCAL: LocalTypeFact = Object.freeze({ text: 'unknown', jsonSafe: true, primitive: true });
 
 export class LintTypeFacts implements TypeFactsSource {
   // Starts no thread until a receiver is asked about, and remembers a flush made before.

@@ -13,7 +13,7 @@ import type { NamedCall } from '../analyse/call-graph.ts';
 import { expressionPurity, isFreshValue, statementPurity, type HandlerName } from '../analyse/purity.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
-import { declaredBy } from './liveness.ts';
+import { declaredBy, setBeforeRead } from './liveness.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import type { Frame } from './body-tree.ts';
 import { narrowedInFrames } from './lifting.ts';
@@ -43,6 +43,12 @@ export interface ResultPrefix {
   calls: RerunCall[];
   /** The locals that cannot be derived again but hold JSON: the request half returns them with its question (carried.ts). */
   carried: CarriedLocal[];
+  /**
+   * Those of `statements` that declare a local without its value (`let x: T`, cut before ` = …`),
+   * each with the declaration it is cut from: the code after the question sets the local before
+   * it reads it, so the value it had when the helper asked is dead (liveness.ts).
+   */
+  bare: ReadonlyMap<Statement, Statement>;
 }
 
 /** A local of the code before the question that travels to the result half in the handler's state. */
@@ -73,13 +79,14 @@ export function resultPrefix(
   const declaring = new Map<string, Statement>();
   for (const s of prefix) for (const d of declaredBy(s)) declaring.set(d.name, s);
   const wanted = [...reads].filter((n) => declaring.has(n));
-  if (wanted.length === 0) return { statements: [], names: [], calls: [], carried: [] };
+  if (wanted.length === 0) return { statements: [], names: [], calls: [], carried: [], bare: new Map() };
 
   const { pure, calls, headPure } = pureStatements(context, fn, prefix);
   const parameters = new Set(argumentParams(fn).flatMap((p) => boundNames(p).map((b) => b.name)));
   const copied = new Set<Statement>();
   const names: string[] = [];
   const carried: CarriedLocal[] = [];
+  const bare = new Map<Statement, Statement>();
   const { source } = context.analysis;
   for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
     if (names.includes(name) || carried.some((c) => c.name === name)) continue;
@@ -99,6 +106,12 @@ export function resultPrefix(
       continue;
     }
     names.push(name);
+    // Set after the question before anything reads it: declared there without the value it had.
+    const cut = blocker && setBeforeRead(path, name) ? withoutValue(declaration, name) : undefined;
+    if (cut) {
+      bare.set(declaration, cut);
+      continue;
+    }
     if (blocker)
       return `whose code after its request reads \`${name}\`, ${blocker === declaration ? 'set' : 'changed'} by ${quoted(source, blocker)}, which runs once and cannot be derived again.`;
     for (const s of [declaration, ...changers]) {
@@ -108,7 +121,9 @@ export function resultPrefix(
   }
   // Code that runs once and is handed what the result half derives again (or a local made from
   // it) may have changed it: the copy would not be what the helper had when it asked.
-  const holders = holdersOf(prefix, new Set(names));
+  const dead = new Set([...bare.values()].flatMap((d) => declaredBy(d).map((n) => n.name)));
+  // A primitive is copied when it is handed on: no code can change it, nor what is made from it.
+  const holders = holdersOf(prefix, new Set(names.filter((n) => !dead.has(n) && !primitiveLocal(context, declaring, n))));
   const once = [...prefix.filter((s) => !pure.has(s)), ...heads.filter((h) => !headPure(h))];
   for (const s of once) {
     const held = touched(s, holders);
@@ -116,17 +131,35 @@ export function resultPrefix(
   }
   // A guard that narrows a copied local (`if (!preset) throw ...`) is copied too: without it the
   // result half reads the local as its type before the guard (possibly undefined).
-  const guarded = new Set([...names, ...carried.map((c) => c.name)]);
+  const guarded = new Set([...names, ...carried.map((c) => c.name)].filter((n) => !dead.has(n)));
   const guards = new Set(prefix.filter((s) => !copied.has(s) && isNarrowingGuard(s, guarded, declaring, headPure)));
-  const statements = prefix.filter((s) => copied.has(s) || guards.has(s));
+  const statements = prefix.flatMap((s) => (copied.has(s) || guards.has(s) ? [s] : bare.has(s) ? [bare.get(s)!] : []));
+  // What the result half derives again runs before the code that sets a dead local: it must not read it.
+  const early = [...bare].find(([, cut]) => statements.some((st) => st !== cut && referencedNames(st).has(declaredBy(cut)[0]!.name)));
+  if (early)
+    return `whose code after its request reads \`${declaredBy(early[0])[0]!.name}\`, set by ${quoted(source, early[0])}, which runs once and cannot be derived again.`;
   // The result half is one block: a name the code after the question declares again (in an outer block) would clash.
-  const again = after.flatMap((s) => declaredBy(s)).find((d) => guarded.has(d.name));
+  const again = after.flatMap((s) => declaredBy(s)).find((d) => guarded.has(d.name) || dead.has(d.name));
   if (again) return `whose code after its request declares \`${again.name}\` again, in another block than the one it reads it from.`;
   const awaiting = statements.find(awaits);
   if (awaiting)
     return `whose line ${lineOf(awaiting)} awaits what the code after its request reads: its result half would await it again (${quoted(context.analysis.source, awaiting)}).`;
   const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
-  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st)!)), carried };
+  const cuts = new Map([...bare].map(([whole, cut]) => [cut, whole]));
+  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st) ?? [])), carried, bare: cuts };
+}
+
+/**
+ * `let name: T` of `let name: T = …`, cut before its value (the same node, ending at its type),
+ * for a local whose value the result half never reads; undefined for any other declaration. Its
+ * type must be written: without one, `let name;` would type the local from what it is set to.
+ */
+function withoutValue(declaration: Statement, name: string): Statement | undefined {
+  if (declaration.type !== 'VariableDeclaration' || declaration.kind !== 'let' || declaration.declarations.length !== 1) return undefined;
+  const declarator = declaration.declarations[0]!;
+  const { id } = declarator;
+  if (id.type !== 'Identifier' || id.name !== name || !id.typeAnnotation || !declarator.init) return undefined;
+  return { ...declaration, declarations: [{ ...declarator, init: null, end: id.end! }], end: id.end! };
 }
 
 /** The checker asked about the local `name` a const declares (its answer unused here). */
@@ -217,6 +250,12 @@ function ownNames(fn: FunctionNode): Set<string> {
     return undefined;
   });
   return names;
+}
+
+/** Whether the checker shows the local `name` holds a primitive, which code it is handed to cannot change. */
+function primitiveLocal(context: PurityContext, declaring: ReadonlyMap<string, Statement>, name: string): boolean {
+  const declared = declaredBy(declaring.get(name)!).find((d) => d.name === name);
+  return declared !== undefined && context.facts?.local(name, declared.start)?.primitive === true;
 }
 
 /**

@@ -17,7 +17,7 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame, type Forward, type MaybeAskHalves } from '../rewrite/edits/maybe-ask-helper.ts';
 import type { CarriedLocal, PurityContext } from './helper-locals.ts';
-import { declaredBy } from './liveness.ts';
+import { declaredBy, setsOf } from './liveness.ts';
 import { planPoint, pointQuestions, readsCapabilities, removedAfter, requestNamesOf, statementSpan, type PointPlan, type Step } from './maybe-ask-point.ts';
 import { asked, bodyEdits, multilineLiterals, questionEdits, renamed, semicolon, withContext, type PointEdits } from './maybe-ask-request.ts';
 import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, returnsBefore, thenCall, thenValueType } from './maybe-ask-through.ts';
@@ -194,7 +194,22 @@ export function requestHalfEdits(
     reads: requestNamesOf(source, fn, points),
     semi: semicolon(source, fn, points[0]!.statement),
   };
-  return [...bodyEdits(source, fn, at, shape, signature, pointQuestions(points)), renamed(holder.node, fn, holder.name)];
+  return [...bodyEdits(source, fn, at, shape, signature, pointQuestions(points)), ...constsLeft(source, fn, points), renamed(holder.node, fn, holder.name)];
+}
+
+/**
+ * `let` made `const` for each local the result half declares without its value (helper-locals.ts
+ * `bare`) when what set it again went with the code after the question: a lint asks for a const.
+ */
+function constsLeft(source: string, fn: FunctionNode, points: readonly PointPlan[]): Edit[] {
+  const questions = pointQuestions(points);
+  const gone = points.flatMap((p) => [statementSpan(p.statement), ...removedAfter(source, p.path, questions)]);
+  const wholes = new Set(points.flatMap((p) => [...p.prefix.bare.values()]));
+  return [...wholes].flatMap((whole) => {
+    const { name } = declaredBy(whole)[0]!;
+    const left = setsOf(fn.body, name).some((at) => !gone.some((g) => g.start <= at && at < g.end));
+    return left || !source.startsWith('let ', whole.start!) ? [] : [{ start: whole.start!, end: whole.start! + 3, text: 'const' }];
+  });
 }
 
 /** The result half of one point (`xResult`; `xThen` and `xResult` when it goes on with an inner helper's value). */
@@ -276,7 +291,7 @@ export function goingOn(
       ...(awaits.then ? { async: true } : {}),
       frames: frames(source, path, false),
       verbatim: multilineLiterals(fn),
-      rederived: prefix.statements.map((s) => statementLines(source, s)),
+      rederived: prefix.statements.map((s) => statementLines(source, s, prefix.bare.get(s))),
     },
     forward: {
       params: withCarried(
@@ -287,7 +302,7 @@ export function goingOn(
       ...(returnType ? { returnType: promised(awaits.then || awaits.inner)! } : {}),
       ...(awaits.then || awaits.inner ? { async: true } : {}),
       ...forwardCall(call, wrap ? `${awaits.inner ? 'await ' : ''}${wrap[0]}mrtrAnswer${assertedArgs(wrap[1], narrowed)}` : 'mrtrAnswer', source, point, types),
-      rederived: again.map((s) => statementLines(source, s)),
+      rederived: again.map((s) => statementLines(source, s, prefix.bare.get(s))),
       ...(taken.length > 0 ? { declares: `const { ${taken.join(', ')} } = ${CARRIED};` } : {}),
     },
   };
@@ -343,9 +358,13 @@ function helperProblem(fn: FunctionNode): string | undefined {
   return paramsProblem(fn);
 }
 
-/** A statement the result half runs again: its text from its first line's indentation, and that indentation. */
-function statementLines(source: string, statement: Statement): { span: Span; indent: string } {
-  return { span: statementSpan(statement), indent: indentAt(source, statement.start!) };
+/**
+ * A statement the result half runs again: its text from its first line's indentation, and that
+ * indentation. A declaration cut before its value (`whole`: what it was cut from) ends as that did.
+ */
+function statementLines(source: string, statement: Statement, whole?: Statement): { span: Span; indent: string; close?: string } {
+  const close = whole && source[whole.end! - 1] === ';' ? { close: ';' } : {};
+  return { span: statementSpan(statement), indent: indentAt(source, statement.start!), ...close };
 }
 
 /** The result half: the answer (and the arguments the code after it reads), then that code, re-entered as the blocks around it say. */
@@ -368,7 +387,7 @@ export function resultHalf(
     ...(first ? { first } : {}),
     frames: frames(source, point.path, wrap !== undefined),
     verbatim: multilineLiterals(fn),
-    rederived: point.prefix.statements.map((s) => statementLines(source, s)),
+    rederived: point.prefix.statements.map((s) => statementLines(source, s, point.prefix.bare.get(s))),
   };
 }
 

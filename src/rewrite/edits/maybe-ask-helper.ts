@@ -36,7 +36,7 @@ export interface MaybeAskHalves {
     /** A statement before the code after the question (the answer taken through an inner helper's result). */
     first?: string;
     /** Statements before the question the result half runs again (their text, and the indentation of their list), first of all. */
-    rederived?: Array<{ span: Span; indent: string }>;
+    rederived?: Rederived[];
     frames: ContinuationFrame[];
     /** Lines inside these spans are data (template literals): never re-indented. */
     verbatim: Span[];
@@ -53,13 +53,20 @@ export interface MaybeAskHalves {
   points?: { params: string; returnType?: string; async?: boolean; arms: PointArm[] };
 }
 
+/** A statement run again: its span, the indentation of its list, and what ends it when the span stops short (`let x: T` of `let x: T = …`). */
+export interface Rederived {
+  span: Span;
+  indent: string;
+  close?: string;
+}
+
 /** How `xResult` goes on with an inner helper's answer: it derives again (`rederived`), takes out carried locals (`declares`), and returns `call`. */
 export interface Forward {
   params: string;
   returnType?: string;
   async?: boolean;
   call: string;
-  rederived?: Array<{ span: Span; indent: string }>;
+  rederived?: Rederived[];
   declares?: string;
   /**
    * The inner value is made in the try the helper's call was alone in, then `call` goes on with
@@ -233,8 +240,12 @@ function spanLines(source: string, span: Span | undefined, verbatim: readonly Sp
 const moved = (from: string, to: string) => (l: Line) => (l.verbatim || !l.text.startsWith(from) ? l : { ...l, text: to + l.text.slice(from.length) });
 
 /** Statements derived again, each moved from its own list's level to `body`'s. */
-function derivedAgain(source: string, statements: ReadonlyArray<{ span: Span; indent: string }>, body: string, verbatim: readonly Span[]): Line[] {
-  return statements.flatMap(({ span, indent }) => spanLines(source, { start: span.start - indent.length, end: span.end }, verbatim).map(moved(indent, body)));
+function derivedAgain(source: string, statements: readonly Rederived[], body: string, verbatim: readonly Span[]): Line[] {
+  return statements.flatMap(({ span, indent, close = '' }) =>
+    spanLines(source, { start: span.start - indent.length, end: span.end }, verbatim)
+      .map((line, k, all) => (k === all.length - 1 ? { ...line, text: line.text + close } : line))
+      .map(moved(indent, body)),
+  );
 }
 
 /**
