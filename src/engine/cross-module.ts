@@ -8,19 +8,17 @@ import { walk } from '../analyse/ast.ts';
 import { inlineLoad, literalImport } from '../analyse/module-imports.ts';
 import { handedInstances, type HandedInstance } from '../analyse/registry-links.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
-import type { ExternalHelper, HeldBack, PlanOptions, RefusedCall } from '../plan/plan-options.ts';
+import type { ExternalHelper, HeldBack, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan, SiteReport } from '../plan/types.ts';
 import { asFileLineRefs } from '../core/line-refs.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
+import { helperKey, type ExportedHelper } from './helper-keys.ts';
+import { calledOutside, NOT_ITS_OWN, unimported, wrapperOf, wrappersNamed, type RefusedSplits } from './kept-whole.ts';
 
-export type ExportedHelper = FilePlan['exportedHelpers'][number];
+export { helperKey, type ExportedHelper } from './helper-keys.ts';
+export type { RefusedSplits } from './kept-whole.ts';
 /** A registration, in another module, of a module's exported function as a handler. */
 export type Registered = NonNullable<PlanOptions['registeredAs']>[number];
-
-/** One helper of the index: its module (absolute path, as discovered) and exported name. */
-export function helperKey(module: string, name: string): string {
-  return `${module}\0${name}`;
-}
 
 /** The asking helpers a run's modules export, and the imports of them from other modules. */
 export class AskingHelperIndex {
@@ -406,7 +404,7 @@ export async function approvedSplits(
   );
   for (const [module, list] of helpers) {
     const seen = new Set(list.filter((h) => imported.has(helperKey(module, h.name))).map((h) => h.line));
-    for (const h of list) if (!seen.has(h.line)) approved.delete(helperKey(module, h.name));
+    for (const h of list) if (!seen.has(h.line)) unimported(approved, refused, inner, index.display(module), module, h);
   }
   // Every other module's calls: one that does not migrate keeps its helper whole. A helper kept
   // whole blocks the handlers that call it, and with them their calls of the others: planned
@@ -418,7 +416,7 @@ export async function approvedSplits(
   const askedThrough = new Map<string, Set<string>>();
   for (let planning = importers; approved.size > 0 && planning.length > 0;) {
     const before = [...approved];
-    await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough, inner);
+    await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough, inner, helpers);
     for (const [module, list] of helpers) {
       const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
       for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
@@ -434,6 +432,7 @@ export async function approvedSplits(
     const lines = new Set(list.filter((h) => asked.has(helperKey(module, h.name))).map((h) => h.line));
     for (const h of list) if (!lines.has(h.line)) approved.delete(helperKey(module, h.name));
   }
+  wrappersNamed(refused, inner, helpers, (module) => index.display(module));
   return approved;
 }
 
@@ -474,27 +473,6 @@ function importedKeys(index: AskingHelperIndex, file: { absolutePath: string; so
   return [...index.importsOf(file.absolutePath, file.source).values()].map((h) => helperKey(h.module, h.name));
 }
 
-/** Why helpers that could be split stay whole (approvedSplits fills it). */
-export interface RefusedSplits {
-  /** By helperKey: the first call found of the helper that cannot migrate. */
-  calls: Map<string, RefusedCall>;
-  /** By an importer's absolute path, then handlerId: the refusal that kept the handler from asking through the halves. */
-  heldBack: Map<string, Record<string, HeldBack>>;
-  /**
-   * By an importer's absolute path: its exported functions, no handlers, that call a helper it
-   * imports and so keep it whole (each with the call's line and the helper's name).
-   */
-  exportedCallers?: Map<string, Array<ExportedHelper & { through: string; why?: string }>>;
-  /**
-   * By an importer's absolute path: its exported functions, no handlers, that would ask through
-   * a helper it imports, were they split (each with the key of that helper, `inner`).
-   */
-  wrappers?: Map<string, Array<ExportedHelper & { inner: string }>>;
-}
-
-/** Codes that say a handler is blocked by something else than its own code (another helper, another site). */
-const NOT_ITS_OWN: ReadonlySet<string> = new Set(['via-helper', 'blocked-by-helper', 'blocked-by-sibling', 'in-helper', 'server-elsewhere']);
-
 /**
  * Removes from `approved` each helper some importer's call of which, planned with the helpers
  * `approved` splits, does not migrate; notes in `refused` why (the refusal of its handler), and
@@ -508,6 +486,7 @@ async function refuseUnmigratedCalls(
   refused: RefusedSplits,
   askedThrough: Map<string, Set<string>>,
   inner: ReadonlyMap<string, string>,
+  helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
 ): Promise<void> {
   const keys: string[] = [];
   await Promise.all(
@@ -529,12 +508,12 @@ async function refuseUnmigratedCalls(
         const marked = planned.sites.filter((s) => s.status === 'marked' && s.handler !== undefined && s.handler === call.handler);
         const own = marked.find((s) => !NOT_ITS_OWN.has(s.code ?? ''));
         if (own) refused.heldBack.set(absolutePath, { ...refused.heldBack.get(absolutePath), [own.handler!]: heldBackOf(own) });
-        const site = own ?? marked[0];
-        if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
         // A function that would ask through the helper, kept whole: what keeps it whole keeps the helper whole.
         const wrapper = call.unreached && helperKey(absolutePath, call.unreached.caller);
         const whole = wrapper && inner.has(wrapper) ? refused.calls.get(wrapper) : undefined;
         if (whole && !refused.calls.has(key)) refused.calls.set(key, whole);
+        const site = own ?? marked[0];
+        if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
         if (call.unreached?.reach === 'exported' && !(wrapper && inner.has(wrapper)))
           noteExportedCaller(refused, absolutePath, call.unreached, call.name, externalHelpers);
         if (site) continue;
@@ -550,6 +529,13 @@ async function refuseUnmigratedCalls(
         // A call in a function handlers reach that stays a call (a wrapper that cannot be split): its marker says why.
         const at = call.unreached ? undefined : planned.sites.find((s) => s.status === 'marked' && s.line === call.line);
         if (at && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: at.line, code: at.code ?? '' });
+        // Anything else is a call outside any handler and any named function (a test's callback): a function
+        // that asks through another's helper says so; the helper is then kept whole for it (wrappersNamed).
+        const outside = !at && !call.unreached && call.line !== undefined ? wrapperOf(helpers, inner, key) : undefined;
+        if (outside && !refused.calls.has(key)) {
+          const why = calledOutside(index.display(absolutePath), call.line!);
+          refused.calls.set(key, { file: index.display(outside.module), line: outside.line, code: '', caller: outside.name, callerReach: 'exported', why });
+        }
       }
     }),
   );

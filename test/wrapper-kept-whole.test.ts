@@ -1,0 +1,117 @@
+// An exported function that asks through another module's helper (`startLaunch()` awaits
+// `pickBay()`), called by its own module's handler, stays whole when splitting it would leave a
+// caller without it: a function no handler (a spec file's `checkLaunch()`), or callers out of
+// sight (no module of the run imports it). The helper stays whole with it, and both markers say
+// why that function does: before, each sent the reader to the other ("its call at launch.ts:6
+// cannot migrate").
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from './support/cli.ts';
+import { checkoutScratch, putFile } from './support/scratch.ts';
+
+const ASK = `import type { McpServer } from '@modelcontextprotocol/server';
+
+export async function pickBay(server: McpServer, preferred: string | undefined): Promise<string> {
+  if (preferred) return preferred;
+  const answer = await server.server.elicitInput({
+    message: 'Which bay?',
+    requestedSchema: { type: 'object', properties: { bay: { type: 'string' } }, required: ['bay'] },
+  });
+  return answer.action === 'accept' ? String(answer.content?.bay) : 'bay-1';
+}
+`;
+
+const LAUNCH = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { pickBay } from './ask.js';
+
+export async function startLaunch(server: McpServer, rocket: string, bay: string | undefined): Promise<string> {
+  const chosen = await pickBay(server, bay);
+  return \`\${rocket} launches from \${chosen}\`;
+}
+
+export function register(server: McpServer): void {
+  server.registerTool('launch', { inputSchema: z.object({ rocket: z.string(), bay: z.string().optional() }) }, async ({ rocket, bay }) => {
+    const text = await startLaunch(server, rocket, bay);
+    return { content: [{ type: 'text', text }] };
+  });
+}
+`;
+
+const SPEC = `import { McpServer } from '@modelcontextprotocol/server';
+import { startLaunch } from './launch.js';
+
+export async function checkLaunch(): Promise<boolean> {
+  const server = new McpServer({ name: 'test', version: '0.0.0' });
+  return (await startLaunch(server, 'atlas', 'bay-9')) === 'atlas launches from bay-9';
+}
+`;
+
+// A test: the call is in a callback, no named function.
+const TEST = `import { McpServer } from '@modelcontextprotocol/server';
+import { startLaunch } from './launch.js';
+
+declare function it(name: string, body: () => Promise<void>): void;
+
+it('launches from the bay asked for', async () => {
+  const server = new McpServer({ name: 'test', version: '0.0.0' });
+  await startLaunch(server, 'atlas', 'bay-9');
+});
+`;
+
+type Finding = { file: string; line: number; ruleId: string; message: string };
+
+async function findings(dir: string): Promise<Finding[]> {
+  const run = await cli(dir, 'check', '--format', 'json', 'src');
+  return (JSON.parse(run.stdout) as { findings: Finding[] }).findings;
+}
+
+const dirs: string[] = [];
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = checkoutScratch('wrapper-whole-');
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) await putFile(dir, name, text);
+  return dir;
+}
+afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+describe('a function asking through another module’s helper, kept whole', () => {
+  let withSpec: Finding[];
+  let withTest: Finding[];
+  let alone: Finding[];
+  beforeAll(async () => {
+    withSpec = await findings(await project({ 'src/ask.ts': ASK, 'src/launch.ts': LAUNCH, 'src/launch_spec.ts': SPEC }));
+    withTest = await findings(await project({ 'src/ask.ts': ASK, 'src/launch.ts': LAUNCH, 'src/launch.test.ts': TEST }));
+    alone = await findings(await project({ 'src/ask.ts': ASK, 'src/launch.ts': LAUNCH }));
+  });
+
+  it('names the caller outside any handler that keeps it whole, at the request and at its call', () => {
+    const atRequest = withSpec.find((f) => f.file === 'src/ask.ts')!;
+    const atCall = withSpec.find((f) => f.file === 'src/launch.ts' && f.line === 6)!;
+    for (const f of [atRequest, atCall]) {
+      expect(f.message).toContain('`startLaunch()`, a function another module exports that calls it at src/launch.ts:6 and is no handler');
+      expect(f.message).toContain('`checkLaunch()` calls it at src/launch_spec.ts:6 and is no handler');
+      expect(f.message).not.toContain('cannot migrate (via-helper)');
+    }
+  });
+
+  it('names the call in a test callback that keeps it whole', () => {
+    const atRequest = withTest.find((f) => f.file === 'src/ask.ts')!;
+    expect(atRequest.message).toContain(
+      '`startLaunch()`, a function another module exports that calls it at src/launch.ts:6 and is no handler, cannot be split to ask through its halves: it is called outside handlers at launch.test.ts:8 (a test or a script)',
+    );
+    const handler = withTest.find((f) => f.file === 'src/launch.ts' && f.line === 12)!;
+    expect(handler.ruleId).toBe('mrtr-todo/via-helper');
+  });
+
+  it('says no module imports it when nothing else calls it', () => {
+    const atRequest = alone.find((f) => f.file === 'src/ask.ts')!;
+    expect(atRequest.message).toContain('no module of the run imports it by name');
+    expect(atRequest.message).not.toContain('cannot migrate (via-helper)');
+    expect(alone.map((f) => [f.file, f.line, f.ruleId])).toEqual([
+      ['src/ask.ts', 5, 'mrtr-todo/in-helper'],
+      ['src/launch.ts', 6, 'mrtr-todo/via-helper'],
+      ['src/launch.ts', 12, 'mrtr-todo/via-helper'],
+    ]);
+  });
+});
