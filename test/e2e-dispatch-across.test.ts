@@ -473,6 +473,40 @@ describe('a task dispatched to across modules, through an interface and a base c
   });
 });
 
+describe('a direct call of the dispatched method in a module the migration changes', () => {
+  // A tool of the server module asks, above the direct call: its migration adds lines there.
+  const ASKING = `server.registerTool('prune', { inputSchema: z.object({ bed: z.string() }) }, async ({ bed }) => {
+    const answer = await server.server.elicitInput({ message: \`Prune \${bed}?\`, requestedSchema: { type: 'object', properties: {} } });
+    log.push(\`prune:\${bed}:\${answer.action}\`);
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  return server;`;
+
+  it('names the line the call is on in the text written', async () => {
+    const server = `${SERVER.replace('import { Registrar }', "import * as z from 'zod/v4';\nimport { Registrar }").replace('  return server;', ASKING)}
+export async function plantAsh(log: string[], server: McpServer) {
+  const task = new PlantTask(log, server);
+  return task.run({ species: 'ash' });
+}
+`;
+    const dir = checkoutScratch('dispatch-across-moved-');
+    try {
+      await putFile(dir, 'package.json', '{ "name": "garden", "private": true, "type": "module" }\n');
+      for (const [name, original] of Object.entries(PROJECT)) await putFile(dir, name, name === 'src/server.ts' ? server : original);
+      const run = await runCodemod({ paths: ['src'], write: false, cwd: dir });
+      expect(run.errors).toEqual([]);
+      const written = run.changed.find((c) => c.path === 'src/server.ts')!.output.split('\n');
+      const line = written.findIndex((l) => l.includes("task.run({ species: 'ash' })")) + 1;
+      expect(line).toBeGreaterThan(server.split('\n').findIndex((l) => l.includes("task.run({ species: 'ash' })")) + 1);
+      const asker = run.sites.filter((s) => s.file === 'src/tasks/asker.ts');
+      expect(asker.length).toBe(3);
+      for (const site of asker) expect(site.reason).toContain(`it is also called on a \`PlantTask\` directly (server.ts:${line})`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a dispatch across modules that cannot be linked', () => {
   it.each([
     [

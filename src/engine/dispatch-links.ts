@@ -16,6 +16,7 @@ import { argumentParams, walk } from '../analyse/ast.ts';
 import { readonlyInstanceMember } from '../analyse/registry-declarations.ts';
 import type { DispatchLinks } from '../plan/plan-options.ts';
 import type { RerunCall } from '../plan/types.ts';
+import { fileLineRef } from '../core/line-refs.ts';
 
 type ClassNode = Extract<Node, { type: 'ClassDeclaration' }>;
 type InterfaceNode = Extract<Node, { type: 'TSInterfaceDeclaration' }>;
@@ -162,7 +163,9 @@ function directCall(world: LinkWorld, module: string, cls: ClassNode, method: st
       if (found || node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || !keyIs(node.callee.property, method)) return undefined;
       const object = node.callee.object;
       const own = object.type === 'ThisExpression' && parents.includes(cls);
-      if (own || isCls(object) || (object.type === 'Identifier' && typed.has(object.name))) found = `${path.basename(file)}:${node.loc!.start.line}`;
+      // Its line as the module will be written (a marker there moves it): see core/line-refs.ts.
+      if (own || isCls(object) || (object.type === 'Identifier' && typed.has(object.name)))
+        found = `${path.basename(file)}:${fileLineRef(world.display(file), node.loc!.start.line)}`;
       return undefined;
     });
     if (found) return found;
