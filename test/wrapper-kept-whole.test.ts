@@ -3,7 +3,8 @@
 // caller without it: a function no handler (a spec file's `checkLaunch()`), or callers out of
 // sight (no module of the run imports it). The helper stays whole with it, and both markers say
 // why that function does: before, each sent the reader to the other ("its call at launch.ts:6
-// cannot migrate").
+// cannot migrate"). Last, two helpers that make one request, one called by a test: the markers
+// name the test's call, and the other helper's callers are sent to it.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './support/cli.ts';
@@ -113,5 +114,79 @@ describe('a function asking through another module’s helper, kept whole', () =
       ['src/launch.ts', 6, 'mrtr-todo/via-helper'],
       ['src/launch.ts', 12, 'mrtr-todo/via-helper'],
     ]);
+  });
+});
+
+// Two helpers on the way to one request (`isAllowed()` and `resolveProject()` both await
+// `clientRoots()`), split together or not at all; a test calls one of them outside any handler.
+const ROOTS = `import type { McpServer } from '@modelcontextprotocol/server';
+
+async function clientRoots(server: McpServer): Promise<string[]> {
+  if (!server.server.getClientCapabilities()?.roots) return [process.cwd()];
+  const { roots } = await server.server.listRoots();
+  return roots.map((root) => new URL(root.uri).pathname);
+}
+
+export async function isAllowed(server: McpServer, path: string): Promise<boolean> {
+  const roots = await clientRoots(server);
+  return roots.some((root) => path.startsWith(root));
+}
+
+export async function resolveProject(server: McpServer, name: string): Promise<string> {
+  const roots = await clientRoots(server);
+  return \`\${roots[0] ?? '/'}\${name}\`;
+}
+`;
+
+const READ = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { isAllowed } from './roots.js';
+
+export function registerRead(server: McpServer): void {
+  server.registerTool('read', { inputSchema: z.object({ path: z.string() }) }, async ({ path }) => {
+    const allowed = await isAllowed(server, path);
+    return { content: [{ type: 'text', text: allowed ? \`reading \${path}\` : \`\${path} is outside the roots\` }] };
+  });
+}
+`;
+
+const OPEN = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { resolveProject } from './roots.js';
+
+export function registerOpen(server: McpServer): void {
+  server.registerTool('open', { inputSchema: z.object({ name: z.string() }) }, async ({ name }) => {
+    const found = await resolveProject(server, name);
+    return { content: [{ type: 'text', text: found }] };
+  });
+}
+`;
+
+const ROOTS_TEST = `import { McpServer } from '@modelcontextprotocol/server';
+import { resolveProject } from './roots.js';
+
+declare function it(name: string, body: () => Promise<void>): void;
+
+it('resolves a project under the first root', async () => {
+  const server = new McpServer({ name: 'test', version: '0.0.0' });
+  await resolveProject(server, 'app');
+});
+`;
+
+describe('helpers that share a request, one of them called by a test', () => {
+  let markers: Array<{ file: string; line: number; code: string; marker: string; reason: string }>;
+  beforeAll(async () => {
+    const dir = await project({ 'src/roots.ts': ROOTS, 'src/read.ts': READ, 'src/open.ts': OPEN, 'src/roots.test.ts': ROOTS_TEST });
+    const run = await cli(dir, 'migrate', '--dry-run', '--json', 'src');
+    markers = (JSON.parse(run.stdout) as { markers: typeof markers }).markers;
+  });
+
+  it('names the test call at the request and at the handler calling that helper', () => {
+    expect(markers.map((m) => [m.file, m.line, m.code, m.marker])).toEqual([
+      ['src/open.ts', 7, 'via-helper', '`resolveProject()` stays whole: roots.test.ts:8 calls it outside handlers — test through a client'],
+      ['src/read.ts', 7, 'via-helper', 'the helper asks with `resolveProject()`, which stays whole — see roots.ts:6'],
+      ['src/roots.ts', 5, 'in-helper', '`resolveProject()` stays whole: roots.test.ts:8 calls it outside handlers — test through a client'],
+    ]);
+    expect(markers[1]!.reason).toContain('`resolveProject()` makes the same request and stays whole (the marker at src/roots.ts:6 says why)');
   });
 });

@@ -13,7 +13,7 @@ import type { FilePlan, SiteReport } from '../plan/types.ts';
 import { asFileLineRefs } from '../core/line-refs.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 import { helperKey, type ExportedHelper } from './helper-keys.ts';
-import { calledOutside, NOT_ITS_OWN, unimported, wrapperOf, wrappersNamed, type RefusedSplits } from './kept-whole.ts';
+import { calledOutside, keptWithSibling, NOT_ITS_OWN, unimported, wrapperOf, wrappersNamed, type RefusedSplits } from './kept-whole.ts';
 
 export { helperKey, type ExportedHelper } from './helper-keys.ts';
 export type { RefusedSplits } from './kept-whole.ts';
@@ -419,7 +419,7 @@ export async function approvedSplits(
     await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough, inner, helpers);
     for (const [module, list] of helpers) {
       const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
-      for (const h of list) if (!kept.has(h.name)) approved.delete(helperKey(module, h.name));
+      for (const h of list) if (!kept.has(h.name)) keptWithSibling(approved, refused, list, index.display(module), module, h);
     }
     dropWithoutInner(approved, inner, refused);
     const dropped = new Set(before.filter((key) => !approved.has(key)));
@@ -529,13 +529,24 @@ async function refuseUnmigratedCalls(
         // A call in a function handlers reach that stays a call (a wrapper that cannot be split): its marker says why.
         const at = call.unreached ? undefined : planned.sites.find((s) => s.status === 'marked' && s.line === call.line);
         if (at && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: at.line, code: at.code ?? '' });
-        // Anything else is a call outside any handler and any named function (a test's callback): a function
-        // that asks through another's helper says so; the helper is then kept whole for it (wrappersNamed).
-        const outside = !at && !call.unreached && call.line !== undefined ? wrapperOf(helpers, inner, key) : undefined;
-        if (outside && !refused.calls.has(key)) {
-          const why = calledOutside(index.display(absolutePath), call.line!);
-          refused.calls.set(key, { file: index.display(outside.module), line: outside.line, code: '', caller: outside.name, callerReach: 'exported', why });
-        }
+        // Anything else is a call outside any handler and any named function (a test's callback); a function
+        // that asks through another's helper says it is called so, and the helper is kept whole for it (wrappersNamed).
+        if (at || call.unreached || call.line === undefined || refused.calls.has(key)) continue;
+        const outside = wrapperOf(helpers, inner, key);
+        const file = index.display(absolutePath);
+        refused.calls.set(
+          key,
+          outside
+            ? {
+                file: index.display(outside.module),
+                line: outside.line,
+                code: '',
+                caller: outside.name,
+                callerReach: 'exported',
+                why: calledOutside(file, call.line),
+              }
+            : { file, line: call.line, code: '', outside: true },
+        );
       }
     }),
   );

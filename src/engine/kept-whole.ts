@@ -43,7 +43,7 @@ export function wrappersNamed(
     const whole = refused.calls.get(wrapper);
     const call = refused.calls.get(through);
     const own = wrapperOf(helpers, inner, wrapper);
-    if (!whole || !own || (whole.caller === undefined && whole.code === '')) continue;
+    if (!whole || !own || (whole.caller === undefined && whole.code === '' && !whole.outside)) continue;
     if (call && (call.caller !== undefined || !NOT_ITS_OWN.has(call.code))) continue;
     const why = wholeBecause(whole, own.name);
     refused.calls.set(through, { file: display(own.module), line: own.line, code: '', caller: own.name, callerReach: 'exported', why });
@@ -65,6 +65,7 @@ export function wrapperOf(
 /** Why a function that asks through a helper stays whole, as its RefusedCall says: a sentence. */
 function wholeBecause(whole: RefusedCall, name: string): string {
   if (whole.caller === name && whole.why) return whole.why;
+  if (whole.outside) return calledOutside(whole.file, whole.line);
   if (whole.caller === undefined) return `its call at ${whole.file}:${fileLineRef(whole.file, whole.line)} cannot migrate (${whole.code}).`;
   const turn = whole.why ? `, and cannot be split in turn: ${whole.why}` : '.';
   return `\`${whole.caller}()\` calls it at ${whole.file}:${fileLineRef(whole.file, whole.line)} and is no handler${turn}`;
@@ -95,4 +96,22 @@ const NOT_IMPORTED =
 /** Why a function that asks through a helper stays whole when `file` calls it at `line` outside any handler and any named function. */
 export function calledOutside(file: string, line: number): string {
   return `it is called outside handlers at ${path.basename(file)}:${fileLineRef(file, line)} (a test or a script), which would be left calling a function that is gone.`;
+}
+
+/**
+ * Drops a helper whose request another helper of its module makes too (the same line), which
+ * stays whole: they are split together or not at all. Its callers' markers name that helper.
+ */
+export function keptWithSibling(
+  approved: Set<string>,
+  refused: RefusedSplits,
+  list: readonly ExportedHelper[],
+  file: string,
+  module: string,
+  h: ExportedHelper,
+): void {
+  const key = helperKey(module, h.name);
+  const wasApproved = approved.delete(key);
+  const sibling = list.find((o) => o.name !== h.name && o.line === h.line && !approved.has(helperKey(module, o.name)));
+  if (wasApproved && sibling && !refused.calls.has(key)) refused.calls.set(key, { file, line: h.line, code: '', sibling: sibling.name });
 }

@@ -75,6 +75,17 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
       fileLine: String(external.line),
     });
   const kept = external.keptWhole;
+  if (kept?.sibling && !external.dynamic)
+    return refuse('via-helper', 'keptWholeSibling', { helper: external.name, sibling: kept.sibling, file: kept.file, fileLine: String(kept.line) });
+  if (kept?.outside && !external.dynamic)
+    return refuse('via-helper', 'keptWholeOutside', {
+      helper: external.name,
+      helperFile: external.file,
+      helperLine: String(external.line),
+      file: kept.file,
+      callFile: kept.file,
+      fileLine: String(kept.line),
+    });
   if (kept?.caller && kept.why && !external.dynamic)
     return refuse('via-helper', 'keptWholeUnsplit', { helper: external.name, ...unsplitCaller(kept.caller, kept.file, kept.line, kept.why) });
   if (kept?.caller && !external.dynamic)
@@ -204,7 +215,9 @@ function wrappedRefusal(external: ExternalHelper, wrapper: string, why: WrappedW
   if ('own' in why) return refuse('via-helper', 'otherModuleWrapped', { ...where, why: why.own, short: shortWhy(why.own) });
   const kept = why.kept;
   if (!kept) return refuse('via-helper', 'otherModuleWrappedWhole', where);
+  if (kept.sibling) return refuse('via-helper', 'otherModuleWrappedSibling', { ...where, sibling: kept.sibling });
   const call = { helperFile: external.file, helperLine: String(external.line), file: kept.file, callFile: kept.file, fileLine: String(kept.line) };
+  if (kept.outside) return refuse('via-helper', 'otherModuleWrappedOutside', { helper: external.name, wrapper, ...call });
   if (kept.caller && kept.why)
     return refuse('via-helper', 'otherModuleWrappedUnsplit', {
       helper: external.name,

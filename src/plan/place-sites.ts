@@ -179,7 +179,9 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
   } else if (exported.length > 0) {
     // The helper the engine keeps whole may be one it calls (`isAllowed()`, which another module's
     // refused handler calls too): named, its reason says what to fix.
-    const keptName = typeof tree === 'string' ? undefined : [...exported].reverse().find((name) => file.options.keptWhole?.[name]);
+    // One kept whole for its own reason before one kept whole with it (it shares the request: `sibling`).
+    const keptNames = typeof tree === 'string' ? [] : [...exported].reverse().filter((name) => file.options.keptWhole?.[name]);
+    const keptName = keptNames.find((name) => !file.options.keptWhole![name]!.sibling) ?? keptNames[0];
     const first = keptName ?? exported[exported.length - 1]!;
     const kept = keptName === undefined ? undefined : file.options.keptWhole![keptName];
     mark(
@@ -206,16 +208,18 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
                   callFile: kept.file,
                   fileLine: String(kept.line),
                 })
-              : kept
-                ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
-                    helper: first,
-                    file: kept.file,
-                    callFile: kept.file,
-                    fileLine: String(kept.line),
-                    code: kept.code,
-                  })
-                : // It splits (tree is one), yet no handler of this run was shown to call it.
-                  noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
+              : kept?.outside
+                ? refuse('in-helper', 'exportedCallOutside', { helper: first, file: kept.file, callFile: kept.file, fileLine: String(kept.line) })
+                : kept && !kept.sibling
+                  ? refuse('in-helper', kept.dynamic ? 'exportedDynamicCall' : 'exportedCallRefused', {
+                      helper: first,
+                      file: kept.file,
+                      callFile: kept.file,
+                      fileLine: String(kept.line),
+                      code: kept.code,
+                    })
+                  : // It splits (tree is one), yet no handler of this run was shown to call it.
+                    noCallerRefusal(first, file.options.untiedCalls?.[first], helperStep(site.kind ?? 'elicit')),
     );
   } else {
     const factory = factoryReturning(file, site);

@@ -57,6 +57,10 @@ export interface RefusedCall {
   why?: string;
   /** A handler dispatches to `caller` across modules (at that file and line), but the link cannot be made: why, and what fixes it. */
   unlinked?: { file: string; line: number; why: string; fix: string };
+  /** The helper makes the request at that file and line with this other helper of its module, which stays whole: they are split together or not at all. */
+  sibling?: string;
+  /** The call at that file and line is outside any handler and any named function (a test's callback). */
+  outside?: true;
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */

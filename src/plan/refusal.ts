@@ -99,6 +99,9 @@ const ANNOTATE_JSON_NEXT = 'annotate the declaration of `{{name}}` with its JSON
 const ANNOTATE_NEXT = 'annotate the declaration of `{{name}}` with its type, then run again.';
 const HTTP_NEXT =
   "at the top of the function that receives the requests, send those `isLegacyRequest(request)` says are not 2025 ones to `createMcpHandler(() => buildServer(), { legacy: 'reject' })` from '@modelcontextprotocol/server' (on Node: `toNodeHandler` and `toWebRequest` from '@modelcontextprotocol/node'), keeping this transport for 2025 clients; then delete this comment.";
+const OUTSIDE_NEXT =
+  'have {{callFile}} test the tool through a client (or call the halves the split makes) instead of `{{helper}}()`, then run the codemod again.';
+const SIBLING_NEXT = 'fix what keeps `{{sibling}}()` whole (the marker at {{file}}:{{fileLine}} says what), then run the codemod again.';
 const EXPORTED_HELPER_NEXT = '{{step}} (or inline `{{helper}}` into the handlers that call it); then run the codemod again.';
 
 /**
@@ -811,6 +814,12 @@ export const REFUSAL_CODES = {
           'this request is made in `{{helper}}()`, which this module exports and could split for its callers; `{{caller}}()` calls it, and the handler at {{callFile}}:{{fileLine}} dispatches to `{{caller}}()` through a type its class extends or implements, but {{why}}, so that handler cannot hand it a context: the helper stays whole.',
         next: `{{fix}}, then run the codemod again; or ${MANUAL_STEP}.`,
       },
+      exportedCallOutside: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} calls it outside handlers — test through a client',
+        reason:
+          'this request is made in `{{helper}}()`, which this module exports and could split for its callers, but {{callFile}}:{{fileLine}} calls it outside any handler (a test or a script), which would be left calling a function that is gone: so it stays whole.',
+        next: OUTSIDE_NEXT,
+      },
       exportedCallRefused: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} is refused ({{code}}) — fix that first',
         reason:
@@ -906,6 +915,18 @@ export const REFUSAL_CODES = {
           "this handler reaches a server→client request through `{{wrapper}}()`, a function another module exports that calls `{{helper}}()` at {{callFile}}:{{fileLine}} and is no handler; it could ask through that helper's halves, but it cannot be split: {{why}} So it stays whole and cannot suspend this handler.",
         next: 'change what the reason names in `{{wrapper}}()`, or call `{{helper}}()` in this handler and pass its result to `{{wrapper}}()`; then run the codemod again.',
       },
+      keptWholeOutside: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} calls it outside handlers — test through a client',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{helperFile}}:{{helperLine}}), which would be split for its callers, but {{callFile}}:{{fileLine}} calls it outside any handler (a test or a script), which would be left calling a function that is gone: so it stays whole and cannot suspend this handler.',
+        next: OUTSIDE_NEXT,
+      },
+      keptWholeSibling: {
+        marker: 'the helper asks with `{{sibling}}()`, which stays whole — see {{file}}:{{fileLine}}',
+        reason:
+          'this handler reaches a server→client request through `{{helper}}()` ({{file}}:{{fileLine}}), which would be split for its callers, but `{{sibling}}()` makes the same request and stays whole (the marker at {{file}}:{{fileLine}} says why): helpers on the way to one request are split together or not at all, so it cannot suspend this handler.',
+        next: SIBLING_NEXT,
+      },
       keptWholeDynamic: {
         marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} loads it with import() unnamed — bind it by name there',
         reason:
@@ -962,6 +983,18 @@ export const REFUSAL_CODES = {
         reason:
           'this call of `{{helper}}()` ({{file}}:{{fileLine}}), which makes a server→client request, is made for the handlers that call `{{wrapper}}()`, which it cannot suspend; it takes the helper from its module with import(), and a helper taken so is not split for its callers.',
         next: 'import `{{helper}}` from its module with a static import, then run the codemod again.',
+      },
+      otherModuleWrappedOutside: {
+        marker: '`{{helper}}()` stays whole: {{file}}:{{fileLine}} calls it outside handlers — test through a client',
+        reason:
+          'this call of `{{helper}}()` ({{helperFile}}:{{helperLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but {{callFile}}:{{fileLine}} calls it outside any handler (a test or a script), which would be left calling a function that is gone: so it stays whole.',
+        next: OUTSIDE_NEXT,
+      },
+      otherModuleWrappedSibling: {
+        marker: 'the helper asks with `{{sibling}}()`, which stays whole — see {{file}}:{{fileLine}}',
+        reason:
+          'this call of `{{helper}}()` ({{file}}:{{fileLine}}) would ask through its halves for the handlers that call `{{wrapper}}()`, but `{{sibling}}()` makes the same request and stays whole (the marker at {{file}}:{{fileLine}} says why): helpers on the way to one request are split together or not at all.',
+        next: SIBLING_NEXT,
       },
       otherModuleWrappedWhole: {
         marker: '`{{helper}}()` ({{file}}:{{fileLine}}) stays whole for a call in another module — see the markers there',
