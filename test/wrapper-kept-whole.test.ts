@@ -181,6 +181,14 @@ describe('helpers that share a request, one of them called by a test', () => {
     markers = (JSON.parse(run.stdout) as { markers: typeof markers }).markers;
   });
 
+  it('tells a helper only a test calls that no handler calls it, which would keep it whole without the test', async () => {
+    const dir = await project({ 'src/roots.ts': ROOTS, 'src/roots.test.ts': ROOTS_TEST });
+    const run = await cli(dir, 'migrate', '--dry-run', '--json', 'src');
+    const only = (JSON.parse(run.stdout) as { markers: typeof markers }).markers;
+    expect(only.map((m) => [m.file, m.line, m.code])).toEqual([['src/roots.ts', 5, 'in-helper']]);
+    expect(only[0]!.marker).toContain('found no handler calling it');
+  });
+
   it('names the test call at the request and at the handler calling that helper', () => {
     expect(markers.map((m) => [m.file, m.line, m.code, m.marker])).toEqual([
       ['src/open.ts', 7, 'via-helper', '`resolveProject()` stays whole: roots.test.ts:8 calls it outside handlers — test through a client'],

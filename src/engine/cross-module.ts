@@ -13,7 +13,7 @@ import type { FilePlan, SiteReport } from '../plan/types.ts';
 import { asFileLineRefs } from '../core/line-refs.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 import { helperKey, type ExportedHelper } from './helper-keys.ts';
-import { calledOutside, keptWithSibling, NOT_ITS_OWN, unimported, wrapperOf, wrappersNamed, type RefusedSplits } from './kept-whole.ts';
+import { calledOutsideAt, keptWithSibling, NOT_ITS_OWN, outsideCalls, unimported, wrappersNamed, type OutsideCalls, type RefusedSplits } from './kept-whole.ts';
 
 export { helperKey, type ExportedHelper } from './helper-keys.ts';
 export type { RefusedSplits } from './kept-whole.ts';
@@ -414,9 +414,10 @@ export async function approvedSplits(
   // A module's plan depends on the approvals of its own functions that ask through another's too (`inner`).
   const reached = new Map(importers.map((f) => [f, [...importedKeys(index, f), ...ownKeys(helpers, f.absolutePath, inner)]] as const));
   const askedThrough = new Map<string, Set<string>>();
+  const outside: OutsideCalls = { calls: new Map(), seen: new Set() };
   for (let planning = importers; approved.size > 0 && planning.length > 0;) {
     const before = [...approved];
-    await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough, inner, helpers);
+    await refuseUnmigratedCalls(index, approved, planning, plan, refused, askedThrough, inner, helpers, outside);
     for (const [module, list] of helpers) {
       const kept = new Set(splitTogether(list, new Set(list.filter((h) => approved.has(helperKey(module, h.name))).map((h) => h.name))));
       for (const h of list) if (!kept.has(h.name)) keptWithSibling(approved, refused, list, index.display(module), module, h);
@@ -432,6 +433,7 @@ export async function approvedSplits(
     const lines = new Set(list.filter((h) => asked.has(helperKey(module, h.name))).map((h) => h.line));
     for (const h of list) if (!lines.has(h.line)) approved.delete(helperKey(module, h.name));
   }
+  outsideCalls(refused, outside, inner);
   wrappersNamed(refused, inner, helpers, (module) => index.display(module));
   return approved;
 }
@@ -487,6 +489,7 @@ async function refuseUnmigratedCalls(
   askedThrough: Map<string, Set<string>>,
   inner: ReadonlyMap<string, string>,
   helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
+  outside: OutsideCalls,
 ): Promise<void> {
   const keys: string[] = [];
   await Promise.all(
@@ -502,6 +505,7 @@ async function refuseUnmigratedCalls(
       for (const call of planned.externalCalls.map((c) => toldElsewhere(c, index.display(absolutePath)))) {
         const module = byName.get(`${call.file}\0${call.name}`);
         if (module && call.migrated) asked.add(helperKey(module, call.name));
+        if (module && call.migrated) outside.seen.add(helperKey(module, call.name));
         if (call.migrated || !module) continue;
         const key = helperKey(module, call.name);
         keys.push(key);
@@ -516,7 +520,10 @@ async function refuseUnmigratedCalls(
         if (site && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: site.line, code: site.code ?? '' });
         if (call.unreached?.reach === 'exported' && !(wrapper && inner.has(wrapper)))
           noteExportedCaller(refused, absolutePath, call.unreached, call.name, externalHelpers);
-        if (site) continue;
+        if (site) {
+          outside.seen.add(key);
+          continue;
+        }
         if (call.unreached && !refused.calls.has(key))
           refused.calls.set(key, {
             file: index.display(absolutePath),
@@ -529,24 +536,11 @@ async function refuseUnmigratedCalls(
         // A call in a function handlers reach that stays a call (a wrapper that cannot be split): its marker says why.
         const at = call.unreached ? undefined : planned.sites.find((s) => s.status === 'marked' && s.line === call.line);
         if (at && !refused.calls.has(key)) refused.calls.set(key, { file: index.display(absolutePath), line: at.line, code: at.code ?? '' });
-        // Anything else is a call outside any handler and any named function (a test's callback); a function
-        // that asks through another's helper says it is called so, and the helper is kept whole for it (wrappersNamed).
-        if (at || call.unreached || call.line === undefined || refused.calls.has(key)) continue;
-        const outside = wrapperOf(helpers, inner, key);
-        const file = index.display(absolutePath);
-        refused.calls.set(
-          key,
-          outside
-            ? {
-                file: index.display(outside.module),
-                line: outside.line,
-                code: '',
-                caller: outside.name,
-                callerReach: 'exported',
-                why: calledOutside(file, call.line),
-              }
-            : { file, line: call.line, code: '', outside: true },
-        );
+        // Anything else is a call outside any handler and any named function (a test's callback): the reason
+        // given only when there is none better (outsideCalls).
+        if (at || call.unreached) outside.seen.add(key);
+        else if (call.line !== undefined && !outside.calls.has(key))
+          outside.calls.set(key, calledOutsideAt(helpers, inner, key, index.display(absolutePath), call.line, index));
       }
     }),
   );

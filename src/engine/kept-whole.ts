@@ -115,3 +115,33 @@ export function keptWithSibling(
   const sibling = list.find((o) => o.name !== h.name && o.line === h.line && !approved.has(helperKey(module, o.name)));
   if (wasApproved && sibling && !refused.calls.has(key)) refused.calls.set(key, { file, line: h.line, code: '', sibling: sibling.name });
 }
+
+/**
+ * Calls of helpers outside any handler and any named function (a test's callback), by helper
+ * key: the reason a helper stays whole only when no other is found, and only for a helper the
+ * run calls elsewhere too (`seen`) or a function that asks through another's helper. A helper
+ * only a test calls is better told that no handler calls it.
+ */
+export interface OutsideCalls {
+  calls: Map<string, RefusedCall>;
+  seen: Set<string>;
+}
+
+/** The record of a call outside any handler: of the function, when it asks through another module's helper. */
+export function calledOutsideAt(
+  helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
+  inner: ReadonlyMap<string, string>,
+  key: string,
+  file: string,
+  line: number,
+  index: { display(module: string): string },
+): RefusedCall {
+  const wrapper = wrapperOf(helpers, inner, key);
+  if (!wrapper) return { file, line, code: '', outside: true };
+  return { file: index.display(wrapper.module), line: wrapper.line, code: '', caller: wrapper.name, callerReach: 'exported', why: calledOutside(file, line) };
+}
+
+/** Gives the helpers no other reason keeps whole the call outside handlers that does (OutsideCalls). */
+export function outsideCalls(refused: RefusedSplits, outside: OutsideCalls, inner: ReadonlyMap<string, string>): void {
+  for (const [key, record] of outside.calls) if (!refused.calls.has(key) && (inner.has(key) || outside.seen.has(key))) refused.calls.set(key, record);
+}

@@ -77,15 +77,16 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
   const kept = external.keptWhole;
   if (kept?.sibling && !external.dynamic)
     return refuse('via-helper', 'keptWholeSibling', { helper: external.name, sibling: kept.sibling, file: kept.file, fileLine: String(kept.line) });
-  if (kept?.outside && !external.dynamic)
-    return refuse('via-helper', 'keptWholeOutside', {
-      helper: external.name,
-      helperFile: external.file,
-      helperLine: String(external.line),
-      file: kept.file,
-      callFile: kept.file,
-      fileLine: String(kept.line),
-    });
+  // The call that keeps it whole, and where the helper asks.
+  const call = kept && {
+    helper: external.name,
+    helperFile: external.file,
+    helperLine: String(external.line),
+    file: kept.file,
+    callFile: kept.file,
+    fileLine: String(kept.line),
+  };
+  if (kept?.outside && !external.dynamic) return refuse('via-helper', 'keptWholeOutside', call!);
   if (kept?.caller && kept.why && !external.dynamic)
     return refuse('via-helper', 'keptWholeUnsplit', { helper: external.name, ...unsplitCaller(kept.caller, kept.file, kept.line, kept.why) });
   if (kept?.caller && !external.dynamic)
@@ -96,17 +97,7 @@ function keptWholeRefusal(file: FilePlanning, handler: HandlerSite, external: Ex
       callFile: kept.file,
       fileLine: String(kept.line),
     });
-  if (kept && !external.dynamic) {
-    return refuse('via-helper', kept.dynamic ? 'keptWholeDynamic' : 'keptWhole', {
-      helper: external.name,
-      helperFile: external.file,
-      helperLine: String(external.line),
-      file: kept.file,
-      callFile: kept.file,
-      fileLine: String(kept.line),
-      code: kept.code,
-    });
-  }
+  if (kept && !external.dynamic) return refuse('via-helper', kept.dynamic ? 'keptWholeDynamic' : 'keptWhole', { ...call!, code: kept.code });
   return refuse('via-helper', external.dynamic ? 'otherModuleDynamic' : 'otherModule', {
     helper: external.name,
     file: external.file,
