@@ -32,6 +32,12 @@ describe('a local declared unassigned before a question', () => {
     expect(askLine(branches("      if (a.action !== 'accept') return { content: [] };\n      x = 'yes';"))).toMatch(/^return mrtr\.ask\('a', \{\}/);
   });
 
+  it('is not carried when a function made after the question reads it, once assigned', () => {
+    expect(askLine(`    x = pick();\n    const a = ${ASK};\n    x = a.action;\n    const shown = () => x;\n    console.log(shown());`)).toMatch(
+      /^return mrtr\.ask\('a', \{\}/,
+    );
+  });
+
   it('is carried when a path after it may read it first', () => {
     expect(askLine(`    x = pick();\n    const a = ${ASK};\n    if (c) x = a.action;`)).toMatch(/^return mrtr\.ask\('a', \{ x \}/);
     expect(askLine(`    x = pick();\n    const a = ${ASK};\n    console.log(x);\n    x = a.action;`)).toMatch(/^return mrtr\.ask\('a', \{ x \}/);

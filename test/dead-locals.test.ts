@@ -31,6 +31,14 @@ describe('a local set before the question and again after it', () => {
     expect(result).toContain('sessions.create(');
   });
 
+  it('is declared without its value when a function made after it is set reads it', () => {
+    const closure = INPUT.replace(AFTER, AFTER.replace('  return session;', '  const idOf = () => session.id;\n  return { ...session, id: idOf() };'));
+    expect(closure).toContain('const idOf');
+    const { plan, output } = transformSource(closure, 'sessions.ts');
+    expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
+    expect(output.slice(output.indexOf('function openSessionResult'))).toContain('const idOf = () => session.id;');
+  });
+
   it.each([
     [
       'read before it is set',

@@ -2,8 +2,8 @@
 // the question assigns before reading it, on every path, need not travel (`let x: T;` before,
 // `x = answer.value;` after). Judged statement by statement in the order they run; where that
 // order is not plain (a loop runs again, a switch case falls through, a throw may reach a
-// catch or finally that names the local, a function may read it when called), the value is
-// taken as read.
+// catch or finally that names the local, a function made before the question may read it when
+// called), the value is taken as read.
 import type { Statement } from '@babel/types';
 import { isFunction, referencedNames, someNode } from '../analyse/ast.ts';
 import type { Round } from './handler-rounds.ts';
@@ -11,12 +11,17 @@ import type { Round } from './handler-rounds.ts';
 /** What a statement does first with a local on the paths through it: `none` when some go on without a word of it. */
 type FirstUse = 'assigned' | 'read' | 'none';
 
-/** Whether the code after the round assigns `name` before any read of it, on every path. */
-export function assignedBeforeRead(round: Round, name: string): boolean {
+/**
+ * Whether the code after the round assigns `name` before any read of it, on every path. (A
+ * helper's question is a round without a binding: helper-locals.ts.)
+ */
+export function assignedBeforeRead(round: Pick<Round, 'frames' | 'statement' | 'inline'> & { binding?: Round['binding'] }, name: string): boolean {
   const { binding, frames } = round;
-  if (binding.form === 'assign' && binding.name === name && !round.inline) return true;
+  if (binding?.form === 'assign' && binding.name === name && !round.inline) return true;
   if (round.inline && referencedNames(round.statement).has(name)) return false;
-  if (frames[0]!.list.some((s) => someNode(s, (n) => isFunction(n) && referencedNames(n).has(name)))) return false;
+  // A function made before the question may read the old value when called after it (one made after is read in order below).
+  const before = frames.flatMap((f, k) => f.list.slice(0, k === frames.length - 1 ? f.index + 1 : f.index));
+  if (before.some((s) => someNode(s, (n) => isFunction(n) && referencedNames(n).has(name)))) return false;
   for (const { compound } of frames) {
     if (compound?.type !== 'TryStatement') continue;
     const handlers = [compound.handler?.body, compound.finalizer].filter((b) => b != null);

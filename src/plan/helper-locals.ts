@@ -13,7 +13,8 @@ import type { NamedCall } from '../analyse/call-graph.ts';
 import { expressionPurity, isFreshValue, statementPurity, type HandlerName } from '../analyse/purity.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 import { codeSnippet } from '../core/escape.ts';
-import { declaredBy, setBeforeRead } from './liveness.ts';
+import { assignedBeforeRead } from './assigned-first.ts';
+import { declaredBy } from './liveness.ts';
 import { jsonUnsafeInitializer } from './serialisable.ts';
 import type { Frame } from './body-tree.ts';
 import { narrowedInFrames } from './lifting.ts';
@@ -32,6 +33,8 @@ export interface PurityContext {
 export interface PathStep {
   list: Statement[];
   index: number;
+  /** The code after the question starts with the statement that asks (maybe-ask-point.ts Step). */
+  lifted?: Node;
 }
 
 /** The statements before the question the result half runs again, in order. */
@@ -107,7 +110,7 @@ export function resultPrefix(
     }
     names.push(name);
     // Set after the question before anything reads it: declared there without the value it had.
-    const cut = blocker && setBeforeRead(path, name) ? withoutValue(declaration, name) : undefined;
+    const cut = blocker && deadAtQuestion(path, name) ? withoutValue(declaration, name) : undefined;
     if (cut) {
       bare.set(declaration, cut);
       continue;
@@ -150,6 +153,18 @@ export function resultPrefix(
 }
 
 /**
+ * Whether the code after the question sets `name` before anything reads it (assigned-first.ts),
+ * so the value it had when the helper asked is dead. Only blocks and ifs on the way: a try's
+ * catch could go on after the try with the old value.
+ */
+function deadAtQuestion(path: readonly PathStep[], name: string): boolean {
+  const question = path[path.length - 1]!;
+  if (path.slice(0, -1).some((step) => step.list[step.index]!.type === 'TryStatement')) return false;
+  const statement = question.list[question.index]!;
+  return assignedBeforeRead({ frames: framesOf(path), statement, ...(question.lifted ? { inline: question.lifted } : {}) }, name);
+}
+
+/**
  * `let name: T` of `let name: T = …`, cut before its value (the same node, ending at its type),
  * for a local whose value the result half never reads; undefined for any other declaration. Its
  * type must be written: without one, `let name;` would type the local from what it is set to.
@@ -188,7 +203,7 @@ function framesOf(path: readonly PathStep[]): Frame[] {
   return path.map((step, k) => {
     const compound = step.list[step.index]!;
     const next = path[k + 1];
-    if (compound.type !== 'IfStatement' || !next) return { list: step.list, index: step.index };
+    if (compound.type !== 'IfStatement' || !next) return next ? { list: step.list, index: step.index, compound } : { list: step.list, index: step.index };
     const inConsequent = compound.consequent.type === 'BlockStatement' ? next.list === compound.consequent.body : next.list[0] === compound.consequent;
     return { list: step.list, index: step.index, compound, role: inConsequent ? 'consequent' : 'alternate' };
   });

@@ -81,38 +81,6 @@ export function assignmentsIn(statements: readonly Statement[]): { name: string;
   return out;
 }
 
-/** One list on the way to a question, and the index of the statement in it. */
-interface StepOnTheWay {
-  list: readonly Statement[];
-  index: number;
-}
-
-/**
- * Whether the code after a question, in the order it runs, sets `name` (`name = …;`, a statement
- * of its own) before anything can read it: the value it had when the question was asked is then
- * dead, and a result half declares it without one. Only blocks and ifs may be on the way: a try's
- * catch or finally could read the old value after a throw.
- */
-export function setBeforeRead(path: readonly StepOnTheWay[], name: string): boolean {
-  if (path.slice(0, -1).some(({ list, index }) => list[index]!.type !== 'IfStatement' && list[index]!.type !== 'BlockStatement')) return false;
-  for (let k = path.length - 1; k >= 0; k--) {
-    const { list, index } = path[k]!;
-    // The question's own statement runs again in the result half: it must not read the old value either.
-    for (const s of list.slice(k === path.length - 1 ? index : index + 1)) {
-      if (setsAlone(s, name)) return true;
-      if (referencedNames(s).has(name)) return false;
-    }
-  }
-  return false;
-}
-
-/** `name = value;` whose value does not read `name`. */
-function setsAlone(s: Statement, name: string): boolean {
-  if (s.type !== 'ExpressionStatement' || s.expression.type !== 'AssignmentExpression' || s.expression.operator !== '=') return false;
-  const { left, right } = s.expression;
-  return left.type === 'Identifier' && left.name === name && !referencedNames(right).has(name);
-}
-
 /** Where `name` is set in the node (`name = …`, `name += …`, `name++`, a destructuring assignment): each such expression's start. */
 export function setsOf(node: Node, name: string): number[] {
   const out: number[] = [];
