@@ -51,7 +51,7 @@ export function wrappersNamed(
 }
 
 /** The function `key` names when it asks through another module's helper (`inner`): its module, name and the line of that call. */
-export function wrapperOf(
+function wrapperOf(
   helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
   inner: ReadonlyMap<string, string>,
   key: string,
@@ -94,7 +94,7 @@ const NOT_IMPORTED =
   'no module of the run imports it by name, and its module exports it: a caller out of sight (another package, a path alias, a file outside the paths given) would be left calling a function that is gone.';
 
 /** Why a function that asks through a helper stays whole when `file` calls it at `line` outside any handler and any named function. */
-export function calledOutside(file: string, line: number): string {
+function calledOutside(file: string, line: number): string {
   return `it is called outside handlers at ${path.basename(file)}:${fileLineRef(file, line)} (a test or a script), which would be left calling a function that is gone.`;
 }
 
