@@ -105,6 +105,33 @@ describe('a function asking through another module’s helper, kept whole', () =
     expect(handler.ruleId).toBe('mrtr-todo/via-helper');
   });
 
+  it('keeps the refusal of another module’s call, which is not the function’s', async () => {
+    // A handler asking through a local function it cannot split (its argument runs again on the retry).
+    const scan = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { pickBay } from './ask.js';
+
+async function pickFor(server: McpServer, bay: string | undefined): Promise<string> {
+  const chosen = await pickBay(server, bay);
+  return chosen.toUpperCase();
+}
+
+export function registerScan(server: McpServer, ticket: () => string): void {
+  server.registerTool('scan', { inputSchema: z.object({}) }, async () => {
+    const bay = await pickFor(server, ticket());
+    return { content: [{ type: 'text', text: bay }] };
+  });
+}
+`;
+    const both = await findings(await project({ 'src/ask.ts': ASK, 'src/launch.ts': LAUNCH, 'src/launch_spec.ts': SPEC, 'src/scan.ts': scan }));
+    const atRequest = both.find((f) => f.file === 'src/ask.ts')!;
+    const atScan = both.find((f) => f.file === 'src/scan.ts' && f.line === 6)!;
+    expect(atScan.message).toContain('`pickFor()` cannot be split');
+    // scan.ts's refusal is found first (startLaunch() is kept whole a round later): the request names it, not startLaunch()'s reason.
+    expect(atRequest.message).toContain('its call at src/scan.ts:6 cannot migrate (via-helper)');
+    expect(atRequest.message).not.toContain('startLaunch()');
+  });
+
   it('says no module imports it when nothing else calls it', () => {
     const atRequest = alone.find((f) => f.file === 'src/ask.ts')!;
     expect(atRequest.message).toContain('no module of the run imports it by name');

@@ -44,7 +44,8 @@ export function wrappersNamed(
     const call = refused.calls.get(through);
     const own = wrapperOf(helpers, inner, wrapper);
     if (!whole || !own || (whole.caller === undefined && whole.code === '' && !whole.outside)) continue;
-    if (call && (call.caller !== undefined || !NOT_ITS_OWN.has(call.code))) continue;
+    // Only the call in that function: another caller's refusal is its own.
+    if (call && (call.caller !== undefined || !NOT_ITS_OWN.has(call.code) || call.file !== display(own.module))) continue;
     const why = wholeBecause(whole, own.name);
     refused.calls.set(through, { file: display(own.module), line: own.line, code: '', caller: own.name, callerReach: 'exported', why });
   }
