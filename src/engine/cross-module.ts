@@ -504,8 +504,10 @@ async function refuseUnmigratedCalls(
       const byName = new Map([...externalHelpers.values()].map((h) => [`${h.file}\0${h.name}`, h.module] as const));
       for (const call of planned.externalCalls.map((c) => toldElsewhere(c, index.display(absolutePath)))) {
         const module = byName.get(`${call.file}\0${call.name}`);
-        if (module && call.migrated) asked.add(helperKey(module, call.name));
-        if (module && call.migrated) outside.seen.add(helperKey(module, call.name));
+        if (module && call.migrated) {
+          asked.add(helperKey(module, call.name));
+          outside.seen.add(helperKey(module, call.name));
+        }
         if (call.migrated || !module) continue;
         const key = helperKey(module, call.name);
         keys.push(key);

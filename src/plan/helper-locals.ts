@@ -49,7 +49,7 @@ export interface ResultPrefix {
   /**
    * Those of `statements` that declare a local without its value (`let x: T`, cut before ` = …`),
    * each with the declaration it is cut from: the code after the question sets the local before
-   * it reads it, so the value it had when the helper asked is dead (liveness.ts).
+   * it reads it, so the value it had when the helper asked is dead (assigned-first.ts).
    */
   bare: ReadonlyMap<Statement, Statement>;
 }
@@ -89,7 +89,9 @@ export function resultPrefix(
   const copied = new Set<Statement>();
   const names: string[] = [];
   const carried: CarriedLocal[] = [];
-  const bare = new Map<Statement, Statement>();
+  // Declarations cut before their value (by the declaration), and the locals they declare.
+  const cutOf = new Map<Statement, Statement>();
+  const dead = new Set<string>();
   const { source } = context.analysis;
   for (let name = wanted.shift(); name !== undefined; name = wanted.shift()) {
     if (names.includes(name) || carried.some((c) => c.name === name)) continue;
@@ -112,7 +114,8 @@ export function resultPrefix(
     // Set after the question before anything reads it: declared there without the value it had.
     const cut = blocker && deadAtQuestion(path, name) ? withoutValue(declaration, name) : undefined;
     if (cut) {
-      bare.set(declaration, cut);
+      cutOf.set(declaration, cut);
+      dead.add(name);
       continue;
     }
     if (blocker)
@@ -124,7 +127,6 @@ export function resultPrefix(
   }
   // Code that runs once and is handed what the result half derives again (or a local made from
   // it) may have changed it: the copy would not be what the helper had when it asked.
-  const dead = new Set([...bare.values()].flatMap((d) => declaredBy(d).map((n) => n.name)));
   // A primitive is copied when it is handed on: no code can change it, nor what is made from it.
   const holders = holdersOf(prefix, new Set(names.filter((n) => !dead.has(n) && !primitiveLocal(context, declaring, n))));
   const once = [...prefix.filter((s) => !pure.has(s)), ...heads.filter((h) => !headPure(h))];
@@ -136,11 +138,11 @@ export function resultPrefix(
   // result half reads the local as its type before the guard (possibly undefined).
   const guarded = new Set([...names, ...carried.map((c) => c.name)].filter((n) => !dead.has(n)));
   const guards = new Set(prefix.filter((s) => !copied.has(s) && isNarrowingGuard(s, guarded, declaring, headPure)));
-  const statements = prefix.flatMap((s) => (copied.has(s) || guards.has(s) ? [s] : bare.has(s) ? [bare.get(s)!] : []));
+  const statements = prefix.flatMap((s) => (copied.has(s) || guards.has(s) ? [s] : cutOf.has(s) ? [cutOf.get(s)!] : []));
   // What the result half derives again runs before the code that sets a dead local: it must not read it.
-  const early = [...bare].find(([, cut]) => statements.some((st) => st !== cut && referencedNames(st).has(declaredBy(cut)[0]!.name)));
+  const early = [...dead].find((name) => statements.some((st) => !dead.has(declaredBy(st)[0]?.name ?? '') && referencedNames(st).has(name)));
   if (early)
-    return `whose code after its request reads \`${declaredBy(early[0])[0]!.name}\`, set by ${quoted(source, early[0])}, which runs once and cannot be derived again.`;
+    return `whose code after its request reads \`${early}\`, set by ${quoted(source, declaring.get(early)!)}, which runs once and cannot be derived again.`;
   // The result half is one block: a name the code after the question declares again (in an outer block) would clash.
   const again = after.flatMap((s) => declaredBy(s)).find((d) => guarded.has(d.name) || dead.has(d.name));
   if (again) return `whose code after its request declares \`${again.name}\` again, in another block than the one it reads it from.`;
@@ -148,8 +150,8 @@ export function resultPrefix(
   if (awaiting)
     return `whose line ${lineOf(awaiting)} awaits what the code after its request reads: its result half would await it again (${quoted(context.analysis.source, awaiting)}).`;
   const declared = statements.flatMap((st) => declaredBy(st).map((d) => d.name)).filter((n) => names.includes(n));
-  const cuts = new Map([...bare].map(([whole, cut]) => [cut, whole]));
-  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st) ?? [])), carried, bare: cuts };
+  const bare = new Map([...cutOf].map(([whole, cut]) => [cut, whole]));
+  return { statements, names: declared, calls: uniqueCalls(statements.flatMap((st) => calls.get(st) ?? [])), carried, bare };
 }
 
 /**

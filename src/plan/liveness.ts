@@ -67,27 +67,17 @@ export function namesAssignedIn(statements: readonly Statement[]): Set<string> {
   return new Set(assignmentsIn(statements).map((a) => a.name));
 }
 
-/** Each assignment of a name in the statements, in source order, with the line it is on. */
-export function assignmentsIn(statements: readonly Statement[]): { name: string; line: number }[] {
-  const out: { name: string; line: number }[] = [];
+/** Each assignment of a name in the statements, in source order, with the line it is on and where its expression starts. */
+export function assignmentsIn(statements: readonly Statement[]): { name: string; line: number; start: number }[] {
+  const out: { name: string; line: number; start: number }[] = [];
   for (const s of statements) {
     walk(s, (node) => {
       const line = node.loc?.start.line ?? 0;
-      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) out.push({ name: b.name, line });
-      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') out.push({ name: node.argument.name, line });
+      const start = node.start!;
+      if (node.type === 'AssignmentExpression') for (const b of boundNames(node.left as Node)) out.push({ name: b.name, line, start });
+      if (node.type === 'UpdateExpression' && node.argument.type === 'Identifier') out.push({ name: node.argument.name, line, start });
       return undefined;
     });
   }
-  return out;
-}
-
-/** Where `name` is set in the node (`name = …`, `name += …`, `name++`, a destructuring assignment): each such expression's start. */
-export function setsOf(node: Node, name: string): number[] {
-  const out: number[] = [];
-  walk(node, (n) => {
-    if (n.type === 'AssignmentExpression' && boundNames(n.left as Node).some((b) => b.name === name)) out.push(n.start!);
-    if (n.type === 'UpdateExpression' && n.argument.type === 'Identifier' && n.argument.name === name) out.push(n.start!);
-    return undefined;
-  });
   return out;
 }

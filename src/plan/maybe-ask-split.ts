@@ -17,7 +17,7 @@ import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame, type Forward, type MaybeAskHalves } from '../rewrite/edits/maybe-ask-helper.ts';
 import type { CarriedLocal, PurityContext } from './helper-locals.ts';
-import { declaredBy, setsOf } from './liveness.ts';
+import { assignmentsIn, declaredBy } from './liveness.ts';
 import { planPoint, pointQuestions, readsCapabilities, removedAfter, requestNamesOf, statementSpan, type PointPlan, type Step } from './maybe-ask-point.ts';
 import { asked, bodyEdits, multilineLiterals, questionEdits, renamed, semicolon, withContext, type PointEdits } from './maybe-ask-request.ts';
 import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, returnsBefore, thenCall, thenValueType } from './maybe-ask-through.ts';
@@ -205,9 +205,10 @@ function constsLeft(source: string, fn: FunctionNode, points: readonly PointPlan
   const questions = pointQuestions(points);
   const gone = points.flatMap((p) => [statementSpan(p.statement), ...removedAfter(source, p.path, questions)]);
   const wholes = new Set(points.flatMap((p) => [...p.prefix.bare.values()]));
+  const sets = assignmentsIn([fn.body as Statement]);
   return [...wholes].flatMap((whole) => {
     const { name } = declaredBy(whole)[0]!;
-    const left = setsOf(fn.body, name).some((at) => !gone.some((g) => g.start <= at && at < g.end));
+    const left = sets.some((a) => a.name === name && !gone.some((g) => g.start <= a.start && a.start < g.end));
     return left || !source.startsWith('let ', whole.start!) ? [] : [{ start: whole.start!, end: whole.start! + 3, text: 'const' }];
   });
 }
