@@ -65,6 +65,8 @@ export interface TransformOptions {
   heldBack?: PlanOptions['heldBack'];
   /** This file's exported helpers the engine keeps whole, with the call of each that cannot migrate. */
   keptWhole?: PlanOptions['keptWhole'];
+  /** This file's exported helpers split with a legacy entry, with the first call that still uses it. */
+  legacyEntries?: PlanOptions['legacyEntries'];
   /** This file's exported asking methods no handler was shown to call, with a call of that name the engine could not tie to their class. */
   untiedCalls?: PlanOptions['untiedCalls'];
   /**
@@ -139,6 +141,7 @@ function planOptions(options: TransformOptions, typeFacts?: TypeFacts, sitesOnly
     ...(options.dispatch ? { dispatch: options.dispatch } : {}),
     ...(options.heldBack ? { heldBack: options.heldBack } : {}),
     ...(options.keptWhole ? { keptWhole: options.keptWhole } : {}),
+    ...(options.legacyEntries ? { legacyEntries: options.legacyEntries } : {}),
     ...(options.untiedCalls ? { untiedCalls: options.untiedCalls } : {}),
     ...(sitesOnly ? { sitesOnly } : {}),
   };
@@ -404,7 +407,11 @@ export function planOrQuestions(
 ): { plan: FilePlan } | { questions: TypeQuestions } {
   if (!analysis.typed) return { plan: planFile(analysis, planOptions(options, undefined, sitesOnly ? ALWAYS : undefined)) };
   const { questions, plan } = questionsOf(analysis, options, sitesOnly, everyLocal);
-  return questions.locals.length === 0 && questions.receivers.length === 0 && questions.methods!.length === 0 ? { plan } : { questions };
+  return asksNothing(questions) ? { plan } : { questions };
+}
+
+function asksNothing(questions: TypeQuestions): boolean {
+  return questions.locals.length === 0 && questions.receivers.length === 0 && questions.methods!.length === 0 && questions.values!.length === 0;
 }
 
 /** The plan with the answers to planOrQuestions's questions (`sitesOnly`: only its sites will be used). */
@@ -423,7 +430,7 @@ function questionsOf(
   sitesOnly: boolean,
   everyLocal?: LocalTypeFact,
 ): { questions: TypeQuestions; plan: FilePlan } {
-  const questions: TypeQuestions = { locals: [], receivers: [], methods: [] };
+  const questions: TypeQuestions = { locals: [], receivers: [], methods: [], values: [] };
   const asked = new Set<string>();
   const once = (key: string) => !asked.has(key) && Boolean(asked.add(key));
   const recording: TypeFacts = {
@@ -443,8 +450,12 @@ function questionsOf(
       if (once(`method ${start} ${end} ${method}`)) questions.methods!.push({ start, end, method });
       return true;
     },
+    thenable: (start, end) => {
+      if (!everyLocal && once(`value ${start} ${end}`)) questions.values!.push({ start, end });
+      return true;
+    },
   };
   // A plan that asked a question is thrown away for the one with the answers: its edits are never used.
-  const unused = () => sitesOnly || questions.locals.length > 0 || questions.receivers.length > 0 || questions.methods!.length > 0;
+  const unused = () => sitesOnly || !asksNothing(questions);
   return { questions, plan: planFile(analysis, planOptions(options, recording, unused)) };
 }

@@ -10,6 +10,8 @@ import { planKeepingLines } from '../src/transform.ts';
 const ROOT = path.resolve('rounds-project');
 const at = (relative: string) => path.join(ROOT, relative);
 
+// Each question reads a local, so neither helper can stay under its name for a call that cannot
+// ask through its halves (plan/legacy-entry.ts): a call that does not migrate keeps it whole.
 const PICKERS = `import type { McpServer } from '@modelcontextprotocol/server';
 
 const ask = (field: string) => ({ type: 'object' as const, properties: { [field]: { type: 'string' as const } }, required: [field] });
@@ -17,14 +19,16 @@ const ask = (field: string) => ({ type: 'object' as const, properties: { [field]
 export async function pickBoard(server: McpServer): Promise<string | undefined> {
   const preset = process.env.BOARD;
   if (preset) return preset;
-  const result = await server.server.elicitInput({ message: 'Which board?', requestedSchema: ask('board') });
+  const question = 'Which board?';
+  const result = await server.server.elicitInput({ message: question, requestedSchema: ask('board') });
   return result.action === 'accept' ? String(result.content?.board) : undefined;
 }
 
 export async function pickLane(server: McpServer, board: string): Promise<string | undefined> {
   const preset = process.env.LANE;
   if (preset) return preset;
-  const result = await server.server.elicitInput({ message: \`Which lane of \${board}?\`, requestedSchema: ask('lane') });
+  const question = \`Which lane of \${board}?\`;
+  const result = await server.server.elicitInput({ message: question, requestedSchema: ask('lane') });
   return result.action === 'accept' ? String(result.content?.lane) : undefined;
 }
 `;

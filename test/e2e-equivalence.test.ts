@@ -455,6 +455,16 @@ const scenarios: Record<string, Scenario> = {
     legacyLog: [],
     toolError: 'No project chosen',
   },
+  'a helper that may answer with what an async lookup resolves to, awaited in its request half': {
+    fixture: 'maybe-ask-promised-value',
+    calls: [
+      { name: 'deploy', arguments: { region: 'saved' } },
+      { name: 'deploy', arguments: { region: 'us-east' } },
+      { name: 'deploy', arguments: {} },
+    ],
+    script: { elicit: () => accept({ region: 'eu-west' }) },
+    legacyLog: ['audit:read-saved', 'count:regions', 'audit:deploy:saved-none', 'audit:deploy:region:us-east', 'audit:deploy:region:eu-west'],
+  },
   'a helper that awaits after its question, in its async result half': {
     fixture: 'maybe-ask-await-after',
     calls: [

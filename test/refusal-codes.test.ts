@@ -105,6 +105,14 @@ const CASES: Record<RefusalCode, Case> = {
   'switch-case': server(tool(`  switch (q) {\n    case 'a':\n      await ctx.mcpReq.elicitInput(${Q});\n    case 'b':\n      return done();\n  }\n${DONE}`)),
   finally: server(tool(`  try {\n    work();\n  } finally {\n    await ctx.mcpReq.elicitInput(${Q});\n  }\n${DONE}`)),
   'in-helper': server(`${SERVER}export ${HELPER}`),
+  // A helper one handler asks through and a test calls outside any handler: split, and kept under its name for the test.
+  'legacy-entry': {
+    files: {
+      'root.ts': `import type { McpServer } from '@modelcontextprotocol/server';\nexport async function pickRoot(server: McpServer, given?: string): Promise<string> {\n  if (given) return given;\n  const { roots } = await server.server.listRoots();\n  return roots[0]?.uri ?? '';\n}\n`,
+      'tools.ts': `${SERVER}import { pickRoot } from './root.ts';\nserver.registerTool('t', { inputSchema: schema }, async ({ q }) => {\n  const root = await pickRoot(server, q);\n  return { content: [{ type: 'text', text: root }] };\n});\n`,
+      'root.test.ts': `import { pickRoot } from './root.ts';\ntest('takes the root it is given', async () => {\n  expect(await pickRoot(fakeServer, '/srv')).toBe('/srv');\n});\n`,
+    },
+  },
   'via-helper': server(`${HELPER}${tool(`  const ok = await confirm(ctx);\n  return { content: [{ type: 'text', text: String(ok) }] };`)}`),
   'blocked-by-helper': server(
     `${HELPER}${tool(`  const first = await ctx.mcpReq.elicitInput(${Q});\n  const ok = await confirm(ctx);\n  return { content: [{ type: 'text', text: String(ok) + first.action }] };`)}`,

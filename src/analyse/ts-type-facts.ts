@@ -27,6 +27,7 @@ export interface TypeAnswers {
   locals: Array<LocalTypeFact | null>;
   receivers: Array<boolean | null>;
   methods?: Array<boolean | null>;
+  values?: Array<boolean | null>;
 }
 
 export interface TypeRequest {
@@ -52,10 +53,16 @@ export function factsFromAnswers(questions: TypeQuestions, answers: TypeAnswers)
     const a = answers.methods?.[i];
     if (a !== null && a !== undefined) methods.set(`${q.start}:${q.end}:${q.method}`, a);
   });
+  const values = new Map<string, boolean>();
+  (questions.values ?? []).forEach((q, i) => {
+    const a = answers.values?.[i];
+    if (a !== null && a !== undefined) values.set(`${q.start}:${q.end}`, a);
+  });
   return {
     local: (name, start) => locals.get(`${start}:${name}`),
     fromSdk: (start, end) => receivers.get(`${start}:${end}`),
     readsOnly: (start, end, method) => methods.get(`${start}:${end}:${method}`),
+    thenable: (start, end) => values.get(`${start}:${end}`),
   };
 }
 
@@ -116,6 +123,7 @@ export class TypeScriptFacts {
               locals: request.questions.locals.map((q) => localFact(this.ts, checker, file, q.name, q.start) ?? null),
               receivers: request.questions.receivers.map((q) => fromSdk(this.ts, checker, file, q.start, q.end) ?? null),
               methods: (request.questions.methods ?? []).map((q) => readsOnly(this.ts, program, checker, file, q) ?? null),
+              values: (request.questions.values ?? []).map((q) => thenable(this.ts, checker, file, q.start, q.end) ?? null),
             }
           : { locals: request.questions.locals.map(() => null), receivers: request.questions.receivers.map(() => null) };
       }
@@ -409,6 +417,16 @@ function readsOnly(
     const standard = declarations.some((d) => program.isSourceFileDefaultLibrary(d.getSourceFile()));
     return standard && READ_ONLY_METHODS[symbol!.getName()]?.has(q.method) === true;
   });
+}
+
+/** Whether the value at [start, end) may be a thenable: on some branch of its type, a `then` member; undefined for `any` or `unknown`. */
+function thenable(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, start: number, end: number): boolean | undefined {
+  const node = nodeAt(ts, file, start, end);
+  if (!node) return undefined;
+  const type = checker.getTypeAtLocation(node);
+  const members = type.isUnion() ? type.types : [type];
+  if (members.some((m) => m.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeParameter))) return undefined;
+  return members.some((m) => checker.getPropertyOfType(checker.getApparentType(m), 'then') !== undefined);
 }
 
 function fromSdk(ts: TypeScript, checker: TS.TypeChecker, file: TS.SourceFile, start: number, end: number): boolean | undefined {

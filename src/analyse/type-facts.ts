@@ -37,6 +37,11 @@ export interface TypeFacts {
    * cannot tell.
    */
   readsOnly?(start: number, end: number, method: string): boolean | undefined;
+  /**
+   * Whether the value of the expression at [start, end) may be a promise (or another thenable):
+   * false only where the checker shows it is none; undefined when it cannot tell.
+   */
+  thenable?(start: number, end: number): boolean | undefined;
 }
 
 /** What the planner will ask about one file: the locals it lifts, the receivers it doubts, the methods it would run again. */
@@ -44,4 +49,5 @@ export interface TypeQuestions {
   locals: Array<{ name: string; start: number }>;
   receivers: Array<{ start: number; end: number }>;
   methods?: Array<{ start: number; end: number; method: string }>;
+  values?: Array<{ start: number; end: number }>;
 }

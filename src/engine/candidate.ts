@@ -97,7 +97,7 @@ export interface Candidate {
   /** In the cross-module pass: the registries of other modules this module hands declarations to. */
   registries?: TransformOptions['registries'];
   /** In the cross-module pass: why helpers stay whole that could be split (its handlers' refusals, its own helpers' refused calls). */
-  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole' | 'untiedCalls'>;
+  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole' | 'untiedCalls' | 'legacyEntries'>;
   /** Set once transformed: the functions of other modules it hands declarations to, for the pass to read (see registry-modules.ts). */
   registryQuestions?: TransformResult['plan']['registryQuestions'];
   /** The imported functions this file's initialize hooks call that only register (hook-registrars.ts). */

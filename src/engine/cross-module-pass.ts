@@ -7,7 +7,16 @@
 // handlers migrate them as such.
 import { planKeepingLines, type TransformOptions } from '../transform.ts';
 import { failer, newCandidate, runCandidate, type Candidate, type FileOutcome, type RunContext, type RunningTransforms } from './candidate.ts';
-import { AskingHelperIndex, definerModules, helperKey, type ExportedHelper, type RefusedSplits, type RegistriesOf, type Registered } from './cross-module.ts';
+import {
+  AskingHelperIndex,
+  definerModules,
+  entryCall,
+  helperKey,
+  type ExportedHelper,
+  type RefusedSplits,
+  type RegistriesOf,
+  type Registered,
+} from './cross-module.ts';
 import { approvedAcrossLevels, type Level } from './deep-splits.ts';
 import type { Discovery } from './discover.ts';
 import type { RunSettings } from './run-options.ts';
@@ -54,7 +63,7 @@ interface AgainFile {
   registeredAs?: Registered[];
   registries?: TransformOptions['registries'];
   dispatch?: TransformOptions['dispatch'];
-  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole' | 'untiedCalls'>;
+  refusedSplits?: Pick<TransformOptions, 'heldBack' | 'keptWhole' | 'untiedCalls' | 'legacyEntries'>;
 }
 
 /**
@@ -119,6 +128,7 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     if (entry) again.set(module, { ...entry, dispatch });
   }
   sayWhyKeptWhole(run, again, refused, helpers, approved);
+  sayLegacyEntries(run, again, refused, helpers, approved);
   sayUntiedCalls(run, again, refused, helpers, approved);
   await sayThroughExported(run, again, refused);
   for (const [module, found] of registries.found) {
@@ -367,6 +377,27 @@ function sayWhyKeptWhole(
     if (Object.keys(keptWhole).length === 0) continue;
     const entry = againEntry(run, again, module);
     again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, keptWhole } });
+  }
+}
+
+/** Tells each helper's module which of its split helpers it keeps under their names, for the calls that cannot ask through their halves. */
+function sayLegacyEntries(
+  run: CrossModuleRun,
+  again: Map<string, AgainFile>,
+  refused: RefusedSplits,
+  helpers: ReadonlyMap<string, ExportedHelper[]>,
+  approved: ReadonlySet<string>,
+): void {
+  if (!refused.entries) return;
+  for (const [module, list] of helpers) {
+    const kept = list.flatMap((h) => {
+      const key = helperKey(module, h.name);
+      const first = approved.has(key) ? entryCall(refused, key) : undefined;
+      return first ? [[h.name, first] as const] : [];
+    });
+    if (kept.length === 0) continue;
+    const entry = againEntry(run, again, module);
+    again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, legacyEntries: Object.fromEntries(kept) } });
   }
 }
 

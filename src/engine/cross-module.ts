@@ -8,7 +8,7 @@ import { walk } from '../analyse/ast.ts';
 import { inlineLoad, literalImport } from '../analyse/module-imports.ts';
 import { handedInstances, type HandedInstance } from '../analyse/registry-links.ts';
 import type { RegistryShape } from '../analyse/tool-registries.ts';
-import type { ExternalHelper, HeldBack, PlanOptions } from '../plan/plan-options.ts';
+import type { ExternalHelper, HeldBack, LegacyEntryCall, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan, SiteReport } from '../plan/types.ts';
 import { asFileLineRefs } from '../core/line-refs.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
@@ -427,10 +427,12 @@ export async function approvedSplits(
     planning = dropped.size === 0 ? [] : importers.filter((f) => reached.get(f)!.some((key) => dropped.has(key)));
   }
   // And so does one no handler of the run asks through: an import of its class (a `new`, a
-  // type) calls none of its methods, and their callers are then out of sight.
+  // type) calls none of its methods, and their callers are then out of sight. (Not one kept
+  // under its name for such calls that its own module's handlers ask through.)
   const asked = new Set([...askedThrough.values()].flatMap((keys) => [...keys]));
+  const ownAsked = (module: string, h: ExportedHelper) => h.reached && entryCall(refused, helperKey(module, h.name)) !== undefined;
   for (const [module, list] of helpers) {
-    const lines = new Set(list.filter((h) => asked.has(helperKey(module, h.name))).map((h) => h.line));
+    const lines = new Set(list.filter((h) => asked.has(helperKey(module, h.name)) || ownAsked(module, h)).map((h) => h.line));
     for (const h of list) if (!lines.has(h.line)) approved.delete(helperKey(module, h.name));
   }
   outsideCalls(refused, outside, inner);
@@ -491,7 +493,7 @@ async function refuseUnmigratedCalls(
   helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
   outside: OutsideCalls,
 ): Promise<void> {
-  const keys: string[] = [];
+  const keys: Array<{ key: string; importer: string; at?: LegacyEntryCall }> = [];
   await Promise.all(
     importers.map(async ({ absolutePath, source }) => {
       const asked = new Set<string>();
@@ -510,9 +512,10 @@ async function refuseUnmigratedCalls(
         }
         if (call.migrated || !module) continue;
         const key = helperKey(module, call.name);
-        keys.push(key);
         const marked = planned.sites.filter((s) => s.status === 'marked' && s.handler !== undefined && s.handler === call.handler);
         const own = marked.find((s) => !NOT_ITS_OWN.has(s.code ?? ''));
+        const line = call.line ?? call.unreached?.line ?? call.named ?? (own ?? marked[0])?.line;
+        keys.push({ key, importer: absolutePath, ...(line !== undefined ? { at: { file: index.display(absolutePath), line } } : {}) });
         if (own) refused.heldBack.set(absolutePath, { ...refused.heldBack.get(absolutePath), [own.handler!]: heldBackOf(own) });
         // A function that would ask through the helper, kept whole: what keeps it whole keeps the helper whole.
         const wrapper = call.unreached && helperKey(absolutePath, call.unreached.caller);
@@ -546,7 +549,33 @@ async function refuseUnmigratedCalls(
       }
     }),
   );
-  for (const key of keys) approved.delete(key);
+  // An importer planned again says anew which of its calls need an entry.
+  for (const byImporter of refused.entries?.values() ?? []) for (const { absolutePath } of importers) byImporter.delete(absolutePath);
+  for (const { key, importer, at } of keys) if (!keptAsEntry(helpers, refused, key, importer, at)) approved.delete(key);
+}
+
+/**
+ * Whether the helper `key` stays split though a call (`at`) cannot ask through its halves: its
+ * module can keep it under its name for that call (a legacy entry). Notes the first such call.
+ */
+function keptAsEntry(
+  helpers: ReadonlyMap<string, readonly ExportedHelper[]>,
+  refused: RefusedSplits,
+  key: string,
+  importer: string,
+  at: LegacyEntryCall | undefined,
+): boolean {
+  const [module, name] = key.split('\0') as [string, string];
+  if (!at || !helpers.get(module)?.some((h) => h.name === name && h.entry)) return false;
+  const byImporter = (refused.entries ??= new Map()).get(key) ?? new Map<string, LegacyEntryCall>();
+  refused.entries.set(key, byImporter);
+  if (!byImporter.has(importer)) byImporter.set(importer, at);
+  return true;
+}
+
+/** The first call of a helper that still needs its legacy entry, if any does. */
+export function entryCall(refused: RefusedSplits, key: string): LegacyEntryCall | undefined {
+  return refused.entries?.get(key)?.values().next().value;
 }
 
 /**

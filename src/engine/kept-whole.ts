@@ -4,7 +4,7 @@
 // marker at that function's call do not send the reader to each other.
 import path from 'node:path';
 import { fileLineRef } from '../core/line-refs.ts';
-import type { HeldBack, RefusedCall } from '../plan/plan-options.ts';
+import type { HeldBack, LegacyEntryCall, RefusedCall } from '../plan/plan-options.ts';
 import { helperKey, type ExportedHelper } from './helper-keys.ts';
 
 /** Why helpers that could be split stay whole (approvedSplits fills it). */
@@ -23,6 +23,12 @@ export interface RefusedSplits {
    * a helper it imports, were they split (each with the key of that helper, `inner`).
    */
   wrappers?: Map<string, Array<ExportedHelper & { inner: string }>>;
+  /**
+   * By helperKey, then by importer: helpers split though a call cannot ask through their halves,
+   * because their module keeps them under their names for such calls (plan/legacy-entry.ts);
+   * the first such call of each importer, as its last plan has it.
+   */
+  entries?: Map<string, Map<string, LegacyEntryCall>>;
 }
 
 /** Codes that say a handler is blocked by something else than its own code (another helper, another site). */

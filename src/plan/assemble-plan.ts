@@ -77,7 +77,10 @@ export function assemblePlan(file: FilePlanning, outcomes: Outcomes): FilePlan {
     exportedHelpers: file.exportedHelpers,
     externalCalls: externalCalls(file, outcomes.migrates),
     // Exported helpers split here (the engine told other modules to ask through their halves).
-    splitExported: file.splits.filter((s) => !outcomes.abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(analysis, s.site.enclosing!) ?? []),
+    splitExported: [
+      ...file.splits.filter((s) => !outcomes.abandoned.has(s.split.name)).flatMap((s) => exportedNameOf(analysis, s.site.enclosing!) ?? []),
+      ...file.earlierEntries,
+    ],
     ...(file.rerunAtHelpers.length > 0 ? { rerunAtHelpers: file.rerunAtHelpers } : {}),
     definers,
     ...registryQuestions(file),
@@ -318,7 +321,10 @@ function usedOutside(
     const names = [`${base}Request`, ...(external!.split!.identity ? [] : [`${base}Result`])];
     if (from !== undefined) for (const name of names) if (!halves.some((h) => h.name === name)) halves.push({ name, from, type: false });
   }
-  const typeNames = planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true })))));
+  const typeNames = [
+    ...planned.flatMap((h) => h.points.flatMap((p) => p.lifted.flatMap((l) => (l.typeImports ?? []).map((t) => ({ ...t, type: true }))))),
+    ...file.splits.filter((s) => !abandoned.has(s.split.name)).flatMap((s) => (s.split.moduleTypes ?? []).map((t) => ({ ...t, type: true }))),
+  ];
   return {
     builders:
       file.urlThrows.edits.length > 0 || planned.some((h) => h.innerEdits?.some((e) => file.urlThrows.inner.some((x) => x.edit === e))) || splitOnly.length > 0,

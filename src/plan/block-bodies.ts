@@ -117,6 +117,7 @@ export function blockFacts(facts: TypeFacts, bodies: BlockBodies): TypeFacts {
     local: (name, start) => facts.local(name, at(start)),
     ...(facts.fromSdk ? { fromSdk: (start: number, end: number) => facts.fromSdk!(at(start), at(end)) } : {}),
     ...(facts.readsOnly ? { readsOnly: (start: number, end: number, method: string) => facts.readsOnly!(at(start), at(end), method) } : {}),
+    ...(facts.thenable ? { thenable: (start: number, end: number) => facts.thenable!(at(start), at(end)) } : {}),
   };
 }
 

@@ -268,7 +268,8 @@ function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
     const known = externalHelperOf(file, helpers, call);
     if (known?.split || known?.through)
       out.push({ file: known.file, name: known.name, migrated: false, line: call.call.loc!.start.line, ...unreachedCaller(file, call) });
-    else if (!known && call.member) for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false });
+    else if (!known && call.member)
+      for (const h of methods.get(call.callee) ?? []) if (h.split) out.push({ file: h.file, name: h.name, migrated: false, named: call.call.loc!.start.line });
   }
   // The function named anywhere but in the calls asked through (passed as a callback, re-exported).
   const callees = new Set<Node>([...asked].map((call) => (call as { callee: Node }).callee));
@@ -280,7 +281,7 @@ function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
       return undefined;
     // Where `const { confirm } = await import(...)` binds it, as an import specifier would.
     if (parent?.type === 'ObjectProperty' && literalImport(parents[parents.length - 3] && declaratorInit(parents[parents.length - 3]!))) return undefined;
-    out.push({ file: h.file, name: h.name, migrated: false });
+    out.push({ file: h.file, name: h.name, migrated: false, named: node.loc!.start.line });
     return undefined;
   });
   return out;
@@ -322,7 +323,11 @@ function externalHelperOf(file: FilePlanning, helpers: ReadonlyMap<string, Exter
 /** A call of another module's helper bound with import() in the function that makes it, standing for its request (see loadedVia). */
 function loadedViaSite(file: FilePlanning, call: NamedCall, external: ExternalHelper, shape: SplitShape, local: string): LegacySite | undefined {
   const fn = call.functions[call.functions.length - 1];
-  const via = fn && !shape.method ? viaSite(file.source, call, { name: external.name, ...shape, ...shapeCalls(external.name, shape) }) : undefined;
+  // Its carried type named through the request half it calls: a name import() binds is not one a type can use.
+  const via =
+    fn && !shape.method && !shape.carried?.opaque
+      ? viaSite(file.source, call, { name: external.name, ...shape, ...shapeCalls(external.name, shape) })
+      : undefined;
   const loaded = via && loadedVia(file.source, fn!, local, via, external.name);
   if (loaded) BINDINGS.set(loaded.via, loaded.binding);
   return loaded?.via;
@@ -355,6 +360,8 @@ function externalViaSite(file: FilePlanning, call: NamedCall, external: External
   const halves = [`${base}Request`, ...(shape.identity ? [] : [`${base}Result`])];
   // A function's halves are imported: a name this module already uses for something else stops it.
   if (!shape.method && halves.some((h) => analysis.declaredAnywhere.has(h) && analysis.importedNames.get(h)?.imported !== h)) return undefined;
+  // A method's carried type cannot be named through its request half (`this.xRequest` is no type).
+  if (shape.method && shape.carried?.opaque) return undefined;
   return viaSite(file.source, call, { name: base, ...shape, ...shapeCalls(base, shape) });
 }
 

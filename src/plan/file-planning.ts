@@ -73,6 +73,8 @@ export interface FilePlanning {
   /** The sites each handler asks at (its own, and its calls of split helpers). */
   readonly byHandler: Map<HandlerSite, LegacySite[]>;
   readonly exportedHelpers: FilePlan['exportedHelpers'];
+  /** Exported helpers an earlier run split and kept under their names (legacy-entry-sites.ts): split already. */
+  readonly earlierEntries: string[];
   /** Calls from handlers into helpers that cannot be migrated: they block their handler (or, in a handler dispatching by tool name, their case). */
   readonly reachHelpers: Map<HandlerSite, Array<{ helper: string; call: Node; ancestors: readonly Node[] }>>;
   readonly splits: PlannedSplit[];
@@ -142,6 +144,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     reports: [],
     byHandler: new Map(),
     exportedHelpers: [],
+    earlierEntries: [],
     reachHelpers: new Map(),
     splits: [],
     preset: new Map(),

@@ -59,6 +59,8 @@ export interface CarriedLocal {
   name: string;
   /** Its type as the checker writes it (a typed file only). */
   typeText?: string;
+  /** Types `typeText` names that the module must import to name them (LocalTypeFact.imports). */
+  typeImports?: Array<{ name: string; from: string }>;
 }
 
 /**
@@ -197,7 +199,8 @@ function carriedLocal(context: PurityContext, declaration: Statement, name: stri
   const fact = context.facts?.local(name, id.start!);
   if (!fact || !fact.jsonSafe || fact.unknown || fact.collection || (context.analysis.typed && (!fact.text || /\bany\b/.test(fact.text)))) return undefined;
   // The type the question sees: a guard before it (`if (!found) throw ...`) rules out undefined.
-  return { name, ...(context.analysis.typed ? { typeText: narrowedInFrames(fact.text!, name, framesOf(path)) } : {}) };
+  if (!context.analysis.typed) return { name };
+  return { name, typeText: narrowedInFrames(fact.text!, name, framesOf(path)), ...(fact.imports?.length ? { typeImports: fact.imports } : {}) };
 }
 
 /** The path as frames: an if on the way holds the next list in its consequent or its alternate. */

@@ -18,6 +18,7 @@ import { maybeAskSplit } from './maybe-ask-split.ts';
 import { maybeAskSplitPoints } from './maybe-ask-points.ts';
 import { askedFirst, splitHelper, type HelperSplit } from './split-helper.ts';
 import { lineOf } from '../core/line-refs.ts';
+import type { LegacyEntryCall } from './plan-options.ts';
 
 export interface HelperTree {
   /** Each helper's split with the site it splits at (its request, or its call of an inner helper), innermost first. */
@@ -37,6 +38,8 @@ interface TreeContext {
   eol: string;
   /** What the purity checks of the helpers' locals and their callers' arguments are told. */
   purity: PurityContext;
+  /** Exported helpers the engine keeps under their names for calls that cannot ask through their halves, by name. */
+  legacyEntries?: Readonly<Record<string, LegacyEntryCall>>;
   /** Why a helper may not be split here, or undefined. */
   kept(fn: FunctionNode): string | undefined;
   /** Whether other modules may call it (then nothing here need call it). */
@@ -72,7 +75,7 @@ function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTr
       ? maybeAskSplitPoints(source, sites, calls, context.types, context.eol, context.purity)
       : askedFirst(source, site)
         ? splitHelper(source, site, calls, context.types, context.eol, context.purity)
-        : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity);
+        : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity, context.legacyEntries?.[name]);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });
   // A helper that calls this one at several points is split once, at all of them.

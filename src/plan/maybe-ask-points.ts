@@ -72,7 +72,11 @@ export function maybeAskSplitPoints(
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
     name: holder.name,
-    request: [...at.flatMap((a) => a.edits), ...requestHalfEdits(source, fn, holder, points, at, shape, types), ...points.flatMap(assignedDropped)],
+    request: [
+      ...at.flatMap((a) => a.edits),
+      ...requestHalfEdits(source, fn, holder, points, at, shape, types, { facts: purity.facts }),
+      ...points.flatMap(assignedDropped),
+    ],
     points: { ...dispatcher(source, fn, points, shape, types), arms },
   });
   return finishedSplit(holder, shape, edit, types, points);

@@ -62,6 +62,9 @@ export function questionEdits(
   return { edits: [...removed.map((r) => ({ ...r, text: '' })), { ...statementSpan(statement), text }], spans, text: question };
 }
 
+/** Expressions `await` takes as its operand without parentheses. */
+const OPERAND_FORMS: ReadonlySet<string> = new Set(['CallExpression', 'OptionalCallExpression', 'Identifier', 'MemberExpression', 'OptionalMemberExpression']);
+
 /**
  * The edits of the rest of the request half, around its points: receivers only the questions
  * read dropped, returns wrapped, `return { value: undefined }` where the body could end, and the
@@ -72,7 +75,7 @@ export function bodyEdits(
   fn: FunctionNode,
   points: readonly PointEdits[],
   shape: SplitShape,
-  signature: { returnType: string | undefined; typedContext: string | undefined; reads: ReadonlySet<string>; semi: string },
+  signature: { returnType: string | undefined; typedContext: string | undefined; reads: ReadonlySet<string>; semi: string; awaited?: (value: Node) => boolean },
   questions: ReadonlySet<Node>,
 ): Edit[] {
   const spans = points.flatMap((p) => p.spans);
@@ -82,12 +85,14 @@ export function bodyEdits(
     if (inPoint(node)) return false;
     if (isFunction(node)) return false;
     if (node.type !== 'ReturnStatement') return undefined;
-    if (node.argument)
+    if (node.argument) {
+      // A promise it returned is awaited: `{ value }` holds what the caller awaited, as it did (an operator's operand in parentheses).
+      const awaited = signature.awaited?.(node.argument) ? (OPERAND_FORMS.has(node.argument.type) ? 'await ' : 'await (') : '';
       edits.push(
-        { start: node.argument.start!, end: node.argument.start!, text: '{ value: ' },
-        { start: node.argument.end!, end: node.argument.end!, text: ' }' },
+        { start: node.argument.start!, end: node.argument.start!, text: `{ value: ${awaited}` },
+        { start: node.argument.end!, end: node.argument.end!, text: awaited.endsWith('(') ? ') }' : ' }' },
       );
-    else edits.push({ start: node.start! + 'return'.length, end: node.start! + 'return'.length, text: ' { value: undefined }' });
+    } else edits.push({ start: node.start! + 'return'.length, end: node.start! + 'return'.length, text: ' { value: undefined }' });
     return false;
   });
   const body = fn.body as Extract<Node, { type: 'BlockStatement' }>;

@@ -25,8 +25,11 @@ import { paramNames, paramsProblem } from './param-patterns.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
 import { callersProblem, CARRIED, declarationOf, namesOf, paramsUsed, shapeCalls, type HelperSplit, type Holder } from './split-helper.ts';
 import { tryWrap } from './try-split.ts';
+import { entrySource, legacyEntry } from './legacy-entry.ts';
+import type { LegacyEntryCall } from './plan-options.ts';
 import { CAUGHT_VALUE, caughtReads, caughtRequestEdits, caughtWrap, type TryStatement } from './try-through.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
+import type { TypeFacts } from '../analyse/type-facts.ts';
 
 /** The split of a helper whose question is not its first statement, or why not (`that ...`). */
 export function maybeAskSplit(
@@ -36,6 +39,7 @@ export function maybeAskSplit(
   types: TypeNames | undefined,
   eol: string,
   purity: PurityContext,
+  entryFor?: LegacyEntryCall,
 ): HelperSplit | string {
   const fn = site.enclosing!;
   const helper = splitHelperChecks(source, fn, site, calls, purity);
@@ -60,14 +64,25 @@ export function maybeAskSplit(
     point.caught && 'passedOn' in request
       ? caughtPointEdits(source, point, point.caught, request.passedOn)
       : questionEdits(source, fn, point, request, point.through ? undefined : shape.carried?.value, pointQuestions([point]));
+  // Kept under its name for calls that cannot ask through the halves, when the engine asks and it can be.
+  const copied = holder.exported ? entrySource(source, fn, holder, site) : undefined;
+  // Split without it, the calls the engine kept it for would call a function that is gone.
+  if (entryFor && !copied) return 'it is a helper that calls outside its handlers need, and it cannot stay under its name for them.';
+  const entry = copied && entryFor && legacyEntry(copied, holder.name, shape, semicolon(source, fn, point.statement));
   const edit = maybeAskHelperEdit(source, eol, {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
     name: holder.name,
-    request: [...at.edits, ...requestHalfEdits(source, fn, holder, [point], [at], shape, types), ...assignedDropped(point)],
+    request: [
+      ...at.edits,
+      ...requestHalfEdits(source, fn, holder, [point], [at], shape, types, { facts: purity.facts, optionalContext: entry !== undefined }),
+      ...assignedDropped(point),
+    ],
     ...(point.identity ? {} : pointHalves(source, fn, holder, point, shape, types)),
+    ...(entry ? { entry } : {}),
   });
-  return finishedSplit(holder, shape, edit, types, [point]);
+  const split = finishedSplit(holder, shape, edit, types, [point]);
+  return copied ? { ...split, legacyEntry: { declaration: holder.node, ...(entry ? { written: entryFor } : {}) } } : split;
 }
 
 /** The helper's own checks (its declaration, its form, its callers), and the value type its request half names. */
@@ -183,6 +198,7 @@ export function requestHalfEdits(
   at: readonly PointEdits[],
   shape: SplitShape,
   types: TypeNames | undefined,
+  { facts, optionalContext = false }: { facts?: TypeFacts | undefined; optionalContext?: boolean } = {},
 ): Edit[] {
   const returned =
     types && shape.valueType !== undefined
@@ -190,9 +206,15 @@ export function requestHalfEdits(
       : undefined;
   const signature = {
     returnType: returned,
-    typedContext: types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
+    // With a legacy entry, which has no context to hand on: the capabilities then come from the connection alone.
+    typedContext: optionalContext
+      ? types
+        ? `${REQUEST_CONTEXT}?: ${types('ServerContext')}`
+        : `${REQUEST_CONTEXT} = undefined`
+      : types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
     reads: requestNamesOf(source, fn, points),
     semi: semicolon(source, fn, points[0]!.statement),
+    awaited: (value: Node) => fn.async === true && mayBeThenable(value, facts),
   };
   return [...bodyEdits(source, fn, at, shape, signature, pointQuestions(points)), ...constsLeft(source, fn, points), renamed(holder.node, fn, holder.name)];
 }
@@ -212,6 +234,30 @@ function constsLeft(source: string, fn: FunctionNode, points: readonly PointPlan
     return left || !source.startsWith('let ', whole.start!) ? [] : [{ start: whole.start!, end: whole.start! + 3, text: 'const' }];
   });
 }
+
+/**
+ * Whether a value the helper returned without asking may be a promise, which an async function
+ * returning it resolved and `{ value }` would not: a call, or (with the checker) any value it
+ * does not show is no thenable.
+ */
+function mayBeThenable(value: Node, facts: TypeFacts | undefined): boolean {
+  if (!THENABLE_FORMS.has(value.type)) return false;
+  const answer = facts?.thenable ? facts.thenable(value.start!, value.end!) : undefined;
+  return answer ?? (value.type === 'CallExpression' || value.type === 'OptionalCallExpression');
+}
+
+/** Expressions whose value may be a promise (a literal, an object, an operator's result or an awaited value cannot). */
+const THENABLE_FORMS: ReadonlySet<string> = new Set([
+  'CallExpression',
+  'OptionalCallExpression',
+  'Identifier',
+  'MemberExpression',
+  'OptionalMemberExpression',
+  'ConditionalExpression',
+  'LogicalExpression',
+  'TSAsExpression',
+  'TSNonNullExpression',
+]);
 
 /** The result half of one point (`xResult`; `xThen` and `xResult` when it goes on with an inner helper's value). */
 function pointHalves(
@@ -238,7 +284,16 @@ export function finishedSplit(holder: Holder, shape: SplitShape, edit: Edit, typ
   const rederived = [...new Set(points.flatMap((p) => p.prefix.names))];
   const rerun = points.flatMap((p) => p.prefix.calls);
   const again = rederived.length > 0 ? { rederived, ...(rerun.length > 0 ? { rerun } : {}) } : {};
-  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(imports.length > 0 ? { types: imports } : {}), ...again };
+  const moduleTypes = points.flatMap((p) => p.prefix.carried.flatMap((c) => c.typeImports ?? []));
+  return {
+    name: holder.name,
+    ...shape,
+    edit,
+    ...shapeCalls(holder.name, shape),
+    ...(imports.length > 0 ? { types: imports } : {}),
+    ...(moduleTypes.length > 0 ? { moduleTypes } : {}),
+    ...again,
+  };
 }
 
 /** A result half's parameters with the carried locals last (`{ found }: { found: string }`, or `mrtrCarried` handed on). */

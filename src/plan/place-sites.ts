@@ -36,10 +36,11 @@ import { handlerId } from './plan-handler.ts';
 import type { UntiedCallIn } from './plan-options.ts';
 import { helperStep, refuse, Refusal, UNREACHED_IDS } from './refusal.ts';
 import { serverTypeNames } from './server-type-names.ts';
-import type { HelperSplit } from './split-helper.ts';
+import { selfContained, type HelperSplit } from './split-helper.ts';
 import type { SplitShape } from './types.ts';
 import { planUrlThrow } from './url-elicitation.ts';
 import { constDeclarations } from '../analyse/file-index.ts';
+import { markWrittenEntries, placeEarlierEntry } from './legacy-entry-sites.ts';
 
 /**
  * Sites refused before any handler is planned: every site of a module on the v1 SDK (imported
@@ -129,6 +130,7 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
   const { analysis, options } = file;
   const exported = askingExports(analysis, site);
   const chain = handlersReaching(callGraphOf(analysis.index), file.handlers, site.enclosing);
+  if (placeEarlierEntry(file, site, chain)) return;
   const tree = helperTree(file, site);
   const pending =
     typeof tree !== 'string'
@@ -161,7 +163,8 @@ function placeHelperSite(file: FilePlanning, site: LegacySite): void {
   }
   for (const name of exported) {
     const proposed = pending.find((s) => exportedNameOf(analysis, s.site.enclosing!) === name);
-    file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...kindOf(site), ...(proposed ? { split: shapeOf(proposed.split) } : {}) });
+    const entry = proposed?.split.legacyEntry ? { entry: true as const, ...(chain ? { reached: true as const } : {}) } : {};
+    file.exportedHelpers.push({ name, line: site.call.loc!.start.line, ...kindOf(site), ...(proposed ? { split: shapeOf(proposed.split), ...entry } : {}) });
   }
   if (chain) {
     const why =
@@ -261,6 +264,7 @@ function markDispatched(file: FilePlanning, site: LegacySite, b: BlockedDispatch
 function placeTree(file: FilePlanning, tree: HelperTree, chain: HelperChain | undefined): void {
   for (const s of tree.splits) file.splits.push({ ...s, chain: chain ?? { helper: tree.splits[0]!.split.name, reaching: [] }, tree });
   for (const c of tree.handlerCalls) addSite(file, c.handler, c.site);
+  markWrittenEntries(file, tree);
 }
 
 /**
@@ -345,7 +349,7 @@ export function shapeOf(split: HelperSplit): SplitShape {
     ...(maybeAsk ? { maybeAsk } : {}),
     ...(takesContext ? { takesContext } : {}),
     ...(asyncResult ? { asyncResult } : {}),
-    ...(carried ? { carried } : {}),
+    ...(carried ? { carried: carried.type === undefined || selfContained(carried.type) ? carried : { value: carried.value, opaque: true as const } } : {}),
   };
 }
 
@@ -376,6 +380,7 @@ export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | s
       types: analysis.typed ? serverTypeNames(analysis) : undefined,
       eol: file.eol,
       purity: { analysis, facts: file.options.typeFacts, idempotent: file.options.idempotent ?? [] },
+      ...(file.options.legacyEntries ? { legacyEntries: file.options.legacyEntries } : {}),
       kept,
       exported,
     },

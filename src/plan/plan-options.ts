@@ -63,6 +63,12 @@ export interface RefusedCall {
   outside?: true;
 }
 
+/** A call that still uses a split helper's legacy entry: its file (as the run names it) and line. */
+export interface LegacyEntryCall {
+  file: string;
+  line: number;
+}
+
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */
 export interface HeldBack {
   code: string;
@@ -112,6 +118,11 @@ export interface PlanOptions {
   heldBack?: Readonly<Record<string, HeldBack>>;
   /** This module's exported helpers the engine keeps whole though they could be split, with the call that keeps each. */
   keptWhole?: Readonly<Record<string, RefusedCall>>;
+  /**
+   * This module's exported helpers split for the handlers that can ask through their halves and
+   * kept under their names for calls that cannot (a legacy entry), with the first of those calls.
+   */
+  legacyEntries?: Readonly<Record<string, LegacyEntryCall>>;
   /** This module's exported asking methods no handler was shown to call, with a call of the same name the engine could not tie to their class. */
   untiedCalls?: Readonly<Record<string, UntiedCallIn>>;
   /**

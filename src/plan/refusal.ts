@@ -856,6 +856,24 @@ export const REFUSAL_CODES = {
       },
     },
   },
+  'legacy-entry': {
+    short: 'A helper split for the handlers that can ask through its halves keeps its name for calls that cannot, and still pushes its request there.',
+    help: 'Migrate the calls that still use the helper (a handler the codemod marked, a test, a script) to ask through its Request and Result halves, as the migrated handlers do, then delete the helper. Until then it serves 2025 clients only: a 2026-07-28 client cannot answer a pushed request.',
+    messages: {
+      keptFor: {
+        marker: '`{{helper}}()` kept for {{file}}:{{fileLine}}, which cannot use its halves — migrate it, then drop this',
+        reason:
+          'this helper was split into `{{helper}}Request()` and `{{helper}}Result()` for the handlers that can ask through them, and kept under its name, built from its halves, for the calls that cannot (the first at {{file}}:{{fileLine}}): there it still pushes its request, which a 2026-07-28 client cannot answer.',
+        next: 'migrate those calls to ask through `{{helper}}Request()` and `{{helper}}Result()` as the migrated handlers do (the markers there say what stops them), then delete `{{helper}}()`.',
+      },
+      earlierRun: {
+        marker: '`{{helper}}()` kept for calls that cannot use its halves — migrate them, then drop this',
+        reason:
+          'an earlier run split this helper into `{{helper}}Request()` and `{{helper}}Result()` and kept it under its name for the calls that could not ask through them: it still pushes its request, which a 2026-07-28 client cannot answer.',
+        next: 'migrate the calls that still use `{{helper}}()` to ask through its halves, then delete it.',
+      },
+    },
+  },
   'via-helper': {
     short: 'The handler reaches a server→client request through a helper, which cannot suspend it.',
     help: 'Fix the helper (see its own marker), then run mrtr-codemod migrate again.',

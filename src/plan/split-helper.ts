@@ -15,6 +15,7 @@ import { localTypeText, typeImports, type TypeNames } from './server-type-names.
 import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import { paramNames, paramsProblem, paramText } from './param-patterns.ts';
 import type { RerunCall, SplitShape } from './types.ts';
+import type { LegacyEntryCall } from './plan-options.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -29,6 +30,10 @@ export interface HelperSplit extends SplitShape {
   rerun?: RerunCall[];
   /** The import specifiers of the server package's types its halves name, when they are not the answer's alone (`type InputRequest`, `type ElicitResult as McpElicitResult`). */
   types?: string[];
+  /** It can be kept under its name for calls that cannot ask through its halves (plan/legacy-entry.ts): `written` for that first call. */
+  legacyEntry?: { declaration: Node; written?: LegacyEntryCall };
+  /** Types its carried locals name that the module imports for them (from modules it imports already). */
+  moduleTypes?: Array<{ name: string; from: string }>;
 }
 
 /**
@@ -228,6 +233,24 @@ export function carriedRead(type: string | undefined): string {
   return `mrtr.locals${type !== undefined ? `<{ ${CARRIED}: ${type} }>` : ''}().${CARRIED}`;
 }
 
+/** The type of what `xRequest` returns with its question, named through it: for a module that cannot name the types it holds. */
+function carriedTypeOf(name: string): string {
+  return `Extract<Awaited<ReturnType<typeof ${name}Request>>, { carried: unknown }>['carried']`;
+}
+
+/** Names a type text may use anywhere: the language's own and its utility types. */
+const UNIVERSAL_TYPES = new Set(
+  'string number boolean bigint symbol object null undefined unknown any never void true false readonly keyof typeof Array ReadonlyArray Record Partial Required Readonly Pick Omit'.split(
+    ' ',
+  ),
+);
+
+/** Whether a type text names no type but the language's own (its property names aside): any module can write it. */
+export function selfContained(type: string): boolean {
+  const bare = type.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, "''");
+  return [...bare.matchAll(/[A-Za-z_$][\w$]*(?![\w$]*\s*\??:)/g)].every(([name]) => UNIVERSAL_TYPES.has(name));
+}
+
 /** The name a handler keeps the locals a split helper's request half returned with its question under, in its state's locals. */
 export const CARRIED = 'mrtrCarried';
 
@@ -238,7 +261,7 @@ export function shapeCalls(name: string, shape: SplitShape): Pick<HelperSplit, '
   // The context goes after the helper's parameters: an argument a call leaves out is passed as undefined before it.
   const full = (args: string[]) => (shape.takesContext ? shape.requestArgs.map((_, i) => args[i] ?? 'undefined') : args);
   // What the request half returned with its question, as the handler's state keeps it.
-  const carried = shape.carried ? [carriedRead(shape.carried.type)] : [];
+  const carried = shape.carried ? [carriedRead(shape.carried.opaque ? carriedTypeOf(name) : shape.carried.type)] : [];
   return {
     requestCall: (args, receiver) => `${through(receiver)}${name}Request(${select(full(args), shape.requestArgs).join(', ')})`,
     resultCall: (answerText, args, receiver) =>

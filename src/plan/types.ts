@@ -247,9 +247,11 @@ export interface FilePlan {
    * Exported functions (and methods of exported classes, `Class.method`) of this module that
    * make a legacy request: other modules' handlers calling them are marked, or, where `split`
    * says how this module would split it, ask through its halves. `asksThrough`: the other
-   * module's helper whose halves it would ask through (split only if that one is).
+   * module's helper whose halves it would ask through (split only if that one is). `entry`: split,
+   * it can be kept under its name for calls that cannot ask through the halves (legacy-entry.ts);
+   * `reached`: handlers of this module reach it too.
    */
-  exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape; asksThrough?: string }>;
+  exportedHelpers: Array<{ name: string; line: number; kind?: InputKind; split?: SplitShape; asksThrough?: string; entry?: true; reached?: true }>;
   /** Each call of another module's split helper (see PlanOptions.externalHelpers), and whether it migrated. */
   externalCalls: Array<{
     file: string;
@@ -260,6 +262,8 @@ export interface FilePlan {
     unreached?: { caller: string; line: number; reach?: CallerReach; why?: string };
     /** The line of a call no handler here asks through (where its marker, if any, is). */
     line?: number;
+    /** The line of a use that is no call of it the plan could follow (a callback, a call on an object, a bound name). */
+    named?: number;
   }>;
   /** Exported helpers this plan splits (as PlanOptions.splitExported allowed, and its own handlers permitted). */
   splitExported: string[];
@@ -310,8 +314,9 @@ export interface SplitShape {
    * Locals of the code before the question that the result half reads and cannot derive again:
    * the request half returns them with the question (`{ ask, carried: { found } }`), the handler
    * keeps them in its state, and the result half takes them last (`value`; `type` in a typed file).
+   * `opaque`: the type names types other modules may not see; they name it through the request half's.
    */
-  carried?: { value: string; type?: string };
+  carried?: { value: string; type?: string; opaque?: true };
 }
 
 // --- how a handler is written, each question once (see resume-layout.ts) ---------------------

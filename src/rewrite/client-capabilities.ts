@@ -74,10 +74,20 @@ function contextHolder(file: FileAnalysis, parents: readonly Node[]): { fn: Node
   if (handler) return ctx?.type === 'Identifier' ? { fn: handler.fn, ctx: ctx.name } : undefined;
   for (const fn of [...parents].reverse()) {
     if (!isFunction(fn)) continue;
-    if (fn.params.some((p) => p.type === 'Identifier' && p.name === REQUEST_CONTEXT)) return { fn, ctx: REQUEST_CONTEXT };
+    const ctx = requestContextOf(fn);
+    if (ctx) return { fn, ctx };
     // A function migrated as a handler of its own (a delegate a handler hands the call to) resumes with its context first.
     const resumed = resumedWith(fn);
     if (resumed) return { fn, ctx: resumed };
+  }
+  return undefined;
+}
+
+/** A split helper's request half's context parameter: `mrtrCtx`, or `mrtrCtx?` where a legacy entry leaves it out (plan/legacy-entry.ts). */
+function requestContextOf(fn: FunctionNode): string | undefined {
+  for (const p of fn.params) {
+    const id = p.type === 'AssignmentPattern' ? p.left : p;
+    if (id.type === 'Identifier' && id.name === REQUEST_CONTEXT) return p.type === 'AssignmentPattern' || id.optional ? `${REQUEST_CONTEXT}?` : REQUEST_CONTEXT;
   }
   return undefined;
 }

@@ -51,6 +51,14 @@ export interface MaybeAskHalves {
    * from the point that asked, `mrtrCarried.at`, each point's code after it in its `xThenN`.
    */
   points?: { params: string; returnType?: string; async?: boolean; arms: PointArm[] };
+  /** The helper kept under its name for calls that cannot ask through the halves (plan/legacy-entry.ts), written first. */
+  entry?: LegacyEntry;
+}
+
+/** A legacy entry: the helper's signature as written (up to its body), and its body's lines. */
+export interface LegacyEntry {
+  signature: string;
+  body: string[];
 }
 
 /** A statement run again: its span, the indentation of its list, and what ends it when the span stops short (`let x: T` of `let x: T = …`). */
@@ -113,7 +121,8 @@ export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAsk
             `handler calls ${name}Request(), which resolves to what ${name}() returned without asking`,
             '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
           ];
-  const lines = [...why.map((l) => indent + lineComment('', l)), ...applied(source, start, end, halves.request).split(/\r?\n/)];
+  const entry = halves.entry ? [`${indent}${halves.entry.signature}{`, ...halves.entry.body, `${indent}}`, ''] : [];
+  const lines = [...entry, ...why.map((l) => indent + lineComment('', l)), ...applied(source, start, end, halves.request).split(/\r?\n/)];
   const signature = (suffix: string, params: string, returnType: string | undefined, async?: boolean) =>
     `${indent}${async ? asyncHead(halves.head) : halves.head}${name}${suffix}(${params})${returnType ? `: ${returnType}` : ''} {`;
   if (halves.forward) {

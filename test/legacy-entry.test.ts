@@ -1,0 +1,148 @@
+// When a helper split for its handlers is kept under its name for the calls that cannot ask
+// through its halves (a test's, here), and when it is not: the entry is written only where the
+// helper's request can be made again as written. The whole server, through the client, is
+// test/e2e-legacy-entry.test.ts.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCodemod, type RunResult } from '../src/engine/run.ts';
+import { putFile } from './support/scratch.ts';
+
+const TOOLS = (ext: string, call: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import { confirmPurge } from './confirm.${ext}';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('purge', { inputSchema: schema }, async ({ table, count }) => {
+  const ok = await ${call};
+  return { content: [{ type: 'text', text: String(ok) }] };
+});
+`;
+/** A JavaScript module's server, and its handler calling the helper the module declares between them. */
+const SERVER_JS = "import { McpServer } from '@modelcontextprotocol/server';\nconst server = new McpServer({ name: 's', version: '1' });\n";
+const HANDLER = `server.registerTool('purge', { inputSchema: schema }, async ({ table, count }) => {
+  const ok = await confirmPurge(table, count);
+  return { content: [{ type: 'text', text: String(ok) }] };
+});
+`;
+const TEST = (from: string, call: string) => `import { confirmPurge } from './${from}';
+test('skips the question for an empty table', async () => {
+  expect(await ${call}).toBe(true);
+});
+`;
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'mrtr-legacy-entry-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function migrate(
+  name: string,
+  files: Record<string, string>,
+  types = false,
+): Promise<{ result: RunResult; output: (file: string) => string | undefined }> {
+  const dir = path.join(root, name);
+  for (const [file, text] of Object.entries(files)) await putFile(dir, file, text);
+  const result = await runCodemod({ paths: ['.'], cwd: dir, write: false, ...(types ? {} : { types: false as const }) });
+  return { result, output: (file) => result.changed.find((c) => c.path === file)?.output };
+}
+
+describe('a legacy entry', () => {
+  it('is not written where the request reads a local of the helper: the helper stays whole for the test', async () => {
+    const { result, output } = await migrate('reads-local', {
+      'confirm.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+export async function confirmPurge(server: McpServer, table: string, count: number): Promise<boolean> {
+  if (count === 0) return true;
+  const message = \`Purge \${count} rows of \${table}?\`;
+  const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
+  return answer.action === 'accept';
+}
+`,
+      'tools.ts': TOOLS('ts', 'confirmPurge(server, table, count)'),
+      'confirm.test.ts': TEST('confirm.ts', "confirmPurge(fake, 'logs', 0)"),
+    });
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['confirm.ts', 'marked', 'in-helper'],
+      ['tools.ts', 'marked', 'via-helper'],
+    ]);
+    expect(output('confirm.ts')).toContain('// @mrtr-todo(in-helper): `confirmPurge()` stays whole: confirm.test.ts:3 calls it outside handlers');
+    expect(output('confirm.ts')).not.toContain('confirmPurgeRequest');
+  });
+
+  it('in JavaScript, takes the context as a parameter left undefined, and reads it optionally', async () => {
+    const { result, output } = await migrate('javascript', {
+      'tools.js': `${SERVER_JS}export async function confirmPurge(table, count) {
+  if (count === 0) return true;
+  if (!server.server.getClientCapabilities()?.elicitation) return false;
+  const answer = await server.server.elicitInput({ message: 'Purge?', requestedSchema: { type: 'object', properties: {} } });
+  return answer.action === 'accept';
+}
+${HANDLER}`,
+      'confirm.test.js': TEST('tools.js', "confirmPurge('logs', 0)"),
+    });
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['tools.js', 'marked', 'legacy-entry'],
+      ['tools.js', 'migrated', undefined],
+    ]);
+    // The module's handler asks through the halves (its context last); the test's call is left to the entry.
+    expect(output('tools.js')).toContain('    const mrtrOutcome = await confirmPurgeRequest(count, ctx);\n');
+    expect(output('tools.js')).toContain(`const server = new McpServer({ name: 's', version: '1' }, { requestState: { verify: mrtrVerify() } });
+// @mrtr-todo(legacy-entry): \`confirmPurge()\` kept for confirm.test.js:3, which cannot use its halves — migrate it, then drop this
+export async function confirmPurge(table, count) {
+  const mrtrOutcome = await confirmPurgeRequest(count);
+  if ('value' in mrtrOutcome) return mrtrOutcome.value;
+  return confirmPurgeResult(await server.server.elicitInput({ message: 'Purge?', requestedSchema: { type: 'object', properties: {} } }));
+}
+
+// confirmPurge() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each
+// handler calls confirmPurgeRequest(), which resolves to what confirmPurge() returned without asking
+// ({ value }) or to the question to ask ({ ask }); once answered, confirmPurgeResult() computes the value.
+export async function confirmPurgeRequest(count, mrtrCtx = undefined) {
+  if (count === 0) return { value: true };
+  if (!(mrtrCtx?.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities())?.elicitation) return { value: false };
+  return { ask: inputRequired.elicit({ message: 'Purge?', requestedSchema: { type: 'object', properties: {} } }) };
+}
+
+export function confirmPurgeResult(answer) {
+  return answer.action === 'accept';
+}
+server.registerTool(`);
+  });
+
+  it('hands the result half the arguments and the locals it takes, as the handlers do', async () => {
+    // The local travels only where the checker shows it is JSON.
+    const { result, output } = await migrate(
+      'carried',
+      {
+        'rows.ts': 'export async function countRows(table: string): Promise<number> {\n  return table.length;\n}\n',
+        'confirm.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import { countRows } from './rows.ts';
+export async function confirmPurge(server: McpServer, table: string, count: number): Promise<string> {
+  if (count === 0) return 'nothing';
+  const rows = await countRows(table);
+  const answer = await server.server.elicitInput({ message: 'Purge?', requestedSchema: { type: 'object', properties: {} } });
+  return answer.action === 'accept' ? \`\${table}: \${rows}\` : 'kept';
+}
+`,
+        'tools.ts': TOOLS('ts', 'confirmPurge(server, table, count)'),
+        'confirm.test.ts': TEST('confirm.ts', "confirmPurge(fake, 'logs', 0)"),
+      },
+      true,
+    );
+    expect(result.sites.map((s) => [s.file, s.status, s.code])).toEqual([
+      ['confirm.ts', 'marked', 'legacy-entry'],
+      ['confirm.ts', 'migrated', undefined],
+    ]);
+    const lines = output('confirm.ts')!.split('\n');
+    const entry = lines.findIndex((l) => l.startsWith('export async function confirmPurge('));
+    expect(lines.slice(entry, entry + 5)).toEqual([
+      'export async function confirmPurge(server: McpServer, table: string, count: number): Promise<string> {',
+      '  const mrtrOutcome = await confirmPurgeRequest(table, count);',
+      "  if ('value' in mrtrOutcome) return mrtrOutcome.value;",
+      "  return confirmPurgeResult(await server.server.elicitInput({ message: 'Purge?', requestedSchema: { type: 'object', properties: {} } }), table, mrtrOutcome.carried);",
+      '}',
+    ]);
+  });
+});
