@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
+import { formatSummary } from '../src/report/summary.ts';
 import { runCalls, type ClientScript, type Era, type ToolCall } from './support/harness.ts';
 import { migratedPair } from './support/migrated-pair.ts';
 
@@ -129,6 +130,11 @@ describe('a helper one handler can ask through and another cannot', () => {
     expect(files).toContain("import { pickRoot, pickRootRequest, pickRootResult } from '../lib/root.js';");
     expect(files).toContain('const mrtrOutcome = await pickRootRequest(server, log, root, ctx);');
     expect(files).toContain('    const started = new Date();\n    // @mrtr-todo(unserialisable-local): ');
+    // The migrated handler has no site of its own (its question is the helper's): it is counted all the same.
+    expect(pair.result.askingThrough).toEqual([{ file: 'src/tools/files.ts', handler: 'tool:list_root', line: 6 }]);
+    expect(formatSummary(pair.result, { dryRun: false }).split('\n')).toContain(
+      'migrated 1/2 handlers; 1 needs manual work: tool:audit_root (src/tools/files.ts:14, unserialisable-local); 1 site outside any handler needs manual work: src/lib/root.ts:3 (legacy-entry)',
+    );
     expect(files).toContain('    const picked = await pickRoot(server, log, root);\n    log.push(`audit:${picked}`);');
   });
 

@@ -19,8 +19,9 @@ import { readOnlyReason } from './atomic-write.ts';
 import type { Registered } from './cross-module.ts';
 import { describeFsError } from './discover.ts';
 import { positionMap } from '../core/position-map.ts';
+import { lineNumberAt } from '../core/vocabulary.ts';
 import type { RunSettings } from './run-options.ts';
-import type { ChangedFile, ErrorStage, RunEntryPoint, RunError, RunSite } from './run-result.ts';
+import type { ChangedFile, ErrorStage, HandlerAskingThrough, RunEntryPoint, RunError, RunSite } from './run-result.ts';
 import type { Placement } from './state-modules.ts';
 import { sdkTypesMissing } from './installed-types.ts';
 import { officialMarkers, type UpgradeNote } from './v1-upgrade.ts';
@@ -65,6 +66,8 @@ export interface FileOutcome {
   planned?: { file: string; text: string; onDisk: string };
   /** What its handlers run again on each retry, to list on the reports of other modules' helpers they ask through (FilePlan.rerunAtHelpers). */
   rerunAtHelpers?: FilePlan['rerunAtHelpers'];
+  /** Its migrated handlers with no site of their own (RunResult.askingThrough). */
+  askingThrough?: HandlerAskingThrough[];
 }
 
 export interface Candidate {
@@ -349,6 +352,13 @@ function reportSites(c: Candidate, plan: FilePlan): void {
   // text the user reads: placed with the plan, see core/line-refs.ts.)
   const toDisk = c.input === c.source || plan.sites.length === 0 ? undefined : positionMap(c.input, c.source);
   for (const site of plan.sites) c.outcome.sites.push({ file: c.file, ...site, ...toDisk?.(site.line, site.column) });
+  // A handler that asks only through other modules' split helpers has no site here: it is counted as a handler all the same.
+  const through = plan.handlers.filter((h) => !plan.sites.some((s) => s.handler === h.id));
+  const onDisk = through.length > 0 && c.input !== c.source ? positionMap(c.input, c.source) : undefined;
+  c.outcome.askingThrough = through.map((h) => {
+    const line = lineNumberAt(c.input, h.body.start);
+    return { file: c.file, handler: h.id, line: onDisk ? onDisk(line, 1).line : line };
+  });
 }
 
 /** The request-state module the migrated text imports, written first; false when it cannot be (reported). */

@@ -11,6 +11,7 @@ import type { RegistryShape } from '../analyse/tool-registries.ts';
 import type { ExternalHelper, HeldBack, LegacyEntryCall, PlanOptions } from '../plan/plan-options.ts';
 import type { FilePlan, SiteReport } from '../plan/types.ts';
 import { asFileLineRefs } from '../core/line-refs.ts';
+import { lineNumberAt } from '../core/vocabulary.ts';
 import { SOURCE_EXTENSIONS } from './discover.ts';
 import { helperKey, type ExportedHelper } from './helper-keys.ts';
 import { calledOutsideAt, keptWithSibling, NOT_ITS_OWN, outsideCalls, unimported, wrappersNamed, type OutsideCalls, type RefusedSplits } from './kept-whole.ts';
@@ -86,7 +87,7 @@ export class AskingHelperIndex {
     // A class's methods keep their class's name when split: a re-export of the class still reaches their halves.
     for (const { from, names, namespace } of links.reexports) all(from, (owner, method) => (namespace || !method) && (!names || names.has(owner)));
     // `const { confirm } = await import('./prompts.js')` binds names whose calls are followed like an import's.
-    for (const m of source.matchAll(DYNAMIC_REFERENCE)) if (!links.followedImports.has(m.index)) all(m[2]!, undefined, lineAt(source, m.index));
+    for (const m of source.matchAll(DYNAMIC_REFERENCE)) if (!links.followedImports.has(m.index)) all(m[2]!, undefined, lineNumberAt(source, m.index));
     return keys;
   }
 
@@ -324,13 +325,6 @@ function dynamicImports(program: FileAnalysis['program']): { names: FileAnalysis
     return undefined;
   });
   return { names, followed, whole };
-}
-
-/** The 1-based line of an offset. */
-function lineAt(source: string, offset: number): number {
-  let line = 1;
-  for (let at = source.indexOf('\n'); at !== -1 && at < offset; at = source.indexOf('\n', at + 1)) line++;
-  return line;
 }
 
 /** `import('./x')` and `require('./x')`: a module reached whole, whatever it is called by afterwards. */

@@ -32,6 +32,13 @@ export interface RunSite extends SiteReport {
   file: string;
 }
 
+/** A migrated handler that asks only through other modules' split helpers: its file (relative to cwd, `/` separators), id and line. */
+export interface HandlerAskingThrough {
+  file: string;
+  handler: string;
+  line: number;
+}
+
 /** A stdio entry point the run rewrote to serveStdio (both eras), or marked. */
 export interface RunEntryPoint extends EntryPointReport {
   /** Relative to cwd, with `/` separators. */
@@ -70,6 +77,11 @@ export interface RunResult {
   candidates: number;
   changed: ChangedFile[];
   sites: RunSite[];
+  /**
+   * Migrated handlers with no site of their own: they ask only through other modules' split
+   * helpers, whose sites count their questions. The handler tallies count them (absent when none).
+   */
+  askingThrough?: HandlerAskingThrough[];
   /** Stdio entry points rewritten to serve both eras, or marked (absent when none, and when the run only plans). */
   entryPoints?: RunEntryPoint[];
   errors: RunError[];

@@ -41,7 +41,7 @@ import { vendoredRequests } from './vendored-requests.ts';
 import { WorkerTypeFacts } from './worker-type-facts.ts';
 
 export { DEFAULT_MAX_FILE_BYTES, tooLargeReason, type RunOptions, type RunPhase, type RunSettings } from './run-options.ts';
-export type { ChangedFile, ErrorStage, RunError, RunResult, RunSite, RunSkip } from './run-result.ts';
+export type { ChangedFile, ErrorStage, HandlerAskingThrough, RunError, RunResult, RunSite, RunSkip } from './run-result.ts';
 
 /**
  * No more candidates are started while this many wait (most wait for the checker's answers),
@@ -375,6 +375,7 @@ function assembleResult(state: RunState, read: ReadCandidates, moduleChanges: re
   // In discovery order (forEach passes over the indexes that have no outcome).
   state.outcomes.forEach((outcome) => {
     result.sites.push(...outcome.sites);
+    if (outcome.askingThrough?.length) (result.askingThrough ??= []).push(...outcome.askingThrough);
     if (outcome.entryPoints) (result.entryPoints ??= []).push(...outcome.entryPoints);
     if (outcome.changed) result.changed.push(outcome.changed);
     result.errors.push(...outcome.errors);

@@ -73,7 +73,7 @@ interface JsonSummaryOptions {
 
 /** The JSON text printed by `--json`: the object described above, two-space indented, one trailing newline. */
 export function formatJsonSummary(result: RunResult, options: JsonSummaryOptions): string {
-  const handlers = summariseHandlers(result.sites);
+  const handlers = summariseHandlers(result.sites, result.askingThrough);
   const summary = {
     version: 1,
     dryRun: options.dryRun,

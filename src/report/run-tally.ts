@@ -8,7 +8,7 @@
 // timer, an HTTP route) is a site, not a handler: it is counted apart, by `file:line`. The
 // `server-elsewhere` and `secret-in-state` reports are not request sites and are not counted
 // (they still appear among the markers).
-import type { RunResult, RunSite } from '../engine/run.ts';
+import type { HandlerAskingThrough, RunResult, RunSite } from '../engine/run.ts';
 import type { UpgradeNote, UpgradeNoteCode } from '../engine/v1-upgrade.ts';
 
 export interface SiteTotals {
@@ -76,7 +76,7 @@ interface HandlerTally {
 }
 
 export interface HandlerSummary {
-  /** Tool, prompt and resource handlers with a site. */
+  /** Tool, prompt and resource handlers with a site, or asking through other modules' helpers (RunResult.askingThrough). */
   total: number;
   migrated: number;
   manual: HandlerTally[];
@@ -86,10 +86,16 @@ export interface HandlerSummary {
 
 const NOT_A_SITE = new Set(['server-elsewhere', 'secret-in-state']);
 
-export function summariseHandlers(sites: readonly RunSite[]): HandlerSummary {
+/** How a split helper's site names itself in place of a handler (`helper:confirm`). */
+const HELPER_SITE = 'helper:';
+
+export function summariseHandlers(sites: readonly RunSite[], askingThrough: readonly HandlerAskingThrough[] = []): HandlerSummary {
   const handlers = new Map<string, HandlerTally>();
+  for (const h of askingThrough) handlers.set(`${h.file}\0${h.handler}`, { handler: h.handler, file: h.file, line: h.line, migrated: true, codes: [] });
   for (const site of sites) {
     if (site.handler === undefined && site.code !== undefined && NOT_A_SITE.has(site.code)) continue;
+    // A split helper's site is no handler: the handlers asking through it are (askingThrough).
+    if (site.status === 'migrated' && site.handler?.startsWith(HELPER_SITE)) continue;
     const key = site.handler === undefined ? `${site.file}\0@${site.line}:${site.column}` : `${site.file}\0${site.handler}`;
     let tally = handlers.get(key);
     if (!tally) {

@@ -38,7 +38,7 @@ export function formatSummary(result: RunResult, options: SummaryOptions): strin
     ...problemLines(result),
     ...noteLines(result),
     // The headline: whole handlers migrated, and those left for a person; then what to do next.
-    ...(result.v1Only ? [] : [formatHandlerLine(summariseHandlers(result.sites))]),
+    ...(result.v1Only ? [] : [formatHandlerLine(summariseHandlers(result.sites, result.askingThrough))]),
     ...stepLines(result, options),
   ];
   // Names and messages come from the repository: each line is escaped, so none can hide another.
