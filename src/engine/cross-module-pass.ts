@@ -128,7 +128,8 @@ export async function crossModulePass(run: CrossModuleRun): Promise<void> {
     if (entry) again.set(module, { ...entry, dispatch });
   }
   sayWhyKeptWhole(run, again, refused, helpers, approved);
-  sayLegacyEntries(run, again, refused, helpers, approved);
+  // Each split helper kept under its name for calls that cannot ask through its halves: its module writes that entry.
+  tellHelperModules(run, again, helpers, 'legacyEntries', (key) => (approved.has(key) ? entryCall(refused, key) : undefined));
   sayUntiedCalls(run, again, refused, helpers, approved);
   await sayThroughExported(run, again, refused);
   for (const [module, found] of registries.found) {
@@ -367,37 +368,27 @@ function sayWhyKeptWhole(
     const externalHelpers = f.externalHelpers && keptWholeIn(f.externalHelpers, refused);
     again.set(absolutePath, { ...f, ...(externalHelpers ? { externalHelpers } : {}), ...(heldBack ? { refusedSplits: { heldBack } } : {}) });
   }
-  for (const [module, list] of helpers) {
-    const keptWhole = Object.fromEntries(
-      list.flatMap((h) => {
-        const call = approved.has(helperKey(module, h.name)) ? undefined : refused.calls.get(helperKey(module, h.name));
-        return call ? [[h.name, call] as const] : [];
-      }),
-    );
-    if (Object.keys(keptWhole).length === 0) continue;
-    const entry = againEntry(run, again, module);
-    again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, keptWhole } });
-  }
+  tellHelperModules(run, again, helpers, 'keptWhole', (key) => (approved.has(key) ? undefined : refused.calls.get(key)));
 }
 
-/** Tells each helper's module which of its split helpers it keeps under their names, for the calls that cannot ask through their halves. */
-function sayLegacyEntries(
+type ByHelper = 'keptWhole' | 'legacyEntries';
+
+/** Tells each helper's module, in `field` of its refusedSplits, what `of` says of each of its helpers (by key), where it says anything. */
+function tellHelperModules<F extends ByHelper>(
   run: CrossModuleRun,
   again: Map<string, AgainFile>,
-  refused: RefusedSplits,
   helpers: ReadonlyMap<string, ExportedHelper[]>,
-  approved: ReadonlySet<string>,
+  field: F,
+  of: (key: string) => NonNullable<TransformOptions[F]>[string] | undefined,
 ): void {
-  if (!refused.entries) return;
   for (const [module, list] of helpers) {
-    const kept = list.flatMap((h) => {
-      const key = helperKey(module, h.name);
-      const first = approved.has(key) ? entryCall(refused, key) : undefined;
-      return first ? [[h.name, first] as const] : [];
+    const told = list.flatMap((h) => {
+      const said = of(helperKey(module, h.name));
+      return said ? [[h.name, said] as const] : [];
     });
-    if (kept.length === 0) continue;
+    if (told.length === 0) continue;
     const entry = againEntry(run, again, module);
-    again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, legacyEntries: Object.fromEntries(kept) } });
+    again.set(module, { ...entry, refusedSplits: { ...entry.refusedSplits, [field]: Object.fromEntries(told) } });
   }
 }
 
