@@ -70,8 +70,7 @@ function declaredWithin(body: Node): Set<string> {
 
 /**
  * The entry's text: the helper's signature, then its request half, its value when it answered
- * without asking, else the request pushed as before and its answer through the result half. A
- * helper whose request was its first statement (no `maybeAsk`) only pushes it.
+ * without asking, else the request pushed as before and its answer through the result half.
  */
 export function legacyEntry(entry: EntrySource, name: string, shape: SplitShape, semi: string): LegacyEntry {
   const select = (used: boolean[]) => entry.params.filter((_, i) => used[i]);
@@ -79,11 +78,12 @@ export function legacyEntry(entry: EntrySource, name: string, shape: SplitShape,
     ? entry.request
     : `${name}Result(${[`await ${entry.request}`, ...select(shape.resultArgs), ...(shape.carried ? [`${OUTCOME}.carried`] : [])].join(', ')})`;
   const body = entry.bodyIndent;
-  const asked = shape.maybeAsk
-    ? [
-        `${body}const ${OUTCOME} = await ${name}Request(${select(shape.requestArgs).join(', ')})${semi}`,
-        `${body}if ('value' in ${OUTCOME}) return ${OUTCOME}.value${semi}`,
-      ]
-    : [];
-  return { signature: entry.signature, body: [...asked, `${body}return ${result}${semi}`] };
+  return {
+    signature: entry.signature,
+    body: [
+      `${body}const ${OUTCOME} = await ${name}Request(${select(shape.requestArgs).join(', ')})${semi}`,
+      `${body}if ('value' in ${OUTCOME}) return ${OUTCOME}.value${semi}`,
+      `${body}return ${result}${semi}`,
+    ],
+  };
 }

@@ -16,7 +16,6 @@ import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import { paramNames, paramsProblem, paramText } from './param-patterns.ts';
 import type { RerunCall, SplitShape } from './types.ts';
 import type { LegacyEntryCall } from './plan-options.ts';
-import { entrySource, legacyEntry } from './legacy-entry.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -48,7 +47,6 @@ export function splitHelper(
   types: TypeNames | undefined,
   eol: string,
   purity: PurityContext,
-  entryFor?: LegacyEntryCall,
 ): HelperSplit | string {
   const helper = splittable(source, site, calls, purity);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
@@ -78,10 +76,6 @@ export function splitHelper(
     // The inner result half is async: this one awaits it, and is async too.
     ...(site.via?.asyncResult && !identity ? { asyncResult: true as const } : {}),
   };
-  // Kept under its name for calls that cannot ask through the halves, when the engine asks and it can be.
-  const copied = holder.exported ? entrySource(source, fn, holder, site) : undefined;
-  if (entryFor && !copied) return 'it is a helper that calls outside its handlers need, and it cannot stay under its name for them.';
-  const entry = copied && entryFor && legacyEntry(copied, holder.name, shape, helper.first && source[helper.first.end! - 1] !== ';' ? '' : ';');
   const halves: HelperHalves = {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
@@ -92,17 +86,9 @@ export function splitHelper(
     requestText: context ? `${request.text.slice(0, -1)}${request.text.endsWith('()') ? '' : ', '}${REQUEST_CONTEXT})` : request.text,
     ...(shape.maybeAsk ? { maybeAsk: true } : {}),
     ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types, postNames) }),
-    ...(entry ? { entry } : {}),
   };
   const edit = splitHelperEdit(source, eol, halves);
-  const split = {
-    name: holder.name,
-    ...shape,
-    edit,
-    ...shapeCalls(holder.name, shape),
-    ...(context && types ? { types: typeImports(types, 'ServerContext') } : {}),
-  };
-  return copied ? { ...split, legacyEntry: { declaration: holder.node, ...(entry ? { written: entryFor } : {}) } } : split;
+  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(context && types ? { types: typeImports(types, 'ServerContext') } : {}) };
 }
 
 /** A helper of the shape that splits: its declaration, how its first statement takes the answer, and the statements after. */

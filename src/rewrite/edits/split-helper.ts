@@ -4,7 +4,6 @@
 import type { Node } from '@babel/types';
 import { lineComment } from '../../core/escape.ts';
 import { type Edit, indentAt, lineEndOf, lineStartOf } from '../../core/vocabulary.ts';
-import type { LegacyEntry } from './maybe-ask-helper.ts';
 
 /** The two halves of a helper, as the plan decides them. */
 export interface HelperHalves {
@@ -18,8 +17,6 @@ export interface HelperHalves {
   requestText: string;
   /** The request half resolves to `{ value }` or `{ ask }` (it returns an inner helper's that may answer without asking). */
   maybeAsk?: boolean;
-  /** The helper kept under its name for calls that cannot ask through the halves (plan/legacy-entry.ts), written first. */
-  entry?: LegacyEntry;
   /** The result half, absent when the helper returned the answer as it was. */
   result?: {
     params: string;
@@ -42,9 +39,7 @@ export function splitHelperEdit(source: string, eol: string, halves: HelperHalve
         `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
       ]
     : [`handler asks with ${name}Request() and, once answered, computes ${name}Result().`];
-  const entry = halves.entry ? [`${halves.entry.signature}{`, ...halves.entry.body.map((l) => l.slice(indent.length)), '}', ''] : [];
   const lines = [
-    ...entry,
     lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
     ...why.map((l) => lineComment('', l)),
     `${head}${name}Request(${halves.requestParams}) {`,
