@@ -179,3 +179,134 @@ describe('a helper one handler can ask through and another cannot', () => {
     expect(await run(await pair.load('migrated'), 'modern', asking)).toEqual(original);
   });
 });
+
+// The same, for a helper whose request is its first statement: the entry only pushes it and hands
+// the answer to the result half. What the result half does after the question (the log) happens
+// once, on the answer, on either path.
+const ASKED_FIRST: Record<string, string> = {
+  'package.json': PROJECT['package.json']!,
+  'src/server.ts': `import { McpServer } from '@modelcontextprotocol/server';
+import { registerWipeTools } from './tools/wipe.js';
+
+export function createServer(log: string[]): McpServer {
+  const server = new McpServer({ name: 'wiper', version: '1.0.0' });
+  registerWipeTools(server, log);
+  return server;
+}
+`,
+  'src/lib/confirm.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+
+export async function confirmWipe(server: McpServer, log: string[], table: string): Promise<boolean> {
+  const answer = await server.server.elicitInput({
+    mode: 'form',
+    message: \`Wipe \${table}?\`,
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+  });
+  log.push(\`answered:\${answer.action}\`);
+  return answer.action === 'accept' && answer.content?.ok === true;
+}
+`,
+  'src/tools/wipe.ts': `import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import { confirmWipe } from '../lib/confirm.js';
+
+export function registerWipeTools(server: McpServer, log: string[]): void {
+  server.registerTool('wipe', { inputSchema: z.object({ table: z.string() }) }, async ({ table }) => {
+    const wiped = await confirmWipe(server, log, table);
+    log.push(\`wipe:\${table}:\${wiped}\`);
+    return { content: [{ type: 'text', text: wiped ? \`wiped \${table}\` : 'kept' }] };
+  });
+
+  server.registerTool('wipe_timed', { inputSchema: z.object({ table: z.string() }) }, async ({ table }) => {
+    const started = new Date();
+    const wiped = await confirmWipe(server, log, table);
+    log.push(\`timed:\${table}:\${wiped}\`);
+    return { content: [{ type: 'text', text: \`\${wiped ? 'wiped' : 'kept'}\${started.getTime() > 0 ? '' : ' before 1970'}\` }] };
+  });
+}
+`,
+};
+
+const MIGRATED_CONFIRM = `import type { McpServer } from '@modelcontextprotocol/server';
+import { inputRequired, type ElicitResult } from '@modelcontextprotocol/server';
+
+// @mrtr-todo(legacy-entry): \`confirmWipe()\` kept for wipe.ts:26, which cannot use its halves — migrate it, then drop this
+export async function confirmWipe(server: McpServer, log: string[], table: string): Promise<boolean> {
+  return confirmWipeResult(await server.server.elicitInput({
+    mode: 'form',
+    message: \`Wipe \${table}?\`,
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+  }), log);
+}
+
+// confirmWipe() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each
+// handler asks with confirmWipeRequest() and, once answered, computes confirmWipeResult().
+export function confirmWipeRequest(table: string) {
+  return inputRequired.elicit({
+    mode: 'form',
+    message: \`Wipe \${table}?\`,
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+  });
+}
+
+export function confirmWipeResult(answer: ElicitResult, log: string[]): boolean {
+  log.push(\`answered:\${answer.action}\`);
+  return answer.action === 'accept' && answer.content?.ok === true;
+}
+`;
+
+/** Accepts the first wipe of each tool, declines the rest. */
+const wipeScript = (): ClientScript => {
+  let asked = 0;
+  return { elicit: () => (++asked % 2 === 1 ? { action: 'accept', content: { ok: true } } : { action: 'decline' }) };
+};
+
+const WIPES: ToolCall[] = [
+  { name: 'wipe', arguments: { table: 'logs' } },
+  { name: 'wipe', arguments: { table: 'users' } },
+  { name: 'wipe_timed', arguments: { table: 'logs' } },
+  { name: 'wipe_timed', arguments: { table: 'users' } },
+];
+
+const firstPair = migratedPair<ServerModule>('legacy-entry-first-', ASKED_FIRST);
+
+const runWipes = async (server: ServerModule, era: Era, calls = WIPES) => {
+  const log: string[] = [];
+  const recording = await runCalls(() => server.createServer(log), era, calls, wipeScript());
+  return { results: recording.results, questions: recording.questions, log };
+};
+
+describe('a helper whose request comes first, one handler can ask through and another cannot', () => {
+  it('keeps an entry that pushes the request and hands the answer on; it typechecks and a second run changes nothing', async () => {
+    expect(firstPair.result.errors).toEqual([]);
+    expect(firstPair.result.sites.map((s) => [s.file, s.line, s.status, s.code])).toEqual([
+      ['src/lib/confirm.ts', 3, 'marked', 'legacy-entry'],
+      ['src/lib/confirm.ts', 4, 'migrated', undefined],
+      ['src/tools/wipe.ts', 14, 'marked', 'unserialisable-local'],
+    ]);
+    expect(await firstPair.read('migrated', 'src/lib/confirm.ts')).toBe(MIGRATED_CONFIRM);
+    // The entry names the refused call's line as the migrated file has it (the marker above it moved it down).
+    expect((await firstPair.read('migrated', 'src/tools/wipe.ts')).split('\n')[25]).toBe('    const wiped = await confirmWipe(server, log, table);');
+    const files = Object.keys(ASKED_FIRST).filter((f) => f.endsWith('.ts'));
+    expect(await firstPair.settled(files)).toEqual({ original: [], migrated: [], errors: [], changed: [] });
+  });
+
+  it('gives the original results, questions and log on a 2025 connection, and the migrated handler on a 2026-07-28 one', async () => {
+    const original = await runWipes(await firstPair.load('original'), 'legacy');
+    expect(texts(original.results)).toEqual(['wiped logs', 'kept', 'wiped', 'kept']);
+    expect(original.log).toEqual([
+      'answered:accept',
+      'wipe:logs:true',
+      'answered:decline',
+      'wipe:users:false',
+      'answered:accept',
+      'timed:logs:true',
+      'answered:decline',
+      'timed:users:false',
+    ]);
+    const migrated = await firstPair.load('migrated');
+    expect(await runWipes(migrated, 'legacy')).toEqual(original);
+    const wipes = WIPES.slice(0, 2);
+    expect(await runWipes(migrated, 'modern', wipes)).toEqual(await runWipes(await firstPair.load('original'), 'legacy', wipes));
+  });
+});

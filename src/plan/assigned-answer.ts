@@ -4,7 +4,7 @@
 // declaration has nothing left to hold in the request half: it is dropped there.
 import type { Node, Statement } from '@babel/types';
 import { lineEndOf, lineStartOf, lineTail, startsLine, type Span } from '../core/vocabulary.ts';
-import type { Answer } from './split-helper.ts';
+import type { Answer } from './helper-holder.ts';
 import { quotedLine } from './try-split.ts';
 
 export interface AssignedAnswer {

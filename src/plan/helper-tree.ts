@@ -74,7 +74,7 @@ function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTr
     sites.length > 1
       ? maybeAskSplitPoints(source, sites, calls, context.types, context.eol, context.purity)
       : askedFirst(source, site)
-        ? splitHelper(source, site, calls, context.types, context.eol, context.purity)
+        ? splitHelper(source, site, calls, context.types, context.eol, context.purity, context.legacyEntries?.[name])
         : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity, context.legacyEntries?.[name]);
   if (typeof split === 'string') return split;
   tree.splits.push({ site, split });

@@ -4,8 +4,9 @@
 // it as of the split it stands for, read off the entry (the halves are there already): their
 // handlers plan as they did, and a call that can now ask through the halves does.
 import type { Node } from '@babel/types';
-import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
-import { annotatedType, boundNames } from '../analyse/ast.ts';
+import { requestContextOf } from '../analyse/capability-reads.ts';
+import { boundNames } from '../analyse/ast.ts';
+import { typeText } from './maybe-ask-split.ts';
 import { promisedType } from '../core/vocabulary.ts';
 import type { SplitShape } from './types.ts';
 import type { HelperChain } from '../analyse/call-graph.ts';
@@ -15,7 +16,8 @@ import { KINDS } from '../analyse/sdk-surface.ts';
 import { askingExports, blockReaching, markAt, type FilePlanning } from './file-planning.ts';
 import type { HelperTree } from './helper-tree.ts';
 import { refuse, Refusal } from './refusal.ts';
-import { CARRIED, declarationOf } from './split-helper.ts';
+import { CARRIED } from './split-helper.ts';
+import { declarationOf } from './helper-holder.ts';
 
 const CODE = 'legacy-entry';
 
@@ -54,39 +56,47 @@ export function placeEarlierEntry(file: FilePlanning, site: LegacySite, chain: H
 
 /**
  * The split an entry stands for, read off its statements as legacy-entry.ts writes them
- * (`const mrtrOutcome = await xRequest(a, b)`, `if ('value' in mrtrOutcome) ...`, `return
- * xResult(await <request>, c, mrtrOutcome.carried)` or `return <request>`) and the halves' own
- * declarations; undefined when they read otherwise.
+ * (`const mrtrOutcome = await xRequest(a, b)`, `if ('value' in mrtrOutcome) ...`, then `return
+ * xResult(await <request>, c, mrtrOutcome.carried)` or `return <request>`; the last alone where
+ * the request was the helper's first statement) and the halves' own declarations; undefined
+ * when they read otherwise.
  */
 function entryShape(file: FilePlanning, site: LegacySite, name: string): SplitShape | undefined {
   const fn = site.enclosing!;
   const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
   const params = fn.params.map((p) => (p.type === 'Identifier' ? p.name : ''));
-  const request = body[0]?.type === 'VariableDeclaration' ? body[0].declarations[0]?.init : undefined;
-  const asked = request?.type === 'AwaitExpression' ? namedCall(request.argument, `${name}Request`) : undefined;
-  const last = body[2]?.type === 'ReturnStatement' ? body[2].argument : undefined;
+  const last = body.at(-1)?.type === 'ReturnStatement' ? (body.at(-1) as Extract<Node, { type: 'ReturnStatement' }>).argument : undefined;
   const result = last ? namedCall(last, `${name}Result`) : undefined;
-  if (body.length !== 3 || !asked || !last || (!result && last !== site.call)) return undefined;
-  const used = (args: readonly Node[]) => params.map((p) => args.some((a) => a.type === 'Identifier' && a.name === p));
-  const rest = result?.arguments.slice(1) ?? [];
-  const carried = rest.some((a) => a.type === 'MemberExpression' && a.property.type === 'Identifier' && a.property.name === 'carried');
-  const halves = (suffix: string) =>
+  const half = (suffix: string) =>
     file.analysis.index.functions.find((f) => f.node.type === 'FunctionDeclaration' && f.node.id?.name === `${name}${suffix}`)?.node;
-  const requestHalf = halves('Request');
-  const valueType = fn.returnType ? promisedType(file.source.slice(annotatedType(fn.returnType)!.start!, annotatedType(fn.returnType)!.end!)) : undefined;
+  const requestHalf = half('Request');
+  const asked = body.length === 3 ? requestHalfCall(body[0]!, name) : undefined;
+  if (!last || !requestHalf || (!result && last !== site.call) || (body.length === 3 ? !asked : body.length !== 1)) return undefined;
+  const named = (p: string) => (args: readonly Node[]) => args.some((a) => boundNames(a).some((b) => b.name === p));
+  const rest = result?.arguments.slice(1) ?? [];
+  const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
+  const valueType = !result && !asked ? resultType : fn.returnType ? promisedType(typeText(file.source, fn.returnType)) : undefined;
   return {
     kind: site.kind!,
-    resultType: site.shape.resultType ?? KINDS[site.kind!].resultType,
+    resultType,
     ...(valueType !== undefined ? { valueType } : {}),
     method: false,
-    requestArgs: used(asked.arguments),
-    resultArgs: used(rest),
+    requestArgs: params.map((p) => named(p)(asked ? asked.arguments : requestHalf.params)),
+    resultArgs: params.map((p) => named(p)(rest)),
     identity: !result,
-    maybeAsk: true,
-    ...(requestHalf?.params.some((p) => boundNames(p).some((b) => b.name === REQUEST_CONTEXT)) ? { takesContext: true as const } : {}),
-    ...(halves('Result')?.async ? { asyncResult: true as const } : {}),
-    ...(carried ? { carried: { value: CARRIED, opaque: true as const } } : {}),
+    ...(asked ? { maybeAsk: true as const } : {}),
+    ...(requestContextOf(requestHalf) ? { takesContext: true as const } : {}),
+    ...(half('Result')?.async ? { asyncResult: true as const } : {}),
+    ...(rest.some((a) => a.type === 'MemberExpression' && a.property.type === 'Identifier' && a.property.name === 'carried')
+      ? { carried: { value: CARRIED, opaque: true as const } }
+      : {}),
   };
+}
+
+/** `const mrtrOutcome = await xRequest(...)`: that call. */
+function requestHalfCall(statement: Node, name: string): Extract<Node, { type: 'CallExpression' }> | undefined {
+  const init = statement.type === 'VariableDeclaration' ? statement.declarations[0]?.init : undefined;
+  return init?.type === 'AwaitExpression' ? namedCall(init.argument, `${name}Request`) : undefined;
 }
 
 /** `call` when it is a call of the function `name`. */

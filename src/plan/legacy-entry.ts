@@ -9,9 +9,9 @@ import type { Node } from '@babel/types';
 import { boundNames, isFunction, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { indentAt } from '../core/vocabulary.ts';
-import type { LegacyEntry } from '../rewrite/edits/maybe-ask-helper.ts';
+import type { LegacyEntry } from '../rewrite/edits/split-helper.ts';
 import { OUTCOME } from './maybe-ask-through.ts';
-import type { Holder } from './split-helper.ts';
+import type { Holder } from './helper-holder.ts';
 import type { SplitShape } from './types.ts';
 
 /** What a legacy entry copies from the helper: its signature and its parameters' names. */
@@ -70,7 +70,8 @@ function declaredWithin(body: Node): Set<string> {
 
 /**
  * The entry's text: the helper's signature, then its request half, its value when it answered
- * without asking, else the request pushed as before and its answer through the result half.
+ * without asking, else the request pushed as before and its answer through the result half. A
+ * helper whose request was its first statement (no `maybeAsk`) only pushes it.
  */
 export function legacyEntry(entry: EntrySource, name: string, shape: SplitShape, semi: string): LegacyEntry {
   const select = (used: boolean[]) => entry.params.filter((_, i) => used[i]);
@@ -78,12 +79,11 @@ export function legacyEntry(entry: EntrySource, name: string, shape: SplitShape,
     ? entry.request
     : `${name}Result(${[`await ${entry.request}`, ...select(shape.resultArgs), ...(shape.carried ? [`${OUTCOME}.carried`] : [])].join(', ')})`;
   const body = entry.bodyIndent;
-  return {
-    signature: entry.signature,
-    body: [
-      `${body}const ${OUTCOME} = await ${name}Request(${select(shape.requestArgs).join(', ')})${semi}`,
-      `${body}if ('value' in ${OUTCOME}) return ${OUTCOME}.value${semi}`,
-      `${body}return ${result}${semi}`,
-    ],
-  };
+  const asked = shape.maybeAsk
+    ? [
+        `${body}const ${OUTCOME} = await ${name}Request(${select(shape.requestArgs).join(', ')})${semi}`,
+        `${body}if ('value' in ${OUTCOME}) return ${OUTCOME}.value${semi}`,
+      ]
+    : [];
+  return { signature: entry.signature, body: [...asked, `${body}return ${result}${semi}`] };
 }

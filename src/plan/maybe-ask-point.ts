@@ -18,7 +18,8 @@ import { innerValueType, thenNames as thenParamNames } from './maybe-ask-through
 import { caughtReads, caughtThrough, type TryStatement } from './try-through.ts';
 import { paramNames } from './param-patterns.ts';
 import type { TypeNames } from './server-type-names.ts';
-import { answerBinding, CARRIED, carriedRead, carriedThrough, namesOf, requestHalf, type Answer, type Holder } from './split-helper.ts';
+import { CARRIED, carriedRead, carriedThrough, namesOf, requestHalf } from './split-helper.ts';
+import { answerBinding, type Answer, type Holder } from './helper-holder.ts';
 import { exits, quotedLine, releasedLocals, tryClauses, tryProblem } from './try-split.ts';
 import { lineOf } from '../core/line-refs.ts';
 

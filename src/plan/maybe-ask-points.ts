@@ -29,7 +29,8 @@ import {
   typesProblem,
 } from './maybe-ask-split.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
-import { CARRIED, paramsUsed, type HelperSplit, type Holder } from './split-helper.ts';
+import { CARRIED, paramsUsed, type HelperSplit } from './split-helper.ts';
+import type { Holder } from './helper-holder.ts';
 import type { SplitShape } from './types.ts';
 import { lineOf, lineRef, NAMED_LINE } from '../core/line-refs.ts';
 

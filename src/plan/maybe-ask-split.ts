@@ -23,7 +23,8 @@ import { asked, bodyEdits, multilineLiterals, questionEdits, renamed, semicolon,
 import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, returnsBefore, thenCall, thenValueType } from './maybe-ask-through.ts';
 import { paramNames, paramsProblem } from './param-patterns.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
-import { callersProblem, CARRIED, declarationOf, namesOf, paramsUsed, shapeCalls, type HelperSplit, type Holder } from './split-helper.ts';
+import { callersProblem, CARRIED, namesOf, paramsUsed, shapeCalls, type HelperSplit } from './split-helper.ts';
+import { declarationOf, type Holder } from './helper-holder.ts';
 import { tryWrap } from './try-split.ts';
 import { entrySource, legacyEntry } from './legacy-entry.ts';
 import type { LegacyEntryCall } from './plan-options.ts';
@@ -465,7 +466,7 @@ function frames(source: string, path: readonly Step[], wrapped: boolean): Contin
   return out;
 }
 
-function typeText(source: string, annotation: Node | null | undefined): string {
+export function typeText(source: string, annotation: Node | null | undefined): string {
   const type = annotatedType(annotation);
   return type ? source.slice(type.start!, type.end!) : '';
 }

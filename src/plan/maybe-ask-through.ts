@@ -10,7 +10,7 @@ import { annotatedType, argumentParams, isFunction, thisParam, walk, type Functi
 import type { LegacySite } from '../analyse/find-sites.ts';
 import type { PathStep } from './helper-locals.ts';
 import { paramNames, patternNamesText } from './param-patterns.ts';
-import type { Answer } from './split-helper.ts';
+import type { Answer } from './helper-holder.ts';
 import { localTypeText, type TypeNames } from './server-type-names.ts';
 
 /** The local that holds an inner helper's outcome in a request half. */

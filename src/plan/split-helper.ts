@@ -16,6 +16,8 @@ import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import { paramNames, paramsProblem, paramText } from './param-patterns.ts';
 import type { RerunCall, SplitShape } from './types.ts';
 import type { LegacyEntryCall } from './plan-options.ts';
+import { entrySource, legacyEntry } from './legacy-entry.ts';
+import { answerBinding, declarationOf, type Answer, type Holder } from './helper-holder.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -47,6 +49,7 @@ export function splitHelper(
   types: TypeNames | undefined,
   eol: string,
   purity: PurityContext,
+  entryFor?: LegacyEntryCall,
 ): HelperSplit | string {
   const helper = splittable(source, site, calls, purity);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
@@ -76,6 +79,10 @@ export function splitHelper(
     // The inner result half is async: this one awaits it, and is async too.
     ...(site.via?.asyncResult && !identity ? { asyncResult: true as const } : {}),
   };
+  // Kept under its name for calls that cannot ask through the halves, when the engine asks and it can be.
+  const copied = holder.exported ? entrySource(source, fn, holder, site) : undefined;
+  if (entryFor && !copied) return 'it is a helper that calls outside its handlers need, and it cannot stay under its name for them.';
+  const entry = copied && entryFor && legacyEntry(copied, holder.name, shape, helper.first && source[helper.first.end! - 1] !== ';' ? '' : ';');
   const halves: HelperHalves = {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
@@ -86,9 +93,17 @@ export function splitHelper(
     requestText: context ? `${request.text.slice(0, -1)}${request.text.endsWith('()') ? '' : ', '}${REQUEST_CONTEXT})` : request.text,
     ...(shape.maybeAsk ? { maybeAsk: true } : {}),
     ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types, postNames) }),
+    ...(entry ? { entry } : {}),
   };
   const edit = splitHelperEdit(source, eol, halves);
-  return { name: holder.name, ...shape, edit, ...shapeCalls(holder.name, shape), ...(context && types ? { types: typeImports(types, 'ServerContext') } : {}) };
+  const split = {
+    name: holder.name,
+    ...shape,
+    edit,
+    ...shapeCalls(holder.name, shape),
+    ...(context && types ? { types: typeImports(types, 'ServerContext') } : {}),
+  };
+  return copied ? { ...split, legacyEntry: { declaration: holder.node, ...(entry ? { written: entryFor } : {}) } } : split;
 }
 
 /** A helper of the shape that splits: its declaration, how its first statement takes the answer, and the statements after. */
@@ -274,66 +289,3 @@ export function namesOf(nodes: readonly Node[]): Set<string> {
 }
 
 /** How the helper's first statement takes the answer: as a name (or a pattern's text), or by returning it. */
-export type Answer = { form: 'declare'; name: string } | { form: 'return' };
-
-/** `const answer = await <call>` or `return await <call>` / `return <call>` as the helper's first statement. */
-export function answerBinding(statement: Statement, call: Node, source: string): Answer | undefined {
-  const awaited = (n: Node | null | undefined) => n === call || (n?.type === 'AwaitExpression' && n.argument === call);
-  if (statement.type === 'ReturnStatement' && awaited(statement.argument)) return { form: 'return' };
-  if (statement.type === 'VariableDeclaration' && statement.kind === 'const' && statement.declarations.length === 1) {
-    const d = statement.declarations[0]!;
-    if (d.init?.type !== 'AwaitExpression' || d.init.argument !== call || (d.id as { typeAnnotation?: unknown }).typeAnnotation) return undefined;
-    if (d.id.type === 'Identifier') return { form: 'declare', name: d.id.name };
-    // `const { roots } = await server.listRoots()`: the result half takes the pattern as its parameter.
-    if (d.id.type === 'ObjectPattern' || d.id.type === 'ArrayPattern') return { form: 'declare', name: source.slice(d.id.start!, d.id.end!) };
-  }
-  return undefined;
-}
-
-export interface Holder {
-  name: string;
-  /** What the halves replace: the function, its const declaration or the method (with an `export` around it). */
-  node: Node;
-  method: boolean;
-  exported: boolean;
-  /** A method's modifiers the halves keep (`private `). */
-  modifiers: string;
-}
-
-/**
- * The helper's own declaration: `function name() {}` (exported or not), `const name = async
- * () => {}`, or a method of a class (its modifiers kept, `async` dropped: the halves do not await).
- */
-export function declarationOf(site: LegacySite, fn: Node): Holder | undefined {
-  const chain = site.ancestors;
-  const at = chain.indexOf(fn as never);
-  const parent = chain[at - 1];
-  const grand = chain[at - 2];
-  const none = { method: false, exported: false, modifiers: '' };
-  if (fn.type === 'FunctionDeclaration' && fn.id) {
-    const exported = parent?.type === 'ExportNamedDeclaration';
-    return { ...none, name: fn.id.name, node: exported ? parent! : fn, exported };
-  }
-  if (
-    (fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') &&
-    parent?.type === 'VariableDeclarator' &&
-    parent.id.type === 'Identifier' &&
-    grand?.type === 'VariableDeclaration' &&
-    grand.declarations.length === 1
-  ) {
-    const exported = chain[at - 3]?.type === 'ExportNamedDeclaration';
-    return { ...none, name: parent.id.name, node: exported ? chain[at - 3]! : grand, exported };
-  }
-  if (fn.type === 'ClassMethod' && fn.kind === 'method' && !fn.static && !fn.computed && fn.key.type === 'Identifier' && !fn.decorators?.length) {
-    return { name: fn.key.name, node: fn, method: true, exported: false, modifiers: modifiersOf(fn) };
-  }
-  return undefined;
-}
-
-/** `private `, `public override ` ... of a method: what its halves keep (never `async`). */
-function modifiersOf(method: Extract<Node, { type: 'ClassMethod' }>): string {
-  return [method.accessibility, method.override ? 'override' : undefined]
-    .filter(Boolean)
-    .map((m) => `${m} `)
-    .join('');
-}

@@ -14,7 +14,7 @@ import { codeStyleOf } from '../analyse/code-style.ts';
 import { importedFrom, isImported, moduleSystemOf } from '../analyse/module-imports.ts';
 import { addImport } from './edits/imports.ts';
 import type { Edit } from '../core/vocabulary.ts';
-import { isConnectionCapabilitiesRead, REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
+import { isConnectionCapabilitiesRead, requestContextOf } from '../analyse/capability-reads.ts';
 import { applyEdits } from './rewrite.ts';
 
 const KEY = 'CLIENT_CAPABILITIES_META_KEY';
@@ -79,15 +79,6 @@ function contextHolder(file: FileAnalysis, parents: readonly Node[]): { fn: Node
     // A function migrated as a handler of its own (a delegate a handler hands the call to) resumes with its context first.
     const resumed = resumedWith(fn);
     if (resumed) return { fn, ctx: resumed };
-  }
-  return undefined;
-}
-
-/** A split helper's request half's context parameter: `mrtrCtx`, or `mrtrCtx?` where a legacy entry leaves it out (plan/legacy-entry.ts). */
-function requestContextOf(fn: FunctionNode): string | undefined {
-  for (const p of fn.params) {
-    const id = p.type === 'AssignmentPattern' ? p.left : p;
-    if (id.type === 'Identifier' && id.name === REQUEST_CONTEXT) return p.type === 'AssignmentPattern' || id.optional ? `${REQUEST_CONTEXT}?` : REQUEST_CONTEXT;
   }
   return undefined;
 }

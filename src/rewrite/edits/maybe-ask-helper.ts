@@ -5,7 +5,7 @@
 import type { Node } from '@babel/types';
 import { lineComment } from '../../core/escape.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf } from '../../core/vocabulary.ts';
-import { asyncHead } from './split-helper.ts';
+import { asyncHead, type LegacyEntry } from './split-helper.ts';
 
 /** One list on the way from the helper's body to its question, innermost first. */
 export interface ContinuationFrame {
@@ -53,12 +53,6 @@ export interface MaybeAskHalves {
   points?: { params: string; returnType?: string; async?: boolean; arms: PointArm[] };
   /** The helper kept under its name for calls that cannot ask through the halves (plan/legacy-entry.ts), written first. */
   entry?: LegacyEntry;
-}
-
-/** A legacy entry: the helper's signature as written (up to its body), and its body's lines. */
-export interface LegacyEntry {
-  signature: string;
-  body: string[];
 }
 
 /** A statement run again: its span, the indentation of its list, and what ends it when the span stops short (`let x: T` of `let x: T = …`). */

@@ -17,6 +17,8 @@ export interface HelperHalves {
   requestText: string;
   /** The request half resolves to `{ value }` or `{ ask }` (it returns an inner helper's that may answer without asking). */
   maybeAsk?: boolean;
+  /** The helper kept under its name for calls that cannot ask through the halves (plan/legacy-entry.ts), written first. */
+  entry?: LegacyEntry;
   /** The result half, absent when the helper returned the answer as it was. */
   result?: {
     params: string;
@@ -39,7 +41,9 @@ export function splitHelperEdit(source: string, eol: string, halves: HelperHalve
         `({ value }) or to the question to ask ({ ask }); once answered, ${name}Result() computes the value.`,
       ]
     : [`handler asks with ${name}Request() and, once answered, computes ${name}Result().`];
+  const entry = halves.entry ? [`${halves.entry.signature}{`, ...halves.entry.body.map((l) => l.slice(indent.length)), '}', ''] : [];
   const lines = [
+    ...entry,
     lineComment('', `${name}() was split by mrtr-codemod: a handler cannot be suspended inside a helper, so each`),
     ...why.map((l) => lineComment('', l)),
     `${head}${name}Request(${halves.requestParams}) {`,
@@ -68,4 +72,10 @@ export function splitHelperEdit(source: string, eol: string, halves: HelperHalve
 /** A half's head made async: `export async function `, or a method's modifiers then `async `. */
 export function asyncHead(head: string): string {
   return head.endsWith('function ') ? `${head.slice(0, -'function '.length)}async function ` : `${head}async `;
+}
+
+/** A legacy entry: the helper's signature as written (up to its body), and its body's lines. */
+export interface LegacyEntry {
+  signature: string;
+  body: string[];
 }
