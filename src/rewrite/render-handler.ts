@@ -29,6 +29,7 @@ import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/v
 import { addedParameter } from './edits/arguments.ts';
 import { maybeAskAnswer, maybeAskLines, maybeAskValue, withContext } from './maybe-ask-render.ts';
 import { markerComment } from './edits/marker-comment.ts';
+import { keptNarrowing } from './kept-narrowing.ts';
 
 /** The comment of a marker left inside a migrated body, or undefined when an earlier run already wrote it. */
 export type MarkerText = (marker: Marker) => string | undefined;
@@ -63,7 +64,8 @@ export function renderHandler(
   if (r.unwrittenMarkers()) throw new Error(`internal error: a marker inside ${plan.id} has no line of the rewritten body to go above`);
   if (r.unappliedEdits()) throw new Error(`internal error: an edit inside ${plan.id} has no line of the rewritten body to go in`);
 
-  const edits: Edit[] = [{ start: body.start, end: body.end, text: out.join(eol) }];
+  const written = out.join(eol);
+  const edits: Edit[] = [{ start: body.start, end: body.end, text: typed ? keptNarrowing(written, layout.stepVar) : written }];
   if (plan.returnTypeEdit) edits.push(plan.returnTypeEdit);
   if (plan.asyncEdit) edits.push(plan.asyncEdit);
   if (plan.paramEdit) edits.push(plan.paramEdit);
