@@ -150,10 +150,10 @@ describe('a helper that may ask and awaits more after its question', () => {
     const workspace = await read('migrated', 'src/shared/workspace.ts');
     expect(workspace).toContain(
       [
-        'export async function openWorkspaceRequest(server: McpServer, store: Store, label: string, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: Workspace }> {',
+        'export async function openWorkspaceRequest(server: McpServer, store: Store, label: string, mrtrCtx?: ServerContext): Promise<{ ask: InputRequest } | { value: Workspace }> {',
         '  store.note(`open:${label}`);',
         '  let root: string;',
-        '  if (((mrtrCtx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities())?.roots) {',
+        '  if (((mrtrCtx?.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities())?.roots) {',
         '    return { ask: inputRequired.listRoots() };',
         '  } else {',
         '    root = DEFAULT_ROOT;',
@@ -171,7 +171,7 @@ describe('a helper that may ask and awaits more after its question', () => {
     );
     expect(workspace).toContain(
       [
-        'export async function workspaceSummaryRequest(server: McpServer, store: Store, label: string, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: string }> {',
+        'export async function workspaceSummaryRequest(server: McpServer, store: Store, label: string, mrtrCtx?: ServerContext): Promise<{ ask: InputRequest } | { value: string }> {',
         '  const mrtrOutcome = await openWorkspaceRequest(server, store, label, mrtrCtx);',
         "  return 'ask' in mrtrOutcome ? mrtrOutcome : { value: await workspaceSummaryThen(mrtrOutcome.value, store) };",
         '}',
@@ -199,7 +199,7 @@ describe('a helper that may ask and awaits more after its question', () => {
     // A local helper that hands the outcome on as it is: its request half returns the helper's, its result half awaits the helper's.
     expect(report).toContain(
       [
-        'function countedWorkspaceRequest(server: McpServer, store: Store, mrtrCtx: ServerContext) {',
+        'function countedWorkspaceRequest(server: McpServer, store: Store, mrtrCtx?: ServerContext) {',
         "  return openWorkspaceRequest(server, store, 'count', mrtrCtx);",
         '}',
         '',

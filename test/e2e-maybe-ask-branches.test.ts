@@ -176,7 +176,7 @@ describe('a helper that may ask at one of two points, one in each branch of an i
     expect(folders).toContain(
       [
         'export async function resolveFolderRequest(',
-        '  server: McpServer, store: Store, folder: string | undefined, fallback: string | undefined, mrtrCtx: ServerContext,',
+        '  server: McpServer, store: Store, folder: string | undefined, fallback: string | undefined, mrtrCtx?: ServerContext,',
         '): Promise<{ ask: InputRequest; carried: { at: 1 } | { at: 2; found: string } } | { value: { folder: string; files: string[] } }> {',
         '  let chosen: string;',
         '  let files: string[];',
@@ -248,7 +248,7 @@ describe('a helper that may ask at one of two points, one in each branch of an i
     // A wrapper with a local of its own that runs once: it travels beside what the helper carries.
     expect(folders).toContain(
       [
-        'export async function labelledFolderRequest(server: McpServer, store: Store, label: string, folder: string | undefined, mrtrCtx: ServerContext): Promise<{ ask: InputRequest; carried: { tag: string; mrtrCarried: { at: 1 } | { at: 2; found: string } } } | { value: string }> {',
+        'export async function labelledFolderRequest(server: McpServer, store: Store, label: string, folder: string | undefined, mrtrCtx?: ServerContext): Promise<{ ask: InputRequest; carried: { tag: string; mrtrCarried: { at: 1 } | { at: 2; found: string } } } | { value: string }> {',
         '  const tag = store.label(label);',
         '  const mrtrOutcome = await resolveFolderRequest(server, store, folder, undefined, mrtrCtx);',
         "  return 'ask' in mrtrOutcome ? { ...mrtrOutcome, carried: { tag, mrtrCarried: mrtrOutcome.carried } } : { value: labelledFolderThen(mrtrOutcome.value, { tag }) };",

@@ -148,7 +148,7 @@ describe('helpers that do more with the value of a helper that may answer withou
     const roots = await read('migrated', 'src/shared/roots.ts');
     expect(roots).toContain(
       [
-        'export async function isAllowedPathRequest(server: McpServer, vault: Vault, target: string, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: boolean }> {',
+        'export async function isAllowedPathRequest(server: McpServer, vault: Vault, target: string, mrtrCtx?: ServerContext): Promise<{ ask: InputRequest } | { value: boolean }> {',
         '  const mrtrOutcome = await allowedRootsRequest(server, vault, mrtrCtx);',
         "  return 'ask' in mrtrOutcome ? mrtrOutcome : { value: isAllowedPathThen(mrtrOutcome.value, vault, target) };",
         '}',

@@ -204,7 +204,7 @@ describe('a helper that takes a destructured object and gates on an awaited call
     const workspace = await read('migrated', 'src/shared/workspace.ts');
     expect(workspace).toContain(
       [
-        '}, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: { workspace: string; project: string } }> {',
+        '}, mrtrCtx?: ServerContext): Promise<{ ask: InputRequest } | { value: { workspace: string; project: string } }> {',
         '  const workspace = workspacePath ?? DEFAULT_WORKSPACE;',
         '  const projects = desk.workspaces.get(workspace) ?? [];',
         '  if (projects.length === 0) throw new Error(`No workspace at ${workspace}.`);',

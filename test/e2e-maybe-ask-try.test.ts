@@ -169,11 +169,11 @@ describe('a helper whose question is inside a try, called from tools in other mo
     expect(pair.result.sites.map((s) => [s.file, s.status, s.code])).toEqual([['src/shared/workspace.ts', 'migrated', undefined]]);
     const workspace = await read('migrated', 'src/shared/workspace.ts');
     expect(workspace).toContain(
-      'export async function findWorkspaceRequest(server: McpServer, catalog: Catalog, root: string | undefined, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: Workspace }> {',
+      'export async function findWorkspaceRequest(server: McpServer, catalog: Catalog, root: string | undefined, mrtrCtx?: ServerContext): Promise<{ ask: InputRequest } | { value: Workspace }> {',
     );
     // The capability check before the question reads the capabilities the request carries.
     expect(workspace).toContain(
-      '    const capabilities = (mrtrCtx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities?.();',
+      '    const capabilities = (mrtrCtx?.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? server.server.getClientCapabilities?.();',
     );
     expect(workspace).toContain('    if (capabilities?.roots) {\n      return { ask: inputRequired.listRoots() };\n    }\n  } catch (error) {');
     expect(workspace).toContain(
@@ -196,7 +196,7 @@ describe('a helper whose question is inside a try, called from tools in other mo
     );
     const admin = await read('migrated', 'src/tools/admin.ts');
     // The wrapper hands the handler's context on; the root it leaves out is passed as undefined.
-    expect(admin).toContain('function currentWorkspaceRequest(server: McpServer, catalog: Catalog, mrtrCtx: ServerContext) {');
+    expect(admin).toContain('function currentWorkspaceRequest(server: McpServer, catalog: Catalog, mrtrCtx?: ServerContext) {');
     expect(admin).toContain('  return findWorkspaceRequest(server, catalog, undefined, mrtrCtx);');
     expect(admin).toContain('const mrtrOutcome = await currentWorkspaceRequest(server, catalog, ctx);');
     const lint = await read('migrated', 'src/tools/lint.ts');

@@ -235,7 +235,7 @@ describe("a helper of another module that checks the client's capabilities", () 
     expect(result.errors).toEqual([]);
     expect(result.sites.map((s) => [s.file, s.status])).toEqual([['src/confirm.ts', 'migrated']]);
     expect(await read('src/confirm.ts')).toContain(
-      'export async function confirmTruncateRequest(server: McpServer, log: string[], table: string, mrtrCtx: ServerContext)',
+      'export async function confirmTruncateRequest(server: McpServer, log: string[], table: string, mrtrCtx?: ServerContext)',
     );
     expect(await read('src/server.ts')).toContain('const mrtrOutcome = await confirmTruncateRequest(server, log, table, ctx);');
     const files = ['src/server.ts', 'src/confirm.ts', 'src/mrtr-request-state.ts'].map((f) => path.join(dir, f));

@@ -501,8 +501,8 @@ describe("a base class's confirmation gate that checks the client's capabilities
     expect(plan.sites.map((s) => s.status)).toEqual(['migrated']);
     expect(output).toContain('const mrtrOutcome = await this.verifyConfirmedRequest(`Run ${this.name}?`, ctx);');
     expect(output).toContain(
-      '  protected async verifyConfirmedRequest(message: string, mrtrCtx: ServerContext): Promise<{ ask: InputRequest } | { value: boolean }> {\n' +
-        '    if (!((mrtrCtx.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? this.server.server.getClientCapabilities())?.elicitation) return { value: true };\n',
+      '  protected async verifyConfirmedRequest(message: string, mrtrCtx?: ServerContext): Promise<{ ask: InputRequest } | { value: boolean }> {\n' +
+        '    if (!((mrtrCtx?.mcpReq.envelope as { [CLIENT_CAPABILITIES_META_KEY]?: ClientCapabilities } | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ?? this.server.server.getClientCapabilities())?.elicitation) return { value: true };\n',
     );
     expect(transformSource(output, 'tools.ts').output).toBe(output);
   });

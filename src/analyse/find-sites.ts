@@ -123,7 +123,18 @@ export interface LegacySite {
     asyncResult?: boolean;
     /** The request half returns locals with its question, which the handler keeps in its state (their type in a typed file). */
     carried?: { type?: string };
+    /** The helper's request over its parameters (plan/push-template.ts), when it can be made again. */
+    push?: PushTemplate;
   };
+}
+
+/**
+ * A request written over a helper's parameters (plan/push-template.ts): its text, and the names
+ * it reads, each a parameter (`param`) or the property `key` a destructured parameter takes.
+ */
+export interface PushTemplate {
+  text: string;
+  names: Array<{ name: string; param: number; key?: string }>;
 }
 
 export function findLegacySites(index: FileIndex, imports: ReadonlyMap<string, { from: string; imported: string }> = new Map()): LegacySite[] {

@@ -396,9 +396,15 @@ export async function approvedSplits(
   const imported = new Set(
     importers.flatMap(({ absolutePath, source }) => [...index.importsOf(absolutePath, source).values()].map((h) => helperKey(h.module, h.name))),
   );
+  // Unless its module can keep it under its name for them (a legacy entry).
   for (const [module, list] of helpers) {
     const seen = new Set(list.filter((h) => imported.has(helperKey(module, h.name))).map((h) => h.line));
-    for (const h of list) if (!seen.has(h.line)) unimported(approved, refused, inner, index.display(module), module, h);
+    for (const h of list) {
+      if (seen.has(h.line)) continue;
+      const outside = { file: index.display(module), line: h.line, outside: true as const };
+      if (!keptAsEntry(helpers, refused, helperKey(module, h.name), `${module}\0outside`, outside))
+        unimported(approved, refused, inner, index.display(module), module, h);
+    }
   }
   // Every other module's calls: one that does not migrate keeps its helper whole. A helper kept
   // whole blocks the handlers that call it, and with them their calls of the others: planned

@@ -19,6 +19,7 @@ import type { ExternalHelper, RefusedCall } from './plan-options.ts';
 import { helperStep, isRefusalCode, Refusal, refuse, UNREACHED_IDS } from './refusal.ts';
 import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
+import { markWrittenEntries } from './legacy-entry-sites.ts';
 import { shortWhy, unsplitCaller } from './short-why.ts';
 import type { CallerReach, FilePlan, SplitShape } from './types.ts';
 
@@ -133,6 +134,7 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   if (tree && typeof tree !== 'string' && !pending && (tree.handlerCalls.length > 0 || exported)) {
     const on = chain ?? { helper: tree.splits[0]!.split.name, reaching: [] };
     for (const s of tree.splits) file.splits.push({ ...s, chain: on, tree, ...(s.site === via ? { external } : {}) });
+    markWrittenEntries(file, tree);
     for (const c of tree.handlerCalls) {
       addSite(file, c.handler, c.site);
       file.externalVia.push({ handler: c.handler, site: c.site, external, call: call.call });
@@ -169,7 +171,9 @@ function proposeExported(file: FilePlanning, tree: HelperTree, call: Node, exter
   for (const s of pending) {
     const name = exportedNameOf(file.analysis, s.site.enclosing!)!;
     const kind = external.kind ?? external.split?.kind;
-    file.exportedHelpers.push({ name, line: call.loc!.start.line, ...(kind ? { kind } : {}), split: shapeOf(s.split), asksThrough: external.name });
+    // It can keep an entry under its name for calls that cannot ask through its halves; `reached`: this module's handlers ask through it.
+    const entry = s.split.legacyEntry ? { entry: true as const, ...(tree.handlerCalls.length > 0 ? { reached: true as const } : {}) } : {};
+    file.exportedHelpers.push({ name, line: call.loc!.start.line, ...(kind ? { kind } : {}), split: shapeOf(s.split), asksThrough: external.name, ...entry });
   }
   return pending.length > 0;
 }

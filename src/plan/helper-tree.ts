@@ -72,7 +72,7 @@ function grow(context: TreeContext, sites: readonly LegacySite[], tree: HelperTr
   // A helper that does something before it asks may return without asking: its split says so.
   const split =
     sites.length > 1
-      ? maybeAskSplitPoints(source, sites, calls, context.types, context.eol, context.purity)
+      ? maybeAskSplitPoints(source, sites, calls, context.types, context.eol, context.purity, context.legacyEntries?.[name])
       : askedFirst(source, site)
         ? splitHelper(source, site, calls, context.types, context.eol, context.purity, context.legacyEntries?.[name])
         : maybeAskSplit(source, site, calls, context.types, context.eol, context.purity, context.legacyEntries?.[name]);
@@ -179,6 +179,7 @@ export function viaSite(source: string, call: NamedCall, split: Omit<HelperSplit
       ...(split.takesContext ? { takesContext: true } : {}),
       ...(split.asyncResult ? { asyncResult: true } : {}),
       ...(split.carried ? { carried: split.carried.type !== undefined ? { type: split.carried.type } : {} } : {}),
+      ...(split.push ? { push: split.push } : {}),
     },
   };
 }

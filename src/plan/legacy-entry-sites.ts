@@ -26,7 +26,9 @@ export function markWrittenEntries(file: FilePlanning, tree: HelperTree): void {
   for (const { site, split } of tree.splits) {
     const written = split.legacyEntry?.written;
     if (!written) continue;
-    const refusal = refuse(CODE, 'keptFor', { helper: split.name, file: written.file, fileLine: String(written.line) });
+    const refusal = written.outside
+      ? refuse(CODE, 'keptOutside', { helper: split.name })
+      : refuse(CODE, 'keptFor', { helper: split.name, file: written.file, fileLine: String(written.line) });
     markDeclaration(file, site, split.legacyEntry!.declaration, refusal);
   }
 }

@@ -4,15 +4,15 @@
 // working on 2025 connections while the rest of the server answers 2026-07-28 clients. The
 // engine asks for one (engine/cross-module.ts approvedSplits) only for a helper whose module
 // says it can have one (`possible`): a plain async function whose request can be made again in
-// the entry as written, its words the function's parameters or the module's names.
-import type { Node } from '@babel/types';
-import { boundNames, isFunction, referencedNames, walk, type FunctionNode } from '../analyse/ast.ts';
-import type { LegacySite } from '../analyse/find-sites.ts';
+// the entry, its words the function's parameters or the module's names (push-template.ts).
+import type { FunctionNode } from '../analyse/ast.ts';
+import type { PushTemplate } from '../analyse/find-sites.ts';
 import { indentAt } from '../core/vocabulary.ts';
 import type { LegacyEntry } from '../rewrite/edits/split-helper.ts';
 import { OUTCOME } from './maybe-ask-through.ts';
 import type { Holder } from './helper-holder.ts';
 import type { SplitShape } from './types.ts';
+import { paramBindings, paramText, withNames } from './push-template.ts';
 
 /** What a legacy entry copies from the helper: its signature and its parameters' names. */
 export interface EntrySource {
@@ -25,47 +25,26 @@ export interface EntrySource {
   bodyIndent: string;
 }
 
-/** What a legacy entry under the helper's name would copy, or undefined when it cannot have one. */
-export function entrySource(source: string, fn: FunctionNode, holder: Holder, site: LegacySite): EntrySource | undefined {
-  if (holder.method || fn.type !== 'FunctionDeclaration' || !fn.async || fn.generator || site.via) return undefined;
+/**
+ * What a legacy entry under the helper's name would copy, or undefined when it cannot have one:
+ * a plain async function whose request (`push`, over its parameters) can be made again there.
+ * In TypeScript, a parameter declared optional is asserted there: the request half asked, so
+ * the helper reached its request with it.
+ */
+export function entrySource(source: string, fn: FunctionNode, holder: Holder, push: PushTemplate | undefined, typed: boolean): EntrySource | undefined {
+  if (holder.method || fn.type !== 'FunctionDeclaration' || !fn.async || fn.generator || !push) return undefined;
   if (fn.body.type !== 'BlockStatement' || fn.body.body.length === 0) return undefined;
-  const params = fn.params.map((p) => (p.type === 'Identifier' ? p.name : undefined));
-  if (params.some((p) => p === undefined || p === OUTCOME)) return undefined;
-  if (!madeAgainAnywhere(fn, site.call, params as string[])) return undefined;
+  const bindings = paramBindings(fn);
+  if (!bindings || bindings.some((b) => b.name === OUTCOME)) return undefined;
+  const asserted = new Map(bindings.filter((b) => typed && b.optional && push.names.some((n) => n.name === b.name)).map((b) => [b.name, `${b.name}!`]));
+  const request = asserted.size > 0 ? withNames(push.text, asserted) : push.text;
+  if (request === undefined) return undefined;
   return {
     signature: source.slice(holder.node.start!, fn.body.start!),
-    params: params as string[],
-    request: source.slice(site.call.start!, site.call.end!),
+    params: fn.params.map((_, i) => paramText(fn, i, bindings)),
+    request,
     bodyIndent: indentAt(source, fn.body.body[0]!.start!),
   };
-}
-
-/** Whether `call` reads nothing of `fn`'s own but its parameters (no local, no `this`, no `arguments`, no function of its own). */
-function madeAgainAnywhere(fn: FunctionNode, call: Node, params: readonly string[]): boolean {
-  let own = false;
-  walk(call, (node) => {
-    if (node.type === 'ThisExpression' || node.type === 'Super' || isFunction(node)) own = true;
-    return own ? false : undefined;
-  });
-  if (own) return false;
-  const locals = declaredWithin(fn.body);
-  return [...referencedNames(call)].every((name) => name !== 'arguments' && (params.includes(name) || !locals.has(name)));
-}
-
-/** Every name declared anywhere under `body` (its locals, its functions' names and parameters, its catch clauses'). */
-function declaredWithin(body: Node): Set<string> {
-  const names = new Set<string>();
-  const add = (pattern: Node | null | undefined) => {
-    if (pattern) for (const b of boundNames(pattern)) names.add(b.name);
-  };
-  walk(body, (node) => {
-    if (node.type === 'VariableDeclarator') add(node.id);
-    else if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) add(node.id);
-    else if (node.type === 'CatchClause') add(node.param);
-    if (isFunction(node)) for (const p of node.params) add(p);
-    return undefined;
-  });
-  return names;
 }
 
 /**

@@ -15,7 +15,7 @@ import { maybeAskHelperEdit, type PointArm } from '../rewrite/edits/maybe-ask-he
 import type { PurityContext } from './helper-locals.ts';
 import { liftedAwait } from './lifted-await.ts';
 import { pathTo, planPoint, removedAfter, statementSpan, type PointPlan, type Step } from './maybe-ask-point.ts';
-import { questionEdits } from './maybe-ask-request.ts';
+import { questionEdits, semicolon } from './maybe-ask-request.ts';
 import {
   assignedDropped,
   pointCarried,
@@ -32,6 +32,9 @@ import { localTypeText, type TypeNames } from './server-type-names.ts';
 import { CARRIED, paramsUsed, type HelperSplit } from './split-helper.ts';
 import type { Holder } from './helper-holder.ts';
 import type { SplitShape } from './types.ts';
+import type { LegacyEntryCall } from './plan-options.ts';
+import { entrySource, legacyEntry } from './legacy-entry.ts';
+import { paramBindings, pushTemplate, samePush } from './push-template.ts';
 import { lineOf, lineRef, NAMED_LINE } from '../core/line-refs.ts';
 
 /** The split of a helper that asks at each of `sites` (its calls of inner helpers), one per branch, or why not (`it is a helper ...`). */
@@ -42,6 +45,7 @@ export function maybeAskSplitPoints(
   types: TypeNames | undefined,
   eol: string,
   purity: PurityContext,
+  entryFor?: LegacyEntryCall,
 ): HelperSplit | string {
   const fn = sites[0]!.enclosing!;
   const helper = splitHelperChecks(source, fn, sites[0]!, calls, purity);
@@ -69,6 +73,12 @@ export function maybeAskSplitPoints(
   const questions = exiting(placed);
   const at = points.map((p, i) => questionEdits(source, fn, p, pointRequest(source, fn, holder, p, carries[i]!.value, `${i + 1}`), undefined, questions));
   const arms = points.map((p, i) => arm(source, fn, holder, p, shape, types, i + 1));
+  // Kept under its name for calls that cannot ask through the halves, when every point asks the same (the entry pushes it).
+  const bindings = paramBindings(fn);
+  const push = samePush(sites.map((site) => pushTemplate(source, fn, site, bindings)));
+  const copied = holder.exported ? entrySource(source, fn, holder, push, typed) : undefined;
+  if (entryFor && !copied) return 'it is a helper that calls outside its handlers need, and it cannot stay under its name for them.';
+  const entry = copied && entryFor && legacyEntry(copied, holder.name, shape, semicolon(source, fn, points[0]!.statement));
   const edit = maybeAskHelperEdit(source, eol, {
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
@@ -79,8 +89,10 @@ export function maybeAskSplitPoints(
       ...points.flatMap(assignedDropped),
     ],
     points: { ...dispatcher(source, fn, points, shape, types), arms },
+    ...(entry ? { entry } : {}),
   });
-  return finishedSplit(holder, shape, edit, types, points);
+  const split = { ...finishedSplit(holder, shape, edit, types, points), ...(push ? { push } : {}) };
+  return copied ? { ...split, legacyEntry: { declaration: holder.node, ...(entry ? { written: entryFor } : {}) } } : split;
 }
 
 /** Where a point is, before it is planned: its way from the body, its statement's lines and those after it the request half leaves out. */

@@ -12,7 +12,6 @@
 import type { Node, Statement } from '@babel/types';
 import { annotatedType, argumentParams, referencedNames, type FunctionNode } from '../analyse/ast.ts';
 import type { NamedCall } from '../analyse/call-graph.ts';
-import { REQUEST_CONTEXT } from '../analyse/capability-reads.ts';
 import type { LegacySite } from '../analyse/find-sites.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf, promisedType } from '../core/vocabulary.ts';
 import { maybeAskHelperEdit, type ContinuationFrame, type Forward, type MaybeAskHalves } from '../rewrite/edits/maybe-ask-helper.ts';
@@ -23,10 +22,11 @@ import { asked, bodyEdits, multilineLiterals, questionEdits, renamed, semicolon,
 import { assertedArgs, narrowedParams, narrowedParamsText, OUTCOME, passedOn, returnsBefore, thenCall, thenValueType } from './maybe-ask-through.ts';
 import { paramNames, paramsProblem } from './param-patterns.ts';
 import { localTypeText, typeImports, type TypeNames } from './server-type-names.ts';
-import { callersProblem, CARRIED, namesOf, paramsUsed, shapeCalls, type HelperSplit } from './split-helper.ts';
+import { callersProblem, CARRIED, namesOf, paramsUsed, requestContextParam, shapeCalls, type HelperSplit } from './split-helper.ts';
 import { declarationOf, type Holder } from './helper-holder.ts';
 import { tryWrap } from './try-split.ts';
 import { entrySource, legacyEntry } from './legacy-entry.ts';
+import { paramBindings, pushTemplate } from './push-template.ts';
 import type { LegacyEntryCall } from './plan-options.ts';
 import { CAUGHT_VALUE, caughtReads, caughtRequestEdits, caughtWrap, type TryStatement } from './try-through.ts';
 import type { PlannedRequest, SplitShape } from './types.ts';
@@ -65,8 +65,9 @@ export function maybeAskSplit(
     point.caught && 'passedOn' in request
       ? caughtPointEdits(source, point, point.caught, request.passedOn)
       : questionEdits(source, fn, point, request, point.through ? undefined : shape.carried?.value, pointQuestions([point]));
+  const push = pushTemplate(source, fn, site, paramBindings(fn));
   // Kept under its name for calls that cannot ask through the halves, when the engine asks and it can be.
-  const copied = holder.exported ? entrySource(source, fn, holder, site) : undefined;
+  const copied = holder.exported ? entrySource(source, fn, holder, push, types !== undefined) : undefined;
   // Split without it, the calls the engine kept it for would call a function that is gone.
   if (entryFor && !copied) return 'it is a helper that calls outside its handlers need, and it cannot stay under its name for them.';
   const entry = copied && entryFor && legacyEntry(copied, holder.name, shape, semicolon(source, fn, point.statement));
@@ -74,15 +75,11 @@ export function maybeAskSplit(
     declaration: holder.node,
     head: holder.method ? holder.modifiers : `${holder.exported ? 'export ' : ''}function `,
     name: holder.name,
-    request: [
-      ...at.edits,
-      ...requestHalfEdits(source, fn, holder, [point], [at], shape, types, { facts: purity.facts, optionalContext: entry !== undefined }),
-      ...assignedDropped(point),
-    ],
+    request: [...at.edits, ...requestHalfEdits(source, fn, holder, [point], [at], shape, types, { facts: purity.facts }), ...assignedDropped(point)],
     ...(point.identity ? {} : pointHalves(source, fn, holder, point, shape, types)),
     ...(entry ? { entry } : {}),
   });
-  const split = finishedSplit(holder, shape, edit, types, [point]);
+  const split = { ...finishedSplit(holder, shape, edit, types, [point]), ...(push ? { push } : {}) };
   return copied ? { ...split, legacyEntry: { declaration: holder.node, ...(entry ? { written: entryFor } : {}) } } : split;
 }
 
@@ -199,7 +196,7 @@ export function requestHalfEdits(
   at: readonly PointEdits[],
   shape: SplitShape,
   types: TypeNames | undefined,
-  { facts, optionalContext = false }: { facts?: TypeFacts | undefined; optionalContext?: boolean } = {},
+  { facts }: { facts?: TypeFacts | undefined } = {},
 ): Edit[] {
   const returned =
     types && shape.valueType !== undefined
@@ -207,12 +204,7 @@ export function requestHalfEdits(
       : undefined;
   const signature = {
     returnType: returned,
-    // With a legacy entry, which has no context to hand on: the capabilities then come from the connection alone.
-    typedContext: optionalContext
-      ? types
-        ? `${REQUEST_CONTEXT}?: ${types('ServerContext')}`
-        : `${REQUEST_CONTEXT} = undefined`
-      : types && `${REQUEST_CONTEXT}: ${types('ServerContext')}`,
+    typedContext: requestContextParam(types),
     reads: requestNamesOf(source, fn, points),
     semi: semicolon(source, fn, points[0]!.statement),
     awaited: (value: Node) => fn.async === true && mayBeThenable(value, facts),

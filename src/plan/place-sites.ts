@@ -337,7 +337,7 @@ function kindOf(site: LegacySite): { kind?: InputKind } {
 
 /** What other modules need of a split to ask through it. */
 export function shapeOf(split: HelperSplit): SplitShape {
-  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext, asyncResult, carried } = split;
+  const { kind, resultType, valueType, method, requestArgs, resultArgs, identity, maybeAsk, takesContext, asyncResult, carried, push } = split;
   return {
     kind,
     resultType,
@@ -350,6 +350,7 @@ export function shapeOf(split: HelperSplit): SplitShape {
     ...(takesContext ? { takesContext } : {}),
     ...(asyncResult ? { asyncResult } : {}),
     ...(carried ? { carried: carried.type === undefined || selfContained(carried.type) ? carried : { value: carried.value, opaque: true as const } } : {}),
+    ...(push ? { push } : {}),
   };
 }
 

@@ -63,10 +63,15 @@ export interface RefusedCall {
   outside?: true;
 }
 
-/** A call that still uses a split helper's legacy entry: its file (as the run names it) and line. */
+/**
+ * A call that still uses a split helper's legacy entry: its file (as the run names it) and line;
+ * `outside`: no module of the run imports the helper, so its callers are out of sight (the line
+ * is the helper's own).
+ */
 export interface LegacyEntryCall {
   file: string;
   line: number;
+  outside?: true;
 }
 
 /** The refusal that keeps a handler from asking through a helper's halves, as a trial plan said it (see PlanOptions.heldBack). */

@@ -866,6 +866,12 @@ export const REFUSAL_CODES = {
           'this helper was split into `{{helper}}Request()` and `{{helper}}Result()` for the handlers that can ask through them, and kept under its name, built from its halves, for the calls that cannot (the first at {{file}}:{{fileLine}}): there it still pushes its request, which a 2026-07-28 client cannot answer.',
         next: 'migrate those calls to ask through `{{helper}}Request()` and `{{helper}}Result()` as the migrated handlers do (the markers there say what stops them), then delete `{{helper}}()`.',
       },
+      keptOutside: {
+        marker: '`{{helper}}()` kept for callers outside this run (no module of it imports it) — drop it once none calls it',
+        reason:
+          'this helper was split into `{{helper}}Request()` and `{{helper}}Result()` for the handlers that can ask through them, and kept under its name, built from its halves, for callers this run cannot see (it is exported, and no module of the run imports it: another package, a path alias, a file outside the paths given): there it still pushes its request, which a 2026-07-28 client cannot answer.',
+        next: 'make those callers ask through `{{helper}}Request()` and `{{helper}}Result()` (or run the codemod on them too), then delete `{{helper}}()`.',
+      },
       earlierRun: {
         marker: '`{{helper}}()` kept for calls that cannot use its halves — migrate them, then drop this',
         reason:

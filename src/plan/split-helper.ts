@@ -17,6 +17,7 @@ import { paramNames, paramsProblem, paramText } from './param-patterns.ts';
 import type { RerunCall, SplitShape } from './types.ts';
 import type { LegacyEntryCall } from './plan-options.ts';
 import { entrySource, legacyEntry } from './legacy-entry.ts';
+import { paramBindings, pushTemplate } from './push-template.ts';
 import { answerBinding, declarationOf, type Answer, type Holder } from './helper-holder.ts';
 
 export interface HelperSplit extends SplitShape {
@@ -54,8 +55,8 @@ export function splitHelper(
   const helper = splittable(source, site, calls, purity);
   if (typeof helper === 'string') return `it is a helper ${helper}`;
   const { fn, holder } = helper;
-  // The inner one's request half reads the client's capabilities: this one hands it the handler's context.
-  const context = site.via?.takesContext ? `${REQUEST_CONTEXT}${types ? `: ${types('ServerContext')}` : ''}` : undefined;
+  // The inner one's request half reads the client's capabilities: this one hands it the handler's context (optional: requestContextParam).
+  const context = site.via?.takesContext ? requestContextParam(types) : undefined;
   const params = argumentParams(fn).map(paramNames);
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
   const request = requestHalf(source, site);
@@ -79,8 +80,9 @@ export function splitHelper(
     // The inner result half is async: this one awaits it, and is async too.
     ...(site.via?.asyncResult && !identity ? { asyncResult: true as const } : {}),
   };
+  const push = pushTemplate(source, fn, site, paramBindings(fn));
   // Kept under its name for calls that cannot ask through the halves, when the engine asks and it can be.
-  const copied = holder.exported ? entrySource(source, fn, holder, site) : undefined;
+  const copied = holder.exported ? entrySource(source, fn, holder, push, types !== undefined) : undefined;
   if (entryFor && !copied) return 'it is a helper that calls outside its handlers need, and it cannot stay under its name for them.';
   const entry = copied && entryFor && legacyEntry(copied, holder.name, shape, helper.first && source[helper.first.end! - 1] !== ';' ? '' : ';');
   const halves: HelperHalves = {
@@ -101,6 +103,7 @@ export function splitHelper(
     ...shape,
     edit,
     ...shapeCalls(holder.name, shape),
+    ...(push ? { push } : {}),
     ...(context && types ? { types: typeImports(types, 'ServerContext') } : {}),
   };
   return copied ? { ...split, legacyEntry: { declaration: holder.node, ...(entry ? { written: entryFor } : {}) } } : split;
@@ -289,3 +292,12 @@ export function namesOf(nodes: readonly Node[]): Set<string> {
 }
 
 /** How the helper's first statement takes the answer: as a name (or a pattern's text), or by returning it. */
+
+/**
+ * The context parameter of a request half: optional, as a legacy entry (legacy-entry.ts) of this
+ * helper or of one calling it has no context to hand on; the capabilities then come from the
+ * connection alone, as they did.
+ */
+export function requestContextParam(types: TypeNames | undefined): string {
+  return types ? `${REQUEST_CONTEXT}?: ${types('ServerContext')}` : `${REQUEST_CONTEXT} = undefined`;
+}

@@ -3,6 +3,7 @@
 // plan can be inspected, serialised into a report, and rendered without re-analysing.
 import type { Edit, InputKind, Span } from '../core/vocabulary.ts';
 import type { CodeStyle } from '../analyse/code-style.ts';
+import type { PushTemplate } from '../analyse/find-sites.ts';
 import type { StatementFacts } from './resume-facts.ts';
 import type { SecretLocal } from './secrets.ts';
 
@@ -317,6 +318,8 @@ export interface SplitShape {
    * `opaque`: the type names types other modules may not see; they name it through the request half's.
    */
   carried?: { value: string; type?: string; opaque?: true };
+  /** The request as the helper made it, over its parameters, when it can be made again there: what a legacy entry of it, or of a helper calling it, pushes. */
+  push?: PushTemplate;
 }
 
 // --- how a handler is written, each question once (see resume-layout.ts) ---------------------
