@@ -12,6 +12,8 @@ const HEAD = 'async () => ';
 
 /** `body` (a rewritten handler's block) with the reads narrowed by a resumed branch's condition asserted. */
 export function keptNarrowing(body: string, stepVar: string): string {
+  // Most bodies resume no branch of an if: they are not parsed again.
+  if (!body.includes(`(${stepVar} === `) || !body.includes(' || ')) return body;
   let arrow: Node;
   try {
     arrow = parseExpression(`${HEAD}${body}`, { plugins: ['typescript'] });
