@@ -20,6 +20,8 @@ import { helperStep, isRefusalCode, Refusal, refuse, UNREACHED_IDS } from './ref
 import { handlerId } from './plan-handler.ts';
 import { shapeCalls } from './split-helper.ts';
 import { markWrittenEntries } from './legacy-entry-sites.ts';
+import { lineOf } from '../core/line-refs.ts';
+import type { FunctionNode } from '../analyse/ast.ts';
 import { shortWhy, unsplitCaller } from './short-why.ts';
 import type { CallerReach, FilePlan, SplitShape } from './types.ts';
 
@@ -127,13 +129,30 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   // Kept whole by the engine: what would keep this function whole is news, when it is its own.
   const own = !via && external.proposed ? through(external.proposed) : undefined;
   const ownWhy = own ? helperTree(file, own) : undefined;
-  const tree = via ? boundTree(file, via, helperTree(file, via)) : undefined;
+  // A function that calls other modules' helpers at several points is split once, at all of them (maybe-ask-points.ts).
+  if (via && wrapper && PLACED.get(file)?.has(wrapper)) return;
+  const others = via && wrapper ? otherVias(file, wrapper, call) : [];
+  const tree = !via
+    ? undefined
+    : typeof others === 'string'
+      ? others
+      : boundTree(
+          file,
+          via,
+          helperTree(
+            file,
+            via,
+            others.map((o) => o.site),
+          ),
+        );
   // Exported functions on the way are split only once the engine says every call of them migrates (deep-splits.ts).
   const pending = tree && typeof tree !== 'string' ? proposeExported(file, tree, call.call, external) : false;
   const exported = via && typeof tree !== 'string' && askingExports(analysis, via).length > 0;
   if (tree && typeof tree !== 'string' && !pending && (tree.handlerCalls.length > 0 || exported)) {
+    if (others.length > 0) PLACED.set(file, (PLACED.get(file) ?? new Set()).add(wrapper!));
     const on = chain ?? { helper: tree.splits[0]!.split.name, reaching: [] };
-    for (const s of tree.splits) file.splits.push({ ...s, chain: on, tree, ...(s.site === via ? { external } : {}) });
+    const also = typeof others !== 'string' && others.length > 0 ? { alsoThrough: others.map((o) => ({ call: o.site.call, external: o.external })) } : {};
+    for (const s of tree.splits) file.splits.push({ ...s, chain: on, tree, ...(s.site === via ? { external, ...also } : {}) });
     markWrittenEntries(file, tree);
     for (const c of tree.handlerCalls) {
       addSite(file, c.handler, c.site);
@@ -156,6 +175,29 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
             ? { own: ownWhy }
             : { kept: external.keptWhole };
   markWrappedCall(file, call.call, call.ancestors, external, chain, why);
+}
+
+/** The functions split at several calls of other modules' helpers, by the planning that placed them (their later calls are placed with the first). */
+const PLACED = new WeakMap<FilePlanning, Set<FunctionNode>>();
+
+/**
+ * The other calls of other modules' split helpers in `wrapper`, as the sites they stand for, split
+ * with `call`'s at once; why not, when one of them cannot be asked through (or is loaded with import()).
+ */
+function otherVias(file: FilePlanning, wrapper: FunctionNode, call: NamedCall): Array<{ site: LegacySite; external: ExternalHelper }> | string {
+  const helpers = file.options.externalHelpers!;
+  const sites: Array<{ site: LegacySite; external: ExternalHelper }> = [];
+  for (const other of callGraphOf(file.analysis.index).calls) {
+    if (other === call || other.functions[other.functions.length - 1] !== wrapper) continue;
+    const external = externalHelperOf(file, helpers, other);
+    if (!external) continue;
+    const site =
+      external.split && !dynamicallyBound(other.call, file.analysis.importedNames) ? externalViaSite(file, other, external, external.split) : undefined;
+    if (!site)
+      return `it is a helper whose lines ${lineOf(call.call)} and ${lineOf(other.call)} both ask, the second through \`${external.name}()\`, which it cannot ask through.`;
+    sites.push({ site, external });
+  }
+  return sites;
 }
 
 /**
@@ -249,8 +291,10 @@ export function externalCalls(file: FilePlanning, migrates: (handler: HandlerSit
 /** The calls of another module's helper in exported functions split to ask through its halves that no handler here calls: they migrate with the split. */
 function exportedWrapperCalls(file: FilePlanning): FilePlan['externalCalls'] {
   const byHandlers = new Set(file.externalVia.map((e) => e.call));
-  return file.splits.flatMap(({ site, external }) =>
-    external && !byHandlers.has(site.call) ? [{ file: external.file, name: external.name, migrated: true }] : [],
+  return file.splits.flatMap(({ site, external, alsoThrough = [] }) =>
+    external && !byHandlers.has(site.call)
+      ? [external, ...alsoThrough.map((a) => a.external)].map((e) => ({ file: e.file, name: e.name, migrated: true }))
+      : [],
   );
 }
 
@@ -262,7 +306,10 @@ function exportedWrapperCalls(file: FilePlanning): FilePlan['externalCalls'] {
 function externalLeftovers(file: FilePlanning): FilePlan['externalCalls'] {
   const helpers = file.options.externalHelpers;
   if (!helpers || helpers.size === 0) return [];
-  const asked = new Set<Node>([...file.externalVia.map((e) => e.call ?? e.site.call), ...file.splits.flatMap((s) => (s.external ? [s.site.call] : []))]);
+  const asked = new Set<Node>([
+    ...file.externalVia.map((e) => e.call ?? e.site.call),
+    ...file.splits.flatMap((s) => (s.external ? [s.site.call, ...(s.alsoThrough ?? []).map((a) => a.call)] : [])),
+  ]);
   const out: FilePlan['externalCalls'] = [];
   const methods = new Map<string, ExternalHelper[]>();
   for (const [key, h] of helpers) if (key.includes('.')) methods.set(key.split('.')[1]!, [...(methods.get(key.split('.')[1]!) ?? []), h]);

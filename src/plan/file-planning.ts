@@ -34,6 +34,8 @@ export interface PlannedSplit {
   tree: HelperTree;
   /** Set on a function of this module that calls another module's split helper (`site` is that call): marked if its tree is left whole. */
   external?: ExternalHelper;
+  /** Its other calls of other modules' split helpers, which it is split at too (its other points). */
+  alsoThrough?: Array<{ call: Node; external: ExternalHelper }>;
 }
 
 /** A request in a helper that cannot be split, and why (or that is split, as `tree` says, only if handlers cannot delegate to it). */

@@ -46,10 +46,10 @@ interface TreeContext {
   exported(fn: FunctionNode): boolean;
 }
 
-/** The tree of splits above a request made in a helper, or why it cannot be split. */
-export function splitTree(context: TreeContext, site: LegacySite): HelperTree | string {
+/** The tree of splits above a request made in a helper (or its calls of split helpers, `sites`), or why it cannot be split. */
+export function splitTree(context: TreeContext, sites: readonly LegacySite[]): HelperTree | string {
   const tree: HelperTree = { splits: [], handlerCalls: [] };
-  const why = grow(context, [site], tree, 0);
+  const why = grow(context, sites, tree, 0);
   return why ?? tree;
 }
 

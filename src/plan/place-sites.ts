@@ -355,7 +355,7 @@ export function shapeOf(split: HelperSplit): SplitShape {
 }
 
 /** The splits of the helpers on the way from a request to its handlers, or why not. */
-export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | string {
+export function helperTree(file: FilePlanning, site: LegacySite, others: readonly LegacySite[] = []): HelperTree | string {
   const { analysis } = file;
   // No request half can build a request whose method nothing here reads (`send(request)`).
   if (site.kind === undefined) return 'the request it sends names no method the codemod can read.';
@@ -385,7 +385,7 @@ export function helperTree(file: FilePlanning, site: LegacySite): HelperTree | s
       kept,
       exported,
     },
-    site,
+    [site, ...others],
   );
 }
 
