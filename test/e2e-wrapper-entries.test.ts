@@ -7,12 +7,16 @@
 // (`server!.server.listRoots()`, `context.server.server.listRoots()`). Through the real client,
 // the migrated server answers as the original did on both eras; a caller the run never saw calls
 // the kept tool function; a second run changes nothing.
+import { cpSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCodemod } from '../src/engine/run.ts';
 import { runCalls, type Era, type ToolCall } from './support/harness.ts';
 import { migratedPair } from './support/migrated-pair.ts';
+import { putFile } from './support/scratch.ts';
+import { typecheck } from './support/typecheck.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': `{ "name": "workspaces", "private": true, "type": "module" }
@@ -206,5 +210,23 @@ describe('helpers on the way to a request, kept under their names for the calls 
     expect(await run('migrated', 'modern', opens)).toEqual(await run('original', 'legacy', opens));
     const kept = CALLS.slice(3);
     expect(await run('migrated', 'modern', kept)).toEqual(await run('original', 'modern', kept));
+  });
+
+  it('lets a handler fixed after the first run ask through the kept resolver on the next one, handing it the object', async () => {
+    const next = path.join(pair.root, 'next');
+    cpSync(path.join(pair.root, 'migrated'), next, { recursive: true });
+    await putFile(
+      next,
+      'src/tools/audit.ts',
+      PROJECT['src/tools/audit.ts']!.replace(/ {4}const started = new Date\(\);\n/, '').replace("${started.getTime() > 0 ? '' : ' before 1970'}", ''),
+    );
+    const again = await runCodemod({ paths: ['src'], write: true, cwd: next });
+    expect(again.errors).toEqual([]);
+    // It asks through the resolver's halves, so it has no site of its own: it is counted where it is.
+    expect(again.askingThrough).toEqual([{ file: 'src/tools/audit.ts', handler: 'tool:audit', line: 6 }]);
+    const audit = await readFile(path.join(next, 'src/tools/audit.ts'), 'utf8');
+    expect(audit).toContain('const mrtrOutcome = await resolveWorkspaceRequest({ server, folder, log }, ctx);');
+    expect(audit).toContain('resolveWorkspaceResult(answer, { server, folder, log }, ');
+    expect(typecheck(['src/tools/audit.ts', 'src/lib/workspace.ts', 'src/mrtr-request-state.ts'].map((f) => path.join(next, f)))).toEqual([]);
   });
 });

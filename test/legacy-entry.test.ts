@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCodemod, type RunResult } from '../src/engine/run.ts';
 import { putFile } from './support/scratch.ts';
+import { withNames } from '../src/plan/push-template.ts';
 
 const TOOLS = (ext: string, call: string) => `import { McpServer } from '@modelcontextprotocol/server';
 import { confirmPurge } from './confirm.${ext}';
@@ -184,5 +185,60 @@ export function confirmPurgeResult(answer: ElicitResult, table: string): string 
     const again = await runCodemod({ paths: ['.'], cwd: dir, write: false, types: false });
     expect(again.changed).toEqual([]);
     expect(again.sites.map((s) => [s.file, s.status, s.code])).toEqual([['confirm.ts', 'marked', 'legacy-entry']]);
+  });
+
+  // A wrapper's entry pushes the inner request with the wrapper's arguments put in: an argument
+  // that would run something again, or two points asking differently, leave no entry to write.
+  const ASKER = `import type { McpServer } from '@modelcontextprotocol/server';
+export async function pickRoot(server: McpServer, given?: string): Promise<string> {
+  if (given) return given;
+  const { roots } = await server.server.listRoots();
+  return roots[0]?.uri ?? '/';
+}
+`;
+  const WRAPPER_TOOLS = (wrapper: string) => `import { McpServer } from '@modelcontextprotocol/server';
+import { pickRoot } from './root.ts';
+const server = new McpServer({ name: 's', version: '1' });
+${wrapper}
+server.registerTool('open', { inputSchema: schema }, async ({ given }) => {
+  const root = await openRoot(given);
+  return { content: [{ type: 'text', text: root }] };
+});
+`;
+
+  it.each([
+    [
+      'an argument that runs something again',
+      'const servers = () => server;\nexport async function openRoot(given?: string): Promise<string> {\n  const root = await pickRoot(servers(), given);\n  return `opened ${root}`;\n}',
+    ],
+    [
+      'points that ask with different servers',
+      'export async function openRoot(given?: string, other?: McpServer): Promise<string> {\n  let root: string;\n  if (other) {\n    const picked = await pickRoot(other, given);\n    root = `other ${picked}`;\n  } else {\n    const picked = await pickRoot(server, given);\n    root = `opened ${picked}`;\n  }\n  return root;\n}',
+    ],
+  ])('is not written for a wrapper with %s: it stays whole for the callers out of sight', async (name, wrapper) => {
+    const { result, output } = await migrate(`wrapper-${name.split(' ').join('-')}`, { 'root.ts': ASKER, 'tools.ts': WRAPPER_TOOLS(wrapper) });
+    expect(result.sites.map((s) => s.code)).not.toContain('legacy-entry');
+    expect(output('tools.ts') ?? '').not.toContain('openRootRequest');
+  });
+
+  it('is written for a wrapper whose argument is its own parameter', async () => {
+    const wrapper =
+      'export async function openRoot(given?: string): Promise<string> {\n  const root = await pickRoot(server, given);\n  return `opened ${root}`;\n}';
+    const { result, output } = await migrate('wrapper-plain', { 'root.ts': ASKER, 'tools.ts': WRAPPER_TOOLS(wrapper) });
+    expect(result.sites.filter((s) => s.code === 'legacy-entry').map((s) => s.file)).toEqual(['tools.ts']);
+    expect(output('tools.ts')).toContain(
+      "  if ('value' in mrtrOutcome) return mrtrOutcome.value;\n  return openRootResult(await server.server.listRoots());\n}",
+    );
+  });
+});
+
+describe('withNames', () => {
+  it.each([
+    ['server.server.listRoots()', { server: 'context.server' }, 'context.server.server.listRoots()'],
+    ['server.server.elicitInput({ message, requestedSchema })', { message: '(a + b)' }, 'server.server.elicitInput({ message: (a + b), requestedSchema })'],
+    ['x.server.listRoots()', { server: 'other' }, 'x.server.listRoots()'],
+    ['server.server.listRoots(', { server: 'other' }, undefined],
+  ])('%s', (text, by, expected) => {
+    expect(withNames(text, new Map(Object.entries(by)))).toBe(expected);
   });
 });

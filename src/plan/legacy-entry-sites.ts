@@ -6,6 +6,7 @@
 import type { Node } from '@babel/types';
 import { requestContextOf } from '../analyse/capability-reads.ts';
 import { boundNames } from '../analyse/ast.ts';
+import { namesRead, paramBindings, paramText } from './push-template.ts';
 import { typeText } from './maybe-ask-split.ts';
 import { promisedType } from '../core/vocabulary.ts';
 import type { SplitShape } from './types.ts';
@@ -66,7 +67,10 @@ export function placeEarlierEntry(file: FilePlanning, site: LegacySite, chain: H
 function entryShape(file: FilePlanning, site: LegacySite, name: string): SplitShape | undefined {
   const fn = site.enclosing!;
   const body = fn.body.type === 'BlockStatement' ? fn.body.body : [];
-  const params = fn.params.map((p) => (p.type === 'Identifier' ? p.name : ''));
+  const bindings = paramBindings(fn);
+  if (!bindings) return undefined;
+  // The entry hands each parameter on as written (legacy-entry.ts): by name, or as the object a destructuring took apart.
+  const params = fn.params.map((_, i) => paramText(fn, i, bindings));
   const last = body.at(-1)?.type === 'ReturnStatement' ? (body.at(-1) as Extract<Node, { type: 'ReturnStatement' }>).argument : undefined;
   const result = last ? namedCall(last, `${name}Result`) : undefined;
   const half = (suffix: string) =>
@@ -74,7 +78,11 @@ function entryShape(file: FilePlanning, site: LegacySite, name: string): SplitSh
   const requestHalf = half('Request');
   const asked = body.length === 3 ? requestHalfCall(body[0]!, name) : undefined;
   if (!last || !requestHalf || (!result && last !== site.call) || (body.length === 3 ? !asked : body.length !== 1)) return undefined;
-  const named = (p: string) => (args: readonly Node[]) => args.some((a) => boundNames(a).some((b) => b.name === p));
+  const text = (n: Node) => file.source.slice(n.start!, n.end!);
+  const handed = (args: readonly Node[]) => params.map((p) => args.some((a) => text(a) === p));
+  // With no request half call to read, the request half's own parameters say which it takes.
+  const taken = fn.params.map((p) => requestHalf.params.some((h) => sameNames(h, p)));
+  const request = last === site.call ? site.call : result?.arguments[0]?.type === 'AwaitExpression' ? result.arguments[0].argument : undefined;
   const rest = result?.arguments.slice(1) ?? [];
   const resultType = site.shape.resultType ?? KINDS[site.kind!].resultType;
   const valueType = !result && !asked ? resultType : fn.returnType ? promisedType(typeText(file.source, fn.returnType)) : undefined;
@@ -83,8 +91,8 @@ function entryShape(file: FilePlanning, site: LegacySite, name: string): SplitSh
     resultType,
     ...(valueType !== undefined ? { valueType } : {}),
     method: false,
-    requestArgs: params.map((p) => named(p)(asked ? asked.arguments : requestHalf.params)),
-    resultArgs: params.map((p) => named(p)(rest)),
+    requestArgs: asked ? handed(asked.arguments) : taken,
+    resultArgs: handed(rest),
     identity: !result,
     ...(asked ? { maybeAsk: true as const } : {}),
     ...(requestContextOf(requestHalf) ? { takesContext: true as const } : {}),
@@ -92,7 +100,19 @@ function entryShape(file: FilePlanning, site: LegacySite, name: string): SplitSh
     ...(rest.some((a) => a.type === 'MemberExpression' && a.property.type === 'Identifier' && a.property.name === 'carried')
       ? { carried: { value: CARRIED, opaque: true as const } }
       : {}),
+    // What it pushes, for an entry of a helper calling it (push-template.ts).
+    ...(request ? { push: { text: text(request), names: namesRead([request], bindings) } } : {}),
   };
+}
+
+/** Whether two parameters bind the same names (a half copies its helper's parameter as written). */
+function sameNames(a: Node, b: Node): boolean {
+  const names = (p: Node) =>
+    boundNames(p)
+      .map((n) => n.name)
+      .sort()
+      .join(',');
+  return names(a) === names(b);
 }
 
 /** `const mrtrOutcome = await xRequest(...)`: that call. */

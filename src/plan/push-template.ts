@@ -57,7 +57,7 @@ export function pushTemplate(source: string, fn: FunctionNode, site: LegacySite,
     const arg = site.via.args[n.param];
     if (!arg || arg.type === 'SpreadElement' || arg.type === 'ArgumentPlaceholder') return undefined;
     const taken = n.key === undefined ? arg : arg.type === 'ObjectExpression' ? propertyValue(arg, n.key) : arg;
-    if (!taken) return undefined;
+    if (!taken || runsSomething(taken)) return undefined;
     read.push(taken);
     const text = wrapped(source, taken);
     by.set(n.name, n.key !== undefined && taken === arg ? `${text}.${n.key}` : text);
@@ -112,8 +112,29 @@ function madeAgainAnywhere(fn: FunctionNode, nodes: readonly Node[], bindings: r
   );
 }
 
+/** Whether evaluating `node` again would run code (a call, a `new`, an assignment): an argument the entry must not repeat. */
+function runsSomething(node: Node): boolean {
+  let runs = false;
+  walk(node, (current) => {
+    if (RUNS.has(current.type) || isFunction(current)) runs = true;
+    return runs ? false : undefined;
+  });
+  return runs;
+}
+
+const RUNS = new Set([
+  'CallExpression',
+  'OptionalCallExpression',
+  'NewExpression',
+  'AwaitExpression',
+  'YieldExpression',
+  'AssignmentExpression',
+  'UpdateExpression',
+  'TaggedTemplateExpression',
+]);
+
 /** The bindings `nodes` read, as a template names them. */
-function namesRead(nodes: readonly Node[], bindings: readonly ParamBinding[]): PushTemplate['names'] {
+export function namesRead(nodes: readonly Node[], bindings: readonly ParamBinding[]): PushTemplate['names'] {
   const read = new Set(nodes.flatMap((n) => [...referencedNames(n)]));
   return bindings.filter((b) => read.has(b.name)).map((b) => ({ name: b.name, param: b.param, ...(b.key !== undefined ? { key: b.key } : {}) }));
 }
@@ -130,10 +151,10 @@ function propertyValue(object: Extract<Node, { type: 'ObjectExpression' }>, key:
   return named.length === 1 ? (named[0]!.value as Node) : undefined;
 }
 
-/** The node's text, in parentheses unless it is a name, a member or a call, which a `.key` or a `.server` may follow as it is. */
+/** The node's text, in parentheses unless it is a name or a member, which a `.key` or a `.server` may follow as it is. */
 function wrapped(source: string, node: Node): string {
   const text = source.slice(node.start!, node.end!);
-  return ['Identifier', 'MemberExpression', 'CallExpression', 'ThisExpression'].includes(node.type) ? text : `(${text})`;
+  return node.type === 'Identifier' || node.type === 'MemberExpression' ? text : `(${text})`;
 }
 
 /** Every name declared anywhere under `body` (its locals, its functions' names and parameters, its catch clauses'). */
