@@ -132,19 +132,7 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   // A function that calls other modules' helpers at several points is split once, at all of them (maybe-ask-points.ts).
   if (via && wrapper && PLACED.get(file)?.has(wrapper)) return;
   const others = via && wrapper ? otherVias(file, wrapper, call) : [];
-  const tree = !via
-    ? undefined
-    : typeof others === 'string'
-      ? others
-      : boundTree(
-          file,
-          via,
-          helperTree(
-            file,
-            via,
-            others.map((o) => o.site),
-          ),
-        );
+  const tree = via ? wrappedTree(file, via, others) : undefined;
   // Exported functions on the way are split only once the engine says every call of them migrates (deep-splits.ts).
   const pending = tree && typeof tree !== 'string' ? proposeExported(file, tree, call.call, external) : false;
   const exported = via && typeof tree !== 'string' && askingExports(analysis, via).length > 0;
@@ -175,6 +163,13 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
             ? { own: ownWhy }
             : { kept: external.keptWhole };
   markWrappedCall(file, call.call, call.ancestors, external, chain, why);
+}
+
+/** The splits above `via` and the function's other calls of other modules' helpers (`others`), or why not. */
+function wrappedTree(file: FilePlanning, via: LegacySite, others: ReturnType<typeof otherVias>): HelperTree | string {
+  if (typeof others === 'string') return others;
+  const points = others.map((o) => o.site);
+  return boundTree(file, via, helperTree(file, via, points));
 }
 
 /** The functions split at several calls of other modules' helpers, by the planning that placed them (their later calls are placed with the first). */
