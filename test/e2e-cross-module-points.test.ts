@@ -3,10 +3,12 @@
 // its own helper is. Each call used to be split on its own: the two splits of one function
 // overlapped, the module failed to transform, and the helper's module was written split while
 // its caller still called the helper it no longer had.
+import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { runCalls, type Era, type ToolCall } from './support/harness.ts';
 import { migratedPair } from './support/migrated-pair.ts';
+import { diagnosticsByFile } from './support/typecheck.ts';
 
 const PROJECT: Record<string, string> = {
   'package.json': `{ "name": "points", "private": true, "type": "module" }
@@ -88,6 +90,9 @@ describe('a function asking through another module’s helper at two points', ()
   it('typechecks, and a second run changes nothing', async () => {
     const files = Object.keys(PROJECT).filter((f) => f.endsWith('.ts'));
     expect(await pair.settled(files)).toEqual({ original: [], migrated: [], errors: [], changed: [] });
+    // The request half keeps no `let opened: string;` that only the code after the questions read.
+    const unused = diagnosticsByFile([path.join(pair.root, 'migrated', 'src/lib/open-root.ts')], { noUnusedLocals: true });
+    expect([...unused.values()].flat()).toEqual([]);
   });
 
   it('gives the original results, questions and effects on both eras', async () => {

@@ -6,6 +6,7 @@ import type { Node } from '@babel/types';
 import { lineComment } from '../../core/escape.ts';
 import { type Edit, type Span, indentAt, lineEndOf, lineStartOf } from '../../core/vocabulary.ts';
 import { asyncHead, type LegacyEntry } from './split-helper.ts';
+import { withoutUnreadLets } from './unread-lets.ts';
 
 /** One list on the way from the helper's body to its question, innermost first. */
 export interface ContinuationFrame {
@@ -116,7 +117,7 @@ export function maybeAskHelperEdit(source: string, eol: string, halves: MaybeAsk
             '({ value }) or to the question to ask ({ ask }), whose answer is the value.',
           ];
   const entry = halves.entry ? [`${indent}${halves.entry.signature}{`, ...halves.entry.body, `${indent}}`, ''] : [];
-  const lines = [...entry, ...why.map((l) => indent + lineComment('', l)), ...applied(source, start, end, halves.request).split(/\r?\n/)];
+  const lines = [...entry, ...why.map((l) => indent + lineComment('', l)), ...withoutUnreadLets(applied(source, start, end, halves.request)).split(/\r?\n/)];
   const signature = (suffix: string, params: string, returnType: string | undefined, async?: boolean) =>
     `${indent}${async ? asyncHead(halves.head) : halves.head}${name}${suffix}(${params})${returnType ? `: ${returnType}` : ''} {`;
   if (halves.forward) {
