@@ -130,14 +130,14 @@ function placeWrappedCall(file: FilePlanning, call: NamedCall, external: Externa
   const own = !via && external.proposed ? through(external.proposed) : undefined;
   const ownWhy = own ? helperTree(file, own) : undefined;
   // A function that calls other modules' helpers at several points is split once, at all of them (maybe-ask-points.ts).
-  if (via && wrapper && PLACED.get(file)?.has(wrapper)) return;
+  if (via && wrapper && file.splitAtSeveral.has(wrapper)) return;
   const others = via && wrapper ? otherVias(file, wrapper, call) : [];
   const tree = via ? wrappedTree(file, via, others) : undefined;
   // Exported functions on the way are split only once the engine says every call of them migrates (deep-splits.ts).
   const pending = tree && typeof tree !== 'string' ? proposeExported(file, tree, call.call, external) : false;
   const exported = via && typeof tree !== 'string' && askingExports(analysis, via).length > 0;
   if (tree && typeof tree !== 'string' && !pending && (tree.handlerCalls.length > 0 || exported)) {
-    if (others.length > 0) PLACED.set(file, (PLACED.get(file) ?? new Set()).add(wrapper!));
+    if (others.length > 0) file.splitAtSeveral.add(wrapper!);
     const on = chain ?? { helper: tree.splits[0]!.split.name, reaching: [] };
     const also = typeof others !== 'string' && others.length > 0 ? { alsoThrough: others.map((o) => ({ call: o.site.call, external: o.external })) } : {};
     for (const s of tree.splits) file.splits.push({ ...s, chain: on, tree, ...(s.site === via ? { external, ...also } : {}) });
@@ -171,9 +171,6 @@ function wrappedTree(file: FilePlanning, via: LegacySite, others: ReturnType<typ
   const points = others.map((o) => o.site);
   return boundTree(file, via, helperTree(file, via, points));
 }
-
-/** The functions split at several calls of other modules' helpers, by the planning that placed them (their later calls are placed with the first). */
-const PLACED = new WeakMap<FilePlanning, Set<FunctionNode>>();
 
 /**
  * The other calls of other modules' split helpers in `wrapper`, as the sites they stand for, split

@@ -80,6 +80,8 @@ export interface FilePlanning {
   /** Calls from handlers into helpers that cannot be migrated: they block their handler (or, in a handler dispatching by tool name, their case). */
   readonly reachHelpers: Map<HandlerSite, Array<{ helper: string; call: Node; ancestors: readonly Node[] }>>;
   readonly splits: PlannedSplit[];
+  /** Functions split at several calls of other modules' helpers: their later calls are placed with the first (external-helpers.ts). */
+  readonly splitAtSeveral: Set<FunctionNode>;
   /** Sites refused before planning; their handler is then left whole too. */
   readonly preset: Map<LegacySite, Refusal>;
   /** Requests in helpers that cannot be split, decided once every site is placed (a delegation). */
@@ -149,6 +151,7 @@ export function startPlanning(analysis: FileAnalysis, options: PlanOptions): Fil
     earlierEntries: [],
     reachHelpers: new Map(),
     splits: [],
+    splitAtSeveral: new Set(),
     preset: new Map(),
     deferred: [],
     urlThrows: { edits: [], returnTypes: [], planned: [], blocked: new Set(), inner: [] },

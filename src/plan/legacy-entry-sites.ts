@@ -5,8 +5,8 @@
 // handlers plan as they did, and a call that can now ask through the halves does.
 import type { Node } from '@babel/types';
 import { requestContextOf } from '../analyse/capability-reads.ts';
-import { boundNames } from '../analyse/ast.ts';
 import { namesRead, paramBindings, paramText } from './push-template.ts';
+import { paramNames } from './param-patterns.ts';
 import { typeText } from './maybe-ask-split.ts';
 import { promisedType } from '../core/vocabulary.ts';
 import type { SplitShape } from './types.ts';
@@ -107,12 +107,7 @@ function entryShape(file: FilePlanning, site: LegacySite, name: string): SplitSh
 
 /** Whether two parameters bind the same names (a half copies its helper's parameter as written). */
 function sameNames(a: Node, b: Node): boolean {
-  const names = (p: Node) =>
-    boundNames(p)
-      .map((n) => n.name)
-      .sort()
-      .join(',');
-  return names(a) === names(b);
+  return paramNames(a).sort().join(',') === paramNames(b).sort().join(',');
 }
 
 /** `const mrtrOutcome = await xRequest(...)`: that call. */
