@@ -1,7 +1,7 @@
 // The whole pipeline for one file's text, without a file system: analyse → plan → rewrite.
 import type { ArrowFunctionExpression } from '@babel/types';
 import { analyseFile, type FileAnalysis } from './analyse/analyse-file.ts';
-import type { LocalTypeFact, TypeFacts, TypeQuestions } from './analyse/type-facts.ts';
+import { receiversOnly, type LocalTypeFact, type TypeFacts, type TypeQuestions } from './analyse/type-facts.ts';
 import { planFile } from './plan/plan-file.ts';
 import {
   blockFacts,
@@ -264,9 +264,10 @@ export interface TypeFactsSource {
   /** The engine waits for answers before it starts more files: answer the questions that wait now. */
   hurry?(): void;
   /**
-   * The answer this source gives about every local, without asking (a lint's, which does not
-   * carry locals anywhere): the planner then asks only about receivers, and a file that doubts
-   * none is planned once.
+   * The answer this source gives about every local without asking, where no site of the file
+   * would migrate (a lint's): the planner then asks only about receivers, and a file that
+   * doubts none is planned once. Where a site would, it asks what migrate asks, and the source
+   * answers as the checker does, so that a lint says what migrate would do.
    */
   readonly everyLocal?: LocalTypeFact;
   /** Releases what the source holds (a worker thread); called at the end of a run. */
@@ -435,9 +436,8 @@ function questionsOf(
   const once = (key: string) => !asked.has(key) && Boolean(asked.add(key));
   const recording: TypeFacts = {
     local: (name, start) => {
-      if (everyLocal) return everyLocal;
       if (once(`local ${start} ${name}`)) questions.locals.push({ name, start });
-      return { text: 'unknown', jsonSafe: true, primitive: true };
+      return everyLocal ?? { text: 'unknown', jsonSafe: true, primitive: true };
     },
     fromSdk: (start, end) => {
       if (once(`receiver ${start} ${end}`)) questions.receivers.push({ start, end });
@@ -446,16 +446,19 @@ function questionsOf(
     // Every read taken for a standard-library one: the plan then asks about every local that
     // would travel if the checker says otherwise (see carriedAcross).
     readsOnly: (start, end, method) => {
-      if (everyLocal) return true; // a lint's answer (lintFacts)
       if (once(`method ${start} ${end} ${method}`)) questions.methods!.push({ start, end, method });
       return true;
     },
     thenable: (start, end) => {
-      if (!everyLocal && once(`value ${start} ${end}`)) questions.values!.push({ start, end });
+      if (once(`value ${start} ${end}`)) questions.values!.push({ start, end });
       return true;
     },
   };
   // A plan that asked a question is thrown away for the one with the answers: its edits are never used.
-  const unused = () => sitesOnly || !asksNothing(questions);
-  return { questions, plan: planFile(analysis, planOptions(options, recording, unused)) };
+  const unused = () => sitesOnly || !asksNothing(everyLocal ? receiversOnly(questions) : questions);
+  const plan = planFile(analysis, planOptions(options, recording, unused));
+  // A lint needs the types of what would travel only where a site would migrate (it then says
+  // what migrate would do with them); where none would, the locals' types change nothing.
+  if (everyLocal && !plan.sites.some((site) => site.status === 'migrated')) return { questions: receiversOnly(questions), plan };
+  return { questions, plan };
 }

@@ -165,7 +165,7 @@ describe('the v1-to-v2 upgrade', () => {
     expect(report.findings.map((f) => [f.file, f.ruleId])).toEqual([['src/server.ts', 'legacy-request']]);
     expect(report.summary.fixable).toBe(1);
     // --no-v1: as they are, without the official codemod.
-    const asIs = await collectCheckReport([dir], dir, {}, undefined, {}, false);
+    const asIs = await collectCheckReport([dir], dir, {}, undefined, {}, { v1: false });
     expect(asIs.findings.map((f) => [f.file, f.ruleId])).toEqual([['src/server.ts', 'mrtr-todo/legacy-sdk']]);
     for (const [file, text] of before) expect(await readFile(path.join(dir, file), 'utf8'), file).toBe(text);
   });

@@ -51,3 +51,8 @@ export interface TypeQuestions {
   methods?: Array<{ start: number; end: number; method: string }>;
   values?: Array<{ start: number; end: number }>;
 }
+
+/** Of `questions`, those about receivers (whether a look-alike is the SDK's). */
+export function receiversOnly(questions: TypeQuestions): TypeQuestions {
+  return { locals: [], receivers: questions.receivers, methods: [], values: [] };
+}

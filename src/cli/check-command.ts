@@ -57,6 +57,16 @@ export interface CheckCommand {
   v1?: boolean;
   /** --idempotent NAME (repeatable): callees declared idempotent, as for migrate. */
   idempotent?: string[];
+  /** --no-types: never start the TypeScript checker; say what `migrate --no-types` would do. */
+  types?: boolean;
+}
+
+/** What a check run decides as migrate does: the same choices give the same answers. */
+export interface CheckChoices {
+  /** false: check v1 files as they are (--no-v1). */
+  v1?: boolean;
+  /** false: plan without type facts, as `migrate --no-types` does (--no-types). */
+  types?: boolean;
 }
 
 /** The I/O `check` needs (a progress line on a terminal stderr for the text format). */
@@ -91,6 +101,12 @@ export const CHECK_OPTIONS = {
     describe:
       'Run the official v1-to-v2 codemod on scratch copies of the v1 files MRTR needs, so that a finding says what migrate will do (--no-v1 reports their sites legacy-sdk, faster)',
   },
+  types: {
+    type: 'boolean',
+    default: true,
+    describe:
+      'Where a site would migrate, ask the TypeScript checker what migrate asks (is a local that travels JSON?), so that a finding says what migrate will do (--no-types never starts it and says what migrate --no-types will do, faster)',
+  },
   ...FILE_FILTER_OPTIONS,
   ...IDEMPOTENT_OPTIONS,
   color: {
@@ -107,6 +123,7 @@ interface CheckArgs {
   color?: boolean;
   outputFile?: unknown;
   v1?: boolean;
+  types?: boolean;
   include?: unknown;
   exclude?: unknown;
   idempotent?: unknown;
@@ -141,6 +158,7 @@ export function checkCommandModule(onCommand: (command: CheckCommand) => void): 
         exclude: optionList(args.exclude),
         quiet: Boolean(args.quiet),
         ...(args.v1 === false ? { v1: false } : {}),
+        ...(args.types === false ? { types: false } : {}),
         ...(args.idempotent !== undefined ? { idempotent: optionList(args.idempotent) } : {}),
         ...(typeof args.color === 'boolean' ? { color: args.color } : {}),
         ...(typeof args.outputFile === 'string' ? { outputFile: args.outputFile } : {}),
@@ -175,7 +193,8 @@ async function checkAndReport(command: CheckCommand, io: CheckIo, output: Reserv
   let report: CheckReport;
   try {
     const transform = command.idempotent?.length ? { idempotent: command.idempotent } : {};
-    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, transform, command.v1 !== false);
+    const choices = { v1: command.v1 !== false, types: command.types !== false };
+    report = await collectCheckReport(command.paths, io.cwd, { include: command.include, exclude: command.exclude }, progress, transform, choices);
   } finally {
     progress.done();
   }
@@ -208,7 +227,7 @@ export async function collectCheckReport(
   discover: DiscoverOptions = {},
   progress?: Progress,
   transform: Pick<TransformOptions, 'idempotent'> = {},
-  v1 = true,
+  { v1 = true, types = true }: CheckChoices = {},
 ): Promise<CheckReport> {
   const [{ discoverFiles }, { runCodemod }, { displayPath }, { LintTypeFacts }, { runDiscovered }, checkFindings] = await Promise.all([
     import('../engine/discover.ts'),
@@ -223,9 +242,10 @@ export async function collectCheckReport(
   const markers = markerTexts(checkFindings);
   // The codemod's view, over the same discovered files (its errors include discovery's).
   // Analysis only: nothing is rewritten (the plans' sites are the findings), and the type
-  // checker is asked only about receivers. v1 files MRTR needs go through the official codemod
-  // (on scratch copies) as on migrate, so that a finding says what migrate would do with it
-  // (unless --no-v1: then their sites are legacy-sdk).
+  // checker is asked about receivers, and about locals only where a site would migrate
+  // (LintTypeFacts; nothing with --no-types, as on migrate --no-types). v1 files MRTR needs go
+  // through the official codemod (on scratch copies) as on migrate, so that a finding says what
+  // migrate would do with it (unless --no-v1: then their sites are legacy-sdk).
   const settings = {
     onText: markers.onText,
     onAnalysed: markers.onAnalysed,
@@ -233,7 +253,7 @@ export async function collectCheckReport(
     rewrite: false,
     cwd,
     v1,
-    types: new LintTypeFacts(),
+    types: types ? new LintTypeFacts() : (false as const),
     transform,
   };
   const run = progress ? await runDiscovered(runCodemod, discovery, settings, progress) : await runCodemod({ ...settings, discovery });

@@ -1,9 +1,9 @@
 // What `check` reports for one file, for the ESLint rules: the steps a check run takes for a
-// file (src/engine/run.ts with LintTypeFacts, then src/report/check-findings.ts), on the text ESLint
-// holds. An ESLint rule cannot wait, so the checker (asked only whether a look-alike's receiver
-// is an MCP SDK object, in the files that have one) answers in this thread; and the asking
-// helpers other modules export are found by reading the modules this one imports, where a
-// check run has them from its own pass over every file.
+// file (src/engine/run.ts with LintTypeFacts, then src/report/check-findings.ts), on the text
+// ESLint holds. An ESLint rule cannot wait, so the checker (asked whether a look-alike's
+// receiver is an MCP SDK object, and, where a site would migrate, what migrate asks) answers in
+// this thread; and the asking helpers other modules export are found by reading the modules
+// this one imports, where a check run has them from its own pass over every file.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { analyseFile, type FileAnalysis } from '../analyse/analyse-file.ts';
@@ -14,7 +14,7 @@ import { PREFILTER } from '../analyse/sdk-surface.ts';
 import { factsFromAnswers, TypeScriptFacts } from '../analyse/ts-type-facts.ts';
 import type { TypeFacts, TypeQuestions } from '../analyse/type-facts.ts';
 import { AskingHelperIndex, moduleFiles, splitTogether } from '../engine/cross-module.ts';
-import { LINT_LOCAL, lintFacts, receiverQuestions } from '../engine/lint-type-facts.ts';
+import { asksOfLocals, LINT_LOCAL, lintFacts } from '../engine/lint-type-facts.ts';
 import { passedOverByWalks } from '../engine/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeReason } from '../engine/run.ts';
 import { displayPath, readSource } from '../engine/source-files.ts';
@@ -97,11 +97,13 @@ function splitting(analysis: FileAnalysis, plan: FilePlan, options: TransformOpt
 
 let checker: TypeScriptFacts | undefined;
 
+/** LintTypeFacts's answers, from a checker in this thread. */
 function lintFactsNow(fileName: string, source: string, questions: TypeQuestions): TypeFacts {
-  if (questions.receivers.length === 0) return lintFacts();
-  const asked = receiverQuestions(questions);
-  const [answers] = (checker ??= new TypeScriptFacts(loadTypeScript(), loadCarriedDeclarations())).answer([{ fileName, source, questions: asked }]);
-  return lintFacts(factsFromAnswers(asked, answers!));
+  const locals = asksOfLocals(questions);
+  if (!locals && questions.receivers.length === 0) return lintFacts();
+  const [answers] = (checker ??= new TypeScriptFacts(loadTypeScript(), loadCarriedDeclarations())).answer([{ fileName, source, questions }]);
+  const facts = factsFromAnswers(questions, answers!);
+  return locals ? facts : lintFacts(facts);
 }
 
 // --- asking helpers of other modules ------------------------------------------------------------
