@@ -53,6 +53,24 @@ export function register(server: McpServer): void {
 }
 `;
 
+/** A handler that keeps a class instance across its question: migrate refuses it, with the checker's word. */
+const NOT_JSON_LOCAL = `import { McpServer } from '@modelcontextprotocol/server';
+
+class Connection {
+  send(text: string): string {
+    return text;
+  }
+}
+
+export function register(server: McpServer): void {
+  server.registerTool('send', { description: 'Send after asking' }, async (ctx) => {
+    const connection = new Map<string, Connection>().get('main') ?? new Connection();
+    const answer = await ctx.mcpReq.elicitInput({ message: 'Send?', requestedSchema: { type: 'object', properties: {} } });
+    return { content: [{ type: 'text', text: connection.send(answer.action) }] };
+  });
+}
+`;
+
 const CLEAN = `export function total(items: ReadonlyArray<{ price: number }>): number {
   return items.reduce((sum, item) => sum + item.price, 0);
 }
@@ -113,6 +131,7 @@ beforeAll(async () => {
   await putFile(dir, 'lookalike/input.ts', fixture('unrelated-look-alikes/input.ts'));
   await putFile(dir, 'helpers/confirm.ts', CONFIRM_HELPER);
   await putFile(dir, 'helpers/tools.ts', CALLS_HELPER);
+  await putFile(dir, 'todo/connection.ts', NOT_JSON_LOCAL);
   await putFile(dir, 'clean/total.ts', CLEAN);
   await putFile(dir, 'big/huge.js', TOO_LARGE);
   // Passed over by check's walk (vendored, minified): linted by ESLint, reported by neither.
@@ -150,13 +169,15 @@ describe('the ESLint plugin under ESLint 9 (flat config)', () => {
     expect(reported(eslintResults)).toEqual(fromCheck);
   });
 
-  it('covers every kind of finding: legacy requests (TypeScript and JavaScript), @mrtr-todo and @mcp-codemod-error markers, a helper of another module, a file too large to analyse; a clean file, vendored and minified code have none', () => {
+  it('covers every kind of finding: legacy requests (TypeScript and JavaScript), a local the checker finds is not JSON, @mrtr-todo and @mcp-codemod-error markers, a helper of another module, a file too large to analyse; a clean file, vendored and minified code have none', () => {
     const byFile = new Map<string, string[]>();
     for (const r of reported(eslintResults)) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r.ruleId]);
     expect(byFile.get('legacy/server.ts')).toEqual(['mrtr-codemod/legacy-request']);
     expect(byFile.get('legacy/server.mjs')!.length).toBeGreaterThan(0);
     expect(new Set(byFile.get('legacy/server.mjs'))).toEqual(new Set(['mrtr-codemod/legacy-request', 'mrtr-codemod/mrtr-todo-unserialisable-local']));
     expect(byFile.get('todo/refused.ts')!.filter((id) => id.startsWith('mrtr-codemod/mrtr-todo-')).length).toBeGreaterThanOrEqual(4);
+    // A local that is not JSON: the checker says so where the site would migrate.
+    expect(byFile.get('todo/connection.ts')).toEqual(['mrtr-codemod/mrtr-todo-unserialisable-local']);
     expect(byFile.get('official/v1.js')).toEqual(['mrtr-codemod/mcp-codemod-error', 'mrtr-codemod/mcp-codemod-error']);
     // The helper another module's handler calls is split: its request migrates, and the handler
     // asks through the halves (its server is built elsewhere).
