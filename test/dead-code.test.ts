@@ -68,6 +68,42 @@ describe('declarations the migration leaves unused', () => {
     expect(output).toContain('const ask = server.server.elicitInput.bind(server.server);');
   });
 
+  it("keeps what a split helper's call passes its result half", () => {
+    const source = `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+
+const shelf = { list: (kind: string) => [kind] };
+
+async function pick(ctx: ServerContext, from: { list(kind: string): string[] }): Promise<string[]> {
+  const answer = await ctx.mcpReq.elicitInput(${ASK});
+  return from.list(answer.action);
+}
+
+export const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('t', { description: 'd' }, async (ctx) => {
+  const items = await pick(ctx, shelf);
+  return { content: [{ type: 'text', text: items.join(',') }] };
+});
+`;
+    const { output, plan } = transformSource(source, 'server.ts', typed);
+    expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
+    expect(output).toContain('const items = pickResult(mrtrAnswer, shelf);');
+    expect(output).toContain('\nconst shelf = { list: (kind: string) => [kind] };\n');
+  });
+
+  it('never removes an exported declaration: another module may read it', () => {
+    const source = server(
+      `  server.registerTool('t', { description: 'd' }, async (ctx) => {
+    const answer = await ask(${ASK});
+    return { content: [{ type: 'text', text: answer.action + QUESTION }] };
+  });`,
+      `export const QUESTION = 'Go?';
+const server0 = new McpServer({ name: 's0', version: '1' });
+export const ask = server0.server.elicitInput.bind(server0.server);`,
+    );
+    const { output } = transformSource(source, 'server.ts', typed);
+    expect(output).toContain('\nexport const ask = server0.server.elicitInput.bind(server0.server);\n');
+  });
+
   it('keeps an import a migrated request still names (a request object it reads the params of)', () => {
     const source = server(
       `  server.registerTool('t', { description: 'd' }, async (ctx) => {

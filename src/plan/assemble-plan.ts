@@ -379,7 +379,11 @@ function unusedAfter(file: FilePlanning, { byHandler, abandoned, migrates }: Out
     for (const e of plan.innerEdits ?? []) replaced.push({ start: e.start, end: e.end, text: e.text });
     const asked = plan.points.flatMap((p) => p.requests.map((r) => r.requestText)).join('\n');
     // A thrown URL elicitation: the whole throw (its error class included) becomes the question.
-    for (const site of sites) replaced.push({ start: (site.at ?? site.call).start!, end: (site.at ?? site.call).end!, text: asked });
+    // A call of a split helper becomes its halves' calls: the result half's takes arguments too.
+    for (const site of sites) {
+      const { start, end } = site.at ?? site.call;
+      replaced.push({ start: start!, end: end!, text: site.via ? `${asked}\n${site.via.result.join('')}` : asked });
+    }
     const visit = (list: ListPlan) => {
       for (const item of list.items) {
         if (item.type === 'plain') renderable.add(item.span.start);

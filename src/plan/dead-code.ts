@@ -227,8 +227,10 @@ function candidatesOf(
     else found.push({ at: fn.node.start!, candidates: patternProperties(fn.node, index.functions, bodies) });
   }
   for (const node of index.imports) found.push({ at: node.start!, candidates: importCandidates(node) });
+  // An exported declaration may be read by another module: never the migration's to remove.
+  const exported = new Set(program.body.flatMap((s) => (s.type === 'ExportNamedDeclaration' && s.declaration ? [s.declaration] : [])));
   for (const { node: d, declaration } of index.declarators) {
-    const candidate = declaration.declarations.length === 1 ? aliasCandidate(declaration, d, bodies, renderable) : undefined;
+    const candidate = declaration.declarations.length === 1 && !exported.has(declaration) ? aliasCandidate(declaration, d, bodies, renderable) : undefined;
     if (candidate) found.push({ at: declaration.start!, candidates: [candidate] });
   }
   for (const node of index.otherDeclarations) {
