@@ -86,7 +86,7 @@ server.registerTool('t', { description: 'd' }, async (ctx) => {
 `;
     const { output, plan } = transformSource(source, 'server.ts', typed);
     expect(plan.sites).toMatchObject([{ status: 'migrated' }]);
-    expect(output).toContain('const items = pickResult(mrtrAnswer, shelf);');
+    expect(output).toContain('const items = await pickResult(mrtrAnswer, shelf);');
     expect(output).toContain('\nconst shelf = { list: (kind: string) => [kind] };\n');
   });
 

@@ -25,6 +25,7 @@ import { localTypeText, typeImports, type TypeNames } from './server-type-names.
 import { callersProblem, CARRIED, namesOf, paramsUsed, requestContextParam, shapeCalls, type HelperSplit } from './split-helper.ts';
 import { declarationOf, type Holder } from './helper-holder.ts';
 import { tryWrap } from './try-split.ts';
+import { mayBeThenable } from './thenable.ts';
 import { entrySource, legacyEntry } from './legacy-entry.ts';
 import { paramBindings, pushTemplate } from './push-template.ts';
 import type { LegacyEntryCall } from './plan-options.ts';
@@ -227,30 +228,6 @@ function constsLeft(source: string, fn: FunctionNode, points: readonly PointPlan
     return left || !source.startsWith('let ', whole.start!) ? [] : [{ start: whole.start!, end: whole.start! + 3, text: 'const' }];
   });
 }
-
-/**
- * Whether a value the helper returned without asking may be a promise, which an async function
- * returning it resolved and `{ value }` would not: a call, or (with the checker) any value it
- * does not show is no thenable.
- */
-function mayBeThenable(value: Node, facts: TypeFacts | undefined): boolean {
-  if (!THENABLE_FORMS.has(value.type)) return false;
-  const answer = facts?.thenable ? facts.thenable(value.start!, value.end!) : undefined;
-  return answer ?? (value.type === 'CallExpression' || value.type === 'OptionalCallExpression');
-}
-
-/** Expressions whose value may be a promise (a literal, an object, an operator's result or an awaited value cannot). */
-const THENABLE_FORMS: ReadonlySet<string> = new Set([
-  'CallExpression',
-  'OptionalCallExpression',
-  'Identifier',
-  'MemberExpression',
-  'OptionalMemberExpression',
-  'ConditionalExpression',
-  'LogicalExpression',
-  'TSAsExpression',
-  'TSNonNullExpression',
-]);
 
 /** The result half of one point (`xResult`; `xThen` and `xResult` when it goes on with an inner helper's value). */
 function pointHalves(

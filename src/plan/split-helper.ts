@@ -19,6 +19,7 @@ import type { LegacyEntryCall } from './plan-options.ts';
 import { entrySource, legacyEntry } from './legacy-entry.ts';
 import { paramBindings, pushTemplate } from './push-template.ts';
 import { answerBinding, declarationOf, type Answer, type Holder } from './helper-holder.ts';
+import { returnsMaybeThenable } from './thenable.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -77,8 +78,9 @@ export function splitHelper(
     identity,
     ...(site.via?.maybeAsk ? { maybeAsk: true as const } : {}),
     ...(context ? { takesContext: true as const } : {}),
-    // The inner result half is async: this one awaits it, and is async too.
-    ...(site.via?.asyncResult && !identity ? { asyncResult: true as const } : {}),
+    // The inner result half is async: this one awaits it, and is async too. So it is where it
+    // returns a promise, which the async helper resolved for its caller.
+    ...(!identity && (site.via?.asyncResult || (fn.async && returnsMaybeThenable(helper.post, purity.facts))) ? { asyncResult: true as const } : {}),
   };
   const push = pushTemplate(source, fn, site, paramBindings(fn));
   // Kept under its name for calls that cannot ask through the halves, when the engine asks and it can be.
@@ -94,7 +96,7 @@ export function splitHelper(
       : paramsUsed(source, fn, shape.requestArgs, undefined, request.names),
     requestText: context ? `${request.text.slice(0, -1)}${request.text.endsWith('()') ? '' : ', '}${REQUEST_CONTEXT})` : request.text,
     ...(shape.maybeAsk ? { maybeAsk: true } : {}),
-    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap, types, postNames) }),
+    ...(identity ? {} : { result: resultHalf(source, helper, shape, wrap && { around: wrap, awaited: site.via?.asyncResult === true }, types, postNames) }),
     ...(entry ? { entry } : {}),
   };
   const edit = splitHelperEdit(source, eol, halves);
@@ -186,13 +188,13 @@ function resultHalf(
   source: string,
   helper: Splittable,
   shape: SplitShape,
-  wrap: readonly [string, string] | undefined,
+  wrap: { around: readonly [string, string]; awaited: boolean } | undefined,
   types: TypeNames | undefined,
   reads: ReadonlySet<string>,
 ): NonNullable<HelperHalves['result']> {
   const { fn, answer, first, post } = helper;
   const raw = answer.form === 'return' || wrap ? 'mrtrAnswer' : answer.name;
-  const wrapped = wrap ? `${shape.asyncResult ? 'await ' : ''}${wrap[0]}${raw}${wrap[1]}` : raw;
+  const wrapped = wrap ? `${wrap.awaited ? 'await ' : ''}${wrap.around[0]}${raw}${wrap.around[1]}` : raw;
   return {
     params: paramsUsed(source, fn, shape.resultArgs, `${raw}${types ? `: ${localTypeText(types, shape.resultType)}` : ''}`, reads),
     returnType: types && shape.valueType && shape.asyncResult ? `Promise<${shape.valueType}>` : types ? shape.valueType : undefined,

@@ -72,3 +72,9 @@ export function maybeAskValue(r: PlannedRequest, quote: (text: string) => string
 export function maybeAskAnswer(name: string, r: PlannedRequest): string {
   return `${r.asyncResult ? 'await ' : ''}${name}.value`;
 }
+
+/** A split helper's result half called on the answer: awaited when it is async (it may resolve a promise the helper returned). */
+export function resultCall(r: PlannedRequest, answer: string): string {
+  const [before, after] = r.resultWrap!;
+  return `${r.asyncResult ? 'await ' : ''}${before}${answer}${after}`;
+}

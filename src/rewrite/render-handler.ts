@@ -27,7 +27,7 @@ import type {
 } from '../plan/types.ts';
 import { type Edit, indentAt, lineEndOf, lineStartOf, lineTail } from '../core/vocabulary.ts';
 import { addedParameter } from './edits/arguments.ts';
-import { maybeAskAnswer, maybeAskLines, maybeAskValue, withContext } from './maybe-ask-render.ts';
+import { maybeAskAnswer, maybeAskLines, maybeAskValue, resultCall, withContext } from './maybe-ask-render.ts';
 import { markerComment } from './edits/marker-comment.ts';
 import { keptNarrowing } from './kept-narrowing.ts';
 
@@ -385,11 +385,7 @@ class BodyRenderer {
     const tail = point.inline ? '' : (lineTail(source, point.statement.end) ?? '');
     const missing = names.map((n) => `${n} === undefined`).join(' || ');
     const wrap = (name: string, i: number) =>
-      requests[i]!.maybeAsk
-        ? maybeAskAnswer(name, requests[i]!)
-        : requests[i]!.resultWrap
-          ? `${requests[i]!.resultWrap![0]}${name}${requests[i]!.resultWrap![1]}`
-          : name;
+      requests[i]!.maybeAsk ? maybeAskAnswer(name, requests[i]!) : requests[i]!.resultWrap ? resultCall(requests[i]!, name) : name;
     const value = single ? wrap(names[0]!, 0) : `[${names.map(wrap).join(', ')}]`;
     const tuple = typed && !single ? `: [${requests.map((r) => r.resultType).join(', ')}]` : '';
     let finish: string | undefined;
@@ -413,7 +409,7 @@ class BodyRenderer {
     const inline = point.inline!;
     const request = point.requests[0]!;
     const wrap = request.maybeAsk ? undefined : request.resultWrap;
-    const answer = request.maybeAsk ? maybeAskAnswer('mrtrAnswer', request) : wrap ? `${wrap[0]}mrtrAnswer${wrap[1]}` : 'mrtrAnswer';
+    const answer = request.maybeAsk ? maybeAskAnswer('mrtrAnswer', request) : wrap ? resultCall(request, 'mrtrAnswer') : 'mrtrAnswer';
     // `(await ask())` becomes `mrtrAnswer` (or `mrtrAnswer.value`), without the parentheses it no longer needs (an awaited value keeps them).
     const paren = !wrap && !request.asyncResult && inline.parenthesized === true;
     const at = paren ? { start: inline.start - 1, end: inline.end + 1 } : inline;
