@@ -4,25 +4,27 @@ import type { Node, Statement } from '@babel/types';
 import { isFunction, someNode } from '../analyse/ast.ts';
 import type { TypeFacts } from '../analyse/type-facts.ts';
 
-/** Expressions whose value may be a promise (a literal, an object, an operator's result or an awaited value cannot). */
-const THENABLE_FORMS: ReadonlySet<string> = new Set([
-  'CallExpression',
-  'OptionalCallExpression',
-  'Identifier',
-  'MemberExpression',
-  'OptionalMemberExpression',
-  'ConditionalExpression',
-  'LogicalExpression',
-  'TSAsExpression',
-  'TSNonNullExpression',
-]);
+/** Expressions that may evaluate to a promise themselves (a literal, an object, an operator's result or an awaited value cannot). */
+const THENABLE_FORMS: ReadonlySet<string> = new Set(['CallExpression', 'OptionalCallExpression', 'Identifier', 'MemberExpression', 'OptionalMemberExpression']);
 
 /**
- * Whether `value` may be a promise: a call, or (with the checker) any value of those forms it
- * does not show is no thenable.
+ * Whether `value` may be a promise: one of its possible values (each branch of a `?:`, each
+ * operand of `&&`, `||`, `??`) is a call, or (with the checker) a value of those forms it does
+ * not show is no thenable. `undefined` is none.
  */
 export function mayBeThenable(value: Node, facts: TypeFacts | undefined): boolean {
-  if (!THENABLE_FORMS.has(value.type)) return false;
+  switch (value.type) {
+    case 'ConditionalExpression':
+      return mayBeThenable(value.consequent, facts) || mayBeThenable(value.alternate, facts);
+    case 'LogicalExpression':
+      return mayBeThenable(value.left, facts) || mayBeThenable(value.right, facts);
+    case 'TSAsExpression':
+    case 'TSNonNullExpression':
+    case 'TSSatisfiesExpression':
+    case 'ParenthesizedExpression':
+      return mayBeThenable(value.expression, facts);
+  }
+  if (!THENABLE_FORMS.has(value.type) || (value.type === 'Identifier' && value.name === 'undefined')) return false;
   const answer = facts?.thenable ? facts.thenable(value.start!, value.end!) : undefined;
   return answer ?? (value.type === 'CallExpression' || value.type === 'OptionalCallExpression');
 }
