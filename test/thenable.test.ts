@@ -40,6 +40,21 @@ describe('mayBeThenable', () => {
     expect(mayBeThenable(node, undefined)).toBe(expected);
   });
 
+  it.each([
+    ['a property of the answer', 'reply.content.text', false],
+    ['a method of a property of the answer', "reply.content?.text.trim() ?? ''", false],
+    ['an element of the answer', 'roots[0]?.uri', false],
+    ['a call taking the answer', 'store.save(reply)', true],
+    ['another name', 'cached.text', true],
+  ])("with the names bound to the client's answer: %s", (_, text, expected) => {
+    const { node } = expression(text);
+    const asked: string[] = [];
+    // The checker says every value it is asked about may be a promise.
+    const facts: TypeFacts = { local: () => undefined, fromSdk: () => true, thenable: (start, end) => Boolean(asked.push(`${start}-${end}`)) };
+    expect(mayBeThenable(node, facts, new Set(['reply', 'roots']))).toBe(expected);
+    expect(asked.length > 0).toBe(expected);
+  });
+
   it("asks the checker about each possible value's leaf, never about a literal or undefined", () => {
     const asked: string[] = [];
     const { node, source } = expression("kind ? later(kind) : fallback ?? undefined ?? 'none'");

@@ -22,7 +22,7 @@ import { CARRIED, carriedRead, carriedThrough, namesOf, requestHalf } from './sp
 import { answerBinding, type Answer, type Holder } from './helper-holder.ts';
 import { exits, quotedLine, releasedLocals, tryClauses, tryProblem } from './try-split.ts';
 import { lineOf } from '../core/line-refs.ts';
-import { returnsMaybeThenable } from './thenable.ts';
+import { answerNames, returnsMaybeThenable } from './thenable.ts';
 
 /** One list on the way from the helper's body to its question: the statement of it on the way, and the compound that holds the next list. */
 export interface Step {
@@ -168,7 +168,7 @@ export function planPoint(context: PointContext, site: LegacySite): PointPlan | 
     resultType: site.shape.resultType ?? KINDS[site.kind!].resultType,
     // What the helper awaited after its question runs in its result half, on the round that
     // receives the answer; so does a promise it returned, which the async helper resolved.
-    thenAwaits: awaitsIn(after, lift?.lifted) || (fn.async === true && returnsMaybeThenable(after, context.purity.facts)),
+    thenAwaits: awaitsIn(after, lift?.lifted) || (fn.async === true && returnsMaybeThenable(after, context.purity.facts, answerNames(statement, site))),
     innerAwaits: site.via?.asyncResult === true,
   };
 }

@@ -19,7 +19,7 @@ import type { LegacyEntryCall } from './plan-options.ts';
 import { entrySource, legacyEntry } from './legacy-entry.ts';
 import { paramBindings, pushTemplate } from './push-template.ts';
 import { answerBinding, declarationOf, type Answer, type Holder } from './helper-holder.ts';
-import { returnsMaybeThenable } from './thenable.ts';
+import { answerNames, returnsMaybeThenable } from './thenable.ts';
 
 export interface HelperSplit extends SplitShape {
   name: string;
@@ -80,7 +80,9 @@ export function splitHelper(
     ...(context ? { takesContext: true as const } : {}),
     // The inner result half is async: this one awaits it, and is async too. So it is where it
     // returns a promise, which the async helper resolved for its caller.
-    ...(!identity && (site.via?.asyncResult || (fn.async && returnsMaybeThenable(helper.post, purity.facts))) ? { asyncResult: true as const } : {}),
+    ...(!identity && (site.via?.asyncResult || (fn.async && returnsMaybeThenable(helper.post, purity.facts, answerNames(helper.first, site))))
+      ? { asyncResult: true as const }
+      : {}),
   };
   const push = pushTemplate(source, fn, site, paramBindings(fn));
   // Kept under its name for calls that cannot ask through the halves, when the engine asks and it can be.
